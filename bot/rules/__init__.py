@@ -1,0 +1,54 @@
+"""The games, as pure data and functions: no Discord, no I/O, no clock, no global random.
+
+Every variant implements :class:`Game`: ``decision()``, ``legal_moves(player)``,
+``apply(player, move) -> (game, events)``, ``finished``, ``scores()``,
+``ranking()`` and ``to_json()``. Create games with :func:`new_game` and restore
+them with :func:`game_from_json` or :func:`replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .base import PASS, Decision, Event, Game, Move, RuleError, Score, Standing
+from .qwixx import QwixxGame
+
+VARIANTS: dict[str, type[Game]] = {cls.variant: cls for cls in (QwixxGame,)}
+
+__all__ = [
+    "PASS", "VARIANTS", "Decision", "Event", "Game", "Move", "RuleError", "Score", "Standing",
+    "game_from_json", "new_game", "replay",
+]
+
+
+def variant_class(variant: str) -> type[Game]:
+    try:
+        return VARIANTS[variant]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise RuleError(f"unknown variant {variant!r}; known variants: {known}") from None
+
+
+def new_game(variant: str, players: Sequence[int], seed: int,
+             options: dict[str, Any] | None = None) -> Game:
+    """Start a game: the first player is active and the first roll is made."""
+    cls = variant_class(variant)
+    if len(set(players)) != len(players):
+        raise RuleError("a player can only take one seat")
+    if not cls.min_players <= len(players) <= cls.max_players:
+        raise RuleError(f"{cls.title} needs {cls.min_players}-{cls.max_players} players")
+    return cls(list(players), seed, options or {})
+
+
+def game_from_json(data: dict[str, Any]) -> Game:
+    return variant_class(data["variant"]).from_json(data)
+
+
+def replay(variant: str, players: Sequence[int], seed: int, options: dict[str, Any] | None,
+           moves: Iterable[tuple[int, Move]]) -> Game:
+    """Rebuild a game from its seed and its move log."""
+    game = new_game(variant, players, seed, options)
+    for player, move in moves:
+        game, _ = game.apply(player, move)
+    return game

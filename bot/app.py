@@ -1,0 +1,58 @@
+"""The discord.py client: ``setup_hook`` wires the store, service, commands and buttons."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.buttons import DYNAMIC_ITEMS
+from bot.cogs.qwixx import QwixxCog
+from bot.cogs.table import Table
+from bot.service.games import GameService
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class QwixxBot(commands.Bot):
+    """Slash commands only: no message content, no privileged intents."""
+
+    def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
+                         | discord.Intents(guilds=True), help_command=None)
+        self.database = database
+        self.dev_guild = dev_guild
+        self.sync_commands = sync
+        self.store: Store | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.database)
+        self.table = Table(self, GameService(self.store))
+        await self.add_cog(QwixxCog(self.table))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.sync_commands:
+            await self.sync_tree()
+
+    async def sync_tree(self) -> None:
+        """Sync to the development guild (instant) if configured, else globally."""
+        if self.dev_guild is None:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+            return
+        guild = discord.Object(self.dev_guild)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands to guild %d", len(synced), self.dev_guild)
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None

@@ -1,0 +1,122 @@
+"""Every sentence a user reads, in one catalogue (English for now).
+
+Handlers call :func:`t` with a key and named values, so a translation is a new
+table, not a change to handlers.
+"""
+
+from __future__ import annotations
+
+ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪"}
+
+EN: dict[str, str] = {
+    # lobby
+    "lobby.title": "🎲 **{title}** — lobby (host: {host})",
+    "lobby.players": "Players ({count}/{max}): {names}",
+    "lobby.hint": "Rules: `/qwixx rules variant:{variant}` · Start needs {min} players.",
+    "lobby.started": "🎲 **{title}** — started with {names}.",
+    "lobby.cancelled": "🎲 **{title}** — the lobby was cancelled by {name}.",
+    "button.join": "Join",
+    "button.leave": "Leave",
+    "button.start": "Start",
+    "button.cancel": "Cancel",
+    "button.sheet": "Open my sheet",
+    "button.pass": "Pass",
+    # turns
+    "turn.header": "**Turn {turn}** · {active} is active",
+    "turn.white_sum": "White sum **{total}** — everyone may cross {total} in one row.",
+    "turn.colour_hint": "{active} may then add a white die to a coloured one.",
+    "turn.action2": "Action 1 is done. {active}, now add a white die to a coloured one "
+                    "(or pass).",
+    "turn.waiting": "Waiting for: {names}",
+    "turn.over": "**Turn {turn}** is over.",
+    "status.decided": "✅",
+    "status.waiting": "⏳",
+    # events
+    "event.crossed": "{name} crossed {emoji} {number}",
+    "event.lucky": "{name} used a lucky number: {emoji} {number}",
+    "event.passed": "{name} passed",
+    "event.locked": "🔒 {name} locked **{row}**",
+    "event.die_removed": "the {row} die leaves the game",
+    "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
+    "event.game_over.rows_locked": "🏁 Two rows are locked: game over.",
+    "event.game_over.penalties": "🏁 A fourth penalty: game over.",
+    "event.game_over.abandoned": "🏁 The game was abandoned.",
+    # the sheet (ephemeral)
+    "sheet.choose": "Turn {turn}, {phase}: choose what to cross, or pass.",
+    "sheet.phase.action1": "action 1 (white sum {total})",
+    "sheet.phase.action2": "action 2 (white + colour)",
+    "sheet.nothing": "Turn {turn}: nothing for you to decide right now.",
+    "sheet.done": "{what} Waiting for {names}.",
+    "sheet.done_all": "{what}",
+    "sheet.changed": "You can change your choice until everyone has decided.",
+    "option.cross": "{emoji} {number}",
+    "option.colour": "{emoji} {number} (⚪{white}+{emoji}{colour})",
+    "option.skips": " (skips {count})",
+    "option.lucky": "🍀 Lucky {lucky} → {emoji} {number}",
+    "you.crossed": "Crossed {emoji} {number}.",
+    "you.passed": "You passed.",
+    # end
+    "end.title": "🏁 **{title}** — final scores",
+    "end.line": "{rank}. {name} — {total}",
+    "end.winner": "🏆 {names} {verb}!",
+    # status
+    "status.none": "There is no game in this channel. Start one with `/qwixx start`.",
+    "status.lobby": "A {title} lobby is open here with {names}.",
+    "status.scores": "Scores so far: {scores}",
+    # errors (ephemeral)
+    "error.channel_busy": "This channel already has a game. Finish or abandon it first "
+                          "(`/qwixx abandon`), or play in another channel.",
+    "error.no_game": "There is no game in this channel. Start one with `/qwixx start`.",
+    "error.game_gone": "This game no longer exists.",
+    "error.game_over": "This game is over. Start a new one with `/qwixx start`.",
+    "error.already_started": "This game has already started.",
+    "error.not_started": "This game has not started yet.",
+    "error.already_joined": "You are already in this game.",
+    "error.not_joined": "You are not in this lobby.",
+    "error.lobby_full": "This lobby is full ({max} players).",
+    "error.host_only": "Only the host ({host}) can do that.",
+    "error.host_leaves": "The host cannot leave; cancel the lobby instead.",
+    "error.need_players": "{title} needs at least {min} players to start.",
+    "error.not_player": "You are not in this game. Start one with `/qwixx start`.",
+    "error.stale_turn": "That button belongs to turn {turn}; the game is on turn {current} — "
+                        "use the newest message.",
+    "error.stale_phase": "That choice belonged to an action that is already over. "
+                         "Open your sheet again for the current one.",
+    "error.not_your_decision": "Nothing for you to decide right now — waiting for {names}.",
+    "error.illegal": "That move is no longer possible. Open your sheet again to see your options.",
+    "error.abandon_denied": "Only the host or a member with Manage Channels can abandon "
+                            "this game.",
+    "error.busy": "Someone else changed the game at the same moment. Please try again.",
+    "error.unknown_variant": "Unknown variant {variant!r}.",
+    "error.internal": "Something went wrong on our side; the game is unchanged. Please try again.",
+    "error.guild_only": "Games are played in server channels, not in direct messages.",
+    # /qwixx rules
+    "rules.classic": (
+        "**Qwixx** (2-5 players)\n"
+        "• Cross numbers left to right in each row (red and yellow 2→12, green and blue "
+        "12→2). Skipped numbers are gone for good.\n"
+        "• **Action 1:** everyone may cross the sum of the two white dice in one row.\n"
+        "• **Action 2:** the active player may also cross one white die + one coloured die "
+        "in that colour's row.\n"
+        "• The active player who crosses nothing in both actions takes a penalty (-5).\n"
+        "• To cross a row's last number you need 5 crosses there; that also crosses the "
+        "lock (one more cross), closes the row for everyone and removes its die.\n"
+        "• The game ends at once when two rows are locked or someone takes a 4th penalty.\n"
+        "• Each row scores 1, 3, 6, 10 … 78 points for 1-12 crosses.\n"
+        "**Decisions of this bot:** action-1 choices are secret and applied together once "
+        "everyone has chosen (you can change yours until then), so several players may lock "
+        "the same row in one action 1. Locks take effect before action 2. If the game ends in "
+        "action 1 there is no action 2 and no penalty. Players with nothing to cross are not "
+        "asked."
+    ),
+    "abandon.done": "🛑 {name} abandoned the {title} game.",
+}
+
+
+def t(key: str, **values: object) -> str:
+    """The English text for ``key`` with ``values`` filled in."""
+    return EN[key].format(**values)
+
+
+def emoji(row: str) -> str:
+    return ROW_EMOJI.get(row, "")

@@ -1,0 +1,270 @@
+"""The Qwixx family core: classic Qwixx, with the knobs Longo and On Board turn.
+
+A turn runs through phases. ``action1``: every player may cross the white sum,
+chosen simultaneously and applied together. ``action2``: the active player may
+cross a white die plus a coloured die. The end is checked after each action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import PASS, Decision, Event, Game, Move, RuleError, Score, dice_rng, score_of
+
+ROWS = ("red", "yellow", "green", "blue")
+ASCENDING = ("red", "yellow")
+WHITE = ("white1", "white2")
+CROSS = "cross"
+
+
+@dataclass(frozen=True)
+class QwixxRules:
+    """What distinguishes one member of the family from another."""
+
+    faces: int = 6
+    lock_span: int = 1  # how many of a row's last numbers may lock it
+    lock_threshold: int = 5  # crosses needed in a row before locking it
+    penalty_limit: int = 4
+    rows_to_end: int = 2  # locked rows that end the game
+
+    def numbers(self, row: str) -> list[int]:
+        """The numbers of ``row`` left to right."""
+        ascending = list(range(2, 2 * self.faces + 1))
+        return ascending if row in ASCENDING else ascending[::-1]
+
+
+def triangle(crosses: int) -> int:
+    """Points for a row with ``crosses`` crosses: 1, 3, 6, 10, ..."""
+    return crosses * (crosses + 1) // 2
+
+
+@dataclass
+class Sheet:
+    """One player's score sheet."""
+
+    crossed: dict[str, list[int]] = field(default_factory=lambda: {r: [] for r in ROWS})
+    locks: list[str] = field(default_factory=list)  # rows whose lock symbol this player crossed
+    penalties: int = 0
+
+    def crosses(self, row: str) -> int:
+        return len(self.crossed[row]) + (row in self.locks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"crossed": self.crossed, "locks": self.locks, "penalties": self.penalties}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Sheet:
+        return cls({r: list(data["crossed"][r]) for r in ROWS}, list(data["locks"]),
+                   data["penalties"])
+
+
+class QwixxGame(Game):
+    """Classic Qwixx; subclasses change ``rules`` and add small pieces."""
+
+    variant = "classic"
+    title = "Qwixx"
+    min_players = 2
+    max_players = 5
+    rules = QwixxRules()
+
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
+        super().__init__(players, seed, options)
+        self.sheets: dict[int, Sheet] = {p: Sheet() for p in self.players}
+        self.closed: list[str] = []  # rows locked for everyone, in the order they closed
+        self.phase = "action1"
+        self.dice: dict[str, int] = {}
+        self.chosen: dict[int, Move] = {}  # action-1 choices not yet applied
+        self.active_crossed = False
+        self._start_turn([])
+
+    # --- the public API --------------------------------------------------
+    def decision(self) -> Decision:
+        if self.finished:
+            return Decision("finished", self.turn, None, frozenset())
+        if self.phase == "action1":
+            waiting = frozenset(p for p in self.players if p not in self.chosen)
+        else:
+            waiting = frozenset({self.active})
+        return Decision(self.phase, self.turn, self.active, waiting)
+
+    def legal_moves(self, player: int) -> list[Move]:
+        if self.finished or player not in self.players:
+            return []
+        if self.phase == "action1":
+            return [*self._white_sum_moves(player), PASS]
+        if player == self.active:
+            return [*self._colour_moves(player), PASS]
+        return []
+
+    def scores(self) -> dict[int, Score]:
+        return {p: self._score(p, sheet) for p, sheet in self.sheets.items()}
+
+    # --- questions the interface asks ------------------------------------
+    @property
+    def white_sum(self) -> int:
+        return self.dice["white1"] + self.dice["white2"]
+
+    def dice_in_play(self) -> list[str]:
+        return [*WHITE, *(r for r in ROWS if r not in self.closed)]
+
+    def colour_dice(self, move: Move) -> tuple[int, int]:
+        """The white and coloured die values that make an action-2 cross."""
+        colour = self.dice[move.row]
+        white = next(self.dice[w] for w in WHITE if self.dice[w] + colour == move.number)
+        return white, colour
+
+    def skipped_by(self, player: int, move: Move) -> list[int]:
+        """Numbers that ``move`` would leave behind for good."""
+        if move.kind == PASS.kind or move.row is None:
+            return []
+        numbers = self.rules.numbers(move.row)
+        start = self._next_index(self.sheets[player], move.row)
+        return numbers[start:numbers.index(move.number)]
+
+    def lock_numbers(self, row: str) -> list[int]:
+        return self.rules.numbers(row)[-self.rules.lock_span:]
+
+    # --- legality --------------------------------------------------------
+    def _white_sum_moves(self, player: int) -> list[Move]:
+        return [Move(CROSS, row, self.white_sum) for row in ROWS
+                if self._can_cross(self.sheets[player], row, self.white_sum)]
+
+    def _colour_moves(self, player: int) -> list[Move]:
+        moves: list[Move] = []
+        for row in ROWS:
+            if row in self.closed:
+                continue
+            for total in sorted({self.dice[w] + self.dice[row] for w in WHITE}):
+                move = Move(CROSS, row, total)
+                if self._can_cross(self.sheets[player], row, total) and move not in moves:
+                    moves.append(move)
+        return moves
+
+    def _next_index(self, sheet: Sheet, row: str) -> int:
+        """Index of the first number still crossable in ``row``."""
+        crossed = sheet.crossed[row]
+        return self.rules.numbers(row).index(crossed[-1]) + 1 if crossed else 0
+
+    def _can_cross(self, sheet: Sheet, row: str, number: int) -> bool:
+        numbers = self.rules.numbers(row)
+        if row in self.closed or number not in numbers:
+            return False
+        if numbers.index(number) < self._next_index(sheet, row):
+            return False
+        locking = number in self.lock_numbers(row)
+        return not locking or sheet.crosses(row) >= self.rules.lock_threshold
+
+    # --- applying --------------------------------------------------------
+    def _apply(self, player: int, move: Move) -> list[Event]:
+        if self.phase == "action1":
+            self.chosen[player] = move
+            return self._resolve_action1() if len(self.chosen) == len(self.players) else []
+        events = self._cross(player, move)
+        self._close_locked_rows(events)
+        return events + self._after_action()
+
+    def _resolve_action1(self) -> list[Event]:
+        """Apply every action-1 choice together, as the rules' simultaneity asks."""
+        events: list[Event] = []
+        for player in self.players:
+            events += self._cross(player, self.chosen[player])
+        self.chosen = {}
+        self._close_locked_rows(events)
+        if self._check_end(events):
+            return events
+        self.phase = "action2"
+        return events + self._skip_if_no_choice()
+
+    def _cross(self, player: int, move: Move) -> list[Event]:
+        """Cross ``move`` on ``player``'s sheet; the row closes only afterwards."""
+        if move.kind == PASS.kind:
+            return [Event("passed", player, {"phase": self.phase})]
+        sheet = self.sheets[player]
+        row, number = self._target(player, move)
+        sheet.crossed[row].append(number)
+        if player == self.active:
+            self.active_crossed = True
+        data = {"row": row, "number": number, "phase": self.phase, "via": move.kind}
+        events = [Event("crossed", player, data)]
+        if number in self.lock_numbers(row):
+            sheet.locks.append(row)
+            events.append(Event("locked", player, {"row": row}))
+        return events
+
+    def _target(self, player: int, move: Move) -> tuple[str, int]:
+        """The row and number a crossing move writes (variants add other kinds)."""
+        if move.kind != CROSS or move.row is None or move.number is None:
+            raise RuleError(f"unknown move {move}")
+        return move.row, move.number
+
+    def _close_locked_rows(self, events: list[Event]) -> None:
+        for event in list(events):
+            row = event.data.get("row")
+            if event.kind == "locked" and row not in self.closed:
+                self.closed.append(row)
+                events.append(Event("die_removed", None, {"row": row}))
+
+    def _after_action(self) -> list[Event]:
+        """Finish the active player's turn: penalty, end check, next roll."""
+        events: list[Event] = []
+        if not self.active_crossed:
+            sheet = self.sheets[self.active]
+            sheet.penalties += 1
+            events.append(Event("penalty", self.active, {"count": sheet.penalties,
+                                                         "limit": self.rules.penalty_limit}))
+        if self._check_end(events):
+            return events
+        self.turn += 1
+        self._start_turn(events)
+        return events
+
+    def _check_end(self, events: list[Event]) -> bool:
+        if len(self.closed) >= self.rules.rows_to_end:
+            self.end_reason = "rows_locked"
+        elif any(s.penalties >= self.rules.penalty_limit for s in self.sheets.values()):
+            self.end_reason = "penalties"
+        else:
+            return False
+        self.phase = "finished"
+        events.append(Event("game_over", None, {"reason": self.end_reason}))
+        return True
+
+    def _start_turn(self, events: list[Event]) -> None:
+        rng = dice_rng(self.seed, "turn", self.turn)
+        self.dice = {die: rng.randint(1, self.rules.faces) for die in self.dice_in_play()}
+        self.phase = "action1"
+        self.active_crossed = False
+        events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(self.dice)}))
+        self.chosen = {p: PASS for p in self.players if self.legal_moves(p) == [PASS]}
+        if len(self.chosen) == len(self.players):
+            events += self._resolve_action1()
+
+    def _skip_if_no_choice(self) -> list[Event]:
+        """Action 2 with nothing to cross needs no click: it is a pass."""
+        if self.legal_moves(self.active) == [PASS]:
+            return self._after_action()
+        return []
+
+    # --- scoring ---------------------------------------------------------
+    def _score(self, player: int, sheet: Sheet) -> Score:
+        return score_of(player, {r: triangle(sheet.crosses(r)) for r in ROWS}, sheet.penalties)
+
+    # --- serialisation ---------------------------------------------------
+    def _state_json(self) -> dict[str, Any]:
+        return {
+            "sheets": {str(p): s.to_json() for p, s in self.sheets.items()},
+            "closed": self.closed,
+            "phase": self.phase,
+            "dice": self.dice,
+            "chosen": {str(p): m.to_json() for p, m in self.chosen.items()},
+            "active_crossed": self.active_crossed,
+        }
+
+    def _load_state(self, data: dict[str, Any]) -> None:
+        self.sheets = {int(p): Sheet.from_json(s) for p, s in data["sheets"].items()}
+        self.closed = list(data["closed"])
+        self.phase = data["phase"]
+        self.dice = dict(data["dice"])
+        self.chosen = {int(p): Move.from_json(m) for p, m in data["chosen"].items()}
+        self.active_crossed = data["active_crossed"]

@@ -1,0 +1,48 @@
+"""Exceptions raised by the persistence layer."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class for every error raised by :mod:`bot.store`.
+
+    Backend errors (e.g. ``sqlite3.Error``) are wrapped in a plain ``StoreError``
+    so callers never depend on the database driver.
+    """
+
+
+class GameNotFound(StoreError):
+    """No game with the requested id exists."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} not found")
+        self.game_id = game_id
+
+
+class VersionConflict(StoreError):
+    """The game changed since the caller read it (compare-and-set failed)."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, found {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in the lobby or running."""
+
+    def __init__(self, channel_id: int, game_id: int | None = None) -> None:
+        super().__init__(f"channel {channel_id} already has an active game ({game_id})")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class WrongStatus(StoreError):
+    """The operation is not allowed in the game's current status."""
+
+    def __init__(self, game_id: int, status: str, allowed: tuple[str, ...]) -> None:
+        super().__init__(f"game {game_id} is {status!r}; expected one of {allowed}")
+        self.game_id = game_id
+        self.status = status
+        self.allowed = allowed

@@ -1,0 +1,156 @@
+"""Numbered schema migrations and the runner that applies them.
+
+Each :class:`Migration` is a list of plain SQL statements (no ``executescript``,
+so the whole upgrade runs in one transaction). Applied versions are recorded in
+the ``schema_version`` table. Append new migrations; never edit applied ones.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from .errors import StoreError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: ``version`` is 1-based and contiguous."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at DOUBLE PRECISION NOT NULL
+)
+"""
+
+# Discord snowflakes use BIGINT (64-bit in SQLite and PostgreSQL alike).
+# Timestamps are unix seconds.
+INITIAL = Migration(
+    version=1,
+    name="initial",
+    statements=(
+        """
+        CREATE TABLE games (
+            id          INTEGER PRIMARY KEY,
+            guild_id    BIGINT NOT NULL,
+            channel_id  BIGINT NOT NULL,
+            message_id  BIGINT,
+            host_id     BIGINT NOT NULL,
+            variant     TEXT NOT NULL,
+            options     TEXT NOT NULL,
+            seed        BIGINT NOT NULL,
+            players     TEXT NOT NULL,
+            state       TEXT,
+            status      TEXT NOT NULL
+                        CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+            version     INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+            created_at  DOUBLE PRECISION NOT NULL,
+            updated_at  DOUBLE PRECISION NOT NULL,
+            finished_at DOUBLE PRECISION
+        )
+        """,
+        # At most one lobby/running game per channel; also serves game_in_channel().
+        """
+        CREATE UNIQUE INDEX games_active_channel
+            ON games (channel_id) WHERE status IN ('lobby', 'running')
+        """,
+        "CREATE INDEX games_channel ON games (channel_id, id)",
+        """
+        CREATE TABLE moves (
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq        INTEGER NOT NULL CHECK (seq >= 1),
+            player_id  BIGINT NOT NULL,
+            move       TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )
+        """,
+    ),
+)
+
+# Display names for images (Discord mentions cover text); per guild, latest wins.
+PLAYER_NAMES = Migration(
+    version=2,
+    name="player_names",
+    statements=(
+        """
+        CREATE TABLE player_names (
+            guild_id   BIGINT NOT NULL,
+            user_id    BIGINT NOT NULL,
+            name       TEXT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES)
+LATEST_VERSION: int = MIGRATIONS[-1].version
+
+
+def _check_sequence(migrations: Sequence[Migration]) -> None:
+    """Reject gaps, duplicates or disorder in the migration list."""
+    versions = [m.version for m in migrations]
+    if versions != list(range(1, len(migrations) + 1)):
+        raise StoreError(f"migration versions must be 1..n in order, got {versions}")
+
+
+async def current_version(db: aiosqlite.Connection) -> int:
+    """Highest applied migration version (0 for an empty database)."""
+    async with db.execute("SELECT MAX(version) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return 0 if row is None or row[0] is None else int(row[0])
+
+
+async def _apply_pending(
+    db: aiosqlite.Connection, migrations: Sequence[Migration], now: float
+) -> int:
+    await db.execute(VERSION_TABLE)
+    version = await current_version(db)
+    if version > len(migrations):
+        raise StoreError(
+            f"database schema version {version} is newer than this code ({len(migrations)})"
+        )
+    for migration in migrations[version:]:
+        for statement in migration.statements:
+            await db.execute(statement)
+        await db.execute(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.name, now),
+        )
+        log.info("applied migration %04d_%s", migration.version, migration.name)
+        version = migration.version
+    return version
+
+
+async def apply_migrations(
+    db: aiosqlite.Connection, now: float, migrations: Sequence[Migration] | None = None
+) -> int:
+    """Apply pending migrations in one write transaction; return the schema version.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``). Safe to call
+    repeatedly and from several processes: the version is read under the write lock.
+    """
+    migrations = MIGRATIONS if migrations is None else migrations
+    _check_sequence(migrations)
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        version = await _apply_pending(db, migrations, now)
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
+    await db.execute("COMMIT")
+    return version

@@ -1,0 +1,214 @@
+"""The use cases: lobby, start, moves, refusals, concurrency, replay and restart."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.rules import PASS, Move
+from bot.service.games import GameService, ServiceError
+from bot.store import Store
+
+GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    store = await Store.open(tmp_path / "games.db")
+    yield GameService(store, seeds=lambda: 1234)
+    await store.close()
+
+
+async def started(service: GameService, *players: int) -> int:
+    record = await service.open_lobby(GUILD, CHANNEL, players[0], "classic")
+    for player in players[1:]:
+        await service.join(record.id, player)
+    await service.start(record.id, players[0])
+    return record.id
+
+
+def refusal(error: pytest.ExceptionInfo[ServiceError]) -> str:
+    return error.value.key
+
+
+async def test_lobby_join_leave_and_start(service: GameService) -> None:
+    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    record = await service.join(record.id, BEN)
+    record = await service.join(record.id, CEM)
+    record = await service.leave(record.id, CEM)
+    assert record.players == [ANA, BEN]
+    outcome = await service.start(record.id, ANA)
+    assert outcome.record.status == "running"
+    assert outcome.game is not None and outcome.game.players == (ANA, BEN)
+
+
+@pytest.mark.parametrize(("action", "key"), [
+    ("join_twice", "error.already_joined"),
+    ("start_alone", "error.need_players"),
+    ("start_by_guest", "error.host_only"),
+    ("host_leaves", "error.host_leaves"),
+    ("stranger_leaves", "error.not_joined"),
+    ("cancel_by_guest", "error.host_only"),
+])
+async def test_lobby_refusals_name_the_problem(service: GameService, action: str,
+                                               key: str) -> None:
+    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    calls = {
+        "join_twice": lambda: service.join(record.id, ANA),
+        "start_alone": lambda: service.start(record.id, ANA),
+        "start_by_guest": lambda: service.start(record.id, BEN),
+        "host_leaves": lambda: service.leave(record.id, ANA),
+        "stranger_leaves": lambda: service.leave(record.id, CEM),
+        "cancel_by_guest": lambda: service.cancel(record.id, BEN),
+    }
+    with pytest.raises(ServiceError) as error:
+        await calls[action]()
+    assert refusal(error) == key
+    assert (await service.get(record.id)).record.status == "lobby"
+
+
+async def test_one_game_per_channel_and_unknown_variant(service: GameService) -> None:
+    await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    with pytest.raises(ServiceError) as busy:
+        await service.open_lobby(GUILD, CHANNEL, BEN, "classic")
+    assert refusal(busy) == "error.channel_busy"
+    with pytest.raises(ServiceError) as unknown:
+        await service.open_lobby(GUILD, CHANNEL + 1, BEN, "yahtzee")
+    assert refusal(unknown) == "error.unknown_variant"
+
+
+async def test_full_lobby_and_late_join(service: GameService) -> None:
+    record = await service.open_lobby(GUILD, CHANNEL, 1, "classic")
+    for player in range(2, 6):
+        record = await service.join(record.id, player)
+    with pytest.raises(ServiceError) as full:
+        await service.join(record.id, 6)
+    assert refusal(full) == "error.lobby_full"
+    await service.start(record.id, 1)
+    with pytest.raises(ServiceError) as late:
+        await service.join(record.id, 6)
+    assert refusal(late) == "error.already_started"
+
+
+async def test_moves_are_checked_against_turn_phase_and_seat(service: GameService) -> None:
+    game_id = await started(service, ANA, BEN)
+    game = (await service.get(game_id)).game
+    assert game is not None
+    with pytest.raises(ServiceError) as stranger:
+        await service.act(game_id, CEM, 1, "action1", PASS)
+    assert refusal(stranger) == "error.not_player"
+    with pytest.raises(ServiceError) as stale:
+        await service.act(game_id, ANA, 0, "action1", PASS)
+    assert refusal(stale) == "error.stale_turn"
+    assert stale.value.values == {"turn": 0, "current": 1}
+    with pytest.raises(ServiceError) as wrong_phase:
+        await service.act(game_id, ANA, 1, "action2", PASS)
+    assert refusal(wrong_phase) == "error.stale_phase"
+    with pytest.raises(ServiceError) as illegal:
+        await service.act(game_id, ANA, 1, "action1", Move("cross", "red", 99))
+    assert refusal(illegal) == "error.illegal"
+    assert await service.store.moves(game_id) == []
+
+
+async def test_simultaneous_clicks_by_different_players_both_count(
+        service: GameService, tmp_path: Path) -> None:
+    game_id = await started(service, ANA, BEN, CEM)
+    other = GameService(await Store.open(tmp_path / "games.db"))  # a second process
+    try:
+        await asyncio.gather(service.act(game_id, ANA, 1, "action1", PASS),
+                             other.act(game_id, BEN, 1, "action1", PASS))
+    finally:
+        await other.store.close()
+    moves = await service.store.moves(game_id)
+    assert sorted(m.player_id for m in moves) == [ANA, BEN]
+
+
+async def test_double_click_counts_once(service: GameService) -> None:
+    game_id = await started(service, ANA, BEN)
+    await service.act(game_id, ANA, 1, "action1", PASS)
+    await service.act(game_id, BEN, 1, "action1", PASS)
+    game = (await service.get(game_id)).game
+    assert game is not None and game.decision().phase == "action2"
+    move = game.legal_moves(ANA)[0]
+    results = await asyncio.gather(
+        *(service.act(game_id, ANA, 1, "action2", move) for _ in range(2)),
+        return_exceptions=True)
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], ServiceError)
+    assert errors[0].key == "error.stale_turn"
+    assert len(await service.store.moves(game_id)) == 3
+
+
+async def test_finished_and_abandoned_games_refuse_moves(service: GameService) -> None:
+    game_id = await started(service, ANA, BEN)
+    with pytest.raises(ServiceError) as denied:
+        await service.abandon(CHANNEL, BEN, can_manage=False)
+    assert refusal(denied) == "error.abandon_denied"
+    record = await service.abandon(CHANNEL, BEN, can_manage=True)
+    assert record.status == "abandoned"
+    with pytest.raises(ServiceError) as over:
+        await service.act(game_id, ANA, 1, "action1", PASS)
+    assert refusal(over) == "error.game_over"
+    with pytest.raises(ServiceError) as none:
+        await service.abandon(CHANNEL, ANA, can_manage=True)
+    assert refusal(none) == "error.no_game"
+
+
+async def play_randomly(service: GameService, game_id: int, rng: random.Random,
+                        limit: int = 10_000) -> None:
+    for _ in range(limit):
+        outcome = await service.get(game_id)
+        game = outcome.game
+        assert game is not None
+        if game.finished:
+            return
+        decision = game.decision()
+        player = sorted(decision.waiting)[0]
+        await service.act(game_id, player, game.turn, decision.phase,
+                          rng.choice(game.legal_moves(player)))
+    raise AssertionError("game did not end")
+
+
+async def test_a_whole_game_replays_from_its_log(service: GameService) -> None:
+    game_id = await started(service, ANA, BEN, CEM)
+    await play_randomly(service, game_id, random.Random(7))
+    outcome = await service.get(game_id)
+    assert outcome.record.status == "finished"
+    assert outcome.game is not None and outcome.game.finished
+    replayed = await service.replay(game_id)
+    assert replayed.to_json() == outcome.record.state
+
+
+async def test_games_survive_a_restart(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "games.db")
+    service = GameService(store, seeds=lambda: 99)
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    running = await started_in(service, CHANNEL + 1)
+    await service.act(running, ANA, 1, "action1", PASS)
+    before = (await service.get(running)).record.state
+    await store.close()
+
+    again = GameService(await Store.open(tmp_path / "games.db"))
+    try:
+        assert (await again.get(lobby.id)).record.players == [ANA]
+        after = await again.get(running)
+        assert after.record.state == before
+        await play_randomly(again, running, random.Random(3))
+        assert (await again.replay(running)).to_json() == (await again.get(running)).record.state
+    finally:
+        await again.store.close()
+
+
+async def started_in(service: GameService, channel: int) -> int:
+    record = await service.open_lobby(GUILD, channel, ANA, "classic")
+    await service.join(record.id, BEN)
+    return (await service.start(record.id, ANA)).record.id
+
+
+async def test_names_fall_back_to_seat_labels(service: GameService) -> None:
+    await service.remember_name(GUILD, ANA, "Ana")
+    assert await service.names(GUILD, [ANA, BEN]) == {ANA: "Ana", BEN: "Player 2"}

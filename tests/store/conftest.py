@@ -1,0 +1,28 @@
+"""Shared fixtures for the store tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+
+from .helpers import FakeClock
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "qwixx.db"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+    async with Store(db_path, clock=clock) as opened:
+        yield opened

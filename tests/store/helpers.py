@@ -1,0 +1,46 @@
+"""Test helpers shared by the store tests."""
+
+from __future__ import annotations
+
+from bot.store import GameRecord, Store
+
+GUILD = 100
+CHANNEL = 200
+HOST = 300
+PLAYER2 = 301
+PLAYER3 = 302
+
+
+class FakeClock:
+    """A settable clock; ``tick`` advances it."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self, seconds: float = 1.0) -> float:
+        self.now += seconds
+        return self.now
+
+
+async def make_lobby(store: Store, channel_id: int = CHANNEL, **overrides: object) -> GameRecord:
+    """Create a lobby with default test values."""
+    args: dict[str, object] = {
+        "guild_id": GUILD,
+        "channel_id": channel_id,
+        "host_id": HOST,
+        "variant": "qwixx",
+        "options": {"colors": "classic"},
+        "seed": 42,
+    }
+    args.update(overrides)
+    return await store.create_game(**args)  # type: ignore[arg-type]
+
+
+async def make_running(store: Store, channel_id: int = CHANNEL) -> GameRecord:
+    """Create a two-player game and start it (version 3)."""
+    game = await make_lobby(store, channel_id)
+    game = await store.update_lobby(game.id, game.version, [HOST, PLAYER2])
+    return await store.start_game(game.id, game.version, {"turn": 0, "sheets": {}})

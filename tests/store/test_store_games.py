@@ -1,0 +1,240 @@
+"""Game lifecycle: create, read, lobby updates, start, abandon, channel exclusivity."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store import (
+    ChannelBusy,
+    GameNotFound,
+    GameRecord,
+    Store,
+    StoreError,
+    VersionConflict,
+    WrongStatus,
+)
+
+from .helpers import CHANNEL, GUILD, HOST, PLAYER2, PLAYER3, FakeClock, make_lobby, make_running
+
+
+async def test_create_and_get(store: Store, clock: FakeClock) -> None:
+    game = await make_lobby(store, seed=2**63 - 1)
+    assert game == GameRecord(
+        id=game.id,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        message_id=None,
+        host_id=HOST,
+        variant="qwixx",
+        options={"colors": "classic"},
+        seed=2**63 - 1,
+        players=[HOST],
+        state=None,
+        status="lobby",
+        version=1,
+        created_at=clock.now,
+        updated_at=clock.now,
+        finished_at=None,
+    )
+    assert game.is_active
+    assert await store.get_game(game.id) == game
+    assert await store.get_game(game.id + 1) is None
+
+
+async def test_update_lobby(store: Store) -> None:
+    game = await make_lobby(store)
+    updated = await store.update_lobby(game.id, 1, [HOST, PLAYER3, PLAYER2])
+    assert updated.players == [HOST, PLAYER3, PLAYER2]
+    assert updated.version == 2
+    assert updated.status == "lobby"
+    assert await store.get_game(game.id) == updated
+
+    with pytest.raises(VersionConflict) as info:
+        await store.update_lobby(game.id, 1, [HOST])
+    assert (info.value.expected, info.value.actual) == (1, 2)
+    assert (await store.get_game(game.id)) == updated
+
+
+async def test_update_lobby_validates_players(store: Store) -> None:
+    game = await make_lobby(store)
+    with pytest.raises(ValueError, match="duplicate"):
+        await store.update_lobby(game.id, 1, [HOST, HOST])
+    with pytest.raises(TypeError):
+        await store.update_lobby(game.id, 1, [HOST, "301"])  # type: ignore[list-item]
+    assert (await store.get_game(game.id)) == game
+
+
+async def test_unknown_game_raises_not_found(store: Store) -> None:
+    with pytest.raises(GameNotFound):
+        await store.update_lobby(999, 1, [HOST])
+    with pytest.raises(GameNotFound):
+        await store.start_game(999, 1, {})
+    with pytest.raises(GameNotFound):
+        await store.record_move(999, 1, HOST, {}, {})
+    with pytest.raises(GameNotFound):
+        await store.abandon(999, 1)
+    with pytest.raises(GameNotFound):
+        await store.set_message(999, 5)
+
+
+async def test_start_game(store: Store, clock: FakeClock) -> None:
+    game = await make_lobby(store)
+    clock.tick(10)
+    started = await store.start_game(game.id, 1, {"turn": 0, "dice": [1, 2, 3]})
+    assert started.status == "running"
+    assert started.state == {"turn": 0, "dice": [1, 2, 3]}
+    assert started.version == 2
+    assert (started.created_at, started.updated_at) == (game.created_at, clock.now)
+    assert await store.get_game(game.id) == started
+
+
+async def test_wrong_status_transitions(store: Store) -> None:
+    lobby = await make_lobby(store)
+    with pytest.raises(WrongStatus):
+        await store.record_move(lobby.id, lobby.version, HOST, {}, {})
+
+    running = await make_running(store, channel_id=CHANNEL + 1)
+    with pytest.raises(WrongStatus):
+        await store.start_game(running.id, running.version, {})
+    with pytest.raises(WrongStatus):
+        await store.update_lobby(running.id, running.version, [HOST])
+
+    ended = await store.abandon(running.id, running.version)
+    with pytest.raises(WrongStatus):
+        await store.abandon(ended.id, ended.version)
+    with pytest.raises(WrongStatus):
+        await store.record_move(ended.id, ended.version, HOST, {}, {})
+    assert await store.get_game(ended.id) == ended
+
+
+async def test_abandon(store: Store, clock: FakeClock) -> None:
+    game = await make_lobby(store)
+    clock.tick(5)
+    abandoned = await store.abandon(game.id, 1)
+    assert abandoned.status == "abandoned"
+    assert abandoned.version == 2
+    assert abandoned.finished_at == clock.now
+    assert not abandoned.is_active
+    with pytest.raises(VersionConflict):
+        await store.abandon(game.id, 1)
+
+
+async def test_one_active_game_per_channel(store: Store) -> None:
+    first = await make_lobby(store)
+    with pytest.raises(ChannelBusy) as info:
+        await make_lobby(store, host_id=PLAYER2)
+    assert info.value.game_id == first.id
+    other = await make_lobby(store, channel_id=CHANNEL + 1)
+    assert other.id != first.id
+
+    await store.start_game(first.id, 1, {})
+    with pytest.raises(ChannelBusy):
+        await make_lobby(store)
+    assert (await store.game_in_channel(CHANNEL)).id == first.id  # type: ignore[union-attr]
+
+
+async def test_abandoned_game_frees_channel(store: Store) -> None:
+    first = await make_lobby(store)
+    await store.abandon(first.id, first.version)
+    assert await store.game_in_channel(CHANNEL) is None
+    second = await make_lobby(store)
+    assert (await store.game_in_channel(CHANNEL)) == second
+
+
+async def test_finished_game_frees_channel(store: Store) -> None:
+    game = await make_running(store)
+    await store.record_move(game.id, game.version, HOST, {"m": 1}, {"done": True}, "finished")
+    assert await store.game_in_channel(CHANNEL) is None
+    second = await make_lobby(store)
+    assert second.status == "lobby"
+    assert [g.id for g in await store.games_for_channel(CHANNEL)] == [second.id, game.id]
+    assert [g.id for g in await store.games_for_channel(CHANNEL, limit=1)] == [second.id]
+
+
+async def test_unique_index_enforced_by_database(store: Store) -> None:
+    """Even bypassing the API, the schema allows one lobby/running game per channel."""
+    game = await make_running(store)
+    db = store._db
+    assert db is not None
+    with pytest.raises(Exception, match="UNIQUE"):
+        await db.execute(
+            "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
+            "players, status, created_at, updated_at) "
+            "VALUES (1, ?, 1, 'qwixx', '{}', 1, '[1]', 'lobby', 0, 0)",
+            (game.channel_id,),
+        )
+
+
+async def test_game_in_channel(store: Store) -> None:
+    assert await store.game_in_channel(CHANNEL) is None
+    game = await make_lobby(store)
+    await make_lobby(store, channel_id=CHANNEL + 1)
+    assert await store.game_in_channel(CHANNEL) == game
+
+
+async def test_active_games(store: Store) -> None:
+    lobby = await make_lobby(store, channel_id=1)
+    running = await make_running(store, channel_id=2)
+    gone = await make_lobby(store, channel_id=3)
+    await store.abandon(gone.id, gone.version)
+    assert [g.id for g in await store.active_games()] == [lobby.id, running.id]
+
+
+async def test_set_message_keeps_version(store: Store, clock: FakeClock) -> None:
+    game = await make_lobby(store)
+    clock.tick(3)
+    await store.set_message(game.id, 123456789012345678)
+    after = await store.get_game(game.id)
+    assert after is not None
+    assert after.message_id == 123456789012345678
+    assert (after.version, after.updated_at) == (game.version, game.updated_at)
+    await store.set_message(game.id, None)
+    assert (await store.get_game(game.id)).message_id is None  # type: ignore[union-attr]
+
+
+async def test_rejects_non_int_ids_and_bad_json(store: Store) -> None:
+    with pytest.raises(TypeError):
+        await make_lobby(store, channel_id="200")
+    with pytest.raises(ValueError, match="64-bit"):
+        await make_lobby(store, seed=2**64)
+    with pytest.raises(TypeError):
+        await make_lobby(store, options={"x": object()})
+    with pytest.raises(ValueError):
+        await make_lobby(store, options={"x": float("nan")})
+    assert await store.game_in_channel(CHANNEL) is None
+
+
+async def test_clock_stamps(store: Store, clock: FakeClock) -> None:
+    clock.now = 1000.0
+    game = await make_lobby(store)
+    assert (game.created_at, game.updated_at, game.finished_at) == (1000.0, 1000.0, None)
+    clock.now = 1010.5
+    game = await store.update_lobby(game.id, game.version, [HOST, PLAYER2])
+    assert (game.created_at, game.updated_at) == (1000.0, 1010.5)
+    clock.now = 1020.0
+    game = await store.start_game(game.id, game.version, {})
+    clock.now = 1030.0
+    game = await store.record_move(game.id, game.version, HOST, {}, {})
+    assert (game.updated_at, game.finished_at) == (1030.0, None)
+    clock.now = 1040.0
+    game = await store.record_move(game.id, game.version, PLAYER2, {}, {}, status="finished")
+    assert (game.created_at, game.updated_at, game.finished_at) == (1000.0, 1040.0, 1040.0)
+    assert [m.created_at for m in await store.moves(game.id)] == [1030.0, 1040.0]
+
+
+async def test_closed_store_raises(db_path, clock: FakeClock) -> None:
+    store = await Store.open(db_path, clock=clock)
+    await store.close()
+    await store.close()  # idempotent
+    with pytest.raises(StoreError, match="not open"):
+        await store.get_game(1)
+
+
+async def test_names_are_remembered_per_guild_latest_wins(store) -> None:
+    await store.remember_name(1, 10, "Ana")
+    await store.remember_name(1, 10, "Ana B.")
+    await store.remember_name(2, 10, "Elsewhere")
+    await store.remember_name(1, 11, "Mehmet")
+    assert await store.names(1, [10, 11, 12]) == {10: "Ana B.", 11: "Mehmet"}
+    assert await store.names(2, [10]) == {10: "Elsewhere"}
+    assert await store.names(1, []) == {}

@@ -1,0 +1,114 @@
+"""Schema creation, upgrade and idempotent reopening."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import LATEST_VERSION, Store, StoreError
+from bot.store.migrations import MIGRATIONS, Migration, apply_migrations
+
+from .helpers import make_lobby
+
+
+def _schema(path: Path) -> dict[str, tuple[str, str]]:
+    """name -> (type, sql) of every table and index in the file."""
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name, type, sql FROM sqlite_master").fetchall()
+    return {name: (kind, sql or "") for name, kind, sql in rows}
+
+
+def _versions(path: Path) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall()
+    return [v for (v,) in rows]
+
+
+async def test_migrates_empty_file(db_path: Path) -> None:
+    assert not db_path.exists()
+    store = await Store.open(db_path)
+    await store.close()
+
+    schema = _schema(db_path)
+    assert schema["games"][0] == "table"
+    assert schema["moves"][0] == "table"
+    assert schema["schema_version"][0] == "table"
+    kind, sql = schema["games_active_channel"]
+    assert kind == "index"
+    assert "UNIQUE" in sql.upper() and "WHERE" in sql.upper()
+    assert schema["games_channel"][0] == "index"
+    assert _versions(db_path) == list(range(1, LATEST_VERSION + 1))
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_connection_pragmas(store: Store) -> None:
+    db = store._db
+    assert db is not None
+    async with db.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    async with db.execute("PRAGMA busy_timeout") as cur:
+        assert (await cur.fetchone())[0] == 5000
+    async with db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+
+
+async def test_reopen_is_idempotent(db_path: Path) -> None:
+    async with Store(db_path) as store:
+        game = await make_lobby(store)
+    before = _schema(db_path)
+
+    for _ in range(2):
+        async with Store(db_path) as store:
+            assert await store.get_game(game.id) == game
+
+    assert _schema(db_path) == before
+    assert _versions(db_path) == list(range(1, LATEST_VERSION + 1))
+
+
+async def test_upgrade_applies_only_pending(db_path: Path) -> None:
+    extra = Migration(LATEST_VERSION + 1, "extra", ("CREATE TABLE extra (x INTEGER)",))
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        assert await apply_migrations(db, 1.0) == LATEST_VERSION
+        assert await apply_migrations(db, 2.0, (*MIGRATIONS, extra)) == LATEST_VERSION + 1
+        # A second run must not re-run CREATE TABLE extra (which would fail).
+        assert await apply_migrations(db, 3.0, (*MIGRATIONS, extra)) == LATEST_VERSION + 1
+    assert "extra" in _schema(db_path)
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT version, applied_at FROM schema_version").fetchall()
+    assert rows[-1] == (LATEST_VERSION + 1, 2.0)
+    assert len(rows) == LATEST_VERSION + 1
+
+
+async def test_failed_migration_rolls_back(db_path: Path) -> None:
+    broken = Migration(
+        LATEST_VERSION + 1, "broken", ("CREATE TABLE half (x INTEGER)", "NOT VALID SQL")
+    )
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(db, 1.0, (*MIGRATIONS, broken))
+    # Nothing at all was applied: the whole upgrade is one transaction.
+    assert "half" not in _schema(db_path)
+    assert "games" not in _schema(db_path)
+
+
+async def test_rejects_newer_schema(db_path: Path) -> None:
+    async with Store(db_path):
+        pass
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'future', 0)",
+            (LATEST_VERSION + 1,),
+        )
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(db_path)
+
+
+async def test_rejects_gapped_migration_list(db_path: Path) -> None:
+    gap = Migration(LATEST_VERSION + 2, "gap", ("SELECT 1",))
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        with pytest.raises(StoreError, match=r"1\.\.n"):
+            await apply_migrations(db, 1.0, (*MIGRATIONS, gap))
