@@ -109,6 +109,24 @@ EN: dict[str, str] = {
         "action 1 there is no action 2 and no penalty. Players with nothing to cross are not "
         "asked."
     ),
+    "rules.longo": (
+        "**Qwixx Longo** (2-5 players) — Qwixx with eight-sided dice\n"
+        "• Six dice with faces 1-8, so sums run 2-16. Rows have 15 numbers: red and yellow "
+        "2→16, green and blue 16→2.\n"
+        "• Actions, penalties and the end are as in Qwixx; four penalties of -5.\n"
+        "• A row locks with **either of its last two numbers** (15/16, or 3/2), after at "
+        "least **6 crosses** there; that also crosses the lock, closes the row and removes "
+        "its die — so the last two numbers are never both crossed.\n"
+        "• Rows score 1, 3, 6 … 120 points for 1-15 crosses.\n"
+        "• **Lucky numbers:** your sheet has two. In action 1, when the white sum is one of "
+        "them, you may instead cross the next number (no skipping) of your emptiest open "
+        "row — the button reads `🍀 Lucky 6 → 🟩 16`. A lucky cross may lock a row.\n"
+        "**Decisions of this bot:** each sheet gets two different lucky numbers from 5-13, "
+        "dealt from the game's seed, and no two sheets share a pair. \"Emptiest\" counts "
+        "crosses; only open rows whose next number may legally be crossed count, and on a "
+        "tie you choose. With no such row there is no lucky option. Otherwise as in "
+        "`/qwixx rules variant:classic`."
+    ),
     "abandon.done": "🛑 {name} abandoned the {title} game.",
 }
 

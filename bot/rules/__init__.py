@@ -12,9 +12,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .base import PASS, Decision, Event, Game, Move, RuleError, Score, Standing
+from .longo import LongoGame
 from .qwixx import QwixxGame
 
-VARIANTS: dict[str, type[Game]] = {cls.variant: cls for cls in (QwixxGame,)}
+VARIANTS: dict[str, type[Game]] = {cls.variant: cls for cls in (QwixxGame, LongoGame)}
 
 __all__ = [
     "PASS", "VARIANTS", "Decision", "Event", "Game", "Move", "RuleError", "Score", "Standing",

@@ -1,0 +1,21 @@
+# qwixx-bot: docker build -t qwixx-bot . && docker run -e DISCORD_TOKEN=... -v qwixx-data:/data qwixx-bot
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    QWIXX_DATABASE=/data/qwixx.db
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY assets ./assets
+# Editable install: the package finds assets/ beside bot/.
+RUN pip install -e . \
+    && useradd --create-home --uid 10001 qwixx \
+    && mkdir /data \
+    && chown qwixx:qwixx /data
+
+USER qwixx
+VOLUME ["/data"]
+ENTRYPOINT ["qwixx-bot"]

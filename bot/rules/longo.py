@@ -1,0 +1,60 @@
+"""Qwixx Longo: eight-sided dice, rows of 15, a two-number lock span and lucky numbers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from .base import Move, RuleError, dice_rng
+from .qwixx import ROWS, QwixxGame, QwixxRules
+
+LUCKY = "lucky"
+LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
+
+
+def deal_lucky_numbers(seed: int, count: int) -> list[tuple[int, int]]:
+    """Two different lucky numbers per sheet; no two sheets share a pair."""
+    pairs = list(itertools.combinations(LUCKY_RANGE, 2))
+    return dice_rng(seed, "lucky").sample(pairs, count)
+
+
+class LongoGame(QwixxGame):
+    variant = "longo"
+    title = "Qwixx Longo"
+    rules = QwixxRules(faces=8, lock_span=2, lock_threshold=6)
+
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
+        self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players)), strict=True))
+        super().__init__(players, seed, options)
+
+    def _white_sum_moves(self, player: int) -> list[Move]:
+        moves = super()._white_sum_moves(player)
+        if self.white_sum in self.lucky[player]:
+            moves += self.lucky_moves(player)
+        return moves
+
+    def lucky_moves(self, player: int) -> list[Move]:
+        """The next number of each emptiest open row whose next number may be crossed."""
+        sheet = self.sheets[player]
+        candidates: list[Move] = []
+        for row in ROWS:
+            numbers = self.rules.numbers(row)
+            index = self._next_index(sheet, row)
+            if index < len(numbers) and self._can_cross(sheet, row, numbers[index]):
+                candidates.append(Move(LUCKY, row, numbers[index]))
+        fewest = min((sheet.crosses(m.row or "") for m in candidates), default=0)
+        return [m for m in candidates if sheet.crosses(m.row or "") == fewest]
+
+    def _target(self, player: int, move: Move) -> tuple[str, int]:
+        if move.kind == LUCKY and move.row is not None and move.number is not None:
+            return move.row, move.number
+        if move.kind == LUCKY:
+            raise RuleError(f"malformed lucky move {move}")
+        return super()._target(player, move)
+
+    def _state_json(self) -> dict[str, Any]:
+        return {**super()._state_json(), "lucky": {str(p): list(n) for p, n in self.lucky.items()}}
+
+    def _load_state(self, data: dict[str, Any]) -> None:
+        super()._load_state(data)
+        self.lucky = {int(p): (n[0], n[1]) for p, n in data["lucky"].items()}

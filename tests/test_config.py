@@ -1,0 +1,55 @@
+"""Settings: defaults, .env fallback and errors that name the setting."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+
+def test_defaults_need_only_the_token(tmp_path: Path) -> None:
+    settings = load_settings({"DISCORD_TOKEN": "abc"}, dotenv=tmp_path / ".env")
+    assert settings.token == "abc"
+    assert settings.database == Path("qwixx.db")
+    assert settings.dev_guild is None
+    assert settings.log_level == "INFO"
+
+
+def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("# comment\nDISCORD_TOKEN='from-file'\nQWIXX_DEV_GUILD=42\n\n"
+                      "QWIXX_DATABASE=sqlite:///data/q.db\n")
+    settings = load_settings({"QWIXX_LOG_LEVEL": "debug"}, dotenv=dotenv)
+    assert settings.token == "from-file"
+    assert settings.dev_guild == 42
+    assert settings.database == Path("data/q.db")
+    assert settings.log_level == "DEBUG"
+    assert load_settings({"DISCORD_TOKEN": "env"}, dotenv=dotenv).token == "env"
+
+
+@pytest.mark.parametrize(("env", "named"), [
+    ({}, "DISCORD_TOKEN"),
+    ({"DISCORD_TOKEN": "x", "QWIXX_DEV_GUILD": "my-server"}, "QWIXX_DEV_GUILD"),
+    ({"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": "LOUD"}, "QWIXX_LOG_LEVEL"),
+    ({"DISCORD_TOKEN": "x", "QWIXX_DATABASE": "postgres://db/q"}, "QWIXX_DATABASE"),
+])
+def test_mistakes_name_the_setting(tmp_path: Path, env: dict[str, str], named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        load_settings(env, dotenv=tmp_path / ".env")
+
+
+def test_a_malformed_dotenv_line_names_file_and_line(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DISCORD_TOKEN=x\nthis is not a setting\n")
+    with pytest.raises(ConfigError, match=r"\.env:2"):
+        load_settings({}, dotenv=dotenv)
+
+
+def test_main_reports_a_missing_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main([]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
