@@ -1,0 +1,85 @@
+"""The dice of a roll: white dice first, then the coloured dice still in play."""
+
+from __future__ import annotations
+
+from . import theme
+from .canvas import Box, Canvas, Colour
+
+DIE_ORDER = ("white1", "white2", "red", "yellow", "green", "blue", "orange", "purple")
+
+# Pip positions on a 3 x 3 grid (column, line), for faces 1-6.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def colour_of(die: str) -> str:
+    """``'white1'`` -> ``'white'``; coloured dice are named by their colour."""
+    return "white" if die.startswith("white") else die
+
+
+def ordered(dice: dict[str, int]) -> list[str]:
+    known = [d for d in DIE_ORDER if d in dice]
+    return known + sorted(d for d in dice if d not in DIE_ORDER)
+
+
+def die_positions(dice: dict[str, int]) -> dict[str, Box]:
+    """Where each die is drawn, in output pixels."""
+    boxes: dict[str, Box] = {}
+    x = theme.MARGIN
+    previous = None
+    for die in ordered(dice):
+        if previous is not None:
+            group_break = colour_of(previous) == "white" != colour_of(die)
+            x += theme.DIE_GROUP_GAP if group_break else theme.DIE_GAP
+        boxes[die] = (x, theme.MARGIN, x + theme.DIE, theme.MARGIN + theme.DIE)
+        x += theme.DIE
+        previous = die
+    return boxes
+
+
+def dice_size(dice: dict[str, int]) -> tuple[int, int]:
+    boxes = die_positions(dice)
+    right = max((b[2] for b in boxes.values()), default=theme.MARGIN + theme.DIE)
+    return round(right + theme.MARGIN), theme.MARGIN * 2 + theme.DIE + theme.DIE_LABEL
+
+
+def render_dice(dice: dict[str, int]) -> bytes:
+    """The dice in ``dice`` (name -> face) as a PNG, each labelled with its colour."""
+    width, height = dice_size(dice)
+    canvas = Canvas.new(width, height)
+    for die, b in die_positions(dice).items():
+        draw_die(canvas, b, colour_of(die), dice[die])
+    return canvas.png()
+
+
+def body_colours(colour: str) -> tuple[Colour, Colour]:
+    """Body and pip colours of a die."""
+    if colour == "white":
+        return theme.WHITE_DIE, theme.INK
+    body = theme.ROW_COLOURS.get(colour, theme.FALLBACK_ROW).band
+    return body, theme.INK if colour in theme.DARK_PIPS else theme.PAPER
+
+
+def draw_die(canvas: Canvas, b: Box, colour: str, face: int) -> None:
+    body, pip = body_colours(colour)
+    size = b[2] - b[0]
+    canvas.rect((b[0] + 2, b[1] + 4, b[2] + 2, b[3] + 4), fill=(215, 215, 215),
+                radius=size * 0.18)  # shadow
+    canvas.rect(b, fill=body, outline=theme.DIE_EDGE, width=2.5, radius=size * 0.18)
+    if 1 <= face <= 6:
+        r = size * 0.085
+        for col, line in PIPS[face]:
+            cx = b[0] + size * (0.24 + 0.26 * col)
+            cy = b[1] + size * (0.24 + 0.26 * line)
+            canvas.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
+    else:
+        centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+        canvas.text(centre, str(face), theme.DIE_DIGIT_SIZE, pip, bold=True)
+    label_y = b[3] + theme.DIE_LABEL / 2 + 6
+    canvas.text(((b[0] + b[2]) / 2, label_y), colour, theme.DIE_LABEL_SIZE, theme.MUTED)

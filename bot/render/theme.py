@@ -1,0 +1,121 @@
+"""Everything the images look like, in one place: colours, fonts and geometry.
+
+Geometry is in output pixels. Drawing happens at ``SUPERSAMPLE`` times that size and is
+scaled down at the end, which gives smooth edges without anti-aliased primitives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import ImageFont
+
+from bot import ASSETS
+
+RGB = tuple[int, int, int]
+
+# --- colours -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowColours:
+    """The colours of one printed row: its band, its number cells and its ink."""
+
+    band: RGB
+    cell: RGB
+    ink: RGB
+
+
+ROW_COLOURS: dict[str, RowColours] = {
+    # Qwixx, as printed: saturated bands, pale cells, numbers in a dark shade of the colour.
+    "red": RowColours(band=(214, 35, 42), cell=(253, 228, 228), ink=(178, 20, 30)),
+    "yellow": RowColours(band=(249, 200, 20), cell=(255, 246, 200), ink=(150, 108, 0)),
+    "green": RowColours(band=(0, 148, 70), cell=(221, 243, 228), ink=(0, 110, 50)),
+    "blue": RowColours(band=(28, 96, 178), cell=(222, 233, 250), ink=(20, 70, 145)),
+    # Qwinto.
+    "orange": RowColours(band=(240, 122, 28), cell=(255, 234, 214), ink=(180, 80, 0)),
+    "purple": RowColours(band=(122, 58, 152), cell=(238, 226, 246), ink=(96, 40, 124)),
+}
+FALLBACK_ROW = RowColours(band=(110, 110, 110), cell=(235, 235, 235), ink=(60, 60, 60))
+
+PAPER: RGB = (255, 255, 255)
+CARD_EDGE: RGB = (190, 190, 190)
+INK: RGB = (30, 30, 30)  # crosses, outlines, text
+MUTED: RGB = (110, 110, 110)  # captions
+RULE: RGB = (200, 200, 200)  # table lines
+SKIPPED_CELL: RGB = (205, 205, 205)
+SKIPPED_INK: RGB = (150, 150, 150)
+SKIPPED_STROKE: RGB = (80, 80, 80)
+CLOSED_BAND: RGB = (95, 95, 95)
+HIGHLIGHT_OUTER: RGB = (15, 15, 15)
+HIGHLIGHT_INNER: RGB = (255, 255, 255)
+WINNER: RGB = (255, 236, 160)
+GOLD: RGB = (214, 160, 0)
+
+# Dice: body and pip colours; pips are dark on light bodies for contrast.
+WHITE_DIE = (250, 250, 250)
+DIE_EDGE: RGB = (60, 60, 60)
+DARK_PIPS = {"white", "yellow"}
+
+# --- fonts ---------------------------------------------------------------
+
+FONT_REGULAR = ASSETS / "fonts" / "DejaVuSans.ttf"
+FONT_BOLD = ASSETS / "fonts" / "DejaVuSans-Bold.ttf"
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu font at ``size`` pixels, loaded once per size."""
+    return ImageFont.truetype(str(FONT_BOLD if bold else FONT_REGULAR), size)
+
+
+# --- geometry (output pixels) --------------------------------------------
+
+SUPERSAMPLE = 2
+PALETTE_COLOURS = 128  # fewer merge the yellow ink into the red one
+
+MARGIN = 20
+HEADER = 52  # name line above the rows
+NAME_SIZE = 30
+TITLE_SIZE = 22
+
+CELL = 60  # a number cell is CELL x CELL
+GAP = 6  # between cells
+BAND_PAD = 7  # coloured band around the cells
+ARROW = 24  # the direction arrow at the start of a row
+ROW_GAP = 10  # between rows
+NUMBER_SIZE = 38  # digits ~28 px tall: ~17 px when Discord shows the sheet 550 px wide
+CELL_RADIUS = 9
+CROSS_WIDTH = 7
+STROKE_WIDTH = 5
+HIGHLIGHT_WIDTH = 6
+TAB_SIZE = 15  # the "LOCKED" tab on a closed row
+
+SECTION_GAP = 16
+TABLE_CELL = (44, 30)  # points table column width, row height
+TABLE_LABEL = 92
+TABLE_SIZE = 18
+PENALTY_BOX = 40
+CAPTION_SIZE = 17
+
+TOTAL_BOX = (84, 52)
+TOTAL_SIZE = 30
+OPERATOR = 30
+
+DIE = 92
+DIE_GAP = 14
+DIE_GROUP_GAP = 34  # between the white dice and the coloured ones
+DIE_LABEL = 24
+DIE_LABEL_SIZE = 17
+DIE_DIGIT_SIZE = 52
+
+BOARD_SHEET_SCALE = 0.5  # scoreboard: sheets at half size
+BOARD_COLUMNS = 2
+BOARD_TITLE = 40
+BOARD_ROW = 44
+BOARD_NAME = 220  # narrowest name column
+BOARD_RANK = 56
+BOARD_COLUMN = 92
+BOARD_TEXT = 24
+BOARD_HEADER_TEXT = 19

@@ -1,0 +1,69 @@
+"""The final scoreboard."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.render import render_scoreboard, theme
+from bot.render.scoreboard import BoardLayout
+from bot.rules.qwixx import QwixxGame
+
+from .helpers import classic, crop, image, with_state
+
+NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia", 4: "Lee", 5: "Bo"}
+
+
+def finished(players: int) -> QwixxGame:
+    game = classic(players)
+    for p in game.players:
+        game = with_state(game, p, crossed={"red": list(range(2, 2 + p))}, penalties=p % 3)
+    return game
+
+
+def winner_fill(data: bytes, layout: BoardLayout, line: int) -> bool:
+    """Whether table line ``line`` has the winner's background just left of the name."""
+    x0, y0, _, y1 = layout.table_cell(line, 1)
+    box = (round(x0) + 4, round((y0 + y1) / 2) - 2, round(x0) + 8, round((y0 + y1) / 2) + 2)
+    colours = crop(data, box).getcolors()
+    return colours is not None and any(
+        max(abs(a - b) for a, b in zip(c, theme.WINNER, strict=True)) < 12 for _, c in colours)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_scoreboard_renders_every_player(players: int) -> None:
+    game = finished(players)
+    data = render_scoreboard(game, NAMES)
+    img = image(data)
+    layout = BoardLayout.of(game)
+    assert img.size == (layout.width, layout.height)
+    assert 800 <= img.width <= 1100
+    assert len(data) < 150_000
+
+
+def test_height_grows_with_players() -> None:
+    heights = [image(render_scoreboard(finished(n), NAMES)).height for n in (2, 3, 5)]
+    assert heights == sorted(heights)
+    assert heights[0] < heights[-1]
+
+
+def test_ties_share_the_first_rank() -> None:
+    game = with_state(classic(3), 1, crossed={"red": [2, 3]})
+    game = with_state(game, 2, crossed={"blue": [12, 11]})
+    assert [s.rank for s in game.ranking()] == [1, 1, 3]
+    data = render_scoreboard(game, NAMES)
+    layout = BoardLayout.of(game)
+    assert winner_fill(data, layout, 1)
+    assert winner_fill(data, layout, 2)
+    assert not winner_fill(data, layout, 3)
+
+
+def test_only_the_winner_is_marked_without_a_tie() -> None:
+    game = with_state(classic(2), 2, crossed={"red": [2, 3]})
+    data = render_scoreboard(game, NAMES)
+    layout = BoardLayout.of(game)
+    assert winner_fill(data, layout, 1)
+    assert not winner_fill(data, layout, 2)
+
+
+def test_missing_names_fall_back() -> None:
+    assert image(render_scoreboard(classic(2), {})).width > 0
