@@ -1,0 +1,115 @@
+"""REST endpoints for channels, channel messages (bot token) and threads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import payloads
+from .messages import Messages
+from .records import PRIVATE_THREAD, PUBLIC_THREAD, ChannelRecord, StoredMessage
+from .rest import ApiError, ApiRequest, Rest
+from .world import World
+
+MESSAGES = "/channels/{channel_id}/messages"
+MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+
+
+class ChannelEndpoints:
+    """Messages sent and edited with the bot token, and thread creation."""
+
+    def __init__(self, world: World, messages: Messages) -> None:
+        self.world = world
+        self.messages = messages
+
+    def register(self, rest: Rest) -> None:
+        """Add the handlers to ``rest``."""
+        rest.add("GET", "/channels/{channel_id}", self.get_channel)
+        rest.add("GET", MESSAGES, self.list_messages)
+        rest.add("POST", MESSAGES, self.create_message)
+        rest.add("GET", MESSAGE, self.get_message)
+        rest.add("PATCH", MESSAGE, self.edit_message)
+        rest.add("DELETE", MESSAGE, self.delete_message)
+        rest.add("POST", "/channels/{channel_id}/threads", self.create_thread)
+        rest.add("POST", MESSAGE + "/threads", self.create_thread_from_message)
+
+    def _channel(self, request: ApiRequest) -> ChannelRecord:
+        channel = self.world.channels.get(int(request.params["channel_id"]))
+        if channel is None:
+            raise ApiError(404, "Unknown Channel", 10003, kind="not_found",
+                           detail=f"channel {request.params['channel_id']}")
+        return channel
+
+    def _message(self, request: ApiRequest) -> StoredMessage:
+        channel = self._channel(request)
+        message = self.messages.find(channel.id, int(request.params["message_id"]))
+        if message.visible_to is not None:
+            raise ApiError(404, "Unknown Message", 10008, kind="not_found",
+                           detail="ephemeral messages are not channel messages")
+        return message
+
+    async def get_channel(self, request: ApiRequest) -> dict[str, Any]:
+        """One channel."""
+        return payloads.channel(self._channel(request))
+
+    async def list_messages(self, request: ApiRequest) -> list[dict[str, Any]]:
+        """Public messages, newest first, honouring ``limit``, ``before`` and ``after``."""
+        channel = self._channel(request)
+        found = self.world.public_messages(channel.id)
+        if "before" in request.query:
+            found = [m for m in found if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            found = [m for m in found if m.id > int(request.query["after"])]
+        limit = int(request.query.get("limit", 50))
+        return [self.messages.payload(m) for m in reversed(found[-limit:])]
+
+    async def create_message(self, request: ApiRequest) -> dict[str, Any]:
+        """Send a message as the bot."""
+        channel = self._channel(request)
+        message = await self.messages.create(channel.id, request.json(), request.files)
+        return self.messages.payload(message)
+
+    async def get_message(self, request: ApiRequest) -> dict[str, Any]:
+        """Fetch one message."""
+        return self.messages.payload(self._message(request))
+
+    async def edit_message(self, request: ApiRequest) -> dict[str, Any]:
+        """Edit one of the bot's messages."""
+        message = self._message(request)
+        if message.author.id != self.world.bot.id:
+            raise ApiError(403, "Cannot edit a message authored by another user", 50005,
+                           kind="forbidden", detail=f"message {message.id}")
+        await self.messages.edit(message, request.json(), request.files)
+        return self.messages.payload(message)
+
+    async def delete_message(self, request: ApiRequest) -> None:
+        """Delete a message."""
+        await self.messages.delete(self._message(request))
+
+    async def create_thread(self, request: ApiRequest) -> dict[str, Any]:
+        """Start a thread without a message (private unless ``type`` says 11)."""
+        parent = self._channel(request)
+        kind = int(request.json().get("type") or PRIVATE_THREAD)
+        return await self._thread(parent, request.json(), kind, None)
+
+    async def create_thread_from_message(self, request: ApiRequest) -> dict[str, Any]:
+        """Start a public thread on a message; the thread takes the message's id."""
+        message = self._message(request)
+        if message.id in self.world.channels:
+            raise ApiError(400, "A thread has already been created for this message", 160004,
+                           kind="thread_exists", detail=f"message {message.id}")
+        parent = self.world.channels[message.channel_id]
+        return await self._thread(parent, request.json(), PUBLIC_THREAD, message.id)
+
+    async def _thread(self, parent: ChannelRecord, body: dict[str, Any], kind: int,
+                      thread_id: int | None) -> dict[str, Any]:
+        if parent.is_thread:
+            raise ApiError(400, "Cannot create a thread inside a thread", 50024,
+                           kind="bad_request", detail=f"channel {parent.id} is a thread")
+        thread = self.world.add_channel(
+            parent.guild_id, str(body.get("name") or "thread"), id=thread_id, type=kind,
+            parent_id=parent.id, owner_id=self.world.bot.id,
+        )
+        data = payloads.channel(thread)
+        await self.messages.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        self.world.notify()
+        return data

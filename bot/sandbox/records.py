@@ -1,0 +1,223 @@
+"""Plain records of what the stand-in knows: users, guilds, channels, messages, interactions."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+
+TEXT_CHANNEL = 0
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+
+
+@dataclass
+class UserRecord:
+    """A Discord user (a simulated member or the bot itself)."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+
+@dataclass
+class RoleRecord:
+    """A guild role; the @everyone role has the guild's id."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+
+@dataclass
+class MemberRecord:
+    """A user's membership in one guild."""
+
+    user: UserRecord
+    guild_id: int
+    role_ids: list[int]
+    permissions: int
+    joined_at: str
+
+
+@dataclass
+class ChannelRecord:
+    """A text channel or a thread."""
+
+    id: int
+    guild_id: int
+    name: str
+    type: int = TEXT_CHANNEL
+    parent_id: int | None = None
+    owner_id: int | None = None
+    position: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        """True for public and private threads."""
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+
+@dataclass
+class GuildRecord:
+    """A guild with its roles and channels (ids only; the world holds the records)."""
+
+    id: int
+    name: str
+    channel_ids: list[int] = field(default_factory=list)
+    roles: list[RoleRecord] = field(default_factory=list)
+
+
+@dataclass
+class StoredAttachment:
+    """An uploaded file; ``data`` keeps the bytes so tests can open it."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None
+    url: str
+    description: str | None = None
+
+    def image(self) -> Image.Image:
+        """The attachment opened with Pillow."""
+        from PIL import Image
+
+        return Image.open(io.BytesIO(self.data))
+
+
+@dataclass
+class StoredMessage:
+    """A message as the stand-in keeps it."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: UserRecord
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[StoredAttachment] = field(default_factory=list)
+    flags: int = 0
+    visible_to: int | None = None
+    """None for a public message; the user id for an ephemeral one."""
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    type: int = 0
+    timestamp: str = ""
+    edited_timestamp: str | None = None
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        """True if only one user can see this message."""
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while the message is a deferred "thinking…" placeholder."""
+        return bool(self.flags & LOADING)
+
+    def visible_for(self, user_id: int) -> bool:
+        """Whether ``user_id`` sees this message."""
+        return not self.deleted and self.visible_to in (None, user_id)
+
+    def interactive(self) -> Iterator[dict[str, Any]]:
+        """Every button and select in the message, depth first."""
+        yield from _walk_components(self.components)
+
+    @property
+    def labels(self) -> list[str]:
+        """Labels of the message's buttons, in order."""
+        return [c["label"] for c in self.interactive() if c.get("type") == 2 and c.get("label")]
+
+    def find_component(
+        self, *, label: str | None = None, custom_id: str | None = None,
+        placeholder: str | None = None,
+    ) -> dict[str, Any]:
+        """The one component matching every given criterion; LookupError otherwise."""
+        wanted = {"label": label, "custom_id": custom_id, "placeholder": placeholder}
+        wanted = {k: v for k, v in wanted.items() if v is not None}
+        found = [c for c in self.interactive() if all(c.get(k) == v for k, v in wanted.items())]
+        if len(found) != 1:
+            have = [(c.get("label") or c.get("placeholder"), c.get("custom_id"))
+                    for c in self.interactive()]
+            raise LookupError(f"{len(found)} components match {wanted}; message has {have}")
+        return found[0]
+
+
+def _walk_components(items: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for item in items:
+        if item.get("type") in (2, 3, 5, 6, 7, 8):
+            yield item
+        yield from _walk_components(item.get("components") or [])
+        if isinstance(item.get("accessory"), dict):
+            yield from _walk_components([item["accessory"]])
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction from creation to its last follow-up."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int
+    data: dict[str, Any]
+    created_at: float
+    log_start: int
+    message_id: int | None = None
+    """The message whose component was used (component interactions)."""
+    callback_type: int | None = None
+    original_id: int | None = None
+    failed: str | None = None
+    modal: dict[str, Any] | None = None
+    autocomplete: list[dict[str, Any]] | None = None
+
+    @property
+    def acknowledged(self) -> bool:
+        """True once the bot answered the callback."""
+        return self.callback_type is not None
+
+
+@dataclass
+class Call:
+    """One REST request as received."""
+
+    method: str
+    route: str
+    path: str
+    body: Any = None
+    query: dict[str, str] = field(default_factory=dict)
+    status: int | None = None
+    files: list[str] = field(default_factory=list)
+    """Filenames of the uploaded ``files[n]`` parts."""
+
+    @property
+    def endpoint(self) -> str:
+        """``"METHOD /route/template"``."""
+        return f"{self.method} {self.route}"
+
+
+@dataclass
+class Failure:
+    """Something a real Discord would have refused or reported."""
+
+    kind: str
+    endpoint: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.endpoint}: {self.detail}"

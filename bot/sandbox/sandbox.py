@@ -1,0 +1,168 @@
+"""``async with Sandbox() as sb``: a stand-in Discord with a guild, members and a bot runner."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, TypeVar
+
+from .driver import SimMember
+from .records import ChannelRecord, Failure, GuildRecord, StoredMessage
+from .server import FakeDiscord
+
+if TYPE_CHECKING:
+    import discord
+
+_log = logging.getLogger(__name__)
+T = TypeVar("T")
+FAST_GUILD_READY = 0.05
+
+
+@dataclass
+class GuildSpec:
+    """A guild to create: its name and text channels."""
+
+    name: str = "Sandbox Guild"
+    channels: Sequence[str] = field(default=("general",))
+
+
+class Sandbox:
+    """A started :class:`FakeDiscord` with discord.py pointed at it, guilds and members."""
+
+    def __init__(
+        self, *, guilds: Sequence[GuildSpec | str] | None = None, members: Sequence[str] = (),
+        openapi: Path | None = None, strict_schema: bool = True, timeout: float = 5.0,
+        settle: float = 0.05, bot_name: str = "Sandbox Bot",
+    ) -> None:
+        self.server = FakeDiscord(openapi=openapi, strict_schema=strict_schema, bot_name=bot_name)
+        self.timeout = timeout
+        self.settle = settle
+        specs = [GuildSpec(g) if isinstance(g, str) else g for g in guilds or [GuildSpec()]]
+        self.guilds = [self.server.world.add_guild(s.name, list(s.channels)) for s in specs]
+        self._members: dict[tuple[int, str], SimMember] = {}
+        for name in members:
+            self.member(name)
+        self._patch: contextlib.AbstractContextManager[None] | None = None
+        self.bot: discord.Client | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Sandbox:
+        await self.server.start()
+        self._patch = self.server.patched()
+        self._patch.__enter__()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        try:
+            await self.stop_bot()
+        finally:
+            await self.server.stop()
+            if self._patch is not None:
+                self._patch.__exit__(None, None, None)
+
+    # -- the world -------------------------------------------------------------------
+
+    @property
+    def guild(self) -> GuildRecord:
+        """The first guild."""
+        return self.guilds[0]
+
+    @property
+    def channel(self) -> ChannelRecord:
+        """The first channel of the first guild."""
+        return self.server.world.channels[self.guild.channel_ids[0]]
+
+    def channel_named(self, name: str) -> ChannelRecord:
+        """A channel or thread by name."""
+        return next(c for c in self.server.world.channels.values() if c.name == name)
+
+    def member(self, name: str, *, permissions: int | None = None,
+               guild: GuildRecord | None = None, channel: ChannelRecord | None = None) -> SimMember:
+        """The member called ``name`` in ``guild``, created on first use."""
+        guild = guild or self.guild
+        key = (guild.id, name)
+        if key not in self._members:
+            record = self.server.world.add_member(guild.id, name, permissions)
+            where = channel or self.server.world.channels[guild.channel_ids[0]]
+            self._members[key] = SimMember(self.server, record, where,
+                                           timeout=self.timeout, settle=self.settle)
+        return self._members[key]
+
+    def messages(self, channel: ChannelRecord | None = None) -> list[StoredMessage]:
+        """Public messages, oldest first."""
+        return self.server.world.public_messages(channel.id if channel else None)
+
+    @property
+    def failures(self) -> list[Failure]:
+        """Everything real Discord would have refused or reported."""
+        return self.server.failures
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float | None = None) -> T:
+        """Wait until ``predicate()`` is truthy (re-checked after every change) and return it."""
+        return await self.server.world.wait_until(predicate, timeout or self.timeout)
+
+    async def wait_for_message(self, predicate: Callable[[StoredMessage], bool], *,
+                               channel: ChannelRecord | None = None,
+                               timeout: float | None = None) -> StoredMessage:
+        """The first public message satisfying ``predicate``, waiting for it if needed."""
+        def first() -> StoredMessage | None:
+            return next((m for m in self.messages(channel) if predicate(m)), None)
+        return await self.wait_for(first, timeout)
+
+    # -- the bot ---------------------------------------------------------------------
+
+    async def run_bot(self, bot: discord.Client, token: str = "sandbox-token", *,
+                      timeout: float = 10.0, fast_ready: bool = True) -> None:
+        """Start ``bot.start(token)`` as a task and return once the bot is ready.
+
+        ``fast_ready`` shortens discord.py's 2 s wait after the last GUILD_CREATE
+        (``guild_ready_timeout``); the stand-in sends all guilds at once.
+        """
+        if self._bot_task is not None:
+            raise RuntimeError("a bot is already running; await stop_bot() first")
+        if fast_ready:
+            bot._connection.guild_ready_timeout = FAST_GUILD_READY
+        task = asyncio.create_task(bot.start(token), name="sandbox-bot")
+        self.bot, self._bot_task = bot, task
+        try:
+            await self._until_ready(bot, task, timeout)
+        except BaseException:
+            self.bot, self._bot_task = None, None
+            await bot.close()
+            task.cancel()
+            raise
+
+    @staticmethod
+    async def _until_ready(bot: discord.Client, task: asyncio.Task[None], timeout: float) -> None:
+        async with asyncio.timeout(timeout):
+            while not bot.is_ready():
+                if task.done():
+                    task.result()
+                    raise RuntimeError("the bot stopped before it was ready")
+                await asyncio.sleep(0.01)
+
+    async def stop_bot(self) -> None:
+        """Close the running bot (its gateway session ends, as on Discord)."""
+        bot, task = self.bot, self._bot_task
+        self.bot, self._bot_task = None, None
+        if bot is None or task is None:
+            return
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, self.timeout)  # re-raises a crash of the bot
+        await self.wait_for(lambda: not self.server.gateway.connected)
+
+    async def reconnected(self, resumes: int) -> None:
+        """Wait until the gateway has seen ``resumes`` RESUMEs and a socket is open again."""
+        gateway = self.server.gateway
+        await self.wait_for(lambda: gateway.resumes >= resumes and gateway.connected)
+
+    def describe_failures(self) -> str:
+        """The failures, one per line (for assertion messages)."""
+        return "\n".join(map(str, self.failures)) or "(none)"

@@ -1,0 +1,172 @@
+"""Check request bodies against Discord's OpenAPI description.
+
+The description is read at run time from ``shared/discord-api-spec/openapi.json``
+(never copied into the project). Bodies are first normalised for the few encodings
+discord.py sends that the description types differently but Discord accepts.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+_log = logging.getLogger(__name__)
+
+SPEC_URI = "urn:discord-openapi"
+DEFAULT_SPEC = Path(
+    os.environ.get("DISCORD_OPENAPI")
+    or Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
+)
+"""``$DISCORD_OPENAPI``, else ``../shared/discord-api-spec/openapi.json`` beside the repo."""
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """Where in the body the description is violated, and how."""
+
+    where: tuple[str | int, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{'/'.join(map(str, self.where)) or '(body)'}: {self.message}"
+
+
+def _pointer(*parts: str) -> str:
+    return "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+class OpenApiValidator:
+    """Validates JSON bodies against the requestBody schema of an operation."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.registry = Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(spec))
+        self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> OpenApiValidator | None:
+        """The validator for the description at ``path``, or None if the file is absent."""
+        path = path or DEFAULT_SPEC
+        if not path.is_file():
+            _log.info("OpenAPI description not found at %s; bodies are not validated", path)
+            return None
+        return _load_cached(str(path))
+
+    def templates(self) -> list[str]:
+        """Every path template the description knows."""
+        return list(self.spec["paths"])
+
+    def validate(self, method: str, template: str, body: Any) -> SchemaProblem | None:
+        """None if ``body`` is valid for the operation, else where and why it is not."""
+        validator = self._validator(method.lower(), template)
+        if validator is None:
+            return None
+        error = best_match(validator.iter_errors(normalise(body, template)))
+        if error is None:
+            return None
+        error = _deepest(error)
+        return SchemaProblem(tuple(error.absolute_path), error.message[:300])
+
+    def _validator(self, method: str, template: str) -> Draft202012Validator | None:
+        key = (method, template)
+        if key not in self._validators:
+            self._validators[key] = self._build(method, template)
+        return self._validators[key]
+
+    def _build(self, method: str, template: str) -> Draft202012Validator | None:
+        operation = self.spec["paths"].get(template, {}).get(method, {})
+        content = operation.get("requestBody", {}).get("content", {})
+        if "application/json" not in content:
+            return None
+        ref = _pointer("paths", template, method, "requestBody", "content", "application/json")
+        schema = {"$ref": f"{SPEC_URI}#/{ref}/schema"}
+        return Draft202012Validator(schema, registry=self.registry)
+
+
+def _deepest(error: ValidationError) -> ValidationError:
+    """Inside anyOf/oneOf, the branch error that got furthest into the body."""
+    while error.context:
+        error = max(error.context, key=_depth)
+    return error
+
+
+def _depth(error: ValidationError) -> int:
+    return max([len(error.absolute_path), *(_depth(e) for e in error.context)])
+
+
+@cache
+def _load_cached(path: str) -> OpenApiValidator:
+    with open(path, encoding="utf-8") as handle:
+        return OpenApiValidator(json.load(handle))
+
+
+def normalise(body: Any, template: str) -> Any:
+    """A copy of ``body`` with discord.py's accepted encodings made spec-shaped.
+
+    Only the divergences listed in shared/DISCORD_NOTES.md are rewritten.
+    """
+    body = copy.deepcopy(body)
+    _walk(body, role_endpoint="/roles" in template)
+    return body
+
+
+def _walk(node: Any, role_endpoint: bool) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, role_endpoint)
+        return
+    if not isinstance(node, dict):
+        return
+    for key, value in node.items():
+        _normalise_entry(node, key, value, role_endpoint)
+        _walk(value, role_endpoint)
+
+
+def _normalise_entry(node: dict[str, Any], key: str, value: Any, role_endpoint: bool) -> None:
+    if key == "attachments" and isinstance(value, list):
+        # discord.py sends a new upload's attachment id as its integer index (File.to_dict).
+        for item in value:
+            _stringify(item, "id")
+    elif key == "message_reference" and isinstance(value, dict):
+        # discord.py sends message reference ids as integers.
+        for name in ("message_id", "channel_id", "guild_id"):
+            _stringify(value, name)
+    elif key == "allowed_mentions" and isinstance(value, dict):
+        # discord.py sends allowed-mention user and role ids as integers.
+        for name in ("users", "roles"):
+            if isinstance(value.get(name), list):
+                value[name] = [str(v) if isinstance(v, int) else v for v in value[name]]
+    elif key == "emoji" and isinstance(value, dict):
+        # discord.py sends custom emoji ids (buttons, select options) as integers.
+        _stringify(value, "id")
+    elif key == "permission_overwrites" and isinstance(value, list):
+        # discord.py sends overwrite ids as integers and allow/deny as strings.
+        for item in value:
+            _stringify(item, "id")
+            _integerise(item, "allow")
+            _integerise(item, "deny")
+    elif key == "permissions" and role_endpoint and isinstance(value, str):
+        # discord.py sends role permissions as a string of digits.
+        node[key] = int(value) if value.isdigit() else value
+
+
+def _stringify(item: Any, key: str) -> None:
+    value = item.get(key) if isinstance(item, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        item[key] = str(value)
+
+
+def _integerise(item: Any, key: str) -> None:
+    if isinstance(item, dict) and isinstance(item.get(key), str) and item[key].isdigit():
+        item[key] = int(item[key])
