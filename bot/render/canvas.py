@@ -73,22 +73,26 @@ class Canvas:
             for x, y in (pts[0], pts[-1]):
                 self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
-    def polygon(self, points: Sequence[Point], fill: Colour) -> None:
-        self.draw.polygon([self.point(p) for p in points], fill=fill)
+    def polygon(self, points: Sequence[Point], fill: Colour | None = None,
+                outline: Colour | None = None, width: float = 1) -> None:
+        self.draw.polygon([self.point(p) for p in points], fill=fill, outline=outline,
+                          width=self.px(width) if outline else 0)
 
     def text(self, p: Point, text: str, size: float, fill: Colour, bold: bool = False,
-             anchor: str = "mm") -> None:
+             anchor: str = "mm", condensed: bool = False) -> None:
         """Draw ``text`` with its ``anchor`` (Pillow anchors, centred by default) at ``p``."""
-        self.draw.text(self.point(p), text, fill=fill, font=theme.font(self.px(size), bold),
-                       anchor=anchor)
+        self.draw.text(self.point(p), text, fill=fill,
+                       font=theme.font(self.px(size), bold, condensed), anchor=anchor)
 
-    def text_width(self, text: str, size: float, bold: bool = False) -> float:
+    def text_width(self, text: str, size: float, bold: bool = False,
+                   condensed: bool = False) -> float:
         """Width of ``text`` in this canvas's units."""
-        return theme.font(self.px(size), bold).getlength(text) / self.scale
+        return theme.font(self.px(size), bold, condensed).getlength(text) / self.scale
 
-    def fit_text(self, text: str, size: float, width: float, bold: bool = False) -> float:
+    def fit_text(self, text: str, size: float, width: float, bold: bool = False,
+                 condensed: bool = False) -> float:
         """The largest size up to ``size`` at which ``text`` fits ``width``."""
-        while size > 8 and self.text_width(text, size, bold) > width:
+        while size > 8 and self.text_width(text, size, bold, condensed) > width:
             size -= 1
         return size
 

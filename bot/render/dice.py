@@ -1,11 +1,17 @@
-"""The dice of a roll: white dice first, then the coloured dice still in play."""
+"""The dice of a roll: white dice first, then the coloured dice still in play.
+
+Qwinto throws (no white dice: orange, yellow, purple) end with their sum, "= 11",
+because the sum is what every player writes.
+"""
 
 from __future__ import annotations
 
 from . import theme
 from .canvas import Box, Canvas, Colour
+from .parts import measure
 
-DIE_ORDER = ("white1", "white2", "red", "yellow", "green", "blue", "orange", "purple")
+DIE_ORDER = ("white1", "white2", "red", "yellow", "green", "blue")
+QWINTO_ORDER = ("orange", "yellow", "purple")  # as the rows stand on the sheet
 
 # Pip positions on a 3 x 3 grid (column, line), for faces 1-6.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -24,8 +30,11 @@ def colour_of(die: str) -> str:
 
 
 def ordered(dice: dict[str, int]) -> list[str]:
-    known = [d for d in DIE_ORDER if d in dice]
-    return known + sorted(d for d in dice if d not in DIE_ORDER)
+    """Qwixx dice white first, then red, yellow, green, blue; Qwinto's orange, yellow,
+    purple; anything unknown last."""
+    order = QWINTO_ORDER if any(d in dice for d in ("orange", "purple")) else DIE_ORDER
+    known = [d for d in order if d in dice]
+    return known + sorted(d for d in dice if d not in order)
 
 
 def die_positions(dice: dict[str, int]) -> dict[str, Box]:
@@ -43,18 +52,46 @@ def die_positions(dice: dict[str, int]) -> dict[str, Box]:
     return boxes
 
 
-def dice_size(dice: dict[str, int]) -> tuple[int, int]:
+def shows_sum(dice: dict[str, int], show_sum: bool | None = None) -> bool:
+    """Whether the sum follows the dice: asked for, or by default for throws without
+    white dice (Qwinto)."""
+    if show_sum is not None:
+        return show_sum and bool(dice)
+    return bool(dice) and not any(colour_of(d) == "white" for d in dice)
+
+
+def sum_box(dice: dict[str, int]) -> Box:
+    """Where "= 11" goes: right of the last die."""
+    boxes = die_positions(dice)
+    right = max((b[2] for b in boxes.values()), default=theme.MARGIN)
+    text = f"= {sum(dice.values())}"
+    width = measure(text, theme.DICE_SUM_SIZE, bold=True)
+    return (right + theme.DIE_GROUP_GAP, theme.MARGIN,
+            right + theme.DIE_GROUP_GAP + width, theme.MARGIN + theme.DIE)
+
+
+def dice_size(dice: dict[str, int], show_sum: bool | None = None) -> tuple[int, int]:
     boxes = die_positions(dice)
     right = max((b[2] for b in boxes.values()), default=theme.MARGIN + theme.DIE)
+    if shows_sum(dice, show_sum):
+        right = sum_box(dice)[2]
     return round(right + theme.MARGIN), theme.MARGIN * 2 + theme.DIE + theme.DIE_LABEL
 
 
-def render_dice(dice: dict[str, int]) -> bytes:
-    """The dice in ``dice`` (name -> face) as a PNG, each labelled with its colour."""
-    width, height = dice_size(dice)
+def render_dice(dice: dict[str, int], show_sum: bool | None = None) -> bytes:
+    """The dice in ``dice`` (name -> face) as a PNG, each labelled with its colour.
+
+    ``show_sum`` adds "= total" after the dice; by default only for throws without white
+    dice (Qwinto's orange, yellow and purple).
+    """
+    width, height = dice_size(dice, show_sum)
     canvas = Canvas.new(width, height)
     for die, b in die_positions(dice).items():
         draw_die(canvas, b, colour_of(die), dice[die])
+    if shows_sum(dice, show_sum):
+        b = sum_box(dice)
+        canvas.text((b[0], (b[1] + b[3]) / 2), f"= {sum(dice.values())}",
+                    theme.DICE_SUM_SIZE, theme.INK, bold=True, anchor="lm")
     return canvas.png()
 
 

@@ -1,7 +1,9 @@
-"""Render example images from a seeded classic game: ``python -m bot.render.example OUTDIR``.
+"""Render example images from seeded games: ``python -m bot.render.example OUTDIR``.
 
-Writes ``sheet.png`` (player 1 with the options open to them outlined), ``dice.png``
-and ``scoreboard.png`` (the same game played to its end).
+Writes ``sheet.png`` (a classic sheet, player 1 with the options open to them outlined),
+``dice.png`` and ``scoreboard.png`` (the same game played to its end), then
+``sheet-longo.png`` (a Longo sheet when a lucky number came up) and ``sheet-qwinto.png``
+(a Qwinto sheet with the fields open to the current sum outlined).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ import random
 import sys
 from pathlib import Path
 
-from bot.rules import PASS, new_game
+from bot.rules import PASS, Game, Move, new_game
+from bot.rules.qwinto import ROW_COLUMNS
 from bot.rules.qwixx import QwixxGame
 
 from . import render_dice, render_scoreboard, render_sheet
@@ -18,37 +21,97 @@ from . import render_dice, render_scoreboard, render_sheet
 NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
 
 
-def play(game: QwixxGame, moves: int, rng: random.Random) -> QwixxGame:
-    """Play up to ``moves`` decisions, mostly crossing numbers that skip at most one."""
+def play(game: QwixxGame, moves: int, rng: random.Random, max_skip: int = 1,
+         keen: float = 0.85) -> QwixxGame:
+    """Play up to ``moves`` decisions, mostly (``keen``) crossing numbers that skip at most
+    ``max_skip``."""
     for _ in range(moves):
         if game.finished:
             break
         player = min(game.decision().waiting)
         options = [m for m in game.legal_moves(player) if m != PASS]
-        cheap = [m for m in options if len(game.skipped_by(player, m)) <= 1]
-        pick = rng.choice(cheap) if cheap and rng.random() < 0.85 else PASS
+        cheap = [m for m in options if len(game.skipped_by(player, m)) <= max_skip]
+        pick = rng.choice(cheap) if cheap and rng.random() < keen else PASS
         game, _ = game.apply(player, pick)
     return game
 
 
-def start(seed: int) -> QwixxGame:
-    game = new_game("classic", list(NAMES), seed)
+def play_qwinto(game: Game, moves: int, rng: random.Random) -> Game:
+    """Play up to ``moves`` Qwinto decisions: throw two or three dice, keep the throw, and
+    write the sum where it roughly belongs in its row (small left, large right)."""
+    for _ in range(moves):
+        if game.finished:
+            break
+        player = min(game.decision().waiting)
+        options = game.legal_moves(player)
+        rolls = [m for m in options if m.kind == "roll" and len(m.dice) >= 2]
+        places = [m for m in options if m.kind == "place"]
+        if rolls:
+            pick = rng.choice(rolls)
+        elif places:
+            pick = min(places, key=lambda m: misfit(game, m) + rng.random() * 0.15)
+        else:
+            pick = next((m for m in options if m.kind == "keep"), rng.choice(options))
+        game, _ = game.apply(player, pick)
+    return game
+
+
+def misfit(game: Game, move: Move) -> float:
+    """How far from its natural place (by the size of the sum) ``move`` writes the sum."""
+    columns = ROW_COLUMNS[move.row or ""]
+    where = columns.index(move.number or 0) / (len(columns) - 1)
+    dice = len(game.dice)  # type: ignore[attr-defined]
+    total = game.total  # type: ignore[attr-defined]
+    return abs(where - (total - dice) / (5 * dice))
+
+
+def start(seed: int, variant: str = "classic") -> QwixxGame:
+    game = new_game(variant, list(NAMES), seed)
     assert isinstance(game, QwixxGame)
     return game
 
 
+def longo_example(seed: int, crosses: int = 8) -> QwixxGame:
+    """A Longo game stopped when player 1, with at least ``crosses`` crosses, may use luck."""
+    rng = random.Random(seed)
+    game = start(seed, "longo")
+    for _ in range(2000):
+        sheet = game.sheets[1]
+        lucky = any(m.kind == "lucky" for m in game.legal_moves(1))
+        if game.finished or (lucky and sum(map(sheet.crosses, sheet.crossed)) >= crosses):
+            break
+        game = play(game, 1, rng, max_skip=2, keen=0.95)
+    return game
+
+
+def qwinto_example(seed: int, turns: int = 14) -> Game:
+    """A Qwinto game from turn ``turns`` on, stopped when player 1 may write in 3+ fields."""
+    rng = random.Random(seed)
+    game = new_game("qwinto", list(NAMES), seed)
+    for _ in range(2000):
+        fields = [m for m in game.legal_moves(1) if m.kind == "place"]
+        if game.finished or (game.turn >= turns and len(fields) >= 3):
+            break
+        game = play_qwinto(game, 1, rng)
+    return game
+
+
 def write_examples(out: Path, seed: int = 22, moves: int = 80) -> dict[str, Path]:
-    """Write the three example images into ``out`` and return their paths."""
+    """Write the example images into ``out`` and return their paths by file name."""
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     game = play(start(seed), moves, rng)
     ended = game
     while not ended.finished:
         ended = play(ended, 1, rng)
+    longo = longo_example(seed)
+    qwinto = qwinto_example(seed)
     images = {
         "sheet.png": render_sheet(game, 1, NAMES[1], game.legal_moves(1)),
         "dice.png": render_dice(game.dice),
         "scoreboard.png": render_scoreboard(ended, NAMES),
+        "sheet-longo.png": render_sheet(longo, 1, NAMES[1], longo.legal_moves(1)),
+        "sheet-qwinto.png": render_sheet(qwinto, 1, NAMES[1], qwinto.legal_moves(1)),
     }
     paths = {name: out / name for name in images}
     for name, data in images.items():

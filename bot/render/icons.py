@@ -69,3 +69,57 @@ def arrow(canvas: Canvas, b: Box, colour: Colour) -> None:
     h = (x1 - x0) * 0.55
     canvas.polygon(((x0 + 0.2 * (x1 - x0), cy - h), (x1 - 0.1 * (x1 - x0), cy),
                     (x0 + 0.2 * (x1 - x0), cy + h)), fill=colour)
+
+
+def clover(canvas: Canvas, b: Box, colour: Colour = theme.CLOVER,
+           halo: Colour | None = None) -> None:
+    """A four-leaf clover filling ``b``: Longo's lucky numbers."""
+    x0, y0, x1, y1 = b
+    size = min(x1 - x0, y1 - y0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = size * 0.2
+    d = size * 0.2
+    leaves = [(cx - d, cy - d), (cx + d, cy - d), (cx - d, cy + d), (cx + d, cy + d)]
+    stem = ((cx, cy), (cx + size * 0.16, cy + size * 0.3), (cx + size * 0.34, cy + size * 0.44))
+    if halo:
+        h = size * 0.07
+        for lx, ly in leaves:
+            canvas.ellipse((lx - r - h, ly - r - h, lx + r + h, ly + r + h), fill=halo)
+        canvas.line(stem, halo, size * 0.1 + 2 * h)
+    canvas.line(stem, colour, size * 0.1)
+    for lx, ly in leaves:
+        canvas.ellipse((lx - r, ly - r, lx + r, ly + r), fill=colour)
+    # the veins that make four round blobs read as four leaves
+    vein = halo or theme.PAPER
+    canvas.line(((cx - d * 1.7, cy), (cx + d * 1.7, cy)), vein, size * 0.05)
+    canvas.line(((cx, cy - d * 1.7), (cx, cy + d * 1.7)), vein, size * 0.05)
+
+
+def pentagon(b: Box) -> list[tuple[float, float]]:
+    """A pentagon with its point up, filling ``b``: Qwinto's bonus fields."""
+    x0, y0, x1, y1 = b
+    w, h = x1 - x0, y1 - y0
+    unit = ((0.5, 0.0), (1.0, 0.382), (0.809, 1.0), (0.191, 1.0), (0.0, 0.382))
+    return [(x0 + u * w, y0 + v * h) for u, v in unit]
+
+
+def pentagon_outline(canvas: Canvas, b: Box, fill: Colour) -> None:
+    """:func:`outline` for a pentagon field filling ``b``: draws the field too."""
+    w = theme.HIGHLIGHT_WIDTH
+    canvas.polygon(pentagon(inset(b, -w * 1.3)), fill=theme.HIGHLIGHT_OUTER)
+    canvas.polygon(pentagon(b), fill=theme.HIGHLIGHT_INNER)
+    canvas.polygon(pentagon(inset(b, w * 0.75)), fill=fill)
+
+
+def hatch(canvas: Canvas, b: Box, colour: Colour, spacing: float, width: float) -> None:
+    """Diagonal lines (bottom-left to top-right) across ``b``, clipped to it."""
+    x0, y0, x1, y1 = b
+    step = spacing * 2**0.5
+    c = x0 + y0 + step / 2
+    while c < x1 + y1:
+        start = (max(x0, c - y1), 0.0)
+        end = (min(x1, c - y0), 0.0)
+        p0 = (start[0], c - start[0])
+        p1 = (end[0], c - end[0])
+        canvas.line((p0, p1), colour, width, round_ends=False)
+        c += step

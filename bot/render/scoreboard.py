@@ -5,12 +5,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.rules import Score, Standing
-from bot.rules.qwixx import QwixxGame
+from bot.rules import Game, Score, Standing
+from bot.rules import qwinto as qwinto_rules
 
-from . import theme
+from . import qwinto_sheet, theme
 from .canvas import Box, Canvas
-from .sheet import SheetLayout, blend, draw_sheet, row_colours, signed
+from .parts import blend, centre, row_colours, signed
+from .sheet import SheetLayout, draw_sheet, sheet_size
+
+
+def score_rows(game: Game) -> tuple[str, ...]:
+    """The rows a variant scores, in the sheet's order."""
+    if game.variant == qwinto_sheet.VARIANT:
+        return qwinto_rules.ROWS
+    return SheetLayout.of(game).rows  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -21,12 +29,15 @@ class BoardLayout:
     players: int
     bonus: bool
     sheet_size: tuple[int, int]
+    penalty_label: str = "penalties"
 
     @classmethod
-    def of(cls, game: QwixxGame) -> BoardLayout:
-        sheet = SheetLayout.of(game)
-        bonus = any(s.bonus for s in game.scores().values())
-        return cls(sheet.rows, len(game.players), bonus, (sheet.width, sheet.height))
+    def of(cls, game: Game) -> BoardLayout:
+        qwinto = game.variant == qwinto_sheet.VARIANT
+        # Qwinto always scores its bonus (pentagons); Qwixx shows one only if someone has it.
+        bonus = qwinto or any(s.bonus for s in game.scores().values())
+        return cls(score_rows(game), len(game.players), bonus, sheet_size(game),
+                   "failed" if qwinto else "penalties")
 
     @property
     def small_sheet(self) -> tuple[float, float]:
@@ -44,7 +55,7 @@ class BoardLayout:
 
     @property
     def score_columns(self) -> list[str]:
-        return [*self.rows, "penalties", *(["bonus"] if self.bonus else []), "total"]
+        return [*self.rows, *(["bonus"] if self.bonus else []), self.penalty_label, "total"]
 
     @property
     def min_table_width(self) -> float:
@@ -81,7 +92,7 @@ class BoardLayout:
                          + theme.MARGIN)
 
 
-def render_scoreboard(game: QwixxGame, names: dict[int, str]) -> bytes:
+def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
     layout = BoardLayout.of(game)
     canvas = Canvas.new(layout.width, layout.height)
@@ -104,10 +115,6 @@ def player_name(names: dict[int, str], player: int) -> str:
     return names.get(player) or f"Player {player}"
 
 
-def centre(b: Box) -> tuple[float, float]:
-    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-
-
 def draw_table_header(canvas: Canvas, layout: BoardLayout) -> None:
     size = theme.BOARD_HEADER_TEXT
     canvas.text(centre(layout.table_cell(0, 0)), "rank", size, theme.MUTED)
@@ -119,7 +126,7 @@ def draw_table_header(canvas: Canvas, layout: BoardLayout) -> None:
         if column in layout.rows:
             colours = row_colours(column)
             canvas.rect((b[0] + 3, b[1] + 6, b[2] - 3, b[3] - 6), fill=colours.band, radius=6)
-            ink = theme.INK if column == "yellow" else theme.PAPER
+            ink = theme.INK if column in theme.LIGHT_BANDS else theme.PAPER
             canvas.text(centre(b), column, canvas.fit_text(column, size, b[2] - b[0] - 10),
                         ink, bold=True)
         else:
@@ -149,7 +156,7 @@ def draw_standing(canvas: Canvas, layout: BoardLayout, line: int, standing: Stan
     canvas.text((name_cell[0] + 8, centre(name_cell)[1]), name, size, theme.INK, bold=winner,
                 anchor="lm")
     values = [score.rows[r] for r in layout.rows]
-    values += [score.penalty_points, *([score.bonus] if layout.bonus else []), score.total]
+    values += [*([score.bonus] if layout.bonus else []), score.penalty_points, score.total]
     for k, value in enumerate(values):
         b = layout.table_cell(line, k + 2)
         column = layout.score_columns[k]

@@ -1,8 +1,11 @@
-"""A player's Qwixx sheet, drawn like the printed card.
+"""A player's sheet, drawn like the printed card: Qwixx and Qwixx Longo here, Qwinto in
+:mod:`.qwinto_sheet` (``render_sheet`` dispatches on ``game.variant``).
 
 Everything is computed from the game's data: the rows and their numbers come from
 ``game.rules.numbers(row)``, the points table from the row length and lock span, the
-penalty boxes from ``rules.penalty_limit``. Longo's longer rows need no change here.
+penalty boxes from ``rules.penalty_limit``. Rows longer than ``theme.NARROW_FROM`` numbers
+(Longo's 15) get narrower cells and condensed digits. Games with ``lucky`` numbers (Longo)
+show them in a clover badge, and the cells a lucky number may cross carry a clover.
 """
 
 from __future__ import annotations
@@ -11,13 +14,34 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.rules import Move
+from bot.rules import Game, Move
 from bot.rules.qwixx import ROWS, QwixxGame, triangle
 
-from . import icons, theme
-from .canvas import Box, Canvas, Colour
+from . import icons, qwinto_sheet, theme
+from .canvas import Box, Canvas
+from .parts import (
+    SumEntry,
+    blend,
+    draw_card,
+    draw_header,
+    draw_sum_line,
+    draw_tick_boxes,
+    measure,
+    rounded,
+    row_colours,
+    signed,
+    sum_boxes,
+    title_left,
+)
 
 CROSS_KIND = "cross"
+LUCKY_KIND = "lucky"
+
+__all__ = [
+    "Cell", "SheetLayout", "blend", "cell_box", "draw_sheet", "highlighted", "lock_box",
+    "lucky_box", "lucky_cells", "lucky_numbers", "penalty_box", "render_sheet", "row_colours",
+    "row_states", "sheet_size", "signed",
+]
 
 
 class Cell(Enum):
@@ -49,6 +73,21 @@ def highlighted(moves: Iterable[Move]) -> set[tuple[str, int]]:
             if m.kind == CROSS_KIND and m.row is not None and m.number is not None}
 
 
+def lucky_cells(moves: Iterable[Move]) -> set[tuple[str, int]]:
+    """The (row, number) cells that lucky-number ``moves`` (Longo) would cross."""
+    return {(m.row, m.number) for m in moves
+            if m.kind == LUCKY_KIND and m.row is not None and m.number is not None}
+
+
+def lucky_numbers(game: QwixxGame, player: int) -> tuple[int, int] | None:
+    """``player``'s two lucky numbers, for variants that deal them (Longo)."""
+    lucky = getattr(game, "lucky", None)
+    if not isinstance(lucky, dict) or player not in lucky:
+        return None
+    a, b = lucky[player]
+    return (a, b)
+
+
 def max_crosses(game: QwixxGame, row: str) -> int:
     """Most crosses a row can hold: its numbers but the spare lock numbers, plus the lock."""
     return len(game.rules.numbers(row)) - len(game.lock_numbers(row)) + 2
@@ -65,12 +104,17 @@ class SheetLayout:
     lengths: tuple[int, ...]
     table_columns: int
     penalty_limit: int
+    title: str = "Qwixx"
+    lucky: bool = False  # the game deals lucky numbers: a badge in the name line
+    labels: tuple[str, ...] = ()  # every number printed in a cell, to size the digits
 
     @classmethod
     def of(cls, game: QwixxGame) -> SheetLayout:
         rows = tuple(r for r in ROWS if r in game.sheets[game.players[0]].crossed)
+        labels = sorted({str(n) for r in rows for n in game.rules.numbers(r)})
         return cls(rows, tuple(len(game.rules.numbers(r)) for r in rows),
-                   max(max_crosses(game, r) for r in rows), game.rules.penalty_limit)
+                   max(max_crosses(game, r) for r in rows), game.rules.penalty_limit,
+                   game.title, lucky_numbers(game, game.players[0]) is not None, tuple(labels))
 
     # rows of cells
     @property
@@ -78,12 +122,37 @@ class SheetLayout:
         return max(self.lengths) + 1  # numbers plus the lock
 
     @property
+    def narrow(self) -> bool:
+        """Long rows (Longo): narrower cells, condensed digits."""
+        return max(self.lengths) > theme.NARROW_FROM
+
+    @property
+    def cell_size(self) -> tuple[int, int]:
+        return theme.NARROW_CELL if self.narrow else (theme.CELL, theme.CELL)
+
+    @property
+    def gap(self) -> int:
+        return theme.NARROW_GAP if self.narrow else theme.GAP
+
+    @property
+    def number_size(self) -> float:
+        """One size for every number on the sheet: the largest at which all fit their cells."""
+        if not self.narrow:
+            return theme.NUMBER_SIZE
+        room = self.cell_size[0] - theme.NARROW_PAD
+        widest = max(self.labels or ("16",), key=lambda t: measure(t, 100, condensed=True))
+        size = theme.NUMBER_SIZE + 4
+        while size > 12 and measure(widest, size, condensed=True) > room:
+            size -= 0.5
+        return size
+
+    @property
     def band_height(self) -> int:
-        return theme.CELL + 2 * theme.BAND_PAD
+        return self.cell_size[1] + 2 * theme.BAND_PAD
 
     @property
     def width(self) -> int:
-        cells = self.slots * theme.CELL + (self.slots - 1) * theme.GAP
+        cells = self.slots * self.cell_size[0] + (self.slots - 1) * self.gap
         return 2 * theme.MARGIN + 2 * theme.BAND_PAD + theme.ARROW + cells
 
     def band_box(self, i: int) -> Box:
@@ -93,14 +162,32 @@ class SheetLayout:
     def cell_box(self, i: int, j: int) -> Box:
         """The ``j``-th cell of row ``i``; ``j == lengths[i]`` is the lock."""
         bx0, by0, _, _ = self.band_box(i)
-        x0 = bx0 + theme.BAND_PAD + theme.ARROW + j * (theme.CELL + theme.GAP)
+        w, h = self.cell_size
+        x0 = bx0 + theme.BAND_PAD + theme.ARROW + j * (w + self.gap)
         y0 = by0 + theme.BAND_PAD
-        return (x0, y0, x0 + theme.CELL, y0 + theme.CELL)
+        return (x0, y0, x0 + w, y0 + h)
 
     def arrow_box(self, i: int) -> Box:
         bx0, by0, _, by1 = self.band_box(i)
         return (bx0 + 3, by0 + theme.BAND_PAD, bx0 + theme.BAND_PAD + theme.ARROW - 2,
                 by1 - theme.BAND_PAD)
+
+    # the name line
+    @property
+    def lucky_box(self) -> Box | None:
+        """The clover badge with the player's lucky numbers, left of the title."""
+        if not self.lucky:
+            return None
+        w, h = theme.LUCKY_BADGE
+        x1 = title_left(self.width, self.title) - 16
+        y1 = theme.MARGIN + theme.HEADER - 8
+        return (x1 - w, y1 - h, x1, y1)
+
+    @property
+    def name_right(self) -> float:
+        """Where the player's name must end."""
+        badge = self.lucky_box
+        return badge[0] if badge else title_left(self.width, self.title)
 
     # points table and penalties
     @property
@@ -136,31 +223,34 @@ class SheetLayout:
 
     def total_boxes(self) -> list[Box]:
         """One box per row, one for penalties, one (wider) for the total."""
-        w, h = theme.TOTAL_BOX
-        boxes: list[Box] = []
-        x = theme.MARGIN
-        for k in range(len(self.rows) + 2):
-            width = w * 1.4 if k == len(self.rows) + 1 else w
-            boxes.append((x, self.total_top, x + width, self.total_top + h))
-            x += width + theme.OPERATOR
-        return boxes
+        return sum_boxes(self.total_top, len(self.rows) + 2)
 
     @property
     def height(self) -> int:
         return round(self.total_top + theme.TOTAL_BOX[1] + theme.MARGIN)
 
 
-def sheet_size(game: QwixxGame) -> tuple[int, int]:
-    """Width and height of a rendered sheet in pixels."""
-    layout = SheetLayout.of(game)
+def is_qwinto(game: Game) -> bool:
+    return game.variant == qwinto_sheet.VARIANT
+
+
+def sheet_size(game: Game) -> tuple[int, int]:
+    """Width and height of a rendered sheet in pixels, for every variant."""
+    if is_qwinto(game):
+        return qwinto_sheet.sheet_size(game)
+    layout = SheetLayout.of(game)  # type: ignore[arg-type]
     return layout.width, layout.height
 
 
 def cell_box(game: QwixxGame, row: str, index: int) -> tuple[int, int, int, int]:
     """Pixel box of number ``index`` of ``row`` (``len(numbers)`` is the lock)."""
     layout = SheetLayout.of(game)
-    x0, y0, x1, y1 = layout.cell_box(layout.rows.index(row), index)
-    return round(x0), round(y0), round(x1), round(y1)
+    return rounded(layout.cell_box(layout.rows.index(row), index))
+
+
+def number_box(game: QwixxGame, row: str, number: int) -> tuple[int, int, int, int]:
+    """Pixel box of the cell printed ``number`` in ``row``."""
+    return cell_box(game, row, game.rules.numbers(row).index(number))
 
 
 def lock_box(game: QwixxGame, row: str) -> tuple[int, int, int, int]:
@@ -170,63 +260,80 @@ def lock_box(game: QwixxGame, row: str) -> tuple[int, int, int, int]:
 
 def penalty_box(game: QwixxGame, k: int) -> tuple[int, int, int, int]:
     """Pixel box of penalty box ``k`` (0-based)."""
-    x0, y0, x1, y1 = SheetLayout.of(game).penalty_box(k)
-    return round(x0), round(y0), round(x1), round(y1)
+    return rounded(SheetLayout.of(game).penalty_box(k))
+
+
+def lucky_box(game: QwixxGame) -> tuple[int, int, int, int] | None:
+    """Pixel box of the lucky-number badge in the name line (None without lucky numbers)."""
+    badge = SheetLayout.of(game).lucky_box
+    return rounded(badge) if badge else None
 
 
 # --- drawing ---------------------------------------------------------------
 
 
-def render_sheet(game: QwixxGame, player: int, name: str,
-                 highlight: Iterable[Move] = ()) -> bytes:
-    """``player``'s sheet as a PNG, with the cells ``highlight`` would cross outlined."""
+def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] = ()) -> bytes:
+    """``player``'s sheet as a PNG, with the fields ``highlight`` would fill outlined.
+
+    Qwixx and Longo sheets outline the cells of "cross" moves and mark those of "lucky"
+    moves with a clover; Qwinto sheets outline the fields of "place" moves.
+    """
+    if is_qwinto(game):
+        return qwinto_sheet.render_sheet(game, player, name, highlight)
+    assert isinstance(game, QwixxGame)
     layout = SheetLayout.of(game)
     canvas = Canvas.new(layout.width, layout.height)
-    draw_sheet(canvas, game, player, name, highlight, layout)
+    draw_qwixx_sheet(canvas, game, player, name, highlight, layout)
     return canvas.png()
 
 
-def draw_sheet(canvas: Canvas, game: QwixxGame, player: int, name: str,
-               highlight: Iterable[Move] = (), layout: SheetLayout | None = None) -> None:
-    """Draw the sheet onto ``canvas`` with its top-left corner at the canvas origin."""
+def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
+               highlight: Iterable[Move] = ()) -> None:
+    """Draw any variant's sheet onto ``canvas`` with its top-left corner at the origin."""
+    if is_qwinto(game):
+        qwinto_sheet.draw_sheet(canvas, game, player, name, highlight)
+    else:
+        assert isinstance(game, QwixxGame)
+        draw_qwixx_sheet(canvas, game, player, name, highlight)
+
+
+def draw_qwixx_sheet(canvas: Canvas, game: QwixxGame, player: int, name: str,
+                     highlight: Iterable[Move] = (), layout: SheetLayout | None = None) -> None:
     layout = layout or SheetLayout.of(game)
-    canvas.rect((1, 1, layout.width - 1, layout.height - 1), fill=theme.PAPER,
-                outline=theme.CARD_EDGE, width=2, radius=14)
-    draw_header(canvas, layout, name, game.title)
-    marked = highlighted(highlight)
+    moves = list(highlight)
+    draw_card(canvas, layout.width, layout.height)
+    draw_header(canvas, layout.width, name, game.title, layout.name_right)
+    lucky = lucky_numbers(game, player)
+    if layout.lucky_box and lucky:
+        draw_lucky_badge(canvas, layout.lucky_box, lucky)
+    marked, clovers = highlighted(moves), lucky_cells(moves)
     for i, row in enumerate(layout.rows):
-        draw_row(canvas, layout, game, player, i, row, marked)
+        draw_row(canvas, layout, game, player, i, row, marked, clovers)
     draw_points_table(canvas, layout)
     draw_penalties(canvas, layout, game.sheets[player].penalties)
     draw_totals(canvas, layout, game, player)
 
 
-def draw_header(canvas: Canvas, layout: SheetLayout, name: str, title: str) -> None:
-    baseline = theme.MARGIN + theme.HEADER - 14
-    right = layout.width - theme.MARGIN
-    canvas.text((right, baseline), title, theme.TITLE_SIZE, theme.MUTED, anchor="rs")
-    room = right - theme.MARGIN - canvas.text_width(title, theme.TITLE_SIZE) - 20
-    name, size = canvas.fit_name(name, theme.NAME_SIZE, room, bold=True)
-    canvas.text((theme.MARGIN + 4, baseline), name, size, theme.INK, bold=True, anchor="ls")
-
-
-def signed(value: int) -> str:
-    """``value`` with a typographic minus sign."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def row_colours(row: str) -> theme.RowColours:
-    return theme.ROW_COLOURS.get(row, theme.FALLBACK_ROW)
-
-
-def blend(a: Colour, b: Colour, t: float) -> Colour:
-    """``a`` moved a fraction ``t`` towards ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
-            round(a[2] + (b[2] - a[2]) * t))
+def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
+    """A pale green pill: clover, "lucky", and the two numbers in bold."""
+    h = b[3] - b[1]
+    canvas.rect(b, fill=theme.CLOVER_PALE, outline=theme.CLOVER, width=2.5, radius=h / 2)
+    icon = h * 0.78
+    cy = (b[1] + b[3]) / 2
+    x = b[0] + h * 0.18
+    icons.clover(canvas, (x, cy - icon / 2, x + icon, cy + icon / 2))
+    x += icon + 6
+    canvas.text((x, cy), "lucky", theme.LUCKY_CAPTION, theme.CLOVER, anchor="lm")
+    x += canvas.text_width("lucky", theme.LUCKY_CAPTION)
+    numbers = f"{lucky[0]} · {lucky[1]}"
+    right = b[2] - h * 0.35
+    size = canvas.fit_text(numbers, theme.LUCKY_SIZE, right - x - 6, bold=True)
+    canvas.text((right, cy), numbers, size, theme.INK, bold=True, anchor="rm")
 
 
 def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, i: int,
-             row: str, marked: set[tuple[str, int]]) -> None:
+             row: str, marked: set[tuple[str, int]],
+             clovers: set[tuple[str, int]] | None = None) -> None:
     colours = row_colours(row)
     closed = row in game.closed
     band = blend(colours.band, theme.CLOSED_BAND, 0.6) if closed else colours.band
@@ -235,42 +342,68 @@ def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, 
     numbers = game.rules.numbers(row)
     for j, (number, state) in enumerate(zip(numbers, row_states(game, player, row),
                                             strict=True)):
-        draw_cell(canvas, layout.cell_box(i, j), number, state, colours)
+        draw_cell(canvas, layout.cell_box(i, j), number, state, colours,
+                  layout.number_size, layout.narrow)
+    clovers = clovers or set()
     for j, number in enumerate(numbers):
-        if (row, number) in marked:
+        if (row, number) in marked or (row, number) in clovers:
             icons.outline(canvas, layout.cell_box(i, j), theme.CELL_RADIUS)
+    for j, number in enumerate(numbers):
+        if (row, number) in clovers:
+            draw_clover_mark(canvas, layout.cell_box(i, j))
     lock = layout.cell_box(i, len(numbers))
     draw_lock(canvas, lock, colours, closed, row in game.sheets[player].locks)
     if closed:
         draw_locked_tab(canvas, lock[2], layout.band_box(i)[1])
 
 
+def draw_clover_mark(canvas: Canvas, b: Box) -> None:
+    """A small clover on the top-right corner of a cell a lucky number may cross."""
+    s = theme.CLOVER_MARK
+    x1, y0 = b[2] + theme.HIGHLIGHT_WIDTH * 0.9, b[1] - theme.HIGHLIGHT_WIDTH * 0.9
+    disc = (x1 - s * 0.8, y0 - s * 0.2, x1 + s * 0.2, y0 + s * 0.8)
+    canvas.ellipse(icons.inset(disc, -2), fill=theme.HIGHLIGHT_OUTER)
+    canvas.ellipse(disc, fill=theme.PAPER)
+    icons.clover(canvas, icons.inset(disc, s * 0.1))
+
+
 def draw_cell(canvas: Canvas, b: Box, number: int, state: Cell,
-              colours: theme.RowColours) -> None:
+              colours: theme.RowColours, size: float = theme.NUMBER_SIZE,
+              condensed: bool = False) -> None:
     skipped = state is Cell.SKIPPED
     canvas.rect(b, fill=theme.SKIPPED_CELL if skipped else colours.cell,
                 radius=theme.CELL_RADIUS)
     centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
     text = str(number)
-    size = canvas.fit_text(text, theme.NUMBER_SIZE, (b[2] - b[0]) - 6, bold=True)
+    size = canvas.fit_text(text, size, (b[2] - b[0]) - 6, bold=True, condensed=condensed)
     ink = theme.SKIPPED_INK if skipped else colours.ink
-    canvas.text(centre, text, size, ink, bold=True)
+    canvas.text(centre, text, size, ink, bold=True, condensed=condensed)
     if state is Cell.CROSSED:
-        icons.cross(canvas, b)
+        icons.cross(canvas, square(b))
     elif skipped:
-        icons.strike(canvas, b)
+        icons.strike(canvas, square(b))
+
+
+def square(b: Box) -> Box:
+    """The largest square centred in ``b``."""
+    w, h = b[2] - b[0], b[3] - b[1]
+    side = min(w, h)
+    x0, y0 = b[0] + (w - side) / 2, b[1] + (h - side) / 2
+    return (x0, y0, x0 + side, y0 + side)
 
 
 def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
               crossed: bool) -> None:
     """The lock symbol: open on a pale disc, or closed on a dark disc once the row is locked."""
+    b = square(b)
     disc = icons.inset(b, 2)
+    pad = (b[2] - b[0]) / 4
     if closed:
         canvas.ellipse(disc, fill=theme.INK, outline=theme.PAPER, width=3)
-        icons.padlock(canvas, icons.inset(b, 15), theme.PAPER, closed=True, keyhole=theme.INK)
+        icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
     else:
         canvas.ellipse(disc, fill=colours.cell)
-        icons.padlock(canvas, icons.inset(b, 15), colours.ink, closed=False,
+        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False,
                       keyhole=colours.cell)
     if crossed:
         icons.cross(canvas, b, colour=theme.INK if not closed else theme.PAPER,
@@ -296,41 +429,24 @@ def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
                     theme.MUTED, anchor="lm")
         for c in range(1, layout.table_columns + 1):
             b = layout.table_box(line, c)
-            value = c if line == 0 else triangle(c)
+            value = str(c if line == 0 else triangle(c))
             canvas.rect(b, fill=theme.PAPER if line == 0 else (244, 244, 244),
                         outline=theme.RULE, width=1)
-            canvas.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), str(value),
-                        theme.TABLE_SIZE, theme.INK, bold=line == 1)
+            size = canvas.fit_text(value, theme.TABLE_SIZE, b[2] - b[0] - 4, bold=line == 1)
+            canvas.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), value, size, theme.INK,
+                        bold=line == 1)
 
 
 def draw_penalties(canvas: Canvas, layout: SheetLayout, penalties: int) -> None:
-    first = layout.penalty_box(0)
-    canvas.text((first[0], layout.table_top), "penalties  −5 each", theme.CAPTION_SIZE,
-                theme.MUTED, anchor="lt")
-    for k in range(layout.penalty_limit):
-        b = layout.penalty_box(k)
-        canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=2, radius=6)
-        if k < penalties:
-            icons.cross(canvas, b, width=5, halo=None)
+    boxes = [layout.penalty_box(k) for k in range(layout.penalty_limit)]
+    draw_tick_boxes(canvas, boxes, penalties, "penalties  −5 each",
+                    (boxes[0][0], layout.table_top))
 
 
 def draw_totals(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int) -> None:
     """The sum line: row points + ... − penalty points = total."""
     score = game.scores()[player]
-    boxes = layout.total_boxes()
-    values = [score.rows[r] for r in layout.rows]
-    values += [-score.penalty_points, score.total]
-    operators = ["+"] * (len(layout.rows) - 1) + ["−", "="]
-    for k, (b, value) in enumerate(zip(boxes, values, strict=True)):
-        is_total = k == len(boxes) - 1
-        if k < len(layout.rows):
-            colours = row_colours(layout.rows[k])
-            canvas.rect(b, fill=colours.cell, outline=colours.band, width=4, radius=8)
-        else:
-            canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=4 if is_total else 2,
-                        radius=8)
-        centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-        canvas.text(centre, signed(value), theme.TOTAL_SIZE, theme.INK, bold=True)
-        if k < len(operators):
-            canvas.text((b[2] + theme.OPERATOR / 2, centre[1]), operators[k], theme.TOTAL_SIZE,
-                        theme.MUTED, bold=True)
+    entries = [SumEntry(score.rows[r], row_colours(r)) for r in layout.rows]
+    entries[-1] = SumEntry(entries[-1].value, entries[-1].colours, "−")
+    entries += [SumEntry(-score.penalty_points, operator="="), SumEntry(score.total)]
+    draw_sum_line(canvas, layout.total_boxes(), entries)

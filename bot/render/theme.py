@@ -52,22 +52,33 @@ HIGHLIGHT_OUTER: RGB = (15, 15, 15)
 HIGHLIGHT_INNER: RGB = (255, 255, 255)
 WINNER: RGB = (255, 236, 160)
 GOLD: RGB = (214, 160, 0)
+CLOVER: RGB = (24, 130, 52)  # Longo's lucky numbers
+CLOVER_PALE: RGB = (226, 244, 228)
+COLUMN_BAND: RGB = (222, 222, 222)  # Qwinto: the triple columns behind the rows
+COLUMN_DONE: RGB = (246, 206, 80)  # ... once all three fields are filled
 
 # Dice: body and pip colours; pips are dark on light bodies for contrast.
 WHITE_DIE = (250, 250, 250)
 DIE_EDGE: RGB = (60, 60, 60)
-DARK_PIPS = {"white", "yellow"}
+LIGHT_BANDS = frozenset({"yellow", "orange"})  # colours that need dark text and pips
+DARK_PIPS = {"white", *LIGHT_BANDS}
 
 # --- fonts ---------------------------------------------------------------
 
 FONT_REGULAR = ASSETS / "fonts" / "DejaVuSans.ttf"
 FONT_BOLD = ASSETS / "fonts" / "DejaVuSans-Bold.ttf"
+FONT_CONDENSED = ASSETS / "fonts" / "DejaVuSansCondensed-Bold.ttf"  # long rows' numbers
 
 
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu font at ``size`` pixels, loaded once per size."""
-    return ImageFont.truetype(str(FONT_BOLD if bold else FONT_REGULAR), size)
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu font at ``size`` pixels, loaded once per size.
+
+    ``condensed`` is the narrow bold face (whatever ``bold`` says), used where two-digit
+    numbers must fit narrow cells.
+    """
+    path = FONT_CONDENSED if condensed else FONT_BOLD if bold else FONT_REGULAR
+    return ImageFont.truetype(str(path), size)
 
 
 # --- geometry (output pixels) --------------------------------------------
@@ -92,6 +103,18 @@ STROKE_WIDTH = 5
 HIGHLIGHT_WIDTH = 6
 TAB_SIZE = 15  # the "LOCKED" tab on a closed row
 
+# Rows longer than NARROW_FROM numbers (Longo's 15) get narrower cells and condensed digits,
+# so the sheet stays under 1000 px wide and its digits ~16 px tall at Discord's 550 px.
+NARROW_FROM = 13
+NARROW_CELL = (53, 58)  # width, height
+NARROW_GAP = 4
+NARROW_PAD = 4  # digits may use the cell's width less this
+
+LUCKY_BADGE = (178, 40)  # the clover badge "lucky 6 · 11" in the header
+LUCKY_SIZE = 25
+LUCKY_CAPTION = 17
+CLOVER_MARK = 28  # the small clover on a cell a lucky number may cross
+
 SECTION_GAP = 16
 TABLE_CELL = (44, 30)  # points table column width, row height
 TABLE_LABEL = 92
@@ -103,12 +126,23 @@ TOTAL_BOX = (84, 52)
 TOTAL_SIZE = 30
 OPERATOR = 30
 
+# Qwinto: a 12-column grid, three staggered rows.
+QWINTO_CELL = 62
+QWINTO_GAP = 6
+QWINTO_ROW_GAP = 14  # the triple columns' band shows between the rows
+QWINTO_NUMBER_SIZE = 38
+QWINTO_FAILED_BOX = 31  # two by two, right of the purple row
+QWINTO_CAPTION = 15
+QWINTO_CAPTION_LINE = 17
+QWINTO_HATCH = 9  # spacing of the blank field's hatching
+
 DIE = 92
 DIE_GAP = 14
 DIE_GROUP_GAP = 34  # between the white dice and the coloured ones
 DIE_LABEL = 24
 DIE_LABEL_SIZE = 17
 DIE_DIGIT_SIZE = 52
+DICE_SUM_SIZE = 46  # Qwinto's "= 11" after the dice
 
 BOARD_SHEET_SCALE = 0.5  # scoreboard: sheets at half size
 BOARD_COLUMNS = 2

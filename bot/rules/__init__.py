@@ -13,9 +13,10 @@ from typing import Any
 
 from .base import PASS, Decision, Event, Game, Move, RuleError, Score, Standing
 from .longo import LongoGame
+from .qwinto import QwintoGame
 from .qwixx import QwixxGame
 
-VARIANTS: dict[str, type[Game]] = {cls.variant: cls for cls in (QwixxGame, LongoGame)}
+VARIANTS: dict[str, type[Game]] = {cls.variant: cls for cls in (QwixxGame, LongoGame, QwintoGame)}
 
 __all__ = [
     "PASS", "VARIANTS", "Decision", "Event", "Game", "Move", "RuleError", "Score", "Standing",

@@ -203,6 +203,7 @@ class QwixxGame(Game):
             row = event.data.get("row")
             if event.kind == "locked" and row not in self.closed:
                 self.closed.append(row)
+                self.dice.pop(row, None)  # the die leaves the game at once, not next turn
                 events.append(Event("die_removed", None, {"row": row}))
 
     def _after_action(self) -> list[Event]:

@@ -8,6 +8,7 @@ import io
 from PIL import Image, ImageChops
 
 from bot.rules import new_game
+from bot.rules.qwinto import QwintoGame
 from bot.rules.qwixx import QwixxGame, QwixxRules
 
 Box = tuple[int, int, int, int]
@@ -66,3 +67,32 @@ def dark(img: Image.Image, limit: int = 70) -> float:
 
 def grown(box: Box, by: int) -> Box:
     return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def longo(players: int = 2, seed: int = 1,
+          lucky: dict[int, tuple[int, int]] | None = None) -> QwixxGame:
+    """A real Longo game, its lucky numbers replaced by ``lucky`` where given."""
+    game = new_game("longo", list(range(1, players + 1)), seed)
+    assert isinstance(game, QwixxGame)
+    game.lucky.update(lucky or {})  # type: ignore[attr-defined]
+    return game
+
+
+def qwinto(players: int = 2, seed: int = 1) -> QwintoGame:
+    game = new_game("qwinto", list(range(1, players + 1)), seed)
+    assert isinstance(game, QwintoGame)
+    return game
+
+
+def with_fields(game: QwintoGame, player: int = 1, *,
+                fields: dict[str, dict[int, int]] | None = None, failed: int = 0,
+                dice: dict[str, int] | None = None) -> QwintoGame:
+    """A copy of ``game`` with ``player``'s written numbers, failed throws and the dice set."""
+    game = copy.deepcopy(game)
+    sheet = game.sheets[player]
+    for row, written in (fields or {}).items():
+        sheet.fields[row] = dict(written)
+    sheet.failed = failed
+    if dice is not None:
+        game.dice = dict(dice)
+    return game

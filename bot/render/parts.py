@@ -1,0 +1,135 @@
+"""Pieces every sheet shares: the card, the name line, the sum line, boxes to cross.
+
+Layouts are computed in output pixels at full size; the pieces draw onto any canvas,
+so the same code draws a sheet for one player and the small sheets on the scoreboard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from . import icons, theme
+from .canvas import Box, Canvas, Colour
+
+
+def measure(text: str, size: float, bold: bool = False, condensed: bool = False) -> float:
+    """Width of ``text`` in output pixels on a full-size sheet."""
+    s = theme.SUPERSAMPLE
+    return theme.font(max(1, round(size * s)), bold, condensed).getlength(text) / s
+
+
+def signed(value: int) -> str:
+    """``value`` with a typographic minus sign."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def row_colours(row: str) -> theme.RowColours:
+    return theme.ROW_COLOURS.get(row, theme.FALLBACK_ROW)
+
+
+def blend(a: Colour, b: Colour, t: float) -> Colour:
+    """``a`` moved a fraction ``t`` towards ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
+            round(a[2] + (b[2] - a[2]) * t))
+
+
+def centre(b: Box) -> tuple[float, float]:
+    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+def rounded(b: Box) -> tuple[int, int, int, int]:
+    """A box in whole pixels, for callers that crop images."""
+    return round(b[0]), round(b[1]), round(b[2]), round(b[3])
+
+
+# --- the card and its name line ---------------------------------------------
+
+
+def draw_card(canvas: Canvas, width: float, height: float) -> None:
+    canvas.rect((1, 1, width - 1, height - 1), fill=theme.PAPER, outline=theme.CARD_EDGE,
+                width=2, radius=14)
+
+
+HEADER_BASELINE = theme.MARGIN + theme.HEADER - 14
+
+
+def title_left(width: float, title: str) -> float:
+    """Where the game's title, right-aligned in the name line, begins."""
+    return width - theme.MARGIN - measure(title, theme.TITLE_SIZE)
+
+
+def draw_header(canvas: Canvas, width: float, name: str, title: str,
+                right: float | None = None) -> None:
+    """The player's name left and the game's title right; the name ends before ``right``."""
+    edge = width - theme.MARGIN
+    canvas.text((edge, HEADER_BASELINE), title, theme.TITLE_SIZE, theme.MUTED, anchor="rs")
+    if right is None:
+        right = title_left(width, title)
+    room = right - theme.MARGIN - 20
+    name, size = canvas.fit_name(name, theme.NAME_SIZE, room, bold=True)
+    canvas.text((theme.MARGIN + 4, HEADER_BASELINE), name, size, theme.INK, bold=True,
+                anchor="ls")
+
+
+# --- boxes to cross: penalties, failed throws -------------------------------
+
+
+def draw_tick_boxes(canvas: Canvas, boxes: Sequence[Box], crossed: int,
+                    caption: str | None = None, caption_at: tuple[float, float] | None = None,
+                    caption_size: float = theme.CAPTION_SIZE) -> None:
+    """Empty boxes, the first ``crossed`` of them with an X, under an optional caption."""
+    if caption and caption_at:
+        canvas.text(caption_at, caption, caption_size, theme.MUTED, anchor="lt")
+    for k, b in enumerate(boxes):
+        canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=2, radius=6)
+        if k < crossed:
+            icons.cross(canvas, b, width=max(3.0, (b[2] - b[0]) / 8), halo=None)
+
+
+# --- the sum line: a + b + c − penalties = total ----------------------------
+
+
+@dataclass(frozen=True)
+class SumEntry:
+    """One box of the sum line and the operator printed after it (none after the last)."""
+
+    value: int
+    colours: theme.RowColours | None = None  # a row's points: the row's colours
+    operator: str = "+"
+    decorate: Callable[[Canvas, Box], None] | None = None  # e.g. the bonus pentagon
+    shift: float = 0  # move the number right, clear of the decoration
+
+
+def sum_boxes(top: float, count: int) -> list[Box]:
+    """``count`` boxes from the left margin, the last (the total) wider."""
+    w, h = theme.TOTAL_BOX
+    boxes: list[Box] = []
+    x = theme.MARGIN
+    for k in range(count):
+        width = w * 1.4 if k == count - 1 else w
+        boxes.append((x, top, x + width, top + h))
+        x += width + theme.OPERATOR
+    return boxes
+
+
+def draw_sum_line(canvas: Canvas, boxes: Sequence[Box], entries: Sequence[SumEntry]) -> None:
+    """The sum line; the last entry is the total, drawn with a heavy frame."""
+    for k, (b, entry) in enumerate(zip(boxes, entries, strict=True)):
+        is_total = k == len(entries) - 1
+        if entry.colours:
+            canvas.rect(b, fill=entry.colours.cell, outline=entry.colours.band, width=4,
+                        radius=8)
+        else:
+            canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=4 if is_total else 2,
+                        radius=8)
+        middle = centre(b)
+        if entry.decorate:
+            entry.decorate(canvas, b)
+        text = signed(entry.value)
+        size = canvas.fit_text(text, theme.TOTAL_SIZE, b[2] - b[0] - 2 * entry.shift - 8,
+                               bold=True)
+        canvas.text((middle[0] + entry.shift, middle[1]), text, size, theme.INK, bold=True)
+        if not is_total:
+            canvas.text((b[2] + theme.OPERATOR / 2, middle[1]), entry.operator,
+                        theme.TOTAL_SIZE, theme.MUTED, bold=True)

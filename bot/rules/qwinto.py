@@ -1,0 +1,307 @@
+"""Qwinto: three coloured dice, three staggered rows, free order of filling (RULES.md §4).
+
+A turn runs through phases. ``roll``: the active player picks which dice to roll (any
+non-empty subset of the three colours). ``reroll``: they keep that throw or roll the
+very same dice once more. ``place``: every player may write the sum into exactly one
+legal field of a rolled colour's row, chosen simultaneously and applied together. If
+the active player wrote nothing they cross a failed-throw box. The end is checked
+after the whole throw.
+
+The sheet geometry is data (``GEOMETRY`` and the tables derived from it), shared by the
+rules and the renderer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import PASS, Decision, Event, Game, Move, RuleError, Score, dice_rng, score_of
+
+ROWS = ("orange", "yellow", "purple")  # top to bottom; also the canonical dice order
+COLUMNS = tuple(range(12))  # the grid's columns, left to right
+FACES = 6
+FAILED_LIMIT = 4  # the failed throw that ends the game
+ROWS_TO_END = 2  # complete rows of one player that end the game
+
+ROLL = "roll"
+KEEP = "keep"
+REROLL = "reroll"
+PLACE = "place"
+
+
+@dataclass(frozen=True)
+class RowGeometry:
+    """Where a row sits in the 12-column grid: ``first``-``last`` inclusive (10 fields)."""
+
+    first: int
+    last: int
+    blank: int  # the field that never holds a number
+    pentagons: tuple[int, ...]  # bonus fields (columns)
+
+    @property
+    def span(self) -> list[int]:
+        """Every column the row occupies, the blank one included."""
+        return list(range(self.first, self.last + 1))
+
+    @property
+    def columns(self) -> list[int]:
+        """The columns of the row's 9 number fields."""
+        return [c for c in self.span if c != self.blank]
+
+
+GEOMETRY: dict[str, RowGeometry] = {
+    "orange": RowGeometry(first=2, last=11, blank=5, pentagons=(3, 7)),
+    "yellow": RowGeometry(first=1, last=10, blank=6, pentagons=(8,)),
+    "purple": RowGeometry(first=0, last=9, blank=4, pentagons=(2, 9)),
+}
+ROW_SPAN: dict[str, list[int]] = {r: g.span for r, g in GEOMETRY.items()}
+ROW_COLUMNS: dict[str, list[int]] = {r: g.columns for r, g in GEOMETRY.items()}
+BLANK: dict[str, int] = {r: g.blank for r, g in GEOMETRY.items()}
+PENTAGONS: dict[str, tuple[int, ...]] = {r: g.pentagons for r, g in GEOMETRY.items()}
+
+
+def column_fields(column: int) -> list[str]:
+    """The rows with a number field (not the blank) in ``column``, top to bottom."""
+    return [r for r in ROWS if column in ROW_COLUMNS[r]]
+
+
+TRIPLE_COLUMNS: tuple[int, ...] = tuple(c for c in COLUMNS if len(column_fields(c)) == 3)
+
+
+def pentagon_row(column: int) -> str | None:
+    """The row whose pentagon (bonus) field lies in ``column``, if any."""
+    return next((r for r in ROWS if column in PENTAGONS[r]), None)
+
+
+def roll_choices() -> list[tuple[str, ...]]:
+    """The 7 dice choices: every non-empty subset of the colours, in canonical order."""
+    return [combo for size in (1, 2, 3) for combo in itertools.combinations(ROWS, size)]
+
+
+def roll_dice(seed: int, turn: int, attempt: int, colours: tuple[str, ...]) -> dict[str, int]:
+    """The documented throw: one draw per rolled colour, in canonical order."""
+    rng = dice_rng(seed, "turn", turn, attempt)
+    return {colour: rng.randint(1, FACES) for colour in colours}
+
+
+@dataclass
+class QwintoSheet:
+    """One player's sheet: per row, column -> number written; and failed throws."""
+
+    fields: dict[str, dict[int, int]] = field(default_factory=lambda: {r: {} for r in ROWS})
+    failed: int = 0
+
+    def can_write(self, row: str, column: int, number: int) -> bool:
+        """Whether ``number`` may go into ``row`` at ``column`` under both writing rules."""
+        if row not in GEOMETRY or column not in ROW_COLUMNS[row]:
+            return False
+        written = self.fields[row]
+        if column in written:
+            return False
+        for other, value in written.items():
+            if (other < column and value >= number) or (other > column and value <= number):
+                return False
+        return all(self.fields[r].get(column) != number for r in column_fields(column))
+
+    def free_fields(self, row: str, number: int) -> list[int]:
+        """The columns of ``row`` where ``number`` may be written."""
+        return [c for c in ROW_COLUMNS[row] if self.can_write(row, c, number)]
+
+    def complete(self, row: str) -> bool:
+        return len(self.fields[row]) == len(ROW_COLUMNS[row])
+
+    def complete_rows(self) -> list[str]:
+        return [r for r in ROWS if self.complete(r)]
+
+    def row_points(self, row: str) -> int:
+        """Numbers written if the row is incomplete; its rightmost number if complete."""
+        if self.complete(row):
+            return self.fields[row][ROW_COLUMNS[row][-1]]
+        return len(self.fields[row])
+
+    def complete_triples(self) -> list[int]:
+        """The triple columns with all three fields filled."""
+        return [c for c in TRIPLE_COLUMNS
+                if all(c in self.fields[r] for r in column_fields(c))]
+
+    def bonus(self) -> int:
+        """The pentagon numbers of every completely filled triple column."""
+        total = 0
+        for column in self.complete_triples():
+            row = pentagon_row(column)
+            assert row is not None, "every triple column holds a pentagon"
+            total += self.fields[row][column]
+        return total
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fields": {r: {str(c): n for c, n in sorted(self.fields[r].items())}
+                           for r in ROWS},
+                "failed": self.failed}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> QwintoSheet:
+        fields = {r: {int(c): n for c, n in data["fields"][r].items()} for r in ROWS}
+        return cls(fields, data["failed"])
+
+
+class QwintoGame(Game):
+    variant = "qwinto"
+    title = "Qwinto"
+    min_players = 2
+    max_players = 6
+
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
+        super().__init__(players, seed, options)
+        self.sheets: dict[int, QwintoSheet] = {p: QwintoSheet() for p in self.players}
+        self.phase = ROLL
+        self.rolled: tuple[str, ...] = ()  # colours of the current throw, canonical order
+        self.dice: dict[str, int] = {}  # colour -> value of the current throw
+        self.attempt = 0  # 0 for the first roll of the turn, 1 after the re-roll
+        self.chosen: dict[int, Move] = {}  # place choices not yet applied
+        self._start_turn([])
+
+    # --- the public API --------------------------------------------------
+    def decision(self) -> Decision:
+        if self.finished:
+            return Decision("finished", self.turn, None, frozenset())
+        if self.phase == PLACE:
+            waiting = frozenset(p for p in self.players if p not in self.chosen)
+        else:
+            waiting = frozenset({self.active})
+        return Decision(self.phase, self.turn, self.active, waiting)
+
+    def legal_moves(self, player: int) -> list[Move]:
+        if self.finished or player not in self.players:
+            return []
+        if self.phase == PLACE:
+            return [*self.place_moves(player), PASS]
+        if player != self.active:
+            return []
+        if self.phase == ROLL:
+            return [Move(ROLL, dice=combo) for combo in roll_choices()]
+        if self.phase == REROLL:
+            return [Move(KEEP), Move(REROLL)]
+        return []
+
+    def scores(self) -> dict[int, Score]:
+        return {p: self._score(p, sheet) for p, sheet in self.sheets.items()}
+
+    # --- questions the interface asks ------------------------------------
+    @property
+    def total(self) -> int:
+        """The sum of the current throw (0 before the active player rolled)."""
+        return sum(self.dice.values())
+
+    @property
+    def can_reroll(self) -> bool:
+        """Whether the active player may still roll the same dice again this turn."""
+        return not self.finished and self.phase == REROLL and self.attempt == 0
+
+    def place_moves(self, player: int) -> list[Move]:
+        """Every field where ``player`` may write the current sum, row by row."""
+        if self.phase != PLACE:
+            return []
+        sheet = self.sheets[player]
+        return [Move(PLACE, row, column) for row in self.rolled
+                for column in sheet.free_fields(row, self.total)]
+
+    # --- applying --------------------------------------------------------
+    def _apply(self, player: int, move: Move) -> list[Event]:
+        if move.kind == ROLL:
+            self.rolled = move.dice
+            events = self._roll(0)
+            self.phase = REROLL
+            return events
+        if move.kind == KEEP:
+            return self._start_placing()
+        if move.kind == REROLL:
+            return self._roll(1) + self._start_placing()
+        if self.phase == PLACE:
+            self.chosen[player] = move
+            return self._resolve() if len(self.chosen) == len(self.players) else []
+        raise RuleError(f"unknown move {move}")
+
+    def _roll(self, attempt: int) -> list[Event]:
+        self.attempt = attempt
+        self.dice = roll_dice(self.seed, self.turn, attempt, self.rolled)
+        return [Event("rolled", self.active, {"dice": dict(self.dice), "total": self.total,
+                                              "attempt": attempt})]
+
+    def _start_placing(self) -> list[Event]:
+        """The sum is final: everyone may write it; players without a field pass at once."""
+        self.phase = PLACE
+        self.chosen = {p: PASS for p in self.players if self.legal_moves(p) == [PASS]}
+        if len(self.chosen) == len(self.players):
+            return self._resolve()
+        return []
+
+    def _resolve(self) -> list[Event]:
+        """Apply every choice together, then the failed throw, the end check, the next turn."""
+        events: list[Event] = []
+        for player in self.players:
+            events += self._write(player, self.chosen[player])
+        self.chosen = {}
+        if not any(e.kind == "placed" and e.player == self.active for e in events):
+            sheet = self.sheets[self.active]
+            sheet.failed += 1
+            events.append(Event("failed_throw", self.active,
+                                {"count": sheet.failed, "limit": FAILED_LIMIT}))
+        if self._check_end(events):
+            return events
+        self.turn += 1
+        self._start_turn(events)
+        return events
+
+    def _write(self, player: int, move: Move) -> list[Event]:
+        if move.kind == PASS.kind:
+            return [Event("passed", player, {"phase": PLACE, "total": self.total})]
+        if move.kind != PLACE or move.row is None or move.number is None:
+            raise RuleError(f"unknown move {move}")
+        self.sheets[player].fields[move.row][move.number] = self.total
+        return [Event("placed", player, {"row": move.row, "column": move.number,
+                                         "number": self.total})]
+
+    def _check_end(self, events: list[Event]) -> bool:
+        if any(len(s.complete_rows()) >= ROWS_TO_END for s in self.sheets.values()):
+            self.end_reason = "two_rows"
+        elif any(s.failed >= FAILED_LIMIT for s in self.sheets.values()):
+            self.end_reason = "failed_throws"
+        else:
+            return False
+        self.phase = "finished"
+        events.append(Event("game_over", None, {"reason": self.end_reason}))
+        return True
+
+    def _start_turn(self, events: list[Event]) -> None:
+        self.phase = ROLL
+        self.rolled = ()
+        self.dice = {}
+        self.attempt = 0
+        self.chosen = {}
+        events.append(Event("turn", self.active, {"turn": self.turn}))
+
+    # --- scoring ---------------------------------------------------------
+    def _score(self, player: int, sheet: QwintoSheet) -> Score:
+        return score_of(player, {r: sheet.row_points(r) for r in ROWS}, sheet.failed,
+                        bonus=sheet.bonus())
+
+    # --- serialisation ---------------------------------------------------
+    def _state_json(self) -> dict[str, Any]:
+        return {
+            "sheets": {str(p): s.to_json() for p, s in self.sheets.items()},
+            "phase": self.phase,
+            "rolled": list(self.rolled),
+            "dice": dict(self.dice),
+            "attempt": self.attempt,
+            "chosen": {str(p): m.to_json() for p, m in self.chosen.items()},
+        }
+
+    def _load_state(self, data: dict[str, Any]) -> None:
+        self.sheets = {int(p): QwintoSheet.from_json(s) for p, s in data["sheets"].items()}
+        self.phase = data["phase"]
+        self.rolled = tuple(data["rolled"])
+        self.dice = dict(data["dice"])
+        self.attempt = data["attempt"]
+        self.chosen = {int(p): Move.from_json(m) for p, m in data["chosen"].items()}

@@ -1,0 +1,95 @@
+"""Helpers to build exact Qwixx situations: a QwixxGame is plain data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.rules import PASS, Event, Move, new_game
+from bot.rules.base import dice_rng
+from bot.rules.qwixx import QwixxGame
+
+ALL_DICE = ("white1", "white2", "red", "yellow", "green", "blue")
+ROWS = ("red", "yellow", "green", "blue")
+RED_YELLOW = list(range(2, 13))
+GREEN_BLUE = list(range(12, 1, -1))
+TRIANGLE = [0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78]
+
+
+def numbers(row: str) -> list[int]:
+    """The printed numbers of ``row``, left to right (independent of the core)."""
+    return RED_YELLOW if row in ("red", "yellow") else GREEN_BLUE
+
+
+def cross(row: str, number: int) -> Move:
+    return Move("cross", row, number)
+
+
+def make_game(players: Sequence[int] = (1, 2, 3), seed: int = 1) -> QwixxGame:
+    game = new_game("classic", players, seed)
+    assert isinstance(game, QwixxGame)
+    return game
+
+
+def with_dice(game: QwixxGame, *, white1: int = 1, white2: int = 1, red: int = 1,
+              yellow: int = 1, green: int = 1, blue: int = 1,
+              phase: str = "action1", active_crossed: bool = False) -> QwixxGame:
+    """Put ``game`` at the start of ``phase`` with exactly these dice.
+
+    No player is pre-passed: in action 1 every player has to choose explicitly.
+    Dice of closed rows are left out, as the core would not have rolled them.
+    """
+    values = {"white1": white1, "white2": white2, "red": red, "yellow": yellow,
+              "green": green, "blue": blue}
+    game.dice = {d: v for d, v in values.items() if d not in game.closed}
+    game.phase = phase
+    game.chosen = {}
+    game.active_crossed = active_crossed
+    game.end_reason = None
+    return game
+
+
+def set_row(game: QwixxGame, player: int, row: str, crossed: Iterable[int]) -> QwixxGame:
+    """Give ``player`` exactly these crosses in ``row`` (a lock number adds the lock)."""
+    sheet = game.sheets[player]
+    sheet.crossed[row] = list(crossed)
+    last = numbers(row)[-1]
+    if last in sheet.crossed[row] and row not in sheet.locks:
+        sheet.locks.append(row)
+    return game
+
+
+def first(row: str, count: int) -> list[int]:
+    """The first ``count`` numbers of ``row`` (never the lock number for count <= 10)."""
+    return numbers(row)[:count]
+
+
+def play(game: QwixxGame, *steps: tuple[int, Move]) -> tuple[QwixxGame, list[Event]]:
+    """Apply ``(player, move)`` steps in order; return the final game and all events."""
+    events: list[Event] = []
+    for player, move in steps:
+        game, new = game.apply(player, move)
+        events += new
+    return game, events
+
+
+def everyone_passes_action1(game: QwixxGame) -> tuple[QwixxGame, list[Event]]:
+    return play(game, *((p, PASS) for p in sorted(game.decision().waiting)))
+
+
+def roll(seed: int, turn: int, dice: Sequence[str] = ALL_DICE) -> dict[str, int]:
+    """What the core is documented to roll for ``turn``."""
+    rng = dice_rng(seed, "turn", turn)
+    return {die: rng.randint(1, 6) for die in dice}
+
+
+def seed_with_white_sum(turn: int, total: int) -> int:
+    """The smallest seed whose roll for ``turn`` has white sum ``total``."""
+    for seed in range(10_000):
+        dice = roll(seed, turn)
+        if dice["white1"] + dice["white2"] == total:
+            return seed
+    raise AssertionError(f"no seed rolls white sum {total} on turn {turn}")
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events]
