@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
@@ -15,22 +16,27 @@ from bot.service.games import GameService
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+# The bot never joins voice: no start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
 class QwixxBot(commands.Bot):
     """Slash commands only: no message content, no privileged intents."""
 
-    def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True) -> None:
+    def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True,
+                 seeds: Callable[[], int] | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
                          | discord.Intents(guilds=True), help_command=None)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync
         self.store: Store | None = None
+        self.seeds = seeds
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
-        self.table = Table(self, GameService(self.store))
+        service = GameService(self.store, self.seeds) if self.seeds else GameService(self.store)
+        self.table = Table(self, service)
         await self.add_cog(QwixxCog(self.table))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:

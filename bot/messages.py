@@ -29,6 +29,7 @@ EN: dict[str, str] = {
                     "(or pass).",
     "turn.waiting": "Waiting for: {names}",
     "turn.over": "**Turn {turn}** is over.",
+    "turn.automatic": "**Turn {turn}** ({active} active) — nobody could cross anything: {what}",
     "status.decided": "✅",
     "status.waiting": "⏳",
     # events

@@ -144,7 +144,7 @@ class Table:
         record = outcome.record
         content = views.lobby_closed_content(record, "lobby.started", user)
         await interaction.edit_original_response(content=content, view=None)
-        await self.post_turn(outcome, [])
+        await self.post_turn(outcome)
 
     # --- playing ---------------------------------------------------------
     @answers_errors
@@ -198,27 +198,34 @@ class Table:
 
     # --- public messages -------------------------------------------------
     async def publish(self, outcome: Outcome) -> None:
-        """Bring the channel up to date after a move."""
+        """Bring the channel up to date after a move.
+
+        What happened is told once: the events that closed a turn on that turn's
+        message, those that opened action 2 in the message calling the active player.
+        """
         game, before = outcome.game, outcome.before
         assert game is not None and before is not None
         async with self._publishing[outcome.record.id]:
-            summary = views.describe(outcome.events)
+            segments = views.turn_segments(outcome.events)
+            summary = views.describe(segments[0][1])
+            automatic = views.played_out(segments, game.finished)
+            if game.finished or game.turn != before.turn:
+                await self.edit_turn(outcome.record, views.turn_over_content(before.turn, summary))
             if game.finished:
-                await self.finish(outcome, summary)
+                await self.finish(outcome, automatic)
             elif game.turn != before.turn:
-                await self.edit_turn(outcome.record, views.turn_over_content(before.turn, []))
-                await self.post_turn(outcome, summary)
+                await self.post_turn(outcome, automatic)
             else:
                 await self.refresh_turn(outcome.record.id)
                 if game.decision().phase != before.phase:
                     await self.announce_phase(outcome, summary)
 
-    async def post_turn(self, outcome: Outcome, summary: list[str]) -> None:
+    async def post_turn(self, outcome: Outcome, preface: list[str] | None = None) -> None:
         record, game = outcome.record, outcome.game
         assert game is not None
         dice = await png_file(render_dice, game.dice, name="dice.png")  # type: ignore[attr-defined]
         message = await self.channel(record).send(
-            views.turn_content(game, summary), file=dice, view=views.turn_view(record, game),
+            views.turn_content(game, preface or []), file=dice, view=views.turn_view(record, game),
             allowed_mentions=views.ping(game.decision().waiting))
         await self.service.set_message(record.id, message.id)
 
@@ -247,14 +254,13 @@ class Table:
             log.warning("could not edit message %s of game %s: %s", record.message_id,
                         record.id, error)
 
-    async def finish(self, outcome: Outcome, summary: list[str]) -> None:
+    async def finish(self, outcome: Outcome, preface: list[str]) -> None:
         record, game = outcome.record, outcome.game
-        assert game is not None and outcome.before is not None
-        await self.edit_turn(record, views.turn_over_content(outcome.before.turn, []))
+        assert game is not None
         board = await png_file(render_scoreboard, game, await self.names(record),
                                name="scoreboard.png")
         message = await self.channel(record).send(
-            views.end_content(game, summary), file=board,
+            views.end_content(game, preface), file=board,
             allowed_mentions=discord.AllowedMentions.none())
         await self.service.set_message(record.id, message.id)
 

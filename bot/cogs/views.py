@@ -78,11 +78,34 @@ def describe(events: Iterable[Event]) -> list[str]:
     return ([" · ".join(moves)] if moves else []) + lines
 
 
+def turn_segments(events: Iterable[Event]) -> list[tuple[Event | None, list[Event]]]:
+    """Events cut at each new turn: what closed the old turn comes first.
+
+    A turn in which nobody had a choice is played out at once; it shows up as a
+    complete segment between two "turn" events.
+    """
+    segments: list[tuple[Event | None, list[Event]]] = [(None, [])]
+    for event in events:
+        if event.kind == "turn":
+            segments.append((event, []))
+        else:
+            segments[-1][1].append(event)
+    return segments
+
+
+def played_out(segments: list[tuple[Event | None, list[Event]]], finished: bool) -> list[str]:
+    """Lines for turns that began and ended without anyone's click."""
+    done = segments[1:] if finished else segments[1:-1]
+    return [t("turn.automatic", turn=start.data["turn"], active=mention(start.player or 0),
+              what=" · ".join(describe(e for e in events if e.kind != "passed")))
+            for start, events in done if start is not None]
+
+
 # --- the turn message ----------------------------------------------------
-def turn_content(game: Game, summary: Iterable[str] = ()) -> str:
+def turn_content(game: Game, preface: Iterable[str] = ()) -> str:
     decision = game.decision()
     active = mention(game.active)
-    lines = [*summary, t("turn.header", turn=game.turn, active=active)]
+    lines = [*preface, t("turn.header", turn=game.turn, active=active)]
     if decision.phase == "action1":
         lines.append(t("turn.white_sum", total=game.white_sum))  # type: ignore[attr-defined]
         lines.append(t("turn.colour_hint", active=active))
@@ -166,10 +189,10 @@ def you_did(move: Move) -> str:
 
 
 # --- the end -------------------------------------------------------------
-def end_content(game: Game, summary: Iterable[str] = ()) -> str:
+def end_content(game: Game, preface: Iterable[str] = ()) -> str:
     ranking = game.ranking()
     winners = [s.player for s in ranking if s.rank == 1]
-    lines = [*summary, t("end.title", title=game.title)]
+    lines = [*preface, t("end.title", title=game.title)]
     lines += [t("end.line", rank=s.rank, name=mention(s.player), total=s.total)
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb="wins" if len(winners) == 1

@@ -15,6 +15,7 @@ from .server import FakeDiscord
 _log = logging.getLogger(__name__)
 COMMAND, COMPONENT = 2, 3
 BUTTON, STRING_SELECT = 2, 3
+DEFERRED_UPDATE = 6
 
 
 @dataclass
@@ -156,13 +157,19 @@ class SimMember:
         return Outcome(record, world.touched_since(record.log_start, self.id))
 
     async def _settle(self, record: InteractionRecord) -> None:
-        """Wait until requests stop and a deferred reply has been filled in."""
+        """Wait until requests stop and a deferred reply has been filled in.
+
+        A deferred update (type 6) promises an edit or a follow-up; until one of
+        them arrives the member is still waiting for an answer too.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         while loop.time() < deadline:
             original = self.server.world.messages.get(record.original_id or 0)
             loading = original is not None and original.loading and not original.deleted
-            if self.server.rest.quiet_for(self.settle) and not loading:
+            promised = record.callback_type == DEFERRED_UPDATE and not self.server.world.\
+                touched_since(record.log_start, self.id)
+            if self.server.rest.quiet_for(self.settle) and not loading and not promised:
                 return
             await asyncio.sleep(self.settle / 2)
         _log.warning("interaction %s still busy after %.1f s", record.id, self.timeout)

@@ -1,0 +1,33 @@
+"""The real bot against the local Discord stand-in."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import QwixxBot
+from bot.sandbox import GuildSpec, Sandbox
+
+SEED = 20261126
+
+
+def make_bot(database: Path, sb: Sandbox, seed: int = SEED) -> QwixxBot:
+    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed)
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "qwixx.db"
+
+
+@pytest.fixture
+async def sb(database: Path) -> AsyncIterator[Sandbox]:
+    """A sandbox with four members and two channels, and the bot logged in."""
+    guild = GuildSpec(channels=("general", "games"))
+    async with Sandbox(guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"],
+                       settle=0.02) as sandbox:
+        await sandbox.run_bot(make_bot(database, sandbox))
+        yield sandbox
+        assert sandbox.failures == [], sandbox.describe_failures()
