@@ -76,16 +76,18 @@ class Table:
     # --- commands --------------------------------------------------------
     @answers_errors
     async def on_start(self, interaction: discord.Interaction, variant: str) -> None:
+        """Open the lobby before answering: a refusal must stay private, and a
+        single insert is far inside Discord's 3 seconds."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise ServiceError("error.guild_only")
-        await interaction.response.defer(thinking=True)
-        await self.remember(interaction)
         record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id,
                                                interaction.user.id, variant)
-        message = await interaction.edit_original_response(
-            content=views.lobby_content(record), view=views.lobby_view(record),
+        response = await interaction.response.send_message(
+            views.lobby_content(record), view=views.lobby_view(record),
             allowed_mentions=discord.AllowedMentions.none())
-        await self.service.set_message(record.id, message.id)
+        await self.remember(interaction)
+        if isinstance(response.resource, discord.InteractionMessage):
+            await self.service.set_message(record.id, response.resource.id)
 
     @answers_errors
     async def on_sheet_command(self, interaction: discord.Interaction) -> None:
@@ -109,13 +111,12 @@ class Table:
 
     @answers_errors
     async def on_abandon(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
         member = interaction.user
-        can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_channels
+        can_manage = interaction.permissions.manage_channels  # resolved for this channel
         record = await self.service.abandon(interaction.channel_id or 0, member.id, can_manage)
         title = views.VARIANTS[record.variant].title
-        await interaction.edit_original_response(
-            content=t("abandon.done", name=views.mention(member.id), title=title),
+        await interaction.response.send_message(
+            t("abandon.done", name=views.mention(member.id), title=title),
             allowed_mentions=discord.AllowedMentions.none())
         await self.retire(record, t("event.game_over.abandoned"))
 

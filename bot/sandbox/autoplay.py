@@ -40,6 +40,11 @@ def turn_message(sb: Sandbox, channel: ChannelRecord | None = None) -> StoredMes
     return None
 
 
+async def wait_for_turn(sb: Sandbox, channel: ChannelRecord | None = None) -> StoredMessage:
+    """The turn message, once the bot has posted it (it follows the click's answer)."""
+    return await sb.wait_for(lambda: turn_message(sb, channel))
+
+
 def final_message(sb: Sandbox, channel: ChannelRecord | None = None) -> StoredMessage | None:
     return next((m for m in reversed(sb.messages(channel)) if GAME_OVER in m.content), None)
 

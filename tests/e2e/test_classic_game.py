@@ -9,7 +9,13 @@ from pathlib import Path
 from PIL import Image
 
 from bot.sandbox import Sandbox, SimMember
-from bot.sandbox.autoplay import play_round, play_to_end, seeded_policy, turn_message
+from bot.sandbox.autoplay import (
+    play_round,
+    play_to_end,
+    seeded_policy,
+    turn_message,
+    wait_for_turn,
+)
 from bot.store import Store
 
 from .conftest import make_bot
@@ -43,8 +49,8 @@ async def test_a_full_classic_game_with_three_members(sb: Sandbox, database: Pat
     ana, ben, cem = (sb.member(n) for n in ("Ana", "Ben", "Cem"))
     lobby = await open_game(sb, ana, ben, cem)
     assert "started with" in lobby.content or "started with" in sb.messages()[0].content
-    first_turn = turn_message(sb)
-    assert first_turn is not None and "**Turn 1**" in first_turn.content
+    first_turn = await wait_for_turn(sb)
+    assert "**Turn 1**" in first_turn.content
     assert first_turn.attachments[0].image().size[0] > 100  # the dice image
     final = await play_to_end(sb, [ana, ben, cem], seeded_policy(1))
     assert "final scores" in final.content and "🏆" in final.content
