@@ -6,7 +6,8 @@ table, not a change to handlers.
 
 from __future__ import annotations
 
-ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪"}
+ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪",
+             "orange": "🟧", "purple": "🟪"}
 
 EN: dict[str, str] = {
     # lobby
@@ -28,6 +29,11 @@ EN: dict[str, str] = {
     "turn.action2": "Action 1 is done. {active}, now add a white die to a coloured one "
                     "(or pass).",
     "turn.waiting": "Waiting for: {names}",
+    "turn.roll": "{active} chooses which dice to roll (one, two or all three).",
+    "turn.reroll": "{active} rolled {dice} = **{total}** and may keep it or re-roll the same "
+                   "dice once.",
+    "turn.place": "Sum **{total}** ({dice}) — everyone may write {total} in one field of a "
+                  "{rows} row.",
     "turn.over": "**Turn {turn}** is over.",
     "turn.automatic": "**Turn {turn}** ({active} active) — nobody could cross anything: {what}",
     "status.decided": "✅",
@@ -39,6 +45,12 @@ EN: dict[str, str] = {
     "event.locked": "🔒 {name} locked **{row}**",
     "event.die_removed": "the {row} die leaves the game",
     "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
+    "event.rolled": "🎲 {name} rolled {dice} = {total}",
+    "event.rerolled": "🎲 {name} re-rolled: {dice} = {total}",
+    "event.placed": "{name} wrote {number} in {emoji}",
+    "event.failed_throw": "❌ {name} crosses a failed throw ({count}/{limit})",
+    "event.game_over.two_rows": "🏁 Two rows complete on one sheet: game over.",
+    "event.game_over.failed_throws": "🏁 A fourth failed throw: game over.",
     "event.game_over.rows_locked": "🏁 Two rows are locked: game over.",
     "event.game_over.penalties": "🏁 A fourth penalty: game over.",
     "event.game_over.abandoned": "🏁 The game was abandoned.",
@@ -46,6 +58,9 @@ EN: dict[str, str] = {
     "sheet.choose": "Turn {turn}, {phase}: choose what to cross, or pass.",
     "sheet.phase.action1": "action 1 (white sum {total})",
     "sheet.phase.action2": "action 2 (white + colour)",
+    "sheet.phase.roll": "your roll (choose the dice)",
+    "sheet.phase.reroll": "you rolled {total} (keep it or re-roll once)",
+    "sheet.phase.place": "write {total} (choose a field)",
     "sheet.nothing": "Turn {turn}: nothing for you to decide right now.",
     "sheet.done": "{what} Waiting for {names}.",
     "sheet.done_all": "{what}",
@@ -56,6 +71,20 @@ EN: dict[str, str] = {
     "option.lucky": "🍀 Lucky {lucky} → {emoji} {number}",
     "you.crossed": "Crossed {emoji} {number}.",
     "you.passed": "You passed.",
+    "you.rolled": "You rolled.",
+    "you.kept": "You kept the throw.",
+    "you.rerolled": "You re-rolled.",
+    "you.placed": "Wrote the sum in {emoji} {row}.",
+    "option.roll": "Roll {dice}",
+    "option.keep": "Keep {total}",
+    "option.reroll": "Re-roll {dice}",
+    "option.field": "{emoji} field {position} of 9 — {where}",
+    "option.field_pentagon": " (pentagon)",
+    "option.where.between": "between {left} and {right}",
+    "option.where.after": "after {left}",
+    "option.where.before": "before {right}",
+    "option.where.empty": "empty row",
+    "option.pick_row": "Write {total} in the {emoji} {row} row…",
     # end
     "end.title": "🏁 **{title}** — final scores",
     "end.line": "{rank}. {name} — {total}",
@@ -127,6 +156,22 @@ EN: dict[str, str] = {
         "crosses; only open rows whose next number may legally be crossed count, and on a "
         "tie you choose. With no such row there is no lucky option. Otherwise as in "
         "`/qwixx rules variant:classic`."
+    ),
+    "rules.qwinto": (
+        "**Qwinto** (2-6 players)\n"
+        "• Three dice: orange, yellow, purple. On your turn choose one, two or three of "
+        "them and roll; you may re-roll the same dice once.\n"
+        "• **Everyone** may write the sum in exactly one field of a row whose colour was "
+        "rolled: numbers increase left to right in each row (gaps may be filled later) and "
+        "no number appears twice in a column.\n"
+        "• If you are the active player and write nothing, cross a failed throw (-5).\n"
+        "• The game ends after the throw in which someone completes a second row, or "
+        "crosses a 4th failed throw.\n"
+        "• Scoring: an incomplete row scores 1 per number; a complete row scores its "
+        "rightmost number; a complete column of three scores its pentagon number.\n"
+        "**Decisions of this bot:** the sheet offers only legal fields, so nothing is ever "
+        "erased. Choices are secret until everyone has decided (you may change yours until "
+        "then); players with no legal field are not asked."
     ),
     "abandon.done": "🛑 {name} abandoned the {title} game.",
 }

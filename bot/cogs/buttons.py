@@ -106,4 +106,29 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await table(interaction).on_move(interaction, self.game, self.turn, self.phase, self.move)
 
 
-DYNAMIC_ITEMS = (LobbyButton, TurnButton, MoveButton)
+class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):pick-(?P<row>[a-z]+)"):
+    """The fields of one row where a player may write (Qwinto): one select per row,
+    so a sheet with more than 25 open fields still fits Discord's limits."""
+
+    def __init__(self, game: int, turn: int, phase: str, row: str, placeholder: str = "",
+                 options: list[tuple[str, str]] | None = None) -> None:
+        choices = [discord.SelectOption(label=label[:100], value=value)
+                   for value, label in (options or [("pass", "pass")])]
+        super().__init__(discord.ui.Select(
+            custom_id=f"qx:{game}:{turn}:{phase}:pick-{row}", placeholder=placeholder[:150],
+            options=choices[:25]))
+        self.game, self.turn, self.phase = game, turn, phase
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> FieldSelect:
+        return cls(int(match["game"]), int(match["turn"]), match["phase"], match["row"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        move = decode_move(values[0]) if values else Move("pass")
+        await table(interaction).on_move(interaction, self.game, self.turn, self.phase, move)
+
+
+DYNAMIC_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect)

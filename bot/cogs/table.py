@@ -106,8 +106,9 @@ class Table:
             return
         scores = ", ".join(f"{views.mention(p)} {s.total}" for p, s in game.scores().items())
         content = "\n".join([views.turn_content(game), t("status.scores", scores=scores)])
-        dice = await png_file(render_dice, game.dice, name="dice.png")  # type: ignore[attr-defined]
-        await interaction.edit_original_response(content=content, attachments=[dice])
+        dice: dict[str, int] = getattr(game, "dice", {})
+        files = [await png_file(render_dice, dice, name="dice.png")] if dice else []
+        await interaction.edit_original_response(content=content, attachments=files)
 
     @answers_errors
     async def on_abandon(self, interaction: discord.Interaction) -> None:
@@ -210,23 +211,29 @@ class Table:
             segments = views.turn_segments(outcome.events)
             summary = views.describe(segments[0][1])
             automatic = views.played_out(segments, game.finished)
+            phase = game.decision().phase
             if game.finished or game.turn != before.turn:
                 await self.edit_turn(outcome.record, views.turn_over_content(before.turn, summary))
             if game.finished:
                 await self.finish(outcome, automatic)
             elif game.turn != before.turn:
                 await self.post_turn(outcome, automatic)
+            elif phase != before.phase and phase in views.EVERYONE_PHASES:
+                await self.edit_turn(outcome.record, views.turn_so_far(game, summary))
+                await self.post_turn(outcome)
             else:
                 await self.refresh_turn(outcome.record.id)
-                if game.decision().phase != before.phase:
+                if phase != before.phase and phase in views.CALLED_PHASES:
                     await self.announce_phase(outcome, summary)
 
     async def post_turn(self, outcome: Outcome, preface: list[str] | None = None) -> None:
         record, game = outcome.record, outcome.game
         assert game is not None
-        dice = await png_file(render_dice, game.dice, name="dice.png")  # type: ignore[attr-defined]
+        dice: dict[str, int] = getattr(game, "dice", {})
+        files = [await png_file(render_dice, dice, name="dice.png")] if dice else []
         message = await self.channel(record).send(
-            views.turn_content(game, preface or []), file=dice, view=views.turn_view(record, game),
+            views.turn_content(game, preface or []), files=files,
+            view=views.turn_view(record, game),
             allowed_mentions=views.ping(game.decision().waiting))
         await self.service.set_message(record.id, message.id)
 
@@ -240,7 +247,8 @@ class Table:
     async def announce_phase(self, outcome: Outcome, summary: list[str]) -> None:
         game = outcome.game
         assert game is not None
-        text = "\n".join([*summary, t("turn.action2", active=views.mention(game.active))])
+        text = "\n".join([*summary, *views.phase_lines(game, game.decision().phase,
+                                                         views.mention(game.active))])
         await self.channel(outcome.record).send(text, allowed_mentions=views.ping([game.active]))
 
     async def edit_turn(self, record: GameRecord, content: str,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.cogs.buttons import LobbyButton, MoveButton, TurnButton
+from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
 from bot.messages import emoji, t
 from bot.rules import VARIANTS, Event, Game, Move
 from bot.store import GameRecord
@@ -73,6 +73,14 @@ def describe(events: Iterable[Event]) -> list[str]:
             lines[-1:] = [f"{lines[-1]} — {t('event.die_removed', row=data['row'])}"]
         elif event.kind == "penalty":
             lines.append(t("event.penalty", name=who, **data))
+        elif event.kind == "placed":
+            moves.append(t("event.placed", name=who, number=data["number"],
+                           emoji=emoji(data["row"])))
+        elif event.kind == "rolled":
+            key = "event.rerolled" if data["attempt"] else "event.rolled"
+            lines.append(t(key, name=who, dice=dice_text(data["dice"]), total=data["total"]))
+        elif event.kind == "failed_throw":
+            lines.append(t("event.failed_throw", name=who, **data))
         elif event.kind == "game_over":
             lines.append(t(f"event.game_over.{data['reason']}"))
     return ([" · ".join(moves)] if moves else []) + lines
@@ -103,30 +111,63 @@ def played_out(segments: list[tuple[Event | None, list[Event]]], finished: bool)
 
 # --- the turn message ----------------------------------------------------
 def turn_content(game: Game, preface: Iterable[str] = ()) -> str:
-    decision = game.decision()
     active = mention(game.active)
     lines = [*preface, t("turn.header", turn=game.turn, active=active)]
-    if decision.phase == "action1":
-        lines.append(t("turn.white_sum", total=game.white_sum))  # type: ignore[attr-defined]
-        lines.append(t("turn.colour_hint", active=active))
-    else:
-        lines.append(t("turn.action2", active=active))
+    lines += phase_lines(game, game.decision().phase, active)
     lines.append(status_line(game))
     return "\n".join(lines)
 
 
+def phase_lines(game: Game, phase: str, active: str) -> list[str]:
+    """What the phase asks of whom, in words."""
+    if phase == "action1":
+        return [t("turn.white_sum", total=game.white_sum),  # type: ignore[attr-defined]
+                t("turn.colour_hint", active=active)]
+    if phase == "action2":
+        return [t("turn.action2", active=active)]
+    dice = getattr(game, "dice", {})
+    total = sum(dice.values())
+    rows = " or ".join(f"{emoji(r)} {r}" for r in dice)
+    return [t(f"turn.{phase}", active=active, dice=dice_text(dice), total=total, rows=rows)]
+
+
+def dice_text(dice: dict[str, int]) -> str:
+    return " ".join(f"{emoji(colour)}{value}" for colour, value in dice.items())
+
+
 def status_line(game: Game) -> str:
-    waiting = game.decision().waiting
+    """Everyone's state in phases open to all; otherwise just who is awaited."""
+    decision = game.decision()
+    shown = game.players if decision.phase in OPEN_PHASES else sorted(decision.waiting)
     return "  ".join(
-        f"{t('status.waiting') if p in waiting else t('status.decided')} {mention(p)}"
-        for p in game.players)
+        f"{t('status.waiting') if p in decision.waiting else t('status.decided')} {mention(p)}"
+        for p in shown)
+
+
+OPEN_PHASES = ("action1", "place")
 
 
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
+    """"Open my sheet", and "Pass" when a pass needs no sheet to be understood."""
     view = discord.ui.View(timeout=None)
     view.add_item(TurnButton(record.id, game.turn, "sheet"))
-    view.add_item(TurnButton(record.id, game.turn, "pass"))
+    if game.decision().phase in PUBLIC_PASS_PHASES:
+        view.add_item(TurnButton(record.id, game.turn, "pass"))
     return view
+
+
+PUBLIC_PASS_PHASES = ("action1", "action2", "place")
+
+
+# Phases that open a decision to everyone get a fresh message (so all are pinged);
+# phases that call only the active player get a short message calling them.
+EVERYONE_PHASES = ("place",)
+CALLED_PHASES = ("action2", "action3")
+
+
+def turn_so_far(game: Game, summary: Iterable[str]) -> str:
+    """A turn message whose decisions moved on to a newer message."""
+    return "\n".join([t("turn.header", turn=game.turn, active=mention(game.active)), *summary])
 
 
 def turn_over_content(turn: int, summary: Iterable[str]) -> str:
@@ -145,7 +186,7 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
     if not game.legal_moves(player):
         lines.append(t("sheet.nothing", turn=game.turn))
     else:
-        total = getattr(game, "white_sum", "")
+        total = getattr(game, "white_sum", None) or getattr(game, "total", "")
         phase = t(f"sheet.phase.{decision.phase}", total=total)
         lines.append(t("sheet.choose", turn=game.turn, phase=phase))
         if decision.phase == "action1" and player not in decision.waiting:
@@ -156,6 +197,13 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
 def option_label(game: Game, player: int, move: Move) -> str:
     if move.kind == "pass":
         return t("button.pass")
+    if move.kind in ("roll", "reroll"):
+        dice = move.dice or getattr(game, "rolled", ())
+        return t(f"option.{move.kind}", dice="".join(emoji(c) for c in dice))
+    if move.kind == "keep":
+        return t("option.keep", total=getattr(game, "total", ""))
+    if move.kind == "place":
+        return field_label(game, player, move)
     mark = emoji(move.row or "")
     if move.kind == "lucky":
         label = t("option.lucky", lucky=game.white_sum, emoji=mark,  # type: ignore[attr-defined]
@@ -169,13 +217,42 @@ def option_label(game: Game, player: int, move: Move) -> str:
     return label + (t("option.skips", count=len(skipped)) if skipped else "")
 
 
+def field_label(game: Game, player: int, move: Move) -> str:
+    """A Qwinto field by its place in the row and its written neighbours."""
+    from bot.rules.qwinto import PENTAGONS, ROW_COLUMNS
+
+    row, column = move.row or "", move.number or 0
+    written = game.sheets[player].fields[row]  # type: ignore[attr-defined]
+    left = [written[c] for c in ROW_COLUMNS[row] if c < column and c in written]
+    right = [written[c] for c in ROW_COLUMNS[row] if c > column and c in written]
+    if left and right:
+        where = t("option.where.between", left=left[-1], right=right[0])
+    elif left or right:
+        where = t("option.where.after", left=left[-1]) if left else \
+            t("option.where.before", right=right[0])
+    else:
+        where = t("option.where.empty")
+    label = t("option.field", emoji=emoji(row), position=ROW_COLUMNS[row].index(column) + 1,
+              where=where)
+    return label + (t("option.field_pentagon") if column in PENTAGONS[row] else "")
+
+
 def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View | None:
+    """One button per option; fields to write in come as one select per row."""
     moves = game.legal_moves(player)
     if not moves:
         return None
     view = discord.ui.View(timeout=None)
     phase = game.decision().phase
-    for move in moves[:25]:
+    fields = [m for m in moves if m.kind == "place"]
+    for row in dict.fromkeys(m.row for m in fields):
+        options = [m for m in fields if m.row == row]
+        placeholder = t("option.pick_row", total=getattr(game, "total", ""), emoji=emoji(row),
+                        row=row)
+        view.add_item(FieldSelect(record.id, game.turn, phase, row or "", placeholder,
+                                  [(encode_move(m), field_label(game, player, m))
+                                   for m in options]))
+    for move in [m for m in moves if m.kind != "place"][:25 - 5 * len(view.children)]:
         style = ROW_STYLE.get(move.row or "", discord.ButtonStyle.secondary)
         view.add_item(MoveButton(record.id, game.turn, phase, move,
                                  option_label(game, player, move), style))
@@ -185,6 +262,10 @@ def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View |
 def you_did(move: Move) -> str:
     if move.kind == "pass":
         return t("you.passed")
+    if move.kind in ("roll", "keep", "reroll"):
+        return t({"roll": "you.rolled", "keep": "you.kept", "reroll": "you.rerolled"}[move.kind])
+    if move.kind == "place":
+        return t("you.placed", emoji=emoji(move.row or ""), row=move.row)
     return t("you.crossed", emoji=emoji(move.row or ""), number=move.number)
 
 

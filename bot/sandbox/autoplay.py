@@ -11,24 +11,53 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from .driver import SimMember
+from .driver import BUTTON, STRING_SELECT, SimMember
 from .records import ChannelRecord, StoredMessage
 from .sandbox import Sandbox
 
 OPEN_SHEET = "Open my sheet"
 TURN = re.compile(r"\bTurn (\d+)\b")
 GAME_OVER = "final scores"
-Policy = Callable[[SimMember, StoredMessage], str]
+Policy = Callable[[SimMember, list["Choice"], StoredMessage], "Choice"]
 Log = Callable[[str], None]
 
 
+@dataclass(frozen=True)
+class Choice:
+    """One thing a member can do on a message: a button, or one option of a select."""
+
+    text: str
+    custom_id: str
+    value: str | None = None
+
+    async def take(self, member: SimMember, message: StoredMessage) -> StoredMessage:
+        if self.value is None:
+            return (await member.click(message, custom_id=self.custom_id)).message
+        return (await member.select(message, [self.value], custom_id=self.custom_id)).message
+
+
+def choices(message: StoredMessage) -> list[Choice]:
+    found: list[Choice] = []
+    for item in message.interactive():
+        if item.get("disabled"):
+            continue
+        if item.get("type") == BUTTON and item.get("custom_id"):
+            found.append(Choice(item.get("label") or "", item["custom_id"]))
+        elif item.get("type") == STRING_SELECT:
+            found += [Choice(f"{item.get('placeholder', '')} {o['label']}", item["custom_id"],
+                             o["value"]) for o in item.get("options") or []]
+    return found
+
+
 def seeded_policy(seed: int) -> Policy:
-    """Choose among the offered buttons at random, reproducibly from what is shown."""
-    def choose(member: SimMember, sheet: StoredMessage) -> str:
+    """Choose among what is offered at random, reproducibly from what is shown."""
+    def choose(member: SimMember, offered: list[Choice], sheet: StoredMessage) -> Choice:
         first_line = sheet.content.splitlines()[0] if sheet.content else ""
-        rng = random.Random(f"{seed}:{member.name}:{first_line}:{sorted(sheet.labels)}")
-        return rng.choice(sheet.labels)
+        texts = sorted(c.text for c in offered)
+        rng = random.Random(f"{seed}:{member.name}:{first_line}:{texts}")
+        return rng.choice(offered)
     return choose
 
 
@@ -57,12 +86,13 @@ async def play_round(sb: Sandbox, members: Sequence[SimMember], policy: Policy,
         if turn is None or final_message(sb, channel) is not None:
             return False
         sheet = (await member.click(turn, label=OPEN_SHEET)).message
-        if not sheet.labels or "change your choice" in sheet.content:
+        offered = choices(sheet)
+        if not offered or "change your choice" in sheet.content:
             continue
-        label = policy(member, sheet)
+        choice = policy(member, offered, sheet)
         if log:
-            log(f"  {member.name} chooses {label}")
-        after = (await member.click(sheet, label=label)).message
+            log(f"  {member.name} chooses {choice.text.strip()}")
+        after = await choice.take(member, sheet)
         await caught_up(sb, after.content, channel)
     return final_message(sb, channel) is None
 

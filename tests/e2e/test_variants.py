@@ -1,0 +1,53 @@
+"""Qwixx Longo and Qwinto played whole through the Discord layer."""
+
+from __future__ import annotations
+
+from bot.sandbox import Sandbox, SimMember
+from bot.sandbox.autoplay import Choice, play_to_end, seeded_policy, wait_for_turn
+from bot.sandbox.records import StoredMessage
+
+
+async def start(sb: Sandbox, variant: str, members: list[SimMember]) -> None:
+    lobby = (await members[0].slash("qwixx", "start", variant=variant)).message
+    for member in members[1:]:
+        await member.click(lobby, label="Join")
+    await members[0].click(lobby, label="Start")
+    await wait_for_turn(sb)
+
+
+def recording(seed: int, seen: list[str]):
+    """The seeded policy, noting every option it was offered."""
+    policy = seeded_policy(seed)
+
+    def choose(member: SimMember, offered: list[Choice], sheet: StoredMessage) -> Choice:
+        seen.extend(c.text for c in offered)
+        return policy(member, offered, sheet)
+    return choose
+
+
+async def test_a_whole_longo_game_with_lucky_options(sb: Sandbox) -> None:
+    members = [sb.member(n) for n in ("Ana", "Ben", "Cem")]
+    await start(sb, "longo", members)
+    seen: list[str] = []
+    final = await play_to_end(sb, members, recording(2, seen))
+    assert "Qwixx Longo** — final scores" in final.content
+    assert any(text.startswith("🍀 Lucky") for text in seen)
+    assert max(int(t.split()[1]) for t in seen if t[:1] in "🟥🟨" and t.split()[1].isdigit()) \
+        <= 16
+    assert final.attachments[0].image().size[0] > 400
+
+
+async def test_a_whole_qwinto_game(sb: Sandbox) -> None:
+    members = [sb.member(n) for n in ("Ana", "Ben", "Cem")]
+    await start(sb, "qwinto", members)
+    first = await wait_for_turn(sb)
+    assert "chooses which dice to roll" in first.content and "Pass" not in first.labels
+    seen: list[str] = []
+    final = await play_to_end(sb, members, recording(4, seen))
+    assert "Qwinto** — final scores" in final.content
+    assert any(t.startswith("Roll ") for t in seen)
+    assert any(t.startswith(("Keep ", "Re-roll ")) for t in seen)
+    assert any(t.startswith("Write") and "field" in t for t in seen)  # the per-row selects
+    throws = [m for m in sb.messages() if m.attachments and m.attachments[0].filename ==
+              "dice.png"]
+    assert len(throws) > 5  # each throw was shown with its dice
