@@ -1,0 +1,70 @@
+"""Decision deadlines as data: turn times, reminder times, what is due when.
+
+Pure functions of timestamps (unix seconds), so the scheduler, the store and
+the tests agree on what is due without any sleeping task.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MINUTE, HOUR, DAY = 60, 3600, 86400
+SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
+UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
+PART = re.compile(r"(\d+)\s*([mhd])")
+
+
+class DurationError(ValueError):
+    """A turn time that cannot be read or lies outside 5m-7d; the message says which."""
+
+
+def parse_duration(text: str) -> int:
+    """``"5m"``, ``"90m"``, ``"1h30m"``, ``"24h"``, ``"7d"`` → seconds (5 minutes to 7 days)."""
+    cleaned = text.strip().lower().replace(" ", "")
+    if not cleaned or PART.sub("", cleaned):
+        raise DurationError(f"{text!r} is not a duration; write it like 30m, 2h, 1h30m or 3d")
+    seconds = sum(int(n) * UNITS[unit] for n, unit in PART.findall(cleaned))
+    if not SHORTEST <= seconds <= LONGEST:
+        raise DurationError(f"{text!r} is outside the allowed 5m to 7d")
+    return seconds
+
+
+def format_duration(seconds: int) -> str:
+    """The shortest exact text: ``86400`` → ``"24h"``, ``5400`` → ``"1h30m"``."""
+    if seconds % DAY == 0 and seconds >= 2 * DAY:
+        return f"{seconds // DAY}d"
+    hours, rest = divmod(seconds, HOUR)
+    minutes = rest // MINUTE
+    return (f"{hours}h" if hours else "") + (f"{minutes}m" if minutes or not hours else "")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """When the current decision began and ends, and how many reminders went out."""
+
+    started: float
+    deadline: float
+    reminders: int = 0
+
+    @classmethod
+    def start(cls, now: float, turn_time: int) -> Clock:
+        return cls(now, now + turn_time, 0)
+
+    @property
+    def reminder_times(self) -> tuple[float, float]:
+        """Half-time, and shortly before the end (a tenth of the time, at most an hour)."""
+        length = self.deadline - self.started
+        return self.started + length / 2, self.deadline - min(HOUR, length / 10)
+
+    def next_due(self) -> float:
+        """When something next happens: a reminder, or the deadline."""
+        return self.reminder_times[self.reminders] if self.reminders < 2 else self.deadline
+
+    def due(self, now: float) -> str | None:
+        """``"expire"``, ``"remind"`` or None. An overdue deadline skips its reminders."""
+        if now >= self.deadline:
+            return "expire"
+        if self.reminders < 2 and now >= self.next_due():
+            return "remind"
+        return None
