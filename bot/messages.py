@@ -157,6 +157,25 @@ EN: dict[str, str] = {
         "tie you choose. With no such row there is no lucky option. Otherwise as in "
         "`/qwixx rules variant:classic`."
     ),
+    "rules.onboard": (
+        "**Qwixx On Board** (2-4 players) — Qwixx with a track and one pawn each\n"
+        "• Sheet, dice, actions 1 and 2, locking and scoring are as in Qwixx.\n"
+        "• **Action 3** (active player only, optional): then move your pawn forward 1-5 "
+        "*free* fields. Fields with another pawn are skipped and not counted (one pawn per "
+        "field; the start holds any number); never past the last field. You may land only on "
+        "a number you cross now (left to right; a last number needs 5 crosses and locks the "
+        "row for everyone; nothing in a locked row) or have already crossed.\n"
+        "• **Penalty** only if the active player crossed nothing in all three actions; "
+        "landing on a number already crossed is not a cross.\n"
+        "• **End:** when a pawn reaches one of the last 5 fields (the finish), every other "
+        "player has exactly one more turn, then the game ends. Two locked rows or a 4th "
+        "penalty still end it at once.\n"
+        "• **Score:** as in Qwixx plus the bonus under your pawn (1-20; the start scores 0).\n"
+        "**Decisions of this bot:** the printed tracks are not published, so the two board "
+        "sides (A, the default, and B; 40 fields each, every colour and number 2-12, bonus "
+        "rising 1 → 20) are the project's own design. The penalty is settled at the end of "
+        "the turn, after action 3. Otherwise as in `/qwixx rules variant:classic`."
+    ),
     "rules.qwinto": (
         "**Qwinto** (2-6 players)\n"
         "• Three dice: orange, yellow, purple. On your turn choose one, two or three of "
@@ -174,6 +193,64 @@ EN: dict[str, str] = {
         "then); players with no legal field are not asked."
     ),
     "abandon.done": "🛑 {name} abandoned the {title} game.",
+    # /qwixx leaderboard, stats, history (issue 7)
+    "command.leaderboard": "This server's best players",
+    "command.stats": "A member's games, wins and scores on this server",
+    "command.history": "The last finished games on this server",
+    "option.leaderboard.variant": "Only this game (default: all games)",
+    "option.leaderboard.period": "Which games count (default: all time)",
+    "option.leaderboard.sort": "Rank by (default: wins)",
+    "option.stats.user": "Whose stats (default: yours)",
+    "option.history.user": "Only games of this member (default: everyone's)",
+    "period.all": "All time",
+    "period.month": "This month",
+    "period.week": "This week",
+    "sort.wins": "Wins",
+    "sort.rate": "Win rate",
+    "sort.average": "Average",
+    "sort.best": "Best",
+    "column.rank": "#",
+    "column.player": "Player",
+    "column.games": "Games",
+    "column.wins": "Wins",
+    "column.rate": "Win rate",
+    "column.average": "Average",
+    "column.best": "Best",
+    "leaderboard.all_games": "All games",
+    "leaderboard.title": "🏆 **{scope}** leaderboard · {period} · by {sort}",
+    "leaderboard.image_title": "{scope} — {period}",
+    "leaderboard.subtitle": "ranked by {sort} · players ranked: {count}",
+    "leaderboard.alt_title": "{scope} leaderboard, {period}, by {sort}:",
+    "leaderboard.alt_line": "{rank}. {name}: games {games}, wins {wins} ({rate}), "
+                            "average {average}, best {best}",
+    "leaderboard.rule": "Win rate and average rank only players with at least {min} games.",
+    "leaderboard.left_out": "{count} with fewer than {min} games not ranked.",
+    "leaderboard.unranked": "–",
+    "leaderboard.empty": "No finished games to rank for {scope}, {period}, on this server yet. "
+                         "Play one with `/qwixx start`!",
+    "stats.unknown_player": "Unknown player",
+    "stats.title": "📊 {name} on this server",
+    "stats.overall": "All games",
+    "stats.figures": "Games **{games}** · Wins **{wins}** ({rate}) · Average **{average}** · "
+                     "Best **{best}**",
+    "stats.last": "Last {count}: {scores}",
+    "stats.footer": "Finished games on this server; abandoned games do not count.",
+    "stats.none": "{name} has no finished games on this server yet.",
+    "history.title": "🗂️ Last finished games on this server",
+    "history.title_user": "🗂️ Last finished games of {name} on this server",
+    "history.line": "**{number}.** {date} · {title} · {scores}",
+    "history.score": "{mark}{name} {score}",
+    "history.winner": "🏆 ",
+    "history.not_counted": "(not counted)",
+    "history.hint": "Press “Sheets N” to see game N's final sheets (only you see them).",
+    "history.none": "No finished games on this server yet. Play one with `/qwixx start`!",
+    "history.none_user": "{name} has no finished games on this server yet.",
+    "button.final": "Sheets {number}",
+    "button.final_sheets": "Final sheets",
+    "final.content": "🏁 **{title}** of {date} with {names} — final sheets",
+    "error.final_gone": "That game's final sheets are not available on this server.",
+    "error.stats_guild_only": "Leaderboards, stats and history belong to a server: use this "
+                              "command in one of its channels.",
 }
 
 

@@ -3,7 +3,9 @@
 Writes ``sheet.png`` (a classic sheet, player 1 with the options open to them outlined),
 ``dice.png`` and ``scoreboard.png`` (the same game played to its end), then
 ``sheet-longo.png`` (a Longo sheet when a lucky number came up) and ``sheet-qwinto.png``
-(a Qwinto sheet with the fields open to the current sum outlined).
+(a Qwinto sheet with the fields open to the current sum outlined); and ``board.png``
+(a Qwixx On Board track in the active player's action 3, the fields their pawn may move
+to outlined) with ``sheet-onboard.png`` (that player's sheet, with the board bonus box).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import sys
 from pathlib import Path
 
 from bot.rules import PASS, Game, Move, new_game
+from bot.rules.onboard import OnBoardGame
 from bot.rules.qwinto import ROW_COLUMNS
 from bot.rules.qwixx import QwixxGame
 
-from . import render_dice, render_scoreboard, render_sheet
+from . import render_board, render_dice, render_scoreboard, render_sheet
 
 NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
 
@@ -96,6 +99,36 @@ def qwinto_example(seed: int, turns: int = 14) -> Game:
     return game
 
 
+def onboard_example(seed: int, turns: int = 14, board: str = "A") -> OnBoardGame:
+    """An On Board game from turn ``turns`` on, stopped in an action 3 with 3+ pawn moves,
+    one of which at least crosses a number."""
+    rng = random.Random(seed)
+    game = new_game("onboard", list(NAMES), seed, {"board": board})
+    assert isinstance(game, OnBoardGame)
+    for _ in range(2000):
+        steps = [m.number or 0 for m in game.legal_moves(game.active) if m.kind == "pawn"]
+        crossing = any(t and t[2] for t in (game.pawn_target(game.active, s) for s in steps))
+        if game.finished or (game.turn >= turns and len(steps) >= 3 and crossing):
+            break
+        game = play(game, 1, rng, max_skip=2, keen=0.9)  # type: ignore[assignment]
+    return game
+
+
+def write_board_examples(out: Path, seed: int = 22) -> dict[str, Path]:
+    """Write ``board.png`` and ``sheet-onboard.png`` into ``out``; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    game = onboard_example(seed)
+    moves = game.legal_moves(game.active)
+    images = {
+        "board.png": render_board(game, NAMES, moves),
+        "sheet-onboard.png": render_sheet(game, game.active, NAMES[game.active], moves),
+    }
+    paths = {name: out / name for name in images}
+    for name, data in images.items():
+        paths[name].write_bytes(data)
+    return paths
+
+
 def write_examples(out: Path, seed: int = 22, moves: int = 80) -> dict[str, Path]:
     """Write the example images into ``out`` and return their paths by file name."""
     out.mkdir(parents=True, exist_ok=True)
@@ -121,7 +154,7 @@ def write_examples(out: Path, seed: int = 22, moves: int = 80) -> dict[str, Path
 
 def main(argv: list[str]) -> None:
     out = Path(argv[0]) if argv else Path("docs")
-    for path in write_examples(out).values():
+    for path in [*write_examples(out).values(), *write_board_examples(out).values()]:
         print(path, path.stat().st_size, "bytes")
 
 

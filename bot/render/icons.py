@@ -123,3 +123,46 @@ def hatch(canvas: Canvas, b: Box, colour: Colour, spacing: float, width: float) 
         p1 = (end[0], c - end[0])
         canvas.line((p0, p1), colour, width, round_ends=False)
         c += step
+
+
+def pawn(canvas: Canvas, b: Box, fill: Colour, edge: Colour) -> None:
+    """A game pawn (round head on a bell-shaped body) filling ``b``, outlined in ``edge``."""
+    w = b[2] - b[0]
+    pawn_shape(canvas, b, edge)
+    pawn_shape(canvas, inset(b, w * 0.09), fill)
+
+
+def pawn_shape(canvas: Canvas, b: Box, colour: Colour) -> None:
+    x0, y0, x1, y1 = b
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2
+    r = w * 0.24
+    head_y = y0 + r
+    canvas.polygon(((cx - w * 0.17, head_y + r * 0.6), (cx + w * 0.17, head_y + r * 0.6),
+                    (cx + w * 0.42, y1 - h * 0.14), (cx - w * 0.42, y1 - h * 0.14)),
+                   fill=colour)
+    canvas.ellipse((cx - r, y0, cx + r, y0 + 2 * r), fill=colour)
+    canvas.rect((x0, y1 - h * 0.2, x1, y1), fill=colour, radius=h * 0.08)
+
+
+def chequer(canvas: Canvas, b: Box, size: float, dark: Colour, light: Colour) -> None:
+    """A chequered rectangle (a finish line) filling ``b``."""
+    canvas.rect(b, fill=light)
+    y, line = b[1], 0
+    while y < b[3]:
+        x = b[0] + (size if line % 2 else 0)
+        while x < b[2]:
+            canvas.rect((x, y, min(x + size, b[2]), min(y + size, b[3])), fill=dark)
+            x += 2 * size
+        y += size
+        line += 1
+
+
+def flag(canvas: Canvas, b: Box, size: float) -> None:
+    """A chequered finish flag on a pole, filling ``b``."""
+    x0, y0, x1, y1 = b
+    pole = (x1 - x0) * 0.08
+    canvas.line(((x0 + pole, y0), (x0 + pole, y1)), theme.INK, pole, round_ends=False)
+    cloth = (x0 + pole * 1.5, y0, x1, y0 + (y1 - y0) * 0.6)
+    chequer(canvas, cloth, size, theme.FINISH_DARK, theme.FINISH_LIGHT)
+    canvas.rect(cloth, outline=theme.INK, width=1.5)

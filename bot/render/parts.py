@@ -133,3 +133,30 @@ def draw_sum_line(canvas: Canvas, boxes: Sequence[Box], entries: Sequence[SumEnt
         if not is_total:
             canvas.text((b[2] + theme.OPERATOR / 2, middle[1]), entry.operator,
                         theme.TOTAL_SIZE, theme.MUTED, bold=True)
+
+
+# --- Qwixx On Board: the pawns ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PawnStyle:
+    fill: Colour
+    edge: Colour
+    ink: Colour  # the seat number on the pawn
+
+
+def pawn_style(seat: int) -> PawnStyle:
+    """How the pawn of the ``seat``-th player (0-based) looks."""
+    fill = theme.PAWN_COLOURS[seat % len(theme.PAWN_COLOURS)]
+    light = sum(fill) > 450
+    return PawnStyle(fill, theme.PAWN_EDGE_LIGHT if light else theme.PAWN_EDGE_DARK,
+                     theme.INK if light else theme.PAPER)
+
+
+def draw_pawn(canvas: Canvas, b: Box, seat: int) -> None:
+    """The ``seat``-th player's pawn filling ``b``, with the seat number (1-based) on it."""
+    style = pawn_style(seat)
+    icons.pawn(canvas, b, style.fill, style.edge)
+    w, h = b[2] - b[0], b[3] - b[1]
+    canvas.text(((b[0] + b[2]) / 2, b[1] + h * 0.62), str(seat + 1), w * 0.4, style.ink,
+                bold=True)

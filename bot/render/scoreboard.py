@@ -11,7 +11,7 @@ from bot.rules import qwinto as qwinto_rules
 from . import qwinto_sheet, theme
 from .canvas import Box, Canvas
 from .parts import blend, centre, row_colours, signed
-from .sheet import SheetLayout, draw_sheet, sheet_size
+from .sheet import SheetLayout, draw_sheet, has_board, sheet_size
 
 
 def score_rows(game: Game) -> tuple[str, ...]:
@@ -34,8 +34,9 @@ class BoardLayout:
     @classmethod
     def of(cls, game: Game) -> BoardLayout:
         qwinto = game.variant == qwinto_sheet.VARIANT
-        # Qwinto always scores its bonus (pentagons); Qwixx shows one only if someone has it.
-        bonus = qwinto or any(s.bonus for s in game.scores().values())
+        # Qwinto always scores its bonus (pentagons), On Board its pawns' fields; other
+        # games show one only if someone has it.
+        bonus = qwinto or has_board(game) or any(s.bonus for s in game.scores().values())
         return cls(score_rows(game), len(game.players), bonus, sheet_size(game),
                    "failed" if qwinto else "penalties")
 

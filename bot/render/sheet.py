@@ -6,6 +6,8 @@ Everything is computed from the game's data: the rows and their numbers come fro
 penalty boxes from ``rules.penalty_limit``. Rows longer than ``theme.NARROW_FROM`` numbers
 (Longo's 15) get narrower cells and condensed digits. Games with ``lucky`` numbers (Longo)
 show them in a clover badge, and the cells a lucky number may cross carry a clover.
+Games with a board (Qwixx On Board) add a bonus box with the player's pawn to the sum
+line, and outline the cells their pawn moves would cross.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .parts import (
     blend,
     draw_card,
     draw_header,
+    draw_pawn,
     draw_sum_line,
     draw_tick_boxes,
     measure,
@@ -36,6 +39,7 @@ from .parts import (
 
 CROSS_KIND = "cross"
 LUCKY_KIND = "lucky"
+PAWN_KIND = "pawn"
 
 __all__ = [
     "Cell", "SheetLayout", "blend", "cell_box", "draw_sheet", "highlighted", "lock_box",
@@ -79,6 +83,23 @@ def lucky_cells(moves: Iterable[Move]) -> set[tuple[str, int]]:
             if m.kind == LUCKY_KIND and m.row is not None and m.number is not None}
 
 
+def pawn_cells(game: QwixxGame, player: int, moves: Iterable[Move]) -> set[tuple[str, int]]:
+    """The (row, number) cells that pawn ``moves`` (On Board's action 3) would cross."""
+    target_of = getattr(game, "pawn_target", None)
+    cells: set[tuple[str, int]] = set()
+    for move in moves:
+        if move.kind == PAWN_KIND and move.number is not None and target_of is not None:
+            target = target_of(player, move.number)
+            if target is not None and target[2]:
+                cells.add((target[1].colour, target[1].number))
+    return cells
+
+
+def has_board(game: Game) -> bool:
+    """Whether ``game`` has a track with pawns (Qwixx On Board)."""
+    return isinstance(getattr(game, "pawns", None), dict)
+
+
 def lucky_numbers(game: QwixxGame, player: int) -> tuple[int, int] | None:
     """``player``'s two lucky numbers, for variants that deal them (Longo)."""
     lucky = getattr(game, "lucky", None)
@@ -107,6 +128,7 @@ class SheetLayout:
     title: str = "Qwixx"
     lucky: bool = False  # the game deals lucky numbers: a badge in the name line
     labels: tuple[str, ...] = ()  # every number printed in a cell, to size the digits
+    board: bool = False  # the game has a board: a bonus box in the sum line
 
     @classmethod
     def of(cls, game: QwixxGame) -> SheetLayout:
@@ -114,7 +136,8 @@ class SheetLayout:
         labels = sorted({str(n) for r in rows for n in game.rules.numbers(r)})
         return cls(rows, tuple(len(game.rules.numbers(r)) for r in rows),
                    max(max_crosses(game, r) for r in rows), game.rules.penalty_limit,
-                   game.title, lucky_numbers(game, game.players[0]) is not None, tuple(labels))
+                   game.title, lucky_numbers(game, game.players[0]) is not None, tuple(labels),
+                   has_board(game))
 
     # rows of cells
     @property
@@ -222,8 +245,8 @@ class SheetLayout:
         return self.table_top + 2 * theme.TABLE_CELL[1] + theme.SECTION_GAP
 
     def total_boxes(self) -> list[Box]:
-        """One box per row, one for penalties, one (wider) for the total."""
-        return sum_boxes(self.total_top, len(self.rows) + 2)
+        """One box per row, the board bonus (On Board), penalties, and the (wider) total."""
+        return sum_boxes(self.total_top, len(self.rows) + 2 + self.board)
 
     @property
     def height(self) -> int:
@@ -306,7 +329,7 @@ def draw_qwixx_sheet(canvas: Canvas, game: QwixxGame, player: int, name: str,
     lucky = lucky_numbers(game, player)
     if layout.lucky_box and lucky:
         draw_lucky_badge(canvas, layout.lucky_box, lucky)
-    marked, clovers = highlighted(moves), lucky_cells(moves)
+    marked, clovers = highlighted(moves) | pawn_cells(game, player, moves), lucky_cells(moves)
     for i, row in enumerate(layout.rows):
         draw_row(canvas, layout, game, player, i, row, marked, clovers)
     draw_points_table(canvas, layout)
@@ -444,9 +467,22 @@ def draw_penalties(canvas: Canvas, layout: SheetLayout, penalties: int) -> None:
 
 
 def draw_totals(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int) -> None:
-    """The sum line: row points + ... − penalty points = total."""
+    """The sum line: row points + ... (+ board bonus) − penalty points = total."""
     score = game.scores()[player]
     entries = [SumEntry(score.rows[r], row_colours(r)) for r in layout.rows]
-    entries[-1] = SumEntry(entries[-1].value, entries[-1].colours, "−")
+    if layout.board:
+        seat = game.players.index(player)
+        entries.append(SumEntry(score.bonus, decorate=lambda c, b: draw_bonus_pawn(c, b, seat),
+                                shift=theme.SHEET_PAWN * 0.3))
+    entries[-1] = SumEntry(entries[-1].value, entries[-1].colours, "−", entries[-1].decorate,
+                           entries[-1].shift)
     entries += [SumEntry(-score.penalty_points, operator="="), SumEntry(score.total)]
     draw_sum_line(canvas, layout.total_boxes(), entries)
+
+
+def draw_bonus_pawn(canvas: Canvas, b: Box, seat: int) -> None:
+    """The player's pawn at the left of the bonus box: the bonus under it on the board."""
+    h = theme.SHEET_PAWN
+    w = h * theme.PAWN[0] / theme.PAWN[1]
+    cy = (b[1] + b[3]) / 2
+    draw_pawn(canvas, (b[0] + 6, cy - h / 2, b[0] + 6 + w, cy + h / 2), seat)

@@ -57,6 +57,16 @@ CLOVER_PALE: RGB = (226, 244, 228)
 COLUMN_BAND: RGB = (222, 222, 222)  # Qwinto: the triple columns behind the rows
 COLUMN_DONE: RGB = (246, 206, 80)  # ... once all three fields are filled
 
+# Qwixx On Board: the pawns, one colour per seat, chosen to stand out on every field colour
+# (each pawn also carries its seat number, so colour is never the only clue).
+PAWN_COLOURS: tuple[RGB, ...] = ((250, 250, 250), (35, 35, 35), (150, 70, 190), (250, 140, 30))
+PAWN_EDGE_LIGHT: RGB = (30, 30, 30)  # the outline of light pawns
+PAWN_EDGE_DARK: RGB = (255, 255, 255)  # ... and of dark ones
+TRACK_ROAD: RGB = (222, 222, 222)  # the path behind the fields
+START_FIELD: RGB = (246, 246, 246)
+FINISH_DARK: RGB = (30, 30, 30)  # the finish area's chequered frame
+FINISH_LIGHT: RGB = (255, 255, 255)
+
 # Dice: body and pip colours; pips are dark on light bodies for contrast.
 WHITE_DIE = (250, 250, 250)
 DIE_EDGE: RGB = (60, 60, 60)
@@ -143,6 +153,23 @@ DIE_LABEL = 24
 DIE_LABEL_SIZE = 17
 DIE_DIGIT_SIZE = 52
 DICE_SUM_SIZE = 46  # Qwinto's "= 11" after the dice
+
+# Qwixx On Board: the track, a snake of 11 slots per line (start + 40 fields).
+TRACK_COLUMNS = 11
+TRACK_CELL = (70, 86)  # a field: width, height
+TRACK_GAP = 8  # between fields in a line
+TRACK_LINE_GAP = 30  # between lines: the road turns here
+TRACK_TITLE = 44
+TRACK_NUMBER_SIZE = 36
+TRACK_BONUS = 28  # the white disc with the bonus under the number
+TRACK_BONUS_SIZE = 16
+TRACK_INDEX_SIZE = 12  # the small position number in a field's corner
+TRACK_ROAD_WIDTH = 22
+TRACK_CHEQUER = 7  # the finish frame's squares
+PAWN = (50, 64)  # a pawn on a field: width, height
+LEGEND_ROW = 60
+LEGEND_SIZE = 21
+SHEET_PAWN = 34  # the pawn in the sheet's bonus box
 
 BOARD_SHEET_SCALE = 0.5  # scoreboard: sheets at half size
 BOARD_COLUMNS = 2

@@ -13,10 +13,12 @@ from typing import Any
 
 from .base import PASS, Decision, Event, Game, Move, RuleError, Score, Standing
 from .longo import LongoGame
+from .onboard import OnBoardGame
 from .qwinto import QwintoGame
 from .qwixx import QwixxGame
 
-VARIANTS: dict[str, type[Game]] = {cls.variant: cls for cls in (QwixxGame, LongoGame, QwintoGame)}
+VARIANTS: dict[str, type[Game]] = {
+    cls.variant: cls for cls in (QwixxGame, LongoGame, OnBoardGame, QwintoGame)}
 
 __all__ = [
     "PASS", "VARIANTS", "Decision", "Event", "Game", "Move", "RuleError", "Score", "Standing",

@@ -3,12 +3,14 @@
 A turn runs through phases. ``action1``: every player may cross the white sum,
 chosen simultaneously and applied together. ``action2``: the active player may
 cross a white die plus a coloured die. The end is checked after each action.
+Variants may add further active-only actions after action 2 (``active_phases``);
+the turn, and with it the penalty check, ends after the last of them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import PASS, Decision, Event, Game, Move, RuleError, Score, dice_rng, score_of
 
@@ -67,6 +69,8 @@ class QwixxGame(Game):
     min_players = 2
     max_players = 5
     rules = QwixxRules()
+    # The actions only the active player takes after action 1, in order.
+    active_phases: ClassVar[tuple[str, ...]] = ("action2",)
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)
@@ -94,7 +98,7 @@ class QwixxGame(Game):
         if self.phase == "action1":
             return [*self._white_sum_moves(player), PASS]
         if player == self.active:
-            return [*self._colour_moves(player), PASS]
+            return [*self._active_moves(player), PASS]
         return []
 
     def scores(self) -> dict[int, Score]:
@@ -129,6 +133,10 @@ class QwixxGame(Game):
     def _white_sum_moves(self, player: int) -> list[Move]:
         return [Move(CROSS, row, self.white_sum) for row in ROWS
                 if self._can_cross(self.sheets[player], row, self.white_sum)]
+
+    def _active_moves(self, player: int) -> list[Move]:
+        """The active player's options (PASS aside) in the current active-only phase."""
+        return self._colour_moves(player)
 
     def _colour_moves(self, player: int) -> list[Move]:
         moves: list[Move] = []
@@ -173,7 +181,7 @@ class QwixxGame(Game):
         self._close_locked_rows(events)
         if self._check_end(events):
             return events
-        self.phase = "action2"
+        self.phase = self.active_phases[0]
         return events + self._skip_if_no_choice()
 
     def _cross(self, player: int, move: Move) -> list[Event]:
@@ -207,6 +215,17 @@ class QwixxGame(Game):
                 events.append(Event("die_removed", None, {"row": row}))
 
     def _after_action(self) -> list[Event]:
+        """After an active-only action: the next one (if the game goes on), or the turn's end."""
+        later = self.active_phases[self.active_phases.index(self.phase) + 1:]
+        if not later:
+            return self._end_turn()
+        events: list[Event] = []
+        if self._check_end(events):
+            return events
+        self.phase = later[0]
+        return events + self._skip_if_no_choice()
+
+    def _end_turn(self) -> list[Event]:
         """Finish the active player's turn: penalty, end check, next roll."""
         events: list[Event] = []
         if not self.active_crossed:
@@ -214,22 +233,29 @@ class QwixxGame(Game):
             sheet.penalties += 1
             events.append(Event("penalty", self.active, {"count": sheet.penalties,
                                                          "limit": self.rules.penalty_limit}))
-        if self._check_end(events):
+        if self._check_end(events, turn_over=True):
             return events
         self.turn += 1
         self._start_turn(events)
         return events
 
-    def _check_end(self, events: list[Event]) -> bool:
-        if len(self.closed) >= self.rules.rows_to_end:
-            self.end_reason = "rows_locked"
-        elif any(s.penalties >= self.rules.penalty_limit for s in self.sheets.values()):
-            self.end_reason = "penalties"
-        else:
+    def _check_end(self, events: list[Event], turn_over: bool = False) -> bool:
+        """End the game if it is over; ``turn_over`` says the active player's turn just ended."""
+        reason = self._end_reason(turn_over)
+        if reason is None:
             return False
+        self.end_reason = reason
         self.phase = "finished"
-        events.append(Event("game_over", None, {"reason": self.end_reason}))
+        events.append(Event("game_over", None, {"reason": reason}))
         return True
+
+    def _end_reason(self, turn_over: bool) -> str | None:
+        """Why the game ends now, if it does."""
+        if len(self.closed) >= self.rules.rows_to_end:
+            return "rows_locked"
+        if any(s.penalties >= self.rules.penalty_limit for s in self.sheets.values()):
+            return "penalties"
+        return None
 
     def _start_turn(self, events: list[Event]) -> None:
         rng = dice_rng(self.seed, "turn", self.turn)
@@ -242,7 +268,7 @@ class QwixxGame(Game):
             events += self._resolve_action1()
 
     def _skip_if_no_choice(self) -> list[Event]:
-        """Action 2 with nothing to cross needs no click: it is a pass."""
+        """An active-only action with nothing to choose needs no click: it is a pass."""
         if self.legal_moves(self.active) == [PASS]:
             return self._after_action()
         return []

@@ -1,0 +1,187 @@
+"""Qwixx On Board (RULES.md §3): classic Qwixx plus a track with one pawn per player.
+
+After actions 1 and 2 the active player may take **action 3**: move their pawn forward
+1-5 *free* fields (fields with another pawn are skipped and not counted; the start
+field holds any number of pawns; never past the last field), onto a field whose
+coloured number they cross now by the normal rules or have already crossed.
+
+Moves in action 3: ``Move("pawn", row=<colour of the landing field>, number=<steps>)``
+(encoded ``pawn.green.5``), or ``PASS`` to stay. :meth:`OnBoardGame.pawn_target` tells
+where a number of steps lands and whether landing there crosses a number.
+
+The penalty is taken at the end of the turn, only if the active player crossed nothing
+in all three actions. When the active player's pawn reaches the finish area (the last
+five fields), the end is announced (``finish_reached``); every other player then has
+exactly one more turn as active player and the game ends (``board_finish``). The usual
+ends (second locked row, fourth penalty) still end the game at once. Each pawn's field
+bonus is added to its player's score.
+
+The board comes in through the options: ``{"board": "A"}`` names a shipped board (read
+by :func:`bot.rules.boards.load_board`, cached), and tests may pass a :class:`Board`
+itself. The game keeps the board's data in its state, so a saved game does not depend
+on the board files.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .base import Event, Move, RuleError, Score, score_of
+from .boards import DEFAULT_BOARD, Board, BoardError, Field, load_board
+from .qwixx import ROWS, QwixxGame, Sheet, triangle
+
+PAWN = "pawn"
+ACTION3 = "action3"
+MAX_STEPS = 5
+START = 0
+
+
+class OnBoardGame(QwixxGame):
+    variant = "onboard"
+    title = "Qwixx On Board"
+    min_players = 2
+    max_players = 4
+    active_phases: ClassVar[tuple[str, ...]] = ("action2", ACTION3)
+
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
+        self.board = board_option(options.get("board", DEFAULT_BOARD))
+        self.pawns: dict[int, int] = {p: START for p in players}
+        self.final_turn: int | None = None  # the last turn to be played, once announced
+        self.finish_by: int | None = None  # who reached the finish area first
+        super().__init__(players, seed, {**options, "board": self.board.name})
+
+    # --- questions the interface asks ------------------------------------
+    def pawn_target(self, player: int, steps: int) -> tuple[int, Field, bool] | None:
+        """Where ``steps`` free fields take ``player``'s pawn: its position (1-40), the
+        field there, and whether landing there crosses a number now.
+
+        None when fewer than ``steps`` free fields lie ahead. ``crosses`` False means the
+        move is legal only if that number is already crossed on the player's sheet (see
+        :meth:`legal_moves`).
+        """
+        position = self.landing(player, steps)
+        if position is None:
+            return None
+        target = self.board.fields[position - 1]
+        return position, target, self._can_cross(self.sheets[player], target.colour,
+                                                  target.number)
+
+    def landing(self, player: int, steps: int) -> int | None:
+        """The position ``steps`` free fields ahead of ``player``'s pawn, if there is one."""
+        if steps < 1:
+            return None
+        taken = {pos for p, pos in self.pawns.items() if p != player and pos != START}
+        free = 0
+        for position in range(self.pawns[player] + 1, self.board.last + 1):
+            if position not in taken:
+                free += 1
+                if free == steps:
+                    return position
+        return None
+
+    def bonus(self, player: int) -> int:
+        """The bonus under ``player``'s pawn (0 on the start field)."""
+        return self.board.bonus(self.pawns[player])
+
+    @property
+    def final_round(self) -> bool:
+        """The end has been announced: the last turns are being played."""
+        return self.final_turn is not None
+
+    def skipped_by(self, player: int, move: Move) -> list[int]:
+        if move.kind == PAWN:
+            target = self.pawn_target(player, move.number or 0)
+            if target is None or not target[2]:
+                return []
+            return super().skipped_by(player, Move("cross", target[1].colour,
+                                                   target[1].number))
+        return super().skipped_by(player, move)
+
+    # --- legality --------------------------------------------------------
+    def _active_moves(self, player: int) -> list[Move]:
+        if self.phase != ACTION3:
+            return super()._active_moves(player)
+        return self._pawn_moves(player)
+
+    def _pawn_moves(self, player: int) -> list[Move]:
+        sheet = self.sheets[player]
+        moves: list[Move] = []
+        for steps in range(1, MAX_STEPS + 1):
+            target = self.pawn_target(player, steps)
+            if target is None:
+                break
+            _, field, crosses = target
+            if crosses or field.number in sheet.crossed[field.colour]:
+                moves.append(Move(PAWN, field.colour, steps))
+        return moves
+
+    # --- applying --------------------------------------------------------
+    def _apply(self, player: int, move: Move) -> list[Event]:
+        if self.phase != ACTION3 or move.kind != PAWN:
+            return super()._apply(player, move)
+        target = self.pawn_target(player, move.number or 0)
+        if target is None:
+            raise RuleError(f"malformed pawn move {move}")
+        position, field, crosses = target
+        start = self.pawns[player]
+        events = [Event("pawn_moved", player, {
+            "from": start, "to": position, "steps": move.number, "row": field.colour,
+            "number": field.number, "bonus": field.bonus, "crosses": crosses})]
+        if crosses:
+            events += self._cross(player, move)
+        self.pawns[player] = position
+        if self.board.in_finish(position) and self.final_turn is None:
+            self.final_turn = self.turn + len(self.players) - 1
+            self.finish_by = player
+            events.append(Event("finish_reached", player, {
+                "position": position, "last_turn": self.final_turn}))
+        self._close_locked_rows(events)
+        return events + self._after_action()
+
+    def _target(self, player: int, move: Move) -> tuple[str, int]:
+        if move.kind == PAWN:
+            target = self.pawn_target(player, move.number or 0)
+            if target is None:
+                raise RuleError(f"malformed pawn move {move}")
+            return target[1].colour, target[1].number
+        return super()._target(player, move)
+
+    def _end_reason(self, turn_over: bool) -> str | None:
+        reason = super()._end_reason(turn_over)
+        if reason is None and turn_over and self.final_turn is not None \
+                and self.turn >= self.final_turn:
+            return "board_finish"
+        return reason
+
+    # --- scoring ---------------------------------------------------------
+    def _score(self, player: int, sheet: Sheet) -> Score:
+        return score_of(player, {r: triangle(sheet.crosses(r)) for r in ROWS}, sheet.penalties,
+                        bonus=self.bonus(player))
+
+    # --- serialisation ---------------------------------------------------
+    def _state_json(self) -> dict[str, Any]:
+        return {**super()._state_json(), "board": self.board.to_json(),
+                "pawns": {str(p): pos for p, pos in self.pawns.items()},
+                "final_turn": self.final_turn, "finish_by": self.finish_by}
+
+    def _load_state(self, data: dict[str, Any]) -> None:
+        super()._load_state(data)
+        self.board = Board.from_json(data["board"], "saved game's board")
+        self.pawns = {int(p): pos for p, pos in data["pawns"].items()}
+        self.final_turn = data["final_turn"]
+        self.finish_by = data["finish_by"]
+
+
+def board_option(value: Any) -> Board:
+    """The board an option names (a shipped board's name), or the board itself."""
+    if isinstance(value, Board):
+        return value
+    if not isinstance(value, str):
+        raise RuleError(f"the board option must be a board name, not {value!r}")
+    try:
+        return load_board(value)
+    except BoardError as error:
+        raise RuleError(str(error)) from None
+
+
+__all__ = ["ACTION3", "MAX_STEPS", "PAWN", "START", "OnBoardGame", "board_option"]
