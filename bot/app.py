@@ -11,8 +11,10 @@ from discord.ext import commands
 
 from bot.cogs.buttons import DYNAMIC_ITEMS
 from bot.cogs.qwixx import QwixxCog
+from bot.cogs.stats import STATS_ITEMS, StatsTable
 from bot.cogs.table import Table
 from bot.service.games import GameService
+from bot.service.stats import StatsService
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -37,8 +39,11 @@ class QwixxBot(commands.Bot):
         self.store = await Store.open(self.database)
         service = GameService(self.store, self.seeds) if self.seeds else GameService(self.store)
         self.table = Table(self, service)
-        await self.add_cog(QwixxCog(self.table))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        stats = StatsService(self.store)
+        await stats.backfill()  # games that finished before results were recorded
+        self.stats_table = StatsTable(self, stats, service)
+        await self.add_cog(QwixxCog(self.table, self.stats_table))
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
         if self.sync_commands:
             await self.sync_tree()
 

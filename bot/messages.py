@@ -29,6 +29,9 @@ EN: dict[str, str] = {
     "turn.action2": "Action 1 is done. {active}, now add a white die to a coloured one "
                     "(or pass).",
     "turn.waiting": "Waiting for: {names}",
+    "turn.action3": "{active} may now move their pawn 1-5 free fields onto a number they "
+                    "cross now or have crossed (or stay).",
+    "turn.final_round": "🏁 Final round: {names} still play as active player.",
     "turn.roll": "{active} chooses which dice to roll (one, two or all three).",
     "turn.reroll": "{active} rolled {dice} = **{total}** and may keep it or re-roll the same "
                    "dice once.",
@@ -45,6 +48,10 @@ EN: dict[str, str] = {
     "event.locked": "🔒 {name} locked **{row}**",
     "event.die_removed": "the {row} die leaves the game",
     "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
+    "event.pawn_moved": "♟ {name} moved {steps} → {emoji} {number} (bonus {bonus})",
+    "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
+                            "one more turn.",
+    "event.game_over.board_finish": "🏁 The final round is over: game over.",
     "event.rolled": "🎲 {name} rolled {dice} = {total}",
     "event.rerolled": "🎲 {name} re-rolled: {dice} = {total}",
     "event.placed": "{name} wrote {number} in {emoji}",
@@ -58,6 +65,7 @@ EN: dict[str, str] = {
     "sheet.choose": "Turn {turn}, {phase}: choose what to cross, or pass.",
     "sheet.phase.action1": "action 1 (white sum {total})",
     "sheet.phase.action2": "action 2 (white + colour)",
+    "sheet.phase.action3": "action 3 (move your pawn)",
     "sheet.phase.roll": "your roll (choose the dice)",
     "sheet.phase.reroll": "you rolled {total} (keep it or re-roll once)",
     "sheet.phase.place": "write {total} (choose a field)",
@@ -74,7 +82,12 @@ EN: dict[str, str] = {
     "you.rolled": "You rolled.",
     "you.kept": "You kept the throw.",
     "you.rerolled": "You re-rolled.",
+    "you.moved": "Moved your pawn {steps} fields.",
     "you.placed": "Wrote the sum in {emoji} {row}.",
+    "option.pawn": "♟ {steps} → {emoji} {number} ({what}, bonus {bonus})",
+    "option.pawn.cross": "cross",
+    "option.pawn.crossed": "already crossed",
+    "option.stay": "Stay",
     "option.roll": "Roll {dice}",
     "option.keep": "Keep {total}",
     "option.reroll": "Re-roll {dice}",
@@ -118,6 +131,7 @@ EN: dict[str, str] = {
                             "this game.",
     "error.busy": "Someone else changed the game at the same moment. Please try again.",
     "error.unknown_variant": "Unknown variant {variant!r}.",
+    "error.board_only_onboard": "The board option is only for Qwixx On Board.",
     "error.internal": "Something went wrong on our side; the game is unchanged. Please try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",
     # /qwixx rules

@@ -6,24 +6,31 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
 from bot.cogs.table import Table
 from bot.messages import t
 from bot.rules import VARIANTS
+from bot.rules.boards import BOARDS
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]
+BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name in BOARDS]
 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, stats: StatsTable | None = None) -> None:
         self.table = table
+        self.stats_table = stats or StatsTable.for_table(table)
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
-    @app_commands.describe(variant="Which game to play")
-    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.describe(variant="Which game to play",
+                           board="Qwixx On Board only: which side of the board (default A)")
+    @app_commands.choices(variant=VARIANT_CHOICES, board=BOARD_CHOICES)
     async def start(self, interaction: discord.Interaction,
-                    variant: app_commands.Choice[str] | None = None) -> None:
-        await self.table.on_start(interaction, variant.value if variant else "classic")
+                    variant: app_commands.Choice[str] | None = None,
+                    board: app_commands.Choice[str] | None = None) -> None:
+        await self.table.on_start(interaction, variant.value if variant else "classic",
+                                  board.value if board else None)
 
     @app_commands.command(description="Show your sheet and your options (only you see it)")
     async def sheet(self, interaction: discord.Interaction) -> None:
@@ -44,3 +51,29 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     @app_commands.command(description="End this channel's game (host or Manage Channels)")
     async def abandon(self, interaction: discord.Interaction) -> None:
         await self.table.on_abandon(interaction)
+
+    # --- statistics (bot/cogs/stats.py) ----------------------------------
+    @app_commands.command(description=t("command.leaderboard"))
+    @app_commands.describe(variant=t("option.leaderboard.variant"),
+                           period=t("option.leaderboard.period"),
+                           sort=t("option.leaderboard.sort"))
+    @app_commands.choices(variant=VARIANT_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction,
+                          variant: app_commands.Choice[str] | None = None,
+                          period: app_commands.Choice[str] | None = None,
+                          sort: app_commands.Choice[str] | None = None) -> None:
+        await self.stats_table.on_leaderboard(interaction, variant.value if variant else None,
+                                              period.value if period else "all",
+                                              sort.value if sort else "wins")
+
+    @app_commands.command(description=t("command.stats"))
+    @app_commands.describe(user=t("option.stats.user"))
+    async def stats(self, interaction: discord.Interaction,
+                    user: discord.Member | None = None) -> None:
+        await self.stats_table.on_stats(interaction, user)
+
+    @app_commands.command(description=t("command.history"))
+    @app_commands.describe(user=t("option.history.user"))
+    async def history(self, interaction: discord.Interaction,
+                      user: discord.Member | None = None) -> None:
+        await self.stats_table.on_history(interaction, user)

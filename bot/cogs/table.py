@@ -16,8 +16,8 @@ import discord
 
 from bot.cogs import views
 from bot.messages import t
-from bot.render import render_dice, render_scoreboard, render_sheet
-from bot.rules import Move
+from bot.render import render_board, render_dice, render_scoreboard, render_sheet
+from bot.rules import Game, Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.store import GameRecord
 
@@ -75,13 +75,14 @@ class Table:
 
     # --- commands --------------------------------------------------------
     @answers_errors
-    async def on_start(self, interaction: discord.Interaction, variant: str) -> None:
+    async def on_start(self, interaction: discord.Interaction, variant: str,
+                       board: str | None = None) -> None:
         """Open the lobby before answering: a refusal must stay private, and a
         single insert is far inside Discord's 3 seconds."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise ServiceError("error.guild_only")
         record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id,
-                                               interaction.user.id, variant)
+                                               interaction.user.id, variant, board)
         response = await interaction.response.send_message(
             views.lobby_content(record), view=views.lobby_view(record),
             allowed_mentions=discord.AllowedMentions.none())
@@ -106,8 +107,7 @@ class Table:
             return
         scores = ", ".join(f"{views.mention(p)} {s.total}" for p, s in game.scores().items())
         content = "\n".join([views.turn_content(game), t("status.scores", scores=scores)])
-        dice: dict[str, int] = getattr(game, "dice", {})
-        files = [await png_file(render_dice, dice, name="dice.png")] if dice else []
+        files = await self.table_images(record, game)
         await interaction.edit_original_response(content=content, attachments=files)
 
     @answers_errors
@@ -166,10 +166,12 @@ class Table:
         if player not in game.players:
             raise ServiceError("error.not_player")
         moves = game.legal_moves(player)
-        sheet = await png_file(render_sheet, game, player, interaction.user.display_name, moves,
-                               name="sheet.png")
+        files = [await png_file(render_sheet, game, player, interaction.user.display_name, moves,
+                                name="sheet.png")]
+        if any(m.kind == "pawn" for m in moves):
+            files += await self.table_images(record, game, moves)
         await interaction.edit_original_response(
-            content=views.sheet_content(game, player, header), attachments=[sheet],
+            content=views.sheet_content(game, player, header), attachments=files,
             view=views.sheet_view(record, game, player))
 
     @answers_errors
@@ -229,13 +231,24 @@ class Table:
     async def post_turn(self, outcome: Outcome, preface: list[str] | None = None) -> None:
         record, game = outcome.record, outcome.game
         assert game is not None
-        dice: dict[str, int] = getattr(game, "dice", {})
-        files = [await png_file(render_dice, dice, name="dice.png")] if dice else []
+        files = await self.table_images(record, game)
         message = await self.channel(record).send(
             views.turn_content(game, preface or []), files=files,
             view=views.turn_view(record, game),
             allowed_mentions=views.ping(game.decision().waiting))
         await self.service.set_message(record.id, message.id)
+
+    async def table_images(self, record: GameRecord, game: Game,
+                           highlight: list[Move] | None = None) -> list[discord.File]:
+        """What lies on the table: the dice, and the board with its pawns (On Board)."""
+        files = []
+        dice: dict[str, int] = getattr(game, "dice", {})
+        if dice:
+            files.append(await png_file(render_dice, dice, name="dice.png"))
+        if hasattr(game, "board"):
+            files.append(await png_file(render_board, game, await self.names(record),
+                                        highlight or [], name="board.png"))
+        return files
 
     async def refresh_turn(self, game_id: int) -> None:
         """Show the latest decisions on the turn message (re-read: clicks race)."""

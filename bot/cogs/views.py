@@ -76,6 +76,11 @@ def describe(events: Iterable[Event]) -> list[str]:
         elif event.kind == "placed":
             moves.append(t("event.placed", name=who, number=data["number"],
                            emoji=emoji(data["row"])))
+        elif event.kind == "pawn_moved":
+            lines.append(t("event.pawn_moved", name=who, steps=data["steps"],
+                           emoji=emoji(data["row"]), number=data["number"], bonus=data["bonus"]))
+        elif event.kind == "finish_reached":
+            lines.append(t("event.finish_reached", name=who))
         elif event.kind == "rolled":
             key = "event.rerolled" if data["attempt"] else "event.rolled"
             lines.append(t(key, name=who, dice=dice_text(data["dice"]), total=data["total"]))
@@ -114,6 +119,11 @@ def turn_content(game: Game, preface: Iterable[str] = ()) -> str:
     active = mention(game.active)
     lines = [*preface, t("turn.header", turn=game.turn, active=active)]
     lines += phase_lines(game, game.decision().phase, active)
+    final_turn = getattr(game, "final_turn", None)
+    if final_turn is not None:
+        still = [game.players[(turn - 1) % len(game.players)]
+                 for turn in range(game.turn, final_turn + 1)]
+        lines.append(t("turn.final_round", names=mentions(still)))
     lines.append(status_line(game))
     return "\n".join(lines)
 
@@ -123,8 +133,8 @@ def phase_lines(game: Game, phase: str, active: str) -> list[str]:
     if phase == "action1":
         return [t("turn.white_sum", total=game.white_sum),  # type: ignore[attr-defined]
                 t("turn.colour_hint", active=active)]
-    if phase == "action2":
-        return [t("turn.action2", active=active)]
+    if phase in ("action2", "action3"):
+        return [t(f"turn.{phase}", active=active)]
     dice = getattr(game, "dice", {})
     total = sum(dice.values())
     rows = " or ".join(f"{emoji(r)} {r}" for r in dice)
@@ -195,8 +205,11 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
 
 
 def option_label(game: Game, player: int, move: Move) -> str:
+    phase = game.decision().phase
     if move.kind == "pass":
-        return t("button.pass")
+        return t("option.stay") if phase == "action3" else t("button.pass")
+    if move.kind == "pawn":
+        return pawn_label(game, player, move)
     if move.kind in ("roll", "reroll"):
         dice = move.dice or getattr(game, "rolled", ())
         return t(f"option.{move.kind}", dice="".join(emoji(c) for c in dice))
@@ -208,13 +221,23 @@ def option_label(game: Game, player: int, move: Move) -> str:
     if move.kind == "lucky":
         label = t("option.lucky", lucky=game.white_sum, emoji=mark,  # type: ignore[attr-defined]
                   number=move.number)
-    elif game.decision().phase == "action2":
+    elif phase == "action2":
         white, colour = game.colour_dice(move)  # type: ignore[attr-defined]
         label = t("option.colour", emoji=mark, number=move.number, white=white, colour=colour)
     else:
         label = t("option.cross", emoji=mark, number=move.number)
     skipped = game.skipped_by(player, move)  # type: ignore[attr-defined]
     return label + (t("option.skips", count=len(skipped)) if skipped else "")
+
+
+def pawn_label(game: Game, player: int, move: Move) -> str:
+    """``♟ 3 → 🟩 10 (cross, bonus 7)``: where the pawn lands and what it does."""
+    target = game.pawn_target(player, move.number or 0)  # type: ignore[attr-defined]
+    assert target is not None
+    _, field, crosses = target
+    what = t("option.pawn.cross") if crosses else t("option.pawn.crossed")
+    return t("option.pawn", steps=move.number, emoji=emoji(field.colour), number=field.number,
+             what=what, bonus=field.bonus)
 
 
 def field_label(game: Game, player: int, move: Move) -> str:
@@ -266,6 +289,8 @@ def you_did(move: Move) -> str:
         return t({"roll": "you.rolled", "keep": "you.kept", "reroll": "you.rerolled"}[move.kind])
     if move.kind == "place":
         return t("you.placed", emoji=emoji(move.row or ""), row=move.row)
+    if move.kind == "pawn":
+        return t("you.moved", steps=move.number)
     return t("you.crossed", emoji=emoji(move.row or ""), number=move.number)
 
 

@@ -17,6 +17,7 @@ from typing import TypeVar
 from bot.messages import t
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
 from bot.rules import replay as replay_game
+from bot.service.stats import game_results
 from bot.store import ChannelBusy, GameRecord, Store, VersionConflict, WrongStatus
 
 log = logging.getLogger(__name__)
@@ -89,13 +90,16 @@ class GameService:
                            record.options.get("rules", {}), moves)
 
     # --- the lobby -------------------------------------------------------
-    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int,
-                         variant: str) -> GameRecord:
+    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, variant: str,
+                         board: str | None = None) -> GameRecord:
         if variant not in VARIANTS:
             raise ServiceError("error.unknown_variant", variant=variant)
+        if board is not None and variant != "onboard":
+            raise ServiceError("error.board_only_onboard")
+        rules = {"board": board} if board else {}
         try:
             return await self.store.create_game(guild_id, channel_id, host_id, variant,
-                                                {"rules": {}}, self.seeds())
+                                                {"rules": rules}, self.seeds())
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
 
@@ -168,8 +172,11 @@ class GameService:
             before = game.decision()
             game, events = game.apply(user, move)
             status = "finished" if game.finished else "running"
+            # A finished game's results go in with its end, in the same transaction.
+            results = game_results(game) if game.finished else None
             record = await self.store.record_move(record.id, record.version, user,
-                                                  move.to_json(), game.to_json(), status)
+                                                  move.to_json(), game.to_json(), status,
+                                                  results=results)
             return Outcome(record, game, events, before)
         return await self._retrying(game_id, attempt)
 

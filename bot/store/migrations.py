@@ -97,7 +97,68 @@ PLAYER_NAMES = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES)
+# Results of finished games for leaderboards, stats and history (see bot/store/stats.py).
+# Booleans are SMALLINT 0/1; only counted games (counted = 1) feed the statistics.
+STATS = Migration(
+    version=3,
+    name="stats",
+    statements=(
+        """
+        CREATE TABLE matches (
+            game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            guild_id    BIGINT NOT NULL,
+            channel_id  BIGINT NOT NULL,
+            variant     TEXT NOT NULL,
+            started_at  DOUBLE PRECISION NOT NULL,
+            finished_at DOUBLE PRECISION NOT NULL,
+            turns       INTEGER NOT NULL CHECK (turns >= 0),
+            players     INTEGER NOT NULL CHECK (players >= 0),
+            counted     SMALLINT NOT NULL CHECK (counted IN (0, 1))
+        )
+        """,
+        # /qwixx history: the guild's newest games.
+        "CREATE INDEX matches_guild_time ON matches (guild_id, finished_at, game_id)",
+        """
+        CREATE TABLE results (
+            game_id     INTEGER NOT NULL REFERENCES matches (game_id) ON DELETE CASCADE,
+            player_id   BIGINT NOT NULL,
+            guild_id    BIGINT NOT NULL,
+            variant     TEXT NOT NULL,
+            seat        INTEGER NOT NULL CHECK (seat >= 0),
+            score       INTEGER NOT NULL,
+            rank        INTEGER NOT NULL CHECK (rank >= 1),
+            won         SMALLINT NOT NULL CHECK (won IN (0, 1)),
+            counted     SMALLINT NOT NULL CHECK (counted IN (0, 1)),
+            finished_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, player_id)
+        )
+        """,
+        # /qwixx stats and /qwixx history user: one player's games, newest last.
+        "CREATE INDEX results_player ON results (guild_id, player_id, finished_at, game_id)",
+        # Leaderboards of a period (this month, this week): a covering range scan.
+        """
+        CREATE INDEX results_period
+            ON results (guild_id, finished_at, variant, player_id, score, won)
+            WHERE counted = 1
+        """,
+        # All-time leaderboards and stats: counted results summed per player and variant,
+        # maintained in the transaction that finishes a game.
+        """
+        CREATE TABLE player_totals (
+            guild_id  BIGINT NOT NULL,
+            player_id BIGINT NOT NULL,
+            variant   TEXT NOT NULL,
+            games     INTEGER NOT NULL CHECK (games >= 1),
+            wins      INTEGER NOT NULL CHECK (wins >= 0),
+            score_sum BIGINT NOT NULL,
+            best      INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, player_id, variant)
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

@@ -40,6 +40,7 @@ from .records import (
     game_from_row,
     move_from_row,
 )
+from .stats import GameResults, StatsQueries, insert_results
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +69,8 @@ def _check_players(players: Sequence[int]) -> list[int]:
     return players
 
 
-class Store:
-    """Persistence for games and moves.
+class Store(StatsQueries):
+    """Persistence for games and moves, and the results of finished games.
 
     Create with ``await Store.open(path)`` or ``async with Store(path) as store``.
     ``clock`` returns unix seconds and stamps ``created_at``/``updated_at``/
@@ -341,15 +342,20 @@ class Store:
         move: dict[str, Any],
         state: dict[str, Any],
         status: str = RUNNING,
+        results: GameResults | None = None,
     ) -> GameRecord:
         """Store the new ``state`` and append ``move`` atomically (compare-and-set).
 
         ``status`` is ``'running'`` or ``'finished'`` (which sets ``finished_at``).
+        ``results`` (only with ``'finished'``) are recorded in the same transaction
+        (see :mod:`bot.store.stats`).
         Raises :class:`VersionConflict` if the game changed since ``expected_version``;
         then nothing is written.
         """
         if status not in (RUNNING, FINISHED):
             raise ValueError(f"record_move status must be running or finished, not {status!r}")
+        if results is not None and status != FINISHED:
+            raise ValueError("results can only be recorded when the game finishes")
         _check_int("player_id", player_id)
         move_json, state_json = dump_json(move), dump_json(state)
         async with self._write() as db:
@@ -364,6 +370,8 @@ class Store:
                 (game_id, player_id, move_json, now, game_id),
             )
             record = await self._load_existing(db, game_id)
+            if results is not None:
+                await insert_results(db, record, results, now)
         log.debug("game %d: move by %d, now version %d", game_id, player_id, record.version)
         if status == FINISHED:
             log.info("game %d finished", game_id)

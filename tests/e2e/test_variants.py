@@ -51,3 +51,26 @@ async def test_a_whole_qwinto_game(sb: Sandbox) -> None:
     throws = [m for m in sb.messages() if m.attachments and m.attachments[0].filename ==
               "dice.png"]
     assert len(throws) > 5  # each throw was shown with its dice
+
+
+async def test_a_whole_on_board_game_with_the_board_every_turn(sb: Sandbox) -> None:
+    members = [sb.member(n) for n in ("Ana", "Ben", "Cem")]
+    lobby = (await members[0].slash("qwixx", "start", variant="onboard", board="B")).message
+    for member in members[1:]:
+        await member.click(lobby, label="Join")
+    await members[0].click(lobby, label="Start")
+    first = await wait_for_turn(sb)
+    assert [a.filename for a in first.attachments] == ["dice.png", "board.png"]
+    seen: list[str] = []
+    final = await play_to_end(sb, members, recording(6, seen))
+    assert "Qwixx On Board** — final scores" in final.content
+    assert any(t.startswith("♟ ") and "bonus" in t for t in seen)  # action-3 moves
+    assert "Stay" in seen
+    turns = [m for m in sb.messages() if any(a.filename == "board.png" for a in m.attachments)]
+    assert len(turns) > 5
+
+
+async def test_the_board_option_is_only_for_on_board(sb: Sandbox) -> None:
+    refused = await sb.member("Ana").slash("qwixx", "start", variant="classic", board="B")
+    assert refused.message.ephemeral
+    assert "only for Qwixx On Board" in refused.message.content

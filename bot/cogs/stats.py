@@ -1,0 +1,254 @@
+"""``/qwixx leaderboard``, ``/qwixx stats`` and ``/qwixx history`` and the history's
+"final sheets" buttons.
+
+Every answer is private: the handler defers ephemerally at once, reads, then edits
+the deferred reply. Figures always come from the server the command is used in.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.table import Table, answers_errors, png_file
+from bot.messages import t
+from bot.render import render_scoreboard
+from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
+from bot.rules import VARIANTS
+from bot.service.games import GameService, ServiceError
+from bot.service.stats import PERIODS, SORTS, BoardLine, Leaderboard, StatsService, VariantStats
+from bot.store.stats import HistoryGame
+
+log = logging.getLogger(__name__)
+
+PERIOD_CHOICES = [app_commands.Choice(name=t(f"period.{p}"), value=p) for p in PERIODS]
+SORT_CHOICES = [app_commands.Choice(name=t(f"sort.{s}"), value=s) for s in SORTS]
+COLUMNS = ("games", "wins", "rate", "average", "best")  # the leaderboard's value columns
+ALT_TEXT = 1024  # Discord's limit for an attachment's description
+
+
+def title_of(variant: str | None) -> str:
+    """A variant's title (``None``: every game), even for a variant no longer offered."""
+    if variant is None:
+        return t("leaderboard.all_games")
+    cls = VARIANTS.get(variant)
+    return cls.title if cls else variant
+
+
+def percent(wins: int, games: int) -> str:
+    return f"{100 * wins / games:.0f}%"
+
+
+def average(score_sum: int, games: int) -> str:
+    return f"{score_sum / games:.1f}"
+
+
+def date(timestamp: float) -> str:
+    """A date each reader sees in their own format (Discord timestamp markup)."""
+    return f"<t:{int(timestamp)}:d>"
+
+
+def board_values(line: BoardLine) -> tuple[str, ...]:
+    """The value columns as the image prints them (with a typographic minus)."""
+    values = (str(line.games), str(line.wins), percent(line.wins, line.games),
+              average(line.score_sum, line.games), str(line.best))
+    return tuple(v.replace("-", "−") for v in values)
+
+
+def board_table(board: Leaderboard, caller: int) -> BoardTable:
+    """What the leaderboard image shows."""
+    rows = [BoardRow(str(line.rank), line.name or t("stats.unknown_player"), board_values(line),
+                     you=line.player_id == caller, leader=line.rank == 1)
+            for line in board.lines]
+    if board.own is not None:
+        own = board.own
+        rank = str(own.rank) if own.rank is not None else t("leaderboard.unranked")
+        rows.append(BoardRow(rank, own.name or t("stats.unknown_player"), board_values(own),
+                             you=True, detached=True))
+    return BoardTable(
+        title=t("leaderboard.image_title", scope=title_of(board.variant),
+                period=t(f"period.{board.period}")),
+        subtitle=t("leaderboard.subtitle", sort=t(f"sort.{board.sort}").lower(),
+                   count=board.ranked),
+        rank_header=t("column.rank"), name_header=t("column.player"),
+        headers=tuple(t(f"column.{c}") for c in COLUMNS), rows=tuple(rows),
+        footer=footer(board), sorted_column=COLUMNS.index(board.sort))
+
+
+def footer(board: Leaderboard) -> str:
+    """The minimum-games rule, always stated; with who it left out on a rate sort."""
+    rule = t("leaderboard.rule", min=board.min_games)
+    if board.sort in ("rate", "average") and board.unranked:
+        rule += " " + t("leaderboard.left_out", count=board.unranked, min=board.min_games)
+    return rule
+
+
+def alt_text(board: Leaderboard) -> str:
+    """The leaderboard in words, for screen readers (and tests)."""
+    lines = [t("leaderboard.alt_title", scope=title_of(board.variant),
+               period=t(f"period.{board.period}").lower(), sort=t(f"sort.{board.sort}").lower())]
+    shown = [*board.lines, *([board.own] if board.own else [])]
+    for line in shown:
+        rank = str(line.rank) if line.rank is not None else t("leaderboard.unranked")
+        lines.append(t("leaderboard.alt_line", rank=rank,
+                       name=line.name or t("stats.unknown_player"), games=line.games,
+                       wins=line.wins, rate=percent(line.wins, line.games),
+                       average=average(line.score_sum, line.games), best=line.best))
+    lines.append(footer(board))
+    text = "\n".join(lines)
+    return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
+
+
+def stats_field(stats: VariantStats) -> tuple[str, str]:
+    name = t("stats.overall") if stats.variant is None else title_of(stats.variant)
+    value = t("stats.figures", games=stats.games, wins=stats.wins,
+              rate=percent(stats.wins, stats.games), average=average(stats.score_sum, stats.games),
+              best=stats.best)
+    if stats.last:
+        value += "\n" + t("stats.last", count=len(stats.last),
+                          scores=" · ".join(str(s) for s in stats.last))
+    return name, value
+
+
+def history_line(number: int, game: HistoryGame) -> str:
+    scores = " · ".join(
+        t("history.score", name=f"<@{line.player_id}>", score=line.score,
+          mark=t("history.winner") if line.won else "")
+        for line in game.lines)
+    text = t("history.line", number=number, date=date(game.finished_at),
+             title=title_of(game.variant), turns=game.turns, scores=scores)
+    return text + ("" if game.counted else " " + t("history.not_counted"))
+
+
+class FinalButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"qx:(?P<game>\d+):final"):
+    """"Final sheets" of one finished game, from the history (restart-proof)."""
+
+    def __init__(self, game: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t("button.final_sheets"), style=discord.ButtonStyle.secondary,
+            custom_id=f"qx:{game}:final"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> FinalButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.stats_table.on_final(  # type: ignore[attr-defined]
+            interaction, self.game)
+
+
+STATS_ITEMS = (FinalButton,)
+
+
+class StatsTable:
+    """The handlers behind the statistics commands."""
+
+    def __init__(self, client: discord.Client, stats: StatsService, games: GameService) -> None:
+        self.client = client
+        self.stats = stats
+        self.games = games
+
+    @classmethod
+    def for_table(cls, table: Table) -> StatsTable:
+        """The statistics of ``table``'s store, registered on its client for the buttons."""
+        stats = cls(table.client, StatsService(table.service.store), table.service)
+        table.client.stats_table = stats  # type: ignore[attr-defined]
+        return stats
+
+    async def tell(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def begin(self, interaction: discord.Interaction,
+                    *members: discord.Member | discord.User | None) -> int:
+        """Answer at once (privately); remember names for images; the guild id."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise ServiceError("error.stats_guild_only")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for member in (interaction.user, *members):
+            if member is not None:
+                await self.games.remember_name(guild, member.id, member.display_name)
+        return guild
+
+    @answers_errors
+    async def on_leaderboard(self, interaction: discord.Interaction, variant: str | None,
+                             period: str, sort: str) -> None:
+        guild = await self.begin(interaction)
+        caller = interaction.user.id
+        board = await self.stats.leaderboard(guild, caller, variant=variant, period=period,
+                                             sort=sort)
+        scope, when = title_of(variant), t(f"period.{period}")
+        if board.empty:
+            await interaction.edit_original_response(
+                content=t("leaderboard.empty", scope=scope, period=when.lower()))
+            return
+        image = await png_file(render_leaderboard, board_table(board, caller),
+                               name="leaderboard.png")
+        image.description = alt_text(board)
+        content = t("leaderboard.title", scope=scope, period=when.lower(),
+                    sort=t(f"sort.{sort}").lower())
+        await interaction.edit_original_response(content=content, attachments=[image])
+
+    @answers_errors
+    async def on_stats(self, interaction: discord.Interaction,
+                       member: discord.Member | discord.User | None) -> None:
+        guild = await self.begin(interaction, member)
+        who = member or interaction.user
+        stats = await self.stats.player(guild, who.id)
+        if stats.overall is None:
+            await interaction.edit_original_response(
+                content=t("stats.none", name=f"<@{who.id}>"),
+                allowed_mentions=discord.AllowedMentions.none())
+            return
+        embed = discord.Embed(title=t("stats.title", name=who.display_name),
+                              colour=discord.Colour.blurple())
+        for part in (stats.overall, *stats.variants):
+            name, value = stats_field(part)
+            embed.add_field(name=name, value=value, inline=False)
+        embed.set_footer(text=t("stats.footer"))
+        await interaction.edit_original_response(embed=embed)
+
+    @answers_errors
+    async def on_history(self, interaction: discord.Interaction,
+                         member: discord.Member | discord.User | None) -> None:
+        guild = await self.begin(interaction, member)
+        games = await self.stats.history(guild, member.id if member else None)
+        if not games:
+            key, name = ("history.none_user", f"<@{member.id}>") if member else \
+                ("history.none", "")
+            await interaction.edit_original_response(
+                content=t(key, name=name), allowed_mentions=discord.AllowedMentions.none())
+            return
+        title = t("history.title_user", name=member.display_name) if member else \
+            t("history.title")
+        embed = discord.Embed(title=title, colour=discord.Colour.blurple(), description="\n".join(
+            history_line(k, game) for k, game in enumerate(games, start=1)))
+        embed.set_footer(text=t("history.hint"))
+        view = discord.ui.View(timeout=None)
+        for k, game in enumerate(games, start=1):
+            view.add_item(FinalButton(game.game_id, t("button.final", number=k)))
+        await interaction.edit_original_response(embed=embed, view=view)
+
+    @answers_errors
+    async def on_final(self, interaction: discord.Interaction, game_id: int) -> None:
+        guild = await self.begin(interaction)
+        final = await self.stats.final_game(guild, game_id)
+        if final is None:
+            raise ServiceError("error.final_gone")
+        board = await png_file(render_scoreboard, final.game, final.names,
+                               name="scoreboard.png")
+        finished = final.record.finished_at or final.record.updated_at
+        content = t("final.content", title=final.game.title, date=date(finished),
+                    names=", ".join(f"<@{p}>" for p in final.record.players))
+        await interaction.edit_original_response(
+            content=content, attachments=[board], allowed_mentions=discord.AllowedMentions.none())

@@ -1,0 +1,284 @@
+"""Leaderboards, personal statistics and the history of finished games, per server.
+
+Pure reads over :mod:`bot.store.stats`, plus :func:`game_results`, which the game
+service hands to the store when a move finishes a game. Periods are computed from
+an injectable clock in UTC (weeks start on Monday) and passed to the store as a
+lower bound. Every read takes a ``guild_id``: one server's figures never show up
+in another.
+
+This module does not import :mod:`bot.service.games` (which imports it); "nothing
+found" is ``None`` or an empty list, and the Discord layer words the refusal.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Final
+
+from bot.rules import Game, game_from_json
+from bot.store import GameRecord, Store
+from bot.store.stats import GameResults, HistoryGame, PlayerResult, RecentScore, Totals
+
+log = logging.getLogger(__name__)
+
+PERIODS: Final = ("all", "month", "week")
+SORTS: Final = ("wins", "rate", "average", "best")
+RATE_SORTS: Final = frozenset({"rate", "average"})
+MIN_GAMES: Final = 3  # fewest counted games to be ranked by win rate or average
+TOP: Final = 10
+LAST_SCORES: Final = 5
+HISTORY: Final = 10
+
+
+def game_results(game: Game) -> GameResults:
+    """The results to record with ``game``'s end: per player score, rank and win.
+
+    A game counts for statistics when it ended with a ranking of at least two
+    players; any other end is kept in the history only.
+    """
+    ranking = game.ranking()
+    seats = {player: seat for seat, player in enumerate(game.players)}
+    if sorted(s.player for s in ranking) != sorted(game.players):
+        return GameResults(turns=game.turn, players=(), counted=False)
+    lines = tuple(PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1)
+                  for s in ranking)
+    return GameResults(turns=game.turn, players=lines,
+                       counted=game.finished and len(lines) >= 2)
+
+
+def period_start(period: str, now: float) -> float | None:
+    """The first instant of ``period`` around ``now`` (UTC), or None for all time."""
+    if period not in PERIODS:
+        raise ValueError(f"unknown period {period!r}; known: {PERIODS}")
+    if period == "all":
+        return None
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    start = day.replace(day=1) if period == "month" else day - timedelta(days=day.weekday())
+    return start.timestamp()
+
+
+# --- leaderboard -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One player on the leaderboard; ``rank`` None: too few games for a rate sort."""
+
+    rank: int | None
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    score_sum: int
+    best: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def average(self) -> float:
+        return self.score_sum / self.games
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """The top lines of one server's ranking, and the caller's own line if outside it."""
+
+    variant: str | None
+    period: str
+    sort: str
+    since: float | None
+    min_games: int
+    lines: tuple[BoardLine, ...]
+    own: BoardLine | None  # the caller, when not among ``lines`` but has games
+    ranked: int  # players in the ranking
+    unranked: int  # players left out of a rate ranking for too few games
+
+    @property
+    def empty(self) -> bool:
+        return not self.lines and self.own is None
+
+
+def _sort_key(sort: str) -> Callable[[Totals], float]:
+    """The value a sort ranks by. Rates are floats: division is correctly rounded, so
+    equal fractions give equal floats and, with game counts far below 2**26, distinct
+    fractions distinct ones — ties are exact."""
+    if sort == "wins":
+        return lambda t: t.wins
+    if sort == "best":
+        return lambda t: t.best
+    if sort == "rate":
+        return lambda t: t.wins / t.games
+    if sort == "average":
+        return lambda t: t.score_sum / t.games
+    raise ValueError(f"unknown sort {sort!r}; known: {SORTS}")
+
+
+def _tie_break(t: Totals) -> tuple[float, int, int]:
+    """Order within a shared rank (display only): better win rate, then more games."""
+    return (-t.wins / t.games, -t.games, t.player_id)
+
+
+def rank_players(totals: Iterable[Totals], sort: str,
+                 min_games: int = MIN_GAMES) -> tuple[list[tuple[int, Totals]], list[Totals]]:
+    """``(ranked, unranked)``: ``ranked`` best first as ``(rank, totals)``, equal values
+    sharing a rank (1, 2, 2, 4); for rate sorts, players under ``min_games`` are
+    ``unranked``."""
+    key = _sort_key(sort)
+    totals = list(totals)
+    if sort in RATE_SORTS:
+        eligible = [t for t in totals if t.games >= min_games]
+        unranked = sorted((t for t in totals if t.games < min_games),
+                          key=lambda t: (-t.games, t.player_id))
+    else:
+        eligible, unranked = totals, []
+    keyed = sorted(((key(t), t) for t in eligible), key=lambda kt: (-kt[0], _tie_break(kt[1])))
+    ranked: list[tuple[int, Totals]] = []
+    previous: float | None = None
+    for index, (value, line) in enumerate(keyed):
+        rank = ranked[-1][0] if ranked and value == previous else index + 1
+        ranked.append((rank, line))
+        previous = value
+    return ranked, unranked
+
+
+# --- personal statistics ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStats:
+    """A player's counted games in one variant (``variant`` None: all together)."""
+
+    variant: str | None
+    games: int
+    wins: int
+    score_sum: int
+    best: int
+    last: tuple[int, ...]  # newest first
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def average(self) -> float:
+        return self.score_sum / self.games
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    player_id: int
+    overall: VariantStats | None  # None: no counted game on this server
+    variants: tuple[VariantStats, ...]  # most played first
+
+
+def _player_stats(player: int, totals: dict[str, Totals], recent: Sequence[RecentScore],
+                  last: int) -> PlayerStats:
+    variants = tuple(sorted(
+        (VariantStats(variant, t.games, t.wins, t.score_sum, t.best,
+                      tuple(r.score for r in recent if r.variant == variant)[:last])
+         for variant, t in totals.items()),
+        key=lambda v: (-v.games, v.variant or "")))
+    if not variants:
+        return PlayerStats(player, None, ())
+    overall = VariantStats(
+        None, sum(v.games for v in variants), sum(v.wins for v in variants),
+        sum(v.score_sum for v in variants), max(v.best for v in variants),
+        tuple(r.score for r in recent)[:last])
+    return PlayerStats(player, overall, variants)
+
+
+# --- the service -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FinalGame:
+    record: GameRecord
+    game: Game
+    names: dict[int, str]
+
+
+class StatsService:
+    """Read-only use cases over the recorded results of one store."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 min_games: int = MIN_GAMES) -> None:
+        self.store = store
+        self.clock = clock
+        self.min_games = min_games
+
+    async def backfill(self) -> int:
+        """Record the results of games that finished before results were kept; how many.
+
+        A game whose state no longer loads is kept in the history, uncounted.
+        """
+        done = 0
+        while batch := await self.store.finished_without_results():
+            for record in batch:
+                try:
+                    await self.store.add_results(
+                        record, game_results(game_from_json(record.state or {})))
+                except Exception:  # any old state that no longer loads or fits
+                    log.warning("game %d: cannot rebuild its results", record.id, exc_info=True)
+                    await self.store.add_results(record, GameResults(0, (), counted=False))
+                done += 1
+        if done:
+            log.info("recorded the results of %d earlier games", done)
+        return done
+
+    async def names(self, guild_id: int, users: Sequence[int]) -> dict[int, str]:
+        """Remembered display names (unknown players left out)."""
+        return await self.store.names(guild_id, list(dict.fromkeys(users)))
+
+    async def leaderboard(self, guild_id: int, caller: int, *, variant: str | None = None,
+                          period: str = "all", sort: str = "wins",
+                          top: int = TOP) -> Leaderboard:
+        """The server's ranking by ``sort`` over ``period`` (``variant`` None: every game)."""
+        _sort_key(sort)  # reject an unknown sort before reading
+        since = period_start(period, self.clock())
+        totals = await self.store.leaderboard_totals(guild_id, variant=variant, since=since)
+        ranked, unranked = rank_players(totals, sort, self.min_games)
+        shown = ranked[:top]
+        own: tuple[int | None, Totals] | None = None
+        if all(t.player_id != caller for _, t in shown):
+            own = next(((r, t) for r, t in ranked if t.player_id == caller), None)
+            if own is None:
+                own = next(((None, t) for t in unranked if t.player_id == caller), None)
+        users = [t.player_id for _, t in shown] + ([own[1].player_id] if own else [])
+        names = await self.names(guild_id, users)
+
+        def line(rank: int | None, t: Totals) -> BoardLine:
+            return BoardLine(rank, t.player_id, names.get(t.player_id, ""), t.games, t.wins,
+                             t.score_sum, t.best)
+
+        return Leaderboard(variant, period, sort, since, self.min_games,
+                           tuple(line(r, t) for r, t in shown),
+                           line(*own) if own else None, len(ranked), len(unranked))
+
+    async def player(self, guild_id: int, player_id: int,
+                     last: int = LAST_SCORES) -> PlayerStats:
+        """Games, wins, average, best and last scores of a member, per variant and overall."""
+        totals = await self.store.player_totals(guild_id, player_id)
+        recent = await self.store.recent_scores(guild_id, player_id, last) if totals else []
+        return _player_stats(player_id, totals, recent, last)
+
+    async def history(self, guild_id: int, player_id: int | None = None,
+                      limit: int = HISTORY) -> list[HistoryGame]:
+        """The server's last finished games (those of ``player_id`` if given), newest first."""
+        return await self.store.history(guild_id, player_id=player_id, limit=limit)
+
+    async def final_game(self, guild_id: int, game_id: int) -> FinalGame | None:
+        """A finished game of ``guild_id`` rebuilt for its final sheets; None if there is
+        none (another server's game is "none" too)."""
+        record = await self.store.get_game(game_id)
+        if (record is None or record.guild_id != guild_id or record.status != "finished"
+                or not record.state):
+            return None
+        known = await self.store.names(guild_id, record.players)
+        names = {p: known.get(p, f"Player {i}") for i, p in enumerate(record.players, 1)}
+        return FinalGame(record, game_from_json(record.state), names)

@@ -1,0 +1,277 @@
+"""Results of finished games and the statistics read from them (schema version 3).
+
+Tables (see :data:`bot.store.migrations.STATS`):
+
+* ``matches`` — one row per finished game: guild, channel, variant, start and end
+  time, number of turns, and whether it ``counted`` for statistics;
+* ``results`` — one row per player of a finished game: score, rank (ties share a
+  rank), ``won`` (rank 1), copied guild/variant/finish time so the statistics never
+  join ``games``;
+* ``player_totals`` — all-time sums per (guild, player, variant) of the counted
+  results, kept in the same transaction, so an all-time leaderboard reads a few
+  thousand rows instead of the whole history.
+
+Every query filters by ``guild_id``: a server's figures never appear in another.
+Booleans are ``SMALLINT`` 0/1 and the SQL is plain and parameterised, so a
+PostgreSQL backend can run it unchanged (window functions and ``ON CONFLICT`` are
+shared by both). Only ``counted`` games feed the statistics; uncounted ones stay in
+the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
+
+if TYPE_CHECKING:
+    Row = Sequence[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's line of a finished game, as the service hands it to the store."""
+
+    player_id: int
+    seat: int  # 0-based seat order
+    score: int
+    rank: int  # 1 = best; equal scores share a rank
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameResults:
+    """What :meth:`Store.record_move` records with a game's end.
+
+    ``counted`` is False for a game that ended without a ranking worth counting; it
+    is kept in the history but left out of every statistic.
+    """
+
+    turns: int
+    players: tuple[PlayerResult, ...]
+    counted: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Counted games of one player (in one variant, or all), summed."""
+
+    player_id: int
+    games: int
+    wins: int
+    score_sum: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecentScore:
+    variant: str
+    score: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    player_id: int
+    score: int
+    rank: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryGame:
+    """A finished game as the history shows it; ``lines`` best first."""
+
+    game_id: int
+    channel_id: int
+    variant: str
+    started_at: float
+    finished_at: float
+    turns: int
+    counted: bool
+    lines: tuple[HistoryLine, ...]
+
+
+def _check_results(results: GameResults, record: GameRecord) -> None:
+    ids = [p.player_id for p in results.players]
+    if results.counted and not ids:
+        raise ValueError("a counted game needs its players' results")
+    if ids and sorted(ids) != sorted(record.players):
+        raise ValueError(f"results for {ids} do not match the game's players {record.players}")
+    for line in results.players:
+        if line.rank < 1 or line.won != (line.rank == 1):
+            raise ValueError(f"inconsistent result line {line}")
+
+
+async def insert_results(db: aiosqlite.Connection, record: GameRecord, results: GameResults,
+                         now: float) -> None:
+    """Write ``matches``, ``results`` and ``player_totals`` rows for ``record``.
+
+    Runs inside the caller's write transaction (the one that finishes the game), so
+    a game is either finished with its results or not finished at all.
+    """
+    _check_results(results, record)
+    counted = int(results.counted)
+    await db.execute(
+        "INSERT INTO matches (game_id, guild_id, channel_id, variant, started_at, finished_at, "
+        "turns, players, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record.id, record.guild_id, record.channel_id, record.variant, record.created_at, now,
+         results.turns, len(record.players), counted),
+    )
+    await db.executemany(
+        "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, won, "
+        "counted, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(record.id, p.player_id, record.guild_id, record.variant, p.seat, p.score, p.rank,
+          int(p.won), counted, now) for p in results.players],
+    )
+    if not results.counted:
+        return
+    await db.executemany(
+        "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
+        "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player_id, variant) DO UPDATE SET "
+        "games = player_totals.games + 1, wins = player_totals.wins + excluded.wins, "
+        "score_sum = player_totals.score_sum + excluded.score_sum, "
+        "best = CASE WHEN excluded.best > player_totals.best "
+        "THEN excluded.best ELSE player_totals.best END",
+        [(record.guild_id, p.player_id, record.variant, int(p.won), p.score, p.score)
+         for p in results.players],
+    )
+
+
+# Recomputes ``player_totals`` from ``results`` (e.g. after a bulk import or a repair).
+REBUILD_TOTALS = (
+    "DELETE FROM player_totals",
+    "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
+    "SELECT guild_id, player_id, variant, COUNT(*), SUM(won), SUM(score), MAX(score) "
+    "FROM results WHERE counted = 1 GROUP BY guild_id, player_id, variant",
+)
+
+
+def _totals(rows: Iterable[Row]) -> list[Totals]:
+    return [Totals(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+
+_AGGREGATES = "COUNT(*), SUM(won), SUM(score), MAX(score)"
+
+
+class StatsQueries:
+    """The statistics reads of :class:`~bot.store.Store` (mixed into it)."""
+
+    if TYPE_CHECKING:
+        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        @staticmethod
+        async def _rows(db: aiosqlite.Connection, sql: str,
+                        params: Iterable[Any]) -> list[Row]: ...
+
+    async def rebuild_player_totals(self) -> None:
+        """Recompute the all-time sums from ``results`` (one transaction)."""
+        async with self._write() as db:
+            for statement in REBUILD_TOTALS:
+                await db.execute(statement)
+
+    async def finished_without_results(self, limit: int = 500) -> list[GameRecord]:
+        """Finished games that have no ``matches`` row yet (finished before schema 3)."""
+        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND NOT EXISTS "
+               "(SELECT 1 FROM matches WHERE matches.game_id = games.id) ORDER BY id LIMIT ?")
+        return [game_from_row(row) for row in await self._fetch(sql, (limit,))]
+
+    async def add_results(self, record: GameRecord, results: GameResults) -> None:
+        """Record the results of an already finished game (a backfill), once."""
+        if record.status != FINISHED or record.finished_at is None:
+            raise ValueError(f"game {record.id} is not finished")
+        async with self._write() as db:
+            sql = "SELECT 1 FROM matches WHERE game_id = ?"
+            if not await self._rows(db, sql, (record.id,)):
+                await insert_results(db, record, results, record.finished_at)
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        async with self._read() as db:
+            return await self._rows(db, sql, params)
+
+    async def leaderboard_totals(self, guild_id: int, *, variant: str | None = None,
+                                 since: float | None = None) -> list[Totals]:
+        """Per player of ``guild_id``: counted games, wins, score sum and best score.
+
+        ``variant`` None means every variant; ``since`` (unix seconds, inclusive)
+        None means all time, read from ``player_totals``; a period is summed from
+        ``results`` through the ``results_period`` index. Unordered.
+        """
+        if since is None:
+            where, params = "guild_id = ?", [guild_id]
+            if variant is not None:
+                where, params = where + " AND variant = ?", [guild_id, variant]
+            sql = (f"SELECT player_id, SUM(games), SUM(wins), SUM(score_sum), MAX(best) "
+                   f"FROM player_totals WHERE {where} GROUP BY player_id")
+            return _totals(await self._fetch(sql, params))
+        where = "guild_id = ? AND finished_at >= ? AND counted = 1"
+        params2: list[Any] = [guild_id, since]
+        if variant is not None:
+            where += " AND variant = ?"
+            params2.append(variant)
+        sql = f"SELECT player_id, {_AGGREGATES} FROM results WHERE {where} GROUP BY player_id"
+        return _totals(await self._fetch(sql, params2))
+
+    async def player_totals(self, guild_id: int, player_id: int) -> dict[str, Totals]:
+        """All-time counted totals of one player of ``guild_id``, by variant."""
+        sql = ("SELECT variant, player_id, games, wins, score_sum, best FROM player_totals "
+               "WHERE guild_id = ? AND player_id = ?")
+        rows = await self._fetch(sql, (guild_id, player_id))
+        return {str(r[0]): _totals([r[1:]])[0] for r in rows}
+
+    async def recent_scores(self, guild_id: int, player_id: int,
+                            per_variant: int = 5) -> list[RecentScore]:
+        """The last ``per_variant`` counted scores of a player in each variant, newest first.
+
+        The newest ``per_variant`` of all variants together are among them, so one
+        query serves both the per-variant and the overall "last 5".
+        """
+        sql = (
+            "SELECT variant, score, finished_at FROM ("
+            " SELECT variant, score, finished_at, ROW_NUMBER() OVER ("
+            "  PARTITION BY variant ORDER BY finished_at DESC, game_id DESC) AS position"
+            " FROM results WHERE guild_id = ? AND player_id = ? AND counted = 1"
+            ") AS recent WHERE position <= ? ORDER BY finished_at DESC"
+        )
+        rows = await self._fetch(sql, (guild_id, player_id, per_variant))
+        return [RecentScore(str(r[0]), int(r[1]), float(r[2])) for r in rows]
+
+    async def history(self, guild_id: int, *, player_id: int | None = None,
+                      limit: int = 10) -> list[HistoryGame]:
+        """The last ``limit`` finished games of ``guild_id`` (with ``player_id`` if given),
+        newest first, counted or not; each with its players' lines, best first."""
+        if player_id is None:
+            newest = ("SELECT game_id FROM matches WHERE guild_id = ? "
+                      "ORDER BY finished_at DESC, game_id DESC LIMIT ?")
+            params: tuple[Any, ...] = (guild_id, limit)
+        else:
+            newest = ("SELECT game_id FROM results WHERE guild_id = ? AND player_id = ? "
+                      "ORDER BY finished_at DESC, game_id DESC LIMIT ?")
+            params = (guild_id, player_id, limit)
+        # The guild is chosen in the subquery; the outer query reads those few games by
+        # primary key (a second guild test there would tempt the planner into a scan).
+        sql = (
+            "SELECT m.game_id, m.channel_id, m.variant, m.started_at, m.finished_at, m.turns, "
+            "m.counted, r.player_id, r.score, r.rank, r.won "
+            "FROM matches AS m LEFT JOIN results AS r ON r.game_id = m.game_id "
+            f"WHERE m.game_id IN ({newest}) "
+            "ORDER BY m.finished_at DESC, m.game_id DESC, r.rank, r.seat"
+        )
+        games: dict[int, HistoryGame] = {}
+        for row in await self._fetch(sql, params):
+            game_id = int(row[0])
+            if game_id not in games:
+                games[game_id] = HistoryGame(game_id, int(row[1]), str(row[2]), float(row[3]),
+                                             float(row[4]), int(row[5]), bool(row[6]), ())
+            if row[7] is not None:
+                game = games[game_id]
+                line = HistoryLine(int(row[7]), int(row[8]), int(row[9]), bool(row[10]))
+                games[game_id] = replace(game, lines=(*game.lines, line))
+        return list(games.values())
