@@ -131,6 +131,7 @@ EN: dict[str, str] = {
                             "this game.",
     "error.busy": "Someone else changed the game at the same moment. Please try again.",
     "error.unknown_variant": "Unknown variant {variant!r}.",
+    "error.duration": "That turn time does not work: {problem}.",
     "error.board_only_onboard": "The board option is only for Qwixx On Board.",
     "error.internal": "Something went wrong on our side; the game is unchanged. Please try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",

@@ -144,6 +144,14 @@ class Game(ABC):
     def active(self) -> int:
         return self.players[(self.turn - 1) % len(self.players)]
 
+    def fallback_move(self, player: int) -> Move:
+        """What ``player`` does when they do not decide in time: nothing, where the rules
+        allow it (so an active player takes whatever penalty the rules give)."""
+        moves = self.legal_moves(player)
+        if not moves:
+            raise RuleError(f"player {player} has nothing to decide")
+        return PASS if PASS in moves else moves[0]
+
     def ranking(self) -> list[Standing]:
         """Players by total, best first; equal totals share a rank."""
         totals = sorted(

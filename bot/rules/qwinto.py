@@ -199,6 +199,15 @@ class QwintoGame(Game):
         """Whether the active player may still roll the same dice again this turn."""
         return not self.finished and self.phase == REROLL and self.attempt == 0
 
+    def fallback_move(self, player: int) -> Move:
+        """Not deciding: the active player throws all dice and keeps them, then (like
+        everyone) writes nothing — a failed throw for the active player."""
+        if self.phase == ROLL and player == self.active:
+            return Move(ROLL, dice=ROWS)
+        if self.phase == REROLL and player == self.active:
+            return Move(KEEP)
+        return super().fallback_move(player)
+
     def place_moves(self, player: int) -> list[Move]:
         """Every field where ``player`` may write the current sum, row by row."""
         if self.phase != PLACE:

@@ -9,16 +9,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.messages import t
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
 from bot.rules import replay as replay_game
 from bot.service.stats import game_results
-from bot.store import ChannelBusy, GameRecord, Store, VersionConflict, WrongStatus
+from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_duration
+from bot.store import (
+    NO_TIMING,
+    ChannelBusy,
+    GameRecord,
+    Store,
+    Timing,
+    VersionConflict,
+    WrongStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +58,79 @@ class Outcome:
     before: Decision | None = None
 
 
+class Play:
+    """Moves applied to a game, kept to be stored together in one transaction."""
+
+    LIMIT = 10_000  # moves the game may make for absent players in one go
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.before = game.decision()
+        self.moves: list[tuple[int, dict[str, Any], str]] = []
+        self.events: list[Event] = []
+
+    def apply(self, player: int, move: Move, source: str) -> None:
+        self.game, events = self.game.apply(player, move)
+        self.moves.append((player, move.to_json(), source))
+        self.events += events
+
+    def settle(self, players: Collection[int], source: str, this_turn: bool = False) -> None:
+        """Make the fallback move for each of ``players`` the game waits for, until it
+        waits for none of them (within this turn only, if ``this_turn``)."""
+        turn = self.game.turn
+        for _ in range(self.LIMIT):
+            if self.game.finished or (this_turn and self.game.turn != turn):
+                return
+            absent = sorted(self.game.decision().waiting & set(players))
+            if not absent:
+                return
+            self.apply(absent[0], self.game.fallback_move(absent[0]), source)
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who the game stops waiting for: players away (three decisions in a row let
+    expire, or left), and each player's current run of expired decisions."""
+
+    away: frozenset[int] = frozenset()
+    streak: dict[int, int] = field(default_factory=dict)
+
+    AWAY_AFTER = 3
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Seats:
+        data = record.presence
+        return cls(frozenset(data.get("away", [])),
+                   {int(p): n for p, n in data.get("streak", {}).items()})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"away": sorted(self.away), "streak": {str(p): n for p, n in self.streak.items()}}
+
+    def back(self, player: int) -> Seats:
+        """A player who decides is here again."""
+        return Seats(self.away - {player}, {**self.streak, player: 0})
+
+    def expired(self, late: Collection[int], events: list[Event]) -> Seats:
+        streak = {**self.streak, **{p: self.streak.get(p, 0) + 1 for p in late}}
+        gone = {p for p in late if streak[p] >= self.AWAY_AFTER and p not in self.away}
+        events += [Event("away", p, {"reason": "expired"}) for p in sorted(gone)]
+        return Seats(self.away | gone, streak)
+
+    def leave(self, player: int, events: list[Event]) -> Seats:
+        events.append(Event("away", player, {"reason": "left"}))
+        return Seats(self.away | {player}, self.streak)
+
+
 def load_game(record: GameRecord) -> Game | None:
     return game_from_json(record.state) if record.state else None
 
 
 class GameService:
-    def __init__(self, store: Store, seeds: Callable[[], int] = lambda: secrets.randbits(62)):
+    def __init__(self, store: Store, seeds: Callable[[], int] = lambda: secrets.randbits(62),
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.seeds = seeds
+        self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # --- reading ---------------------------------------------------------
@@ -91,7 +166,8 @@ class GameService:
 
     # --- the lobby -------------------------------------------------------
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, variant: str,
-                         board: str | None = None) -> GameRecord:
+                         board: str | None = None, turn_time: int = DEFAULT_TURN_TIME
+                         ) -> GameRecord:
         if variant not in VARIANTS:
             raise ServiceError("error.unknown_variant", variant=variant)
         if board is not None and variant != "onboard":
@@ -99,7 +175,7 @@ class GameService:
         rules = {"board": board} if board else {}
         try:
             return await self.store.create_game(guild_id, channel_id, host_id, variant,
-                                                {"rules": rules}, self.seeds())
+                                                {"rules": rules}, self.seeds(), turn_time)
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
 
@@ -138,7 +214,9 @@ class GameService:
                 raise ServiceError("error.need_players", title=cls.title, min=cls.min_players)
             game = new_game(record.variant, record.players, record.seed,
                             record.options.get("rules", {}))
-            return await self.store.start_game(record.id, record.version, game.to_json())
+            clock = Clock.start(self.clock(), record.turn_time)
+            return await self.store.start_game(record.id, record.version, game.to_json(),
+                                               clock.timing())
         record = await self._lobby_change(game_id, change)
         game = load_game(record)
         assert game is not None
@@ -169,16 +247,119 @@ class GameService:
             record, game = outcome.record, self._check_turn(outcome, user, turn, phase)
             if move not in game.legal_moves(user):
                 raise ServiceError("error.illegal")
-            before = game.decision()
-            game, events = game.apply(user, move)
-            status = "finished" if game.finished else "running"
-            # A finished game's results go in with its end, in the same transaction.
-            results = game_results(game) if game.finished else None
-            record = await self.store.record_move(record.id, record.version, user,
-                                                  move.to_json(), game.to_json(), status,
-                                                  results=results)
-            return Outcome(record, game, events, before)
+            play = Play(game)
+            play.apply(user, move, "player")
+            seats = Seats.of(record).back(user)
+            play.settle(seats.away, "away")
+            return await self._save(record, play, seats)
         return await self._retrying(game_id, attempt)
+
+    async def _save(self, record: GameRecord, play: Play, seats: Seats) -> Outcome:
+        """Store what ``play`` did, with a fresh clock when a new decision began."""
+        game = play.game
+        cls = VARIANTS[record.variant]
+        status = "finished" if game.finished else "running"
+        if not game.finished and len(record.players) - len(seats.away) < cls.min_players:
+            status = "abandoned"  # too few seats left: the game ends without ranking
+            play.events.append(Event("game_over", None, {"reason": "no_seats"}))
+        # A finished game's results go in with its end, in the same transaction.
+        results = game_results(game) if status == "finished" else None
+        record = await self.store.record_moves(
+            record.id, record.version, play.moves, game.to_json(), status, results,
+            self._timing(record, play, status), seats.to_json())
+        return Outcome(record, game, play.events, play.before)
+
+    def _timing(self, record: GameRecord, play: Play, status: str) -> Timing | None:
+        if status != "running":
+            return NO_TIMING
+        now = play.game.decision()
+        if (now.turn, now.phase) == (play.before.turn, play.before.phase):
+            return None  # the same decision is still pending: its clock runs on
+        return Clock.start(self.clock(), record.turn_time).timing()
+
+    # --- deadlines -------------------------------------------------------
+    async def due(self) -> list[int]:
+        """Games with a reminder or a deadline due now, most overdue first."""
+        return [record.id for record in await self.store.due_games(self.clock())]
+
+    async def fire(self, game_id: int) -> Outcome | None:
+        """Send the due reminder or resolve the expired decision; None if nothing is due.
+
+        Compare-and-set makes this safe to call twice (or from two processes):
+        what fired once is not due any more.
+        """
+        async def attempt() -> Outcome | None:
+            outcome = await self.get(game_id)
+            record, game, clock = outcome.record, outcome.game, Clock.of(outcome.record)
+            if record.status != "running" or game is None or clock is None:
+                return None
+            due = clock.due(self.clock())
+            if due == "remind":
+                return await self._remind(record, game, clock)
+            if due == "expire":
+                return await self._expire(record, game)
+            return None
+        return await self._retrying(game_id, attempt)
+
+    async def _remind(self, record: GameRecord, game: Game, clock: Clock) -> Outcome:
+        waiting = sorted(game.decision().waiting - Seats.of(record).away)
+        record = await self.store.set_timing(record.id, record.version, clock.reminded().timing())
+        event = Event("reminder", None, {"players": waiting, "deadline": clock.deadline})
+        return Outcome(record, game, [event], game.decision())
+
+    async def _expire(self, record: GameRecord, game: Game) -> Outcome:
+        """Time is up: whoever has not decided does nothing this turn."""
+        late = game.decision().waiting
+        play = Play(game)
+        play.events.append(Event("expired", None, {"players": sorted(late)}))
+        play.settle(late, "expired", this_turn=True)
+        seats = Seats.of(record).expired(late, play.events)
+        play.settle(seats.away, "away")
+        return await self._save(record, play, seats)
+
+    async def leave_game(self, channel_id: int, user: int) -> Outcome:
+        """``/qwixx leave``: out of a lobby, or give up a seat in a running game."""
+        found = await self.in_channel(channel_id)
+        if found.record.status == "lobby":
+            return Outcome(await self.leave(found.record.id, user), None)
+
+        async def attempt() -> Outcome:
+            outcome = await self.get(found.record.id)
+            record, game = outcome.record, outcome.game
+            if record.status != "running" or game is None:
+                raise ServiceError("error.game_over")
+            seats = Seats.of(record)
+            if user not in record.players or user in seats.away:
+                raise ServiceError("error.not_player")
+            play = Play(game)
+            seats = seats.leave(user, play.events)
+            play.settle(seats.away, "away")
+            return await self._save(record, play, seats)
+        return await self._retrying(found.record.id, attempt)
+
+    async def waiting_for(self, guild_id: int, user: int) -> list[Outcome]:
+        """The running games of a server that wait for ``user``'s decision."""
+        found = []
+        for record in await self.store.running_games(guild_id):
+            game = load_game(record)
+            if game is not None and user in game.decision().waiting:
+                found.append(Outcome(record, game))
+        return found
+
+    # --- server settings -------------------------------------------------
+    async def turn_time(self, guild_id: int, requested: str | None) -> int:
+        """The turn time for a new game: as asked, else the server's default, else 24h."""
+        if requested:
+            try:
+                return parse_duration(requested)
+            except DurationError as error:
+                raise ServiceError("error.duration", problem=str(error)) from None
+        return await self.store.guild_turn_time(guild_id) or DEFAULT_TURN_TIME
+
+    async def set_turn_time(self, guild_id: int, requested: str) -> int:
+        seconds = await self.turn_time(guild_id, requested)
+        await self.store.set_guild_turn_time(guild_id, seconds)
+        return seconds
 
     async def pass_turn(self, game_id: int, user: int, turn: int) -> Outcome:
         """The public Pass button: pass whatever ``user`` has to decide now."""

@@ -7,7 +7,9 @@ the tests agree on what is due without any sleeping task.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from bot.store import GameRecord, Timing
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
@@ -60,6 +62,20 @@ class Clock:
     def next_due(self) -> float:
         """When something next happens: a reminder, or the deadline."""
         return self.reminder_times[self.reminders] if self.reminders < 2 else self.deadline
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Clock | None:
+        """The clock of a stored game's pending decision, if it has one."""
+        if record.stage_started is None or record.deadline is None:
+            return None
+        return cls(record.stage_started, record.deadline, record.reminders)
+
+    def reminded(self) -> Clock:
+        return replace(self, reminders=self.reminders + 1)
+
+    def timing(self) -> Timing:
+        """As stored: with the moment the scheduler must look again."""
+        return Timing(self.started, self.deadline, self.reminders, self.next_due())
 
     def due(self, now: float) -> str | None:
         """``"expire"``, ``"remind"`` or None. An overdue deadline skips its reminders."""

@@ -12,10 +12,12 @@ from .records import (
     ABANDONED,
     FINISHED,
     LOBBY,
+    NO_TIMING,
     RUNNING,
     GameRecord,
     GameStatus,
     MoveRecord,
+    Timing,
 )
 from .store import Clock, Store
 
@@ -24,6 +26,7 @@ __all__ = [
     "FINISHED",
     "LATEST_VERSION",
     "LOBBY",
+    "NO_TIMING",
     "RUNNING",
     "ChannelBusy",
     "Clock",
@@ -33,6 +36,7 @@ __all__ = [
     "MoveRecord",
     "Store",
     "StoreError",
+    "Timing",
     "VersionConflict",
     "WrongStatus",
 ]

@@ -158,7 +158,30 @@ STATS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS)
+# Decisions have deadlines (data, not sleeping tasks): one scheduler query finds
+# what is due. Moves say who decided; servers may set a default turn time.
+DEADLINES = Migration(
+    version=4,
+    name="deadlines",
+    statements=(
+        "ALTER TABLE games ADD COLUMN turn_time INTEGER NOT NULL DEFAULT 86400",
+        "ALTER TABLE games ADD COLUMN stage_started DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN deadline DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN next_due DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN presence TEXT NOT NULL DEFAULT '{}'",
+        "CREATE INDEX games_due ON games (next_due) WHERE status = 'running'",
+        "ALTER TABLE moves ADD COLUMN source TEXT NOT NULL DEFAULT 'player'",
+        """
+        CREATE TABLE guild_settings (
+            guild_id  BIGINT PRIMARY KEY,
+            turn_time INTEGER NOT NULL
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

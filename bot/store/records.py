@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
@@ -39,6 +39,15 @@ class GameRecord:
     created_at: float
     updated_at: float
     finished_at: float | None
+    turn_time: int = 86400
+    """Seconds each decision may take before it resolves as "no cross"."""
+    stage_started: float | None = None
+    """When the current decision began (None while no decision is pending)."""
+    deadline: float | None = None
+    reminders: int = 0
+    """Reminders already sent for the current decision (0-2)."""
+    presence: dict[str, Any] = field(default_factory=dict)
+    """Seats the game no longer waits for: ``{"away": [ids], "streak": {id: n}}``."""
 
     @property
     def is_active(self) -> bool:
@@ -55,13 +64,37 @@ class MoveRecord:
     player_id: int
     move: dict[str, Any]
     created_at: float
+    source: str = "player"
+    """Who decided: ``player``, or the game for them (``expired``, ``away``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The pending decision's clock as stored; ``next_due`` is what the scheduler queries."""
+
+    stage_started: float | None
+    deadline: float | None
+    reminders: int
+    next_due: float | None
+
+
+NO_TIMING: Final = Timing(None, None, 0, None)
+
+
+def timing_columns(timing: Timing | None) -> dict[str, Any]:
+    """The ``games`` columns a timing sets (none when ``timing`` is None)."""
+    if timing is None:
+        return {}
+    return {"stage_started": timing.stage_started, "deadline": timing.deadline,
+            "reminders": timing.reminders, "next_due": timing.next_due}
 
 
 GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, message_id, host_id, variant, options, seed, players, "
-    "state, status, version, created_at, updated_at, finished_at"
+    "state, status, version, created_at, updated_at, finished_at, turn_time, stage_started, "
+    "deadline, reminders, presence"
 )
-MOVE_COLUMNS: Final = "game_id, seq, player_id, move, created_at"
+MOVE_COLUMNS: Final = "game_id, seq, player_id, move, created_at, source"
 
 
 def dump_json(value: Any) -> str:
@@ -72,7 +105,8 @@ def dump_json(value: Any) -> str:
 def game_from_row(row: Any) -> GameRecord:
     """Build a :class:`GameRecord` from a row selected with :data:`GAME_COLUMNS`."""
     (gid, guild, channel, message, host, variant, options, seed, players,
-     state, status, version, created, updated, finished) = row  # fmt: skip
+     state, status, version, created, updated, finished, turn_time, stage_started,
+     deadline, reminders, presence) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -89,10 +123,15 @@ def game_from_row(row: Any) -> GameRecord:
         created_at=created,
         updated_at=updated,
         finished_at=finished,
+        turn_time=turn_time,
+        stage_started=stage_started,
+        deadline=deadline,
+        reminders=reminders,
+        presence=json.loads(presence),
     )
 
 
 def move_from_row(row: Any) -> MoveRecord:
     """Build a :class:`MoveRecord` from a row selected with :data:`MOVE_COLUMNS`."""
-    game_id, seq, player_id, move, created = row
-    return MoveRecord(game_id, seq, player_id, json.loads(move), created)
+    game_id, seq, player_id, move, created, source = row
+    return MoveRecord(game_id, seq, player_id, json.loads(move), created, source)

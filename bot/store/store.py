@@ -36,9 +36,11 @@ from .records import (
     RUNNING,
     GameRecord,
     MoveRecord,
+    Timing,
     dump_json,
     game_from_row,
     move_from_row,
+    timing_columns,
 )
 from .stats import GameResults, StatsQueries, insert_results
 
@@ -284,8 +286,9 @@ class Store(StatsQueries):
         variant: str,
         options: dict[str, Any],
         seed: int,
+        turn_time: int = 86400,
     ) -> GameRecord:
-        """Open a lobby (players ``[host_id]``, version 1).
+        """Open a lobby (players ``[host_id]``, version 1); decisions get ``turn_time`` seconds.
 
         Raises :class:`ChannelBusy` if the channel has a lobby or running game.
         """
@@ -301,10 +304,10 @@ class Store(StatsQueries):
             now = self._clock()
             async with db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
-                "players, status, version, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                "players, status, version, created_at, updated_at, turn_time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
                 (guild_id, channel_id, host_id, variant, options_json, seed,
-                 players_json, LOBBY, now, now),
+                 players_json, LOBBY, now, now, turn_time),
             ) as cur:  # fmt: skip
                 game_id = cur.lastrowid
             record = await self._load_existing(db, game_id)
@@ -323,10 +326,11 @@ class Store(StatsQueries):
             return await self._load_existing(db, game_id)
 
     async def start_game(
-        self, game_id: int, expected_version: int, state: dict[str, Any]
+        self, game_id: int, expected_version: int, state: dict[str, Any],
+        timing: Timing | None = None,
     ) -> GameRecord:
         """Move a lobby to ``running`` with its initial ``state`` (compare-and-set)."""
-        changes = {"state": dump_json(state), "status": RUNNING}
+        changes = {"state": dump_json(state), "status": RUNNING, **timing_columns(timing)}
         async with self._write() as db:
             now = self._clock()
             await self._compare_and_set(db, game_id, expected_version, (LOBBY,), changes, now)
@@ -344,38 +348,100 @@ class Store(StatsQueries):
         status: str = RUNNING,
         results: GameResults | None = None,
     ) -> GameRecord:
-        """Store the new ``state`` and append ``move`` atomically (compare-and-set).
+        """One player's move: :meth:`record_moves` with a single entry."""
+        return await self.record_moves(game_id, expected_version, [(player_id, move, "player")],
+                                       state, status, results)
 
+    async def record_moves(
+        self,
+        game_id: int,
+        expected_version: int,
+        moves: Sequence[tuple[int, dict[str, Any], str]],
+        state: dict[str, Any],
+        status: str = RUNNING,
+        results: GameResults | None = None,
+        timing: Timing | None = None,
+        presence: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """Store the new ``state`` and append ``moves`` atomically (compare-and-set).
+
+        ``moves`` are ``(player_id, move, source)`` in the order they were applied;
+        ``source`` says who decided (``player``, or ``expired``/``away`` for the game).
         ``status`` is ``'running'`` or ``'finished'`` (which sets ``finished_at``).
         ``results`` (only with ``'finished'``) are recorded in the same transaction
-        (see :mod:`bot.store.stats`).
+        (see :mod:`bot.store.stats`); ``timing`` and ``presence`` replace the game's.
         Raises :class:`VersionConflict` if the game changed since ``expected_version``;
         then nothing is written.
         """
-        if status not in (RUNNING, FINISHED):
-            raise ValueError(f"record_move status must be running or finished, not {status!r}")
+        if status not in (RUNNING, FINISHED, ABANDONED):
+            raise ValueError(f"record_move status must be running, finished or abandoned, "
+                             f"not {status!r}")
         if results is not None and status != FINISHED:
             raise ValueError("results can only be recorded when the game finishes")
-        _check_int("player_id", player_id)
-        move_json, state_json = dump_json(move), dump_json(state)
+        for player_id, _, _ in moves:
+            _check_int("player_id", player_id)
+        rows = [(player_id, dump_json(move), source) for player_id, move, source in moves]
+        changes: dict[str, Any] = {"state": dump_json(state), "status": status}
+        changes.update(timing_columns(timing))
+        if presence is not None:
+            changes["presence"] = dump_json(presence)
         async with self._write() as db:
             now = self._clock()
-            changes: dict[str, Any] = {"state": state_json, "status": status}
-            if status == FINISHED:
-                changes["finished_at"] = now
+            if status != RUNNING:
+                changes.update(finished_at=now, next_due=None)
             await self._compare_and_set(db, game_id, expected_version, (RUNNING,), changes, now)
-            await db.execute(
-                "INSERT INTO moves (game_id, seq, player_id, move, created_at) "
-                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM moves WHERE game_id = ?",
-                (game_id, player_id, move_json, now, game_id),
-            )
+            for player_id, move_json, source in rows:
+                await db.execute(
+                    "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) "
+                    "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
+                    (game_id, player_id, move_json, now, source, game_id),
+                )
             record = await self._load_existing(db, game_id)
             if results is not None:
                 await insert_results(db, record, results, now)
-        log.debug("game %d: move by %d, now version %d", game_id, player_id, record.version)
+        log.debug("game %d: %d move(s), now version %d", game_id, len(rows), record.version)
         if status == FINISHED:
             log.info("game %d finished", game_id)
         return record
+
+    async def set_timing(self, game_id: int, expected_version: int, timing: Timing) -> GameRecord:
+        """Replace the decision clock alone (a reminder went out), compare-and-set."""
+        async with self._write() as db:
+            now = self._clock()
+            await self._compare_and_set(db, game_id, expected_version, (RUNNING,),
+                                        timing_columns(timing), now)
+            return await self._load_existing(db, game_id)
+
+    async def due_games(self, now: float, limit: int = 50) -> list[GameRecord]:
+        """Running games with a reminder or deadline due at ``now``, most overdue first."""
+        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
+               "AND next_due <= ? ORDER BY next_due, id LIMIT ?")
+        async with self._read() as db:
+            rows = await self._rows(db, sql, (now, limit))
+        return [game_from_row(row) for row in rows]
+
+    async def running_games(self, guild_id: int) -> list[GameRecord]:
+        """The running games of one server, oldest first."""
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'running' " \
+              "ORDER BY id"
+        async with self._read() as db:
+            rows = await self._rows(db, sql, (guild_id,))
+        return [game_from_row(row) for row in rows]
+
+    async def guild_turn_time(self, guild_id: int) -> int | None:
+        """The server's default turn time in seconds, if one was set."""
+        async with self._read() as db:
+            row = await self._row(db, "SELECT turn_time FROM guild_settings WHERE guild_id = ?",
+                                  (guild_id,))
+        return None if row is None else int(row[0])
+
+    async def set_guild_turn_time(self, guild_id: int, seconds: int) -> None:
+        _check_int("guild_id", guild_id)
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET turn_time = excluded.turn_time",
+                (guild_id, seconds))
 
     async def abandon(self, game_id: int, expected_version: int) -> GameRecord:
         """Mark a lobby or running game ``abandoned`` (sets ``finished_at``); frees the channel."""

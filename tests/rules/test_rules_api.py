@@ -313,3 +313,24 @@ def test_dice_values_are_one_to_six() -> None:
 def test_white_sum_is_the_sum_of_the_white_dice() -> None:
     game = with_dice(make_game(), white1=2, white2=6, red=5)
     assert game.white_sum == 8
+
+
+def test_the_fallback_move_is_a_pass_where_the_rules_allow_one() -> None:
+    from bot.rules import new_game
+
+    for variant in ("classic", "longo", "onboard"):
+        game = new_game(variant, [1, 2], seed=3)
+        assert game.fallback_move(2) == PASS
+
+
+def test_qwinto_fallback_throws_everything_keeps_it_and_writes_nothing() -> None:
+    from bot.rules import new_game
+
+    game = new_game("qwinto", [1, 2], seed=3)
+    assert game.fallback_move(1) == Move("roll", dice=("orange", "yellow", "purple"))
+    game, _ = game.apply(1, game.fallback_move(1))
+    assert game.fallback_move(1) == Move("keep")
+    game, _ = game.apply(1, game.fallback_move(1))
+    assert game.decision().phase in ("place", "roll")
+    if game.decision().phase == "place":
+        assert game.fallback_move(1) == PASS

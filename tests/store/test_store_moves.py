@@ -64,8 +64,18 @@ async def test_future_version_conflicts(store: Store) -> None:
 async def test_invalid_status_argument(store: Store) -> None:
     game = await make_running(store)
     with pytest.raises(ValueError):
-        await store.record_move(game.id, game.version, HOST, {}, {}, status="abandoned")
+        await store.record_move(game.id, game.version, HOST, {}, {}, status="lobby")
     assert await store.get_game(game.id) == game
+
+
+async def test_moves_may_end_a_game_without_ranking(store: Store) -> None:
+    """Seats given up: the last moves and the end are one transaction, with no results."""
+    game = await make_running(store)
+    ended = await store.record_moves(game.id, game.version, [(HOST, {"kind": "pass"}, "away")],
+                                     {"s": 1}, status="abandoned")
+    assert ended.status == "abandoned" and ended.finished_at is not None
+    assert [(m.player_id, m.source) for m in await store.moves(game.id)] == [(HOST, "away")]
+    assert await store.due_games(now=10**12) == []
 
 
 async def test_state_rolls_back_when_move_insert_fails(store: Store, db_path: Path) -> None:
