@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from bot.cogs.buttons import DYNAMIC_ITEMS
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.stats import STATS_ITEMS, StatsTable
 from bot.cogs.table import Table
+from bot.cogs.timers import Timers
 from bot.service.games import GameService
 from bot.service.stats import StatsService
 from bot.store import Store
@@ -26,7 +28,9 @@ class QwixxBot(commands.Bot):
     """Slash commands only: no message content, no privileged intents."""
 
     def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True,
-                 seeds: Callable[[], int] | None = None) -> None:
+                 seeds: Callable[[], int] | None = None,
+                 clock: Callable[[], float] = time.time, coalesce: float = 1.0,
+                 tick: float = 15.0) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
                          | discord.Intents(guilds=True), help_command=None)
         self.database = database
@@ -34,11 +38,15 @@ class QwixxBot(commands.Bot):
         self.sync_commands = sync
         self.store: Store | None = None
         self.seeds = seeds
+        self.clock = clock
+        self.coalesce = coalesce
+        self.tick = tick
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
-        service = GameService(self.store, self.seeds) if self.seeds else GameService(self.store)
-        self.table = Table(self, service)
+        service = GameService(self.store, self.seeds or GameService.random_seed, self.clock)
+        self.table = Table(self, service, self.coalesce)
+        self.timers = Timers(service, self.table.publisher, self.tick)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
@@ -46,6 +54,7 @@ class QwixxBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
         if self.sync_commands:
             await self.sync_tree()
+        self.timers.start()
 
     async def sync_tree(self) -> None:
         """Sync to the development guild (instant) if configured, else globally."""
@@ -63,6 +72,9 @@ class QwixxBot(commands.Bot):
                  len(self.guilds))
 
     async def close(self) -> None:
+        if self.store is not None:
+            await self.timers.stop()
+            await self.table.publisher.drain()
         await super().close()
         if self.store is not None:
             await self.store.close()

@@ -13,7 +13,8 @@ EN: dict[str, str] = {
     # lobby
     "lobby.title": "🎲 **{title}** — lobby (host: {host})",
     "lobby.players": "Players ({count}/{max}): {names}",
-    "lobby.hint": "Rules: `/qwixx rules variant:{variant}` · Start needs {min} players.",
+    "lobby.hint": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}` · "
+                  "Start needs {min} players.",
     "lobby.started": "🎲 **{title}** — started with {names}.",
     "lobby.cancelled": "🎲 **{title}** — the lobby was cancelled by {name}.",
     "button.join": "Join",
@@ -32,6 +33,9 @@ EN: dict[str, str] = {
     "turn.action3": "{active} may now move their pawn 1-5 free fields onto a number they "
                     "cross now or have crossed (or stay).",
     "turn.final_round": "🏁 Final round: {names} still play as active player.",
+    "turn.deadline": "⏳ Decide <t:{deadline}:R>.",
+    "turn.reminder": "⏰ {names}: your decision is still open — time runs out <t:{deadline}:R>. "
+                     "{link}",
     "turn.roll": "{active} chooses which dice to roll (one, two or all three).",
     "turn.reroll": "{active} rolled {dice} = **{total}** and may keep it or re-roll the same "
                    "dice once.",
@@ -52,6 +56,11 @@ EN: dict[str, str] = {
     "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
                             "one more turn.",
     "event.game_over.board_finish": "🏁 The final round is over: game over.",
+    "event.expired": "⏰ Time ran out for {names}: nothing crossed or written this time.",
+    "event.away.expired": "💤 {name} let three decisions in a row run out and is away; the game "
+                          "no longer waits for them (any move brings them back).",
+    "event.away.left": "🚪 {name} left the game; it no longer waits for them.",
+    "event.game_over.no_seats": "🏁 Too few players are left: the game ends without ranking.",
     "event.rolled": "🎲 {name} rolled {dice} = {total}",
     "event.rerolled": "🎲 {name} re-rolled: {dice} = {total}",
     "event.placed": "{name} wrote {number} in {emoji}",
@@ -131,10 +140,26 @@ EN: dict[str, str] = {
                             "this game.",
     "error.busy": "Someone else changed the game at the same moment. Please try again.",
     "error.unknown_variant": "Unknown variant {variant!r}.",
+    "error.thread_here": "Games can get their own thread only in a text channel.",
+    "error.thread_permission": "I cannot open a thread here: I need the Create Public Threads "
+                               "and Send Messages in Threads permissions in this channel. "
+                               "Start without `thread` or ask a moderator.",
+    "error.settings_denied": "Only members with Manage Server can change the server's "
+                             "settings.",
     "error.duration": "That turn time does not work: {problem}.",
     "error.board_only_onboard": "The board option is only for Qwixx On Board.",
     "error.internal": "Something went wrong on our side; the game is unchanged. Please try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",
+    # threads, seats, settings
+    "thread.name": "{title} — {host}'s game",
+    "thread.opened": "Your game is waiting in {thread}.",
+    "leave.lobby": "You left the lobby.",
+    "mygames.title": "**Games waiting for you:**",
+    "mygames.line": "• {title} in {channel} — turn {turn}, decide <t:{deadline}:R>: {link}",
+    "mygames.none": "No game on this server is waiting for you.",
+    "settings.current": "New games on this server give each decision **{turn_time}** "
+                        "(`/qwixx settings turn_time:` changes it; Manage Server needed).",
+    "settings.saved": "New games on this server now give each decision **{turn_time}**.",
     # /qwixx rules
     "rules.classic": (
         "**Qwixx** (2-5 players)\n"

@@ -24,13 +24,31 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
     @app_commands.describe(variant="Which game to play",
-                           board="Qwixx On Board only: which side of the board (default A)")
+                           board="Qwixx On Board only: which side of the board (default A)",
+                           turn_time="Time for each decision, 5m to 7d (default: the "
+                                     "server's, else 24h)",
+                           thread="Play in a new thread of this channel")
     @app_commands.choices(variant=VARIANT_CHOICES, board=BOARD_CHOICES)
     async def start(self, interaction: discord.Interaction,
                     variant: app_commands.Choice[str] | None = None,
-                    board: app_commands.Choice[str] | None = None) -> None:
+                    board: app_commands.Choice[str] | None = None,
+                    turn_time: str | None = None, thread: bool = False) -> None:
         await self.table.on_start(interaction, variant.value if variant else "classic",
-                                  board.value if board else None)
+                                  board.value if board else None, turn_time, thread)
+
+    @app_commands.command(description="Leave this channel's lobby, or give up your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.table.on_leave(interaction)
+
+    @app_commands.command(description="The games on this server waiting for you")
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self.table.on_my_games(interaction)
+
+    @app_commands.command(description="Server settings (changing them needs Manage Server)")
+    @app_commands.describe(turn_time="Default time for each decision in new games, 5m to 7d")
+    async def settings(self, interaction: discord.Interaction,
+                       turn_time: str | None = None) -> None:
+        await self.table.on_settings(interaction, turn_time)
 
     @app_commands.command(description="Show your sheet and your options (only you see it)")
     async def sheet(self, interaction: discord.Interaction) -> None:

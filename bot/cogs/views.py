@@ -13,6 +13,7 @@ import discord
 from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
 from bot.messages import emoji, t
 from bot.rules import VARIANTS, Event, Game, Move
+from bot.service.timing import format_duration
 from bot.store import GameRecord
 
 ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success,
@@ -34,7 +35,8 @@ def lobby_content(record: GameRecord) -> str:
         t("lobby.title", title=cls.title, host=mention(record.host_id)),
         t("lobby.players", count=len(record.players), max=cls.max_players,
           names=mentions(record.players)),
-        t("lobby.hint", variant=record.variant, min=cls.min_players),
+        t("lobby.hint", variant=record.variant, min=cls.min_players,
+          turn_time=format_duration(record.turn_time)),
     ])
 
 
@@ -79,6 +81,10 @@ def describe(events: Iterable[Event]) -> list[str]:
         elif event.kind == "pawn_moved":
             lines.append(t("event.pawn_moved", name=who, steps=data["steps"],
                            emoji=emoji(data["row"]), number=data["number"], bonus=data["bonus"]))
+        elif event.kind == "expired":
+            lines.append(t("event.expired", names=mentions(data["players"])))
+        elif event.kind == "away":
+            lines.append(t(f"event.away.{data['reason']}", name=who))
         elif event.kind == "finish_reached":
             lines.append(t("event.finish_reached", name=who))
         elif event.kind == "rolled":
@@ -115,7 +121,7 @@ def played_out(segments: list[tuple[Event | None, list[Event]]], finished: bool)
 
 
 # --- the turn message ----------------------------------------------------
-def turn_content(game: Game, preface: Iterable[str] = ()) -> str:
+def turn_content(game: Game, preface: Iterable[str] = (), deadline: float | None = None) -> str:
     active = mention(game.active)
     lines = [*preface, t("turn.header", turn=game.turn, active=active)]
     lines += phase_lines(game, game.decision().phase, active)
@@ -125,7 +131,19 @@ def turn_content(game: Game, preface: Iterable[str] = ()) -> str:
                  for turn in range(game.turn, final_turn + 1)]
         lines.append(t("turn.final_round", names=mentions(still)))
     lines.append(status_line(game))
+    if deadline is not None:
+        lines.append(deadline_line(deadline))
     return "\n".join(lines)
+
+
+def deadline_line(deadline: float | None) -> str:
+    """``⏳ Decide <t:…:R>``: Discord shows it in each reader's time, counting down."""
+    return t("turn.deadline", deadline=int(deadline)) if deadline is not None else ""
+
+
+def message_link(record: GameRecord) -> str:
+    return (f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
+            f"{record.message_id}")
 
 
 def phase_lines(game: Game, phase: str, active: str) -> list[str]:
@@ -172,6 +190,8 @@ PUBLIC_PASS_PHASES = ("action1", "action2", "place")
 # Phases that open a decision to everyone get a fresh message (so all are pinged);
 # phases that call only the active player get a short message calling them.
 EVERYONE_PHASES = ("place",)
+# Told in the next message posted, whatever turn it belongs to.
+NOTICES = ("expired", "away")
 CALLED_PHASES = ("action2", "action3")
 
 

@@ -71,7 +71,7 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
     names = list(NAMES[:players])
     with tempfile.TemporaryDirectory() as folder:
         async with Sandbox(members=names, settle=0.02) as sb:
-            await sb.run_bot(QwixxBot(Path(folder) / "demo.db", dev_guild=sb.guild.id,
+            await sb.run_bot(QwixxBot(Path(folder) / "demo.db", dev_guild=sb.guild.id, coalesce=0.1,
                                       seeds=lambda: seed))
             members = [sb.member(n) for n in names]
             transcript = Transcript(sb, {m.id: m.name for m in members}, print_line)

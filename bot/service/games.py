@@ -126,12 +126,16 @@ def load_game(record: GameRecord) -> Game | None:
 
 
 class GameService:
-    def __init__(self, store: Store, seeds: Callable[[], int] = lambda: secrets.randbits(62),
+    def __init__(self, store: Store, seeds: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.store = store
-        self.seeds = seeds
+        self.seeds = seeds or self.random_seed
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    @staticmethod
+    def random_seed() -> int:
+        return secrets.randbits(62)
 
     # --- reading ---------------------------------------------------------
     async def get(self, game_id: int) -> Outcome:

@@ -14,7 +14,7 @@ SEED = 20261126
 
 
 def make_bot(database: Path, sb: Sandbox, seed: int = SEED) -> QwixxBot:
-    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed)
+    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, coalesce=0.05)
 
 
 @pytest.fixture

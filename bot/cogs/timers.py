@@ -1,0 +1,58 @@
+"""One loop fires what is due: reminders and expired decisions, stored as data.
+
+Nothing sleeps per game. After downtime the first pass resolves every overdue
+deadline in order; compare-and-set in the service makes a second firing a no-op.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.cogs.publish import Publisher
+from bot.service.games import GameService
+
+log = logging.getLogger(__name__)
+
+
+class Timers:
+    def __init__(self, service: GameService, publisher: Publisher,
+                 interval: float = 15.0) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> int:
+        """Fire everything due now; how many games changed."""
+        fired = 0
+        for game_id in await self.service.due():
+            try:
+                outcome = await self.service.fire(game_id)
+                if outcome is None:
+                    continue
+                fired += 1
+                if outcome.events and outcome.events[0].kind == "reminder":
+                    await self.publisher.remind(outcome)
+                else:
+                    await self.publisher.publish(outcome)
+            except Exception:
+                log.exception("timer of game %s failed; it is tried again next tick", game_id)
+        return fired
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="qwixx-timers")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await self.tick()
+            await asyncio.sleep(self.interval)
