@@ -73,12 +73,14 @@ class Publisher:
                 await self.finish(outcome, notices + automatic)
             elif game.turn != before.turn:
                 await self.post_turn(outcome, notices + automatic)
-            elif phase != before.phase and phase in views.EVERYONE_PHASES:
+            elif phase != before.phase and phase in game.simultaneous_phases:
+                # a decision for everyone: a fresh message, so that everyone is pinged
                 await self.edit_turn(outcome.record, views.turn_so_far(game, summary))
                 await self.post_turn(outcome, notices)
             else:
                 self.refresh_turn(outcome.record.id)
-                if phase != before.phase and phase in views.CALLED_PHASES:
+                if before.phase in game.simultaneous_phases and phase != before.phase:
+                    # everyone has decided; now the active player alone is called
                     await self.announce_phase(outcome, notices + summary)
 
     async def post_turn(self, outcome: Outcome, preface: list[str] | None = None) -> None:

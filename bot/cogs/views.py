@@ -12,7 +12,7 @@ import discord
 
 from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
 from bot.messages import emoji, t
-from bot.rules import VARIANTS, Event, Game, Move
+from bot.rules import PASS, VARIANTS, Event, Game, Move
 from bot.service.timing import format_duration
 from bot.store import GameRecord
 
@@ -166,30 +166,24 @@ def dice_text(dice: dict[str, int]) -> str:
 def status_line(game: Game) -> str:
     """Everyone's state in phases open to all; otherwise just who is awaited."""
     decision = game.decision()
-    shown = game.players if decision.phase in OPEN_PHASES else sorted(decision.waiting)
+    everyone = decision.phase in game.simultaneous_phases
+    shown = game.players if everyone else sorted(decision.waiting)
     return "  ".join(
         f"{t('status.waiting') if p in decision.waiting else t('status.decided')} {mention(p)}"
         for p in shown)
 
-
-OPEN_PHASES = ("action1", "place")
 
 
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     """"Open my sheet", and "Pass" when a pass needs no sheet to be understood."""
     view = discord.ui.View(timeout=None)
     view.add_item(TurnButton(record.id, game.turn, "sheet"))
-    if game.decision().phase in PUBLIC_PASS_PHASES:
+    if any(PASS in game.legal_moves(p) for p in game.decision().waiting):
         view.add_item(TurnButton(record.id, game.turn, "pass"))
     return view
 
 
-PUBLIC_PASS_PHASES = ("action1", "action2", "place")
 
-
-# Phases that open a decision to everyone get a fresh message (so all are pinged);
-# phases that call only the active player get a short message calling them.
-EVERYONE_PHASES = ("place",)
 # Told in the next message posted, whatever turn it belongs to.
 NOTICES = ("expired", "away")
 CALLED_PHASES = ("action2", "action3")

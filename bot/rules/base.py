@@ -100,6 +100,11 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # Phases in which every player decides at once (choices collect in ``chosen`` and
+    # apply together); in every other phase only the active player decides.
+    simultaneous_phases: ClassVar[tuple[str, ...]]
+    phase: str
+    chosen: dict[int, Move]
 
     def __init__(self, players: Sequence[int], seed: int, options: dict[str, Any]) -> None:
         self.players: tuple[int, ...] = tuple(players)
@@ -109,9 +114,15 @@ class Game(ABC):
         self.end_reason: str | None = None
 
     # --- decisions -------------------------------------------------------
-    @abstractmethod
     def decision(self) -> Decision:
         """The current phase and the players the game waits for."""
+        if self.finished:
+            return Decision("finished", self.turn, None, frozenset())
+        if self.phase in self.simultaneous_phases:
+            waiting = frozenset(p for p in self.players if p not in self.chosen)
+        else:
+            waiting = frozenset({self.active})
+        return Decision(self.phase, self.turn, self.active, waiting)
 
     @abstractmethod
     def legal_moves(self, player: int) -> list[Move]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from .base import PASS, Decision, Event, Game, Move, RuleError, Score, dice_rng, score_of
+from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, score_of
 
 ROWS = ("orange", "yellow", "purple")  # top to bottom; also the canonical dice order
 COLUMNS = tuple(range(12))  # the grid's columns, left to right
@@ -151,6 +151,7 @@ class QwintoGame(Game):
     title = "Qwinto"
     min_players = 2
     max_players = 6
+    simultaneous_phases: ClassVar[tuple[str, ...]] = (PLACE,)
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)
@@ -163,15 +164,6 @@ class QwintoGame(Game):
         self._start_turn([])
 
     # --- the public API --------------------------------------------------
-    def decision(self) -> Decision:
-        if self.finished:
-            return Decision("finished", self.turn, None, frozenset())
-        if self.phase == PLACE:
-            waiting = frozenset(p for p in self.players if p not in self.chosen)
-        else:
-            waiting = frozenset({self.active})
-        return Decision(self.phase, self.turn, self.active, waiting)
-
     def legal_moves(self, player: int) -> list[Move]:
         if self.finished or player not in self.players:
             return []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .base import PASS, Decision, Event, Game, Move, RuleError, Score, dice_rng, score_of
+from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, score_of
 
 ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
@@ -69,6 +69,7 @@ class QwixxGame(Game):
     min_players = 2
     max_players = 5
     rules = QwixxRules()
+    simultaneous_phases: ClassVar[tuple[str, ...]] = ("action1",)
     # The actions only the active player takes after action 1, in order.
     active_phases: ClassVar[tuple[str, ...]] = ("action2",)
 
@@ -83,15 +84,6 @@ class QwixxGame(Game):
         self._start_turn([])
 
     # --- the public API --------------------------------------------------
-    def decision(self) -> Decision:
-        if self.finished:
-            return Decision("finished", self.turn, None, frozenset())
-        if self.phase == "action1":
-            waiting = frozenset(p for p in self.players if p not in self.chosen)
-        else:
-            waiting = frozenset({self.active})
-        return Decision(self.phase, self.turn, self.active, waiting)
-
     def legal_moves(self, player: int) -> list[Move]:
         if self.finished or player not in self.players:
             return []

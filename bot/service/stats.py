@@ -64,8 +64,25 @@ def period_start(period: str, now: float) -> float | None:
 # --- leaderboard -----------------------------------------------------------
 
 
+class Rates:
+    """Win rate and average score of a line with ``games``, ``wins`` and ``score_sum``."""
+
+    __slots__ = ()
+    games: int
+    wins: int
+    score_sum: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def average(self) -> float:
+        return self.score_sum / self.games
+
+
 @dataclass(frozen=True, slots=True)
-class BoardLine:
+class BoardLine(Rates):
     """One player on the leaderboard; ``rank`` None: too few games for a rate sort."""
 
     rank: int | None
@@ -75,14 +92,6 @@ class BoardLine:
     wins: int
     score_sum: int
     best: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games
-
-    @property
-    def average(self) -> float:
-        return self.score_sum / self.games
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +160,7 @@ def rank_players(totals: Iterable[Totals], sort: str,
 
 
 @dataclass(frozen=True, slots=True)
-class VariantStats:
+class VariantStats(Rates):
     """A player's counted games in one variant (``variant`` None: all together)."""
 
     variant: str | None
@@ -160,14 +169,6 @@ class VariantStats:
     score_sum: int
     best: int
     last: tuple[int, ...]  # newest first
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games
-
-    @property
-    def average(self) -> float:
-        return self.score_sum / self.games
 
 
 @dataclass(frozen=True, slots=True)
