@@ -1,0 +1,51 @@
+"""Every REST endpoint the bot calls, each request checked against Discord's OpenAPI."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.sandbox import Sandbox
+from bot.sandbox.autoplay import OPEN_SHEET, play_to_end, seeded_policy, wait_for_turn
+from bot.sandbox.validation import DEFAULT_SPEC
+
+# The whole surface of Discord's HTTP API the bot uses; a new call must be added
+# here on purpose (and so gets validated and reviewed).
+ENDPOINTS = {
+    "GET /users/@me",
+    "GET /oauth2/applications/@me",
+    "PUT /applications/{application_id}/guilds/{guild_id}/commands",
+    "POST /interactions/{interaction_id}/{interaction_token}/callback",
+    "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    "POST /webhooks/{webhook_id}/{webhook_token}",
+    "POST /channels/{channel_id}/messages",
+    "PATCH /channels/{channel_id}/messages/{message_id}",
+    "POST /channels/{channel_id}/threads",
+}
+
+
+@pytest.mark.skipif(not DEFAULT_SPEC.exists(), reason="Discord's OpenAPI description is not "
+                    "beside the repository (../shared/discord-api-spec/openapi.json)")
+async def test_the_bot_calls_only_known_endpoints_with_valid_bodies(sb: Sandbox) -> None:
+    assert sb.server.rest.validator is not None  # bodies really are validated
+    ana, ben, dan = sb.member("Ana"), sb.member("Ben"), sb.member("Dan")
+    lobby = (await ana.slash("qwixx", "start", variant="classic")).message
+    await ben.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")  # a refusal: a follow-up after a deferred update
+    await ana.click(lobby, label="Start")
+    turn = await wait_for_turn(sb)
+    await dan.click(turn, label=OPEN_SHEET)
+    await ben.click(turn, label="Pass")
+    for command, options in (("sheet", {}), ("status", {}), ("rules", {}), ("mygames", {}),
+                             ("settings", {}), ("leaderboard", {}), ("stats", {}),
+                             ("history", {})):
+        await ana.slash("qwixx", command, **options)
+    await play_to_end(sb, [ana, ben], seeded_policy(8))
+    history = (await ana.slash("qwixx", "history")).message
+    await ana.click(history, label=history.labels[0])
+    await ana.slash("qwixx", "start", variant="qwinto", thread=True,
+                    in_channel=sb.channel_named("games"))
+    await sb.wait_for(lambda: any(c.is_thread for c in sb.server.world.channels.values()))
+    assert sb.failures == [], sb.describe_failures()
+    used = set(sb.server.endpoints())
+    assert used == ENDPOINTS, f"new: {used - ENDPOINTS}, unused: {ENDPOINTS - used}"
+    assert all(call.status is not None and call.status < 400 for call in sb.server.calls)
