@@ -111,6 +111,7 @@ EN: dict[str, str] = {
     "end.title": "🏁 **{title}** — final scores",
     "end.line": "{rank}. {name} — {total}",
     "end.winner": "🏆 {names} {verb}!",
+    "end.wins": "{name}'s {nth} win on this server.",
     # status
     "status.none": "There is no game in this channel. Start one with `/qwixx start`.",
     "status.lobby": "A {title} lobby is open here with {names}.",

@@ -158,8 +158,10 @@ class Publisher:
         assert game is not None
         board = await png_file(render_scoreboard, game, await self.names(record),
                                name="scoreboard.png")
+        winners = [s.player for s in game.ranking() if s.rank == 1]
+        wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
         message = await self.channel(record).send(
-            views.end_content(game, preface), file=board,
+            views.end_content(game, preface, wins), file=board,
             allowed_mentions=discord.AllowedMentions.none())
         await self.service.set_message(record.id, message.id)
 

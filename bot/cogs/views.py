@@ -309,7 +309,9 @@ def you_did(move: Move) -> str:
 
 
 # --- the end -------------------------------------------------------------
-def end_content(game: Game, preface: Iterable[str] = ()) -> str:
+def end_content(game: Game, preface: Iterable[str] = (),
+                wins: dict[int, int] | None = None) -> str:
+    """The ranking, the winner named, and (``wins``) each winner's count on this server."""
     ranking = game.ranking()
     winners = [s.player for s in ranking if s.rank == 1]
     lines = [*preface, t("end.title", title=game.title)]
@@ -317,4 +319,12 @@ def end_content(game: Game, preface: Iterable[str] = ()) -> str:
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb="wins" if len(winners) == 1
                    else "share the win"))
+    lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
+              if n > 0]
     return "\n".join(lines)
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -161,6 +161,11 @@ class GameService:
         known = await self.store.names(guild_id, users)
         return {u: known.get(u, f"Player {i}") for i, u in enumerate(users, 1)}
 
+    async def wins_on_server(self, guild_id: int, player: int) -> int:
+        """Counted wins of ``player`` on this server, every variant together."""
+        totals = await self.store.player_totals(guild_id, player)
+        return sum(t.wins for t in totals.values())
+
     async def replay(self, game_id: int) -> Game:
         """The game rebuilt from its seed and move log (the audit trail)."""
         record = (await self.get(game_id)).record

@@ -54,6 +54,7 @@ async def test_a_full_classic_game_with_three_members(sb: Sandbox, database: Pat
     assert first_turn.attachments[0].image().size[0] > 100  # the dice image
     final = await play_to_end(sb, [ana, ben, cem], seeded_policy(1))
     assert "final scores" in final.content and "🏆" in final.content
+    assert "1st win on this server" in final.content
     board = final.attachments[0].image()
     assert isinstance(board, Image.Image) and board.size[0] > 400
     state = await stored_state(database)

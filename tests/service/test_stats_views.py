@@ -79,3 +79,10 @@ def test_the_final_sheets_button_is_restart_proof() -> None:
     assert FinalButton.__discord_ui_compiled_template__.fullmatch("qx:12345:final")
     for other in ("qx:1:2:sheet", "qx:1:lobby:join", "qx:1:2:action1:pass"):
         assert not FinalButton.__discord_ui_compiled_template__.fullmatch(other)
+
+
+def test_ordinals_read_like_english() -> None:
+    from bot.cogs.views import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
