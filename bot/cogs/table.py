@@ -239,18 +239,22 @@ class Table:
                       phase: str, move: Move) -> None:
         await interaction.response.defer()
         outcome = await self.service.act(game_id, interaction.user.id, turn, phase, move)
-        header = self.after_move_text(outcome, interaction.user.id, move)
-        await self.show_sheet(interaction, outcome, header)
-        await self.publisher.publish(outcome)
+        try:
+            header = self.after_move_text(outcome, interaction.user.id, move)
+            await self.show_sheet(interaction, outcome, header)
+        finally:  # the move is stored: the channel must hear of it, whatever happens here
+            await self.publisher.publish(outcome)
 
     @answers_errors
     async def on_public_pass(self, interaction: discord.Interaction, game_id: int,
                              turn: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.service.pass_turn(game_id, interaction.user.id, turn)
-        text = self.after_move_text(outcome, interaction.user.id, Move("pass"))
-        await interaction.edit_original_response(content=text)
-        await self.publisher.publish(outcome)
+        try:
+            text = self.after_move_text(outcome, interaction.user.id, Move("pass"))
+            await interaction.edit_original_response(content=text)
+        finally:  # the move is stored: the channel must hear of it, whatever happens here
+            await self.publisher.publish(outcome)
 
     @staticmethod
     def after_move_text(outcome: Outcome, player: int, move: Move) -> str:

@@ -276,7 +276,7 @@ def field_label(game: Game, player: int, move: Move) -> str:
 
 def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View | None:
     """One button per option; fields to write in come as one select per row."""
-    moves = game.legal_moves(player)
+    moves = game.legal_moves(player) if record.status == "running" else []
     if not moves:
         return None
     view = discord.ui.View(timeout=None)
