@@ -10,7 +10,7 @@ seat number as well as their colour, and the legend under the track names them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.rules import Move
 from bot.rules.boards import Board, Field
@@ -144,16 +144,14 @@ def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
 
 def draw_board(canvas: Canvas, game: OnBoardGame, names: dict[int, str],
                highlight: Iterable[Move] = (), layout: BoardLayout | None = None) -> None:
+    """The printed track (drawn once per board, see :meth:`Canvas.static`), then the
+    final-round caption, the targets of ``highlight``, the pawns and the legend."""
     layout = layout or BoardLayout.of(game)
     board = game.board
-    draw_title(canvas, layout, game)
-    draw_road(canvas, layout)
-    draw_finish(canvas, layout, game)
-    draw_start(canvas, layout.field_box(0))
-    for position in range(1, board.last + 1):
-        field = board.field(position)
-        assert field is not None
-        draw_field(canvas, layout.field_box(position), position, field)
+    track = replace(layout, players=1)  # the same for any number of players: above the legend
+    canvas.static(("board", track, game.title, board), track.width, track.height,
+                  lambda card: draw_track(card, track, game.title, board))
+    draw_finish_caption(canvas, layout, game)
     draw_targets(canvas, layout, game, highlight)
     draw_pawns(canvas, layout, game)
     for k, player in enumerate(game.players):
@@ -161,11 +159,23 @@ def draw_board(canvas: Canvas, game: OnBoardGame, names: dict[int, str],
                           names.get(player) or f"Player {player}")
 
 
-def draw_title(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
+def draw_track(canvas: Canvas, layout: BoardLayout, title: str, board: Board) -> None:
+    """Everything printed on the board: the title, the road, the finish and the fields."""
+    draw_title(canvas, layout, title, board.name)
+    draw_road(canvas, layout)
+    draw_finish(canvas, layout)
+    draw_start(canvas, layout.field_box(0))
+    for position in range(1, board.last + 1):
+        field = board.field(position)
+        assert field is not None
+        draw_field(canvas, layout.field_box(position), position, field)
+
+
+def draw_title(canvas: Canvas, layout: BoardLayout, title: str, board_name: str) -> None:
     y = theme.MARGIN + theme.TRACK_TITLE / 2 - 6
-    canvas.text((theme.MARGIN, y), game.title, theme.TITLE_SIZE + 4, theme.INK, bold=True,
+    canvas.text((theme.MARGIN, y), title, theme.TITLE_SIZE + 4, theme.INK, bold=True,
                 anchor="lm")
-    side = f"board {game.board.name}"
+    side = f"board {board_name}"
     canvas.text((layout.width - theme.MARGIN, y), side, theme.TITLE_SIZE, theme.MUTED,
                 anchor="rm")
 
@@ -175,17 +185,33 @@ def draw_road(canvas: Canvas, layout: BoardLayout) -> None:
     canvas.line(points, theme.TRACK_ROAD, theme.TRACK_ROAD_WIDTH)
 
 
-def draw_finish(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
+def finish_flag(layout: BoardLayout) -> tuple[Box, float, float]:
+    """The flag's box in the free slots after the last field, where its words start and
+    how much room they have."""
+    area = layout.flag_area()
+    h = area[3] - area[1]
+    flag = (area[0] + 4, area[1] + h * 0.12, area[0] + 4 + h * 0.5, area[1] + h * 0.62)
+    x = flag[2] + 10
+    return flag, x, area[2] - x
+
+
+def draw_finish(canvas: Canvas, layout: BoardLayout) -> None:
+    """The chequered frame around the finish fields, and the flag with "FINISH"."""
     frame = layout.finish_box()
     icons.chequer(canvas, frame, theme.TRACK_CHEQUER, theme.FINISH_DARK, theme.FINISH_LIGHT)
     area = layout.flag_area()
     h = area[3] - area[1]
-    flag = (area[0] + 4, area[1] + h * 0.12, area[0] + 4 + h * 0.5, area[1] + h * 0.62)
+    flag, x, room = finish_flag(layout)
     icons.flag(canvas, flag, h * 0.07)
-    x = flag[2] + 10
-    room = area[2] - x
     canvas.text((x, area[1] + h * 0.3), "FINISH", canvas.fit_text("FINISH", 26, room, True),
                 theme.INK, bold=True, anchor="lm")
+
+
+def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
+    """Under "FINISH": what the finish is, or the final round's last turn."""
+    area = layout.flag_area()
+    h = area[3] - area[1]
+    _, x, room = finish_flag(layout)
     caption = "last 5 fields"
     if game.final_turn is not None and not game.finished:
         caption = f"final round: last turn {game.final_turn}"

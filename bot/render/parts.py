@@ -16,7 +16,7 @@ from .canvas import Box, Canvas, Colour
 def measure(text: str, size: float, bold: bool = False, condensed: bool = False) -> float:
     """Width of ``text`` in output pixels on a full-size sheet."""
     s = theme.SUPERSAMPLE
-    return theme.font(max(1, round(size * s)), bold, condensed).getlength(text) / s
+    return theme.text_length(text, max(1, round(size * s)), bold, condensed) / s
 
 
 def signed(value: int) -> str:
@@ -62,8 +62,19 @@ def title_left(width: float, title: str) -> float:
 def draw_header(canvas: Canvas, width: float, name: str, title: str,
                 right: float | None = None) -> None:
     """The player's name left and the game's title right; the name ends before ``right``."""
+    draw_title(canvas, width, title)
+    draw_name(canvas, width, name, title, right)
+
+
+def draw_title(canvas: Canvas, width: float, title: str) -> None:
+    """The game's title, right-aligned in the name line."""
     edge = width - theme.MARGIN
     canvas.text((edge, HEADER_BASELINE), title, theme.TITLE_SIZE, theme.MUTED, anchor="rs")
+
+
+def draw_name(canvas: Canvas, width: float, name: str, title: str,
+              right: float | None = None) -> None:
+    """The player's name, left in the name line, ending before ``right`` (the title)."""
     if right is None:
         right = title_left(width, title)
     room = right - theme.MARGIN - 20
@@ -84,7 +95,12 @@ def draw_tick_boxes(canvas: Canvas, boxes: Sequence[Box], crossed: int,
     for k, b in enumerate(boxes):
         canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=2, radius=6)
         if k < crossed:
-            icons.cross(canvas, b, width=max(3.0, (b[2] - b[0]) / 8), halo=None)
+            draw_tick(canvas, b)
+
+
+def draw_tick(canvas: Canvas, b: Box) -> None:
+    """The X in a crossed tick box (drawn on the empty box)."""
+    icons.cross(canvas, b, width=max(3.0, (b[2] - b[0]) / 8), halo=None)
 
 
 # --- the sum line: a + b + c − penalties = total ----------------------------
@@ -116,23 +132,31 @@ def sum_boxes(top: float, count: int) -> list[Box]:
 def draw_sum_line(canvas: Canvas, boxes: Sequence[Box], entries: Sequence[SumEntry]) -> None:
     """The sum line; the last entry is the total, drawn with a heavy frame."""
     for k, (b, entry) in enumerate(zip(boxes, entries, strict=True)):
-        is_total = k == len(entries) - 1
-        if entry.colours:
-            canvas.rect(b, fill=entry.colours.cell, outline=entry.colours.band, width=4,
-                        radius=8)
-        else:
-            canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=4 if is_total else 2,
-                        radius=8)
-        middle = centre(b)
-        if entry.decorate:
-            entry.decorate(canvas, b)
-        text = signed(entry.value)
-        size = canvas.fit_text(text, theme.TOTAL_SIZE, b[2] - b[0] - 2 * entry.shift - 8,
-                               bold=True)
-        canvas.text((middle[0] + entry.shift, middle[1]), text, size, theme.INK, bold=True)
-        if not is_total:
-            canvas.text((b[2] + theme.OPERATOR / 2, middle[1]), entry.operator,
-                        theme.TOTAL_SIZE, theme.MUTED, bold=True)
+        draw_sum_box(canvas, b, entry, k == len(entries) - 1)
+        draw_sum_value(canvas, b, entry)
+
+
+def draw_sum_box(canvas: Canvas, b: Box, entry: SumEntry, is_total: bool) -> None:
+    """The empty box of ``entry`` and the operator after it, as printed on the card."""
+    if entry.colours:
+        canvas.rect(b, fill=entry.colours.cell, outline=entry.colours.band, width=4, radius=8)
+    else:
+        canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=4 if is_total else 2,
+                    radius=8)
+    if not is_total:
+        canvas.text((b[2] + theme.OPERATOR / 2, centre(b)[1]), entry.operator,
+                    theme.TOTAL_SIZE, theme.MUTED, bold=True)
+
+
+def draw_sum_value(canvas: Canvas, b: Box, entry: SumEntry) -> None:
+    """What is written in ``entry``'s box: its decoration and its value."""
+    middle = centre(b)
+    if entry.decorate:
+        entry.decorate(canvas, b)
+    text = signed(entry.value)
+    size = canvas.fit_text(text, theme.TOTAL_SIZE, b[2] - b[0] - 2 * entry.shift - 8,
+                           bold=True)
+    canvas.text((middle[0] + entry.shift, middle[1]), text, size, theme.INK, bold=True)
 
 
 # --- Qwixx On Board: the pawns ------------------------------------------------

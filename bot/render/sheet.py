@@ -8,12 +8,16 @@ penalty boxes from ``rules.penalty_limit``. Rows longer than ``theme.NARROW_FROM
 show them in a clover badge, and the cells a lucky number may cross carry a clover.
 Games with a board (Qwixx On Board) add a bonus box with the player's pawn to the sum
 line, and outline the cells their pawn moves would cross.
+
+The printed card (bands, numbers, locks, points table, empty boxes) depends on the layout
+only: it is drawn once and pasted from a cache (:meth:`Canvas.static`), and each render
+draws just what the player wrote over it, giving the same pixels as drawing it all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.rules import Game, Move
@@ -25,10 +29,13 @@ from .parts import (
     SumEntry,
     blend,
     draw_card,
-    draw_header,
+    draw_name,
     draw_pawn,
-    draw_sum_line,
+    draw_sum_box,
+    draw_sum_value,
+    draw_tick,
     draw_tick_boxes,
+    draw_title,
     measure,
     rounded,
     row_colours,
@@ -322,19 +329,53 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
 
 def draw_qwixx_sheet(canvas: Canvas, game: QwixxGame, player: int, name: str,
                      highlight: Iterable[Move] = (), layout: SheetLayout | None = None) -> None:
+    """The printed card (drawn once per layout, see :meth:`Canvas.static`), then what the
+    player wrote on it."""
     layout = layout or SheetLayout.of(game)
-    moves = list(highlight)
+    numbers = tuple(tuple(game.rules.numbers(row)) for row in layout.rows)
+    canvas.static(("qwixx-sheet", layout, numbers), layout.width, layout.height,
+                  lambda card: draw_printed(card, layout, numbers))
+    draw_written(canvas, layout, game, player, name, list(highlight))
+
+
+def draw_printed(canvas: Canvas, layout: SheetLayout,
+                 numbers: tuple[tuple[int, ...], ...]) -> None:
+    """Everything printed on the card: it depends on the layout and the numbers only."""
     draw_card(canvas, layout.width, layout.height)
-    draw_header(canvas, layout.width, name, game.title, layout.name_right)
+    draw_title(canvas, layout.width, layout.title)
+    for i, row in enumerate(layout.rows):
+        draw_band(canvas, layout, i, row, numbers[i])
+        draw_lock(canvas, layout.cell_box(i, len(numbers[i])), row_colours(row), False, False)
+    draw_points_table(canvas, layout)
+    draw_tick_boxes(canvas, penalty_boxes(layout), 0, PENALTY_CAPTION, penalty_caption(layout))
+    boxes = layout.total_boxes()
+    printed = sum_entries(layout, [0] * len(boxes))
+    for k, (b, entry) in enumerate(zip(boxes, printed, strict=True)):
+        draw_sum_box(canvas, b, entry, k == len(boxes) - 1)
+
+
+def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int,
+                 name: str, moves: list[Move]) -> None:
+    """What ``player`` wrote on the printed card, and the outlines of ``moves``.
+
+    Drawn in the order a whole sheet is drawn, each piece over the printed piece it
+    changes, so that card and writing give the same pixels as drawing all at once.
+    """
+    draw_name(canvas, layout.width, name, game.title, layout.name_right)
     lucky = lucky_numbers(game, player)
     if layout.lucky_box and lucky:
         draw_lucky_badge(canvas, layout.lucky_box, lucky)
     marked, clovers = highlighted(moves) | pawn_cells(game, player, moves), lucky_cells(moves)
+    sheet = game.sheets[player]
     for i, row in enumerate(layout.rows):
-        draw_row(canvas, layout, game, player, i, row, marked, clovers)
-    draw_points_table(canvas, layout)
-    draw_penalties(canvas, layout, game.sheets[player].penalties)
-    draw_totals(canvas, layout, game, player)
+        if row in game.closed or row in sheet.locks:  # the band changes: draw it anew
+            draw_row(canvas, layout, game, player, i, row, marked, clovers)
+        else:
+            draw_row_marks(canvas, layout, game, player, i, row, marked, clovers)
+    for b in penalty_boxes(layout)[:sheet.penalties]:
+        draw_tick(canvas, b)
+    for b, entry in zip(layout.total_boxes(), written_sums(layout, game, player), strict=True):
+        draw_sum_value(canvas, b, entry)
 
 
 def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
@@ -357,27 +398,59 @@ def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
 def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, i: int,
              row: str, marked: set[tuple[str, int]],
              clovers: set[tuple[str, int]] | None = None) -> None:
+    """A whole row: its band with every cell as the player left it, the outlines of the
+    cells open to them, and its lock."""
     colours = row_colours(row)
     closed = row in game.closed
+    numbers = game.rules.numbers(row)
+    draw_band(canvas, layout, i, row, numbers, closed, row_states(game, player, row))
+    draw_highlights(canvas, layout, i, row, numbers, marked, clovers or set())
+    lock = layout.cell_box(i, len(numbers))
+    draw_lock(canvas, lock, colours, closed, row in game.sheets[player].locks)
+    if closed:
+        draw_locked_tab(canvas, lock[2], layout.band_box(i)[1])
+
+
+def draw_band(canvas: Canvas, layout: SheetLayout, i: int, row: str, numbers: Sequence[int],
+              closed: bool = False, states: Sequence[Cell] | None = None) -> None:
+    """The band of row ``i`` with its arrow and number cells (all open without ``states``)."""
+    colours = row_colours(row)
     band = blend(colours.band, theme.CLOSED_BAND, 0.6) if closed else colours.band
     canvas.rect(layout.band_box(i), fill=band, radius=theme.CELL_RADIUS + theme.BAND_PAD)
     icons.arrow(canvas, layout.arrow_box(i), theme.PAPER)
+    for j, number in enumerate(numbers):
+        draw_cell(canvas, layout.cell_box(i, j), number, states[j] if states else Cell.OPEN,
+                  colours, layout.number_size, layout.narrow)
+
+
+def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, i: int,
+                   row: str, marked: set[tuple[str, int]],
+                   clovers: set[tuple[str, int]]) -> None:
+    """An open row's crosses, struck cells and outlines, over its printed band."""
+    colours = row_colours(row)
     numbers = game.rules.numbers(row)
     for j, (number, state) in enumerate(zip(numbers, row_states(game, player, row),
                                             strict=True)):
-        draw_cell(canvas, layout.cell_box(i, j), number, state, colours,
-                  layout.number_size, layout.narrow)
-    clovers = clovers or set()
+        b = layout.cell_box(i, j)
+        if state is Cell.SKIPPED:
+            draw_cell(canvas, b, number, state, colours, layout.number_size, layout.narrow)
+        elif state is Cell.CROSSED:  # the printed cell already shows the number
+            icons.cross(canvas, square(b))
+    draw_highlights(canvas, layout, i, row, numbers, marked, clovers)
+    if (row, numbers[-1]) in marked | clovers:  # its outline reaches over the lock
+        draw_lock(canvas, layout.cell_box(i, len(numbers)), colours, False, False)
+
+
+def draw_highlights(canvas: Canvas, layout: SheetLayout, i: int, row: str,
+                    numbers: Sequence[int], marked: set[tuple[str, int]],
+                    clovers: set[tuple[str, int]]) -> None:
+    """Outlines around the cells of row ``i`` a move would cross, clovers on lucky ones."""
     for j, number in enumerate(numbers):
         if (row, number) in marked or (row, number) in clovers:
             icons.outline(canvas, layout.cell_box(i, j), theme.CELL_RADIUS)
     for j, number in enumerate(numbers):
         if (row, number) in clovers:
             draw_clover_mark(canvas, layout.cell_box(i, j))
-    lock = layout.cell_box(i, len(numbers))
-    draw_lock(canvas, lock, colours, closed, row in game.sheets[player].locks)
-    if closed:
-        draw_locked_tab(canvas, lock[2], layout.band_box(i)[1])
 
 
 def draw_clover_mark(canvas: Canvas, b: Box) -> None:
@@ -460,24 +533,42 @@ def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
                         bold=line == 1)
 
 
-def draw_penalties(canvas: Canvas, layout: SheetLayout, penalties: int) -> None:
-    boxes = [layout.penalty_box(k) for k in range(layout.penalty_limit)]
-    draw_tick_boxes(canvas, boxes, penalties, "penalties  −5 each",
-                    (boxes[0][0], layout.table_top))
+PENALTY_CAPTION = "penalties  −5 each"
 
 
-def draw_totals(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int) -> None:
-    """The sum line: row points + ... (+ board bonus) − penalty points = total."""
-    score = game.scores()[player]
-    entries = [SumEntry(score.rows[r], row_colours(r)) for r in layout.rows]
+def penalty_boxes(layout: SheetLayout) -> list[Box]:
+    return [layout.penalty_box(k) for k in range(layout.penalty_limit)]
+
+
+def penalty_caption(layout: SheetLayout) -> tuple[float, float]:
+    return (layout.penalty_box(0)[0], layout.table_top)
+
+
+def sum_entries(layout: SheetLayout, values: Sequence[int],
+                decorate: Callable[[Canvas, Box], None] | None = None) -> list[SumEntry]:
+    """The sum line: row points + ... (+ board bonus) − penalty points = total.
+
+    ``values`` in that order (see :func:`sum_values`); ``decorate`` the bonus box.
+    """
+    rows = len(layout.rows)
+    entries = [SumEntry(v, row_colours(r)) for r, v in zip(layout.rows, values, strict=False)]
     if layout.board:
-        seat = game.players.index(player)
-        entries.append(SumEntry(score.bonus, decorate=lambda c, b: draw_bonus_pawn(c, b, seat),
-                                shift=theme.SHEET_PAWN * 0.3))
-    entries[-1] = SumEntry(entries[-1].value, entries[-1].colours, "−", entries[-1].decorate,
-                           entries[-1].shift)
-    entries += [SumEntry(-score.penalty_points, operator="="), SumEntry(score.total)]
-    draw_sum_line(canvas, layout.total_boxes(), entries)
+        entries.append(SumEntry(values[rows], decorate=decorate, shift=theme.SHEET_PAWN * 0.3))
+    entries[-1] = replace(entries[-1], operator="−")
+    return [*entries, SumEntry(values[-2], operator="="), SumEntry(values[-1])]
+
+
+def sum_values(layout: SheetLayout, game: QwixxGame, player: int) -> list[int]:
+    score = game.scores()[player]
+    bonus = [score.bonus] if layout.board else []
+    return [*(score.rows[r] for r in layout.rows), *bonus, -score.penalty_points, score.total]
+
+
+def written_sums(layout: SheetLayout, game: QwixxGame, player: int) -> list[SumEntry]:
+    """``player``'s sum line, with their pawn in the bonus box (On Board)."""
+    seat = game.players.index(player)
+    return sum_entries(layout, sum_values(layout, game, player),
+                       lambda c, b: draw_bonus_pawn(c, b, seat))
 
 
 def draw_bonus_pawn(canvas: Canvas, b: Box, seat: int) -> None:

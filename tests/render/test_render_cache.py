@@ -1,0 +1,104 @@
+"""The printed parts of sheets and boards come from a cache: the images must not change,
+and renders from several worker threads at once must give the same bytes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image
+
+from bot.render import render_board, render_scoreboard, render_sheet
+from bot.render.canvas import STATIC_IMAGES, Canvas, ImageCache
+from bot.render.example import NAMES, longo_example, onboard_example, play, start
+from bot.render.sheet import SheetLayout, draw_sheet
+from bot.rules import Move
+
+from .helpers import classic, with_state
+
+
+def renders() -> dict[str, Callable[[], bytes]]:
+    """Sheets, boards and scoreboards in many states: crosses, struck cells, outlines,
+    lucky clovers, closed and locked rows, penalties, pawns, a finished game."""
+    rng = random.Random(5)
+    game = play(start(5), 60, rng)
+    ended = game
+    while not ended.finished:
+        ended = play(ended, 1, rng)
+    longo = longo_example(5)
+    onboard = onboard_example(5)
+    closed = with_state(classic(3), 2, crossed={"red": [2, 3, 5, 8, 10, 11, 12],
+                                                "blue": [12, 9, 7]},
+                        locks=("red",), closed=("red", "green"), penalties=3)
+    ends = [Move("cross", "red", 16), Move("lucky", "yellow", 16), Move("cross", "blue", 2),
+            Move("cross", "green", 3)]  # outlines and clovers that reach over the locks
+    return {
+        "classic": lambda: render_sheet(game, 1, NAMES[1], game.legal_moves(1)),
+        "longo-ends": lambda: render_sheet(longo, 2, NAMES[2], ends),
+        "closed": lambda: render_sheet(closed, 2, "Mehmet", closed.legal_moves(2)),
+        "longo": lambda: render_sheet(longo, 1, NAMES[1], longo.legal_moves(1)),
+        "onboard": lambda: render_sheet(onboard, onboard.active, "Zofia",
+                                        onboard.legal_moves(onboard.active)),
+        "board": lambda: render_board(onboard, NAMES, onboard.legal_moves(onboard.active)),
+        "scoreboard": lambda: render_scoreboard(ended, NAMES),
+        "scoreboard-longo": lambda: render_scoreboard(longo, NAMES),
+    }
+
+
+def draw_directly(canvas: Canvas, key: object, width: float, height: float,
+                  draw: Callable[[Canvas], None]) -> None:
+    draw(canvas)
+
+
+@pytest.mark.parametrize("name", list(renders()))
+def test_the_cached_card_gives_the_same_pixels_as_drawing_it(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    render = renders()[name]
+    cached = render()
+    assert render() == cached  # from the cache this time
+    monkeypatch.setattr(Canvas, "static", draw_directly)
+    assert render() == cached
+
+
+def test_renders_from_many_threads_match_one_thread() -> None:
+    calls = list(renders().values()) * 3
+    STATIC_IMAGES.clear()
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        together = list(pool.map(lambda call: call(), calls))
+    alone = [call() for call in calls]
+    assert together == alone
+
+
+def test_a_view_between_even_pixels_draws_instead_of_pasting() -> None:
+    game = classic()
+    layout = SheetLayout.of(game)
+    STATIC_IMAGES.clear()
+    canvas = Canvas.new(layout.width, layout.height)
+    draw_sheet(canvas.view(0.5, 0, 0.5), game, 1, "Ana")  # origin x = 1 pixel: odd
+    assert len(STATIC_IMAGES) == 0
+    draw_sheet(canvas.view(1, 0, 0.5), game, 1, "Ana")
+    assert len(STATIC_IMAGES) == 1
+
+
+def test_the_cache_keeps_the_latest_images_up_to_its_size() -> None:
+    cache = ImageCache(maxsize=2)
+    built: list[int] = []
+
+    def build(k: int) -> Callable[[], Image.Image]:
+        def make() -> Image.Image:
+            built.append(k)
+            return Image.new("RGB", (1, 1))
+        return make
+
+    first = cache.get(1, build(1))
+    assert cache.get(1, build(1)) is first
+    cache.get(2, build(2))
+    cache.get(1, build(1))  # 1 is now the latest, 2 the oldest
+    cache.get(3, build(3))
+    assert len(cache) == 2
+    assert cache.get(1, build(1)) is first
+    cache.get(2, build(2))
+    assert built == [1, 2, 3, 2]
+
