@@ -52,10 +52,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    import discord
+
     from bot.app import QwixxBot
 
     bot = QwixxBot(settings.database, settings.dev_guild, sync=not args.no_sync)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("qwixx-bot: Discord refused DISCORD_TOKEN; copy the bot token again from the "
+              "developer portal (Bot → Reset Token)", file=sys.stderr)
+        return 2
     return 0
 
 

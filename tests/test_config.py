@@ -53,3 +53,21 @@ def test_main_reports_a_missing_token(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main([]) == 2
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_main_explains_a_refused_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import discord
+
+    from bot.__main__ import main
+    from bot.app import QwixxBot
+
+    def refuse(self: QwixxBot, token: str, **_: object) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setattr(QwixxBot, "run", refuse)
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "Discord refused DISCORD_TOKEN" in err and "not-a-token" not in err
