@@ -13,6 +13,8 @@ from bot.rules import PASS, Move
 from bot.service.games import GameService, ServiceError
 from bot.store import Store
 
+from .helpers import play_randomly
+
 GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 
 
@@ -156,21 +158,6 @@ async def test_finished_and_abandoned_games_refuse_moves(service: GameService) -
     with pytest.raises(ServiceError) as none:
         await service.abandon(CHANNEL, ANA, can_manage=True)
     assert refusal(none) == "error.no_game"
-
-
-async def play_randomly(service: GameService, game_id: int, rng: random.Random,
-                        limit: int = 10_000) -> None:
-    for _ in range(limit):
-        outcome = await service.get(game_id)
-        game = outcome.game
-        assert game is not None
-        if game.finished:
-            return
-        decision = game.decision()
-        player = sorted(decision.waiting)[0]
-        await service.act(game_id, player, game.turn, decision.phase,
-                          rng.choice(game.legal_moves(player)))
-    raise AssertionError("game did not end")
 
 
 async def test_a_whole_game_replays_from_its_log(service: GameService) -> None:

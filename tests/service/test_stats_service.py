@@ -22,6 +22,8 @@ from bot.service.stats import (
 from bot.store import Store
 from bot.store.stats import GameResults, PlayerResult, Totals
 
+from .helpers import play_randomly
+
 GUILD, OTHER, CHANNEL = 1, 2, 100
 ANA, BEN, CEM, DAN = 11, 22, 33, 44
 
@@ -258,19 +260,6 @@ async def test_stats_per_variant_and_overall(store: Store, stats: StatsService,
 
 
 # --- through the game service ----------------------------------------------------
-
-
-async def play_randomly(service: GameService, game_id: int, rng: random.Random) -> None:
-    for _ in range(10_000):
-        game = (await service.get(game_id)).game
-        assert game is not None
-        if game.finished:
-            return
-        decision = game.decision()
-        player = sorted(decision.waiting)[0]
-        await service.act(game_id, player, game.turn, decision.phase,
-                          rng.choice(game.legal_moves(player)))
-    raise AssertionError("game did not end")
 
 
 async def test_a_finished_game_is_recorded_by_the_move_that_ends_it(

@@ -1,0 +1,22 @@
+"""Shared steps for service tests."""
+
+from __future__ import annotations
+
+import random
+
+from bot.service.games import GameService
+
+
+async def play_randomly(service: GameService, game_id: int, rng: random.Random,
+                        limit: int = 10_000) -> None:
+    """Whoever is awaited first makes a random legal move, until the game ends."""
+    for _ in range(limit):
+        game = (await service.get(game_id)).game
+        assert game is not None
+        if game.finished:
+            return
+        decision = game.decision()
+        player = sorted(decision.waiting)[0]
+        await service.act(game_id, player, game.turn, decision.phase,
+                          rng.choice(game.legal_moves(player)))
+    raise AssertionError("game did not end")
