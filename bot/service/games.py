@@ -11,13 +11,14 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bot.messages import t
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
 from bot.rules import replay as replay_game
+from bot.service.play import Play, Seats
 from bot.service.stats import game_results
 from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_duration
 from bot.store import (
@@ -56,69 +57,6 @@ class Outcome:
     game: Game | None
     events: list[Event] = field(default_factory=list)
     before: Decision | None = None
-
-
-class Play:
-    """Moves applied to a game, kept to be stored together in one transaction."""
-
-    LIMIT = 10_000  # moves the game may make for absent players in one go
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.before = game.decision()
-        self.moves: list[tuple[int, dict[str, Any], str]] = []
-        self.events: list[Event] = []
-
-    def apply(self, player: int, move: Move, source: str) -> None:
-        self.game, events = self.game.apply(player, move)
-        self.moves.append((player, move.to_json(), source))
-        self.events += events
-
-    def settle(self, players: Collection[int], source: str, this_turn: bool = False) -> None:
-        """Make the fallback move for each of ``players`` the game waits for, until it
-        waits for none of them (within this turn only, if ``this_turn``)."""
-        turn = self.game.turn
-        for _ in range(self.LIMIT):
-            if self.game.finished or (this_turn and self.game.turn != turn):
-                return
-            absent = sorted(self.game.decision().waiting & set(players))
-            if not absent:
-                return
-            self.apply(absent[0], self.game.fallback_move(absent[0]), source)
-
-
-@dataclass(frozen=True)
-class Seats:
-    """Who the game stops waiting for: players away (three decisions in a row let
-    expire, or left), and each player's current run of expired decisions."""
-
-    away: frozenset[int] = frozenset()
-    streak: dict[int, int] = field(default_factory=dict)
-
-    AWAY_AFTER = 3
-
-    @classmethod
-    def of(cls, record: GameRecord) -> Seats:
-        data = record.presence
-        return cls(frozenset(data.get("away", [])),
-                   {int(p): n for p, n in data.get("streak", {}).items()})
-
-    def to_json(self) -> dict[str, Any]:
-        return {"away": sorted(self.away), "streak": {str(p): n for p, n in self.streak.items()}}
-
-    def back(self, player: int) -> Seats:
-        """A player who decides is here again."""
-        return Seats(self.away - {player}, {**self.streak, player: 0})
-
-    def expired(self, late: Collection[int], events: list[Event]) -> Seats:
-        streak = {**self.streak, **{p: self.streak.get(p, 0) + 1 for p in late}}
-        gone = {p for p in late if streak[p] >= self.AWAY_AFTER and p not in self.away}
-        events += [Event("away", p, {"reason": "expired"}) for p in sorted(gone)]
-        return Seats(self.away | gone, streak)
-
-    def leave(self, player: int, events: list[Event]) -> Seats:
-        events.append(Event("away", player, {"reason": "left"}))
-        return Seats(self.away | {player}, self.streak)
 
 
 def load_game(record: GameRecord) -> Game | None:
