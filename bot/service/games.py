@@ -1,4 +1,4 @@
-"""Use cases: open a lobby, join, start, make a move, abandon.
+"""Use cases: lobby, start, moves, deadlines and seats, abandon.
 
 This is the only layer that combines the store, the rules and concurrency.
 Every refusal is a :class:`ServiceError` whose key names a catalogue message.
