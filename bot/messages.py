@@ -141,6 +141,11 @@ EN: dict[str, str] = {
                             "this game.",
     "error.busy": "Someone else changed the game at the same moment. Please try again.",
     "error.unknown_variant": "Unknown variant {variant!r}.",
+    "error.cannot_post": "I cannot play here: I need the View Channel, Send Messages and "
+                         "Attach Files permissions in this channel.",
+    "error.cannot_post_now": "Your move is saved, but I could not post in this channel: I need "
+                             "the View Channel, Send Messages and Attach Files permissions "
+                             "here.",
     "error.thread_here": "Games can get their own thread only in a text channel.",
     "error.thread_permission": "I cannot open a thread here: I need the Create Public Threads "
                                "and Send Messages in Threads permissions in this channel. "

@@ -20,7 +20,7 @@ from bot.cogs import views
 from bot.messages import t
 from bot.render import render_board, render_dice, render_scoreboard
 from bot.rules import Game, Move
-from bot.service.games import GameService, Outcome
+from bot.service.games import GameService, Outcome, ServiceError
 from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,14 @@ class Publisher:
         message, those that opened a phase in the message calling its players, and
         timeouts and departures in the next message posted.
         """
+        try:
+            await self._publish(outcome)
+        except discord.Forbidden as error:
+            log.warning("cannot post in channel %s for game %s: %s", outcome.record.channel_id,
+                        outcome.record.id, error)
+            raise ServiceError("error.cannot_post_now") from error
+
+    async def _publish(self, outcome: Outcome) -> None:
         game, before = outcome.game, outcome.before
         assert game is not None and before is not None
         notices = views.describe(e for e in outcome.events if e.kind in views.NOTICES)

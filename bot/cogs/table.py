@@ -70,6 +70,9 @@ class Table:
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
             raise ServiceError("error.guild_only")
+        allowed = interaction.app_permissions
+        if not (allowed.send_messages and allowed.attach_files and allowed.view_channel):
+            raise ServiceError("error.cannot_post")
         seconds = await self.service.turn_time(guild_id, turn_time)
         if thread:
             await self.start_in_thread(interaction, variant, board, seconds)

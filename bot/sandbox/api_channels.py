@@ -6,6 +6,7 @@ from typing import Any
 
 from . import payloads
 from .messages import Messages
+from .permissions import Perm
 from .records import PRIVATE_THREAD, PUBLIC_THREAD, ChannelRecord, StoredMessage
 from .rest import ApiError, ApiRequest, Rest
 from .world import World
@@ -39,6 +40,13 @@ class ChannelEndpoints:
                            detail=f"channel {request.params['channel_id']}")
         return channel
 
+    def _require(self, channel: ChannelRecord, permission: Perm) -> None:
+        """Discord's 403 when the bot lacks ``permission`` (guild-wide; no overwrites here)."""
+        bot = self.world.members.get((channel.guild_id, self.world.bot.id))
+        if bot is not None and not bot.permissions & (permission | Perm.ADMINISTRATOR):
+            raise ApiError(403, "Missing Permissions", 50013, kind="forbidden",
+                           detail=f"the bot lacks {permission.name} in channel {channel.id}")
+
     def _message(self, request: ApiRequest) -> StoredMessage:
         channel = self._channel(request)
         message = self.messages.find(channel.id, int(request.params["message_id"]))
@@ -63,8 +71,12 @@ class ChannelEndpoints:
         return [self.messages.payload(m) for m in reversed(found[-limit:])]
 
     async def create_message(self, request: ApiRequest) -> dict[str, Any]:
-        """Send a message as the bot."""
+        """Send a message as the bot (which needs Send Messages, and Attach Files for files)."""
         channel = self._channel(request)
+        self._require(channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread
+                      else Perm.SEND_MESSAGES)
+        if request.files:
+            self._require(channel, Perm.ATTACH_FILES)
         message = await self.messages.create(channel.id, request.json(), request.files)
         return self.messages.payload(message)
 

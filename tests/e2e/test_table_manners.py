@@ -178,3 +178,30 @@ async def test_a_lobby_survives_a_restart(sb: Sandbox, database: Path) -> None:
     await ana.click(joined, label="Start")
     final = await play_to_end(sb, [ana, ben, cem], seeded_policy(5))
     assert "final scores" in final.content
+
+
+async def test_no_game_where_the_bot_cannot_post(sb: Sandbox) -> None:
+    from bot.sandbox.permissions import Perm
+
+    member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]
+    member.permissions &= ~int(Perm.ATTACH_FILES)
+    refused = await sb.member("Ana").slash("qwixx", "start", variant="classic")
+    assert refused.message.ephemeral and "Attach Files" in refused.message.content
+    assert turn_message(sb) is None and "lobby" not in refused.message.content
+
+
+async def test_a_move_is_kept_when_the_channel_refuses_the_bot(database: Path) -> None:
+    from bot.sandbox.permissions import Perm
+
+    async with Sandbox(members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(make_bot(database, sb))
+        ana, ben = names(sb, "Ana", "Ben")
+        turn = await started(sb, ana, ben)
+        await ben.click(turn, label="Pass")
+        bot_member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]
+        bot_member.permissions &= ~int(Perm.SEND_MESSAGES)  # a moderator changed the channel
+        answer = await ana.click(turn, label="Pass")
+        assert "Your move is saved" in answer.ephemeral[-1].content
+        assert [f.kind for f in sb.failures] == ["forbidden"]  # Discord's 403, as expected
+        store = sb.bot.table.service.store  # type: ignore[attr-defined]
+        assert [m.player_id for m in await store.moves(1)] == [ben.id, ana.id]
