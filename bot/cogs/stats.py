@@ -20,7 +20,15 @@ from bot.render import render_scoreboard
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import VARIANTS
 from bot.service.games import GameService, ServiceError
-from bot.service.stats import PERIODS, SORTS, BoardLine, Leaderboard, StatsService, VariantStats
+from bot.service.stats import (
+    PERIODS,
+    SORTS,
+    BoardLine,
+    Leaderboard,
+    Rates,
+    StatsService,
+    VariantStats,
+)
 from bot.store.stats import HistoryGame
 
 log = logging.getLogger(__name__)
@@ -39,12 +47,12 @@ def title_of(variant: str | None) -> str:
     return cls.title if cls else variant
 
 
-def percent(wins: int, games: int) -> str:
-    return f"{100 * wins / games:.0f}%"
+def percent(line: Rates) -> str:
+    return f"{100 * line.win_rate:.0f}%"
 
 
-def average(score_sum: int, games: int) -> str:
-    return f"{score_sum / games:.1f}"
+def average(line: Rates) -> str:
+    return f"{line.average:.1f}"
 
 
 def date(timestamp: float) -> str:
@@ -54,8 +62,8 @@ def date(timestamp: float) -> str:
 
 def board_values(line: BoardLine) -> tuple[str, ...]:
     """The value columns as the image prints them (with a typographic minus)."""
-    values = (str(line.games), str(line.wins), percent(line.wins, line.games),
-              average(line.score_sum, line.games), str(line.best))
+    values = (str(line.games), str(line.wins), percent(line),
+              average(line), str(line.best))
     return tuple(v.replace("-", "−") for v in values)
 
 
@@ -96,8 +104,8 @@ def alt_text(board: Leaderboard) -> str:
         rank = str(line.rank) if line.rank is not None else t("leaderboard.unranked")
         lines.append(t("leaderboard.alt_line", rank=rank,
                        name=line.name or t("stats.unknown_player"), games=line.games,
-                       wins=line.wins, rate=percent(line.wins, line.games),
-                       average=average(line.score_sum, line.games), best=line.best))
+                       wins=line.wins, rate=percent(line),
+                       average=average(line), best=line.best))
     lines.append(footer(board))
     text = "\n".join(lines)
     return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
@@ -106,7 +114,7 @@ def alt_text(board: Leaderboard) -> str:
 def stats_field(stats: VariantStats) -> tuple[str, str]:
     name = t("stats.overall") if stats.variant is None else title_of(stats.variant)
     value = t("stats.figures", games=stats.games, wins=stats.wins,
-              rate=percent(stats.wins, stats.games), average=average(stats.score_sum, stats.games),
+              rate=percent(stats), average=average(stats),
               best=stats.best)
     if stats.last:
         value += "\n" + t("stats.last", count=len(stats.last),
