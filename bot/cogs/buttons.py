@@ -22,7 +22,6 @@ from bot.rules import Move
 if TYPE_CHECKING:
     from bot.cogs.table import Table
 
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 
 
 def encode_move(move: Move) -> str:

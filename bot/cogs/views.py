@@ -186,7 +186,6 @@ def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
 
 # Told in the next message posted, whatever turn it belongs to.
 NOTICES = ("expired", "away")
-CALLED_PHASES = ("action2", "action3")
 
 
 def turn_so_far(game: Game, summary: Iterable[str]) -> str:
