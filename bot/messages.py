@@ -19,6 +19,7 @@ EN: dict[str, str] = {
     "lobby.cancelled": "🎲 **{title}** — the lobby was cancelled by {name}.",
     "button.join": "Join",
     "button.leave": "Leave",
+    "button.computer": "Add computer player",
     "button.start": "Start",
     "button.cancel": "Cancel",
     "button.sheet": "Open my sheet",

@@ -42,10 +42,11 @@ def table(interaction: discord.Interaction) -> Table:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"qx:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)"):
+                  template=r"qx:(?P<game>\d+):lobby:(?P<action>join|leave|computer|start|cancel)"):
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-              "start": discord.ButtonStyle.primary, "cancel": discord.ButtonStyle.danger}
+        "computer": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary,
+        "cancel": discord.ButtonStyle.danger}
 
     def __init__(self, game: int, action: str, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(

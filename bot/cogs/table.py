@@ -194,7 +194,7 @@ class Table:
             await self.start_game(interaction, game_id, user)
             return
         change = {"join": self.service.join, "leave": self.service.leave,
-                  "cancel": self.service.cancel}[action]
+                  "computer": self.service.add_computer, "cancel": self.service.cancel}[action]
         record = await change(game_id, user)
         if record.status == "lobby":
             await interaction.edit_original_response(content=views.lobby_content(record),

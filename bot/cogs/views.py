@@ -12,6 +12,7 @@ import discord
 
 from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
 from bot.messages import emoji, t
+from bot.players import computer_name, is_computer
 from bot.rules import PASS, VARIANTS, Event, Game, Move
 from bot.service.timing import format_duration
 from bot.store import GameRecord
@@ -21,7 +22,8 @@ ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.suc
 
 
 def mention(user: int) -> str:
-    return f"<@{user}>"
+    """A Discord mention, or a computer seat's name."""
+    return f"🤖 {computer_name(user)}" if is_computer(user) else f"<@{user}>"
 
 
 def mentions(users: Iterable[int]) -> str:
@@ -46,6 +48,7 @@ def lobby_view(record: GameRecord) -> discord.ui.View:
     full = len(record.players) >= cls.max_players
     view.add_item(LobbyButton(record.id, "join", disabled=full))
     view.add_item(LobbyButton(record.id, "leave"))
+    view.add_item(LobbyButton(record.id, "computer", disabled=full))
     view.add_item(LobbyButton(record.id, "start",
                               disabled=len(record.players) < cls.min_players))
     view.add_item(LobbyButton(record.id, "cancel"))
@@ -199,7 +202,7 @@ def turn_over_content(turn: int, summary: Iterable[str]) -> str:
 
 def ping(users: Iterable[int]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False,
-                                   users=[discord.Object(u) for u in users])
+                                   users=[discord.Object(u) for u in users if not is_computer(u)])
 
 
 # --- a player's sheet ----------------------------------------------------

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.messages import t
+from bot.players import computer_name, computer_seat, is_computer
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
 from bot.rules import replay as replay_game
 from bot.service.play import Play, Seats
@@ -96,8 +97,9 @@ class GameService:
 
     async def names(self, guild_id: int, users: list[int]) -> dict[int, str]:
         """Display names for images; a player never seen gets a neutral label."""
-        known = await self.store.names(guild_id, users)
-        return {u: known.get(u, f"Player {i}") for i, u in enumerate(users, 1)}
+        known = await self.store.names(guild_id, [u for u in users if not is_computer(u)])
+        return {u: computer_name(u) if is_computer(u) else known.get(u, f"Player {i}")
+                for i, u in enumerate(users, 1)}
 
     async def wins_on_server(self, guild_id: int, player: int) -> int:
         """Counted wins of ``player`` on this server, every variant together."""
@@ -165,9 +167,31 @@ class GameService:
             return await self.store.start_game(record.id, record.version, game.to_json(),
                                                clock.timing())
         record = await self._lobby_change(game_id, change)
-        game = load_game(record)
-        assert game is not None
-        return Outcome(record, game, [Event("started", user)])
+        return await self._computers_first(record.id, Event("started", user))
+
+    async def _computers_first(self, game_id: int, started: Event) -> Outcome:
+        """Computer seats make their first decisions right after the start."""
+        async def attempt() -> Outcome:
+            outcome = await self.get(game_id)
+            assert outcome.game is not None
+            play = Play(outcome.game)
+            play.events.append(started)
+            if not any(is_computer(p) for p in outcome.game.decision().waiting):
+                return Outcome(outcome.record, outcome.game, play.events, play.before)
+            return await self._save(outcome.record, play, Seats.of(outcome.record))
+        return await self._retrying(game_id, attempt)
+
+    async def add_computer(self, game_id: int, user: int) -> GameRecord:
+        """The host seats a computer player in the lobby."""
+        async def change(record: GameRecord) -> GameRecord:
+            self._require_host(record, user)
+            cls = VARIANTS[record.variant]
+            if len(record.players) >= cls.max_players:
+                raise ServiceError("error.lobby_full", max=cls.max_players)
+            seat = computer_seat(sum(is_computer(p) for p in record.players) + 1)
+            return await self.store.update_lobby(record.id, record.version,
+                                                 [*record.players, seat])
+        return await self._lobby_change(game_id, change)
 
     @staticmethod
     def _require_host(record: GameRecord, user: int) -> None:
@@ -197,12 +221,15 @@ class GameService:
             play = Play(game)
             play.apply(user, move, "player")
             seats = Seats.of(record).back(user)
-            play.settle(seats.away, "away")
             return await self._save(record, play, seats)
         return await self._retrying(game_id, attempt)
 
     async def _save(self, record: GameRecord, play: Play, seats: Seats) -> Outcome:
-        """Store what ``play`` did, with a fresh clock when a new decision began."""
+        """Store what ``play`` did, with a fresh clock when a new decision began.
+
+        Computer and away seats decide first, so the game then waits for people only.
+        """
+        play.for_the_absent(seats.away)
         game = play.game
         cls = VARIANTS[record.variant]
         status = "finished" if game.finished else "running"
@@ -261,7 +288,6 @@ class GameService:
         play.events.append(Event("expired", None, {"players": sorted(late)}))
         play.settle(late, "expired", this_turn=True)
         seats = Seats.of(record).expired(late, play.events)
-        play.settle(seats.away, "away")
         return await self._save(record, play, seats)
 
     async def leave_game(self, channel_id: int, user: int) -> Outcome:
@@ -280,7 +306,6 @@ class GameService:
                 raise ServiceError("error.not_player")
             play = Play(game)
             seats = seats.leave(user, play.events)
-            play.settle(seats.away, "away")
             return await self._save(record, play, seats)
         return await self._retrying(found.record.id, attempt)
 

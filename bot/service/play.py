@@ -6,7 +6,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.players import choose, is_computer
 from bot.rules import Event, Game, Move
+from bot.rules.base import dice_rng
 from bot.store import GameRecord
 
 
@@ -37,6 +39,24 @@ class Play:
             if not absent:
                 return
             self.apply(absent[0], self.game.fallback_move(absent[0]), source)
+
+    def for_the_absent(self, away: Collection[int]) -> None:
+        """Computer seats choose, away seats make the fallback move, until the game
+        waits for a present human (or ends)."""
+        for _ in range(self.LIMIT):
+            if self.game.finished:
+                return
+            waiting = self.game.decision().waiting
+            computer = sorted(p for p in waiting if is_computer(p))
+            if computer:
+                player = computer[0]
+                rng = dice_rng(self.game.seed, "computer", self.game.turn,
+                               self.game.decision().phase, player)
+                self.apply(player, choose(self.game, player, rng), "computer")
+            elif waiting & set(away):
+                self.settle(away, "away")
+            else:
+                return
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
+from bot.players import is_computer
 from bot.rules import Game, game_from_json
 from bot.store import GameRecord, Store
 from bot.store.stats import GameResults, HistoryGame, PlayerResult, RecentScore, Totals
@@ -38,14 +39,15 @@ def game_results(game: Game) -> GameResults:
     """The results to record with ``game``'s end: per player score, rank and win.
 
     A game counts for statistics when it ended with a ranking of at least two
-    players; any other end is kept in the history only.
+    people (computer seats are ranked in the game, not recorded); any other end
+    is kept in the history only.
     """
     ranking = game.ranking()
     seats = {player: seat for seat, player in enumerate(game.players)}
     if sorted(s.player for s in ranking) != sorted(game.players):
         return GameResults(turns=game.turn, players=(), counted=False)
     lines = tuple(PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1)
-                  for s in ranking)
+                  for s in ranking if not is_computer(s.player))  # people's stats only
     return GameResults(turns=game.turn, players=lines,
                        counted=game.finished and len(lines) >= 2)
 

@@ -98,10 +98,12 @@ class HistoryGame:
 
 
 def _check_results(results: GameResults, record: GameRecord) -> None:
+    """Results cover exactly the game's people (computer seats, negative ids, have none)."""
     ids = [p.player_id for p in results.players]
+    people = [p for p in record.players if p > 0]
     if results.counted and not ids:
         raise ValueError("a counted game needs its players' results")
-    if ids and sorted(ids) != sorted(record.players):
+    if ids and sorted(ids) != sorted(people):
         raise ValueError(f"results for {ids} do not match the game's players {record.players}")
     for line in results.players:
         if line.rank < 1 or line.won != (line.rank == 1):

@@ -38,7 +38,7 @@ async def started(sb: Sandbox, host: SimMember, *guests: SimMember, channel=None
 async def test_lobby_buttons_update_the_lobby(sb: Sandbox) -> None:
     ana, ben, cem = names(sb, "Ana", "Ben", "Cem")
     lobby = await lobby_of(ana)
-    assert lobby.labels == ["Join", "Leave", "Start", "Cancel"]
+    assert lobby.labels == ["Join", "Leave", "Add computer player", "Start", "Cancel"]
     assert lobby.find_component(label="Start").get("disabled") is True
     joined = (await ben.click(lobby, label="Join")).message
     assert f"<@{ben.id}>" in joined.content and "(2/5)" in joined.content

@@ -199,3 +199,36 @@ async def started_in(service: GameService, channel: int) -> int:
 async def test_names_fall_back_to_seat_labels(service: GameService) -> None:
     await service.remember_name(GUILD, ANA, "Ana")
     assert await service.names(GUILD, [ANA, BEN]) == {ANA: "Ana", BEN: "Player 2"}
+
+
+async def test_computer_seats_are_added_by_the_host_and_never_waited_for(
+        service: GameService) -> None:
+    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    with pytest.raises(ServiceError) as guest:
+        await service.add_computer(record.id, BEN)
+    assert refusal(guest) == "error.host_only"
+    for _ in range(4):
+        record = await service.add_computer(record.id, ANA)
+    assert record.players == [ANA, -1, -2, -3, -4]
+    with pytest.raises(ServiceError) as full:
+        await service.add_computer(record.id, ANA)
+    assert refusal(full) == "error.lobby_full"
+    outcome = await service.start(record.id, ANA)
+    assert outcome.game is not None and outcome.game.decision().waiting == {ANA}
+    assert {m.source for m in await service.store.moves(record.id)} == {"computer"}
+    assert (await service.names(GUILD, [ANA, -2]))[-2] == "Computer 2"
+    await play_randomly(service, record.id, random.Random(1))
+    stored = (await service.get(record.id)).record.state
+    assert (await service.replay(record.id)).to_json() == stored
+
+
+async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
+        service: GameService) -> None:
+    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    for _ in range(2):
+        record = await service.add_computer(record.id, ANA)
+    await service.start(record.id, ANA)
+    outcome = await service.leave_game(CHANNEL, ANA)
+    assert outcome.record.status == "finished"  # the computers played it out at once
+    [game] = await service.store.history(GUILD)
+    assert not game.counted and [line.player_id for line in game.lines] == [ANA]
