@@ -239,6 +239,13 @@ EN: dict[str, str] = {
         "erased. Choices are secret until everyone has decided (you may change yours until "
         "then); players with no legal field are not asked."
     ),
+    "rules.common": (
+        "**Every game:** each decision has a deadline (the turn time, shown on the turn "
+        "message). A decision not made in time counts as no cross — the active player takes "
+        "whatever penalty the rules give. After three in a row the game stops waiting for "
+        "you until you move again. Dice come from the game's own seed, so every game can be "
+        "replayed exactly."
+    ),
     "abandon.done": "🛑 {name} abandoned the {title} game.",
     # /qwixx leaderboard, stats, history (issue 7)
     "command.leaderboard": "This server's best players",

@@ -64,7 +64,8 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def rules(self, interaction: discord.Interaction,
                     variant: app_commands.Choice[str] | None = None) -> None:
         key = variant.value if variant else "classic"
-        await interaction.response.send_message(t(f"rules.{key}"), ephemeral=True)
+        await interaction.response.send_message(f"{t(f'rules.{key}')}\n{t('rules.common')}",
+                                                ephemeral=True)
 
     @app_commands.command(description="End this channel's game (host or Manage Channels)")
     async def abandon(self, interaction: discord.Interaction) -> None:

@@ -65,7 +65,8 @@ class MoveRecord:
     move: dict[str, Any]
     created_at: float
     source: str = "player"
-    """Who decided: ``player``, or the game for them (``expired``, ``away``)."""
+    """Who decided: ``player``; ``computer`` for a computer seat; or the game for a
+    player (``expired``, ``away``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,6 +125,7 @@ async def test_sheet_status_and_rules_commands(sb: Sandbox) -> None:
     assert rules.message.ephemeral and "Lucky numbers" in rules.message.content
     classic = await ben.slash("qwixx", "rules")
     assert "Decisions of this bot" in classic.message.content
+    assert "deadline" in classic.message.content and len(classic.message.content) <= 2000
 
 
 async def test_abandon_needs_the_host_or_manage_channels(sb: Sandbox) -> None:
