@@ -135,7 +135,7 @@ class Publisher:
         waiting = game.decision().waiting
         text = "\n".join([*preface, *views.phase_lines(game, game.decision().phase,
                                                          views.mention(game.active)),
-                          views.deadline_line(outcome.record.deadline)])
+                          *views.deadline_lines(outcome.record.deadline)])
         await self.channel(outcome.record).send(text, allowed_mentions=views.ping(waiting))
 
     async def remind(self, outcome: Outcome) -> None:

@@ -4,6 +4,7 @@ service, then tell the player (ephemeral) and the channel (public messages).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -120,8 +121,8 @@ class Table:
         await interaction.response.send_message(
             t("event.away.left", name=views.mention(interaction.user.id)),
             allowed_mentions=discord.AllowedMentions.none())
-        outcome.events[:] = [e for e in outcome.events if e.kind != "away"]  # just said
-        await self.publisher.publish(outcome)
+        said = [e for e in outcome.events if e.kind != "away"]  # the answer just said it
+        await self.publisher.publish(dataclasses.replace(outcome, events=said))
 
     @answers_errors
     async def on_my_games(self, interaction: discord.Interaction) -> None:
@@ -169,7 +170,8 @@ class Table:
             await interaction.edit_original_response(content=content)
             return
         scores = ", ".join(f"{views.mention(p)} {s.total}" for p, s in game.scores().items())
-        content = "\n".join([views.turn_content(game), t("status.scores", scores=scores)])
+        content = "\n".join([views.turn_content(game, (), record.deadline),
+                             t("status.scores", scores=scores)])
         files = await self.publisher.table_images(record, game)
         await interaction.edit_original_response(content=content, attachments=files)
 

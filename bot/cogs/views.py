@@ -134,14 +134,12 @@ def turn_content(game: Game, preface: Iterable[str] = (), deadline: float | None
                  for turn in range(game.turn, final_turn + 1)]
         lines.append(t("turn.final_round", names=mentions(still)))
     lines.append(status_line(game))
-    if deadline is not None:
-        lines.append(deadline_line(deadline))
-    return "\n".join(lines)
+    return "\n".join(lines + deadline_lines(deadline))
 
 
-def deadline_line(deadline: float | None) -> str:
+def deadline_lines(deadline: float | None) -> list[str]:
     """``⏳ Decide <t:…:R>``: Discord shows it in each reader's time, counting down."""
-    return t("turn.deadline", deadline=int(deadline)) if deadline is not None else ""
+    return [] if deadline is None else [t("turn.deadline", deadline=int(deadline))]
 
 
 def message_link(record: GameRecord) -> str:
@@ -156,10 +154,10 @@ def phase_lines(game: Game, phase: str, active: str) -> list[str]:
                 t("turn.colour_hint", active=active)]
     if phase in ("action2", "action3"):
         return [t(f"turn.{phase}", active=active)]
-    dice = getattr(game, "dice", {})
-    total = sum(dice.values())
+    dice = game.dice  # type: ignore[attr-defined]
     rows = " or ".join(f"{emoji(r)} {r}" for r in dice)
-    return [t(f"turn.{phase}", active=active, dice=dice_text(dice), total=total, rows=rows)]
+    return [t(f"turn.{phase}", active=active, dice=dice_text(dice),
+              total=game.total, rows=rows)]  # type: ignore[attr-defined]
 
 
 def dice_text(dice: dict[str, int]) -> str:
@@ -176,7 +174,6 @@ def status_line(game: Game) -> str:
         for p in shown)
 
 
-
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     """"Open my sheet", and "Pass" when a pass needs no sheet to be understood."""
     view = discord.ui.View(timeout=None)
@@ -184,7 +181,6 @@ def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     if any(PASS in game.legal_moves(p) for p in game.decision().waiting):
         view.add_item(TurnButton(record.id, game.turn, "pass"))
     return view
-
 
 
 # Told in the next message posted, whatever turn it belongs to.
@@ -291,7 +287,8 @@ def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View |
         view.add_item(FieldSelect(record.id, game.turn, phase, row or "", placeholder,
                                   [(encode_move(m), field_label(game, player, m))
                                    for m in options]))
-    for move in [m for m in moves if m.kind != "place"][:25 - 5 * len(view.children)]:
+    room = 5 * (5 - len(view.children))  # a select fills a whole row of five
+    for move in [m for m in moves if m.kind != "place"][:room]:
         style = ROW_STYLE.get(move.row or "", discord.ButtonStyle.secondary)
         view.add_item(MoveButton(record.id, game.turn, phase, move,
                                  option_label(game, player, move), style))
