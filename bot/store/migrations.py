@@ -181,7 +181,36 @@ DEADLINES = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES)
+# The channel is a projection of the store: what happened is kept as events (in the
+# transaction of the moves that caused them), and each game remembers which version
+# its channel shows, so a lagging channel is found and caught up after any failure.
+# Lobbies get a deadline too (they close when nobody starts them).
+CHANNEL = Migration(
+    version=5,
+    name="channel",
+    statements=(
+        """
+        CREATE TABLE game_events (
+            game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq     INTEGER NOT NULL,
+            turn    INTEGER NOT NULL,
+            kind    TEXT NOT NULL,
+            player  BIGINT,
+            data    TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )
+        """,
+        "CREATE INDEX game_events_turn ON game_events (game_id, turn, seq)",
+        "ALTER TABLE games ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN shown TEXT NOT NULL DEFAULT '{}'",
+        "UPDATE games SET shown_version = version",
+        "CREATE INDEX games_lagging ON games (id) WHERE shown_version < version",
+        "DROP INDEX games_due",
+        "CREATE INDEX games_due ON games (next_due) WHERE status IN ('lobby', 'running')",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 
