@@ -10,11 +10,15 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.store import GameRecord, Timing
+from bot.text import quote
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
 UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
-PART = re.compile(r"(\d+)\s*([mhd])")
+PART = re.compile(r"([0-9]+)([mhd])")
+LONGEST_TEXT = 20
+"""No duration needs more: ``"1d 23h 59m"`` is 10 characters."""
+EXAMPLES = "write it like 30m, 2h, 1h30m or 3d"
 
 
 class DurationError(ValueError):
@@ -22,13 +26,26 @@ class DurationError(ValueError):
 
 
 def parse_duration(text: str) -> int:
-    """``"5m"``, ``"90m"``, ``"1h30m"``, ``"24h"``, ``"7d"`` → seconds (5 minutes to 7 days)."""
-    cleaned = text.strip().lower().replace(" ", "")
+    """``"5m"``, ``"90m"``, ``"1h30m"``, ``"24h"``, ``"7d"`` → seconds (5 minutes to 7 days).
+
+    Strict on purpose: other scripts' digits (full-width ``５m``) and repeated units
+    (``1m1m…``) are refused, not guessed at; the refusal quotes the input shortened.
+    """
+    cleaned = "".join(text.lower().split())
+    if len(cleaned) > LONGEST_TEXT:
+        raise DurationError(f"{quote(text)} is too long for a duration; {EXAMPLES}")
+    if not cleaned.isascii():
+        raise DurationError(f"{quote(text)} is not read: use the digits 0-9 and the letters "
+                            f"d, h, m (other digits are refused, not converted); {EXAMPLES}")
+    parts = PART.findall(cleaned)
     if not cleaned or PART.sub("", cleaned):
-        raise DurationError(f"{text!r} is not a duration; write it like 30m, 2h, 1h30m or 3d")
-    seconds = sum(int(n) * UNITS[unit] for n, unit in PART.findall(cleaned))
+        raise DurationError(f"{quote(text)} is not a duration; {EXAMPLES}")
+    units = [unit for _, unit in parts]
+    if len(set(units)) < len(units):
+        raise DurationError(f"{quote(text)} repeats a unit; give d, h and m at most once each")
+    seconds = sum(int(n) * UNITS[unit] for n, unit in parts)
     if not SHORTEST <= seconds <= LONGEST:
-        raise DurationError(f"{text!r} is outside the allowed 5m to 7d")
+        raise DurationError(f"{quote(text)} is outside the allowed 5m to 7d")
     return seconds
 
 
