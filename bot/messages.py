@@ -305,6 +305,8 @@ EN: dict[str, str] = {
     "error.final_gone": "That game's final sheets are not available on this server.",
     "error.stats_guild_only": "Leaderboards, stats and history belong to a server: use this "
                               "command in one of its channels.",
+    "error.bad_button": "That button is not one this bot can read, so nothing changed. "
+                        "Use the buttons on the latest game messages.",
 }
 
 

@@ -2,15 +2,23 @@
 
 Templates (all start with ``qx:``):
 
-* ``qx:<game>:lobby:<join|leave|start|cancel>`` — lobby buttons
-* ``qx:<game>:<turn>:sheet`` / ``qx:<game>:<turn>:pass`` — public turn message
+* ``qx:<game>:lobby:<join|leave|computer|start|cancel>`` — lobby buttons
+* ``qx:<game>:<turn>:<action>`` (``TURN_ACTIONS``) — public turn message
 * ``qx:<game>:<turn>:<phase>:<move>`` — a move on a player's own sheet
+* ``qx:<game>:<turn>:<phase>:pick-<row>`` — a select of fields to write in (Qwinto)
 
 The callbacks hand over to the bot's :class:`~bot.cogs.table.Table`.
+
+A custom_id is untrusted input: a forged or garbled one (``qx:1:2:action1:cross.red.x``,
+a 40-digit game id) must still be answered within Discord's 3 seconds. So
+``from_custom_id`` never raises: what does not parse becomes a :class:`BadComponent`,
+which also catches every ``qx:`` id that no other registered template matches, and
+answers with a polite ephemeral refusal.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -18,10 +26,23 @@ import discord
 
 from bot.messages import t
 from bot.rules import Move
+from bot.text import shorten
 
 if TYPE_CHECKING:
     from bot.cogs.table import Table
 
+log = logging.getLogger(__name__)
+LARGEST_ID = 2**63 - 1
+"""SQLite integers are signed 64-bit: a larger game id or turn cannot be looked up."""
+LOBBY_ACTIONS = ("join", "leave", "computer", "start", "cancel")
+TURN_HANDLERS = {"sheet": "on_open_sheet", "pass": "on_public_pass"}
+"""Public turn-message buttons: action → :class:`Table` handler ``(interaction, game, turn)``."""
+TURN_ACTIONS = tuple(TURN_HANDLERS)
+MOVE_TEXT = re.compile(r"[a-z]+(\.[a-z]*(\.[0-9]{0,3}(\.[a-z]+(\+[a-z]+)*)?)?)?")
+
+
+class Malformed(ValueError):
+    """A custom_id (or a select value) that is not one the bot could have sent."""
 
 
 def encode_move(move: Move) -> str:
@@ -32,9 +53,22 @@ def encode_move(move: Move) -> str:
 
 
 def decode_move(text: str) -> Move:
+    """The move :func:`encode_move` wrote as ``text``; :class:`Malformed` for anything else."""
+    if not MOVE_TEXT.fullmatch(text):
+        raise Malformed(text)
     kind, row, number, dice = [*text.split("."), "", "", ""][:4]
-    return Move(kind, row or None, int(number) if number else None,
+    move = Move(kind, row or None, int(number) if number else None,
                 tuple(dice.split("+")) if dice else ())
+    if encode_move(move) != text:  # "cross.red.07", "cross.red." and the like
+        raise Malformed(text)
+    return move
+
+
+def identifier(text: str) -> int:
+    """A game id or turn number from a custom_id: ASCII digits, within SQLite's range."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > LARGEST_ID:
+        raise Malformed(text)
+    return int(text)
 
 
 def table(interaction: discord.Interaction) -> Table:
@@ -42,7 +76,7 @@ def table(interaction: discord.Interaction) -> Table:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"qx:(?P<game>\d+):lobby:(?P<action>join|leave|computer|start|cancel)"):
+                  template=rf"qx:(?P<game>\d+):lobby:(?P<action>{'|'.join(LOBBY_ACTIONS)})"):
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
         "computer": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary,
@@ -55,17 +89,20 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.action = game, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["game"]), match["action"])
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbyButton | BadComponent:
+        try:
+            return cls(identifier(match["game"]), match["action"])
+        except Malformed:
+            return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await table(interaction).on_lobby(interaction, self.game, self.action)
 
 
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<action>sheet|pass)"):
-    """"Open my sheet" and "Pass" on the public turn message."""
+                 template=rf"qx:(?P<game>\d+):(?P<turn>\d+):(?P<action>{'|'.join(TURN_ACTIONS)})"):
+    """"Open my sheet", "Pass" and the like on the public turn message."""
 
     def __init__(self, game: int, turn: int, action: str) -> None:
         style = discord.ButtonStyle.primary if action == "sheet" else discord.ButtonStyle.secondary
@@ -74,15 +111,16 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.turn, self.action = game, turn, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> TurnButton:
-        return cls(int(match["game"]), int(match["turn"]), match["action"])
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TurnButton | BadComponent:
+        try:
+            return cls(identifier(match["game"]), identifier(match["turn"]), match["action"])
+        except Malformed:
+            return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if self.action == "sheet":
-            await table(interaction).on_open_sheet(interaction, self.game, self.turn)
-        else:
-            await table(interaction).on_public_pass(interaction, self.game, self.turn)
+        handler = getattr(table(interaction), TURN_HANDLERS[self.action])
+        await handler(interaction, self.game, self.turn)
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -97,10 +135,13 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.turn, self.phase, self.move = game, turn, phase, move
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> MoveButton:
-        return cls(int(match["game"]), int(match["turn"]), match["phase"],
-                   decode_move(match["move"]))
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> MoveButton | BadComponent:
+        try:
+            return cls(identifier(match["game"]), identifier(match["turn"]), match["phase"],
+                       decode_move(match["move"]))
+        except Malformed:
+            return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await table(interaction).on_move(interaction, self.game, self.turn, self.phase, self.move)
@@ -113,22 +154,75 @@ class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, game: int, turn: int, phase: str, row: str, placeholder: str = "",
                  options: list[tuple[str, str]] | None = None) -> None:
+        options = [("pass", "pass")] if options is None else options
         choices = [discord.SelectOption(label=label[:100], value=value)
-                   for value, label in (options or [("pass", "pass")])]
+                   for value, label in options]
         super().__init__(discord.ui.Select(
             custom_id=f"qx:{game}:{turn}:{phase}:pick-{row}", placeholder=placeholder[:150],
             options=choices[:25]))
         self.game, self.turn, self.phase = game, turn, phase
+        self.allowed = frozenset(value for value, _ in options[:25])
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> FieldSelect:
-        return cls(int(match["game"]), int(match["turn"]), match["phase"], match["row"])
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> FieldSelect | BadComponent:
+        """With the options of the select as sent: a value must be one of them."""
+        options = [(o.value, o.label) for o in getattr(item, "options", [])]
+        try:
+            return cls(identifier(match["game"]), identifier(match["turn"]), match["phase"],
+                       match["row"], options=options)
+        except Malformed:
+            return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        move = decode_move(values[0]) if values else Move("pass")
+        try:
+            if len(values) != 1 or values[0] not in self.allowed:
+                raise Malformed(str(values))
+            move = decode_move(values[0])
+        except Malformed:
+            await refuse(interaction)
+            return
         await table(interaction).on_move(interaction, self.game, self.turn, self.phase, move)
 
 
-DYNAMIC_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect)
+class BadComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"qx:.*"):
+    """Any ``qx:`` component that does not parse: answered with a polite refusal.
+
+    Its template matches every ``qx:`` id, so discord.py also hands it the ids that
+    another item answers; it stays silent on those (see :func:`claimed`).
+    """
+
+    def __init__(self, item: discord.ui.Item[Any], answer: bool = True) -> None:
+        super().__init__(item)
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> BadComponent:
+        return cls(item, answer=not claimed(match.string))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.answer:
+            await refuse(interaction)
+
+
+def claimed(custom_id: str) -> bool:
+    """Whether an item other than :class:`BadComponent` takes ``custom_id``."""
+    from bot.cogs.stats import STATS_ITEMS  # stats imports this module (via table)
+
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)
+               for item in (*GAME_ITEMS, *STATS_ITEMS))
+
+
+async def refuse(interaction: discord.Interaction) -> None:
+    """The ephemeral answer to a component the bot cannot have sent as it is."""
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    log.info("refused malformed component %s from user %s", shorten(custom_id, 120),
+             interaction.user.id)
+    if not interaction.response.is_done():
+        await interaction.response.send_message(t("error.bad_button"), ephemeral=True)
+
+
+GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect)
+DYNAMIC_ITEMS = (*GAME_ITEMS, BadComponent)
