@@ -6,10 +6,21 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, load_settings
 from bot.rules import VARIANTS
+from bot.store.maintenance import DatabaseFileError, backup, check_database
+
+if TYPE_CHECKING:
+    import discord
+
+log = logging.getLogger("bot.__main__")
+FIRST_WAIT, LONGEST_WAIT = 1.0, 60.0
+"""Seconds between attempts to reach Discord at start: doubling, then capped."""
+Sleep = Callable[[float], Awaitable[None]]
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -24,6 +35,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     demo.add_argument("--out", type=Path, default=Path("demo"),
                       help="folder for the images the bot sent (default: demo)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    copy = commands.add_parser("backup", help="copy the database (QWIXX_DATABASE) to FILE; "
+                               "safe while the bot runs")
+    copy.add_argument("file", type=Path, help="where the copy goes (replaced if it exists)")
     args = parser.parse_args(argv)
     if args.command == "demo":
         cls = VARIANTS[args.variant]
@@ -41,13 +55,73 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_backup(target: Path) -> int:
+    try:
+        report = backup(load_settings(need_token=False).database, target)
+    except (ConfigError, DatabaseFileError) as error:
+        print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+    counts = ", ".join(f"{rows} {table}" for table, rows in report.rows.items())
+    print(f"backed up to {report.target} (quick_check ok): {counts}")
+    return 0
+
+
+def waits(first: float = FIRST_WAIT, longest: float = LONGEST_WAIT) -> Iterator[float]:
+    """1, 2, 4 … seconds, then ``longest`` for ever."""
+    wait = first
+    while True:
+        yield min(wait, longest)
+        wait *= 2
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` means Discord could not be reached (as opposed to refused us)."""
+    import aiohttp
+    import discord
+
+    return isinstance(error, aiohttp.ClientConnectionError | TimeoutError
+                      | discord.DiscordServerError)
+
+
+async def login(bot: discord.Client, token: str, sleep: Sleep = asyncio.sleep) -> None:
+    """``bot.login``, tried again with growing waits while Discord cannot be reached.
+
+    A refused token (``LoginFailure``) and failures once the bot's own set-up has
+    begun (``bot.application`` is known by then) are raised at once.
+    """
+    from discord.utils import MISSING
+
+    for wait in waits():
+        try:
+            await bot.login(token)
+            return
+        except Exception as error:
+            if not unreachable(error) or bot.application is not None:
+                raise
+            reason = " ".join(str(error).split()) or type(error).__name__
+            log.warning("cannot reach Discord (%s); trying again in %g s", reason, wait)
+        await bot.http.close()  # a fresh session and connector for the next attempt
+        bot.http.connector = MISSING
+        await sleep(wait)
+
+
+async def serve(bot: discord.Client, token: str, sleep: Sleep = asyncio.sleep) -> None:
+    """What ``bot.run`` does, with :func:`login`'s patience at the start."""
+    async with bot:
+        await login(bot, token, sleep)
+        await bot.connect(reconnect=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "demo":
         return demo(args)
+    if args.command == "backup":
+        return run_backup(args.file)
     try:
         settings = load_settings()
-    except ConfigError as error:
+        check_database(settings.database)
+    except (ConfigError, DatabaseFileError) as error:
         print(f"qwixx-bot: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level,
@@ -58,11 +132,13 @@ def main(argv: list[str] | None = None) -> int:
 
     bot = QwixxBot(settings.database, settings.dev_guild, sync=not args.no_sync)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
         print("qwixx-bot: Discord refused DISCORD_TOKEN; copy the bot token again from the "
               "developer portal (Bot → Reset Token)", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

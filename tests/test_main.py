@@ -1,0 +1,179 @@
+"""``qwixx-bot``: start-up checks, patience while Discord is out of reach, backups."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import discord
+import discord.http
+import pytest
+
+from bot import __main__ as cli
+from bot.app import QwixxBot
+from bot.sandbox import Sandbox
+
+
+def closed_port() -> int:
+    """A loopback port nobody listens on: connecting is refused."""
+    with closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Stop(Exception):
+    """Ends a retry loop from the fake sleep."""
+
+
+class FakeSleep:
+    """Records the waits; after ``then_at`` calls runs ``then`` (or stops the loop)."""
+
+    def __init__(self, limit: int, then: object = None) -> None:
+        self.waits: list[float] = []
+        self.limit = limit
+        self.then = then
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        if len(self.waits) == self.limit:
+            if self.then is None:
+                raise Stop
+            self.then()  # type: ignore[operator]
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> str:
+    """discord.py's REST base pointed at a closed loopback port; the real base is returned."""
+    real = discord.http.Route.BASE
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    return real
+
+
+def test_waits_grow_to_a_minute() -> None:
+    waits = cli.waits()
+    assert [next(waits) for _ in range(9)] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
+
+
+async def test_unreachable_discord_is_one_line_and_a_retry(
+        offline: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    bot = QwixxBot(tmp_path / "q.db")
+    sleep = FakeSleep(limit=8)
+    with caplog.at_level(logging.WARNING), pytest.raises(Stop):
+        await cli.serve(bot, "token", sleep)
+    assert sleep.waits == [1, 2, 4, 8, 16, 32, 60, 60]
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 8
+    assert all(r.exc_info is None and "\n" not in r.getMessage() for r in lines)
+    assert "cannot reach Discord (Cannot connect to host 127.0.0.1" in lines[0].getMessage()
+    assert "trying again in 1 s" in lines[0].getMessage()
+    assert bot.store is None  # the bot's own set-up never began
+    assert not (tmp_path / "q.db").exists()
+
+
+async def test_the_bot_starts_once_discord_answers(tmp_path: Path) -> None:
+    async with Sandbox(members=["Ana"]) as sb:
+        sandbox_base = sb.server.base_url
+
+        def back_online() -> None:
+            discord.http.Route.BASE = sandbox_base
+
+        discord.http.Route.BASE = f"http://127.0.0.1:{closed_port()}/api/v10"
+        try:
+            sleep = FakeSleep(limit=3, then=back_online)
+            bot = QwixxBot(tmp_path / "q.db", dev_guild=sb.guild.id)
+            bot._connection.guild_ready_timeout = 0.05
+            serving = asyncio.create_task(cli.serve(bot, "sandbox-token", sleep))
+            await sb.wait_for(bot.is_ready)
+            assert sleep.waits == [1, 2, 4]
+            lobby = await sb.member("Ana").slash("qwixx", "start", variant="classic")
+            assert "lobby" in lobby.message.content
+            await bot.close()
+            await serving
+        finally:
+            back_online()  # the sandbox restores the real base when it closes
+        assert sb.failures == [], sb.describe_failures()
+
+
+async def test_a_refused_token_is_not_retried(tmp_path: Path) -> None:
+    async with Sandbox() as sb:
+        sb.server.rest.tokens = {"the-right-token"}
+        bot = QwixxBot(tmp_path / "q.db")
+        sleep = FakeSleep(limit=1)
+        with pytest.raises(discord.LoginFailure):
+            await cli.serve(bot, "a-wrong-token", sleep)
+        assert sleep.waits == []
+
+
+class Refuses(BaseHTTPRequestHandler):
+    """Answers every request as Discord answers a wrong token."""
+
+    def do_GET(self) -> None:
+        body = b'{"message": "401: Unauthorized", "code": 0}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def refusing(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    server = HTTPServer(("127.0.0.1", 0), Refuses)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setattr(discord.http.Route, "BASE",
+                        f"http://127.0.0.1:{server.server_address[1]}/api/v10")
+    yield
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+@pytest.fixture
+def environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A clean environment with a token and a database in ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)  # no .env of the checkout
+    monkeypatch.setenv("DISCORD_TOKEN", "some-token")
+    monkeypatch.setenv("QWIXX_DATABASE", str(tmp_path / "games.db"))
+    monkeypatch.setenv("QWIXX_LOG_LEVEL", "ERROR")
+    return tmp_path / "games.db"
+
+
+def test_main_explains_a_refused_token_in_one_line(
+        environment: Path, refusing: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--no-sync"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Discord refused DISCORD_TOKEN" in error
+
+
+def test_main_names_a_damaged_database_before_connecting(
+        environment: Path, offline: str, capsys: pytest.CaptureFixture[str]) -> None:
+    environment.write_bytes(b"not a database at all " * 100)
+    assert cli.main([]) == 2
+    error = capsys.readouterr().err
+    assert f"the database file {environment} failed SQLite's quick_check" in error
+    assert error.count("\n") == 1
+
+
+def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with closing(sqlite3.connect(environment)) as db, db:
+        db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+        db.executemany("INSERT INTO games VALUES (?)", [(1,), (2,)])
+    target = environment.with_name("copy.db")
+    assert cli.main(["backup", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "quick_check ok" in out and "2 games" in out
+    with closing(sqlite3.connect(target)) as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+    assert cli.main(["backup", str(environment)]) == 2
+    assert "another file" in capsys.readouterr().err
