@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from .base import Move, RuleError, dice_rng
-from .qwixx import ROWS, QwixxGame, QwixxRules
+from .qwixx import QwixxGame, QwixxRules
 
 LUCKY = "lucky"
 LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
@@ -36,12 +36,9 @@ class LongoGame(QwixxGame):
     def lucky_moves(self, player: int) -> list[Move]:
         """The next number of each emptiest open row whose next number may be crossed."""
         sheet = self.sheets[player]
-        candidates: list[Move] = []
-        for row in ROWS:
-            numbers = self.rules.numbers(row)
-            index = self._next_index(sheet, row)
-            if index < len(numbers) and self._can_cross(sheet, row, numbers[index]):
-                candidates.append(Move(LUCKY, row, numbers[index]))
+        numbers = self.rules.row_numbers
+        candidates = [Move(LUCKY, row, numbers[row][start])  # the first crossable number
+                      for row, (start, _) in self._spans(sheet).items()]
         fewest = min((sheet.crosses(m.row or "") for m in candidates), default=0)
         return [m for m in candidates if sheet.crosses(m.row or "") == fewest]
 

@@ -42,6 +42,7 @@ class OnBoardGame(QwixxGame):
     min_players = 2
     max_players = 4
     active_phases: ClassVar[tuple[str, ...]] = ("action2", ACTION3)
+    copied: ClassVar[tuple[str, ...]] = (*QwixxGame.copied, "pawns")
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
         self.board = board_option(options.get("board", DEFAULT_BOARD))
@@ -62,22 +63,28 @@ class OnBoardGame(QwixxGame):
         position = self.landing(player, steps)
         if position is None:
             return None
+        return self._target_at(player, position)
+
+    def _target_at(self, player: int, position: int) -> tuple[int, Field, bool]:
         target = self.board.fields[position - 1]
         return position, target, self._can_cross(self.sheets[player], target.colour,
                                                   target.number)
 
     def landing(self, player: int, steps: int) -> int | None:
         """The position ``steps`` free fields ahead of ``player``'s pawn, if there is one."""
-        if steps < 1:
-            return None
+        ahead = self._free_ahead(player, steps) if steps >= 1 else []
+        return ahead[steps - 1] if len(ahead) >= steps >= 1 else None
+
+    def _free_ahead(self, player: int, count: int) -> list[int]:
+        """The first ``count`` (or fewer) free positions ahead of ``player``'s pawn."""
         taken = {pos for p, pos in self.pawns.items() if p != player and pos != START}
-        free = 0
+        free: list[int] = []
         for position in range(self.pawns[player] + 1, self.board.last + 1):
             if position not in taken:
-                free += 1
-                if free == steps:
-                    return position
-        return None
+                free.append(position)
+                if len(free) == count:
+                    break
+        return free
 
     def bonus(self, player: int) -> int:
         """The bonus under ``player``'s pawn (0 on the start field)."""
@@ -105,13 +112,12 @@ class OnBoardGame(QwixxGame):
 
     def _pawn_moves(self, player: int) -> list[Move]:
         sheet = self.sheets[player]
+        spans = self._spans(sheet)
         moves: list[Move] = []
-        for steps in range(1, MAX_STEPS + 1):
-            target = self.pawn_target(player, steps)
-            if target is None:
-                break
-            _, field, crosses = target
-            if crosses or field.number in sheet.crossed[field.colour]:
+        for steps, position in enumerate(self._free_ahead(player, MAX_STEPS), start=1):
+            field = self.board.fields[position - 1]
+            if self._can_cross(sheet, field.colour, field.number, spans) \
+                    or field.number in sheet.crossed[field.colour]:
                 moves.append(Move(PAWN, field.colour, steps))
         return moves
 

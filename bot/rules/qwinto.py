@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, score_of
+from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, roll, score_of
 
 ROWS = ("orange", "yellow", "purple")  # top to bottom; also the canonical dice order
 COLUMNS = tuple(range(12))  # the grid's columns, left to right
@@ -67,6 +67,7 @@ def column_fields(column: int) -> list[str]:
     return [r for r in ROWS if column in ROW_COLUMNS[r]]
 
 
+COLUMN_FIELDS: dict[int, tuple[str, ...]] = {c: tuple(column_fields(c)) for c in COLUMNS}
 TRIPLE_COLUMNS: tuple[int, ...] = tuple(c for c in COLUMNS if len(column_fields(c)) == 3)
 
 
@@ -80,10 +81,15 @@ def roll_choices() -> list[tuple[str, ...]]:
     return [combo for size in (1, 2, 3) for combo in itertools.combinations(ROWS, size)]
 
 
+ROLL_MOVES: tuple[Move, ...] = tuple(Move(ROLL, dice=combo) for combo in roll_choices())
+KEEP_MOVE, REROLL_MOVE = Move(KEEP), Move(REROLL)
+PLACE_MOVES: dict[str, dict[int, Move]] = {
+    r: {c: Move(PLACE, r, c) for c in ROW_COLUMNS[r]} for r in ROWS}  # shared: immutable
+
+
 def roll_dice(seed: int, turn: int, attempt: int, colours: tuple[str, ...]) -> dict[str, int]:
     """The documented throw: one draw per rolled colour, in canonical order."""
-    rng = dice_rng(seed, "turn", turn, attempt)
-    return {colour: rng.randint(1, FACES) for colour in colours}
+    return roll(dice_rng(seed, "turn", turn, attempt), colours, FACES)
 
 
 @dataclass
@@ -103,11 +109,20 @@ class QwintoSheet:
         for other, value in written.items():
             if (other < column and value >= number) or (other > column and value <= number):
                 return False
-        return all(self.fields[r].get(column) != number for r in column_fields(column))
+        return all(self.fields[r].get(column) != number for r in COLUMN_FIELDS[column])
 
     def free_fields(self, row: str, number: int) -> list[int]:
-        """The columns of ``row`` where ``number`` may be written."""
-        return [c for c in ROW_COLUMNS[row] if self.can_write(row, c, number)]
+        """The columns of ``row`` where ``number`` may be written (as :meth:`can_write`
+        says, worked out for the whole row at once: strictly right of every smaller or
+        equal number, strictly left of every greater or equal one)."""
+        written = self.fields[row]
+        after = max((c for c, v in written.items() if v <= number), default=-1)
+        before = min((c for c, v in written.items() if v >= number), default=len(COLUMNS))
+        return [c for c in ROW_COLUMNS[row] if after < c < before and c not in written
+                and all(self.fields[r].get(c) != number for r in COLUMN_FIELDS[c])]
+
+    def copy(self) -> QwintoSheet:
+        return QwintoSheet({r: dict(f) for r, f in self.fields.items()}, self.failed)
 
     def complete(self, row: str) -> bool:
         return len(self.fields[row]) == len(ROW_COLUMNS[row])
@@ -152,6 +167,7 @@ class QwintoGame(Game):
     min_players = 2
     max_players = 6
     simultaneous_phases: ClassVar[tuple[str, ...]] = (PLACE,)
+    copied: ClassVar[tuple[str, ...]] = ("chosen",)
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)
@@ -165,16 +181,16 @@ class QwintoGame(Game):
 
     # --- the public API --------------------------------------------------
     def legal_moves(self, player: int) -> list[Move]:
-        if self.finished or player not in self.players:
+        if self.end_reason is not None or player not in self.players:
             return []
         if self.phase == PLACE:
             return [*self.place_moves(player), PASS]
         if player != self.active:
             return []
         if self.phase == ROLL:
-            return [Move(ROLL, dice=combo) for combo in roll_choices()]
+            return list(ROLL_MOVES)
         if self.phase == REROLL:
-            return [Move(KEEP), Move(REROLL)]
+            return [KEEP_MOVE, REROLL_MOVE]
         return []
 
     def scores(self) -> dict[int, Score]:
@@ -204,9 +220,9 @@ class QwintoGame(Game):
         """Every field where ``player`` may write the current sum, row by row."""
         if self.phase != PLACE:
             return []
-        sheet = self.sheets[player]
-        return [Move(PLACE, row, column) for row in self.rolled
-                for column in sheet.free_fields(row, self.total)]
+        sheet, total = self.sheets[player], self.total
+        return [PLACE_MOVES[row][column] for row in self.rolled
+                for column in sheet.free_fields(row, total)]
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:
@@ -233,7 +249,7 @@ class QwintoGame(Game):
     def _start_placing(self) -> list[Event]:
         """The sum is final: everyone may write it; players without a field pass at once."""
         self.phase = PLACE
-        self.chosen = {p: PASS for p in self.players if self.legal_moves(p) == [PASS]}
+        self.chosen = {p: PASS for p in self.players if not self.place_moves(p)}
         if len(self.chosen) == len(self.players):
             return self._resolve()
         return []
@@ -245,7 +261,7 @@ class QwintoGame(Game):
             events += self._write(player, self.chosen[player])
         self.chosen = {}
         if not any(e.kind == "placed" and e.player == self.active for e in events):
-            sheet = self.sheets[self.active]
+            sheet = self._sheet(self.active)
             sheet.failed += 1
             events.append(Event("failed_throw", self.active,
                                 {"count": sheet.failed, "limit": FAILED_LIMIT}))
@@ -260,7 +276,7 @@ class QwintoGame(Game):
             return [Event("passed", player, {"phase": PLACE, "total": self.total})]
         if move.kind != PLACE or move.row is None or move.number is None:
             raise RuleError(f"unknown move {move}")
-        self.sheets[player].fields[move.row][move.number] = self.total
+        self._sheet(player).fields[move.row][move.number] = self.total
         return [Event("placed", player, {"row": move.row, "column": move.number,
                                          "number": self.total})]
 

@@ -10,9 +10,10 @@ the turn, and with it the penalty check, ends after the last of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar
 
-from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, score_of
+from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, roll, score_of
 
 ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
@@ -32,8 +33,28 @@ class QwixxRules:
 
     def numbers(self, row: str) -> list[int]:
         """The numbers of ``row`` left to right."""
-        ascending = list(range(2, 2 * self.faces + 1))
-        return ascending if row in ASCENDING else ascending[::-1]
+        return list(self.row_numbers[row])
+
+    # Tables the rules look things up in on every move, built once per rule set.
+    @cached_property
+    def row_numbers(self) -> dict[str, tuple[int, ...]]:
+        ascending = tuple(range(2, 2 * self.faces + 1))
+        return {r: ascending if r in ASCENDING else ascending[::-1] for r in ROWS}
+
+    @cached_property
+    def index(self) -> dict[str, dict[int, int]]:
+        """Row -> number -> its position in the row."""
+        return {r: {n: i for i, n in enumerate(ns)} for r, ns in self.row_numbers.items()}
+
+    @cached_property
+    def locking(self) -> dict[str, frozenset[int]]:
+        """Row -> the numbers that lock it."""
+        return {r: frozenset(ns[-self.lock_span:]) for r, ns in self.row_numbers.items()}
+
+    @cached_property
+    def cross_moves(self) -> dict[str, dict[int, Move]]:
+        """Row -> number -> the move crossing it (shared: moves are immutable)."""
+        return {r: {n: Move(CROSS, r, n) for n in ns} for r, ns in self.row_numbers.items()}
 
 
 def triangle(crosses: int) -> int:
@@ -43,7 +64,10 @@ def triangle(crosses: int) -> int:
 
 @dataclass
 class Sheet:
-    """One player's score sheet."""
+    """One player's score sheet.
+
+    The rules replace its lists rather than append to them, so a copy may share them.
+    """
 
     crossed: dict[str, list[int]] = field(default_factory=lambda: {r: [] for r in ROWS})
     locks: list[str] = field(default_factory=list)  # rows whose lock symbol this player crossed
@@ -51,6 +75,9 @@ class Sheet:
 
     def crosses(self, row: str) -> int:
         return len(self.crossed[row]) + (row in self.locks)
+
+    def copy(self) -> Sheet:
+        return Sheet(dict(self.crossed), self.locks, self.penalties)
 
     def to_json(self) -> dict[str, Any]:
         return {"crossed": self.crossed, "locks": self.locks, "penalties": self.penalties}
@@ -69,6 +96,7 @@ class QwixxGame(Game):
     min_players = 2
     max_players = 5
     rules = QwixxRules()
+    copied: ClassVar[tuple[str, ...]] = ("closed", "dice", "chosen")
     simultaneous_phases: ClassVar[tuple[str, ...]] = ("action1",)
     # The actions only the active player takes after action 1, in order.
     active_phases: ClassVar[tuple[str, ...]] = ("action2",)
@@ -85,7 +113,7 @@ class QwixxGame(Game):
 
     # --- the public API --------------------------------------------------
     def legal_moves(self, player: int) -> list[Move]:
-        if self.finished or player not in self.players:
+        if self.end_reason is not None or player not in self.players:
             return []
         if self.phase == "action1":
             return [*self._white_sum_moves(player), PASS]
@@ -116,44 +144,80 @@ class QwixxGame(Game):
             return []
         numbers = self.rules.numbers(move.row)
         start = self._next_index(self.sheets[player], move.row)
-        return numbers[start:numbers.index(move.number)]
+        return numbers[start:self.rules.index[move.row][move.number]]
 
     def lock_numbers(self, row: str) -> list[int]:
         return self.rules.numbers(row)[-self.rules.lock_span:]
 
     # --- legality --------------------------------------------------------
     def _white_sum_moves(self, player: int) -> list[Move]:
-        return [Move(CROSS, row, self.white_sum) for row in ROWS
-                if self._can_cross(self.sheets[player], row, self.white_sum)]
+        total = self.dice["white1"] + self.dice["white2"]
+        index, moves = self.rules.index, self.rules.cross_moves
+        return [moves[row][total] for row, (start, end) in self._spans(self.sheets[player]).items()
+                if start <= index[row].get(total, -1) < end]
 
     def _active_moves(self, player: int) -> list[Move]:
         """The active player's options (PASS aside) in the current active-only phase."""
         return self._colour_moves(player)
 
     def _colour_moves(self, player: int) -> list[Move]:
-        moves: list[Move] = []
-        for row in ROWS:
-            if row in self.closed:
-                continue
-            for total in sorted({self.dice[w] + self.dice[row] for w in WHITE}):
-                move = Move(CROSS, row, total)
-                if self._can_cross(self.sheets[player], row, total) and move not in moves:
-                    moves.append(move)
-        return moves
+        index, moves, dice = self.rules.index, self.rules.cross_moves, self.dice
+        white1, white2 = dice["white1"], dice["white2"]
+        found: list[Move] = []
+        for row, (start, end) in self._spans(self.sheets[player]).items():
+            low, high = sorted((white1 + dice[row], white2 + dice[row]))
+            for total in (low, high) if low != high else (low,):
+                if start <= index[row].get(total, -1) < end:
+                    found.append(moves[row][total])
+        return found
+
+    def _allows(self, player: int, move: Move) -> bool:
+        """``move in self.legal_moves(player)``, without listing every move for the
+        common cases: a pass, and a cross in actions 1 and 2."""
+        if move == PASS:
+            return self.phase == "action1" or player == self.active
+        if move.kind != CROSS or move.dice or self.phase not in ("action1", "action2") \
+                or move.row not in ROWS or move.number is None:
+            return super()._allows(player, move)
+        dice = self.dice
+        if self.phase == "action1":
+            made = dice["white1"] + dice["white2"] == move.number
+        else:
+            colour = dice.get(move.row, 0)
+            made = player == self.active and move.number in (dice["white1"] + colour,
+                                                             dice["white2"] + colour)
+        return made and self._can_cross(self.sheets[player], move.row, move.number)
 
     def _next_index(self, sheet: Sheet, row: str) -> int:
         """Index of the first number still crossable in ``row``."""
         crossed = sheet.crossed[row]
-        return self.rules.numbers(row).index(crossed[-1]) + 1 if crossed else 0
+        return self.rules.index[row][crossed[-1]] + 1 if crossed else 0
 
-    def _can_cross(self, sheet: Sheet, row: str, number: int) -> bool:
-        numbers = self.rules.numbers(row)
-        if row in self.closed or number not in numbers:
-            return False
-        if numbers.index(number) < self._next_index(sheet, row):
-            return False
-        locking = number in self.lock_numbers(row)
-        return not locking or sheet.crosses(row) >= self.rules.lock_threshold
+    def _can_cross(self, sheet: Sheet, row: str, number: int,
+                   spans: dict[str, tuple[int, int]] | None = None) -> bool:
+        """Whether ``sheet`` may cross ``number`` in ``row`` now (``spans``: the sheet's
+        :meth:`_spans`, when the caller has them already)."""
+        start, end = (self._spans(sheet) if spans is None else spans).get(row, (0, 0))
+        return start <= self.rules.index[row].get(number, -1) < end
+
+    def _spans(self, sheet: Sheet) -> dict[str, tuple[int, int]]:
+        """Row -> the positions ``start <= i < end`` that ``sheet`` may cross now, for the
+        rows where there are any: right of the row's last cross, in an open row, and the
+        lock number(s) only after enough crosses."""
+        rules, closed, locks = self.rules, self.closed, sheet.locks
+        threshold, lock_span = rules.lock_threshold, rules.lock_span
+        spans: dict[str, tuple[int, int]] = {}
+        for row in ROWS:
+            if row in closed:
+                continue
+            crossed, positions = sheet.crossed[row], rules.index[row]
+            start = positions[crossed[-1]] + 1 if crossed else 0
+            end = len(positions)
+            if len(crossed) + (row in locks) < threshold:
+                end -= lock_span
+            if start < end:
+                spans[row] = (start, end)
+        return spans
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:
@@ -180,15 +244,15 @@ class QwixxGame(Game):
         """Cross ``move`` on ``player``'s sheet; the row closes only afterwards."""
         if move.kind == PASS.kind:
             return [Event("passed", player, {"phase": self.phase})]
-        sheet = self.sheets[player]
         row, number = self._target(player, move)
-        sheet.crossed[row].append(number)
+        sheet = self._sheet(player)
+        sheet.crossed[row] = [*sheet.crossed[row], number]
         if player == self.active:
             self.active_crossed = True
         data = {"row": row, "number": number, "phase": self.phase, "via": move.kind}
         events = [Event("crossed", player, data)]
-        if number in self.lock_numbers(row):
-            sheet.locks.append(row)
+        if number in self.rules.locking[row]:
+            sheet.locks = [*sheet.locks, row]
             events.append(Event("locked", player, {"row": row}))
         return events
 
@@ -221,7 +285,7 @@ class QwixxGame(Game):
         """Finish the active player's turn: penalty, end check, next roll."""
         events: list[Event] = []
         if not self.active_crossed:
-            sheet = self.sheets[self.active]
+            sheet = self._sheet(self.active)
             sheet.penalties += 1
             events.append(Event("penalty", self.active, {"count": sheet.penalties,
                                                          "limit": self.rules.penalty_limit}))
@@ -245,23 +309,24 @@ class QwixxGame(Game):
         """Why the game ends now, if it does."""
         if len(self.closed) >= self.rules.rows_to_end:
             return "rows_locked"
-        if any(s.penalties >= self.rules.penalty_limit for s in self.sheets.values()):
-            return "penalties"
+        for sheet in self.sheets.values():
+            if sheet.penalties >= self.rules.penalty_limit:
+                return "penalties"
         return None
 
     def _start_turn(self, events: list[Event]) -> None:
-        rng = dice_rng(self.seed, "turn", self.turn)
-        self.dice = {die: rng.randint(1, self.rules.faces) for die in self.dice_in_play()}
+        self.dice = roll(dice_rng(self.seed, "turn", self.turn), self.dice_in_play(),
+                         self.rules.faces)
         self.phase = "action1"
         self.active_crossed = False
         events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(self.dice)}))
-        self.chosen = {p: PASS for p in self.players if self.legal_moves(p) == [PASS]}
+        self.chosen = {p: PASS for p in self.players if not self._white_sum_moves(p)}
         if len(self.chosen) == len(self.players):
             events += self._resolve_action1()
 
     def _skip_if_no_choice(self) -> list[Event]:
         """An active-only action with nothing to choose needs no click: it is a pass."""
-        if self.legal_moves(self.active) == [PASS]:
+        if not self._active_moves(self.active):
             return self._after_action()
         return []
 
