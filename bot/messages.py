@@ -307,6 +307,37 @@ EN: dict[str, str] = {
                               "command in one of its channels.",
     "error.bad_button": "That button is not one this bot can read, so nothing changed. "
                         "Use the buttons on the latest game messages.",
+    # descriptions of the images (alt text) and text versions of sheets
+    "describe.player": "Player {number}",
+    "describe.sheet": "{name}'s sheet, {title}:",
+    "describe.qwixx_row": "{row}: {numbers}{marks} · {points} points",
+    "describe.crossed_none": "nothing crossed",
+    "describe.lock_crossed": "lock crossed",
+    "describe.row_closed": "row closed",
+    "describe.lucky": "Lucky numbers: {a} and {b}",
+    "describe.pawn": "Pawn on field {position} ({row} {number}), bonus {bonus}",
+    "describe.pawn_start": "Pawn on the start field",
+    "describe.penalties": "Penalties: {count} of {limit} ({points})",
+    "describe.qwinto_row": "{row}: {fields} · {count} of {size} fields · {points} points",
+    "describe.empty_field": "_",
+    "describe.bonus": "Bonus (pentagons): {points}",
+    "describe.failed": "Failed throws: {count} of {limit} ({points})",
+    "describe.total": "Total: {total}",
+    "describe.active_mark": "▶ ",
+    "describe.locks_none": "none",
+    "describe.row_count": "{row} {count}",
+    "describe.table_qwixx": "{mark}{name}: {total} points · penalties {penalties} · "
+                            "locks {locks} · crosses {rows}",
+    "describe.table_qwinto": "{mark}{name}: {total} points · failed throws {failed} · "
+                             "numbers {rows}",
+    "describe.table_title": "{title} table, turn {turn}, {active} to play:",
+    "describe.table_final": "{title} table, game over:",
+    "describe.die": "{colour} {value}",
+    "describe.dice": "Dice: {dice} (sum {total})",
+    "describe.board": "{title} track, each player's pawn:",
+    "describe.scoreboard": "{title}, final scores:",
+    "describe.scoreboard_line": "{rank}. {name} {total} ({rows}, bonus {bonus}, "
+                                "penalties {penalty})",
 }
 
 

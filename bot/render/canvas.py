@@ -109,10 +109,14 @@ class Canvas:
                           width=self.px(width) if outline else 0)
 
     def text(self, p: Point, text: str, size: float, fill: Colour, bold: bool = False,
-             anchor: str = "mm", condensed: bool = False) -> None:
-        """Draw ``text`` with its ``anchor`` (Pillow anchors, centred by default) at ``p``."""
+             anchor: str = "mm", condensed: bool = False, halo: Colour | None = None,
+             halo_width: float = 0) -> None:
+        """Draw ``text`` with its ``anchor`` (Pillow anchors, centred by default) at ``p``,
+        ringed ``halo_width`` wide in ``halo`` if given (a digit over a cross)."""
+        stroke = self.px(halo_width) if halo and halo_width else 0
         self.draw.text(self.point(p), text, fill=fill,
-                       font=theme.font(self.px(size), bold, condensed), anchor=anchor)
+                       font=theme.font(self.px(size), bold, condensed), anchor=anchor,
+                       stroke_width=stroke, stroke_fill=halo if stroke else None)
 
     def text_width(self, text: str, size: float, bold: bool = False,
                    condensed: bool = False) -> float:
@@ -148,10 +152,15 @@ class Canvas:
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as a palette PNG (adaptive palette, zlib level
     ``theme.PNG_COMPRESS_LEVEL``)."""
-    pal = image.quantize(colors=theme.PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE,
-                         dither=Image.Dither.NONE)
+    return palette_png(image.quantize(colors=theme.PALETTE_COLOURS,
+                                      method=Image.Quantize.FASTOCTREE,
+                                      dither=Image.Dither.NONE))
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """Encode a palette image as it is (zlib level ``theme.PNG_COMPRESS_LEVEL``)."""
     buffer = io.BytesIO()
-    pal.save(buffer, format="PNG", compress_level=theme.PNG_COMPRESS_LEVEL)
+    image.save(buffer, format="PNG", compress_level=theme.PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

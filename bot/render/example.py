@@ -1,7 +1,8 @@
 """Render example images from seeded games: ``python -m bot.render.example OUTDIR``.
 
 Writes ``sheet.png`` (a classic sheet, player 1 with the options open to them outlined),
-``dice.png`` and ``scoreboard.png`` (the same game played to its end), then
+``dice.png`` and ``scoreboard.png`` (the same game played to its end), ``table.png``
+(the table view of a 4-player classic game mid-game, the last two turns' crosses ringed),
 ``sheet-longo.png`` (a Longo sheet when a lucky number came up) and ``sheet-qwinto.png``
 (a Qwinto sheet with the fields open to the current sum outlined); and ``board.png``
 (a Qwixx On Board track in the active player's action 3, the fields their pawn may move
@@ -19,9 +20,18 @@ from bot.rules.onboard import OnBoardGame
 from bot.rules.qwinto import ROW_COLUMNS
 from bot.rules.qwixx import QwixxGame
 
-from . import render_board, render_dice, render_scoreboard, render_sheet
+from . import (
+    latest_between,
+    render_board,
+    render_dice,
+    render_scoreboard,
+    render_sheet,
+    render_table,
+)
+from .compact import Cell
 
 NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
+TABLE_NAMES = {**NAMES, 4: "Lee"}
 
 
 def play(game: QwixxGame, moves: int, rng: random.Random, max_skip: int = 1,
@@ -68,8 +78,20 @@ def misfit(game: Game, move: Move) -> float:
     return abs(where - (total - dice) / (5 * dice))
 
 
-def start(seed: int, variant: str = "classic") -> QwixxGame:
-    game = new_game(variant, list(NAMES), seed)
+def table_example(seed: int, turns: int = 9) -> tuple[QwixxGame, dict[int, set[Cell]]]:
+    """A 4-player classic game at turn ``turns``, and the cells crossed since the start
+    of the turn before (the latest crosses the table view rings)."""
+    rng = random.Random(seed)
+    game = start(seed, players=list(TABLE_NAMES))
+    starts = {game.turn: game}
+    while game.turn < turns and not game.finished:
+        game = play(game, 1, rng)
+        starts.setdefault(game.turn, game)
+    return game, latest_between(starts.get(game.turn - 1, game), game)
+
+
+def start(seed: int, variant: str = "classic", players: list[int] | None = None) -> QwixxGame:
+    game = new_game(variant, players or list(NAMES), seed)
     assert isinstance(game, QwixxGame)
     return game
 
@@ -139,12 +161,14 @@ def write_examples(out: Path, seed: int = 22, moves: int = 80) -> dict[str, Path
         ended = play(ended, 1, rng)
     longo = longo_example(seed)
     qwinto = qwinto_example(seed)
+    table, latest = table_example(seed)
     images = {
         "sheet.png": render_sheet(game, 1, NAMES[1], game.legal_moves(1)),
         "dice.png": render_dice(game.dice),
         "scoreboard.png": render_scoreboard(ended, NAMES),
         "sheet-longo.png": render_sheet(longo, 1, NAMES[1], longo.legal_moves(1)),
         "sheet-qwinto.png": render_sheet(qwinto, 1, NAMES[1], qwinto.legal_moves(1)),
+        "table.png": render_table(table, TABLE_NAMES, latest),
     }
     paths = {name: out / name for name in images}
     for name, data in images.items():

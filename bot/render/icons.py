@@ -11,9 +11,11 @@ def inset(b: Box, by: float) -> Box:
 
 
 def cross(canvas: Canvas, b: Box, colour: Colour = theme.INK,
-          width: float = theme.CROSS_WIDTH, halo: Colour | None = theme.PAPER) -> None:
-    """A bold X across ``b``, with a light halo so it reads on any background."""
-    x0, y0, x1, y1 = inset(b, (b[2] - b[0]) * 0.16)
+          width: float = theme.CROSS_WIDTH, halo: Colour | None = theme.PAPER,
+          reach: float = 0.16) -> None:
+    """A bold X across ``b`` (``reach`` of its width from the corners), with a light halo
+    so it reads on any background."""
+    x0, y0, x1, y1 = inset(b, (b[2] - b[0]) * reach)
     strokes = (((x0, y0), (x1, y1)), ((x0, y1), (x1, y0)))
     if halo:
         for stroke in strokes:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.render.describe import row_word
+
 from . import icons, theme
 from .canvas import Box, Canvas, Colour
 
@@ -26,6 +28,11 @@ def signed(value: int) -> str:
 
 def row_colours(row: str) -> theme.RowColours:
     return theme.ROW_COLOURS.get(row, theme.FALLBACK_ROW)
+
+
+def row_letter(row: str) -> str:
+    """The letter that names ``row`` on the images: the first of its name in words."""
+    return row_word(row)[:1].upper()
 
 
 def blend(a: Colour, b: Colour, t: float) -> Colour:

@@ -1,4 +1,9 @@
-"""The final scoreboard: the ranking with scores broken down, then every sheet, small."""
+"""The final scoreboard: the ranking with scores broken down, then every player's
+compact sheet (:mod:`.compact`) in ranking order.
+
+The image is as wide as the compact sheets, and its table's digits as large as their
+digits, so the whole scoreboard stays readable on a phone.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,30 @@ from dataclasses import dataclass
 from bot.rules import Game, Score, Standing
 from bot.rules import qwinto as qwinto_rules
 
-from . import qwinto_sheet, theme
-from .canvas import Box, Canvas
-from .parts import blend, centre, row_colours, signed
-from .sheet import SheetLayout, draw_sheet, has_board, sheet_size
+from . import theme
+from .canvas import Box, Canvas, palette_png
+from .compact import (
+    EDGE,
+    LABEL,
+    CompactLayout,
+    Surface,
+    blocks_height,
+    draw_blocks,
+    draw_chip,
+    sprite,
+)
+from .parts import centre, measure, row_colours, signed
+from .sheet import SheetLayout, has_board
+
+TITLE = 44
+TITLE_SIZE = 26
+HEADER_SIZE = 15  # column captions
+ROW_PAD = 14  # a table line is this much taller than its digits' font size
 
 
 def score_rows(game: Game) -> tuple[str, ...]:
     """The rows a variant scores, in the sheet's order."""
-    if game.variant == qwinto_sheet.VARIANT:
+    if game.variant == qwinto_rules.QwintoGame.variant:
         return qwinto_rules.ROWS
     return SheetLayout.of(game).rows  # type: ignore[arg-type]
 
@@ -28,141 +48,141 @@ class BoardLayout:
     rows: tuple[str, ...]
     players: int
     bonus: bool
-    sheet_size: tuple[int, int]
+    sheets: CompactLayout
     penalty_label: str = "penalties"
 
     @classmethod
     def of(cls, game: Game) -> BoardLayout:
-        qwinto = game.variant == qwinto_sheet.VARIANT
+        qwinto = game.variant == qwinto_rules.QwintoGame.variant
         # Qwinto always scores its bonus (pentagons), On Board its pawns' fields; other
         # games show one only if someone has it.
         bonus = qwinto or has_board(game) or any(s.bonus for s in game.scores().values())
-        return cls(score_rows(game), len(game.players), bonus, sheet_size(game),
+        return cls(score_rows(game), len(game.players), bonus, CompactLayout.of(game),
                    "failed" if qwinto else "penalties")
 
     @property
-    def small_sheet(self) -> tuple[float, float]:
-        w, h = self.sheet_size
-        return w * theme.BOARD_SHEET_SCALE, h * theme.BOARD_SHEET_SCALE
-
-    @property
-    def columns(self) -> int:
-        return min(theme.BOARD_COLUMNS, self.players)
-
-    @property
     def width(self) -> int:
-        sheets = self.columns * self.small_sheet[0] + (self.columns - 1) * theme.SECTION_GAP
-        return math.ceil(max(sheets, self.min_table_width) + 2 * theme.MARGIN)
+        return self.sheets.width
 
     @property
     def score_columns(self) -> list[str]:
         return [*self.rows, *(["bonus"] if self.bonus else []), self.penalty_label, "total"]
 
     @property
-    def min_table_width(self) -> float:
-        return theme.BOARD_RANK + theme.BOARD_NAME + len(self.score_columns) * theme.BOARD_COLUMN
+    def text_size(self) -> float:
+        """The table's digits as tall as the sheets' digits."""
+        return self.sheets.digit_size
+
+    @property
+    def line_height(self) -> int:
+        return math.ceil(self.text_size + ROW_PAD)
+
+    @property
+    def column_widths(self) -> list[int]:
+        """Each score column fits its widest value and its caption (rows have a chip)."""
+        value = measure("−20", self.text_size, True, True)
+        return [math.ceil(max(value, LABEL if c in self.rows else measure(c, HEADER_SIZE, True))
+                          + 10) for c in self.score_columns]
+
+    @property
+    def rank_width(self) -> int:
+        return math.ceil(self.line_height * 0.9)
 
     @property
     def table_top(self) -> float:
-        return theme.MARGIN + theme.BOARD_TITLE + 8
+        return EDGE + TITLE
 
     def table_cell(self, line: int, column: int) -> Box:
         """Line 0 is the header; column 0 the rank, 1 the name, then the score columns."""
-        name_width = (self.width - 2 * theme.MARGIN - theme.BOARD_RANK
-                      - len(self.score_columns) * theme.BOARD_COLUMN)
-        widths = [theme.BOARD_RANK, name_width] + [theme.BOARD_COLUMN] * len(self.score_columns)
-        x0 = theme.MARGIN + sum(widths[:column])
-        y0 = self.table_top + line * theme.BOARD_ROW
-        return (x0, y0, x0 + widths[column], y0 + theme.BOARD_ROW)
+        values = self.column_widths
+        name = self.width - 2 * EDGE - self.rank_width - sum(values)
+        widths = [self.rank_width, name, *values]
+        x0 = EDGE + sum(widths[:column])
+        y0 = self.table_top + line * self.line_height
+        return (x0, y0, x0 + widths[column], y0 + self.line_height)
 
     @property
     def sheets_top(self) -> float:
-        return self.table_top + (self.players + 1) * theme.BOARD_ROW + theme.SECTION_GAP + 4
-
-    def sheet_origin(self, k: int) -> tuple[float, float]:
-        w, h = self.small_sheet
-        col, line = k % self.columns, k // self.columns
-        return (theme.MARGIN + col * (w + theme.SECTION_GAP),
-                self.sheets_top + line * (h + theme.SECTION_GAP))
+        return self.table_top + (self.players + 1) * self.line_height + theme.SECTION_GAP
 
     @property
     def height(self) -> int:
-        lines = math.ceil(self.players / self.columns)
-        h = self.small_sheet[1]
-        return math.ceil(self.sheets_top + lines * h + (lines - 1) * theme.SECTION_GAP
-                         + theme.MARGIN)
+        return math.ceil(self.sheets_top + blocks_height(self.sheets, self.players) + EDGE)
 
 
 def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
     layout = BoardLayout.of(game)
-    canvas = Canvas.new(layout.width, layout.height)
-    canvas.text((theme.MARGIN, theme.MARGIN + theme.BOARD_TITLE / 2),
-                f"{game.title} — final scores", 30, theme.INK, bold=True, anchor="lm")
-    draw_table_header(canvas, layout)
+    surface = Surface(layout.width, layout.height)
+    surface.text((EDGE, EDGE + TITLE / 2 - 4), f"{game.title} — final scores", TITLE_SIZE,
+                 theme.INK, bold=True)
+    draw_table_header(surface, layout)
     scores = game.scores()
     standings = game.ranking()
     for line, standing in enumerate(standings, start=1):
-        draw_standing(canvas, layout, line, standing, scores[standing.player],
+        draw_standing(surface, layout, line, standing, scores[standing.player],
                       player_name(names, standing.player))
-    for k, standing in enumerate(standings):
-        x, y = layout.sheet_origin(k)
-        view = canvas.view(x, y, theme.BOARD_SHEET_SCALE)
-        draw_sheet(view, game, standing.player, player_name(names, standing.player))
-    return canvas.png()
+    draw_blocks(surface, layout.sheets, game, [s.player for s in standings], names,
+                layout.sheets_top)
+    return palette_png(surface.image)
 
 
 def player_name(names: dict[int, str], player: int) -> str:
     return names.get(player) or f"Player {player}"
 
 
-def draw_table_header(canvas: Canvas, layout: BoardLayout) -> None:
-    size = theme.BOARD_HEADER_TEXT
-    canvas.text(centre(layout.table_cell(0, 0)), "rank", size, theme.MUTED)
+def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
+    size = HEADER_SIZE
+    surface.text(centre(layout.table_cell(0, 0)), "rank", size, theme.MUTED, anchor="mm")
     name_cell = layout.table_cell(0, 1)
-    canvas.text((name_cell[0] + 8, centre(name_cell)[1]), "player", size, theme.MUTED,
-                anchor="lm")
+    surface.text((name_cell[0] + 6, centre(name_cell)[1]), "player", size, theme.MUTED)
     for k, column in enumerate(layout.score_columns):
         b = layout.table_cell(0, k + 2)
-        if column in layout.rows:
-            colours = row_colours(column)
-            canvas.rect((b[0] + 3, b[1] + 6, b[2] - 3, b[3] - 6), fill=colours.band, radius=6)
-            ink = theme.INK if column in theme.LIGHT_BANDS else theme.PAPER
-            canvas.text(centre(b), column, canvas.fit_text(column, size, b[2] - b[0] - 10),
-                        ink, bold=True)
+        if column in layout.rows:  # the row's letter chip, as on the sheets
+            height = layout.line_height - 10
+            draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
         else:
-            label = canvas.fit_text(column, size, b[2] - b[0] - 6)
-            canvas.text(centre(b), column, label, theme.MUTED, bold=column == "total")
-    left, bottom = layout.table_cell(0, 0)[0], layout.table_cell(0, 0)[3]
-    right = layout.width - theme.MARGIN
-    canvas.line(((left, bottom), (right, bottom)), theme.RULE, 2, round_ends=False)
+            surface.text(centre(b), column, size, theme.MUTED, bold=column == "total",
+                         anchor="mm")
+    bottom = layout.table_cell(0, 0)[3]
+    surface.rect((EDGE, bottom - 1, layout.width - EDGE, bottom + 1), theme.RULE)
 
 
-def draw_standing(canvas: Canvas, layout: BoardLayout, line: int, standing: Standing,
+def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: Standing,
                   score: Score, name: str) -> None:
     first = layout.table_cell(line, 0)
-    right = layout.width - theme.MARGIN
+    right = layout.width - EDGE
     winner = standing.rank == 1
+    ground = theme.WINNER if winner else theme.PAPER
     if winner:
-        canvas.rect((first[0], first[1] + 2, right, first[3] - 2), fill=theme.WINNER, radius=8)
-    rank_centre = centre(first)
-    if winner:
-        r = theme.BOARD_ROW * 0.36
-        canvas.ellipse((rank_centre[0] - r, rank_centre[1] - r, rank_centre[0] + r,
-                        rank_centre[1] + r), fill=theme.GOLD)
-    canvas.text(rank_centre, str(standing.rank), theme.BOARD_TEXT, theme.INK, bold=True)
+        surface.rect((first[0], first[1] + 2, right, first[3] - 2), theme.WINNER)
+    size = layout.text_size
+    rank = str(standing.rank)
+    side = layout.rank_width - 6
+    surface.paste(sprite(("rank", rank, winner, size), (side, side), ground,
+                         lambda c: draw_rank(c, rank, side, size, winner)),
+                  centre(first)[0] - side / 2, centre(first)[1] - side / 2)
     name_cell = layout.table_cell(line, 1)
-    name, size = canvas.fit_name(name, theme.BOARD_TEXT, name_cell[2] - name_cell[0] - 16,
-                                 bold=True)
-    canvas.text((name_cell[0] + 8, centre(name_cell)[1]), name, size, theme.INK, bold=winner,
-                anchor="lm")
+    text, fitted = surface.fit(name, size * 0.85, name_cell[2] - name_cell[0] - 10, bold=winner)
+    surface.text((name_cell[0] + 6, centre(name_cell)[1]), text, fitted, theme.INK,
+                 bold=winner, ground=ground)
     values = [score.rows[r] for r in layout.rows]
     values += [*([score.bonus] if layout.bonus else []), score.penalty_points, score.total]
     for k, value in enumerate(values):
         b = layout.table_cell(line, k + 2)
         column = layout.score_columns[k]
-        if column in layout.rows:
-            canvas.rect((b[0] + 3, b[1] + 5, b[2] - 3, b[3] - 5),
-                        fill=blend(row_colours(column).cell, theme.PAPER, 0.2), radius=6)
-        canvas.text(centre(b), signed(value), theme.BOARD_TEXT + (2 if column == "total" else 0),
-                    theme.INK, bold=column == "total")
+        tint = row_colours(column).cell if column in layout.rows else ground
+        if tint != ground:
+            surface.paste(sprite(("tint", tint), (round(b[2] - b[0]) - 4, round(b[3] - b[1]) - 8),
+                                 ground, lambda c, f=tint, w=b[2] - b[0] - 4, h=b[3] - b[1] - 8:
+                                 c.rect((0, 0, w, h), fill=f, radius=5)),
+                          b[0] + 2, b[1] + 4)
+        surface.text(centre(b), signed(value), size, theme.INK, bold=column == "total",
+                     anchor="mm", condensed=True, ground=tint)
+
+
+def draw_rank(canvas: Canvas, rank: str, side: float, size: float, winner: bool) -> None:
+    """The rank, on a gold disc for the winner(s)."""
+    if winner:
+        canvas.ellipse((0, 0, side, side), fill=theme.GOLD)
+    canvas.text((side / 2, side / 2), rank, size, theme.INK, bold=True, condensed=True)

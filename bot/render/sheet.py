@@ -39,6 +39,7 @@ from .parts import (
     measure,
     rounded,
     row_colours,
+    row_letter,
     signed,
     sum_boxes,
     title_left,
@@ -417,10 +418,22 @@ def draw_band(canvas: Canvas, layout: SheetLayout, i: int, row: str, numbers: Se
     colours = row_colours(row)
     band = blend(colours.band, theme.CLOSED_BAND, 0.6) if closed else colours.band
     canvas.rect(layout.band_box(i), fill=band, radius=theme.CELL_RADIUS + theme.BAND_PAD)
-    icons.arrow(canvas, layout.arrow_box(i), theme.PAPER)
+    draw_row_label(canvas, layout.arrow_box(i), row, closed)
     for j, number in enumerate(numbers):
         draw_cell(canvas, layout.cell_box(i, j), number, states[j] if states else Cell.OPEN,
                   colours, layout.number_size, layout.narrow)
+
+
+def draw_row_label(canvas: Canvas, b: Box, row: str, closed: bool = False) -> None:
+    """The row's letter over a small arrow (the direction of crossing): rows stay apart
+    without their colours."""
+    ink = theme.INK if row in theme.LIGHT_BANDS and not closed else theme.PAPER
+    x0, y0, x1, y1 = b
+    cx = (x0 + x1) / 2
+    canvas.text((cx, y0 + theme.ROW_LETTER * 0.62), row_letter(row), theme.ROW_LETTER, ink,
+                bold=True)
+    h = (y1 - y0) * 0.34
+    icons.arrow(canvas, (x0 + 2, y1 - h - 4, x1 - 2, y1 - 4), ink)
 
 
 def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, i: int,
@@ -435,7 +448,7 @@ def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player:
         if state is Cell.SKIPPED:
             draw_cell(canvas, b, number, state, colours, layout.number_size, layout.narrow)
         elif state is Cell.CROSSED:  # the printed cell already shows the number
-            icons.cross(canvas, square(b))
+            draw_cross_over(canvas, b, number, colours, layout.number_size, layout.narrow)
     draw_highlights(canvas, layout, i, row, numbers, marked, clovers)
     if (row, numbers[-1]) in marked | clovers:  # its outline reaches over the lock
         draw_lock(canvas, layout.cell_box(i, len(numbers)), colours, False, False)
@@ -469,15 +482,41 @@ def draw_cell(canvas: Canvas, b: Box, number: int, state: Cell,
     skipped = state is Cell.SKIPPED
     canvas.rect(b, fill=theme.SKIPPED_CELL if skipped else colours.cell,
                 radius=theme.CELL_RADIUS)
-    centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-    text = str(number)
-    size = canvas.fit_text(text, size, (b[2] - b[0]) - 6, bold=True, condensed=condensed)
     ink = theme.SKIPPED_INK if skipped else colours.ink
-    canvas.text(centre, text, size, ink, bold=True, condensed=condensed)
+    draw_number(canvas, b, number, ink, size, condensed)
     if state is Cell.CROSSED:
-        icons.cross(canvas, square(b))
+        draw_cross_over(canvas, b, number, colours, size, condensed)
     elif skipped:
         icons.strike(canvas, square(b))
+
+
+def draw_number(canvas: Canvas, b: Box, number: int, ink: theme.RGB, size: float,
+                condensed: bool, backing: theme.RGB | None = None) -> None:
+    """``number`` centred in cell ``b``, as large as ``size`` if it fits; on a patch of
+    ``backing`` just larger than the digits if given."""
+    text = str(number)
+    room = (b[2] - b[0]) - (theme.NARROW_PAD if condensed else 6)
+    size = canvas.fit_text(text, size, room, bold=True, condensed=condensed)
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    if backing:
+        w = min(canvas.text_width(text, size, True, condensed), room) / 2 + theme.DIGIT_HALO
+        h = size * 0.375 + theme.DIGIT_HALO
+        canvas.rect((cx - w, cy - h, cx + w, cy + h), fill=backing, radius=theme.DIGIT_HALO)
+    canvas.text((cx, cy), text, size, ink, bold=True, condensed=condensed)
+
+
+def draw_cross_over(canvas: Canvas, b: Box, number: int, colours: theme.RowColours,
+                    size: float, condensed: bool) -> None:
+    """The X of a crossed cell, its middle cleared for the number written again over it:
+    the X reaches out from behind the digits, which stay whole and readable."""
+    canvas.rect(b, fill=crossed_fill(colours), radius=theme.CELL_RADIUS)
+    icons.cross(canvas, square(b), reach=theme.CROSS_REACH)
+    draw_number(canvas, b, number, colours.ink, size, condensed, backing=crossed_fill(colours))
+
+
+def crossed_fill(colours: theme.RowColours) -> theme.RGB:
+    """A crossed cell is a shade darker than an open one."""
+    return blend(colours.cell, colours.band, theme.CROSSED_TINT)
 
 
 def square(b: Box) -> Box:

@@ -118,16 +118,25 @@ ROW_GAP = 10  # between rows
 NUMBER_SIZE = 38  # digits ~28 px tall: ~17 px when Discord shows the sheet 550 px wide
 CELL_RADIUS = 9
 CROSS_WIDTH = 7
+CROSS_REACH = 0.07  # a crossed cell's X runs this close to its corners
+CROSSED_TINT = 0.22  # ... and the cell turns this far towards the band's colour
+DIGIT_HALO = 2  # the cell colour between a crossed number's digits and its X
+ROW_LETTER = 22  # the row's letter at the start of each row
 STROKE_WIDTH = 5
 HIGHLIGHT_WIDTH = 6
 TAB_SIZE = 15  # the "LOCKED" tab on a closed row
 
 # Rows longer than NARROW_FROM numbers (Longo's 15) get narrower cells and condensed digits,
-# so the sheet stays under 1000 px wide and its digits ~16 px tall at Discord's 550 px.
+# sized so that the digits stay at least READABLE_DIGIT px tall at a phone's 350 px.
 NARROW_FROM = 13
-NARROW_CELL = (53, 58)  # width, height
-NARROW_GAP = 4
-NARROW_PAD = 4  # digits may use the cell's width less this
+NARROW_CELL = (58, 58)  # width, height
+NARROW_GAP = 2
+NARROW_PAD = 3  # digits may use the cell's width less this
+
+# Readability: every image's digits at least this tall (px) when shown PHONE_WIDTH px wide,
+# like the digits of Discord's 16 px body text (about 11.5 px).
+PHONE_WIDTH = 350
+READABLE_DIGIT = 11
 
 LUCKY_BADGE = (178, 40)  # the clover badge "lucky 6 · 11" in the header
 LUCKY_SIZE = 25

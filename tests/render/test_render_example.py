@@ -11,13 +11,13 @@ from .helpers import image
 SHEETS = ["sheet-longo.png", "sheet-qwinto.png", "sheet.png"]
 
 
-def test_example_writes_five_small_images(tmp_path: Path) -> None:
+def test_example_writes_six_small_images(tmp_path: Path) -> None:
     paths = write_examples(tmp_path)
-    assert sorted(paths) == ["dice.png", "scoreboard.png", *SHEETS]
+    assert sorted(paths) == ["dice.png", "scoreboard.png", *SHEETS, "table.png"]
     assert all(path.exists() for path in paths.values())
     for name in SHEETS:
         assert paths[name].stat().st_size < 60_000
-        assert image(paths[name].read_bytes()).width <= 1000
+        assert image(paths[name].read_bytes()).width <= 1050  # Longo's readable cells
 
 
 def test_examples_show_what_they_are_meant_to_show() -> None:

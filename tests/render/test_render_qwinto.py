@@ -240,5 +240,5 @@ def test_qwinto_scoreboard(players: int) -> None:
     layout = BoardLayout.of(game)
     assert img.size == (layout.width, layout.height)
     assert layout.score_columns == ["orange", "yellow", "purple", "bonus", "failed", "total"]
-    assert 800 <= img.width <= 1100
+    assert 400 <= img.width <= 600
     assert len(data) < 150_000

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.render import render_scoreboard, theme
+from bot.render.compact import CompactLayout
 from bot.render.scoreboard import BoardLayout
 from bot.rules.qwixx import QwixxGame
 
@@ -36,7 +37,7 @@ def test_scoreboard_renders_every_player(players: int) -> None:
     img = image(data)
     layout = BoardLayout.of(game)
     assert img.size == (layout.width, layout.height)
-    assert 800 <= img.width <= 1100
+    assert img.width == CompactLayout.of(game).width  # as wide as the compact sheets
     assert len(data) < 150_000
 
 

@@ -1,0 +1,512 @@
+"""Compact sheets: one player's sheet in a narrow block, for the table view (every
+player at a glance) and the final scoreboard.
+
+A block is a header line (active marker, name, lucky numbers or pawn, penalties, total)
+over one line per row: the row's letter, its cells and its points. Cells are sized so
+that digits stay readable on a phone (``theme.READABLE_DIGIT`` px tall at
+``theme.PHONE_WIDTH`` px wide, see :func:`CompactLayout.digit_height`).
+
+Blocks are drawn at output size: the shapes that need smooth edges (cells, crosses,
+bands) are small images drawn supersampled once per look and pasted from a cache
+(:func:`sprite`); text is drawn directly, anti-aliased by the font renderer. That keeps
+a 5-player table in a few milliseconds of drawing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+from PIL import Image, ImageDraw
+
+from bot.rules import Game, Move
+from bot.rules import qwinto as qwinto_rules
+
+from . import icons, palette, theme
+from .canvas import Box, Canvas, Colour, ImageCache
+from .parts import blend, measure, row_colours, row_letter, signed
+
+Cell = tuple[str, int]  # (row, number); Qwinto: (row, column)
+
+QWINTO = "qwinto"
+QWIXX_ROWS = ("red", "yellow", "green", "blue")
+
+EDGE = 10  # the image's margin around the blocks
+PAD = 6  # inside a block
+BLOCK_GAP = 10  # between blocks
+HEADER = 40  # a block's name line
+NAME_SIZE = 24
+INFO_SIZE = 18  # lucky numbers, pawn, captions
+LABEL = 26  # the row letter's column
+LABEL_GAP = 6  # between it and the row's band
+GAP = 2  # between cells
+ROW_GAP = 4  # between row lines
+MARK_BOX = 18  # a penalty / failed-throw box in the header
+LETTER_SIZE = 21  # the row letters
+FRAME = 4  # the active player's frame
+ACTIVE_FILL = palette.ACTIVE_FILL
+
+
+# --- what to highlight --------------------------------------------------------
+
+
+def latest_from_moves(moves: Iterable[tuple[int, Move]]) -> dict[int, set[Cell]]:
+    """The cells that ``(player, move)`` pairs wrote: crosses and lucky numbers (row,
+    number) and Qwinto's numbers (row, column); pass, roll and pawn moves write none."""
+    cells: dict[int, set[Cell]] = {}
+    for player, move in moves:
+        if move.kind in ("cross", "lucky", "place") and move.row and move.number is not None:
+            cells.setdefault(player, set()).add((move.row, move.number))
+    return cells
+
+
+def latest_between(before: Game, after: Game) -> dict[int, set[Cell]]:
+    """The cells each player filled between two states of one game (e.g. the start of
+    the last turn and now): crosses, locks excluded, or Qwinto's written fields."""
+    cells: dict[int, set[Cell]] = {}
+    for player in after.players:
+        old, new = filled(before, player), filled(after, player)
+        if new - old:
+            cells[player] = new - old
+    return cells
+
+
+def filled(game: Game, player: int) -> set[Cell]:
+    """Every cell ``player`` has filled: (row, number) crossed, or Qwinto's (row, column)."""
+    sheet = game.sheets[player]
+    if game.variant == QWINTO:
+        return {(r, c) for r, fields in sheet.fields.items() for c in fields}
+    return {(r, n) for r, numbers in sheet.crossed.items() for n in numbers}
+
+
+# --- geometry ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompactLayout:
+    """A block's geometry, the same for every player of a game."""
+
+    variant: str
+    rows: tuple[str, ...]
+    numbers: tuple[tuple[int, ...], ...]  # per row; Qwinto: the grid columns 0-11
+    lock: bool  # a lock cell after each row (the Qwixx games)
+    widest: str  # the widest text a cell or points box shows
+    header_info: bool  # lucky numbers or a pawn in the header
+
+    @classmethod
+    def of(cls, game: Game) -> CompactLayout:
+        if game.variant == QWINTO:
+            columns = tuple(qwinto_rules.COLUMNS)
+            return cls(QWINTO, qwinto_rules.ROWS, (columns,) * 3, False, "18", False)
+        sheet = game.sheets[game.players[0]]
+        rows = tuple(r for r in QWIXX_ROWS if r in sheet.crossed)
+        numbers = tuple(tuple(game.rules.numbers(r)) for r in rows)  # type: ignore[attr-defined]
+        most = max(len(n) for n in numbers) + 1
+        widest = str(max(max(n) for n in numbers))
+        points = str(most * (most + 1) // 2)
+        info = isinstance(getattr(game, "lucky", None), dict) or isinstance(
+            getattr(game, "pawns", None), dict)
+        return cls(game.variant, rows, numbers, True, max(widest, points, key=len), info)
+
+    @property
+    def slots(self) -> int:
+        return max(len(n) for n in self.numbers)
+
+    @property
+    def points_inline(self) -> bool:
+        """Row points at the end of each row; long rows (Longo) put them in a line below,
+        to keep the cells readable."""
+        return self.slots <= theme.NARROW_FROM
+
+    @cached_property
+    def cell(self) -> tuple[int, int, float]:
+        """Cell width and height and digit size: the narrowest cells whose digits, as
+        wide as the widest number allows, stay readable at a phone's width."""
+        for width in range(30, 120):
+            size = (width - 4) / measure("88", 1, bold=True, condensed=True)
+            size = math.floor(size * 2) / 2
+            if digit_height(size) * theme.PHONE_WIDTH >= theme.READABLE_DIGIT * self.width_for(
+                    width, size):
+                return width, math.ceil(digit_height(size) * 1.55), size
+        raise ValueError("no readable cell size")
+
+    def width_for(self, cell: int, size: float) -> int:
+        points = measure(self.widest, size, bold=True, condensed=True) + 16
+        lock = self.lock_width(cell) + GAP if self.lock else 0
+        return math.ceil(2 * EDGE + 2 * PAD + LABEL + LABEL_GAP + self.slots * (cell + GAP) + lock
+                         + (points if self.points_inline else 0))
+
+    @staticmethod
+    def lock_width(cell: int) -> int:
+        return round(cell * 0.7)
+
+    @property
+    def width(self) -> int:
+        """The image width (blocks plus the image's margins)."""
+        return self.width_for(self.cell[0], self.cell[2])
+
+    @property
+    def digit_size(self) -> float:
+        return self.cell[2]
+
+    @property
+    def row_height(self) -> int:
+        return self.cell[1] + ROW_GAP
+
+    @property
+    def block_height(self) -> int:
+        lines = len(self.rows) + (0 if self.points_inline else 1)
+        return HEADER + lines * self.row_height + PAD
+
+    def cell_x(self, j: int) -> int:
+        """Left of cell (or grid column) ``j``, from the block's left edge."""
+        return PAD + LABEL + LABEL_GAP + j * (self.cell[0] + GAP)
+
+    def lock_x(self, row: int) -> int:
+        return self.cell_x(len(self.numbers[row]))
+
+    @property
+    def points_box(self) -> tuple[int, int]:
+        """Left and right of the points box, from the block's left edge."""
+        right = self.width - 2 * EDGE - PAD
+        return right - math.ceil(measure(self.widest, self.digit_size, True, True) + 10), right
+
+    def row_top(self, i: int) -> int:
+        return HEADER + i * self.row_height
+
+
+def digit_height(size: float) -> float:
+    """How tall (px) the digits of bold text of ``size`` are: 3/4 of the size in DejaVu."""
+    return size * 0.75
+
+
+# --- sprites: small images drawn once -------------------------------------------------
+
+SPRITES = ImageCache(maxsize=4096)
+
+
+def sprite(key: Hashable, size: tuple[int, int], background: Colour,
+           draw: Callable[[Canvas], None]) -> Image.Image:
+    """An output-size palette image of what ``draw`` draws on ``background``, drawn
+    supersampled and mapped to the palette once per ``key``."""
+    def build() -> Image.Image:
+        canvas = Canvas.new(size[0], size[1], background)
+        draw(canvas)
+        return palette.to_palette(canvas.image.reduce(theme.SUPERSAMPLE))
+    return SPRITES.get((key, size, background), build)
+
+
+class Surface:
+    """An output-size palette image composed from sprites, text and plain rectangles."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.image = palette.new_image(width, height)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def paste(self, tile: Image.Image, x: float, y: float) -> None:
+        self.image.paste(tile, (round(x), round(y)))
+
+    def rect(self, b: Box, fill: Colour) -> None:
+        self.draw.rectangle((round(b[0]), round(b[1]), round(b[2]) - 1, round(b[3]) - 1),
+                            fill=palette.index(fill))
+
+    def text(self, p: tuple[float, float], text: str, size: float, fill: Colour,
+             bold: bool = False, anchor: str = "lm", condensed: bool = False,
+             ground: Colour = theme.PAPER) -> None:
+        """``text`` on a patch of ``ground`` (the colour under it); ``anchor`` is "lm",
+        "mm" or "rm" (left, centre or right, middle)."""
+        width = math.ceil(measure(text, size, bold, condensed)) + 2
+        height = math.ceil(size * 1.3)
+        tile = sprite(("text", text, size, fill, bold, condensed), (width, height), ground,
+                      lambda c: c.text((width / 2, height / 2), text, size, fill, bold=bold,
+                                       condensed=condensed))
+        x = {"l": p[0] - 1, "m": p[0] - width / 2, "r": p[0] - width + 1}[anchor[0]]
+        self.paste(tile, x, p[1] - height / 2)
+
+    def width_of(self, text: str, size: float, bold: bool = False) -> float:
+        return measure(text, size, bold)
+
+    def fit(self, text: str, size: float, room: float, bold: bool = False) -> tuple[str, float]:
+        """Shrink ``text`` to at most a quarter smaller, then cut it with an ellipsis."""
+        smallest = size * 0.75
+        while size > smallest and self.width_of(text, size, bold) > room:
+            size -= 1
+        while len(text) > 1 and self.width_of(text, size, bold) > room:
+            text = text[:-2].rstrip() + "…"
+        return text, size
+
+
+def draw_block(surface: Surface, layout: CompactLayout, game: Game, player: int, name: str,
+               x: float, y: float, active: bool = False,
+               latest: Iterable[Cell] = ()) -> None:
+    """``player``'s compact sheet with its top-left corner at (x, y)."""
+    width = layout.width - 2 * EDGE
+    ground = ACTIVE_FILL if active else theme.PAPER
+    if active:
+        surface.rect((x, y, x + width, y + layout.block_height), theme.INK)
+        surface.rect((x + FRAME, y + FRAME, x + width - FRAME, y + layout.block_height - FRAME),
+                     ground)
+    score = game.scores()[player]
+    draw_header(surface, layout, game, player, name, score.total, x, y, active, ground)
+    marked = set(latest)
+    draw_row = draw_qwinto_row if layout.variant == QWINTO else draw_qwixx_row
+    for i, row in enumerate(layout.rows):
+        top = y + layout.row_top(i)
+        draw_chip(surface, row, x + PAD, top, layout.cell[1], ground)
+        draw_row(surface, layout, game, player, i, row, x, top, marked, ground)
+        if layout.points_inline:
+            draw_points(surface, layout, score.rows[row], x, top, ground)
+    if not layout.points_inline:
+        draw_points_line(surface, layout, score.rows, x, y + layout.row_top(len(layout.rows)),
+                         ground)
+
+
+def draw_chip(surface: Surface, row: str, x: float, top: float, height: int,
+              ground: Colour) -> None:
+    """The row's letter on a chip of its colour: rows stay apart without colour."""
+    colours = row_colours(row)
+    ink = theme.INK if row in theme.LIGHT_BANDS else theme.PAPER
+    letter = row_letter(row)
+
+    def draw(c: Canvas) -> None:
+        c.rect((0, 0, LABEL, height), fill=colours.band, radius=6)
+        c.text((LABEL / 2 + 0.5, height / 2), letter, LETTER_SIZE, ink, bold=True)
+    surface.paste(sprite(("chip", row, letter), (LABEL, height), ground, draw), x, top)
+
+
+def draw_points_line(surface: Surface, layout: CompactLayout, points: Mapping[str, int],
+                     x: float, top: float, ground: Colour) -> None:
+    """Each row's points in a line under the rows (long rows): chip, then points."""
+    height = layout.cell[1]
+    mid = top + height / 2
+    left = x + PAD
+    surface.text((left, mid), "points", INFO_SIZE, theme.MUTED, ground=ground)
+    left += surface.width_of("points", INFO_SIZE) + 12
+    for row in layout.rows:
+        draw_chip(surface, row, left, top, height, ground)
+        left += LABEL + 6
+        value = signed(points[row])
+        surface.text((left, mid), value, layout.digit_size, theme.INK, bold=True,
+                     condensed=True, ground=ground)
+        left += measure(value, layout.digit_size, True, True) + 18
+
+
+def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int, name: str,
+                total: int, x: float, y: float, active: bool, ground: Colour) -> None:
+    """Right to left: total, penalty boxes, lucky numbers or pawn, "to play"; then the
+    name (with a ▶ for the active player) in the room left."""
+    mid = y + HEADER / 2 + 2
+    left = x + PAD
+    if active:
+        surface.text((left, mid), "▶", NAME_SIZE, theme.INK, bold=True, ground=ground)
+        left += surface.width_of("▶ ", NAME_SIZE, True)
+    right = x + layout.width - 2 * EDGE - PAD
+    words = [(signed(total), NAME_SIZE + 2, True, theme.INK), ("total", INFO_SIZE, False,
+                                                               theme.MUTED)]
+    for text, size, bold, ink in words:
+        surface.text((right, mid), text, size, ink, bold=bold, anchor="rm", ground=ground)
+        right -= surface.width_of(text, size, bold) + 6
+    right = draw_marks(surface, layout, game, player, right - 12, mid, ground)
+    extra = [(header_info(game, player), False), *([("to play", True)] if active else [])]
+    for text, bold in extra:
+        if text:
+            surface.text((right, mid), text, INFO_SIZE, theme.INK, bold=bold, anchor="rm",
+                         ground=ground)
+            right -= surface.width_of(text, INFO_SIZE, bold) + 14
+    text, size = surface.fit(name, NAME_SIZE, right - left, bold=True)
+    surface.text((left, mid), text, size, theme.INK, bold=True, ground=ground)
+
+
+def header_info(game: Game, player: int) -> str:
+    """Longo's lucky numbers or On Board's pawn field and bonus."""
+    lucky = getattr(game, "lucky", None)
+    if isinstance(lucky, dict) and player in lucky:
+        return f"lucky {lucky[player][0]} · {lucky[player][1]}"
+    pawns = getattr(game, "pawns", None)
+    if isinstance(pawns, dict):
+        bonus = game.bonus(player)  # type: ignore[attr-defined]
+        return f"pawn {pawns[player]} · +{bonus}"
+    return ""
+
+
+def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
+               right: float, mid: float, ground: Colour) -> float:
+    """Penalty (or failed-throw) boxes, as many crossed as taken, ending at ``right``,
+    after their caption; returns where the caption begins."""
+    sheet = game.sheets[player]
+    if layout.variant == QWINTO:
+        count, limit, caption = sheet.failed, qwinto_rules.FAILED_LIMIT, "failed"
+    else:
+        count, limit = sheet.penalties, game.rules.penalty_limit  # type: ignore[attr-defined]
+        caption = "penalties"
+    box = (MARK_BOX, MARK_BOX)
+    for k in reversed(range(limit)):
+        right -= MARK_BOX
+        crossed = k < count
+        surface.paste(sprite(("mark", crossed), box, ground,
+                             lambda c, on=crossed: draw_mark(c, on)), right, mid - MARK_BOX / 2)
+        right -= 4
+    surface.text((right - 2, mid), caption, INFO_SIZE, theme.MUTED, anchor="rm", ground=ground)
+    return right - surface.width_of(caption, INFO_SIZE) - 16
+
+
+def draw_mark(canvas: Canvas, crossed: bool) -> None:
+    b = (0.5, 0.5, MARK_BOX - 0.5, MARK_BOX - 0.5)
+    canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=1.5, radius=3)
+    if crossed:
+        icons.cross(canvas, b, width=2.2, halo=None, reach=0.12)
+
+
+def draw_band(surface: Surface, layout: CompactLayout, x: float, top: float, start: float,
+              end: float, band: Colour, ground: Colour) -> None:
+    """A row's band from ``start`` to ``end`` (block coordinates)."""
+    w, h = round(end - start), layout.cell[1]
+    surface.paste(sprite(("band", band), (w, h), ground,
+                         lambda c: c.rect((0, 0, w, h), fill=band, radius=6)), x + start, top)
+
+
+def draw_points(surface: Surface, layout: CompactLayout, points: int, x: float, top: float,
+                ground: Colour) -> None:
+    """The row's points in a framed box at the end of its line."""
+    left, right = layout.points_box
+    size = (right - left, layout.cell[1])
+    text = signed(points)
+    digits = layout.digit_size
+
+    def draw(c: Canvas) -> None:
+        c.rect((0.5, 0.5, size[0] - 0.5, size[1] - 0.5), fill=theme.PAPER, outline=theme.INK,
+               width=1.5, radius=6)
+        c.text((size[0] / 2, size[1] / 2), text, digits, theme.INK, bold=True, condensed=True)
+    surface.paste(sprite(("points", text, digits), size, ground, draw), x + left, top)
+
+
+def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: int, i: int,
+                   row: str, x: float, top: float, marked: set[Cell], ground: Colour) -> None:
+    """A row's band, cells (open, crossed, struck, ringed when latest) and lock."""
+    sheet = game.sheets[player]
+    closed = row in getattr(game, "closed", ())
+    numbers = layout.numbers[i]
+    crossed = set(sheet.crossed[row])
+    last = max((numbers.index(n) for n in crossed), default=-1)
+    cw, ch = layout.cell[0], layout.cell[1]
+    lock_w = layout.lock_width(cw)
+    colours = row_colours(row)
+    band = blend(colours.band, theme.CLOSED_BAND, 0.6) if closed else colours.band
+    draw_band(surface, layout, x, top, layout.cell_x(0) - 3, layout.lock_x(i) + lock_w + 2,
+              band, ground)
+    for j, number in enumerate(numbers):
+        state = "crossed" if number in crossed else (
+            "skipped" if closed or j < last else "open")
+        look = (row, number, state, (row, number) in marked, layout.digit_size)
+        surface.paste(sprite(("cell", *look), (cw, ch), band,
+                             lambda c, lk=look: draw_cell(c, lk, cw, ch)),
+                      x + layout.cell_x(j), top)
+    lock = ("lock", row, row in sheet.locks, closed)
+    surface.paste(sprite(lock, (lock_w, ch), band,
+                         lambda c: draw_lock(c, row, lock_w, ch, lock[2], closed)),
+                  x + layout.lock_x(i), top)
+
+
+def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h: int) -> None:
+    """A number cell: open, crossed (tinted, X behind the digits) or skipped (grey),
+    ringed when it is one of the latest crosses."""
+    row, number, state, latest, size = look
+    colours = row_colours(row)
+    b: Box = (0, 0, w, h)
+    fill = {"open": colours.cell, "skipped": theme.SKIPPED_CELL,
+            "crossed": blend(colours.cell, colours.band, theme.CROSSED_TINT)}[state]
+    canvas.rect(b, fill=fill, radius=5)
+    ink = theme.SKIPPED_INK if state == "skipped" else colours.ink
+    text = str(number)
+    fitted = canvas.fit_text(text, size, w - 4, bold=True, condensed=True)
+    if state == "crossed":
+        side = min(w, h)
+        sq = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
+        icons.cross(canvas, sq, width=3.5, halo=None, reach=0.06)
+        half = canvas.text_width(text, fitted, True, True) / 2 + 1.5
+        cap = digit_height(fitted) / 2 + 1.5
+        canvas.rect((w / 2 - half, h / 2 - cap, w / 2 + half, h / 2 + cap), fill=fill,
+                    radius=1.5)
+    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True)
+    if state == "skipped":
+        canvas.line(((w * 0.18, h * 0.82), (w * 0.82, h * 0.18)), theme.SKIPPED_STROKE, 2.5)
+    if latest:
+        canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
+                    radius=5)
+
+
+def draw_lock(canvas: Canvas, row: str, w: int, h: int, crossed: bool, closed: bool) -> None:
+    colours = row_colours(row)
+    side = min(w, h)
+    b = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
+    disc = icons.inset(b, 2)
+    pad = side / 4
+    if closed:
+        canvas.ellipse(disc, fill=theme.INK)
+        icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
+    else:
+        canvas.ellipse(disc, fill=colours.cell)
+        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False,
+                      keyhole=colours.cell)
+    if crossed:
+        icons.cross(canvas, b, colour=theme.PAPER if closed else theme.INK, width=3.5,
+                    halo=None, reach=0.1)
+
+
+def draw_qwinto_row(surface: Surface, layout: CompactLayout, game: Game, player: int, i: int,
+                    row: str, x: float, top: float, marked: set[Cell], ground: Colour) -> None:
+    """A Qwinto row across its own grid columns: written numbers, the blank field."""
+    geometry = qwinto_rules.GEOMETRY[row]
+    written = game.sheets[player].fields[row]
+    cw, ch = layout.cell[0], layout.cell[1]
+    band = row_colours(row).band
+    draw_band(surface, layout, x, top, layout.cell_x(geometry.first) - 3,
+              layout.cell_x(geometry.last) + cw + 3, band, ground)
+    for column in geometry.span:
+        look = (row, written.get(column), column == geometry.blank,
+                column in geometry.pentagons, (row, column) in marked, layout.digit_size)
+        surface.paste(sprite(("field", *look), (cw, ch), band,
+                             lambda c, lk=look: draw_field(c, lk, cw, ch)),
+                      x + layout.cell_x(column), top)
+
+
+def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, float], w: int,
+               h: int) -> None:
+    """A Qwinto field: its number if written, hatched if blank, a gold bar on bonus
+    (pentagon) fields, ringed when just written."""
+    row, number, blank, pentagon, latest, size = look
+    colours = row_colours(row)
+    b: Box = (0, 0, w, h)
+    if blank:
+        canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=5)
+        icons.hatch(canvas, icons.inset(b, 3), blend(colours.band, theme.INK, 0.25), 6, 1.5)
+        return
+    canvas.rect(b, fill=theme.PAPER if number is not None else colours.cell, radius=5)
+    if pentagon:  # a gold bar along the bottom: the bonus field
+        canvas.rect((3, h - 5, w - 3, h - 1.5), fill=theme.COLUMN_DONE, outline=theme.INK,
+                    width=0.8, radius=1)
+    if number is not None:
+        text = str(number)
+        fitted = canvas.fit_text(text, size, w - 4, bold=True, condensed=True)
+        canvas.text((w / 2, h / 2), text, fitted, theme.INK, bold=True, condensed=True)
+    if latest:
+        canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
+                    radius=5)
+
+
+def blocks_height(layout: CompactLayout, count: int) -> int:
+    return count * layout.block_height + (count - 1) * BLOCK_GAP
+
+
+def draw_blocks(surface: Surface, layout: CompactLayout, game: Game,
+                order: Iterable[int], names: Mapping[int, str], top: float,
+                active: int | None = None,
+                latest: Mapping[int, Iterable[Cell]] | None = None) -> None:
+    """Every player in ``order``, one block under the other from ``top``."""
+    y = top
+    for player in order:
+        draw_block(surface, layout, game, player, names.get(player) or f"Player {player}",
+                   EDGE, y, player == active, (latest or {}).get(player, ()))
+        y += layout.block_height + BLOCK_GAP

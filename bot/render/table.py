@@ -1,0 +1,46 @@
+"""The table view: every player's sheet at a glance, in one image.
+
+Each player is a compact block (:mod:`.compact`) in seat order, the active player's
+framed and marked "to play", the cells filled most recently ringed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from bot.rules import Game
+
+from . import theme
+from .canvas import palette_png
+from .compact import Cell, CompactLayout, Surface, blocks_height, draw_blocks
+
+TITLE = 44
+TITLE_SIZE = 24
+
+
+def table_size(game: Game) -> tuple[int, int]:
+    """Width and height of :func:`render_table`'s image for ``game``."""
+    layout = CompactLayout.of(game)
+    return layout.width, TITLE + blocks_height(layout, len(game.players)) + 2 * theme.MARGIN
+
+
+def render_table(game: Game, names: Mapping[int, str],
+                 latest: Mapping[int, Iterable[Cell]] | None = None) -> bytes:
+    """Every player's sheet in one compact PNG, in seat order.
+
+    ``names``: player id -> display name. ``latest``: player id -> the cells to ring, as
+    (row, number) for the Qwixx games and (row, column) for Qwinto — e.g. what was
+    crossed in the current and the last turn; :func:`bot.render.compact.latest_from_moves`
+    and :func:`bot.render.compact.latest_between` build it from moves or two game states.
+    """
+    layout = CompactLayout.of(game)
+    width, height = table_size(game)
+    surface = Surface(width, height)
+    decision = game.decision()
+    title = (f"{game.title} · turn {decision.turn}" if decision.active is not None
+             else f"{game.title} · game over")
+    surface.text((theme.MARGIN, theme.MARGIN + TITLE / 2 - 4), title, TITLE_SIZE, theme.INK,
+                 bold=True)
+    draw_blocks(surface, layout, game, game.players, names, theme.MARGIN + TITLE,
+                decision.active, latest)
+    return palette_png(surface.image)
