@@ -1,15 +1,27 @@
 """Computer players: pure functions of (game, player, rng) that pick a legal move.
 
-Computer seats have negative ids, so they never collide with Discord users.
+Three levels, for every variant: ``easy`` (a few rules of thumb), ``normal`` (plans the
+whole turn with a simple rating of the sheet) and ``hard`` (plans the whole turn with
+a learned or carefully estimated rating, see :mod:`bot.players.qwixx_player` and
+:mod:`bot.players.qwinto_player`). Every level decides only among
+``game.legal_moves(player)`` and is deterministic for a given ``rng`` state: the
+``rng`` only breaks exact ties. A decision takes a few milliseconds at most.
+
+:func:`hint` tells what ``hard`` would do and why. Computer seats have negative ids, so
+they never collide with Discord users.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
+from bot.players import easy, qwinto_player, qwixx_player
 from bot.rules import PASS, Game, Move
 
 COMPUTER_NAME = "Computer"
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "easy"
 
 
 def is_computer(player: int) -> bool:
@@ -25,63 +37,92 @@ def computer_name(player: int) -> str:
     return f"{COMPUTER_NAME} {-player}"
 
 
-def choose(game: Game, player: int, rng: random.Random) -> Move:
-    """A sensible legal move: cross without leaving much behind, avoid penalties."""
-    moves = game.legal_moves(player)
-    kinds = {m.kind for m in moves}
-    if "roll" in kinds:
-        return rng.choice([m for m in moves if len(m.dice) >= 2])
-    if "keep" in kinds:
-        return Move("keep") if _best(game, player, _placements(game, player)) else Move("reroll")
-    options = [m for m in moves if m != PASS]
-    best = _best(game, player, options, rng)
-    return best if best is not None else game.fallback_move(player)
+@dataclass(frozen=True)
+class Option:
+    """A legal move as ``hard`` sees it."""
+
+    move: Move
+    value: float  # the player's expected final score if they make it (and play on well)
+    risk: float  # the chance, 0-1, that it ends the turn with a penalty or failed throw
 
 
-def _best(game: Game, player: int, options: list[Move],
-          rng: random.Random | None = None) -> Move | None:
-    """The cheapest option if it is cheap enough; cheaper still when a penalty looms."""
+@dataclass(frozen=True)
+class Hint:
+    """What ``hard`` would do now and why; ``text`` says it in one plain sentence."""
+
+    move: Move
+    options: tuple[Option, ...]  # every legal move, best first; options[0].move == move
+    text: str
+
+    @property
+    def gain(self) -> float:
+        """Expected points the move is worth over the best alternative (0 if none)."""
+        return self.options[0].value - self.options[1].value if len(self.options) > 1 else 0.0
+
+    @property
+    def risk(self) -> float:
+        return self.options[0].risk
+
+
+def choose(game: Game, player: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Move:
+    """The move ``player`` makes at ``level`` ("easy", "normal" or "hard").
+
+    Call it only when ``player`` is waited for (``game.decision().waiting``).
+    """
+    if level == "easy":
+        return easy.choose(game, player, rng)
+    options = rate(game, player, level)
+    top = [o for o in options if o.value >= options[0].value - 1e-9]
+    return top[rng.randrange(len(top))].move if len(top) > 1 else top[0].move
+
+
+def rate(game: Game, player: int, level: str) -> list[Option]:
+    """Every legal move of ``player`` rated at ``level`` ("normal" or "hard"), best first."""
+    if level not in LEVELS[1:]:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    if game.variant == "qwinto":
+        return [Option(m, v, r) for m, v, r in qwinto_player.rate_moves(game, player, level)]
+    return [Option(r.move, r.value, float(r.penalty))
+            for r in qwixx_player.rate_moves(game, player, level)]
+
+
+def hint(game: Game, player: int) -> Hint:
+    """What ``hard`` would do for ``player`` now, with the figures to explain it.
+
+    Pure and deterministic (exact ties go to the first move the rules list). Call it
+    only when ``player`` is waited for.
+    """
+    options = tuple(rate(game, player, "hard"))
     if not options:
-        return None
-    tie = rng.random if rng else (lambda: 0.0)
-    ranked = sorted(options, key=lambda m: (_cost(game, player, m), tie()))
-    limit = 3.0 if _penalty_looms(game, player) else 1.0
-    return ranked[0] if _cost(game, player, ranked[0]) <= limit else None
+        raise ValueError(f"player {player} has nothing to decide")
+    return Hint(options[0].move, options, explain(options))
 
 
-def _cost(game: Game, player: int, move: Move) -> float:
-    """How much a move gives up: numbers skipped (Qwixx), distance from the field a
-    sum deserves (Qwinto); pawn moves are worth a little per step."""
+def explain(options: tuple[Option, ...]) -> str:
+    best = options[0]
+    text = f"{describe(best.move).capitalize()}: about {best.value:.0f} points expected"
+    if len(options) > 1:
+        other = options[1]
+        text += (f", {best.value - other.value:.1f} more than "
+                 f"{describe(other.move)}")
+    risky = [o for o in options[1:] if o.risk >= 0.5]
+    if best.risk >= 0.05:
+        text += f"; {best.risk:.0%} risk of a penalty"
+    elif risky:
+        text += f"; {describe(risky[0].move)} would risk a penalty"
+    return text + "."
+
+
+def describe(move: Move) -> str:
+    """A move in a few plain words (the interface has its own wording)."""
+    if move == PASS:
+        return "pass"
+    if move.kind in ("cross", "lucky"):
+        return f"cross {move.row} {move.number}" + (" (lucky)" if move.kind == "lucky" else "")
+    if move.kind == "pawn":
+        return f"move the pawn {move.number} to {move.row}"
+    if move.kind == "roll":
+        return "roll " + " + ".join(move.dice)
     if move.kind == "place":
-        return _field_cost(game, move)
-    skipped = len(game.skipped_by(player, move))  # type: ignore[attr-defined]
-    return skipped - 0.1 * (move.number or 0) if move.kind == "pawn" else skipped
-
-
-def _field_cost(game: Game, move: Move) -> float:
-    from bot.rules.qwinto import ROW_COLUMNS
-
-    position = ROW_COLUMNS[move.row or ""].index(move.number or 0)
-    ideal = (getattr(game, "total", 1) - 1) / 17 * 8  # sums run 1-18 over fields 0-8
-    return abs(position - ideal)
-
-
-def _placements(game: Game, player: int) -> list[Move]:
-    """Where the current throw could go, as if it were final."""
-    from bot.rules.qwinto import PLACE
-
-    sheet = game.sheets[player]  # type: ignore[attr-defined]
-    total = getattr(game, "total", 0)
-    return [Move(PLACE, row, column) for row in getattr(game, "rolled", ())
-            for column in sheet.free_fields(row, total)]
-
-
-def _penalty_looms(game: Game, player: int) -> bool:
-    """The active player's last chance this turn to avoid a penalty or failed throw."""
-    if player != game.active:
-        return False
-    phase = game.decision().phase
-    if phase == "place":  # Qwinto: writing nothing is a failed throw
-        return True
-    last = getattr(game, "active_phases", ("",))[-1]
-    return phase == last and not getattr(game, "active_crossed", True)
+        return f"write in {move.row}, column {move.number}"
+    return move.kind.replace("reroll", "re-roll")

@@ -1,0 +1,226 @@
+"""``normal`` and ``hard`` computer players for Qwinto.
+
+A sheet is rated by an estimate of its final score (:func:`sheet_value`): numbers so
+far, plus, for each row, the chance it still gets completed (how much room every run of
+empty fields has between its neighbours, and how many fields are left) times what
+completing it adds; plus each triple column's pentagon weighted by how full it is;
+minus the failed throws. Every decision is the one with the best expected rating:
+
+* placing: the field that raises the rating most, or passing if none does (the active
+  player's pass costs a failed throw);
+* keeping or re-rolling: the kept sum's best placement against the expectation of a
+  new throw of the same dice;
+* rolling (``hard``): the dice whose throw, re-roll included, rates best on average.
+  ``normal`` rolls the dice that most often give a sum it can write, and keeps the
+  first throw whenever it can write it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bot.rules import PASS, Game, Move
+from bot.rules.qwinto import (
+    FAILED_LIMIT,
+    KEEP_MOVE,
+    PENTAGONS,
+    REROLL_MOVE,
+    ROW_COLUMNS,
+    ROWS,
+    TRIPLE_COLUMNS,
+    QwintoGame,
+    QwintoSheet,
+)
+
+HIGHEST = 18  # three dice
+FAIL = 5
+Slots = tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Params:
+    """The rating's knobs: room exponent, chance per empty field, column weight."""
+
+    room: float = 1.0
+    per_field: float = 0.93
+    column: float = 0.55
+
+
+PARAMS = Params()
+
+
+@lru_cache(maxsize=8)
+def sum_odds(dice: int) -> tuple[tuple[int, float], ...]:
+    """The chance of each sum of ``dice`` six-sided dice."""
+    counts: dict[int, int] = {}
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        counts[sum(faces)] = counts.get(sum(faces), 0) + 1
+    total = 6 ** dice
+    return tuple((s, c / total) for s, c in sorted(counts.items()))
+
+
+def slots(sheet: QwintoSheet, row: str) -> Slots:
+    written = sheet.fields[row]
+    return tuple(written.get(c) for c in ROW_COLUMNS[row])
+
+
+@lru_cache(maxsize=65536)
+def row_value(values: Slots, params: Params = PARAMS) -> float:
+    """Numbers written plus the chance of completing the row times what that adds."""
+    count = sum(v is not None for v in values)
+    if count == len(values):
+        return float(values[-1])  # type: ignore[arg-type]
+    chance, low, empty = 1.0, 0, 0
+    for value in (*values, HIGHEST + 1):
+        if value is None:
+            empty += 1
+            continue
+        room = value - low - 1
+        if empty > room:
+            return float(count)
+        if empty:
+            chance *= ((room - empty + 1) / (room + 1)) ** params.room
+        low, empty = value, 0
+    last = values[-1]
+    if last is None:
+        trailing = len(values) - max((i + 1 for i, v in enumerate(values) if v is not None),
+                                     default=0)
+        last = min(HIGHEST, max(low + trailing, 15))
+    chance *= params.per_field ** (len(values) - count)
+    return count + chance * max(0.0, last - count)
+
+
+def ladder(slot: int) -> float:
+    """A typical number for a row's ``slot`` (0-8) when nothing is written there yet."""
+    return 1 + slot * (HIGHEST - 1) / 8
+
+
+def column_value(sheet: QwintoSheet, column: int, extra: tuple[str, int] | None = None,
+                 params: Params = PARAMS) -> float:
+    """A triple column's pentagon if complete, else weighted by how many fields are full;
+    ``extra`` is a (row, number) to count as written in this column."""
+    rows = [r for r in ROWS if column in ROW_COLUMNS[r]]
+    written = {r: sheet.fields[r][column] for r in rows if column in sheet.fields[r]}
+    if extra is not None:
+        written[extra[0]] = extra[1]
+    owner = next(r for r in rows if column in PENTAGONS[r])
+    pentagon = written.get(owner)
+    if len(written) == len(rows):
+        return float(pentagon or 0)
+    worth = pentagon if pentagon is not None else ladder(ROW_COLUMNS[owner].index(column))
+    return params.column ** (len(rows) - len(written)) * worth
+
+
+def sheet_value(sheet: QwintoSheet, params: Params = PARAMS) -> float:
+    """The estimated final score of ``sheet`` (exact once failed throws end the game)."""
+    if sheet.failed >= FAILED_LIMIT:
+        return float(exact_score(sheet))
+    return (sum(row_value(slots(sheet, r), params) for r in ROWS)
+            + sum(column_value(sheet, c, params=params) for c in TRIPLE_COLUMNS)
+            - FAIL * sheet.failed)
+
+
+def exact_score(sheet: QwintoSheet) -> int:
+    return sum(sheet.row_points(r) for r in ROWS) + sheet.bonus() - FAIL * sheet.failed
+
+
+def placement_gain(sheet: QwintoSheet, row: str, column: int, number: int) -> float:
+    """How much writing ``number`` at ``row``/``column`` changes the rating (the sheet,
+    which other games may share, is not touched)."""
+    before = slots(sheet, row)
+    slot = ROW_COLUMNS[row].index(column)
+    after = (*before[:slot], number, *before[slot + 1:])
+    gain = row_value(after, PARAMS) - row_value(before, PARAMS)
+    if column in TRIPLE_COLUMNS:
+        gain += column_value(sheet, column, (row, number)) - column_value(sheet, column)
+    return gain
+
+
+@dataclass
+class Planner:
+    """One player's view of a Qwinto throw: best placements per row and sum, cached."""
+
+    game: QwintoGame
+    player: int
+
+    def __post_init__(self) -> None:
+        self.sheet = self.game.sheets[self.player]
+        self.now = sheet_value(self.sheet)
+        self._best: dict[tuple[str, int], tuple[float, Move | None]] = {}
+
+    def best_in_row(self, row: str, number: int) -> tuple[float, Move | None]:
+        """The best field for ``number`` in ``row``: its gain and the move."""
+        key = (row, number)
+        if key not in self._best:
+            options = [(placement_gain(self.sheet, row, c, number), Move("place", row, c))
+                       for c in self.sheet.free_fields(row, number)]
+            self._best[key] = max(options, key=lambda o: o[0], default=(float("-inf"), None))
+        return self._best[key]
+
+    def pass_value(self, active: bool) -> float:
+        """The rating after writing nothing."""
+        if not active:
+            return self.now
+        if self.sheet.failed + 1 >= FAILED_LIMIT:
+            return float(exact_score(self.sheet) - FAIL)
+        return self.now - FAIL
+
+    def throw_value(self, colours: Sequence[str], number: int) -> float:
+        """The rating after the active player's best use of ``number``."""
+        gain = max(self.best_in_row(r, number)[0] for r in colours)
+        return max(self.now + gain, self.pass_value(True))
+
+    def writable(self, colours: Sequence[str], number: int) -> bool:
+        return any(self.best_in_row(r, number)[1] is not None for r in colours)
+
+    def expected(self, colours: Sequence[str]) -> float:
+        """The rating a throw of ``colours`` leads to when it is kept."""
+        return sum(p * self.throw_value(colours, s) for s, p in sum_odds(len(colours)))
+
+    def with_reroll(self, colours: Sequence[str]) -> float:
+        """The rating a throw of ``colours`` leads to, re-rolling when that is better."""
+        again = self.expected(colours)
+        return sum(p * max(self.throw_value(colours, s), again)
+                   for s, p in sum_odds(len(colours)))
+
+    def fail_chance(self, colours: Sequence[str], reroll: bool) -> float:
+        miss = sum(p for s, p in sum_odds(len(colours)) if not self.writable(colours, s))
+        return miss * miss if reroll else miss
+
+
+def rate_moves(game: Game, player: int, level: str) -> list[tuple[Move, float, float]]:
+    """Every legal move with its expected rating and its chance of a failed throw,
+    best first (ties keep the rules' order)."""
+    assert isinstance(game, QwintoGame)
+    plan = Planner(game, player)
+    rated = [(m, *rate(plan, m, level)) for m in game.legal_moves(player)]
+    return sorted(rated, key=lambda r: -r[1])
+
+
+def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
+    game, active = plan.game, plan.player == plan.game.active
+    if move.kind == "roll":
+        if level == "hard":
+            return plan.with_reroll(move.dice), plan.fail_chance(move.dice, True)
+        miss = plan.fail_chance(move.dice, False)
+        return -miss, miss
+    if move in (KEEP_MOVE, REROLL_MOVE):
+        return rate_keep(plan, move, level)
+    if move == PASS:
+        return plan.pass_value(active), float(active)
+    gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.total)
+    return plan.now + gain, 0.0
+
+
+def rate_keep(plan: Planner, move: Move, level: str) -> tuple[float, float]:
+    colours, total = plan.game.rolled, plan.game.total
+    if move == KEEP_MOVE:
+        fails = not plan.writable(colours, total)
+        value = plan.throw_value(colours, total)
+        if level == "normal" and not fails:
+            value = float("inf")
+        return value, float(fails)
+    return plan.expected(colours), plan.fail_chance(colours, False)

@@ -1,0 +1,127 @@
+"""A compact model of one Qwixx sheet, and the value table that scores it.
+
+Rows are seen in *index space*: position 0 is a row's first number, whatever its
+colour, so ascending and descending rows share one table (a sum ``s`` and ``2·faces+2-s``
+are equally likely). A row is ``(next, crosses, closed)``: the first index still
+crossable, the crosses counted for scoring (the lock included) and whether the row is
+closed for everyone.
+
+The value table estimates the final score of a sheet before the next roll:
+``bias[penalties][closed rows] + Σ open rows table[penalties][closed rows][next][crosses]
++ Σ closed rows triangle(crosses)``. It is learned offline by
+:mod:`bot.players.build_tables` and shipped under ``assets/players/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from bot import ASSETS
+
+TABLE_DIR = ASSETS / "players"
+Row = tuple[int, int, bool]
+PENALTY = 5
+
+
+@dataclass(frozen=True)
+class RowRules:
+    """The dice and lock rules a table was learned for."""
+
+    faces: int = 6
+    lock_span: int = 1
+    lock_threshold: int = 5
+    penalty_limit: int = 4
+    rows_to_end: int = 2
+
+    @property
+    def length(self) -> int:
+        """Numbers in a row: every sum of two dice."""
+        return 2 * self.faces - 1
+
+    def index(self, ascending: bool, number: int) -> int:
+        return number - 2 if ascending else 2 * self.faces - number
+
+    def cross(self, row: Row, index: int) -> Row | None:
+        """The row after crossing ``index``, or None if the rules forbid it."""
+        start, crosses, closed = row
+        if closed or index < start or index >= self.length:
+            return None
+        if index >= self.length - self.lock_span:
+            if crosses < self.lock_threshold:
+                return None
+            return index + 1, crosses + 2, True
+        return index + 1, crosses + 1, False
+
+
+def triangle(crosses: int) -> int:
+    return crosses * (crosses + 1) // 2
+
+
+@dataclass
+class ValueTable:
+    """Expected final score of a sheet before a roll (see the module docstring)."""
+
+    rules: RowRules
+    bias: list[list[float]]  # [penalties][closed rows]
+    rows: list[list[list[list[float]]]]  # [penalties][closed rows][next][crosses]
+    games: int = 0
+
+    @classmethod
+    def initial(cls, rules: RowRules) -> ValueTable:
+        """A starting point for learning: points so far plus a little per open number."""
+        n = rules.length
+        rows = [[[[triangle(c) + 0.8 * (n - s) for c in range(n + 2)] for s in range(n + 1)]
+                 for _ in range(rules.rows_to_end)] for _ in range(rules.penalty_limit)]
+        bias = [[-PENALTY * p for _ in range(rules.rows_to_end)]
+                for p in range(rules.penalty_limit)]
+        return cls(rules, bias, rows)
+
+    def closed_count(self, rows: Sequence[Row]) -> int:
+        return sum(1 for r in rows if r[2])
+
+    def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
+        return penalties >= self.rules.penalty_limit or \
+            self.closed_count(rows) >= self.rules.rows_to_end
+
+    def score(self, rows: Sequence[Row], penalties: int) -> int:
+        return sum(triangle(r[1]) for r in rows) - PENALTY * penalties
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        """The estimated final score; the exact score once the game is over."""
+        closed = self.closed_count(rows)
+        if penalties >= self.rules.penalty_limit or closed >= self.rules.rows_to_end:
+            return self.score(rows, penalties)
+        table = self.rows[penalties][closed]
+        total = self.bias[penalties][closed]
+        for start, crosses, is_closed in rows:
+            total += triangle(crosses) if is_closed else table[start][crosses]
+        return total
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.rules
+        return {"faces": r.faces, "lock_span": r.lock_span, "lock_threshold": r.lock_threshold,
+                "penalty_limit": r.penalty_limit, "rows_to_end": r.rows_to_end,
+                "games": self.games,
+                "bias": [[round(v, 2) for v in b] for b in self.bias],
+                "rows": [[[[round(v, 2) for v in c] for c in s] for s in b] for b in self.rows]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ValueTable:
+        rules = RowRules(data["faces"], data["lock_span"], data["lock_threshold"],
+                         data["penalty_limit"], data["rows_to_end"])
+        return cls(rules, data["bias"], data["rows"], data.get("games", 0))
+
+
+def table_path(name: str) -> Path:
+    return TABLE_DIR / f"qwixx-{name}.json"
+
+
+@lru_cache(maxsize=4)
+def load_table(name: str) -> ValueTable:
+    """The shipped table ``name`` ("classic" or "longo"), read once."""
+    return ValueTable.from_json(json.loads(table_path(name).read_text(encoding="utf-8")))

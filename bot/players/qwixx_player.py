@@ -1,0 +1,192 @@
+"""``normal`` and ``hard`` computer players for the Qwixx family (classic, longo, onboard).
+
+Both rate every legal move by the best sheet it can lead to by the end of the turn
+(the active player plans action 1 together with action 2, and on the On Board track
+action 3, knowing all the dice) and pick the highest. They differ in how they rate a
+sheet: ``hard`` uses the learned value table (:mod:`bot.players.qwixx_model`), ``normal``
+a simple rule of thumb (points so far plus a fixed worth per number still open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.players.qwixx_model import PENALTY, Row, RowRules, load_table, triangle
+from bot.rules import PASS, Game, Move
+from bot.rules.qwixx import ROWS, QwixxGame
+
+ASCENDING = {"red": True, "yellow": True, "green": False, "blue": False}
+TABLE_FOR = {"classic": "classic", "onboard": "classic", "longo": "longo"}
+
+
+class Evaluator(Protocol):
+    rules: RowRules
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float: ...
+
+
+@dataclass
+class RuleOfThumb:
+    """Each number still open in an open row counts as ``share`` of a cross."""
+
+    rules: RowRules
+    share: float = 0.55
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        if penalties >= self.rules.penalty_limit or \
+                sum(r[2] for r in rows) >= self.rules.rows_to_end:
+            return sum(triangle(r[1]) for r in rows) - PENALTY * penalties
+        total = -PENALTY * penalties
+        for start, crosses, closed in rows:
+            hoped = 0.0 if closed else self.share * (self.rules.length - start)
+            total += (crosses + hoped) * (crosses + hoped + 1) / 2
+        return total
+
+
+def evaluator(variant: str, level: str) -> Evaluator:
+    table = load_table(TABLE_FOR[variant])
+    return table if level == "hard" else RuleOfThumb(table.rules)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A legal move and what it leads to by the end of the turn."""
+
+    move: Move
+    value: float  # the estimated final score with the best follow-up this turn
+    penalty: bool  # that follow-up ends the turn with a penalty
+
+
+@dataclass
+class Turn:
+    """One player's view of the current turn, in the model's terms."""
+
+    game: QwixxGame
+    player: int
+    judge: Evaluator
+    rows: tuple[Row, ...]
+    penalties: int
+    active: bool
+
+    @classmethod
+    def of(cls, game: QwixxGame, player: int, judge: Evaluator) -> Turn:
+        sheet = game.sheets[player]
+        rows = tuple(row_of(game, judge.rules, sheet.crossed[r], sheet.crosses(r), r)
+                     for r in ROWS)
+        return cls(game, player, judge, rows, sheet.penalties, player == game.active)
+
+    def rate_all(self) -> list[Rated]:
+        """Every legal move, rated; the best first (ties keep the rules' order)."""
+        phase = self.game.phase
+        rated = [self.rate(move, phase) for move in self.game.legal_moves(self.player)]
+        return sorted(rated, key=lambda r: -r.value)
+
+    def rate(self, move: Move, phase: str) -> Rated:
+        rows, crossed = self.after(self.rows, move)
+        if phase == "action1" and not self.active:
+            return Rated(move, self.judge.value(rows, self.penalties), False)
+        crossed = crossed or self.game.active_crossed
+        if phase == "action1":
+            return Rated(move, *self.best_colour(rows, crossed))
+        if phase == "action2":
+            return Rated(move, *self.best_pawn(rows, crossed))
+        return Rated(move, *self.end_of_turn(rows, crossed, move))
+
+    def after(self, rows: tuple[Row, ...], move: Move) -> tuple[tuple[Row, ...], bool]:
+        """The rows after ``move`` and whether it crossed a number."""
+        target = self.target(move)
+        if target is None:
+            return rows, False
+        colour, number = target
+        r = ROWS.index(colour)
+        crossed = self.judge.rules.cross(rows[r], self.judge.rules.index(ASCENDING[colour],
+                                                                         number))
+        return (rows if crossed is None else (*rows[:r], crossed, *rows[r + 1:])), True
+
+    def target(self, move: Move) -> tuple[str, int] | None:
+        if move == PASS or move.row is None:
+            return None
+        if move.kind == "pawn":
+            found = self.game.pawn_target(self.player, move.number or 0)  # type: ignore[attr-defined]
+            return (found[1].colour, found[1].number) if found and found[2] else None
+        return move.row, move.number or 0
+
+    def best_colour(self, rows: tuple[Row, ...], crossed: bool) -> tuple[float, bool]:
+        """The best action 2 with these dice after an action-1 choice."""
+        dice = self.game.dice
+        best = self.best_pawn(rows, crossed)
+        for colour in ROWS:
+            r = ROWS.index(colour)
+            if rows[r][2] or colour not in dice:
+                continue
+            for total in {dice["white1"] + dice[colour], dice["white2"] + dice[colour]}:
+                after = self.judge.rules.cross(rows[r], self.judge.rules.index(
+                    ASCENDING[colour], total))
+                if after is not None:
+                    best = max(best, self.best_pawn((*rows[:r], after, *rows[r + 1:]), True),
+                               key=lambda v: v[0])
+        return best
+
+    def best_pawn(self, rows: tuple[Row, ...], crossed: bool) -> tuple[float, bool]:
+        """The best action 3 (On Board), or simply the end of the turn."""
+        best = self.end_of_turn(rows, crossed, PASS)
+        if "action3" not in getattr(self.game, "active_phases", ()):
+            return best
+        for steps in range(1, 6):
+            planned = self.pawn_plan(rows, steps)
+            if planned is not None:
+                move, moved = planned
+                best = max(best, self.end_of_turn(moved, crossed or moved != rows, move),
+                           key=lambda v: v[0])
+        return best
+
+    def pawn_plan(self, rows: tuple[Row, ...], steps: int) -> tuple[Move, tuple[Row, ...]] | None:
+        """The pawn move of ``steps`` and the rows after it, if the planned sheet allows it."""
+        found = self.game.pawn_target(self.player, steps)  # type: ignore[attr-defined]
+        if found is None:
+            return None
+        field = found[1]
+        r = ROWS.index(field.colour)
+        after = self.judge.rules.cross(rows[r], self.judge.rules.index(ASCENDING[field.colour],
+                                                                       field.number))
+        if after is not None:
+            return Move("pawn", field.colour, steps), (*rows[:r], after, *rows[r + 1:])
+        if field.number in self.game.sheets[self.player].crossed[field.colour]:
+            return Move("pawn", field.colour, steps), rows
+        return None
+
+    def end_of_turn(self, rows: tuple[Row, ...], crossed: bool,
+                    pawn: Move) -> tuple[float, bool]:
+        penalty = self.active and not crossed
+        value = self.judge.value(rows, self.penalties + penalty)
+        if pawn.kind == "pawn":
+            value += self.pawn_gain(pawn)
+        return value, penalty
+
+    def pawn_gain(self, move: Move) -> float:
+        game = self.game
+        position = game.landing(self.player, move.number or 0)  # type: ignore[attr-defined]
+        board = game.board  # type: ignore[attr-defined]
+        return float(board.bonus(position) - board.bonus(game.pawns[self.player]))  # type: ignore[attr-defined]
+
+
+def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int,
+           colour: str) -> Row:
+    start = rules.index(ASCENDING[colour], crossed[-1]) + 1 if crossed else 0
+    return start, crosses, colour in game.closed
+
+
+def rate_moves(game: Game, player: int, level: str) -> list[Rated]:
+    """Every legal move of ``player`` rated at ``level`` ("normal" or "hard"), best first."""
+    assert isinstance(game, QwixxGame)
+    return Turn.of(game, player, evaluator(game.variant, level)).rate_all()
+
+
+def choose_rated(game: Game, player: int, level: str,
+                 tie: Callable[[], float]) -> Move:
+    """The best move; ``tie`` breaks exact ties (seeded by the caller)."""
+    rated = rate_moves(game, player, level)
+    top = [r for r in rated if r.value >= rated[0].value - 1e-9]
+    return max(top, key=lambda r: tie()).move if len(top) > 1 else rated[0].move
