@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from .errors import StoreError
+from .stats import FILL_PERIOD_TOTALS
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +211,33 @@ CHANNEL = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL)
+# Leaderboards of this month and this week: counted results summed per calendar month
+# and per week (UTC, from Monday), kept in the transaction that finishes a game (see
+# bot/store/stats.py), filled here from the results so far.
+PERIOD_TOTALS = Migration(
+    version=6,
+    name="period_totals",
+    statements=(
+        """
+        CREATE TABLE period_totals (
+            guild_id  BIGINT NOT NULL,
+            period    TEXT NOT NULL CHECK (period IN ('month', 'week')),
+            start     DOUBLE PRECISION NOT NULL,
+            player_id BIGINT NOT NULL,
+            variant   TEXT NOT NULL,
+            games     INTEGER NOT NULL CHECK (games >= 1),
+            wins      INTEGER NOT NULL CHECK (wins >= 0),
+            score_sum BIGINT NOT NULL,
+            best      INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, period, start, variant, player_id)
+        )
+        """,
+        *FILL_PERIOD_TOTALS,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
+                                     PERIOD_TOTALS)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

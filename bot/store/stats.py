@@ -9,7 +9,11 @@ Tables (see :data:`bot.store.migrations.STATS`):
   join ``games``;
 * ``player_totals`` — all-time sums per (guild, player, variant) of the counted
   results, kept in the same transaction, so an all-time leaderboard reads a few
-  thousand rows instead of the whole history.
+  thousand rows instead of the whole history;
+* ``period_totals`` (schema version 6) — the same sums per calendar month and per
+  week (UTC, weeks from Monday), also kept in that transaction, so "this month" and
+  "this week" read at most one row per player and variant however many games the
+  period holds.
 
 Every query filters by ``guild_id``: a server's figures never appear in another.
 Booleans are ``SMALLINT`` 0/1 and the SQL is plain and parameterised, so a
@@ -23,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import aiosqlite
@@ -136,21 +141,71 @@ async def insert_results(db: aiosqlite.Connection, record: GameRecord, results: 
     await db.executemany(
         "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
         "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player_id, variant) DO UPDATE SET "
-        "games = player_totals.games + 1, wins = player_totals.wins + excluded.wins, "
-        "score_sum = player_totals.score_sum + excluded.score_sum, "
-        "best = CASE WHEN excluded.best > player_totals.best "
-        "THEN excluded.best ELSE player_totals.best END",
+        + _add_one_to("player_totals"),
         [(record.guild_id, p.player_id, record.variant, int(p.won), p.score, p.score)
          for p in results.players],
     )
+    await db.executemany(
+        "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
+        "score_sum, best) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) "
+        "ON CONFLICT (guild_id, period, start, variant, player_id) DO UPDATE SET "
+        + _add_one_to("period_totals"),
+        [(record.guild_id, period, start, p.player_id, record.variant, int(p.won), p.score,
+          p.score) for period, start in period_starts(now) for p in results.players],
+    )
 
 
-# Recomputes ``player_totals`` from ``results`` (e.g. after a bulk import or a repair).
+def _add_one_to(table: str) -> str:
+    """The ``DO UPDATE SET`` part that adds one result (``excluded``) to a sums row."""
+    return (f"games = {table}.games + 1, wins = {table}.wins + excluded.wins, "
+            f"score_sum = {table}.score_sum + excluded.score_sum, "
+            f"best = CASE WHEN excluded.best > {table}.best "
+            f"THEN excluded.best ELSE {table}.best END")
+
+
+SUMMARY_PERIODS = ("month", "week")
+
+
+def period_starts(when: float) -> list[tuple[str, float]]:
+    """The first instant (UTC) of the month and of the week (from Monday) around ``when``."""
+    day = datetime.fromtimestamp(when, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return [("month", day.replace(day=1).timestamp()),
+            ("week", (day - timedelta(days=day.weekday())).timestamp())]
+
+
+def summary_period(since: float) -> str | None:
+    """Which summary serves "results from ``since`` on": the month's if ``since`` starts a
+    month, the week's if it starts a week (both tile time, so whole periods add up
+    exactly), None if it starts neither."""
+    return next((period for period, start in period_starts(since) if start == since), None)
+
+
+# The bucket of a result in SQL (SQLite's date functions; PostgreSQL would write
+# ``date_trunc``): used to fill ``period_totals`` from ``results``, by migration 6 and by
+# a rebuild (so change them only together with a new migration).
+PERIOD_START_SQL = {
+    "month": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of month') AS REAL)",
+    "week": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of day', 'weekday 0', "
+            "'-6 days') AS REAL)",
+}
+FILL_PERIOD_TOTALS = tuple(
+    "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
+    f"score_sum, best) SELECT guild_id, '{period}', {start}, player_id, variant, COUNT(*), "
+    "SUM(won), SUM(score), MAX(score) FROM results WHERE counted = 1 "
+    f"GROUP BY guild_id, {start}, player_id, variant"
+    for period, start in PERIOD_START_SQL.items()
+)
+
+
+# Recomputes ``player_totals`` and ``period_totals`` from ``results`` (e.g. after a bulk
+# import or a repair).
 REBUILD_TOTALS = (
     "DELETE FROM player_totals",
     "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
     "SELECT guild_id, player_id, variant, COUNT(*), SUM(won), SUM(score), MAX(score) "
     "FROM results WHERE counted = 1 GROUP BY guild_id, player_id, variant",
+    "DELETE FROM period_totals",
+    *FILL_PERIOD_TOTALS,
 )
 
 
@@ -174,7 +229,7 @@ class StatsQueries:
                         params: Iterable[Any]) -> list[Row]: ...
 
     async def rebuild_player_totals(self) -> None:
-        """Recompute the all-time sums from ``results`` (one transaction)."""
+        """Recompute the all-time and the per-period sums from ``results`` (one transaction)."""
         async with self._write() as db:
             for statement in REBUILD_TOTALS:
                 await db.execute(statement)
@@ -203,15 +258,22 @@ class StatsQueries:
         """Per player of ``guild_id``: counted games, wins, score sum and best score.
 
         ``variant`` None means every variant; ``since`` (unix seconds, inclusive)
-        None means all time, read from ``player_totals``; a period is summed from
-        ``results`` through the ``results_period`` index. Unordered.
+        None means all time, read from ``player_totals``; the start of a month or a
+        week reads the sums of that period and any later ones from ``period_totals``;
+        any other ``since`` is summed from ``results`` through the ``results_period``
+        index. Unordered.
         """
-        if since is None:
-            where, params = "guild_id = ?", [guild_id]
+        period = None if since is None else summary_period(since)
+        if since is None or period is not None:
+            table, where, params = "player_totals", "guild_id = ?", [guild_id]
+            if period is not None:
+                table, where = "period_totals", where + " AND period = ? AND start >= ?"
+                params += [period, since]
             if variant is not None:
-                where, params = where + " AND variant = ?", [guild_id, variant]
+                where += " AND variant = ?"
+                params.append(variant)
             sql = (f"SELECT player_id, SUM(games), SUM(wins), SUM(score_sum), MAX(best) "
-                   f"FROM player_totals WHERE {where} GROUP BY player_id")
+                   f"FROM {table} WHERE {where} GROUP BY player_id")
             return _totals(await self._fetch(sql, params))
         where = "guild_id = ? AND finished_at >= ? AND counted = 1"
         params2: list[Any] = [guild_id, since]
