@@ -110,22 +110,35 @@ async def main() -> None:
                         help="finish times spread over this many days before now "
                              "(e.g. 17 puts the whole history in this month)")
     args = parser.parse_args()
+    timings = await measure(args.results, args.players, args.span_days, args.runs, verbose=True)
+    width = max(len(name) for name, _ in timings)
+    print(f"{'query':<{width}}  median ms  / {TARGET_MS:.0f} ms")
+    for name, median in timings:
+        print(f"{name:<{width}}  {median:9.2f}  {median / TARGET_MS:6.2f}")
+    worst = max(median for _, median in timings)
+    print(f"slowest: {worst:.2f} ms ({'within' if worst < TARGET_MS else 'OVER'} the target)")
+
+
+async def measure(results: int = 100_000, players: int = 1_000, span_days: float = SPAN_DAYS,
+                  runs: int = 25, verbose: bool = False) -> list[tuple[str, float]]:
+    """Fill a temporary store and time every query: (name, median ms) pairs."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
         async with Store(path):
             pass  # creates the schema
         start = time.perf_counter()
-        count = fill(path, args.results, args.players, args.span_days)
+        count = fill(path, results, players, span_days)
         async with Store(path, clock=lambda: NOW) as store:
             await store.rebuild_player_totals()
-            print(f"filled {args.results:,} results in {count:,} games over {args.players:,} "
-                  f"players in one guild over {args.span_days:g} days in "
-                  f"{time.perf_counter() - start:.1f} s (+{args.results // 20:,} results in "
-                  "another guild)")
-            await report(store, args.runs)
+            if verbose:
+                print(f"filled {results:,} results in {count:,} games over {players:,} "
+                      f"players in one guild over {span_days:g} days in "
+                      f"{time.perf_counter() - start:.1f} s (+{results // 20:,} results in "
+                      "another guild)")
+            return await timings(store, runs)
 
 
-async def report(store: Store, runs: int) -> None:
+async def timings(store: Store, runs: int) -> list[tuple[str, float]]:
     service = StatsService(store, clock=lambda: NOW)
     board = await service.leaderboard(GUILD, 0, period="all", sort="wins")
     regular = board.lines[0].player_id
@@ -145,14 +158,7 @@ async def report(store: Store, runs: int) -> None:
         ("history (server)", lambda: service.history(GUILD)),
         ("history user (a typical player)", lambda: service.history(GUILD, typical)),
     ]
-    width = max(len(name) for name, _ in cases)
-    print(f"{'query':<{width}}  median ms  / {TARGET_MS:.0f} ms")
-    worst = 0.0
-    for name, call in cases:
-        median = await timed(call, runs)
-        worst = max(worst, median)
-        print(f"{name:<{width}}  {median:9.2f}  {median / TARGET_MS:6.2f}")
-    print(f"slowest: {worst:.2f} ms ({'within' if worst < TARGET_MS else 'OVER'} the target)")
+    return [(name, await timed(call, runs)) for name, call in cases]
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Benchmarks: each prints budget, figure and ratio; ``python -m benchmarks`` runs them all."""

@@ -1,0 +1,145 @@
+"""How fast does the bot get ready, and how much memory do open games take?
+
+Fills a temporary SQLite store (the real schema) with 10,000 games, of which 1,000 are
+running with real mid-game states of every variant (the rest finished), then starts a
+fresh Python process that imports the bot (discord.py included), opens the store, reads
+the lobby and running games and restores each running game from its state — what
+start-up needs before it can serve a click — and reports the time of each step and the
+process's resident memory with those games open. Figures, not verdicts: the budgets are
+< 2 s to be ready and < 120 MB resident.
+
+    python -m benchmarks.bench_startup [--games 10000] [--running 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bot.rules import VARIANTS, new_game
+from bot.store import Store
+
+NOW = 1_767_225_600.0
+PLAYERS = [10**17 + 7_919 * k for k in range(200)]
+READY_BUDGET_S = 2.0
+MEMORY_BUDGET_MB = 120.0
+
+# Run in a fresh process: the clock starts before the first import.
+CHILD = """
+import time, sys
+start = time.perf_counter()
+import asyncio, discord, bot.app
+from bot.rules import game_from_json
+from bot.store import Store
+imported = time.perf_counter()
+
+def resident_mb():
+    with open("/proc/self/status") as status:
+        line = next(l for l in status if l.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+async def main():
+    opened = time.perf_counter()
+    async with Store(sys.argv[1]) as store:
+        records = await store.active_games()
+        loaded = time.perf_counter()
+        games = [game_from_json(r.state) for r in records if r.state]
+        for game in games:
+            game.decision()
+        ready = time.perf_counter()
+        print(len(records), len(games), imported - start, loaded - opened, ready - loaded,
+              ready - start, resident_mb())
+
+asyncio.run(main())
+"""
+
+
+def states(count: int, seed: int = 1) -> list[tuple[str, list[int], dict]]:
+    """``count`` mid-game states of every variant, played with random legal moves."""
+    rng = random.Random(seed)
+    found = []
+    for k in range(count):
+        variant = sorted(VARIANTS)[k % len(VARIANTS)]
+        players = rng.sample(PLAYERS, rng.randint(2, 4))
+        game = new_game(variant, players, k)
+        for _ in range(rng.randint(5, 40)):
+            if game.finished:
+                break
+            player = min(game.decision().waiting)
+            game, _ = game.apply(player, rng.choice(game.legal_moves(player)))
+        found.append((variant, players, game.to_json()))
+    return found
+
+
+def fill(path: Path, games: int, running: int) -> None:
+    """Bulk-insert ``games`` games (``running`` of them running) and their moves."""
+    samples = states(min(running, 200))
+    rows, moves = [], []
+    for gid in range(1, games + 1):
+        variant, players, state = samples[gid % len(samples)]
+        status = "running" if gid <= running else "finished"
+        rows.append((gid, 1, 1_000 + gid, players[0], variant, "{}", gid, json.dumps(players),
+                     json.dumps(state), status, 40, NOW - 3_600, NOW,
+                     None if status == "running" else NOW))
+        moves += [(gid, seq, players[seq % len(players)], '{"kind": "pass"}', NOW)
+                  for seq in range(1, 41)]
+    with sqlite3.connect(path, isolation_level=None) as db:
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
+                       "seed, players, state, status, version, created_at, updated_at, "
+                       "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO moves (game_id, seq, player_id, move, created_at) "
+                       "VALUES (?, ?, ?, ?, ?)", moves)
+        db.execute("COMMIT")
+
+
+def measure(games: int = 10_000, running: int = 1_000) -> dict[str, float]:
+    """Fill a store, start a fresh process on it; its figures by name."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.db"
+
+        async def create() -> None:
+            async with Store(path):
+                pass
+        asyncio.run(create())
+        fill(path, games, running)
+        out = subprocess.run([sys.executable, "-c", CHILD, str(path)], check=True,
+                             capture_output=True, text=True).stdout.split()
+    names = ("active", "restored", "import_s", "read_s", "restore_s", "ready_s", "rss_mb")
+    return dict(zip(names, map(float, out), strict=True))
+
+
+def rows(games: int = 10_000, running: int = 1_000) -> list[tuple[str, str, str, float]]:
+    """(what, budget, figure, ratio) lines for the one table."""
+    found = measure(games, running)
+    where = f"{games:,} games, {running:,} running"
+    return [
+        (f"start-up: ready ({where})", f"< {READY_BUDGET_S:g} s", f"{found['ready_s']:.2f} s",
+         found["ready_s"] / READY_BUDGET_S),
+        ("start-up: of which imports", "(info)", f"{found['import_s']:.2f} s", 0.0),
+        ("start-up: read + restore games", "(info)",
+         f"{found['read_s']:.2f} + {found['restore_s']:.2f} s", 0.0),
+        (f"memory: resident, {int(found['restored']):,} games open", f"< {MEMORY_BUDGET_MB:g} MB",
+         f"{found['rss_mb']:.0f} MB", found["rss_mb"] / MEMORY_BUDGET_MB),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--running", type=int, default=1_000)
+    args = parser.parse_args()
+    for what, budget, figure, ratio in rows(args.games, args.running):
+        shown = f"{ratio:6.2f}" if ratio else "     -"
+        print(f"{what:<44}{budget:>10}{figure:>16}{shown:>8}")
+
+
+if __name__ == "__main__":
+    main()
