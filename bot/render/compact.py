@@ -33,14 +33,14 @@ Cell = tuple[str, int]  # (row, number); Qwinto: (row, column)
 QWINTO = "qwinto"
 QWIXX_ROWS = ("red", "yellow", "green", "blue")
 
-EDGE = 10  # the image's margin around the blocks
-PAD = 6  # inside a block
+EDGE = 8  # the image's margin around the blocks
+PAD = 5  # inside a block
 BLOCK_GAP = 10  # between blocks
 HEADER = 40  # a block's name line
 NAME_SIZE = 24
 INFO_SIZE = 18  # lucky numbers, pawn, captions
-LABEL = 26  # the row letter's column
-LABEL_GAP = 6  # between it and the row's band
+LABEL = 24  # the row letter's column
+LABEL_GAP = 5  # between it and the row's band
 GAP = 2  # between cells
 ROW_GAP = 4  # between row lines
 MARK_BOX = 18  # a penalty / failed-throw box in the header
@@ -125,10 +125,10 @@ class CompactLayout:
         """Cell width and height and digit size: the narrowest cells whose digits, as
         wide as the widest number allows, stay readable at a phone's width."""
         for width in range(30, 120):
-            size = (width - 4) / measure("88", 1, bold=True, condensed=True)
+            size = (width - 3) / measure("88", 1, bold=True, condensed=True)
             size = math.floor(size * 2) / 2
-            if digit_height(size) * theme.PHONE_WIDTH >= theme.READABLE_DIGIT * self.width_for(
-                    width, size):
+            drawn = digit_height(size) - 1  # anti-aliased edges: a pixel less shows
+            if drawn * theme.PHONE_WIDTH >= theme.READABLE_DIGIT * self.width_for(width, size):
                 return width, math.ceil(digit_height(size) * 1.55), size
         raise ValueError("no readable cell size")
 
@@ -140,7 +140,7 @@ class CompactLayout:
 
     @staticmethod
     def lock_width(cell: int) -> int:
-        return round(cell * 0.7)
+        return round(cell * 0.55)
 
     @property
     def width(self) -> int:
@@ -420,7 +420,7 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
     canvas.rect(b, fill=fill, radius=5)
     ink = theme.SKIPPED_INK if state == "skipped" else colours.ink
     text = str(number)
-    fitted = canvas.fit_text(text, size, w - 4, bold=True, condensed=True)
+    fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
     if state == "crossed":
         side = min(w, h)
         sq = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
@@ -489,7 +489,7 @@ def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, fl
                     width=0.8, radius=1)
     if number is not None:
         text = str(number)
-        fitted = canvas.fit_text(text, size, w - 4, bold=True, condensed=True)
+        fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
         canvas.text((w / 2, h / 2), text, fitted, theme.INK, bold=True, condensed=True)
     if latest:
         canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,

@@ -38,6 +38,7 @@ from .parts import (
     draw_tick_boxes,
     rounded,
     row_colours,
+    row_letter,
     sum_boxes,
 )
 
@@ -227,7 +228,7 @@ def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int
     for column in geometry.span:
         b = layout.field_box(row, column)
         if column == geometry.blank:
-            draw_blank(canvas, b, colours)
+            draw_blank(canvas, b, colours, row)
             continue
         pentagon = column in geometry.pentagons
         open_here = (row, column) in legal
@@ -258,7 +259,7 @@ def number_centre(b: Box, pentagon: bool) -> tuple[float, float]:
 def draw_number(canvas: Canvas, b: Box, middle: tuple[float, float], number: int,
                 scoring: bool) -> None:
     """A written number; the one that scores a complete row is ringed."""
-    room = (b[2] - b[0]) - 10
+    room = (b[2] - b[0]) - 6
     if scoring:
         r = (b[2] - b[0]) * 0.44
         canvas.ellipse((middle[0] - r, middle[1] - r, middle[0] + r, middle[1] + r),
@@ -269,11 +270,15 @@ def draw_number(canvas: Canvas, b: Box, middle: tuple[float, float], number: int
     canvas.text(middle, text, size, theme.INK, bold=True)
 
 
-def draw_blank(canvas: Canvas, b: Box, colours: theme.RowColours) -> None:
-    """The field that never holds a number: the band shows through, hatched."""
+def draw_blank(canvas: Canvas, b: Box, colours: theme.RowColours, row: str) -> None:
+    """The field that never holds a number: the band shows through, hatched, with the
+    row's letter on a disc (rows stay apart without colour)."""
     canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=theme.CELL_RADIUS)
     icons.hatch(canvas, icons.inset(b, 4), blend(colours.band, theme.INK, 0.25),
                 theme.QWINTO_HATCH, 2.5)
+    disc = icons.inset(b, (b[2] - b[0]) * 0.2)
+    canvas.ellipse(disc, fill=theme.PAPER, outline=colours.ink, width=2)
+    canvas.text(centre(disc), row_letter(row), theme.ROW_LETTER + 2, theme.INK, bold=True)
 
 
 def draw_throw(canvas: Canvas, b: Box, dice: dict[str, int]) -> None:

@@ -12,7 +12,7 @@ from bot.rules import Game
 
 from . import theme
 from .canvas import palette_png
-from .compact import Cell, CompactLayout, Surface, blocks_height, draw_blocks
+from .compact import EDGE, Cell, CompactLayout, Surface, blocks_height, draw_blocks
 
 TITLE = 44
 TITLE_SIZE = 24
@@ -21,7 +21,7 @@ TITLE_SIZE = 24
 def table_size(game: Game) -> tuple[int, int]:
     """Width and height of :func:`render_table`'s image for ``game``."""
     layout = CompactLayout.of(game)
-    return layout.width, TITLE + blocks_height(layout, len(game.players)) + 2 * theme.MARGIN
+    return layout.width, TITLE + blocks_height(layout, len(game.players)) + 2 * EDGE
 
 
 def render_table(game: Game, names: Mapping[int, str],
@@ -39,8 +39,8 @@ def render_table(game: Game, names: Mapping[int, str],
     decision = game.decision()
     title = (f"{game.title} · turn {decision.turn}" if decision.active is not None
              else f"{game.title} · game over")
-    surface.text((theme.MARGIN, theme.MARGIN + TITLE / 2 - 4), title, TITLE_SIZE, theme.INK,
+    surface.text((EDGE, EDGE + TITLE / 2 - 4), title, TITLE_SIZE, theme.INK,
                  bold=True)
-    draw_blocks(surface, layout, game, game.players, names, theme.MARGIN + TITLE,
+    draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
                 decision.active, latest)
     return palette_png(surface.image)
