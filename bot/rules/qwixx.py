@@ -42,6 +42,10 @@ class QwixxRules:
         return {r: ascending if r in ASCENDING else ascending[::-1] for r in ROWS}
 
     @cached_property
+    def row_length(self) -> int:
+        return 2 * self.faces - 1
+
+    @cached_property
     def index(self) -> dict[str, dict[int, int]]:
         """Row -> number -> its position in the row."""
         return {r: {n: i for i, n in enumerate(ns)} for r, ns in self.row_numbers.items()}
@@ -165,7 +169,9 @@ class QwixxGame(Game):
         white1, white2 = dice["white1"], dice["white2"]
         found: list[Move] = []
         for row, (start, end) in self._spans(self.sheets[player]).items():
-            low, high = sorted((white1 + dice[row], white2 + dice[row]))
+            low, high = white1 + dice[row], white2 + dice[row]
+            if low > high:
+                low, high = high, low
             for total in (low, high) if low != high else (low,):
                 if start <= index[row].get(total, -1) < end:
                     found.append(moves[row][total])
@@ -197,24 +203,23 @@ class QwixxGame(Game):
                    spans: dict[str, tuple[int, int]] | None = None) -> bool:
         """Whether ``sheet`` may cross ``number`` in ``row`` now (``spans``: the sheet's
         :meth:`_spans`, when the caller has them already)."""
-        start, end = (self._spans(sheet) if spans is None else spans).get(row, (0, 0))
+        start, end = (self._spans(sheet, (row,)) if spans is None else spans).get(row, (0, 0))
         return start <= self.rules.index[row].get(number, -1) < end
 
-    def _spans(self, sheet: Sheet) -> dict[str, tuple[int, int]]:
+    def _spans(self, sheet: Sheet, rows: tuple[str, ...] = ROWS) -> dict[str, tuple[int, int]]:
         """Row -> the positions ``start <= i < end`` that ``sheet`` may cross now, for the
-        rows where there are any: right of the row's last cross, in an open row, and the
-        lock number(s) only after enough crosses."""
-        rules, closed, locks = self.rules, self.closed, sheet.locks
-        threshold, lock_span = rules.lock_threshold, rules.lock_span
+        ``rows`` where there are any: right of the row's last cross, in an open row, and
+        the lock number(s) only after enough crosses."""
+        rules, closed, locks, crossed = self.rules, self.closed, sheet.locks, sheet.crossed
+        threshold, full, index = rules.lock_threshold, rules.row_length, rules.index
+        short = full - rules.lock_span
         spans: dict[str, tuple[int, int]] = {}
-        for row in ROWS:
+        for row in rows:
             if row in closed:
                 continue
-            crossed, positions = sheet.crossed[row], rules.index[row]
-            start = positions[crossed[-1]] + 1 if crossed else 0
-            end = len(positions)
-            if len(crossed) + (row in locks) < threshold:
-                end -= lock_span
+            done = crossed[row]
+            start = index[row][done[-1]] + 1 if done else 0
+            end = full if len(done) + (row in locks) >= threshold else short
             if start < end:
                 spans[row] = (start, end)
         return spans
