@@ -4,7 +4,7 @@
 
 * rules — random games through the rules API against the ``qwixx_sim`` anchor, measured
   in the same run (:mod:`benchmarks.bench_rules`);
-* render — every image of :mod:`benchmarks.bench_render`, plus a 5-player scoreboard;
+* render — every image of :mod:`benchmarks.bench_render`: time and PNG size;
 * stats — every leaderboard, stats and history query on 100,000 results, once spread
   over a year and once all in the current month (:mod:`benchmarks.bench_stats`);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import time
 import traceback
 from collections.abc import Callable
@@ -26,9 +25,6 @@ from . import bench_render, bench_rules, bench_startup, bench_stats
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
-SHEET_BUDGET_MS = 5.0
-SCOREBOARD_5P_BUDGET_MS = 15.0
-FIVE = {1: "Ana", 2: "Mehmet", 3: "Zofia Wiśniewska", 4: "Lea", 5: "Ben"}
 
 
 def rules_rows(quick: bool) -> list[Row]:
@@ -36,24 +32,8 @@ def rules_rows(quick: bool) -> list[Row]:
 
 
 def render_rows(quick: bool) -> list[Row]:
-    runs = 5 if quick else 20
-    found: list[Row] = []
-    for case in bench_render.cases(7):
-        ms, size = bench_render.median_ms(case.call, runs)
-        budget = SHEET_BUDGET_MS if case.kind == "sheet" else bench_render.TARGETS_MS[case.kind]
-        found.append((f"render: {case.kind} {case.label} ({size / 1000:.0f} kB)",
-                      f"<= {budget:g} ms", f"{ms:.1f} ms", ms / budget))
-    ms, size = bench_render.median_ms(five_player_scoreboard(), runs)
-    found.append((f"render: scoreboard 5 players ({size / 1000:.0f} kB)",
-                  f"<= {SCOREBOARD_5P_BUDGET_MS:g} ms", f"{ms:.1f} ms",
-                  ms / SCOREBOARD_5P_BUDGET_MS))
-    return found
-
-
-def five_player_scoreboard() -> Callable[[], bytes]:
-    rng = random.Random(7)
-    game = bench_render.finish(bench_render.new_game("classic", list(FIVE), 7), rng)
-    return lambda: bench_render.render_scoreboard(game, FIVE)
+    return [(f"render: {name}", budget, figure, 0.0 if ratio == "-" else float(ratio))
+            for name, budget, figure, ratio in bench_render.results(5 if quick else 20)]
 
 
 def stats_rows(quick: bool) -> list[Row]:
