@@ -59,15 +59,15 @@ def test_main_explains_a_refused_token(tmp_path: Path, monkeypatch: pytest.Monke
                                        capsys: pytest.CaptureFixture[str]) -> None:
     import discord
 
+    from bot import __main__ as cli
     from bot.__main__ import main
-    from bot.app import QwixxBot
 
-    def refuse(self: QwixxBot, token: str, **_: object) -> None:
+    async def refuse(bot: discord.Client, token: str) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
-    monkeypatch.setattr(QwixxBot, "run", refuse)
+    monkeypatch.setattr(cli, "serve", refuse)
     assert main([]) == 2
     err = capsys.readouterr().err
     assert "Discord refused DISCORD_TOKEN" in err and "not-a-token" not in err
