@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.text import quote
+
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message names it."""
@@ -32,7 +34,8 @@ def read_dotenv(path: Path) -> dict[str, str]:
             continue
         key, sep, value = line.partition("=")
         if not sep:
-            raise ConfigError(f"{path}:{number}: expected KEY=value, got {line!r}")
+            # the line is not shown: it may be a mistyped DISCORD_TOKEN
+            raise ConfigError(f"{path}:{number}: expected KEY=value, got a line without '='")
         values[key.strip()] = value.strip().strip("'\"")
     return values
 
@@ -42,7 +45,7 @@ def database_path(value: str) -> Path:
     if value.startswith("sqlite:///"):
         return Path(value.removeprefix("sqlite:///"))
     if "://" in value:
-        raise ConfigError(f"QWIXX_DATABASE: only SQLite is supported, got {value!r}")
+        raise ConfigError(f"QWIXX_DATABASE: only SQLite is supported, got {quote(value)}")
     return Path(value)
 
 
@@ -55,10 +58,11 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".en
                           "or in .env (see .env.example)")
     guild = merged.get("QWIXX_DEV_GUILD", "").strip()
     if guild and not guild.isdigit():
-        raise ConfigError(f"QWIXX_DEV_GUILD must be a server id (digits), got {guild!r}")
+        raise ConfigError(f"QWIXX_DEV_GUILD must be a server id (digits), got {quote(guild)}")
     level = merged.get("QWIXX_LOG_LEVEL", "INFO").strip().upper()
     if not isinstance(logging.getLevelName(level), int):
-        raise ConfigError(f"QWIXX_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+        raise ConfigError("QWIXX_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, "
+                          f"got {quote(level)}")
     return Settings(
         token=token,
         database=database_path(merged.get("QWIXX_DATABASE", "qwixx.db").strip() or "qwixx.db"),
