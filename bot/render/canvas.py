@@ -7,6 +7,9 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,11 +27,13 @@ class Canvas:
     sheet can be drawn full size for one player or small on the scoreboard.
     """
 
-    def __init__(self, image: Image.Image, origin: Point = (0, 0), scale: float = 1.0) -> None:
+    def __init__(self, image: Image.Image, origin: Point = (0, 0), scale: float = 1.0,
+                 marks: Marks | None = None) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.origin = origin
         self.scale = scale
+        self.marks = marks or Marks()
 
     @classmethod
     def new(cls, width: int, height: int, background: Colour = theme.PAPER) -> Canvas:
@@ -37,7 +42,11 @@ class Canvas:
 
     def view(self, x: float, y: float, scale: float = 1.0) -> Canvas:
         """A canvas whose (0, 0) is this canvas's (x, y), drawing ``scale`` times as large."""
-        return Canvas(self.image, self.point((x, y)), self.scale * scale)
+        return Canvas(self.image, self.point((x, y)), self.scale * scale, self.marks)
+
+    def _mark(self, b: Box, spread: float = 0) -> None:
+        """Note that image pixels in ``b`` (grown by ``spread``) may have changed."""
+        self.marks.dirty.append((b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread))
 
     def static(self, key: Hashable, width: float, height: float,
                draw: Callable[[Canvas], None]) -> None:
@@ -57,6 +66,10 @@ class Canvas:
         image = STATIC_IMAGES.get((key, self.scale, size),
                                   lambda: self._draw_static(size, draw))
         self.image.paste(image, (int(x), int(y)))
+        if (x, y) == (0, 0) and image.size == self.image.size:
+            self.marks.card = ((key, self.scale, size), image)  # the card under it all
+        else:
+            self._mark((x, y, x + size[0], y + size[1]))
 
     def _draw_static(self, size: tuple[int, int], draw: Callable[[Canvas], None]) -> Image.Image:
         canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=self.scale)
@@ -82,21 +95,29 @@ class Canvas:
     def rect(self, b: Box, fill: Colour | None = None, outline: Colour | None = None,
              width: float = 1, radius: float = 0) -> None:
         w = self.px(width) if outline else 0
-        self.draw.rounded_rectangle(self.box(b), radius=self.px(radius) if radius else 0,
+        box = self.box(b)
+        self._mark(box, 1)
+        self.draw.rounded_rectangle(box, radius=self.px(radius) if radius else 0,
                                     fill=fill, outline=outline, width=w)
 
     def ellipse(self, b: Box, fill: Colour | None = None, outline: Colour | None = None,
                 width: float = 1) -> None:
-        self.draw.ellipse(self.box(b), fill=fill, outline=outline,
+        box = self.box(b)
+        self._mark(box, 1)
+        self.draw.ellipse(box, fill=fill, outline=outline,
                           width=self.px(width) if outline else 0)
 
     def arc(self, b: Box, start: float, end: float, fill: Colour, width: float) -> None:
-        self.draw.arc(self.box(b), start, end, fill=fill, width=self.px(width))
+        box = self.box(b)
+        self._mark(box, self.px(width))
+        self.draw.arc(box, start, end, fill=fill, width=self.px(width))
 
     def line(self, points: Sequence[Point], fill: Colour, width: float,
              round_ends: bool = True) -> None:
         pts = [self.point(p) for p in points]
         w = self.px(width)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        self._mark((min(xs), min(ys), max(xs), max(ys)), w)
         self.draw.line(pts, fill=fill, width=w, joint="curve")
         if round_ends:
             r = w / 2
@@ -105,7 +126,10 @@ class Canvas:
 
     def polygon(self, points: Sequence[Point], fill: Colour | None = None,
                 outline: Colour | None = None, width: float = 1) -> None:
-        self.draw.polygon([self.point(p) for p in points], fill=fill, outline=outline,
+        pts = [self.point(p) for p in points]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        self._mark((min(xs), min(ys), max(xs), max(ys)), self.px(width) + 1)
+        self.draw.polygon(pts, fill=fill, outline=outline,
                           width=self.px(width) if outline else 0)
 
     def text(self, p: Point, text: str, size: float, fill: Colour, bold: bool = False,
@@ -113,10 +137,20 @@ class Canvas:
              halo_width: float = 0) -> None:
         """Draw ``text`` with its ``anchor`` (Pillow anchors, centred by default) at ``p``,
         ringed ``halo_width`` wide in ``halo`` if given (a digit over a cross)."""
-        stroke = self.px(halo_width) if halo and halo_width else 0
-        self.draw.text(self.point(p), text, fill=fill,
-                       font=theme.font(self.px(size), bold, condensed), anchor=anchor,
-                       stroke_width=stroke, stroke_fill=halo if stroke else None)
+        at = self.point(p)
+        if halo and halo_width:
+            face = theme.font(self.px(size), bold, condensed)
+            stroke = self.px(halo_width)
+            self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2)
+            self.draw.text(at, text, fill=fill, font=face, anchor=anchor,
+                           stroke_width=stroke, stroke_fill=halo)
+            return
+        # What ImageDraw.text does for one line, with the glyphs' mask cached.
+        start = (math.modf(at[0])[0], math.modf(at[1])[0])
+        mask, offset = text_mask(text, self.px(size), bold, condensed, anchor, start)
+        x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
+        self._mark((x, y, x + mask.size[0], y + mask.size[1]))
+        self.draw.draw.draw_bitmap((x, y), mask, self.draw._getink(fill)[0])
 
     def text_width(self, text: str, size: float, bold: bool = False,
                    condensed: bool = False) -> float:
@@ -147,6 +181,65 @@ class Canvas:
         filter): at 2x it looks the same as Lanczos and takes a tenth of the time.
         """
         return to_png(self.image.reduce(theme.SUPERSAMPLE))
+
+    def card_png(self) -> bytes:
+        """:meth:`png` in the fixed palette of :mod:`.palette`, faster over a cached card
+        (see :meth:`static`): the card comes scaled and mapped from a cache, and only the
+        parts drawn since are scaled and mapped. The box filter and the mapping work
+        pixel by pixel, so that gives the pixels of scaling and mapping the whole."""
+        from . import palette
+
+        s = theme.SUPERSAMPLE
+        if self.marks.card is None:
+            return palette_png(palette.to_palette(self.image.reduce(s)))
+        key, card = self.marks.card
+        out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
+        for x0, y0, x1, y1 in merged(self.marks.dirty, self.image.size, s):
+            part = self.image.crop((x0, y0, x1, y1)).reduce(s)
+            out.paste(palette.to_palette(part), (x0 // s, y0 // s))
+        return palette_png(out)
+
+
+@lru_cache(maxsize=4096)
+def text_mask(text: str, size: int, bold: bool, condensed: bool, anchor: str,
+              start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    """The anti-aliased mask of ``text`` and its offset from the anchor point, as
+    ImageDraw.text makes them; rendered once per text, font and sub-pixel start."""
+    return theme.font(size, bold, condensed).getmask2(text, "L", anchor=anchor, start=start)
+
+
+@dataclass
+class Marks:
+    """What a drawing did, shared by a canvas and its views: the cached card under it all
+    (its cache key) and the image boxes drawn since."""
+
+    card: tuple[Hashable, Image.Image] | None = None
+    dirty: list[Box] = field(default_factory=list)
+
+
+def shifted(b: Box, by: Point) -> Box:
+    return (b[0] + by[0], b[1] + by[1], b[2] + by[0], b[3] + by[1])
+
+
+STRIP = 32  # dirty boxes are merged per horizontal strip of this many image pixels
+
+
+def merged(boxes: list[Box], size: tuple[int, int], align: int) -> list[tuple[int, int, int,
+                                                                             int]]:
+    """``boxes`` clipped to ``size`` and merged into one box per horizontal strip they
+    touch, on multiples of ``align``: few crops, each a whole block of the box filter."""
+    spans: dict[int, tuple[float, float]] = {}
+    for x0, y0, x1, y1 in boxes:
+        for strip in range(max(0, int(y0)) // STRIP, min(size[1] - 1, int(y1)) // STRIP + 1):
+            left, right = spans.get(strip, (x0, x1))
+            spans[strip] = (min(left, x0), max(right, x1))
+    found = []
+    for strip, (x0, x1) in sorted(spans.items()):
+        left = max(0, int(x0) // align * align)
+        right = min(size[0], -(-math.ceil(x1) // align) * align)
+        if right > left:
+            found.append((left, strip * STRIP, right, min(size[1], (strip + 1) * STRIP)))
+    return found
 
 
 def to_png(image: Image.Image) -> bytes:
@@ -202,3 +295,5 @@ class ImageCache:
 # sheet's is 1728 x 1124 RGB, ~6 MB, the scoreboard's half-size ones a quarter of that;
 # the bot uses about eight (three Qwixx variants at two scales, two boards): ~35 MB.
 STATIC_IMAGES = ImageCache(maxsize=12)
+# ... and the same cards at output size in the fixed palette, a quarter of a byte each.
+CARD_PALETTE_IMAGES = ImageCache(maxsize=12)

@@ -20,6 +20,7 @@ from .parts import blend
 RGB = theme.RGB
 STEPS = (1 / 3, 2 / 3)  # blends between two colours that meet
 ACTIVE_FILL: RGB = (255, 247, 214)  # the active player's block
+TABLE_FILL: RGB = (244, 244, 244)  # the points line of a sheet's points table
 
 
 def row_shades(colours: theme.RowColours) -> list[RGB]:
@@ -35,11 +36,15 @@ def colours() -> tuple[RGB, ...]:
     grounds = [theme.PAPER, ACTIVE_FILL, theme.WINNER]
     inks = [theme.INK, theme.MUTED, theme.PAPER, theme.GOLD]
     base: list[RGB] = [*grounds, *inks, theme.RULE, theme.SKIPPED_CELL, theme.SKIPPED_INK,
-                       theme.SKIPPED_STROKE, theme.CARD_EDGE, theme.COLUMN_DONE]
+                       theme.SKIPPED_STROKE, theme.CARD_EDGE, theme.COLUMN_DONE, theme.CLOVER,
+                       theme.CLOVER_PALE, theme.COLUMN_BAND, TABLE_FILL, *theme.PAWN_COLOURS]
     pairs: list[tuple[RGB, RGB]] = list(itertools.product(inks[:2], grounds))
     pairs += [(theme.SKIPPED_INK, theme.SKIPPED_CELL), (theme.SKIPPED_STROKE,
                                                          theme.SKIPPED_CELL),
-              (theme.INK, theme.COLUMN_DONE), (theme.GOLD, theme.WINNER)]
+              (theme.INK, theme.COLUMN_DONE), (theme.GOLD, theme.WINNER),
+              (theme.CLOVER, theme.CLOVER_PALE), (theme.CLOVER, theme.PAPER),
+              (theme.CARD_EDGE, theme.PAPER), (theme.RULE, theme.PAPER),
+              (theme.INK, TABLE_FILL), (theme.COLUMN_BAND, theme.PAPER)]
     for row in rows:
         band, cell, ink, crossed, closed = row_shades(row)
         base += [band, cell, ink, crossed, closed]
@@ -62,9 +67,10 @@ def palette_image() -> Image.Image:
     return image
 
 
-def to_palette(image: Image.Image) -> Image.Image:
-    """``image`` (RGB) with each pixel the nearest colour of the palette."""
-    return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+def to_palette(image: Image.Image, palette: Image.Image | None = None) -> Image.Image:
+    """``image`` (RGB) with each pixel the nearest colour of ``palette`` (a palette
+    image; this module's fixed palette by default)."""
+    return image.quantize(palette=palette or palette_image(), dither=Image.Dither.NONE)
 
 
 def index(colour: RGB) -> int:

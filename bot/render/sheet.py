@@ -25,6 +25,7 @@ from bot.rules.qwixx import ROWS, QwixxGame, triangle
 
 from . import icons, qwinto_sheet, theme
 from .canvas import Box, Canvas
+from .palette import TABLE_FILL
 from .parts import (
     SumEntry,
     blend,
@@ -315,7 +316,7 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     layout = SheetLayout.of(game)
     canvas = Canvas.new(layout.width, layout.height)
     draw_qwixx_sheet(canvas, game, player, name, highlight, layout)
-    return canvas.png()
+    return canvas.card_png()
 
 
 def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
@@ -510,7 +511,7 @@ def draw_cross_over(canvas: Canvas, b: Box, number: int, colours: theme.RowColou
     """The X of a crossed cell, its middle cleared for the number written again over it:
     the X reaches out from behind the digits, which stay whole and readable."""
     canvas.rect(b, fill=crossed_fill(colours), radius=theme.CELL_RADIUS)
-    icons.cross(canvas, square(b), reach=theme.CROSS_REACH)
+    icons.cross(canvas, square(b), halo=None, reach=theme.CROSS_REACH)
     draw_number(canvas, b, number, colours.ink, size, condensed, backing=crossed_fill(colours))
 
 
@@ -565,7 +566,7 @@ def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
         for c in range(1, layout.table_columns + 1):
             b = layout.table_box(line, c)
             value = str(c if line == 0 else triangle(c))
-            canvas.rect(b, fill=theme.PAPER if line == 0 else (244, 244, 244),
+            canvas.rect(b, fill=theme.PAPER if line == 0 else TABLE_FILL,
                         outline=theme.RULE, width=1)
             size = canvas.fit_text(value, theme.TABLE_SIZE, b[2] - b[0] - 4, bold=line == 1)
             canvas.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), value, size, theme.INK,
