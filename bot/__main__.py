@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -21,6 +22,25 @@ log = logging.getLogger("bot.__main__")
 FIRST_WAIT, LONGEST_WAIT = 1.0, 60.0
 """Seconds between attempts to reach Discord at start: doubling, then capped."""
 Sleep = Callable[[float], Awaitable[None]]
+TOKENS = re.compile(r"(/(?:webhooks|interactions)/\d+/|['\"]token['\"]:\s*['\"])[\w.-]{20,}")
+"""Interaction tokens in request URLs and in gateway payloads (discord.py logs both at DEBUG)."""
+
+
+class Redact(logging.Filter):
+    """Masks the bot token and interaction tokens in log records, whatever logs them."""
+
+    def __init__(self, *secrets: str) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        masked = TOKENS.sub(r"\1<token>", text)
+        for secret in self.secrets:
+            masked = masked.replace(secret, "<token>")
+        if masked != text:
+            record.msg, record.args = masked, None
+        return True
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -126,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(Redact(settings.token))
     import discord
 
     from bot.app import QwixxBot
