@@ -12,6 +12,7 @@ from contextlib import closing
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
+import aiohttp
 import discord
 import discord.http
 import pytest
@@ -59,6 +60,18 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> str:
 def test_waits_grow_to_a_minute() -> None:
     waits = cli.waits()
     assert [next(waits) for _ in range(9)] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
+
+
+@pytest.mark.parametrize(("error", "retried"), [
+    (aiohttp.ClientConnectorDNSError(None, OSError(-3, "Temporary failure in name resolution")),
+     True),
+    (aiohttp.ServerDisconnectedError(), True),
+    (TimeoutError(), True),
+    (discord.LoginFailure("Improper token has been passed."), False),
+    (PermissionError(13, "Permission denied: 'qwixx.db'"), False),
+])
+def test_what_counts_as_unreachable(error: BaseException, retried: bool) -> None:
+    assert cli.unreachable(error) is retried
 
 
 async def test_unreachable_discord_is_one_line_and_a_retry(
