@@ -103,7 +103,7 @@ async def test_the_bot_starts_once_discord_answers(tmp_path: Path) -> None:
             bot = QwixxBot(tmp_path / "q.db", dev_guild=sb.guild.id)
             bot._connection.guild_ready_timeout = 0.05
             serving = asyncio.create_task(cli.serve(bot, "sandbox-token", sleep))
-            await sb.wait_for(bot.is_ready)
+            await sb.wait_for(bot.is_ready, timeout=30)  # generous: no speed assumed
             assert sleep.waits == [1, 2, 4]
             lobby = await sb.member("Ana").slash("qwixx", "start", variant="classic")
             assert "lobby" in lobby.message.content
