@@ -95,10 +95,11 @@ def hint(game: Game, player: int) -> Hint:
     options = tuple(rate(game, player, "hard"))
     if not options:
         raise ValueError(f"player {player} has nothing to decide")
-    return Hint(options[0].move, options, explain(options))
+    loss = "failed throw" if game.variant == "qwinto" else "penalty"
+    return Hint(options[0].move, options, explain(options, loss))
 
 
-def explain(options: tuple[Option, ...]) -> str:
+def explain(options: tuple[Option, ...], loss: str) -> str:
     best = options[0]
     text = f"{describe(best.move).capitalize()}: about {best.value:.0f} points expected"
     if len(options) > 1:
@@ -107,9 +108,9 @@ def explain(options: tuple[Option, ...]) -> str:
                  f"{describe(other.move)}")
     risky = [o for o in options[1:] if o.risk >= 0.5]
     if best.risk >= 0.05:
-        text += f"; {best.risk:.0%} risk of a penalty"
+        text += f"; {best.risk:.0%} risk of a {loss}"
     elif risky:
-        text += f"; {describe(risky[0].move)} would risk a penalty"
+        text += f"; {describe(risky[0].move)} would risk a {loss}"
     return text + "."
 
 

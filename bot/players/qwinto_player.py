@@ -45,7 +45,7 @@ class Params:
     """The rating's knobs: room exponent, chance per empty field, column weight."""
 
     room: float = 1.0
-    per_field: float = 0.93
+    per_field: float = 0.97
     column: float = 0.55
 
 
@@ -68,7 +68,7 @@ def slots(sheet: QwintoSheet, row: str) -> Slots:
 
 
 @lru_cache(maxsize=65536)
-def row_value(values: Slots, params: Params = PARAMS) -> float:
+def row_value(values: Slots, params: Params) -> float:
     """Numbers written plus the chance of completing the row times what that adds."""
     count = sum(v is not None for v in values)
     if count == len(values):
@@ -99,7 +99,7 @@ def ladder(slot: int) -> float:
 
 
 def column_value(sheet: QwintoSheet, column: int, extra: tuple[str, int] | None = None,
-                 params: Params = PARAMS) -> float:
+                 params: Params | None = None) -> float:
     """A triple column's pentagon if complete, else weighted by how many fields are full;
     ``extra`` is a (row, number) to count as written in this column."""
     rows = [r for r in ROWS if column in ROW_COLUMNS[r]]
@@ -111,11 +111,12 @@ def column_value(sheet: QwintoSheet, column: int, extra: tuple[str, int] | None 
     if len(written) == len(rows):
         return float(pentagon or 0)
     worth = pentagon if pentagon is not None else ladder(ROW_COLUMNS[owner].index(column))
-    return params.column ** (len(rows) - len(written)) * worth
+    return (params or PARAMS).column ** (len(rows) - len(written)) * worth
 
 
-def sheet_value(sheet: QwintoSheet, params: Params = PARAMS) -> float:
+def sheet_value(sheet: QwintoSheet, params: Params | None = None) -> float:
     """The estimated final score of ``sheet`` (exact once failed throws end the game)."""
+    params = params or PARAMS
     if sheet.failed >= FAILED_LIMIT:
         return float(exact_score(sheet))
     return (sum(row_value(slots(sheet, r), params) for r in ROWS)

@@ -9,7 +9,8 @@ closed for everyone.
 The value table estimates the final score of a sheet before the next roll:
 ``bias[penalties][closed rows] + Σ open rows table[penalties][closed rows][next][crosses]
 + Σ closed rows triangle(crosses)``. It is learned offline by
-:mod:`bot.players.build_tables` and shipped under ``assets/players/``.
+:mod:`bot.players.build_tables` and shipped under ``assets/players/``: one table for the
+solo game, two for games of two or more (before one's own roll, before another's).
 """
 
 from __future__ import annotations
@@ -121,7 +122,16 @@ def table_path(name: str) -> Path:
     return TABLE_DIR / f"qwixx-{name}.json"
 
 
+ROLES = ("solo", "active", "passive")
+
+
+@lru_cache(maxsize=8)
+def load_table(name: str, role: str = "solo") -> ValueTable:
+    """The shipped table ``name`` ("classic" or "longo") for ``role``: "solo", or in a
+    game of two or more, before a roll one throws oneself ("active") or not ("passive")."""
+    return ValueTable.from_json(load_tables(name)[role])
+
+
 @lru_cache(maxsize=4)
-def load_table(name: str) -> ValueTable:
-    """The shipped table ``name`` ("classic" or "longo"), read once."""
-    return ValueTable.from_json(json.loads(table_path(name).read_text(encoding="utf-8")))
+def load_tables(name: str) -> dict[str, Any]:
+    return dict(json.loads(table_path(name).read_text(encoding="utf-8")))

@@ -4,7 +4,7 @@ Both rate every legal move by the best sheet it can lead to by the end of the tu
 (the active player plans action 1 together with action 2, and on the On Board track
 action 3, knowing all the dice) and pick the highest. They differ in how they rate a
 sheet: ``hard`` uses the learned value table (:mod:`bot.players.qwixx_model`), ``normal``
-a simple rule of thumb (points so far plus a fixed worth per number still open).
+a simple rule of thumb (each number still open counts as part of a cross).
 """
 
 from __future__ import annotations
@@ -45,9 +45,16 @@ class RuleOfThumb:
         return total
 
 
-def evaluator(variant: str, level: str) -> Evaluator:
-    table = load_table(TABLE_FOR[variant])
-    return table if level == "hard" else RuleOfThumb(table.rules)
+def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
+    """How ``level`` rates ``player``'s sheet as it will be before the next roll."""
+    name = TABLE_FOR[game.variant]
+    if level != "hard":  # games of two or more are shorter for each sheet: hope less
+        return RuleOfThumb(load_table(name).rules, 0.55 if len(game.players) == 1 else 0.4)
+    if len(game.players) == 1:
+        return load_table(name, "solo")
+    thrower = game.players[game.turn % len(game.players)]
+    return load_table(name, "active" if thrower == player and game.active != player
+                      else "passive")
 
 
 @dataclass(frozen=True)
@@ -181,7 +188,7 @@ def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int,
 def rate_moves(game: Game, player: int, level: str) -> list[Rated]:
     """Every legal move of ``player`` rated at ``level`` ("normal" or "hard"), best first."""
     assert isinstance(game, QwixxGame)
-    return Turn.of(game, player, evaluator(game.variant, level)).rate_all()
+    return Turn.of(game, player, evaluator(game, player, level)).rate_all()
 
 
 def choose_rated(game: Game, player: int, level: str,

@@ -1,0 +1,102 @@
+"""Every level plays legal, reproducible games of every variant; hints name legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.players import LEVELS, Hint, choose, hint
+from bot.players.qwixx_model import ROLES, RowRules, load_table
+from bot.rules import Game, Move, new_game, variant_class
+
+VARIANTS = ("classic", "longo", "onboard", "qwinto")
+
+
+def play(variant: str, seed: int, levels: list[str], solo: bool = False) -> list[Move]:
+    """A whole game with one seat per level; asserts every move is legal; the moves."""
+    players = [-1 - i for i in range(len(levels))]
+    game: Game = (variant_class(variant)(players, seed, {}) if solo
+                  else new_game(variant, players, seed))
+    rng, made = random.Random(seed), []
+    while not game.finished:
+        player = min(game.decision().waiting)
+        move = choose(game, player, rng, levels[-1 - player])
+        assert move in game.legal_moves(player)
+        made.append(move)
+        game, _ = game.apply(player, move)
+    return made
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(3))
+def test_every_level_plays_only_legal_moves(variant: str, seed: int) -> None:
+    play(variant, seed, ["easy", "normal", "hard"])
+    play(variant, seed, ["hard", "normal"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_one_seat_games_play_to_the_end(variant: str, level: str) -> None:
+    assert play(variant, 7, [level], solo=True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_same_seed_same_decisions(variant: str) -> None:
+    levels = ["hard", "normal", "easy"]
+    assert play(variant, 11, levels) == play(variant, 11, levels)
+
+
+def test_the_default_level_is_todays_player() -> None:
+    game = new_game("classic", [-1, -2], seed=5)
+    assert choose(game, -1, random.Random(3)) == choose(game, -1, random.Random(3), "easy")
+
+
+def test_an_unknown_level_is_refused() -> None:
+    game = new_game("classic", [-1, -2], seed=5)
+    with pytest.raises(ValueError, match="unknown level"):
+        choose(game, -1, random.Random(3), "expert")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_hint_names_the_legal_move_hard_makes(variant: str) -> None:
+    game: Game = new_game(variant, [-1, -2], 3)
+    rng = random.Random(3)
+    for _ in range(60):
+        if game.finished:
+            break
+        player = min(game.decision().waiting)
+        given = hint(game, player)
+        legal = game.legal_moves(player)
+        assert isinstance(given, Hint) and given.move in legal and given.text
+        assert {o.move for o in given.options} == set(legal)
+        assert given.gain >= 0 and 0 <= given.risk <= 1
+        assert given.move == hint(game, player).move
+        game, _ = game.apply(player, choose(game, player, rng, "hard"))
+
+
+def test_hard_avoids_a_needless_penalty() -> None:
+    """The active player with a cross at hand that skips nothing does not pass it."""
+    game: Game = new_game("classic", [-1, -2], 0)
+    while game.decision().phase != "action2" or game.active != -1:
+        player = min(game.decision().waiting)
+        game, _ = game.apply(player, choose(game, player, random.Random(0), "hard"))
+    options = hint(game, -1).options
+    passing = next(o for o in options if o.move.kind == "pass")
+    assert passing.risk in (0.0, 1.0) and options[0].value >= passing.value
+
+
+@pytest.mark.parametrize(("name", "faces"), [("classic", 6), ("longo", 8)])
+@pytest.mark.parametrize("role", ROLES)
+def test_value_tables_load_with_the_expected_shape(name: str, faces: int, role: str) -> None:
+    table = load_table(name, role)
+    rules = table.rules
+    assert rules == (RowRules() if faces == 6 else RowRules(8, 2, 6))
+    assert len(table.bias) == rules.penalty_limit == len(table.rows)
+    assert all(len(by_closed) == rules.rows_to_end for by_closed in table.rows)
+    assert all(len(cells) == rules.length + 1 and len(cells[0]) == rules.length + 2
+               for by_closed in table.rows for cells in by_closed)
+    empty = ((0, 0, False),) * 4
+    assert 40 < table.value(empty, 0) < 250  # an empty sheet is worth a plausible score
+    advanced = ((4, 4, False),) + ((0, 0, False),) * 3
+    assert table.value(advanced, 0) > table.value(advanced, 2)
