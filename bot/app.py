@@ -10,6 +10,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from bot.cogs.budget import WriteBudget
 from bot.cogs.buttons import DYNAMIC_ITEMS
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.stats import STATS_ITEMS, StatsTable
@@ -29,8 +30,8 @@ class QwixxBot(commands.Bot):
 
     def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True,
                  seeds: Callable[[], int] | None = None,
-                 clock: Callable[[], float] = time.time, coalesce: float = 1.0,
-                 tick: float = 15.0) -> None:
+                 clock: Callable[[], float] = time.time, coalesce: float = 10.0,
+                 tick: float = 15.0, budget: WriteBudget | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
                          | discord.Intents(guilds=True), help_command=None)
         self.database = database
@@ -41,11 +42,12 @@ class QwixxBot(commands.Bot):
         self.clock = clock
         self.coalesce = coalesce
         self.tick = tick
+        self.budget = budget
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
         service = GameService(self.store, self.seeds or GameService.random_seed, self.clock)
-        self.table = Table(self, service, self.coalesce)
+        self.table = Table(self, service, self.coalesce, self.budget)
         self.timers = Timers(service, self.table.publisher, self.tick)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded

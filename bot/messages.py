@@ -17,6 +17,9 @@ EN: dict[str, str] = {
                   "Start needs {min} players.",
     "lobby.started": "🎲 **{title}** — started with {names}.",
     "lobby.cancelled": "🎲 **{title}** — the lobby was cancelled by {name}.",
+    "lobby.abandoned": "🎲 **{title}** — the lobby was closed by {name}.",
+    "lobby.expired": "🎲 **{title}** — nobody started this lobby in time, so it closed "
+                     "(`/qwixx start` opens a new one).",
     "button.join": "Join",
     "button.leave": "Leave",
     "button.computer": "Add computer player",
@@ -24,13 +27,14 @@ EN: dict[str, str] = {
     "button.cancel": "Cancel",
     "button.sheet": "Open my sheet",
     "button.pass": "Pass",
+    "button.board": "Board",
+    "sheet.moved_on": "Action done by everyone: your next decision.",
+    "board.content": "The board of turn {turn}: where every pawn stands.",
     # turns
     "turn.header": "**Turn {turn}** · {active} is active",
-    "turn.white_sum": "White sum **{total}** — everyone may cross {total} in one row.",
-    "turn.colour_hint": "{active} may then add a white die to a coloured one.",
-    "turn.action2": "Action 1 is done. {active}, now add a white die to a coloured one "
-                    "(or pass).",
-    "turn.waiting": "Waiting for: {names}",
+    "turn.white_sum": "White sum **{total}**: everyone may cross {total} in one row; then "
+                      "{active} may add a white die to a coloured one.",
+    "turn.action2": "{active}: now add a white die to a coloured one (or pass).",
     "turn.action3": "{active} may now move their pawn 1-5 free fields onto a number they "
                     "cross now or have crossed (or stay).",
     "turn.final_round": "🏁 Final round: {names} still play as active player.",
@@ -40,12 +44,36 @@ EN: dict[str, str] = {
     "turn.roll": "{active} chooses which dice to roll (one, two or all three).",
     "turn.reroll": "{active} rolled {dice} = **{total}** and may keep it or re-roll the same "
                    "dice once.",
-    "turn.place": "Sum **{total}** ({dice}) — everyone may write {total} in one field of a "
+    "turn.place": "Sum **{total}** ({dice}): everyone may write {total} in one field of a "
                   "{rows} row.",
-    "turn.over": "**Turn {turn}** is over.",
-    "turn.automatic": "**Turn {turn}** ({active} active) — nobody could cross anything: {what}",
-    "status.decided": "✅",
-    "status.waiting": "⏳",
+    "turn.automatic": "**Turn {turn}** ({active} active): nobody could decide anything — {what}",
+    "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
+    "story.header": "**Turn {turn}** · 🎲 {active} is active",
+    "story.header_done": "**Turn {turn}** · {active} was active",
+    "story.roll": "🎲 {dice} · white sum **{total}**",
+    "story.action1": "Action 1: {what}",
+    "story.action2": "Action 2: {what}",
+    "story.place": "Written: {what}",
+    "story.crossed": "{name} crossed {row} {number}",
+    "story.lucky": "{name} used a lucky number: {row} {number}",
+    "story.passed": "{name} passed",
+    "story.wrote": "{name} wrote {number} in {row}",
+    "story.wrote_nothing": "{name} wrote nothing",
+    "story.scores": "Scores: {scores}",
+    "story.nothing_happened": "nothing changed",
+    "status.deciding": "⏳ Deciding: {names}",
+    "status.decided": "✅ Decided: {names}",
+    "status.nothing": "Nothing to decide: {names}",
+    "list.or": "{first} or {last}",
+    "unit.field.one": "{count} field",
+    "unit.field.other": "{count} fields",
+    "row.red": "Red",
+    "row.yellow": "Yellow",
+    "row.green": "Green",
+    "row.blue": "Blue",
+    "row.orange": "Orange",
+    "row.purple": "Purple",
+    "row.white": "White",
     # events
     "event.crossed": "{name} crossed {emoji} {number}",
     "event.lucky": "{name} used a lucky number: {emoji} {number}",
@@ -53,7 +81,7 @@ EN: dict[str, str] = {
     "event.locked": "🔒 {name} locked **{row}**",
     "event.die_removed": "the {row} die leaves the game",
     "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
-    "event.pawn_moved": "♟ {name} moved {steps} → {emoji} {number} (bonus {bonus})",
+    "event.pawn_moved": "♟ {name} moved {steps} → {row} {number} (bonus {bonus})",
     "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
                             "one more turn.",
     "event.game_over.board_finish": "🏁 The final round is over: game over.",
@@ -87,13 +115,13 @@ EN: dict[str, str] = {
     "option.colour": "{emoji} {number} (⚪{white}+{emoji}{colour})",
     "option.skips": " (skips {count})",
     "option.lucky": "🍀 Lucky {lucky} → {emoji} {number}",
-    "you.crossed": "Crossed {emoji} {number}.",
+    "you.crossed": "Crossed {row} {number}.",
     "you.passed": "You passed.",
     "you.rolled": "You rolled.",
     "you.kept": "You kept the throw.",
     "you.rerolled": "You re-rolled.",
-    "you.moved": "Moved your pawn {steps} fields.",
-    "you.placed": "Wrote the sum in {emoji} {row}.",
+    "you.moved": "Moved your pawn {steps}.",
+    "you.placed": "Wrote the sum in {row}.",
     "option.pawn": "♟ {steps} → {emoji} {number} ({what}, bonus {bonus})",
     "option.pawn.cross": "cross",
     "option.pawn.crossed": "already crossed",
@@ -347,4 +375,15 @@ def t(key: str, **values: object) -> str:
 
 
 def emoji(row: str) -> str:
-    return ROW_EMOJI.get(row, "")
+    """The colour's square (``white1`` and ``white2`` are both white dice)."""
+    return ROW_EMOJI.get(row.rstrip("0123456789"), "")
+
+
+def row_name(row: str) -> str:
+    """A row's colour in words (``Red``), for those who cannot tell the colours apart."""
+    return t(f"row.{row}") if f"row.{row}" in EN else row
+
+
+def plural(key: str, count: int) -> str:
+    """``plural("unit.field", 3)`` → ``3 fields`` (English: one and other)."""
+    return t(f"{key}.one" if count == 1 else f"{key}.other", count=count)

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 LARGEST_ID = 2**63 - 1
 """SQLite integers are signed 64-bit: a larger game id or turn cannot be looked up."""
 LOBBY_ACTIONS = ("join", "leave", "computer", "start", "cancel")
-TURN_HANDLERS = {"sheet": "on_open_sheet", "pass": "on_public_pass"}
+TURN_HANDLERS = {"sheet": "on_open_sheet", "pass": "on_public_pass", "board": "on_board"}
 """Public turn-message buttons: action → :class:`Table` handler ``(interaction, game, turn)``."""
 TURN_ACTIONS = tuple(TURN_HANDLERS)
 MOVE_TEXT = re.compile(r"[a-z]+(\.[a-z]*(\.[0-9]{0,3}(\.[a-z]+(\+[a-z]+)*)?)?)?")

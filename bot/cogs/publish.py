@@ -1,29 +1,46 @@
-"""The channel's side of a game: turn messages, calls, reminders and the end.
+"""The channel's side of a game: a projection of the store.
 
-Public messages are sent and edited with the bot token (interaction tokens
-expire after 15 minutes; games last days). Edits of a turn message are
-coalesced: several decisions within ``coalesce`` seconds become one edit.
+Every public message of a running game is derived from the stored game and its
+stored events; the store remembers which version the channel shows (``shown_version``)
+and what it shows (``shown``: the turn of the live message, who was mentioned in it,
+whether the end was posted). :meth:`Publisher.sync` brings one game's channel up to
+date and is safe to repeat: after a crash between commit and post, a refused post or
+a failed edit, the next sync — the timer loop runs one for every lagging game —
+finishes the job. Posts carry a nonce that Discord enforces, so a post repeated
+after a crash does not appear twice.
+
+Writes respect a per-channel budget (:class:`~bot.cogs.budget.WriteBudget`); edits
+that only show decisions being made wait ``settle`` seconds, so a burst of clicks
+becomes one edit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
+import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.cogs import views
+from bot.cogs import story, views
+from bot.cogs.budget import WriteBudget
 from bot.messages import t
+from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
-from bot.rules import Game, Move
-from bot.service.games import GameService, Outcome, ServiceError
-from bot.store import GameRecord
+from bot.rules import Game
+from bot.service.games import GameService, Outcome, ServiceError, load_game
+from bot.store import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
+
+SHEET_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
+SheetRefresh = Callable[[discord.Interaction, Outcome, str], Awaitable[None]]
 
 
 async def png_file(render: Callable[..., bytes], *args: Any, name: str) -> discord.File:
@@ -32,14 +49,66 @@ async def png_file(render: Callable[..., bytes], *args: Any, name: str) -> disco
     return discord.File(io.BytesIO(data), filename=name)
 
 
+@dataclass
+class Shown:
+    """What a game's channel shows, as stored with the game."""
+
+    turn: int | None = None
+    """The turn of the live message; None while it is the lobby message."""
+    pinged: list[int] = field(default_factory=list)
+    """Who was mentioned in this turn (at most once a turn)."""
+    files: str = ""
+    """Which images the live message carries (so unchanged ones are not re-uploaded)."""
+    ended: bool = False
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Shown:
+        data = record.shown
+        return cls(data.get("turn"), list(data.get("pinged", [])), data.get("files", ""),
+                   bool(data.get("ended", False)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "pinged": self.pinged, "files": self.files,
+                "ended": self.ended}
+
+
+@dataclass
+class OpenSheet:
+    """A player's ephemeral sheet whose interaction token can still edit it."""
+
+    interaction: discord.Interaction
+    turn: int
+    phase: str
+    opened: float
+
+
+def by_turn(events: Sequence[StoredEvent]) -> defaultdict[int, list[StoredEvent]]:
+    grouped: defaultdict[int, list[StoredEvent]] = defaultdict(list)
+    for event in events:
+        grouped[event.turn].append(event)
+    return grouped
+
+
+def active_in(game: Game, turn: int) -> int:
+    return game.players[(turn - 1) % len(game.players)]
+
+
+def humans(players: Sequence[int]) -> list[int]:
+    return [p for p in players if not is_computer(p)]
+
+
 class Publisher:
-    def __init__(self, client: discord.Client, service: GameService,
-                 coalesce: float = 1.0) -> None:
+    def __init__(self, client: discord.Client, service: GameService, settle: float = 10.0,
+                 budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service
-        self.coalesce = coalesce
+        self.settle = settle
+        self.budget = budget or WriteBudget()
+        self.refresh_sheet: SheetRefresh | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pending: dict[int, asyncio.Task[None]] = {}
+        self._last_edit: dict[int, tuple[str, str, bool]] = {}
+        self._sheets: dict[tuple[int, int], OpenSheet] = {}
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(record.channel_id)
@@ -47,96 +116,211 @@ class Publisher:
     async def names(self, record: GameRecord) -> dict[int, str]:
         return await self.service.names(record.guild_id, record.players)
 
+    # --- after a change ---------------------------------------------------
     async def publish(self, outcome: Outcome) -> None:
-        """Bring the channel up to date after a change.
-
-        What happened is told once: the events that closed a turn on that turn's
-        message, those that opened a phase in the message calling its players, and
-        timeouts and departures in the next message posted.
-        """
+        """Tell the channel about a change: news that opens a decision at once, the rest
+        after ``settle`` seconds (several clicks become one edit)."""
+        record, game, before = outcome.record, outcome.game, outcome.before
+        if game is not None and before is not None and record.status == "running" \
+                and game.turn == before.turn == Shown.of(record).turn:
+            if game.decision().phase == before.phase:
+                self.later(record.id, self.settle)
+                return
+            updated = await self.update_sheets(outcome)
+            if set(story.deciders(game)) <= updated:
+                self.later(record.id, self.settle)
+                return
         try:
-            await self._publish(outcome)
+            await self.sync(record.id)
         except discord.Forbidden as error:
-            log.warning("cannot post in channel %s for game %s: %s", outcome.record.channel_id,
-                        outcome.record.id, error)
+            log.warning("cannot post in channel %s for game %s: %s", record.channel_id,
+                        record.id, error)
             raise ServiceError("error.cannot_post_now") from error
+        except Exception:  # stored all the same: the timer loop catches the channel up
+            log.exception("publishing game %s failed; it is caught up later", record.id)
 
-    async def _publish(self, outcome: Outcome) -> None:
-        game, before = outcome.game, outcome.before
-        assert game is not None and before is not None
-        notices = views.describe(e for e in outcome.events if e.kind in views.NOTICES)
-        events = [e for e in outcome.events if e.kind not in views.NOTICES]
-        async with self._locks[outcome.record.id]:
-            segments = views.turn_segments(events)
-            summary = views.describe(segments[0][1])
-            automatic = views.played_out(segments, game.finished)
-            phase = game.decision().phase
-            over = outcome.record.status != "running"
-            if over or game.turn != before.turn:
-                await self.edit_turn(outcome.record, views.turn_over_content(before.turn, summary))
-            if outcome.record.status == "abandoned":
-                ending = views.describe(e for e in events if e.kind == "game_over")
-                await self.channel(outcome.record).send("\n".join(notices + automatic + ending))
-            elif game.finished:
-                await self.finish(outcome, notices + automatic)
-            elif game.turn != before.turn:
-                await self.post_turn(outcome, notices + automatic)
-            elif phase != before.phase and phase in game.simultaneous_phases:
-                # a decision for everyone: a fresh message, so that everyone is pinged
-                await self.edit_turn(outcome.record, views.turn_so_far(game, summary))
-                await self.post_turn(outcome, notices)
-            else:
-                self.refresh_turn(outcome.record.id)
-                if before.phase in game.simultaneous_phases and phase != before.phase:
-                    # everyone has decided; now the active player alone is called
-                    await self.announce_phase(outcome, notices + summary)
-
-    async def post_turn(self, outcome: Outcome, preface: list[str] | None = None) -> None:
-        record, game = outcome.record, outcome.game
-        assert game is not None
-        files = await self.table_images(record, game)
-        message = await self.channel(record).send(
-            views.turn_content(game, preface or [], record.deadline), files=files,
-            view=views.turn_view(record, game),
-            allowed_mentions=views.ping(game.decision().waiting))
-        await self.service.set_message(record.id, message.id)
-
-    async def table_images(self, record: GameRecord, game: Game,
-                           highlight: list[Move] | None = None) -> list[discord.File]:
-        """What lies on the table: the dice, and the board with its pawns (On Board)."""
-        files = []
-        dice: dict[str, int] = getattr(game, "dice", {})
-        if dice:
-            files.append(await png_file(render_dice, dice, name="dice.png"))
-        if hasattr(game, "board"):
-            files.append(await png_file(render_board, game, await self.names(record),
-                                        highlight or [], name="board.png"))
-        return files
-
-    def refresh_turn(self, game_id: int) -> None:
-        """Show the latest decisions on the turn message, soon (several become one edit)."""
+    def later(self, game_id: int, delay: float) -> None:
+        """Sync ``game_id`` after ``delay`` seconds, unless a sync is already pending."""
         if game_id not in self._pending:
-            self._pending[game_id] = asyncio.create_task(self._refresh_later(game_id))
+            self._pending[game_id] = asyncio.create_task(self._sync_later(game_id, delay))
 
-    async def _refresh_later(self, game_id: int) -> None:
-        await asyncio.sleep(self.coalesce)
+    async def _sync_later(self, game_id: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._pending.pop(game_id, None)
+        try:
+            await self.sync(game_id)
+        except Exception:
+            log.exception("publishing game %s failed; it is caught up later", game_id)
+
+    async def catch_up(self) -> int:
+        """Sync every game whose channel lags the store; how many were tried."""
+        lagging = await self.service.lagging()
+        for game_id in lagging:
+            try:
+                await self.sync(game_id)
+            except Exception as error:
+                log.warning("game %s: the channel still lags (%s); trying again later",
+                            game_id, error)
+        return len(lagging)
+
+    # --- the projection -----------------------------------------------------
+    async def sync(self, game_id: int) -> None:
+        """Bring the channel of ``game_id`` up to the stored version (idempotent)."""
         async with self._locks[game_id]:
-            self._pending.pop(game_id, None)
-            outcome = await self.service.get(game_id)  # re-read: clicks race
-            game = outcome.game
-            if game is not None and outcome.record.status == "running":
-                await self.edit_turn(outcome.record,
-                                     views.turn_content(game, (), outcome.record.deadline),
-                                     views.turn_view(outcome.record, game))
+            record = (await self.service.get(game_id)).record
+            if record.status == "lobby" or record.shown_version >= record.version:
+                return
+            shown = Shown.of(record)
+            game = load_game(record)
+            message_id = record.message_id
+            if game is None:
+                await self.close_lobby(record)
+            else:
+                message_id = await self.project(record, game, shown)
+            await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
 
-    async def announce_phase(self, outcome: Outcome, preface: list[str]) -> None:
-        game = outcome.game
-        assert game is not None
-        waiting = game.decision().waiting
-        text = "\n".join([*preface, *views.phase_lines(game, game.decision().phase,
-                                                         views.mention(game.active)),
-                          *views.deadline_lines(outcome.record.deadline)])
-        await self.channel(outcome.record).send(text, allowed_mentions=views.ping(waiting))
+    async def project(self, record: GameRecord, game: Game, shown: Shown) -> int | None:
+        """Edit and post what the stored ``game`` needs; the live message's id."""
+        events = by_turn(await self.service.events(record.id, shown.turn or 0))
+        ended = record.status != "running"
+        first_unseen = 1 if shown.turn is None else shown.turn + 1
+        if shown.turn is not None and record.message_id and (shown.turn < game.turn or ended):
+            await self.finish_turn(record, game, shown, events)
+        if ended:
+            if shown.ended:
+                return record.message_id
+            shown.ended = True
+            unseen = self.compact(game, events, range(first_unseen, game.turn + 1))
+            if record.status == "finished":
+                return await self.post_end(record, game, unseen)
+            if unseen:
+                await self.send(record, "\n".join(unseen))
+            return record.message_id
+        if shown.turn != game.turn:
+            unseen = self.compact(game, events, range(first_unseen, game.turn))
+            return await self.post_turn(record, game, shown, events[game.turn], unseen)
+        assert record.message_id is not None
+        await self.edit_turn(record, game, shown, events[game.turn])
+        await self.ping_newcomers(record, game, shown)
+        return record.message_id
+
+    @staticmethod
+    def compact(game: Game, events: dict[int, list[StoredEvent]], turns: range) -> list[str]:
+        """Turns that began and ended between two looks at the channel, one line each."""
+        return [story.played_out(turn, active_in(game, turn), events[turn])
+                for turn in turns if events.get(turn)]
+
+    async def finish_turn(self, record: GameRecord, game: Game, shown: Shown,
+                          events: dict[int, list[StoredEvent]]) -> None:
+        """The turn message keeps its story and loses its buttons and its clock."""
+        turn = shown.turn or 0
+        told = events[turn]
+        content = story.finished_turn(turn, active_in(game, turn), told)
+        files, signature = None, shown.files
+        if any(e.kind == "pawn_moved" for e in told):  # On Board: where the pawns now stand
+            files = [*await self.dice_files(told), await png_file(
+                render_board, game, await self.names(record), [], name="board.png")]
+            signature = f"board:{turn}"
+        await self.edit(record, record.message_id or 0, content, None, files, signature)
+
+    async def post_turn(self, record: GameRecord, game: Game, shown: Shown,
+                        told: list[StoredEvent], preface: list[str]) -> int:
+        """A new turn: one message, mentioning everyone with a decision in it."""
+        ping = humans(dict.fromkeys([*story.deciders(game), game.active]))
+        files, signature = await self.live_files(game)
+        content = story.live_turn(game, told, record.deadline, preface)
+        message = await self.send(record, content, files=files,
+                                  view=views.turn_view(record, game), pinged=ping,
+                                  nonce=f"qx{record.id}t{game.turn}")
+        shown.turn, shown.pinged, shown.files = game.turn, ping, signature
+        self._last_edit[message.id] = (content, signature, True)
+        return message.id
+
+    async def edit_turn(self, record: GameRecord, game: Game, shown: Shown,
+                        told: list[StoredEvent]) -> None:
+        files, signature = await self.live_files(game)
+        if signature == shown.files:
+            files = None
+        content = story.live_turn(game, told, record.deadline)
+        await self.edit(record, record.message_id or 0, content, views.turn_view(record, game),
+                        files, signature)
+        shown.files = signature
+
+    async def ping_newcomers(self, record: GameRecord, game: Game, shown: Shown) -> None:
+        """Mention, once a turn, a player whose decision opened after the turn's post."""
+        new = [p for p in humans(story.deciders(game)) if p not in shown.pinged]
+        if not new:
+            return
+        text = t("turn.ping", names=story.mentions(new), turn=game.turn,
+                 link=views.message_link(record))
+        await self.send(record, text, pinged=new,
+                        nonce=f"qx{record.id}t{game.turn}{game.decision().phase}"[:25])
+        shown.pinged += new
+
+    async def post_end(self, record: GameRecord, game: Game, preface: list[str]) -> int:
+        """The final scoreboard, mentioning every player."""
+        board = await png_file(render_scoreboard, game, await self.names(record),
+                               name="scoreboard.png")
+        winners = [s.player for s in game.ranking() if s.rank == 1]
+        wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
+        message = await self.send(record, views.end_content(game, preface, wins), files=[board],
+                                  pinged=humans(game.players), nonce=f"qx{record.id}end")
+        return message.id
+
+    async def close_lobby(self, record: GameRecord) -> None:
+        """A lobby that closed without a game: it says why, and its buttons go."""
+        closing = [e for e in await self.service.events(record.id) if e.kind == "lobby_closed"]
+        reason = closing[-1].data["reason"] if closing else "cancelled"
+        by = closing[-1].player if closing else record.host_id
+        content = views.lobby_closed_content(record, f"lobby.{reason}", by or record.host_id)
+        if record.message_id:
+            await self.edit(record, record.message_id, content, None)
+
+    # --- images -------------------------------------------------------------
+    async def live_files(self, game: Game) -> tuple[list[discord.File], str]:
+        """The dice on the table now, and a signature saying which they are."""
+        dice: dict[str, int] = getattr(game, "dice", {})
+        if not dice:
+            return [], ""
+        signature = "dice:" + ",".join(f"{c}{v}" for c, v in dice.items())
+        return [await png_file(render_dice, dice, name="dice.png")], signature
+
+    async def dice_files(self, told: list[StoredEvent]) -> list[discord.File]:
+        rolls = [e.data["dice"] for e in told if e.kind in ("turn", "rolled") and "dice" in e.data]
+        return [await png_file(render_dice, rolls[-1], name="dice.png")] if rolls else []
+
+    async def board_file(self, record: GameRecord, game: Game,
+                         highlight: list[Any] | None = None) -> discord.File:
+        return await png_file(render_board, game, await self.names(record), highlight or [],
+                              name="board.png")
+
+    # --- writes within the budget ------------------------------------------
+    async def send(self, record: GameRecord, content: str, *,
+                   files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
+                   pinged: Sequence[int] = (), nonce: str | None = None) -> discord.Message:
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if nonce is not None:
+            extra["nonce"] = nonce
+        async with self.budget.slot(record.channel_id):
+            return await self.channel(record).send(
+                content, files=list(files), allowed_mentions=views.ping(pinged), **extra)
+
+    async def edit(self, record: GameRecord, message_id: int, content: str,
+                   view: discord.ui.View | None, files: list[discord.File] | None = None,
+                   signature: str = "") -> None:
+        """Edit a message unless it already shows exactly this; a deleted one is let go."""
+        key = (content, signature, view is not None)
+        if self._last_edit.get(message_id) == key and files is None:
+            return
+        extra: dict[str, Any] = {} if files is None else {"attachments": files}
+        message = self.channel(record).get_partial_message(message_id)
+        try:
+            async with self.budget.slot(record.channel_id):
+                await message.edit(content=content, view=view,
+                                   allowed_mentions=discord.AllowedMentions.none(), **extra)
+        except discord.NotFound:
+            log.warning("message %s of game %s is gone; not edited", message_id, record.id)
+        self._last_edit[message_id] = key
 
     async def remind(self, outcome: Outcome) -> None:
         """Mention who still has to decide, with the deadline and a link to the turn."""
@@ -145,39 +329,47 @@ class Publisher:
         if not data["players"]:
             return
         link = views.message_link(record) if record.message_id else ""
-        text = t("turn.reminder", names=views.mentions(data["players"]),
+        text = t("turn.reminder", names=story.mentions(data["players"]),
                  deadline=int(data["deadline"]), link=link)
-        await self.channel(record).send(text, allowed_mentions=views.ping(data["players"]))
+        await self.send(record, text, pinged=data["players"])
 
-    async def edit_turn(self, record: GameRecord, content: str,
-                        view: discord.ui.View | None = None) -> None:
-        if record.message_id is None:
-            return
-        message = self.channel(record).get_partial_message(record.message_id)
-        try:
-            await message.edit(content=content, view=view,
-                               allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as error:
-            log.warning("could not edit message %s of game %s: %s", record.message_id,
-                        record.id, error)
+    # --- sheets that move on by themselves ------------------------------------
+    def sheet_opened(self, game_id: int, player: int, interaction: discord.Interaction,
+                     game: Game) -> None:
+        """Remember a player's open sheet, so it can offer their next decision itself."""
+        self._sheets[(game_id, player)] = OpenSheet(interaction, game.turn,
+                                                    game.decision().phase, time.monotonic())
 
-    async def finish(self, outcome: Outcome, preface: list[str]) -> None:
-        record, game = outcome.record, outcome.game
+    async def update_sheets(self, outcome: Outcome) -> set[int]:
+        """Move the open sheets of players whose new decision opened; who was updated."""
+        game, updated = outcome.game, set()
         assert game is not None
-        board = await png_file(render_scoreboard, game, await self.names(record),
-                               name="scoreboard.png")
-        winners = [s.player for s in game.ranking() if s.rank == 1]
-        wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
-        message = await self.channel(record).send(
-            views.end_content(game, preface, wins), file=board,
-            allowed_mentions=discord.AllowedMentions.none())
-        await self.service.set_message(record.id, message.id)
-
-    async def retire(self, record: GameRecord, content: str) -> None:
-        """Take the buttons off a game's public message when it ends early."""
-        await self.edit_turn(record, content)
+        for player in story.deciders(game):
+            sheet = self._sheets.get((outcome.record.id, player))
+            if sheet is None or self.refresh_sheet is None or sheet.turn != game.turn \
+                    or time.monotonic() - sheet.opened > SHEET_LIFETIME:
+                continue
+            if sheet.phase == game.decision().phase:
+                updated.add(player)
+                continue
+            try:
+                await self.refresh_sheet(sheet.interaction, outcome, t("sheet.moved_on"))
+                updated.add(player)
+            except discord.HTTPException as error:
+                log.info("sheet of %s in game %s could not move on: %s", player,
+                         outcome.record.id, error)
+                self._sheets.pop((outcome.record.id, player), None)
+        return updated
 
     async def drain(self) -> None:
-        """Wait for coalesced edits still pending (on shutdown and in tests)."""
+        """Run the syncs still waiting, now (on shutdown and in tests)."""
         while self._pending:
-            await asyncio.gather(*list(self._pending.values()), return_exceptions=True)
+            game_id, task = next(iter(self._pending.items()))
+            task.cancel()  # still asleep: it leaves the table before it syncs
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            self._pending.pop(game_id, None)
+            try:
+                await self.sync(game_id)
+            except Exception as error:
+                log.warning("game %s: the channel still lags (%s)", game_id, error)

@@ -4,7 +4,6 @@ service, then tell the player (ephemeral) and the channel (public messages).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -12,7 +11,8 @@ from typing import Concatenate, ParamSpec
 
 import discord
 
-from bot.cogs import views
+from bot.cogs import story, views
+from bot.cogs.budget import WriteBudget
 from bot.cogs.publish import Publisher, png_file
 from bot.messages import t
 from bot.render import render_sheet
@@ -45,10 +45,11 @@ class Table:
     """The game table in Discord: interaction handlers and the public messages."""
 
     def __init__(self, client: discord.Client, service: GameService,
-                 coalesce: float = 1.0) -> None:
+                 settle: float = 10.0, budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service
-        self.publisher = Publisher(client, service, coalesce)
+        self.publisher = Publisher(client, service, settle, budget)
+        self.publisher.refresh_sheet = self.show_sheet
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():
@@ -115,14 +116,14 @@ class Table:
         record = outcome.record
         if outcome.game is None:  # a lobby
             await interaction.response.send_message(t("leave.lobby"), ephemeral=True)
-            await self.publisher.edit_turn(record, views.lobby_content(record),
-                                           views.lobby_view(record))
+            if record.message_id:
+                await self.publisher.edit(record, record.message_id, views.lobby_content(record),
+                                          views.lobby_view(record))
             return
         await interaction.response.send_message(
             t("event.away.left", name=views.mention(interaction.user.id)),
             allowed_mentions=discord.AllowedMentions.none())
-        said = [e for e in outcome.events if e.kind != "away"]  # the answer just said it
-        await self.publisher.publish(dataclasses.replace(outcome, events=said))
+        await self.publisher.publish(outcome)
 
     @answers_errors
     async def on_my_games(self, interaction: discord.Interaction) -> None:
@@ -169,10 +170,9 @@ class Table:
             content = views.lobby_content(record)
             await interaction.edit_original_response(content=content)
             return
-        scores = ", ".join(f"{views.mention(p)} {s.total}" for p, s in game.scores().items())
-        content = "\n".join([views.turn_content(game, (), record.deadline),
-                             t("status.scores", scores=scores)])
-        files = await self.publisher.table_images(record, game)
+        told = await self.service.events(record.id, game.turn)
+        content = story.live_turn(game, told, record.deadline)
+        files, _ = await self.publisher.live_files(game)
         await interaction.edit_original_response(content=content, attachments=files)
 
     @answers_errors
@@ -184,7 +184,7 @@ class Table:
         await interaction.response.send_message(
             t("abandon.done", name=views.mention(member.id), title=title),
             allowed_mentions=discord.AllowedMentions.none())
-        await self.publisher.retire(record, t("event.game_over.abandoned"))
+        await self.publisher.publish(Outcome(record, None))
 
     # --- lobby buttons ---------------------------------------------------
     @answers_errors
@@ -204,6 +204,7 @@ class Table:
         else:
             content = views.lobby_closed_content(record, "lobby.cancelled", user)
             await interaction.edit_original_response(content=content, view=None)
+            await self.service.set_shown(record.id, record.version, record.message_id, {})
 
     async def start_game(self, interaction: discord.Interaction, game_id: int,
                          user: int) -> None:
@@ -211,7 +212,7 @@ class Table:
         record = outcome.record
         content = views.lobby_closed_content(record, "lobby.started", user)
         await interaction.edit_original_response(content=content, view=None)
-        await self.publisher.post_turn(outcome)
+        await self.publisher.publish(outcome)
 
     # --- playing ---------------------------------------------------------
     @answers_errors
@@ -225,6 +226,8 @@ class Table:
 
     async def show_sheet(self, interaction: discord.Interaction, outcome: Outcome,
                          header: str = "") -> None:
+        """The player's sheet with their options; it moves on by itself to their next
+        decision of the turn while the interaction lasts."""
         record, game, player = outcome.record, outcome.game, interaction.user.id
         if game is None:
             raise ServiceError("error.not_started")
@@ -234,10 +237,24 @@ class Table:
         files = [await png_file(render_sheet, game, player, interaction.user.display_name, moves,
                                 name="sheet.png")]
         if any(m.kind == "pawn" for m in moves):
-            files += await self.publisher.table_images(record, game, moves)
+            files.append(await self.publisher.board_file(record, game, moves))
         await interaction.edit_original_response(
             content=views.sheet_content(game, player, header), attachments=files,
             view=views.sheet_view(record, game, player))
+        if record.status == "running":
+            self.publisher.sheet_opened(record.id, player, interaction, game)
+
+    @answers_errors
+    async def on_board(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+        """On Board: the track with every pawn, for anyone who asks (spectators too)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.service.get(game_id)
+        record, game = outcome.record, outcome.game
+        if game is None or not hasattr(game, "board"):
+            raise ServiceError("error.not_started")
+        await interaction.edit_original_response(
+            content=t("board.content", turn=game.turn),
+            attachments=[await self.publisher.board_file(record, game)])
 
     @answers_errors
     async def on_move(self, interaction: discord.Interaction, game_id: int, turn: int,

@@ -2,6 +2,8 @@
 
 Nothing sleeps per game. After downtime the first pass resolves every overdue
 deadline in order; compare-and-set in the service makes a second firing a no-op.
+Each pass also brings every channel that lags the store up to date, so a post that
+failed (or a process killed before it posted) is a delay, never a lost turn.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ class Timers:
         self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
-        """Fire everything due now; how many games changed."""
+        """Fire everything due now, then catch up every channel that lags the store;
+        how many games changed."""
         fired = 0
         for game_id in await self.service.due():
             try:
@@ -39,6 +42,7 @@ class Timers:
                     await self.publisher.publish(outcome)
             except Exception:
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
+        await self.publisher.catch_up()
         return fired
 
     def start(self) -> None:

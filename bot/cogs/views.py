@@ -11,23 +11,15 @@ from collections.abc import Iterable
 import discord
 
 from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
-from bot.messages import emoji, t
-from bot.players import computer_name, is_computer
-from bot.rules import PASS, VARIANTS, Event, Game, Move
+from bot.cogs.story import mention, mentions, row_text
+from bot.messages import emoji, plural, t
+from bot.players import is_computer
+from bot.rules import PASS, VARIANTS, Game, Move
 from bot.service.timing import format_duration
 from bot.store import GameRecord
 
 ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success,
              "blue": discord.ButtonStyle.primary}
-
-
-def mention(user: int) -> str:
-    """A Discord mention, or a computer seat's name."""
-    return f"🤖 {computer_name(user)}" if is_computer(user) else f"<@{user}>"
-
-
-def mentions(users: Iterable[int]) -> str:
-    return ", ".join(mention(u) for u in users)
 
 
 # --- lobby ---------------------------------------------------------------
@@ -60,140 +52,22 @@ def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
     return t(key, title=title, names=mentions(record.players), name=mention(by))
 
 
-# --- events --------------------------------------------------------------
-def describe(events: Iterable[Event]) -> list[str]:
-    """Plain words for what happened; crosses and passes share one line."""
-    moves: list[str] = []
-    lines: list[str] = []
-    for event in events:
-        data, who = event.data, mention(event.player) if event.player else ""
-        if event.kind == "crossed":
-            key = "event.lucky" if data.get("via") == "lucky" else "event.crossed"
-            moves.append(t(key, name=who, emoji=emoji(data["row"]), number=data["number"]))
-        elif event.kind == "passed":
-            moves.append(t("event.passed", name=who))
-        elif event.kind == "locked":
-            lines.append(t("event.locked", name=who, row=data["row"]))
-        elif event.kind == "die_removed":
-            lines[-1:] = [f"{lines[-1]} — {t('event.die_removed', row=data['row'])}"]
-        elif event.kind == "penalty":
-            lines.append(t("event.penalty", name=who, **data))
-        elif event.kind == "placed":
-            moves.append(t("event.placed", name=who, number=data["number"],
-                           emoji=emoji(data["row"])))
-        elif event.kind == "pawn_moved":
-            lines.append(t("event.pawn_moved", name=who, steps=data["steps"],
-                           emoji=emoji(data["row"]), number=data["number"], bonus=data["bonus"]))
-        elif event.kind == "expired":
-            lines.append(t("event.expired", names=mentions(data["players"])))
-        elif event.kind == "away":
-            lines.append(t(f"event.away.{data['reason']}", name=who))
-        elif event.kind == "finish_reached":
-            lines.append(t("event.finish_reached", name=who))
-        elif event.kind == "rolled":
-            key = "event.rerolled" if data["attempt"] else "event.rolled"
-            lines.append(t(key, name=who, dice=dice_text(data["dice"]), total=data["total"]))
-        elif event.kind == "failed_throw":
-            lines.append(t("event.failed_throw", name=who, **data))
-        elif event.kind == "game_over":
-            lines.append(t(f"event.game_over.{data['reason']}"))
-    return ([" · ".join(moves)] if moves else []) + lines
-
-
-def turn_segments(events: Iterable[Event]) -> list[tuple[Event | None, list[Event]]]:
-    """Events cut at each new turn: what closed the old turn comes first.
-
-    A turn in which nobody had a choice is played out at once; it shows up as a
-    complete segment between two "turn" events.
-    """
-    segments: list[tuple[Event | None, list[Event]]] = [(None, [])]
-    for event in events:
-        if event.kind == "turn":
-            segments.append((event, []))
-        else:
-            segments[-1][1].append(event)
-    return segments
-
-
-def played_out(segments: list[tuple[Event | None, list[Event]]], finished: bool) -> list[str]:
-    """Lines for turns that began and ended without anyone's click."""
-    done = segments[1:] if finished else segments[1:-1]
-    return [t("turn.automatic", turn=start.data["turn"], active=mention(start.player or 0),
-              what=" · ".join(describe(e for e in events if e.kind != "passed")))
-            for start, events in done if start is not None]
-
-
 # --- the turn message ----------------------------------------------------
-def turn_content(game: Game, preface: Iterable[str] = (), deadline: float | None = None) -> str:
-    active = mention(game.active)
-    lines = [*preface, t("turn.header", turn=game.turn, active=active)]
-    lines += phase_lines(game, game.decision().phase, active)
-    final_turn = getattr(game, "final_turn", None)
-    if final_turn is not None:
-        still = [game.players[(turn - 1) % len(game.players)]
-                 for turn in range(game.turn, final_turn + 1)]
-        lines.append(t("turn.final_round", names=mentions(still)))
-    lines.append(status_line(game))
-    return "\n".join(lines + deadline_lines(deadline))
-
-
-def deadline_lines(deadline: float | None) -> list[str]:
-    """``⏳ Decide <t:…:R>``: Discord shows it in each reader's time, counting down."""
-    return [] if deadline is None else [t("turn.deadline", deadline=int(deadline))]
-
-
 def message_link(record: GameRecord) -> str:
     return (f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
             f"{record.message_id}")
 
 
-def phase_lines(game: Game, phase: str, active: str) -> list[str]:
-    """What the phase asks of whom, in words."""
-    if phase == "action1":
-        return [t("turn.white_sum", total=game.white_sum),  # type: ignore[attr-defined]
-                t("turn.colour_hint", active=active)]
-    if phase in ("action2", "action3"):
-        return [t(f"turn.{phase}", active=active)]
-    dice = game.dice  # type: ignore[attr-defined]
-    rows = " or ".join(f"{emoji(r)} {r}" for r in dice)
-    return [t(f"turn.{phase}", active=active, dice=dice_text(dice),
-              total=game.total, rows=rows)]  # type: ignore[attr-defined]
-
-
-def dice_text(dice: dict[str, int]) -> str:
-    return " ".join(f"{emoji(colour)}{value}" for colour, value in dice.items())
-
-
-def status_line(game: Game) -> str:
-    """Everyone's state in phases open to all; otherwise just who is awaited."""
-    decision = game.decision()
-    everyone = decision.phase in game.simultaneous_phases
-    shown = game.players if everyone else sorted(decision.waiting)
-    return "  ".join(
-        f"{t('status.waiting') if p in decision.waiting else t('status.decided')} {mention(p)}"
-        for p in shown)
-
-
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
-    """"Open my sheet", and "Pass" when a pass needs no sheet to be understood."""
+    """"Open my sheet"; "Pass" when a pass needs no sheet to be understood; the board
+    on request (On Board)."""
     view = discord.ui.View(timeout=None)
     view.add_item(TurnButton(record.id, game.turn, "sheet"))
     if any(PASS in game.legal_moves(p) for p in game.decision().waiting):
         view.add_item(TurnButton(record.id, game.turn, "pass"))
+    if hasattr(game, "board"):
+        view.add_item(TurnButton(record.id, game.turn, "board"))
     return view
-
-
-# Told in the next message posted, whatever turn it belongs to.
-NOTICES = ("expired", "away")
-
-
-def turn_so_far(game: Game, summary: Iterable[str]) -> str:
-    """A turn message whose decisions moved on to a newer message."""
-    return "\n".join([t("turn.header", turn=game.turn, active=mention(game.active)), *summary])
-
-
-def turn_over_content(turn: int, summary: Iterable[str]) -> str:
-    return "\n".join([t("turn.over", turn=turn), *summary])
 
 
 def ping(users: Iterable[int]) -> discord.AllowedMentions:
@@ -301,10 +175,10 @@ def you_did(move: Move) -> str:
     if move.kind in ("roll", "keep", "reroll"):
         return t({"roll": "you.rolled", "keep": "you.kept", "reroll": "you.rerolled"}[move.kind])
     if move.kind == "place":
-        return t("you.placed", emoji=emoji(move.row or ""), row=move.row)
+        return t("you.placed", row=row_text(move.row or ""))
     if move.kind == "pawn":
-        return t("you.moved", steps=move.number)
-    return t("you.crossed", emoji=emoji(move.row or ""), number=move.number)
+        return t("you.moved", steps=plural("unit.field", move.number or 0))
+    return t("you.crossed", row=row_text(move.row or ""), number=move.number)
 
 
 # --- the end -------------------------------------------------------------

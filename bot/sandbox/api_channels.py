@@ -77,7 +77,13 @@ class ChannelEndpoints:
                       else Perm.SEND_MESSAGES)
         if request.files:
             self._require(channel, Perm.ATTACH_FILES)
-        message = await self.messages.create(channel.id, request.json(), request.files)
+        body = request.json()
+        nonce = str(body["nonce"]) if body.get("nonce") is not None else None
+        if nonce is not None and body.get("enforce_nonce"):
+            for earlier in self.world.public_messages(channel.id):
+                if earlier.nonce == nonce and earlier.author.id == self.world.bot.id:
+                    return self.messages.payload(earlier)  # a repeat: no second message
+        message = await self.messages.create(channel.id, body, request.files, nonce=nonce)
         return self.messages.payload(message)
 
     async def get_message(self, request: ApiRequest) -> dict[str, Any]:

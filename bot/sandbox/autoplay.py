@@ -20,6 +20,7 @@ from .sandbox import Sandbox
 OPEN_SHEET = "Open my sheet"
 TURN = re.compile(r"\bTurn (\d+)\b")
 GAME_OVER = "final scores"
+WAIT = 30.0  # seconds the bot may take to show a change, however busy the machine
 Policy = Callable[[SimMember, list["Choice"], StoredMessage], "Choice"]
 Log = Callable[[str], None]
 
@@ -74,6 +75,18 @@ async def wait_for_turn(sb: Sandbox, channel: ChannelRecord | None = None) -> St
     return await sb.wait_for(lambda: turn_message(sb, channel))
 
 
+async def next_turn(sb: Sandbox, channel: ChannelRecord | None) -> StoredMessage | None:
+    """The turn message to act on, once there is one; None once the game is over.
+
+    Between two turns the old message has lost its buttons before the new one is
+    posted: wait for the bot rather than give up.
+    """
+    def ready() -> bool:
+        return final_message(sb, channel) is not None or turn_message(sb, channel) is not None
+    await sb.wait_for(ready, timeout=WAIT)
+    return None if final_message(sb, channel) is not None else turn_message(sb, channel)
+
+
 def final_message(sb: Sandbox, channel: ChannelRecord | None = None) -> StoredMessage | None:
     return next((m for m in reversed(sb.messages(channel)) if GAME_OVER in m.content), None)
 
@@ -82,8 +95,8 @@ async def play_round(sb: Sandbox, members: Sequence[SimMember], policy: Policy,
                      channel: ChannelRecord | None = None, log: Log | None = None) -> bool:
     """Let every member decide once on the newest turn message; False once the game is over."""
     for member in members:
-        turn = turn_message(sb, channel)
-        if turn is None or final_message(sb, channel) is not None:
+        turn = await next_turn(sb, channel)
+        if turn is None:
             return False
         sheet = (await member.click(turn, label=OPEN_SHEET)).message
         offered = choices(sheet)
@@ -112,7 +125,7 @@ async def caught_up(sb: Sandbox, seen: str, channel: ChannelRecord | None) -> No
             return True
         return turn is not None and (wanted is None or wanted in turn.content)
     try:
-        await sb.wait_for(shown, timeout=5)
+        await sb.wait_for(shown, timeout=WAIT)
     except (AssertionError, TimeoutError):
         return
 

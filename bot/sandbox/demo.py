@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.app import QwixxBot
+from bot.cogs.budget import WriteBudget
 
 from .autoplay import play_round, seeded_policy, wait_for_turn
 from .sandbox import Sandbox
@@ -70,9 +71,11 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
     """Play one game; returns the number of images written."""
     names = list(NAMES[:players])
     with tempfile.TemporaryDirectory() as folder:
-        async with Sandbox(members=names, settle=0.02) as sb:
+        # The demo plays at click speed, faster than a channel may be written:
+        # no write budget here (the bot keeps it everywhere else).
+        async with Sandbox(members=names, settle=0.02, write_limit=False) as sb:
             await sb.run_bot(QwixxBot(Path(folder) / "demo.db", dev_guild=sb.guild.id, coalesce=0.1,
-                                      seeds=lambda: seed))
+                                      seeds=lambda: seed, budget=WriteBudget(10_000, 1.0)))
             members = [sb.member(n) for n in names]
             transcript = Transcript(sb, {m.id: m.name for m in members}, print_line)
             images = ImageSaver(sb, out)

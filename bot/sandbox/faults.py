@@ -74,3 +74,30 @@ class Faults:
                 _log.info("sandbox injects %s on %s %s", fault.status, method, path)
                 return fault
         return None
+
+
+CHANNEL_WRITES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
+
+
+class ChannelWriteLimit:
+    """Discord's limit on message writes per channel (about 5 per 5 s): past it, a 429.
+
+    Every 429 served here is also recorded as a failure: a bot that keeps to the
+    budget never sees one.
+    """
+
+    def __init__(self, writes: int = 5, window: float = 5.0) -> None:
+        self.writes = writes
+        self.window = window
+        self._sent: dict[str, list[float]] = {}
+
+    def take(self, method: str, template: str, path: str, now: float) -> Fault | None:
+        """A 429 if this write goes over the channel's budget; None (and counted) if not."""
+        if method not in ("POST", "PATCH", "DELETE") or template not in CHANNEL_WRITES:
+            return None
+        sent = self._sent.setdefault(path.split("/")[2], [])
+        sent[:] = [at for at in sent if at > now - self.window]
+        if len(sent) >= self.writes:
+            return Fault(429, method, template, 0, round(sent[0] + self.window - now, 3))
+        sent.append(now)
+        return None

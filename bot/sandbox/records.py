@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -117,6 +118,8 @@ class StoredMessage:
     timestamp: str = ""
     edited_timestamp: str | None = None
     deleted: bool = False
+    nonce: str | None = None
+    """The nonce it was sent with (Discord drops a repeat when ``enforce_nonce`` is set)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -204,6 +207,8 @@ class Call:
     status: int | None = None
     files: list[str] = field(default_factory=list)
     """Filenames of the uploaded ``files[n]`` parts."""
+    at: float = field(default_factory=time.monotonic)
+    """When the request arrived (``time.monotonic``)."""
 
     @property
     def endpoint(self) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from . import limits
-from .faults import Faults
+from .faults import ChannelWriteLimit, Faults
 from .records import Call
 from .routing import Route, RouteTable, best_template
 from .validation import OpenApiValidator
@@ -88,6 +88,8 @@ class Rest:
         self.strict_schema = strict_schema
         self.routes: RouteTable[Handler] = RouteTable()
         self.faults = Faults()
+        self.write_limit: ChannelWriteLimit | None = ChannelWriteLimit()
+        """Discord's per-channel write limit; None turns it off."""
         self.calls: list[Call] = []
         self.tokens: set[str] | None = None
         """Accepted bot tokens; None accepts any."""
@@ -131,6 +133,12 @@ class Rest:
             fault = self.faults.take(call.method, call.route, call.path)
             if fault is not None:
                 return json_reply(*fault.reply())
+            limited = self.write_limit and self.write_limit.take(
+                call.method, call.route, call.path, call.at)
+            if limited:
+                self.world.fail("rate_limited", endpoint, f"more than {self.write_limit.writes} "
+                                f"writes in {self.write_limit.window:g} s to {call.path}")
+                return json_reply(*limited.reply())
             if found is None:
                 raise self._unknown(call)
             route, params = found

@@ -37,9 +37,11 @@ class Sandbox:
     def __init__(
         self, *, guilds: Sequence[GuildSpec | str] | None = None, members: Sequence[str] = (),
         openapi: Path | None = None, strict_schema: bool = True, timeout: float = 5.0,
-        settle: float = 0.05, bot_name: str = "Sandbox Bot",
+        settle: float = 0.05, bot_name: str = "Sandbox Bot", write_limit: bool = True,
     ) -> None:
         self.server = FakeDiscord(openapi=openapi, strict_schema=strict_schema, bot_name=bot_name)
+        if not write_limit:  # for tests that play faster than any channel may be written
+            self.server.rest.write_limit = None
         self.timeout = timeout
         self.settle = settle
         specs = [GuildSpec(g) if isinstance(g, str) else g for g in guilds or [GuildSpec()]]

@@ -13,13 +13,13 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.messages import t
 from bot.players import computer_name, computer_seat, is_computer
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
 from bot.rules import replay as replay_game
-from bot.service.play import Play, Seats
+from bot.service.play import Play, Seats, event_rows
 from bot.service.stats import game_results
 from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_duration
 from bot.store import (
@@ -27,6 +27,7 @@ from bot.store import (
     ChannelBusy,
     GameRecord,
     Store,
+    StoredEvent,
     Timing,
     VersionConflict,
     WrongStatus,
@@ -58,6 +59,13 @@ class Outcome:
     game: Game | None
     events: list[Event] = field(default_factory=list)
     before: Decision | None = None
+
+
+def opening(game: Game) -> list[Event]:
+    """The first turn's opening, as later turns are opened by the rules' "turn" event."""
+    dice: dict[str, int] = getattr(game, "dice", {})
+    return [Event("turn", game.active, {"turn": game.turn, **({"dice": dict(dice)} if dice
+                                                              else {})})]
 
 
 def load_game(record: GameRecord) -> Game | None:
@@ -92,6 +100,18 @@ class GameService:
     async def set_message(self, game_id: int, message_id: int) -> None:
         await self.store.set_message(game_id, message_id)
 
+    # --- what the channel shows --------------------------------------------
+    async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
+        return await self.store.events(game_id, first_turn)
+
+    async def lagging(self) -> list[int]:
+        """Games whose channel shows less than the store holds."""
+        return await self.store.lagging_games()
+
+    async def set_shown(self, game_id: int, version: int, message_id: int | None,
+                        shown: dict[str, Any]) -> None:
+        await self.store.set_shown(game_id, version, message_id, shown)
+
     async def remember_name(self, guild_id: int, user: int, name: str) -> None:
         await self.store.remember_name(guild_id, user, name)
 
@@ -124,7 +144,8 @@ class GameService:
         rules = {"board": board} if board else {}
         try:
             return await self.store.create_game(guild_id, channel_id, host_id, variant,
-                                                {"rules": rules}, self.seeds(), turn_time)
+                                                {"rules": rules}, self.seeds(), turn_time,
+                                                expires=self.clock() + turn_time)
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
 
@@ -152,7 +173,8 @@ class GameService:
     async def cancel(self, game_id: int, user: int) -> GameRecord:
         async def change(record: GameRecord) -> GameRecord:
             self._require_host(record, user)
-            return await self.store.abandon(record.id, record.version)
+            return await self.store.abandon(record.id, record.version,
+                                            [(0, "lobby_closed", user, {"reason": "cancelled"})])
         return await self._lobby_change(game_id, change)
 
     async def start(self, game_id: int, user: int) -> Outcome:
@@ -165,7 +187,7 @@ class GameService:
                             record.options.get("rules", {}))
             clock = Clock.start(self.clock(), record.turn_time)
             return await self.store.start_game(record.id, record.version, game.to_json(),
-                                               clock.timing())
+                                               clock.timing(), event_rows(1, opening(game)))
         record = await self._lobby_change(game_id, change)
         return await self._computers_first(record.id, Event("started", user))
 
@@ -240,7 +262,7 @@ class GameService:
         results = game_results(game) if status == "finished" else None
         record = await self.store.record_moves(
             record.id, record.version, play.moves, game.to_json(), status, results,
-            self._timing(record, play, status), seats.to_json())
+            self._timing(record, play, status), seats.to_json(), play.event_rows())
         return Outcome(record, game, play.events, play.before)
 
     def _timing(self, record: GameRecord, play: Play, status: str) -> Timing | None:
@@ -265,6 +287,8 @@ class GameService:
         async def attempt() -> Outcome | None:
             outcome = await self.get(game_id)
             record, game, clock = outcome.record, outcome.game, Clock.of(outcome.record)
+            if record.status == "lobby":
+                return await self._expire_lobby(record)
             if record.status != "running" or game is None or clock is None:
                 return None
             due = clock.due(self.clock())
@@ -274,6 +298,15 @@ class GameService:
                 return await self._expire(record, game)
             return None
         return await self._retrying(game_id, attempt)
+
+    async def _expire_lobby(self, record: GameRecord) -> Outcome | None:
+        """A lobby nobody started within the turn time closes, freeing the channel."""
+        if self.clock() < record.created_at + record.turn_time:
+            return None
+        closed = Event("lobby_closed", None, {"reason": "expired"})
+        record = await self.store.abandon(record.id, record.version,
+                                          [(0, closed.kind, None, closed.data)])
+        return Outcome(record, None, [closed])
 
     async def _remind(self, record: GameRecord, game: Game, clock: Clock) -> Outcome:
         waiting = sorted(game.decision().waiting - Seats.of(record).away)
@@ -363,10 +396,13 @@ class GameService:
 
     async def abandon(self, channel_id: int, user: int, can_manage: bool) -> GameRecord:
         async def attempt() -> GameRecord:
-            record = (await self.in_channel(channel_id)).record
+            found = await self.in_channel(channel_id)
+            record, game = found.record, found.game
             if user != record.host_id and not can_manage:
                 raise ServiceError("error.abandon_denied")
-            return await self.store.abandon(record.id, record.version)
+            event = ((0, "lobby_closed", user, {"reason": "abandoned"}) if game is None else
+                     (game.turn, "game_over", user, {"reason": "abandoned"}))
+            return await self.store.abandon(record.id, record.version, [event])
         return await self._retrying(None, attempt)
 
     async def _retrying(self, game_id: int | None, attempt: Callable[[], Awaitable[T]]) -> T:

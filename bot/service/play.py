@@ -24,9 +24,14 @@ class Play:
         self.events: list[Event] = []
 
     def apply(self, player: int, move: Move, source: str) -> None:
+        turn = self.game.turn
         self.game, events = self.game.apply(player, move)
         self.moves.append((player, move.to_json(), source))
-        self.events += events
+        self.events += with_scores(self.game, turn, events)
+
+    def event_rows(self) -> list[tuple[int, str, int | None, dict[str, Any]]]:
+        """The events to store, each with the turn it belongs to."""
+        return event_rows(self.before.turn, self.events)
 
     def settle(self, players: Collection[int], source: str, this_turn: bool = False) -> None:
         """Make the fallback move for each of ``players`` the game waits for, until it
@@ -57,6 +62,27 @@ class Play:
                 self.settle(away, "away")
             else:
                 return
+
+
+def with_scores(game: Game, turn: int, events: list[Event]) -> list[Event]:
+    """``events``, with everyone's totals told where ``turn`` ended (if it did)."""
+    if game.turn == turn and not game.finished:
+        return events
+    totals = Event("scores", None, {"totals": {str(p): s.total for p, s in
+                                               game.scores().items()}})
+    cut = next((i for i, e in enumerate(events) if e.kind == "turn"), len(events))
+    return [*events[:cut], totals, *events[cut:]]
+
+
+def event_rows(turn: int, events: list[Event]) -> list[tuple[int, str, int | None,
+                                                             dict[str, Any]]]:
+    """Events as stored: ``(turn, kind, player, data)``; a "turn" event opens its turn."""
+    rows = []
+    for event in events:
+        if event.kind == "turn":
+            turn = int(event.data["turn"])
+        rows.append((turn, event.kind, event.player, event.data))
+    return rows
 
 
 @dataclass(frozen=True)

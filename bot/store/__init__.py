@@ -17,6 +17,7 @@ from .records import (
     GameRecord,
     GameStatus,
     MoveRecord,
+    StoredEvent,
     Timing,
 )
 from .store import Clock, Store
@@ -36,6 +37,7 @@ __all__ = [
     "MoveRecord",
     "Store",
     "StoreError",
+    "StoredEvent",
     "Timing",
     "VersionConflict",
     "WrongStatus",

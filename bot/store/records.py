@@ -48,6 +48,11 @@ class GameRecord:
     """Reminders already sent for the current decision (0-2)."""
     presence: dict[str, Any] = field(default_factory=dict)
     """Seats the game no longer waits for: ``{"away": [ids], "streak": {id: n}}``."""
+    shown_version: int = 0
+    """The version the channel shows; below ``version``, the channel lags the store."""
+    shown: dict[str, Any] = field(default_factory=dict)
+    """What the channel shows, as the publisher left it (turn of ``message_id``, who
+    was mentioned in it, whether the end was posted)."""
 
     @property
     def is_active(self) -> bool:
@@ -67,6 +72,17 @@ class MoveRecord:
     source: str = "player"
     """Who decided: ``player``; ``computer`` for a computer seat; or the game for a
     player (``expired``, ``away``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One row of ``game_events``: something that happened in ``turn`` of a game."""
+
+    seq: int
+    turn: int
+    kind: str
+    player: int | None
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +109,7 @@ def timing_columns(timing: Timing | None) -> dict[str, Any]:
 GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, message_id, host_id, variant, options, seed, players, "
     "state, status, version, created_at, updated_at, finished_at, turn_time, stage_started, "
-    "deadline, reminders, presence"
+    "deadline, reminders, presence, shown_version, shown"
 )
 MOVE_COLUMNS: Final = "game_id, seq, player_id, move, created_at, source"
 
@@ -107,7 +123,7 @@ def game_from_row(row: Any) -> GameRecord:
     """Build a :class:`GameRecord` from a row selected with :data:`GAME_COLUMNS`."""
     (gid, guild, channel, message, host, variant, options, seed, players,
      state, status, version, created, updated, finished, turn_time, stage_started,
-     deadline, reminders, presence) = row  # fmt: skip
+     deadline, reminders, presence, shown_version, shown) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -129,6 +145,8 @@ def game_from_row(row: Any) -> GameRecord:
         deadline=deadline,
         reminders=reminders,
         presence=json.loads(presence),
+        shown_version=shown_version,
+        shown=json.loads(shown),
     )
 
 

@@ -13,6 +13,7 @@ busy timeout) does.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
 import time
@@ -36,6 +37,7 @@ from .records import (
     RUNNING,
     GameRecord,
     MoveRecord,
+    StoredEvent,
     Timing,
     dump_json,
     game_from_row,
@@ -48,6 +50,8 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Row = Sequence[Any]
+EventRow = tuple[int, str, int | None, dict[str, Any]]
+"""An event to store: ``(turn, kind, player, data)``."""
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _ACTIVE_SQL = "status IN ('lobby', 'running')"
@@ -287,9 +291,11 @@ class Store(StatsQueries):
         options: dict[str, Any],
         seed: int,
         turn_time: int = 86400,
+        expires: float | None = None,
     ) -> GameRecord:
         """Open a lobby (players ``[host_id]``, version 1); decisions get ``turn_time`` seconds.
 
+        ``expires`` (unix seconds) is when an unstarted lobby closes by itself.
         Raises :class:`ChannelBusy` if the channel has a lobby or running game.
         """
         for name, value in (("guild_id", guild_id), ("channel_id", channel_id),
@@ -304,10 +310,10 @@ class Store(StatsQueries):
             now = self._clock()
             async with db.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
-                "players, status, version, created_at, updated_at, turn_time) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                "players, status, version, created_at, updated_at, turn_time, next_due, "
+                "shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 1)",
                 (guild_id, channel_id, host_id, variant, options_json, seed,
-                 players_json, LOBBY, now, now, turn_time),
+                 players_json, LOBBY, now, now, turn_time, expires),
             ) as cur:  # fmt: skip
                 game_id = cur.lastrowid
             record = await self._load_existing(db, game_id)
@@ -327,13 +333,14 @@ class Store(StatsQueries):
 
     async def start_game(
         self, game_id: int, expected_version: int, state: dict[str, Any],
-        timing: Timing | None = None,
+        timing: Timing | None = None, events: Sequence[EventRow] = (),
     ) -> GameRecord:
         """Move a lobby to ``running`` with its initial ``state`` (compare-and-set)."""
         changes = {"state": dump_json(state), "status": RUNNING, **timing_columns(timing)}
         async with self._write() as db:
             now = self._clock()
             await self._compare_and_set(db, game_id, expected_version, (LOBBY,), changes, now)
+            await self._insert_events(db, game_id, events)
             record = await self._load_existing(db, game_id)
         log.info("game %d started with %d players", game_id, len(record.players))
         return record
@@ -362,8 +369,11 @@ class Store(StatsQueries):
         results: GameResults | None = None,
         timing: Timing | None = None,
         presence: dict[str, Any] | None = None,
+        events: Sequence[EventRow] = (),
     ) -> GameRecord:
         """Store the new ``state`` and append ``moves`` atomically (compare-and-set).
+
+        ``events`` (what the moves caused, for the channel) go in the same transaction.
 
         ``moves`` are ``(player_id, move, source)`` in the order they were applied;
         ``source`` says who decided (``player``, or ``expired``/``away`` for the game).
@@ -396,6 +406,7 @@ class Store(StatsQueries):
                     "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
                     (game_id, player_id, move_json, now, source, game_id),
                 )
+            await self._insert_events(db, game_id, events)
             record = await self._load_existing(db, game_id)
             if results is not None:
                 await insert_results(db, record, results, now)
@@ -413,8 +424,8 @@ class Store(StatsQueries):
             return await self._load_existing(db, game_id)
 
     async def due_games(self, now: float, limit: int = 50) -> list[GameRecord]:
-        """Running games with a reminder or deadline due at ``now``, most overdue first."""
-        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
+        """Lobbies and running games with something due at ``now``, most overdue first."""
+        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') "
                "AND next_due <= ? ORDER BY next_due, id LIMIT ?")
         async with self._read() as db:
             rows = await self._rows(db, sql, (now, limit))
@@ -443,14 +454,16 @@ class Store(StatsQueries):
                 "ON CONFLICT (guild_id) DO UPDATE SET turn_time = excluded.turn_time",
                 (guild_id, seconds))
 
-    async def abandon(self, game_id: int, expected_version: int) -> GameRecord:
+    async def abandon(self, game_id: int, expected_version: int,
+                      events: Sequence[EventRow] = ()) -> GameRecord:
         """Mark a lobby or running game ``abandoned`` (sets ``finished_at``); frees the channel."""
         async with self._write() as db:
             now = self._clock()
-            changes = {"status": ABANDONED, "finished_at": now}
+            changes = {"status": ABANDONED, "finished_at": now, "next_due": None}
             await self._compare_and_set(
                 db, game_id, expected_version, ACTIVE_STATUSES, changes, now
             )
+            await self._insert_events(db, game_id, events)
             record = await self._load_existing(db, game_id)
         log.info("game %d abandoned", game_id)
         return record
@@ -490,3 +503,45 @@ class Store(StatsQueries):
             async with db.execute(sql, (message_id, game_id)) as cur:
                 if cur.rowcount != 1:
                     raise GameNotFound(game_id)
+
+    # -- the channel's side ---------------------------------------------------------
+
+    @staticmethod
+    async def _insert_events(db: aiosqlite.Connection, game_id: int,
+                             events: Sequence[EventRow]) -> None:
+        for turn, kind, player, data in events:
+            await db.execute(
+                "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
+                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM game_events "
+                "WHERE game_id = ?",
+                (game_id, turn, kind, player, dump_json(data), game_id))
+
+    async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
+        """The stored events of ``game_id`` from ``first_turn`` on, in order."""
+        sql = ("SELECT seq, turn, kind, player, data FROM game_events "
+               "WHERE game_id = ? AND turn >= ? ORDER BY seq")
+        async with self._read() as db:
+            rows = await self._rows(db, sql, (game_id, first_turn))
+        return [StoredEvent(seq, turn, kind, player, json.loads(data))
+                for seq, turn, kind, player, data in rows]
+
+    async def lagging_games(self, limit: int = 50) -> list[int]:
+        """Games whose channel shows an older version than the store holds, oldest first."""
+        sql = ("SELECT id FROM games WHERE shown_version < version AND status != 'lobby' "
+               "ORDER BY id LIMIT ?")
+        async with self._read() as db:
+            rows = await self._rows(db, sql, (limit,))
+        return [int(row[0]) for row in rows]
+
+    async def set_shown(self, game_id: int, version: int, message_id: int | None,
+                        shown: dict[str, Any]) -> None:
+        """Remember that the channel now shows ``version`` (never moves backwards).
+
+        Presentation metadata: does not bump ``version``, so it never races a move.
+        """
+        if message_id is not None:
+            _check_int("message_id", message_id)
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE games SET shown_version = MAX(shown_version, ?), message_id = ?, "
+                "shown = ? WHERE id = ?", (version, message_id, dump_json(shown), game_id))

@@ -3,41 +3,9 @@
 from __future__ import annotations
 
 from bot.cogs import views
-from bot.rules import PASS, Event, Move, new_game
-from bot.rules.onboard import OnBoardGame
+from bot.rules import PASS, Move, new_game
 
 ANA, BEN, CEM = 11, 22, 33
-
-
-def test_the_final_round_names_who_still_plays() -> None:
-    game = new_game("onboard", [ANA, BEN, CEM], seed=1)
-    assert isinstance(game, OnBoardGame)
-    game.final_turn = game.turn + 1  # ANA reached the finish on the turn before
-    text = views.turn_content(game)
-    assert f"Final round: <@{ANA}>, <@{BEN}> still play" in text
-
-
-def test_a_deadline_is_a_discord_timestamp() -> None:
-    game = new_game("classic", [ANA, BEN], seed=1)
-    assert "⏳ Decide <t:1700000000:R>." in views.turn_content(game, (), 1_700_000_000.9)
-    assert "Decide" not in views.turn_content(game)
-
-
-def test_turns_played_out_without_a_click_are_told_once() -> None:
-    events = [Event("crossed", ANA, {"row": "red", "number": 5, "via": "cross"}),
-              Event("turn", BEN, {"turn": 2}), Event("passed", ANA), Event("passed", BEN),
-              Event("penalty", BEN, {"count": 1, "limit": 4}),
-              Event("turn", ANA, {"turn": 3}), Event("passed", BEN)]
-    segments = views.turn_segments(events)
-    assert views.describe(segments[0][1]) == [f"<@{ANA}> crossed 🟥 5"]
-    lines = views.played_out(segments, finished=False)
-    assert lines == [f"**Turn 2** (<@{BEN}> active) — nobody could cross anything: "
-                     f"❌ <@{BEN}> takes a penalty (1/4)"]
-
-
-def test_locks_and_dice_leaving_read_as_one_line() -> None:
-    events = [Event("locked", ANA, {"row": "red"}), Event("die_removed", None, {"row": "red"})]
-    assert views.describe(events) == [f"🔒 <@{ANA}> locked **red** — the red die leaves the game"]
 
 
 def test_option_labels_show_dice_skips_and_stay() -> None:

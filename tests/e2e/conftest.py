@@ -8,13 +8,23 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
+from bot.cogs.budget import WriteBudget
 from bot.sandbox import GuildSpec, Sandbox
 
 SEED = 20261126
+# These tests play as fast as clicks go, far faster than Discord lets a channel be
+# written; the sandboxes they use turn the stand-in's write limit off. The budget
+# itself is tested in test_channel.py, with the limit on.
+UNLIMITED = {"write_limit": False}
+
+
+def fast_budget() -> WriteBudget:
+    return WriteBudget(writes=10_000, window=1.0)
 
 
 def make_bot(database: Path, sb: Sandbox, seed: int = SEED) -> QwixxBot:
-    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, coalesce=0.05)
+    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, coalesce=0.05,
+                    budget=fast_budget())
 
 
 @pytest.fixture
@@ -26,7 +36,7 @@ def database(tmp_path: Path) -> Path:
 async def sb(database: Path) -> AsyncIterator[Sandbox]:
     """A sandbox with four members and two channels, and the bot logged in."""
     guild = GuildSpec(channels=("general", "games"))
-    async with Sandbox(guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"],
+    async with Sandbox(guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"], **UNLIMITED,
                        settle=0.02) as sandbox:
         await sandbox.run_bot(make_bot(database, sandbox))
         yield sandbox

@@ -13,6 +13,8 @@ from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import OPEN_SHEET, turn_message, wait_for_turn
 from bot.sandbox.permissions import Perm
 
+from .conftest import UNLIMITED, fast_budget
+
 HOUR = 3600.0
 MANAGE_GUILD = 1 << 5
 
@@ -32,13 +34,13 @@ def clock() -> FakeClock:
 
 def timed_bot(database: Path, sb: Sandbox, clock: FakeClock, coalesce: float = 0.05) -> QwixxBot:
     return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 99, clock=clock,
-                    coalesce=coalesce, tick=3600)
+                    coalesce=coalesce, tick=3600, budget=fast_budget())
 
 
 @pytest.fixture
 async def sb(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec(channels=("general", "games"))
-    async with Sandbox(guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"],
+    async with Sandbox(**UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"],
                        settle=0.02) as sandbox:
         await sandbox.run_bot(timed_bot(database, sandbox, clock))
         yield sandbox
@@ -172,7 +174,7 @@ async def test_my_games_and_leaving(sb: Sandbox) -> None:
 
 async def test_decisions_within_the_window_become_one_edit(
         database: Path, clock: FakeClock, tmp_path: Path) -> None:
-    async with Sandbox(members=["Ana", "Ben", "Cem", "Dan"], settle=0.02) as sb:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben", "Cem", "Dan"], settle=0.02) as sb:
         await sb.run_bot(timed_bot(tmp_path / "slow.db", sb, clock, coalesce=0.6))
         members = [sb.member(n) for n in ("Ana", "Ben", "Cem", "Dan")]
         turn = await start(sb, members)
@@ -184,4 +186,6 @@ async def test_decisions_within_the_window_become_one_edit(
         await bot(sb).table.publisher.drain()
         edits = [c for c in sb.server.calls if c.method == "PATCH" and c.route == route]
         assert len(edits) - before == 1
-        assert all(f"✅ <@{m.id}>" in turn_message(sb).content for m in members[1:])
+        decided = next(line for line in turn_message(sb).content.splitlines()
+                       if "✅ Decided:" in line)
+        assert all(f"<@{m.id}>" in decided for m in members[1:])

@@ -15,7 +15,7 @@ async def test_the_demo_plays_a_whole_game_and_keeps_the_images(tmp_path: Path) 
     count = await run_demo("classic", 2, tmp_path / "out", seed=3, print_line=lines.append)
     text = "\n".join(lines)
     assert "Ana: /qwixx start variant:classic" in text
-    assert "**Turn 1** · @Ana is active" in text
+    assert "**Turn 1** · 🎲 @Ana is active" in text
     assert "final scores" in text and ("wins" in text or "share the win" in text)
     assert "<@" not in text  # mentions are shown as names
     files = sorted(p.name for p in (tmp_path / "out").iterdir())

@@ -17,7 +17,7 @@ from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, play_to_end, wait_for_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
 
-from .conftest import SEED
+from .conftest import SEED, UNLIMITED, fast_budget
 
 
 def always_pass(member: SimMember, offered: list[Choice], sheet: StoredMessage) -> Choice:
@@ -26,13 +26,13 @@ def always_pass(member: SimMember, offered: list[Choice], sheet: StoredMessage) 
 
 def make_bot(database: Path) -> QwixxBot:
     """Commands synced globally, so that every guild of the stand-in has them."""
-    return QwixxBot(database, seeds=lambda: SEED)
+    return QwixxBot(database, seeds=lambda: SEED, coalesce=0.05, budget=fast_budget())
 
 
 @pytest.fixture
 async def sb(database: Path) -> AsyncIterator[Sandbox]:
     alpha = GuildSpec("Alpha", channels=("one", "two", "three", "four"))
-    async with Sandbox(guilds=[alpha, GuildSpec("Beta")],
+    async with Sandbox(**UNLIMITED, guilds=[alpha, GuildSpec("Beta")],
                        members=["Ana", "Ben", "Cem"], settle=0.02) as sandbox:
         await sandbox.run_bot(make_bot(database))
         yield sandbox

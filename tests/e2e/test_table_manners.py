@@ -14,7 +14,7 @@ from bot.sandbox.autoplay import (
     wait_for_turn,
 )
 
-from .conftest import make_bot
+from .conftest import UNLIMITED, make_bot
 
 MANAGE_CHANNELS = 1 << 4
 
@@ -103,7 +103,7 @@ async def test_public_pass_and_the_action2_call(sb: Sandbox) -> None:
     passed = await ben.click(turn, label="Pass")
     assert passed.message.ephemeral and "You passed" in passed.message.content
     refreshed = await sb.wait_for(
-        lambda: (m := turn_message(sb)) and f"✅ <@{ben.id}>" in m.content and m)
+        lambda: (m := turn_message(sb)) and f"✅ Decided: <@{ben.id}>" in m.content and m)
     await ana.click(refreshed, label="Pass")
     call = await sb.wait_for_message(lambda m: "now add a white die" in m.content
                                      or "**Turn 2**" in m.content)
@@ -194,15 +194,25 @@ async def test_no_game_where_the_bot_cannot_post(sb: Sandbox) -> None:
 async def test_a_move_is_kept_when_the_channel_refuses_the_bot(database: Path) -> None:
     from bot.sandbox.permissions import Perm
 
-    async with Sandbox(members=["Ana", "Ben"], settle=0.02) as sb:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb))
         ana, ben = names(sb, "Ana", "Ben")
         turn = await started(sb, ana, ben)
         await ben.click(turn, label="Pass")
+        await ana.click(turn, label="Pass")
+        call = await sb.wait_for(
+            lambda: (m := turn_message(sb)) and "now add a white die" in m.content and m)
         bot_member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]
         bot_member.permissions &= ~int(Perm.SEND_MESSAGES)  # a moderator changed the channel
-        answer = await ana.click(turn, label="Pass")
+        answer = await ana.click(call, label="Pass")  # action 2: the turn ends, a post is due
         assert "Your move is saved" in answer.ephemeral[-1].content
         assert [f.kind for f in sb.failures] == ["forbidden"]  # Discord's 403, as expected
+        sb.server.world.failures.clear()
         store = sb.bot.table.service.store  # type: ignore[attr-defined]
-        assert [m.player_id for m in await store.moves(1)] == [ben.id, ana.id]
+        assert [m.player_id for m in await store.moves(1)] == [ben.id, ana.id, ana.id]
+        bot_member.permissions |= int(Perm.SEND_MESSAGES)  # and changed it back
+        await sb.bot.timers.tick()  # type: ignore[attr-defined]
+        turn2 = await sb.wait_for(lambda: turn_message(sb))
+        assert "**Turn 2**" in turn2.content
+        await sb.bot.timers.tick()  # type: ignore[attr-defined]  # nothing more to catch up
+        assert len([m for m in sb.messages() if "**Turn 2**" in m.content]) == 1

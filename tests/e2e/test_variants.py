@@ -53,21 +53,25 @@ async def test_a_whole_qwinto_game(sb: Sandbox) -> None:
     assert len(throws) > 5  # each throw was shown with its dice
 
 
-async def test_a_whole_on_board_game_with_the_board_every_turn(sb: Sandbox) -> None:
+async def test_a_whole_on_board_game_shows_the_board_when_a_pawn_moved(sb: Sandbox) -> None:
     members = [sb.member(n) for n in ("Ana", "Ben", "Cem")]
     lobby = (await members[0].slash("qwixx", "start", variant="onboard", board="B")).message
     for member in members[1:]:
         await member.click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
     first = await wait_for_turn(sb)
-    assert [a.filename for a in first.attachments] == ["dice.png", "board.png"]
+    assert [a.filename for a in first.attachments] == ["dice.png"]
+    board = await members[1].click(first, label="Board")  # on request, for anyone
+    assert board.message.ephemeral and board.message.attachments[0].filename == "board.png"
     seen: list[str] = []
     final = await play_to_end(sb, members, recording(6, seen))
     assert "Qwixx On Board** — final scores" in final.content
     assert any(t.startswith("♟ ") and "bonus" in t for t in seen)  # action-3 moves
     assert "Stay" in seen
-    turns = [m for m in sb.messages() if any(a.filename == "board.png" for a in m.attachments)]
-    assert len(turns) > 5
+    turns = [m for m in sb.messages() if "was active" in m.content]
+    with_board = [m for m in turns if any(a.filename == "board.png" for a in m.attachments)]
+    assert with_board and all("♟" in m.content for m in with_board)
+    assert all("♟" not in m.content for m in turns if m not in with_board)
 
 
 async def test_the_board_option_is_only_for_on_board(sb: Sandbox) -> None:

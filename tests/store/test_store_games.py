@@ -35,6 +35,7 @@ async def test_create_and_get(store: Store, clock: FakeClock) -> None:
         created_at=clock.now,
         updated_at=clock.now,
         finished_at=None,
+        shown_version=1,  # the lobby message is the command's own answer
     )
     assert game.is_active
     assert await store.get_game(game.id) == game

@@ -1,0 +1,185 @@
+"""A turn told in words, from the events the store kept: what the turn message says.
+
+A turn message is derived from the stored game alone, so it can be rebuilt at any
+time (after a restart, a failed post, a permission restored): the story of the
+turn so far, then — while the turn is open — what it asks of whom, and by when.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.messages import emoji, plural, row_name, t
+from bot.players import computer_name, is_computer
+from bot.rules import PASS, Game
+from bot.store import StoredEvent
+
+
+def mention(user: int) -> str:
+    """A Discord mention, or a computer seat's name."""
+    return f"🤖 {computer_name(user)}" if is_computer(user) else f"<@{user}>"
+
+
+def mentions(users: Iterable[int]) -> str:
+    return ", ".join(mention(u) for u in users)
+
+
+def row_text(row: str) -> str:
+    """``🟥 Red``: colour and word, so no one needs to tell the colours apart."""
+    return f"{emoji(row)} {row_name(row)}"
+
+
+def dice_text(dice: dict[str, int]) -> str:
+    return " ".join(f"{emoji(colour)}{value}" for colour, value in dice.items())
+
+
+# --- the story of a turn -------------------------------------------------
+# Decisions made together are told on one line per action, in seat order.
+ACTION_LINES = {"action1": "story.action1", "action2": "story.action2",
+                "place": "story.place"}
+
+
+def story(events: Sequence[StoredEvent]) -> list[str]:
+    """What happened in one turn, in order: the roll, each action's results, the rest."""
+    lines: list[str] = []
+    actions: dict[str, list[str]] = {}
+    for event in events:
+        phase = event.data.get("phase", "place" if event.kind == "placed" else "")
+        if event.kind in ("crossed", "passed", "placed") and phase in ACTION_LINES:
+            if phase not in actions:
+                actions[phase] = []
+                lines.append(phase)  # a placeholder, filled below
+            actions[phase].append(decision_text(event))
+        else:
+            lines += event_lines(event, lines)
+    return [t(ACTION_LINES[line], what=" · ".join(actions[line])) if line in actions
+            else line for line in lines]
+
+
+def decision_text(event: StoredEvent) -> str:
+    who, data = mention(event.player or 0), event.data
+    if event.kind == "passed":
+        return t("story.wrote_nothing" if data.get("phase") == "place" else "story.passed",
+                 name=who)
+    if event.kind == "placed":
+        return t("story.wrote", name=who, number=data["number"], row=row_text(data["row"]))
+    key = "story.lucky" if data.get("via") == "lucky" else "story.crossed"
+    return t(key, name=who, row=row_text(data["row"]), number=data["number"])
+
+
+def event_lines(event: StoredEvent, before: list[str]) -> list[str]:
+    """Lines for one event that is not a decision (a lock's die joins the lock's line)."""
+    data, who = event.data, mention(event.player or 0)
+    kind = event.kind
+    if kind == "die_removed" and before:
+        before[-1] = f"{before[-1]} — {t('event.die_removed', row=row_name(data['row']).lower())}"
+        return []
+    if kind == "turn" and "dice" in data:
+        white = sum(v for c, v in data["dice"].items() if c.startswith("white"))
+        return [t("story.roll", dice=dice_text(data["dice"]), total=white)]
+    if kind == "locked":
+        return [t("event.locked", name=who, row=row_name(data["row"]).lower())]
+    if kind == "penalty":
+        return [t("event.penalty", name=who, **data)]
+    if kind == "pawn_moved":
+        return [t("event.pawn_moved", name=who, steps=plural("unit.field", data["steps"]),
+                  row=row_text(data["row"]), number=data["number"], bonus=data["bonus"])]
+    if kind == "expired":
+        return [t("event.expired", names=mentions(data["players"]))]
+    if kind == "away":
+        return [t(f"event.away.{data['reason']}", name=who)]
+    if kind == "finish_reached":
+        return [t("event.finish_reached", name=who)]
+    if kind == "rolled":
+        key = "event.rerolled" if data["attempt"] else "event.rolled"
+        return [t(key, name=who, dice=dice_text(data["dice"]), total=data["total"])]
+    if kind == "failed_throw":
+        return [t("event.failed_throw", name=who, **data)]
+    if kind == "game_over":
+        return [t(f"event.game_over.{data['reason']}")]
+    return []
+
+
+def scores_line(totals: dict[int, int]) -> str:
+    """``Scores: Zofia 41 · Ana 33``, best first (mentions do not ping in edits)."""
+    ranked = sorted(totals.items(), key=lambda item: -item[1])
+    return t("story.scores", scores=" · ".join(f"{mention(p)} {s}" for p, s in ranked))
+
+
+def stored_scores(events: Sequence[StoredEvent]) -> dict[int, int] | None:
+    """The totals told at the end of a turn, if it ended."""
+    told = [e for e in events if e.kind == "scores"]
+    return {int(p): s for p, s in told[-1].data["totals"].items()} if told else None
+
+
+# --- the turn message ----------------------------------------------------
+def finished_turn(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
+    """A turn that is over: its whole story, no call to action and no clock."""
+    lines = [t("story.header_done", turn=turn, active=mention(active)), *story(events)]
+    totals = stored_scores(events)
+    if totals is not None:
+        lines.append(scores_line(totals))
+    return "\n".join(lines)
+
+
+def played_out(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
+    """A turn nobody could decide anything in, told in one line on the next message."""
+    told = [line for line in story(e for e in events if e.kind not in ("passed", "scores"))]
+    return t("turn.automatic", turn=turn, active=mention(active),
+             what=" · ".join(told) or t("story.nothing_happened"))
+
+
+def live_turn(game: Game, events: Sequence[StoredEvent], deadline: float | None,
+              preface: Iterable[str] = ()) -> str:
+    """The open turn: its story so far, what it asks of whom, scores, and the deadline."""
+    active = mention(game.active)
+    lines = [*preface, t("story.header", turn=game.turn, active=active), *story(events)]
+    lines += call_lines(game)
+    final_turn = getattr(game, "final_turn", None)
+    if final_turn is not None:
+        still = [game.players[(turn - 1) % len(game.players)]
+                 for turn in range(game.turn, final_turn + 1)]
+        lines.append(t("turn.final_round", names=mentions(still)))
+    lines.append(status_line(game))
+    lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
+    return "\n".join(lines + deadline_lines(deadline))
+
+
+def deadline_lines(deadline: float | None) -> list[str]:
+    """``⏳ Decide <t:…:R>``: Discord shows it in each reader's time, counting down."""
+    return [] if deadline is None else [t("turn.deadline", deadline=int(deadline))]
+
+
+def call_lines(game: Game) -> list[str]:
+    """What the open phase asks of whom, in words."""
+    phase, active = game.decision().phase, mention(game.active)
+    if phase == "action1":
+        return [t("turn.white_sum", total=game.white_sum, active=active)]  # type: ignore[attr-defined]
+    if phase in ("action2", "action3", "roll"):
+        return [t(f"turn.{phase}", active=active)]
+    dice = game.dice  # type: ignore[attr-defined]
+    rows = t("list.or", first=", ".join(row_text(r) for r in list(dice)[:-1]),
+             last=row_text(list(dice)[-1])) if len(dice) > 1 else row_text(next(iter(dice)))
+    return [t(f"turn.{phase}", active=active, dice=dice_text(dice),
+              total=game.total, rows=rows)]  # type: ignore[attr-defined]
+
+
+def status_line(game: Game) -> str:
+    """Who is still deciding, who has decided, and who has nothing to decide."""
+    decision = game.decision()
+    everyone = decision.phase in game.simultaneous_phases
+    waiting = [p for p in game.players if p in decision.waiting]
+    done = [p for p in game.players if everyone and p not in decision.waiting]
+    idle = [p for p in done if game.legal_moves(p) in ([PASS], [])]
+    parts = [t("status.deciding", names=mentions(waiting))] if waiting else []
+    if [p for p in done if p not in idle]:
+        parts.append(t("status.decided", names=mentions(p for p in done if p not in idle)))
+    if idle:
+        parts.append(t("status.nothing", names=mentions(idle)))
+    return " · ".join(parts)
+
+
+def deciders(game: Game) -> list[int]:
+    """The players a decision of theirs is open for now (those with a real choice)."""
+    return [p for p in game.players if p in game.decision().waiting
+            and game.legal_moves(p) not in ([PASS], [])]

@@ -1,0 +1,102 @@
+"""The turn message, told from stored events and the live game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.cogs import story
+from bot.rules import PASS, Move, new_game
+from bot.rules.onboard import OnBoardGame
+from bot.store import StoredEvent
+
+ANA, BEN, CEM = 11, 22, 33
+
+
+def stored(*events: tuple[str, int | None, dict[str, Any]], turn: int = 1) -> list[StoredEvent]:
+    return [StoredEvent(seq, turn, kind, player, data)
+            for seq, (kind, player, data) in enumerate(events, 1)]
+
+
+def test_a_finished_turn_keeps_roll_actions_locks_and_scores_in_order() -> None:
+    told = stored(
+        ("turn", BEN, {"turn": 7, "dice": {"white1": 4, "white2": 4, "red": 2, "yellow": 6,
+                                           "green": 1, "blue": 5}}),
+        ("passed", ANA, {"phase": "action1"}),
+        ("crossed", BEN, {"row": "yellow", "number": 8, "phase": "action1", "via": "cross"}),
+        ("crossed", CEM, {"row": "red", "number": 8, "phase": "action1", "via": "cross"}),
+        ("crossed", BEN, {"row": "blue", "number": 10, "phase": "action2", "via": "cross"}),
+        ("locked", BEN, {"row": "blue"}), ("die_removed", None, {"row": "blue"}),
+        ("scores", None, {"totals": {str(ANA): 28, str(BEN): 41, str(CEM): 33}}), turn=7)
+    text = story.finished_turn(7, BEN, told)
+    assert text.splitlines() == [
+        f"**Turn 7** · <@{BEN}> was active",
+        "🎲 ⚪4 ⚪4 🟥2 🟨6 🟩1 🟦5 · white sum **8**",
+        f"Action 1: <@{ANA}> passed · <@{BEN}> crossed 🟨 Yellow 8 · <@{CEM}> crossed 🟥 Red 8",
+        f"Action 2: <@{BEN}> crossed 🟦 Blue 10",
+        f"🔒 <@{BEN}> locked **blue** — the blue die leaves the game",
+        f"Scores: <@{BEN}> 41 · <@{CEM}> 33 · <@{ANA}> 28",
+    ]
+    assert "Decide" not in text and "Deciding" not in text
+
+
+def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
+    told = stored(
+        ("turn", ANA, {"turn": 9}),
+        ("rolled", ANA, {"dice": {"orange": 3, "yellow": 5}, "total": 8, "attempt": 0}),
+        ("rolled", ANA, {"dice": {"orange": 6, "yellow": 5}, "total": 11, "attempt": 1}),
+        ("placed", BEN, {"row": "yellow", "column": 4, "number": 11}),
+        ("passed", ANA, {"phase": "place", "total": 11}),
+        ("failed_throw", ANA, {"count": 1, "limit": 4}), turn=9)
+    lines = story.finished_turn(9, ANA, told).splitlines()
+    assert lines[1:] == [
+        f"🎲 <@{ANA}> rolled 🟧3 🟨5 = 8",
+        f"🎲 <@{ANA}> re-rolled: 🟧6 🟨5 = 11",
+        f"Written: <@{BEN}> wrote 11 in 🟨 Yellow · <@{ANA}> wrote nothing",
+        f"❌ <@{ANA}> crosses a failed throw (1/4)",
+    ]
+    assert not any("crossed" in line for line in lines)
+
+
+def test_pawn_steps_are_counted_in_words() -> None:
+    one = stored(("pawn_moved", ANA, {"steps": 1, "row": "red", "number": 5, "bonus": 2}))
+    three = stored(("pawn_moved", ANA, {"steps": 3, "row": "red", "number": 5, "bonus": 2}))
+    assert "moved 1 field →" in story.story(one)[0]
+    assert "moved 3 fields →" in story.story(three)[0]
+
+
+def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
+    game = new_game("classic", [ANA, BEN, CEM], seed=1)
+    game.chosen = {CEM: PASS}  # as if CEM had nothing to cross this turn
+    text = story.live_turn(game, [], 1_700_000_000.9)
+    assert f"**Turn 1** · 🎲 <@{ANA}> is active" in text
+    assert "⏳ Decide <t:1700000000:R>." in text
+    assert "Scores:" in text
+    status = story.status_line(game)
+    if game.legal_moves(CEM) == [PASS]:
+        assert f"Nothing to decide: <@{CEM}>" in status
+    assert f"⏳ Deciding: <@{ANA}>, <@{BEN}>" in status
+    assert "Decide <t:" not in story.live_turn(game, [], None)
+
+
+def test_the_final_round_names_who_still_plays() -> None:
+    game = new_game("onboard", [ANA, BEN, CEM], seed=1)
+    assert isinstance(game, OnBoardGame)
+    game.final_turn = game.turn + 1  # ANA reached the finish on the turn before
+    assert f"Final round: <@{ANA}>, <@{BEN}> still play" in story.live_turn(game, [], None)
+
+
+def test_turns_nobody_could_play_are_told_in_one_line() -> None:
+    told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
+                  ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
+    assert story.played_out(2, BEN, told) == (
+        f"**Turn 2** (<@{BEN}> active): nobody could decide anything — "
+        f"❌ <@{BEN}> takes a penalty (1/4)")
+
+
+def test_deciders_are_only_players_with_a_real_choice() -> None:
+    game = new_game("qwinto", [ANA, BEN], seed=3)
+    assert story.deciders(game) == [ANA]  # only the active player rolls
+    game, _ = game.apply(ANA, next(m for m in game.legal_moves(ANA) if m.kind == "roll"))
+    assert ANA in story.deciders(game)
+    assert all(game.legal_moves(p) not in ([PASS], []) for p in story.deciders(game))
+    assert Move("keep") in game.legal_moves(ANA) or game.decision().phase == "place"
