@@ -40,8 +40,8 @@ HEADER = 40  # a block's name line
 NAME_SIZE = 24
 INFO_SIZE = 18  # lucky numbers, pawn, captions
 LABEL = 24  # the row letter's column
-LABEL_GAP = 5  # between it and the row's band
-GAP = 2  # between cells
+LABEL_GAP = 4  # between it and the row's band
+GAP = 1  # between cells
 ROW_GAP = 4  # between row lines
 MARK_BOX = 18  # a penalty / failed-throw box in the header
 LETTER_SIZE = 21  # the row letters
@@ -140,7 +140,7 @@ class CompactLayout:
 
     @staticmethod
     def lock_width(cell: int) -> int:
-        return round(cell * 0.55)
+        return round(cell * 0.45)
 
     @property
     def width(self) -> int:

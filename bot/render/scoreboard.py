@@ -70,8 +70,9 @@ class BoardLayout:
 
     @property
     def text_size(self) -> float:
-        """The table's digits as tall as the sheets' digits."""
-        return self.sheets.digit_size
+        """The table's digits a little taller than the sheets' (which are just readable
+        on a phone)."""
+        return self.sheets.digit_size + 1
 
     @property
     def line_height(self) -> int:
