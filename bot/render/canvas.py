@@ -228,13 +228,18 @@ def merged(boxes: list[Box], size: tuple[int, int], align: int) -> list[tuple[in
                                                                              int]]:
     """``boxes`` clipped to ``size`` and merged into one box per horizontal strip they
     touch, on multiples of ``align``: few crops, each a whole block of the box filter."""
-    spans: dict[int, tuple[float, float]] = {}
+    strips = -(-size[1] // STRIP)
+    lefts, rights = [math.inf] * strips, [-math.inf] * strips
     for x0, y0, x1, y1 in boxes:
         for strip in range(max(0, int(y0)) // STRIP, min(size[1] - 1, int(y1)) // STRIP + 1):
-            left, right = spans.get(strip, (x0, x1))
-            spans[strip] = (min(left, x0), max(right, x1))
+            if x0 < lefts[strip]:
+                lefts[strip] = x0
+            if x1 > rights[strip]:
+                rights[strip] = x1
     found = []
-    for strip, (x0, x1) in sorted(spans.items()):
+    for strip, (x0, x1) in enumerate(zip(lefts, rights, strict=True)):
+        if x1 <= x0:
+            continue
         left = max(0, int(x0) // align * align)
         right = min(size[0], -(-math.ceil(x1) // align) * align)
         if right > left:

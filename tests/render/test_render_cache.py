@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.render import render_board, render_scoreboard, render_sheet
-from bot.render.canvas import STATIC_IMAGES, Canvas, ImageCache
+from bot.render.canvas import STATIC_IMAGES, Canvas, ImageCache, merged
 from bot.render.example import NAMES, longo_example, onboard_example, play, start
 from bot.render.sheet import SheetLayout, draw_sheet
 from bot.rules import Move
@@ -102,3 +102,10 @@ def test_the_cache_keeps_the_latest_images_up_to_its_size() -> None:
     cache.get(2, build(2))
     assert built == [1, 2, 3, 2]
 
+
+
+def test_drawn_boxes_merge_per_strip_on_whole_blocks() -> None:
+    boxes = [(-5.0, 3.0, 10.5, 9.0), (20.0, 5.0, 31.0, 40.0), (50.0, 70.0, 90.0, 200.0)]
+    assert merged(boxes, (80, 100), 2) == [(0, 0, 32, 32), (20, 32, 32, 64),
+                                          (50, 64, 80, 96), (50, 96, 80, 100)]
+    assert merged([], (80, 100), 2) == []
