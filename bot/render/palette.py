@@ -18,7 +18,7 @@ from . import theme
 from .parts import blend
 
 RGB = theme.RGB
-STEPS = (1 / 3, 2 / 3)  # blends between two colours that meet
+STEPS = (0.5,)  # blends between two colours that meet
 ACTIVE_FILL: RGB = (255, 247, 214)  # the active player's block
 TABLE_FILL: RGB = (244, 244, 244)  # the points line of a sheet's points table
 

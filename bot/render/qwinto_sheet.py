@@ -193,7 +193,7 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     """``player``'s Qwinto sheet as a PNG, the fields ``highlight`` would fill outlined."""
     canvas = Canvas.new(LAYOUT.width, LAYOUT.height)
     draw_sheet(canvas, game, player, name, highlight)
-    return canvas.png()
+    return canvas.card_png()
 
 
 def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
