@@ -103,3 +103,15 @@ async def test_the_migration_sums_the_results_so_far(db_path: Path, clock: FakeC
     async with aiosqlite.connect(db_path, isolation_level=None) as db:
         assert await apply_migrations(db, clock(), upto) == PERIOD_TOTALS.version
     assert table(db_path, query) == kept
+
+
+@pytest.mark.parametrize("variant", ["", " AND variant = ?"])
+async def test_the_period_query_reads_its_period_by_index(store: Store, db_path: Path,
+                                                          variant: str) -> None:
+    sql = ("SELECT player_id, SUM(games), SUM(wins), SUM(score_sum), MAX(best) FROM "
+           f"period_totals WHERE guild_id = ? AND period = ? AND start >= ?{variant} "
+           "GROUP BY player_id")
+    with sqlite3.connect(db_path) as conn:
+        plan = " ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}",
+                                                        [1] * sql.count("?")))
+    assert "sqlite_autoindex_period_totals_1" in plan and "SCAN period_totals" not in plan, plan
