@@ -188,13 +188,3 @@ PAWN = (50, 64)  # a pawn on a field: width, height
 LEGEND_ROW = 60
 LEGEND_SIZE = 21
 SHEET_PAWN = 34  # the pawn in the sheet's bonus box
-
-BOARD_SHEET_SCALE = 0.5  # scoreboard: sheets at half size
-BOARD_COLUMNS = 2
-BOARD_TITLE = 40
-BOARD_ROW = 44
-BOARD_NAME = 220  # narrowest name column
-BOARD_RANK = 56
-BOARD_COLUMN = 92
-BOARD_TEXT = 24
-BOARD_HEADER_TEXT = 19
