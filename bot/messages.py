@@ -46,7 +46,8 @@ EN: dict[str, str] = {
                    "dice once.",
     "turn.place": "Sum **{total}** ({dice}): everyone may write {total} in one field of a "
                   "{rows} row.",
-    "turn.automatic": "**Turn {turn}** ({active} active): nobody could decide anything — {what}",
+    "turn.automatic": "**Turn {turn}** ({active} active), played while nobody was asked: {what}",
+    "turn.earlier": "… and {count} earlier turns played while nobody was asked.",
     "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
     "story.header": "**Turn {turn}** · 🎲 {active} is active",
     "story.header_done": "**Turn {turn}** · {active} was active",

@@ -129,11 +129,23 @@ def played_out(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
              what=" · ".join(told) or t("story.nothing_happened"))
 
 
+LIMIT = 2000  # Discord's longest message
+
+
+def fit(preface: Sequence[str], body: str, limit: int = LIMIT) -> str:
+    """``preface`` lines above ``body``; the oldest are summed up if all would not fit."""
+    lines = list(preface)
+    while lines and len("\n".join([*lines, body])) > limit:
+        dropped = len(preface) - len(lines) + 1
+        lines = [t("turn.earlier", count=dropped), *lines[2:]] if len(lines) > 1 else []
+    return "\n".join([*lines, body])[:limit]
+
+
 def live_turn(game: Game, events: Sequence[StoredEvent], deadline: float | None,
-              preface: Iterable[str] = ()) -> str:
+              preface: Sequence[str] = ()) -> str:
     """The open turn: its story so far, what it asks of whom, scores, and the deadline."""
     active = mention(game.active)
-    lines = [*preface, t("story.header", turn=game.turn, active=active), *story(events)]
+    lines = [t("story.header", turn=game.turn, active=active), *story(events)]
     lines += call_lines(game)
     final_turn = getattr(game, "final_turn", None)
     if final_turn is not None:
@@ -142,7 +154,7 @@ def live_turn(game: Game, events: Sequence[StoredEvent], deadline: float | None,
         lines.append(t("turn.final_round", names=mentions(still)))
     lines.append(status_line(game))
     lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
-    return "\n".join(lines + deadline_lines(deadline))
+    return fit(preface, "\n".join(lines + deadline_lines(deadline)))
 
 
 def deadline_lines(deadline: float | None) -> list[str]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
-from bot.cogs.story import mention, mentions, row_text
+from bot.cogs.story import fit, mention, mentions, row_text
 from bot.messages import emoji, plural, t
 from bot.players import is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
@@ -187,14 +187,14 @@ def end_content(game: Game, preface: Iterable[str] = (),
     """The ranking, the winner named, and (``wins``) each winner's count on this server."""
     ranking = game.ranking()
     winners = [s.player for s in ranking if s.rank == 1]
-    lines = [*preface, t("end.title", title=game.title)]
+    lines = [t("end.title", title=game.title)]
     lines += [t("end.line", rank=s.rank, name=mention(s.player), total=s.total)
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb="wins" if len(winners) == 1
                    else "share the win"))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
               if n > 0]
-    return "\n".join(lines)
+    return fit(list(preface), "\n".join(lines))
 
 
 def ordinal(n: int) -> str:

@@ -89,7 +89,7 @@ def test_turns_nobody_could_play_are_told_in_one_line() -> None:
     told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
                   ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
     assert story.played_out(2, BEN, told) == (
-        f"**Turn 2** (<@{BEN}> active): nobody could decide anything — "
+        f"**Turn 2** (<@{BEN}> active), played while nobody was asked: "
         f"❌ <@{BEN}> takes a penalty (1/4)")
 
 
@@ -100,3 +100,11 @@ def test_deciders_are_only_players_with_a_real_choice() -> None:
     assert ANA in story.deciders(game)
     assert all(game.legal_moves(p) not in ([PASS], []) for p in story.deciders(game))
     assert Move("keep") in game.legal_moves(ANA) or game.decision().phase == "place"
+
+
+def test_a_long_preface_is_summed_up_to_fit_a_message() -> None:
+    preface = [f"**Turn {n}** (<@{ANA}> active): nobody could decide anything — " + "x" * 80
+               for n in range(1, 60)]
+    text = story.fit(preface, "**Turn 60** · the body")
+    assert len(text) <= 2000 and text.endswith("**Turn 60** · the body")
+    assert "earlier turns" in text.splitlines()[0] and "**Turn 59**" in text

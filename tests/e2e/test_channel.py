@@ -1,0 +1,193 @@
+"""The channel tells the game: turn messages in order, mentions, the write budget,
+catching up after a crash, lobbies that expire."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot.app import QwixxBot
+from bot.cogs.budget import WriteBudget
+from bot.sandbox import Sandbox, SimMember
+from bot.sandbox.autoplay import play_to_end, seeded_policy, turn_message, wait_for_turn
+from bot.sandbox.faults import CHANNEL_WRITES, ChannelWriteLimit
+from bot.sandbox.records import Call
+from bot.store import Store
+
+from .conftest import UNLIMITED, make_bot
+from .test_async_play import FakeClock, timed_bot
+
+ROOT = Path(__file__).resolve().parents[2]
+TURN = re.compile(r"\*\*Turn (\d+)\*\*|turn (\d+)\*\*")
+
+
+async def open_game(sb: Sandbox, members: list[SimMember], variant: str = "classic",
+                    computers: int = 0) -> None:
+    host = members[0]
+    lobby = (await host.slash("qwixx", "start", variant=variant)).message
+    for member in members[1:]:
+        await member.click(lobby, label="Join")
+    for _ in range(computers):
+        lobby = (await host.click(lobby, label="Add computer player")).message
+    await host.click(lobby, label="Start")
+    await wait_for_turn(sb)
+
+
+def writes(sb: Sandbox) -> list[Call]:
+    return [c for c in sb.server.calls if c.method in ("POST", "PATCH", "DELETE")
+            and c.route in CHANNEL_WRITES]
+
+
+def busiest(calls: list[Call], window: float) -> int:
+    """The most writes to one channel within any ``window`` seconds."""
+    most = 0
+    for i, call in enumerate(calls):
+        channel = call.path.split("/")[2]
+        most = max(most, sum(1 for c in calls[i:] if c.path.split("/")[2] == channel
+                             and c.at - call.at < window))
+    return most
+
+
+def pings_per_turn(sb: Sandbox) -> Counter[tuple[int, int]]:
+    """(user, turn) → how often a post let that user be pinged (reminders aside)."""
+    pings: Counter[tuple[int, int]] = Counter()
+    for call in sb.server.calls:
+        body = call.body if isinstance(call.body, dict) else {}
+        text = str(body.get("content") or "")
+        if call.method != "POST" or call.route != CHANNEL_WRITES[0] or text.startswith("⏰"):
+            continue
+        found = TURN.search(text)
+        turn = int(found[1] or found[2]) if found else 0
+        for user in (body.get("allowed_mentions") or {}).get("users") or []:
+            pings[(int(user), turn)] += 1
+    return pings
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+async def test_each_finished_turn_message_tells_its_whole_turn(database: Path,
+                                                                variant: str) -> None:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(make_bot(database, sb))
+        members = [sb.member("Ana"), sb.member("Ben")]
+        await open_game(sb, members, variant)
+        final = await play_to_end(sb, members, seeded_policy(11))
+        assert sb.failures == [], sb.describe_failures()
+        told = [m for m in sb.messages() if "was active" in m.content]
+        numbers = [int(TURN.search(m.content)[1]) for m in told]  # type: ignore[index]
+        assert numbers == sorted(numbers) and len(numbers) > 3  # in order, one per turn
+        for message in told:
+            lines = message.content.splitlines()
+            assert not message.components and "Decide <t:" not in message.content
+            assert lines[1].startswith("🎲")  # the roll (Qwinto: the throw)
+            if variant == "qwinto":
+                assert "Written:" in message.content
+            else:
+                assert lines[2].startswith("Action 1:")
+        assert all(m.content.splitlines()[-1].startswith("Scores:") for m in told[:-1])
+        assert not any("Action 1 is done" in m.content for m in sb.messages())
+        humans = {f"<@{m.id}>" for m in members}
+        assert all(name in final.content for name in humans)
+        pings = pings_per_turn(sb)
+        assert max(pings.values()) == 1  # at most once a turn, for each player
+        final_post = next(c for c in sb.server.calls if isinstance(c.body, dict)
+                          and "final scores" in str(c.body.get("content")))
+        assert {int(u) for u in final_post.body["allowed_mentions"]["users"]} == \
+            {m.id for m in members}
+
+
+async def test_a_fast_computer_table_keeps_the_write_budget(database: Path) -> None:
+    """One person and four computers as fast as clicks go: the budget holds, no 429.
+
+    Both sides run ten times faster than Discord's 5 writes per 5 s, with the bot's
+    window twice the stand-in's, so that a slow request cannot fake a burst.
+    """
+    async with Sandbox(members=["Ana"], settle=0.02) as sb:
+        sb.server.rest.write_limit = ChannelWriteLimit(writes=5, window=0.5)
+        bot = QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 3, coalesce=0.05,
+                       budget=WriteBudget(writes=5, window=1.0))
+        await sb.run_bot(bot)
+        ana = sb.member("Ana")
+        await open_game(sb, [ana], computers=4)
+        await play_to_end(sb, [ana], seeded_policy(2))
+        await bot.table.publisher.drain()
+        assert sb.failures == [], sb.describe_failures()  # no "rate_limited" among them
+        assert busiest(writes(sb), 0.5) <= 5
+
+
+async def test_a_bot_killed_between_commit_and_post_catches_up_once(
+        database: Path, tmp_path: Path) -> None:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        log = (tmp_path / "bot.log").open("w")
+
+        async def spawn(*extra: str) -> asyncio.subprocess.Process:
+            synced = len([c for c in sb.server.calls if "commands" in c.route])
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tests.e2e.bot_process", sb.server.base_url,
+                sb.server.gateway_url, str(database), str(sb.guild.id), *extra, cwd=ROOT,
+                stdout=log, stderr=log)
+            await sb.wait_for(lambda: sb.server.gateway.connected and synced < len(
+                [c for c in sb.server.calls if "commands" in c.route]), timeout=60)
+            return process
+
+        first = await spawn("--die-at-turn", "2")
+        ana, ben = sb.member("Ana"), sb.member("Ben")
+        await open_game(sb, [ana, ben])
+        while first.returncode is None and (turn := turn_message(sb)) is not None:
+            for member in (ben, ana):
+                if "Pass" in turn.labels and first.returncode is None:
+                    await member.click(turn, label="Pass")
+            await asyncio.sleep(0)
+        assert await first.wait() == -9  # SIGKILL, right after the commit
+        assert not any("**Turn 2**" in m.content for m in sb.messages())
+        async with Store(database) as store:
+            record = await store.get_game(1)
+        assert record is not None and record.state is not None and record.state["turn"] == 2
+        assert record.shown_version < record.version  # the channel lags the store
+
+        second = await spawn()
+        try:
+            turn2 = await sb.wait_for(lambda: next(
+                (m for m in sb.messages() if "**Turn 2**" in m.content), None), timeout=30)
+            assert "Open my sheet" in turn2.labels
+
+            async def caught_up() -> bool:
+                async with Store(database) as store:
+                    game = await store.get_game(1)
+                return game is not None and game.shown_version >= game.version
+            for _ in range(300):
+                if await caught_up():
+                    break
+                await asyncio.sleep(0.1)
+            assert len([m for m in sb.messages() if "**Turn 2**" in m.content]) == 1
+            turn1 = next(m for m in sb.messages() if "**Turn 1**" in m.content)
+            assert "was active" in turn1.content and not turn1.components
+            final = await play_to_end(sb, [ana, ben], seeded_policy(4))
+            assert "final scores" in final.content
+        finally:
+            second.terminate()
+            await second.wait()
+            log.close()
+
+
+async def test_a_lobby_nobody_starts_closes_after_the_turn_time(database: Path) -> None:
+    clock = FakeClock()
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        bot = timed_bot(database, sb, clock)
+        await sb.run_bot(bot)
+        lobby = (await sb.member("Ana").slash("qwixx", "start", turn_time="1h")).message
+        clock.now += 3599
+        await bot.timers.tick()
+        assert "Join" in sb.messages()[-1].labels
+        clock.now += 2
+        await bot.timers.tick()
+        closed = await sb.wait_for(lambda: (m := sb.server.world.messages[lobby.id])
+                                   and "closed" in m.content and m)
+        assert not closed.components
+        again = await sb.member("Ben").slash("qwixx", "start")  # the channel is free
+        assert "lobby" in again.message.content and not again.message.ephemeral
+        assert sb.failures == [], sb.describe_failures()
