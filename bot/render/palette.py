@@ -31,13 +31,16 @@ def row_shades(colours: theme.RowColours) -> list[RGB]:
 
 @cache
 def colours() -> tuple[RGB, ...]:
-    """The palette: base colours first, then blends of the pairs that meet, at most 256."""
+    """The palette: base colours first, then blends of the pairs that meet, each more
+    than ``APART`` from those before it (at most 256)."""
     rows = list(theme.ROW_COLOURS.values())
     grounds = [theme.PAPER, ACTIVE_FILL, theme.WINNER]
     inks = [theme.INK, theme.MUTED, theme.PAPER, theme.GOLD]
-    base: list[RGB] = [*grounds, *inks, theme.RULE, theme.SKIPPED_CELL, theme.SKIPPED_INK,
-                       theme.SKIPPED_STROKE, theme.CARD_EDGE, theme.COLUMN_DONE, theme.CLOVER,
-                       theme.CLOVER_PALE, theme.COLUMN_BAND, TABLE_FILL, *theme.PAWN_COLOURS]
+    base: list[RGB] = [*grounds, *inks]
+    base += [shade for row in rows for shade in row_shades(row)]
+    base += [theme.SKIPPED_CELL, theme.SKIPPED_INK, theme.SKIPPED_STROKE, theme.COLUMN_DONE,
+             theme.CLOVER, theme.RULE, theme.CARD_EDGE, theme.CLOVER_PALE, theme.COLUMN_BAND,
+             TABLE_FILL, *theme.PAWN_COLOURS]  # the first of two close colours stays
     pairs: list[tuple[RGB, RGB]] = list(itertools.product(inks[:2], grounds))
     pairs += [(theme.SKIPPED_INK, theme.SKIPPED_CELL), (theme.SKIPPED_STROKE,
                                                          theme.SKIPPED_CELL),
@@ -47,16 +50,26 @@ def colours() -> tuple[RGB, ...]:
               (theme.INK, TABLE_FILL), (theme.COLUMN_BAND, theme.PAPER)]
     for row in rows:
         band, cell, ink, crossed, closed = row_shades(row)
-        base += [band, cell, ink, crossed, closed]
         pairs += [(band, ground) for ground in grounds] + [(closed, theme.PAPER)]
         pairs += [(cell, band), (ink, cell), (ink, crossed), (theme.INK, crossed),
                   (crossed, band), (theme.SKIPPED_CELL, band), (theme.INK, band),
                   (theme.PAPER, band), (theme.INK, cell), (theme.INK, theme.PAPER)]
-    found = dict.fromkeys(base)
-    for (a, b), t in itertools.product(pairs, STEPS):
-        found.setdefault(blend(a, b, t))
+    found: list[RGB] = []
+    for colour in [*base, *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))]:
+        if all(distance(colour, other) > APART for other in found):
+            found.append(colour)
     assert len(found) <= 256, len(found)
     return tuple(found)
+
+
+# Pillow maps a pixel to the palette colour nearest to the corner of its 4 x 4 x 4 cell
+# of colours (its look-up cache), up to 3 off per channel (5.2 in all): colours more than
+# twice that apart each map to themselves, so flat areas keep their exact colour.
+APART = 12
+
+
+def distance(a: RGB, b: RGB) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
 
 
 @cache
@@ -73,9 +86,11 @@ def to_palette(image: Image.Image, palette: Image.Image | None = None) -> Image.
     return image.quantize(palette=palette or palette_image(), dither=Image.Dither.NONE)
 
 
+@cache
 def index(colour: RGB) -> int:
-    """The palette index of a base colour (see :func:`colours`)."""
-    return colours().index(colour)
+    """The palette index of ``colour``, or of the palette colour nearest to it."""
+    found = colours()
+    return min(range(len(found)), key=lambda k: distance(found[k], colour))
 
 
 def new_image(width: int, height: int, background: RGB = theme.PAPER) -> Image.Image:
