@@ -255,10 +255,11 @@ def to_png(image: Image.Image) -> bytes:
                                       dither=Image.Dither.NONE))
 
 
-def palette_png(image: Image.Image) -> bytes:
-    """Encode a palette image as it is (zlib level ``theme.PNG_COMPRESS_LEVEL``)."""
+def palette_png(image: Image.Image, level: int | None = None) -> bytes:
+    """Encode a palette image as it is, at zlib ``level`` (``theme.PNG_COMPRESS_LEVEL``
+    unless given)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=theme.PNG_COMPRESS_LEVEL)
+    image.save(buffer, format="PNG", compress_level=level or theme.PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

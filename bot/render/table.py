@@ -43,4 +43,4 @@ def render_table(game: Game, names: Mapping[int, str],
                  bold=True)
     draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
                 decision.active, latest)
-    return palette_png(surface.image)
+    return palette_png(surface.image, theme.COMPACT_COMPRESS_LEVEL)

@@ -104,6 +104,9 @@ SUPERSAMPLE = 2
 PALETTE_COLOURS = 128  # fewer merge the yellow ink into the red one
 # zlib level 6: ~6 % larger than optimize=True (level 9) and 6-7 times faster to encode
 PNG_COMPRESS_LEVEL = 6
+# The table view and the scoreboard: level 5 saves a fifth of their time and keeps them
+# smaller than the scoreboards before them.
+COMPACT_COMPRESS_LEVEL = 5
 
 MARGIN = 20
 HEADER = 52  # name line above the rows
