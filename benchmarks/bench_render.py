@@ -148,7 +148,7 @@ def rows_of(case: Case, runs: int) -> list[Row]:
     before = BASELINE_BYTES.get(case.name)
     if before:
         rows.append((f"{case.name} PNG", f"≤ {before:,} B", f"{size:,} B",
-                     f"{size / before:.2f}"))
+                     f"{size / before:.3f}"))
     else:
         rows.append((f"{case.name} PNG", "(new)", f"{size:,} B", "-"))
     return rows

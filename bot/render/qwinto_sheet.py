@@ -271,14 +271,11 @@ def draw_number(canvas: Canvas, b: Box, middle: tuple[float, float], number: int
 
 
 def draw_blank(canvas: Canvas, b: Box, colours: theme.RowColours, row: str) -> None:
-    """The field that never holds a number: the band shows through, hatched, with the
-    row's letter on a disc (rows stay apart without colour)."""
+    """The field that never holds a number: the band shows through, and the row's letter
+    stands in it (rows stay apart without colour)."""
     canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=theme.CELL_RADIUS)
-    icons.hatch(canvas, icons.inset(b, 4), blend(colours.band, theme.INK, 0.25),
-                theme.QWINTO_HATCH, 2.5)
-    disc = icons.inset(b, (b[2] - b[0]) * 0.2)
-    canvas.ellipse(disc, fill=theme.PAPER, outline=colours.ink, width=2)
-    canvas.text(centre(disc), row_letter(row), theme.ROW_LETTER + 2, theme.INK, bold=True)
+    ink = theme.INK if row in theme.LIGHT_BANDS else theme.PAPER
+    canvas.text(centre(b), row_letter(row), theme.QWINTO_LETTER, ink, bold=True)
 
 
 def draw_throw(canvas: Canvas, b: Box, dice: dict[str, int]) -> None:

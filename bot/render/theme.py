@@ -122,7 +122,7 @@ NUMBER_SIZE = 38  # digits ~28 px tall: ~17 px when Discord shows the sheet 550 
 CELL_RADIUS = 9
 CROSS_WIDTH = 7
 CROSS_REACH = 0.07  # a crossed cell's X runs this close to its corners
-CROSSED_TINT = 0.22  # ... and the cell turns this far towards the band's colour
+CROSSED_TINT = 0.18  # ... and the cell turns this far towards the band's colour
 DIGIT_HALO = 2  # the cell colour between a crossed number's digits and its X
 ROW_LETTER = 22  # the row's letter at the start of each row
 STROKE_WIDTH = 5
@@ -165,7 +165,7 @@ QWINTO_NUMBER_SIZE = 40
 QWINTO_FAILED_BOX = 31  # two by two, right of the purple row
 QWINTO_CAPTION = 15
 QWINTO_CAPTION_LINE = 17
-QWINTO_HATCH = 9  # spacing of the blank field's hatching
+QWINTO_LETTER = 32  # the row's letter in its blank field
 
 DIE = 92
 DIE_GAP = 14
