@@ -10,6 +10,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from bot.cogs import fallback
 from bot.cogs.budget import WriteBudget
 from bot.cogs.buttons import DYNAMIC_ITEMS
 from bot.cogs.qwixx import QwixxCog
@@ -21,6 +22,10 @@ from bot.service.stats import StatsService
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+# Never @everyone or a role, whatever a message says; each post narrows it further
+# to the players whose decision it opens.
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                           replied_user=False)
 # The bot never joins voice: no start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
@@ -33,7 +38,8 @@ class QwixxBot(commands.Bot):
                  clock: Callable[[], float] = time.time, coalesce: float = 10.0,
                  tick: float = 15.0, budget: WriteBudget | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
-                         | discord.Intents(guilds=True), help_command=None)
+                         | discord.Intents(guilds=True), help_command=None,
+                         allowed_mentions=ALLOWED_MENTIONS)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync
@@ -54,6 +60,7 @@ class QwixxBot(commands.Bot):
         self.stats_table = StatsTable(self, stats, service)
         await self.add_cog(QwixxCog(self.table, self.stats_table))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
+        fallback.install(self)  # answers what discord.py would leave unanswered
         if self.sync_commands:
             await self.sync_tree()
         self.timers.start()
