@@ -57,12 +57,11 @@ def time_requests() -> None:
 
 def make_bot(database: Path, sb: Sandbox, seed: int) -> QwixxBot:
     """The bot with its waits scaled; the write budget too where the bot has one."""
-    options: dict[str, Any] = {"coalesce": 10.0 / SCALE}
-    if "budget" in inspect.signature(QwixxBot).parameters:
+    parameters = inspect.signature(QwixxBot).parameters
+    options: dict[str, Any] = {"coalesce": parameters["coalesce"].default / SCALE}
+    if "budget" in parameters:
         from bot.cogs.budget import WriteBudget
         options["budget"] = WriteBudget(writes=5, window=5.5 / SCALE)
-    else:
-        options["coalesce"] = 1.0 / SCALE  # what the bot waited before, scaled
     return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, **options)
 
 

@@ -35,7 +35,7 @@ class QwixxBot(commands.Bot):
 
     def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True,
                  seeds: Callable[[], int] | None = None,
-                 clock: Callable[[], float] = time.time, coalesce: float = 10.0,
+                 clock: Callable[[], float] = time.time, coalesce: float = 30.0,
                  tick: float = 15.0, budget: WriteBudget | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
                          | discord.Intents(guilds=True), help_command=None,

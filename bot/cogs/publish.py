@@ -98,7 +98,7 @@ def humans(players: Sequence[int]) -> list[int]:
 
 
 class Publisher:
-    def __init__(self, client: discord.Client, service: GameService, settle: float = 10.0,
+    def __init__(self, client: discord.Client, service: GameService, settle: float = 30.0,
                  budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service

@@ -19,6 +19,7 @@ from bot.render import render_sheet
 from bot.rules import Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.timing import format_duration
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -35,6 +36,9 @@ def answers_errors(handler: Handler[P]) -> Handler[P]:
             await handler(self, interaction, *args, **kwargs)
         except ServiceError as error:
             await self.tell(interaction, error.text())
+        except StoreError as error:  # e.g. a full or read-only disk: nothing was written
+            log.warning("interaction %s could not be saved: %s", interaction.id, error)
+            await self.tell(interaction, t("error.store"))
         except Exception:
             log.exception("handling interaction %s failed", interaction.id)
             await self.tell(interaction, t("error.internal"))
@@ -45,7 +49,7 @@ class Table:
     """The game table in Discord: interaction handlers and the public messages."""
 
     def __init__(self, client: discord.Client, service: GameService,
-                 settle: float = 10.0, budget: WriteBudget | None = None) -> None:
+                 settle: float = 30.0, budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service
         self.publisher = Publisher(client, service, settle, budget)

@@ -98,6 +98,11 @@ async def test_each_finished_turn_message_tells_its_whole_turn(database: Path,
                           and "final scores" in str(c.body.get("content")))
         assert {int(u) for u in final_post.body["allowed_mentions"]["users"]} == \
             {m.id for m in members}
+        for call in sb.server.calls:  # nobody can make the bot ping everyone or a role
+            mentions = call.body.get("allowed_mentions") if isinstance(call.body, dict) else None
+            if mentions is not None:
+                assert not {"everyone", "roles"} & set(mentions.get("parse") or [])
+                assert not mentions.get("roles")
 
 
 async def test_a_fast_computer_table_keeps_the_write_budget(database: Path) -> None:
@@ -190,4 +195,23 @@ async def test_a_lobby_nobody_starts_closes_after_the_turn_time(database: Path) 
         assert not closed.components
         again = await sb.member("Ben").slash("qwixx", "start")  # the channel is free
         assert "lobby" in again.message.content and not again.message.ephemeral
+        assert sb.failures == [], sb.describe_failures()
+
+
+async def test_the_active_players_open_sheet_moves_on_to_action_2(database: Path) -> None:
+    """Three taps for the active player: open the sheet, action 1, action 2."""
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(make_bot(database, sb))
+        ana, ben = sb.member("Ana"), sb.member("Ben")
+        await open_game(sb, [ana, ben])
+        turn = turn_message(sb)
+        assert turn is not None
+        sheet = (await ana.click(turn, label="Open my sheet")).message  # tap 1
+        sheet = (await ana.click(sheet, label="Pass")).message  # tap 2: action 1
+        await ben.click(turn, label="Pass")  # action 1 resolves on Ben's click
+        moved = await sb.wait_for(lambda: (m := sb.server.world.messages[sheet.id])
+                                  and "action 2" in m.content and m)
+        assert any("⚪" in label for label in moved.labels)  # white + colour options
+        await ana.click(moved, label="Pass")  # tap 3: action 2, the turn is over
+        await sb.wait_for(lambda: any("**Turn 2**" in m.content for m in sb.messages()))
         assert sb.failures == [], sb.describe_failures()
