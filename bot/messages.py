@@ -1,10 +1,15 @@
-"""Every sentence a user reads, in one catalogue (English for now).
+"""Every sentence a user reads, in one catalogue: :data:`EN` is the English source.
 
-Handlers call :func:`t` with a key and named values, so a translation is a new
-table, not a change to handlers.
+Handlers call :func:`t` with a key and named values; the other languages are gettext
+catalogues under ``bot/locales`` with the same keys (see :mod:`bot.i18n`), and the
+language is the one :func:`bot.i18n.using` set for the text being written.
 """
 
 from __future__ import annotations
+
+from babel.numbers import format_decimal, format_percent
+
+from bot.i18n import ENGLISH, babel_locale, catalogue, current
 
 ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪",
              "orange": "🟧", "purple": "🟪"}
@@ -336,6 +341,54 @@ EN: dict[str, str] = {
                               "command in one of its channels.",
     "error.bad_button": "That button is not one this bot can read, so nothing changed. "
                         "Use the buttons on the latest game messages.",
+    # languages (issue 14): ordinal numbers by CLDR ordinal category, end of game
+    "ordinal.one": "{count}st",
+    "ordinal.two": "{count}nd",
+    "ordinal.few": "{count}rd",
+    "ordinal.other": "{count}th",
+    "end.verb.one": "wins",
+    "end.verb.other": "share the win",
+    "settings.language_current": "Public game messages and images on this server are in "
+                                 "**{language}**; private answers follow each member's "
+                                 "Discord language (`/qwixx settings language:` changes "
+                                 "it; Manage Server needed).",
+    "settings.language_saved": "Public game messages and images on this server are now in "
+                               "**{language}**.",
+    # words drawn on the images
+    "image.crosses": "crosses",
+    "image.points": "points",
+    "image.penalty_caption": "penalties  −5 each",
+    "image.lucky": "lucky",
+    "image.locked": "LOCKED",
+    "image.start": "START",
+    "image.finish": "FINISH",
+    "image.finish_caption": "last 5 fields",
+    "image.final_round": "final round: last turn {turn}",
+    "image.board_side": "board {name}",
+    "image.where_start": "start · bonus 0",
+    "image.where": "field {position}: {row} {number} · bonus {bonus}",
+    "image.where_finish": "field {position}: {row} {number} · bonus {bonus} · finish",
+    "image.total": "total",
+    "image.to_play": "to play",
+    "image.header_lucky": "lucky {a} · {b}",
+    "image.header_pawn": "pawn {position} · +{bonus}",
+    "image.penalties": "penalties",
+    "image.failed": "failed",
+    "image.failed_caption": "failed\nthrows\n−5",
+    "image.throw": "throw",
+    "image.bonus": "bonus",
+    "image.rank": "rank",
+    "image.player": "player",
+    "image.final_scores": "{title} — final scores",
+    "image.table_turn": "{title} · turn {turn}",
+    "image.table_over": "{title} · game over",
+    "letter.red": "R",
+    "letter.yellow": "Y",
+    "letter.green": "G",
+    "letter.blue": "B",
+    "letter.orange": "O",
+    "letter.purple": "P",
+    "letter.white": "W",
     # descriptions of the images (alt text) and text versions of sheets
     "describe.player": "Player {number}",
     "describe.sheet": "{name}'s sheet, {title}:",
@@ -370,9 +423,15 @@ EN: dict[str, str] = {
 }
 
 
+def text(key: str, locale: str | None = None) -> str:
+    """The unformatted text of ``key`` in ``locale`` (default: the current one),
+    English where the catalogue has no translation."""
+    return catalogue(locale or current()).get(key) or EN[key]
+
+
 def t(key: str, **values: object) -> str:
-    """The English text for ``key`` with ``values`` filled in."""
-    return EN[key].format(**values)
+    """The text for ``key`` in the current language with ``values`` filled in."""
+    return text(key).format(**values)
 
 
 def emoji(row: str) -> str:
@@ -385,6 +444,33 @@ def row_name(row: str) -> str:
     return t(f"row.{row}") if f"row.{row}" in EN else row
 
 
+def _form(key: str, form: str, count: int) -> str:
+    """``key.form`` in the current language, else English's own form for ``count``."""
+    found = catalogue(current()).get(f"{key}.{form}")
+    if found is None:
+        found = EN[f"{key}.{babel_locale(ENGLISH).plural_form(count)}"]
+    return found
+
+
 def plural(key: str, count: int) -> str:
-    """``plural("unit.field", 3)`` → ``3 fields`` (English: one and other)."""
-    return t(f"{key}.one" if count == 1 else f"{key}.other", count=count)
+    """``plural("unit.field", 3)`` → ``3 fields``, ``3 pola``, ``3 alan``: the language's
+    CLDR plural category (Polish one/few/many, Turkish one/other...) picks the key."""
+    form = babel_locale(current()).plural_form(count)
+    return _form(key, form, count).format(count=count)
+
+
+def ordinal(count: int) -> str:
+    """``1st``, ``2.``, ``1re``: the ordinal number by the language's CLDR ordinal rules."""
+    form = babel_locale(current()).ordinal_form(count)
+    return _form("ordinal", form, count).format(count=count)
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """``12.5`` / ``12,5``: a number with ``digits`` decimals, written the language's way."""
+    pattern = "0." + "0" * digits if digits else "0"
+    return format_decimal(value, pattern, locale=babel_locale(current()))
+
+
+def percent(fraction: float) -> str:
+    """``50%`` / ``50 %`` / ``%50``: a whole percentage, written the language's way."""
+    return format_percent(fraction, locale=babel_locale(current()))

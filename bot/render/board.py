@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from bot.messages import t
+from bot.render.describe import row_word
 from bot.rules import Move
 from bot.rules.boards import Board, Field
 from bot.rules.onboard import PAWN, OnBoardGame
@@ -156,7 +158,7 @@ def draw_board(canvas: Canvas, game: OnBoardGame, names: dict[int, str],
     draw_pawns(canvas, layout, game)
     for k, player in enumerate(game.players):
         draw_legend_entry(canvas, layout.legend_box(k), game, player, k,
-                          names.get(player) or f"Player {player}")
+                          names.get(player) or t("describe.player", number=player))
 
 
 def draw_track(canvas: Canvas, layout: BoardLayout, title: str, board: Board) -> None:
@@ -175,9 +177,9 @@ def draw_title(canvas: Canvas, layout: BoardLayout, title: str, board_name: str)
     y = theme.MARGIN + theme.TRACK_TITLE / 2 - 6
     canvas.text((theme.MARGIN, y), title, theme.TITLE_SIZE + 4, theme.INK, bold=True,
                 anchor="lm")
-    side = f"board {board_name}"
-    canvas.text((layout.width - theme.MARGIN, y), side, theme.TITLE_SIZE, theme.MUTED,
-                anchor="rm")
+    side = t("image.board_side", name=board_name)
+    canvas.label((layout.width - theme.MARGIN, y), side, theme.TITLE_SIZE, layout.width / 4,
+                 theme.MUTED, anchor="rm")
 
 
 def draw_road(canvas: Canvas, layout: BoardLayout) -> None:
@@ -203,8 +205,8 @@ def draw_finish(canvas: Canvas, layout: BoardLayout) -> None:
     h = area[3] - area[1]
     flag, x, room = finish_flag(layout)
     icons.flag(canvas, flag, h * 0.07)
-    canvas.text((x, area[1] + h * 0.3), "FINISH", canvas.fit_text("FINISH", 26, room, True),
-                theme.INK, bold=True, anchor="lm")
+    canvas.label((x, area[1] + h * 0.3), t("image.finish"), 26, room, theme.INK, bold=True,
+                 anchor="lm")
 
 
 def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
@@ -212,19 +214,19 @@ def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) 
     area = layout.flag_area()
     h = area[3] - area[1]
     _, x, room = finish_flag(layout)
-    caption = "last 5 fields"
+    caption = t("image.finish_caption")
     if game.final_turn is not None and not game.finished:
-        caption = f"final round: last turn {game.final_turn}"
-    size = canvas.fit_text(caption, theme.CAPTION_SIZE, room)
-    canvas.text((x, area[1] + h * 0.62), caption, size, theme.MUTED, anchor="lm")
+        caption = t("image.final_round", turn=game.final_turn)
+    canvas.label((x, area[1] + h * 0.62), caption, theme.CAPTION_SIZE, room, theme.MUTED,
+                 anchor="lm")
 
 
 def draw_start(canvas: Canvas, b: Box) -> None:
     """The start field: no number and no bonus (it scores 0), room for every pawn."""
     canvas.rect(b, fill=theme.START_FIELD, outline=theme.INK, width=2.5, radius=theme.CELL_RADIUS)
     cx = (b[0] + b[2]) / 2
-    size = canvas.fit_text("START", 16, b[2] - b[0] - 10, bold=True)
-    canvas.text((cx, b[1] + 13), "START", size, theme.INK, bold=True)
+    canvas.label((cx, b[1] + 13), t("image.start"), 16, b[2] - b[0] - 10, theme.INK,
+                 bold=True)
 
 
 def draw_field(canvas: Canvas, b: Box, position: int, field: Field) -> None:
@@ -321,14 +323,15 @@ def draw_legend_entry(canvas: Canvas, b: Box, game: OnBoardGame, player: int, se
     label, size = canvas.fit_name(name, theme.LEGEND_SIZE, room, bold=True)
     canvas.text((x, b[1] + h * 0.32), label, size, theme.INK, bold=True, anchor="lm")
     where = where_text(game.board, game.pawns[player])
-    canvas.text((x, b[1] + h * 0.74), where, canvas.fit_text(where, theme.LEGEND_SIZE - 4, room),
-                theme.MUTED, anchor="lm")
+    canvas.label((x, b[1] + h * 0.74), where, theme.LEGEND_SIZE - 4, room, theme.MUTED,
+                 anchor="lm")
 
 
 def where_text(board: Board, position: int) -> str:
     if position == 0:
-        return "start · bonus 0"
+        return t("image.where_start")
     field = board.field(position)
     assert field is not None
-    finish = " · finish" if board.in_finish(position) else ""
-    return f"field {position}: {field.colour} {field.number} · bonus {field.bonus}{finish}"
+    key = "image.where_finish" if board.in_finish(position) else "image.where"
+    return t(key, position=position, row=row_word(field.colour).lower(), number=field.number,
+             bonus=field.bonus)

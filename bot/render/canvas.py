@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import current
+
 from . import theme
 
 Box = tuple[float, float, float, float]
@@ -63,11 +65,11 @@ class Canvas:
             draw(self)
             return
         size = (math.ceil(width * self.scale), math.ceil(height * self.scale))
-        image = STATIC_IMAGES.get((key, self.scale, size),
-                                  lambda: self._draw_static(size, draw))
+        full = (key, self.scale, size, current())  # printed words are in the language
+        image = STATIC_IMAGES.get(full, lambda: self._draw_static(size, draw))
         self.image.paste(image, (int(x), int(y)))
         if (x, y) == (0, 0) and image.size == self.image.size:
-            self.marks.card = ((key, self.scale, size), image)  # the card under it all
+            self.marks.card = (full, image)  # the card under it all
         else:
             self._mark((x, y, x + size[0], y + size[1]))
 
@@ -163,6 +165,14 @@ class Canvas:
         while size > 8 and self.text_width(text, size, bold, condensed) > width:
             size -= 1
         return size
+
+    def label(self, p: Point, text: str, size: float, room: float, fill: Colour,
+              bold: bool = False, anchor: str = "mm") -> float:
+        """Draw words from the catalogue shrunk to fit ``room`` (the width of their box);
+        returns the width drawn. A test checks every language's words against their room."""
+        size = self.fit_text(text, size, room, bold)
+        self.text(p, text, size, fill, bold, anchor)
+        return self.text_width(text, size, bold)
 
     def fit_name(self, text: str, size: float, width: float,
                  bold: bool = False) -> tuple[str, float]:

@@ -21,6 +21,7 @@ from functools import cached_property
 
 from PIL import Image, ImageDraw
 
+from bot.messages import t
 from bot.rules import Game, Move
 from bot.rules import qwinto as qwinto_rules
 
@@ -43,6 +44,8 @@ LABEL = 24  # the row letter's column
 LABEL_GAP = 4  # between it and the row's band
 GAP = 1  # between cells
 ROW_GAP = 4  # between row lines
+WORD_ROOM = 96  # the most a header word may take ("penalties", "total"...)
+INFO_ROOM = 150  # the lucky numbers, the pawn, "to play"
 MARK_BOX = 18  # a penalty / failed-throw box in the header
 LETTER_SIZE = 21  # the row letters
 FRAME = 4  # the active player's frame
@@ -228,6 +231,16 @@ class Surface:
     def width_of(self, text: str, size: float, bold: bool = False) -> float:
         return measure(text, size, bold)
 
+    def label(self, p: tuple[float, float], text: str, size: float, room: float,
+              fill: Colour, bold: bool = False, anchor: str = "lm",
+              ground: Colour = theme.PAPER) -> float:
+        """Words from the catalogue shrunk to fit ``room`` wide; returns the width drawn
+        (see :meth:`bot.render.canvas.Canvas.label`)."""
+        while size > 8 and self.width_of(text, size, bold) > room:
+            size -= 1
+        self.text(p, text, size, fill, bold=bold, anchor=anchor, ground=ground)
+        return self.width_of(text, size, bold)
+
     def fit(self, text: str, size: float, room: float, bold: bool = False) -> tuple[str, float]:
         """Shrink ``text`` to at most a quarter smaller, then cut it with an ellipsis."""
         smallest = size * 0.75
@@ -272,7 +285,7 @@ def draw_chip(surface: Surface, row: str, x: float, top: float, height: int,
 
     def draw(c: Canvas) -> None:
         c.rect((0, 0, LABEL, height), fill=colours.band, radius=6)
-        c.text((LABEL / 2 + 0.5, height / 2), letter, LETTER_SIZE, ink, bold=True)
+        c.label((LABEL / 2 + 0.5, height / 2), letter, LETTER_SIZE, LABEL - 4, ink, bold=True)
     surface.paste(sprite(("chip", row, letter), (LABEL, height), ground, draw), x, top)
 
 
@@ -282,8 +295,8 @@ def draw_points_line(surface: Surface, layout: CompactLayout, points: Mapping[st
     height = layout.cell[1]
     mid = top + height / 2
     left = x + PAD
-    surface.text((left, mid), "points", INFO_SIZE, theme.MUTED, ground=ground)
-    left += surface.width_of("points", INFO_SIZE) + 12
+    left += surface.label((left, mid), t("image.points"), INFO_SIZE, WORD_ROOM, theme.MUTED,
+                          ground=ground) + 12
     for row in layout.rows:
         draw_chip(surface, row, left, top, height, ground)
         left += LABEL + 6
@@ -303,18 +316,19 @@ def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int
         surface.text((left, mid), "▶", NAME_SIZE, theme.INK, bold=True, ground=ground)
         left += surface.width_of("▶ ", NAME_SIZE, True)
     right = x + layout.width - 2 * EDGE - PAD
-    words = [(signed(total), NAME_SIZE + 2, True, theme.INK), ("total", INFO_SIZE, False,
-                                                               theme.MUTED)]
-    for text, size, bold, ink in words:
-        surface.text((right, mid), text, size, ink, bold=bold, anchor="rm", ground=ground)
-        right -= surface.width_of(text, size, bold) + 6
+    value = signed(total)
+    surface.text((right, mid), value, NAME_SIZE + 2, theme.INK, bold=True, anchor="rm",
+                 ground=ground)
+    right -= surface.width_of(value, NAME_SIZE + 2, True) + 6
+    right -= surface.label((right, mid), t("image.total"), INFO_SIZE, WORD_ROOM, theme.MUTED,
+                           anchor="rm", ground=ground) + 6
     right = draw_marks(surface, layout, game, player, right - 12, mid, ground)
-    extra = [(header_info(game, player), False), *([("to play", True)] if active else [])]
+    extra = [(header_info(game, player), False), *([(t("image.to_play"), True)] if active
+                                                    else [])]
     for text, bold in extra:
         if text:
-            surface.text((right, mid), text, INFO_SIZE, theme.INK, bold=bold, anchor="rm",
-                         ground=ground)
-            right -= surface.width_of(text, INFO_SIZE, bold) + 14
+            right -= surface.label((right, mid), text, INFO_SIZE, INFO_ROOM, theme.INK,
+                                   bold=bold, anchor="rm", ground=ground) + 14
     text, size = surface.fit(name, NAME_SIZE, right - left, bold=True)
     surface.text((left, mid), text, size, theme.INK, bold=True, ground=ground)
 
@@ -323,11 +337,11 @@ def header_info(game: Game, player: int) -> str:
     """Longo's lucky numbers or On Board's pawn field and bonus."""
     lucky = getattr(game, "lucky", None)
     if isinstance(lucky, dict) and player in lucky:
-        return f"lucky {lucky[player][0]} · {lucky[player][1]}"
+        return t("image.header_lucky", a=lucky[player][0], b=lucky[player][1])
     pawns = getattr(game, "pawns", None)
     if isinstance(pawns, dict):
         bonus = game.bonus(player)  # type: ignore[attr-defined]
-        return f"pawn {pawns[player]} · +{bonus}"
+        return t("image.header_pawn", position=pawns[player], bonus=bonus)
     return ""
 
 
@@ -337,10 +351,10 @@ def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
     after their caption; returns where the caption begins."""
     sheet = game.sheets[player]
     if layout.variant == QWINTO:
-        count, limit, caption = sheet.failed, qwinto_rules.FAILED_LIMIT, "failed"
+        count, limit, caption = sheet.failed, qwinto_rules.FAILED_LIMIT, t("image.failed")
     else:
         count, limit = sheet.penalties, game.rules.penalty_limit  # type: ignore[attr-defined]
-        caption = "penalties"
+        caption = t("image.penalties")
     box = (MARK_BOX, MARK_BOX)
     for k in reversed(range(limit)):
         right -= MARK_BOX
@@ -348,8 +362,9 @@ def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
         surface.paste(sprite(("mark", crossed), box, ground,
                              lambda c, on=crossed: draw_mark(c, on)), right, mid - MARK_BOX / 2)
         right -= 4
-    surface.text((right - 2, mid), caption, INFO_SIZE, theme.MUTED, anchor="rm", ground=ground)
-    return right - surface.width_of(caption, INFO_SIZE) - 16
+    width = surface.label((right - 2, mid), caption, INFO_SIZE, WORD_ROOM, theme.MUTED,
+                          anchor="rm", ground=ground)
+    return right - width - 16
 
 
 def draw_mark(canvas: Canvas, crossed: bool) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.messages import EN, t
 from bot.render.describe import row_word
 
 from . import icons, theme
@@ -31,8 +32,10 @@ def row_colours(row: str) -> theme.RowColours:
 
 
 def row_letter(row: str) -> str:
-    """The letter that names ``row`` on the images: the first of its name in words."""
-    return row_word(row)[:1].upper()
+    """The letter (or two) that names ``row`` on the images, from the catalogue: the
+    first letters of the colours' names may clash (German Gelb and Grün)."""
+    key = f"letter.{row}"
+    return t(key) if key in EN else row_word(row)[:1].upper()
 
 
 def blend(a: Colour, b: Colour, t: float) -> Colour:
@@ -95,10 +98,14 @@ def draw_name(canvas: Canvas, width: float, name: str, title: str,
 
 def draw_tick_boxes(canvas: Canvas, boxes: Sequence[Box], crossed: int,
                     caption: str | None = None, caption_at: tuple[float, float] | None = None,
-                    caption_size: float = theme.CAPTION_SIZE) -> None:
-    """Empty boxes, the first ``crossed`` of them with an X, under an optional caption."""
+                    caption_size: float = theme.CAPTION_SIZE, room: float = 0) -> None:
+    """Empty boxes, the first ``crossed`` of them with an X, under an optional caption
+    (at most ``room`` wide if given)."""
     if caption and caption_at:
-        canvas.text(caption_at, caption, caption_size, theme.MUTED, anchor="lt")
+        if room:
+            canvas.label(caption_at, caption, caption_size, room, theme.MUTED, anchor="lt")
+        else:
+            canvas.text(caption_at, caption, caption_size, theme.MUTED, anchor="lt")
     for k, b in enumerate(boxes):
         canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=2, radius=6)
         if k < crossed:

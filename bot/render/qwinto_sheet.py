@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.messages import t
 from bot.rules import Game, Move
 from bot.rules.qwinto import (
     COLUMNS,
@@ -43,7 +44,6 @@ from .parts import (
 )
 
 VARIANT = "qwinto"
-FAILED_CAPTION = ("failed", "throws", "−5")
 
 
 # --- what the sheet says ---------------------------------------------------
@@ -282,8 +282,8 @@ def draw_throw(canvas: Canvas, b: Box, dice: dict[str, int]) -> None:
     """The current throw: a chip per rolled die in its colour, and the sum."""
     canvas.rect(b, fill=(246, 246, 246), outline=theme.RULE, width=2, radius=10)
     x0, y0, x1, y1 = b
-    canvas.text(((x0 + x1) / 2, y0 + 6), "throw", theme.CAPTION_SIZE - 2, theme.MUTED,
-                anchor="mt")
+    canvas.label(((x0 + x1) / 2, y0 + 6), t("image.throw"), theme.CAPTION_SIZE - 2,
+                 x1 - x0 - 8, theme.MUTED, anchor="mt")
     chip = 15
     colours = [c for c in ROWS if c in dice]
     cy = (y0 + y1) / 2 + 9
@@ -302,10 +302,11 @@ def draw_failed(canvas: Canvas, layout: QwintoLayout, failed: int) -> None:
     draw_tick_boxes(canvas, boxes, failed)
     x, y = layout.failed_caption
     room = boxes[0][0] - x - 4
-    size = min(canvas.fit_text(line, theme.QWINTO_CAPTION, room) for line in FAILED_CAPTION)
-    for k, line in enumerate(FAILED_CAPTION):
-        canvas.text((x, y + k * theme.QWINTO_CAPTION_LINE), line, size, theme.MUTED,
-                    anchor="lt")
+    lines = t("image.failed_caption").split("\n")
+    size = min(canvas.fit_text(line, theme.QWINTO_CAPTION, room) for line in lines)
+    for k, line in enumerate(lines):
+        canvas.label((x, y + k * theme.QWINTO_CAPTION_LINE), line, size, room, theme.MUTED,
+                     anchor="lt")
 
 
 BONUS_MARK = 24

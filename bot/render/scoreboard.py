@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bot.messages import t
 from bot.rules import Game, Score, Standing
 from bot.rules import qwinto as qwinto_rules
 
@@ -82,7 +83,8 @@ class BoardLayout:
     def column_widths(self) -> list[int]:
         """Each score column fits its widest value and its caption (rows have a chip)."""
         value = measure("−20", self.text_size, True, True)
-        return [math.ceil(max(value, LABEL if c in self.rows else measure(c, HEADER_SIZE, True))
+        return [math.ceil(max(value, LABEL if c in self.rows
+                              else measure(t(f"image.{c}"), HEADER_SIZE, True))
                           + 10) for c in self.score_columns]
 
     @property
@@ -115,8 +117,8 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
     layout = BoardLayout.of(game)
     surface = Surface(layout.width, layout.height)
-    surface.text((EDGE, EDGE + TITLE / 2 - 4), f"{game.title} — final scores", TITLE_SIZE,
-                 theme.INK, bold=True)
+    surface.label((EDGE, EDGE + TITLE / 2 - 4), t("image.final_scores", title=game.title),
+                  TITLE_SIZE, layout.width - 2 * EDGE, theme.INK, bold=True)
     draw_table_header(surface, layout)
     scores = game.scores()
     standings = game.ranking()
@@ -129,22 +131,25 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
 
 
 def player_name(names: dict[int, str], player: int) -> str:
-    return names.get(player) or f"Player {player}"
+    return names.get(player) or t("describe.player", number=player)
 
 
 def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
     size = HEADER_SIZE
-    surface.text(centre(layout.table_cell(0, 0)), "rank", size, theme.MUTED, anchor="mm")
+    rank = layout.table_cell(0, 0)
+    surface.label(centre(rank), t("image.rank"), size, rank[2] - rank[0] - 4, theme.MUTED,
+                  anchor="mm")
     name_cell = layout.table_cell(0, 1)
-    surface.text((name_cell[0] + 6, centre(name_cell)[1]), "player", size, theme.MUTED)
+    surface.label((name_cell[0] + 6, centre(name_cell)[1]), t("image.player"), size,
+                  name_cell[2] - name_cell[0] - 12, theme.MUTED)
     for k, column in enumerate(layout.score_columns):
         b = layout.table_cell(0, k + 2)
         if column in layout.rows:  # the row's letter chip, as on the sheets
             height = layout.line_height - 10
             draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
         else:
-            surface.text(centre(b), column, size, theme.MUTED, bold=column == "total",
-                         anchor="mm")
+            surface.label(centre(b), t(f"image.{column}"), size, b[2] - b[0] - 4, theme.MUTED,
+                          bold=column == "total", anchor="mm")
     bottom = layout.table_cell(0, 0)[3]
     surface.rect((EDGE, bottom - 1, layout.width - EDGE, bottom + 1), theme.RULE)
 

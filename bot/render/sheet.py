@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from bot.messages import t
 from bot.rules import Game, Move
 from bot.rules.qwixx import ROWS, QwixxGame, triangle
 
@@ -349,7 +350,8 @@ def draw_printed(canvas: Canvas, layout: SheetLayout,
         draw_band(canvas, layout, i, row, numbers[i])
         draw_lock(canvas, layout.cell_box(i, len(numbers[i])), row_colours(row), False, False)
     draw_points_table(canvas, layout)
-    draw_tick_boxes(canvas, penalty_boxes(layout), 0, PENALTY_CAPTION, penalty_caption(layout))
+    draw_tick_boxes(canvas, penalty_boxes(layout), 0, t("image.penalty_caption"),
+                    penalty_caption(layout), room=layout.penalty_width)
     boxes = layout.total_boxes()
     printed = sum_entries(layout, [0] * len(boxes))
     for k, (b, entry) in enumerate(zip(boxes, printed, strict=True)):
@@ -389,10 +391,11 @@ def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
     x = b[0] + h * 0.18
     icons.clover(canvas, (x, cy - icon / 2, x + icon, cy + icon / 2))
     x += icon + 6
-    canvas.text((x, cy), "lucky", theme.LUCKY_CAPTION, theme.CLOVER, anchor="lm")
-    x += canvas.text_width("lucky", theme.LUCKY_CAPTION)
     numbers = f"{lucky[0]} · {lucky[1]}"
     right = b[2] - h * 0.35
+    room = right - x - 6 - canvas.text_width(numbers, theme.LUCKY_SIZE, bold=True)
+    x += canvas.label((x, cy), t("image.lucky"), theme.LUCKY_CAPTION, room, theme.CLOVER,
+                      anchor="lm")
     size = canvas.fit_text(numbers, theme.LUCKY_SIZE, right - x - 6, bold=True)
     canvas.text((right, cy), numbers, size, theme.INK, bold=True, anchor="rm")
 
@@ -410,7 +413,8 @@ def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, 
     lock = layout.cell_box(i, len(numbers))
     draw_lock(canvas, lock, colours, closed, row in game.sheets[player].locks)
     if closed:
-        draw_locked_tab(canvas, lock[2], layout.band_box(i)[1])
+        band = layout.band_box(i)
+        draw_locked_tab(canvas, lock[2], band[1], (band[2] - band[0]) / 3)
 
 
 def draw_band(canvas: Canvas, layout: SheetLayout, i: int, row: str, numbers: Sequence[int],
@@ -546,23 +550,26 @@ def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
                     halo=theme.PAPER if not closed else theme.INK)
 
 
-def draw_locked_tab(canvas: Canvas, right: float, y: float) -> None:
-    """A dark "LOCKED" tab on the top edge of a row closed for everyone."""
-    text = "LOCKED"
-    width = canvas.text_width(text, theme.TAB_SIZE, bold=True) + 2 * theme.TAB_SIZE
+def draw_locked_tab(canvas: Canvas, right: float, y: float, room: float) -> None:
+    """A dark "LOCKED" tab on the top edge of a row closed for everyone, at most ``room``
+    wide."""
+    text = t("image.locked")
+    size = canvas.fit_text(text, theme.TAB_SIZE, room - 2 * theme.TAB_SIZE, bold=True)
+    width = canvas.text_width(text, size, bold=True) + 2 * theme.TAB_SIZE
     h = theme.TAB_SIZE * 1.5
     canvas.rect((right - width, y - h / 2, right, y + h / 2), fill=theme.INK,
                 outline=theme.PAPER, width=2, radius=h / 2)
-    canvas.text((right - width / 2, y), text, theme.TAB_SIZE, theme.PAPER, bold=True)
+    canvas.label((right - width / 2, y), text, size, width - 2 * theme.TAB_SIZE, theme.PAPER,
+                 bold=True)
 
 
 def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
     """Crosses 1..n and the points each count scores, as printed under the rows."""
-    labels = ("crosses", "points")
+    labels = (t("image.crosses"), t("image.points"))
     for line, label in enumerate(labels):
         lb = layout.table_box(line, 0)
-        canvas.text((lb[0] + 4, (lb[1] + lb[3]) / 2), label, theme.TABLE_SIZE - 2,
-                    theme.MUTED, anchor="lm")
+        canvas.label((lb[0] + 4, (lb[1] + lb[3]) / 2), label, theme.TABLE_SIZE - 2,
+                     lb[2] - lb[0] - 8, theme.MUTED, anchor="lm")
         for c in range(1, layout.table_columns + 1):
             b = layout.table_box(line, c)
             value = str(c if line == 0 else triangle(c))
@@ -571,9 +578,6 @@ def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
             size = canvas.fit_text(value, theme.TABLE_SIZE, b[2] - b[0] - 4, bold=line == 1)
             canvas.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), value, size, theme.INK,
                         bold=line == 1)
-
-
-PENALTY_CAPTION = "penalties  −5 each"
 
 
 def penalty_boxes(layout: SheetLayout) -> list[Box]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from bot.messages import t
 from bot.rules import Game
 
 from . import theme
@@ -37,8 +38,8 @@ def render_table(game: Game, names: Mapping[int, str],
     width, height = table_size(game)
     surface = Surface(width, height)
     decision = game.decision()
-    title = (f"{game.title} · turn {decision.turn}" if decision.active is not None
-             else f"{game.title} · game over")
+    title = (t("image.table_turn", title=game.title, turn=decision.turn)
+             if decision.active is not None else t("image.table_over", title=game.title))
     surface.text((EDGE, EDGE + TITLE / 2 - 4), title, TITLE_SIZE, theme.INK,
                  bold=True)
     draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
