@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 LARGEST_ID = 2**63 - 1
 """SQLite integers are signed 64-bit: a larger game id or turn cannot be looked up."""
 LOBBY_ACTIONS = ("join", "leave", "computer", "start", "cancel")
-TURN_HANDLERS = {"sheet": "on_open_sheet", "pass": "on_public_pass", "board": "on_board"}
+TURN_HANDLERS = {"sheet": "on_open_sheet", "pass": "on_public_pass", "board": "on_board",
+                 "table": "on_table"}
 """Public turn-message buttons: action → :class:`Table` handler ``(interaction, game, turn)``."""
 TURN_ACTIONS = tuple(TURN_HANDLERS)
 MOVE_TEXT = re.compile(r"[a-z]+(\.[a-z]*(\.[0-9]{0,3}(\.[a-z]+(\+[a-z]+)*)?)?)?")
@@ -124,27 +125,84 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):(?P<move>[a-z0-9.+]+)"):
-    """One legal option on a player's ephemeral sheet."""
+                 template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):(?P<move>[a-z0-9.+]+)"
+                          r"(?::(?P<step>yes|back))?"):
+    """One legal option on a player's ephemeral sheet.
+
+    ``step``: "" for the option itself (a costly one asks first), "yes" to apply it
+    after the question, "back" to return to the sheet. The move rides in the id, so a
+    question survives a restart of the bot.
+    """
 
     def __init__(self, game: int, turn: int, phase: str, move: Move, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 step: str = "") -> None:
+        suffix = f":{step}" if step else ""
         super().__init__(discord.ui.Button(
             label=label or encode_move(move), style=style,
-            custom_id=f"qx:{game}:{turn}:{phase}:{encode_move(move)}"))
+            custom_id=f"qx:{game}:{turn}:{phase}:{encode_move(move)}{suffix}"))
         self.game, self.turn, self.phase, self.move = game, turn, phase, move
+        self.step = step
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> MoveButton | BadComponent:
         try:
             return cls(identifier(match["game"]), identifier(match["turn"]), match["phase"],
-                       decode_move(match["move"]))
+                       decode_move(match["move"]), step=match["step"] or "")
         except Malformed:
             return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await table(interaction).on_move(interaction, self.game, self.turn, self.phase, self.move)
+        handler = table(interaction)
+        if self.step == "back":
+            await handler.on_back(interaction, self.game, self.turn)
+        elif self.step == "yes":
+            await handler.on_move(interaction, self.game, self.turn, self.phase, self.move, True)
+        else:
+            await handler.on_move(interaction, self.game, self.turn, self.phase, self.move)
+
+
+class AskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"qx:ask:(?P<what>leave|abandon):(?P<step>yes|back)"):
+    """[Yes] and [Back] under the question of ``/qwixx leave`` or ``/qwixx abandon``;
+    both act on the game of the channel clicked in."""
+
+    def __init__(self, what: str, step: str) -> None:
+        style = discord.ButtonStyle.danger if step == "yes" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=t(f"button.{step}"), style=style,
+                                           custom_id=f"qx:ask:{what}:{step}"))
+        self.what, self.step = what, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> AskButton:
+        return cls(match["what"], match["step"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await table(interaction).on_answer(interaction, self.what, self.step == "yes")
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"qx:(?P<game>\d+):rematch"):
+    """On the final message: a new lobby with the same variant and options."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button.rematch"),
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=f"qx:{game}:rematch"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RematchButton | BadComponent:
+        try:
+            return cls(identifier(match["game"]))
+        except Malformed:
+            return BadComponent(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await table(interaction).on_rematch(interaction, self.game)
 
 
 class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -224,5 +282,5 @@ async def refuse(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(t("error.bad_button"), ephemeral=True)
 
 
-GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect)
+GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect, AskButton, RematchButton)
 DYNAMIC_ITEMS = (*GAME_ITEMS, BadComponent)

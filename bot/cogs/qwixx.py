@@ -58,6 +58,11 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def status(self, interaction: discord.Interaction) -> None:
         await self.table.on_status(interaction)
 
+    @app_commands.command(name="table",
+                          description="Everyone's sheet at a glance (only you see it)")
+    async def table_command(self, interaction: discord.Interaction) -> None:
+        await self.table.on_table_command(interaction)
+
     @app_commands.command(description="A short summary of the rules")
     @app_commands.describe(variant="Which game (default: Qwixx)")
     @app_commands.choices(variant=VARIANT_CHOICES)

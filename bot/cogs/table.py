@@ -15,13 +15,15 @@ from bot.cogs import story, views
 from bot.cogs.budget import WriteBudget
 from bot.cogs.publish import Publisher, png_file
 from bot.messages import t
-from bot.render import render_sheet
+from bot.render import render_sheet, render_table
+from bot.render.describe import board_alt, dice_alt, sheet_alt, sheet_text, table_alt, table_text
 from bot.rules import Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.timing import format_duration
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 P = ParamSpec("P")
 Handler = Callable[Concatenate["Table", discord.Interaction, P], Awaitable[None]]
 
@@ -116,18 +118,53 @@ class Table:
 
     @answers_errors
     async def on_leave(self, interaction: discord.Interaction) -> None:
+        """Out of a lobby at once; a seat in a running game only after [Yes]."""
+        found = await self.service.in_channel(interaction.channel_id or 0)
+        if found.game is not None and interaction.user.id in found.record.players:
+            await self.ask(interaction, "leave")
+            return
+        await self.leave(interaction)
+
+    async def ask(self, interaction: discord.Interaction, what: str) -> None:
+        await interaction.response.send_message(t(f"confirm.{what}"), view=views.ask_view(what),
+                                                ephemeral=True)
+
+    @answers_errors
+    async def on_answer(self, interaction: discord.Interaction, what: str, yes: bool) -> None:
+        """[Yes] or [Back] under the question of ``/qwixx leave`` or ``abandon``."""
+        if not yes:
+            await interaction.response.edit_message(content=t("confirm.kept"), view=None)
+            return
+        await {"leave": self.leave, "abandon": self.abandon}[what](interaction)
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Applies ``/qwixx leave``; answers a [Yes] by dropping the question's buttons."""
         outcome = await self.service.leave_game(interaction.channel_id or 0, interaction.user.id)
+        await self.settle_question(interaction)
         record = outcome.record
         if outcome.game is None:  # a lobby
-            await interaction.response.send_message(t("leave.lobby"), ephemeral=True)
+            await self.tell(interaction, t("leave.lobby"))
             if record.message_id:
                 await self.publisher.edit(record, record.message_id, views.lobby_content(record),
                                           views.lobby_view(record))
             return
-        await interaction.response.send_message(
-            t("event.away.left", name=views.mention(interaction.user.id)),
-            allowed_mentions=discord.AllowedMentions.none())
+        await self.say(interaction, t("event.away.left", name=views.mention(interaction.user.id)))
         await self.publisher.publish(outcome)
+
+    @staticmethod
+    async def settle_question(interaction: discord.Interaction) -> None:
+        """A [Yes] clicked: the question loses its buttons before the answer is public."""
+        if interaction.type == discord.InteractionType.component:
+            await interaction.response.edit_message(view=None)
+
+    @staticmethod
+    async def say(interaction: discord.Interaction, text: str) -> None:
+        """``text`` in the channel, as the answer to a command or a [Yes]."""
+        quiet = discord.AllowedMentions.none()
+        if interaction.response.is_done():
+            await interaction.followup.send(text, allowed_mentions=quiet)
+        else:
+            await interaction.response.send_message(text, allowed_mentions=quiet)
 
     @answers_errors
     async def on_my_games(self, interaction: discord.Interaction) -> None:
@@ -177,18 +214,67 @@ class Table:
         told = await self.service.events(record.id, game.turn)
         content = story.live_turn(game, told, record.deadline)
         files, _ = await self.publisher.live_files(game)
+        for file in files:
+            file.description = dice_alt(getattr(game, "dice", {}))
         await interaction.edit_original_response(content=content, attachments=files)
 
     @answers_errors
+    async def on_table_command(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.service.in_channel(interaction.channel_id or 0)
+        await self.show_table(interaction, found)
+
+    @answers_errors
+    async def on_table(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+        """Everyone's sheet, for anyone who asks (spectators too), as the game is now."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.show_table(interaction, await self.service.get(game_id))
+
+    async def show_table(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        record, game = outcome.record, outcome.game
+        if game is None:
+            raise ServiceError("error.not_started")
+        names = await self.publisher.names(record)
+        latest = views.latest_cells(await self.service.events(record.id, game.turn))
+        image = await png_file(render_table, game, names, latest, name="table.png")
+        image.description = table_alt(game, names)
+        content = t("table.content", title=game.title, turn=game.turn,
+                    summary=table_text(game, names))
+        await interaction.edit_original_response(content=content[:MESSAGE_LIMIT],
+                                                 attachments=[image])
+
+    @answers_errors
     async def on_abandon(self, interaction: discord.Interaction) -> None:
+        """Refused at once to whoever may not; asks the host or a moderator first."""
+        found = await self.service.in_channel(interaction.channel_id or 0)
+        if interaction.user.id != found.record.host_id and \
+                not interaction.permissions.manage_channels:
+            raise ServiceError("error.abandon_denied")
+        await self.ask(interaction, "abandon")
+
+    async def abandon(self, interaction: discord.Interaction) -> None:
         member = interaction.user
         can_manage = interaction.permissions.manage_channels  # resolved for this channel
         record = await self.service.abandon(interaction.channel_id or 0, member.id, can_manage)
+        await self.settle_question(interaction)
         title = views.VARIANTS[record.variant].title
-        await interaction.response.send_message(
-            t("abandon.done", name=views.mention(member.id), title=title),
-            allowed_mentions=discord.AllowedMentions.none())
+        await self.say(interaction, t("abandon.done", name=views.mention(member.id), title=title))
         await self.publisher.publish(Outcome(record, None))
+
+    # --- the final message -------------------------------------------------
+    @answers_errors
+    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A new lobby here with the same game and options, mentioning who played."""
+        old = (await self.service.get(game_id)).record
+        board = old.options.get("rules", {}).get("board")
+        record = await self.service.open_lobby(old.guild_id, old.channel_id, interaction.user.id,
+                                               old.variant, board, old.turn_time)
+        await self.remember(interaction)
+        message = await interaction.response.send_message(
+            views.rematch_content(record, old.players), view=views.lobby_view(record),
+            allowed_mentions=views.ping(p for p in old.players if p != interaction.user.id))
+        if isinstance(message.resource, discord.InteractionMessage):
+            await self.service.set_message(record.id, message.resource.id)
 
     # --- lobby buttons ---------------------------------------------------
     @answers_errors
@@ -238,13 +324,17 @@ class Table:
         if player not in game.players:
             raise ServiceError("error.not_player")
         moves = game.legal_moves(player)
-        files = [await png_file(render_sheet, game, player, interaction.user.display_name, moves,
-                                name="sheet.png")]
+        name = interaction.user.display_name
+        files = [await png_file(render_sheet, game, player, name, moves, name="sheet.png")]
+        files[0].description = sheet_alt(game, player, name)
         if any(m.kind == "pawn" for m in moves):
-            files.append(await self.publisher.board_file(record, game, moves))
+            board = await self.publisher.board_file(record, game, moves)
+            board.description = board_alt(game, await self.publisher.names(record))
+            files.append(board)
         await interaction.edit_original_response(
-            content=views.sheet_content(game, player, header), attachments=files,
-            view=views.sheet_view(record, game, player))
+            content=with_text(views.sheet_content(game, player, header),
+                              sheet_text(game, player, name)),
+            attachments=files, view=views.sheet_view(record, game, player))
         if record.status == "running":
             self.publisher.sheet_opened(record.id, player, interaction, game)
 
@@ -256,20 +346,44 @@ class Table:
         record, game = outcome.record, outcome.game
         if game is None or not hasattr(game, "board"):
             raise ServiceError("error.not_started")
-        await interaction.edit_original_response(
-            content=t("board.content", turn=game.turn),
-            attachments=[await self.publisher.board_file(record, game)])
+        board = await self.publisher.board_file(record, game)
+        board.description = board_alt(game, await self.publisher.names(record))
+        await interaction.edit_original_response(content=t("board.content", turn=game.turn),
+                                                 attachments=[board])
 
     @answers_errors
     async def on_move(self, interaction: discord.Interaction, game_id: int, turn: int,
-                      phase: str, move: Move) -> None:
+                      phase: str, move: Move, confirmed: bool = False) -> None:
+        """A move; one that skips many numbers asks first, on the same message."""
         await interaction.response.defer()
+        if not confirmed and await self.asked(interaction, game_id, turn, phase, move):
+            return
         outcome = await self.service.act(game_id, interaction.user.id, turn, phase, move)
         try:
             header = self.after_move_text(outcome, interaction.user.id, move)
             await self.show_sheet(interaction, outcome, header)
         finally:  # the move is stored: the channel must hear of it, whatever happens here
             await self.publisher.publish(outcome)
+
+    async def asked(self, interaction: discord.Interaction, game_id: int, turn: int,
+                    phase: str, move: Move) -> bool:
+        """Whether ``move`` is a costly legal move, now put as a question (nothing applied)."""
+        outcome = await self.service.get(game_id)
+        game, player = outcome.game, interaction.user.id
+        if (game is None or outcome.record.status != "running" or game.turn != turn
+                or game.decision().phase != phase or move not in game.legal_moves(player)
+                or not views.costly(game, player, move)):
+            return False
+        await interaction.edit_original_response(
+            content=views.confirm_content(game, player, move), attachments=[],
+            view=views.confirm_view(outcome.record, game, move))
+        return True
+
+    @answers_errors
+    async def on_back(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+        """[Back] under a question: the sheet again, nothing changed."""
+        await interaction.response.defer()
+        await self.show_sheet(interaction, await self.service.get(game_id))
 
     @answers_errors
     async def on_public_pass(self, interaction: discord.Interaction, game_id: int,
@@ -289,3 +403,11 @@ class Table:
         if outcome.game.finished or not waiting:
             return t("sheet.done_all", what=views.you_did(move))
         return t("sheet.done", what=views.you_did(move), names=views.mentions(waiting))
+
+
+def with_text(content: str, text: str) -> str:
+    """``content`` followed by a sheet's text version, cut to fit one message."""
+    room = MESSAGE_LIMIT - len(content) - 1
+    if room < 20:
+        return content[:MESSAGE_LIMIT]
+    return f"{content}\n{text if len(text) <= room else text[: room - 1] + '…'}"

@@ -10,14 +10,24 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.cogs.buttons import FieldSelect, LobbyButton, MoveButton, TurnButton, encode_move
+from bot.cogs.buttons import (
+    AskButton,
+    FieldSelect,
+    LobbyButton,
+    MoveButton,
+    RematchButton,
+    TurnButton,
+    encode_move,
+)
 from bot.cogs.story import fit, mention, mentions, row_text
-from bot.messages import emoji, plural, t
+from bot.messages import emoji, plural, row_name, t
 from bot.players import is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.service.timing import format_duration
-from bot.store import GameRecord
+from bot.store import GameRecord, StoredEvent
 
+LABEL_LIMIT = 80  # Discord's limit for a button's label
+COSTLY_SKIP = 3  # a move skipping this many numbers or more asks for a confirmation
 ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success,
              "blue": discord.ButtonStyle.primary}
 
@@ -32,6 +42,11 @@ def lobby_content(record: GameRecord) -> str:
         t("lobby.hint", variant=record.variant, min=cls.min_players,
           turn_time=format_duration(record.turn_time)),
     ])
+
+
+def rematch_content(record: GameRecord, previous: Iterable[int]) -> str:
+    """A lobby opened by **Rematch**: it mentions the players of the game before."""
+    return "\n".join([t("rematch.content", names=mentions(previous)), lobby_content(record)])
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View:
@@ -59,15 +74,27 @@ def message_link(record: GameRecord) -> str:
 
 
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
-    """"Open my sheet"; "Pass" when a pass needs no sheet to be understood; the board
-    on request (On Board)."""
+    """"Open my sheet"; "Pass" when a pass needs no sheet to be understood; everyone's
+    sheets (for anyone, spectators too); the board on request (On Board)."""
     view = discord.ui.View(timeout=None)
     view.add_item(TurnButton(record.id, game.turn, "sheet"))
     if any(PASS in game.legal_moves(p) for p in game.decision().waiting):
         view.add_item(TurnButton(record.id, game.turn, "pass"))
+    view.add_item(TurnButton(record.id, game.turn, "table"))
     if hasattr(game, "board"):
         view.add_item(TurnButton(record.id, game.turn, "board"))
     return view
+
+
+def latest_cells(events: Iterable[StoredEvent]) -> dict[int, set[tuple[str, int]]]:
+    """The cells filled by stored events (e.g. this turn's), for the table view to ring:
+    (row, number) crossed, or Qwinto's (row, column) written."""
+    cells: dict[int, set[tuple[str, int]]] = {}
+    for event in events:
+        key = {"crossed": "number", "placed": "column"}.get(event.kind)
+        if key and event.player is not None and key in event.data:
+            cells.setdefault(event.player, set()).add((event.data["row"], event.data[key]))
+    return cells
 
 
 def ping(users: Iterable[int]) -> discord.AllowedMentions:
@@ -103,17 +130,58 @@ def option_label(game: Game, player: int, move: Move) -> str:
         return t("option.keep", total=getattr(game, "total", ""))
     if move.kind == "place":
         return field_label(game, player, move)
-    mark = emoji(move.row or "")
+    mark, row = emoji(move.row or ""), row_name(move.row or "")
     if move.kind == "lucky":
         label = t("option.lucky", lucky=game.white_sum, emoji=mark,  # type: ignore[attr-defined]
-                  number=move.number)
+                  row=row, number=move.number)
     elif phase == "action2":
         white, colour = game.colour_dice(move)  # type: ignore[attr-defined]
-        label = t("option.colour", emoji=mark, number=move.number, white=white, colour=colour)
+        label = t("option.colour", emoji=mark, row=row, number=move.number, white=white,
+                  colour=colour)
     else:
-        label = t("option.cross", emoji=mark, number=move.number)
+        label = t("option.cross", emoji=mark, row=row, number=move.number)
     skipped = game.skipped_by(player, move)  # type: ignore[attr-defined]
-    return label + (t("option.skips", count=len(skipped)) if skipped else "")
+    return fit_label(label + (t("option.skips", count=len(skipped)) if skipped else ""))
+
+
+def fit_label(label: str) -> str:
+    return label if len(label) <= LABEL_LIMIT else label[: LABEL_LIMIT - 1] + "…"
+
+
+def skips(game: Game, player: int, move: Move) -> int:
+    """How many numbers a cross leaves behind for good (0 for any other move)."""
+    if move.kind not in ("cross", "lucky") or not hasattr(game, "skipped_by"):
+        return 0
+    return len(game.skipped_by(player, move))
+
+
+def costly(game: Game, player: int, move: Move) -> bool:
+    return skips(game, player, move) >= COSTLY_SKIP
+
+
+def confirm_content(game: Game, player: int, move: Move) -> str:
+    """The question before a costly cross: "Cross Red 9 and skip 5 numbers?"."""
+    key = "confirm.lucky" if move.kind == "lucky" else "confirm.cross"
+    what = t(key, row=row_name(move.row or ""), number=move.number)
+    return t("confirm.skip", what=what, count=skips(game, player, move))
+
+
+def confirm_view(record: GameRecord, game: Game, move: Move) -> discord.ui.View:
+    """[Yes] applies ``move``, [Back] returns to the sheet; both carry the move."""
+    view = discord.ui.View(timeout=None)
+    phase = game.decision().phase
+    view.add_item(MoveButton(record.id, game.turn, phase, move, t("button.yes"),
+                             discord.ButtonStyle.danger, step="yes"))
+    view.add_item(MoveButton(record.id, game.turn, phase, move, t("button.back"), step="back"))
+    return view
+
+
+def ask_view(what: str) -> discord.ui.View:
+    """[Yes] [Back] under the question of ``/qwixx leave`` or ``/qwixx abandon``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AskButton(what, "yes"))
+    view.add_item(AskButton(what, "back"))
+    return view
 
 
 def pawn_label(game: Game, player: int, move: Move) -> str:
@@ -122,8 +190,9 @@ def pawn_label(game: Game, player: int, move: Move) -> str:
     assert target is not None
     _, field, crosses = target
     what = t("option.pawn.cross") if crosses else t("option.pawn.crossed")
-    return t("option.pawn", steps=move.number, emoji=emoji(field.colour), number=field.number,
-             what=what, bonus=field.bonus)
+    return fit_label(t("option.pawn", steps=move.number, emoji=emoji(field.colour),
+                       row=row_name(field.colour), number=field.number, what=what,
+                       bonus=field.bonus))
 
 
 def field_label(game: Game, player: int, move: Move) -> str:
@@ -141,8 +210,8 @@ def field_label(game: Game, player: int, move: Move) -> str:
             t("option.where.before", right=right[0])
     else:
         where = t("option.where.empty")
-    label = t("option.field", emoji=emoji(row), position=ROW_COLUMNS[row].index(column) + 1,
-              where=where)
+    label = t("option.field", emoji=emoji(row), row=row_name(row),
+              position=ROW_COLUMNS[row].index(column) + 1, where=where)
     return label + (t("option.field_pentagon") if column in PENTAGONS[row] else "")
 
 
@@ -195,6 +264,13 @@ def end_content(game: Game, preface: Iterable[str] = (),
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
               if n > 0]
     return fit(list(preface), "\n".join(lines))
+
+
+def end_view(record: GameRecord) -> discord.ui.View:
+    """**Rematch** under the final message: a new lobby with the same game and options."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(record.id))
+    return view
 
 
 def ordinal(n: int) -> str:

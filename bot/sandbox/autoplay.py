@@ -39,6 +39,10 @@ class Choice:
         return (await member.select(message, [self.value], custom_id=self.custom_id)).message
 
 
+CONFIRM = "Yes"
+"""The button that applies a move the bot asked about (one skipping many numbers)."""
+
+
 def choices(message: StoredMessage) -> list[Choice]:
     found: list[Choice] = []
     for item in message.interactive():
@@ -106,6 +110,8 @@ async def play_round(sb: Sandbox, members: Sequence[SimMember], policy: Policy,
         if log:
             log(f"  {member.name} chooses {choice.text.strip()}")
         after = await choice.take(member, sheet)
+        if CONFIRM in after.labels:  # a costly move asks before it is applied
+            after = (await member.click(after, label=CONFIRM)).message
         await caught_up(sb, after.content, channel)
     return final_message(sb, channel) is None
 

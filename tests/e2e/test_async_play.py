@@ -161,13 +161,15 @@ async def test_my_games_and_leaving(sb: Sandbox) -> None:
     mine = await ben.slash("qwixx", "mygames")
     assert mine.message.ephemeral and "turn 1" in mine.message.content
     assert "https://discord.com/channels/" in mine.message.content
-    left = await cem.slash("qwixx", "leave")
-    assert not left.message.ephemeral and "left the game" in left.message.content
+    asked = await cem.slash("qwixx", "leave")
+    assert asked.message.ephemeral and "Leave this game?" in asked.message.content
+    left = await cem.click(asked.message, label="Yes")
+    assert any("left the game" in m.content for m in left.public)
     await ben.click(await wait_for_turn(sb), label="Pass")
     none = await cem.slash("qwixx", "mygames")
     assert "No game" in none.message.content
-    gone = await ben.slash("qwixx", "leave")
-    assert "left the game" in gone.message.content
+    gone = await ben.click((await ben.slash("qwixx", "leave")).message, label="Yes")
+    assert any("left the game" in m.content for m in gone.public)
     await sb.wait_for_message(lambda m: "without ranking" in m.content)
     assert turn_message(sb) is None
 

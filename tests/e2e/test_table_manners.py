@@ -134,8 +134,10 @@ async def test_abandon_needs_the_host_or_manage_channels(sb: Sandbox) -> None:
     turn = copy.deepcopy(await started(sb, ana, ben))  # as a client still shows it
     denied = await cem.slash("qwixx", "abandon")
     assert denied.message.ephemeral and "Only the host" in denied.message.content
-    done = await mod.slash("qwixx", "abandon")
-    assert not done.message.ephemeral and "abandoned" in done.message.content
+    asked = await mod.slash("qwixx", "abandon")
+    assert asked.message.ephemeral and "Abandon this game" in asked.message.content
+    done = await mod.click(asked.message, label="Yes")
+    assert any("abandoned" in m.content for m in done.public)
     assert await sb.wait_for(lambda: turn_message(sb) is None)  # the buttons are gone
     after = await ben.click(turn, label=OPEN_SHEET)
     assert "over" in after.message.content
