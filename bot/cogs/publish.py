@@ -43,10 +43,12 @@ SHEET_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
 SheetRefresh = Callable[[discord.Interaction, Outcome, str], Awaitable[None]]
 
 
-async def png_file(render: Callable[..., bytes], *args: Any, name: str) -> discord.File:
-    """Render off the event loop: Pillow work must not stall the gateway."""
+async def png_file(render: Callable[..., bytes], *args: Any, name: str,
+                   description: str | None = None) -> discord.File:
+    """Render off the event loop: Pillow work must not stall the gateway.
+    ``description``: the image in words (Discord's alt text)."""
     data = await asyncio.to_thread(render, *args)
-    return discord.File(io.BytesIO(data), filename=name)
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
 @dataclass

@@ -2,21 +2,26 @@
 "final sheets" buttons.
 
 Every answer is private: the handler defers ephemerally at once, reads, then edits
-the deferred reply. Figures always come from the server the command is used in.
+the deferred reply; its **Share** button posts the same view publicly (the view's
+parameters ride in the button's id). Figures always come from the server the command
+is used in.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
+from bot.cogs.buttons import BadComponent
 from bot.cogs.table import Table, answers_errors, png_file
 from bot.messages import t
 from bot.render import render_scoreboard
+from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import VARIANTS
 from bot.service.games import GameService, ServiceError
@@ -37,6 +42,24 @@ PERIOD_CHOICES = [app_commands.Choice(name=t(f"period.{p}"), value=p) for p in P
 SORT_CHOICES = [app_commands.Choice(name=t(f"sort.{s}"), value=s) for s in SORTS]
 COLUMNS = ("games", "wins", "rate", "average", "best")  # the leaderboard's value columns
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
+VIEW_ITEMS = 25  # Discord's limit of components in one message
+QUIET = discord.AllowedMentions.none()
+
+
+class Person(Protocol):
+    """Whom stats and history are about: a member, or one named from the store."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Named:
+    id: int
+    display_name: str
 
 
 def title_of(variant: str | None) -> str:
@@ -152,7 +175,50 @@ class FinalButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             interaction, self.game)
 
 
-STATS_ITEMS = (FinalButton,)
+class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"qx:share:(?P<what>leaderboard|stats|history):(?P<args>[a-z0-9.]{1,60})"):
+    """**Share**: the leaderboard, stats or history just shown, posted in the channel.
+
+    ``args``: ``variant.period.sort`` (variant ``all`` for every game) for the
+    leaderboard, the member's id for stats and history (0: everyone's history)."""
+
+    def __init__(self, what: str, args: str) -> None:
+        super().__init__(discord.ui.Button(label=t("button.share"),
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"qx:share:{what}:{args}"))
+        self.what, self.args = what, args
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> ShareButton | BadComponent:
+        what, args = match["what"], match["args"]
+        if not share_args_valid(what, args):
+            return BadComponent(item)
+        return cls(what, args)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.stats_table.on_share(  # type: ignore[attr-defined]
+            interaction, self.what, self.args)
+
+
+def share_args_valid(what: str, args: str) -> bool:
+    if what == "leaderboard":
+        parts = args.split(".")
+        return (len(parts) == 3 and (parts[0] == "all" or parts[0] in VARIANTS)
+                and parts[1] in PERIODS and parts[2] in SORTS)
+    return args.isdigit() and len(args) <= 19
+
+
+def share_view(what: str, args: str, view: discord.ui.View | None = None) -> discord.ui.View:
+    """``view`` (or a new one) with a **Share** button, if there is room for it."""
+    view = view or discord.ui.View(timeout=None)
+    if len(view.children) < VIEW_ITEMS:
+        view.add_item(ShareButton(what, args))
+    return view
+
+
+STATS_ITEMS = (FinalButton, ShareButton)
 
 
 class StatsTable:
@@ -176,22 +242,50 @@ class StatsTable:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def begin(self, interaction: discord.Interaction,
-                    *members: discord.Member | discord.User | None) -> int:
-        """Answer at once (privately); remember names for images; the guild id."""
+    async def begin(self, interaction: discord.Interaction, *members: Person | None,
+                    public: bool = False) -> int:
+        """Answer at once (privately unless shared); remember names for images; the
+        guild id."""
         guild = interaction.guild_id
         if guild is None:
             raise ServiceError("error.stats_guild_only")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         for member in (interaction.user, *members):
             if member is not None:
                 await self.games.remember_name(guild, member.id, member.display_name)
         return guild
 
     @answers_errors
+    async def on_share(self, interaction: discord.Interaction, what: str, args: str) -> None:
+        """A **Share** click: the same view again, for the whole channel."""
+        if what == "leaderboard":
+            variant, period, sort = args.split(".")
+            await self.on_leaderboard(interaction, None if variant == "all" else variant,
+                                      period, sort, public=True)
+            return
+        person = await self.person(interaction, int(args))
+        handler = self.on_stats if what == "stats" else self.on_history
+        await handler(interaction, person, public=True)
+
+    async def person(self, interaction: discord.Interaction, user: int) -> Named | None:
+        """The member ``user`` by the name the store knows (None for 0: everyone)."""
+        if user == 0 or interaction.guild_id is None:
+            return None
+        names = await self.games.names(interaction.guild_id, [user])
+        return Named(user, names[user])
+
+    @staticmethod
+    def shared(interaction: discord.Interaction, public: bool, content: str = "") -> str:
+        """The content of an answer; a shared one says who shared it."""
+        if not public:
+            return content
+        by = t("share.by", name=f"<@{interaction.user.id}>")
+        return f"{by}\n{content}" if content else by
+
+    @answers_errors
     async def on_leaderboard(self, interaction: discord.Interaction, variant: str | None,
-                             period: str, sort: str) -> None:
-        guild = await self.begin(interaction)
+                             period: str, sort: str, public: bool = False) -> None:
+        guild = await self.begin(interaction, public=public)
         caller = interaction.user.id
         board = await self.stats.leaderboard(guild, caller, variant=variant, period=period,
                                              sort=sort)
@@ -201,16 +295,18 @@ class StatsTable:
                 content=t("leaderboard.empty", scope=scope, period=when.lower()))
             return
         image = await png_file(render_leaderboard, board_table(board, caller),
-                               name="leaderboard.png")
-        image.description = alt_text(board)
-        content = t("leaderboard.title", scope=scope, period=when.lower(),
-                    sort=t(f"sort.{sort}").lower())
-        await interaction.edit_original_response(content=content, attachments=[image])
+                               name="leaderboard.png", description=alt_text(board))
+        content = "\n".join([t("leaderboard.title", scope=scope, period=when.lower(),
+                                sort=t(f"sort.{sort}").lower()), t("leaderboard.ties")])
+        view = None if public else share_view("leaderboard", f"{variant or 'all'}.{period}.{sort}")
+        await interaction.edit_original_response(
+            content=self.shared(interaction, public, content), attachments=[image], view=view,
+            allowed_mentions=QUIET)
 
     @answers_errors
-    async def on_stats(self, interaction: discord.Interaction,
-                       member: discord.Member | discord.User | None) -> None:
-        guild = await self.begin(interaction, member)
+    async def on_stats(self, interaction: discord.Interaction, member: Person | None,
+                       public: bool = False) -> None:
+        guild = await self.begin(interaction, member, public=public)
         who = member or interaction.user
         stats = await self.stats.player(guild, who.id)
         if stats.overall is None:
@@ -224,12 +320,14 @@ class StatsTable:
             name, value = stats_field(part)
             embed.add_field(name=name, value=value, inline=False)
         embed.set_footer(text=t("stats.footer"))
-        await interaction.edit_original_response(embed=embed)
+        await interaction.edit_original_response(
+            content=self.shared(interaction, public), embed=embed,
+            view=None if public else share_view("stats", str(who.id)), allowed_mentions=QUIET)
 
     @answers_errors
-    async def on_history(self, interaction: discord.Interaction,
-                         member: discord.Member | discord.User | None) -> None:
-        guild = await self.begin(interaction, member)
+    async def on_history(self, interaction: discord.Interaction, member: Person | None,
+                         public: bool = False) -> None:
+        guild = await self.begin(interaction, member, public=public)
         games = await self.stats.history(guild, member.id if member else None)
         if not games:
             key, name = ("history.none_user", f"<@{member.id}>") if member else \
@@ -245,7 +343,11 @@ class StatsTable:
         view = discord.ui.View(timeout=None)
         for k, game in enumerate(games, start=1):
             view.add_item(FinalButton(game.game_id, t("button.final", number=k)))
-        await interaction.edit_original_response(embed=embed, view=view)
+        if not public:
+            share_view("history", str(member.id if member else 0), view)
+        await interaction.edit_original_response(
+            content=self.shared(interaction, public), embed=embed, view=view,
+            allowed_mentions=QUIET)
 
     @answers_errors
     async def on_final(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -254,7 +356,8 @@ class StatsTable:
         if final is None:
             raise ServiceError("error.final_gone")
         board = await png_file(render_scoreboard, final.game, final.names,
-                               name="scoreboard.png")
+                               name="scoreboard.png",
+                               description=scoreboard_alt(final.game, final.names))
         finished = final.record.finished_at or final.record.updated_at
         content = t("final.content", title=final.game.title, date=date(finished),
                     names=", ".join(f"<@{p}>" for p in final.record.players))

@@ -236,8 +236,8 @@ class Table:
             raise ServiceError("error.not_started")
         names = await self.publisher.names(record)
         latest = views.latest_cells(await self.service.events(record.id, game.turn))
-        image = await png_file(render_table, game, names, latest, name="table.png")
-        image.description = table_alt(game, names)
+        image = await png_file(render_table, game, names, latest, name="table.png",
+                               description=table_alt(game, names))
         content = t("table.content", title=game.title, turn=game.turn,
                     summary=table_text(game, names))
         await interaction.edit_original_response(content=content[:MESSAGE_LIMIT],
@@ -325,8 +325,8 @@ class Table:
             raise ServiceError("error.not_player")
         moves = game.legal_moves(player)
         name = interaction.user.display_name
-        files = [await png_file(render_sheet, game, player, name, moves, name="sheet.png")]
-        files[0].description = sheet_alt(game, player, name)
+        files = [await png_file(render_sheet, game, player, name, moves, name="sheet.png",
+                                description=sheet_alt(game, player, name))]
         if any(m.kind == "pawn" for m in moves):
             board = await self.publisher.board_file(record, game, moves)
             board.description = board_alt(game, await self.publisher.names(record))

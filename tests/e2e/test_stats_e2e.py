@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
+from bot.messages import t
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, play_to_end, wait_for_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
@@ -84,7 +85,8 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     # everyone has one win: one shared first place, better win rate shown first
     board = (await ben.slash("qwixx", "leaderboard")).message
     assert board.ephemeral
-    assert board.content == "🏆 **All games** leaderboard · all time · by wins"
+    assert board.content.splitlines() == ["🏆 **All games** leaderboard · all time · by wins",
+                                          t("leaderboard.ties")]  # ties: a stated second key
     assert alt_text(board).splitlines() == [
         "All games leaderboard, all time, by wins:",
         "1. Cem: games 1, wins 1 (100%), average -15.0, best -15",
@@ -95,7 +97,7 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     # a rate sort ranks only Ana (3 games); Ben sees his own line, unranked
     rate = (await ben.slash("qwixx", "leaderboard", sort="rate", period="week",
                             variant="classic")).message
-    assert rate.content == "🏆 **Qwixx** leaderboard · this week · by win rate"
+    assert rate.content.splitlines()[0] == "🏆 **Qwixx** leaderboard · this week · by win rate"
     assert alt_text(rate).splitlines()[1:] == [
         "1. Ana: games 3, wins 1 (33%), average -18.3, best -15",
         "–. Ben: games 2, wins 1 (50%), average -17.5, best -15",
@@ -125,7 +127,7 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     assert f"🏆 <@{cem.id}> -15 · <@{ana.id}> -20" in lines[0]
     assert f"🏆 <@{ana.id}> -15 · <@{ben.id}> -20" in lines[1]
     assert f"🏆 <@{ben.id}> -15 · <@{ana.id}> -20" in lines[2]
-    assert history.labels == ["Sheets 1", "Sheets 2", "Sheets 3"]
+    assert history.labels == ["Sheets 1", "Sheets 2", "Sheets 3", "Share"]
     own = (await cem.slash("qwixx", "history", user=ben)).message
     assert len(own.embeds[0]["description"].splitlines()) == 2
 
