@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+if TYPE_CHECKING:
+    from .stats import GameResults
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
 
@@ -104,6 +108,31 @@ def timing_columns(timing: Timing | None) -> dict[str, Any]:
         return {}
     return {"stage_started": timing.stage_started, "deadline": timing.deadline,
             "reminders": timing.reminders, "next_due": timing.next_due}
+
+
+EventRow = tuple[int, str, int | None, dict[str, Any]]
+"""An event to store: ``(turn, kind, player, data)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """What one step of a running game stores, in one transaction.
+
+    ``moves`` are ``(player_id, move, source)`` in the order they were applied;
+    ``source`` says who decided (``player``, ``computer``, or ``expired``/``away`` for
+    the game). ``status`` is ``running``, ``finished`` (which sets ``finished_at``) or
+    ``abandoned``; ``results`` (only with ``finished``) are recorded with it.
+    ``timing`` and ``presence`` replace the game's when given; ``events`` (what the
+    moves caused, for the channel) are appended.
+    """
+
+    moves: Sequence[tuple[int, dict[str, Any], str]]
+    state: dict[str, Any]
+    status: str = RUNNING
+    results: GameResults | None = None
+    timing: Timing | None = None
+    presence: dict[str, Any] | None = None
+    events: Sequence[EventRow] = ()
 
 
 GAME_COLUMNS: Final = (

@@ -117,42 +117,52 @@ def _check_results(results: GameResults, record: GameRecord) -> None:
 
 async def insert_results(db: aiosqlite.Connection, record: GameRecord, results: GameResults,
                          now: float) -> None:
-    """Write ``matches``, ``results`` and ``player_totals`` rows for ``record``.
+    """Write ``matches``, ``results`` and the sums rows for ``record``.
 
     Runs inside the caller's write transaction (the one that finishes the game), so
     a game is either finished with its results or not finished at all.
     """
+    for sql, rows in results_statements(record, results, now):
+        await db.executemany(sql, rows)
+
+
+def results_statements(record: GameRecord, results: GameResults, now: float
+                       ) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """The statements (each with its rows of parameters) that record ``results``.
+
+    Plain data, so the store can also run them in one synchronous transaction.
+    """
     _check_results(results, record)
     counted = int(results.counted)
-    await db.execute(
+    found: list[tuple[str, list[tuple[Any, ...]]]] = [(
         "INSERT INTO matches (game_id, guild_id, channel_id, variant, started_at, finished_at, "
         "turns, players, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (record.id, record.guild_id, record.channel_id, record.variant, record.created_at, now,
-         results.turns, len(record.players), counted),
-    )
-    await db.executemany(
+        [(record.id, record.guild_id, record.channel_id, record.variant, record.created_at, now,
+          results.turns, len(record.players), counted)],
+    ), (
         "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, won, "
         "counted, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(record.id, p.player_id, record.guild_id, record.variant, p.seat, p.score, p.rank,
           int(p.won), counted, now) for p in results.players],
-    )
+    )]
     if not results.counted:
-        return
-    await db.executemany(
+        return found
+    found.append((
         "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
         "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player_id, variant) DO UPDATE SET "
         + _add_one_to("player_totals"),
         [(record.guild_id, p.player_id, record.variant, int(p.won), p.score, p.score)
          for p in results.players],
-    )
-    await db.executemany(
+    ))
+    found.append((
         "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
         "score_sum, best) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) "
         "ON CONFLICT (guild_id, period, start, variant, player_id) DO UPDATE SET "
         + _add_one_to("period_totals"),
         [(record.guild_id, period, start, p.player_id, record.variant, int(p.won), p.score,
           p.score) for period, start in period_starts(now) for p in results.players],
-    )
+    ))
+    return found
 
 
 def _add_one_to(table: str) -> str:

@@ -5,9 +5,12 @@ All SQL is standard and parameterised; SQLite specifics (connection pragmas,
 PostgreSQL backend can offer the same public methods without touching callers.
 
 Concurrency: every state change is a compare-and-set on ``games.version`` inside
-one write transaction. Within one ``Store`` an ``asyncio.Lock`` serialises access to
-the single connection; across connections/processes SQLite's write lock (with a
-busy timeout) does.
+one write transaction. Writes go through one connection whose thread (aiosqlite's)
+runs each of this module's transactions as one function, in the order they were sent:
+one round trip per transaction. Reads use a second connection (in WAL mode they never
+wait behind a write). A multi-statement :meth:`Store._write` (statistics, migrations)
+holds an ``asyncio.Lock`` that single-trip transactions then wait for; across
+processes SQLite's write lock (with a busy timeout) serialises writers.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
@@ -35,6 +38,8 @@ from .records import (
     LOBBY,
     MOVE_COLUMNS,
     RUNNING,
+    EventRow,
+    GameChange,
     GameRecord,
     MoveRecord,
     StoredEvent,
@@ -44,17 +49,19 @@ from .records import (
     move_from_row,
     timing_columns,
 )
-from .stats import GameResults, StatsQueries, insert_results
+from .stats import GameResults, StatsQueries, results_statements
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Row = Sequence[Any]
-EventRow = tuple[int, str, int | None, dict[str, Any]]
-"""An event to store: ``(turn, kind, player, data)``."""
+T = TypeVar("T")
+Work = Callable[[sqlite3.Connection], T]
+"""A whole transaction's statements, run on the writer's thread."""
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _ACTIVE_SQL = "status IN ('lobby', 'running')"
+_NAMES_KEPT = 10_000  # display names remembered in memory, so an unchanged one costs nothing
 
 
 def _check_int(name: str, value: object) -> None:
@@ -75,6 +82,104 @@ def _check_players(players: Sequence[int]) -> list[int]:
     return players
 
 
+def _is_memory(path: str | Path) -> bool:
+    """An in-memory database: a second connection would open another, empty one."""
+    return str(path) in ("", ":memory:")
+
+
+def _atomically(conn: sqlite3.Connection, work: Work[T]) -> T:
+    """Run ``work`` in one write transaction: committed on success, rolled back on any error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _fetch_game(conn: sqlite3.Connection, game_id: int) -> GameRecord | None:
+    row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+    return None if row is None else game_from_row(row)
+
+
+def _existing_game(conn: sqlite3.Connection, game_id: int) -> GameRecord:
+    record = _fetch_game(conn, game_id)
+    if record is None:
+        raise GameNotFound(game_id)
+    return record
+
+
+def _compare_and_set(conn: sqlite3.Connection, game_id: int, expected_version: int,
+                     allowed: tuple[str, ...], changes: dict[str, Any], now: float) -> None:
+    """Apply ``changes`` and bump the version iff version and status match.
+
+    ``changes`` keys are trusted column names from this module, never user input.
+    Raises :class:`VersionConflict` or :class:`WrongStatus` when no row matched.
+    """
+    assignments = "".join(f"{column} = ?, " for column in changes)
+    statuses = ", ".join("?" for _ in allowed)
+    sql = (f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+           f"WHERE id = ? AND version = ? AND status IN ({statuses})")
+    params = (*changes.values(), now, game_id, expected_version, *allowed)
+    if conn.execute(sql, params).rowcount == 1:
+        return
+    current = _existing_game(conn, game_id)
+    if current.version != expected_version:
+        raise VersionConflict(game_id, expected_version, current.version)
+    raise WrongStatus(game_id, current.status, allowed)
+
+
+def _append_events(conn: sqlite3.Connection, game_id: int, events: Sequence[EventRow]) -> None:
+    conn.executemany(
+        "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
+        "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM game_events WHERE game_id = ?",
+        [(game_id, turn, kind, player, dump_json(data), game_id)
+         for turn, kind, player, data in events])
+
+
+def _check_change(change: GameChange) -> None:
+    if change.status not in (RUNNING, FINISHED, ABANDONED):
+        raise ValueError(f"record_move status must be running, finished or abandoned, "
+                         f"not {change.status!r}")
+    if change.results is not None and change.status != FINISHED:
+        raise ValueError("results can only be recorded when the game finishes")
+    for player_id, _, _ in change.moves:
+        _check_int("player_id", player_id)
+
+
+def _store_change(conn: sqlite3.Connection, game_id: int, expected_version: int,
+                  change: GameChange, now: float) -> GameRecord:
+    """Write ``change`` to a running game (compare-and-set) inside the open transaction."""
+    columns: dict[str, Any] = {"state": dump_json(change.state), "status": change.status}
+    columns.update(timing_columns(change.timing))
+    if change.presence is not None:
+        columns["presence"] = dump_json(change.presence)
+    if change.status != RUNNING:
+        columns.update(finished_at=now, next_due=None)
+    _compare_and_set(conn, game_id, expected_version, (RUNNING,), columns, now)
+    conn.executemany(
+        "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) "
+        "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
+        [(game_id, player_id, dump_json(move), now, source, game_id)
+         for player_id, move, source in change.moves])
+    _append_events(conn, game_id, change.events)
+    record = _existing_game(conn, game_id)
+    if change.results is not None:
+        for sql, rows in results_statements(record, change.results, now):
+            conn.executemany(sql, rows)
+    return record
+
+
+def _log_change(record: GameRecord, change: GameChange) -> None:
+    log.debug("game %d: %d move(s), now version %d", record.id, len(change.moves),
+              record.version)
+    if change.status == FINISHED:
+        log.info("game %d finished", record.id)
+
+
 class Store(StatsQueries):
     """Persistence for games and moves, and the results of finished games.
 
@@ -90,7 +195,9 @@ class Store(StatsQueries):
         self._clock = clock
         self._busy_timeout_ms = int(busy_timeout * 1000)
         self._db: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._names: dict[tuple[int, int], str] = {}
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -104,19 +211,20 @@ class Store(StatsQueries):
         return store
 
     async def connect(self) -> None:
-        """Open the connection and migrate; a no-op if already connected."""
+        """Open the connections and migrate; a no-op if already connected."""
         if self._db is not None:
             return
         db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await self._configure(db)
             version = await apply_migrations(db, self._clock())
+            reader = db if _is_memory(self.path) else await self._open_reader()
         except BaseException as exc:
             await db.close()
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"cannot open store {self.path}: {exc}") from exc
             raise
-        self._db = db
+        self._db, self._reader = db, reader
         log.info("store %s open (schema version %d)", self.path, version)
 
     async def _configure(self, db: aiosqlite.Connection) -> None:
@@ -126,11 +234,28 @@ class Store(StatsQueries):
         mode = str(row[0]) if row else "?"
         if mode.lower() != "wal":
             log.warning("store %s: journal_mode is %s, not WAL", self.path, mode)
+        # In WAL mode a commit then no longer waits for the disk; a power cut may lose
+        # the last commits, never the file's consistency.
+        await db.execute("PRAGMA synchronous = NORMAL")
         await db.execute("PRAGMA foreign_keys = ON")
 
+    async def _open_reader(self) -> aiosqlite.Connection:
+        """The connection (and thread) for reads, which never writes."""
+        reader = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await reader.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms:d}")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await reader.close()
+            raise
+        return reader
+
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
-        db, self._db = self._db, None
+        """Close the connections (idempotent)."""
+        db, reader = self._db, self._reader
+        self._db = self._reader = None
+        if reader is not None and reader is not db:
+            await reader.close()
         if db is not None:
             async with self._lock:
                 await db.close()
@@ -157,17 +282,20 @@ class Store(StatsQueries):
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Exclusive use of the connection outside any write transaction."""
+        """A connection for reads outside any write transaction: the reader's own, or
+        (in memory) the writer's, used exclusively."""
         db = self._conn()
-        async with self._lock:
+        reader = self._reader or db
+        async with self._lock if reader is db else nullcontext():
             try:
-                yield db
+                yield reader
             except sqlite3.Error as exc:
                 raise StoreError(str(exc)) from exc
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: committed on success, rolled back on any error."""
+        """One write transaction of several round trips: committed on success, rolled
+        back on any error. :meth:`_transact` is one round trip."""
         db = self._conn()
         async with self._lock:
             try:
@@ -182,6 +310,23 @@ class Store(StatsQueries):
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(str(exc)) from exc
                 raise
+
+    async def _transact(self, work: Work[T]) -> T:
+        """Run ``work`` as one write transaction in one round trip to the writer's thread.
+
+        ``work`` gets the plain ``sqlite3`` connection and runs on that thread; what it
+        raises rolls the transaction back and reaches the caller. Transactions run in
+        the order they were sent (aiosqlite's queue); only an open :meth:`_write`,
+        which spans several round trips, makes this wait.
+        """
+        db = self._conn()
+        async with self._lock if self._lock.locked() else nullcontext():
+            try:
+                # aiosqlite runs queued functions on the connection's own thread: this
+                # (private) entry point is what makes a transaction a single round trip.
+                return await db._execute(_atomically, db._conn, work)  # type: ignore[no-any-return]
+            except sqlite3.Error as exc:
+                raise StoreError(str(exc)) from exc
 
     @staticmethod
     async def _rollback(db: aiosqlite.Connection) -> None:
@@ -203,47 +348,6 @@ class Store(StatsQueries):
     async def _load(cls, db: aiosqlite.Connection, game_id: int) -> GameRecord | None:
         row = await cls._row(db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return None if row is None else game_from_row(row)
-
-    @classmethod
-    async def _load_existing(cls, db: aiosqlite.Connection, game_id: int) -> GameRecord:
-        record = await cls._load(db, game_id)
-        if record is None:
-            raise GameNotFound(game_id)
-        return record
-
-    async def _compare_and_set(
-        self,
-        db: aiosqlite.Connection,
-        game_id: int,
-        expected_version: int,
-        allowed: tuple[str, ...],
-        changes: dict[str, Any],
-        now: float,
-    ) -> None:
-        """Apply ``changes`` and bump the version iff version and status match.
-
-        ``changes`` keys are trusted column names from this module, never user input.
-        """
-        assignments = "".join(f"{column} = ?, " for column in changes)
-        statuses = ", ".join("?" for _ in allowed)
-        sql = (
-            f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-            f"WHERE id = ? AND version = ? AND status IN ({statuses})"
-        )
-        params = (*changes.values(), now, game_id, expected_version, *allowed)
-        async with db.execute(sql, params) as cur:
-            if cur.rowcount == 1:
-                return
-        await self._raise_cas_failure(db, game_id, expected_version, allowed)
-
-    async def _raise_cas_failure(
-        self, db: aiosqlite.Connection, game_id: int, expected: int, allowed: tuple[str, ...]
-    ) -> None:
-        """Explain why a compare-and-set touched no row, as the matching exception."""
-        current = await self._load_existing(db, game_id)
-        if current.version != expected:
-            raise VersionConflict(game_id, expected, current.version)
-        raise WrongStatus(game_id, current.status, allowed)
 
     # -- reads -----------------------------------------------------------------------
 
@@ -302,34 +406,45 @@ class Store(StatsQueries):
                             ("host_id", host_id), ("seed", seed)):  # fmt: skip
             _check_int(name, value)
         options_json, players_json = dump_json(options), dump_json([host_id])
-        async with self._write() as db:
+
+        def work(conn: sqlite3.Connection) -> GameRecord:
             sql = f"SELECT id FROM games WHERE channel_id = ? AND {_ACTIVE_SQL}"
-            busy = await self._row(db, sql, (channel_id,))
+            busy = conn.execute(sql, (channel_id,)).fetchone()
             if busy is not None:
                 raise ChannelBusy(channel_id, busy[0])
             now = self._clock()
-            async with db.execute(
+            cur = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
                 "players, status, version, created_at, updated_at, turn_time, next_due, "
                 "shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 1)",
                 (guild_id, channel_id, host_id, variant, options_json, seed,
                  players_json, LOBBY, now, now, turn_time, expires),
-            ) as cur:  # fmt: skip
-                game_id = cur.lastrowid
-            record = await self._load_existing(db, game_id)
+            )  # fmt: skip
+            return _existing_game(conn, int(cur.lastrowid or 0))
+
+        record = await self._transact(work)
         log.info("game %d created in channel %d (%s)", record.id, channel_id, variant)
         return record
+
+    async def _set(self, game_id: int, expected_version: int, allowed: tuple[str, ...],
+                   changes: dict[str, Any], events: Sequence[EventRow] = (),
+                   ends: bool = False) -> GameRecord:
+        """Compare-and-set ``changes`` (and append ``events``), one round trip; ``ends``
+        also stamps ``finished_at`` and clears ``next_due``."""
+        def work(conn: sqlite3.Connection) -> GameRecord:
+            now = self._clock()
+            columns = {**changes, "finished_at": now, "next_due": None} if ends else changes
+            _compare_and_set(conn, game_id, expected_version, allowed, columns, now)
+            _append_events(conn, game_id, events)
+            return _existing_game(conn, game_id)
+        return await self._transact(work)
 
     async def update_lobby(
         self, game_id: int, expected_version: int, players: Sequence[int]
     ) -> GameRecord:
         """Replace the seat-ordered player list of a lobby (compare-and-set)."""
         players_json = dump_json(_check_players(players))
-        async with self._write() as db:
-            now = self._clock()
-            changes = {"players": players_json}
-            await self._compare_and_set(db, game_id, expected_version, (LOBBY,), changes, now)
-            return await self._load_existing(db, game_id)
+        return await self._set(game_id, expected_version, (LOBBY,), {"players": players_json})
 
     async def start_game(
         self, game_id: int, expected_version: int, state: dict[str, Any],
@@ -337,11 +452,7 @@ class Store(StatsQueries):
     ) -> GameRecord:
         """Move a lobby to ``running`` with its initial ``state`` (compare-and-set)."""
         changes = {"state": dump_json(state), "status": RUNNING, **timing_columns(timing)}
-        async with self._write() as db:
-            now = self._clock()
-            await self._compare_and_set(db, game_id, expected_version, (LOBBY,), changes, now)
-            await self._insert_events(db, game_id, events)
-            record = await self._load_existing(db, game_id)
+        record = await self._set(game_id, expected_version, (LOBBY,), changes, events)
         log.info("game %d started with %d players", game_id, len(record.players))
         return record
 
@@ -383,45 +494,47 @@ class Store(StatsQueries):
         Raises :class:`VersionConflict` if the game changed since ``expected_version``;
         then nothing is written.
         """
-        if status not in (RUNNING, FINISHED, ABANDONED):
-            raise ValueError(f"record_move status must be running, finished or abandoned, "
-                             f"not {status!r}")
-        if results is not None and status != FINISHED:
-            raise ValueError("results can only be recorded when the game finishes")
-        for player_id, _, _ in moves:
-            _check_int("player_id", player_id)
-        rows = [(player_id, dump_json(move), source) for player_id, move, source in moves]
-        changes: dict[str, Any] = {"state": dump_json(state), "status": status}
-        changes.update(timing_columns(timing))
-        if presence is not None:
-            changes["presence"] = dump_json(presence)
-        async with self._write() as db:
-            now = self._clock()
-            if status != RUNNING:
-                changes.update(finished_at=now, next_due=None)
-            await self._compare_and_set(db, game_id, expected_version, (RUNNING,), changes, now)
-            for player_id, move_json, source in rows:
-                await db.execute(
-                    "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) "
-                    "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
-                    (game_id, player_id, move_json, now, source, game_id),
-                )
-            await self._insert_events(db, game_id, events)
-            record = await self._load_existing(db, game_id)
-            if results is not None:
-                await insert_results(db, record, results, now)
-        log.debug("game %d: %d move(s), now version %d", game_id, len(rows), record.version)
-        if status == FINISHED:
-            log.info("game %d finished", game_id)
+        change = GameChange(moves, state, status, results, timing, presence, events)
+        return await self.record_change(game_id, expected_version, change)
+
+    async def record_change(self, game_id: int, expected_version: int,
+                            change: GameChange) -> GameRecord:
+        """:meth:`record_moves` taking a :class:`GameChange`: one transaction, one round trip."""
+        _check_change(change)
+        record = await self._transact(
+            lambda conn: _store_change(conn, game_id, expected_version, change, self._clock()))
+        _log_change(record, change)
         return record
+
+    async def change_game(
+        self, game_id: int, decide: Callable[[GameRecord], tuple[GameChange | None, T]]
+    ) -> tuple[GameRecord, T]:
+        """Read the game, let ``decide`` say what to store, store it: one transaction and
+        one round trip, so a click needs neither a separate read nor a retry.
+
+        ``decide`` gets the current record and returns the change (None: nothing to
+        store) and a value handed back with the stored record. It runs on the writer's
+        thread inside the transaction, so it must be quick and must not touch the event
+        loop; whatever it raises rolls back and reaches the caller.
+        Raises :class:`GameNotFound`, or :class:`WrongStatus` unless the game is running
+        when there is something to store.
+        """
+        def work(conn: sqlite3.Connection) -> tuple[GameRecord, T, GameChange | None]:
+            record = _existing_game(conn, game_id)
+            change, value = decide(record)
+            if change is not None:
+                _check_change(change)
+                record = _store_change(conn, game_id, record.version, change, self._clock())
+            return record, value, change
+
+        record, value, change = await self._transact(work)
+        if change is not None:
+            _log_change(record, change)
+        return record, value
 
     async def set_timing(self, game_id: int, expected_version: int, timing: Timing) -> GameRecord:
         """Replace the decision clock alone (a reminder went out), compare-and-set."""
-        async with self._write() as db:
-            now = self._clock()
-            await self._compare_and_set(db, game_id, expected_version, (RUNNING,),
-                                        timing_columns(timing), now)
-            return await self._load_existing(db, game_id)
+        return await self._set(game_id, expected_version, (RUNNING,), timing_columns(timing))
 
     async def due_games(self, now: float, limit: int = 50) -> list[GameRecord]:
         """Lobbies and running games with something due at ``now``, most overdue first."""
@@ -448,37 +561,42 @@ class Store(StatsQueries):
 
     async def set_guild_turn_time(self, guild_id: int, seconds: int) -> None:
         _check_int("guild_id", guild_id)
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET turn_time = excluded.turn_time",
-                (guild_id, seconds))
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET turn_time = excluded.turn_time",
+            (guild_id, seconds)))
 
     async def abandon(self, game_id: int, expected_version: int,
                       events: Sequence[EventRow] = ()) -> GameRecord:
         """Mark a lobby or running game ``abandoned`` (sets ``finished_at``); frees the channel."""
-        async with self._write() as db:
-            now = self._clock()
-            changes = {"status": ABANDONED, "finished_at": now, "next_due": None}
-            await self._compare_and_set(
-                db, game_id, expected_version, ACTIVE_STATUSES, changes, now
-            )
-            await self._insert_events(db, game_id, events)
-            record = await self._load_existing(db, game_id)
+        record = await self._set(game_id, expected_version, ACTIVE_STATUSES,
+                                 {"status": ABANDONED}, events, ends=True)
         log.info("game %d abandoned", game_id)
         return record
 
     async def remember_name(self, guild_id: int, user_id: int, name: str) -> None:
-        """Keep ``user_id``'s latest display name in ``guild_id``."""
+        """Keep ``user_id``'s latest display name in ``guild_id``.
+
+        Writes only when the name differs from the one this store last wrote
+        (the row's ``updated_at`` then says when the name last changed).
+        """
         _check_int("guild_id", guild_id)
         _check_int("user_id", user_id)
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) "
-                "DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-                (guild_id, user_id, name, self._clock()),
-            )
+        key = (guild_id, user_id)
+        if self._names.get(key) == name:
+            return
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) "
+            "DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at "
+            "WHERE player_names.name <> excluded.name",
+            (guild_id, user_id, name, self._clock())))
+        self._keep_name(key, name)
+
+    def _keep_name(self, key: tuple[int, int], name: str) -> None:
+        if len(self._names) >= _NAMES_KEPT:
+            self._names.clear()
+        self._names[key] = name
 
     async def names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """The remembered display names of ``user_ids`` in ``guild_id`` (unknown ones left out)."""
@@ -498,23 +616,14 @@ class Store(StatsQueries):
         """
         if message_id is not None:
             _check_int("message_id", message_id)
-        async with self._write() as db:
+
+        def work(conn: sqlite3.Connection) -> None:
             sql = "UPDATE games SET message_id = ? WHERE id = ?"
-            async with db.execute(sql, (message_id, game_id)) as cur:
-                if cur.rowcount != 1:
-                    raise GameNotFound(game_id)
+            if conn.execute(sql, (message_id, game_id)).rowcount != 1:
+                raise GameNotFound(game_id)
+        await self._transact(work)
 
     # -- the channel's side ---------------------------------------------------------
-
-    @staticmethod
-    async def _insert_events(db: aiosqlite.Connection, game_id: int,
-                             events: Sequence[EventRow]) -> None:
-        for turn, kind, player, data in events:
-            await db.execute(
-                "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
-                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM game_events "
-                "WHERE game_id = ?",
-                (game_id, turn, kind, player, dump_json(data), game_id))
 
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
         """The stored events of ``game_id`` from ``first_turn`` on, in order."""
@@ -541,7 +650,6 @@ class Store(StatsQueries):
         """
         if message_id is not None:
             _check_int("message_id", message_id)
-        async with self._write() as db:
-            await db.execute(
-                "UPDATE games SET shown_version = MAX(shown_version, ?), message_id = ?, "
-                "shown = ? WHERE id = ?", (version, message_id, dump_json(shown), game_id))
+        await self._transact(lambda conn: conn.execute(
+            "UPDATE games SET shown_version = MAX(shown_version, ?), message_id = ?, "
+            "shown = ? WHERE id = ?", (version, message_id, dump_json(shown), game_id)))

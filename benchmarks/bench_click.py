@@ -1,0 +1,185 @@
+"""How long does a click take, from the service's ``act`` to its stored transaction?
+
+Runs the real service over a real SQLite file in a temporary directory: 2-player
+classic games in their own channels, every click a random legal move of the player the
+game waits for (read, rules, compare-and-set, move and event log; the game's end with
+its results). The client keeps each game's latest state from the click's answer, so
+only ``act`` is timed.
+
+* one game — sequential clicks: p50 and p99 (budget: p50 <= 0.3 ms);
+* bursts — 100 and 1,000 games click at the same instant, a few times: p50, p99 and
+  clicks/s (figures: with every click queued at once, the last waits for all others);
+* sustained — 1,000 games in play, clicks arriving at 2,000 per second spread evenly
+  over the games; latency counts from a click's arrival (waiting included): p99 <= 150 ms
+  and >= 2,000 clicks/s achieved.
+
+    python -m benchmarks.bench_click [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.rules import Game
+from bot.service.games import GameService
+from bot.store import Store
+
+Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
+
+ONE_GAME_P50_MS = 0.3
+SUSTAINED_P99_MS = 150.0
+SUSTAINED_RATE = 2_000.0
+GUILD = 1
+PLAYERS = (10**17 + 1, 10**17 + 2)
+
+
+class Table:
+    """One game, and the state its client last saw."""
+
+    def __init__(self, service: GameService, channel: int) -> None:
+        self.service, self.channel = service, channel
+        self.game_id = 0
+        self.game: Game | None = None
+        self.lock = asyncio.Lock()  # one click at a time per game, as a channel's buttons
+
+    async def open(self) -> None:
+        record = await self.service.open_lobby(GUILD, self.channel, PLAYERS[0], "classic")
+        await self.service.join(record.id, PLAYERS[1])
+        self.game_id = record.id
+        self.game = (await self.service.start(record.id, PLAYERS[0])).game
+
+    async def click(self, rng: random.Random) -> float:
+        """One random legal click, in seconds; a finished game is replaced first (untimed)."""
+        async with self.lock:
+            if self.game is None or self.game.finished:
+                await self.open()
+            game = self.game
+            assert game is not None
+            player = min(game.decision().waiting)
+            move = rng.choice(game.legal_moves(player))
+            start = time.perf_counter()
+            outcome = await self.service.act(self.game_id, player, game.turn,
+                                             game.decision().phase, move)
+            elapsed = time.perf_counter() - start
+            self.game = outcome.game
+            return elapsed
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def tables(store_dir: Path, count: int) -> tuple[Store, list[Table]]:
+    store = await Store.open(store_dir / "click.db")
+    seeds = iter(range(1, 10**9))
+    service = GameService(store, seeds=lambda: next(seeds))
+    opened = [Table(service, 1_000 + k) for k in range(count)]
+    for table in opened:
+        await table.open()
+    return store, opened
+
+
+async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Row]]]
+                      ) -> list[Row]:
+    with tempfile.TemporaryDirectory() as folder:
+        store, opened = await tables(Path(folder), count)
+        try:
+            return await run(opened)
+        finally:
+            await store.close()
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms" if seconds < 0.01 else f"{seconds * 1000:.1f} ms"
+
+
+async def one_game(clicks: int) -> list[Row]:
+    rng = random.Random(1)
+
+    async def run(opened: list[Table]) -> list[Row]:
+        for _ in range(20):  # warm-up
+            await opened[0].click(rng)
+        times = [await opened[0].click(rng) for _ in range(clicks)]
+        p50, p99 = statistics.median(times), percentile(times, 0.99)
+        return [("click: one game, p50", f"<= {ONE_GAME_P50_MS:g} ms", ms(p50),
+                 p50 * 1000 / ONE_GAME_P50_MS),
+                ("click: one game, p99", "", ms(p99), 0.0)]
+    return await with_tables(1, run)
+
+
+async def burst(games: int, rounds: int) -> list[Row]:
+    rng = random.Random(2)
+
+    async def run(opened: list[Table]) -> list[Row]:
+        await asyncio.gather(*(t.click(rng) for t in opened))  # warm-up round
+        times: list[float] = []
+        start = time.perf_counter()
+        for _ in range(rounds):
+            times += await asyncio.gather(*(t.click(rng) for t in opened))
+        rate = len(times) / (time.perf_counter() - start)
+        name = f"click: burst of {games:,} games"
+        return [(f"{name}, p50", "", ms(statistics.median(times)), 0.0),
+                (f"{name}, p99", "", ms(percentile(times, 0.99)), 0.0),
+                (f"{name}, clicks/s", "", f"{rate:,.0f}/s", 0.0)]
+    return await with_tables(games, run)
+
+
+async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) -> list[Row]:
+    """Clicks arrive at ``rate`` per second, game after game; none waits for another's."""
+    rng = random.Random(3)
+
+    async def run(opened: list[Table]) -> list[Row]:
+        loop = asyncio.get_running_loop()
+        latencies: list[float] = []
+
+        async def arrive(table: Table, due: float) -> None:
+            await table.click(rng)
+            latencies.append(loop.time() - due)
+
+        pending = []
+        start = loop.time()
+        for k in range(int(seconds * rate)):
+            due = start + k / rate
+            delay = due - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            pending.append(asyncio.ensure_future(arrive(opened[k % len(opened)], due)))
+        await asyncio.gather(*pending)
+        achieved = len(latencies) / (loop.time() - start)
+        p99 = percentile(latencies, 0.99)
+        name = f"click: {games:,} games, {rate:,.0f} clicks/s arriving"
+        return [(f"{name}, p99", f"<= {SUSTAINED_P99_MS:g} ms", ms(p99),
+                 p99 * 1000 / SUSTAINED_P99_MS),
+                (f"{name}, p50", "", ms(statistics.median(latencies)), 0.0),
+                (f"{name}, achieved", f">= {rate:,.0f}/s", f"{achieved:,.0f}/s",
+                 rate / achieved)]
+    return await with_tables(games, run)
+
+
+def rows(quick: bool = False) -> list[Row]:
+    found = asyncio.run(one_game(300 if quick else 1_000))
+    found += asyncio.run(burst(100, 3 if quick else 10))
+    found += asyncio.run(burst(1_000, 2 if quick else 5))
+    found += asyncio.run(sustained(1_000, 1.0 if quick else 3.0))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short runs")
+    args = parser.parse_args()
+    for what, budget, figure, ratio in rows(args.quick):
+        shown = f"{ratio:.2f}" if ratio else ""
+        print(f"{what:<52} {budget:>12} {figure:>12} {shown:>6}")
+
+
+if __name__ == "__main__":
+    main()
