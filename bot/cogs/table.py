@@ -356,7 +356,11 @@ class Table:
                       phase: str, move: Move, confirmed: bool = False) -> None:
         """A move; one that skips many numbers asks first, on the same message."""
         await interaction.response.defer()
-        if not confirmed and await self.asked(interaction, game_id, turn, phase, move):
+        current = await self.service.get(game_id)
+        if confirmed and getattr(current.game, "chosen", {}).get(interaction.user.id) == move:
+            await self.show_sheet(interaction, current)  # a second [Yes]: chosen already
+            return
+        if not confirmed and await self.asked(interaction, current, turn, phase, move):
             return
         outcome = await self.service.act(game_id, interaction.user.id, turn, phase, move)
         try:
@@ -365,10 +369,9 @@ class Table:
         finally:  # the move is stored: the channel must hear of it, whatever happens here
             await self.publisher.publish(outcome)
 
-    async def asked(self, interaction: discord.Interaction, game_id: int, turn: int,
+    async def asked(self, interaction: discord.Interaction, outcome: Outcome, turn: int,
                     phase: str, move: Move) -> bool:
         """Whether ``move`` is a costly legal move, now put as a question (nothing applied)."""
-        outcome = await self.service.get(game_id)
         game, player = outcome.game, interaction.user.id
         if (game is None or outcome.record.status != "running" or game.turn != turn
                 or game.decision().phase != phase or move not in game.legal_moves(player)
