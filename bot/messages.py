@@ -464,25 +464,26 @@ def row_name(row: str) -> str:
     return t(f"row.{row}") if f"row.{row}" in EN else row
 
 
-def _form(key: str, form: str, count: int) -> str:
-    """``key.form`` in the current language, else English's own form for ``count``."""
-    found = catalogue(current()).get(f"{key}.{form}")
-    if found is None:
-        found = EN[f"{key}.{babel_locale(ENGLISH).plural_form(count)}"]
-    return found
+def _form(key: str, count: int, ordinal: bool = False) -> str:
+    """The form of ``key`` for ``count`` (``key.one``, ``key.few``...) by the current
+    language's CLDR cardinal or ordinal rules, English's form where it has none."""
+    def form(locale: str) -> str:
+        rules = babel_locale(locale)
+        return (rules.ordinal_form if ordinal else rules.plural_form)(count)
+
+    found = catalogue(current()).get(f"{key}.{form(current())}")
+    return found if found is not None else EN[f"{key}.{form(ENGLISH)}"]
 
 
 def plural(key: str, count: int) -> str:
     """``plural("unit.field", 3)`` → ``3 fields``, ``3 pola``, ``3 alan``: the language's
     CLDR plural category (Polish one/few/many, Turkish one/other...) picks the key."""
-    form = babel_locale(current()).plural_form(count)
-    return _form(key, form, count).format(count=count)
+    return _form(key, count).format(count=count)
 
 
 def ordinal(count: int) -> str:
     """``1st``, ``2.``, ``1re``: the ordinal number by the language's CLDR ordinal rules."""
-    form = babel_locale(current()).ordinal_form(count)
-    return _form("ordinal", form, count).format(count=count)
+    return _form("ordinal", count, ordinal=True).format(count=count)
 
 
 def decimal(value: float, digits: int = 1) -> str:

@@ -4,7 +4,7 @@ discord.py asks for every command's and option's name and description, and every
 choice's name, in each Discord locale when the commands are synced; Discord then
 shows each member their own language. A text that is a catalogue text (the stats
 commands' descriptions are ``t(...)``) uses that key's translation; the others are
-found by their English text and what they name (see :mod:`bot.i18n.catalogue`).
+found by their English text and what they name (see :mod:`bot.i18n.sync`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The translated catalogues measured against the English source, and kept in step.
 
-``python -m bot.i18n.catalogue`` rewrites every ``messages.po``: new English keys are
+``python -m bot.i18n.sync`` rewrites every ``messages.po``: new English keys are
 added untranslated (and listed), keys no longer in English are dropped, and each entry
 carries the English text as a comment for translators. ``--new <locale>`` starts a
 catalogue for a new language.
@@ -28,6 +28,11 @@ FORMS = ("zero", "one", "two", "few", "many", "other")
 ORDINALS = frozenset({"ordinal"})  # families chosen by the ordinal, not cardinal, rules
 SLASH_CONTEXTS = ("slash name", "slash description", "slash choice")
 SlashKey = tuple[str, str]  # (msgctxt, English text)
+STAMP = datetime(2026, 1, 1)  # fixed, so rewriting an unchanged catalogue changes nothing
+HEADER = """\
+# {name} catalogue of qwixx-bot. msgid: a key of bot/messages.py EN (the comment above
+# each entry is its English text), or a slash command's English text (msgctxt slash ...).
+# Keep every {{placeholder}}; `python -m bot.i18n.sync` adds new keys and lists them."""
 
 
 def placeholders(text: str) -> set[str]:
@@ -108,8 +113,10 @@ def save(locale: str, keyed: Mapping[str, str], slash: Mapping[SlashKey, str],
     """Write ``locale``'s catalogue: the entries English asks for, in English's order,
     each with the English text as a comment."""
     catalog = Catalog(locale=folder(locale), project="qwixx-bot", version="1",
-                      creation_date=datetime(2026, 1, 1), revision_date=datetime(2026, 1, 1),
-                      fuzzy=False)
+                      header_comment=HEADER.format(name=babel_locale(locale).english_name),
+                      msgid_bugs_address="", last_translator="qwixx-bot",
+                      language_team=babel_locale(locale).english_name,
+                      creation_date=STAMP, revision_date=STAMP, fuzzy=False)
     family = families(english)
     for key in expected(locale, english):
         source = english.get(key) or english[f"{family.get(key, key.rsplit('.', 1)[0])}.other"]
