@@ -25,6 +25,8 @@ from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_du
 from bot.store import (
     NO_TIMING,
     ChannelBusy,
+    GameChange,
+    GameNotFound,
     GameRecord,
     Store,
     StoredEvent,
@@ -234,20 +236,35 @@ class GameService:
     # --- playing ---------------------------------------------------------
     async def act(self, game_id: int, user: int, turn: int, phase: str | None,
                   move: Move) -> Outcome:
-        """Apply ``move`` for ``user`` if it is still legal on ``turn`` (and ``phase``)."""
-        async def attempt() -> Outcome:
-            outcome = await self.get(game_id)
-            record, game = outcome.record, self._check_turn(outcome, user, turn, phase)
+        """Apply ``move`` for ``user`` if it is still legal on ``turn`` (and ``phase``).
+
+        One transaction: the rules decide on the record read inside it, so no other
+        writer can come between the read and the write.
+        """
+        def decide(record: GameRecord) -> tuple[GameChange, Play]:
+            game = self._check_turn(Outcome(record, load_game(record)), user, turn, phase)
             if move not in game.legal_moves(user):
                 raise ServiceError("error.illegal")
             play = Play(game)
             play.apply(user, move, "player")
-            seats = Seats.of(record).back(user)
-            return await self._save(record, play, seats)
+            return self._change(record, play, Seats.of(record).back(user)), play
+
+        async def attempt() -> Outcome:
+            try:
+                record, play = await self.store.change_game(game_id, decide)
+            except GameNotFound:
+                raise ServiceError("error.game_gone") from None
+            return Outcome(record, play.game, play.events, play.before)
         return await self._retrying(game_id, attempt)
 
     async def _save(self, record: GameRecord, play: Play, seats: Seats) -> Outcome:
-        """Store what ``play`` did, with a fresh clock when a new decision began.
+        """Store what ``play`` did (see :meth:`_change`), compare-and-set."""
+        change = self._change(record, play, seats)
+        record = await self.store.record_change(record.id, record.version, change)
+        return Outcome(record, play.game, play.events, play.before)
+
+    def _change(self, record: GameRecord, play: Play, seats: Seats) -> GameChange:
+        """What to store of ``play``, with a fresh clock when a new decision began.
 
         Computer and away seats decide first, so the game then waits for people only.
         """
@@ -260,10 +277,9 @@ class GameService:
             play.events.append(Event("game_over", None, {"reason": "no_seats"}))
         # A finished game's results go in with its end, in the same transaction.
         results = game_results(game) if status == "finished" else None
-        record = await self.store.record_moves(
-            record.id, record.version, play.moves, game.to_json(), status, results,
-            self._timing(record, play, status), seats.to_json(), play.event_rows())
-        return Outcome(record, game, play.events, play.before)
+        return GameChange(play.moves, game.to_json(), status, results,
+                          self._timing(record, play, status), seats.to_json(),
+                          play.event_rows())
 
     def _timing(self, record: GameRecord, play: Play, status: str) -> Timing | None:
         if status != "running":

@@ -22,6 +22,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -62,6 +63,10 @@ Work = Callable[[sqlite3.Connection], T]
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _ACTIVE_SQL = "status IN ('lobby', 'running')"
 _NAMES_KEPT = 10_000  # display names remembered in memory, so an unchanged one costs nothing
+_CHECKPOINT_EVERY = 200
+"""Write transactions between two WAL checkpoints. These run on a connection (and
+thread) of their own, so no click waits while pages are copied and flushed to disk."""
+_WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only if those fall behind
 
 
 def _check_int(name: str, value: object) -> None:
@@ -150,23 +155,30 @@ def _check_change(change: GameChange) -> None:
         _check_int("player_id", player_id)
 
 
-def _store_change(conn: sqlite3.Connection, game_id: int, expected_version: int,
+def _store_change(conn: sqlite3.Connection, before: GameRecord, expected_version: int,
                   change: GameChange, now: float) -> GameRecord:
-    """Write ``change`` to a running game (compare-and-set) inside the open transaction."""
-    columns: dict[str, Any] = {"state": dump_json(change.state), "status": change.status}
+    """Write ``change`` to the running game ``before`` (compare-and-set) inside the open
+    transaction; the record after it, built without reading the row again."""
+    state, presence = dump_json(change.state), None
+    columns: dict[str, Any] = {"state": state, "status": change.status}
     columns.update(timing_columns(change.timing))
     if change.presence is not None:
-        columns["presence"] = dump_json(change.presence)
+        columns["presence"] = presence = dump_json(change.presence)
     if change.status != RUNNING:
         columns.update(finished_at=now, next_due=None)
-    _compare_and_set(conn, game_id, expected_version, (RUNNING,), columns, now)
+    _compare_and_set(conn, before.id, expected_version, (RUNNING,), columns, now)
     conn.executemany(
         "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) "
         "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
-        [(game_id, player_id, dump_json(move), now, source, game_id)
+        [(before.id, player_id, dump_json(move), now, source, before.id)
          for player_id, move, source in change.moves])
-    _append_events(conn, game_id, change.events)
-    record = _existing_game(conn, game_id)
+    _append_events(conn, before.id, change.events)
+    # Decoded from what was stored, so the record holds exactly what a read would.
+    kept = {"stage_started", "deadline", "reminders", "finished_at"}
+    record = replace(before, state=json.loads(state), status=change.status,
+                     version=before.version + 1, updated_at=now,
+                     presence=before.presence if presence is None else json.loads(presence),
+                     **{k: v for k, v in columns.items() if k in kept})
     if change.results is not None:
         for sql, rows in results_statements(record, change.results, now):
             conn.executemany(sql, rows)
@@ -196,6 +208,9 @@ class Store(StatsQueries):
         self._busy_timeout_ms = int(busy_timeout * 1000)
         self._db: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpointing: asyncio.Task[None] | None = None
+        self._writes = 0
         self._lock = asyncio.Lock()
         self._names: dict[tuple[int, int], str] = {}
 
@@ -215,16 +230,21 @@ class Store(StatsQueries):
         if self._db is not None:
             return
         db = await aiosqlite.connect(self.path, isolation_level=None)
+        sides: list[aiosqlite.Connection] = []
         try:
             await self._configure(db)
             version = await apply_migrations(db, self._clock())
-            reader = db if _is_memory(self.path) else await self._open_reader()
+            if not _is_memory(self.path):
+                sides.append(await self._open_side(reads_only=True))
+                sides.append(await self._open_side(reads_only=False))
         except BaseException as exc:
-            await db.close()
+            for connection in (*sides, db):
+                await connection.close()
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"cannot open store {self.path}: {exc}") from exc
             raise
-        self._db, self._reader = db, reader
+        self._db = db
+        self._reader, self._checkpointer = sides or (db, None)
         log.info("store %s open (schema version %d)", self.path, version)
 
     async def _configure(self, db: aiosqlite.Connection) -> None:
@@ -237,25 +257,30 @@ class Store(StatsQueries):
         # In WAL mode a commit then no longer waits for the disk; a power cut may lose
         # the last commits, never the file's consistency.
         await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute(f"PRAGMA wal_autocheckpoint = {_WRITER_CHECKPOINT_PAGES:d}")
         await db.execute("PRAGMA foreign_keys = ON")
 
-    async def _open_reader(self) -> aiosqlite.Connection:
-        """The connection (and thread) for reads, which never writes."""
-        reader = await aiosqlite.connect(self.path, isolation_level=None)
+    async def _open_side(self, *, reads_only: bool) -> aiosqlite.Connection:
+        """Another connection (and thread): for reads, or for checkpoints."""
+        side = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            await reader.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms:d}")
-            await reader.execute("PRAGMA query_only = ON")
+            await side.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms:d}")
+            if reads_only:
+                await side.execute("PRAGMA query_only = ON")
         except BaseException:
-            await reader.close()
+            await side.close()
             raise
-        return reader
+        return side
 
     async def close(self) -> None:
         """Close the connections (idempotent)."""
-        db, reader = self._db, self._reader
-        self._db = self._reader = None
-        if reader is not None and reader is not db:
-            await reader.close()
+        db, reader, checkpointer = self._db, self._reader, self._checkpointer
+        self._db = self._reader = self._checkpointer = None
+        if self._checkpointing is not None:
+            await self._checkpointing
+        for side in (reader, checkpointer):
+            if side is not None and side is not db:
+                await side.close()
         if db is not None:
             async with self._lock:
                 await db.close()
@@ -305,6 +330,7 @@ class Store(StatsQueries):
             try:
                 yield db
                 await db.execute("COMMIT")
+                self._wrote()
             except BaseException as exc:
                 await self._rollback(db)
                 if isinstance(exc, sqlite3.Error):
@@ -324,9 +350,26 @@ class Store(StatsQueries):
             try:
                 # aiosqlite runs queued functions on the connection's own thread: this
                 # (private) entry point is what makes a transaction a single round trip.
-                return await db._execute(_atomically, db._conn, work)  # type: ignore[no-any-return]
+                result: T = await db._execute(_atomically, db._conn, work)
             except sqlite3.Error as exc:
                 raise StoreError(str(exc)) from exc
+        self._wrote()
+        return result
+
+    def _wrote(self) -> None:
+        """Count a committed write; every so many, checkpoint the WAL in the background."""
+        self._writes += 1
+        busy = self._checkpointing is not None and not self._checkpointing.done()
+        if self._writes < _CHECKPOINT_EVERY or self._checkpointer is None or busy:
+            return
+        self._writes = 0
+        self._checkpointing = asyncio.create_task(self._checkpoint(self._checkpointer))
+
+    async def _checkpoint(self, checkpointer: aiosqlite.Connection) -> None:
+        try:
+            await checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: closed meanwhile
+            log.warning("store %s: checkpoint failed: %s", self.path, exc)
 
     @staticmethod
     async def _rollback(db: aiosqlite.Connection) -> None:
@@ -502,7 +545,8 @@ class Store(StatsQueries):
         """:meth:`record_moves` taking a :class:`GameChange`: one transaction, one round trip."""
         _check_change(change)
         record = await self._transact(
-            lambda conn: _store_change(conn, game_id, expected_version, change, self._clock()))
+            lambda conn: _store_change(conn, _existing_game(conn, game_id), expected_version,
+                                       change, self._clock()))
         _log_change(record, change)
         return record
 
@@ -524,7 +568,7 @@ class Store(StatsQueries):
             change, value = decide(record)
             if change is not None:
                 _check_change(change)
-                record = _store_change(conn, game_id, record.version, change, self._clock())
+                record = _store_change(conn, record, record.version, change, self._clock())
             return record, value, change
 
         record, value, change = await self._transact(work)
