@@ -17,6 +17,7 @@ from bot.cogs.qwixx import QwixxCog
 from bot.cogs.stats import STATS_ITEMS, StatsTable
 from bot.cogs.table import Table
 from bot.cogs.timers import Timers
+from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
 from bot.service.stats import StatsService
 from bot.store import Store
@@ -39,7 +40,7 @@ class QwixxBot(commands.Bot):
                  tick: float = 15.0, budget: WriteBudget | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
                          | discord.Intents(guilds=True), help_command=None,
-                         allowed_mentions=ALLOWED_MENTIONS)
+                         allowed_mentions=ALLOWED_MENTIONS, tree_cls=LocalisedTree)
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync
@@ -61,6 +62,7 @@ class QwixxBot(commands.Bot):
         await self.add_cog(QwixxCog(self.table, self.stats_table))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
         fallback.install(self)  # answers what discord.py would leave unanswered
+        await self.tree.set_translator(Translator())  # commands in each member's language
         if self.sync_commands:
             await self.sync_tree()
         self.timers.start()

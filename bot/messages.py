@@ -374,6 +374,7 @@ EN: dict[str, str] = {
                                  "it; Manage Server needed).",
     "settings.language_saved": "Public game messages and images on this server are now in "
                                "**{language}**.",
+    "error.unknown_language": "I do not speak {language}; choose one of the offered languages.",
     # words drawn on the images
     "image.crosses": "crosses",
     "image.points": "points",
@@ -440,6 +441,11 @@ EN: dict[str, str] = {
     "describe.scoreboard": "{title}, final scores:",
     "describe.scoreboard_line": "{rank}. {name} {total} ({rows}, bonus {bonus}, "
                                 "penalties {penalty})",
+    "error.bad_command": "That command was not one I can read (an option outside its "
+                         "choices, or an outdated command), so nothing changed. Please "
+                         "try again from the command list.",
+    "error.store": "I couldn't save that: the game's storage cannot be written right now. "
+                   "Nothing changed; please try again in a moment.",
 }
 
 

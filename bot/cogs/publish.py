@@ -30,6 +30,7 @@ import discord
 
 from bot.cogs import story, views
 from bot.cogs.budget import WriteBudget
+from bot.i18n import using
 from bot.messages import t
 from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
@@ -172,14 +173,20 @@ class Publisher:
             record = (await self.service.get(game_id)).record
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
-            shown = Shown.of(record)
-            game = load_game(record)
-            message_id = record.message_id
-            if game is None:
-                await self.close_lobby(record)
-            else:
-                message_id = await self.project(record, game, shown)
+            with using(await self.language(record.guild_id)):
+                shown = Shown.of(record)
+                game = load_game(record)
+                message_id = record.message_id
+                if game is None:
+                    await self.close_lobby(record)
+                else:
+                    message_id = await self.project(record, game, shown)
             await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
+
+    async def language(self, guild_id: int) -> str:
+        """The server's language for what its channels show (see bot/cogs/language.py)."""
+        guild = self.client.get_guild(guild_id)
+        return await self.service.guild_language(guild_id, guild and guild.preferred_locale)
 
     async def project(self, record: GameRecord, game: Game, shown: Shown) -> int | None:
         """Edit and post what the stored ``game`` needs; the live message's id."""
@@ -331,8 +338,9 @@ class Publisher:
         if not data["players"]:
             return
         link = views.message_link(record) if record.message_id else ""
-        text = t("turn.reminder", names=story.mentions(data["players"]),
-                 deadline=int(data["deadline"]), link=link)
+        with using(await self.language(record.guild_id)):
+            text = t("turn.reminder", names=story.mentions(data["players"]),
+                     deadline=int(data["deadline"]), link=link)
         await self.send(record, text, pinged=data["players"])
 
     # --- sheets that move on by themselves ------------------------------------
@@ -355,7 +363,8 @@ class Publisher:
                 updated.add(player)
                 continue
             try:
-                await self.refresh_sheet(sheet.interaction, outcome, t("sheet.moved_on"))
+                with using(sheet.interaction.locale):  # the sheet's reader's language
+                    await self.refresh_sheet(sheet.interaction, outcome, t("sheet.moved_on"))
                 updated.add(player)
             except discord.HTTPException as error:
                 log.info("sheet of %s in game %s could not move on: %s", player,

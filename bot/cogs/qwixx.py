@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.language import LANGUAGE_CHOICES, on_language
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
 from bot.cogs.table import Table
 from bot.messages import t
@@ -45,10 +46,17 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         await self.table.on_my_games(interaction)
 
     @app_commands.command(description="Server settings (changing them needs Manage Server)")
-    @app_commands.describe(turn_time="Default time for each decision in new games, 5m to 7d")
-    async def settings(self, interaction: discord.Interaction,
-                       turn_time: str | None = None) -> None:
-        await self.table.on_settings(interaction, turn_time)
+    @app_commands.describe(turn_time="Default time for each decision in new games, 5m to 7d",
+                           language="The language of this server's public game messages and "
+                                    "images")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(self, interaction: discord.Interaction, turn_time: str | None = None,
+                       language: app_commands.Choice[str] | None = None) -> None:
+        """Without options: both settings as they stand."""
+        if turn_time is not None or language is None:
+            await self.table.on_settings(interaction, turn_time)
+        if language is not None or turn_time is None:
+            await on_language(self.table, interaction, language.value if language else None)
 
     @app_commands.command(description="Show your sheet and your options (only you see it)")
     async def sheet(self, interaction: discord.Interaction) -> None:

@@ -14,6 +14,7 @@ import discord
 from bot.cogs import story, views
 from bot.cogs.budget import WriteBudget
 from bot.cogs.publish import Publisher, png_file
+from bot.i18n import using
 from bot.messages import t
 from bot.render import render_sheet, render_table
 from bot.render.describe import board_alt, dice_alt, sheet_alt, sheet_text, table_alt, table_text
@@ -29,21 +30,35 @@ Handler = Callable[Concatenate["Table", discord.Interaction, P], Awaitable[None]
 
 
 def answers_errors(handler: Handler[P]) -> Handler[P]:
-    """Turn refusals and surprises into a polite ephemeral answer."""
+    """Turn refusals and surprises into a polite ephemeral answer; everything the
+    handler writes is in the member's Discord language unless it switches."""
 
     @functools.wraps(handler)
     async def wrapper(self: Table, interaction: discord.Interaction, *args: P.args,
                       **kwargs: P.kwargs) -> None:
-        try:
+        with using(interaction.locale):
+            try:
+                await handler(self, interaction, *args, **kwargs)
+            except ServiceError as error:
+                await self.tell(interaction, error.text())
+            except StoreError as error:  # e.g. a full or read-only disk: nothing was written
+                log.warning("interaction %s could not be saved: %s", interaction.id, error)
+                await self.tell(interaction, t("error.store"))
+            except Exception:
+                log.exception("handling interaction %s failed", interaction.id)
+                await self.tell(interaction, t("error.internal"))
+    return wrapper
+
+
+def in_server_language(handler: Handler[P]) -> Handler[P]:
+    """For handlers that answer in public (lobbies): written in the server's language;
+    refusals still reach the member in theirs (see :func:`answers_errors`)."""
+
+    @functools.wraps(handler)
+    async def wrapper(self: Table, interaction: discord.Interaction, *args: P.args,
+                      **kwargs: P.kwargs) -> None:
+        with using(await self.publisher.language(interaction.guild_id or 0)):
             await handler(self, interaction, *args, **kwargs)
-        except ServiceError as error:
-            await self.tell(interaction, error.text())
-        except StoreError as error:  # e.g. a full or read-only disk: nothing was written
-            log.warning("interaction %s could not be saved: %s", interaction.id, error)
-            await self.tell(interaction, t("error.store"))
-        except Exception:
-            log.exception("handling interaction %s failed", interaction.id)
-            await self.tell(interaction, t("error.internal"))
     return wrapper
 
 
@@ -70,6 +85,7 @@ class Table:
 
     # --- commands --------------------------------------------------------
     @answers_errors
+    @in_server_language
     async def on_start(self, interaction: discord.Interaction, variant: str,
                        board: str | None = None, turn_time: str | None = None,
                        thread: bool = False) -> None:
@@ -145,10 +161,14 @@ class Table:
         if outcome.game is None:  # a lobby
             await self.tell(interaction, t("leave.lobby"))
             if record.message_id:
-                await self.publisher.edit(record, record.message_id, views.lobby_content(record),
-                                          views.lobby_view(record))
+                with using(await self.publisher.language(record.guild_id)):
+                    await self.publisher.edit(record, record.message_id,
+                                              views.lobby_content(record),
+                                              views.lobby_view(record))
             return
-        await self.say(interaction, t("event.away.left", name=views.mention(interaction.user.id)))
+        with using(await self.publisher.language(record.guild_id)):
+            await self.say(interaction, t("event.away.left",
+                                          name=views.mention(interaction.user.id)))
         await self.publisher.publish(outcome)
 
     @staticmethod
@@ -258,11 +278,14 @@ class Table:
         record = await self.service.abandon(interaction.channel_id or 0, member.id, can_manage)
         await self.settle_question(interaction)
         title = views.VARIANTS[record.variant].title
-        await self.say(interaction, t("abandon.done", name=views.mention(member.id), title=title))
+        with using(await self.publisher.language(record.guild_id)):
+            await self.say(interaction, t("abandon.done", name=views.mention(member.id),
+                                          title=title))
         await self.publisher.publish(Outcome(record, None))
 
     # --- the final message -------------------------------------------------
     @answers_errors
+    @in_server_language
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A new lobby here with the same game and options, mentioning who played."""
         old = (await self.service.get(game_id)).record
@@ -278,6 +301,7 @@ class Table:
 
     # --- lobby buttons ---------------------------------------------------
     @answers_errors
+    @in_server_language
     async def on_lobby(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
         await interaction.response.defer()
         await self.remember(interaction)

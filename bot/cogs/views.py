@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 import discord
 
+from bot import messages
 from bot.cogs.buttons import (
     AskButton,
     FieldSelect,
@@ -259,8 +260,7 @@ def end_content(game: Game, preface: Iterable[str] = (),
     lines = [t("end.title", title=game.title)]
     lines += [t("end.line", rank=s.rank, name=mention(s.player), total=s.total)
               for s in ranking]
-    lines.append(t("end.winner", names=mentions(winners), verb="wins" if len(winners) == 1
-                   else "share the win"))
+    lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
               if n > 0]
     return fit(list(preface), "\n".join(lines))
@@ -274,6 +274,5 @@ def end_view(record: GameRecord) -> discord.ui.View:
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st (2., 1re… by the language's rules)."""
+    return messages.ordinal(n)

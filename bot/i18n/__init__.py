@@ -99,3 +99,9 @@ def slash_catalogue(locale: str) -> dict[tuple[str, str], str]:
         po = read_po(file, locale=folder(locale))
     return {(str(m.context), str(m.id)): str(m.string) for m in po
             if m.id and m.string and not m.fuzzy and m.context}
+
+
+def language_name(locale: str) -> str:
+    """``locale``'s name in the current language: ``Türkisch``, ``turc``, ``Turkish``."""
+    code = "en" if locale == ENGLISH else folder(locale)
+    return Locale.parse(code).get_display_name(babel_locale(current())) or locale

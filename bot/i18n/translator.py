@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from functools import cache
 
+import discord
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import ENGLISH, catalogue, slash_catalogue, supported
+from bot.i18n import ENGLISH, catalogue, set_locale, slash_catalogue, supported
 
 CONTEXTS = {Where.group_name: "slash name", Where.command_name: "slash name",
             Where.parameter_name: "slash name", Where.group_description: "slash description",
@@ -68,3 +69,12 @@ def command_texts() -> list[tuple[str, str]]:
     unique = dict.fromkeys((c, s) for c, s in found
                            if s != NO_DESCRIPTION and (c == "slash name" or s not in texts))
     return list(unique)
+
+
+class LocalisedTree(app_commands.CommandTree):
+    """Runs each slash command in the member's language: the command's task then writes
+    every private answer in it (public messages switch to the server's language)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        set_locale(interaction.locale)
+        return True

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot.i18n import resolve, supported
 from bot.messages import t
 from bot.players import computer_name, computer_seat, is_computer
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
@@ -34,6 +35,7 @@ from bot.store import (
     VersionConflict,
     WrongStatus,
 )
+from bot.text import quote
 
 log = logging.getLogger(__name__)
 
@@ -431,3 +433,18 @@ class GameService:
                 except (VersionConflict, WrongStatus):
                     log.info("game %s changed concurrently; retrying", game_id)
             raise ServiceError("error.busy")
+
+    # --- the server's language (issue 14) ---------------------------------
+    async def guild_language(self, guild_id: int, preferred: object = None) -> str:
+        """The language of a server's public messages and images: its choice, else its
+        Discord preferred locale (``preferred``) when we speak it, else English."""
+        chosen = await self.store.guild_language(guild_id)
+        return resolve(chosen or preferred)
+
+    async def set_guild_language(self, guild_id: int, language: str) -> str:
+        """Choose a server's language (one of :data:`bot.i18n.LOCALES`)."""
+        code = supported(language)
+        if code is None:
+            raise ServiceError("error.unknown_language", language=quote(language))
+        await self.store.set_guild_language(guild_id, code)
+        return code

@@ -236,8 +236,29 @@ PERIOD_TOTALS = Migration(
     ),
 )
 
+# The language of a server's public messages and images (issue 14). A server may set
+# it without a turn time, so the table is rebuilt with both columns nullable
+# (SQLite cannot drop NOT NULL in place).
+GUILD_LANGUAGE = Migration(
+    version=7,
+    name="guild_language",
+    statements=(
+        """
+        CREATE TABLE guild_settings_new (
+            guild_id  BIGINT PRIMARY KEY,
+            turn_time INTEGER,
+            language  TEXT
+        )
+        """,
+        "INSERT INTO guild_settings_new (guild_id, turn_time) "
+        "SELECT guild_id, turn_time FROM guild_settings",
+        "DROP TABLE guild_settings",
+        "ALTER TABLE guild_settings_new RENAME TO guild_settings",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
-                                     PERIOD_TOTALS)
+                                     PERIOD_TOTALS, GUILD_LANGUAGE)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

@@ -601,7 +601,7 @@ class Store(StatsQueries):
         async with self._read() as db:
             row = await self._row(db, "SELECT turn_time FROM guild_settings WHERE guild_id = ?",
                                   (guild_id,))
-        return None if row is None else int(row[0])
+        return None if row is None or row[0] is None else int(row[0])
 
     async def set_guild_turn_time(self, guild_id: int, seconds: int) -> None:
         _check_int("guild_id", guild_id)
@@ -697,3 +697,20 @@ class Store(StatsQueries):
         await self._transact(lambda conn: conn.execute(
             "UPDATE games SET shown_version = MAX(shown_version, ?), message_id = ?, "
             "shown = ? WHERE id = ?", (version, message_id, dump_json(shown), game_id)))
+
+    # -- the server's language (issue 14) ------------------------------------------
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages, if it chose one."""
+        async with self._read() as db:
+            row = await self._row(db, "SELECT language FROM guild_settings WHERE guild_id = ?",
+                                  (guild_id,))
+        return None if row is None else row[0]
+
+    async def set_guild_language(self, guild_id: int, language: str) -> None:
+        _check_int("guild_id", guild_id)
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+                (guild_id, language))
