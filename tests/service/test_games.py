@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -232,3 +233,27 @@ async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
     assert outcome.record.status == "finished"  # the computers played it out at once
     [game] = await service.store.history(GUILD)
     assert not game.counted and [line.player_id for line in game.lines] == [ANA]
+
+
+async def test_a_click_is_one_round_trip_to_the_writer_and_no_read(
+        service: GameService) -> None:
+    game_id = await started(service, ANA, BEN)
+    trips: dict[str, int] = {"_db": 0, "_reader": 0}
+    for name in trips:
+        connection = getattr(service.store, name)
+        send = connection._execute
+
+        async def counted(*args: object, _send: Any = send, _name: str = name) -> Any:
+            trips[_name] += 1
+            return await _send(*args)
+        connection._execute = counted
+    outcome = await service.act(game_id, ANA, 1, "action1", PASS)
+    assert trips == {"_db": 1, "_reader": 0}
+    assert outcome.record == (await service.get(game_id)).record
+    assert [m.player_id for m in await service.store.moves(game_id)] == [ANA]
+
+
+async def test_a_click_on_a_vanished_game_is_refused(service: GameService) -> None:
+    with pytest.raises(ServiceError) as gone:
+        await service.act(404, ANA, 1, "action1", PASS)
+    assert refusal(gone) == "error.game_gone"
