@@ -1,10 +1,12 @@
 """Every benchmark in one run, one table: what, budget, figure, ratio (above 1 misses it).
 
-    python -m benchmarks [--quick] [--only rules,render,stats,startup]
+    python -m benchmarks [--quick] [--only rules,render,click,stats,startup]
 
 * rules — random games through the rules API against the ``qwixx_sim`` anchor, measured
   in the same run (:mod:`benchmarks.bench_rules`);
 * render — every image of :mod:`benchmarks.bench_render`: time and PNG size;
+* click — the service's click path over a real SQLite file: one game, bursts of 100 and
+  1,000 games, 2,000 clicks/s arriving over 1,000 games (:mod:`benchmarks.bench_click`);
 * stats — every leaderboard, stats and history query on 100,000 results, once spread
   over a year and once all in the current month (:mod:`benchmarks.bench_stats`);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
@@ -21,7 +23,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from . import bench_render, bench_rules, bench_startup, bench_stats
+from . import bench_click, bench_render, bench_rules, bench_startup, bench_stats
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
@@ -34,6 +36,10 @@ def rules_rows(quick: bool) -> list[Row]:
 def render_rows(quick: bool) -> list[Row]:
     return [(f"render: {name}", budget, figure, 0.0 if ratio == "-" else float(ratio))
             for name, budget, figure, ratio in bench_render.results(5 if quick else 20)]
+
+
+def click_rows(quick: bool) -> list[Row]:
+    return bench_click.rows(quick)
 
 
 def stats_rows(quick: bool) -> list[Row]:
@@ -54,7 +60,8 @@ def startup_rows(quick: bool) -> list[Row]:
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
-    "rules": rules_rows, "render": render_rows, "stats": stats_rows, "startup": startup_rows}
+    "rules": rules_rows, "render": render_rows, "click": click_rows, "stats": stats_rows,
+    "startup": startup_rows}
 
 
 def run(names: list[str], quick: bool) -> list[Row]:
