@@ -32,8 +32,8 @@ async def test_a_whole_longo_game_with_lucky_options(sb: Sandbox) -> None:
     final = await play_to_end(sb, members, recording(2, seen))
     assert "Qwixx Longo** — final scores" in final.content
     assert any(text.startswith("🍀 Lucky") for text in seen)
-    assert max(int(t.split()[1]) for t in seen if t[:1] in "🟥🟨" and t.split()[1].isdigit()) \
-        <= 16
+    assert max(int(t.split()[2]) for t in seen if t[:1] in "🟥🟨" and t.split()[2].isdigit()) \
+        <= 16  # labels read "🟥 Red 9"
     assert final.attachments[0].image().size[0] > 400
 
 
