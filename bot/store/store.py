@@ -138,6 +138,8 @@ def _compare_and_set(conn: sqlite3.Connection, game_id: int, expected_version: i
 
 
 def _append_events(conn: sqlite3.Connection, game_id: int, events: Sequence[EventRow]) -> None:
+    if not events:
+        return
     conn.executemany(
         "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
         "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM game_events WHERE game_id = ?",
@@ -153,6 +155,10 @@ def _check_change(change: GameChange) -> None:
         raise ValueError("results can only be recorded when the game finishes")
     for player_id, _, _ in change.moves:
         _check_int("player_id", player_id)
+
+
+_RECORD_COLUMNS = ("stage_started", "deadline", "reminders", "finished_at")
+"""Columns a change may set that :class:`GameRecord` holds under the same name."""
 
 
 def _store_change(conn: sqlite3.Connection, before: GameRecord, expected_version: int,
@@ -174,11 +180,10 @@ def _store_change(conn: sqlite3.Connection, before: GameRecord, expected_version
          for player_id, move, source in change.moves])
     _append_events(conn, before.id, change.events)
     # Decoded from what was stored, so the record holds exactly what a read would.
-    kept = {"stage_started", "deadline", "reminders", "finished_at"}
     record = replace(before, state=json.loads(state), status=change.status,
                      version=before.version + 1, updated_at=now,
                      presence=before.presence if presence is None else json.loads(presence),
-                     **{k: v for k, v in columns.items() if k in kept})
+                     **{k: columns[k] for k in _RECORD_COLUMNS if k in columns})
     if change.results is not None:
         for sql, rows in results_statements(record, change.results, now):
             conn.executemany(sql, rows)
@@ -330,12 +335,12 @@ class Store(StatsQueries):
             try:
                 yield db
                 await db.execute("COMMIT")
-                self._wrote()
             except BaseException as exc:
                 await self._rollback(db)
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(str(exc)) from exc
                 raise
+        self._wrote()
 
     async def _transact(self, work: Work[T]) -> T:
         """Run ``work`` as one write transaction in one round trip to the writer's thread.
