@@ -81,11 +81,10 @@ class BoardLayout:
 
     @property
     def column_widths(self) -> list[int]:
-        """Each score column fits its widest value and its caption (rows have a chip)."""
+        """Each score column fits its widest value (and a row's chip); a longer caption
+        shrinks to fit, so no language squeezes the names."""
         value = measure("−20", self.text_size, True, True)
-        return [math.ceil(max(value, LABEL if c in self.rows
-                              else measure(t(f"image.{c}"), HEADER_SIZE, True))
-                          + 10) for c in self.score_columns]
+        return [math.ceil(max(value, LABEL) + 10) for _ in self.score_columns]
 
     @property
     def rank_width(self) -> int:

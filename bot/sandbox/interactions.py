@@ -51,21 +51,22 @@ class Interactions:
         """An INTERACTION_CREATE body with every field discord.py 2.7 reads."""
         guild_id = str(channel.guild_id)
         bot = self.world.members[(channel.guild_id, self.world.bot.id)]
+        guild = self.world.guilds[channel.guild_id]
         body: dict[str, Any] = {
             "id": str(record.id),
             "application_id": str(self.world.application_id),
             "type": record.type,
             "data": record.data,
             "guild_id": guild_id,
-            "guild": {"id": guild_id, "locale": "en-US", "features": []},
+            "guild": {"id": guild_id, "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
             "channel": payloads.channel(channel),
             "member": payloads.member(member, with_permissions=True),
             "token": record.token,
             "version": 1,
             "app_permissions": str(bot.permissions),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": member.user.locale,
+            "guild_locale": guild.locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": guild_id},
             "context": 0,

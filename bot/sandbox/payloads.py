@@ -130,7 +130,7 @@ def guild(world: World, record: GuildRecord) -> dict[str, Any]:
         "guild_scheduled_events": [],
         "soundboard_sounds": [],
         "joined_at": iso_now(),
-        "preferred_locale": "en-US",
+        "preferred_locale": record.locale,
         "verification_level": 0,
         "default_message_notifications": 0,
         "explicit_content_filter": 0,

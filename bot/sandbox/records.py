@@ -27,6 +27,7 @@ class UserRecord:
     id: int
     name: str
     bot: bool = False
+    locale: str = "en-US"  # the language of the user's Discord client
 
 
 @dataclass
@@ -76,6 +77,7 @@ class GuildRecord:
     id: int
     name: str
     channel_ids: list[int] = field(default_factory=list)
+    locale: str = "en-US"  # the guild's preferred locale (Server Settings → Community)
     roles: list[RoleRecord] = field(default_factory=list)
 
 

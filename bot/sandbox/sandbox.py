@@ -29,6 +29,7 @@ class GuildSpec:
 
     name: str = "Sandbox Guild"
     channels: Sequence[str] = field(default=("general",))
+    locale: str = "en-US"  # the preferred locale
 
 
 class Sandbox:
@@ -46,6 +47,8 @@ class Sandbox:
         self.settle = settle
         specs = [GuildSpec(g) if isinstance(g, str) else g for g in guilds or [GuildSpec()]]
         self.guilds = [self.server.world.add_guild(s.name, list(s.channels)) for s in specs]
+        for spec, record in zip(specs, self.guilds, strict=True):
+            record.locale = spec.locale
         self._members: dict[tuple[int, str], SimMember] = {}
         for name in members:
             self.member(name)
@@ -85,8 +88,10 @@ class Sandbox:
         return next(c for c in self.server.world.channels.values() if c.name == name)
 
     def member(self, name: str, *, permissions: int | None = None,
-               guild: GuildRecord | None = None, channel: ChannelRecord | None = None) -> SimMember:
-        """The member called ``name`` in ``guild``, created on first use."""
+               guild: GuildRecord | None = None, channel: ChannelRecord | None = None,
+               locale: str | None = None) -> SimMember:
+        """The member called ``name`` in ``guild``, created on first use; ``locale`` sets
+        the language of their Discord client (sent with each of their interactions)."""
         guild = guild or self.guild
         key = (guild.id, name)
         if key not in self._members:
@@ -94,6 +99,8 @@ class Sandbox:
             where = channel or self.server.world.channels[guild.channel_ids[0]]
             self._members[key] = SimMember(self.server, record, where,
                                            timeout=self.timeout, settle=self.settle)
+        if locale is not None:
+            self._members[key].record.user.locale = locale
         return self._members[key]
 
     def messages(self, channel: ChannelRecord | None = None) -> list[StoredMessage]:
