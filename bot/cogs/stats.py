@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot import messages
 from bot.cogs.buttons import BadComponent
 from bot.cogs.table import Table, answers_errors, png_file
 from bot.messages import t
@@ -71,11 +72,13 @@ def title_of(variant: str | None) -> str:
 
 
 def percent(line: Rates) -> str:
-    return f"{100 * line.win_rate:.0f}%"
+    """``50%``, ``50 %``, ``%50``: as the reader's language writes it."""
+    return messages.percent(line.win_rate)
 
 
 def average(line: Rates) -> str:
-    return f"{line.average:.1f}"
+    """``12.5`` or ``12,5``."""
+    return messages.decimal(line.average, 1)
 
 
 def date(timestamp: float) -> str:
