@@ -375,6 +375,15 @@ EN: dict[str, str] = {
     "settings.language_saved": "Public game messages and images on this server are now in "
                                "**{language}**.",
     "error.unknown_language": "I do not speak {language}; choose one of the offered languages.",
+    "duration.too_long": "{text} is too long for a duration; write it like 30m, 2h, 1h30m "
+                         "or 3d",
+    "duration.not_read": "{text} is not read: use the digits 0-9 and the letters d, h, m "
+                         "(other digits are refused, not converted); write it like 30m, 2h, "
+                         "1h30m or 3d",
+    "duration.not_duration": "{text} is not a duration; write it like 30m, 2h, 1h30m or 3d",
+    "duration.repeats": "{text} repeats a unit; give d, h and m at most once each",
+    "duration.range": "{text} is outside the allowed 5m to 7d",
+    "player.computer": "Computer {number}",
     # words drawn on the images
     "image.crosses": "crosses",
     "image.points": "points",

@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bot.messages import t
 from bot.players import easy, qwinto_player, qwixx_player
 from bot.rules import PASS, Game, Move
 
-COMPUTER_NAME = "Computer"
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "easy"
 
@@ -34,7 +34,7 @@ def computer_seat(number: int) -> int:
 
 
 def computer_name(player: int) -> str:
-    return f"{COMPUTER_NAME} {-player}"
+    return t("player.computer", number=-player)  # in the language being written
 
 
 @dataclass(frozen=True)

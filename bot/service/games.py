@@ -122,7 +122,8 @@ class GameService:
     async def names(self, guild_id: int, users: list[int]) -> dict[int, str]:
         """Display names for images; a player never seen gets a neutral label."""
         known = await self.store.names(guild_id, [u for u in users if not is_computer(u)])
-        return {u: computer_name(u) if is_computer(u) else known.get(u, f"Player {i}")
+        return {u: computer_name(u) if is_computer(u)
+                else known.get(u, t("describe.player", number=i))
                 for i, u in enumerate(users, 1)}
 
     async def wins_on_server(self, guild_id: int, player: int) -> int:

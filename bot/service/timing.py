@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from bot.messages import t
 from bot.store import GameRecord, Timing
 from bot.text import quote
 
@@ -18,7 +19,6 @@ UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
 PART = re.compile(r"([0-9]+)([mhd])")
 LONGEST_TEXT = 20
 """No duration needs more: ``"1d 23h 59m"`` is 10 characters."""
-EXAMPLES = "write it like 30m, 2h, 1h30m or 3d"
 
 
 class DurationError(ValueError):
@@ -33,19 +33,18 @@ def parse_duration(text: str) -> int:
     """
     cleaned = "".join(text.lower().split())
     if len(cleaned) > LONGEST_TEXT:
-        raise DurationError(f"{quote(text)} is too long for a duration; {EXAMPLES}")
+        raise DurationError(t("duration.too_long", text=quote(text)))
     if not cleaned.isascii():
-        raise DurationError(f"{quote(text)} is not read: use the digits 0-9 and the letters "
-                            f"d, h, m (other digits are refused, not converted); {EXAMPLES}")
+        raise DurationError(t("duration.not_read", text=quote(text)))
     parts = PART.findall(cleaned)
     if not cleaned or PART.sub("", cleaned):
-        raise DurationError(f"{quote(text)} is not a duration; {EXAMPLES}")
+        raise DurationError(t("duration.not_duration", text=quote(text)))
     units = [unit for _, unit in parts]
     if len(set(units)) < len(units):
-        raise DurationError(f"{quote(text)} repeats a unit; give d, h and m at most once each")
+        raise DurationError(t("duration.repeats", text=quote(text)))
     seconds = sum(int(n) * UNITS[unit] for n, unit in parts)
     if not SHORTEST <= seconds <= LONGEST:
-        raise DurationError(f"{quote(text)} is outside the allowed 5m to 7d")
+        raise DurationError(t("duration.range", text=quote(text)))
     return seconds
 
 
