@@ -48,6 +48,7 @@ class InteractionEndpoints:
         data = body.get("data") or {}
         message = await self._apply(record, kind, data, request.files)
         record.callback_type = kind
+        record.acknowledged_at = self.world.clock.now()
         self.world.notify()
         if not request.flag("with_response"):
             return None

@@ -186,6 +186,8 @@ class InteractionRecord:
     message_id: int | None = None
     """The message whose component was used (component interactions)."""
     callback_type: int | None = None
+    acknowledged_at: float | None = None
+    """When the callback arrived (stand-in clock), for measuring answer times."""
     original_id: int | None = None
     failed: str | None = None
     modal: dict[str, Any] | None = None

@@ -1,0 +1,237 @@
+"""Reliability: every interaction gets an answer, a disk that cannot be written loses
+nothing, every variant survives Discord's faults, and a bot killed at random points
+loses no acknowledged move (the small version of ``benchmarks/torture.py``)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import QwixxBot
+from bot.sandbox import Sandbox
+from bot.sandbox.autoplay import (
+    OPEN_SHEET,
+    final_message,
+    play_round,
+    seeded_policy,
+    wait_for_turn,
+)
+from bot.sandbox.commands import command_data
+from bot.sandbox.driver import COMMAND, COMPONENT, Outcome, SimMember
+from bot.sandbox.faults import Fault
+from bot.sandbox.records import StoredMessage
+from bot.store import Store
+
+from .conftest import UNLIMITED, fast_budget
+
+REFUSED = "not one this bot can read"
+BAD_COMMAND = "not one I can read"
+NOT_SAVED = "couldn't save"
+
+
+async def started(sb: Sandbox, variant: str = "classic") -> tuple[StoredMessage, StoredMessage]:
+    """The (now closed) lobby and the first turn message of a two-player game."""
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    lobby = (await ana.slash("qwixx", "start", variant=variant)).message
+    await ben.click(lobby, label="Join")
+    await ana.click(lobby, label="Start")
+    return lobby, await wait_for_turn(sb)
+
+
+def store_of(sb: Sandbox) -> Store:
+    return sb.bot.store  # type: ignore[union-attr]
+
+
+async def click_raw(member: SimMember, message: StoredMessage, custom_id: str) -> Outcome:
+    """A click on ``message`` with a button it does not carry (a tampered client)."""
+    data = {"custom_id": custom_id, "component_type": 2}
+    return await member._act(COMPONENT, member.server.world.channels[message.channel_id],
+                             data, message)
+
+
+async def slash_raw(member: SimMember, change: Callable[[dict[str, Any]], None],
+                    *path: str, **options: Any) -> Outcome:
+    """``/path options`` as a tampered client could send it: ``change`` edits the data."""
+    data = command_data(member.server.world, member.record, path, options)
+    change(data)
+    return await member._act(COMMAND, member.channel, data, None)
+
+
+# --- an answer for everything ---------------------------------------------------------
+
+async def test_a_component_that_is_not_on_the_clicked_message_is_answered(
+        sb: Sandbox, caplog: pytest.LogCaptureFixture) -> None:
+    lobby, turn = await started(sb)
+    join = f"qx:{turn.find_component(label=OPEN_SHEET)['custom_id'].split(':')[1]}:lobby:join"
+    assert not sb.server.world.messages[lobby.id].components  # the started lobby has none
+    with caplog.at_level(logging.WARNING):
+        stale = await click_raw(sb.member("Cem"), sb.server.world.messages[lobby.id], join)
+        foreign = await click_raw(sb.member("Ben"), turn, "qx:1:1:action1:cross.red.5")
+    for clicked in (stale, foreign):
+        assert clicked.failed is None
+        assert len(clicked.ephemeral) == 1 and REFUSED in clicked.ephemeral[0].content
+    assert len(await store_of(sb).moves(1)) == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_another_bots_components_are_left_alone(sb: Sandbox) -> None:
+    """Only the bot's own prefix is answered by the fallback (discord.py drops the rest)."""
+    _, turn = await started(sb)
+    clicked = await click_raw(sb.member("Ben"), turn, "other-bot:1")
+    assert clicked.failed is not None  # no answer: not ours to give
+    sb.server.world.failures.clear()
+
+
+def set_option(value: object) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        data["options"][0]["options"][0]["value"] = value
+    return change
+
+
+@pytest.mark.parametrize("value", ["chess", "x" * 6000, ""])
+async def test_an_option_outside_its_choices_gets_a_polite_answer(
+        sb: Sandbox, value: str, caplog: pytest.LogCaptureFixture) -> None:
+    ana = sb.member("Ana")
+    with caplog.at_level(logging.WARNING):
+        answer = await slash_raw(ana, set_option(value), "qwixx", "start", variant="classic")
+    assert answer.failed is None
+    assert len(answer.ephemeral) == 1 and BAD_COMMAND in answer.ephemeral[0].content
+    assert len(answer.ephemeral[0].content) < 300  # the input is not quoted whole
+    assert await store_of(sb).game_in_channel(sb.channel.id) is None
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_an_unknown_command_gets_a_polite_answer(sb: Sandbox) -> None:
+    def rename(data: dict[str, Any]) -> None:
+        data["options"][0]["name"] = "teleport"
+    answer = await slash_raw(sb.member("Ana"), rename, "qwixx", "status")
+    assert answer.failed is None and BAD_COMMAND in answer.ephemeral[0].content
+
+
+async def test_an_unexpected_error_in_a_command_gets_a_polite_answer(
+        sb: Sandbox, caplog: pytest.LogCaptureFixture) -> None:
+    rules = sb.bot.tree.get_command("qwixx").get_command("rules")  # type: ignore[union-attr]
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("surprise")
+    rules._callback = broken  # type: ignore[union-attr]
+    with caplog.at_level(logging.ERROR, logger="bot"):
+        answer = await sb.member("Ana").slash("qwixx", "rules")
+    assert answer.failed is None and "went wrong on our side" in answer.ephemeral[0].content
+    assert any("surprise" in str(r.exc_info) for r in caplog.records)  # logged for operators
+
+
+# --- a disk that cannot be written -----------------------------------------------------
+
+async def read_only(store: Store) -> Callable[[], Awaitable[None]]:
+    db = store._conn()
+    await db.execute("PRAGMA query_only = ON")
+
+    async def undo() -> None:
+        await db.execute("PRAGMA query_only = OFF")
+    return undo
+
+
+async def disk_full(store: Store) -> Callable[[], Awaitable[None]]:
+    """Every move fails half-way: after the game row was updated, before the move is in."""
+    db = store._conn()
+    execute = db.execute
+
+    def failing(sql: str, *args: Any) -> Any:
+        if sql.startswith("INSERT INTO moves"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return execute(sql, *args)
+    db.execute = failing  # type: ignore[method-assign]
+
+    async def undo() -> None:
+        del db.execute
+    return undo
+
+
+@pytest.mark.parametrize("fault", [read_only, disk_full])
+async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_written(
+        sb: Sandbox, fault: Callable[[Store], Awaitable[Callable[[], Awaitable[None]]]]) -> None:
+    _, turn = await started(sb)
+    store, ben = store_of(sb), sb.member("Ben")
+    before = await store.get_game(1)
+    undo = await fault(store)
+    try:
+        refused = await ben.click(turn, label="Pass")
+    finally:
+        await undo()
+    assert refused.failed is None
+    assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
+    after = await store.get_game(1)
+    assert after is not None and before is not None
+    assert (after.version, after.state) == (before.version, before.state)
+    assert await store.moves(1) == []
+    passed = await ben.click(turn, label="Pass")  # the bot runs on, the disk is back
+    assert passed.failed is None and not [m for m in passed.ephemeral if NOT_SAVED in m.content]
+    assert len(await store.moves(1)) == 1
+    game = sb.bot.table.service  # type: ignore[union-attr]
+    assert (await game.replay(1)).to_json() == (await store.get_game(1)).state  # type: ignore[union-attr]
+
+
+# --- Discord's faults ------------------------------------------------------------------
+
+class RandomFaults:
+    """About ``rate`` of REST calls answer 429 (with Discord's Via header) or 500.
+
+    Interaction callbacks are spared: a failed callback is a failed interaction on
+    Discord's side too, which no bot can mend.
+    """
+
+    def __init__(self, sb: Sandbox, seed: int, rate: float) -> None:
+        self.rng = random.Random(seed)
+        self.rate = rate
+        self.injected: list[int] = []
+        self._queued = sb.server.rest.faults.take
+        sb.server.rest.faults.take = self.take  # type: ignore[method-assign]
+
+    def take(self, method: str, template: str, path: str) -> Fault | None:
+        queued = self._queued(method, template, path)
+        if queued or template.endswith("/callback") or self.rng.random() >= self.rate:
+            return queued
+        self.injected.append(self.rng.choice((429, 429, 429, 500)))  # a 500 costs 1 s
+        return Fault(self.injected[-1], method, template, 0, retry_after=0.05)
+
+
+async def nothing_lost(sb: Sandbox, game_id: int) -> None:
+    """The stored game is its replay, finished, and the channel shows its last version."""
+    bot = sb.bot
+    assert bot is not None
+    record = await store_of(sb).get_game(game_id)
+    assert record is not None and record.status == "finished"
+    assert (await bot.table.service.replay(game_id)).to_json() == record.state  # type: ignore[attr-defined]
+    await bot.table.publisher.drain()  # type: ignore[attr-defined]
+    await bot.table.publisher.catch_up()  # type: ignore[attr-defined]
+    assert await store_of(sb).lagging_games() == []
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+async def test_a_whole_game_survives_failing_calls_and_gateway_drops(
+        database: Path, variant: str) -> None:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 7,
+                                  coalesce=0.05, tick=0.5, budget=fast_budget()))
+        members = [sb.member("Ana"), sb.member("Ben")]
+        faults = RandomFaults(sb, seed=len(variant), rate=0.1)
+        await started(sb, variant)
+        policy, drops = seeded_policy(3), 0
+        for rounds in range(1, 400):
+            if not await play_round(sb, members, policy):
+                break
+            if rounds % 5 == 0:  # the gateway drops now and then; the bot resumes
+                drops += 1
+                await sb.server.gateway.drop()
+                await sb.reconnected(resumes=drops)
+        assert final_message(sb) is not None, sb.describe_failures()
+        assert {429, 500} <= set(faults.injected) and drops > 0
+        await nothing_lost(sb, 1)
+        assert sb.failures == [], sb.describe_failures()
