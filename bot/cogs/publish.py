@@ -34,6 +34,7 @@ from bot.i18n import using
 from bot.messages import t
 from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
+from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
 from bot.service.games import GameService, Outcome, ServiceError, load_game
 from bot.store import GameRecord, StoredEvent
@@ -227,8 +228,7 @@ class Publisher:
         content = story.finished_turn(turn, active_in(game, turn), told)
         files, signature = None, shown.files
         if any(e.kind == "pawn_moved" for e in told):  # On Board: where the pawns now stand
-            files = [*await self.dice_files(told), await png_file(
-                render_board, game, await self.names(record), [], name="board.png")]
+            files = [*await self.dice_files(told), await self.board_file(record, game)]
             signature = f"board:{turn}"
         await self.edit(record, record.message_id or 0, content, None, files, signature)
 
@@ -268,12 +268,14 @@ class Publisher:
 
     async def post_end(self, record: GameRecord, game: Game, preface: list[str]) -> int:
         """The final scoreboard, mentioning every player."""
-        board = await png_file(render_scoreboard, game, await self.names(record),
-                               name="scoreboard.png")
+        names = await self.names(record)
+        board = await png_file(render_scoreboard, game, names, name="scoreboard.png",
+                               description=scoreboard_alt(game, names))
         winners = [s.player for s in game.ranking() if s.rank == 1]
         wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
         message = await self.send(record, views.end_content(game, preface, wins), files=[board],
-                                  pinged=humans(game.players), nonce=f"qx{record.id}end")
+                                  pinged=humans(game.players), nonce=f"qx{record.id}end",
+                                  view=views.end_view(record))
         return message.id
 
     async def close_lobby(self, record: GameRecord) -> None:
@@ -292,15 +294,19 @@ class Publisher:
         if not dice:
             return [], ""
         signature = "dice:" + ",".join(f"{c}{v}" for c, v in dice.items())
-        return [await png_file(render_dice, dice, name="dice.png")], signature
+        return [await png_file(render_dice, dice, name="dice.png",
+                               description=dice_alt(dice))], signature
 
     async def dice_files(self, told: list[StoredEvent]) -> list[discord.File]:
         rolls = [e.data["dice"] for e in told if e.kind in ("turn", "rolled") and "dice" in e.data]
-        return [await png_file(render_dice, rolls[-1], name="dice.png")] if rolls else []
+        return [await png_file(render_dice, rolls[-1], name="dice.png",
+                               description=dice_alt(rolls[-1]))] if rolls else []
 
     async def board_file(self, record: GameRecord, game: Game,
                          highlight: list[Any] | None = None) -> discord.File:
-        return await png_file(render_board, game, await self.names(record), highlight or [],
+        names = await self.names(record)
+        return await png_file(render_board, game, names, highlight or [],
+                              description=board_alt(game, names),
                               name="board.png")
 
     # --- writes within the budget ------------------------------------------
