@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot.i18n import using
 from bot.messages import t
 from bot.rules import Move
 from bot.text import shorten
@@ -279,7 +280,9 @@ async def refuse(interaction: discord.Interaction) -> None:
     log.info("refused malformed component %s from user %s", shorten(custom_id, 120),
              interaction.user.id)
     if not interaction.response.is_done():
-        await interaction.response.send_message(t("error.bad_button"), ephemeral=True)
+        with using(getattr(interaction, "locale", None)):  # the member's language
+            text = t("error.bad_button")
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect, AskButton, RematchButton)

@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.buttons import refuse
+from bot.i18n import using
 from bot.messages import t
 from bot.text import shorten
 
@@ -71,10 +72,12 @@ async def on_tree_error(interaction: discord.Interaction,
     if isinstance(error, USER_ERRORS):
         log.info("refused /%s from user %s: %s", name, interaction.user.id,
                  shorten(str(error), 120))
-        text = t("error.bad_command")
+        key = "error.bad_command"
     else:
         log.error("command /%s failed", name, exc_info=error)
-        text = t("error.internal")
+        key = "error.internal"
+    with using(interaction.locale):  # a command that failed before it could set it
+        text = t(key)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
