@@ -176,6 +176,8 @@ EN: dict[str, str] = {
                           "in its own thread: `/qwixx start thread:true`.",
     "error.no_game": "There is no game in this channel. Start one with `/qwixx start`.",
     "error.game_gone": "This game no longer exists.",
+    "error.other_channel": "That button belongs to a game in another channel; use the "
+                           "buttons of the game where it is played.",
     "error.game_over": "This game is over. Start a new one with `/qwixx start`.",
     "error.already_started": "This game has already started.",
     "error.not_started": "This game has not started yet.",

@@ -78,6 +78,15 @@ class Table:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
+    async def game_here(self, interaction: discord.Interaction, game_id: int) -> Outcome:
+        """The game a button names, if it is played where the button was clicked: an id
+        copied into another server or channel is refused."""
+        outcome = await self.service.get(game_id)
+        record = outcome.record
+        if (record.guild_id, record.channel_id) != (interaction.guild_id, interaction.channel_id):
+            raise ServiceError("error.other_channel")
+        return outcome
+
     async def remember(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is not None:
             await self.service.remember_name(interaction.guild_id, interaction.user.id,
@@ -248,7 +257,7 @@ class Table:
     async def on_table(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """Everyone's sheet, for anyone who asks (spectators too), as the game is now."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.show_table(interaction, await self.service.get(game_id))
+        await self.show_table(interaction, await self.game_here(interaction, game_id))
 
     async def show_table(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         record, game = outcome.record, outcome.game
@@ -288,7 +297,7 @@ class Table:
     @in_server_language
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A new lobby here with the same game and options, mentioning who played."""
-        old = (await self.service.get(game_id)).record
+        old = (await self.game_here(interaction, game_id)).record
         board = old.options.get("rules", {}).get("board")
         record = await self.service.open_lobby(old.guild_id, old.channel_id, interaction.user.id,
                                                old.variant, board, old.turn_time)
@@ -304,6 +313,7 @@ class Table:
     @in_server_language
     async def on_lobby(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
         await interaction.response.defer()
+        await self.game_here(interaction, game_id)
         await self.remember(interaction)
         user = interaction.user.id
         if action == "start":
@@ -334,7 +344,7 @@ class Table:
                             turn: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.remember(interaction)
-        outcome = await self.service.get(game_id)
+        outcome = await self.game_here(interaction, game_id)
         self.service.check_player(outcome, interaction.user.id, turn)
         await self.show_sheet(interaction, outcome)
 
@@ -366,7 +376,7 @@ class Table:
     async def on_board(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """On Board: the track with every pawn, for anyone who asks (spectators too)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.service.get(game_id)
+        outcome = await self.game_here(interaction, game_id)
         record, game = outcome.record, outcome.game
         if game is None or not hasattr(game, "board"):
             raise ServiceError("error.not_started")
@@ -380,7 +390,7 @@ class Table:
                       phase: str, move: Move, confirmed: bool = False) -> None:
         """A move; one that skips many numbers asks first, on the same message."""
         await interaction.response.defer()
-        current = await self.service.get(game_id)
+        current = await self.game_here(interaction, game_id)
         if confirmed and getattr(current.game, "chosen", {}).get(interaction.user.id) == move:
             await self.show_sheet(interaction, current)  # a second [Yes]: chosen already
             return
@@ -410,12 +420,13 @@ class Table:
     async def on_back(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """[Back] under a question: the sheet again, nothing changed."""
         await interaction.response.defer()
-        await self.show_sheet(interaction, await self.service.get(game_id))
+        await self.show_sheet(interaction, await self.game_here(interaction, game_id))
 
     @answers_errors
     async def on_public_pass(self, interaction: discord.Interaction, game_id: int,
                              turn: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.game_here(interaction, game_id)
         outcome = await self.service.pass_turn(game_id, interaction.user.id, turn)
         try:
             text = self.after_move_text(outcome, interaction.user.id, Move("pass"))

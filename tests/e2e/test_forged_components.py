@@ -95,3 +95,16 @@ async def test_a_select_value_that_was_not_offered_is_refused(sb: Sandbox) -> No
     clicked = await ben._act(COMPONENT, sb.channel, data, menu)
     assert clicked.failed is None
     assert len(clicked.ephemeral) == 1 and REFUSED in clicked.ephemeral[0].content
+
+
+async def test_a_button_copied_into_another_channel_is_refused(sb: Sandbox) -> None:
+    turn = await started(sb)
+    game = int(turn.find_component(label=OPEN_SHEET)["custom_id"].split(":")[1])
+    elsewhere = copy.deepcopy(turn)  # the same buttons, shown in another channel
+    elsewhere.channel_id = sb.channel_named("games").id
+    before = await moves_stored(sb, game)
+    for label in ("Pass", OPEN_SHEET):
+        clicked = await sb.member("Ben").click(elsewhere, label=label)
+        assert clicked.failed is None
+        assert "another channel" in clicked.ephemeral[-1].content
+    assert await moves_stored(sb, game) == before
