@@ -145,9 +145,10 @@ def sync(locales: Iterable[str]) -> dict[str, Report]:
     for locale in locales:
         keyed, slash = load(locale)
         save(locale, keyed, slash, EN, slash_english)
-        reports[locale] = check(locale, load(locale)[0] | {}, EN)
-        reports[locale].missing += [f"[{c}] {s}" for c, s in slash_english
-                                    if not load(locale)[1].get((c, s))]
+        report = check(locale, keyed, EN)
+        report.extra = []  # dropped by save
+        report.missing += [f"[{c}] {s}" for c, s in slash_english if not slash.get((c, s))]
+        reports[locale] = report
     return reports
 
 
