@@ -126,6 +126,7 @@ EN: dict[str, str] = {
     "event.game_over.abandoned": "🏁 The game was abandoned.",
     # the sheet (ephemeral)
     "sheet.choose": "Turn {turn}, {phase}: choose what to cross, or pass.",
+    "sheet.choose_write": "Turn {turn}: {phase}.",
     "sheet.phase.action1": "action 1 (white sum {total})",
     "sheet.phase.action2": "action 2 (white + colour)",
     "sheet.phase.action3": "action 3 (move your pawn)",

@@ -112,7 +112,8 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
     else:
         total = getattr(game, "white_sum", None) or getattr(game, "total", "")
         phase = t(f"sheet.phase.{decision.phase}", total=total)
-        lines.append(t("sheet.choose", turn=game.turn, phase=phase))
+        key = "sheet.choose_write" if game.variant == "qwinto" else "sheet.choose"
+        lines.append(t(key, turn=game.turn, phase=phase))
         if decision.phase == "action1" and player not in decision.waiting:
             lines.append(t("sheet.changed"))
     return "\n".join(lines)

@@ -108,3 +108,15 @@ def test_a_long_preface_is_summed_up_to_fit_a_message() -> None:
     text = story.fit(preface, "**Turn 60** · the body")
     assert len(text) <= 2000 and text.endswith("**Turn 60** · the body")
     assert "earlier turns" in text.splitlines()[0] and "**Turn 59**" in text
+
+
+def test_qwinto_sheets_speak_of_writing_not_crossing() -> None:
+    from bot.cogs import views
+
+    game = new_game("qwinto", [ANA, BEN], seed=3)
+    text = views.sheet_content(game, ANA)
+    assert "cross" not in text and "roll" in text
+    game, _ = game.apply(ANA, next(m for m in game.legal_moves(ANA) if m.kind == "roll"))
+    game, _ = game.apply(ANA, Move("keep"))
+    text = views.sheet_content(game, BEN)
+    assert "cross" not in text.lower()
