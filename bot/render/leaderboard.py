@@ -110,11 +110,11 @@ def render_leaderboard(table: BoardTable) -> bytes:
     footer = wrap(probe, table.footer, FOOTER, WIDTH - 2 * theme.MARGIN) if table.footer else []
     layout = Layout(len(table.headers), table.rows, len(footer))
     canvas = Canvas.new(WIDTH, layout.height)
-    title_size = canvas.fit_text(table.title, TITLE, WIDTH - 2 * theme.MARGIN, bold=True)
-    canvas.text((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, title_size, theme.INK,
-                bold=True, anchor="lm")
-    canvas.text((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
-                SUBTITLE, theme.MUTED, anchor="lm")
+    room = WIDTH - 2 * theme.MARGIN
+    canvas.label((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room, theme.INK,
+                 bold=True, anchor="lm")
+    canvas.label((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
+                 SUBTITLE, room, theme.MUTED, anchor="lm")
     draw_sorted_band(canvas, layout, table.sorted_column)
     draw_header(canvas, layout, table)
     for line, row in enumerate(table.rows, start=1):
@@ -137,16 +137,16 @@ def draw_sorted_band(canvas: Canvas, layout: Layout, column: int | None) -> None
 
 def draw_header(canvas: Canvas, layout: Layout, table: BoardTable) -> None:
     size = HEADER_TEXT
-    canvas.text(centre(layout.cell(0, 0)), table.rank_header, size, theme.MUTED)
+    rank = layout.cell(0, 0)
+    canvas.label(centre(rank), table.rank_header, size, rank[2] - rank[0] - 4, theme.MUTED)
     name = layout.cell(0, 1)
-    canvas.text((name[0] + 10, centre(name)[1]), table.name_header, size, theme.MUTED,
-                anchor="lm")
+    canvas.label((name[0] + 10, centre(name)[1]), table.name_header, size,
+                 name[2] - name[0] - 20, theme.MUTED, anchor="lm")
     for k, header in enumerate(table.headers):
         b = layout.cell(0, k + 2)
         chosen = k == table.sorted_column
-        fitted = canvas.fit_text(header, size, b[2] - b[0] - 12, bold=chosen)
-        canvas.text((b[2] - 10, centre(b)[1]), header, fitted,
-                    theme.INK if chosen else theme.MUTED, bold=chosen, anchor="rm")
+        canvas.label((b[2] - 10, centre(b)[1]), header, size, b[2] - b[0] - 12,
+                     theme.INK if chosen else theme.MUTED, bold=chosen, anchor="rm")
     left, bottom = theme.MARGIN, layout.cell(0, 0)[3]
     canvas.line(((left, bottom), (WIDTH - theme.MARGIN, bottom)), theme.RULE, 2,
                 round_ends=False)

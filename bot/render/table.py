@@ -40,8 +40,8 @@ def render_table(game: Game, names: Mapping[int, str],
     decision = game.decision()
     title = (t("image.table_turn", title=game.title, turn=decision.turn)
              if decision.active is not None else t("image.table_over", title=game.title))
-    surface.text((EDGE, EDGE + TITLE / 2 - 4), title, TITLE_SIZE, theme.INK,
-                 bold=True)
+    surface.label((EDGE, EDGE + TITLE / 2 - 4), title, TITLE_SIZE, width - 2 * EDGE, theme.INK,
+                  bold=True)
     draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
                 decision.active, latest)
     return palette_png(surface.image, theme.COMPACT_COMPRESS_LEVEL)

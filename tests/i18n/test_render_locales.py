@@ -36,6 +36,7 @@ from bot.render.example import (
     start,
     table_example,
 )
+from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import Game
 from bot.rules.onboard import OnBoardGame
 from bot.rules.qwixx import QwixxGame
@@ -98,6 +99,18 @@ def games() -> dict[str, Game]:
 GAMES = games()
 
 
+def leaderboard() -> BoardTable:
+    """A leaderboard as the stats cog builds it: every caption from the catalogue."""
+    columns = ("games", "wins", "rate", "average", "best")
+    rows = tuple(BoardRow(str(rank), name, ("12", "7", "58%", "61.5", "98"), leader=rank == 1)
+                 for rank, name in enumerate(LONG_NAMES.values(), start=1))
+    return BoardTable(
+        t("leaderboard.image_title", scope=t("leaderboard.all_games"), period=t("period.month")),
+        t("leaderboard.subtitle", sort=t("sort.average"), count=len(rows)), t("column.rank"),
+        t("column.player"), tuple(t(f"column.{c}") for c in columns), rows,
+        t("leaderboard.rule", min=3), sorted_column=3)
+
+
 def render_everything() -> None:
     for key, game in GAMES.items():
         names = LONG_NAMES
@@ -110,6 +123,7 @@ def render_everything() -> None:
             render_board(game, names, game.legal_moves(game.active))
     table, latest = table_example(SEED)
     render_table(table, TABLE_NAMES, latest)
+    render_leaderboard(leaderboard())
     assert isinstance(GAMES["classic"], QwixxGame)
     render_dice(GAMES["classic"].dice)
 
@@ -131,6 +145,7 @@ def test_the_images_words_are_the_languages(locale: str, drawn: list[Drawn]) -> 
             "crosses", "points", "penalty_caption", "lucky", "locked", "start", "finish",
             "total", "to_play", "penalties", "failed", "throw", "bonus", "rank", "player")}
         wanted |= set(t("image.failed_caption").split("\n"))
+        wanted |= {t(f"column.{c}") for c in ("player", "games", "wins", "rate", "best")}
         wanted |= {t("image.final_round", turn=GAMES["onboard"].turn + 1),
                    t("image.final_scores", title="Qwixx"),
                    t("letter.red"), t("letter.purple")}
