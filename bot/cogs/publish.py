@@ -197,6 +197,7 @@ class Publisher:
         if shown.turn is not None and record.message_id and (shown.turn < game.turn or ended):
             await self.finish_turn(record, game, shown, events)
         if ended:
+            self.forget(record.id)
             if shown.ended:
                 return record.message_id
             shown.ended = True
@@ -213,6 +214,11 @@ class Publisher:
         await self.edit_turn(record, game, shown, events[game.turn])
         await self.ping_newcomers(record, game, shown)
         return record.message_id
+
+    def forget(self, game_id: int) -> None:
+        """Drop what this process keeps about a game that has ended."""
+        for key in [k for k in self._sheets if k[0] == game_id]:
+            del self._sheets[key]
 
     @staticmethod
     def compact(game: Game, events: dict[int, list[StoredEvent]], turns: range) -> list[str]:
@@ -231,6 +237,7 @@ class Publisher:
             files = [*await self.dice_files(told), await self.board_file(record, game)]
             signature = f"board:{turn}"
         await self.edit(record, record.message_id or 0, content, None, files, signature)
+        self._last_edit.pop(record.message_id or 0, None)  # a finished turn is not edited again
 
     async def post_turn(self, record: GameRecord, game: Game, shown: Shown,
                         told: list[StoredEvent], preface: list[str]) -> int:
