@@ -139,7 +139,9 @@ class Table:
                                     allowed_mentions=discord.AllowedMentions.none())
         await self.service.set_message(record.id, message.id)
         await self.remember(interaction)
-        await interaction.edit_original_response(content=t("thread.opened", thread=thread.mention))
+        with using(interaction.locale):  # only the starter sees this: their language
+            opened = t("thread.opened", thread=thread.mention)
+        await interaction.edit_original_response(content=opened)
 
     @answers_errors
     async def on_leave(self, interaction: discord.Interaction) -> None:
