@@ -1,0 +1,62 @@
+"""The server's language: stored beside its turn time, defaulting to its Discord locale."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.service.games import GameService, ServiceError
+from bot.store import Store
+from bot.store.migrations import MIGRATIONS, apply_migrations
+
+GUILD = 42
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "qwixx.db")
+    yield opened
+    await opened.close()
+
+
+async def test_the_language_and_the_turn_time_are_set_independently(store: Store) -> None:
+    assert await store.guild_language(GUILD) is None
+    await store.set_guild_language(GUILD, "pl")
+    assert await store.guild_language(GUILD) == "pl"
+    assert await store.guild_turn_time(GUILD) is None  # a language alone sets no turn time
+    await store.set_guild_turn_time(GUILD, 3600)
+    await store.set_guild_language(GUILD, "tr")
+    assert (await store.guild_language(GUILD), await store.guild_turn_time(GUILD)) == ("tr", 3600)
+
+
+async def test_the_service_falls_back_to_the_servers_locale_then_english(store: Store) -> None:
+    service = GameService(store, lambda: 1)
+    assert await service.guild_language(GUILD) == "en-US"
+    assert await service.guild_language(GUILD, "pt-BR") == "pt-BR"
+    assert await service.guild_language(GUILD, "en-GB") == "en-US"
+    assert await service.guild_language(GUILD, "ja") == "en-US"  # not spoken here
+    assert await service.set_guild_language(GUILD, "de") == "de"
+    assert await service.guild_language(GUILD, "pt-BR") == "de"  # the server's choice wins
+    with pytest.raises(ServiceError) as refused:
+        await service.set_guild_language(GUILD, "klingon")
+    assert refused.value.key == "error.unknown_language"
+    assert await service.turn_time(GUILD, None) == 86400  # still the default
+
+
+async def test_the_migration_keeps_the_turn_times_set_before(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await apply_migrations(db, 1.0, MIGRATIONS[:6])
+        await db.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?)",
+                         (GUILD, 7200))
+    store = await Store.open(path)
+    try:
+        assert await store.guild_turn_time(GUILD) == 7200
+        assert await store.guild_language(GUILD) is None
+        await store.set_guild_language(GUILD, "fr")
+        assert await store.guild_turn_time(GUILD) == 7200
+    finally:
+        await store.close()
