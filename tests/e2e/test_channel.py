@@ -142,11 +142,14 @@ async def test_a_bot_killed_between_commit_and_post_catches_up_once(
         first = await spawn("--die-at-turn", "2")
         ana, ben = sb.member("Ana"), sb.member("Ben")
         await open_game(sb, [ana, ben])
-        while first.returncode is None and (turn := turn_message(sb)) is not None:
-            for member in (ben, ana):
-                if "Pass" in turn.labels and first.returncode is None:
-                    await member.click(turn, label="Pass")
-            await asyncio.sleep(0)
+        async def pass_until_killed() -> None:
+            while first.returncode is None:
+                turn = turn_message(sb)
+                for member in (ben, ana):
+                    if turn is not None and "Pass" in turn.labels and first.returncode is None:
+                        await member.click(turn, label="Pass")
+                await asyncio.sleep(0.05)  # the bot answers first, then edits the message
+        await asyncio.wait_for(pass_until_killed(), timeout=120)
         assert await first.wait() == -9  # SIGKILL, right after the commit
         assert not any("**Turn 2**" in m.content for m in sb.messages())
         async with Store(database) as store:
