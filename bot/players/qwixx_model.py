@@ -11,6 +11,11 @@ The value table estimates the final score of a sheet before the next roll:
 + Σ closed rows triangle(crosses)``. It is learned offline by
 :mod:`bot.players.build_tables` and shipped under ``assets/players/``: one table for the
 solo game, two for games of two or more (before one's own roll, before another's).
+
+In games of two or more, ``hard`` aims to win rather than to score: :class:`Versus`
+rates the *margin* over the best opponent with a pair of tables per role (one for one's
+own sheet, one for a rival's), learned by :mod:`bot.players.learn_versus` against a mix
+of opponents, so the pace of the game (rows locked, penalties on either side) is priced.
 """
 
 from __future__ import annotations
@@ -123,6 +128,7 @@ def table_path(name: str) -> Path:
 
 
 ROLES = ("solo", "active", "passive")
+SIDES = ("own", "rival")
 
 
 @lru_cache(maxsize=8)
@@ -135,3 +141,54 @@ def load_table(name: str, role: str = "solo") -> ValueTable:
 @lru_cache(maxsize=4)
 def load_tables(name: str) -> dict[str, Any]:
     return dict(json.loads(table_path(name).read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=8)
+def load_versus(name: str, role: str) -> tuple[ValueTable, ValueTable]:
+    """The shipped pair of margin tables (own sheet, rival's sheet) for ``role``
+    ("active": before a roll one throws oneself, "passive": before another's)."""
+    pair = load_tables(name)["versus"][role]
+    return ValueTable.from_json(pair["own"]), ValueTable.from_json(pair["rival"])
+
+
+Sheet = tuple[tuple[Row, ...], int]  # a sheet's rows and penalties
+
+
+def close_rows(rows: Sequence[Row], closed: frozenset[int]) -> tuple[Row, ...]:
+    return tuple((s, c, x or r in closed) for r, (s, c, x) in enumerate(rows))
+
+
+def closed_rows(rows: Sequence[Row]) -> frozenset[int]:
+    return frozenset(r for r, row in enumerate(rows) if row[2])
+
+
+@dataclass
+class Versus:
+    """The expected final margin of one sheet over the best of the others (held fixed):
+    a row locked on the sheet closes it for everyone, and the exact margin once the
+    game is over."""
+
+    own: ValueTable
+    rival: ValueTable
+    others: tuple[Sheet, ...]
+
+    def __post_init__(self) -> None:
+        self.rules = self.own.rules
+        self.shut = frozenset().union(*(closed_rows(rows) for rows, _ in self.others))
+        self.done = any(p >= self.rules.penalty_limit for _, p in self.others)
+        self._rival: dict[frozenset[int], float] = {}
+
+    def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
+        return self.done or penalties >= self.rules.penalty_limit or \
+            len(self.shut | closed_rows(rows)) >= self.rules.rows_to_end
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        closed = self.shut | closed_rows(rows)
+        mine = close_rows(rows, closed)
+        if self.terminal(rows, penalties):
+            return self.own.score(mine, penalties) - max(
+                self.own.score(close_rows(o, closed), p) for o, p in self.others)
+        if closed not in self._rival:
+            self._rival[closed] = max(self.rival.value(close_rows(o, closed), p)
+                                      for o, p in self.others)
+        return self.own.value(mine, penalties) - self._rival[closed]

@@ -13,7 +13,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.players.qwixx_model import PENALTY, Row, RowRules, load_table, triangle
+from bot.players.qwixx_model import (
+    PENALTY,
+    Row,
+    RowRules,
+    Versus,
+    load_table,
+    load_versus,
+    triangle,
+)
 from bot.rules import PASS, Game, Move
 from bot.rules.qwixx import ROWS, QwixxGame
 
@@ -52,9 +60,17 @@ def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
         return RuleOfThumb(load_table(name).rules, 0.55 if len(game.players) == 1 else 0.4)
     if len(game.players) == 1:
         return load_table(name, "solo")
-    thrower = game.players[game.turn % len(game.players)]
-    return load_table(name, "active" if thrower == player and game.active != player
-                      else "passive")
+    following = game.players[game.turn % len(game.players)]  # throws next (turns count from 1)
+    own, rival = load_versus(name, "active" if following == player else "passive")
+    others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
+    return Versus(own, rival, others)
+
+
+def sheet_of(game: QwixxGame, rules: RowRules, player: int) -> tuple[tuple[Row, ...], int]:
+    """``player``'s sheet in the model's terms: its rows and penalties."""
+    sheet = game.sheets[player]
+    rows = tuple(row_of(game, rules, sheet.crossed[r], sheet.crosses(r), r) for r in ROWS)
+    return rows, sheet.penalties
 
 
 @dataclass(frozen=True)
@@ -79,10 +95,8 @@ class Turn:
 
     @classmethod
     def of(cls, game: QwixxGame, player: int, judge: Evaluator) -> Turn:
-        sheet = game.sheets[player]
-        rows = tuple(row_of(game, judge.rules, sheet.crossed[r], sheet.crosses(r), r)
-                     for r in ROWS)
-        return cls(game, player, judge, rows, sheet.penalties, player == game.active)
+        rows, penalties = sheet_of(game, judge.rules, player)
+        return cls(game, player, judge, rows, penalties, player == game.active)
 
     def rate_all(self) -> list[Rated]:
         """Every legal move, rated; the best first (ties keep the rules' order)."""
