@@ -9,7 +9,7 @@ import pytest
 from bot.app import QwixxBot
 from bot.i18n import using
 from bot.messages import t
-from bot.render import render_scoreboard
+from bot.render import render_scoreboard, render_sheet
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.commands import registered
 from bot.sandbox.records import StoredMessage
@@ -70,6 +70,11 @@ async def test_a_polish_member_plays_in_a_turkish_server(database: Path) -> None
         assert sheet.ephemeral and sheet.content.startswith("Tura ")  # Polish "turn"
         image = next(a for a in sheet.attachments if a.filename == "sheet.png")
         assert image.description and image.description.startswith("Kartka gracza Ana")
+        bot: QwixxBot = sb.bot  # type: ignore[assignment]
+        game = (await bot.table.service.get(1)).game
+        assert game is not None
+        with using("pl"):  # the image Ana got is the Polish one
+            assert image.data == render_sheet(game, ana.id, "Ana", game.legal_moves(ana.id))
         assert said("pl", "button.pass") in sheet.labels
 
         answers = await pass_to_the_end(sb, ana)
@@ -87,11 +92,10 @@ async def test_a_polish_member_plays_in_a_turkish_server(database: Path) -> None
         assert said("tr", "end.verb.one") in ending.content \
             or said("tr", "end.verb.other") in ending.content
         board = next(a for a in ending.attachments if a.filename == "scoreboard.png")
-        bot: QwixxBot = sb.bot  # type: ignore[assignment]
         outcome = await bot.table.service.get(1)
         assert outcome.game is not None
-        names = await bot.table.publisher.names(outcome.record)
-        with using("tr"):
+        with using("tr"):  # the computer player is "Bilgisayar 1" there
+            names = await bot.table.publisher.names(outcome.record)
             assert board.data == render_scoreboard(outcome.game, names)
         with using("en-US"):
             assert board.data != render_scoreboard(outcome.game, names)
@@ -128,8 +132,9 @@ async def test_the_server_language_is_chosen_with_manage_server(database: Path) 
         await sb.run_bot(make_bot(database, sb))
         boss = sb.member("Boss", permissions=MANAGE_GUILD)
         ana = sb.member("Ana", locale="pl")
-        shown = (await ana.slash("qwixx", "settings")).messages
-        assert any("**angielski**" in m.content for m in shown)  # English, said in Polish
+        await ana.slash("qwixx", "settings")  # both settings: two answers, one after the other
+        await sb.wait_for(lambda: any("**angielski**" in m.content  # English, said in Polish
+                                      for m in ana.ephemeral_messages()))
         refused = (await ana.slash("qwixx", "settings", language="de")).message
         assert refused.content == said("pl", "error.settings_denied")
         saved = (await boss.slash("qwixx", "settings", language="de")).message
