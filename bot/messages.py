@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal, format_percent
 
-from bot.i18n import ENGLISH, babel_locale, catalogue, current
+from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current
 
 ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪",
              "orange": "🟧", "purple": "🟪"}
@@ -480,6 +480,12 @@ def emoji(row: str) -> str:
 def row_name(row: str) -> str:
     """A row's colour in words (``Red``), for those who cannot tell the colours apart."""
     return t(f"row.{row}") if f"row.{row}" in EN else row
+
+
+def inline(word: str) -> str:
+    """A word from a title or a list used inside a sentence: ``Wins`` → ``wins``; German
+    keeps its nouns (and the colours' names) capitalised."""
+    return word if current() in CAPITALISED_NOUNS else word.lower()
 
 
 def _form(key: str, count: int, ordinal: bool = False) -> str:

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import messages
 from bot.cogs.buttons import BadComponent
 from bot.cogs.table import Table, answers_errors, png_file
-from bot.messages import t
+from bot.messages import inline, t
 from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
@@ -106,7 +106,7 @@ def board_table(board: Leaderboard, caller: int) -> BoardTable:
     return BoardTable(
         title=t("leaderboard.image_title", scope=title_of(board.variant),
                 period=t(f"period.{board.period}")),
-        subtitle=t("leaderboard.subtitle", sort=t(f"sort.{board.sort}").lower(),
+        subtitle=t("leaderboard.subtitle", sort=inline(t(f"sort.{board.sort}")),
                    count=board.ranked),
         rank_header=t("column.rank"), name_header=t("column.player"),
         headers=tuple(t(f"column.{c}") for c in COLUMNS), rows=tuple(rows),
@@ -124,7 +124,7 @@ def footer(board: Leaderboard) -> str:
 def alt_text(board: Leaderboard) -> str:
     """The leaderboard in words, for screen readers (and tests)."""
     lines = [t("leaderboard.alt_title", scope=title_of(board.variant),
-               period=t(f"period.{board.period}").lower(), sort=t(f"sort.{board.sort}").lower())]
+               period=inline(t(f"period.{board.period}")), sort=inline(t(f"sort.{board.sort}")))]
     shown = [*board.lines, *([board.own] if board.own else [])]
     for line in shown:
         rank = str(line.rank) if line.rank is not None else t("leaderboard.unranked")
@@ -295,12 +295,12 @@ class StatsTable:
         scope, when = title_of(variant), t(f"period.{period}")
         if board.empty:
             await interaction.edit_original_response(
-                content=t("leaderboard.empty", scope=scope, period=when.lower()))
+                content=t("leaderboard.empty", scope=scope, period=inline(when)))
             return
         image = await png_file(render_leaderboard, board_table(board, caller),
                                name="leaderboard.png", description=alt_text(board))
-        content = "\n".join([t("leaderboard.title", scope=scope, period=when.lower(),
-                                sort=t(f"sort.{sort}").lower()), t("leaderboard.ties")])
+        content = "\n".join([t("leaderboard.title", scope=scope, period=inline(when),
+                                sort=inline(t(f"sort.{sort}"))), t("leaderboard.ties")])
         view = None if public else share_view("leaderboard", f"{variant or 'all'}.{period}.{sort}")
         await interaction.edit_original_response(
             content=self.shared(interaction, public, content), attachments=[image], view=view,

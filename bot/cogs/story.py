@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.messages import emoji, plural, row_name, t
+from bot.messages import emoji, inline, plural, row_name, t
 from bot.players import computer_name, is_computer
 from bot.rules import PASS, Game
 from bot.store import StoredEvent
@@ -72,13 +72,13 @@ def event_lines(event: StoredEvent, before: list[str]) -> list[str]:
     data, who = event.data, mention(event.player or 0)
     kind = event.kind
     if kind == "die_removed" and before:
-        before[-1] = f"{before[-1]} — {t('event.die_removed', row=row_name(data['row']).lower())}"
+        before[-1] = f"{before[-1]} — {t('event.die_removed', row=inline(row_name(data['row'])))}"
         return []
     if kind == "turn" and "dice" in data:
         white = sum(v for c, v in data["dice"].items() if c.startswith("white"))
         return [t("story.roll", dice=dice_text(data["dice"]), total=white)]
     if kind == "locked":
-        return [t("event.locked", name=who, row=row_name(data["row"]).lower())]
+        return [t("event.locked", name=who, row=inline(row_name(data["row"])))]
     if kind == "penalty":
         return [t("event.penalty", name=who, **data)]
     if kind == "pawn_moved":

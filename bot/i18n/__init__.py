@@ -26,6 +26,7 @@ LOCALES: tuple[str, ...] = (ENGLISH, "de", "fr", "pl", "pt-BR", "tr")
 ALIASES = {"en-GB": ENGLISH, "en": ENGLISH, "pt": "pt-BR"}
 NAMES = {ENGLISH: "English", "de": "Deutsch", "fr": "Français", "pl": "Polski",
          "pt-BR": "Português (Brasil)", "tr": "Türkçe"}
+CAPITALISED_NOUNS = frozenset({"de"})  # languages whose nouns keep a capital mid-sentence
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=ENGLISH)
