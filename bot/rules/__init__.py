@@ -35,12 +35,19 @@ def variant_class(variant: str) -> type[Game]:
 
 
 def new_game(variant: str, players: Sequence[int], seed: int,
-             options: dict[str, Any] | None = None) -> Game:
-    """Start a game: the first player is active and the first roll is made."""
+             options: dict[str, Any] | None = None, solo: bool = False) -> Game:
+    """Start a game: the first player is active and the first roll is made.
+
+    ``solo``: the one-person form (practice), exactly one seat, active every turn;
+    otherwise the variant's player count applies.
+    """
     cls = variant_class(variant)
     if len(set(players)) != len(players):
         raise RuleError("a player can only take one seat")
-    if not cls.min_players <= len(players) <= cls.max_players:
+    if solo:
+        if len(players) != 1:
+            raise RuleError(f"a solo game of {cls.title} has exactly one player")
+    elif not cls.min_players <= len(players) <= cls.max_players:
         raise RuleError(f"{cls.title} needs {cls.min_players}-{cls.max_players} players")
     return cls(list(players), seed, options or {})
 
@@ -50,9 +57,9 @@ def game_from_json(data: dict[str, Any]) -> Game:
 
 
 def replay(variant: str, players: Sequence[int], seed: int, options: dict[str, Any] | None,
-           moves: Iterable[tuple[int, Move]]) -> Game:
+           moves: Iterable[tuple[int, Move]], solo: bool = False) -> Game:
     """Rebuild a game from its seed and its move log."""
-    game = new_game(variant, players, seed, options)
+    game = new_game(variant, players, seed, options, solo)
     for player, move in moves:
         game, _ = game.apply(player, move)
     return game

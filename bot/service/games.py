@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 
 from bot.i18n import resolve, supported
 from bot.messages import t
-from bot.players import computer_name, computer_seat, is_computer
+from bot.players import DEFAULT_LEVEL, LEVELS, Hint, computer_name, computer_seat, hint, is_computer
 from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
 from bot.rules import replay as replay_game
-from bot.service.play import Play, Seats, event_rows
+from bot.service.play import Options, Play, Seats, event_rows
 from bot.service.stats import game_results
 from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_duration
 from bot.store import (
@@ -136,21 +136,25 @@ class GameService:
         record = (await self.get(game_id)).record
         moves = [(m.player_id, Move.from_json(m.move)) for m in await self.store.moves(game_id)]
         return replay_game(record.variant, record.players, record.seed,
-                           record.options.get("rules", {}), moves)
+                           record.options.get("rules", {}), moves,
+                           solo=Options.of(record.options).solo)
 
     # --- the lobby -------------------------------------------------------
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, variant: str,
-                         board: str | None = None, turn_time: int = DEFAULT_TURN_TIME
-                         ) -> GameRecord:
+                         board: str | None = None, turn_time: int = DEFAULT_TURN_TIME,
+                         play: Options | None = None) -> GameRecord:
+        """A lobby; ``play``'s flags (solo, hints, fill_away) hold for its game."""
+        play = play or Options()
         if variant not in VARIANTS:
             raise ServiceError("error.unknown_variant", variant=variant)
         if board is not None and variant != "onboard":
             raise ServiceError("error.board_only_onboard")
         rules = {"board": board} if board else {}
+        flags = {name: True for name in ("solo", "hints", "fill_away") if getattr(play, name)}
         try:
             return await self.store.create_game(guild_id, channel_id, host_id, variant,
-                                                {"rules": rules}, self.seeds(), turn_time,
-                                                expires=self.clock() + turn_time)
+                                                {"rules": rules, **flags}, self.seeds(),
+                                                turn_time, expires=self.clock() + turn_time)
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
 
@@ -158,6 +162,8 @@ class GameService:
         async def change(record: GameRecord) -> GameRecord:
             if user in record.players:
                 raise ServiceError("error.already_joined")
+            if Options.of(record.options).solo:
+                raise ServiceError("error.solo_only")
             cls = VARIANTS[record.variant]
             if len(record.players) >= cls.max_players:
                 raise ServiceError("error.lobby_full", max=cls.max_players)
@@ -186,10 +192,11 @@ class GameService:
         async def change(record: GameRecord) -> GameRecord:
             self._require_host(record, user)
             cls = VARIANTS[record.variant]
-            if len(record.players) < cls.min_players:
+            solo = Options.of(record.options).solo
+            if not solo and len(record.players) < cls.min_players:
                 raise ServiceError("error.need_players", title=cls.title, min=cls.min_players)
             game = new_game(record.variant, record.players, record.seed,
-                            record.options.get("rules", {}))
+                            record.options.get("rules", {}), solo=solo)
             clock = Clock.start(self.clock(), record.turn_time)
             return await self.store.start_game(record.id, record.version, game.to_json(),
                                                clock.timing(), event_rows(1, opening(game)))
@@ -208,17 +215,36 @@ class GameService:
             return await self._save(outcome.record, play, Seats.of(outcome.record))
         return await self._retrying(game_id, attempt)
 
-    async def add_computer(self, game_id: int, user: int) -> GameRecord:
-        """The host seats a computer player in the lobby."""
+    async def add_computer(self, game_id: int, user: int,
+                           level: str = DEFAULT_LEVEL) -> GameRecord:
+        """The host seats a computer player at ``level`` in the lobby."""
         async def change(record: GameRecord) -> GameRecord:
             self._require_host(record, user)
             cls = VARIANTS[record.variant]
+            if Options.of(record.options).solo:
+                raise ServiceError("error.solo_only")
             if len(record.players) >= cls.max_players:
                 raise ServiceError("error.lobby_full", max=cls.max_players)
             seat = computer_seat(sum(is_computer(p) for p in record.players) + 1)
-            return await self.store.update_lobby(record.id, record.version,
-                                                 [*record.players, seat])
+            return await self._seat_level(record, [*record.players, seat], seat, level)
         return await self._lobby_change(game_id, change)
+
+    async def set_level(self, game_id: int, user: int, seat: int, level: str) -> GameRecord:
+        """The host changes the level of a computer seat in the lobby."""
+        async def change(record: GameRecord) -> GameRecord:
+            self._require_host(record, user)
+            if seat not in record.players or not is_computer(seat):
+                raise ServiceError("error.no_such_computer")
+            return await self._seat_level(record, record.players, seat, level)
+        return await self._lobby_change(game_id, change)
+
+    async def _seat_level(self, record: GameRecord, players: list[int], seat: int,
+                          level: str) -> GameRecord:
+        if level not in LEVELS:
+            raise ServiceError("error.unknown_level", level=quote(level))
+        levels = {**record.options.get("levels", {}), str(seat): level}
+        return await self.store.update_lobby_seats(record.id, record.version, players,
+                                                   {**record.options, "levels": levels})
 
     @staticmethod
     def _require_host(record: GameRecord, user: int) -> None:
@@ -249,8 +275,11 @@ class GameService:
             if move not in game.legal_moves(user):
                 raise ServiceError("error.illegal")
             play = Play(game)
+            seats = Seats.of(record)
+            if user in seats.away and Options.of(record.options).fill_away:
+                play.events.append(Event("away", user, {"reason": "back"}))
             play.apply(user, move, "player")
-            return self._change(record, play, Seats.of(record).back(user)), play
+            return self._change(record, play, seats.back(user)), play
 
         async def attempt() -> Outcome:
             try:
@@ -261,8 +290,11 @@ class GameService:
         return await self._retrying(game_id, attempt)
 
     async def _save(self, record: GameRecord, play: Play, seats: Seats) -> Outcome:
-        """Store what ``play`` did (see :meth:`_change`), compare-and-set."""
-        change = self._change(record, play, seats)
+        """Store what ``play`` did (see :meth:`_change`), compare-and-set.
+
+        Computers may think for a while there, so it runs off the event loop.
+        """
+        change = await asyncio.to_thread(self._change, record, play, seats)
         record = await self.store.record_change(record.id, record.version, change)
         return Outcome(record, play.game, play.events, play.before)
 
@@ -271,18 +303,31 @@ class GameService:
 
         Computer and away seats decide first, so the game then waits for people only.
         """
-        play.for_the_absent(seats.away)
+        options = Options.of(record.options)
+        fill = options.fill_away and seats.people_present(record.players)
+        play.for_the_absent(seats.away, options, fill)
+        seats = seats.cover(play.covered)
         game = play.game
-        cls = VARIANTS[record.variant]
         status = "finished" if game.finished else "running"
-        if not game.finished and len(record.players) - len(seats.away) < cls.min_players:
+        if not game.finished and self._too_few(record, seats, options):
             status = "abandoned"  # too few seats left: the game ends without ranking
             play.events.append(Event("game_over", None, {"reason": "no_seats"}))
         # A finished game's results go in with its end, in the same transaction.
-        results = game_results(game) if status == "finished" else None
+        results = None if status != "finished" else game_results(
+            game, counted=options.counted, practice=options.solo, hints=options.hints,
+            stand_in=seats.covered)
         return GameChange(play.moves, game.to_json(), status, results,
                           self._timing(record, play, status), seats.to_json(),
                           play.event_rows())
+
+    @staticmethod
+    def _too_few(record: GameRecord, seats: Seats, options: Options) -> bool:
+        """Whether too few seats are left to play on: with ``fill_away``, no person
+        present; else fewer seats than the variant needs (one for solo practice)."""
+        if options.fill_away:
+            return not seats.people_present(record.players)
+        needed = 1 if options.solo else VARIANTS[record.variant].min_players
+        return len(record.players) - len(seats.away) < needed
 
     def _timing(self, record: GameRecord, play: Play, status: str) -> Timing | None:
         if status != "running":
@@ -339,7 +384,10 @@ class GameService:
         play = Play(game)
         play.events.append(Event("expired", None, {"players": sorted(late)}))
         play.settle(late, "expired", this_turn=True)
-        seats = Seats.of(record).expired(late, play.events)
+        seats = Seats.of(record)
+        filled = Options.of(record.options).fill_away and \
+            seats.expired(late, []).people_present(record.players)
+        seats = seats.expired(late, play.events, "stand_in" if filled else "expired")
         return await self._save(record, play, seats)
 
     async def leave_game(self, channel_id: int, user: int) -> Outcome:
@@ -360,6 +408,31 @@ class GameService:
             seats = seats.leave(user, play.events)
             return await self._save(record, play, seats)
         return await self._retrying(found.record.id, attempt)
+
+    async def come_back(self, game_id: int, user: int) -> Outcome | None:
+        """A player whose seat a computer plays (``fill_away``) opened their sheet: the
+        game waits for them again from their next decision. None if nothing changed."""
+        async def attempt() -> Outcome | None:
+            outcome = await self.get(game_id)
+            record, game = outcome.record, outcome.game
+            seats = Seats.of(record)
+            if (record.status != "running" or game is None or user not in seats.away
+                    or not Options.of(record.options).fill_away):
+                return None
+            play = Play(game)
+            play.events.append(Event("away", user, {"reason": "back"}))
+            return await self._save(record, play, seats.back(user))
+        return await self._retrying(game_id, attempt)
+
+    async def hint(self, game_id: int, user: int, turn: int) -> tuple[Game, Hint]:
+        """What ``hard`` would do for ``user`` now, in a game started with hints."""
+        outcome = await self.get(game_id)
+        if not Options.of(outcome.record.options).hints:
+            raise ServiceError("error.no_hints")
+        game = self.check_player(outcome, user, turn)
+        if not game.legal_moves(user):
+            raise ServiceError("error.nothing_to_hint")
+        return game, await asyncio.to_thread(hint, game, user)
 
     async def waiting_for(self, guild_id: int, user: int) -> list[Outcome]:
         """The running games of a server that wait for ``user``'s decision."""

@@ -2,14 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.players import choose, is_computer
+from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
 from bot.rules import Event, Game, Move
 from bot.rules.base import dice_rng
 from bot.store import GameRecord
+
+STAND_IN_LEVEL = "normal"  # who plays an away seat of a game started with fill_away
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a game is played beyond its rules, as stored in ``record.options``.
+
+    ``levels``: each computer seat's level; ``solo``: a one-person practice game;
+    ``hints``: sheets carry a Hint button; ``fill_away``: a computer plays away seats.
+    """
+
+    levels: Mapping[int, str] = field(default_factory=dict)
+    solo: bool = False
+    hints: bool = False
+    fill_away: bool = False
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> Options:
+        levels = {int(p): str(v) for p, v in options.get("levels", {}).items()
+                  if v in LEVELS}
+        return cls(levels, bool(options.get("solo")), bool(options.get("hints")),
+                   bool(options.get("fill_away")))
+
+    def level(self, player: int) -> str:
+        """The level a computer plays ``player``'s seat at."""
+        return self.levels.get(player, DEFAULT_LEVEL) if is_computer(player) else STAND_IN_LEVEL
+
+    @property
+    def counted(self) -> bool:
+        """Whether the game may count for the leaderboard at all."""
+        return not (self.solo or self.hints)
 
 
 class Play:
@@ -22,6 +54,7 @@ class Play:
         self.before = game.decision()
         self.moves: list[tuple[int, dict[str, Any], str]] = []
         self.events: list[Event] = []
+        self.covered: set[int] = set()  # people whose seat a computer played here
 
     def apply(self, player: int, move: Move, source: str) -> None:
         turn = self.game.turn
@@ -45,23 +78,34 @@ class Play:
                 return
             self.apply(absent[0], self.game.fallback_move(absent[0]), source)
 
-    def for_the_absent(self, away: Collection[int]) -> None:
-        """Computer seats choose, away seats make the fallback move, until the game
-        waits for a present human (or ends)."""
+    def for_the_absent(self, away: Collection[int], options: Options | None = None,
+                       fill: bool = False) -> None:
+        """Computer seats choose at their level; away seats make the fallback move or,
+        if ``fill``, are played by a computer; until the game waits for a present
+        human (or ends)."""
         for _ in range(self.LIMIT):
             if self.game.finished:
                 return
             waiting = self.game.decision().waiting
             computer = sorted(p for p in waiting if is_computer(p))
-            if computer:
-                player = computer[0]
-                rng = dice_rng(self.game.seed, "computer", self.game.turn,
-                               self.game.decision().phase, player)
-                self.apply(player, choose(self.game, player, rng), "computer")
+            filled = sorted(waiting & set(away)) if fill else []
+            if computer or filled:
+                self.choose_for((computer or filled)[0], options or Options())
             elif waiting & set(away):
                 self.settle(away, "away")
             else:
                 return
+
+    def choose_for(self, player: int, options: Options) -> None:
+        """A computer decides for ``player`` (a computer seat, or an away one it fills)."""
+        rng = dice_rng(self.game.seed, "computer", self.game.turn,
+                       self.game.decision().phase, player)
+        move = choose(self.game, player, rng, options.level(player))
+        if is_computer(player):
+            self.apply(player, move, "computer")
+        else:
+            self.apply(player, move, "stand_in")
+            self.covered.add(player)
 
 
 def with_scores(game: Game, turn: int, events: list[Event]) -> list[Event]:
@@ -88,10 +132,13 @@ def event_rows(turn: int, events: list[Event]) -> list[tuple[int, str, int | Non
 @dataclass(frozen=True)
 class Seats:
     """Who the game stops waiting for: players away (three decisions in a row let
-    expire, or left), and each player's current run of expired decisions."""
+    expire, or left), each player's current run of expired decisions, and the people
+    whose seat a computer played at some point (``covered``: their result counts for
+    nobody)."""
 
     away: frozenset[int] = frozenset()
     streak: dict[int, int] = field(default_factory=dict)
+    covered: frozenset[int] = frozenset()
 
     AWAY_AFTER = 3
 
@@ -99,21 +146,35 @@ class Seats:
     def of(cls, record: GameRecord) -> Seats:
         data = record.presence
         return cls(frozenset(data.get("away", [])),
-                   {int(p): n for p, n in data.get("streak", {}).items()})
+                   {int(p): n for p, n in data.get("streak", {}).items()},
+                   frozenset(data.get("covered", [])))
 
     def to_json(self) -> dict[str, Any]:
-        return {"away": sorted(self.away), "streak": {str(p): n for p, n in self.streak.items()}}
+        data: dict[str, Any] = {"away": sorted(self.away),
+                                "streak": {str(p): n for p, n in self.streak.items()}}
+        if self.covered:
+            data["covered"] = sorted(self.covered)
+        return data
 
     def back(self, player: int) -> Seats:
         """A player who decides is here again."""
-        return Seats(self.away - {player}, {**self.streak, player: 0})
+        return Seats(self.away - {player}, {**self.streak, player: 0}, self.covered)
 
-    def expired(self, late: Collection[int], events: list[Event]) -> Seats:
+    def cover(self, players: Collection[int]) -> Seats:
+        """``players``' seats were played by a computer."""
+        return Seats(self.away, self.streak, self.covered | frozenset(players))
+
+    def people_present(self, players: Collection[int]) -> bool:
+        return any(not is_computer(p) and p not in self.away for p in players)
+
+    def expired(self, late: Collection[int], events: list[Event],
+                reason: str = "expired") -> Seats:
+        """``reason``: "stand_in" when a computer will play the seats that go away."""
         streak = {**self.streak, **{p: self.streak.get(p, 0) + 1 for p in late}}
         gone = {p for p in late if streak[p] >= self.AWAY_AFTER and p not in self.away}
-        events += [Event("away", p, {"reason": "expired"}) for p in sorted(gone)]
-        return Seats(self.away | gone, streak)
+        events += [Event("away", p, {"reason": reason}) for p in sorted(gone)]
+        return Seats(self.away | gone, streak, self.covered)
 
     def leave(self, player: int, events: list[Event]) -> Seats:
         events.append(Event("away", player, {"reason": "left"}))
-        return Seats(self.away | {player}, self.streak)
+        return Seats(self.away | {player}, self.streak, self.covered)

@@ -14,15 +14,22 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from bot.players import is_computer
 from bot.rules import Game, game_from_json
 from bot.store import GameRecord, Store
-from bot.store.stats import GameResults, HistoryGame, PlayerResult, RecentScore, Totals
+from bot.store.stats import (
+    GameResults,
+    HistoryGame,
+    PlayerResult,
+    PracticeBest,
+    RecentScore,
+    Totals,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,21 +42,27 @@ LAST_SCORES: Final = 5
 HISTORY: Final = 10
 
 
-def game_results(game: Game) -> GameResults:
+def game_results(game: Game, *, counted: bool = True, practice: bool = False,
+                 hints: bool = False, stand_in: Collection[int] = ()) -> GameResults:
     """The results to record with ``game``'s end: per player score, rank and win.
 
     A game counts for statistics when it ended with a ranking of at least two
-    people (computer seats are ranked in the game, not recorded); any other end
-    is kept in the history only.
+    people (computer seats are ranked in the game, not recorded) and nothing keeps
+    it out (``counted`` False: solo practice, hints); any other end is kept in the
+    history only. The seats in ``stand_in`` were played by a computer for a while:
+    their results count for nobody.
     """
     ranking = game.ranking()
     seats = {player: seat for seat, player in enumerate(game.players)}
     if sorted(s.player for s in ranking) != sorted(game.players):
-        return GameResults(turns=game.turn, players=(), counted=False)
-    lines = tuple(PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1)
+        return GameResults(turns=game.turn, players=(), counted=False, practice=practice,
+                           hints=hints)
+    lines = tuple(PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1,
+                               s.player in stand_in)
                   for s in ranking if not is_computer(s.player))  # people's stats only
     return GameResults(turns=game.turn, players=lines,
-                       counted=game.finished and len(lines) >= 2)
+                       counted=counted and game.finished and len(lines) >= 2,
+                       practice=practice, hints=hints)
 
 
 def period_start(period: str, now: float) -> float | None:
@@ -178,6 +191,11 @@ class PlayerStats:
     player_id: int
     overall: VariantStats | None  # None: no counted game on this server
     variants: tuple[VariantStats, ...]  # most played first
+    practice: tuple[PracticeBest, ...] = ()  # solo practice per variant, most played first
+
+    @property
+    def empty(self) -> bool:
+        return self.overall is None and not self.practice
 
 
 def _player_stats(player: int, totals: dict[str, Totals], recent: Sequence[RecentScore],
@@ -268,7 +286,8 @@ class StatsService:
         """Games, wins, average, best and last scores of a member, per variant and overall."""
         totals = await self.store.player_totals(guild_id, player_id)
         recent = await self.store.recent_scores(guild_id, player_id, last) if totals else []
-        return _player_stats(player_id, totals, recent, last)
+        practice = tuple(await self.store.practice_bests(guild_id, player_id))
+        return replace(_player_stats(player_id, totals, recent, last), practice=practice)
 
     async def history(self, guild_id: int, player_id: int | None = None,
                       limit: int = HISTORY) -> list[HistoryGame]:

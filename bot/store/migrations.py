@@ -257,8 +257,25 @@ GUILD_LANGUAGE = Migration(
     ),
 )
 
+# Games outside the leaderboard (issue 16): solo practice and games with hints are
+# marked on their match, practice on its results too (for the personal bests); a
+# seat a computer played while its player was away is marked on its result, which
+# then counts for nobody.
+PRACTICE = Migration(
+    version=8,
+    name="practice_hints_stand_in",
+    statements=(
+        "ALTER TABLE matches ADD COLUMN practice SMALLINT NOT NULL DEFAULT 0",
+        "ALTER TABLE matches ADD COLUMN hints SMALLINT NOT NULL DEFAULT 0",
+        "ALTER TABLE results ADD COLUMN practice SMALLINT NOT NULL DEFAULT 0",
+        "ALTER TABLE results ADD COLUMN stand_in SMALLINT NOT NULL DEFAULT 0",
+        "CREATE INDEX results_practice ON results (guild_id, player_id, variant, score) "
+        "WHERE practice = 1",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
-                                     PERIOD_TOTALS, GUILD_LANGUAGE)
+                                     PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

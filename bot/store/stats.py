@@ -47,6 +47,8 @@ class PlayerResult:
     score: int
     rank: int  # 1 = best; equal scores share a rank
     won: bool
+    stand_in: bool = False
+    """A computer played the seat for a while (its player away): it counts for nobody."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ class GameResults:
     turns: int
     players: tuple[PlayerResult, ...]
     counted: bool = True
+    practice: bool = False  # a solo practice game (its best scores are personal bests)
+    hints: bool = False  # a game played with the Hint button
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,7 @@ class HistoryLine:
     score: int
     rank: int
     won: bool
+    stand_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +105,18 @@ class HistoryGame:
     turns: int
     counted: bool
     lines: tuple[HistoryLine, ...]
+    practice: bool = False
+    hints: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeBest:
+    """A player's solo practice games of one variant: how many, best and last score."""
+
+    variant: str
+    games: int
+    best: int
+    last: int
 
 
 def _check_results(results: GameResults, record: GameRecord) -> None:
@@ -133,26 +150,29 @@ def results_statements(record: GameRecord, results: GameResults, now: float
     Plain data, so the store can also run them in one synchronous transaction.
     """
     _check_results(results, record)
-    counted = int(results.counted)
+    practice = int(results.practice)
     found: list[tuple[str, list[tuple[Any, ...]]]] = [(
         "INSERT INTO matches (game_id, guild_id, channel_id, variant, started_at, finished_at, "
-        "turns, players, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "turns, players, counted, practice, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(record.id, record.guild_id, record.channel_id, record.variant, record.created_at, now,
-          results.turns, len(record.players), counted)],
+          results.turns, len(record.players), int(results.counted), practice,
+          int(results.hints))],
     ), (
         "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, won, "
-        "counted, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "counted, finished_at, practice, stand_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(record.id, p.player_id, record.guild_id, record.variant, p.seat, p.score, p.rank,
-          int(p.won), counted, now) for p in results.players],
+          int(p.won), int(results.counted and not p.stand_in), now, practice, int(p.stand_in))
+         for p in results.players],
     )]
-    if not results.counted:
+    counted = [p for p in results.players if results.counted and not p.stand_in]
+    if not counted:
         return found
     found.append((
         "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
         "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player_id, variant) DO UPDATE SET "
         + _add_one_to("player_totals"),
         [(record.guild_id, p.player_id, record.variant, int(p.won), p.score, p.score)
-         for p in results.players],
+         for p in counted],
     ))
     found.append((
         "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
@@ -160,7 +180,7 @@ def results_statements(record: GameRecord, results: GameResults, now: float
         "ON CONFLICT (guild_id, period, start, variant, player_id) DO UPDATE SET "
         + _add_one_to("period_totals"),
         [(record.guild_id, period, start, p.player_id, record.variant, int(p.won), p.score,
-          p.score) for period, start in period_starts(now) for p in results.players],
+          p.score) for period, start in period_starts(now) for p in counted],
     ))
     return found
 
@@ -333,7 +353,7 @@ class StatsQueries:
         # primary key (a second guild test there would tempt the planner into a scan).
         sql = (
             "SELECT m.game_id, m.channel_id, m.variant, m.started_at, m.finished_at, m.turns, "
-            "m.counted, r.player_id, r.score, r.rank, r.won "
+            "m.counted, r.player_id, r.score, r.rank, r.won, m.practice, m.hints, r.stand_in "
             "FROM matches AS m LEFT JOIN results AS r ON r.game_id = m.game_id "
             f"WHERE m.game_id IN ({newest}) "
             "ORDER BY m.finished_at DESC, m.game_id DESC, r.rank, r.seat"
@@ -343,9 +363,25 @@ class StatsQueries:
             game_id = int(row[0])
             if game_id not in games:
                 games[game_id] = HistoryGame(game_id, int(row[1]), str(row[2]), float(row[3]),
-                                             float(row[4]), int(row[5]), bool(row[6]), ())
+                                             float(row[4]), int(row[5]), bool(row[6]), (),
+                                             bool(row[11]), bool(row[12]))
             if row[7] is not None:
                 game = games[game_id]
-                line = HistoryLine(int(row[7]), int(row[8]), int(row[9]), bool(row[10]))
+                line = HistoryLine(int(row[7]), int(row[8]), int(row[9]), bool(row[10]),
+                                   bool(row[13]))
                 games[game_id] = replace(game, lines=(*game.lines, line))
         return list(games.values())
+
+    async def practice_bests(self, guild_id: int, player_id: int) -> list[PracticeBest]:
+        """A player's solo practice on ``guild_id`` per variant: games, best and last
+        score (the newest game's), most played first."""
+        sql = (
+            "SELECT variant, COUNT(*), MAX(score), ("
+            " SELECT last.score FROM results AS last WHERE last.guild_id = r.guild_id"
+            " AND last.player_id = r.player_id AND last.variant = r.variant"
+            " AND last.practice = 1 ORDER BY last.finished_at DESC, last.game_id DESC LIMIT 1"
+            ") FROM results AS r WHERE guild_id = ? AND player_id = ? AND practice = 1 "
+            "GROUP BY guild_id, player_id, variant ORDER BY COUNT(*) DESC, variant"
+        )
+        rows = await self._fetch(sql, (guild_id, player_id))
+        return [PracticeBest(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]

@@ -719,3 +719,14 @@ class Store(StatsQueries):
                 "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
                 (guild_id, language))
+
+    # -- lobby options (issue 16) ----------------------------------------------------
+
+    async def update_lobby_seats(
+        self, game_id: int, expected_version: int, players: Sequence[int],
+        options: dict[str, Any],
+    ) -> GameRecord:
+        """Replace a lobby's players and options together (a computer seat and its
+        level), compare-and-set."""
+        changes = {"players": dump_json(_check_players(players)), "options": dump_json(options)}
+        return await self._set(game_id, expected_version, (LOBBY,), changes)
