@@ -1,8 +1,15 @@
 """The bot in a process of its own, against a stand-in: ``python -m tests.e2e.bot_process``.
 
 Arguments: REST base URL, gateway URL, database file, development guild id, and
-optionally ``--die-at-turn N``: the process SIGKILLs itself right after a move that
-reaches turn N is committed, before anything is posted about it.
+optionally:
+
+* ``--die-at-turn N``: SIGKILL right after a move that reaches turn N is committed,
+  before anything is posted about it;
+* ``--die-at POINT:N``: SIGKILL at the N-th time the process passes POINT (see
+  :data:`POINTS`);
+* ``--time-factor F --time-base B``: the bot's clock runs F times as fast as the
+  wall clock from B on (the same B for every process on one database), so that
+  deadlines and lobby expiry fall due within seconds.
 """
 
 from __future__ import annotations
@@ -10,6 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +26,23 @@ import discord.gateway
 import discord.http
 import yarl
 
+import bot.store.store as store_module
 from bot.app import QwixxBot
 from bot.cogs.budget import WriteBudget
 from bot.service.games import GameService, Outcome
+
+POINTS = {
+    "commit": "a move is committed, before anything is posted about it",
+    "lobby": "a lobby change (join, computer, start) is committed",
+    "timer": "a timer firing (reminder, deadline, lobby expiry) is committed",
+    "posted": "the channel was written, before the shown version is stored",
+    "startup": "the database is open and migrated, before logging in",
+    "migrate": "in the middle of the migrations, before their commit",
+}
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def die_after_commit(turn: int) -> None:
@@ -28,9 +51,71 @@ def die_after_commit(turn: int) -> None:
     async def act_then_die(self: GameService, *args: Any, **kwargs: Any) -> Outcome:
         outcome = await act(self, *args, **kwargs)  # committed
         if outcome.game is not None and outcome.game.turn >= turn:
-            os.kill(os.getpid(), signal.SIGKILL)
+            die()
         return outcome
     GameService.act = act_then_die  # type: ignore[method-assign]
+
+
+def countdown(count: int) -> Callable[[], None]:
+    """A function that SIGKILLs the process at its ``count``-th call."""
+    calls = [0]
+
+    def tick() -> None:
+        calls[0] += 1
+        if calls[0] >= count:
+            die()
+    return tick
+
+
+def after(owner: Any, name: str, tick: Callable[[], None],
+          when: Callable[[Any], bool] = lambda result: True) -> None:
+    """Call ``tick`` after ``owner.name`` (a coroutine method) returns ``when`` its result."""
+    method = getattr(owner, name)
+
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        result = await method(*args, **kwargs)
+        if when(result):
+            tick()
+        return result
+    setattr(owner, name, wrapped)
+
+
+def die_at(point: str, count: int) -> None:
+    tick = countdown(count)
+    if point == "commit":
+        after(GameService, "act", tick)
+    elif point == "lobby":
+        for name in ("join", "add_computer", "start"):
+            after(GameService, name, tick)
+    elif point == "timer":
+        after(GameService, "fire", tick, lambda outcome: outcome is not None)
+    elif point == "posted":
+        set_shown = GameService.set_shown
+
+        async def die_before_shown(self: GameService, *args: Any, **kwargs: Any) -> None:
+            tick()
+            await set_shown(self, *args, **kwargs)
+        GameService.set_shown = die_before_shown  # type: ignore[method-assign]
+    elif point == "startup":
+        after(store_module.Store, "connect", tick)
+    elif point == "migrate":
+        migrate = store_module.apply_migrations
+
+        async def die_before_commit(db: Any, now: float, *args: Any) -> int:
+            execute = db.execute
+
+            def guarded(sql: str, *more: Any) -> Any:
+                if sql == "COMMIT":
+                    tick()
+                return execute(sql, *more)
+            db.execute = guarded
+            try:
+                return await migrate(db, now, *args)
+            finally:
+                del db.execute
+        store_module.apply_migrations = die_before_commit
+    else:
+        raise SystemExit(f"unknown --die-at point {point!r}; one of {sorted(POINTS)}")
 
 
 def main() -> None:
@@ -40,13 +125,21 @@ def main() -> None:
     parser.add_argument("database", type=Path)
     parser.add_argument("guild", type=int)
     parser.add_argument("--die-at-turn", type=int)
+    parser.add_argument("--die-at", help="POINT:N, e.g. commit:3")
+    parser.add_argument("--time-factor", type=float, default=1.0)
+    parser.add_argument("--time-base", type=float, default=0.0)
     args = parser.parse_args()
     discord.http.Route.BASE = args.base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     if args.die_at_turn:
         die_after_commit(args.die_at_turn)
+    if args.die_at:
+        point, _, count = args.die_at.partition(":")
+        die_at(point, int(count or 1))
+    base, factor = args.time_base, args.time_factor
     bot = QwixxBot(args.database, dev_guild=args.guild, seeds=lambda: 5, coalesce=0.05,
-                   tick=0.5, budget=WriteBudget(10_000, 1.0))
+                   tick=0.5, budget=WriteBudget(10_000, 1.0),
+                   clock=lambda: base + (time.time() - base) * factor)
     bot._connection.guild_ready_timeout = 0.1
     bot.run("sandbox-token", log_handler=None)
 

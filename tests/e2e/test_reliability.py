@@ -235,3 +235,17 @@ async def test_a_whole_game_survives_failing_calls_and_gateway_drops(
         assert {429, 500} <= set(faults.injected) and drops > 0
         await nothing_lost(sb, 1)
         assert sb.failures == [], sb.describe_failures()
+
+
+# --- kills -----------------------------------------------------------------------------
+
+async def test_a_bot_killed_at_random_points_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    """The small version of ``python -m benchmarks.torture``: a few SIGKILLs (in the
+    migrations, at start-up, then at random points), restarts on the same database."""
+    from benchmarks.torture import run
+
+    figures = await run(kills=4, games=1, seed=3, folder=tmp_path)
+    assert sum(figures.kills.values()) == 4 and figures.kills["migrate"] == 1
+    assert sum(figures.acknowledged.values()) > 0 and figures.finished >= 1
+    assert figures.lost == 0 and figures.twice == 0
+    assert figures.other_failures == []

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from bot.app import QwixxBot
 from bot.cogs.budget import WriteBudget
-from bot.rules import Move, game_from_json, new_game
+from bot.rules import Game, Move, game_from_json, new_game
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.commands import (
     BOOLEAN,
@@ -44,8 +44,9 @@ from bot.sandbox.records import InteractionRecord, StoredMessage
 VARIANTS = ("classic", "longo", "onboard", "qwinto")
 MEMBERS = ("Ana", "Ben", "Cem", "Eve")
 """Eve never joins a game: her clicks on players' buttons must change nothing."""
-CHANGEABLE = "action1"
-"""The one phase whose choice a player may change until everyone has decided."""
+CHANGEABLE = ("action1", "place")
+"""Simultaneous phases (Qwixx action 1, Qwinto's place): a player may change the
+choice until everyone has decided, so a choice taken again is no double."""
 TEXTS = ("1h", "5m", "7d", "soon", "٣h", "５m", "1m" * 40, "x" * 3000, "", "-1h", "0",
          "99999999999999999999d")
 
@@ -265,14 +266,15 @@ class Fuzzer:
         message, component = self.pick(options)
         if component["type"] != BUTTON:
             return []
-        phase = await self.phase(int(component["custom_id"].split(":")[1]))
+        game = component["custom_id"].split(":")[1]
+        phase = await self.phase(int(game)) if game.isdigit() else None
         before = await self.player_moves(member.id)
         both = await asyncio.gather(self.use(member, message, component),
                                     self.use(member, message, component))
         added = await self.player_moves(member.id) - before
         # An action-1 choice may be picked again until everyone has decided: the same
         # choice twice is stored twice but changes nothing. Any other double is a bug.
-        limit = 2 if phase == CHANGEABLE else 1
+        limit = 2 if phase in CHANGEABLE else 1
         assert added <= limit, f"a double tap applied twice: {component['custom_id']}"
         return list(both)
 
@@ -301,7 +303,8 @@ class Fuzzer:
         unanswered = [str(r.data)[:300] for r in self.sb.server.world.interactions.values()
                       if r.failed]
         assert self.sb.failures == [], f"{where}: {self.sb.describe_failures()} {unanswered}"
-        errors = [r.getMessage() for r in self.errors.records]
+        errors = [r.getMessage() + (logging.Formatter().formatException(r.exc_info)[-600:]
+                                    if r.exc_info else "") for r in self.errors.records]
         assert not errors, f"{where}: unhandled errors logged: {errors}"
         store = self.bot.store
         assert store is not None
@@ -322,16 +325,23 @@ class Fuzzer:
         log = await store.moves(game_id)
         moves = [(m.player_id, Move.from_json(m.move), m.source) for m in log]
         assert all(p in players for p, _, _ in moves), f"{where}: a move by a non-player"
-        game = new_game(variant, players, seed, rules)
-        decided: Counter[tuple[int, int, str]] = Counter()
-        for player, move, _ in moves:
-            decision = game.decision()
-            if decision.phase != CHANGEABLE:
-                decided[(player, decision.turn, decision.phase)] += 1
-            game, _ = game.apply(player, move)
-        twice = [key for key, count in decided.items() if count > 1]
+        game, twice = audit(variant, players, seed, rules, [(p, m) for p, m, _ in moves])
         assert not twice, f"{where}: game {game_id} applied a decision twice: {twice}"
         assert game.to_json() == state, f"{where}: game {game_id} differs from its replay"
+
+
+def audit(variant: str, players: list[int], seed: int, rules: dict[str, Any],
+          moves: list[tuple[int, Move]]) -> tuple[Game, list[tuple[int, int, str]]]:
+    """The replayed game and the (player, turn, phase) decisions taken more than once
+    (outside the :data:`CHANGEABLE` phases)."""
+    game = new_game(variant, players, seed, rules)
+    decided: Counter[tuple[int, int, str]] = Counter()
+    for player, move in moves:
+        decision = game.decision()
+        if decision.phase not in CHANGEABLE:
+            decided[(player, decision.turn, decision.phase)] += 1
+        game, _ = game.apply(player, move)
+    return game, [key for key, count in decided.items() if count > 1]
 
 
 def record_ack(record: InteractionRecord) -> float:
