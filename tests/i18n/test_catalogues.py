@@ -121,3 +121,23 @@ def test_every_slash_command_text_is_translated_and_fits_discord(locale: str) ->
             assert NAME.match(text) and text == text.lower(), f"{locale}: bad name {text!r}"
         else:
             assert len(text) <= 100, f"{locale}: {english!r} too long"
+
+
+async def test_the_translator_maps_english_texts_to_the_catalogues() -> None:
+    from discord import Locale, app_commands
+    from discord.app_commands import TranslationContext, TranslationContextLocation
+
+    from bot.i18n.translator import Translator
+
+    translator = Translator()
+    name = TranslationContext(TranslationContextLocation.command_name, None)
+    description = TranslationContext(TranslationContextLocation.command_description, None)
+    choice = TranslationContext(TranslationContextLocation.choice_name, None)
+    ask = translator.translate
+    assert await ask(app_commands.locale_str("leave"), Locale.polish, name) == "wyjdź"
+    assert await ask(app_commands.locale_str(EN["command.stats"]), Locale.turkish,
+                     description) == catalogue("tr")["command.stats"]
+    assert await ask(app_commands.locale_str(EN["period.week"]), Locale.german,
+                     choice) == "Diese Woche"
+    assert await ask(app_commands.locale_str("leave"), Locale.british_english, name) is None
+    assert await ask(app_commands.locale_str("leave"), Locale.japanese, name) is None
