@@ -458,6 +458,42 @@ EN: dict[str, str] = {
                          "try again from the command list.",
     "error.store": "I couldn't save that: the game's storage cannot be written right now. "
                    "Nothing changed; please try again in a moment.",
+    # computer levels, solo practice, hints and away seats (issue 16)
+    "level.easy": "Easy",
+    "level.normal": "Normal",
+    "level.hard": "Hard",
+    "lobby.computer": "{name} ({level})",
+    "lobby.level_placeholder": "Change a computer player's level",
+    "lobby.level_option": "{name}: {level}",
+    "lobby.solo": "🧘 Solo practice: you play alone and every turn is yours. It does not "
+                  "count for the leaderboard; your best score shows in `/qwixx stats`.",
+    "lobby.hints": "💡 Hints: each sheet has a Hint button. Games with hints do not count "
+                   "for the leaderboard.",
+    "lobby.fill_away": "🤖 A player who lets three decisions in a row run out is replaced "
+                       "by a Normal computer until they open their sheet again; that "
+                       "result does not count for them.",
+    "error.solo_only": "This is a solo practice game: nobody else can take a seat.",
+    "error.no_such_computer": "That seat is not a computer player of this lobby.",
+    "error.unknown_level": "{level} is not a level; choose Easy, Normal or Hard.",
+    "error.no_hints": "This game was started without hints.",
+    "error.nothing_to_hint": "You have nothing to decide right now, so there is no hint.",
+    "event.away.stand_in": "💤 {name} let three decisions in a row run out and is away; a "
+                           "Normal computer plays their seat until they open their sheet "
+                           "again. This game will not count for them.",
+    "event.away.back": "👋 {name} is back and plays their own seat again.",
+    "button.hint": "Hint",
+    "hint.best": "💡 **{move}**: about {value} points expected by the end of the game",
+    "hint.gain": ", {gain} more than {other}",
+    "hint.risk.penalty": "⚠️ {risk} chance that this turn ends with a penalty.",
+    "hint.risk.failed_throw": "⚠️ {risk} chance that this turn ends with a failed throw.",
+    "hint.risk_other.penalty": "⚠️ {move} would risk a penalty ({risk}).",
+    "hint.risk_other.failed_throw": "⚠️ {move} would risk a failed throw ({risk}).",
+    "stats.practice": "🧘 Solo practice",
+    "stats.practice_line": "{title}: best **{best}** · games {games} · last {last}",
+    "stats.practice_footer": "Solo practice does not count for the leaderboard.",
+    "history.practice": "(solo practice)",
+    "history.hints": "(with hints)",
+    "history.stand_in": "🤖",
 }
 
 

@@ -6,6 +6,7 @@ Templates (all start with ``qx:``):
 * ``qx:<game>:<turn>:<action>`` (``TURN_ACTIONS``) — public turn message
 * ``qx:<game>:<turn>:<phase>:<move>`` — a move on a player's own sheet
 * ``qx:<game>:<turn>:<phase>:pick-<row>`` — a select of fields to write in (Qwinto)
+* ``qx:<game>:lobby:level`` — the lobby's select of computer levels (``<seat>.<level>``)
 
 The callbacks hand over to the bot's :class:`~bot.cogs.table.Table`.
 
@@ -37,8 +38,9 @@ LARGEST_ID = 2**63 - 1
 """SQLite integers are signed 64-bit: a larger game id or turn cannot be looked up."""
 LOBBY_ACTIONS = ("join", "leave", "computer", "start", "cancel")
 TURN_HANDLERS = {"sheet": "on_open_sheet", "pass": "on_public_pass", "board": "on_board",
-                 "table": "on_table"}
-"""Public turn-message buttons: action → :class:`Table` handler ``(interaction, game, turn)``."""
+                 "table": "on_table", "hint": "on_hint"}
+"""Turn buttons (public, and **Hint** on a sheet): action → :class:`Table` handler
+``(interaction, game, turn)``."""
 TURN_ACTIONS = tuple(TURN_HANDLERS)
 MOVE_TEXT = re.compile(r"[a-z]+(\.[a-z]*(\.[0-9]{0,3}(\.[a-z]+(\+[a-z]+)*)?)?)?")
 
@@ -245,6 +247,41 @@ class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await table(interaction).on_move(interaction, self.game, self.turn, self.phase, move)
 
 
+class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"qx:(?P<game>\d+):lobby:level"):
+    """The lobby's computer levels: each option is a seat at a level (``-1.hard``)."""
+
+    VALUE = re.compile(r"(?P<seat>-[0-9]{1,2})\.(?P<level>[a-z]{1,10})")
+
+    def __init__(self, game: int, placeholder: str = "",
+                 options: list[tuple[str, str]] | None = None) -> None:
+        options = [("-1.easy", "-1.easy")] if options is None else options
+        super().__init__(discord.ui.Select(
+            custom_id=f"qx:{game}:lobby:level", placeholder=placeholder[:150],
+            options=[discord.SelectOption(label=label[:100], value=value)
+                     for value, label in options[:25]]))
+        self.game = game
+        self.allowed = frozenset(value for value, _ in options[:25])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LevelSelect | BadComponent:
+        options = [(o.value, o.label) for o in getattr(item, "options", [])]
+        try:
+            return cls(identifier(match["game"]), options=options)
+        except Malformed:
+            return BadComponent(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        found = self.VALUE.fullmatch(values[0]) if len(values) == 1 else None
+        if found is None or values[0] not in self.allowed:
+            await refuse(interaction)
+            return
+        await table(interaction).on_level(interaction, self.game, int(found["seat"]),
+                                          found["level"])
+
+
 class BadComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"qx:.*"):
     """Any ``qx:`` component that does not parse: answered with a polite refusal.
 
@@ -285,5 +322,6 @@ async def refuse(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect, AskButton, RematchButton)
+GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect, AskButton, RematchButton,
+              LevelSelect)
 DYNAMIC_ITEMS = (*GAME_ITEMS, BadComponent)

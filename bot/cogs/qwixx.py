@@ -12,6 +12,7 @@ from bot.cogs.table import Table
 from bot.messages import t
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
+from bot.service.play import Options
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]
 BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name in BOARDS]
@@ -28,14 +29,21 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
                            board="Qwixx On Board only: which side of the board (default A)",
                            turn_time="Time for each decision, 5m to 7d (default: the "
                                      "server's, else 24h)",
-                           thread="Play in a new thread of this channel")
+                           thread="Play in a new thread of this channel",
+                           solo="Solo practice: play alone, not counted for the leaderboard",
+                           hints="Sheets get a Hint button; the game does not count for "
+                                 "the leaderboard",
+                           fill_away="A computer plays the seat of a player who is away "
+                                     "until they are back")
     @app_commands.choices(variant=VARIANT_CHOICES, board=BOARD_CHOICES)
     async def start(self, interaction: discord.Interaction,
                     variant: app_commands.Choice[str] | None = None,
                     board: app_commands.Choice[str] | None = None,
-                    turn_time: str | None = None, thread: bool = False) -> None:
+                    turn_time: str | None = None, thread: bool = False, solo: bool = False,
+                    hints: bool = False, fill_away: bool = False) -> None:
         await self.table.on_start(interaction, variant.value if variant else "classic",
-                                  board.value if board else None, turn_time, thread)
+                                  board.value if board else None, turn_time, thread,
+                                  Options(solo=solo, hints=hints, fill_away=fill_away))
 
     @app_commands.command(description="Leave this channel's lobby, or give up your seat")
     async def leave(self, interaction: discord.Interaction) -> None:

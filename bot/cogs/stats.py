@@ -152,10 +152,14 @@ def history_line(number: int, game: HistoryGame) -> str:
     scores = " · ".join(
         t("history.score", name=f"<@{line.player_id}>", score=line.score,
           mark=t("history.winner") if line.won else "")
+        + (" " + t("history.stand_in") if line.stand_in else "")
         for line in game.lines)
     text = t("history.line", number=number, date=date(game.finished_at),
              title=title_of(game.variant), turns=game.turns, scores=scores)
-    return text + ("" if game.counted else " " + t("history.not_counted"))
+    marks = [t(f"history.{flag}") for flag in ("practice", "hints") if getattr(game, flag)]
+    if not game.counted and not marks:
+        marks.append(t("history.not_counted"))
+    return " ".join([text, *marks])
 
 
 class FinalButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -312,17 +316,22 @@ class StatsTable:
         guild = await self.begin(interaction, member, public=public)
         who = member or interaction.user
         stats = await self.stats.player(guild, who.id)
-        if stats.overall is None:
+        if stats.empty:
             await interaction.edit_original_response(
                 content=t("stats.none", name=f"<@{who.id}>"),
                 allowed_mentions=discord.AllowedMentions.none())
             return
         embed = discord.Embed(title=t("stats.title", name=who.display_name),
                               colour=discord.Colour.blurple())
-        for part in (stats.overall, *stats.variants):
+        for part in (stats.overall, *stats.variants) if stats.overall else ():
             name, value = stats_field(part)
             embed.add_field(name=name, value=value, inline=False)
-        embed.set_footer(text=t("stats.footer"))
+        if stats.practice:
+            embed.add_field(name=t("stats.practice"), value="\n".join(
+                t("stats.practice_line", title=title_of(p.variant), best=p.best,
+                  games=p.games, last=p.last) for p in stats.practice), inline=False)
+        embed.set_footer(text=" ".join([t("stats.footer"), *(
+            [t("stats.practice_footer")] if stats.practice else [])]))
         await interaction.edit_original_response(
             content=self.shared(interaction, public), embed=embed,
             view=None if public else share_view("stats", str(who.id)), allowed_mentions=QUIET)

@@ -20,6 +20,7 @@ from bot.render import render_sheet, render_table
 from bot.render.describe import board_alt, dice_alt, sheet_alt, sheet_text, table_alt, table_text
 from bot.rules import Move
 from bot.service.games import GameService, Outcome, ServiceError
+from bot.service.play import Options
 from bot.service.timing import format_duration
 from bot.store import StoreError
 
@@ -97,7 +98,7 @@ class Table:
     @in_server_language
     async def on_start(self, interaction: discord.Interaction, variant: str,
                        board: str | None = None, turn_time: str | None = None,
-                       thread: bool = False) -> None:
+                       thread: bool = False, play: Options | None = None) -> None:
         """Open the lobby before answering: a refusal must stay private, and a
         single insert is far inside Discord's 3 seconds."""
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
@@ -108,10 +109,10 @@ class Table:
             raise ServiceError("error.cannot_post")
         seconds = await self.service.turn_time(guild_id, turn_time)
         if thread:
-            await self.start_in_thread(interaction, variant, board, seconds)
+            await self.start_in_thread(interaction, variant, board, seconds, play)
             return
         record = await self.service.open_lobby(guild_id, channel_id, interaction.user.id,
-                                               variant, board, seconds)
+                                               variant, board, seconds, play)
         response = await interaction.response.send_message(
             views.lobby_content(record), view=views.lobby_view(record),
             allowed_mentions=discord.AllowedMentions.none())
@@ -120,7 +121,8 @@ class Table:
             await self.service.set_message(record.id, response.resource.id)
 
     async def start_in_thread(self, interaction: discord.Interaction, variant: str,
-                              board: str | None, seconds: int) -> None:
+                              board: str | None, seconds: int,
+                              play: Options | None = None) -> None:
         """A long game gets its own public thread, so it does not flood the channel."""
         channel = interaction.channel
         allowed = interaction.app_permissions
@@ -134,7 +136,8 @@ class Table:
             name=t("thread.name", title=title, host=interaction.user.display_name)[:100],
             type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         record = await self.service.open_lobby(interaction.guild_id or 0, thread.id,
-                                               interaction.user.id, variant, board, seconds)
+                                               interaction.user.id, variant, board, seconds,
+                                               play)
         message = await thread.send(views.lobby_content(record), view=views.lobby_view(record),
                                     allowed_mentions=discord.AllowedMentions.none())
         await self.service.set_message(record.id, message.id)
@@ -231,6 +234,8 @@ class Table:
     async def on_sheet_command(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.service.in_channel(interaction.channel_id or 0)
+        if outcome.record.status == "running":
+            outcome = await self.returning(outcome, interaction.user.id)
         await self.show_sheet(interaction, outcome)
 
     @answers_errors
@@ -302,7 +307,8 @@ class Table:
         old = (await self.game_here(interaction, game_id)).record
         board = old.options.get("rules", {}).get("board")
         record = await self.service.open_lobby(old.guild_id, old.channel_id, interaction.user.id,
-                                               old.variant, board, old.turn_time)
+                                               old.variant, board, old.turn_time,
+                                               Options.of(old.options))
         await self.remember(interaction)
         message = await interaction.response.send_message(
             views.rematch_content(record, old.players), view=views.lobby_view(record),
@@ -332,6 +338,17 @@ class Table:
             await interaction.edit_original_response(content=content, view=None)
             await self.service.set_shown(record.id, record.version, record.message_id, {})
 
+    @answers_errors
+    @in_server_language
+    async def on_level(self, interaction: discord.Interaction, game_id: int, seat: int,
+                       level: str) -> None:
+        """The lobby's level select: the host sets a computer seat's level."""
+        await interaction.response.defer()
+        await self.game_here(interaction, game_id)
+        record = await self.service.set_level(game_id, interaction.user.id, seat, level)
+        await interaction.edit_original_response(content=views.lobby_content(record),
+                                                 view=views.lobby_view(record))
+
     async def start_game(self, interaction: discord.Interaction, game_id: int,
                          user: int) -> None:
         outcome = await self.service.start(game_id, user)
@@ -348,7 +365,25 @@ class Table:
         await self.remember(interaction)
         outcome = await self.game_here(interaction, game_id)
         self.service.check_player(outcome, interaction.user.id, turn)
-        await self.show_sheet(interaction, outcome)
+        await self.show_sheet(interaction, await self.returning(outcome, interaction.user.id))
+
+    async def returning(self, outcome: Outcome, player: int) -> Outcome:
+        """A player whose seat a computer plays is back when they open their sheet; the
+        channel hears of it."""
+        back = await self.service.come_back(outcome.record.id, player)
+        if back is None:
+            return outcome
+        await self.publisher.publish(back)
+        return back
+
+    @answers_errors
+    async def on_hint(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+        """**Hint** on a sheet: what ``hard`` would do now and why, for this player only."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.game_here(interaction, game_id)
+        game, hint = await self.service.hint(game_id, interaction.user.id, turn)
+        await interaction.edit_original_response(
+            content=views.hint_content(game, interaction.user.id, hint))
 
     async def show_sheet(self, interaction: discord.Interaction, outcome: Outcome,
                          header: str = "") -> None:

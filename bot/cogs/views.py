@@ -14,6 +14,7 @@ from bot import messages
 from bot.cogs.buttons import (
     AskButton,
     FieldSelect,
+    LevelSelect,
     LobbyButton,
     MoveButton,
     RematchButton,
@@ -22,8 +23,9 @@ from bot.cogs.buttons import (
 )
 from bot.cogs.story import fit, mention, mentions, row_text
 from bot.messages import emoji, plural, row_name, t
-from bot.players import is_computer
+from bot.players import LEVELS, Hint, is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
+from bot.service.play import Options
 from bot.service.timing import format_duration
 from bot.store import GameRecord, StoredEvent
 
@@ -36,13 +38,24 @@ ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.suc
 # --- lobby ---------------------------------------------------------------
 def lobby_content(record: GameRecord) -> str:
     cls = VARIANTS[record.variant]
+    options = Options.of(record.options)
+    names = ", ".join(seat_name(p, options) for p in record.players)
     return "\n".join([
         t("lobby.title", title=cls.title, host=mention(record.host_id)),
-        t("lobby.players", count=len(record.players), max=cls.max_players,
-          names=mentions(record.players)),
-        t("lobby.hint", variant=record.variant, min=cls.min_players,
+        t("lobby.players", count=len(record.players),
+          max=1 if options.solo else cls.max_players, names=names),
+        *[t(f"lobby.{flag}") for flag in ("solo", "hints", "fill_away")
+          if getattr(options, flag)],
+        t("lobby.hint", variant=record.variant, min=1 if options.solo else cls.min_players,
           turn_time=format_duration(record.turn_time)),
     ])
+
+
+def seat_name(player: int, options: Options) -> str:
+    """A person's mention, or a computer's name with its level: ``🤖 Computer 1 (Hard)``."""
+    if not is_computer(player):
+        return mention(player)
+    return t("lobby.computer", name=mention(player), level=t(f"level.{options.level(player)}"))
 
 
 def rematch_content(record: GameRecord, previous: Iterable[int]) -> str:
@@ -51,15 +64,24 @@ def rematch_content(record: GameRecord, previous: Iterable[int]) -> str:
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View:
+    """Join, Leave, Add computer player, Start, Cancel; below them, once the lobby has
+    computer seats, a select that sets each one's level."""
     cls = VARIANTS[record.variant]
+    options = Options.of(record.options)
     view = discord.ui.View(timeout=None)
-    full = len(record.players) >= cls.max_players
+    full = options.solo or len(record.players) >= cls.max_players
     view.add_item(LobbyButton(record.id, "join", disabled=full))
     view.add_item(LobbyButton(record.id, "leave"))
     view.add_item(LobbyButton(record.id, "computer", disabled=full))
-    view.add_item(LobbyButton(record.id, "start",
-                              disabled=len(record.players) < cls.min_players))
+    view.add_item(LobbyButton(record.id, "start", disabled=len(record.players) < (
+        1 if options.solo else cls.min_players)))
     view.add_item(LobbyButton(record.id, "cancel"))
+    computers = [p for p in record.players if is_computer(p)]
+    if computers:
+        choices = [(f"{seat}.{level}", t("lobby.level_option", name=mention(seat),
+                                         level=t(f"level.{level}")))
+                   for seat in computers for level in LEVELS]
+        view.add_item(LevelSelect(record.id, t("lobby.level_placeholder"), choices))
     return view
 
 
@@ -218,11 +240,14 @@ def field_label(game: Game, player: int, move: Move) -> str:
 
 
 def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View | None:
-    """One button per option; fields to write in come as one select per row."""
+    """One button per option; fields to write in come as one select per row; **Hint**
+    first in a game started with hints."""
     moves = game.legal_moves(player) if record.status == "running" else []
     if not moves:
         return None
     view = discord.ui.View(timeout=None)
+    if Options.of(record.options).hints:
+        view.add_item(TurnButton(record.id, game.turn, "hint"))
     phase = game.decision().phase
     fields = [m for m in moves if m.kind == "place"]
     for row in dict.fromkeys(m.row for m in fields):
@@ -232,12 +257,34 @@ def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View |
         view.add_item(FieldSelect(record.id, game.turn, phase, row or "", placeholder,
                                   [(encode_move(m), field_label(game, player, m))
                                    for m in options]))
-    room = 5 * (5 - len(view.children))  # a select fills a whole row of five
+    selects = sum(isinstance(item, FieldSelect) for item in view.children)
+    room = 5 * (5 - selects) - (len(view.children) - selects)  # a select fills a row
     for move in [m for m in moves if m.kind != "place"][:room]:
         style = ROW_STYLE.get(move.row or "", discord.ButtonStyle.secondary)
         view.add_item(MoveButton(record.id, game.turn, phase, move,
                                  option_label(game, player, move), style))
     return view
+
+
+def hint_content(game: Game, player: int, hint: Hint) -> str:
+    """What ``hard`` would do, in one or two lines: the move and the points it is
+    expected to bring (with its lead over the next best), then a risk worth naming."""
+    def label(move: Move) -> str:
+        return option_label(game, player, move)
+
+    best, others = hint.options[0], hint.options[1:]
+    line = t("hint.best", move=label(best.move), value=messages.decimal(best.value, 0))
+    if others:
+        line += t("hint.gain", gain=messages.decimal(hint.gain, 1), other=label(others[0].move))
+    lines = [line + "."]
+    loss = "failed_throw" if game.variant == "qwinto" else "penalty"
+    risky = [o for o in others if o.risk >= 0.5]
+    if best.risk >= 0.05:
+        lines.append(t(f"hint.risk.{loss}", risk=messages.percent(best.risk)))
+    elif risky:
+        lines.append(t(f"hint.risk_other.{loss}", move=label(risky[0].move),
+                       risk=messages.percent(risky[0].risk)))
+    return "\n".join(lines)
 
 
 def you_did(move: Move) -> str:
