@@ -273,7 +273,7 @@ def hint_content(game: Game, player: int, hint: Hint) -> str:
         return option_label(game, player, move)
 
     best, others = hint.options[0], hint.options[1:]
-    line = t("hint.best", move=label(best.move), value=messages.decimal(best.value, 0))
+    line = t("hint.best", move=label(best.move), value=round(best.value))  # never "-0"
     if others:
         line += t("hint.gain", gain=messages.decimal(hint.gain, 1), other=label(others[0].move))
     lines = [line + "."]

@@ -1,0 +1,222 @@
+"""Through the stand-in: solo practice, a hard computer with hints, and an away seat a
+computer plays until its player is back (issue 16)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import QwixxBot
+from bot.sandbox import GuildSpec, Sandbox, SimMember
+from bot.sandbox.autoplay import (
+    OPEN_SHEET,
+    choices,
+    final_message,
+    next_turn,
+    play_to_end,
+    seeded_policy,
+    turn_message,
+    wait_for_turn,
+)
+from bot.sandbox.records import StoredMessage
+from bot.store import Store
+
+from .conftest import UNLIMITED, fast_budget
+
+HOUR = 3600.0
+HINTED = re.compile(r"💡 \*\*(.+?)\*\*: about -?\d+ points expected")
+
+
+async def stats_of(member: SimMember) -> StoredMessage:
+    return (await member.slash("qwixx", "stats")).message
+
+
+async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
+        sb: Sandbox, database: Path) -> None:
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    lobby = (await ana.slash("qwixx", "start", variant="classic", solo=True)).message
+    assert "Solo practice" in lobby.content and "(1/1)" in lobby.content
+    assert lobby.find_component(label="Join").get("disabled")
+    assert lobby.find_component(label="Add computer player").get("disabled")
+    await ana.click(lobby, label="Start")
+    await wait_for_turn(sb)
+    final = await play_to_end(sb, [ana], seeded_policy(4))
+    assert "final scores" in final.content
+    store = await Store.open(database)
+    try:
+        [played] = await store.history(sb.guild.id)
+        bests = await store.practice_bests(sb.guild.id, ana.id)
+    finally:
+        await store.close()
+    assert played.practice and not played.counted
+    assert [(b.variant, b.games, b.best) for b in bests] == \
+        [("classic", 1, played.lines[0].score)]
+
+    stats = await stats_of(ana)
+    [embed] = stats.embeds
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields == {"🧘 Solo practice":
+                      f"Qwixx: best **{played.lines[0].score}** · games 1 · "
+                      f"last {played.lines[0].score}"}
+    board = (await ben.slash("qwixx", "leaderboard")).message
+    assert "No counted games" in board.content or not board.attachments
+    history = (await ana.slash("qwixx", "history")).message
+    assert "(solo practice)" in history.embeds[0]["description"]
+
+
+async def play_with_hints(sb: Sandbox, members: list[SimMember]) -> list[str]:
+    """Every member asks for a hint at each decision and follows it; the hints."""
+    hints: list[str] = []
+    for _ in range(400):
+        for member in members:
+            turn = await next_turn(sb, None)
+            if turn is None:
+                return hints
+            sheet = (await member.click(turn, label=OPEN_SHEET)).message
+            offered = [c for c in choices(sheet) if c.text != "Hint"]
+            if not offered or "change your choice" in sheet.content:
+                continue
+            answer = (await member.click(sheet, label="Hint")).message
+            assert answer.ephemeral and answer.id != sheet.id
+            found = HINTED.match(answer.content)
+            assert found is not None, answer.content
+            assert len(answer.content.splitlines()) <= 2
+            hints.append(answer.content)
+            [choice] = [c for c in offered if c.text == found[1]]  # the hint is an option
+            after = await choice.take(member, sheet)
+            if "Yes" in after.labels:
+                await member.click(after, label="Yes")
+    raise AssertionError("the game did not end")
+
+
+async def test_a_hard_computer_and_hints_play_to_the_end_and_do_not_count(
+        sb: Sandbox, database: Path) -> None:
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    lobby = (await ana.slash("qwixx", "start", variant="classic", hints=True)).message
+    assert "Games with hints do not count for the leaderboard" in lobby.content
+    await ben.click(lobby, label="Join")
+    lobby = (await ana.click(lobby, label="Add computer player")).message
+    assert "🤖 Computer 1 (Easy)" in lobby.content
+    refused = await ben.select(lobby, ["-1.hard"],
+                               placeholder="Change a computer player's level")
+    assert "Only the host" in refused.ephemeral[0].content
+    lobby = (await ana.select(lobby, ["-1.hard"],
+                              placeholder="Change a computer player's level")).message
+    assert "🤖 Computer 1 (Hard)" in lobby.content
+    await ana.click(lobby, label="Start")
+    await wait_for_turn(sb)
+    hints = await play_with_hints(sb, [ana, ben])
+    assert hints and final_message(sb) is not None
+
+    store = await Store.open(database)
+    try:
+        record = await store.get_game(1)
+        [played] = await store.history(sb.guild.id)
+        totals = await store.player_totals(sb.guild.id, ana.id)
+    finally:
+        await store.close()
+    assert record is not None and record.options["levels"] == {"-1": "hard"}
+    assert played.hints and not played.counted and totals == {}
+    history = (await ana.slash("qwixx", "history")).message
+    assert "(with hints)" in history.embeds[0]["description"]
+
+
+# --- an away seat, with a clock the test moves -----------------------------------
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 2_000_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def timed(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
+    guild = GuildSpec(channels=("general",))
+    async with Sandbox(**UNLIMITED, guilds=[guild], members=["Ana", "Ben"],
+                       settle=0.02) as sandbox:
+        await sandbox.run_bot(QwixxBot(database, dev_guild=sandbox.guild.id, seeds=lambda: 99,
+                                       clock=clock, coalesce=0.05, tick=3600,
+                                       budget=fast_budget()))
+        yield sandbox
+        assert sandbox.failures == [], sandbox.describe_failures()
+
+
+def bot(sb: Sandbox) -> QwixxBot:
+    assert isinstance(sb.bot, QwixxBot)
+    return sb.bot
+
+
+async def decide(member: SimMember, turn: StoredMessage) -> bool:
+    """``member`` makes the first offered move, if they have one; whether they did."""
+    sheet = (await member.click(turn, label=OPEN_SHEET)).message
+    offered = choices(sheet)
+    if not offered or "change your choice" in sheet.content:
+        return False
+    after = await offered[0].take(member, sheet)
+    if "Yes" in after.labels:
+        await member.click(after, label="Yes")
+    return True
+
+
+async def test_an_away_seat_is_played_by_a_computer_and_handed_back(
+        timed: Sandbox, clock: FakeClock, database: Path) -> None:
+    sb = timed
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    lobby = (await ana.slash("qwixx", "start", variant="classic", turn_time="1h",
+                             fill_away=True)).message
+    assert "replaced by a Normal computer" in lobby.content
+    await ben.click(lobby, label="Join")
+    await ana.click(lobby, label="Start")
+    for _ in range(20):  # Ana plays, Ben lets his decisions run out
+        if any("plays their seat" in m.content for m in sb.messages()):
+            break
+        await decide(ana, await wait_for_turn(sb))
+        clock.now += HOUR
+        await bot(sb).timers.tick()
+    else:
+        raise AssertionError("Ben's seat was never taken over")
+    before = len(await moves_of(database, ben.id, "stand_in"))
+    for _ in range(3):  # the game goes on: Ben's seat is played for him
+        await decide(ana, await wait_for_turn(sb))
+    assert len(await moves_of(database, ben.id, "stand_in")) > before
+
+    await ben.click(await wait_for_turn(sb), label=OPEN_SHEET)  # Ben is back
+    await sb.wait_for_message(lambda m: "is back and plays their own seat" in m.content)
+    waited = False
+    for _ in range(400):
+        turn = await next_turn(sb, None)
+        if turn is None:
+            break
+        waited = waited or f"<@{ben.id}>" in turn.content.split("\n", 1)[-1]
+        for member in (ana, ben):
+            if turn_message(sb) is not None:
+                await decide(member, await wait_for_turn(sb))
+    assert final_message(sb) is not None and waited
+    assert len(await moves_of(database, ben.id, "player")) > 0
+
+    history = (await ana.slash("qwixx", "history")).message
+    line = history.embeds[0]["description"]
+    assert f"<@{ben.id}>" in line and "🤖" in line and "(not counted)" not in line
+    assert "has no finished games" in (await stats_of(ben)).content  # counted for nobody
+    ana_stats = (await stats_of(ana)).embeds[0]["fields"][0]["value"]
+    assert "Games **1**" in ana_stats
+
+
+async def moves_of(database: Path, player: int, source: str) -> list[int]:
+    store = await Store.open(database)
+    try:
+        return [m.seq for m in await store.moves(1)
+                if m.player_id == player and m.source == source]
+    finally:
+        await store.close()
