@@ -135,7 +135,8 @@ class Torture:
     def plan(self, done: int) -> str:
         if done < 2:  # the database is new: the migrations, then start-up
             return "migrate:1" if done == 0 else "startup:1"
-        return f"{self.rng.choice(POINTS)}:{self.rng.randint(1, 4)}"
+        point = self.rng.choice(POINTS)
+        return f"{point}:{1 if point == 'startup' else self.rng.randint(1, 4)}"  # once a start
 
     # --- playing ------------------------------------------------------------------
     def current(self) -> tuple[int, str] | None:

@@ -139,18 +139,17 @@ async def read_only(store: Store) -> Callable[[], Awaitable[None]]:
 
 
 async def disk_full(store: Store) -> Callable[[], Awaitable[None]]:
-    """Every move fails half-way: after the game row was updated, before the move is in."""
-    db = store._conn()
-    execute = db.execute
+    """Every move fails half-way: after the game row and the move, before its events."""
+    import bot.store.store as module
 
-    def failing(sql: str, *args: Any) -> Any:
-        if sql.startswith("INSERT INTO moves"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return execute(sql, *args)
-    db.execute = failing  # type: ignore[method-assign]
+    append = module._append_events
+
+    def failing(*args: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+    module._append_events = failing  # type: ignore[assignment]
 
     async def undo() -> None:
-        del db.execute
+        module._append_events = append
     return undo
 
 
