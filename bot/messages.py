@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal, format_percent
 
-from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current
+from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
 
 ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪",
              "orange": "🟧", "purple": "🟪"}
@@ -500,7 +500,7 @@ EN: dict[str, str] = {
 def text(key: str, locale: str | None = None) -> str:
     """The unformatted text of ``key`` in ``locale`` (default: the current one),
     English where the catalogue has no translation."""
-    return catalogue(locale or current()).get(key) or EN[key]
+    return catalogue(resolve(locale) if locale else current()).get(key) or EN[key]
 
 
 def t(key: str, **values: object) -> str:
