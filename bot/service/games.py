@@ -55,6 +55,14 @@ class ServiceError(Exception):
         return t(self.key, **self.values)
 
 
+class Unchanged(Exception):
+    """Nothing to store: the game stays as ``outcome`` shows it."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__("unchanged")
+        self.outcome = outcome
+
+
 @dataclass
 class Outcome:
     """A game after a change, with what happened and the decision before it."""
@@ -274,6 +282,8 @@ class GameService:
             game = self._check_turn(Outcome(record, load_game(record)), user, turn, phase)
             if move not in game.legal_moves(user):
                 raise ServiceError("error.illegal")
+            if game.chosen.get(user) == move:  # a double tap: the choice is already made
+                raise Unchanged(Outcome(record, game, [], game.decision()))
             play = Play(game)
             seats = Seats.of(record)
             if user in seats.away and Options.of(record.options).fill_away:
@@ -286,6 +296,8 @@ class GameService:
                 record, play = await self.store.change_game(game_id, decide)
             except GameNotFound:
                 raise ServiceError("error.game_gone") from None
+            except Unchanged as same:
+                return same.outcome
             return Outcome(record, play.game, play.events, play.before)
         return await self._retrying(game_id, attempt)
 

@@ -146,6 +146,17 @@ async def test_double_click_counts_once(service: GameService) -> None:
     assert len(await service.store.moves(game_id)) == 3
 
 
+async def test_a_secret_choice_tapped_twice_is_stored_once(service: GameService) -> None:
+    game_id = await started(service, ANA, BEN, CEM)
+    version = (await service.get(game_id)).record.version
+    first, second = await asyncio.gather(
+        *(service.act(game_id, ANA, 1, "action1", PASS) for _ in range(2)))
+    assert [m.player_id for m in await service.store.moves(game_id)] == [ANA]
+    assert (await service.get(game_id)).record.version == version + 1
+    assert first.game is not None and second.game is not None
+    assert ANA not in second.game.decision().waiting
+
+
 async def test_finished_and_abandoned_games_refuse_moves(service: GameService) -> None:
     game_id = await started(service, ANA, BEN)
     with pytest.raises(ServiceError) as denied:
