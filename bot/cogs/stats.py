@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot import messages
-from bot.cogs.buttons import BadComponent
+from bot.cogs.buttons import BadComponent, Malformed, identifier
 from bot.cogs.table import Table, answers_errors, png_file
 from bot.messages import inline, t
 from bot.render import render_scoreboard
@@ -173,9 +173,12 @@ class FinalButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game = game
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> FinalButton:
-        return cls(int(match["game"]))
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> FinalButton | BadComponent:
+        try:
+            return cls(identifier(match["game"]))
+        except Malformed:
+            return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.stats_table.on_final(  # type: ignore[attr-defined]
@@ -214,7 +217,11 @@ def share_args_valid(what: str, args: str) -> bool:
         parts = args.split(".")
         return (len(parts) == 3 and (parts[0] == "all" or parts[0] in VARIANTS)
                 and parts[1] in PERIODS and parts[2] in SORTS)
-    return args.isdigit() and len(args) <= 19
+    try:
+        identifier(args)
+    except Malformed:
+        return False
+    return True
 
 
 def share_view(what: str, args: str, view: discord.ui.View | None = None) -> discord.ui.View:

@@ -57,6 +57,8 @@ async def test_garbled_ids_are_answered_politely(sb: Sandbox, tail: str,
 @pytest.mark.parametrize("custom_id", [
     f"qx:{'1' * 40}:1:sheet", "qx:9223372036854775808:1:pass", f"qx:1:{'9' * 30}:pass",
     f"qx:{'4' * 40}:lobby:join", "qx:٣:1:sheet", "qx:", "qx:1:2:3:4:5:6",
+    f"qx:{'7' * 40}:final", "qx:9999999999999999999:final", "qx:share:stats:9999999999999999999",
+    f"qx:{'8' * 25}:rematch",
 ])
 async def test_ids_out_of_range_or_shape_are_answered(sb: Sandbox, custom_id: str) -> None:
     turn = await started(sb)
