@@ -494,6 +494,8 @@ EN: dict[str, str] = {
     "history.practice": "(solo practice)",
     "history.hints": "(with hints)",
     "history.stand_in": "🤖",
+    "history.stand_in_note": "🤖 A computer played this seat while its player was away; "
+                             "the result counts for nobody.",
 }
 
 

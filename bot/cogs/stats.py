@@ -358,7 +358,9 @@ class StatsTable:
             t("history.title")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple(), description="\n".join(
             history_line(k, game) for k, game in enumerate(games, start=1)))
-        embed.set_footer(text=t("history.hint"))
+        stand_in = any(line.stand_in for game in games for line in game.lines)
+        embed.set_footer(text=" ".join([t("history.hint"), *(
+            [t("history.stand_in_note")] if stand_in else [])]))
         view = discord.ui.View(timeout=None)
         for k, game in enumerate(games, start=1):
             view.add_item(FinalButton(game.game_id, t("button.final", number=k)))

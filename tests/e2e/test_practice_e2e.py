@@ -208,6 +208,7 @@ async def test_an_away_seat_is_played_by_a_computer_and_handed_back(
     history = (await ana.slash("qwixx", "history")).message
     line = history.embeds[0]["description"]
     assert f"<@{ben.id}>" in line and "🤖" in line and "(not counted)" not in line
+    assert "the result counts for nobody" in history.embeds[0]["footer"]["text"]
     assert "has no finished games" in (await stats_of(ben)).content  # counted for nobody
     ana_stats = (await stats_of(ana)).embeds[0]["fields"][0]["value"]
     assert "Games **1**" in ana_stats
