@@ -65,6 +65,8 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     assert "No counted games" in board.content or not board.attachments
     history = (await ana.slash("qwixx", "history")).message
     assert "(solo practice)" in history.embeds[0]["description"]
+    again = (await ana.click(final, label="Rematch")).message  # practice again
+    assert "Solo practice" in again.content and "(1/1)" in again.content
 
 
 async def play_with_hints(sb: Sandbox, members: list[SimMember]) -> list[str]:
