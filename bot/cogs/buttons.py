@@ -105,26 +105,35 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=rf"qx:(?P<game>\d+):(?P<turn>\d+):(?P<action>{'|'.join(TURN_ACTIONS)})"):
-    """"Open my sheet", "Pass" and the like on the public turn message."""
+                 template=rf"qx:(?P<game>\d+):(?P<turn>\d+):(?P<action>{'|'.join(TURN_ACTIONS)})"
+                          r"(?:-(?P<phase>[a-z0-9]+))?"):
+    """"Open my sheet", "Pass" and the like on the public turn message. A button that
+    decides carries its phase (``qx:12:7:pass-action1``), so that a double tap cannot
+    decide the next phase too."""
 
-    def __init__(self, game: int, turn: int, action: str) -> None:
+    def __init__(self, game: int, turn: int, action: str, phase: str | None = None) -> None:
         style = discord.ButtonStyle.primary if action == "sheet" else discord.ButtonStyle.secondary
+        suffix = f"-{phase}" if phase else ""
         super().__init__(discord.ui.Button(
-            label=t(f"button.{action}"), style=style, custom_id=f"qx:{game}:{turn}:{action}"))
-        self.game, self.turn, self.action = game, turn, action
+            label=t(f"button.{action}"), style=style,
+            custom_id=f"qx:{game}:{turn}:{action}{suffix}"))
+        self.game, self.turn, self.action, self.phase = game, turn, action, phase
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> TurnButton | BadComponent:
         try:
-            return cls(identifier(match["game"]), identifier(match["turn"]), match["action"])
+            return cls(identifier(match["game"]), identifier(match["turn"]), match["action"],
+                       match["phase"])
         except Malformed:
             return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(table(interaction), TURN_HANDLERS[self.action])
-        await handler(interaction, self.game, self.turn)
+        if self.phase:
+            await handler(interaction, self.game, self.turn, self.phase)
+        else:
+            await handler(interaction, self.game, self.turn)
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

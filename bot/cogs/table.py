@@ -461,10 +461,10 @@ class Table:
 
     @answers_errors
     async def on_public_pass(self, interaction: discord.Interaction, game_id: int,
-                             turn: int) -> None:
+                             turn: int, phase: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.game_here(interaction, game_id)
-        outcome = await self.service.pass_turn(game_id, interaction.user.id, turn)
+        outcome = await self.service.pass_turn(game_id, interaction.user.id, turn, phase)
         try:
             text = self.after_move_text(outcome, interaction.user.id, Move("pass"))
             await interaction.edit_original_response(content=text)

@@ -102,7 +102,7 @@ def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TurnButton(record.id, game.turn, "sheet"))
     if any(PASS in game.legal_moves(p) for p in game.decision().waiting):
-        view.add_item(TurnButton(record.id, game.turn, "pass"))
+        view.add_item(TurnButton(record.id, game.turn, "pass", game.decision().phase))
     view.add_item(TurnButton(record.id, game.turn, "table"))
     if hasattr(game, "board"):
         view.add_item(TurnButton(record.id, game.turn, "board"))

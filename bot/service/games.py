@@ -470,9 +470,11 @@ class GameService:
         await self.store.set_guild_turn_time(guild_id, seconds)
         return seconds
 
-    async def pass_turn(self, game_id: int, user: int, turn: int) -> Outcome:
-        """The public Pass button: pass whatever ``user`` has to decide now."""
-        return await self.act(game_id, user, turn, None, PASS)
+    async def pass_turn(self, game_id: int, user: int, turn: int,
+                        phase: str | None = None) -> Outcome:
+        """The public Pass button: pass what ``user`` has to decide in ``phase`` (buttons
+        made before phases were named on them: whatever they decide now)."""
+        return await self.act(game_id, user, turn, phase, PASS)
 
     @staticmethod
     def check_player(outcome: Outcome, user: int, turn: int) -> Game:

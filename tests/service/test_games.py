@@ -268,3 +268,20 @@ async def test_a_click_on_a_vanished_game_is_refused(service: GameService) -> No
     with pytest.raises(ServiceError) as gone:
         await service.act(404, ANA, 1, "action1", PASS)
     assert refusal(gone) == "error.game_gone"
+
+
+async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(
+        service: GameService) -> None:
+    record = await service.open_lobby(GUILD, CHANNEL, ANA, "onboard")
+    await service.join(record.id, BEN)
+    await service.start(record.id, ANA)
+    await service.pass_turn(record.id, ANA, 1, "action1")
+    await service.pass_turn(record.id, BEN, 1, "action1")
+    game = (await service.get(record.id)).game
+    assert game is not None and game.decision().phase == "action2"  # then action 3 follows
+    results = await asyncio.gather(
+        *(service.pass_turn(record.id, ANA, 1, "action2") for _ in range(2)),
+        return_exceptions=True)
+    errors = [r for r in results if isinstance(r, ServiceError)]
+    assert len(errors) == 1 and errors[0].key == "error.stale_phase"
+    assert len(await service.store.moves(record.id)) == 3
