@@ -205,7 +205,7 @@ class Publisher:
             if record.status == "finished":
                 return await self.post_end(record, game, unseen)
             if unseen:
-                await self.send(record, "\n".join(unseen))
+                await self.send(record, story.fit(unseen[:-1], unseen[-1]))
             return record.message_id
         if shown.turn != game.turn:
             unseen = self.compact(game, events, range(first_unseen, game.turn))
