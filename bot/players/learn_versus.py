@@ -17,7 +17,7 @@ import argparse
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from bot.players.build_tables import (
     RULES,
@@ -29,9 +29,11 @@ from bot.players.build_tables import (
     white_options,
 )
 from bot.players.qwixx_model import (
+    DUEL_SHARE,
     PENALTY,
     Row,
     RowRules,
+    RuleOfThumb,
     ValueTable,
     Versus,
     closed_rows,
@@ -41,26 +43,7 @@ from bot.players.qwixx_model import (
 
 Rows = tuple[Row, ...]
 Tables = dict[bool, tuple[ValueTable, ValueTable]]  # next roll is one's own -> (own, rival)
-OPPONENTS = ("easy", "normal", "self")
-
-
-class Thumb:
-    """``normal``'s rating in the compact model: each open number is ``share`` of a cross."""
-
-    def __init__(self, rules: RowRules, share: float = 0.4) -> None:
-        self.rules, self.share = rules, share
-
-    def terminal(self, rows: Rows, penalties: int) -> bool:
-        return penalties >= self.rules.penalty_limit or \
-            len(closed_rows(rows)) >= self.rules.rows_to_end
-
-    def value(self, rows: Rows, penalties: int) -> float:
-        total = -PENALTY * penalties
-        for start, crosses, closed in rows:
-            hoped = 0.0 if closed or self.terminal(rows, penalties) else \
-                self.share * (self.rules.length - start)
-            total += (crosses + hoped) * (crosses + hoped + 1) / 2
-        return total
+OPPONENTS = ("easy", "normal", "normal", "self")  # the one to beat most often: normal
 
 
 def skipped(before: Rows, after: Rows) -> int:
@@ -73,23 +56,21 @@ def cheapest(before: Rows, options: Sequence[Rows], limit: int) -> Rows | None:
     return best if best is not None and skipped(before, best) <= limit else None
 
 
-Judge = Callable[[int, bool], Versus | Thumb | None]  # (seat, next roll is its own)
-
-
 class Duel:
     """One two-player game in the compact model; seat 0 learns."""
 
-    def __init__(self, tables: Tables, rng: random.Random, opponent: str) -> None:
-        self.tables, self.rng, self.opponent = tables, rng, opponent
+    def __init__(self, name: str, tables: Tables, rng: random.Random, opponent: str) -> None:
+        self.name, self.tables, self.rng, self.opponent = name, tables, rng, opponent
         self.rules = tables[True][0].rules
         self.sheets: list[Rows] = [((0, 0, False),) * 4] * 2
         self.pens = [0, 0]
         self.active = rng.randrange(2)
 
-    def judge(self, seat: int, own_roll_next: bool) -> Versus | Thumb | None:
+    def judge(self, seat: int, own_roll_next: bool) -> Versus | RuleOfThumb | None:
         """How ``seat`` rates its sheet (None: ``easy``'s rules instead)."""
         if seat == 1 and self.opponent != "self":
-            return Thumb(self.rules) if self.opponent == "normal" else None
+            share = DUEL_SHARE[self.name]
+            return RuleOfThumb(self.rules, share) if self.opponent == "normal" else None
         own, rival = self.tables[own_roll_next]
         return Versus(own, rival, ((self.sheets[1 - seat], self.pens[1 - seat]),))
 
@@ -149,21 +130,26 @@ class Duel:
         while True:
             own_roll = self.active == 0
             own, rival = self.tables[own_roll]
-            before = (self.sheets[0], self.pens[0], self.sheets[1], self.pens[1])
-            estimate = own.value(before[0], before[1]) - rival.value(before[2], before[3])
+            before = self.sheets
+            judge = Versus(own, rival, ((self.sheets[1], self.pens[1]),))
+            estimate, pace = judge.value(self.sheets[0], self.pens[0]), judge.pace(self.pens[0])
             self.turn()
             done = self.over()
             target = self.margin() if done else self.judge(0, self.active == 0).value(  # type: ignore[union-attr]
                 self.sheets[0], self.pens[0])
             step = rate * (target - estimate)
-            update(own, before[0], before[1], step)
-            update(rival, before[2], before[3], -step)
+            update(own, before[0], pace, step)
+            update(rival, before[1], pace, -step)
             if done:
                 return self.margin()
 
 
 def initial(rules: RowRules) -> tuple[ValueTable, ValueTable]:
-    return ValueTable.initial(rules), ValueTable.initial(rules)
+    """Tables to learn from: :class:`Versus` prices penalties itself."""
+    pair = ValueTable.initial(rules), ValueTable.initial(rules)
+    for table in pair:
+        table.bias = [[0.0] * len(b) for b in table.bias]
+    return pair
 
 
 def train(name: str, games: int, seed: int) -> Tables:
@@ -174,7 +160,7 @@ def train(name: str, games: int, seed: int) -> Tables:
     for game in range(games):
         opponent = OPPONENTS[game % len(OPPONENTS)]
         rate = 0.01 * (1 - game / games) + 0.001
-        recent[opponent].append(Duel(tables, rng, opponent).learn(rate))
+        recent[opponent].append(Duel(name, tables, rng, opponent).learn(rate))
         if (game + 1) % 6000 == 0:
             wins = ", ".join(f"{o} {sum(m > 0 for m in ms) / max(1, len(ms)):.0%}"
                              for o, ms in recent.items())

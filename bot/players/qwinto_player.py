@@ -42,14 +42,17 @@ Slots = tuple[int | None, ...]
 
 @dataclass(frozen=True)
 class Params:
-    """The rating's knobs: room exponent, chance per empty field, column weight."""
+    """The rating's knobs: room exponent, chance per empty field, column weight, and
+    what a failed throw costs beyond its points (it brings the end nearer)."""
 
     room: float = 1.0
     per_field: float = 0.97
     column: float = 0.55
+    pace: float = 0.0
 
 
 PARAMS = Params()
+VERSUS = Params(pace=0.0)  # ``hard`` in games of two or more
 
 
 @lru_cache(maxsize=8)
@@ -128,15 +131,17 @@ def exact_score(sheet: QwintoSheet) -> int:
     return sum(sheet.row_points(r) for r in ROWS) + sheet.bonus() - FAIL * sheet.failed
 
 
-def placement_gain(sheet: QwintoSheet, row: str, column: int, number: int) -> float:
+def placement_gain(sheet: QwintoSheet, row: str, column: int, number: int,
+                   params: Params = PARAMS) -> float:
     """How much writing ``number`` at ``row``/``column`` changes the rating (the sheet,
     which other games may share, is not touched)."""
     before = slots(sheet, row)
     slot = ROW_COLUMNS[row].index(column)
     after = (*before[:slot], number, *before[slot + 1:])
-    gain = row_value(after, PARAMS) - row_value(before, PARAMS)
+    gain = row_value(after, params) - row_value(before, params)
     if column in TRIPLE_COLUMNS:
-        gain += column_value(sheet, column, (row, number)) - column_value(sheet, column)
+        gain += (column_value(sheet, column, (row, number), params)
+                 - column_value(sheet, column, params=params))
     return gain
 
 
@@ -146,17 +151,19 @@ class Planner:
 
     game: QwintoGame
     player: int
+    params: Params = PARAMS
 
     def __post_init__(self) -> None:
         self.sheet = self.game.sheets[self.player]
-        self.now = sheet_value(self.sheet)
+        self.now = sheet_value(self.sheet, self.params)
         self._best: dict[tuple[str, int], tuple[float, Move | None]] = {}
 
     def best_in_row(self, row: str, number: int) -> tuple[float, Move | None]:
         """The best field for ``number`` in ``row``: its gain and the move."""
         key = (row, number)
         if key not in self._best:
-            options = [(placement_gain(self.sheet, row, c, number), Move("place", row, c))
+            options = [(placement_gain(self.sheet, row, c, number, self.params),
+                        Move("place", row, c))
                        for c in self.sheet.free_fields(row, number)]
             self._best[key] = max(options, key=lambda o: o[0], default=(float("-inf"), None))
         return self._best[key]
@@ -167,7 +174,7 @@ class Planner:
             return self.now
         if self.sheet.failed + 1 >= FAILED_LIMIT:
             return float(exact_score(self.sheet) - FAIL)
-        return self.now - FAIL
+        return self.now - FAIL - self.params.pace
 
     def throw_value(self, colours: Sequence[str], number: int) -> float:
         """The rating after the active player's best use of ``number``."""
@@ -196,7 +203,8 @@ def rate_moves(game: Game, player: int, level: str) -> list[tuple[Move, float, f
     """Every legal move with its expected rating and its chance of a failed throw,
     best first (ties keep the rules' order)."""
     assert isinstance(game, QwintoGame)
-    plan = Planner(game, player)
+    plan = Planner(game, player, VERSUS if level == "hard" and len(game.players) > 1
+                   else PARAMS)
     rated = [(m, *rate(plan, m, level)) for m in game.legal_moves(player)]
     return sorted(rated, key=lambda r: -r[1])
 
@@ -212,7 +220,8 @@ def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
         return rate_keep(plan, move, level)
     if move == PASS:
         return plan.pass_value(active), float(active)
-    gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.total)
+    gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.total,
+                          plan.params)
     return plan.now + gain, 0.0
 
 

@@ -123,6 +123,33 @@ class ValueTable:
         return cls(rules, data["bias"], data["rows"], data.get("games", 0))
 
 
+@dataclass
+class RuleOfThumb:
+    """``normal``'s rating: each number still open in an open row counts as ``share``
+    of a cross (the learned tables' rows, penalties and ends, without the learning)."""
+
+    rules: RowRules
+    share: float = 0.55
+
+    def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
+        return penalties >= self.rules.penalty_limit or \
+            sum(r[2] for r in rows) >= self.rules.rows_to_end
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        if self.terminal(rows, penalties):
+            return sum(triangle(r[1]) for r in rows) - PENALTY * penalties
+        total = -PENALTY * penalties
+        for start, crosses, closed in rows:
+            hoped = 0.0 if closed else self.share * (self.rules.length - start)
+            total += (crosses + hoped) * (crosses + hoped + 1) / 2
+        return total
+
+
+# ``normal``'s share in games of two or more (shorter for each sheet: it hopes less),
+# by table; it beats ``easy`` most often at these.
+DUEL_SHARE = {"classic": 0.4, "longo": 0.3}
+
+
 def table_path(name: str) -> Path:
     return TABLE_DIR / f"qwixx-{name}.json"
 
@@ -166,7 +193,8 @@ def closed_rows(rows: Sequence[Row]) -> frozenset[int]:
 class Versus:
     """The expected final margin of one sheet over the best of the others (held fixed):
     a row locked on the sheet closes it for everyone, and the exact margin once the
-    game is over."""
+    game is over. The tables are indexed by the game's pace (the most penalties on any
+    sheet, as the fourth ends the game for all) and price penalties exactly."""
 
     own: ValueTable
     rival: ValueTable
@@ -175,11 +203,14 @@ class Versus:
     def __post_init__(self) -> None:
         self.rules = self.own.rules
         self.shut = frozenset().union(*(closed_rows(rows) for rows, _ in self.others))
-        self.done = any(p >= self.rules.penalty_limit for _, p in self.others)
-        self._rival: dict[frozenset[int], float] = {}
+        self.most = max(p for _, p in self.others)
+        self._rival: dict[tuple[frozenset[int], int], float] = {}
+
+    def pace(self, penalties: int) -> int:
+        return max(penalties, self.most)
 
     def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
-        return self.done or penalties >= self.rules.penalty_limit or \
+        return self.pace(penalties) >= self.rules.penalty_limit or \
             len(self.shut | closed_rows(rows)) >= self.rules.rows_to_end
 
     def value(self, rows: Sequence[Row], penalties: int) -> float:
@@ -188,7 +219,9 @@ class Versus:
         if self.terminal(rows, penalties):
             return self.own.score(mine, penalties) - max(
                 self.own.score(close_rows(o, closed), p) for o, p in self.others)
-        if closed not in self._rival:
-            self._rival[closed] = max(self.rival.value(close_rows(o, closed), p)
-                                      for o, p in self.others)
-        return self.own.value(mine, penalties) - self._rival[closed]
+        pace = self.pace(penalties)
+        if (closed, pace) not in self._rival:
+            self._rival[closed, pace] = max(
+                self.rival.value(close_rows(o, closed), pace) - PENALTY * p
+                for o, p in self.others)
+        return self.own.value(mine, pace) - PENALTY * penalties - self._rival[closed, pace]

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.players.qwixx_model import (
-    PENALTY,
+    DUEL_SHARE,
     Row,
     RowRules,
+    RuleOfThumb,
     Versus,
     load_table,
     load_versus,
-    triangle,
 )
 from bot.rules import PASS, Game, Move
 from bot.rules.qwixx import ROWS, QwixxGame
@@ -35,29 +35,12 @@ class Evaluator(Protocol):
     def value(self, rows: Sequence[Row], penalties: int) -> float: ...
 
 
-@dataclass
-class RuleOfThumb:
-    """Each number still open in an open row counts as ``share`` of a cross."""
-
-    rules: RowRules
-    share: float = 0.55
-
-    def value(self, rows: Sequence[Row], penalties: int) -> float:
-        if penalties >= self.rules.penalty_limit or \
-                sum(r[2] for r in rows) >= self.rules.rows_to_end:
-            return sum(triangle(r[1]) for r in rows) - PENALTY * penalties
-        total = -PENALTY * penalties
-        for start, crosses, closed in rows:
-            hoped = 0.0 if closed else self.share * (self.rules.length - start)
-            total += (crosses + hoped) * (crosses + hoped + 1) / 2
-        return total
-
-
 def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
     """How ``level`` rates ``player``'s sheet as it will be before the next roll."""
     name = TABLE_FOR[game.variant]
-    if level != "hard":  # games of two or more are shorter for each sheet: hope less
-        return RuleOfThumb(load_table(name).rules, 0.55 if len(game.players) == 1 else 0.4)
+    if level != "hard":
+        return RuleOfThumb(load_table(name).rules,
+                           0.55 if len(game.players) == 1 else DUEL_SHARE[name])
     if len(game.players) == 1:
         return load_table(name, "solo")
     following = game.players[game.turn % len(game.players)]  # throws next (turns count from 1)
