@@ -494,6 +494,7 @@ EN: dict[str, str] = {
     "history.practice": "(solo practice)",
     "history.hints": "(with hints)",
     "history.stand_in": "🤖",
+    "lobby.hint_solo": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}`",
     "history.stand_in_note": "🤖 A computer played this seat while its player was away; "
                              "the result counts for nobody.",
 }

@@ -46,8 +46,8 @@ def lobby_content(record: GameRecord) -> str:
           max=1 if options.solo else cls.max_players, names=names),
         *[t(f"lobby.{flag}") for flag in ("solo", "hints", "fill_away")
           if getattr(options, flag)],
-        t("lobby.hint", variant=record.variant, min=1 if options.solo else cls.min_players,
-          turn_time=format_duration(record.turn_time)),
+        t("lobby.hint_solo" if options.solo else "lobby.hint", variant=record.variant,
+          min=cls.min_players, turn_time=format_duration(record.turn_time)),
     ])
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.cogs import views
 from bot.cogs.buttons import LevelSelect, LobbyButton, TurnButton
 from bot.cogs.stats import history_line
-from bot.players import Hint, Option
+from bot.players import Hint, Option, hint
 from bot.rules import PASS, Move, new_game
 from bot.store import GameRecord
 from bot.store.stats import HistoryGame, HistoryLine
@@ -88,3 +90,24 @@ def test_the_history_marks_practice_hints_and_seats_a_computer_played() -> None:
     assert history_line(1, replace(game, counted=False, practice=True)).endswith(
         "(solo practice)")
     assert history_line(1, replace(game, counted=False)).endswith("(not counted)")
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+def test_hints_of_every_variant_name_an_offered_option(variant: str) -> None:
+    """Along a game played by its hints: each hint names the label of a legal move."""
+    game = new_game(variant, [ANA, BEN], seed=8)
+    for _ in range(12):
+        player = min(game.decision().waiting)
+        found = hint(game, player)
+        text = views.hint_content(game, player, found)
+        labels = {views.option_label(game, player, m) for m in game.legal_moves(player)}
+        assert text.startswith(f"💡 **{views.option_label(game, player, found.move)}**")
+        assert views.option_label(game, player, found.move) in labels
+        assert 1 <= len(text.splitlines()) <= 2
+        game, _ = game.apply(player, found.move)
+        if game.finished:
+            break
+
+
+def test_a_solo_lobby_does_not_speak_of_a_number_of_players_to_start() -> None:
+    assert "Start needs" not in views.lobby_content(lobby([ANA], solo=True))
