@@ -184,6 +184,8 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     assert (await stats.player(GUILD, BEN)).overall is None  # Ben's result counts for nobody
     ana = (await stats.player(GUILD, ANA)).overall
     assert ana is not None and ana.games == 1
+    record = (await service.get(lobby.id)).record
+    assert (await service.replay(lobby.id)).to_json() == record.state  # stand-in moves too
 
 
 async def test_without_fill_away_an_away_seat_is_not_played_and_cannot_come_back(
