@@ -74,8 +74,9 @@ class MoveRecord:
     move: dict[str, Any]
     created_at: float
     source: str = "player"
-    """Who decided: ``player``; ``computer`` for a computer seat; or the game for a
-    player (``expired``, ``away``)."""
+    """Who decided: ``player``; ``computer`` for a computer seat; ``stand_in`` for a
+    computer playing an away player's seat; or the game for a player (``expired``,
+    ``away``)."""
 
 
 @dataclass(frozen=True, slots=True)
