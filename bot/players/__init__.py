@@ -42,7 +42,8 @@ class Option:
     """A legal move as ``hard`` sees it."""
 
     move: Move
-    value: float  # the player's expected final score if they make it (and play on well)
+    value: float  # the player's expected final score if they make it (and play on well);
+    # for ``hard`` Qwixx in games of two or more: the expected margin over the best opponent
     risk: float  # the chance, 0-1, that it ends the turn with a penalty or failed throw
 
 
@@ -96,12 +97,15 @@ def hint(game: Game, player: int) -> Hint:
     if not options:
         raise ValueError(f"player {player} has nothing to decide")
     loss = "failed throw" if game.variant == "qwinto" else "penalty"
-    return Hint(options[0].move, options, explain(options, loss))
+    margin = game.variant != "qwinto" and len(game.players) > 1
+    return Hint(options[0].move, options, explain(options, loss, margin))
 
 
-def explain(options: tuple[Option, ...], loss: str) -> str:
+def explain(options: tuple[Option, ...], loss: str, margin: bool = False) -> str:
     best = options[0]
-    text = f"{describe(best.move).capitalize()}: about {best.value:.0f} points expected"
+    expected = f"about {best.value:.0f} points expected" if not margin else \
+        f"about {abs(best.value):.0f} points {'ahead' if best.value >= 0 else 'behind'} expected"
+    text = f"{describe(best.move).capitalize()}: {expected}"
     if len(options) > 1:
         other = options[1]
         text += (f", {best.value - other.value:.1f} more than "

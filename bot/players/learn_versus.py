@@ -43,7 +43,7 @@ from bot.players.qwixx_model import (
 
 Rows = tuple[Row, ...]
 Tables = dict[bool, tuple[ValueTable, ValueTable]]  # next roll is one's own -> (own, rival)
-OPPONENTS = ("easy", "normal", "normal", "self")  # the one to beat most often: normal
+OPPONENTS = ("easy", "normal", "normal", "normal")  # the one to beat most often: normal
 
 
 def skipped(before: Rows, after: Rows) -> int:

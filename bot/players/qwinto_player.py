@@ -43,16 +43,19 @@ Slots = tuple[int | None, ...]
 @dataclass(frozen=True)
 class Params:
     """The rating's knobs: room exponent, chance per empty field, column weight, and
-    what a failed throw costs beyond its points (it brings the end nearer)."""
+    how the dice are chosen."""
 
     room: float = 1.0
     per_field: float = 0.97
     column: float = 0.55
-    pace: float = 0.0
+    roll_for_value: bool = True  # roll for the best expected rating, not the surest sum
 
 
 PARAMS = Params()
-VERSUS = Params(pace=0.0)  # ``hard`` in games of two or more
+# ``hard`` in games of two or more, where a failed throw brings everyone's end nearer:
+# it hopes for every empty field and rolls the dice that most often give a sum it can
+# write (maximising the rating instead loses to ``normal`` more often than not).
+VERSUS = Params(per_field=1.0, roll_for_value=False)
 
 
 @lru_cache(maxsize=8)
@@ -174,7 +177,7 @@ class Planner:
             return self.now
         if self.sheet.failed + 1 >= FAILED_LIMIT:
             return float(exact_score(self.sheet) - FAIL)
-        return self.now - FAIL - self.params.pace
+        return self.now - FAIL
 
     def throw_value(self, colours: Sequence[str], number: int) -> float:
         """The rating after the active player's best use of ``number``."""
@@ -212,10 +215,10 @@ def rate_moves(game: Game, player: int, level: str) -> list[tuple[Move, float, f
 def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
     game, active = plan.game, plan.player == plan.game.active
     if move.kind == "roll":
-        if level == "hard":
+        if level == "hard" and plan.params.roll_for_value:
             return plan.with_reroll(move.dice), plan.fail_chance(move.dice, True)
         miss = plan.fail_chance(move.dice, False)
-        return -miss, miss
+        return plan.now - FAIL * miss, miss
     if move in (KEEP_MOVE, REROLL_MOVE):
         return rate_keep(plan, move, level)
     if move == PASS:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.players import LEVELS, Hint, choose, hint
-from bot.players.qwixx_model import ROLES, RowRules, load_table
+from bot.players.qwixx_model import ROLES, Row, RowRules, Versus, load_table, load_versus
 from bot.rules import Game, Move, new_game, variant_class
 
 VARIANTS = ("classic", "longo", "onboard", "qwinto")
@@ -100,3 +100,36 @@ def test_value_tables_load_with_the_expected_shape(name: str, faces: int, role: 
     assert 40 < table.value(empty, 0) < 250  # an empty sheet is worth a plausible score
     advanced = ((4, 4, False),) + ((0, 0, False),) * 3
     assert table.value(advanced, 0) > table.value(advanced, 2)
+
+
+@pytest.mark.parametrize("name", ["classic", "longo"])
+@pytest.mark.parametrize("role", ["active", "passive"])
+def test_margin_tables_rate_a_lead_above_a_deficit(name: str, role: str) -> None:
+    own, rival = load_versus(name, role)
+    empty: tuple[Row, ...] = ((0, 0, False),) * 4
+    ahead = ((4, 4, False), *empty[1:])
+    even = Versus(own, rival, ((empty, 0),))
+    assert abs(even.value(empty, 0)) < 30  # empty against empty: a plausible margin
+    assert even.value(ahead, 0) > even.value(empty, 0)
+    assert Versus(own, rival, ((ahead, 0),)).value(empty, 0) < even.value(empty, 0)
+
+
+def test_the_margin_is_exact_once_the_game_is_over() -> None:
+    own, rival = load_versus("classic", "passive")
+    locked: tuple[Row, ...] = ((11, 7, True), (11, 6, True), (0, 0, False), (0, 0, False))
+    other: tuple[Row, ...] = ((5, 5, False), (0, 0, False), (0, 0, False), (0, 0, False))
+    judge = Versus(own, rival, ((other, 1),))
+    assert judge.terminal(locked, 0)
+    assert judge.value(locked, 0) == 28 + 21 - (15 - 5)
+    one_locked = (locked[0], (3, 3, False), *locked[2:])
+    assert not judge.terminal(one_locked, 3)
+    assert judge.terminal(one_locked, 4)  # the fourth penalty ends it for everyone
+    assert judge.value(one_locked, 4) == 28 + 6 - 20 - (15 - 5)
+
+
+def test_the_hint_speaks_of_the_margin_in_games_of_two() -> None:
+    game: Game = new_game("classic", [-1, -2], 4)
+    text = hint(game, -1).text
+    assert " ahead expected" in text or " behind expected" in text
+    solo: Game = variant_class("classic")([-1], 4, {})
+    assert "points expected" in hint(solo, -1).text and "ahead" not in hint(solo, -1).text
