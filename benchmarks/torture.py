@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.cogs.buttons import decode_move
 from bot.cogs.views import you_did
+from bot.rules import Move, new_game
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import OPEN_SHEET, Choice, choices, turn_message
 from bot.sandbox.driver import Outcome
@@ -39,10 +40,28 @@ TIME_FACTOR = 60.0  # the bot's clock: a 5-minute turn time lasts 5 s
 LAG_BUDGET = 15.0  # seconds the channel may lag the store, restarts included
 
 
+Decision = tuple[int, int, int, str, str]
+"""(game, player, turn, phase, move as JSON): one decision a member was told was saved.
+A choice taken again unchanged is the same decision (it is not stored twice)."""
+
+
+def decisions(game_id: int, variant: str, players: list[int], seed: int,
+              rules: dict[str, Any], rows: list[tuple[int, str, str]]) -> set[Decision]:
+    """The members' decisions in a game's move log, each with its turn and phase."""
+    game, found = new_game(variant, players, seed, rules), set()
+    for player, move, source in rows:
+        decision = game.decision()
+        if source == "player":
+            found.add((game_id, player, decision.turn, decision.phase,
+                       json.dumps(json.loads(move), sort_keys=True)))
+        game, _ = game.apply(player, Move.from_json(json.loads(move)))
+    return found
+
+
 @dataclass
 class Figures:
     kills: Counter[str] = field(default_factory=Counter)
-    acknowledged: Counter[tuple[int, int, str]] = field(default_factory=Counter)
+    acknowledged: set[Decision] = field(default_factory=set)
     lost: int = 0
     twice: int = 0
     finished: int = 0
@@ -187,10 +206,11 @@ class Torture:
         choice = self.rng.choice(offered)
         outcome = await self.take(member, sheet.response, choice)
         move = decode_move(choice.value or choice.custom_id.split(":")[-1])
+        turn, phase = choice.custom_id.split(":")[2:4]
         if outcome.failed is None and outcome.response is not None \
                 and you_did(move) in outcome.response.content:
-            key = (game_id, member.id, json.dumps(move.to_json(), sort_keys=True))
-            self.figures.acknowledged[key] += 1
+            self.figures.acknowledged.add(
+                (game_id, member.id, int(turn), phase, json.dumps(move.to_json(), sort_keys=True)))
 
     @staticmethod
     async def take(member: SimMember, message: Any, choice: Choice) -> Outcome:
@@ -249,20 +269,17 @@ def finished_games(database: Path) -> int:
 def audit_database(database: Path, figures: Figures) -> None:
     """Lost: told saved, not in the log. Twice: a decision applied more than once.
     Every stored game must also be the replay of its seed and move log."""
-    from bot.rules import Move
 
-    stored: Counter[tuple[int, int, str]] = Counter()
+    stored: set[Decision] = set()
     with contextlib.closing(sqlite3.connect(database)) as db:
         games = db.execute("SELECT id, variant, players, seed, options, state, status "
                            "FROM games WHERE state IS NOT NULL").fetchall()
         for game_id, variant, players, seed, options, state, status in games:
             rows = db.execute("SELECT player_id, move, source FROM moves WHERE game_id = ? "
                               "ORDER BY seq", (game_id,)).fetchall()
-            for player, move, source in rows:
-                if source == "player":
-                    stored[(game_id, player, json.dumps(json.loads(move), sort_keys=True))] += 1
             moves = [(p, Move.from_json(json.loads(m))) for p, m, _ in rows]
             rules = json.loads(options or "{}").get("rules", {})
+            stored |= decisions(game_id, variant, json.loads(players), seed, rules, rows)
             game, twice = audit(variant, json.loads(players), seed, rules, moves)
             assert game.to_json() == json.loads(state), f"game {game_id} differs from its replay"
             figures.twice += len(twice)
@@ -270,13 +287,17 @@ def audit_database(database: Path, figures: Figures) -> None:
                 print(f"  game {game_id} ({variant}): twice {twice}", file=sys.stderr)
             figures.finished += status == "finished"
             figures.games += 1
-    figures.lost = sum((figures.acknowledged - stored).values())
+    lost = figures.acknowledged - stored
+    for decision in sorted(lost):
+        print(f"  lost: game {decision[0]}, turn {decision[2]} {decision[3]}: {decision[4]} "
+              f"by {decision[1]}", file=sys.stderr)
+    figures.lost = len(lost)
 
 
 def report(figures: Figures, seconds: float) -> None:
     kills = ", ".join(f"{k} {v}" for k, v in sorted(figures.kills.items()))
     print(f"kills               {sum(figures.kills.values())} ({kills})")
-    print(f"moves acknowledged  {sum(figures.acknowledged.values())}")
+    print(f"moves acknowledged  {len(figures.acknowledged)}")
     print(f"moves lost          {figures.lost}")
     print(f"applied twice       {figures.twice}")
     print(f"games finished      {figures.finished} of {figures.games}")

@@ -126,10 +126,17 @@ def ping(users: Iterable[int]) -> discord.AllowedMentions:
 
 
 # --- a player's sheet ----------------------------------------------------
+def options_of(game: Game, player: int) -> list[Move]:
+    """What ``player`` may choose now; nothing when the game already passed for them
+    (a simultaneous phase in which Pass was their only move)."""
+    moves = game.legal_moves(player)
+    return [] if moves == [PASS] and player not in game.decision().waiting else moves
+
+
 def sheet_content(game: Game, player: int, header: str = "") -> str:
     decision = game.decision()
     lines = [header] if header else []
-    if not game.legal_moves(player):
+    if not options_of(game, player):
         lines.append(t("sheet.nothing", turn=game.turn))
     else:
         total = getattr(game, "white_sum", None) or getattr(game, "total", "")
@@ -242,7 +249,7 @@ def field_label(game: Game, player: int, move: Move) -> str:
 def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View | None:
     """One button per option; fields to write in come as one select per row; **Hint**
     first in a game started with hints."""
-    moves = game.legal_moves(player) if record.status == "running" else []
+    moves = options_of(game, player) if record.status == "running" else []
     if not moves:
         return None
     view = discord.ui.View(timeout=None)

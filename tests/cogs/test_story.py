@@ -120,3 +120,14 @@ def test_qwinto_sheets_speak_of_writing_not_crossing() -> None:
     game, _ = game.apply(ANA, Move("keep"))
     text = views.sheet_content(game, BEN)
     assert "cross" not in text.lower()
+
+
+def test_a_player_the_game_passed_for_is_offered_nothing() -> None:
+    from bot.cogs import views
+
+    game = new_game("classic", [ANA, BEN], seed=1)
+    game.chosen = {BEN: PASS}  # as the rules do for a player with nothing to cross
+    game.legal_moves = lambda p: [PASS] if p == BEN else [Move("cross", "red", 5), PASS]  # type: ignore[method-assign]
+    assert views.options_of(game, BEN) == []
+    assert "nothing for you to decide" in views.sheet_content(game, BEN)
+    assert views.options_of(game, ANA) == [Move("cross", "red", 5), PASS]

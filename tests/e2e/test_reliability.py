@@ -245,6 +245,6 @@ async def test_a_bot_killed_at_random_points_loses_no_acknowledged_move(tmp_path
 
     figures = await run(kills=4, games=1, seed=3, folder=tmp_path)
     assert sum(figures.kills.values()) == 4 and figures.kills["migrate"] == 1
-    assert sum(figures.acknowledged.values()) > 0 and figures.finished >= 1
+    assert figures.acknowledged and figures.finished >= 1
     assert figures.lost == 0 and figures.twice == 0
     assert figures.other_failures == []
