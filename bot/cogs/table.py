@@ -32,12 +32,17 @@ Handler = Callable[Concatenate["Table", discord.Interaction, P], Awaitable[None]
 
 def answers_errors(handler: Handler[P]) -> Handler[P]:
     """Turn refusals and surprises into a polite ephemeral answer; everything the
-    handler writes is in the member's Discord language unless it switches."""
+    handler writes is in the member's Discord language unless it switches, or is
+    called with ``public=True`` (a view shared with the channel: the server's)."""
 
     @functools.wraps(handler)
     async def wrapper(self: Table, interaction: discord.Interaction, *args: P.args,
                       **kwargs: P.kwargs) -> None:
-        with using(interaction.locale):
+        locale: object = interaction.locale
+        if kwargs.get("public"):  # a view shared with the channel speaks the server's language
+            table: Table = interaction.client.table  # type: ignore[attr-defined]
+            locale = await table.publisher.language(interaction.guild_id or 0)
+        with using(locale):
             try:
                 await handler(self, interaction, *args, **kwargs)
             except ServiceError as error:

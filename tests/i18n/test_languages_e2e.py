@@ -149,3 +149,20 @@ async def test_the_server_language_is_chosen_with_manage_server(database: Path) 
         rules = (await unknown.slash("qwixx", "rules", variant="longo")).message
         assert rules.content.startswith("**Qwixx Longo** (2-5 players)")
         assert sb.failures == [], sb.describe_failures()
+
+
+async def test_a_view_shared_with_the_channel_speaks_the_servers_language(
+        database: Path) -> None:
+    guild = GuildSpec(channels=("general",), locale="tr")
+    async with Sandbox(**UNLIMITED, guilds=[guild], settle=0.02) as sb:
+        await sb.run_bot(make_bot(database, sb))
+        ola = sb.member("Ola", locale="pl")
+        lobby = (await ola.slash("qwixx", "start", variant="classic")).message
+        lobby = (await ola.click(lobby, label=said("tr", "button.computer"))).message
+        await ola.click(lobby, label=said("tr", "button.start"))
+        await pass_to_the_end(sb, ola)  # a short game: one finished game in the history
+        private = (await ola.slash("qwixx", "history")).message
+        assert private.ephemeral and said("pl", "button.share") in private.labels
+        shared = (await ola.click(private, label=said("pl", "button.share"))).public
+        assert shared and said("tr", "share.by", name=f"<@{ola.id}>") in shared[-1].content
+        assert sb.failures == [], sb.describe_failures()
