@@ -123,8 +123,9 @@ def finished_turn(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
 
 
 def played_out(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
-    """A turn nobody could decide anything in, told in one line on the next message."""
-    told = [line for line in story(e for e in events if e.kind not in ("passed", "scores"))]
+    """A turn nobody was asked in (it began and ended between two looks at the channel),
+    told in one line on the next message."""
+    told = story([e for e in events if e.kind not in ("passed", "scores")])
     return t("turn.automatic", turn=turn, active=mention(active),
              what=" · ".join(told) or t("story.nothing_happened"))
 
