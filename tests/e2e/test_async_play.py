@@ -12,6 +12,7 @@ from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import OPEN_SHEET, turn_message, wait_for_turn
 from bot.sandbox.permissions import Perm
+from tests.fakes import FakeClock
 
 from .conftest import UNLIMITED, fast_budget
 
@@ -19,12 +20,6 @@ HOUR = 3600.0
 MANAGE_GUILD = 1 << 5
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 2_000_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -18,9 +18,10 @@ from bot.sandbox.autoplay import play_to_end, seeded_policy, turn_message, wait_
 from bot.sandbox.faults import CHANNEL_WRITES, ChannelWriteLimit
 from bot.sandbox.records import Call
 from bot.store import Store
+from tests.fakes import FakeClock
 
 from .conftest import UNLIMITED, make_bot
-from .test_async_play import FakeClock, timed_bot
+from .test_async_play import timed_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN = re.compile(r"\*\*Turn (\d+)\*\*|turn (\d+)\*\*")

@@ -23,6 +23,7 @@ from bot.sandbox.autoplay import (
 )
 from bot.sandbox.records import StoredMessage
 from bot.store import Store
+from tests.fakes import FakeClock
 
 from .conftest import UNLIMITED, fast_budget
 
@@ -129,12 +130,6 @@ async def test_a_hard_computer_and_hints_play_to_the_end_and_do_not_count(
 # --- an away seat, with a clock the test moves -----------------------------------
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 2_000_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -10,22 +10,17 @@ import pytest
 from bot.rules import PASS
 from bot.service.games import GameService, ServiceError
 from bot.store import Store
+from tests.fakes import FakeClock
 
 GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 HOUR = 3600.0
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(1_000_000.0)
 
 
 @pytest.fixture

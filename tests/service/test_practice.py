@@ -15,22 +15,17 @@ from bot.service.games import GameService, ServiceError
 from bot.service.play import Options
 from bot.service.stats import StatsService
 from bot.store import Store
+from tests.fakes import FakeClock
 from tests.service.helpers import play_randomly
 
 GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(1_000_000.0)
 
 
 @pytest.fixture
