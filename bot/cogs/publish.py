@@ -97,6 +97,12 @@ def active_in(game: Game, turn: int) -> int:
     return game.players[(turn - 1) % len(game.players)]
 
 
+def dice_signature(game: Game) -> str:
+    """Which dice lie on the table (so that an image already shown is not sent again)."""
+    dice: dict[str, int] = getattr(game, "dice", {})
+    return "dice:" + ",".join(f"{c}{v}" for c, v in dice.items()) if dice else ""
+
+
 def humans(players: Sequence[int]) -> list[int]:
     return [p for p in players if not is_computer(p)]
 
@@ -254,9 +260,9 @@ class Publisher:
 
     async def edit_turn(self, record: GameRecord, game: Game, shown: Shown,
                         told: list[StoredEvent]) -> None:
-        files, signature = await self.live_files(game)
-        if signature == shown.files:
-            files = None
+        files, signature = None, dice_signature(game)
+        if signature != shown.files:  # a new throw (Qwinto): upload its dice
+            files, signature = await self.live_files(game)
         content = story.live_turn(game, told, record.deadline)
         await self.edit(record, record.message_id or 0, content, views.turn_view(record, game),
                         files, signature)
@@ -300,9 +306,8 @@ class Publisher:
         dice: dict[str, int] = getattr(game, "dice", {})
         if not dice:
             return [], ""
-        signature = "dice:" + ",".join(f"{c}{v}" for c, v in dice.items())
         return [await png_file(render_dice, dice, name="dice.png",
-                               description=dice_alt(dice))], signature
+                               description=dice_alt(dice))], dice_signature(game)
 
     async def dice_files(self, told: list[StoredEvent]) -> list[discord.File]:
         rolls = [e.data["dice"] for e in told if e.kind in ("turn", "rolled") and "dice" in e.data]
