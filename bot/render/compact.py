@@ -27,7 +27,7 @@ from bot.rules import qwinto as qwinto_rules
 
 from . import icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache
-from .parts import blend, measure, row_colours, row_letter, signed
+from .parts import blend, draw_lock, measure, row_colours, row_letter, signed
 
 Cell = tuple[str, int]  # (row, number); Qwinto: (row, column)
 
@@ -420,7 +420,8 @@ def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: 
                       x + layout.cell_x(j), top)
     lock = ("lock", row, row in sheet.locks, closed)
     surface.paste(sprite(lock, (lock_w, ch), band,
-                         lambda c: draw_lock(c, row, lock_w, ch, lock[2], closed)),
+                         lambda c: draw_lock(c, (0, 0, lock_w, ch), row_colours(row), closed,
+                                             lock[2], compact=True)),
                   x + layout.lock_x(i), top)
 
 
@@ -452,22 +453,6 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
                     radius=5)
 
 
-def draw_lock(canvas: Canvas, row: str, w: int, h: int, crossed: bool, closed: bool) -> None:
-    colours = row_colours(row)
-    side = min(w, h)
-    b = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
-    disc = icons.inset(b, 2)
-    pad = side / 4
-    if closed:
-        canvas.ellipse(disc, fill=theme.INK)
-        icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
-    else:
-        canvas.ellipse(disc, fill=colours.cell)
-        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False,
-                      keyhole=colours.cell)
-    if crossed:
-        icons.cross(canvas, b, colour=theme.PAPER if closed else theme.INK, width=3.5,
-                    halo=None, reach=0.1)
 
 
 def draw_qwinto_row(surface: Surface, layout: CompactLayout, game: Game, player: int, i: int,

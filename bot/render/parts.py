@@ -198,3 +198,35 @@ def draw_pawn(canvas: Canvas, b: Box, seat: int) -> None:
     w, h = b[2] - b[0], b[3] - b[1]
     canvas.text(((b[0] + b[2]) / 2, b[1] + h * 0.62), str(seat + 1), w * 0.4, style.ink,
                 bold=True)
+
+
+def square(b: Box) -> Box:
+    """The largest square centred in ``b``."""
+    w, h = b[2] - b[0], b[3] - b[1]
+    side = min(w, h)
+    x0, y0 = b[0] + (w - side) / 2, b[1] + (h - side) / 2
+    return (x0, y0, x0 + side, y0 + side)
+
+
+def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
+              crossed: bool, compact: bool = False) -> None:
+    """The lock symbol: open on a pale disc, or closed on a dark disc once the row is
+    locked. ``compact`` (the table's small sheets): no ring, a thinner cross, no halo."""
+    b = square(b)
+    disc = icons.inset(b, 2)
+    pad = (b[2] - b[0]) / 4
+    if closed:
+        ring = {} if compact else {"outline": theme.PAPER, "width": 3}
+        canvas.ellipse(disc, fill=theme.INK, **ring)
+        icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
+    else:
+        canvas.ellipse(disc, fill=colours.cell)
+        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False,
+                      keyhole=colours.cell)
+    if not crossed:
+        return
+    colour = theme.PAPER if closed else theme.INK
+    if compact:
+        icons.cross(canvas, b, colour=colour, width=3.5, halo=None, reach=0.1)
+    else:
+        icons.cross(canvas, b, colour=colour, halo=theme.INK if closed else theme.PAPER)

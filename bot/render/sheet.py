@@ -31,6 +31,7 @@ from .parts import (
     SumEntry,
     blend,
     draw_card,
+    draw_lock,
     draw_name,
     draw_pawn,
     draw_sum_box,
@@ -43,6 +44,7 @@ from .parts import (
     row_colours,
     row_letter,
     signed,
+    square,
     sum_boxes,
     title_left,
 )
@@ -523,32 +525,6 @@ def draw_cross_over(canvas: Canvas, b: Box, number: int, colours: theme.RowColou
 def crossed_fill(colours: theme.RowColours) -> theme.RGB:
     """A crossed cell is a shade darker than an open one."""
     return blend(colours.cell, colours.band, theme.CROSSED_TINT)
-
-
-def square(b: Box) -> Box:
-    """The largest square centred in ``b``."""
-    w, h = b[2] - b[0], b[3] - b[1]
-    side = min(w, h)
-    x0, y0 = b[0] + (w - side) / 2, b[1] + (h - side) / 2
-    return (x0, y0, x0 + side, y0 + side)
-
-
-def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
-              crossed: bool) -> None:
-    """The lock symbol: open on a pale disc, or closed on a dark disc once the row is locked."""
-    b = square(b)
-    disc = icons.inset(b, 2)
-    pad = (b[2] - b[0]) / 4
-    if closed:
-        canvas.ellipse(disc, fill=theme.INK, outline=theme.PAPER, width=3)
-        icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
-    else:
-        canvas.ellipse(disc, fill=colours.cell)
-        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False,
-                      keyhole=colours.cell)
-    if crossed:
-        icons.cross(canvas, b, colour=theme.INK if not closed else theme.PAPER,
-                    halo=theme.PAPER if not closed else theme.INK)
 
 
 def draw_locked_tab(canvas: Canvas, right: float, y: float, room: float) -> None:
