@@ -8,7 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.shards import ShardError, ShardPlan
 from bot.text import quote
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class ConfigError(ValueError):
@@ -18,9 +21,12 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    database: Path
+    database: Path | str
+    """A SQLite file, or a PostgreSQL URL (``postgresql://…``) kept as written."""
     dev_guild: int | None
     log_level: str
+    shards: ShardPlan | None = None
+    """The shards this process runs; None: all of them, in one connection."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -40,13 +46,27 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def database_path(value: str) -> Path:
-    """A file path, or a ``sqlite:///path`` URL."""
+def database_path(value: str) -> Path | str:
+    """A SQLite file path or ``sqlite:///path`` URL (a Path), or a PostgreSQL URL (as is)."""
     if value.startswith("sqlite:///"):
         return Path(value.removeprefix("sqlite:///"))
-    if "://" in value:
-        raise ConfigError(f"QWIXX_DATABASE: only SQLite is supported, got {quote(value)}")
+    if value.startswith(POSTGRES_SCHEMES):
+        return value
+    if "://" in value:  # only the scheme is shown: the rest may hold a password
+        scheme = quote(value.partition("://")[0], 20)
+        raise ConfigError("QWIXX_DATABASE must be a SQLite file, sqlite:///path or "
+                          f"postgresql://user:password@host/database, got a {scheme} URL")
     return Path(value)
+
+
+def shard_plan(value: str) -> ShardPlan | None:
+    """``QWIXX_SHARDS`` (``0-1/4``: shards 0 and 1 of 4); empty: no sharding."""
+    if not value:
+        return None
+    try:
+        return ShardPlan.parse(value)
+    except ShardError as error:
+        raise ConfigError(f"QWIXX_SHARDS: {error}; got {quote(value)}") from None
 
 
 def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".env"),
@@ -68,4 +88,5 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".en
         database=database_path(merged.get("QWIXX_DATABASE", "qwixx.db").strip() or "qwixx.db"),
         dev_guild=int(guild) if guild else None,
         log_level=level,
+        shards=shard_plan(merged.get("QWIXX_SHARDS", "").strip()),
     )

@@ -31,7 +31,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     ({}, "DISCORD_TOKEN"),
     ({"DISCORD_TOKEN": "x", "QWIXX_DEV_GUILD": "my-server"}, "QWIXX_DEV_GUILD"),
     ({"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": "LOUD"}, "QWIXX_LOG_LEVEL"),
-    ({"DISCORD_TOKEN": "x", "QWIXX_DATABASE": "postgres://db/q"}, "QWIXX_DATABASE"),
+    ({"DISCORD_TOKEN": "x", "QWIXX_DATABASE": "mysql://db/q"}, "QWIXX_DATABASE"),
 ])
 def test_mistakes_name_the_setting(tmp_path: Path, env: dict[str, str], named: str) -> None:
     with pytest.raises(ConfigError, match=named):
