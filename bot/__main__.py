@@ -150,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
         handler.addFilter(Redact(settings.token))
     import discord
 
-    from bot.app import QwixxBot
+    from bot.app import new_bot
 
-    bot = QwixxBot(settings.database, settings.dev_guild, sync=not args.no_sync)
+    bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
+                  sync=not args.no_sync)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:

@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -20,6 +21,7 @@ from bot.cogs.timers import Timers
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
 from bot.service.stats import StatsService
+from bot.shards import ShardPlan
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -32,15 +34,25 @@ discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
 class QwixxBot(commands.Bot):
-    """Slash commands only: no message content, no privileged intents."""
+    """Slash commands only: no message content, no privileged intents.
 
-    def __init__(self, database: Path, dev_guild: int | None = None, sync: bool = True,
+    One gateway connection for every guild; :class:`ShardedQwixxBot` runs some shards.
+    """
+
+    def __init__(self, database: Path | str, dev_guild: int | None = None, sync: bool = True,
                  seeds: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.time, coalesce: float = 30.0,
-                 tick: float = 15.0, budget: WriteBudget | None = None) -> None:
+                 tick: float = 15.0, budget: WriteBudget | None = None,
+                 shards: ShardPlan | None = None) -> None:
+        if shards is not None and not isinstance(self, discord.AutoShardedClient):
+            raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
+        sharding: dict[str, Any] = {} if shards is None else {
+            "shard_ids": list(shards.ids), "shard_count": shards.count}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
                          | discord.Intents(guilds=True), help_command=None,
-                         allowed_mentions=ALLOWED_MENTIONS, tree_cls=LocalisedTree)
+                         allowed_mentions=ALLOWED_MENTIONS, tree_cls=LocalisedTree, **sharding)
+        self.shard_plan = shards
+        """The shards this process runs (None: all); timers and catch-up keep to them."""
         self.database = database
         self.dev_guild = dev_guild
         self.sync_commands = sync
@@ -55,7 +67,7 @@ class QwixxBot(commands.Bot):
         self.store = await Store.open(self.database)
         service = GameService(self.store, self.seeds or GameService.random_seed, self.clock)
         self.table = Table(self, service, self.coalesce, self.budget)
-        self.timers = Timers(service, self.table.publisher, self.tick)
+        self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
@@ -78,9 +90,14 @@ class QwixxBot(commands.Bot):
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands to guild %d", len(synced), self.dev_guild)
 
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process serves ``guild_id`` (always, unless sharded)."""
+        return self.shard_plan is None or self.shard_plan.owns(guild_id)
+
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"),
-                 len(self.guilds))
+        shards = "" if self.shard_plan is None else f" (shards {self.shard_plan})"
+        log.info("logged in as %s (%s) in %d servers%s", self.user,
+                 getattr(self.user, "id", "?"), len(self.guilds), shards)
 
     async def close(self) -> None:
         if self.store is not None:
@@ -90,3 +107,18 @@ class QwixxBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+
+
+class ShardedQwixxBot(QwixxBot, commands.AutoShardedBot):
+    """The bot running the shards of ``QWIXX_SHARDS``, one gateway connection each.
+
+    Every process of a sharded bot uses the same shard count and one database; each
+    fires the timers of its own guilds' games.
+    """
+
+
+def new_bot(database: Path | str, *, shards: ShardPlan | None = None,
+            **options: Any) -> QwixxBot:
+    """The bot for ``shards`` (``QWIXX_SHARDS``): sharded if given, else one connection."""
+    cls = QwixxBot if shards is None else ShardedQwixxBot
+    return cls(database, shards=shards, **options)

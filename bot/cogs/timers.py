@@ -4,6 +4,7 @@ Nothing sleeps per game. After downtime the first pass resolves every overdue
 deadline in order; compare-and-set in the service makes a second firing a no-op.
 Each pass also brings every channel that lags the store up to date, so a post that
 failed (or a process killed before it posted) is a delay, never a lost turn.
+A process that runs some of the bot's shards fires the games of its own guilds only.
 """
 
 from __future__ import annotations
@@ -14,23 +15,25 @@ import logging
 
 from bot.cogs.publish import Publisher
 from bot.service.games import GameService
+from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
 
 
 class Timers:
     def __init__(self, service: GameService, publisher: Publisher,
-                 interval: float = 15.0) -> None:
+                 interval: float = 15.0, shards: ShardPlan | None = None) -> None:
         self.service = service
         self.publisher = publisher
         self.interval = interval
+        self.shards = shards
         self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
         """Fire everything due now, then catch up every channel that lags the store;
         how many games changed."""
         fired = 0
-        for game_id in await self.service.due():
+        for game_id in await self.service.due(self.shards):
             try:
                 outcome = await self.service.fire(game_id)
                 if outcome is None:

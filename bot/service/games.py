@@ -23,6 +23,7 @@ from bot.rules import replay as replay_game
 from bot.service.play import Options, Play, Seats, event_rows
 from bot.service.stats import game_results
 from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_duration
+from bot.shards import ShardPlan
 from bot.store import (
     NO_TIMING,
     ChannelBusy,
@@ -40,6 +41,7 @@ from bot.text import quote
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 5  # compare-and-set retries before a click is refused as busy
+DUE_BATCH = 50  # due games read per timer pass (per shard of the bot, when sharded)
 T = TypeVar("T")
 
 
@@ -350,9 +352,17 @@ class GameService:
         return Clock.start(self.clock(), record.turn_time).timing()
 
     # --- deadlines -------------------------------------------------------
-    async def due(self) -> list[int]:
-        """Games with a reminder or a deadline due now, most overdue first."""
-        return [record.id for record in await self.store.due_games(self.clock())]
+    async def due(self, shards: ShardPlan | None = None) -> list[int]:
+        """Games with a reminder or a deadline due now, most overdue first; with
+        ``shards``, only those in the guilds this process serves (others fire the rest).
+
+        The store does not filter by shard, so a sharded process reads a batch per
+        shard: the overdue games of a process that is down crowd out its own only when
+        there are more than :data:`DUE_BATCH` of them per shard.
+        """
+        count = 1 if shards is None else shards.count
+        records = await self.store.due_games(self.clock(), limit=DUE_BATCH * count)
+        return [r.id for r in records if shards is None or shards.owns(r.guild_id)]
 
     async def fire(self, game_id: int) -> Outcome | None:
         """Send the due reminder or resolve the expired decision; None if nothing is due.

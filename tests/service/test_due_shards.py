@@ -1,0 +1,67 @@
+"""A sharded process fires the deadlines of its own guilds' games only."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service.games import DUE_BATCH, GameService
+from bot.shards import ShardPlan, shard_of
+from bot.store import Store
+from tests.fakes import FakeClock
+
+ANA, BEN = 11, 22
+DAY = 86400.0
+BASE_GUILD = 200_000_000_000 << 22  # a snowflake of 2021, on shard 0 of 2
+
+
+def guild_on(shard: int, count: int, n: int = 0) -> int:
+    """The ``n``-th test guild whose events go to ``shard`` of ``count``."""
+    guild = BASE_GUILD + ((n * count + shard) << 22)
+    assert shard_of(guild, count) == shard
+    return guild
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(1_000_000.0)
+
+
+@pytest.fixture
+async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[GameService]:
+    store = await Store.open(tmp_path / "games.db", clock=clock)
+    yield GameService(store, seeds=lambda: 4321, clock=clock)
+    await store.close()
+
+
+async def started(service: GameService, guild: int, channel: int) -> int:
+    record = await service.open_lobby(guild, channel, ANA, "classic", turn_time=int(DAY))
+    await service.join(record.id, BEN)
+    await service.start(record.id, ANA)
+    return record.id
+
+
+async def test_each_shard_fires_its_own_games_and_together_they_fire_all(
+        service: GameService, clock: FakeClock) -> None:
+    games = {shard: [await started(service, guild_on(shard, 2, n), 100 * shard + n)
+                     for n in range(3)] for shard in (0, 1)}
+    clock.now += DAY
+    first, second = ShardPlan((0,), 2), ShardPlan((1,), 2)
+    assert await service.due(first) == games[0]
+    assert await service.due(second) == games[1]
+    assert sorted(await service.due()) == sorted(games[0] + games[1])
+    assert await service.due(ShardPlan((0, 1), 2)) == await service.due()
+
+
+async def test_the_overdue_games_of_a_process_that_is_down_do_not_hide_ones_own(
+        service: GameService, clock: FakeClock) -> None:
+    """Shard 1's games fell due first and nobody fired them; shard 0 still sees its own."""
+    for n in range(DUE_BATCH + 5):
+        await started(service, guild_on(1, 2, n), 10_000 + n)
+    clock.now += 60
+    own = await started(service, guild_on(0, 2), 1)
+    clock.now += DAY
+    assert own not in (await service.due())[:DUE_BATCH]  # unsharded, it is beyond one batch
+    assert await service.due(ShardPlan((0,), 2)) == [own]
