@@ -10,11 +10,15 @@ every sheet they did not change, so treat a game as immutable outside the rules.
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
+
+from .dice import DICE_V1, DICE_VERSIONS, throw
+from .dice import DICE_VERSION as DICE_VERSION
+from .dice import dice_rng as dice_rng  # re-exported: callers import them from here
+from .dice import roll as roll
 
 
 class RuleError(ValueError):
@@ -86,25 +90,6 @@ class Standing:
     total: int
 
 
-def dice_rng(seed: int, *salt: object) -> random.Random:
-    """A generator derived from the game's seed and a position in the game.
-
-    Seeding with a string is stable across processes and Python versions, so a
-    replay rolls exactly what the original game rolled.
-    """
-    return random.Random(":".join(str(part) for part in (seed, *salt)))
-
-
-def roll(rng: random.Random, dice: Sequence[str], faces: int) -> dict[str, int]:
-    """One ``rng.randint(1, faces)`` per die, in order.
-
-    ``randint(1, faces)`` is ``1 + _randbelow(faces)`` (CPython's ``randrange`` fast
-    path); calling the latter directly draws the very same numbers at half the cost.
-    """
-    draw = rng._randbelow  # type: ignore[attr-defined]
-    return {die: 1 + draw(faces) for die in dice}
-
-
 class Game(ABC):
     """The public API that every variant implements."""
 
@@ -121,12 +106,16 @@ class Game(ABC):
     chosen: dict[int, Move]
     sheets: dict[int, Any]
 
-    def __init__(self, players: Sequence[int], seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: Sequence[int], seed: int, options: dict[str, Any],
+                 dice_version: int = DICE_VERSION) -> None:
         self.players: tuple[int, ...] = tuple(players)
         self.seed = seed
         self.options = dict(options)
         self.turn = 1
         self.end_reason: str | None = None
+        if dice_version not in DICE_VERSIONS:
+            raise RuleError(f"unknown dice version {dice_version!r}")
+        self.dice_version = dice_version  # how this game derives its dice (see .dice)
         self._own: set[int] = set(self.players)  # sheets this game may write to
 
     # --- decisions -------------------------------------------------------
@@ -224,6 +213,8 @@ class Game(ABC):
             turn=self.turn,
             end_reason=self.end_reason,
         )
+        if self.dice_version != DICE_V1:  # a version-1 game keeps its JSON as it was
+            data["dice_version"] = self.dice_version
         return data
 
     @abstractmethod
@@ -236,12 +227,25 @@ class Game(ABC):
         Game.__init__(game, data["players"], data["seed"], data["options"])
         game.turn = data["turn"]
         game.end_reason = data["end_reason"]
+        game.dice_version = dice_version_of(data)
         game._load_state(data)
         return game
+
+    def _throw(self, dice: Sequence[str], faces: int, *salt: object) -> dict[str, int]:
+        """The faces of ``dice`` at the position ``salt`` names, by this game's derivation."""
+        return throw(self.dice_version, dice, faces, self.seed, *salt)
 
     @abstractmethod
     def _load_state(self, data: dict[str, Any]) -> None:
         """Restore the variant's own part of the state from ``_state_json`` output."""
+
+
+def dice_version_of(state: dict[str, Any]) -> int:
+    """The dice derivation of a stored game (version 1 when the JSON does not say)."""
+    version = state.get("dice_version", DICE_V1)
+    if version not in DICE_VERSIONS:
+        raise RuleError(f"unknown dice version {version!r}")
+    return int(version)
 
 
 def score_of(player: int, rows: dict[str, int], penalties: int, bonus: int = 0) -> Score:

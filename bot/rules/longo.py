@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .base import Move, RuleError, dice_rng
+from .base import DICE_VERSION, Move, RuleError, dice_rng
 from .qwixx import QwixxGame, QwixxRules
 
 LUCKY = "lucky"
@@ -23,9 +23,10 @@ class LongoGame(QwixxGame):
     title = "Qwixx Longo"
     rules = QwixxRules(faces=8, lock_span=2, lock_threshold=6)
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
+                 dice_version: int = DICE_VERSION) -> None:
         self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players)), strict=True))
-        super().__init__(players, seed, options)
+        super().__init__(players, seed, options, dice_version)
 
     def _white_sum_moves(self, player: int) -> list[Move]:
         moves = super()._white_sum_moves(player)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import Event, Move, RuleError, Score, score_of
+from .base import DICE_VERSION, Event, Move, RuleError, Score, score_of
 from .boards import DEFAULT_BOARD, Board, BoardError, Field, load_board
 from .qwixx import ROWS, QwixxGame, Sheet, triangle
 
@@ -44,12 +44,14 @@ class OnBoardGame(QwixxGame):
     active_phases: ClassVar[tuple[str, ...]] = ("action2", ACTION3)
     copied: ClassVar[tuple[str, ...]] = (*QwixxGame.copied, "pawns")
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
+                 dice_version: int = DICE_VERSION) -> None:
         self.board = board_option(options.get("board", DEFAULT_BOARD))
         self.pawns: dict[int, int] = {p: START for p in players}
         self.final_turn: int | None = None  # the last turn to be played, once announced
         self.finish_by: int | None = None  # who reached the finish area first
-        super().__init__(players, seed, {**options, "board": self.board.name})
+        super().__init__(players, seed, {**options, "board": self.board.name},
+                         dice_version)
 
     # --- questions the interface asks ------------------------------------
     def pawn_target(self, player: int, steps: int) -> tuple[int, Field, bool] | None:

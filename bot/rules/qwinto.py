@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, roll, score_of
+from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, score_of
 
 ROWS = ("orange", "yellow", "purple")  # top to bottom; also the canonical dice order
 COLUMNS = tuple(range(12))  # the grid's columns, left to right
@@ -85,11 +85,6 @@ ROLL_MOVES: tuple[Move, ...] = tuple(Move(ROLL, dice=combo) for combo in roll_ch
 KEEP_MOVE, REROLL_MOVE = Move(KEEP), Move(REROLL)
 PLACE_MOVES: dict[str, dict[int, Move]] = {
     r: {c: Move(PLACE, r, c) for c in ROW_COLUMNS[r]} for r in ROWS}  # shared: immutable
-
-
-def roll_dice(seed: int, turn: int, attempt: int, colours: tuple[str, ...]) -> dict[str, int]:
-    """The documented throw: one draw per rolled colour, in canonical order."""
-    return roll(dice_rng(seed, "turn", turn, attempt), colours, FACES)
 
 
 @dataclass
@@ -169,8 +164,9 @@ class QwintoGame(Game):
     simultaneous_phases: ClassVar[tuple[str, ...]] = (PLACE,)
     copied: ClassVar[tuple[str, ...]] = ("chosen",)
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
-        super().__init__(players, seed, options)
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
+                 dice_version: int = DICE_VERSION) -> None:
+        super().__init__(players, seed, options, dice_version)
         self.sheets: dict[int, QwintoSheet] = {p: QwintoSheet() for p in self.players}
         self.phase = ROLL
         self.rolled: tuple[str, ...] = ()  # colours of the current throw, canonical order
@@ -242,7 +238,8 @@ class QwintoGame(Game):
 
     def _roll(self, attempt: int) -> list[Event]:
         self.attempt = attempt
-        self.dice = roll_dice(self.seed, self.turn, attempt, self.rolled)
+        # The documented throw: one die per rolled colour, in canonical order.
+        self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt)
         return [Event("rolled", self.active, {"dice": dict(self.dice), "total": self.total,
                                               "attempt": attempt})]
 

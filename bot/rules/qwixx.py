@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
 
-from .base import PASS, Event, Game, Move, RuleError, Score, dice_rng, roll, score_of
+from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, score_of
 
 ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
@@ -105,8 +105,9 @@ class QwixxGame(Game):
     # The actions only the active player takes after action 1, in order.
     active_phases: ClassVar[tuple[str, ...]] = ("action2",)
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any]) -> None:
-        super().__init__(players, seed, options)
+    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
+                 dice_version: int = DICE_VERSION) -> None:
+        super().__init__(players, seed, options, dice_version)
         self.sheets: dict[int, Sheet] = {p: Sheet() for p in self.players}
         self.closed: list[str] = []  # rows locked for everyone, in the order they closed
         self.phase = "action1"
@@ -320,8 +321,7 @@ class QwixxGame(Game):
         return None
 
     def _start_turn(self, events: list[Event]) -> None:
-        self.dice = roll(dice_rng(self.seed, "turn", self.turn), self.dice_in_play(),
-                         self.rules.faces)
+        self.dice = self._throw(self.dice_in_play(), self.rules.faces, "turn", self.turn)
         self.phase = "action1"
         self.active_crossed = False
         events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(self.dice)}))

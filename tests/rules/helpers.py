@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 
 from bot.rules import PASS, Event, Move, new_game
@@ -76,10 +77,26 @@ def everyone_passes_action1(game: QwixxGame) -> tuple[QwixxGame, list[Event]]:
     return play(game, *((p, PASS) for p in sorted(game.decision().waiting)))
 
 
-def roll(seed: int, turn: int, dice: Sequence[str] = ALL_DICE) -> dict[str, int]:
-    """What the core is documented to roll for ``turn``."""
-    rng = dice_rng(seed, "turn", turn)
-    return {die: rng.randint(1, 6) for die in dice}
+def derived(dice: Sequence[str], faces: int, seed: int, *salt: object,
+            version: int = 2) -> dict[str, int]:
+    """The throw the core is documented to make at the position ``salt`` names, written
+    out independently of it. Version 1: ``random.Random("seed:salt...")``, one ``randint``
+    per die; version 2: the BLAKE2b hash of that text, bytes below the largest multiple
+    of ``faces`` taken in order as ``byte % faces + 1``."""
+    key = ":".join(str(part) for part in (seed, *salt))
+    if version == 1:
+        rng = dice_rng(seed, *salt)
+        return {die: rng.randint(1, faces) for die in dice}
+    digest = hashlib.blake2b(key.encode(), person=b"qwixx-dice-v2").digest()
+    values = [b % faces + 1 for b in digest if b < 256 - 256 % faces]
+    assert len(values) >= len(dice), "the first block holds enough (true for these seeds)"
+    return dict(zip(dice, values, strict=False))
+
+
+def roll(seed: int, turn: int, dice: Sequence[str] = ALL_DICE, *,
+         version: int = 2) -> dict[str, int]:
+    """What the core is documented to roll for ``turn`` of a classic game."""
+    return derived(dice, 6, seed, "turn", turn, version=version)
 
 
 def seed_with_white_sum(turn: int, total: int) -> int:

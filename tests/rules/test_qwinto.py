@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from bot.rules import PASS, VARIANTS, Event, Move, RuleError, game_from_json, new_game, replay
-from bot.rules.base import dice_rng
 from bot.rules.qwinto import (
     BLANK,
     COLUMNS,
@@ -24,6 +23,8 @@ from bot.rules.qwinto import (
     pentagon_row,
     roll_choices,
 )
+
+from .helpers import derived
 
 # The table of RULES.md §4, written out independently of the module under test.
 SPEC = {
@@ -93,9 +94,8 @@ def roll(*colours: str) -> Move:
 
 
 def expected(seed: int, turn: int, attempt: int, colours: Iterable[str]) -> dict[str, int]:
-    """The throw the module is documented to make: one draw per colour, canonical order."""
-    rng = dice_rng(seed, "turn", turn, attempt)
-    return {c: rng.randint(1, 6) for c in colours}
+    """The throw the module is documented to make: one die per colour, canonical order."""
+    return derived(tuple(colours), 6, seed, "turn", turn, attempt)
 
 
 def seed_where(turn: int, colours: tuple[str, ...], ok) -> int:

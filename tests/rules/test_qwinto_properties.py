@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.rules import PASS, Event, Move, game_from_json, new_game, replay
-from bot.rules.base import dice_rng
 from bot.rules.qwinto import QwintoGame
+
+from .helpers import derived
 
 COLOURS = ("orange", "yellow", "purple")
 # RULES.md §4 table, independent of the module: row -> (number-field columns, pentagons).
@@ -37,8 +38,7 @@ def snapshot(game: QwintoGame) -> dict:
 
 
 def expected_dice(seed: int, turn: int, attempt: int, colours: tuple[str, ...]) -> dict:
-    rng = dice_rng(seed, "turn", turn, attempt)
-    return {c: rng.randint(1, 6) for c in colours}
+    return derived(colours, 6, seed, "turn", turn, attempt)
 
 
 def expected_score(fields: dict[str, dict[int, int]], failed: int) -> tuple[dict, int, int]:

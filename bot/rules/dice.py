@@ -1,0 +1,84 @@
+"""The dice: derived from the game's seed and a position in the game, never drawn from a
+global generator, so the same seed and moves always roll the same dice.
+
+Two derivations exist, and a game keeps the one it started with (``dice_version`` in
+its JSON; a game stored without the field uses version 1):
+
+1. ``random.Random`` seeded with the text ``"<seed>:<salt>:..."``, one
+   ``randint(1, faces)`` per die in order. Every game stored before version 2 rolls
+   this way, and keeps doing so.
+2. The BLAKE2b hash of that same text, its bytes turned into faces by rejection
+   sampling (a byte counts only below the largest multiple of ``faces``, so every face
+   is equally likely); further blocks of the hash, should one not suffice. About ten
+   times cheaper than seeding a Mersenne Twister for every throw.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from hashlib import blake2b
+
+DICE_V1 = 1
+DICE_V2 = 2
+DICE_VERSIONS = (DICE_V1, DICE_V2)
+DICE_VERSION = DICE_V2  # the derivation of new games
+PERSON = b"qwixx-dice-v2"  # BLAKE2b personalisation: these hashes serve the dice only
+
+
+def dice_key(seed: int, *salt: object) -> str:
+    return ":".join(str(part) for part in (seed, *salt))
+
+
+def dice_rng(seed: int, *salt: object) -> random.Random:
+    """A generator derived from the game's seed and a position in the game.
+
+    Seeding with a string is stable across processes and Python versions, so a
+    replay rolls exactly what the original game rolled.
+    """
+    return random.Random(dice_key(seed, *salt))
+
+
+def roll(rng: random.Random, dice: Sequence[str], faces: int) -> dict[str, int]:
+    """One ``rng.randint(1, faces)`` per die, in order.
+
+    ``randint(1, faces)`` is ``1 + _randbelow(faces)`` (CPython's ``randrange`` fast
+    path); calling the latter directly draws the very same numbers at half the cost.
+    """
+    draw = rng._randbelow  # type: ignore[attr-defined]
+    return {die: 1 + draw(faces) for die in dice}
+
+
+def face_table(faces: int) -> bytes:
+    """``bytes.translate`` table: a byte below the largest multiple of ``faces`` becomes
+    its face (1..faces), any other byte 0 (rejected)."""
+    if not 1 <= faces <= 255:
+        raise ValueError(f"dice have 1-255 faces, not {faces}")
+    limit = 256 - 256 % faces
+    return bytes(b % faces + 1 if b < limit else 0 for b in range(256))
+
+
+FACE_TABLES = {faces: face_table(faces) for faces in (6, 8)}
+
+
+def hashed_faces(key: str, count: int, faces: int) -> bytes:
+    """``count`` uniform faces from the BLAKE2b hash of ``key`` (derivation 2)."""
+    table = FACE_TABLES.get(faces) or face_table(faces)
+    data = key.encode()
+    found = blake2b(data, person=PERSON).digest().translate(table).replace(b"\0", b"")
+    block = 0
+    while len(found) < count:  # 64 bytes almost always hold enough: practically never
+        block += 1
+        more = blake2b(b"%s#%d" % (data, block), person=PERSON).digest()
+        found += more.translate(table).replace(b"\0", b"")
+    return found[:count]
+
+
+def throw(version: int, dice: Sequence[str], faces: int, seed: int,
+          *salt: object) -> dict[str, int]:
+    """Die -> face for ``dice``, in order, by derivation ``version``."""
+    if version == DICE_V2:
+        return dict(zip(dice, hashed_faces(dice_key(seed, *salt), len(dice), faces), strict=True))
+    if version == DICE_V1:
+        return roll(dice_rng(seed, *salt), dice, faces)
+    raise ValueError(f"unknown dice version {version!r}")

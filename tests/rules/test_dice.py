@@ -1,0 +1,155 @@
+"""The dice derivations: stored games keep version 1, new games roll version 2.
+
+``data/v1_games.json`` holds four games recorded before version 2 existed: their seed,
+move log, the JSON after 20 moves and the final JSON, exactly as the service stored them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.rules import (
+    DICE_VERSION,
+    VARIANTS,
+    Move,
+    RuleError,
+    dice_version_of,
+    game_from_json,
+    new_game,
+    replay,
+)
+from bot.rules.dice import DICE_V1, DICE_V2, hashed_faces, throw
+
+from .helpers import ALL_DICE, derived
+
+RECORDED: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "data" / "v1_games.json").read_text())
+PLAYERS = {"classic": [1, 2], "longo": [1, 2], "onboard": [1, 2], "qwinto": [1, 2]}
+QWINTO = ("orange", "yellow", "purple")
+
+
+def dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def moves_of(record: dict[str, Any]) -> list[tuple[int, Move]]:
+    return [(player, Move.from_json(move)) for player, move in record["moves"]]
+
+
+# --- version 1: every game stored so far -----------------------------------
+def test_version_1_draws_the_values_it_always_drew() -> None:
+    # Written down with the derivation as it was before version 2 existed.
+    assert [tuple(throw(DICE_V1, ALL_DICE, 6, 9, "turn", t).values()) for t in range(1, 6)] == [
+        (3, 4, 5, 1, 6, 2), (4, 2, 2, 6, 3, 3), (2, 5, 4, 1, 1, 3), (2, 5, 6, 1, 4, 6),
+        (4, 6, 3, 4, 5, 2)]
+    assert [tuple(throw(DICE_V1, ALL_DICE, 8, 9, "turn", t).values()) for t in range(1, 4)] == [
+        (6, 7, 1, 3, 6, 4), (8, 3, 3, 5, 6, 4), (4, 7, 1, 1, 5, 8)]
+    assert [tuple(throw(DICE_V1, QWINTO, 6, 9, "turn", t, a).values())
+            for t in (1, 2) for a in (0, 1)] == [(4, 5, 6), (6, 3, 6), (3, 2, 6), (4, 2, 1)]
+
+
+@pytest.mark.parametrize("variant", sorted(RECORDED))
+def test_a_stored_game_plays_on_exactly_as_before(variant: str) -> None:
+    record = RECORDED[variant]
+    game = game_from_json(record["middle"])
+    assert game.dice_version == DICE_V1 == dice_version_of(record["middle"])
+    assert dump(game.to_json()) == dump(record["middle"])  # no field added
+    for player, move in moves_of(record)[20:]:
+        game, _ = game.apply(player, move)
+    assert dump(game.to_json()) == dump(record["final"])
+
+
+@pytest.mark.parametrize("variant", sorted(RECORDED))
+def test_a_stored_game_replays_from_its_log_exactly_as_before(variant: str) -> None:
+    record = RECORDED[variant]
+    game = replay(variant, record["players"], record["seed"], None, moves_of(record),
+                  dice_version=dice_version_of(record["final"]))
+    assert dump(game.to_json()) == dump(record["final"])
+
+
+@pytest.mark.parametrize("variant", sorted(RECORDED))
+def test_the_same_log_with_version_2_dice_is_another_game(variant: str) -> None:
+    record = RECORDED[variant]
+    with pytest.raises(RuleError):  # the moves no longer fit the dice
+        replay(variant, record["players"], record["seed"], None, moves_of(record))
+
+
+# --- version 2: new games --------------------------------------------------
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_new_game_rolls_version_2_and_keeps_it_through_json(variant: str) -> None:
+    game = new_game(variant, PLAYERS[variant], 31)
+    assert DICE_VERSION == DICE_V2 == game.dice_version
+    data = json.loads(json.dumps(game.to_json()))
+    assert data["dice_version"] == DICE_V2
+    again = game_from_json(data)
+    assert again.dice_version == DICE_V2
+    assert dump(again.to_json()) == dump(game.to_json())
+
+
+def test_a_new_game_rolls_what_version_2_documents() -> None:
+    assert new_game("classic", [1, 2], 77).dice == derived(ALL_DICE, 6, 77, "turn", 1)
+    assert new_game("longo", [1, 2], 77).dice == derived(ALL_DICE, 8, 77, "turn", 1)
+    game = new_game("qwinto", [1, 2], 77)
+    game, _ = game.apply(1, Move("roll", dice=("orange", "purple")))
+    assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 0)
+    game, _ = game.apply(1, Move("reroll"))
+    assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 1)
+
+
+def test_a_replay_of_a_new_game_rolls_version_2() -> None:
+    game = new_game("classic", [1, 2], 5)
+    moves = []
+    while not game.finished and len(moves) < 30:
+        player = min(game.decision().waiting)
+        move = game.legal_moves(player)[0]
+        moves.append((player, move))
+        game, _ = game.apply(player, move)
+    assert dump(replay("classic", [1, 2], 5, None, moves).to_json()) == dump(game.to_json())
+
+
+@pytest.mark.parametrize("version", [0, 3, "2"])
+def test_an_unknown_version_is_refused(version: Any) -> None:
+    data = new_game("classic", [1, 2], 5).to_json()
+    data["dice_version"] = version
+    with pytest.raises(RuleError):
+        game_from_json(data)
+    if isinstance(version, int):
+        with pytest.raises(RuleError):
+            new_game("classic", [1, 2], 5, dice_version=version)
+
+
+# Chi-square critical values at p = 0.001 for 5 and 7 degrees of freedom.
+CRITICAL = {6: 20.515, 8: 24.322}
+
+
+@pytest.mark.parametrize("faces", [6, 8])
+def test_version_2_faces_are_uniform(faces: int) -> None:
+    turns = 20_000
+    counts: Counter[int] = Counter()
+    by_die: dict[str, Counter[int]] = {d: Counter() for d in ALL_DICE}
+    for turn in range(1, turns + 1):
+        for die, face in throw(DICE_V2, ALL_DICE, faces, 123_456, "turn", turn).items():
+            counts[face] += 1
+            by_die[die][face] += 1
+    assert set(counts) == set(range(1, faces + 1))
+    assert chi_square(counts, faces) < CRITICAL[faces]
+    for die in ALL_DICE:  # each die on its own too: no position is biased
+        assert chi_square(by_die[die], faces) < CRITICAL[faces], die
+
+
+def chi_square(counts: Counter[int], faces: int) -> float:
+    expected = sum(counts.values()) / faces
+    return sum((counts[face] - expected) ** 2 / expected for face in range(1, faces + 1))
+
+
+def test_more_faces_than_one_block_holds_come_from_further_blocks() -> None:
+    # 129 faces reject almost half of the bytes: 60 faces need a second block of 64.
+    first = hashed_faces("1:turn:1", 60, 129)
+    assert len(first) == 60 and all(1 <= f <= 129 for f in first)
+    assert hashed_faces("1:turn:1", 60, 129) == first  # deterministic
+    assert hashed_faces("1:turn:1", 20, 129) == first[:20]  # a prefix of the same stream
