@@ -18,7 +18,17 @@ from typing import Any, TypeVar
 from bot.i18n import resolve, supported
 from bot.messages import t
 from bot.players import DEFAULT_LEVEL, LEVELS, Hint, computer_name, computer_seat, hint, is_computer
-from bot.rules import PASS, VARIANTS, Decision, Event, Game, Move, game_from_json, new_game
+from bot.rules import (
+    PASS,
+    VARIANTS,
+    Decision,
+    Event,
+    Game,
+    Move,
+    dice_version_of,
+    game_from_json,
+    new_game,
+)
 from bot.rules import replay as replay_game
 from bot.service.play import Options, Play, Seats, event_rows
 from bot.service.stats import game_results
@@ -147,7 +157,8 @@ class GameService:
         moves = [(m.player_id, Move.from_json(m.move)) for m in await self.store.moves(game_id)]
         return replay_game(record.variant, record.players, record.seed,
                            record.options.get("rules", {}), moves,
-                           solo=Options.of(record.options).solo)
+                           solo=Options.of(record.options).solo,
+                           dice_version=dice_version_of(record.state or {}))
 
     # --- the lobby -------------------------------------------------------
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, variant: str,
