@@ -13,9 +13,11 @@ from .world import World
 class AppEndpoints:
     """``/users/@me``, ``/oauth2/applications/@me``, ``/gateway[/bot]`` and commands."""
 
-    def __init__(self, world: World, gateway_url: Callable[[], str]) -> None:
+    def __init__(self, world: World, gateway_url: Callable[[], str],
+                 shards: Callable[[], int] = lambda: 1) -> None:
         self.world = world
         self._gateway_url = gateway_url
+        self._shards = shards
 
     def register(self, rest: Rest) -> None:
         """Add the handlers to ``rest``."""
@@ -42,9 +44,11 @@ class AppEndpoints:
         return {"url": self._gateway_url()}
 
     async def gateway_bot(self, request: ApiRequest) -> dict[str, Any]:
-        """The gateway URL with shard advice."""
+        """The gateway URL with shard advice (the shard count a sharded client uses when
+        it is not told one)."""
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self._gateway_url(), "shards": 1, "session_start_limit": limit}
+        return {"url": self._gateway_url(), "shards": self._shards(),
+                "session_start_limit": limit}
 
     async def list_commands(self, request: ApiRequest) -> list[dict[str, Any]]:
         """Registered commands (global or of one guild)."""

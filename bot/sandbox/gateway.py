@@ -13,12 +13,16 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
+from .records import GuildRecord
 from .world import World
 
 _log = logging.getLogger(__name__)
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+MAX_GUILDS_PER_SHARD = 2500
+"""Discord closes an IDENTIFY whose shard would hold more guilds than this (4011)."""
 GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9
 EVENT_INTENTS = {
@@ -41,6 +45,17 @@ class Session:
     socket: web.WebSocketResponse | None = None
     ended: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: tuple[int, int] | None = None
+    """(shard id, shard count) from IDENTIFY; None: every guild on one connection."""
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session gets ``guild_id``'s events (direct messages: shard 0)."""
+        if self.shard is None:
+            return True
+        shard, count = self.shard
+        # Discord's own routing rule, written out here rather than imported from the bot,
+        # so that the bot's copy of it is checked against this one.
+        return shard == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send now if connected (events are kept for replay either way)."""
@@ -51,6 +66,26 @@ class Session:
                 await self.socket.send_str(json.dumps(payload))
             except ConnectionError:
                 _log.debug("gateway send on closing socket dropped")
+
+
+class ShardRefused(Exception):
+    """An IDENTIFY Discord closes with ``code`` (4010 invalid shard, 4011 sharding required)."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def read_shard(data: object) -> tuple[int, int]:
+    """IDENTIFY's ``shard`` field, ``[shard_id, num_shards]``; ShardRefused (4010) if invalid."""
+    if not (isinstance(data, list) and len(data) == 2
+            and all(type(n) is int for n in data)):
+        raise ShardRefused(INVALID_SHARD, f"shard must be [shard_id, num_shards], got {data!r}")
+    shard, count = data
+    if not 0 <= shard < count:
+        raise ShardRefused(INVALID_SHARD, f"shard {shard} of {count} does not exist")
+    return shard, count
 
 
 class Gateway:
@@ -65,6 +100,7 @@ class Gateway:
         self.resumes = 0
         self.replayed = 0
         """Events sent again on RESUME because the client had missed them."""
+        self.max_guilds_per_shard = MAX_GUILDS_PER_SHARD
         self._resume_gate = asyncio.Event()
         self._resume_gate.set()
         self._sockets: set[web.WebSocketResponse] = set()
@@ -121,31 +157,53 @@ class Gateway:
             await self._members_chunk(session, data)
         return session
 
-    async def _identify(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> Session:
+    async def _identify(self, socket: web.WebSocketResponse,
+                        data: dict[str, Any]) -> Session | None:
         self.identifies += 1
         session = Session(secrets.token_hex(16), data.get("token", ""), int(data.get("intents", 0)))
+        try:
+            session.shard = None if data.get("shard") is None else read_shard(data["shard"])
+            self._check_size(session)
+        except ShardRefused as refused:
+            self.world.fail("invalid_shard" if refused.code == INVALID_SHARD
+                            else "sharding_required", "gateway IDENTIFY", refused.reason)
+            await socket.close(code=refused.code, message=refused.reason.encode()[:120])
+            return None
         session.socket = socket
         self.sessions[session.id] = session
-        ready = self._ready(session)
-        if "shard" in data:
-            ready["shard"] = data["shard"]
-        await self._emit(session, "READY", ready)
-        for guild in self.world.guilds.values():
+        await self._emit(session, "READY", self._ready(session))
+        for guild in self._guilds_of(session):
             await self._emit(session, "GUILD_CREATE", payloads.guild(self.world, guild))
         self.world.notify()
         return session
 
+    def _guilds_of(self, session: Session) -> list[GuildRecord]:
+        return [g for g in self.world.guilds.values() if session.serves(g.id)]
+
+    def _check_size(self, session: Session) -> None:
+        held = len(self._guilds_of(session))
+        if held > self.max_guilds_per_shard:
+            raise ShardRefused(SHARDING_REQUIRED, f"a session would hold {held} guilds, more "
+                               f"than {self.max_guilds_per_shard}: more shards are needed")
+
+    def recommended_shards(self) -> int:
+        """What ``GET /gateway/bot`` advises: one shard per 1,000 guilds, as Discord does."""
+        return max(1, -(-len(self.world.guilds) // 1000))
+
     def _ready(self, session: Session) -> dict[str, Any]:
-        return {
+        ready = {
             "v": 10,
             "user": {**payloads.user(self.world.bot), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self._guilds_of(session)],
             "session_id": session.id,
             "resume_gateway_url": self._url(),
             "application": {"id": str(self.world.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
+        if session.shard is not None:
+            ready["shard"] = list(session.shard)
+        return ready
 
     async def _resume(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
         await self._resume_gate.wait()
@@ -184,12 +242,15 @@ class Gateway:
         await session.send(payload)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to every live session that asked for it (kept for RESUME)."""
+        """Send an event to every live session that asked for it and serves its guild
+        (kept for RESUME)."""
         needed = EVENT_INTENTS.get(event, 0)
+        guild = data.get("guild_id")
         for session in self.live:
             if needed and not session.intents & needed:
                 continue
-            await self._emit(session, event, data)
+            if session.serves(None if guild is None else int(guild)):
+                await self._emit(session, event, data)
 
     async def drop(self, code: int = 4000) -> None:
         """Close every socket abruptly; sessions stay resumable."""

@@ -21,6 +21,14 @@ class Snowflakes:
         self._last = max(value, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard: int, count: int) -> int:
+        """A fresh snowflake that Discord would route to ``shard`` of ``count``
+        (``(id >> 22) % count``): the next one, its time moved up to ``count - 1`` ms."""
+        value = self.next()
+        ahead = (shard - (value >> 22)) % count
+        self._last = value + (ahead << 22)
+        return self._last
+
 
 def iso_now() -> str:
     """The current UTC time in Discord's ISO-8601 format."""

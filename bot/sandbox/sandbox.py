@@ -30,6 +30,8 @@ class GuildSpec:
     name: str = "Sandbox Guild"
     channels: Sequence[str] = field(default=("general",))
     locale: str = "en-US"  # the preferred locale
+    shard: tuple[int, int] | None = None
+    """(shard id, shard count): the guild gets an id that Discord routes to that shard."""
 
 
 class Sandbox:
@@ -46,7 +48,8 @@ class Sandbox:
         self.timeout = timeout
         self.settle = settle
         specs = [GuildSpec(g) if isinstance(g, str) else g for g in guilds or [GuildSpec()]]
-        self.guilds = [self.server.world.add_guild(s.name, list(s.channels)) for s in specs]
+        self.guilds = [self.server.world.add_guild(s.name, list(s.channels), s.shard)
+                       for s in specs]
         for spec, record in zip(specs, self.guilds, strict=True):
             record.locale = spec.locale
         self._members: dict[tuple[int, str], SimMember] = {}

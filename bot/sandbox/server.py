@@ -43,7 +43,8 @@ class FakeDiscord:
         self.gateway = Gateway(self.world, lambda: self.gateway_url, heartbeat_ms)
         self.messages = Messages(self.world, self.gateway.dispatch, lambda: self.http_url)
         self.interactions = Interactions(self.world, self.gateway.dispatch)
-        AppEndpoints(self.world, lambda: self.gateway_url).register(self.rest)
+        AppEndpoints(self.world, lambda: self.gateway_url,
+                     self.gateway.recommended_shards).register(self.rest)
         ChannelEndpoints(self.world, self.messages).register(self.rest)
         InteractionEndpoints(self.world, self.messages, self.interactions).register(self.rest)
         self._runner: web.AppRunner | None = None

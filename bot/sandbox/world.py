@@ -78,9 +78,12 @@ class World:
 
     # -- guilds and members ----------------------------------------------------
 
-    def add_guild(self, name: str, channels: list[str]) -> GuildRecord:
-        """Create a guild with text channels and the bot as a member."""
-        guild = GuildRecord(self.ids.next(), name)
+    def add_guild(self, name: str, channels: list[str],
+                  shard: tuple[int, int] | None = None) -> GuildRecord:
+        """Create a guild with text channels and the bot as a member; ``shard``
+        (id, count) picks a guild id whose events go to that shard."""
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = GuildRecord(guild_id, name)
         guild.roles.append(RoleRecord(guild.id, "@everyone", int(MEMBER_DEFAULT)))
         bot_role = RoleRecord(self.ids.next(), self.bot.name, int(BOT_DEFAULT), 1, managed=True)
         guild.roles.append(bot_role)
