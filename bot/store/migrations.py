@@ -3,6 +3,10 @@
 Each :class:`Migration` is a list of plain SQL statements (no ``executescript``,
 so the whole upgrade runs in one transaction). Applied versions are recorded in
 the ``schema_version`` table. Append new migrations; never edit applied ones.
+
+One list serves both backends: the statements are written in SQLite's spelling and
+:func:`bot.store.dialect.to_postgres` translates them for PostgreSQL (identity ids,
+``BIGINT`` game ids, ``date_trunc``).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from .errors import StoreError
+from .sql import Connection
 from .stats import FILL_PERIOD_TOTALS
 
 log = logging.getLogger(__name__)
@@ -286,26 +291,33 @@ def _check_sequence(migrations: Sequence[Migration]) -> None:
         raise StoreError(f"migration versions must be 1..n in order, got {versions}")
 
 
-async def current_version(db: aiosqlite.Connection) -> int:
+def current_version(conn: Connection) -> int:
     """Highest applied migration version (0 for an empty database)."""
-    async with db.execute("SELECT MAX(version) FROM schema_version") as cur:
-        row = await cur.fetchone()
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
     return 0 if row is None or row[0] is None else int(row[0])
 
 
-async def _apply_pending(
-    db: aiosqlite.Connection, migrations: Sequence[Migration], now: float
-) -> int:
-    await db.execute(VERSION_TABLE)
-    version = await current_version(db)
+def run_migrations(conn: Connection, now: float,
+                   migrations: Sequence[Migration] | None = None) -> int:
+    """Apply the pending ``migrations`` (default: all) inside the caller's write
+    transaction, which must already exclude other migrators (SQLite's write lock,
+    PostgreSQL's :data:`~bot.store.postgres.MIGRATION_LOCK`); return the schema version.
+
+    The one runner of both backends: on PostgreSQL, too, DDL is transactional, so a
+    failed upgrade leaves the schema as it was.
+    """
+    migrations = MIGRATIONS if migrations is None else migrations
+    _check_sequence(migrations)
+    conn.execute(VERSION_TABLE)
+    version = current_version(conn)
     if version > len(migrations):
         raise StoreError(
             f"database schema version {version} is newer than this code ({len(migrations)})"
         )
     for migration in migrations[version:]:
         for statement in migration.statements:
-            await db.execute(statement)
-        await db.execute(
+            conn.execute(statement)
+        conn.execute(
             "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
             (migration.version, migration.name, now),
         )
@@ -317,16 +329,16 @@ async def _apply_pending(
 async def apply_migrations(
     db: aiosqlite.Connection, now: float, migrations: Sequence[Migration] | None = None
 ) -> int:
-    """Apply pending migrations in one write transaction; return the schema version.
+    """Apply pending migrations to SQLite in one write transaction; return the schema version.
 
     ``db`` must be in autocommit mode (``isolation_level=None``). Safe to call
-    repeatedly and from several processes: the version is read under the write lock.
+    repeatedly and from several processes: the version is read under the write lock
+    (``BEGIN IMMEDIATE``). The statements run in one trip to ``db``'s thread.
     """
-    migrations = MIGRATIONS if migrations is None else migrations
-    _check_sequence(migrations)
     await db.execute("BEGIN IMMEDIATE")
     try:
-        version = await _apply_pending(db, migrations, now)
+        # aiosqlite runs the function on the connection's own thread (see store.py).
+        version: int = await db._execute(run_migrations, db._conn, now, migrations)
     except BaseException:
         await db.execute("ROLLBACK")
         raise

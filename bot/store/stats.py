@@ -16,26 +16,24 @@ Tables (see :data:`bot.store.migrations.STATS`):
   period holds.
 
 Every query filters by ``guild_id``: a server's figures never appear in another.
-Booleans are ``SMALLINT`` 0/1 and the SQL is plain and parameterised, so a
-PostgreSQL backend can run it unchanged (window functions and ``ON CONFLICT`` are
-shared by both). Only ``counted`` games feed the statistics; uncounted ones stay in
-the history.
+Booleans are ``SMALLINT`` 0/1 and the SQL is plain and parameterised, so the
+PostgreSQL backend runs it as it is (window functions and ``ON CONFLICT`` are shared
+by both; :mod:`bot.store.dialect` only swaps the date functions of the period
+sums). Only ``counted`` games feed the statistics; uncounted ones stay in the history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
+from .sql import Connection, Row
 
 if TYPE_CHECKING:
-    Row = Sequence[Any]
+    from .sql import T, Work
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,23 +130,32 @@ def _check_results(results: GameResults, record: GameRecord) -> None:
             raise ValueError(f"inconsistent result line {line}")
 
 
-async def insert_results(db: aiosqlite.Connection, record: GameRecord, results: GameResults,
-                         now: float) -> None:
-    """Write ``matches``, ``results`` and the sums rows for ``record``.
+def write_results(conn: Connection, record: GameRecord, results: GameResults,
+                  now: float) -> bool:
+    """Write ``matches``, ``results`` and the sums rows for ``record``, unless its
+    ``matches`` row exists already; True if written.
 
-    Runs inside the caller's write transaction (the one that finishes the game), so
-    a game is either finished with its results or not finished at all.
+    Runs inside the caller's write transaction (the one that finishes the game, or a
+    backfill), so a game is either finished with its results or not finished at all.
+    The ``matches`` row goes first with ``ON CONFLICT DO NOTHING``: of two processes
+    backfilling the same game at once, the second waits for the first and then skips
+    (no check-then-insert race on PostgreSQL).
     """
-    for sql, rows in results_statements(record, results, now):
-        await db.executemany(sql, rows)
+    first, *rest = results_statements(record, results, now)
+    sql, rows = first
+    if not conn.execute(sql + " ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+                        rows[0]).fetchall():
+        return False
+    for sql, rows in rest:
+        conn.executemany(sql, rows)
+    return True
 
 
 def results_statements(record: GameRecord, results: GameResults, now: float
                        ) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """The statements (each with its rows of parameters) that record ``results``.
-
-    Plain data, so the store can also run them in one synchronous transaction.
-    """
+    """The statements (each with its rows of parameters) that record ``results``,
+    ``matches`` first; the sums rows in player order, so concurrent transactions
+    lock them in the same order (no deadlock on PostgreSQL)."""
     _check_results(results, record)
     practice = int(results.practice)
     found: list[tuple[str, list[tuple[Any, ...]]]] = [(
@@ -164,7 +171,8 @@ def results_statements(record: GameRecord, results: GameResults, now: float
           int(p.won), int(results.counted and not p.stand_in), now, practice, int(p.stand_in))
          for p in results.players],
     )]
-    counted = [p for p in results.players if results.counted and not p.stand_in]
+    counted = sorted((p for p in results.players if results.counted and not p.stand_in),
+                     key=lambda p: p.player_id)
     if not counted:
         return found
     found.append((
@@ -210,9 +218,10 @@ def summary_period(since: float) -> str | None:
     return next((period for period, start in period_starts(since) if start == since), None)
 
 
-# The bucket of a result in SQL (SQLite's date functions; PostgreSQL would write
-# ``date_trunc``): used to fill ``period_totals`` from ``results``, by migration 6 and by
-# a rebuild (so change them only together with a new migration).
+# The bucket of a result in SQL (SQLite's date functions; :mod:`bot.store.dialect`
+# gives PostgreSQL its ``date_trunc`` instead): used to fill ``period_totals`` from
+# ``results``, by migration 6 and by a rebuild (so change them only together with a
+# new migration).
 PERIOD_START_SQL = {
     "month": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of month') AS REAL)",
     "week": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of day', 'weekday 0', "
@@ -250,19 +259,16 @@ class StatsQueries:
     """The statistics reads of :class:`~bot.store.Store` (mixed into it)."""
 
     if TYPE_CHECKING:
-        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+        async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
 
-        def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
-
-        @staticmethod
-        async def _rows(db: aiosqlite.Connection, sql: str,
-                        params: Iterable[Any]) -> list[Row]: ...
+        async def _transact(self, work: Work[T]) -> T: ...
 
     async def rebuild_player_totals(self) -> None:
         """Recompute the all-time and the per-period sums from ``results`` (one transaction)."""
-        async with self._write() as db:
+        def work(conn: Connection) -> None:
             for statement in REBUILD_TOTALS:
-                await db.execute(statement)
+                conn.execute(statement)
+        await self._transact(work)
 
     async def finished_without_results(self, limit: int = 500) -> list[GameRecord]:
         """Finished games that have no ``matches`` row yet (finished before schema 3)."""
@@ -274,14 +280,8 @@ class StatsQueries:
         """Record the results of an already finished game (a backfill), once."""
         if record.status != FINISHED or record.finished_at is None:
             raise ValueError(f"game {record.id} is not finished")
-        async with self._write() as db:
-            sql = "SELECT 1 FROM matches WHERE game_id = ?"
-            if not await self._rows(db, sql, (record.id,)):
-                await insert_results(db, record, results, record.finished_at)
-
-    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        async with self._read() as db:
-            return await self._rows(db, sql, params)
+        finished_at = record.finished_at
+        await self._transact(lambda conn: write_results(conn, record, results, finished_at))
 
     async def leaderboard_totals(self, guild_id: int, *, variant: str | None = None,
                                  since: float | None = None) -> list[Totals]:

@@ -1,16 +1,18 @@
-"""The :class:`Store`: async persistence of games and their moves (SQLite backend).
+"""The :class:`Store`: async persistence of games and their moves.
 
-All SQL is standard and parameterised; SQLite specifics (connection pragmas,
-``BEGIN IMMEDIATE``, ``lastrowid``) are confined to a few private helpers, so a
-PostgreSQL backend can offer the same public methods without touching callers.
+``Store(target)`` is SQLite for a file path (the default) and
+:class:`~bot.store.postgres.PostgresStore` for a ``postgresql://`` URL. Both run the
+same queries: each transaction is one synchronous function of a
+:class:`~bot.store.sql.Connection` in this module (SQLite's spelling, translated for
+PostgreSQL by :mod:`bot.store.dialect`); the subclass only swaps the connections
+(:meth:`Store._transact`, :meth:`Store._fetch`, :meth:`Store.game_lock`).
 
 Concurrency: every state change is a compare-and-set on ``games.version`` inside
 one write transaction. Writes go through one connection whose thread (aiosqlite's)
 runs each of this module's transactions as one function, in the order they were sent:
 one round trip per transaction. Reads use a second connection (in WAL mode they never
-wait behind a write). A multi-statement :meth:`Store._write` (statistics, migrations)
-holds an ``asyncio.Lock`` that single-trip transactions then wait for; across
-processes SQLite's write lock (with a busy timeout) serialises writers.
+wait behind a write). Across processes SQLite's write lock (with a busy timeout)
+serialises writers.
 """
 
 from __future__ import annotations
@@ -20,16 +22,17 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 import aiosqlite
 
 from .errors import ChannelBusy, GameNotFound, StoreError, VersionConflict, WrongStatus
+from .locks import KeyedLocks
 from .migrations import apply_migrations
 from .records import (
     ABANDONED,
@@ -50,17 +53,15 @@ from .records import (
     move_from_row,
     timing_columns,
 )
-from .stats import GameResults, StatsQueries, results_statements
+from .sql import Connection, Row, T, Work
+from .stats import GameResults, StatsQueries, write_results
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-Row = Sequence[Any]
-T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], T]
-"""A whole transaction's statements, run on the writer's thread."""
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_POSTGRES_SCHEMES = ("postgresql:", "postgres:")
 _ACTIVE_SQL = "status IN ('lobby', 'running')"
 _NAMES_KEPT = 10_000  # display names remembered in memory, so an unchanged one costs nothing
 _CHECKPOINT_EVERY = 200
@@ -105,19 +106,19 @@ def _atomically(conn: sqlite3.Connection, work: Work[T]) -> T:
     return result
 
 
-def _fetch_game(conn: sqlite3.Connection, game_id: int) -> GameRecord | None:
+def _fetch_game(conn: Connection, game_id: int) -> GameRecord | None:
     row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
     return None if row is None else game_from_row(row)
 
 
-def _existing_game(conn: sqlite3.Connection, game_id: int) -> GameRecord:
+def _existing_game(conn: Connection, game_id: int) -> GameRecord:
     record = _fetch_game(conn, game_id)
     if record is None:
         raise GameNotFound(game_id)
     return record
 
 
-def _compare_and_set(conn: sqlite3.Connection, game_id: int, expected_version: int,
+def _compare_and_set(conn: Connection, game_id: int, expected_version: int,
                      allowed: tuple[str, ...], changes: dict[str, Any], now: float) -> None:
     """Apply ``changes`` and bump the version iff version and status match.
 
@@ -137,13 +138,13 @@ def _compare_and_set(conn: sqlite3.Connection, game_id: int, expected_version: i
     raise WrongStatus(game_id, current.status, allowed)
 
 
-def _append_events(conn: sqlite3.Connection, game_id: int, events: Sequence[EventRow]) -> None:
+def _append_events(conn: Connection, game_id: int, events: Sequence[EventRow]) -> None:
     if not events:
         return
     conn.executemany(
-        "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
-        "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM game_events WHERE game_id = ?",
-        [(game_id, turn, kind, player, dump_json(data), game_id)
+        "INSERT INTO game_events (game_id, seq, turn, kind, player, data) VALUES (?, "
+        "(SELECT COALESCE(MAX(seq), 0) + 1 FROM game_events WHERE game_id = ?), ?, ?, ?, ?)",
+        [(game_id, game_id, turn, kind, player, dump_json(data))
          for turn, kind, player, data in events])
 
 
@@ -161,7 +162,7 @@ _RECORD_COLUMNS = ("stage_started", "deadline", "reminders", "finished_at")
 """Columns a change may set that :class:`GameRecord` holds under the same name."""
 
 
-def _store_change(conn: sqlite3.Connection, before: GameRecord, expected_version: int,
+def _store_change(conn: Connection, before: GameRecord, expected_version: int,
                   change: GameChange, now: float) -> GameRecord:
     """Write ``change`` to the running game ``before`` (compare-and-set) inside the open
     transaction; the record after it, built without reading the row again."""
@@ -174,9 +175,9 @@ def _store_change(conn: sqlite3.Connection, before: GameRecord, expected_version
         columns.update(finished_at=now, next_due=None)
     _compare_and_set(conn, before.id, expected_version, (RUNNING,), columns, now)
     conn.executemany(
-        "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) "
-        "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
-        [(before.id, player_id, dump_json(move), now, source, before.id)
+        "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) VALUES (?, "
+        "(SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?)",
+        [(before.id, before.id, player_id, dump_json(move), now, source)
          for player_id, move, source in change.moves])
     _append_events(conn, before.id, change.events)
     # Decoded from what was stored, so the record holds exactly what a read would.
@@ -185,8 +186,7 @@ def _store_change(conn: sqlite3.Connection, before: GameRecord, expected_version
                      presence=before.presence if presence is None else json.loads(presence),
                      **{k: columns[k] for k in _RECORD_COLUMNS if k in columns})
     if change.results is not None:
-        for sql, rows in results_statements(record, change.results, now):
-            conn.executemany(sql, rows)
+        write_results(conn, record, change.results, now)
     return record
 
 
@@ -197,13 +197,31 @@ def _log_change(record: GameRecord, change: GameChange) -> None:
         log.info("game %d finished", record.id)
 
 
+def is_postgres_url(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
+    if isinstance(target, Path) and str(target).startswith(_POSTGRES_SCHEMES):
+        raise ValueError(f"{target}: pass a PostgreSQL URL as a str (a Path drops a slash)")
+    return isinstance(target, str) and target.startswith(_POSTGRES_SCHEMES)
+
+
 class Store(StatsQueries):
     """Persistence for games and moves, and the results of finished games.
 
-    Create with ``await Store.open(path)`` or ``async with Store(path) as store``.
+    Create with ``await Store.open(target)`` or ``async with Store(target) as store``:
+    ``target`` is a SQLite file path or a ``postgresql://`` URL (see the module).
     ``clock`` returns unix seconds and stamps ``created_at``/``updated_at``/
     ``finished_at``/move ``created_at`` (default :func:`time.time`).
     """
+
+    schema_version = 0
+    """The schema version found or made by :meth:`connect`."""
+
+    def __new__(cls, path: str | Path, **_: Any) -> Self:
+        if cls is Store and is_postgres_url(path):
+            from .postgres import PostgresStore
+
+            return super().__new__(PostgresStore)  # type: ignore[return-value]
+        return super().__new__(cls)
 
     def __init__(
         self, path: str | Path, *, clock: Clock = time.time, busy_timeout: float = 5.0
@@ -218,6 +236,7 @@ class Store(StatsQueries):
         self._writes = 0
         self._lock = asyncio.Lock()
         self._names: dict[tuple[int, int], str] = {}
+        self._game_locks = KeyedLocks()
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -225,7 +244,8 @@ class Store(StatsQueries):
     async def open(
         cls, path: str | Path, *, clock: Clock = time.time, busy_timeout: float = 5.0
     ) -> Self:
-        """Connect to ``path`` (created if missing) and apply pending migrations."""
+        """Connect to ``path`` (a SQLite file, created if missing, or a PostgreSQL URL)
+        and apply pending migrations."""
         store = cls(path, clock=clock, busy_timeout=busy_timeout)
         await store.connect()
         return store
@@ -250,6 +270,7 @@ class Store(StatsQueries):
             raise
         self._db = db
         self._reader, self._checkpointer = sides or (db, None)
+        self.schema_version = version
         log.info("store %s open (schema version %d)", self.path, version)
 
     async def _configure(self, db: aiosqlite.Connection) -> None:
@@ -303,6 +324,16 @@ class Store(StatsQueries):
     ) -> None:
         await self.close()
 
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """``async with store.game_lock(game_id):`` excludes every other holder of the
+        same game's lock until the block ends (the publisher's per-game serialisation).
+
+        SQLite: an :class:`asyncio.Lock` per game (one process per database file).
+        PostgreSQL: also a session advisory lock, so it excludes other processes too.
+        Not re-entrant: a task must not take the same game's lock twice.
+        """
+        return self._game_locks.hold(game_id)
+
     # -- low-level helpers -----------------------------------------------------------
 
     def _conn(self) -> aiosqlite.Connection:
@@ -310,54 +341,33 @@ class Store(StatsQueries):
             raise StoreError("store is not open")
         return self._db
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A connection for reads outside any write transaction: the reader's own, or
-        (in memory) the writer's, used exclusively."""
-        db = self._conn()
-        reader = self._reader or db
-        async with self._lock if reader is db else nullcontext():
-            try:
-                yield reader
-            except sqlite3.Error as exc:
-                raise StoreError(str(exc)) from exc
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """The rows of one read, outside any write transaction: on the reader's own
+        connection, or (in memory) the writer's."""
+        reader = self._reader or self._conn()
+        try:
+            return list(await reader.execute_fetchall(sql, tuple(params)))
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction of several round trips: committed on success, rolled
-        back on any error. :meth:`_transact` is one round trip."""
-        db = self._conn()
-        async with self._lock:
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot begin transaction: {exc}") from exc
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException as exc:
-                await self._rollback(db)
-                if isinstance(exc, sqlite3.Error):
-                    raise StoreError(str(exc)) from exc
-                raise
-        self._wrote()
+    async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self._fetch(sql, params)
+        return rows[0] if rows else None
 
     async def _transact(self, work: Work[T]) -> T:
         """Run ``work`` as one write transaction in one round trip to the writer's thread.
 
         ``work`` gets the plain ``sqlite3`` connection and runs on that thread; what it
         raises rolls the transaction back and reaches the caller. Transactions run in
-        the order they were sent (aiosqlite's queue); only an open :meth:`_write`,
-        which spans several round trips, makes this wait.
+        the order they were sent (aiosqlite's queue).
         """
         db = self._conn()
-        async with self._lock if self._lock.locked() else nullcontext():
-            try:
-                # aiosqlite runs queued functions on the connection's own thread: this
-                # (private) entry point is what makes a transaction a single round trip.
-                result: T = await db._execute(_atomically, db._conn, work)
-            except sqlite3.Error as exc:
-                raise StoreError(str(exc)) from exc
+        try:
+            # aiosqlite runs queued functions on the connection's own thread: this
+            # (private) entry point is what makes a transaction a single round trip.
+            result: T = await db._execute(_atomically, db._conn, work)
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
         self._wrote()
         return result
 
@@ -376,60 +386,36 @@ class Store(StatsQueries):
         except (sqlite3.Error, ValueError) as exc:  # ValueError: closed meanwhile
             log.warning("store %s: checkpoint failed: %s", self.path, exc)
 
-    @staticmethod
-    async def _rollback(db: aiosqlite.Connection) -> None:
-        try:
-            await db.execute("ROLLBACK")
-        except sqlite3.Error as exc:  # e.g. no transaction left to roll back
-            log.debug("rollback failed: %s", exc)
-
-    @staticmethod
-    async def _rows(db: aiosqlite.Connection, sql: str, params: Iterable[Any]) -> list[Row]:
-        return list(await db.execute_fetchall(sql, tuple(params)))
-
-    @classmethod
-    async def _row(cls, db: aiosqlite.Connection, sql: str, params: Iterable[Any]) -> Row | None:
-        rows = await cls._rows(db, sql, params)
-        return rows[0] if rows else None
-
-    @classmethod
-    async def _load(cls, db: aiosqlite.Connection, game_id: int) -> GameRecord | None:
-        row = await cls._row(db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return None if row is None else game_from_row(row)
-
     # -- reads -----------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with ``game_id``, or None."""
-        async with self._read() as db:
-            return await self._load(db, game_id)
+        row = await self._fetch_one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
+                                    (game_id,))
+        return None if row is None else game_from_row(row)
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The lobby or running game in ``channel_id``, or None."""
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_ACTIVE_SQL}"
-        async with self._read() as db:
-            row = await self._row(db, sql, (channel_id,))
+        row = await self._fetch_one(sql, (channel_id,))
         return None if row is None else game_from_row(row)
 
     async def games_for_channel(self, channel_id: int, *, limit: int = 20) -> list[GameRecord]:
         """Up to ``limit`` games of ``channel_id`` (any status), newest first."""
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT ?"
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (channel_id, limit))
+        rows = await self._fetch(sql, (channel_id, limit))
         return [game_from_row(row) for row in rows]
 
     async def active_games(self) -> list[GameRecord]:
         """Every lobby or running game, oldest first (e.g. to restore views on startup)."""
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE {_ACTIVE_SQL} ORDER BY id"
-        async with self._read() as db:
-            rows = await self._rows(db, sql, ())
+        rows = await self._fetch(sql, ())
         return [game_from_row(row) for row in rows]
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """All moves of ``game_id`` in ``seq`` order (empty for an unknown game)."""
         sql = f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq"
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (game_id,))
+        rows = await self._fetch(sql, (game_id,))
         return [move_from_row(row) for row in rows]
 
     # -- writes ----------------------------------------------------------------------
@@ -455,20 +441,24 @@ class Store(StatsQueries):
             _check_int(name, value)
         options_json, players_json = dump_json(options), dump_json([host_id])
 
-        def work(conn: sqlite3.Connection) -> GameRecord:
-            sql = f"SELECT id FROM games WHERE channel_id = ? AND {_ACTIVE_SQL}"
-            busy = conn.execute(sql, (channel_id,)).fetchone()
-            if busy is not None:
-                raise ChannelBusy(channel_id, busy[0])
+        def work(conn: Connection) -> GameRecord:
             now = self._clock()
-            cur = conn.execute(
+            # The unique index on the channel's active game decides, not a prior read:
+            # of two processes creating at once, the second waits for the first's
+            # commit and inserts nothing.
+            created = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
                 "players, status, version, created_at, updated_at, turn_time, next_due, "
-                "shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 1)",
+                "shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 1) "
+                f"ON CONFLICT (channel_id) WHERE {_ACTIVE_SQL} DO NOTHING RETURNING id",
                 (guild_id, channel_id, host_id, variant, options_json, seed,
                  players_json, LOBBY, now, now, turn_time, expires),
-            )  # fmt: skip
-            return _existing_game(conn, int(cur.lastrowid or 0))
+            ).fetchall()  # fmt: skip
+            if not created:
+                busy = conn.execute(f"SELECT id FROM games WHERE channel_id = ? AND {_ACTIVE_SQL}",
+                                    (channel_id,)).fetchone()
+                raise ChannelBusy(channel_id, None if busy is None else busy[0])
+            return _existing_game(conn, int(created[0][0]))
 
         record = await self._transact(work)
         log.info("game %d created in channel %d (%s)", record.id, channel_id, variant)
@@ -479,7 +469,7 @@ class Store(StatsQueries):
                    ends: bool = False) -> GameRecord:
         """Compare-and-set ``changes`` (and append ``events``), one round trip; ``ends``
         also stamps ``finished_at`` and clears ``next_due``."""
-        def work(conn: sqlite3.Connection) -> GameRecord:
+        def work(conn: Connection) -> GameRecord:
             now = self._clock()
             columns = {**changes, "finished_at": now, "next_due": None} if ends else changes
             _compare_and_set(conn, game_id, expected_version, allowed, columns, now)
@@ -568,7 +558,7 @@ class Store(StatsQueries):
         Raises :class:`GameNotFound`, or :class:`WrongStatus` unless the game is running
         when there is something to store.
         """
-        def work(conn: sqlite3.Connection) -> tuple[GameRecord, T, GameChange | None]:
+        def work(conn: Connection) -> tuple[GameRecord, T, GameChange | None]:
             record = _existing_game(conn, game_id)
             change, value = decide(record)
             if change is not None:
@@ -589,22 +579,19 @@ class Store(StatsQueries):
         """Lobbies and running games with something due at ``now``, most overdue first."""
         sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') "
                "AND next_due <= ? ORDER BY next_due, id LIMIT ?")
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (now, limit))
+        rows = await self._fetch(sql, (now, limit))
         return [game_from_row(row) for row in rows]
 
     async def running_games(self, guild_id: int) -> list[GameRecord]:
         """The running games of one server, oldest first."""
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'running' " \
               "ORDER BY id"
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (guild_id,))
+        rows = await self._fetch(sql, (guild_id,))
         return [game_from_row(row) for row in rows]
 
     async def guild_turn_time(self, guild_id: int) -> int | None:
         """The server's default turn time in seconds, if one was set."""
-        async with self._read() as db:
-            row = await self._row(db, "SELECT turn_time FROM guild_settings WHERE guild_id = ?",
+        row = await self._fetch_one("SELECT turn_time FROM guild_settings WHERE guild_id = ?",
                                   (guild_id,))
         return None if row is None or row[0] is None else int(row[0])
 
@@ -653,8 +640,7 @@ class Store(StatsQueries):
             return {}
         marks = ", ".join("?" for _ in user_ids)
         sql = f"SELECT user_id, name FROM player_names WHERE guild_id = ? AND user_id IN ({marks})"
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (guild_id, *user_ids))
+        rows = await self._fetch(sql, (guild_id, *user_ids))
         return {int(row[0]): str(row[1]) for row in rows}
 
     async def set_message(self, game_id: int, message_id: int | None) -> None:
@@ -666,7 +652,7 @@ class Store(StatsQueries):
         if message_id is not None:
             _check_int("message_id", message_id)
 
-        def work(conn: sqlite3.Connection) -> None:
+        def work(conn: Connection) -> None:
             sql = "UPDATE games SET message_id = ? WHERE id = ?"
             if conn.execute(sql, (message_id, game_id)).rowcount != 1:
                 raise GameNotFound(game_id)
@@ -678,8 +664,7 @@ class Store(StatsQueries):
         """The stored events of ``game_id`` from ``first_turn`` on, in order."""
         sql = ("SELECT seq, turn, kind, player, data FROM game_events "
                "WHERE game_id = ? AND turn >= ? ORDER BY seq")
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (game_id, first_turn))
+        rows = await self._fetch(sql, (game_id, first_turn))
         return [StoredEvent(seq, turn, kind, player, json.loads(data))
                 for seq, turn, kind, player, data in rows]
 
@@ -687,8 +672,7 @@ class Store(StatsQueries):
         """Games whose channel shows an older version than the store holds, oldest first."""
         sql = ("SELECT id FROM games WHERE shown_version < version AND status != 'lobby' "
                "ORDER BY id LIMIT ?")
-        async with self._read() as db:
-            rows = await self._rows(db, sql, (limit,))
+        rows = await self._fetch(sql, (limit,))
         return [int(row[0]) for row in rows]
 
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
@@ -700,25 +684,24 @@ class Store(StatsQueries):
         if message_id is not None:
             _check_int("message_id", message_id)
         await self._transact(lambda conn: conn.execute(
-            "UPDATE games SET shown_version = MAX(shown_version, ?), message_id = ?, "
-            "shown = ? WHERE id = ?", (version, message_id, dump_json(shown), game_id)))
+            "UPDATE games SET shown_version = CASE WHEN shown_version < ? THEN ? "
+            "ELSE shown_version END, message_id = ?, shown = ? WHERE id = ?",
+            (version, version, message_id, dump_json(shown), game_id)))
 
     # -- the server's language (issue 14) ------------------------------------------
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages, if it chose one."""
-        async with self._read() as db:
-            row = await self._row(db, "SELECT language FROM guild_settings WHERE guild_id = ?",
+        row = await self._fetch_one("SELECT language FROM guild_settings WHERE guild_id = ?",
                                   (guild_id,))
         return None if row is None else row[0]
 
     async def set_guild_language(self, guild_id: int, language: str) -> None:
         _check_int("guild_id", guild_id)
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
-                (guild_id, language))
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+            (guild_id, language)))
 
     # -- lobby options (issue 16) ----------------------------------------------------
 

@@ -23,6 +23,7 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    async with Store(db_path, clock=clock) as opened:
+async def store(database: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
+    """An open store on each backend (see ``database`` in tests/conftest.py)."""
+    async with Store(database, clock=clock) as opened:
         yield opened

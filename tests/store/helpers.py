@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
 from bot.store import GameRecord, Store
+from bot.store.dialect import to_postgres
 
 GUILD = 100
 CHANNEL = 200
@@ -44,3 +54,16 @@ async def make_running(store: Store, channel_id: int = CHANNEL) -> GameRecord:
     game = await make_lobby(store, channel_id)
     game = await store.update_lobby(game.id, game.version, [HOST, PLAYER2])
     return await store.start_game(game.id, game.version, {"turn": 0, "sheets": {}})
+
+
+def query(database: str | Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (the store's spelling), read straight from either backend."""
+    if isinstance(database, Path):
+        with closing(sqlite3.connect(database)) as conn:
+            return conn.execute(sql, tuple(params)).fetchall()
+    with psycopg.connect(database) as conn:
+        return [tuple(row) for row in conn.execute(to_postgres(sql), tuple(params))]
+
+
+sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+"""For a test of SQLite's own machinery (query plans, pragmas, the file, aiosqlite)."""

@@ -18,6 +18,12 @@ from .helpers import HOST, PLAYER2, make_running
 MOVES_PER_COMMIT = 3
 
 
+@pytest.fixture
+def database(db_path: Path) -> Path:
+    """The quick check and the backup are SQLite's own: these tests use a SQLite file."""
+    return db_path
+
+
 def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
     with closing(sqlite3.connect(path)) as db:
         return db.execute(sql).fetchall()

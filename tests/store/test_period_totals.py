@@ -15,7 +15,7 @@ from bot.store import Store
 from bot.store.migrations import MIGRATIONS, PERIOD_TOTALS, apply_migrations
 from bot.store.stats import period_starts, summary_period
 
-from .helpers import GUILD, FakeClock
+from .helpers import GUILD, FakeClock, query, sqlite_only
 from .test_stats_store import ANA, BEN, CEM, DAN, DAY, OTHER_GUILD, by_player, finish, table
 
 # Thursday 2026-01-29 12:00 UTC: a Monday (Feb 2) and a month (Feb 1) begin within days.
@@ -26,14 +26,13 @@ def utc(*date: int) -> float:
     return datetime(*date, tzinfo=UTC).timestamp()  # type: ignore[misc]
 
 
-def raw_totals(path: Path, since: float, variant: str | None) -> dict[int, tuple]:
+def raw_totals(database: str | Path, since: float, variant: str | None) -> dict[int, tuple]:
     """The leaderboard figures summed straight from ``results``."""
     sql = ("SELECT player_id, COUNT(*), SUM(won), SUM(score), MAX(score) FROM results "
            "WHERE guild_id = ? AND counted = 1 AND finished_at >= ?"
            + (" AND variant = ?" if variant else "") + " GROUP BY player_id")
     params = (GUILD, since, variant) if variant else (GUILD, since)
-    with sqlite3.connect(path) as conn:
-        return {r[0]: tuple(r[1:]) for r in conn.execute(sql, params)}
+    return {r[0]: tuple(r[1:]) for r in query(database, sql, params)}
 
 
 async def play_a_fortnight(store: Store, clock: FakeClock) -> None:
@@ -69,25 +68,26 @@ def test_only_the_start_of_a_month_or_week_is_served_by_the_sums() -> None:
 
 
 @pytest.mark.parametrize("variant", [None, "classic", "longo"])
-async def test_period_sums_agree_with_the_results(store: Store, db_path: Path,
+async def test_period_sums_agree_with_the_results(store: Store, database: str | Path,
                                                   clock: FakeClock, variant: str | None) -> None:
     await play_a_fortnight(store, clock)
     starts = [utc(2026, 1, 1), utc(2026, 2, 1), utc(2026, 3, 1), utc(2026, 1, 26),
               utc(2026, 2, 2), utc(2026, 2, 9), utc(2026, 2, 16), utc(2026, 2, 4, 7)]
     for since in starts:
-        expected = raw_totals(db_path, since, variant)
+        expected = raw_totals(database, since, variant)
         found = by_player(await store.leaderboard_totals(GUILD, variant=variant, since=since))
         assert found == expected, datetime.fromtimestamp(since, UTC)
-    assert raw_totals(db_path, utc(2026, 2, 2), variant)  # the weeks were not empty
+    assert raw_totals(database, utc(2026, 2, 2), variant)  # the weeks were not empty
 
 
-async def test_rebuilding_gives_the_same_period_sums(store: Store, db_path: Path,
+async def test_rebuilding_gives_the_same_period_sums(store: Store, database: str | Path,
                                                      clock: FakeClock) -> None:
+    """The SQL buckets (strftime, or date_trunc on PostgreSQL) are Python's periods."""
     await play_a_fortnight(store, clock)
-    query = "SELECT * FROM period_totals ORDER BY guild_id, period, start, variant, player_id"
-    kept = table(db_path, query)
+    sql = "SELECT * FROM period_totals ORDER BY guild_id, period, start, variant, player_id"
+    kept = table(database, sql)
     await store.rebuild_player_totals()
-    assert table(db_path, query) == kept
+    assert table(database, sql) == kept
     assert {row[1] for row in kept} == {"month", "week"}
 
 
@@ -105,6 +105,7 @@ async def test_the_migration_sums_the_results_so_far(db_path: Path, clock: FakeC
     assert table(db_path, query) == kept
 
 
+@sqlite_only
 @pytest.mark.parametrize("variant", ["", " AND variant = ?"])
 async def test_the_period_query_reads_its_period_by_index(store: Store, db_path: Path,
                                                           variant: str) -> None:

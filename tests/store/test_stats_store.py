@@ -10,7 +10,7 @@ import pytest
 from bot.store import GameRecord, Store, StoreError, VersionConflict
 from bot.store.stats import GameResults, PlayerResult, Totals
 
-from .helpers import CHANNEL, GUILD, FakeClock, make_lobby
+from .helpers import CHANNEL, GUILD, FakeClock, make_lobby, query, sqlite_only
 
 ANA, BEN, CEM, DAN = 11, 22, 33, 44
 OTHER_GUILD = 999
@@ -46,12 +46,11 @@ def by_player(totals: list[Totals]) -> dict[int, tuple[int, int, int, int]]:
     return {t.player_id: (t.games, t.wins, t.score_sum, t.best) for t in totals}
 
 
-def table(path: Path, sql: str) -> list[tuple]:
-    with sqlite3.connect(path) as conn:
-        return conn.execute(sql).fetchall()
+def table(database: str | Path, sql: str) -> list[tuple]:
+    return query(database, sql)
 
 
-async def test_results_are_written_with_the_games_end(store: Store, db_path: Path,
+async def test_results_are_written_with_the_games_end(store: Store, database: str | Path,
                                                       clock: FakeClock) -> None:
     started = clock.now  # the lobby opens
     game = await running(store, [ANA, BEN, CEM])
@@ -60,16 +59,16 @@ async def test_results_are_written_with_the_games_end(store: Store, db_path: Pat
     record = await store.record_move(game.id, game.version, ANA, {"kind": "pass"}, {},
                                      "finished", results=results)
     assert record.status == "finished" and record.finished_at == clock.now
-    assert table(db_path, "SELECT game_id, guild_id, channel_id, variant, started_at, "
+    assert table(database, "SELECT game_id, guild_id, channel_id, variant, started_at, "
                           "finished_at, turns, players, counted FROM matches") == [
         (record.id, GUILD, CHANNEL, "classic", started, clock.now, 14, 3, 1)]
-    rows = table(db_path, "SELECT player_id, seat, score, rank, won, finished_at FROM results "
+    rows = table(database, "SELECT player_id, seat, score, rank, won, finished_at FROM results "
                           "ORDER BY seat")
     assert rows == [(ANA, 0, 40, 2, 0, clock.now), (BEN, 1, 55, 1, 1, clock.now),
                     (CEM, 2, 40, 2, 0, clock.now)]
 
 
-async def test_a_refused_end_writes_no_results(store: Store, db_path: Path) -> None:
+async def test_a_refused_end_writes_no_results(store: Store, database: str | Path) -> None:
     game = await running(store, [ANA, BEN])
     results = GameResults(5, lines({ANA: 10, BEN: 20}))
     with pytest.raises(VersionConflict):
@@ -81,18 +80,18 @@ async def test_a_refused_end_writes_no_results(store: Store, db_path: Path) -> N
         await store.record_move(game.id, game.version, ANA, {}, {}, "finished",
                                 results=GameResults(5, lines({ANA: 10, CEM: 20})))
     assert (await store.get_game(game.id)).status == "running"  # type: ignore[union-attr]
-    assert table(db_path, "SELECT COUNT(*) FROM matches") == [(0,)]
-    assert table(db_path, "SELECT COUNT(*) FROM results") == [(0,)]
-    assert table(db_path, "SELECT COUNT(*) FROM moves") == [(0,)]
+    assert table(database, "SELECT COUNT(*) FROM matches") == [(0,)]
+    assert table(database, "SELECT COUNT(*) FROM results") == [(0,)]
+    assert table(database, "SELECT COUNT(*) FROM moves") == [(0,)]
 
 
-async def test_a_failing_insert_rolls_back_the_end(store: Store, db_path: Path) -> None:
+async def test_a_failing_insert_rolls_back_the_end(store: Store, database: str | Path) -> None:
     game = await running(store, [ANA, BEN])
     broken = GameResults(-1, lines({ANA: 10, BEN: 20}))  # violates CHECK (turns >= 0)
     with pytest.raises(StoreError):
         await store.record_move(game.id, game.version, ANA, {}, {}, "finished", results=broken)
     assert (await store.get_game(game.id)).status == "running"  # type: ignore[union-attr]
-    assert table(db_path, "SELECT COUNT(*) FROM moves") == [(0,)]
+    assert table(database, "SELECT COUNT(*) FROM moves") == [(0,)]
 
 
 async def test_all_time_totals(store: Store) -> None:
@@ -214,6 +213,7 @@ async def test_rebuilding_totals_gives_the_same_figures(store: Store) -> None:
     ("SELECT player_id, SUM(games) FROM player_totals WHERE guild_id = ? GROUP BY player_id",
      "sqlite_autoindex_player_totals_1"),
 ])
+@sqlite_only
 async def test_queries_use_their_indexes(store: Store, db_path: Path, sql: str,
                                          index: str) -> None:
     with sqlite3.connect(db_path) as conn:

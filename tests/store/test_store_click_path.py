@@ -12,9 +12,19 @@ from typing import Any
 import pytest
 
 from bot.store import GameChange, GameNotFound, GameRecord, Store, Timing, WrongStatus
+from bot.store.postgres import PostgresStore
 from bot.store.stats import GameResults, PlayerResult
 
-from .helpers import GUILD, HOST, PLAYER2, FakeClock, make_lobby, make_running
+from .helpers import (
+    GUILD,
+    HOST,
+    PLAYER2,
+    FakeClock,
+    make_lobby,
+    make_running,
+    query,
+    sqlite_only,
+)
 
 MOVE = (HOST, {"kind": "cross", "row": "red", "number": 2}, "player")
 PATIENCE = 30.0  # seconds before a hang counts as a failure (never a speed check)
@@ -27,15 +37,20 @@ def change(**fields: Any) -> GameChange:
 
 
 def counting_trips(store: Store, name: str) -> list[str]:
-    """Record each round trip to the thread of connection ``name`` (``_db``/``_reader``)."""
+    """Record each round trip to the thread of connection ``name`` (``_db``: the writer,
+    ``_reader``), on either backend."""
     trips: list[str] = []
-    connection = getattr(store, name)
-    send = connection._execute
+    if isinstance(store, PostgresStore):
+        connection: Any = store._writer if name == "_db" else store._pg_reader
+        entry = "run"
+    else:
+        connection, entry = getattr(store, name), "_execute"
+    send = getattr(connection, entry)
 
     async def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         trips.append(getattr(fn, "__name__", "?"))
         return await send(fn, *args, **kwargs)
-    connection._execute = counted
+    setattr(connection, entry, counted)
     return trips
 
 
@@ -124,7 +139,7 @@ async def test_reads_do_not_wait_behind_a_write(store: Store) -> None:
     assert (await store.get_game(game.id) or game).state == {}
 
 
-async def test_an_unchanged_name_is_not_written(store: Store, db_path: Path,
+async def test_an_unchanged_name_is_not_written(store: Store, database: str | Path,
                                                 clock: FakeClock) -> None:
     await store.remember_name(GUILD, HOST, "Ana")
     writes = counting_trips(store, "_db")
@@ -132,18 +147,17 @@ async def test_an_unchanged_name_is_not_written(store: Store, db_path: Path,
     await store.remember_name(GUILD, HOST, "Ana")
     assert writes == []
     # Another process (no memory of it) writes no row either: updated_at stays.
-    async with Store(db_path, clock=clock) as other:
+    async with Store(database, clock=clock) as other:
         await other.remember_name(GUILD, HOST, "Ana")
         await other.remember_name(GUILD, PLAYER2, "Ben")
-    with sqlite3.connect(db_path) as check:
-        rows = check.execute("SELECT user_id, name, updated_at FROM player_names "
-                             "ORDER BY user_id").fetchall()
+    rows = query(database, "SELECT user_id, name, updated_at FROM player_names ORDER BY user_id")
     assert rows == [(HOST, "Ana", clock.now - 1), (PLAYER2, "Ben", clock.now)]
     clock.tick()
     await store.remember_name(GUILD, HOST, "Ana B.")
     assert await store.names(GUILD, [HOST]) == {HOST: "Ana B."}
 
 
+@sqlite_only
 async def test_writer_is_in_wal_mode_with_normal_sync(store: Store) -> None:
     def pragmas(conn: sqlite3.Connection) -> tuple[str, int]:
         return (conn.execute("PRAGMA journal_mode").fetchone()[0],
@@ -151,6 +165,7 @@ async def test_writer_is_in_wal_mode_with_normal_sync(store: Store) -> None:
     assert await store._transact(pragmas) == ("wal", 1)  # 1: NORMAL
 
 
+@sqlite_only
 async def test_checkpoints_run_beside_the_writes(store: Store, db_path: Path) -> None:
     game = await make_running(store)
     for _ in range(450):  # past two checkpoints

@@ -14,7 +14,17 @@ from bot.store import (
     WrongStatus,
 )
 
-from .helpers import CHANNEL, GUILD, HOST, PLAYER2, PLAYER3, FakeClock, make_lobby, make_running
+from .helpers import (
+    CHANNEL,
+    GUILD,
+    HOST,
+    PLAYER2,
+    PLAYER3,
+    FakeClock,
+    make_lobby,
+    make_running,
+    sqlite_only,
+)
 
 
 async def test_create_and_get(store: Store, clock: FakeClock) -> None:
@@ -152,6 +162,7 @@ async def test_finished_game_frees_channel(store: Store) -> None:
     assert [g.id for g in await store.games_for_channel(CHANNEL, limit=1)] == [second.id]
 
 
+@sqlite_only  # through aiosqlite; test_postgres races two creators on PostgreSQL
 async def test_unique_index_enforced_by_database(store: Store) -> None:
     """Even bypassing the API, the schema allows one lobby/running game per channel."""
     game = await make_running(store)

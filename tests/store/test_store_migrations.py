@@ -11,7 +11,7 @@ import pytest
 from bot.store import LATEST_VERSION, Store, StoreError
 from bot.store.migrations import MIGRATIONS, Migration, apply_migrations
 
-from .helpers import make_lobby
+from .helpers import make_lobby, sqlite_only
 
 
 def _schema(path: Path) -> dict[str, tuple[str, str]]:
@@ -45,6 +45,7 @@ async def test_migrates_empty_file(db_path: Path) -> None:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+@sqlite_only
 async def test_connection_pragmas(store: Store) -> None:
     db = store._db
     assert db is not None

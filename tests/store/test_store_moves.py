@@ -10,7 +10,7 @@ import pytest
 
 from bot.store import ChannelBusy, MoveRecord, Store, StoreError, VersionConflict
 
-from .helpers import HOST, PLAYER2, FakeClock, make_running
+from .helpers import HOST, PLAYER2, FakeClock, make_running, sqlite_only
 
 
 async def test_record_move_appends_in_order(store: Store, clock: FakeClock) -> None:
@@ -78,6 +78,7 @@ async def test_moves_may_end_a_game_without_ranking(store: Store) -> None:
     assert await store.due_games(now=10**12) == []
 
 
+@sqlite_only  # a trigger in SQLite's syntax; test_stats_store has the backend-neutral case
 async def test_state_rolls_back_when_move_insert_fails(store: Store, db_path: Path) -> None:
     """The state update and the move insert share one transaction."""
     game = await make_running(store)

@@ -1,0 +1,40 @@
+"""Fixtures for every test folder: the database backends the store runs on.
+
+``database`` is parametrized: each test that takes it (or the store and service
+tests' ``store``) runs on SQLite and on PostgreSQL. The PostgreSQL server is started
+once per session, by the tests themselves; if it cannot start, those tests fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.store.postgres_server import PostgresServer, ServerError
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the session (a temporary data folder, removed after)."""
+    try:
+        running = PostgresServer.running()
+        server = running.__enter__()
+    except ServerError as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield server
+    finally:
+        running.__exit__(None, None, None)
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """What ``Store.open`` takes: a new SQLite file, or the emptied PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "qwixx.db"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.clean_database()
