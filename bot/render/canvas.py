@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import current
 
-from . import theme
+from . import png, theme
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 Colour = tuple[int, int, int]
+T = TypeVar("T")
 
 
 class Canvas:
@@ -29,26 +29,87 @@ class Canvas:
     sheet can be drawn full size for one player or small on the scoreboard.
     """
 
-    def __init__(self, image: Image.Image, origin: Point = (0, 0), scale: float = 1.0,
+    def __init__(self, image: Image.Image | None, origin: Point = (0, 0), scale: float = 1.0,
                  marks: Marks | None = None) -> None:
-        self.image = image
-        self.draw = ImageDraw.Draw(image)
         self.origin = origin
         self.scale = scale
         self.marks = marks or Marks()
+        if image is not None:
+            self.marks.open(image)
 
     @classmethod
     def new(cls, width: int, height: int, background: Colour = theme.PAPER) -> Canvas:
+        """A canvas whose image is made when first drawn on: a sheet that only pastes its
+        card and sprites never needs it (see :meth:`static`, :meth:`sprite`)."""
+        canvas = cls(None, scale=theme.SUPERSAMPLE)
         size = (width * theme.SUPERSAMPLE, height * theme.SUPERSAMPLE)
-        return cls(Image.new("RGB", size, background), scale=theme.SUPERSAMPLE)
+        canvas.marks.size = size
+        canvas.marks.make = lambda: Image.new("RGB", size, background)
+        return canvas
+
+    @property
+    def image(self) -> Image.Image:
+        return self.marks.image or self.marks.open()
+
+    @property
+    def draw(self) -> ImageDraw.ImageDraw:
+        if self.marks.draw is None:
+            self.marks.open()
+        assert self.marks.draw is not None
+        return self.marks.draw
 
     def view(self, x: float, y: float, scale: float = 1.0) -> Canvas:
         """A canvas whose (0, 0) is this canvas's (x, y), drawing ``scale`` times as large."""
-        return Canvas(self.image, self.point((x, y)), self.scale * scale, self.marks)
+        return Canvas(None, self.point((x, y)), self.scale * scale, self.marks)
 
     def _mark(self, b: Box, spread: float = 0) -> None:
-        """Note that image pixels in ``b`` (grown by ``spread``) may have changed."""
-        self.marks.dirty.append((b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread))
+        """Note that image pixels in ``b`` (grown by ``spread``) may change: sprites kept
+        aside there are drawn first (see :meth:`sprite`)."""
+        grown = (b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread)
+        if self.marks.pending:
+            self.marks.draw_pending(grown)
+        self.marks.dirty.append(grown)
+
+    def sprite(self, key: Hashable, draw: Callable[[Canvas], None]) -> None:
+        """Draw what ``draw`` draws, over the cached card (see :meth:`static`) where
+        nothing else has been drawn yet: from a cache of the output pixels it gives there.
+
+        ``draw`` must draw the same for the same ``key`` on the same card, origin and scale
+        (a crossed cell, the player's name...). Its output pixels are pasted when the image
+        is saved; anything drawn over them first draws ``draw`` on the image, so the image
+        is the same as drawing everything in turn, which a test checks.
+        """
+        if self.marks.card is None:
+            draw(self)
+            return
+        full = (self.marks.card[0], self.origin, self.scale, key)
+        found = CARD_SPRITES.get(full, lambda: self._draw_sprite(draw))
+        if found is None:
+            return
+        box, patch = found
+        if self.marks.touches(box):
+            draw(self)
+        else:
+            self.marks.pending.append(Pending(box, patch, lambda: draw(self)))
+
+    def _draw_sprite(self, draw: Callable[[Canvas], None]) -> Sprite | None:
+        """The image box that ``draw`` draws in on the card, on whole output pixels, and
+        its output pixels in the palette (None if it draws nothing)."""
+        from . import palette
+
+        assert self.marks.card is not None
+        card = self.marks.card[1]
+        scratch = Canvas(card.copy(), self.origin, self.scale)
+        draw(scratch)
+        boxes = scratch.marks.dirty
+        if not boxes:
+            return None
+        s = theme.SUPERSAMPLE
+        box = (max(0, int(min(b[0] for b in boxes)) // s * s),
+               max(0, int(min(b[1] for b in boxes)) // s * s),
+               min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
+               min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s))
+        return box, palette.to_palette(scratch.image.crop(box).reduce(s))
 
     def static(self, key: Hashable, width: float, height: float,
                draw: Callable[[Canvas], None]) -> None:
@@ -67,11 +128,12 @@ class Canvas:
         size = (math.ceil(width * self.scale), math.ceil(height * self.scale))
         full = (key, self.scale, size, current())  # printed words are in the language
         image = STATIC_IMAGES.get(full, lambda: self._draw_static(size, draw))
-        self.image.paste(image, (int(x), int(y)))
-        if (x, y) == (0, 0) and image.size == self.image.size:
-            self.marks.card = (full, image)  # the card under it all
+        if (x, y) == (0, 0) and image.size == self.marks.size and self.marks.image is None:
+            self.marks.make = image.copy  # the card under it all, copied if drawn on
+            self.marks.card = (full, image)
         else:
             self._mark((x, y, x + size[0], y + size[1]))
+            self.image.paste(image, (int(x), int(y)))
 
     def _draw_static(self, size: tuple[int, int], draw: Callable[[Canvas], None]) -> Image.Image:
         canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=self.scale)
@@ -204,9 +266,11 @@ class Canvas:
             return palette_png(palette.to_palette(self.image.reduce(s)))
         key, card = self.marks.card
         out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
-        for x0, y0, x1, y1 in merged(self.marks.dirty, self.image.size, s):
+        for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
             part = self.image.crop((x0, y0, x1, y1)).reduce(s)
             out.paste(palette.to_palette(part), (x0 // s, y0 // s))
+        for sprite in self.marks.pending:  # after the boxes, which may span them
+            out.paste(sprite.patch, (sprite.box[0] // s, sprite.box[1] // s))
         return palette_png(out)
 
 
@@ -218,13 +282,63 @@ def text_mask(text: str, size: int, bold: bool, condensed: bool, anchor: str,
     return theme.font(size, bold, condensed).getmask2(text, "L", anchor=anchor, start=start)
 
 
+IntBox = tuple[int, int, int, int]
+Sprite = tuple[IntBox, Image.Image]  # image pixels changed (whole output pixels), palette
+
+
+@dataclass
+class Pending:
+    """A sprite kept aside: its output pixels, and how to draw it on the image."""
+
+    box: IntBox
+    patch: Image.Image
+    draw: Callable[[], None]
+
+
 @dataclass
 class Marks:
-    """What a drawing did, shared by a canvas and its views: the cached card under it all
-    (its cache key) and the image boxes drawn since."""
+    """What a canvas and its views share: the image (made by ``make`` when first drawn
+    on) and what was drawn on it: the cached card under it all (its cache key), the image
+    boxes drawn since, and the sprites kept aside."""
 
+    size: tuple[int, int] = (0, 0)
+    make: Callable[[], Image.Image] | None = None
+    image: Image.Image | None = None
+    draw: ImageDraw.ImageDraw | None = None
     card: tuple[Hashable, Image.Image] | None = None
     dirty: list[Box] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+
+    def open(self, image: Image.Image | None = None) -> Image.Image:
+        """Use ``image``, or make the image, to draw on."""
+        if image is None:
+            assert self.make is not None
+            image = self.make()
+        self.image, self.draw, self.size = image, ImageDraw.Draw(image), image.size
+        return image
+
+    def touches(self, box: IntBox) -> bool:
+        """Whether ``box`` shares an output pixel with anything drawn or kept aside."""
+        s = theme.SUPERSAMPLE
+        if any(overlap(box, sprite.box) for sprite in self.pending):
+            return True
+        return any(overlap(box, (int(b[0]) // s * s, int(b[1]) // s * s,
+                                 (int(b[2]) // s + 1) * s, (int(b[3]) // s + 1) * s))
+                   for b in self.dirty)
+
+    def draw_pending(self, b: Box) -> None:
+        """Draw the sprites kept aside that share an output pixel with ``b``."""
+        s = theme.SUPERSAMPLE
+        grid = (int(b[0]) // s * s, int(b[1]) // s * s, (int(b[2]) // s + 1) * s,
+                (int(b[3]) // s + 1) * s)
+        hit = [sprite for sprite in self.pending if overlap(grid, sprite.box)]
+        for sprite in hit:
+            self.pending.remove(sprite)
+            sprite.draw()
+
+
+def overlap(a: IntBox, b: IntBox) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def shifted(b: Box, by: Point) -> Box:
@@ -266,14 +380,12 @@ def to_png(image: Image.Image) -> bytes:
 
 
 def palette_png(image: Image.Image, level: int | None = None) -> bytes:
-    """Encode a palette image as it is, at zlib ``level`` (``theme.PNG_COMPRESS_LEVEL``
-    unless given)."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=level or theme.PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
+    """Encode a palette image as it is, at compression ``level``
+    (``theme.PNG_COMPRESS_LEVEL`` unless given; see :mod:`.png`)."""
+    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL)
 
 
-class ImageCache:
+class ImageCache(Generic[T]):
     """A bounded LRU cache of images that nobody changes once stored (callers paste or
     copy them, never draw on them), so any number of threads may read them at once.
     Building happens outside the lock: two threads missing the same key at once both
@@ -282,10 +394,10 @@ class ImageCache:
 
     def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
-        self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._images: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
         with self._lock:
             image = self._images.get(key)
             if image is not None:
@@ -310,6 +422,9 @@ class ImageCache:
 # The printed parts of sheets and boards: one image per layout and scale. A full-size
 # sheet's is 1728 x 1124 RGB, ~6 MB, the scoreboard's half-size ones a quarter of that;
 # the bot uses about eight (three Qwixx variants at two scales, two boards): ~35 MB.
-STATIC_IMAGES = ImageCache(maxsize=12)
+STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)
 # ... and the same cards at output size in the fixed palette, a quarter of a byte each.
-CARD_PALETTE_IMAGES = ImageCache(maxsize=12)
+CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)
+# What is written on the cards, at output size in that palette (see Canvas.sprite): a
+# crossed cell is 64 x 64 px, 4 KB; a Qwixx card has 44 cells in two looks each.
+CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)

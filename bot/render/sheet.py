@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from bot.messages import t
 from bot.rules import Game, Move
@@ -152,24 +153,24 @@ class SheetLayout:
                    has_board(game))
 
     # rows of cells
-    @property
+    @cached_property
     def slots(self) -> int:
         return max(self.lengths) + 1  # numbers plus the lock
 
-    @property
+    @cached_property
     def narrow(self) -> bool:
         """Long rows (Longo): narrower cells, condensed digits."""
         return max(self.lengths) > theme.NARROW_FROM
 
-    @property
+    @cached_property
     def cell_size(self) -> tuple[int, int]:
         return theme.NARROW_CELL if self.narrow else (theme.CELL, theme.CELL)
 
-    @property
+    @cached_property
     def gap(self) -> int:
         return theme.NARROW_GAP if self.narrow else theme.GAP
 
-    @property
+    @cached_property
     def number_size(self) -> float:
         """One size for every number on the sheet: the largest at which all fit their cells."""
         if not self.narrow:
@@ -181,11 +182,11 @@ class SheetLayout:
             size -= 0.5
         return size
 
-    @property
+    @cached_property
     def band_height(self) -> int:
         return self.cell_size[1] + 2 * theme.BAND_PAD
 
-    @property
+    @cached_property
     def width(self) -> int:
         cells = self.slots * self.cell_size[0] + (self.slots - 1) * self.gap
         return 2 * theme.MARGIN + 2 * theme.BAND_PAD + theme.ARROW + cells
@@ -208,7 +209,7 @@ class SheetLayout:
                 by1 - theme.BAND_PAD)
 
     # the name line
-    @property
+    @cached_property
     def lucky_box(self) -> Box | None:
         """The clover badge with the player's lucky numbers, left of the title."""
         if not self.lucky:
@@ -218,22 +219,22 @@ class SheetLayout:
         y1 = theme.MARGIN + theme.HEADER - 8
         return (x1 - w, y1 - h, x1, y1)
 
-    @property
+    @cached_property
     def name_right(self) -> float:
         """Where the player's name must end."""
         badge = self.lucky_box
         return badge[0] if badge else title_left(self.width, self.title)
 
     # points table and penalties
-    @property
+    @cached_property
     def table_top(self) -> float:
         return self.band_box(len(self.rows) - 1)[3] + theme.SECTION_GAP
 
-    @property
+    @cached_property
     def penalty_width(self) -> float:
         return self.penalty_limit * theme.PENALTY_BOX + (self.penalty_limit - 1) * 8
 
-    @property
+    @cached_property
     def table_cell_width(self) -> float:
         room = self.width - 2 * theme.MARGIN - theme.TABLE_LABEL - self.penalty_width - 24
         return min(theme.TABLE_CELL[0], room / self.table_columns)
@@ -252,7 +253,7 @@ class SheetLayout:
         return (x0, y1 - theme.PENALTY_BOX, x0 + theme.PENALTY_BOX, y1)
 
     # the sum line
-    @property
+    @cached_property
     def total_top(self) -> float:
         return self.table_top + 2 * theme.TABLE_CELL[1] + theme.SECTION_GAP
 
@@ -260,7 +261,7 @@ class SheetLayout:
         """One box per row, the board bonus (On Board), penalties, and the (wider) total."""
         return sum_boxes(self.total_top, len(self.rows) + 2 + self.board)
 
-    @property
+    @cached_property
     def height(self) -> int:
         return round(self.total_top + theme.TOTAL_BOX[1] + theme.MARGIN)
 
@@ -367,7 +368,8 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
     Drawn in the order a whole sheet is drawn, each piece over the printed piece it
     changes, so that card and writing give the same pixels as drawing all at once.
     """
-    draw_name(canvas, layout.width, name, game.title, layout.name_right)
+    canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title,
+                                                      layout.name_right))
     lucky = lucky_numbers(game, player)
     if layout.lucky_box and lucky:
         draw_lucky_badge(canvas, layout.lucky_box, lucky)
@@ -378,10 +380,13 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
             draw_row(canvas, layout, game, player, i, row, marked, clovers)
         else:
             draw_row_marks(canvas, layout, game, player, i, row, marked, clovers)
-    for b in penalty_boxes(layout)[:sheet.penalties]:
-        draw_tick(canvas, b)
-    for b, entry in zip(layout.total_boxes(), written_sums(layout, game, player), strict=True):
-        draw_sum_value(canvas, b, entry)
+    for k, b in enumerate(penalty_boxes(layout)[:sheet.penalties]):
+        canvas.sprite(("tick", k), lambda c, b=b: draw_tick(c, b))
+    seat = game.players.index(player)
+    for k, (b, entry) in enumerate(zip(layout.total_boxes(), written_sums(layout, game, player),
+                                       strict=True)):
+        look = ("sum", k, entry.value, entry.decorate and seat)
+        canvas.sprite(look, lambda c, b=b, e=entry: draw_sum_value(c, b, e))
 
 
 def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
@@ -454,9 +459,11 @@ def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player:
                                             strict=True)):
         b = layout.cell_box(i, j)
         if state is Cell.SKIPPED:
-            draw_cell(canvas, b, number, state, colours, layout.number_size, layout.narrow)
+            canvas.sprite(("cell", i, j, state), lambda c, b=b, n=number: draw_cell(
+                c, b, n, Cell.SKIPPED, colours, layout.number_size, layout.narrow))
         elif state is Cell.CROSSED:  # the printed cell already shows the number
-            draw_cross_over(canvas, b, number, colours, layout.number_size, layout.narrow)
+            canvas.sprite(("cell", i, j, state), lambda c, b=b, n=number: draw_cross_over(
+                c, b, n, colours, layout.number_size, layout.narrow))
     draw_highlights(canvas, layout, i, row, numbers, marked, clovers)
     if (row, numbers[-1]) in marked | clovers:  # its outline reaches over the lock
         draw_lock(canvas, layout.cell_box(i, len(numbers)), colours, False, False)
@@ -466,12 +473,14 @@ def draw_highlights(canvas: Canvas, layout: SheetLayout, i: int, row: str,
                     numbers: Sequence[int], marked: set[tuple[str, int]],
                     clovers: set[tuple[str, int]]) -> None:
     """Outlines around the cells of row ``i`` a move would cross, clovers on lucky ones."""
+    boxes = [layout.cell_box(i, j) for j in range(len(numbers))]
     for j, number in enumerate(numbers):
         if (row, number) in marked or (row, number) in clovers:
-            icons.outline(canvas, layout.cell_box(i, j), theme.CELL_RADIUS)
+            canvas.sprite(("outline", i, j), lambda c, b=boxes[j]: icons.outline(
+                c, b, theme.CELL_RADIUS))
     for j, number in enumerate(numbers):
         if (row, number) in clovers:
-            draw_clover_mark(canvas, layout.cell_box(i, j))
+            canvas.sprite(("clover", i, j), lambda c, b=boxes[j]: draw_clover_mark(c, b))
 
 
 def draw_clover_mark(canvas: Canvas, b: Box) -> None:

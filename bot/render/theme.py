@@ -102,11 +102,12 @@ def text_length(text: str, size: int, bold: bool = False, condensed: bool = Fals
 
 SUPERSAMPLE = 2
 PALETTE_COLOURS = 128  # fewer merge the yellow ink into the red one
-# zlib level 6: ~6 % larger than optimize=True (level 9) and 6-7 times faster to encode
-PNG_COMPRESS_LEVEL = 6
-# The table view and the scoreboard: level 5 saves a fifth of their time and keeps them
-# smaller than the scoreboards before them.
-COMPACT_COMPRESS_LEVEL = 5
+# Compression levels of libdeflate (bot.render.png), the lowest that keep each kind of
+# image no larger than zlib level 6 (5 for the scoreboard and the table) made it: half
+# the time or less. Sheets, dice, the board and the leaderboard:
+PNG_COMPRESS_LEVEL = 7
+SCOREBOARD_COMPRESS_LEVEL = 5
+TABLE_COMPRESS_LEVEL = 6
 
 MARGIN = 20
 HEADER = 52  # name line above the rows

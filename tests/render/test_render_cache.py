@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.render import render_board, render_scoreboard, render_sheet
-from bot.render.canvas import STATIC_IMAGES, Canvas, ImageCache, merged
+from bot.render.canvas import CARD_SPRITES, STATIC_IMAGES, Canvas, ImageCache, merged
 from bot.render.example import NAMES, longo_example, onboard_example, play, start
 from bot.render.sheet import SheetLayout, draw_sheet
 from bot.rules import Move
@@ -62,6 +62,23 @@ def test_the_cached_card_gives_the_same_pixels_as_drawing_it(
     assert render() == cached
 
 
+def draw_sprite_directly(canvas: Canvas, key: object, draw: Callable[[Canvas], None]) -> None:
+    draw(canvas)
+
+
+@pytest.mark.parametrize("name", list(renders()))
+def test_sprites_give_the_same_pixels_as_drawing_them(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Crossed cells, outlines, names and sums pasted from the sprite cache, some drawn
+    after all because something is drawn over them: the same image as drawing in turn."""
+    render = renders()[name]
+    CARD_SPRITES.clear()
+    first = render()  # every sprite drawn once for the cache
+    assert render() == first  # every sprite from the cache
+    monkeypatch.setattr(Canvas, "sprite", draw_sprite_directly)
+    assert render() == first
+
+
 def test_renders_from_many_threads_match_one_thread() -> None:
     calls = list(renders().values()) * 3
     STATIC_IMAGES.clear()
@@ -83,7 +100,7 @@ def test_a_view_between_even_pixels_draws_instead_of_pasting() -> None:
 
 
 def test_the_cache_keeps_the_latest_images_up_to_its_size() -> None:
-    cache = ImageCache(maxsize=2)
+    cache: ImageCache[Image.Image] = ImageCache(maxsize=2)
     built: list[int] = []
 
     def build(k: int) -> Callable[[], Image.Image]:

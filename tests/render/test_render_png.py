@@ -1,0 +1,52 @@
+"""PNG files written by :mod:`bot.render.png`: the pixels and colours of the image, read
+back by Pillow, with libdeflate or with zlib."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.render import png
+
+
+def palette_image(colours: int, size: tuple[int, int] = (37, 23)) -> Image.Image:
+    rng = random.Random(colours)
+    image = Image.new("P", size)
+    image.putdata([rng.randrange(colours) for _ in range(size[0] * size[1])])
+    image.putpalette([rng.randrange(256) for _ in range(3 * 256)])
+    return image
+
+
+def read(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+@pytest.mark.parametrize("colours", [2, 16, 17, 120, 256])
+@pytest.mark.parametrize("with_libdeflate", [True, False])
+def test_a_palette_image_reads_back_the_same(colours: int, with_libdeflate: bool,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    if not with_libdeflate:
+        monkeypatch.setattr(png, "libdeflate", None)
+    image = palette_image(colours)
+    back = read(png.encode(image, 7))
+    assert back.format == "PNG" and back.size == image.size
+    assert back.convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_the_palette_keeps_only_the_colours_up_to_the_last_used() -> None:
+    image = palette_image(40)
+    back = read(png.encode(image, 7))
+    assert back.mode == "P"
+    assert back.getpalette() == (image.getpalette() or [])[:3 * 40]
+    assert back.tobytes() == image.tobytes()
+
+
+def test_other_modes_go_to_pillow() -> None:
+    image = Image.new("RGB", (5, 4), (10, 200, 30))
+    back = read(png.encode(image, 7))
+    assert back.convert("RGB").getpixel((2, 2)) == (10, 200, 30)
