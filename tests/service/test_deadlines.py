@@ -24,8 +24,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "games.db", clock=clock)
+async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
+    store = await Store.open(database, clock=clock)
     yield GameService(store, seeds=lambda: 4321, clock=clock)
     await store.close()
 
@@ -174,8 +174,8 @@ async def test_leaving_a_lobby_is_the_lobby_leave(service: GameService) -> None:
 
 
 async def test_overdue_deadlines_after_downtime_fire_once_in_order(
-        tmp_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(tmp_path / "games.db", clock=clock)
+        database: str | Path, clock: FakeClock) -> None:
+    store = await Store.open(database, clock=clock)
     service = GameService(store, seeds=lambda: 7, clock=clock)
     first = await started(service, ANA, BEN, channel=1)
     clock.now += 60
@@ -183,7 +183,7 @@ async def test_overdue_deadlines_after_downtime_fire_once_in_order(
     await store.close()
 
     clock.now += 3 * 86400  # the bot was down for three days
-    store = await Store.open(tmp_path / "games.db", clock=clock)
+    store = await Store.open(database, clock=clock)
     again = GameService(store, clock=clock)
     try:
         assert await again.due() == [first, second]

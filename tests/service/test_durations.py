@@ -49,8 +49,8 @@ def test_shorten_and_quote() -> None:
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "games.db")
+async def service(database: str | Path) -> AsyncIterator[GameService]:
+    store = await Store.open(database)
     yield GameService(store, seeds=lambda: 1)
     await store.close()
 

@@ -6,13 +6,13 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.rules import PASS, Move
 from bot.service.games import GameService, ServiceError
 from bot.store import Store
+from tests.store.helpers import counting_trips
 
 from .helpers import play_randomly
 
@@ -20,8 +20,8 @@ GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "games.db")
+async def service(database: str | Path) -> AsyncIterator[GameService]:
+    store = await Store.open(database)
     yield GameService(store, seeds=lambda: 1234)
     await store.close()
 
@@ -118,9 +118,9 @@ async def test_moves_are_checked_against_turn_phase_and_seat(service: GameServic
 
 
 async def test_simultaneous_clicks_by_different_players_both_count(
-        service: GameService, tmp_path: Path) -> None:
+        service: GameService, database: str | Path) -> None:
     game_id = await started(service, ANA, BEN, CEM)
-    other = GameService(await Store.open(tmp_path / "games.db"))  # a second process
+    other = GameService(await Store.open(database))  # a second process
     try:
         await asyncio.gather(service.act(game_id, ANA, 1, "action1", PASS),
                              other.act(game_id, BEN, 1, "action1", PASS))
@@ -182,8 +182,8 @@ async def test_a_whole_game_replays_from_its_log(service: GameService) -> None:
     assert replayed.to_json() == outcome.record.state
 
 
-async def test_games_survive_a_restart(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "games.db")
+async def test_games_survive_a_restart(database: str | Path) -> None:
+    store = await Store.open(database)
     service = GameService(store, seeds=lambda: 99)
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     running = await started_in(service, CHANNEL + 1)
@@ -191,7 +191,7 @@ async def test_games_survive_a_restart(tmp_path: Path) -> None:
     before = (await service.get(running)).record.state
     await store.close()
 
-    again = GameService(await Store.open(tmp_path / "games.db"))
+    again = GameService(await Store.open(database))
     try:
         assert (await again.get(lobby.id)).record.players == [ANA]
         after = await again.get(running)
@@ -249,17 +249,9 @@ async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
 async def test_a_click_is_one_round_trip_to_the_writer_and_no_read(
         service: GameService) -> None:
     game_id = await started(service, ANA, BEN)
-    trips: dict[str, int] = {"_db": 0, "_reader": 0}
-    for name in trips:
-        connection = getattr(service.store, name)
-        send = connection._execute
-
-        async def counted(*args: object, _send: Any = send, _name: str = name) -> Any:
-            trips[_name] += 1
-            return await _send(*args)
-        connection._execute = counted
+    writes, reads = counting_trips(service.store, "_db"), counting_trips(service.store, "_reader")
     outcome = await service.act(game_id, ANA, 1, "action1", PASS)
-    assert trips == {"_db": 1, "_reader": 0}
+    assert (len(writes), reads) == (1, [])
     assert outcome.record == (await service.get(game_id)).record
     assert [m.player_id for m in await service.store.moves(game_id)] == [ANA]
 

@@ -20,6 +20,7 @@ from bot.service.stats import (
     rank_players,
 )
 from bot.store import Store
+from bot.store.sql import Connection
 from bot.store.stats import GameResults, PlayerResult, Totals
 
 from .helpers import play_randomly
@@ -49,8 +50,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "stats.db", clock=clock)
+async def store(database: str | Path, clock: Clock) -> AsyncIterator[Store]:
+    opened = await Store.open(database, clock=clock)
     yield opened
     await opened.close()
 
@@ -304,7 +305,7 @@ async def test_abandoned_and_running_games_do_not_count(store: Store,
 
 
 async def test_games_finished_before_results_were_kept_are_backfilled(
-        store: Store, stats: StatsService, tmp_path: Path) -> None:
+        store: Store, stats: StatsService) -> None:
     service = GameService(store, seeds=lambda: 4321)
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     await service.join(record.id, BEN)
@@ -312,10 +313,11 @@ async def test_games_finished_before_results_were_kept_are_backfilled(
     await play_randomly(service, record.id, random.Random(5))
     broken = await finish(store, {CEM: 1, DAN: 2}, channel=CHANNEL + 1)
     before = await stats.leaderboard(GUILD, ANA)
-    db = store._conn()  # forget every result, as a database from before schema 3
-    for table in ("results", "matches", "player_totals"):
-        await db.execute(f"DELETE FROM {table}")
-    await db.execute("UPDATE games SET state = ? WHERE id = ?", ('{"variant": "gone"}', broken))
+    def forget(conn: Connection) -> None:  # every result, as a database from before schema 3
+        for table in ("results", "matches", "player_totals"):
+            conn.execute(f"DELETE FROM {table}")
+        conn.execute("UPDATE games SET state = ? WHERE id = ?", ('{"variant": "gone"}', broken))
+    await store._transact(forget)
     assert (await stats.leaderboard(GUILD, ANA)).empty
     assert await stats.backfill() == 2
     assert await stats.backfill() == 0  # once only

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ import pytest
 
 from bot.store import GameRecord, Store
 from bot.store.dialect import to_postgres
+from bot.store.postgres import PostgresStore
 
 GUILD = 100
 CHANNEL = 200
@@ -67,3 +68,21 @@ def query(database: str | Path, sql: str, params: Sequence[Any] = ()) -> list[tu
 
 sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 """For a test of SQLite's own machinery (query plans, pragmas, the file, aiosqlite)."""
+
+
+def counting_trips(store: Store, name: str) -> list[str]:
+    """Record each round trip to the thread of connection ``name`` (``_db``: the writer,
+    ``_reader``), on either backend."""
+    trips: list[str] = []
+    if isinstance(store, PostgresStore):
+        connection: Any = store._writer if name == "_db" else store._pg_reader
+        entry = "run"
+    else:
+        connection, entry = getattr(store, name), "_execute"
+    send = getattr(connection, entry)
+
+    async def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(fn, "__name__", "?"))
+        return await send(fn, *args, **kwargs)
+    setattr(connection, entry, counted)
+    return trips

@@ -5,14 +5,12 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.store import GameChange, GameNotFound, GameRecord, Store, Timing, WrongStatus
-from bot.store.postgres import PostgresStore
 from bot.store.stats import GameResults, PlayerResult
 
 from .helpers import (
@@ -20,6 +18,7 @@ from .helpers import (
     HOST,
     PLAYER2,
     FakeClock,
+    counting_trips,
     make_lobby,
     make_running,
     query,
@@ -34,24 +33,6 @@ def change(**fields: Any) -> GameChange:
     values: dict[str, Any] = {"moves": [MOVE], "state": {"turn": 2, "dice": [1, 2]}}
     values.update(fields)
     return GameChange(**values)
-
-
-def counting_trips(store: Store, name: str) -> list[str]:
-    """Record each round trip to the thread of connection ``name`` (``_db``: the writer,
-    ``_reader``), on either backend."""
-    trips: list[str] = []
-    if isinstance(store, PostgresStore):
-        connection: Any = store._writer if name == "_db" else store._pg_reader
-        entry = "run"
-    else:
-        connection, entry = getattr(store, name), "_execute"
-    send = getattr(connection, entry)
-
-    async def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        trips.append(getattr(fn, "__name__", "?"))
-        return await send(fn, *args, **kwargs)
-    setattr(connection, entry, counted)
-    return trips
 
 
 async def test_change_game_is_one_round_trip_and_no_read(store: Store) -> None:
