@@ -76,31 +76,48 @@ class Canvas:
 
         ``draw`` must draw the same for the same ``key`` on the same card, origin and scale
         (a crossed cell, the player's name...). Its output pixels are pasted when the image
-        is saved; anything drawn over them first draws ``draw`` on the image, so the image
-        is the same as drawing everything in turn, which a test checks.
+        is saved. A sprite over sprites kept aside (an outline over its crossed neighbours)
+        joins them into one, cached by their keys; anything else drawn over a sprite first
+        draws it on the image. So the image is the same as drawing everything in turn, which
+        a test checks.
         """
         if self.marks.card is None:
             draw(self)
             return
+        part = Part(self.origin, self.scale, draw)
         full = (self.marks.card[0], self.origin, self.scale, key)
-        found = CARD_SPRITES.get(full, lambda: self._draw_sprite(draw))
+        found = CARD_SPRITES.get(full, lambda: self._draw_sprite([part]))
         if found is None:
             return
-        box, patch = found
-        if self.marks.touches(box):
+        if self.marks.touches(found[0]):
             draw(self)
-        else:
-            self.marks.pending.append(Pending(box, patch, lambda: draw(self)))
+            return
+        pending = self.marks.pending
+        under = [sprite for sprite in pending if overlap(found[0], sprite.box)]
+        parts = [*(p for sprite in under for p in sprite.parts), part]
+        if under:
+            full = (*(sprite.key for sprite in under), full)
+            found = CARD_SPRITES.get(full, lambda: self._draw_sprite(parts))
+            for sprite in under:
+                pending.remove(sprite)
+            assert found is not None
+            if self.marks.touches(found[0]) or any(overlap(found[0], sprite.box)
+                                                   for sprite in pending):
+                self.marks.draw_parts(parts)  # their joint box reaches over other things
+                return
+        assert found is not None
+        pending.append(Pending(full, found[0], found[1], parts))
 
-    def _draw_sprite(self, draw: Callable[[Canvas], None]) -> Sprite | None:
-        """The image box that ``draw`` draws in on the card, on whole output pixels, and
-        its output pixels in the palette (None if it draws nothing)."""
+    def _draw_sprite(self, parts: list[Part]) -> Sprite | None:
+        """The image box that ``parts`` draw in on the card, on whole output pixels, and
+        its output pixels in the palette (None if they draw nothing)."""
         from . import palette
 
         assert self.marks.card is not None
         card = self.marks.card[1]
-        scratch = Canvas(card.copy(), self.origin, self.scale)
-        draw(scratch)
+        scratch = Canvas(card.copy())
+        for part in parts:
+            part.draw(Canvas(None, part.origin, part.scale, scratch.marks))
         boxes = scratch.marks.dirty
         if not boxes:
             return None
@@ -286,13 +303,24 @@ IntBox = tuple[int, int, int, int]
 Sprite = tuple[IntBox, Image.Image]  # image pixels changed (whole output pixels), palette
 
 
+@dataclass(frozen=True)
+class Part:
+    """A drawing of a sprite: the view it draws in, and how."""
+
+    origin: Point
+    scale: float
+    draw: Callable[[Canvas], None]
+
+
 @dataclass
 class Pending:
-    """A sprite kept aside: its output pixels, and how to draw it on the image."""
+    """A sprite kept aside: its cache key, its box and output pixels, and its parts, to
+    draw them on the image if something is drawn over it."""
 
+    key: Hashable
     box: IntBox
     patch: Image.Image
-    draw: Callable[[], None]
+    parts: list[Part]
 
 
 @dataclass
@@ -318,10 +346,8 @@ class Marks:
         return image
 
     def touches(self, box: IntBox) -> bool:
-        """Whether ``box`` shares an output pixel with anything drawn or kept aside."""
+        """Whether ``box`` shares an output pixel with anything drawn on the image."""
         s = theme.SUPERSAMPLE
-        if any(overlap(box, sprite.box) for sprite in self.pending):
-            return True
         return any(overlap(box, (int(b[0]) // s * s, int(b[1]) // s * s,
                                  (int(b[2]) // s + 1) * s, (int(b[3]) // s + 1) * s))
                    for b in self.dirty)
@@ -334,7 +360,12 @@ class Marks:
         hit = [sprite for sprite in self.pending if overlap(grid, sprite.box)]
         for sprite in hit:
             self.pending.remove(sprite)
-            sprite.draw()
+            self.draw_parts(sprite.parts)
+
+    def draw_parts(self, parts: list[Part]) -> None:
+        """Draw sprites' ``parts`` on the image."""
+        for part in parts:
+            part.draw(Canvas(None, part.origin, part.scale, self))
 
 
 def overlap(a: IntBox, b: IntBox) -> bool:
