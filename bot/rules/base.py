@@ -3,9 +3,10 @@
 A game is plain data. ``apply`` never mutates: it returns a new game and the
 events that happened, so the service can store the result atomically and the
 same seed plus the same moves always replays the same game. The new game copies
-only what a move changes: containers are copied shallowly and a player's sheet is
-copied the first time the move writes to it (:meth:`Game._sheet`); games share
-every sheet they did not change, so treat a game as immutable outside the rules.
+only what a move changes: the rules replace a container (dice, chosen moves, closed
+rows, pawns) rather than change it in place, and a player's sheet is copied the first
+time the move writes to it (:meth:`Game._sheet`); games share every container and
+sheet they did not change, so treat a game as immutable outside the rules.
 """
 
 from __future__ import annotations
@@ -60,6 +61,14 @@ class Event:
     player: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(self, kind: str, player: int | None = None,
+                 data: dict[str, Any] | None = None) -> None:
+        # The generated frozen __init__ sets each field through object.__setattr__; the
+        # rules make several events per turn, and this is twice as fast.
+        state = self.__dict__
+        state["kind"], state["player"] = kind, player
+        state["data"] = {} if data is None else data
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -69,6 +78,12 @@ class Decision:
     turn: int
     active: int | None
     waiting: frozenset[int]
+
+    def __init__(self, phase: str, turn: int, active: int | None,
+                 waiting: frozenset[int]) -> None:
+        state = self.__dict__  # as fast as Event's
+        state["phase"], state["turn"], state["active"], state["waiting"] = (
+            phase, turn, active, waiting)
 
 
 @dataclass(frozen=True)
@@ -100,8 +115,6 @@ class Game(ABC):
     # Phases in which every player decides at once (choices collect in ``chosen`` and
     # apply together); in every other phase only the active player decides.
     simultaneous_phases: ClassVar[tuple[str, ...]]
-    # Attributes holding containers a move may change: each new game copies them shallowly.
-    copied: ClassVar[tuple[str, ...]] = ()
     phase: str
     chosen: dict[int, Move]
     sheets: dict[int, Any]
@@ -116,7 +129,8 @@ class Game(ABC):
         if dice_version not in DICE_VERSIONS:
             raise RuleError(f"unknown dice version {dice_version!r}")
         self.dice_version = dice_version  # how this game derives its dice (see .dice)
-        self._own: set[int] = set(self.players)  # sheets this game may write to
+        # Sheets this game may write to; None: it shares the parent's dict of sheets too.
+        self._own: set[int] | None = set(self.players)
 
     # --- decisions -------------------------------------------------------
     def decision(self) -> Decision:
@@ -158,21 +172,22 @@ class Game(ABC):
         return move in self.legal_moves(player)
 
     def _copy(self) -> Self:
-        """A game to apply a move to: shares the sheets until it writes to them."""
+        """A game to apply a move to: shares everything until it replaces it."""
         game = object.__new__(type(self))
         state = self.__dict__.copy()
-        for name in self.copied:
-            state[name] = state[name].copy()
-        state["sheets"] = state["sheets"].copy()
-        state["_own"] = set()
+        state["_own"] = None
         game.__dict__ = state
         return game
 
     def _sheet(self, player: int) -> Any:
         """``player``'s sheet, ready to be written: copied first if another game shares it."""
-        if player not in self._own:
+        own = self._own
+        if own is None:
+            self.sheets = self.sheets.copy()
+            own = self._own = set()
+        if player not in own:
             self.sheets[player] = self.sheets[player].copy()
-            self._own.add(player)
+            own.add(player)
         return self.sheets[player]
 
     @property

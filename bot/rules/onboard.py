@@ -42,7 +42,6 @@ class OnBoardGame(QwixxGame):
     min_players = 2
     max_players = 4
     active_phases: ClassVar[tuple[str, ...]] = ("action2", ACTION3)
-    copied: ClassVar[tuple[str, ...]] = (*QwixxGame.copied, "pawns")
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
@@ -137,7 +136,7 @@ class OnBoardGame(QwixxGame):
             "number": field.number, "bonus": field.bonus, "crosses": crosses})]
         if crosses:
             events += self._cross(player, move)
-        self.pawns[player] = position
+        self.pawns = {**self.pawns, player: position}
         if self.board.in_finish(position) and self.final_turn is None:
             self.final_turn = self.turn + len(self.players) - 1
             self.finish_by = player

@@ -162,7 +162,6 @@ class QwintoGame(Game):
     min_players = 2
     max_players = 6
     simultaneous_phases: ClassVar[tuple[str, ...]] = (PLACE,)
-    copied: ClassVar[tuple[str, ...]] = ("chosen",)
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
@@ -232,7 +231,7 @@ class QwintoGame(Game):
         if move.kind == REROLL:
             return self._roll(1) + self._start_placing()
         if self.phase == PLACE:
-            self.chosen[player] = move
+            self.chosen = {**self.chosen, player: move}
             return self._resolve() if len(self.chosen) == len(self.players) else []
         raise RuleError(f"unknown move {move}")
 

@@ -51,6 +51,19 @@ class QwixxRules:
         return {r: {n: i for i, n in enumerate(ns)} for r, ns in self.row_numbers.items()}
 
     @cached_property
+    def short(self) -> int:
+        """The positions ``0 <= i < short`` may be crossed without enough crosses to lock."""
+        return self.row_length - self.lock_span
+
+    @cached_property
+    def tables(self) -> tuple[tuple[str, tuple[int, ...], tuple[Move | None, ...]], ...]:
+        """Per row: the row, then indexed by any dice sum 0..2*faces its position in the row
+        (-1 where the row has no such number) and the move crossing it (tuple look-ups)."""
+        sums = range(2 * self.faces + 1)
+        return tuple((r, tuple(self.index[r].get(n, -1) for n in sums),
+                      tuple(self.cross_moves[r].get(n) for n in sums)) for r in ROWS)
+
+    @cached_property
     def locking(self) -> dict[str, frozenset[int]]:
         """Row -> the numbers that lock it."""
         return {r: frozenset(ns[-self.lock_span:]) for r, ns in self.row_numbers.items()}
@@ -100,7 +113,6 @@ class QwixxGame(Game):
     min_players = 2
     max_players = 5
     rules = QwixxRules()
-    copied: ClassVar[tuple[str, ...]] = ("closed", "dice", "chosen")
     simultaneous_phases: ClassVar[tuple[str, ...]] = ("action1",)
     # The actions only the active player takes after action 1, in order.
     active_phases: ClassVar[tuple[str, ...]] = ("action2",)
@@ -156,32 +168,50 @@ class QwixxGame(Game):
 
     # --- legality --------------------------------------------------------
     def _white_sum_moves(self, player: int) -> list[Move]:
-        total = self.dice["white1"] + self.dice["white2"]
-        index, moves = self.rules.index, self.rules.cross_moves
-        return [moves[row][total] for row, (start, end) in self._spans(self.sheets[player]).items()
-                if start <= index[row].get(total, -1) < end]
+        return self._crossings(player, coloured=False)
 
     def _active_moves(self, player: int) -> list[Move]:
         """The active player's options (PASS aside) in the current active-only phase."""
         return self._colour_moves(player)
 
     def _colour_moves(self, player: int) -> list[Move]:
-        index, moves, dice = self.rules.index, self.rules.cross_moves, self.dice
+        return self._crossings(player, coloured=True)
+
+    def _crossings(self, player: int, coloured: bool) -> list[Move]:
+        """The crosses ``player`` may make with the dice: the white sum in any row, or
+        (``coloured``) a white die plus the row's coloured die, the lower sum first.
+
+        The hot path of every turn, so :meth:`_span`'s rule is written out inline here,
+        with the rules' tables; a test holds the two to the same answers.
+        """
+        rules, dice, closed = self.rules, self.dice, self.closed
+        sheet = self.sheets[player]
+        crossed, locks = sheet.crossed, sheet.locks
+        threshold, full, short = rules.lock_threshold, rules.row_length, rules.short
         white1, white2 = dice["white1"], dice["white2"]
+        low = high = white1 + white2
         found: list[Move] = []
-        for row, (start, end) in self._spans(self.sheets[player]).items():
-            low, high = white1 + dice[row], white2 + dice[row]
-            if low > high:
-                low, high = high, low
-            for total in (low, high) if low != high else (low,):
-                if start <= index[row].get(total, -1) < end:
-                    found.append(moves[row][total])
+        for row, at, moves in rules.tables:
+            if row in closed:
+                continue
+            done = crossed[row]
+            after = at[done[-1]] if done else -1  # a dice sum is a number of every row
+            end = full if len(done) + (row in locks) >= threshold else short
+            if coloured:
+                colour = dice[row]
+                low, high = white1 + colour, white2 + colour
+                if low > high:
+                    low, high = high, low
+            if after < at[low] < end:
+                found.append(moves[low])
+            if high != low and after < at[high] < end:
+                found.append(moves[high])
         return found
 
     def _allows(self, player: int, move: Move) -> bool:
         """``move in self.legal_moves(player)``, without listing every move for the
         common cases: a pass, and a cross in actions 1 and 2."""
-        if move == PASS:
+        if move is PASS or move == PASS:
             return self.phase == "action1" or player == self.active
         if move.kind != CROSS or move.dice or self.phase not in ("action1", "action2") \
                 or move.row not in ROWS or move.number is None:
@@ -204,31 +234,29 @@ class QwixxGame(Game):
                    spans: dict[str, tuple[int, int]] | None = None) -> bool:
         """Whether ``sheet`` may cross ``number`` in ``row`` now (``spans``: the sheet's
         :meth:`_spans`, when the caller has them already)."""
-        start, end = (self._spans(sheet, (row,)) if spans is None else spans).get(row, (0, 0))
+        start, end = self._span(sheet, row) if spans is None else spans.get(row, (0, 0))
         return start <= self.rules.index[row].get(number, -1) < end
 
+    def _span(self, sheet: Sheet, row: str) -> tuple[int, int]:
+        """The positions ``start <= i < end`` of ``row`` that ``sheet`` may cross now: right
+        of the row's last cross, in an open row, and the lock number(s) only after enough
+        crosses (``start >= end``: none)."""
+        if row in self.closed:
+            return 0, 0
+        rules, done = self.rules, sheet.crossed[row]
+        start = rules.index[row][done[-1]] + 1 if done else 0
+        enough = len(done) + (row in sheet.locks) >= rules.lock_threshold
+        return start, rules.row_length if enough else rules.short
+
     def _spans(self, sheet: Sheet, rows: tuple[str, ...] = ROWS) -> dict[str, tuple[int, int]]:
-        """Row -> the positions ``start <= i < end`` that ``sheet`` may cross now, for the
-        ``rows`` where there are any: right of the row's last cross, in an open row, and
-        the lock number(s) only after enough crosses."""
-        rules, closed, locks, crossed = self.rules, self.closed, sheet.locks, sheet.crossed
-        threshold, full, index = rules.lock_threshold, rules.row_length, rules.index
-        short = full - rules.lock_span
-        spans: dict[str, tuple[int, int]] = {}
-        for row in rows:
-            if row in closed:
-                continue
-            done = crossed[row]
-            start = index[row][done[-1]] + 1 if done else 0
-            end = full if len(done) + (row in locks) >= threshold else short
-            if start < end:
-                spans[row] = (start, end)
-        return spans
+        """Row -> :meth:`_span`, for the ``rows`` where ``sheet`` may cross something."""
+        spans = {row: self._span(sheet, row) for row in rows}
+        return {row: (start, end) for row, (start, end) in spans.items() if start < end}
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:
         if self.phase == "action1":
-            self.chosen[player] = move
+            self.chosen = {**self.chosen, player: move}
             return self._resolve_action1() if len(self.chosen) == len(self.players) else []
         events = self._cross(player, move)
         self._close_locked_rows(events)
@@ -269,11 +297,11 @@ class QwixxGame(Game):
         return move.row, move.number
 
     def _close_locked_rows(self, events: list[Event]) -> None:
-        for event in list(events):
-            row = event.data.get("row")
-            if event.kind == "locked" and row not in self.closed:
-                self.closed.append(row)
-                self.dice.pop(row, None)  # the die leaves the game at once, not next turn
+        for row in [e.data["row"] for e in events if e.kind == "locked"]:
+            if row not in self.closed:
+                self.closed = [*self.closed, row]
+                # The die leaves the game at once, not next turn.
+                self.dice = {die: value for die, value in self.dice.items() if die != row}
                 events.append(Event("die_removed", None, {"row": row}))
 
     def _after_action(self) -> list[Event]:
