@@ -423,8 +423,9 @@ class ImageCache(Generic[T]):
     build it, and the first one stored wins.
     """
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(self, maxsize: int, dependents: Sequence[ImageCache[Any]] = ()) -> None:
         self.maxsize = maxsize
+        self.dependents = dependents  # caches of images drawn over these: cleared with them
         self._images: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -445,17 +446,19 @@ class ImageCache(Generic[T]):
     def clear(self) -> None:
         with self._lock:
             self._images.clear()
+        for cache in self.dependents:
+            cache.clear()
 
     def __len__(self) -> int:
         return len(self._images)
 
 
+# What is written on the cards, at output size in the palette (see Canvas.sprite): a
+# crossed cell is 64 x 64 px, 4 KB; a Qwixx card has 44 cells in two looks each.
+CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)
 # The printed parts of sheets and boards: one image per layout and scale. A full-size
 # sheet's is 1728 x 1124 RGB, ~6 MB, the scoreboard's half-size ones a quarter of that;
 # the bot uses about eight (three Qwixx variants at two scales, two boards): ~35 MB.
-STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)
+STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12, dependents=[CARD_SPRITES])
 # ... and the same cards at output size in the fixed palette, a quarter of a byte each.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)
-# What is written on the cards, at output size in that palette (see Canvas.sprite): a
-# crossed cell is 64 x 64 px, 4 KB; a Qwixx card has 44 cells in two looks each.
-CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)

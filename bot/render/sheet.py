@@ -370,9 +370,9 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
     """
     canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title,
                                                       layout.name_right))
-    lucky = lucky_numbers(game, player)
-    if layout.lucky_box and lucky:
-        draw_lucky_badge(canvas, layout.lucky_box, lucky)
+    lucky, badge = lucky_numbers(game, player), layout.lucky_box
+    if badge and lucky:
+        canvas.sprite(("lucky", lucky), lambda c: draw_lucky_badge(c, badge, lucky))
     marked, clovers = highlighted(moves) | pawn_cells(game, player, moves), lucky_cells(moves)
     sheet = game.sheets[player]
     for i, row in enumerate(layout.rows):
