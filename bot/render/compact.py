@@ -207,9 +207,12 @@ class Surface:
     def __init__(self, width: int, height: int) -> None:
         self.image = palette.new_image(width, height)
         self.draw = ImageDraw.Draw(self.image)
+        self.core = self.image.im  # pasted on directly: Image.paste checks cost more
 
     def paste(self, tile: Image.Image, x: float, y: float) -> None:
-        self.image.paste(tile, (round(x), round(y)))
+        """``tile`` (a palette image of this palette) with its top-left corner at (x, y)."""
+        left, top = round(x), round(y)
+        self.core.paste(tile.im, (left, top, left + tile.width, top + tile.height))
 
     def rect(self, b: Box, fill: Colour) -> None:
         self.draw.rectangle((round(b[0]), round(b[1]), round(b[2]) - 1, round(b[3]) - 1),
