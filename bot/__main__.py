@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, database_path, load_settings
 from bot.rules import VARIANTS
 from bot.store.maintenance import DatabaseFileError, backup, check_database
 
@@ -58,6 +58,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     copy = commands.add_parser("backup", help="copy the database (QWIXX_DATABASE) to FILE; "
                                "safe while the bot runs")
     copy.add_argument("file", type=Path, help="where the copy goes (replaced if it exists)")
+    migrate = commands.add_parser("migrate", help="bring the database to the current schema "
+                                  "(the bot also does at start)")
+    migrate.add_argument("--database", help="a SQLite file or postgresql:// URL "
+                         "(default: QWIXX_DATABASE)")
+    copy_db = commands.add_parser("copy-db", help="copy a SQLite database's whole history "
+                                  "into an empty PostgreSQL database")
+    copy_db.add_argument("source", type=Path, metavar="SQLITE_FILE")
+    copy_db.add_argument("target", metavar="POSTGRES_URL")
     args = parser.parse_args(argv)
     if args.command == "demo":
         cls = VARIANTS[args.variant]
@@ -77,12 +85,50 @@ def demo(args: argparse.Namespace) -> int:
 
 def run_backup(target: Path) -> int:
     try:
-        report = backup(load_settings(need_token=False).database, target)
+        database = load_settings(need_token=False).database
+        if not isinstance(database, Path):
+            raise ConfigError("backup copies a SQLite file; for PostgreSQL use pg_dump")
+        report = backup(database, target)
     except (ConfigError, DatabaseFileError) as error:
         print(f"qwixx-bot: {error}", file=sys.stderr)
         return 2
     counts = ", ".join(f"{rows} {table}" for table, rows in report.rows.items())
     print(f"backed up to {report.target} (quick_check ok): {counts}")
+    return 0
+
+
+def run_migrate(database: str | None) -> int:
+    from bot.store import Store, StoreError
+    from bot.store.postgres import redacted
+
+    async def migrate(target: Path | str) -> int:
+        async with Store(target) as store:
+            return store.schema_version
+    try:
+        target = database_path(database) if database else \
+            load_settings(need_token=False).database
+        version = asyncio.run(migrate(target))
+    except (ConfigError, StoreError) as error:
+        print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+    shown = target if isinstance(target, Path) else redacted(target)
+    print(f"{shown}: schema version {version} (up to date)")
+    return 0
+
+
+def run_copy_db(source: Path, target: str) -> int:
+    from bot.store import StoreError
+    from bot.store.copy import copy_to_postgres
+    from bot.store.postgres import redacted
+
+    try:
+        counts = asyncio.run(copy_to_postgres(source, target))
+    except (StoreError, DatabaseFileError) as error:
+        print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+    print(f"copied {source} to {redacted(target)}; rows per table (the same on both sides):")
+    for table, rows in counts.items():
+        print(f"  {table}: {rows}")
     return 0
 
 
@@ -138,9 +184,14 @@ def main(argv: list[str] | None = None) -> int:
         return demo(args)
     if args.command == "backup":
         return run_backup(args.file)
+    if args.command == "migrate":
+        return run_migrate(args.database)
+    if args.command == "copy-db":
+        return run_copy_db(args.source, args.target)
     try:
         settings = load_settings()
-        check_database(settings.database)
+        if isinstance(settings.database, Path):
+            check_database(settings.database)
     except (ConfigError, DatabaseFileError) as error:
         print(f"qwixx-bot: {error}", file=sys.stderr)
         return 2

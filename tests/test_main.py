@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -20,6 +21,11 @@ import pytest
 from bot import __main__ as cli
 from bot.app import QwixxBot
 from bot.sandbox import Sandbox
+from bot.store import LATEST_VERSION, GameChange, Store
+from bot.store.maintenance import row_counts
+from bot.store.stats import GameResults, PlayerResult
+from tests.store.helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running
+from tests.store.postgres_server import PostgresServer
 
 
 def closed_port() -> int:
@@ -190,3 +196,76 @@ def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
     assert cli.main(["backup", str(environment)]) == 2
     assert "another file" in capsys.readouterr().err
+
+
+def test_migrate_command(database: str | Path, environment: Path,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["migrate", "--database", str(database)]) == 0
+    assert f"schema version {LATEST_VERSION} (up to date)" in capsys.readouterr().out
+    assert cli.main(["migrate"]) == 0  # QWIXX_DATABASE
+    assert environment.exists()
+    assert cli.main(["migrate", "--database", "mysql://root:secret@db/qwixx"]) == 2
+    error = capsys.readouterr().err
+    assert "QWIXX_DATABASE must be" in error and "secret" not in error
+
+
+async def a_history(path: Path) -> None:
+    """A SQLite database with something in every table: a finished game with results
+    and events, a lobby, names and server settings."""
+    async with Store(path) as store:
+        game = await make_running(store)
+        results = GameResults(4, (PlayerResult(HOST, 0, 30, 1, True),
+                                  PlayerResult(PLAYER2, 1, 20, 2, False)))
+        change = GameChange([(HOST, {"kind": "pass"}, "player")], {"turn": 4}, "finished",
+                            results, events=[(4, "game_over", None, {"reason": "done"})])
+        await store.record_change(game.id, game.version, change)
+        await make_lobby(store, CHANNEL + 1)
+        await store.remember_name(GUILD, HOST, "Ana")
+        await store.set_guild_turn_time(GUILD, 3600)
+        await store.set_guild_language(GUILD, "de")
+
+
+async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
+    async with Store(target) as store:
+        return (await store.games_for_channel(CHANNEL), await store.moves(1),
+                await store.events(1), await store.history(GUILD),
+                await store.leaderboard_totals(GUILD), await store.player_totals(GUILD, HOST),
+                await store.names(GUILD, [HOST]), await store.guild_language(GUILD),
+                await store.game_in_channel(CHANNEL + 1))
+
+
+def test_copy_db_copies_every_table_and_shows_the_counts(
+        tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]) -> None:
+    source, url = tmp_path / "games.db", postgres.clean_database()
+    asyncio.run(a_history(source))
+    assert cli.main(["copy-db", str(source), url]) == 0
+    out = capsys.readouterr().out
+    with closing(sqlite3.connect(source)) as db:
+        counts = row_counts(db)
+    del counts["schema_version"]
+    assert all(counts.values()), counts  # every table had rows to copy
+    for table, rows in counts.items():
+        assert f"  {table}: {rows}\n" in out
+    assert asyncio.run(what_it_shows(url)) == asyncio.run(what_it_shows(source))
+
+    async def new_game() -> int:
+        async with Store(url) as store:
+            return (await make_lobby(store, CHANNEL + 2)).id
+    assert asyncio.run(new_game()) == 3  # after the copied ids
+    # Copying again into a database that has games is refused, and changes nothing.
+    assert cli.main(["copy-db", str(source), url]) == 2
+    assert "already has 3 games" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("source", "target", "says"), [
+    ("missing.db", "postgres", "there is no SQLite database"),
+    ("games.db", "mysql://root:secret@db/qwixx", "must be a postgresql:// URL"),
+    ("games.db", "postgresql://nobody:secret@/none?host=/nowhere", "cannot open store"),
+])
+def test_copy_db_refusals(tmp_path: Path, postgres: PostgresServer, source: str, target: str,
+                          says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(a_history(tmp_path / "games.db"))
+    url = postgres.clean_database() if target == "postgres" else target
+    assert cli.main(["copy-db", str(tmp_path / source), url]) == 2
+    error = capsys.readouterr().err
+    assert says in error and "secret" not in error and error.count("\n") == 1

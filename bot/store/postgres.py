@@ -97,7 +97,7 @@ class Session:
         try:
             return await loop.run_in_executor(self._thread, self._call, fn)
         except psycopg.Error as exc:
-            raise StoreError(str(exc).strip()) from exc
+            raise StoreError(" ".join(str(exc).split())) from exc  # libpq's lines, as one
 
     def _call(self, fn: Callable[[Raw], T]) -> T:
         if self.raw is None or self.raw.closed:
@@ -108,7 +108,7 @@ class Session:
         """Cancel the statement the thread waits on (from any thread)."""
         raw = self.raw
         if raw is not None and not raw.closed:
-            raw.cancel_safe(timeout=5)
+            raw.cancelredacted(timeout=5)
 
     async def close(self) -> None:
         with suppress(StoreError):
@@ -153,11 +153,11 @@ class PostgresStore(Store):
             for session in sessions:
                 await session.close()
             if isinstance(exc, StoreError):
-                raise StoreError(f"cannot open store {_safe(self.url)}: {exc}") from exc
+                raise StoreError(f"cannot open store {redacted(self.url)}: {exc}") from exc
             raise
         self._writer, self._pg_reader, self._locker = sessions
         self.schema_version = version
-        log.info("store %s open (schema version %d)", _safe(self.url), version)
+        log.info("store %s open (schema version %d)", redacted(self.url), version)
 
     async def close(self) -> None:
         sessions = [self._writer, self._pg_reader, self._locker, *self._waiters]
@@ -242,8 +242,8 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> bool:
         raise
 
 
-def _safe(url: str) -> str:
-    """``url`` without its password, for messages."""
+def redacted(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
     try:
         info = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:

@@ -1,0 +1,91 @@
+"""``qwixx-bot copy-db``: an existing SQLite database's whole history into PostgreSQL.
+
+The source is first copied consistently (SQLite's online backup, so the bot may
+still run) to a temporary file and brought to the current schema there; the source
+itself is never changed. The target is migrated, must hold no game yet, and receives
+every table in one transaction (``COPY``), checked by row counts before it commits:
+a copy is whole or not at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import tempfile
+from contextlib import closing
+from pathlib import Path
+
+import psycopg
+
+from .errors import StoreError
+from .maintenance import backup
+from .postgres import redacted
+from .store import Store, is_postgres_url
+
+FIRST = ("games", "moves", "game_events", "matches", "results")
+"""Tables that others point at come first; the rest follow in name order."""
+
+
+class CopyError(StoreError):
+    """The copy was refused or failed; nothing was committed. The message says why."""
+
+
+def _tables(source: sqlite3.Connection) -> list[str]:
+    names = {row[0] for row in source.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "AND name != 'schema_version'")}
+    return [t for t in FIRST if t in names] + sorted(names - set(FIRST))
+
+
+def _copy_table(source: sqlite3.Connection, target: psycopg.Connection[object],
+                table: str) -> tuple[int, int]:
+    """Copy every row of ``table``; the row counts of source and target after it."""
+    columns = [row[1] for row in source.execute(f'PRAGMA table_info("{table}")')]
+    names = ", ".join(f'"{c}"' for c in columns)
+    with target.cursor().copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
+        for row in source.execute(f'SELECT {names} FROM "{table}"'):
+            copy.write_row(row)
+    wrote = target.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()
+    read = source.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+    return int(read), int(wrote[0] if wrote else -1)
+
+
+def _copy_all(snapshot: Path, url: str) -> dict[str, int]:
+    with closing(sqlite3.connect(snapshot)) as source, psycopg.connect(url) as target:
+        games = target.execute("SELECT COUNT(*) FROM games").fetchone()
+        if games and games[0]:
+            raise CopyError(f"{redacted(url)} already has {games[0]} games; copy-db only "
+                            "fills an empty database")
+        counts: dict[str, int] = {}
+        for table in _tables(source):
+            read, wrote = _copy_table(source, target, table)
+            if read != wrote:
+                raise CopyError(f"{table}: {read} rows read but {wrote} written; "
+                                "nothing was copied")
+            counts[table] = wrote
+        # Later games get ids after the copied ones.
+        target.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
+                       "COALESCE(MAX(id), 0) + 1, false) FROM games")
+        target.commit()
+    return counts
+
+
+async def copy_to_postgres(source: Path, url: str) -> dict[str, int]:
+    """Copy the SQLite database ``source`` into the PostgreSQL database ``url``;
+    the rows copied per table. Raises :class:`CopyError` (or :class:`StoreError`,
+    :class:`~bot.store.maintenance.DatabaseFileError`) when refused or failed."""
+    if not is_postgres_url(url):
+        raise CopyError(f"the target must be a postgresql:// URL, got {url.split(':')[0]!r}")
+    if not source.is_file():
+        raise CopyError(f"there is no SQLite database {source} to copy")
+    with tempfile.TemporaryDirectory(prefix="qwixx-copy-") as folder:
+        snapshot = Path(folder) / "snapshot.db"
+        backup(source, snapshot)
+        async with Store(snapshot):  # brings the snapshot to the current schema
+            pass
+        async with Store(url):  # and the target
+            pass
+        try:
+            return await asyncio.to_thread(_copy_all, snapshot, url)
+        except (psycopg.Error, sqlite3.Error) as error:
+            raise CopyError(f"copy failed, nothing was copied: {error}") from error
