@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import theme
-from .canvas import Box, Canvas
+from . import palette, theme
+from .canvas import Box, Canvas, palette_png
 from .parts import blend, centre
 
 WIDTH = 820
@@ -124,7 +124,8 @@ def render_leaderboard(table: BoardTable) -> bytes:
     for k, text in enumerate(footer):
         canvas.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6)), text, FOOTER,
                     theme.MUTED, anchor="lt")
-    return canvas.png()
+    image = canvas.image.reduce(theme.SUPERSAMPLE)
+    return palette_png(palette.to_palette(image, palette.palette_image(leaderboard=True)))
 
 
 def draw_sorted_band(canvas: Canvas, layout: Layout, column: int | None) -> None:

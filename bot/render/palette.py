@@ -10,6 +10,7 @@ the time.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from PIL import Image
@@ -54,12 +55,32 @@ def colours() -> tuple[RGB, ...]:
         pairs += [(cell, band), (ink, cell), (ink, crossed), (theme.INK, crossed),
                   (crossed, band), (theme.SKIPPED_CELL, band), (theme.INK, band),
                   (theme.PAPER, band), (theme.INK, cell), (theme.INK, theme.PAPER)]
-    found: list[RGB] = []
-    for colour in [*base, *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))]:
-        if all(distance(colour, other) > APART for other in found):
-            found.append(colour)
-    assert len(found) <= 256, len(found)
-    return tuple(found)
+    return spread([*base, *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))])
+
+
+def spread(candidates: Iterable[RGB], found: Sequence[RGB] = ()) -> tuple[RGB, ...]:
+    """``found`` and each candidate more than ``APART`` from those before it."""
+    kept = list(found)
+    for colour in candidates:
+        if all(distance(colour, other) > APART for other in kept):
+            kept.append(colour)
+    assert len(kept) <= 256, len(kept)
+    return tuple(kept)
+
+
+@cache
+def leaderboard_colours() -> tuple[RGB, ...]:
+    """The leaderboard's tint and medals, the palette's colours (but those too close to
+    them), then the blends of its text over its grounds."""
+    from . import leaderboard
+
+    medals = list(leaderboard.MEDALS.values())
+    grounds = [theme.PAPER, theme.WINNER, leaderboard.SORTED_TINT]
+    pairs = [(ink, ground) for ink in (theme.INK, theme.MUTED, leaderboard.YOU, *medals)
+             for ground in grounds]
+    pairs += [(theme.INK, medal) for medal in medals]
+    return spread([leaderboard.SORTED_TINT, *medals, *colours(),
+                   *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))])
 
 
 # Pillow maps a pixel to the palette colour nearest to the corner of its 4 x 4 x 4 cell
@@ -73,9 +94,11 @@ def distance(a: RGB, b: RGB) -> float:
 
 
 @cache
-def palette_image() -> Image.Image:
+def palette_image(leaderboard: bool = False) -> Image.Image:
+    """A palette image of :func:`colours` (of :func:`leaderboard_colours` if asked)."""
     image = Image.new("P", (1, 1))
-    flat = [channel for colour in colours() for channel in colour]
+    flat = [channel for colour in (leaderboard_colours() if leaderboard else colours())
+            for channel in colour]
     image.putpalette(flat + [0] * (768 - len(flat)))
     return image
 
