@@ -19,6 +19,7 @@ ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
 WHITE = ("white1", "white2")
 CROSS = "cross"
+ALL_DICE = (*WHITE, *ROWS)
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ class QwixxGame(Game):
         rules, dice, closed = self.rules, self.dice, self.closed
         sheet = self.sheets[player]
         crossed, locks = sheet.crossed, sheet.locks
-        threshold, full, short = rules.lock_threshold, rules.row_length, rules.short
+        threshold, short = rules.lock_threshold, rules.short
         white1, white2 = dice["white1"], dice["white2"]
         low = high = white1 + white2
         found: list[Move] = []
@@ -196,16 +197,21 @@ class QwixxGame(Game):
                 continue
             done = crossed[row]
             after = at[done[-1]] if done else -1  # a dice sum is a number of every row
-            end = full if len(done) + (row in locks) >= threshold else short
             if coloured:
                 colour = dice[row]
                 low, high = white1 + colour, white2 + colour
                 if low > high:
                     low, high = high, low
-            if after < at[low] < end:
+            # Right of the last cross; a lock number only with enough crosses.
+            at_low = at[low]
+            if after < at_low and (at_low < short
+                                   or len(done) + (row in locks) >= threshold):
                 found.append(moves[low])
-            if high != low and after < at[high] < end:
-                found.append(moves[high])
+            if high != low:
+                at_high = at[high]
+                if after < at_high and (at_high < short
+                                        or len(done) + (row in locks) >= threshold):
+                    found.append(moves[high])
         return found
 
     def _allows(self, player: int, move: Move) -> bool:
@@ -349,7 +355,8 @@ class QwixxGame(Game):
         return None
 
     def _start_turn(self, events: list[Event]) -> None:
-        self.dice = self._throw(self.dice_in_play(), self.rules.faces, "turn", self.turn)
+        in_play = self.dice_in_play() if self.closed else ALL_DICE
+        self.dice = self._throw(in_play, self.rules.faces, "turn", self.turn)
         self.phase = "action1"
         self.active_crossed = False
         events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(self.dice)}))

@@ -87,7 +87,7 @@ def derived(dice: Sequence[str], faces: int, seed: int, *salt: object,
     if version == 1:
         rng = dice_rng(seed, *salt)
         return {die: rng.randint(1, faces) for die in dice}
-    digest = hashlib.blake2b(key.encode(), person=b"qwixx-dice-v2").digest()
+    digest = hashlib.blake2b(key.encode()).digest()
     values = [b % faces + 1 for b in digest if b < 256 - 256 % faces]
     assert len(values) >= len(dice), "the first block holds enough (true for these seeds)"
     return dict(zip(dice, values, strict=False))
