@@ -152,6 +152,20 @@ class Canvas:
             self._mark((x, y, x + size[0], y + size[1]))
             self.image.paste(image, (int(x), int(y)))
 
+    def redraw(self, b: Box, draw: Callable[[Canvas], None]) -> None:
+        """Replace what is inside ``b`` by what ``draw`` draws there from scratch (on
+        paper, at this canvas's origin): a printed part in another look, such as a
+        Qwinto column's band turned gold under the fields drawn over it."""
+        x0, y0, x1, y1 = self.box(b)
+        box = (max(0, math.floor(x0)), max(0, math.floor(y0)),
+               min(self.marks.size[0], math.ceil(x1) + 1),
+               min(self.marks.size[1], math.ceil(y1) + 1))
+        scratch = Canvas(Image.new("RGB", self.marks.size, theme.PAPER), self.origin,
+                         self.scale)
+        draw(scratch)
+        self._mark(box)
+        self.image.paste(scratch.image.crop(box), box[:2])
+
     def _draw_static(self, size: tuple[int, int], draw: Callable[[Canvas], None]) -> Image.Image:
         canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=self.scale)
         draw(canvas)

@@ -34,9 +34,12 @@ from .parts import (
     blend,
     centre,
     draw_card,
-    draw_header,
-    draw_sum_line,
+    draw_name,
+    draw_sum_box,
+    draw_sum_value,
+    draw_tick,
     draw_tick_boxes,
+    draw_title,
     rounded,
     row_colours,
     row_letter,
@@ -198,56 +201,119 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
 
 def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
                highlight: Iterable[Move] = ()) -> None:
-    """Draw the sheet onto ``canvas`` with its top-left corner at the canvas origin."""
+    """Draw the sheet onto ``canvas`` with its top-left corner at the canvas origin: the
+    printed card (drawn once, see :meth:`Canvas.static`), then what the player wrote on
+    it, each piece a sprite (:meth:`Canvas.sprite`)."""
     assert isinstance(game, QwintoGame)
     layout = LAYOUT
-    draw_card(canvas, layout.width, layout.height)
-    draw_header(canvas, layout.width, name, game.title)
-    done = set(complete_columns(game, player))
-    for column in TRIPLE_COLUMNS:
-        band = theme.COLUMN_DONE if column in done else theme.COLUMN_BAND
-        canvas.rect(layout.column_band(column), fill=band, radius=theme.CELL_RADIUS)
+    canvas.static(("qwinto-sheet", game.title), layout.width, layout.height,
+                  lambda card: draw_printed(card, layout, game.title))
+    canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title))
+    for column in complete_columns(game, player):  # the column's band turns gold
+        canvas.sprite(("done", column), lambda c, col=column: c.redraw(
+            layout.column_band(col), lambda card: draw_printed(card, layout, game.title, {col})))
     legal = legal_fields(highlight)
     faint = game.total if legal else 0
     for row in layout.rows:
         draw_row(canvas, layout, game, player, row, legal, faint)
-    draw_failed(canvas, layout, game.sheets[player].failed)
+    for k in range(game.sheets[player].failed):
+        tick = layout.failed_box(k)
+        canvas.sprite(("failed", k), lambda c, b=tick: draw_tick(c, b))
     if game.dice and not game.finished:
-        draw_throw(canvas, layout.throw_box, game.dice)
-    draw_totals(canvas, layout, game, player)
+        dice = game.dice
+        canvas.sprite(("throw", tuple(sorted(dice.items()))),
+                      lambda c: draw_throw(c, layout.throw_box, dice))
+    boxes = layout.total_boxes()
+    for k, (b, entry) in enumerate(zip(boxes, sum_entries(layout, sum_values(game, player)),
+                                       strict=True)):
+        canvas.sprite(("sum", k, entry.value), lambda c, b=b, e=entry: draw_sum_value(c, b, e))
 
 
-def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int, row: str,
-             legal: set[tuple[str, int]], faint: int) -> None:
+def draw_printed(canvas: Canvas, layout: QwintoLayout, title: str,
+                 done: set[int] | None = None) -> None:
+    """The printed card: the column bands (gold for the columns ``done``), the rows' bands
+    and empty fields, the failed-throw boxes and the empty sum line."""
+    draw_card(canvas, layout.width, layout.height)
+    draw_title(canvas, layout.width, title)
+    for column in TRIPLE_COLUMNS:
+        band = theme.COLUMN_DONE if column in (done or ()) else theme.COLUMN_BAND
+        canvas.rect(layout.column_band(column), fill=band, radius=theme.CELL_RADIUS)
+    for row in layout.rows:
+        draw_printed_row(canvas, layout, row)
+    draw_failed(canvas, layout, 0)
+    boxes = layout.total_boxes()
+    for k, (b, entry) in enumerate(zip(boxes, sum_entries(layout, [0] * len(boxes)),
+                                       strict=True)):
+        draw_sum_box(canvas, b, entry, k == len(boxes) - 1)
+
+
+def draw_printed_row(canvas: Canvas, layout: QwintoLayout, row: str) -> None:
+    """A row's band with its empty fields: squares, pentagons and the blank field."""
     colours = row_colours(row)
     geometry = GEOMETRY[row]
     canvas.rect(layout.band_box(row), fill=colours.band,
                 radius=theme.CELL_RADIUS + theme.BAND_PAD)
+    for column in geometry.span:
+        draw_field(canvas, layout, row, column)
+
+
+def draw_field(canvas: Canvas, layout: QwintoLayout, row: str, column: int) -> None:
+    """A printed field: a square, a pentagon or the blank field."""
+    geometry = GEOMETRY[row]
+    colours = row_colours(row)
+    b = layout.field_box(row, column)
+    if column == geometry.blank:
+        draw_blank(canvas, b, colours, row)
+    elif column in geometry.pentagons:
+        canvas.polygon(icons.pentagon(icons.inset(b, -2)), fill=colours.cell)
+    else:
+        canvas.rect(b, fill=colours.cell, radius=theme.CELL_RADIUS)
+
+
+def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int, row: str,
+             legal: set[tuple[str, int]], faint: int) -> None:
+    """What is written in a row: its numbers, the sum shown faintly in the fields open to
+    it (pentagons outlined as pentagons), then the other open fields' rings."""
+    colours = row_colours(row)
+    geometry = GEOMETRY[row]
     written = game.sheets[player].fields[row]
     complete = len(written) == len(geometry.columns)
+    reach = False  # an open pentagon's ring reaches over the next field...
     for column in geometry.span:
-        b = layout.field_box(row, column)
+        if reach:  # ... which is printed over it again, as the whole sheet is drawn
+            canvas.sprite(("field", row, column), lambda c, col=column: draw_field(
+                c, layout, row, col))
+        reach = False
         if column == geometry.blank:
-            draw_blank(canvas, b, colours, row)
             continue
+        b = layout.field_box(row, column)
         pentagon = column in geometry.pentagons
         open_here = (row, column) in legal
-        if pentagon and open_here:
-            icons.pentagon_outline(canvas, icons.inset(b, -2), colours.cell)
-        elif pentagon:
-            canvas.polygon(icons.pentagon(icons.inset(b, -2)), fill=colours.cell)
-        else:
-            canvas.rect(b, fill=colours.cell, radius=theme.CELL_RADIUS)
         middle = number_centre(b, pentagon)
         if column in written:
             scoring = complete and column == geometry.columns[-1]
-            draw_number(canvas, b, middle, written[column], scoring)
-        elif open_here and faint:
-            canvas.text(middle, str(faint), theme.QWINTO_NUMBER_SIZE,
-                        blend(colours.ink, colours.cell, 0.55), bold=True)
+            canvas.sprite(("number", row, column, written[column], scoring),
+                          lambda c, b=b, m=middle, n=written[column], s=scoring:
+                          draw_number(c, b, m, n, s))
+        elif open_here:
+            canvas.sprite(("open", row, column, faint), lambda c, b=b, m=middle, p=pentagon:
+                          draw_open(c, b, m, p, colours, faint))
+            reach = pentagon
     for column in geometry.columns:  # rings last: neighbours must not cover them
         if (row, column) in legal and column not in geometry.pentagons:
-            icons.outline(canvas, layout.field_box(row, column), theme.CELL_RADIUS)
+            ring = layout.field_box(row, column)
+            canvas.sprite(("ring", row, column), lambda c, b=ring: icons.outline(
+                c, b, theme.CELL_RADIUS))
+
+
+def draw_open(canvas: Canvas, b: Box, middle: tuple[float, float], pentagon: bool,
+              colours: theme.RowColours, faint: int) -> None:
+    """A field open to the current sum: the sum faintly in it, a pentagon outlined."""
+    if pentagon:
+        icons.pentagon_outline(canvas, icons.inset(b, -2), colours.cell)
+    if faint:
+        canvas.text(middle, str(faint), theme.QWINTO_NUMBER_SIZE,
+                    blend(colours.ink, colours.cell, 0.55), bold=True)
 
 
 def number_centre(b: Box, pentagon: bool) -> tuple[float, float]:
@@ -320,11 +386,16 @@ def draw_bonus_mark(canvas: Canvas, b: Box) -> None:
     canvas.polygon(icons.pentagon(shape), fill=theme.COLUMN_DONE, outline=theme.INK, width=2)
 
 
-def draw_totals(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int) -> None:
-    """orange + yellow + purple + bonus − failed throws = total."""
+def sum_values(game: QwintoGame, player: int) -> list[int]:
     score = game.scores()[player]
-    entries = [SumEntry(score.rows[r], row_colours(r)) for r in layout.rows]
-    entries += [SumEntry(score.bonus, operator="−", decorate=draw_bonus_mark,
-                         shift=BONUS_MARK / 2 + 2),
-                SumEntry(-score.penalty_points, operator="="), SumEntry(score.total)]
-    draw_sum_line(canvas, layout.total_boxes(), entries)
+    return [*(score.rows[r] for r in ROWS), score.bonus, -score.penalty_points, score.total]
+
+
+def sum_entries(layout: QwintoLayout, values: list[int]) -> list[SumEntry]:
+    """orange + yellow + purple + bonus − failed throws = total, with ``values`` in that
+    order."""
+    rows = len(layout.rows)
+    entries = [SumEntry(v, row_colours(r)) for r, v in zip(layout.rows, values, strict=False)]
+    return [*entries, SumEntry(values[rows], operator="−", decorate=draw_bonus_mark,
+                               shift=BONUS_MARK / 2 + 2),
+            SumEntry(values[rows + 1], operator="="), SumEntry(values[rows + 2])]

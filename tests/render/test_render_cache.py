@@ -12,7 +12,15 @@ from PIL import Image
 
 from bot.render import render_board, render_scoreboard, render_sheet
 from bot.render.canvas import CARD_SPRITES, STATIC_IMAGES, Canvas, ImageCache, merged
-from bot.render.example import NAMES, longo_example, onboard_example, play, start
+from bot.render.example import (
+    NAMES,
+    longo_example,
+    onboard_example,
+    play,
+    play_qwinto,
+    qwinto_example,
+    start,
+)
 from bot.render.sheet import SheetLayout, draw_sheet
 from bot.rules import Move
 
@@ -34,6 +42,9 @@ def renders() -> dict[str, Callable[[], bytes]]:
                         locks=("red",), closed=("red", "green"), penalties=3)
     ends = [Move("cross", "red", 16), Move("lucky", "yellow", 16), Move("cross", "blue", 2),
             Move("cross", "green", 3)]  # outlines and clovers that reach over the locks
+    qwinto_rng = random.Random(2)
+    qwinto = play_qwinto(qwinto_example(2), 10, qwinto_rng)  # an open pentagon's ring
+    qwinto_later = play_qwinto(qwinto, 3, qwinto_rng)  # a gold column
     return {
         "classic": lambda: render_sheet(game, 1, NAMES[1], game.legal_moves(1)),
         "longo-ends": lambda: render_sheet(longo, 2, NAMES[2], ends),
@@ -42,6 +53,9 @@ def renders() -> dict[str, Callable[[], bytes]]:
         "onboard": lambda: render_sheet(onboard, onboard.active, "Zofia",
                                         onboard.legal_moves(onboard.active)),
         "board": lambda: render_board(onboard, NAMES, onboard.legal_moves(onboard.active)),
+        "qwinto": lambda: render_sheet(qwinto, 1, NAMES[1], qwinto.legal_moves(1)),
+        "qwinto-later": lambda: render_sheet(qwinto_later, 1, NAMES[1],
+                                             qwinto_later.legal_moves(1)),
         "scoreboard": lambda: render_scoreboard(ended, NAMES),
         "scoreboard-longo": lambda: render_scoreboard(longo, NAMES),
     }
