@@ -1,7 +1,7 @@
 """The bot in a process of its own, against a stand-in: ``python -m tests.e2e.bot_process``.
 
-Arguments: REST base URL, gateway URL, database file, development guild id, and
-optionally:
+Arguments: REST base URL, gateway URL, database (a file or a PostgreSQL URL),
+development guild id (0: commands synced globally), and optionally:
 
 * ``--die-at-turn N``: SIGKILL right after a move that reaches turn N is committed,
   before anything is posted about it;
@@ -9,7 +9,10 @@ optionally:
   :data:`POINTS`);
 * ``--time-factor F --time-base B``: the bot's clock runs F times as fast as the
   wall clock from B on (the same B for every process on one database), so that
-  deadlines and lobby expiry fall due within seconds.
+  deadlines and lobby expiry fall due within seconds;
+* ``--shards IDS/COUNT``: run those shards only (as ``QWIXX_SHARDS``);
+* ``--report-fires``: print ``fired GAME KIND`` on stdout for every timer that changed
+  a game (KIND: the first event's kind), so that a test can tell which process fired.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,9 +31,10 @@ import discord.http
 import yarl
 
 import bot.store.store as store_module
-from bot.app import QwixxBot
+from bot.app import new_bot
 from bot.cogs.budget import WriteBudget
 from bot.service.games import GameService, Outcome
+from bot.shards import ShardPlan
 
 POINTS = {
     "commit": "a move is committed, before anything is posted about it",
@@ -118,16 +123,34 @@ def die_at(point: str, count: int) -> None:
         raise SystemExit(f"unknown --die-at point {point!r}; one of {sorted(POINTS)}")
 
 
+def report_fires() -> None:
+    fire = GameService.fire
+
+    async def reported(self: GameService, game_id: int) -> Outcome | None:
+        outcome = await fire(self, game_id)
+        if outcome is not None:
+            kind = outcome.events[0].kind if outcome.events else "?"
+            print(f"fired {game_id} {kind}", file=sys.stdout, flush=True)
+        return outcome
+    GameService.fire = reported  # type: ignore[method-assign]
+
+
+def database(text: str) -> Path | str:
+    return text if "://" in text else Path(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("base")
     parser.add_argument("gateway")
-    parser.add_argument("database", type=Path)
+    parser.add_argument("database", type=database)
     parser.add_argument("guild", type=int)
     parser.add_argument("--die-at-turn", type=int)
     parser.add_argument("--die-at", help="POINT:N, e.g. commit:3")
     parser.add_argument("--time-factor", type=float, default=1.0)
     parser.add_argument("--time-base", type=float, default=0.0)
+    parser.add_argument("--shards", type=ShardPlan.parse)
+    parser.add_argument("--report-fires", action="store_true")
     args = parser.parse_args()
     discord.http.Route.BASE = args.base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
@@ -136,10 +159,12 @@ def main() -> None:
     if args.die_at:
         point, _, count = args.die_at.partition(":")
         die_at(point, int(count or 1))
+    if args.report_fires:
+        report_fires()
     base, factor = args.time_base, args.time_factor
-    bot = QwixxBot(args.database, dev_guild=args.guild, seeds=lambda: 5, coalesce=0.05,
-                   tick=0.5, budget=WriteBudget(10_000, 1.0),
-                   clock=lambda: base + (time.time() - base) * factor)
+    bot = new_bot(args.database, shards=args.shards, dev_guild=args.guild or None,
+                  seeds=lambda: 5, coalesce=0.05, tick=0.5, budget=WriteBudget(10_000, 1.0),
+                  clock=lambda: base + (time.time() - base) * factor)
     bot._connection.guild_ready_timeout = 0.1
     bot.run("sandbox-token", log_handler=None)
 
