@@ -294,7 +294,7 @@ class Canvas:
 
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
-            return palette_png(palette.to_palette(self.image.reduce(s)))
+            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.ENTRIES)
         key, card = self.marks.card
         out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
         for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
@@ -302,7 +302,7 @@ class Canvas:
             out.paste(palette.to_palette(part), (x0 // s, y0 // s))
         for sprite in self.marks.pending:  # after the boxes, which may span them
             out.paste(sprite.patch, (sprite.box[0] // s, sprite.box[1] // s))
-        return palette_png(out)
+        return palette_png(out, colours=palette.ENTRIES)
 
 
 @lru_cache(maxsize=4096)
@@ -424,10 +424,12 @@ def to_png(image: Image.Image) -> bytes:
                                       dither=Image.Dither.NONE))
 
 
-def palette_png(image: Image.Image, level: int | None = None) -> bytes:
+def palette_png(image: Image.Image, level: int | None = None,
+                colours: int | None = None) -> bytes:
     """Encode a palette image as it is, at compression ``level``
-    (``theme.PNG_COMPRESS_LEVEL`` unless given; see :mod:`.png`)."""
-    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL)
+    (``theme.PNG_COMPRESS_LEVEL`` unless given), with its first ``colours`` palette
+    entries (those it uses unless given; see :mod:`.png`)."""
+    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours)
 
 
 class ImageCache(Generic[T]):

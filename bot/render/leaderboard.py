@@ -125,7 +125,8 @@ def render_leaderboard(table: BoardTable) -> bytes:
         canvas.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6)), text, FOOTER,
                     theme.MUTED, anchor="lt")
     image = canvas.image.reduce(theme.SUPERSAMPLE)
-    return palette_png(palette.to_palette(image, palette.palette_image(leaderboard=True)))
+    return palette_png(palette.to_palette(image, palette.palette_image(leaderboard=True)),
+                       colours=palette.ENTRIES)
 
 
 def draw_sorted_band(canvas: Canvas, layout: Layout, column: int | None) -> None:

@@ -20,6 +20,9 @@ from .parts import blend
 
 RGB = theme.RGB
 STEPS = (0.5,)  # blends between two colours that meet
+# Entries of a palette image, its colours padded with black: Pillow maps a pixel to the
+# first black entry where that is nearest (the highlight's ring), so the PNGs keep all.
+ENTRIES = 256
 ACTIVE_FILL: RGB = (255, 247, 214)  # the active player's block
 TABLE_FILL: RGB = (244, 244, 244)  # the points line of a sheet's points table
 

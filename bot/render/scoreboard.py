@@ -14,7 +14,7 @@ from bot.messages import t
 from bot.rules import Game, Score, Standing
 from bot.rules import qwinto as qwinto_rules
 
-from . import theme
+from . import palette, theme
 from .canvas import Box, Canvas, palette_png
 from .compact import (
     EDGE,
@@ -126,7 +126,7 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
                       player_name(names, standing.player))
     draw_blocks(surface, layout.sheets, game, [s.player for s in standings], names,
                 layout.sheets_top)
-    return palette_png(surface.image, theme.SCOREBOARD_COMPRESS_LEVEL)
+    return palette_png(surface.image, theme.SCOREBOARD_COMPRESS_LEVEL, palette.ENTRIES)
 
 
 def player_name(names: dict[int, str], player: int) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from bot.messages import t
 from bot.rules import Game
 
-from . import theme
+from . import palette, theme
 from .canvas import palette_png
 from .compact import EDGE, Cell, CompactLayout, Surface, blocks_height, draw_blocks
 
@@ -44,4 +44,4 @@ def render_table(game: Game, names: Mapping[int, str],
                   bold=True)
     draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
                 decision.active, latest)
-    return palette_png(surface.image, theme.TABLE_COMPRESS_LEVEL)
+    return palette_png(surface.image, theme.TABLE_COMPRESS_LEVEL, palette.ENTRIES)
