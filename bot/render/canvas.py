@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -143,7 +143,7 @@ class Canvas:
             draw(self)
             return
         size = (math.ceil(width * self.scale), math.ceil(height * self.scale))
-        full = (key, self.scale, size, current())  # printed words are in the language
+        full = interned((key, self.scale, size, current()))  # words are in the language
         image = STATIC_IMAGES.get(full, lambda: self._draw_static(size, draw))
         if (x, y) == (0, 0) and image.size == self.marks.size and self.marks.image is None:
             self.marks.make = image.copy  # the card under it all, copied if drawn on
@@ -301,7 +301,9 @@ class Canvas:
             part = self.image.crop((x0, y0, x1, y1)).reduce(s)
             out.paste(palette.to_palette(part), (x0 // s, y0 // s))
         for sprite in self.marks.pending:  # after the boxes, which may span them
-            out.paste(sprite.patch, (sprite.box[0] // s, sprite.box[1] // s))
+            x, y = sprite.box[0] // s, sprite.box[1] // s
+            out.im.paste(sprite.patch.im, (x, y, x + sprite.patch.width,
+                                           y + sprite.patch.height))
         return palette_png(out, colours=palette.ENTRIES)
 
 
@@ -317,13 +319,38 @@ IntBox = tuple[int, int, int, int]
 Sprite = tuple[IntBox, Image.Image]  # image pixels changed (whole output pixels), palette
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     """A drawing of a sprite: the view it draws in, and how."""
 
     origin: Point
     scale: float
     draw: Callable[[Canvas], None]
+
+
+class Key:
+    """A cache key hashed once, and one object per value (see :func:`interned`): keys
+    that hold a sheet's layout hash and compare slowly, and the sprites' keys hold it."""
+
+    __slots__ = ("hash", "value")
+
+    def __init__(self, value: Hashable) -> None:
+        self.value = value
+        self.hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or (isinstance(other, Key) and other.hash == self.hash
+                                 and other.value == self.value)
+
+
+KEYS: dict[Key, Key] = {}  # one per card layout, language and scale: a few dozen
+
+
+def interned(value: Hashable) -> Key:
+    key = Key(value)
+    return KEYS.setdefault(key, key)
 
 
 @dataclass
