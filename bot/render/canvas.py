@@ -1,4 +1,9 @@
-"""A small drawing surface in output pixels, drawn supersampled and saved as palette PNG."""
+"""A small drawing surface in output pixels, drawn supersampled and saved as palette PNG.
+
+A sheet is a printed card drawn once (:meth:`Canvas.static`) with what the player wrote
+over it, each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`):
+most renders then never draw, and spend their time compressing the PNG (:mod:`.png`).
+"""
 
 from __future__ import annotations
 

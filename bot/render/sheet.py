@@ -10,8 +10,9 @@ Games with a board (Qwixx On Board) add a bonus box with the player's pawn to th
 line, and outline the cells their pawn moves would cross.
 
 The printed card (bands, numbers, locks, points table, empty boxes) depends on the layout
-only: it is drawn once and pasted from a cache (:meth:`Canvas.static`), and each render
-draws just what the player wrote over it, giving the same pixels as drawing it all.
+only: it is drawn once and pasted from a cache (:meth:`Canvas.static`), and each piece the
+player wrote over it (a crossed cell, an outline, the name, a sum) comes from a cache of
+its output pixels (:meth:`Canvas.sprite`), giving the same pixels as drawing it all.
 """
 
 from __future__ import annotations
