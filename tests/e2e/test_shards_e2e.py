@@ -28,6 +28,7 @@ from bot.sandbox.autoplay import Choice, final_message, next_turn, play_round, t
 from bot.sandbox.records import ChannelRecord, GuildRecord, StoredMessage
 from bot.shards import ShardPlan
 from bot.store import Store
+from tests.store.postgres_server import PostgresServer
 
 from .conftest import UNLIMITED
 
@@ -40,10 +41,14 @@ RANKED = re.compile(r"^(\d+)\. <@(\d+)> — (-?\d+)", re.MULTILINE)
 BOARD_LINE = re.compile(r"^\S+\. (\w+): games (\d+), wins (\d+) .*best (-?\d+)$")
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(params=["sqlite", "postgresql"])
 def shared_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """One database for both processes: a SQLite file (WAL serves two processes)."""
-    return str(tmp_path / "qwixx.db")
+    """One database for both processes: a SQLite file (in WAL mode it serves two
+    processes on one machine) or the tests' PostgreSQL server (``tests/conftest.py``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "qwixx.db")
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.clean_database()
 
 
 @asynccontextmanager
