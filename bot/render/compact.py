@@ -191,21 +191,24 @@ SPRITES = ImageCache(maxsize=4096)
 
 
 def sprite(key: Hashable, size: tuple[int, int], background: Colour,
-           draw: Callable[[Canvas], None]) -> Image.Image:
+           draw: Callable[[Canvas], None], leaderboard: bool = False) -> Image.Image:
     """An output-size palette image of what ``draw`` draws on ``background``, drawn
-    supersampled and mapped to the palette once per ``key``."""
+    supersampled and mapped to the palette (the leaderboard's if asked) once per ``key``."""
     def build() -> Image.Image:
         canvas = Canvas.new(size[0], size[1], background)
         draw(canvas)
-        return palette.to_palette(canvas.image.reduce(theme.SUPERSAMPLE))
-    return SPRITES.get((key, size, background), build)
+        return palette.to_palette(canvas.image.reduce(theme.SUPERSAMPLE),
+                                  palette.palette_image(leaderboard))
+    return SPRITES.get((key, size, background, leaderboard), build)
 
 
 class Surface:
-    """An output-size palette image composed from sprites, text and plain rectangles."""
+    """An output-size palette image composed from sprites, text and plain rectangles, in
+    the fixed palette (the leaderboard's if asked)."""
 
-    def __init__(self, width: int, height: int) -> None:
-        self.image = palette.new_image(width, height)
+    def __init__(self, width: int, height: int, leaderboard: bool = False) -> None:
+        self.leaderboard = leaderboard
+        self.image = palette.new_image(width, height, leaderboard=leaderboard)
         self.draw = ImageDraw.Draw(self.image)
         self.core = self.image.im  # pasted on directly: Image.paste checks cost more
 
@@ -216,7 +219,7 @@ class Surface:
 
     def rect(self, b: Box, fill: Colour) -> None:
         self.draw.rectangle((round(b[0]), round(b[1]), round(b[2]) - 1, round(b[3]) - 1),
-                            fill=palette.index(fill))
+                            fill=palette.index(fill, self.leaderboard))
 
     def text(self, p: tuple[float, float], text: str, size: float, fill: Colour,
              bold: bool = False, anchor: str = "lm", condensed: bool = False,
@@ -227,7 +230,7 @@ class Surface:
         height = math.ceil(size * 1.3)
         tile = sprite(("text", text, size, fill, bold, condensed), (width, height), ground,
                       lambda c: c.text((width / 2, height / 2), text, size, fill, bold=bold,
-                                       condensed=condensed))
+                                       condensed=condensed), self.leaderboard)
         x = {"l": p[0] - 1, "m": p[0] - width / 2, "r": p[0] - width + 1}[anchor[0]]
         self.paste(tile, x, p[1] - height / 2)
 

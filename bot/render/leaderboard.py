@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 
 from . import palette, theme
-from .canvas import Box, Canvas, palette_png
+from .canvas import Box, Canvas, Colour, palette_png
+from .compact import Surface, sprite
 from .parts import blend, centre
 
 WIDTH = 820
@@ -105,89 +106,132 @@ def wrap(canvas: Canvas, text: str, size: float, width: float) -> list[str]:
 
 
 def render_leaderboard(table: BoardTable) -> bytes:
-    """The leaderboard as a small palette PNG."""
+    """The leaderboard as a small palette PNG, composed at output size (see
+    :class:`.compact.Surface`)."""
     probe = Canvas.new(1, 1)
     footer = wrap(probe, table.footer, FOOTER, WIDTH - 2 * theme.MARGIN) if table.footer else []
     layout = Layout(len(table.headers), table.rows, len(footer))
-    canvas = Canvas.new(WIDTH, layout.height)
+    surface = Surface(WIDTH, layout.height, leaderboard=True)
     room = WIDTH - 2 * theme.MARGIN
-    canvas.label((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room, theme.INK,
-                 bold=True, anchor="lm")
-    canvas.label((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
-                 SUBTITLE, room, theme.MUTED, anchor="lm")
-    draw_sorted_band(canvas, layout, table.sorted_column)
-    draw_header(canvas, layout, table)
+    surface.label((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room,
+                  theme.INK, bold=True)
+    surface.label((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
+                  SUBTITLE, room, theme.MUTED)
+    tint = sorted_band(layout, table.sorted_column)
+    if tint:
+        draw_band(surface, tint, SORTED_TINT, theme.PAPER)
+    draw_header(surface, layout, table)
     for line, row in enumerate(table.rows, start=1):
         if row.detached:
-            draw_gap(canvas, layout, line)
-        draw_row(canvas, layout, line, row, table.sorted_column)
+            draw_gap(surface, layout, line)
+        draw_row(surface, layout, line, row, table.sorted_column, tint)
     for k, text in enumerate(footer):
-        canvas.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6)), text, FOOTER,
-                    theme.MUTED, anchor="lt")
-    image = canvas.image.reduce(theme.SUPERSAMPLE)
-    return palette_png(palette.to_palette(image, palette.palette_image(leaderboard=True)),
-                       colours=palette.ENTRIES)
+        surface.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55), text,
+                     FOOTER, theme.MUTED)
+    return palette_png(surface.image, colours=palette.ENTRIES)
 
 
-def draw_sorted_band(canvas: Canvas, layout: Layout, column: int | None) -> None:
+def sorted_band(layout: Layout, column: int | None) -> Box | None:
+    """The tinted band behind the sorted column, from its header to the last line."""
     if column is None or not layout.rows:
-        return
+        return None
     top = layout.cell(0, column + 2)
     bottom = layout.cell(len(layout.rows), column + 2)
-    canvas.rect((top[0] + 2, top[1] + 4, top[2] - 2, bottom[3] - 2), fill=SORTED_TINT, radius=8)
+    return (top[0] + 2, top[1] + 4, top[2] - 2, bottom[3] - 2)
 
 
-def draw_header(canvas: Canvas, layout: Layout, table: BoardTable) -> None:
+def draw_band(surface: Surface, b: Box, fill: Colour, ground: Colour) -> None:
+    """A rounded band filling ``b`` (whole pixels) on ``ground``."""
+    w, h = round(b[2] - b[0]), round(b[3] - b[1])
+    surface.paste(sprite(("board-band", fill), (w + 1, h + 1), ground,
+                         lambda c: c.rect((0, 0, w, h), fill=fill, radius=8), True),
+                  b[0], b[1])
+
+
+def ground_of(column: int, sorted_column: int | None, ground: Colour) -> Colour:
+    """What is under the text of value column ``column``: the tint in the sorted one."""
+    return SORTED_TINT if column == sorted_column and ground == theme.PAPER else ground
+
+
+def draw_header(surface: Surface, layout: Layout, table: BoardTable) -> None:
     size = HEADER_TEXT
     rank = layout.cell(0, 0)
-    canvas.label(centre(rank), table.rank_header, size, rank[2] - rank[0] - 4, theme.MUTED)
+    surface.label(centre(rank), table.rank_header, size, rank[2] - rank[0] - 4, theme.MUTED,
+                  anchor="mm")
     name = layout.cell(0, 1)
-    canvas.label((name[0] + 10, centre(name)[1]), table.name_header, size,
-                 name[2] - name[0] - 20, theme.MUTED, anchor="lm")
+    surface.label((name[0] + 10, centre(name)[1]), table.name_header, size,
+                  name[2] - name[0] - 20, theme.MUTED)
     for k, header in enumerate(table.headers):
         b = layout.cell(0, k + 2)
         chosen = k == table.sorted_column
-        canvas.label((b[2] - 10, centre(b)[1]), header, size, b[2] - b[0] - 12,
-                     theme.INK if chosen else theme.MUTED, bold=chosen, anchor="rm")
-    left, bottom = theme.MARGIN, layout.cell(0, 0)[3]
-    canvas.line(((left, bottom), (WIDTH - theme.MARGIN, bottom)), theme.RULE, 2,
-                round_ends=False)
+        surface.label((b[2] - 10, centre(b)[1]), header, size, b[2] - b[0] - 12,
+                      theme.INK if chosen else theme.MUTED, bold=chosen, anchor="rm",
+                      ground=ground_of(k, table.sorted_column, theme.PAPER))
+    bottom = layout.cell(0, 0)[3]
+    surface.rect((theme.MARGIN, bottom - 1, WIDTH - theme.MARGIN, bottom + 1), theme.RULE)
 
 
-def draw_gap(canvas: Canvas, layout: Layout, line: int) -> None:
+def draw_gap(surface: Surface, layout: Layout, line: int) -> None:
     y = layout.line_top(line) - GAP_ROW / 2
     x = centre(layout.cell(line, 0))[0]
-    for dx in (-10, 0, 10):
-        canvas.ellipse((x + dx - 2, y - 2, x + dx + 2, y + 2), fill=theme.MUTED)
+
+    def dots(c: Canvas) -> None:
+        for dx in (-10, 0, 10):
+            c.ellipse((dx + 12, 2, dx + 16, 6), fill=theme.MUTED)
+    surface.paste(sprite(("gap",), (28, 8), theme.PAPER, dots, True), x - 14, y - 4)
 
 
-def draw_row(canvas: Canvas, layout: Layout, line: int, row: BoardRow,
-             sorted_column: int | None) -> None:
+def draw_row(surface: Surface, layout: Layout, line: int, row: BoardRow,
+             sorted_column: int | None, tint: Box | None) -> None:
     first = layout.cell(line, 0)
     right = WIDTH - theme.MARGIN
     band = (first[0], first[1] + 3, right, first[3] - 3)
+    ground = theme.WINNER if row.leader else theme.PAPER
     if row.leader:
-        canvas.rect(band, fill=theme.WINNER, radius=8)
+        draw_band(surface, band, theme.WINNER, theme.PAPER)
     if row.you:
-        canvas.rect(band, outline=YOU, width=3, radius=8)
-    medal = MEDALS.get(int(row.rank)) if row.rank.isdigit() else None
-    middle = centre(first)
-    if medal is not None:
-        r = ROW * 0.34
-        canvas.ellipse((middle[0] - r, middle[1] - r, middle[0] + r, middle[1] + r), fill=medal)
-    canvas.text(middle, row.rank, TEXT, theme.INK, bold=True)
+        draw_frame(surface, band, ground, tint)
+    draw_rank(surface, centre(first), row.rank, ground)
     name_cell = layout.cell(line, 1)
-    name, size = canvas.fit_name(row.name, TEXT, name_cell[2] - name_cell[0] - 20,
-                                 bold=row.leader or row.you)
-    canvas.text((name_cell[0] + 10, centre(name_cell)[1]), name, size,
-                YOU if row.you else theme.INK, bold=row.leader or row.you, anchor="lm")
+    bold = row.leader or row.you
+    name, size = surface.fit(row.name, TEXT, name_cell[2] - name_cell[0] - 20, bold=bold)
+    surface.text((name_cell[0] + 10, centre(name_cell)[1]), name, size,
+                 YOU if row.you else theme.INK, bold=bold, ground=ground)
     for k, value in enumerate(row.values):
         b = layout.cell(line, k + 2)
         chosen = k == sorted_column
-        canvas.text((b[2] - 10, centre(b)[1]), value, TEXT + (1 if chosen else 0),
-                    theme.INK if chosen or value.strip() else theme.MUTED, bold=chosen,
-                    anchor="rm")
+        surface.text((b[2] - 10, centre(b)[1]), value, TEXT + (1 if chosen else 0),
+                     theme.INK if chosen or value.strip() else theme.MUTED, bold=chosen,
+                     anchor="rm", ground=ground_of(k, sorted_column, ground))
     if not row.detached and line < len(layout.rows) and not layout.rows[line].detached:
-        y = first[3]
-        canvas.line(((first[0], y), (right, y)), blend(theme.RULE, theme.PAPER, 0.5), 1,
-                    round_ends=False)
+        y = round(first[3])
+        surface.rect((first[0], y, right, y + 1), blend(theme.RULE, theme.PAPER, 0.5))
+
+
+def draw_frame(surface: Surface, b: Box, ground: Colour, tint: Box | None) -> None:
+    """The caller's line framed in blue, over the sorted column's tint if it crosses it."""
+    w, h = round(b[2] - b[0]), round(b[3] - b[1])
+    across = (tint[0] - b[0], tint[2] - b[0]) if tint and ground == theme.PAPER else None
+
+    def draw(c: Canvas) -> None:
+        if across:
+            c.rect((across[0], -10, across[1], h + 10), fill=SORTED_TINT)
+        c.rect((0, 0, w, h), outline=YOU, width=3, radius=8)
+    surface.paste(sprite(("frame", w, h, across), (w + 1, h + 1), ground, draw, True),
+                  b[0], b[1])
+
+
+def draw_rank(surface: Surface, middle: tuple[float, float], rank: str, ground: Colour) -> None:
+    """The rank, on a medal for the first three."""
+    medal = MEDALS.get(int(rank)) if rank.isdigit() else None
+    if medal is None:
+        surface.text(middle, rank, TEXT, theme.INK, bold=True, anchor="mm", ground=ground)
+        return
+    side = math.ceil(ROW * 0.68)
+    inset = (side - ROW * 0.68) / 2
+
+    def draw(c: Canvas) -> None:
+        c.ellipse((inset, inset, side - inset, side - inset), fill=medal)
+        c.text((side / 2, side / 2), rank, TEXT, theme.INK, bold=True)
+    surface.paste(sprite(("medal", rank, medal), (side, side), ground, draw, True),
+                  middle[0] - side / 2, middle[1] - side / 2)

@@ -113,14 +113,16 @@ def to_palette(image: Image.Image, palette: Image.Image | None = None) -> Image.
 
 
 @cache
-def index(colour: RGB) -> int:
-    """The palette index of ``colour``, or of the palette colour nearest to it."""
-    found = colours()
+def index(colour: RGB, leaderboard: bool = False) -> int:
+    """The palette index of ``colour``, or of the palette colour nearest to it (in the
+    leaderboard's palette if asked)."""
+    found = leaderboard_colours() if leaderboard else colours()
     return min(range(len(found)), key=lambda k: distance(found[k], colour))
 
 
-def new_image(width: int, height: int, background: RGB = theme.PAPER) -> Image.Image:
-    """A blank palette image of this palette."""
-    image = Image.new("P", (width, height), index(background))
-    image.putpalette(palette_image().getpalette() or [])
+def new_image(width: int, height: int, background: RGB = theme.PAPER,
+              leaderboard: bool = False) -> Image.Image:
+    """A blank palette image of this palette (the leaderboard's if asked)."""
+    image = Image.new("P", (width, height), index(background, leaderboard))
+    image.putpalette(palette_image(leaderboard).getpalette() or [])
     return image
