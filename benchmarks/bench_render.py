@@ -16,6 +16,7 @@ the budget.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -197,6 +198,9 @@ def main() -> None:
     for name, budget, figure, ratio in results(args.runs, args.seed, only):
         flag = "  !" if ratio != "-" and float(ratio) > 1 else ""
         print(f"{name:<30}{budget:>14}{figure:>13}{ratio:>7}{flag}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"(load average {load} on {os.cpu_count()} cores: other processes slow the wall "
+          "clock)")
 
 
 if __name__ == "__main__":
