@@ -137,12 +137,13 @@ class Game(ABC):
         """The current phase and the players the game waits for."""
         if self.end_reason is not None:
             return Decision("finished", self.turn, None, frozenset())
-        active = self.active
-        if self.phase in self.simultaneous_phases:
-            waiting = frozenset(self.players).difference(self.chosen)
+        players, phase = self.players, self.phase
+        active = players[(self.turn - 1) % len(players)]  # self.active, without the call
+        if phase in self.simultaneous_phases:
+            waiting = frozenset(players).difference(self.chosen)
         else:
             waiting = frozenset((active,))
-        return Decision(self.phase, self.turn, active, waiting)
+        return Decision(phase, self.turn, active, waiting)
 
     @abstractmethod
     def legal_moves(self, player: int) -> list[Move]:

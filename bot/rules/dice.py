@@ -78,8 +78,9 @@ def throw(version: int, dice: Sequence[str], faces: int, seed: int,
           *salt: object) -> dict[str, int]:
     """Die -> face for ``dice``, in order, by derivation ``version``."""
     if version == DICE_V2:
+        key = ":".join(map(str, (seed, *salt)))  # dice_key, inline: once per throw
         # hashed_faces gives exactly one face per die.
-        return dict(zip(dice, hashed_faces(dice_key(seed, *salt), len(dice), faces), strict=False))
+        return dict(zip(dice, hashed_faces(key, len(dice), faces), strict=False))
     if version == DICE_V1:
         return roll(dice_rng(seed, *salt), dice, faces)
     raise ValueError(f"unknown dice version {version!r}")

@@ -28,9 +28,9 @@ class LongoGame(QwixxGame):
         self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players)), strict=True))
         super().__init__(players, seed, options, dice_version)
 
-    def _white_sum_moves(self, player: int) -> list[Move]:
-        moves = super()._white_sum_moves(player)
-        if self.white_sum in self.lucky[player]:
+    def _white_sum_moves(self, player: int, first: bool = False) -> list[Move]:
+        moves = super()._white_sum_moves(player, first)
+        if self.white_sum in self.lucky[player] and not (first and moves):
             moves += self.lucky_moves(player)
         return moves
 

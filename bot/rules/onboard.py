@@ -106,9 +106,9 @@ class OnBoardGame(QwixxGame):
         return super().skipped_by(player, move)
 
     # --- legality --------------------------------------------------------
-    def _active_moves(self, player: int) -> list[Move]:
+    def _active_moves(self, player: int, first: bool = False) -> list[Move]:
         if self.phase != ACTION3:
-            return super()._active_moves(player)
+            return super()._active_moves(player, first)
         return self._pawn_moves(player)
 
     def _pawn_moves(self, player: int) -> list[Move]:

@@ -95,7 +95,10 @@ class Sheet:
         return len(self.crossed[row]) + (row in self.locks)
 
     def copy(self) -> Sheet:
-        return Sheet(dict(self.crossed), self.locks, self.penalties)
+        twin = object.__new__(Sheet)  # skips __init__'s defaults: a copy is made per cross
+        twin.__dict__.update(crossed=dict(self.crossed), locks=self.locks,
+                             penalties=self.penalties)
+        return twin
 
     def to_json(self) -> dict[str, Any]:
         return {"crossed": self.crossed, "locks": self.locks, "penalties": self.penalties}
@@ -168,17 +171,15 @@ class QwixxGame(Game):
         return self.rules.numbers(row)[-self.rules.lock_span:]
 
     # --- legality --------------------------------------------------------
-    def _white_sum_moves(self, player: int) -> list[Move]:
-        return self._crossings(player, coloured=False)
+    # ``first``: the caller only asks whether there is a move; stop at the first found.
+    def _white_sum_moves(self, player: int, first: bool = False) -> list[Move]:
+        return self._crossings(player, False, first)
 
-    def _active_moves(self, player: int) -> list[Move]:
+    def _active_moves(self, player: int, first: bool = False) -> list[Move]:
         """The active player's options (PASS aside) in the current active-only phase."""
-        return self._colour_moves(player)
+        return self._crossings(player, True, first)
 
-    def _colour_moves(self, player: int) -> list[Move]:
-        return self._crossings(player, coloured=True)
-
-    def _crossings(self, player: int, coloured: bool) -> list[Move]:
+    def _crossings(self, player: int, coloured: bool, first: bool = False) -> list[Move]:
         """The crosses ``player`` may make with the dice: the white sum in any row, or
         (``coloured``) a white die plus the row's coloured die, the lower sum first.
 
@@ -190,28 +191,31 @@ class QwixxGame(Game):
         crossed, locks = sheet.crossed, sheet.locks
         threshold, short = rules.lock_threshold, rules.short
         white1, white2 = dice["white1"], dice["white2"]
+        if white1 > white2:
+            white1, white2 = white2, white1
         low = high = white1 + white2
+        tables = [t for t in rules.tables if t[0] not in closed] if closed else rules.tables
         found: list[Move] = []
-        for row, at, moves in rules.tables:
-            if row in closed:
-                continue
+        for row, at, moves in tables:
             done = crossed[row]
             after = at[done[-1]] if done else -1  # a dice sum is a number of every row
             if coloured:
                 colour = dice[row]
                 low, high = white1 + colour, white2 + colour
-                if low > high:
-                    low, high = high, low
             # Right of the last cross; a lock number only with enough crosses.
-            at_low = at[low]
-            if after < at_low and (at_low < short
-                                   or len(done) + (row in locks) >= threshold):
+            position = at[low]
+            if after < position and (position < short
+                                     or len(done) + (row in locks) >= threshold):
                 found.append(moves[low])
+                if first:
+                    break
             if high != low:
-                at_high = at[high]
-                if after < at_high and (at_high < short
-                                        or len(done) + (row in locks) >= threshold):
+                position = at[high]
+                if after < position and (position < short
+                                         or len(done) + (row in locks) >= threshold):
                     found.append(moves[high])
+                    if first:
+                        break
         return found
 
     def _allows(self, player: int, move: Move) -> bool:
@@ -282,7 +286,7 @@ class QwixxGame(Game):
 
     def _cross(self, player: int, move: Move) -> list[Event]:
         """Cross ``move`` on ``player``'s sheet; the row closes only afterwards."""
-        if move.kind == PASS.kind:
+        if move is PASS or move.kind == PASS.kind:
             return [Event("passed", player, {"phase": self.phase})]
         row, number = self._target(player, move)
         sheet = self._sheet(player)
@@ -356,17 +360,18 @@ class QwixxGame(Game):
 
     def _start_turn(self, events: list[Event]) -> None:
         in_play = self.dice_in_play() if self.closed else ALL_DICE
-        self.dice = self._throw(in_play, self.rules.faces, "turn", self.turn)
+        self.dice = dice = self._throw(in_play, self.rules.faces, "turn", self.turn)
         self.phase = "action1"
         self.active_crossed = False
-        events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(self.dice)}))
-        self.chosen = {p: PASS for p in self.players if not self._white_sum_moves(p)}
-        if len(self.chosen) == len(self.players):
+        events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(dice)}))
+        moves, players = self._white_sum_moves, self.players
+        self.chosen = {p: PASS for p in players if not moves(p, True)}
+        if len(self.chosen) == len(players):
             events += self._resolve_action1()
 
     def _skip_if_no_choice(self) -> list[Event]:
         """An active-only action with nothing to choose needs no click: it is a pass."""
-        if not self._active_moves(self.active):
+        if not self._active_moves(self.active, True):
             return self._after_action()
         return []
 
