@@ -119,19 +119,23 @@ class Canvas:
         from . import palette
 
         assert self.marks.card is not None
-        card = self.marks.card[1]
-        scratch = Canvas(card.copy())
+        key, card = self.marks.card
+        scratch = Canvas(SCRATCHES.take(key, card))
         for part in parts:
             part.draw(Canvas(None, part.origin, part.scale, scratch.marks))
         boxes = scratch.marks.dirty
         if not boxes:
+            SCRATCHES.give(key, scratch.image)
             return None
         s = theme.SUPERSAMPLE
         box = (max(0, int(min(b[0] for b in boxes)) // s * s),
                max(0, int(min(b[1] for b in boxes)) // s * s),
                min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
                min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s))
-        return box, palette.to_palette(scratch.image.crop(box).reduce(s))
+        patch = palette.to_palette(scratch.image.crop(box).reduce(s))
+        scratch.image.paste(card.crop(box), box[:2])  # the card again, for the next sprite
+        SCRATCHES.give(key, scratch.image)
+        return box, patch
 
     def static(self, key: Hashable, width: float, height: float,
                draw: Callable[[Canvas], None]) -> None:
@@ -157,19 +161,24 @@ class Canvas:
             self._mark((x, y, x + size[0], y + size[1]))
             self.image.paste(image, (int(x), int(y)))
 
-    def redraw(self, b: Box, draw: Callable[[Canvas], None]) -> None:
+    def redraw(self, key: Hashable, b: Box, draw: Callable[[Canvas], None]) -> None:
         """Replace what is inside ``b`` by what ``draw`` draws there from scratch (on
         paper, at this canvas's origin): a printed part in another look, such as a
-        Qwinto column's band turned gold under the fields drawn over it."""
+        Qwinto column's band turned gold under the fields drawn over it. The part is drawn
+        once per ``key``, origin and scale."""
         x0, y0, x1, y1 = self.box(b)
         box = (max(0, math.floor(x0)), max(0, math.floor(y0)),
                min(self.marks.size[0], math.ceil(x1) + 1),
                min(self.marks.size[1], math.ceil(y1) + 1))
-        scratch = Canvas(Image.new("RGB", self.marks.size, theme.PAPER), self.origin,
-                         self.scale)
-        draw(scratch)
+
+        def part() -> Image.Image:
+            scratch = Canvas(Image.new("RGB", self.marks.size, theme.PAPER), self.origin,
+                             self.scale)
+            draw(scratch)
+            return scratch.image.crop(box)
+        image = REDRAWN.get((key, self.origin, self.scale, box, current()), part)
         self._mark(box)
-        self.image.paste(scratch.image.crop(box), box[:2])
+        self.image.paste(image, box[:2])
 
     def _draw_static(self, size: tuple[int, int], draw: Callable[[Canvas], None]) -> Image.Image:
         canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=self.scale)
@@ -464,6 +473,32 @@ def palette_png(image: Image.Image, level: int | None = None,
     return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours)
 
 
+class Scratches:
+    """Copies of cards to draw sprites on (see :meth:`Canvas.sprite`), kept between uses
+    with the card restored where drawn: copying a sheet's card (6 MB) took longer than
+    drawing most sprites. At most ``keep`` are kept; a thread finding none copies one."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, key: Hashable, card: Image.Image) -> Image.Image:
+        with self._lock:
+            image = self._images.pop(key, None)
+        return image or card.copy()
+
+    def give(self, key: Hashable, image: Image.Image) -> None:
+        with self._lock:
+            self._images[key] = image
+            while len(self._images) > self.keep:
+                self._images.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._images.clear()
+
+
 class ImageCache(Generic[T]):
     """A bounded LRU cache of images that nobody changes once stored (callers paste or
     copy them, never draw on them), so any number of threads may read them at once.
@@ -471,7 +506,8 @@ class ImageCache(Generic[T]):
     build it, and the first one stored wins.
     """
 
-    def __init__(self, maxsize: int, dependents: Sequence[ImageCache[Any]] = ()) -> None:
+    def __init__(self, maxsize: int,
+                 dependents: Sequence[ImageCache[Any] | Scratches] = ()) -> None:
         self.maxsize = maxsize
         self.dependents = dependents  # caches of images drawn over these: cleared with them
         self._images: OrderedDict[Hashable, T] = OrderedDict()
@@ -504,9 +540,14 @@ class ImageCache(Generic[T]):
 # What is written on the cards, at output size in the palette (see Canvas.sprite): a
 # crossed cell is 64 x 64 px, 4 KB; a Qwixx card has 44 cells in two looks each.
 CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)
+# Cards to draw sprites on: two, 6 MB each.
+SCRATCHES = Scratches(keep=2)
+# Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
+REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=32)
 # The printed parts of sheets and boards: one image per layout and scale. A full-size
 # sheet's is 1728 x 1124 RGB, ~6 MB, the scoreboard's half-size ones a quarter of that;
 # the bot uses about eight (three Qwixx variants at two scales, two boards): ~35 MB.
-STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12, dependents=[CARD_SPRITES])
+STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
+    maxsize=12, dependents=[CARD_SPRITES, SCRATCHES, REDRAWN])
 # ... and the same cards at output size in the fixed palette, a quarter of a byte each.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)

@@ -211,7 +211,8 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
     canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title))
     for column in complete_columns(game, player):  # the column's band turns gold
         canvas.sprite(("done", column), lambda c, col=column: c.redraw(
-            layout.column_band(col), lambda card: draw_printed(card, layout, game.title, {col})))
+            ("qwinto-done", game.title, col), layout.column_band(col),
+            lambda card: draw_printed(card, layout, game.title, {col})))
     legal = legal_fields(highlight)
     faint = game.total if legal else 0
     for row in layout.rows:
