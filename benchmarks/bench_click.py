@@ -46,14 +46,14 @@ PLAYERS = (10**17 + 1, 10**17 + 2)
 class Table:
     """One game, and the state its client last saw."""
 
-    def __init__(self, service: GameService, channel: int) -> None:
-        self.service, self.channel = service, channel
+    def __init__(self, service: GameService, channel: int, guild: int = GUILD) -> None:
+        self.service, self.channel, self.guild = service, channel, guild
         self.game_id = 0
         self.game: Game | None = None
         self.lock = asyncio.Lock()  # one click at a time per game, as a channel's buttons
 
     async def open(self) -> None:
-        record = await self.service.open_lobby(GUILD, self.channel, PLAYERS[0], "classic")
+        record = await self.service.open_lobby(self.guild, self.channel, PLAYERS[0], "classic")
         await self.service.join(record.id, PLAYERS[1])
         self.game_id = record.id
         self.game = (await self.service.start(record.id, PLAYERS[0])).game

@@ -55,7 +55,8 @@ class QwixxBot(commands.Bot):
         """The shards this process runs (None: all); timers and catch-up keep to them."""
         self.database = database
         self.dev_guild = dev_guild
-        self.sync_commands = sync
+        # Commands belong to the application, not to a shard: one process syncs them.
+        self.sync_commands = sync and (shards is None or 0 in shards.ids)
         self.store: Store | None = None
         self.seeds = seeds
         self.clock = clock

@@ -4,8 +4,9 @@ Four games run at once, two in a guild of each shard. The process of shard 1 is
 SIGKILLed while its games wait on a decision nobody takes, and restarted once that
 decision is overdue; meanwhile shard 0's process fires its own deadlines and must
 leave the others alone. Every game completes, every deadline fires once, by the
-process that serves the game's guild, each turn is posted once, and the leaderboard
-of each guild agrees with its games' final scores.
+process that serves the game's guild, each turn is posted once, the leaderboard of
+each guild agrees with its games' final scores, and only shard 0's process syncs the
+commands.
 """
 
 from __future__ import annotations
@@ -215,6 +216,8 @@ async def test_two_shard_processes_share_one_database_and_survive_a_kill(
             await first.stop()
             await second.stop()
         assert second.runs == 2
+        synced = [c for c in sb.server.calls if c.endpoint.startswith("PUT /applications")]
+        assert len(synced) == 1  # commands are the application's: shard 0's process syncs
         assert sb.failures == [], sb.describe_failures()
 
 
