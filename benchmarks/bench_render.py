@@ -8,7 +8,10 @@ median time (p50) and the ratio, then the PNG's size against the size the same i
 had when issue 15 asked for faster images (``BASELINE_BYTES``). A ratio above 1 misses
 the budget.
 
-    python benchmarks/bench_render.py [--runs 20] [--seed 7] [--only sheet,table,...]
+    python benchmarks/bench_render.py [--runs 20] [--seed 7] [--only sheet,sheet-game,...]
+
+The same image rendered again and again comes mostly from caches; "sheets along a
+game" renders a new state each time, as the bot does.
 
 :func:`results` gives the same rows to another benchmark runner.
 """
@@ -23,7 +26,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.render import render_board, render_dice, render_scoreboard, render_sheet, render_table
+from bot.render import (
+    canvas,
+    render_board,
+    render_dice,
+    render_scoreboard,
+    render_sheet,
+    render_table,
+)
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import PASS, Game, Move, new_game
 
@@ -176,14 +186,49 @@ def rows_of(case: Case, runs: int) -> list[Row]:
     return rows
 
 
+def along_games(seed: int, decisions: int = 150) -> list[Row]:
+    """Sheets as the bot renders them while games go on: at every decision the sheet of
+    the player to decide, with their options, each render a new image, the cached
+    pieces of what is written (sprites) empty at the start. Mean and p90 CPU time."""
+    budget = BUDGET_MS["sheet"]
+    found: list[Row] = []
+    for variant, options, _ in VARIANTS:
+        rng = random.Random(seed)
+        game = new_game(variant, PLAYERS[:3], seed, options)
+        states = []
+        for _ in range(decisions):
+            if game.finished:
+                break
+            player = min(game.decision().waiting)
+            states.append((game, player, game.legal_moves(player)))
+            game, _ = game.apply(player, pick(game, player, rng))
+        render_sheet(*states[0][:2], NAMES[states[0][1]])  # the printed card
+        for cache in (getattr(canvas, "CARD_SPRITES", None),):  # (none before sprites)
+            if cache is not None:
+                cache.clear()
+        times = []
+        for game, player, moves in states:
+            start = time.process_time()
+            render_sheet(game, player, NAMES[player], moves)
+            times.append((time.process_time() - start) * 1000)
+        mean, p90 = statistics.mean(times), sorted(times)[int(len(times) * 0.9)]
+        name = f"sheets along {variant}"
+        found += [(f"{name} cpu mean", f"≤ {budget:g} ms", f"{mean:.1f} ms",
+                   f"{mean / budget:.2f}"),
+                  (f"{name} cpu p90", "", f"{p90:.1f} ms", "-")]
+    return found
+
+
 def results(runs: int = 20, seed: int = 7, only: set[str] | None = None) -> list[Row]:
     """(name, budget, figure, ratio) for every image: its p50 render time (wall clock,
     then CPU time of this process), and its PNG size against the size before (a ratio
-    above 1 misses the budget)."""
+    above 1 misses the budget); then sheets along played games."""
     found: list[Row] = []
     for case in cases(seed):
         if not only or case.kind in only:
             found += rows_of(case, runs)
+    if not only or "sheet-game" in only:
+        found += along_games(seed)
     return found
 
 
