@@ -12,7 +12,7 @@ sheet they did not change, so treat a game as immutable outside the rules.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -106,8 +106,13 @@ class Standing:
 
 
 class Game(ABC):
-    """The public API that every variant implements."""
+    """The public API that every variant implements.
 
+    A game's state lives in ``__slots__`` (each variant adds its own): the rules read it
+    on every move, and a slot reads several times faster than an instance dict.
+    """
+
+    __slots__ = ("_own", "dice_version", "end_reason", "options", "players", "seed", "turn")
     variant: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -172,13 +177,14 @@ class Game(ABC):
         """Whether ``move`` is one of ``legal_moves(player)``; variants may answer faster."""
         return move in self.legal_moves(player)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._copy = state_copier(cls)  # type: ignore[method-assign]
+
     def _copy(self) -> Self:
-        """A game to apply a move to: shares everything until it replaces it."""
-        game = object.__new__(type(self))
-        state = self.__dict__.copy()
-        state["_own"] = None
-        game.__dict__ = state
-        return game
+        """A game to apply a move to: shares everything until it replaces it (each
+        variant gets its own, from :func:`state_copier`)."""
+        raise NotImplementedError
 
     def _sheet(self, player: int) -> Any:
         """``player``'s sheet, ready to be written: copied first if another game shares it."""
@@ -254,6 +260,23 @@ class Game(ABC):
     @abstractmethod
     def _load_state(self, data: dict[str, Any]) -> None:
         """Restore the variant's own part of the state from ``_state_json`` output."""
+
+
+def state_copier(cls: type[Game]) -> Callable[[Game], Game]:
+    """A function that copies a game of ``cls`` attribute by attribute (its slots, and an
+    instance dict if a subclass without slots added one), sharing every value, with
+    ``_own`` None. Written out once per class, as dataclasses write their ``__init__``:
+    a loop of ``setattr`` would cost four times as much on every move."""
+    names = [name for klass in reversed(cls.__mro__)
+             for name in klass.__dict__.get("__slots__", ()) if name != "_own"]
+    lines = [f"    game.{name} = self.{name}" for name in names]
+    if cls.__dictoffset__:
+        lines.append("    game.__dict__.update(self.__dict__)")
+    source = "\n".join(["def copy(self):", "    game = new(cls)", *lines,
+                        "    game._own = None", "    return game"])
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec(source, namespace)  # the source holds nothing but the class's slot names
+    return namespace["copy"]  # type: ignore[no-any-return]
 
 
 def dice_version_of(state: dict[str, Any]) -> int:

@@ -19,6 +19,7 @@ def deal_lucky_numbers(seed: int, count: int) -> list[tuple[int, int]]:
 
 
 class LongoGame(QwixxGame):
+    __slots__ = ("lucky",)
     variant = "longo"
     title = "Qwixx Longo"
     rules = QwixxRules(faces=8, lock_span=2, lock_threshold=6)

@@ -37,6 +37,7 @@ START = 0
 
 
 class OnBoardGame(QwixxGame):
+    __slots__ = ("board", "final_turn", "finish_by", "pawns")
     variant = "onboard"
     title = "Qwixx On Board"
     min_players = 2

@@ -157,6 +157,7 @@ class QwintoSheet:
 
 
 class QwintoGame(Game):
+    __slots__ = ("attempt", "chosen", "dice", "phase", "rolled", "sheets")
     variant = "qwinto"
     title = "Qwinto"
     min_players = 2

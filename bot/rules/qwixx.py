@@ -112,6 +112,7 @@ class Sheet:
 class QwixxGame(Game):
     """Classic Qwixx; subclasses change ``rules`` and add small pieces."""
 
+    __slots__ = ("active_crossed", "chosen", "closed", "dice", "phase", "sheets")
     variant = "classic"
     title = "Qwixx"
     min_players = 2
