@@ -18,6 +18,11 @@ class ShardError(ValueError):
     """``QWIXX_SHARDS`` cannot be read; the message says why."""
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only (``int`` would also take other scripts' digits)."""
+    return text.isascii() and text.isdigit()
+
+
 def shard_of(guild_id: int, count: int) -> int:
     """The shard that Discord sends ``guild_id``'s events to."""
     return (guild_id >> 22) % count
@@ -46,18 +51,19 @@ class ShardPlan:
     def parse(cls, text: str) -> ShardPlan:
         """``"0-1/4"`` → shards 0 and 1 of 4."""
         ids_text, slash, count_text = text.replace(" ", "").partition("/")
-        if not slash or not count_text.isdigit():
+        if not slash or not _digits(count_text):
             raise ShardError("expected IDS/COUNT such as 0-1/4, 3/4 or 0,2/4")
         count = int(count_text)
         ids: list[int] = []
         for part in ids_text.split(","):
             first, dash, last = part.partition("-")
-            if not first.isdigit() or (dash and not last.isdigit()):
+            if not _digits(first) or (dash and not _digits(last)):
                 raise ShardError(f"{part[:20]!r} is not a shard id or a range such as 0-3")
             low, high = int(first), int(last if dash else first)
             if high < low:
-                raise ShardError(f"the range {part} runs backwards")
-            ids.extend(range(low, min(high, count) + 1))  # ids past count: refused below
+                raise ShardError(f"the range {part[:20]} runs backwards")
+            # ids past the count are refused below; one past it is enough to say so
+            ids.extend(range(low, min(high, count, MAX_SHARDS) + 1))
         if len(set(ids)) != len(ids):
             raise ShardError("a shard id is given twice")
         return cls(tuple(sorted(ids)), count)

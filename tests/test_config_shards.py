@@ -41,6 +41,9 @@ def test_shard_lists_and_ranges_are_read(text: str, ids: tuple[int, ...], count:
     ("/4", "not a shard id"),
     ("0/four", "IDS/COUNT"),
     ("0-99999999999999/4", "0 to 3"),
+    ("0-99999999999999/99999999999999", "count must be"),
+    ("0/４", "IDS/COUNT"),
+    ("²/4", "not a shard id"),
 ])
 def test_bad_shard_settings_say_what_is_wrong(tmp_path: Path, text: str, why: str) -> None:
     with pytest.raises(ShardError, match=why):
