@@ -308,7 +308,7 @@ class Canvas:
 
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
-            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.ENTRIES)
+            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries())
         key, card = self.marks.card
         out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
         for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
@@ -318,7 +318,7 @@ class Canvas:
             x, y = sprite.box[0] // s, sprite.box[1] // s
             out.im.paste(sprite.patch.im, (x, y, x + sprite.patch.width,
                                            y + sprite.patch.height))
-        return palette_png(out, colours=palette.ENTRIES)
+        return palette_png(out, colours=palette.entries())
 
 
 @lru_cache(maxsize=4096)

@@ -128,7 +128,7 @@ def render_leaderboard(table: BoardTable) -> bytes:
     for k, text in enumerate(footer):
         surface.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55), text,
                      FOOTER, theme.MUTED)
-    return palette_png(surface.image, colours=palette.ENTRIES)
+    return palette_png(surface.image, colours=palette.entries(leaderboard=True))
 
 
 def sorted_band(layout: Layout, column: int | None) -> Box | None:

@@ -20,9 +20,7 @@ from .parts import blend
 
 RGB = theme.RGB
 STEPS = (0.5,)  # blends between two colours that meet
-# Entries of a palette image, its colours padded with black: Pillow maps a pixel to the
-# first black entry where that is nearest (the highlight's ring), so the PNGs keep all.
-ENTRIES = 256
+
 ACTIVE_FILL: RGB = (255, 247, 214)  # the active player's block
 TABLE_FILL: RGB = (244, 244, 244)  # the points line of a sheet's points table
 
@@ -102,8 +100,18 @@ def palette_image(leaderboard: bool = False) -> Image.Image:
     image = Image.new("P", (1, 1))
     flat = [channel for colour in (leaderboard_colours() if leaderboard else colours())
             for channel in colour]
-    image.putpalette(flat + [0] * (768 - len(flat)))
+    image.putpalette(flat + list(BLACK))
     return image
+
+
+# After the colours, black: the nearest colour to the highlight's dark ring (15, 15, 15)
+# (it was the first of the entries a full palette is padded with).
+BLACK = (0, 0, 0)
+
+
+def entries(leaderboard: bool = False) -> int:
+    """How many entries the palette image has: no pixel is mapped past them."""
+    return len(leaderboard_colours() if leaderboard else colours()) + 1
 
 
 def to_palette(image: Image.Image, palette: Image.Image | None = None) -> Image.Image:

@@ -126,7 +126,7 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
                       player_name(names, standing.player))
     draw_blocks(surface, layout.sheets, game, [s.player for s in standings], names,
                 layout.sheets_top)
-    return palette_png(surface.image, theme.SCOREBOARD_COMPRESS_LEVEL, palette.ENTRIES)
+    return palette_png(surface.image, theme.SCOREBOARD_COMPRESS_LEVEL, palette.entries())
 
 
 def player_name(names: dict[int, str], player: int) -> str:

@@ -44,4 +44,4 @@ def render_table(game: Game, names: Mapping[int, str],
                   bold=True)
     draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
                 decision.active, latest)
-    return palette_png(surface.image, theme.TABLE_COMPRESS_LEVEL, palette.ENTRIES)
+    return palette_png(surface.image, theme.TABLE_COMPRESS_LEVEL, palette.entries())
