@@ -5,7 +5,8 @@ whole turn with a simple rating of the sheet) and ``hard`` (plans the whole turn
 a learned or carefully estimated rating, see :mod:`bot.players.qwixx_player` and
 :mod:`bot.players.qwinto_player`). Every level decides only among
 ``game.legal_moves(player)`` and is deterministic for a given ``rng`` state: the
-``rng`` only breaks exact ties. A decision takes a few milliseconds at most.
+``rng`` breaks exact ties, and in games of two or more of classic and Longo tells which
+of ``normal``'s decisions take ``hard``'s move. A decision takes a few milliseconds at most.
 
 :func:`hint` tells what ``hard`` would do and why. Computer seats have negative ids, so
 they never collide with Discord users.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from bot.messages import t
 from bot.players import easy, qwinto_player, qwixx_player
+from bot.players.qwixx_model import NORMAL_SKILL
 from bot.rules import PASS, Game, Move
 
 LEVELS = ("easy", "normal", "hard")
@@ -72,6 +74,9 @@ def choose(game: Game, player: int, rng: random.Random, level: str = DEFAULT_LEV
     """
     if level == "easy":
         return easy.choose(game, player, rng)
+    if level == "normal" and len(game.players) > 1 and \
+            rng.random() < NORMAL_SKILL.get(game.variant, 0.0):
+        level = "hard"  # normal sits between easy and hard by mixing in hard's moves
     options = rate(game, player, level)
     top = [o for o in options if o.value >= options[0].value - 1e-9]
     return top[rng.randrange(len(top))].move if len(top) > 1 else top[0].move

@@ -4,7 +4,9 @@ Both rate every legal move by the best sheet it can lead to by the end of the tu
 (the active player plans action 1 together with action 2, and on the On Board track
 action 3, knowing all the dice) and pick the highest. They differ in how they rate a
 sheet: ``hard`` uses the learned value table (:mod:`bot.players.qwixx_model`), ``normal``
-a simple rule of thumb (each number still open counts as part of a cross).
+a simple rule of thumb (each number still open counts as part of a cross), or in games
+of two or more of classic and Longo the score tables, with some of ``hard``'s moves mixed
+in (:data:`~bot.players.qwixx_model.NORMAL_SKILL`, see :func:`bot.players.choose`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Protocol
 
 from bot.players.qwixx_model import (
     DUEL_SHARE,
+    NORMAL_SKILL,
     Row,
     RowRules,
     RuleOfThumb,
@@ -38,13 +41,16 @@ class Evaluator(Protocol):
 def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
     """How ``level`` rates ``player``'s sheet as it will be before the next roll."""
     name = TABLE_FOR[game.variant]
-    if level != "hard":
-        return RuleOfThumb(load_table(name).rules,
-                           0.55 if len(game.players) == 1 else DUEL_SHARE[name])
     if len(game.players) == 1:
-        return load_table(name, "solo")
+        return load_table(name, "solo") if level == "hard" else \
+            RuleOfThumb(load_table(name).rules, 0.55)
     following = game.players[game.turn % len(game.players)]  # throws next (turns count from 1)
-    own, rival = load_versus(name, "active" if following == player else "passive")
+    role = "active" if following == player else "passive"
+    if level != "hard":
+        if game.variant in NORMAL_SKILL:
+            return load_table(name, role)
+        return RuleOfThumb(load_table(name).rules, DUEL_SHARE[name])
+    own, rival = load_versus(name, role)
     others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
     return Versus(own, rival, others)
 
