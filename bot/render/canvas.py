@@ -97,21 +97,26 @@ class Canvas:
         if self.marks.touches(found[0]):
             draw(self)
             return
-        pending = self.marks.pending
-        under = [sprite for sprite in pending if overlap(found[0], sprite.box)]
-        parts = [*(p for sprite in under for p in sprite.parts), part]
+        under = [sprite for sprite in self.marks.pending if overlap(found[0], sprite.box)]
         if under:
-            full = (*(sprite.key for sprite in under), full)
-            found = CARD_SPRITES.get(full, lambda: self._draw_sprite(parts))
-            for sprite in under:
-                pending.remove(sprite)
-            assert found is not None
-            if self.marks.touches(found[0]) or any(overlap(found[0], sprite.box)
-                                                   for sprite in pending):
-                self.marks.draw_parts(parts)  # their joint box reaches over other things
-                return
-        assert found is not None
-        pending.append(Pending(full, found[0], found[1], parts))
+            self._join(under, full, part)
+        else:
+            self.marks.pending.append(Pending(full, found[0], found[1], [part]))
+
+    def _join(self, under: list[Pending], key: Hashable, part: Part) -> None:
+        """Keep the sprites ``under`` and ``part`` over them aside as one sprite, or draw
+        them if their joint box reaches over something else."""
+        parts = [*(p for sprite in under for p in sprite.parts), part]
+        joint = (*(sprite.key for sprite in under), key)
+        found = CARD_SPRITES.get(joint, lambda: self._draw_sprite(parts))
+        pending = self.marks.pending
+        for sprite in under:
+            pending.remove(sprite)
+        if found is None or self.marks.touches(found[0]) or any(
+                overlap(found[0], sprite.box) for sprite in pending):
+            self.marks.draw_parts(parts)
+        else:
+            pending.append(Pending(joint, found[0], found[1], parts))
 
     def _draw_sprite(self, parts: list[Part]) -> Sprite | None:
         """The image box that ``parts`` draw in on the card, on whole output pixels, and
@@ -543,7 +548,7 @@ CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)
 # Cards to draw sprites on: two, 6 MB each.
 SCRATCHES = Scratches(keep=2)
 # Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
-REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=32)
+REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
 # The printed parts of sheets and boards: one image per layout and scale. A full-size
 # sheet's is 1728 x 1124 RGB, ~6 MB, the scoreboard's half-size ones a quarter of that;
 # the bot uses about eight (three Qwixx variants at two scales, two boards): ~35 MB.
