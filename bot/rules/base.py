@@ -26,7 +26,7 @@ class RuleError(ValueError):
     """A move that the rules do not allow right now."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """One decision of one player. ``kind`` says what it is; the rest qualifies it."""
 

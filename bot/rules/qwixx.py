@@ -80,7 +80,7 @@ def triangle(crosses: int) -> int:
     return crosses * (crosses + 1) // 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Sheet:
     """One player's score sheet.
 
@@ -96,8 +96,7 @@ class Sheet:
 
     def copy(self) -> Sheet:
         twin = object.__new__(Sheet)  # skips __init__'s defaults: a copy is made per cross
-        twin.__dict__.update(crossed=dict(self.crossed), locks=self.locks,
-                             penalties=self.penalties)
+        twin.crossed, twin.locks, twin.penalties = dict(self.crossed), self.locks, self.penalties
         return twin
 
     def to_json(self) -> dict[str, Any]:
