@@ -51,6 +51,8 @@ RETRIES = 5
 """Times a transaction runs before a serialisation failure or deadlock is an error."""
 SPARE_WAITERS = 4
 """Connections kept for waiting on a game another process holds."""
+PATIENCE = 10.0
+"""Seconds a cancel request or a close may take before it is given up."""
 Raw = psycopg.Connection[Any]
 
 
@@ -108,11 +110,13 @@ class Session:
         """Cancel the statement the thread waits on (from any thread)."""
         raw = self.raw
         if raw is not None and not raw.closed:
-            raw.cancelredacted(timeout=5)
+            raw.cancel_safe(timeout=PATIENCE)
 
     async def close(self) -> None:
-        with suppress(StoreError):
-            await self.run(lambda raw: raw.close())
+        """Close the connection on its thread (given up after :data:`PATIENCE`, should
+        that thread still be stuck in a statement)."""
+        with suppress(StoreError, TimeoutError):
+            await asyncio.wait_for(self.run(lambda raw: raw.close()), PATIENCE)
         self._thread.shutdown(wait=False)
 
 
@@ -234,9 +238,13 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> bool:
         return await asyncio.shield(future)
     except asyncio.CancelledError:
         if wait:
-            session.interrupt()
-        await asyncio.wait([future])
-        if not future.cancelled() and future.exception() is None and future.result():
+            try:
+                session.interrupt()
+            except psycopg.Error as exc:
+                log.warning("game %d: cannot cancel the wait for its lock: %s", game_id, exc)
+        await asyncio.wait([future], timeout=PATIENCE)
+        if future.done() and not future.cancelled() and future.exception() is None \
+                and future.result():
             with suppress(StoreError):
                 await session.run(lambda raw: _release(raw, game_id))
         raise
