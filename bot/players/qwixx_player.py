@@ -18,12 +18,14 @@ from typing import Protocol
 from bot.players.qwixx_model import (
     DUEL_SHARE,
     NORMAL_SKILL,
+    PENALTY,
     Row,
     RowRules,
     RuleOfThumb,
     Versus,
     load_table,
     load_versus,
+    triangle,
 )
 from bot.rules import PASS, Game, Move
 from bot.rules.qwixx import ROWS, QwixxGame
@@ -170,10 +172,22 @@ class Turn:
     def end_of_turn(self, rows: tuple[Row, ...], crossed: bool,
                     pawn: Move) -> tuple[float, bool]:
         penalty = self.active and not crossed
-        value = self.judge.value(rows, self.penalties + penalty)
-        if pawn.kind == "pawn":
-            value += self.pawn_gain(pawn)
-        return value, penalty
+        penalties = self.penalties + penalty
+        if pawn.kind != "pawn":
+            return self.judge.value(rows, penalties), penalty
+        if self.finishes(pawn):  # the game ends with this turn: the sheet scores as it is
+            value = float(sum(triangle(r[1]) for r in rows) - PENALTY * penalties)
+        else:
+            value = self.judge.value(rows, penalties)
+        return value + self.pawn_gain(pawn), penalty
+
+    def finishes(self, move: Move) -> bool:
+        """Whether ``move`` takes the pawn of a one-seat game into the finish area (with
+        nobody left to play a last turn, that ends the game)."""
+        game = self.game
+        position = game.landing(self.player, move.number or 0)  # type: ignore[attr-defined]
+        return len(game.players) == 1 and position is not None and \
+            game.board.in_finish(position)  # type: ignore[attr-defined]
 
     def pawn_gain(self, move: Move) -> float:
         game = self.game

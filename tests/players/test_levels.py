@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.players import LEVELS, Hint, choose, hint
+from bot.players import LEVELS, Hint, choose, hint, rate
 from bot.players.qwixx_model import ROLES, Row, RowRules, Versus, load_table, load_versus
 from bot.rules import Game, Move, new_game, variant_class
 
@@ -133,3 +133,49 @@ def test_the_hint_speaks_of_the_margin_in_games_of_two() -> None:
     assert " ahead expected" in text or " behind expected" in text
     solo: Game = variant_class("classic")([-1], 4, {})
     assert "points expected" in hint(solo, -1).text and "ahead" not in hint(solo, -1).text
+
+
+def test_normal_mixes_in_some_of_hards_moves_in_classic_duels() -> None:
+    """On a share of its decisions ``normal`` takes ``hard``'s move, on the others its own."""
+    game: Game = new_game("classic", [-1, -2], 8)
+    rng, own, borrowed = random.Random(8), 0, 0
+    while not game.finished:
+        player = min(game.decision().waiting)
+        if player == -1:
+            mine, theirs = rate(game, -1, "normal")[0], rate(game, -1, "hard")[0]
+            move = choose(game, -1, random.Random(rng.random()), "normal")
+            if mine.move != theirs.move:
+                own += move == mine.move
+                borrowed += move == theirs.move
+        game, _ = game.apply(player, choose(game, player, rng, "easy"))
+    assert own > 0 and borrowed > 0
+
+
+def test_normal_gives_qwinto_columns_no_weight_until_complete() -> None:
+    from bot.players.qwinto_player import NORMAL, PARAMS, column_value, params_for
+    from bot.rules.qwinto import QwintoSheet
+
+    sheet = QwintoSheet()
+    sheet.fields["orange"][3] = 4
+    sheet.fields["yellow"][3] = 5  # column 3: two of three fields written
+    assert column_value(sheet, 3, params=NORMAL) == 0 < column_value(sheet, 3, params=PARAMS)
+    assert column_value(sheet, 3, ("purple", 6), NORMAL) == 4  # complete: the pentagon
+    assert params_for("normal", 2) is NORMAL and params_for("hard", 1) is PARAMS
+
+
+def test_a_one_seat_on_board_pawn_in_the_finish_area_scores_the_sheet_as_it_is() -> None:
+    from bot.players.qwixx_player import Turn, evaluator, sheet_of
+
+    solo: Game = variant_class("onboard")([-1], 2, {})
+    pair: Game = new_game("onboard", [-1, -2], 2)
+    for game in (solo, pair):
+        game.pawns = {p: game.board.finish_from - 1 for p in game.players}  # type: ignore[attr-defined]
+    turn = Turn.of(solo, -1, evaluator(solo, -1, "hard"))  # type: ignore[arg-type]
+    move = Move("pawn", "red", 1)
+    assert turn.finishes(move)
+    assert not Turn.of(pair, -1, evaluator(pair, -1, "hard")).finishes(move)  # type: ignore[arg-type]
+    rows, _ = sheet_of(solo, turn.judge.rules, -1)  # type: ignore[arg-type]
+    value, penalty = turn.end_of_turn(rows, False, move)
+    board = solo.board  # type: ignore[attr-defined]
+    gain = board.bonus(board.finish_from) - board.bonus(board.finish_from - 1)
+    assert penalty and value == -5 + gain  # not the empty sheet's hopes
