@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from functools import cache
 from typing import Any
 
 from .base import DICE_VERSION, Move, RuleError, dice_rng
@@ -16,6 +17,12 @@ def deal_lucky_numbers(seed: int, count: int) -> list[tuple[int, int]]:
     """Two different lucky numbers per sheet; no two sheets share a pair."""
     pairs = list(itertools.combinations(LUCKY_RANGE, 2))
     return dice_rng(seed, "lucky").sample(pairs, count)
+
+
+@cache
+def lucky_move(row: str, number: int) -> Move:
+    """The move crossing ``number`` in ``row`` by a lucky number (shared: immutable)."""
+    return Move(LUCKY, row, number)
 
 
 class LongoGame(QwixxGame):
@@ -39,10 +46,15 @@ class LongoGame(QwixxGame):
         """The next number of each emptiest open row whose next number may be crossed."""
         sheet = self.sheets[player]
         numbers = self.rules.row_numbers
-        candidates = [Move(LUCKY, row, numbers[row][start])  # the first crossable number
+        candidates = [lucky_move(row, numbers[row][start])  # the first crossable number
                       for row, (start, _) in self._spans(sheet).items()]
         fewest = min((sheet.crosses(m.row or "") for m in candidates), default=0)
         return [m for m in candidates if sheet.crosses(m.row or "") == fewest]
+
+    def _allows(self, player: int, move: Move) -> bool:
+        if move.kind == LUCKY:
+            return self.phase == "action1" and move in self._white_sum_moves(player)
+        return super()._allows(player, move)
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
         if move.kind == LUCKY and move.row is not None and move.number is not None:

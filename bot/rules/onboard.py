@@ -34,6 +34,8 @@ PAWN = "pawn"
 ACTION3 = "action3"
 MAX_STEPS = 5
 START = 0
+PAWN_MOVES = {(colour, steps): Move(PAWN, colour, steps)  # shared: moves are immutable
+              for colour in ROWS for steps in range(1, MAX_STEPS + 1)}
 
 
 class OnBoardGame(QwixxGame):
@@ -79,7 +81,7 @@ class OnBoardGame(QwixxGame):
 
     def _free_ahead(self, player: int, count: int) -> list[int]:
         """The first ``count`` (or fewer) free positions ahead of ``player``'s pawn."""
-        taken = {pos for p, pos in self.pawns.items() if p != player and pos != START}
+        taken = {pos for p, pos in self.pawns.items() if p != player}  # START lies behind
         free: list[int] = []
         for position in range(self.pawns[player] + 1, self.board.last + 1):
             if position not in taken:
@@ -110,18 +112,27 @@ class OnBoardGame(QwixxGame):
     def _active_moves(self, player: int, first: bool = False) -> list[Move]:
         if self.phase != ACTION3:
             return super()._active_moves(player, first)
-        return self._pawn_moves(player)
+        return self._pawn_moves(player, first)
 
-    def _pawn_moves(self, player: int) -> list[Move]:
-        sheet = self.sheets[player]
-        spans = self._spans(sheet)
+    def _pawn_moves(self, player: int, first: bool = False) -> list[Move]:
+        sheet, fields, index = self.sheets[player], self.board.fields, self.rules.index
+        spans: dict[str, tuple[int, int]] = {}  # the rows' spans, as far as asked for
         moves: list[Move] = []
         for steps, position in enumerate(self._free_ahead(player, MAX_STEPS), start=1):
-            field = self.board.fields[position - 1]
-            if self._can_cross(sheet, field.colour, field.number, spans) \
-                    or field.number in sheet.crossed[field.colour]:
-                moves.append(Move(PAWN, field.colour, steps))
+            colour, number = fields[position - 1].colour, fields[position - 1].number
+            if colour not in spans:
+                spans[colour] = self._span(sheet, colour)
+            start, end = spans[colour]  # as _can_cross, with the span at hand
+            if start <= index[colour][number] < end or number in sheet.crossed[colour]:
+                moves.append(PAWN_MOVES[colour, steps])
+                if first:
+                    break
         return moves
+
+    def _allows(self, player: int, move: Move) -> bool:
+        if self.phase == ACTION3 and move.kind == PAWN:
+            return player == self.active and move in self._pawn_moves(player)
+        return super()._allows(player, move)
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:

@@ -14,6 +14,7 @@ rules and the renderer.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -60,6 +61,7 @@ ROW_SPAN: dict[str, list[int]] = {r: g.span for r, g in GEOMETRY.items()}
 ROW_COLUMNS: dict[str, list[int]] = {r: g.columns for r, g in GEOMETRY.items()}
 BLANK: dict[str, int] = {r: g.blank for r, g in GEOMETRY.items()}
 PENTAGONS: dict[str, tuple[int, ...]] = {r: g.pentagons for r, g in GEOMETRY.items()}
+OTHER_ROWS: dict[str, tuple[str, ...]] = {r: tuple(o for o in GEOMETRY if o != r) for r in GEOMETRY}
 
 
 def column_fields(column: int) -> list[str]:
@@ -82,6 +84,7 @@ def roll_choices() -> list[tuple[str, ...]]:
 
 
 ROLL_MOVES: tuple[Move, ...] = tuple(Move(ROLL, dice=combo) for combo in roll_choices())
+ROLL_MOVE_SET = frozenset(ROLL_MOVES)
 KEEP_MOVE, REROLL_MOVE = Move(KEEP), Move(REROLL)
 PLACE_MOVES: dict[str, dict[int, Move]] = {
     r: {c: Move(PLACE, r, c) for c in ROW_COLUMNS[r]} for r in ROWS}  # shared: immutable
@@ -109,12 +112,18 @@ class QwintoSheet:
     def free_fields(self, row: str, number: int) -> list[int]:
         """The columns of ``row`` where ``number`` may be written (as :meth:`can_write`
         says, worked out for the whole row at once: strictly right of every smaller or
-        equal number, strictly left of every greater or equal one)."""
-        written = self.fields[row]
-        after = max((c for c, v in written.items() if v <= number), default=-1)
-        before = min((c for c, v in written.items() if v >= number), default=len(COLUMNS))
-        return [c for c in ROW_COLUMNS[row] if after < c < before and c not in written
-                and all(self.fields[r].get(c) != number for r in COLUMN_FIELDS[c])]
+        equal number, strictly left of every greater or equal one, and where neither other
+        row holds ``number`` in the same column)."""
+        after, before = -1, len(COLUMNS)
+        for column, value in self.fields[row].items():  # every written column is outside
+            if value <= number and column > after:
+                after = column
+            if value >= number and column < before:
+                before = column
+        columns = ROW_COLUMNS[row]
+        candidates = columns[bisect_right(columns, after):bisect_left(columns, before)]
+        first, second = (self.fields[r] for r in OTHER_ROWS[row])
+        return [c for c in candidates if first.get(c) != number and second.get(c) != number]
 
     def copy(self) -> QwintoSheet:
         return QwintoSheet({r: dict(f) for r, f in self.fields.items()}, self.failed)
@@ -191,6 +200,18 @@ class QwintoGame(Game):
 
     def scores(self) -> dict[int, Score]:
         return {p: self._score(p, sheet) for p, sheet in self.sheets.items()}
+
+    def _allows(self, player: int, move: Move) -> bool:
+        """``move in self.legal_moves(player)``, without listing every move."""
+        if self.phase == PLACE:
+            if move.kind == PLACE and not move.dice and move.row in self.rolled:
+                return move.number in self.sheets[player].free_fields(move.row, self.total)
+            return move == PASS
+        if player != self.active:
+            return False
+        if self.phase == ROLL:
+            return move in ROLL_MOVE_SET
+        return self.phase == REROLL and move in (KEEP_MOVE, REROLL_MOVE)
 
     # --- questions the interface asks ------------------------------------
     @property

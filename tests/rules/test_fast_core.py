@@ -1,8 +1,9 @@
 """The fast paths of the rules core agree with the plain definitions they replace.
 
 ``apply`` copies only what a move changes, validates with ``_allows`` instead of listing
-every legal move, and the dice come from ``roll``; each must behave exactly like the
-obvious version: a deep copy, ``move in legal_moves``, ``randint``.
+every legal move, the crossing checks inline the span rule, and the dice come from
+``roll``; each must behave exactly like the obvious version: a deep copy,
+``move in legal_moves``, ``_can_cross``, ``randint``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 from bot.rules import PASS, VARIANTS, Game, Move, new_game
 from bot.rules.base import dice_rng, roll
 from bot.rules.qwinto import COLUMNS, ROW_COLUMNS, ROWS, QwintoSheet
+from bot.rules.qwixx import ROWS as QWIXX_ROWS
+from bot.rules.qwixx import QwixxGame
 
 PLAYERS = {"classic": (1, 2, 3), "longo": (1, 2), "onboard": (1, 2, 3), "qwinto": (1, 2, 3)}
 
@@ -109,3 +112,48 @@ def test_free_fields_agree_with_can_write() -> None:
             for number in range(1, 19):
                 assert sheet.free_fields(row, number) == [
                     c for c in ROW_COLUMNS[row] if sheet.can_write(row, c, number)]
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard"])
+def test_crossings_agree_with_can_cross(variant: str) -> None:
+    """The inlined crossing loop gives what ``_can_cross`` (the span rule) allows."""
+    for positions in random_games(variant, 4):
+        for game in positions:
+            if game.finished:
+                continue
+            assert isinstance(game, QwixxGame)
+            dice = game.dice
+            for player in game.players:
+                sheet = game.sheets[player]
+                total = dice["white1"] + dice["white2"]
+                white = [Move("cross", row, total) for row in QWIXX_ROWS
+                         if game._can_cross(sheet, row, total)]
+                coloured = [Move("cross", row, n) for row in QWIXX_ROWS if row in dice
+                            for n in sorted({dice["white1"] + dice[row],
+                                             dice["white2"] + dice[row]})
+                            if game._can_cross(sheet, row, n)]
+                assert game._crossings(player, False) == white
+                assert game._crossings(player, True) == coloured
+                assert game._crossings(player, True, first=True) == coloured[:1]
+
+
+class Unslotted(QwixxGame):
+    """A subclass without __slots__ (as tests write them): its instances get a dict."""
+
+    variant = "unslotted"
+
+
+@pytest.mark.parametrize("cls", [*VARIANTS.values(), Unslotted])
+def test_a_copy_shares_every_attribute_but_owns_no_sheet(cls: type[Game]) -> None:
+    game = cls([1, 2], 3, {})
+    if cls is Unslotted:
+        game.note = "kept"  # type: ignore[attr-defined]
+    twin = game._copy()
+    names = [n for k in type(game).__mro__ for n in k.__dict__.get("__slots__", ())]
+    assert len(names) > 7 and "_own" in names
+    for name in names:
+        if name != "_own":
+            assert getattr(twin, name) is getattr(game, name), name
+    assert twin._own is None and game._own == {1, 2}
+    assert getattr(twin, "note", None) == getattr(game, "note", None)
+    assert type(twin) is cls
