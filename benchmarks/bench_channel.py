@@ -11,7 +11,9 @@ Time runs ten times faster than Discord's (the stand-in allows 5 channel writes 
 0.5 s, the bot's budget and waits are scaled alike, members think 0.05-0.5 s), so a
 game takes seconds; "busiest window" is the most writes to the channel in any
 0.5 s, which stands for Discord's 5 s. Figures are per game turn; mentions count the
-users a post let ping, reminders aside. The script only uses what every version of
+users a post let ping, reminders aside. "by click" counts the public writes made
+through the token of a player's click (edits of the turn message, public follow-ups):
+Discord limits those apart from the channel's writes. The script only uses what every version of
 the bot since the stand-in was written offers, so it can measure an older checkout.
 """
 
@@ -38,6 +40,8 @@ from bot.store import Store
 SCALE = 10.0  # how much faster than Discord's clock this runs
 WINDOW = 5.0 / SCALE
 WRITES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
+FOLLOW_UP = "/webhooks/{webhook_id}/{webhook_token}"
+EPHEMERAL = 64
 TURN = re.compile(r"\*\*Turn (\d+)\*\*|turn (\d+)\*\*")
 COMPUTERS = {"classic": 4, "longo": 4, "onboard": 3, "qwinto": 5}
 
@@ -88,14 +92,32 @@ async def play(sb: Sandbox, members: list[SimMember], rng: random.Random,
             await asyncio.sleep(0.05)
 
 
+def public_by_click(sb: Sandbox) -> list[Any]:
+    """Public writes through interaction tokens: follow-ups without the ephemeral flag,
+    and edits of an original message that everyone sees."""
+    found = []
+    for call in sb.server.calls:
+        body = call.body if isinstance(call.body, dict) else {}
+        if call.method == "POST" and call.route == FOLLOW_UP:
+            if not int(body.get("flags") or 0) & EPHEMERAL:
+                found.append(call)
+        elif call.method == "PATCH" and call.route == FOLLOW_UP + "/messages/@original":
+            record = sb.server.world.interaction_by_token(call.path.split("/")[3])
+            target = record and sb.server.world.messages.get(record.original_id or 0)
+            if target is not None and not target.ephemeral:
+                found.append(call)
+    return found
+
+
 def figures(sb: Sandbox, turns: int, players: int) -> dict[str, float]:
     calls = [c for c in sb.server.calls if c.method in ("POST", "PATCH", "DELETE")
              and c.route in WRITES]
+    by_click = public_by_click(sb)
     stamps = [getattr(c, "at", 0.0) for c in calls]
     busiest = max((sum(1 for t in stamps[i:] if t - start < WINDOW)
                    for i, start in enumerate(stamps)), default=0)
     pings: Counter[tuple[int, int]] = Counter()
-    for call in calls:
+    for call in [*calls, *(c for c in by_click if c.method == "POST")]:
         body = call.body if isinstance(call.body, dict) else {}
         text = str(body.get("content") or "")
         if call.method != "POST" or text.startswith("⏰"):
@@ -107,6 +129,7 @@ def figures(sb: Sandbox, turns: int, players: int) -> dict[str, float]:
     posts = sum(1 for c in calls if c.method == "POST")
     return {"turns": turns, "writes/turn": len(calls) / turns, "posts/turn": posts / turns,
             "edits/turn": (len(calls) - posts) / turns, "busiest": busiest,
+            "by click/turn": len(by_click) / turns,
             "mentions/player/turn": sum(pings.values()) / turns / players,
             "most mentions of one player in a turn": max(pings.values(), default=0),
             "429s": sum(1 for c in sb.server.calls if c.status == 429)}
@@ -144,13 +167,14 @@ async def one_game(variant: str, computers: int, seed: int) -> dict[str, float]:
 async def main(variants: list[str], seed: int) -> None:
     time_requests()
     print(f"{'variant':9} {'table':9} {'turns':>5} {'writes/turn':>11} {'posts':>6} "
-          f"{'edits':>6} {'busiest 5s*':>11} {'mentions/player/turn':>20} {'max':>4} "
-          f"{'429s':>5}")
+          f"{'edits':>6} {'by click':>8} {'busiest 5s*':>11} {'mentions/player/turn':>20} "
+          f"{'max':>4} {'429s':>5}")
     for variant in variants:
         for table, computers in (("human", 0), ("computer", COMPUTERS[variant])):
             f = await one_game(variant, computers, seed)
             print(f"{variant:9} {table:9} {f['turns']:5.0f} {f['writes/turn']:11.2f} "
-                  f"{f['posts/turn']:6.2f} {f['edits/turn']:6.2f} {f['busiest']:11.0f} "
+                  f"{f['posts/turn']:6.2f} {f['edits/turn']:6.2f} "
+                  f"{f['by click/turn']:8.2f} {f['busiest']:11.0f} "
                   f"{f['mentions/player/turn']:20.2f} "
                   f"{f['most mentions of one player in a turn']:4.0f} {f['429s']:5.0f}")
     print("* most channel writes in any 0.5 s of this 10x faster clock (Discord: 5 s); "

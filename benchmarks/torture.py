@@ -197,14 +197,13 @@ class Torture:
         if turn is None:
             await self.idle(1.0)
             return
-        sheet = (await member.click(turn, label=OPEN_SHEET))
-        if sheet.failed or sheet.response is None:
-            return
-        offered = choices(sheet.response)
-        if not offered:
+        opened = await member.click(turn, label=OPEN_SHEET)
+        sheet = None if opened.failed else next(iter(opened.followups), None)
+        offered = choices(sheet) if sheet is not None else []
+        if sheet is None or not offered:
             return
         choice = self.rng.choice(offered)
-        outcome = await self.take(member, sheet.response, choice)
+        outcome = await self.take(member, sheet, choice)
         move = decode_move(choice.value or choice.custom_id.split(":")[-1])
         turn, phase = choice.custom_id.split(":")[2:4]
         if outcome.failed is None and outcome.response is not None \

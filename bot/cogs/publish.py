@@ -11,7 +11,10 @@ after a crash does not appear twice.
 
 Writes respect a per-channel budget (:class:`~bot.cogs.budget.WriteBudget`); edits
 that only show decisions being made wait ``settle`` seconds, so a burst of clicks
-becomes one edit.
+becomes one edit. An edit goes through the token of a recent click on the message
+when there is one (:meth:`Publisher.lend`): Discord counts interaction webhooks apart
+from the channel's message writes, so a turn costs the channel one post while
+players are at the table.
 """
 
 from __future__ import annotations
@@ -42,7 +45,10 @@ from bot.store import GameRecord, StoredEvent
 log = logging.getLogger(__name__)
 
 SHEET_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
-SheetRefresh = Callable[[discord.Interaction, Outcome, str], Awaitable[None]]
+UNKNOWN_MESSAGE = 10008
+Editor = Callable[..., Awaitable[Any]]
+"""Edits one message: ``content=``, ``attachments=``, ``view=``."""
+SheetRefresh = Callable[[discord.Interaction, Outcome, str, Editor], Awaitable[None]]
 
 
 async def png_file(render: Callable[..., bytes], *args: Any, name: str,
@@ -81,6 +87,7 @@ class OpenSheet:
     """A player's ephemeral sheet whose interaction token can still edit it."""
 
     interaction: discord.Interaction
+    edit: Editor
     turn: int
     phase: str
     opened: float
@@ -103,6 +110,12 @@ def dice_signature(game: Game) -> str:
     return "dice:" + ",".join(f"{c}{v}" for c, v in dice.items()) if dice else ""
 
 
+def rewind(fields: dict[str, Any]) -> None:
+    """Let the files of an edit be read from the start (again, after a failed attempt)."""
+    for file in fields.get("attachments") or []:
+        file.reset()
+
+
 def humans(players: Sequence[int]) -> list[int]:
     return [p for p in players if not is_computer(p)]
 
@@ -115,10 +128,11 @@ class Publisher:
         self.settle = settle
         self.budget = budget or WriteBudget()
         self.refresh_sheet: SheetRefresh | None = None
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, tuple[str, str, bool]] = {}
         self._sheets: dict[tuple[int, int], OpenSheet] = {}
+        self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = \
+            defaultdict(list)
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(record.channel_id)
@@ -175,8 +189,9 @@ class Publisher:
 
     # --- the projection -----------------------------------------------------
     async def sync(self, game_id: int) -> None:
-        """Bring the channel of ``game_id`` up to the stored version (idempotent)."""
-        async with self._locks[game_id]:
+        """Bring the channel of ``game_id`` up to the stored version (idempotent). The
+        store's game lock makes it one sync at a time per game, across processes."""
+        async with self.service.store.game_lock(game_id):
             record = (await self.service.get(game_id)).record
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
@@ -275,8 +290,13 @@ class Publisher:
             return
         text = t("turn.ping", names=story.mentions(new), turn=game.turn,
                  link=views.message_link(record))
-        await self.send(record, text, pinged=new,
-                        nonce=f"qx{record.id}t{game.turn}{game.decision().phase}"[:25])
+
+        async def follow_up(interaction: discord.Interaction) -> None:
+            await interaction.followup.send(text, allowed_mentions=views.ping(new))
+
+        if not await self.by_token(record.message_id or 0, follow_up):
+            await self.send(record, text, pinged=new,
+                            nonce=f"qx{record.id}t{game.turn}{game.decision().phase}"[:25])
         shown.pinged += new
 
     async def post_end(self, record: GameRecord, game: Game, preface: list[str]) -> int:
@@ -339,15 +359,56 @@ class Publisher:
         key = (content, signature, view is not None)
         if self._last_edit.get(message_id) == key and files is None:
             return
-        extra: dict[str, Any] = {} if files is None else {"attachments": files}
-        message = self.channel(record).get_partial_message(message_id)
+        fields: dict[str, Any] = {"content": content, "view": view,
+                                  "allowed_mentions": discord.AllowedMentions.none()}
+        if files is not None:
+            fields["attachments"] = files
         try:
-            async with self.budget.slot(record.channel_id):
-                await message.edit(content=content, view=view,
-                                   allowed_mentions=discord.AllowedMentions.none(), **extra)
+            if not await self.edit_by_token(message_id, fields):
+                message = self.channel(record).get_partial_message(message_id)
+                rewind(fields)
+                async with self.budget.slot(record.channel_id):
+                    await message.edit(**fields)
         except discord.NotFound:
             log.warning("message %s of game %s is gone; not edited", message_id, record.id)
         self._last_edit[message_id] = key
+
+    def lend(self, message_id: int, interaction: discord.Interaction) -> None:
+        """A click on ``message_id`` answered with a deferred update: for 15 minutes its
+        token can edit that message without a channel write."""
+        now = time.monotonic()
+        fresh = [(at, i) for at, i in self._tokens[message_id] if now - at < SHEET_LIFETIME]
+        self._tokens[message_id] = [*fresh[-2:], (now, interaction)]
+        for stale in [m for m, tokens in self._tokens.items()
+                      if not tokens or now - tokens[-1][0] >= SHEET_LIFETIME]:
+            del self._tokens[stale]
+
+    async def edit_by_token(self, message_id: int, fields: dict[str, Any]) -> bool:
+        """Edit through the newest token lent for ``message_id``; False when none works."""
+        async def edit(interaction: discord.Interaction) -> None:
+            rewind(fields)
+            await interaction.edit_original_response(**fields)
+
+        return await self.by_token(message_id, edit)
+
+    async def by_token(self, message_id: int,
+                       write: Callable[[discord.Interaction], Awaitable[None]]) -> bool:
+        """``write`` through the newest working token lent for ``message_id``; False when
+        there is none (a deleted message still raises NotFound)."""
+        tokens = self._tokens.get(message_id, [])
+        while tokens:
+            opened, interaction = tokens[-1]
+            if time.monotonic() - opened < SHEET_LIFETIME:
+                try:
+                    await write(interaction)
+                    return True
+                except discord.HTTPException as error:
+                    if error.code == UNKNOWN_MESSAGE:
+                        raise
+                    log.info("the token of a click on %s no longer works: %s", message_id,
+                             error)
+            tokens.pop()
+        return False
 
     async def remind(self, outcome: Outcome) -> None:
         """Mention who still has to decide, with the deadline and a link to the turn."""
@@ -363,9 +424,9 @@ class Publisher:
 
     # --- sheets that move on by themselves ------------------------------------
     def sheet_opened(self, game_id: int, player: int, interaction: discord.Interaction,
-                     game: Game) -> None:
+                     edit: Editor, game: Game) -> None:
         """Remember a player's open sheet, so it can offer their next decision itself."""
-        self._sheets[(game_id, player)] = OpenSheet(interaction, game.turn,
+        self._sheets[(game_id, player)] = OpenSheet(interaction, edit, game.turn,
                                                     game.decision().phase, time.monotonic())
 
     async def update_sheets(self, outcome: Outcome) -> set[int]:
@@ -382,7 +443,8 @@ class Publisher:
                 continue
             try:
                 with using(sheet.interaction.locale):  # the sheet's reader's language
-                    await self.refresh_sheet(sheet.interaction, outcome, t("sheet.moved_on"))
+                    await self.refresh_sheet(sheet.interaction, outcome, t("sheet.moved_on"),
+                                             sheet.edit)
                 updated.add(player)
             except discord.HTTPException as error:
                 log.info("sheet of %s in game %s could not move on: %s", player,

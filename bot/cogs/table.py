@@ -7,13 +7,13 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 
 from bot.cogs import story, views
 from bot.cogs.budget import WriteBudget
-from bot.cogs.publish import Publisher, png_file
+from bot.cogs.publish import Editor, Publisher, png_file
 from bot.i18n import using
 from bot.messages import t
 from bot.render import render_sheet, render_table
@@ -83,6 +83,14 @@ class Table:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+    def lend(self, interaction: discord.Interaction) -> None:
+        """A click on the public turn message, acknowledged with a deferred update and
+        answered privately: the publisher may edit that message with its token for 15
+        minutes instead of writing to the channel. Lent once answered, so the answer
+        is the first thing the token does."""
+        if interaction.message is not None:
+            self.publisher.lend(interaction.message.id, interaction)
 
     async def game_here(self, interaction: discord.Interaction, game_id: int) -> Outcome:
         """The game a button names, if it is played where the button was clicked: an id
@@ -241,7 +249,7 @@ class Table:
         outcome = await self.service.in_channel(interaction.channel_id or 0)
         if outcome.record.status == "running":
             outcome = await self.returning(outcome, interaction.user.id)
-        await self.show_sheet(interaction, outcome)
+        await self.show_sheet(interaction, outcome, editor=interaction.edit_original_response)
 
     @answers_errors
     async def on_status(self, interaction: discord.Interaction) -> None:
@@ -263,15 +271,17 @@ class Table:
     async def on_table_command(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.service.in_channel(interaction.channel_id or 0)
-        await self.show_table(interaction, found)
+        await self.show_table(interaction, found, interaction.edit_original_response)
 
     @answers_errors
     async def on_table(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """Everyone's sheet, for anyone who asks (spectators too), as the game is now."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.show_table(interaction, await self.game_here(interaction, game_id))
+        await interaction.response.defer()  # a deferred update: see lend()
+        await self.show_table(interaction, await self.game_here(interaction, game_id), None)
+        self.lend(interaction)
 
-    async def show_table(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+    async def show_table(self, interaction: discord.Interaction, outcome: Outcome,
+                         editor: Editor | None) -> None:
         record, game = outcome.record, outcome.game
         if game is None:
             raise ServiceError("error.not_started")
@@ -281,8 +291,7 @@ class Table:
                                description=table_alt(game, names))
         content = t("table.content", title=game.title, turn=game.turn,
                     summary=table_text(game, names))
-        await interaction.edit_original_response(content=content[:MESSAGE_LIMIT],
-                                                 attachments=[image])
+        await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
 
     @answers_errors
     async def on_abandon(self, interaction: discord.Interaction) -> None:
@@ -366,11 +375,12 @@ class Table:
     @answers_errors
     async def on_open_sheet(self, interaction: discord.Interaction, game_id: int,
                             turn: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # a deferred update: see lend()
         await self.remember(interaction)
         outcome = await self.game_here(interaction, game_id)
         self.service.check_player(outcome, interaction.user.id, turn)
         await self.show_sheet(interaction, await self.returning(outcome, interaction.user.id))
+        self.lend(interaction)
 
     async def returning(self, outcome: Outcome, player: int) -> Outcome:
         """A player whose seat a computer plays is back when they open their sheet; the
@@ -391,9 +401,10 @@ class Table:
             content=views.hint_content(game, interaction.user.id, hint))
 
     async def show_sheet(self, interaction: discord.Interaction, outcome: Outcome,
-                         header: str = "") -> None:
-        """The player's sheet with their options; it moves on by itself to their next
-        decision of the turn while the interaction lasts."""
+                         header: str = "", editor: Editor | None = None) -> None:
+        """The player's sheet with their options, as a new private message (``editor``
+        None) or in place; it moves on by itself to their next decision of the turn
+        while the interaction lasts."""
         record, game, player = outcome.record, outcome.game, interaction.user.id
         if game is None:
             raise ServiceError("error.not_started")
@@ -407,25 +418,26 @@ class Table:
             board = await self.publisher.board_file(record, game, moves)
             board.description = board_alt(game, await self.publisher.names(record))
             files.append(board)
-        await interaction.edit_original_response(
-            content=with_text(views.sheet_content(game, player, header),
-                              sheet_text(game, player, name)),
-            attachments=files, view=views.sheet_view(record, game, player))
+        editor = await answer(interaction, editor,
+                              content=with_text(views.sheet_content(game, player, header),
+                                                sheet_text(game, player, name)),
+                              attachments=files, view=views.sheet_view(record, game, player))
         if record.status == "running":
-            self.publisher.sheet_opened(record.id, player, interaction, game)
+            self.publisher.sheet_opened(record.id, player, interaction, editor, game)
 
     @answers_errors
     async def on_board(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """On Board: the track with every pawn, for anyone who asks (spectators too)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # a deferred update: see lend()
         outcome = await self.game_here(interaction, game_id)
         record, game = outcome.record, outcome.game
         if game is None or not hasattr(game, "board"):
             raise ServiceError("error.not_started")
         board = await self.publisher.board_file(record, game)
         board.description = board_alt(game, await self.publisher.names(record))
-        await interaction.edit_original_response(content=t("board.content", turn=game.turn),
-                                                 attachments=[board])
+        await answer(interaction, None, content=t("board.content", turn=game.turn),
+                     attachments=[board])
+        self.lend(interaction)
 
     @answers_errors
     async def on_move(self, interaction: discord.Interaction, game_id: int, turn: int,
@@ -434,14 +446,16 @@ class Table:
         await interaction.response.defer()
         current = await self.game_here(interaction, game_id)
         if confirmed and getattr(current.game, "chosen", {}).get(interaction.user.id) == move:
-            await self.show_sheet(interaction, current)  # a second [Yes]: chosen already
+            await self.show_sheet(interaction, current,  # a second [Yes]: chosen already
+                                  editor=interaction.edit_original_response)
             return
         if not confirmed and await self.asked(interaction, current, turn, phase, move):
             return
         outcome = await self.service.act(game_id, interaction.user.id, turn, phase, move)
         try:
             header = self.after_move_text(outcome, interaction.user.id, move)
-            await self.show_sheet(interaction, outcome, header)
+            await self.show_sheet(interaction, outcome, header,
+                                  editor=interaction.edit_original_response)
         finally:  # the move is stored: the channel must hear of it, whatever happens here
             await self.publisher.publish(outcome)
 
@@ -462,17 +476,19 @@ class Table:
     async def on_back(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """[Back] under a question: the sheet again, nothing changed."""
         await interaction.response.defer()
-        await self.show_sheet(interaction, await self.game_here(interaction, game_id))
+        await self.show_sheet(interaction, await self.game_here(interaction, game_id),
+                              editor=interaction.edit_original_response)
 
     @answers_errors
     async def on_public_pass(self, interaction: discord.Interaction, game_id: int,
                              turn: int, phase: str | None = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # a deferred update: see lend()
         await self.game_here(interaction, game_id)
         outcome = await self.service.pass_turn(game_id, interaction.user.id, turn, phase)
         try:
             text = self.after_move_text(outcome, interaction.user.id, Move("pass"))
-            await interaction.edit_original_response(content=text)
+            await answer(interaction, None, content=text)
+            self.lend(interaction)
         finally:  # the move is stored: the channel must hear of it, whatever happens here
             await self.publisher.publish(outcome)
 
@@ -483,6 +499,19 @@ class Table:
         if outcome.game.finished or not waiting:
             return t("sheet.done_all", what=views.you_did(move))
         return t("sheet.done", what=views.you_did(move), names=views.mentions(waiting))
+
+
+async def answer(interaction: discord.Interaction, editor: Editor | None,
+                 **fields: Any) -> Editor:
+    """Show a private answer: in place through ``editor``, or (None) as a new ephemeral
+    follow-up; what edits that answer later."""
+    if editor is not None:
+        await editor(**fields)
+        return editor
+    files = fields.pop("attachments", [])
+    sent = await interaction.followup.send(ephemeral=True, wait=True, files=files,
+                                           **{k: v for k, v in fields.items() if v is not None})
+    return sent.edit
 
 
 def with_text(content: str, text: str) -> str:

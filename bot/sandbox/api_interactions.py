@@ -118,6 +118,7 @@ class InteractionEndpoints:
     async def followup(self, request: ApiRequest) -> dict[str, Any] | None:
         """A follow-up; the first one after a deferred reply replaces the "thinking" message."""
         record = self._record(request)
+        record.answered = True
         body = request.json()
         original = self.world.messages.get(record.original_id or 0)
         if original is not None and original.loading and record.callback_type == DEFERRED_MESSAGE:
@@ -156,6 +157,7 @@ class InteractionEndpoints:
         """Edit the original response or a follow-up."""
         message = self._target(request)
         await self.messages.edit(message, request.json(), request.files)
+        self._record(request).answered = True
         return self.messages.payload(message)
 
     async def delete_message(self, request: ApiRequest) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .driver import BUTTON, STRING_SELECT, SimMember
-from .records import ChannelRecord, StoredMessage
+from .records import Call, ChannelRecord, StoredMessage
 from .sandbox import Sandbox
 
 OPEN_SHEET = "Open my sheet"
@@ -89,6 +89,24 @@ async def next_turn(sb: Sandbox, channel: ChannelRecord | None) -> StoredMessage
         return final_message(sb, channel) is not None or turn_message(sb, channel) is not None
     await sb.wait_for(ready, timeout=WAIT)
     return None if final_message(sb, channel) is not None else turn_message(sb, channel)
+
+
+def edits_of(sb: Sandbox, message: StoredMessage) -> list[Call]:
+    """Every edit of ``message`` so far: through the channel, or through the token of a
+    click on it (``@original`` of a component interaction is the clicked message)."""
+    world = sb.server.world
+    found = []
+    for call in sb.server.calls:
+        if call.method != "PATCH" or (call.status or 0) >= 400:
+            continue
+        if call.route == "/channels/{channel_id}/messages/{message_id}":
+            if call.path.rsplit("/", 1)[-1] == str(message.id):
+                found.append(call)
+        elif call.route.endswith("/messages/@original"):
+            record = world.interaction_by_token(call.path.split("/")[3])
+            if record is not None and record.original_id == message.id:
+                found.append(call)
+    return found
 
 
 def final_message(sb: Sandbox, channel: ChannelRecord | None = None) -> StoredMessage | None:

@@ -38,9 +38,20 @@ class Outcome:
         return next((m for m in self.messages if m.id == original), None)
 
     @property
+    def followups(self) -> list[StoredMessage]:
+        """The messages this interaction created after its response (its follow-ups)."""
+        return [m for m in self.messages
+                if m.interaction_id == self.interaction.id and m.id != self.interaction.original_id]
+
+    @property
     def message(self) -> StoredMessage:
-        """The response if there is one, else the first message; AssertionError if none."""
-        found = self.response or (self.messages[0] if self.messages else None)
+        """What the member was answered: after a deferred update of a public message, its
+        first follow-up; else the response if there is one, else the first message;
+        AssertionError if none."""
+        public_update = self.interaction.callback_type == DEFERRED_UPDATE and (
+            self.response is None or not self.response.ephemeral)
+        found = (self.followups[0] if public_update and self.followups else None) \
+            or self.response or (self.messages[0] if self.messages else None)
         if found is None:
             raise AssertionError(f"interaction {self.interaction.id} produced no message")
         return found
@@ -159,16 +170,15 @@ class SimMember:
     async def _settle(self, record: InteractionRecord) -> None:
         """Wait until requests stop and a deferred reply has been filled in.
 
-        A deferred update (type 6) promises an edit or a follow-up; until one of
-        them arrives the member is still waiting for an answer too.
+        A deferred update (type 6) promises an edit or a follow-up through its token;
+        until one of them arrives the member is still waiting for an answer too.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         while loop.time() < deadline:
             original = self.server.world.messages.get(record.original_id or 0)
             loading = original is not None and original.loading and not original.deleted
-            promised = record.callback_type == DEFERRED_UPDATE and not self.server.world.\
-                touched_since(record.log_start, self.id)
+            promised = record.callback_type == DEFERRED_UPDATE and not record.answered
             if self.server.rest.quiet_for(self.settle) and not loading and not promised:
                 return
             await asyncio.sleep(self.settle / 2)

@@ -192,6 +192,9 @@ class InteractionRecord:
     failed: str | None = None
     modal: dict[str, Any] | None = None
     autocomplete: list[dict[str, Any]] | None = None
+    answered: bool = False
+    """Whether the token was used since the callback (a follow-up or an edit): what a
+    deferred update promises."""
 
     @property
     def acknowledged(self) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import OPEN_SHEET, turn_message, wait_for_turn
+from bot.sandbox.autoplay import OPEN_SHEET, edits_of, turn_message, wait_for_turn
 from bot.sandbox.permissions import Perm
 from tests.fakes import FakeClock
 
@@ -175,14 +175,12 @@ async def test_decisions_within_the_window_become_one_edit(
         await sb.run_bot(timed_bot(tmp_path / "slow.db", sb, clock, coalesce=0.6))
         members = [sb.member(n) for n in ("Ana", "Ben", "Cem", "Dan")]
         turn = await start(sb, members)
-        route = "/channels/{channel_id}/messages/{message_id}"
-        before = len([c for c in sb.server.calls if c.method == "PATCH" and c.route == route])
+        before = len(edits_of(sb, turn))
         for member in members[1:]:
             await member.click(turn, label="Pass")
         await sb.wait_for(lambda: "✅" in (turn_message(sb) or turn).content, timeout=3)
         await bot(sb).table.publisher.drain()
-        edits = [c for c in sb.server.calls if c.method == "PATCH" and c.route == route]
-        assert len(edits) - before == 1
+        assert len(edits_of(sb, turn)) - before == 1
         decided = next(line for line in turn_message(sb).content.splitlines()
                        if "✅ Decided:" in line)
         assert all(f"<@{m.id}>" in decided for m in members[1:])

@@ -24,6 +24,7 @@ from .conftest import UNLIMITED, make_bot
 from .test_async_play import timed_bot
 
 ROOT = Path(__file__).resolve().parents[2]
+WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
 TURN = re.compile(r"\*\*Turn (\d+)\*\*|turn (\d+)\*\*")
 
 
@@ -55,12 +56,15 @@ def busiest(calls: list[Call], window: float) -> int:
 
 
 def pings_per_turn(sb: Sandbox) -> Counter[tuple[int, int]]:
-    """(user, turn) → how often a post let that user be pinged (reminders aside)."""
+    """(user, turn) → how often a post let that user be pinged (reminders aside), in the
+    channel or as a public follow-up of a click."""
     pings: Counter[tuple[int, int]] = Counter()
     for call in sb.server.calls:
         body = call.body if isinstance(call.body, dict) else {}
         text = str(body.get("content") or "")
-        if call.method != "POST" or call.route != CHANNEL_WRITES[0] or text.startswith("⏰"):
+        public_follow_up = call.route == WEBHOOK and not int(body.get("flags") or 0) & 64
+        if call.method != "POST" or text.startswith("⏰") or not (
+                call.route == CHANNEL_WRITES[0] or public_follow_up):
             continue
         found = TURN.search(text)
         turn = int(found[1] or found[2]) if found else 0
@@ -93,6 +97,10 @@ async def test_each_finished_turn_message_tells_its_whole_turn(database: Path,
         assert not any("Action 1 is done" in m.content for m in sb.messages())
         humans = {f"<@{m.id}>" for m in members}
         assert all(name in final.content for name in humans)
+        async with Store(database) as store:
+            record = await store.get_game(1)
+        turns = record.state["turn"]  # type: ignore[union-attr,index]
+        assert len(writes(sb)) <= 1.5 * turns  # edits ride on the players' clicks
         pings = pings_per_turn(sb)
         assert max(pings.values()) == 1  # at most once a turn, for each player
         final_post = next(c for c in sb.server.calls if isinstance(c.body, dict)
@@ -219,3 +227,35 @@ async def test_the_active_players_open_sheet_moves_on_to_action_2(database: Path
         await ana.click(moved, label="Pass")  # tap 3: action 2, the turn is over
         await sb.wait_for(lambda: any("**Turn 2**" in m.content for m in sb.messages()))
         assert sb.failures == [], sb.describe_failures()
+
+
+async def test_turn_edits_ride_on_clicks_and_fall_back_to_the_channel(database: Path) -> None:
+    """A click on the turn message lends its token: the turn's edits go through it (no
+    channel write) until it expires, then through the channel; the story stays whole."""
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(make_bot(database, sb))
+        ana, ben = sb.member("Ana"), sb.member("Ben")
+        await open_game(sb, [ana, ben])
+        turn = turn_message(sb)
+        assert turn is not None
+        sheet = (await ana.click(turn, label="Open my sheet")).message
+        assert sheet.ephemeral and "action 1" in sheet.content
+        await ana.click(sheet, label="Pass")
+        await ben.click(turn, label="Pass")  # action 1 resolves: the turn message is edited
+        await sb.wait_for(lambda: "Action 1:" in sb.server.world.messages[turn.id].content)
+
+        def channel_edits() -> list[Call]:
+            return [c for c in writes(sb) if c.method == "PATCH" and str(turn.id) in c.path]
+
+        assert channel_edits() == []  # edited through a token, not the channel
+
+        moved = await sb.wait_for(lambda: (m := sb.server.world.messages[sheet.id])
+                                  and "action 2" in m.content and m)
+        sb.server.world.clock.advance(16 * 60)  # every token lent so far has expired
+        await ana.click(moved, label="Pass")  # action 2 ends the turn
+        await sb.wait_for(lambda: any("**Turn 2**" in m.content for m in sb.messages()))
+        finished = sb.server.world.messages[turn.id]
+        await sb.wait_for(lambda: not finished.components)
+        assert "was active" in finished.content and "Action 2:" in finished.content
+        assert channel_edits()  # the expired tokens gave way to the channel
+        assert {f.kind for f in sb.failures} <= {"token_expired"}, sb.describe_failures()

@@ -20,6 +20,8 @@ async def test_a_game_survives_rate_limits_server_errors_and_a_dropped_gateway(
     policy = seeded_policy(11)
     await play_round(sb, [ana, ben], policy)
     sb.server.inject(500, method="PATCH", route="/channels/{channel_id}/messages/{message_id}")
+    sb.server.inject(500, method="PATCH",  # the turn message, edited through a click's token
+                     route="/webhooks/{webhook_id}/{webhook_token}/messages/@original")
     await play_round(sb, [ana, ben], policy)
 
     await sb.server.gateway.drop()

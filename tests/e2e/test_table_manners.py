@@ -206,8 +206,9 @@ async def test_a_move_is_kept_when_the_channel_refuses_the_bot(database: Path) -
             lambda: (m := turn_message(sb)) and "now add a white die" in m.content and m)
         bot_member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]
         bot_member.permissions &= ~int(Perm.SEND_MESSAGES)  # a moderator changed the channel
-        answer = await ana.click(call, label="Pass")  # action 2: the turn ends, a post is due
-        assert "Your move is saved" in answer.ephemeral[-1].content
+        await ana.click(call, label="Pass")  # action 2: the turn ends, a post is due
+        await sb.wait_for(lambda: any("Your move is saved" in m.content
+                                      for m in ana.ephemeral_messages()))
         assert [f.kind for f in sb.failures] == ["forbidden"]  # Discord's 403, as expected
         sb.server.world.failures.clear()
         store = sb.bot.table.service.store  # type: ignore[attr-defined]
