@@ -221,7 +221,7 @@ class QwixxGame(Game):
     def _allows(self, player: int, move: Move) -> bool:
         """``move in self.legal_moves(player)``, without listing every move for the
         common cases: a pass, and a cross in actions 1 and 2."""
-        if move is PASS or move == PASS:
+        if move is PASS or (move.kind == PASS.kind and move == PASS):
             return self.phase == "action1" or player == self.active
         if move.kind != CROSS or move.dice or self.phase not in ("action1", "action2") \
                 or move.row not in ROWS or move.number is None:
@@ -329,10 +329,11 @@ class QwixxGame(Game):
         """Finish the active player's turn: penalty, end check, next roll."""
         events: list[Event] = []
         if not self.active_crossed:
-            sheet = self._sheet(self.active)
+            active = self.active
+            sheet = self._sheet(active)
             sheet.penalties += 1
-            events.append(Event("penalty", self.active, {"count": sheet.penalties,
-                                                         "limit": self.rules.penalty_limit}))
+            events.append(Event("penalty", active, {"count": sheet.penalties,
+                                                    "limit": self.rules.penalty_limit}))
         if self._check_end(events, turn_over=True):
             return events
         self.turn += 1
