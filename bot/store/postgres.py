@@ -9,8 +9,12 @@ meant either an ``await`` per statement on both backends (a hop per statement, w
 issue 15 removed) or a second, async copy of every transaction. :mod:`bot.store.dialect`
 translates the SQL (placeholders, identity ids, ``date_trunc``), once per statement.
 
-* Writes: one connection and thread, transactions in the order they were sent; a
-  serialisation failure or deadlock (another process) reruns the transaction.
+* Writes: :data:`WRITERS` connections, each with its thread; a transaction takes an
+  idle one (first come, first served), so transactions of different games overlap
+  their round trips to the server. The games row is what orders a game's writes:
+  compare-and-set updates lock it, and :meth:`Store.change_game` reads it ``FOR
+  UPDATE``, so a click decides on the latest state, whichever connection (or
+  process) wrote before. A serialisation failure or deadlock reruns the transaction.
 * Reads: a second connection and thread, autocommit (each read its own snapshot).
 * Migrations: the one list of :mod:`bot.store.migrations`, in one transaction that
   first takes :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so processes that
@@ -47,6 +51,8 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = (0x7177, 1)
 """The two-key advisory lock migrations hold; game locks use the one-key form
 (``pg_advisory_lock(game_id)``), a separate key space."""
+WRITERS = 4
+"""Connections for writes per process."""
 RETRIES = 5
 """Times a transaction runs before a serialisation failure or deadlock is an error."""
 SPARE_WAITERS = 4
@@ -137,36 +143,41 @@ class PostgresStore(Store):
                  busy_timeout: float = 5.0) -> None:
         super().__init__(path, clock=clock, busy_timeout=busy_timeout)
         self.url = str(path)
-        self._writer: Session | None = None
+        self._writers: list[Session] = []
+        self._idle: asyncio.Queue[Session] | None = None
         self._pg_reader: Session | None = None
         self._locker: Session | None = None
         self._waiters: list[Session] = []
 
     async def connect(self) -> None:
-        if self._writer is not None:
+        if self._idle is not None:
             return
-        sessions = [Session(self.url, f"pg-{role}") for role in ("writer", "reader", "locks")]
+        sessions = [Session(self.url, f"pg-{role}") for role in ("reader", "locks",
+                                                                 *["writer"] * WRITERS)]
         now = self._clock()
 
         def migrate(conn: Any) -> int:
             conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
             return run_migrations(conn, now)
         try:
-            version = await sessions[0].run(lambda raw: atomically(raw, migrate))
+            version = await sessions[2].run(lambda raw: atomically(raw, migrate))
         except BaseException as exc:
             for session in sessions:
                 await session.close()
             if isinstance(exc, StoreError):
                 raise StoreError(f"cannot open store {redacted(self.url)}: {exc}") from exc
             raise
-        self._writer, self._pg_reader, self._locker = sessions
+        self._pg_reader, self._locker, *self._writers = sessions
+        self._idle = asyncio.Queue()
+        for writer in self._writers:
+            self._idle.put_nowait(writer)
         self.schema_version = version
         log.info("store %s open (schema version %d)", redacted(self.url), version)
 
     async def close(self) -> None:
-        sessions = [self._writer, self._pg_reader, self._locker, *self._waiters]
-        self._writer = self._pg_reader = self._locker = None
-        self._waiters = []
+        sessions = [*self._writers, self._pg_reader, self._locker, *self._waiters]
+        self._pg_reader = self._locker = self._idle = None
+        self._waiters, self._writers = [], []
         for session in sessions:
             if session is not None:
                 await session.close()
@@ -177,7 +188,14 @@ class PostgresStore(Store):
         return session
 
     async def _transact(self, work: Work[T]) -> T:
-        result = await self._session(self._writer).run(lambda raw: atomically(raw, work))
+        idle = self._idle
+        if idle is None:
+            raise StoreError("store is not open")
+        writer = await idle.get()
+        try:
+            result = await writer.run(lambda raw: atomically(raw, work))
+        finally:
+            idle.put_nowait(writer)
         return result
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -221,7 +239,7 @@ class PostgresStore(Store):
         if session is self._locker:
             if not released:  # a broken connection, which lost its locks with it
                 log.warning("game %d: advisory unlock failed: %s", game_id, unlock.exception())
-        elif released and self._writer is not None and len(self._waiters) < SPARE_WAITERS:
+        elif released and self._idle is not None and len(self._waiters) < SPARE_WAITERS:
             self._waiters.append(session)
         else:
             await session.close()  # ending the session frees whatever it held

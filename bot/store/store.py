@@ -31,6 +31,7 @@ from typing import Any, Self
 
 import aiosqlite
 
+from .dialect import LOCK_ROW
 from .errors import ChannelBusy, GameNotFound, StoreError, VersionConflict, WrongStatus
 from .locks import KeyedLocks
 from .migrations import apply_migrations
@@ -106,13 +107,17 @@ def _atomically(conn: sqlite3.Connection, work: Work[T]) -> T:
     return result
 
 
-def _fetch_game(conn: Connection, game_id: int) -> GameRecord | None:
-    row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+def _fetch_game(conn: Connection, game_id: int, lock: bool = False) -> GameRecord | None:
+    """The game's row; ``lock`` keeps other writers off it until the transaction ends
+    (PostgreSQL's ``FOR UPDATE``; SQLite's one writer needs no more, and ignores the
+    comment :mod:`bot.store.dialect` turns into it)."""
+    sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?" + (LOCK_ROW if lock else "")
+    row = conn.execute(sql, (game_id,)).fetchone()
     return None if row is None else game_from_row(row)
 
 
-def _existing_game(conn: Connection, game_id: int) -> GameRecord:
-    record = _fetch_game(conn, game_id)
+def _existing_game(conn: Connection, game_id: int, lock: bool = False) -> GameRecord:
+    record = _fetch_game(conn, game_id, lock)
     if record is None:
         raise GameNotFound(game_id)
     return record
@@ -559,7 +564,7 @@ class Store(StatsQueries):
         when there is something to store.
         """
         def work(conn: Connection) -> tuple[GameRecord, T, GameChange | None]:
-            record = _existing_game(conn, game_id)
+            record = _existing_game(conn, game_id, lock=True)  # decide on the latest state
             change, value = decide(record)
             if change is not None:
                 _check_change(change)

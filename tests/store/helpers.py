@@ -71,18 +71,20 @@ sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 def counting_trips(store: Store, name: str) -> list[str]:
-    """Record each round trip to the thread of connection ``name`` (``_db``: the writer,
-    ``_reader``), on either backend."""
+    """Record each round trip to the thread of connection ``name`` (``_db``: the
+    writer, or any of PostgreSQL's writers; ``_reader``), on either backend."""
     trips: list[str] = []
     if isinstance(store, PostgresStore):
-        connection: Any = store._writer if name == "_db" else store._pg_reader
+        connections: list[Any] = store._writers if name == "_db" else [store._pg_reader]
         entry = "run"
     else:
-        connection, entry = getattr(store, name), "_execute"
-    send = getattr(connection, entry)
+        connections, entry = [getattr(store, name)], "_execute"
+    for connection in connections:
+        send = getattr(connection, entry)
 
-    async def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        trips.append(getattr(fn, "__name__", "?"))
-        return await send(fn, *args, **kwargs)
-    setattr(connection, entry, counted)
+        async def counted(fn: Callable[..., Any], *args: Any, _send: Any = send,
+                          **kwargs: Any) -> Any:
+            trips.append(getattr(fn, "__name__", "?"))
+            return await _send(fn, *args, **kwargs)
+        setattr(connection, entry, counted)
     return trips

@@ -157,3 +157,20 @@ async def test_checkpoints_run_beside_the_writes(store: Store, db_path: Path) ->
     with sqlite3.connect(db_path) as check:
         assert check.execute("PRAGMA quick_check").fetchone() == ("ok",)
         assert check.execute("SELECT message_id FROM games").fetchone() == (1,)
+
+
+async def test_clicks_from_two_processes_each_decide_on_the_latest_state(
+        store: Store, database: str | Path, clock: FakeClock) -> None:
+    """Clicks racing through two stores (and PostgreSQL's several writers) never decide
+    on a state another click already replaced: none fails, none is lost."""
+    game = await make_running(store)
+    seen: list[int] = []
+
+    def decide(record: GameRecord) -> tuple[GameChange, None]:
+        seen.append(record.version)
+        return change(), None
+    async with Store(database, clock=clock) as other:
+        await asyncio.gather(*(s.change_game(game.id, decide)
+                               for s in (store, other) * 4))
+    assert sorted(seen) == list(range(game.version, game.version + 8))
+    assert len(await store.moves(game.id)) == 8
