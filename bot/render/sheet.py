@@ -378,7 +378,11 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
     sheet = game.sheets[player]
     for i, row in enumerate(layout.rows):
         if row in game.closed or row in sheet.locks:  # the band changes: draw it anew
-            draw_row(canvas, layout, game, player, i, row, marked, clovers)
+            look = ("row", i, tuple(row_states(game, player, row)), row in game.closed,
+                    row in sheet.locks, frozenset(n for r, n in marked | clovers if r == row),
+                    frozenset(n for r, n in clovers if r == row))
+            canvas.sprite(look, lambda c, i=i, row=row: draw_row(
+                c, layout, game, player, i, row, marked, clovers))
         else:
             draw_row_marks(canvas, layout, game, player, i, row, marked, clovers)
     for k, b in enumerate(penalty_boxes(layout)[:sheet.penalties]):
