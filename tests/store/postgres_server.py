@@ -14,6 +14,7 @@ import itertools
 import os
 import pwd
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -46,6 +47,26 @@ def binaries() -> Path:
             return folder
     raise ServerError("no PostgreSQL binaries: install the dev extra "
                       "(.venv/bin/pip install -e '.[dev]', which brings pgserver)")
+
+
+def _open_to_others(folder: Path) -> bool:
+    """Whether another user may reach ``folder`` (every folder on the way searchable)."""
+    return all(p.stat().st_mode & stat.S_IXOTH for p in (folder, *folder.parents))
+
+
+def _copied(bin_dir: Path, target: Path) -> Path:
+    """The PostgreSQL installation around ``bin_dir`` copied under ``target`` (for a
+    checkout under a private folder such as /root, which ``nobody`` cannot enter),
+    with the libraries its run path names (``$ORIGIN/../../../pgserver.libs``)."""
+    install = bin_dir.parent
+    home = target / install.parent.name / install.name
+    for part in ("bin", "lib", "share"):
+        if (install / part).is_dir():
+            shutil.copytree(install / part, home / part, symlinks=True)
+    libs = install.parent.parent / f"{install.parent.name}.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, target / libs.name, symlinks=True)
+    return home / "bin"
 
 
 class PostgresServer:
@@ -90,6 +111,8 @@ class PostgresServer:
             os.chmod(self.root, 0o755)
             for path in (self.root, self.data):
                 os.chown(path, self._user.pw_uid, self._user.pw_gid)
+            if not _open_to_others(self.bin):
+                self.bin = _copied(self.bin, self.root / "pginstall")
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "--encoding=UTF8", "--no-locale", "--no-sync")
         self._run("pg_ctl", "start", "-w", "-t", "60", "-D", str(self.data),
