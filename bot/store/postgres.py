@@ -15,7 +15,7 @@ translates the SQL (placeholders, identity ids, ``date_trunc``), once per statem
   compare-and-set updates lock it, and :meth:`Store.change_game` reads it ``FOR
   UPDATE``, so a click decides on the latest state, whichever connection (or
   process) wrote before. A serialisation failure or deadlock reruns the transaction.
-* Reads: a second connection and thread, autocommit (each read its own snapshot).
+* Reads: one more connection and thread, autocommit (each read its own snapshot).
 * Migrations: the one list of :mod:`bot.store.migrations`, in one transaction that
   first takes :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so processes that
   start together migrate one after the other, the later ones finding nothing to do.
@@ -119,11 +119,16 @@ class Session:
             raw.cancel_safe(timeout=PATIENCE)
 
     async def close(self) -> None:
-        """Close the connection on its thread (given up after :data:`PATIENCE`, should
-        that thread still be stuck in a statement)."""
-        with suppress(StoreError, TimeoutError):
-            await asyncio.wait_for(self.run(lambda raw: raw.close()), PATIENCE)
+        """Close the connection (if it was opened) on its thread; given up after
+        :data:`PATIENCE`, should that thread still be stuck in a statement."""
+        loop = asyncio.get_running_loop()
+        with suppress(psycopg.Error, TimeoutError):
+            await asyncio.wait_for(loop.run_in_executor(self._thread, self._close), PATIENCE)
         self._thread.shutdown(wait=False)
+
+    def _close(self) -> None:
+        if self.raw is not None:
+            self.raw.close()
 
 
 def _take(raw: Raw, key: int, wait: bool) -> bool:
