@@ -195,6 +195,20 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
     return record
 
 
+Shards = tuple[Sequence[int], int]
+"""``(shard_ids, shard_count)``: the shards a process runs (Discord's
+``(guild_id >> 22) % shard_count``)."""
+
+
+def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """The ``AND`` clause (and its parameters) keeping the games of ``shards``' guilds."""
+    if shards is None:
+        return "", ()
+    ids, count = shards
+    marks = ", ".join("?" for _ in ids) or "NULL"
+    return f" AND (guild_id >> 22) % ? IN ({marks})", (count, *ids)
+
+
 def _log_change(record: GameRecord, change: GameChange) -> None:
     log.debug("game %d: %d move(s), now version %d", record.id, len(change.moves),
               record.version)
@@ -580,11 +594,14 @@ class Store(StatsQueries):
         """Replace the decision clock alone (a reminder went out), compare-and-set."""
         return await self._set(game_id, expected_version, (RUNNING,), timing_columns(timing))
 
-    async def due_games(self, now: float, limit: int = 50) -> list[GameRecord]:
-        """Lobbies and running games with something due at ``now``, most overdue first."""
+    async def due_games(self, now: float, limit: int = 50,
+                        shards: Shards | None = None) -> list[GameRecord]:
+        """Lobbies and running games with something due at ``now``, most overdue first;
+        with ``shards``, only those of guilds on these shards."""
+        where, params = _shard_filter(shards)
         sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') "
-               "AND next_due <= ? ORDER BY next_due, id LIMIT ?")
-        rows = await self._fetch(sql, (now, limit))
+               f"AND next_due <= ?{where} ORDER BY next_due, id LIMIT ?")
+        rows = await self._fetch(sql, (now, *params, limit))
         return [game_from_row(row) for row in rows]
 
     async def running_games(self, guild_id: int) -> list[GameRecord]:
@@ -673,11 +690,14 @@ class Store(StatsQueries):
         return [StoredEvent(seq, turn, kind, player, json.loads(data))
                 for seq, turn, kind, player, data in rows]
 
-    async def lagging_games(self, limit: int = 50) -> list[int]:
-        """Games whose channel shows an older version than the store holds, oldest first."""
-        sql = ("SELECT id FROM games WHERE shown_version < version AND status != 'lobby' "
-               "ORDER BY id LIMIT ?")
-        rows = await self._fetch(sql, (limit,))
+    async def lagging_games(self, limit: int = 50,
+                            shards: Shards | None = None) -> list[int]:
+        """Games whose channel shows an older version than the store holds, oldest first;
+        with ``shards``, only those of guilds on these shards."""
+        where, params = _shard_filter(shards)
+        sql = ("SELECT id FROM games WHERE shown_version < version AND status != 'lobby'"
+               f"{where} ORDER BY id LIMIT ?")
+        rows = await self._fetch(sql, (*params, limit))
         return [int(row[0]) for row in rows]
 
     async def set_shown(self, game_id: int, version: int, message_id: int | None,

@@ -10,6 +10,7 @@ from bot.store import (
     GameRecord,
     Store,
     StoreError,
+    Timing,
     VersionConflict,
     WrongStatus,
 )
@@ -250,3 +251,24 @@ async def test_names_are_remembered_per_guild_latest_wins(store) -> None:
     assert await store.names(1, [10, 11, 12]) == {10: "Ana B.", 11: "Mehmet"}
     assert await store.names(2, [10]) == {10: "Elsewhere"}
     assert await store.names(1, []) == {}
+
+
+async def test_due_and_lagging_games_of_some_shards_only(store: Store,
+                                                         clock: FakeClock) -> None:
+    """A sharded process asks for its own guilds' games: the filter is in the query, so
+    the limit counts only those (Discord's shard of a guild: ``(id >> 22) % count``)."""
+    guilds = [(n << 22) + 7 for n in range(6)]  # on shards 0, 1, 2, 0, 1, 2 of 3
+    games = []
+    for channel, guild in enumerate(guilds, CHANNEL):
+        game = await make_lobby(store, channel, guild_id=guild, expires=clock.now + channel)
+        game = await store.update_lobby(game.id, game.version, [HOST, PLAYER2])
+        games.append(await store.start_game(game.id, game.version, {"turn": 0},
+                                            Timing(clock.now, None, 0, clock.now + channel)))
+    now = clock.now + 1000
+    assert [g.id for g in await store.due_games(now)] == [g.id for g in games]
+    mine = await store.due_games(now, limit=2, shards=([0, 2], 3))
+    assert [g.guild_id for g in mine] == [guilds[0], guilds[2]]
+    assert [g.id for g in await store.due_games(now, shards=([1], 3))] == \
+        [games[1].id, games[4].id]
+    assert await store.lagging_games(shards=([2], 3)) == [games[2].id, games[5].id]
+    assert await store.lagging_games(shards=([], 3)) == []
