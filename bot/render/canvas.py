@@ -97,7 +97,7 @@ class Canvas:
         if self.marks.touches(found[0]):
             draw(self)
             return
-        under = [sprite for sprite in self.marks.pending if overlap(found[0], sprite.box)]
+        under = self.marks.under(found[0])
         if under:
             self._join(under, full, part)
         else:
@@ -105,15 +105,14 @@ class Canvas:
 
     def _join(self, under: list[Pending], key: Hashable, part: Part) -> None:
         """Keep the sprites ``under`` and ``part`` over them aside as one sprite, or draw
-        them if their joint box reaches over something else."""
-        parts = [*(p for sprite in under for p in sprite.parts), part]
-        joint = (*(sprite.key for sprite in under), key)
-        found = CARD_SPRITES.get(joint, lambda: self._draw_sprite(parts))
+        them if their joint box reaches over something drawn."""
         pending = self.marks.pending
         for sprite in under:
             pending.remove(sprite)
-        if found is None or self.marks.touches(found[0]) or any(
-                overlap(found[0], sprite.box) for sprite in pending):
+        parts = [*(p for sprite in under for p in sprite.parts), part]
+        joint = (*(sprite.key for sprite in under), key)
+        found = CARD_SPRITES.get(joint, lambda: self._draw_sprite(parts))
+        if found is None or self.marks.touches(found[0]):
             self.marks.draw_parts(parts)
         else:
             pending.append(Pending(joint, found[0], found[1], parts))
@@ -372,7 +371,7 @@ def interned(value: Hashable) -> Key:
     return KEYS.setdefault(key, key)
 
 
-@dataclass
+@dataclass(eq=False)  # each is itself: lists of them are searched by identity
 class Pending:
     """A sprite kept aside: its cache key, its box and output pixels, and its parts, to
     draw them on the image if something is drawn over it."""
@@ -404,6 +403,18 @@ class Marks:
             image = self.make()
         self.image, self.draw, self.size = image, ImageDraw.Draw(image), image.size
         return image
+
+    def under(self, box: IntBox) -> list[Pending]:
+        """The sprites kept aside that ``box`` reaches, and those that the box around
+        them all reaches, and so on, in the order they were kept."""
+        found: list[Pending] = []
+        grown = box
+        while more := [s for s in self.pending if s not in found and overlap(grown, s.box)]:
+            found += more
+            for sprite in more:
+                grown = (min(grown[0], sprite.box[0]), min(grown[1], sprite.box[1]),
+                         max(grown[2], sprite.box[2]), max(grown[3], sprite.box[3]))
+        return [s for s in self.pending if s in found]
 
     def touches(self, box: IntBox) -> bool:
         """Whether ``box`` shares an output pixel with anything drawn on the image."""

@@ -471,7 +471,8 @@ def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player:
                 c, b, n, colours, layout.number_size, layout.narrow))
     draw_highlights(canvas, layout, i, row, numbers, marked, clovers)
     if (row, numbers[-1]) in marked | clovers:  # its outline reaches over the lock
-        draw_lock(canvas, layout.cell_box(i, len(numbers)), colours, False, False)
+        lock = layout.cell_box(i, len(numbers))
+        canvas.sprite(("lock", i), lambda c: draw_lock(c, lock, colours, False, False))
 
 
 def draw_highlights(canvas: Canvas, layout: SheetLayout, i: int, row: str,
