@@ -40,6 +40,7 @@ from bot.render import render_board, render_dice, render_scoreboard
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
 from bot.service.games import GameService, Outcome, ServiceError, load_game
+from bot.shards import ShardPlan
 from bot.store import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -176,9 +177,10 @@ class Publisher:
         except Exception:
             log.exception("publishing game %s failed; it is caught up later", game_id)
 
-    async def catch_up(self) -> int:
-        """Sync every game whose channel lags the store; how many were tried."""
-        lagging = await self.service.lagging()
+    async def catch_up(self, shards: ShardPlan | None = None) -> int:
+        """Sync every game whose channel lags the store (with ``shards``: of the guilds
+        this process serves); how many were tried."""
+        lagging = await self.service.lagging(shards)
         for game_id in lagging:
             try:
                 await self.sync(game_id)

@@ -45,7 +45,7 @@ class Timers:
                     await self.publisher.publish(outcome)
             except Exception:
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
-        await self.publisher.catch_up()
+        await self.publisher.catch_up(self.shards)
         return fired
 
     def start(self) -> None:

@@ -51,7 +51,7 @@ from bot.text import quote
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 5  # compare-and-set retries before a click is refused as busy
-DUE_BATCH = 50  # due games read per timer pass (per shard of the bot, when sharded)
+DUE_BATCH = 50  # due games read per timer pass
 T = TypeVar("T")
 
 
@@ -83,6 +83,11 @@ class Outcome:
     game: Game | None
     events: list[Event] = field(default_factory=list)
     before: Decision | None = None
+
+
+def shard_ids(plan: ShardPlan | None) -> tuple[tuple[int, ...], int] | None:
+    """A shard plan as the store filters by it."""
+    return None if plan is None else (plan.ids, plan.count)
 
 
 def opening(game: Game) -> list[Event]:
@@ -128,9 +133,10 @@ class GameService:
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
         return await self.store.events(game_id, first_turn)
 
-    async def lagging(self) -> list[int]:
-        """Games whose channel shows less than the store holds."""
-        return await self.store.lagging_games()
+    async def lagging(self, shards: ShardPlan | None = None) -> list[int]:
+        """Games whose channel shows less than the store holds (with ``shards``: in the
+        guilds this process serves)."""
+        return await self.store.lagging_games(shards=shard_ids(shards))
 
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
@@ -365,15 +371,10 @@ class GameService:
     # --- deadlines -------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
         """Games with a reminder or a deadline due now, most overdue first; with
-        ``shards``, only those in the guilds this process serves (others fire the rest).
-
-        The store does not filter by shard, so a sharded process reads a batch per
-        shard: the overdue games of a process that is down crowd out its own only when
-        there are more than :data:`DUE_BATCH` of them per shard.
-        """
-        count = 1 if shards is None else shards.count
-        records = await self.store.due_games(self.clock(), limit=DUE_BATCH * count)
-        return [r.id for r in records if shards is None or shards.owns(r.guild_id)]
+        ``shards``, only those in the guilds this process serves (others fire the rest)."""
+        records = await self.store.due_games(self.clock(), limit=DUE_BATCH,
+                                             shards=shard_ids(shards))
+        return [r.id for r in records]
 
     async def fire(self, game_id: int) -> Outcome | None:
         """Send the due reminder or resolve the expired decision; None if nothing is due.

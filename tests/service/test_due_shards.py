@@ -65,3 +65,12 @@ async def test_the_overdue_games_of_a_process_that_is_down_do_not_hide_ones_own(
     clock.now += DAY
     assert own not in (await service.due())[:DUE_BATCH]  # unsharded, it is beyond one batch
     assert await service.due(ShardPlan((0,), 2)) == [own]
+
+
+async def test_each_shard_catches_up_only_its_own_channels(service: GameService) -> None:
+    """No channel has shown these games yet: each process sees only its guilds' games."""
+    games = {shard: [await started(service, guild_on(shard, 2, n), 300 + 100 * shard + n)
+                     for n in range(2)] for shard in (0, 1)}
+    assert await service.lagging(ShardPlan((0,), 2)) == games[0]
+    assert await service.lagging(ShardPlan((1,), 2)) == games[1]
+    assert await service.lagging() == games[0] + games[1]
