@@ -112,7 +112,9 @@ class Game(ABC):
     on every move, and a slot reads several times faster than an instance dict.
     """
 
-    __slots__ = ("_own", "dice_version", "end_reason", "options", "players", "seed", "turn")
+    # "__dict__": callers (tests, say) may still set attributes of their own on a game.
+    __slots__ = ("__dict__", "_own", "dice_version", "end_reason", "options", "players", "seed",
+                 "turn")
     variant: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -263,15 +265,16 @@ class Game(ABC):
 
 
 def state_copier(cls: type[Game]) -> Callable[[Game], Game]:
-    """A function that copies a game of ``cls`` attribute by attribute (its slots, and an
-    instance dict if a subclass without slots added one), sharing every value, with
-    ``_own`` None. Written out once per class, as dataclasses write their ``__init__``:
-    a loop of ``setattr`` would cost four times as much on every move."""
+    """A function that copies a game of ``cls`` attribute by attribute (its slots, and its
+    instance dict if a class without slots keeps state there), sharing every value, with
+    ``_own`` None. Attributes a caller set on a game of a fully slotted class stay with
+    that game. Written out once per class, as dataclasses write their ``__init__``: a
+    loop of ``setattr`` would cost four times as much on every move."""
     names = [name for klass in reversed(cls.__mro__)
-             for name in klass.__dict__.get("__slots__", ()) if name != "_own"]
+             for name in klass.__dict__.get("__slots__", ()) if name not in ("_own", "__dict__")]
     lines = [f"    game.{name} = self.{name}" for name in names]
-    if cls.__dictoffset__:
-        lines.append("    game.__dict__.update(self.__dict__)")
+    if any("__slots__" not in klass.__dict__ for klass in cls.__mro__[:-1]):
+        lines.append("    game.__dict__.update(self.__dict__)")  # its state may live there
     source = "\n".join(["def copy(self):", "    game = new(cls)", *lines,
                         "    game._own = None", "    return game"])
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
