@@ -97,8 +97,12 @@ class PostgresServer:
         extra: dict[str, Any] = {}
         if self._user is not None:
             extra = {"user": self._user.pw_uid, "group": self._user.pw_gid, "extra_groups": []}
-        done = subprocess.run([str(self.bin / args[0]), *args[1:]], capture_output=True,
-                              text=True, timeout=120, check=False, **extra)
+        try:
+            done = subprocess.run([str(self.bin / args[0]), *args[1:]], capture_output=True,
+                                  text=True, timeout=120, check=False, **extra)
+        except (OSError, subprocess.SubprocessError) as error:
+            raise ServerError(f"PostgreSQL for the tests could not start: {args[0]}: "
+                              f"{error}") from error
         if done.returncode != 0:
             log = self.root / "server.log"
             tail = log.read_text()[-2000:] if log.exists() else ""

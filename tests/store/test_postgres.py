@@ -20,7 +20,7 @@ from bot.store.sql import Connection
 from bot.store.stats import GameResults, PlayerResult, write_results
 
 from .helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running, query
-from .postgres_server import PostgresServer
+from .postgres_server import PostgresServer, ServerError
 
 PATIENCE = 30.0  # seconds before a hang counts as a failure (never a speed check)
 INSERT_LOBBY = ("INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
@@ -270,3 +270,13 @@ async def test_guild_and_lobby_helpers_run_on_postgres(url: str) -> None:
         await store.set_guild_language(GUILD, "de")
         assert (await store.guild_turn_time(GUILD), await store.guild_language(GUILD)) == \
             (3600, "de")
+
+
+def test_a_server_that_cannot_start_says_why(tmp_path: Path) -> None:
+    """What the test run shows (it fails, it is not skipped) when PostgreSQL is missing."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    server = PostgresServer(tmp_path / "root", empty)
+    server.root.mkdir()
+    with pytest.raises(ServerError, match="PostgreSQL for the tests could not start: initdb"):
+        server.start()
