@@ -45,7 +45,7 @@ from bot.store import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 
-SHEET_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
+TOKEN_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
 UNKNOWN_MESSAGE = 10008
 Editor = Callable[..., Awaitable[Any]]
 """Edits one message: ``content=``, ``attachments=``, ``view=``."""
@@ -379,10 +379,10 @@ class Publisher:
         """A click on ``message_id`` answered with a deferred update: for 15 minutes its
         token can edit that message without a channel write."""
         now = time.monotonic()
-        fresh = [(at, i) for at, i in self._tokens[message_id] if now - at < SHEET_LIFETIME]
+        fresh = [(at, i) for at, i in self._tokens[message_id] if now - at < TOKEN_LIFETIME]
         self._tokens[message_id] = [*fresh[-2:], (now, interaction)]
         for stale in [m for m, tokens in self._tokens.items()
-                      if not tokens or now - tokens[-1][0] >= SHEET_LIFETIME]:
+                      if not tokens or now - tokens[-1][0] >= TOKEN_LIFETIME]:
             del self._tokens[stale]
 
     async def edit_by_token(self, message_id: int, fields: dict[str, Any]) -> bool:
@@ -400,7 +400,7 @@ class Publisher:
         tokens = self._tokens.get(message_id, [])
         while tokens:
             opened, interaction = tokens[-1]
-            if time.monotonic() - opened < SHEET_LIFETIME:
+            if time.monotonic() - opened < TOKEN_LIFETIME:
                 try:
                     await write(interaction)
                     return True
@@ -438,7 +438,7 @@ class Publisher:
         for player in story.deciders(game):
             sheet = self._sheets.get((outcome.record.id, player))
             if sheet is None or self.refresh_sheet is None or sheet.turn != game.turn \
-                    or time.monotonic() - sheet.opened > SHEET_LIFETIME:
+                    or time.monotonic() - sheet.opened > TOKEN_LIFETIME:
                 continue
             if sheet.phase == game.decision().phase:
                 updated.add(player)
