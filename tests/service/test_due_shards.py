@@ -30,8 +30,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "games.db", clock=clock)
+async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
+    store = await Store.open(database, clock=clock)
     yield GameService(store, seeds=lambda: 4321, clock=clock)
     await store.close()
 
