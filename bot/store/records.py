@@ -144,9 +144,13 @@ GAME_COLUMNS: Final = (
 MOVE_COLUMNS: Final = "game_id, seq, player_id, move, created_at, source"
 
 
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+"""One encoder for every value: ``json.dumps`` with options builds a new one per call."""
+
+
 def dump_json(value: Any) -> str:
     """Encode strict, compact JSON (NaN/Infinity rejected, so any backend accepts it)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(value)
 
 
 def game_from_row(row: Any) -> GameRecord:

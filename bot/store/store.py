@@ -31,6 +31,7 @@ from typing import Any, Self
 
 import aiosqlite
 
+from .cache import RecordCache
 from .dialect import LOCK_ROW
 from .errors import ChannelBusy, GameNotFound, StoreError, VersionConflict, WrongStatus
 from .locks import KeyedLocks
@@ -107,17 +108,23 @@ def _atomically(conn: sqlite3.Connection, work: Work[T]) -> T:
     return result
 
 
-def _fetch_game(conn: Connection, game_id: int, lock: bool = False) -> GameRecord | None:
+Decode = Callable[[Row], GameRecord]
+"""How a row becomes a record: :func:`game_from_row`, or a :class:`RecordCache`'s."""
+
+
+def _fetch_game(conn: Connection, game_id: int, lock: bool = False,
+                decode: Decode = game_from_row) -> GameRecord | None:
     """The game's row; ``lock`` keeps other writers off it until the transaction ends
     (PostgreSQL's ``FOR UPDATE``; SQLite's one writer needs no more, and ignores the
     comment :mod:`bot.store.dialect` turns into it)."""
     sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?" + (LOCK_ROW if lock else "")
     row = conn.execute(sql, (game_id,)).fetchone()
-    return None if row is None else game_from_row(row)
+    return None if row is None else decode(row)
 
 
-def _existing_game(conn: Connection, game_id: int, lock: bool = False) -> GameRecord:
-    record = _fetch_game(conn, game_id, lock)
+def _existing_game(conn: Connection, game_id: int, lock: bool = False,
+                   decode: Decode = game_from_row) -> GameRecord:
+    record = _fetch_game(conn, game_id, lock, decode)
     if record is None:
         raise GameNotFound(game_id)
     return record
@@ -168,9 +175,10 @@ _RECORD_COLUMNS = ("stage_started", "deadline", "reminders", "finished_at")
 
 
 def _store_change(conn: Connection, before: GameRecord, expected_version: int,
-                  change: GameChange, now: float) -> GameRecord:
+                  change: GameChange, now: float, records: RecordCache) -> GameRecord:
     """Write ``change`` to the running game ``before`` (compare-and-set) inside the open
-    transaction; the record after it, built without reading the row again."""
+    transaction; the record after it, built without reading the row again (and kept
+    in ``records`` with the row the write left)."""
     state, presence = dump_json(change.state), None
     columns: dict[str, Any] = {"state": state, "status": change.status}
     columns.update(timing_columns(change.timing))
@@ -192,6 +200,7 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
                      **{k: columns[k] for k in _RECORD_COLUMNS if k in columns})
     if change.results is not None:
         write_results(conn, record, change.results, now)
+    records.written(before, {**columns, "version": record.version, "updated_at": now}, record)
     return record
 
 
@@ -256,6 +265,7 @@ class Store(StatsQueries):
         self._lock = asyncio.Lock()
         self._names: dict[tuple[int, int], str] = {}
         self._game_locks = KeyedLocks()
+        self._records = RecordCache()
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -404,6 +414,10 @@ class Store(StatsQueries):
             await checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:  # ValueError: closed meanwhile
             log.warning("store %s: checkpoint failed: %s", self.path, exc)
+
+    def _existing(self, conn: Connection, game_id: int, lock: bool = False) -> GameRecord:
+        """:func:`_existing_game`, decoded through this store's :class:`RecordCache`."""
+        return _existing_game(conn, game_id, lock, self._records.record)
 
     # -- reads -----------------------------------------------------------------------
 
@@ -559,8 +573,8 @@ class Store(StatsQueries):
         """:meth:`record_moves` taking a :class:`GameChange`: one transaction, one round trip."""
         _check_change(change)
         record = await self._transact(
-            lambda conn: _store_change(conn, _existing_game(conn, game_id), expected_version,
-                                       change, self._clock()))
+            lambda conn: _store_change(conn, self._existing(conn, game_id), expected_version,
+                                       change, self._clock(), self._records))
         _log_change(record, change)
         return record
 
@@ -578,11 +592,12 @@ class Store(StatsQueries):
         when there is something to store.
         """
         def work(conn: Connection) -> tuple[GameRecord, T, GameChange | None]:
-            record = _existing_game(conn, game_id, lock=True)  # decide on the latest state
+            record = self._existing(conn, game_id, lock=True)  # decide on the latest state
             change, value = decide(record)
             if change is not None:
                 _check_change(change)
-                record = _store_change(conn, record, record.version, change, self._clock())
+                record = _store_change(conn, record, record.version, change, self._clock(),
+                                       self._records)
             return record, value, change
 
         record, value, change = await self._transact(work)

@@ -1,0 +1,74 @@
+"""Decoded game rows kept in memory, so a row read again unchanged is not decoded again.
+
+A click reads its game's row, and most of that read's cost is decoding the row's JSON
+(the state above all). :class:`RecordCache` keeps, per game, the last row seen and the
+:class:`GameRecord` decoded from it; a row read later is handed the kept record only
+if it is *equal* to the kept row, column for column. So the cache can never show
+anything but what the database holds: a write by another :class:`Store` or process
+changes at least ``version`` and ``updated_at``, and a column written without a version
+bump (``message_id``, ``shown``) changes the row too; either way the row differs and is
+decoded afresh.
+
+After a write, :meth:`RecordCache.written` keeps the row as the write left it (the row
+before, with the written columns replaced), so the next click's read finds it. Should
+the transaction roll back, that row is simply never read: a miss, not a wrong answer.
+
+Records (and their dicts) are shared by every reader of the same row: they are values,
+never to be changed in place.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .records import GAME_COLUMNS, GameRecord, game_from_row
+from .sql import Row
+
+KEPT: Final = 4_096
+"""Games kept; when full, the cache starts again empty (a click then decodes once)."""
+_INDEX: Final = {name.strip(): i for i, name in enumerate(GAME_COLUMNS.split(","))}
+
+
+class RecordCache:
+    """The last row of each game read or written through one store, with its record."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
+        self._rows: dict[int, tuple[tuple[Any, ...], GameRecord]] = {}
+        self._lock = threading.Lock()  # PostgreSQL's writers run on several threads
+        self.hits = 0
+        self.misses = 0
+
+    def record(self, row: Row) -> GameRecord:
+        """The record of ``row`` (a row of :data:`GAME_COLUMNS`), decoded only if new."""
+        row = tuple(row)
+        kept = self._rows.get(row[0])
+        if kept is not None and kept[0] == row:
+            self.hits += 1
+            return kept[1]
+        self.misses += 1
+        record = game_from_row(row)
+        self._keep(row, record)
+        return record
+
+    def written(self, before: GameRecord, columns: Mapping[str, Any],
+                after: GameRecord) -> None:
+        """``before``'s row had ``columns`` (``games`` column names) written, which made
+        ``after``: keep that row, if ``before`` is the record kept for its row."""
+        kept = self._rows.get(before.id)
+        if kept is None or kept[1] is not before:
+            return
+        row = list(kept[0])
+        for column, value in columns.items():
+            index = _INDEX.get(column)
+            if index is not None:
+                row[index] = value
+        self._keep(tuple(row), after)
+
+    def _keep(self, row: tuple[Any, ...], record: GameRecord) -> None:
+        with self._lock:
+            if len(self._rows) >= self._kept and row[0] not in self._rows:
+                self._rows.clear()
+            self._rows[row[0]] = (row, record)

@@ -1,0 +1,112 @@
+"""The decoded rows a store keeps: used only while the row is exactly as kept."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from bot.store import GameChange, GameRecord, Store
+from bot.store.cache import RecordCache
+from bot.store.dialect import to_postgres
+from bot.store.records import GAME_COLUMNS
+
+from .helpers import HOST, FakeClock, make_running, query
+
+MOVE = (HOST, {"kind": "pass"}, "player")
+
+
+def write_raw(database: str | Path, sql: str, params: tuple[Any, ...]) -> None:
+    """Change the database behind the store's back, as another process would."""
+    if isinstance(database, Path):
+        with closing(sqlite3.connect(database)) as conn, conn:
+            conn.execute(sql, params)
+        return
+    with psycopg.connect(database) as conn:
+        conn.execute(to_postgres(sql), params)
+
+
+async def seen(store: Store, game_id: int) -> GameRecord:
+    """The record a click's ``decide`` gets (nothing stored)."""
+    record, _ = await store.change_game(game_id, lambda found: (None, None))
+    return record
+
+
+async def step(store: Store, game_id: int, turn: int) -> GameRecord:
+    record, _ = await store.change_game(
+        game_id, lambda found: (GameChange([MOVE], {"turn": turn}), None))
+    return record
+
+
+async def test_a_click_decides_on_the_record_the_last_write_left(store: Store) -> None:
+    game = await make_running(store)
+    written = await step(store, game.id, 1)
+    assert await seen(store, game.id) is written  # not decoded again
+    assert store._records.hits >= 1
+
+
+async def test_a_write_by_another_store_is_seen(
+        store: Store, database: str | Path, clock: FakeClock) -> None:
+    game = await make_running(store)
+    await step(store, game.id, 1)
+    async with Store(database, clock=clock) as other:
+        await step(other, game.id, 2)
+        await other.set_message(game.id, 777)
+    found = await seen(store, game.id)
+    assert (found.state, found.version, found.message_id) == ({"turn": 2}, game.version + 2, 777)
+    assert found == await store.get_game(game.id)
+
+
+async def test_a_row_changed_without_a_version_bump_is_decoded_afresh(
+        store: Store, database: str | Path) -> None:
+    game = await make_running(store)
+    before = await step(store, game.id, 1)
+    write_raw(database, "UPDATE games SET state = ?, shown = ? WHERE id = ?",
+              ('{"turn":9}', '{"turn":9}', game.id))
+    found = await seen(store, game.id)
+    assert found.version == before.version
+    assert (found.state, found.shown) == ({"turn": 9}, {"turn": 9})
+
+
+async def test_the_kept_row_is_the_row_a_read_finds(store: Store, database: str | Path) -> None:
+    game = await make_running(store)
+    await step(store, game.id, 1)
+    kept_row, _ = store._records._rows[game.id]
+    assert kept_row == query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
+                             (game.id,))[0]
+
+
+def row(game_id: int, state: str, version: int) -> tuple[Any, ...]:
+    return (game_id, 1, 2, None, 3, "classic", "{}", 7, "[3]", state, "running", version,
+            1.0, 2.0, None, 60, None, None, 0, "{}", 0, "{}")
+
+
+def test_a_write_that_never_committed_is_a_miss_not_a_wrong_answer() -> None:
+    cache = RecordCache()
+    before = cache.record(row(1, '{"turn":1}', 4))
+    after = GameRecord(**{**{f: getattr(before, f) for f in before.__slots__},
+                          "state": {"turn": 2}, "version": 5})  # type: ignore[arg-type]
+    cache.written(before, {"state": '{"turn":2}', "version": 5}, after)
+    assert cache.record(row(1, '{"turn":2}', 5)) is after
+    found = cache.record(row(1, '{"turn":1}', 4))  # the write was rolled back after all
+    assert found is not before and found.state == {"turn": 1} and found.version == 4
+
+
+def test_only_a_write_on_the_kept_record_is_kept() -> None:
+    cache = RecordCache()
+    stale = cache.record(row(1, '{"turn":1}', 4))
+    cache.record(row(1, '{"turn":3}', 6))
+    cache.written(stale, {"version": 5}, stale)
+    assert cache.record(row(1, '{"turn":3}', 6)).version == 6
+    assert cache.hits == 1
+
+
+def test_the_cache_stays_within_its_size() -> None:
+    cache = RecordCache(kept=2)
+    for game_id in range(1, 6):
+        cache.record(row(game_id, "{}", 1))
+    assert 1 <= len(cache._rows) <= 2
+    assert cache.record(row(5, "{}", 1)).id == 5 and cache.hits == 1
