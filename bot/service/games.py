@@ -26,10 +26,10 @@ from bot.rules import (
     Game,
     Move,
     dice_version_of,
-    game_from_json,
     new_game,
 )
 from bot.rules import replay as replay_game
+from bot.service.memo import GameMemo, load_game
 from bot.service.play import Options, Play, Seats, event_rows
 from bot.service.stats import game_results
 from bot.service.timing import DEFAULT_TURN_TIME, Clock, DurationError, parse_duration
@@ -97,10 +97,6 @@ def opening(game: Game) -> list[Event]:
                                                               else {})})]
 
 
-def load_game(record: GameRecord) -> Game | None:
-    return game_from_json(record.state) if record.state else None
-
-
 class GameService:
     def __init__(self, store: Store, seeds: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.time) -> None:
@@ -108,6 +104,7 @@ class GameService:
         self.seeds = seeds or self.random_seed
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._games = GameMemo()
 
     @staticmethod
     def random_seed() -> int:
@@ -118,13 +115,13 @@ class GameService:
         record = await self.store.get_game(game_id)
         if record is None:
             raise ServiceError("error.game_gone")
-        return Outcome(record, load_game(record))
+        return Outcome(record, self._games.game(record))
 
     async def in_channel(self, channel_id: int) -> Outcome:
         record = await self.store.game_in_channel(channel_id)
         if record is None:
             raise ServiceError("error.no_game")
-        return Outcome(record, load_game(record))
+        return Outcome(record, self._games.game(record))
 
     async def set_message(self, game_id: int, message_id: int) -> None:
         await self.store.set_message(game_id, message_id)
@@ -298,7 +295,8 @@ class GameService:
         writer can come between the read and the write.
         """
         def decide(record: GameRecord) -> tuple[GameChange, Play]:
-            game = self._check_turn(Outcome(record, load_game(record)), user, turn, phase)
+            game = self._check_turn(Outcome(record, self._games.game(record)), user, turn,
+                                    phase)
             if move not in game.legal_moves(user):
                 raise ServiceError("error.illegal")
             if game.chosen.get(user) == move:  # a double tap: the choice is already made
@@ -317,6 +315,7 @@ class GameService:
                 raise ServiceError("error.game_gone") from None
             except Unchanged as same:
                 return same.outcome
+            self._games.keep(record, play.game)
             return Outcome(record, play.game, play.events, play.before)
         return await self._retrying(game_id, attempt)
 
@@ -327,6 +326,7 @@ class GameService:
         """
         change = await asyncio.to_thread(self._change, record, play, seats)
         record = await self.store.record_change(record.id, record.version, change)
+        self._games.keep(record, play.game)
         return Outcome(record, play.game, play.events, play.before)
 
     def _change(self, record: GameRecord, play: Play, seats: Seats) -> GameChange:

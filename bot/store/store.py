@@ -425,13 +425,13 @@ class Store(StatsQueries):
         """The game with ``game_id``, or None."""
         row = await self._fetch_one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
                                     (game_id,))
-        return None if row is None else game_from_row(row)
+        return None if row is None else self._records.record(row)
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The lobby or running game in ``channel_id``, or None."""
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_ACTIVE_SQL}"
         row = await self._fetch_one(sql, (channel_id,))
-        return None if row is None else game_from_row(row)
+        return None if row is None else self._records.record(row)
 
     async def games_for_channel(self, channel_id: int, *, limit: int = 20) -> list[GameRecord]:
         """Up to ``limit`` games of ``channel_id`` (any status), newest first."""

@@ -1,0 +1,49 @@
+"""Each game's last rules object, so a click does not rebuild it from the stored JSON.
+
+The store hands out the *same* :class:`~bot.store.GameRecord` object for a row it
+finds unchanged (see :mod:`bot.store.cache`), and records are values. So a game built
+from a record, or the game whose stored state a record holds, is valid for exactly
+that record object: :class:`GameMemo` keys it by identity. A record read afresh (any
+change, by anyone) is another object, and its game is built from its state.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Final
+
+from bot.rules import Game, game_from_json
+from bot.store import GameRecord
+
+KEPT: Final = 4_096
+"""Games kept; when full, the memo starts again empty."""
+
+
+def load_game(record: GameRecord) -> Game | None:
+    """The game a record's state holds (None for a lobby)."""
+    return game_from_json(record.state) if record.state else None
+
+
+class GameMemo:
+    """The game of the last record seen per game id (read on the writer's thread too)."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
+        self._games: dict[int, tuple[GameRecord, Game | None]] = {}
+        self._lock = threading.Lock()
+
+    def game(self, record: GameRecord) -> Game | None:
+        """``load_game(record)``, built only if ``record`` is not the one kept."""
+        kept = self._games.get(record.id)
+        if kept is not None and kept[0] is record:
+            return kept[1]
+        game = load_game(record)
+        self.keep(record, game)
+        return game
+
+    def keep(self, record: GameRecord, game: Game | None) -> None:
+        """``game`` is what ``record``'s state holds (the game just stored with it)."""
+        with self._lock:
+            if len(self._games) >= self._kept and record.id not in self._games:
+                self._games.clear()
+            self._games[record.id] = (record, game)

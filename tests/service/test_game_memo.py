@@ -1,0 +1,89 @@
+"""A click reuses the game its last write left, and never one another writer replaced."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import bot.service.memo as memo
+from bot.rules import Game
+from bot.service.games import GameService, Outcome
+from bot.store import Store
+
+GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
+
+
+@pytest.fixture
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    async with Store(database) as opened:
+        yield opened
+
+
+async def started(service: GameService) -> int:
+    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    await service.join(record.id, BEN)
+    await service.start(record.id, ANA)
+    return record.id
+
+
+async def click(service: GameService, game_id: int, rng: random.Random,
+                game: Game | None = None) -> Outcome:
+    """A random legal move of whoever the game waits for (``game``: as last seen)."""
+    game = game or (await service.get(game_id)).game
+    assert game is not None and not game.finished
+    player = min(game.decision().waiting)
+    return await service.act(game_id, player, game.turn, game.decision().phase,
+                             rng.choice(game.legal_moves(player)))
+
+
+def counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    built: list[int] = []
+    build = memo.game_from_json
+
+    def counted(data: dict[str, object]) -> Game:
+        built.append(1)
+        return build(data)
+    monkeypatch.setattr(memo, "game_from_json", counted)
+    return built
+
+
+async def test_clicks_in_a_row_build_the_game_once(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    service, rng = GameService(store, seeds=lambda: 7), random.Random(1)
+    game_id = await started(service)
+    outcome = await click(service, game_id, rng)
+    built = counting_builds(monkeypatch)
+    for _ in range(5):
+        outcome = await click(service, game_id, rng, outcome.game)
+    assert built == []
+    assert outcome.game is not None
+    assert outcome.game.to_json() == (await store.get_game(game_id)).state  # type: ignore[union-attr]
+
+
+async def test_a_move_stored_by_another_process_is_played_on(
+        store: Store, database: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    service, rng = GameService(store, seeds=lambda: 7), random.Random(2)
+    game_id = await started(service)
+    await click(service, game_id, rng)
+    async with Store(database) as elsewhere:
+        moved = await click(GameService(elsewhere), game_id, rng)
+    built = counting_builds(monkeypatch)
+    after = await click(service, game_id, rng, moved.game)  # decided on the other's state
+    assert built == [1]
+    assert after.record.version == moved.record.version + 1
+    assert after.game is not None
+    assert after.game.to_json() == (await store.get_game(game_id)).state  # type: ignore[union-attr]
+
+
+async def test_a_click_leaves_the_game_it_started_from_as_it_was(store: Store) -> None:
+    service, rng = GameService(store, seeds=lambda: 7), random.Random(3)
+    game_id = await started(service)
+    seen = [await click(service, game_id, rng)]
+    for _ in range(12):
+        seen.append(await click(service, game_id, rng, seen[-1].game))
+    for outcome in seen:
+        assert outcome.game is not None and outcome.record.state is not None
+        assert outcome.game.to_json() == outcome.record.state
