@@ -180,7 +180,11 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
     transaction; the record after it, built without reading the row again (and kept
     in ``records`` with the row the write left)."""
     state, presence = dump_json(change.state), None
-    columns: dict[str, Any] = {"state": state, "status": change.status}
+    columns: dict[str, Any] = {"state": state}
+    if change.status != before.status:
+        # Only then: setting a column rewrites the entries of every index that
+        # names it (games_due, games_active_channel), a page each, even unchanged.
+        columns["status"] = change.status
     columns.update(timing_columns(change.timing))
     if change.presence is not None:
         columns["presence"] = presence = dump_json(change.presence)
