@@ -112,6 +112,36 @@ Decode = Callable[[Row], GameRecord]
 """How a row becomes a record: :func:`game_from_row`, or a :class:`RecordCache`'s."""
 
 
+def _atomically_each(conn: sqlite3.Connection,
+                    works: Sequence[Work[Any]]) -> list[tuple[bool, Any]]:
+    """Run ``works`` in order in one write transaction, each under a savepoint of its
+    own: what one raises undoes that one alone and is its outcome ``(False, error)``;
+    the others' are ``(True, result)``. One commit for all: should it fail (or an error
+    undo the whole transaction), every work fails with that error."""
+    conn.execute("BEGIN IMMEDIATE")
+    outcomes: list[tuple[bool, Any]] = []
+    try:
+        for work in works:
+            conn.execute("SAVEPOINT work")
+            try:
+                outcomes.append((True, work(conn)))
+            except Exception as exc:
+                if not conn.in_transaction:  # SQLite rolled everything back (I/O, full)
+                    raise
+                conn.execute("ROLLBACK TO work")
+                outcomes.append((False, exc))
+            conn.execute("RELEASE work")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+Queued = tuple[Work[Any], "asyncio.Future[Any]"]
+
+
 def _fetch_game(conn: Connection, game_id: int, lock: bool = False,
                 decode: Decode = game_from_row) -> GameRecord | None:
     """The game's row; ``lock`` keeps other writers off it until the transaction ends
@@ -267,6 +297,11 @@ class Store(StatsQueries):
         self._checkpointing: asyncio.Task[None] | None = None
         self._writes = 0
         self._lock = asyncio.Lock()
+        self._queued: list[Queued] = []
+        self._draining: asyncio.Task[None] | None = None  # kept: a task must be referenced
+        self._writing = False
+        self._idle = asyncio.Event()  # set while no transaction is sent or queued
+        self._idle.set()
         self._names: dict[tuple[int, int], str] = {}
         self._game_locks = KeyedLocks()
         self._records = RecordCache()
@@ -337,6 +372,7 @@ class Store(StatsQueries):
         self._db = self._reader = self._checkpointer = None
         if self._checkpointing is not None:
             await self._checkpointing
+        await self._idle.wait()  # what was sent before is committed (or failed)
         for side in (reader, checkpointer):
             if side is not None and side is not db:
                 await side.close()
@@ -391,18 +427,68 @@ class Store(StatsQueries):
         """Run ``work`` as one write transaction in one round trip to the writer's thread.
 
         ``work`` gets the plain ``sqlite3`` connection and runs on that thread; what it
-        raises rolls the transaction back and reaches the caller. Transactions run in
-        the order they were sent (aiosqlite's queue).
+        raises rolls its changes back and reaches the caller. Transactions run in the
+        order they were sent. Group commit: while one is on the writer's thread, those
+        sent meanwhile queue up and then go together, in one transaction with a
+        savepoint each (see :func:`_atomically_each`): under load, one commit (and one
+        round trip) serves many clicks, and a page several of them change is written
+        once. Each caller still hears back only after the commit.
         """
         db = self._conn()
         try:
-            # aiosqlite runs queued functions on the connection's own thread: this
-            # (private) entry point is what makes a transaction a single round trip.
-            result: T = await db._execute(_atomically, db._conn, work)
+            if self._writing:
+                future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+                self._queued.append((work, future))
+                result = await future
+            else:
+                self._writing = True
+                self._idle.clear()
+                try:
+                    # aiosqlite runs queued functions on the connection's own thread:
+                    # this (private) entry point makes a transaction one round trip.
+                    result = await db._execute(_atomically, db._conn, work)
+                finally:
+                    self._send_queued(db)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
         self._wrote()
         return result
+
+    def _send_queued(self, db: aiosqlite.Connection) -> None:
+        """Let the writer go on with the transactions queued meanwhile, if any."""
+        if self._queued:
+            self._draining = asyncio.create_task(self._drain(db))
+        else:
+            self._writing = False
+            self._idle.set()
+
+    async def _drain(self, db: aiosqlite.Connection) -> None:
+        """Send the queued transactions, a batch at a time, until none is left."""
+        try:
+            while self._queued:
+                batch, self._queued = self._queued, []
+                try:
+                    outcomes = await db._execute(_atomically_each, db._conn,
+                                                 [work for work, _ in batch])
+                except asyncio.CancelledError:
+                    for _, future in batch:
+                        future.cancel()
+                    raise
+                except Exception as exc:  # the batch's commit failed, or the store closed
+                    outcomes = [(False, exc)] * len(batch)
+                for (_, future), (done, value) in zip(batch, outcomes, strict=True):
+                    if future.done():  # its caller was cancelled
+                        continue
+                    if done:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+        finally:  # emptied, unless the drain itself was cancelled
+            self._writing = False
+            self._idle.set()
+            left, self._queued = self._queued, []
+            for _, future in left:
+                future.cancel()
 
     def _wrote(self) -> None:
         """Count a committed write; every so many, checkpoint the WAL in the background."""
