@@ -14,7 +14,10 @@ included): on a shared machine the wall clock also measures the neighbours.
   clicks/s (figures: with every click queued at once, the last waits for all others);
 * sustained — 1,000 games in play, clicks arriving at 2,000 per second spread evenly
   over the games; latency counts from a click's arrival (waiting included): p99 <= 150 ms
-  and >= 2,000 clicks/s achieved.
+  and >= 2,000 clicks/s achieved. "Achieved" is the rate clicks complete at while they
+  arrive (from the first tenth of the run to its end): a service that keeps up
+  completes them as fast as they come, one that cannot falls behind at its own pace.
+  (Counting up to the last completion instead would ask every click to take no time.)
 
     python -m benchmarks.bench_click [--quick]
 """
@@ -147,13 +150,15 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
     async def run(opened: list[Table]) -> list[Row]:
         loop = asyncio.get_running_loop()
         latencies: list[float] = []
+        completed: list[float] = []
 
         async def arrive(table: Table, due: float) -> None:
             await table.click(rng)
-            latencies.append(loop.time() - due)
+            completed.append(loop.time())
+            latencies.append(completed[-1] - due)
 
         pending = []
-        start = loop.time()
+        start, cpu = loop.time(), time.process_time()
         for k in range(int(seconds * rate)):
             due = start + k / rate
             delay = due - loop.time()
@@ -161,14 +166,17 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
                 await asyncio.sleep(delay)
             pending.append(asyncio.ensure_future(arrive(opened[k % len(opened)], due)))
         await asyncio.gather(*pending)
-        achieved = len(latencies) / (loop.time() - start)
+        cpu = (time.process_time() - cpu) / len(latencies)
+        begin, end = start + seconds / 10, start + seconds
+        achieved = sum(begin <= t < end for t in completed) / (end - begin)
         p99 = percentile(latencies, 0.99)
         name = f"click: {games:,} games, {rate:,.0f} clicks/s arriving"
         return [(f"{name}, p99", f"<= {SUSTAINED_P99_MS:g} ms", ms(p99),
                  p99 * 1000 / SUSTAINED_P99_MS),
                 (f"{name}, p50", "", ms(statistics.median(latencies)), 0.0),
                 (f"{name}, achieved", f">= {rate:,.0f}/s", f"{achieved:,.0f}/s",
-                 rate / achieved)]
+                 rate / achieved if achieved else float("inf")),
+                (f"{name}, CPU per click", "", ms(cpu), 0.0)]
     return await with_tables(games, run)
 
 

@@ -10,9 +10,13 @@ PostgreSQL by :mod:`bot.store.dialect`); the subclass only swaps the connections
 Concurrency: every state change is a compare-and-set on ``games.version`` inside
 one write transaction. Writes go through one connection whose thread (aiosqlite's)
 runs each of this module's transactions as one function, in the order they were sent:
-one round trip per transaction. Reads use a second connection (in WAL mode they never
-wait behind a write). Across processes SQLite's write lock (with a busy timeout)
-serialises writers.
+one round trip per transaction, and under load one for many (group commit: those sent
+while the writer is busy share the next commit, each under a savepoint of its own).
+Reads use a second connection (in WAL mode they never wait behind a write). Across
+processes SQLite's write lock (with a busy timeout) serialises writers.
+
+A click's read of its game reuses the record its last write left (see
+:mod:`bot.store.cache`) while the row is unchanged; so does the service's rules object.
 """
 
 from __future__ import annotations
@@ -69,6 +73,9 @@ _NAMES_KEPT = 10_000  # display names remembered in memory, so an unchanged one 
 _CHECKPOINT_EVERY = 200
 """Write transactions between two WAL checkpoints. These run on a connection (and
 thread) of their own, so no click waits while pages are copied and flushed to disk."""
+_BATCH = 128
+"""Transactions committed together at most: the first of a long queue hears back
+sooner, and the write lock is never held long for other processes."""
 _WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only if those fall behind
 
 
@@ -466,7 +473,7 @@ class Store(StatsQueries):
         """Send the queued transactions, a batch at a time, until none is left."""
         try:
             while self._queued:
-                batch, self._queued = self._queued, []
+                batch, self._queued = self._queued[:_BATCH], self._queued[_BATCH:]
                 try:
                     outcomes = await db._execute(_atomically_each, db._conn,
                                                  [work for work, _ in batch])

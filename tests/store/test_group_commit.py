@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.store.store as store_module
 from bot.store import GameChange, GameRecord, Store, VersionConflict
 
 from .helpers import HOST, counting_trips, make_running, query, sqlite_only
@@ -75,3 +76,15 @@ async def test_close_waits_for_what_was_sent(database: Path, count: int) -> None
     await store.close()
     assert all(isinstance(done.result(), GameRecord) for done in sent)
     assert query(database, "SELECT COUNT(*) FROM moves")[0][0] == count
+
+
+async def test_a_long_queue_goes_in_batches_of_bounded_size(
+        store: Store, database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "_BATCH", 4)
+    opened = await games(store, 13)
+    trips = counting_trips(store, "_db")
+    await asyncio.gather(*(store.record_change(game.id, game.version,
+                                               GameChange([MOVE], {"turn": 1}))
+                           for game in opened))
+    assert len(trips) == 1 + 3  # the first alone, then the twelve queued meanwhile by four
+    assert query(database, "SELECT COUNT(*) FROM moves")[0][0] == 13
