@@ -483,6 +483,10 @@ EN: dict[str, str] = {
     "event.away.back": "👋 {name} is back and plays their own seat again.",
     "button.hint": "Hint",
     "hint.best": "💡 **{move}**: about {value} points expected by the end of the game",
+    "hint.ahead": "💡 **{move}**: about {value} points ahead of the best opponent expected "
+                  "by the end of the game",
+    "hint.behind": "💡 **{move}**: about {value} points behind the best opponent expected "
+                   "by the end of the game",
     "hint.gain": ", {gain} more than {other}",
     "hint.risk.penalty": "⚠️ {risk} chance that this turn ends with a penalty.",
     "hint.risk.failed_throw": "⚠️ {risk} chance that this turn ends with a failed throw.",

@@ -275,12 +275,18 @@ def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View |
 
 def hint_content(game: Game, player: int, hint: Hint) -> str:
     """What ``hard`` would do, in one or two lines: the move and the points it is
-    expected to bring (with its lead over the next best), then a risk worth naming."""
+    expected to bring — in a Qwixx game of two or more, the lead over the best
+    opponent, which is what ``hard`` plays for — with its margin over the next best,
+    then a risk worth naming."""
     def label(move: Move) -> str:
         return option_label(game, player, move)
 
     best, others = hint.options[0], hint.options[1:]
-    line = t("hint.best", move=label(best.move), value=round(best.value))  # never "-0"
+    value, key = round(best.value), "hint.best"  # round(): never "-0"
+    if game.variant != "qwinto" and len(game.players) > 1:  # hard rates its lead then
+        key = "hint.ahead" if value >= 0 else "hint.behind"
+        value = abs(value)
+    line = t(key, move=label(best.move), value=value)
     if others:
         line += t("hint.gain", gain=messages.decimal(hint.gain, 1), other=label(others[0].move))
     lines = [line + "."]

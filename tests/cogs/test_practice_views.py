@@ -66,18 +66,23 @@ def test_a_hint_says_the_move_its_gain_and_a_risk_in_two_lines_at_most() -> None
     cross = Move("cross", "red", 5)
     safe = Hint(cross, (Option(cross, 41.4, 0.0), Option(PASS, 39.2, 0.0)), "")
     assert views.hint_content(game, ANA, safe) == \
-        "💡 **🟥 Red 5 (skips 3)**: about 41 points expected by the end of the game, " \
-        "2.2 more than Pass."
+        "💡 **🟥 Red 5 (skips 3)**: about 41 points ahead of the best opponent expected by " \
+        "the end of the game, 2.2 more than Pass."  # hard plays for its lead in a duel
+    behind = Hint(cross, (Option(cross, -6.6, 0.0),), "")
+    assert views.hint_content(game, ANA, behind) == "💡 **🟥 Red 5 (skips 3)**: about 7 " \
+        "points behind the best opponent expected by the end of the game."
     risky = Hint(PASS, (Option(PASS, 30.0, 0.25), Option(cross, 20.0, 1.0)), "")
     assert views.hint_content(game, ANA, risky).splitlines()[1] == \
         "⚠️ 25% chance that this turn ends with a penalty."
+    solo = new_game("classic", [ANA], seed=2, solo=True)
+    solo.dice = dict(game.dice)
     other = Hint(PASS, (Option(PASS, -0.4, 0.0), Option(cross, -3.0, 1.0)), "")
-    assert views.hint_content(game, ANA, other).splitlines() == [
+    assert views.hint_content(solo, ANA, other).splitlines() == [
         "💡 **Pass**: about 0 points expected by the end of the game, 2.6 more than "
         "🟥 Red 5 (skips 3).",
         "⚠️ 🟥 Red 5 (skips 3) would risk a penalty (100%)."]
     alone = Hint(PASS, (Option(PASS, 12.0, 0.0),), "")
-    assert views.hint_content(game, ANA, alone) == \
+    assert views.hint_content(solo, ANA, alone) == \
         "💡 **Pass**: about 12 points expected by the end of the game."
 
 

@@ -28,7 +28,7 @@ from tests.fakes import FakeClock
 from .conftest import UNLIMITED, fast_budget
 
 HOUR = 3600.0
-HINTED = re.compile(r"💡 \*\*(.+?)\*\*: about -?\d+ points expected")
+HINTED = re.compile(r"💡 \*\*(.+?)\*\*: about -?\d+ points (expected|ahead|behind)")
 
 
 async def stats_of(member: SimMember) -> StoredMessage:
