@@ -223,8 +223,8 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
         # names it (games_due, games_active_channel), a page each, even unchanged.
         columns["status"] = change.status
     columns.update(timing_columns(change.timing))
-    if change.presence is not None:
-        columns["presence"] = presence = dump_json(change.presence)
+    if change.presence is not None and change.presence != before.presence:
+        columns["presence"] = presence = dump_json(change.presence)  # (mostly unchanged)
     if change.status != RUNNING:
         columns.update(finished_at=now, next_due=None)
     _compare_and_set(conn, before.id, expected_version, (RUNNING,), columns, now)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.store import GameChange, GameNotFound, GameRecord, Store, Timing, WrongStatus
+from bot.store.records import GAME_COLUMNS, game_from_row
 from bot.store.stats import GameResults, PlayerResult
 
 from .helpers import (
@@ -56,14 +57,34 @@ async def test_change_game_is_one_round_trip_and_no_read(store: Store) -> None:
         PlayerResult(HOST, 0, 30, 1, True), PlayerResult(PLAYER2, 1, 20, 2, False)))},
 ])
 async def test_the_record_after_a_change_is_what_a_read_finds(
-        store: Store, clock: FakeClock, fields: dict[str, Any]) -> None:
+        store: Store, clock: FakeClock, fields: dict[str, Any], database: str | Path) -> None:
     game = await make_running(store)
     clock.tick(5)
     record, _ = await store.change_game(game.id, lambda r: (change(**fields), None))
-    assert record == await store.get_game(game.id)
+    assert record == await store.get_game(game.id) == decoded(database, game.id)
     recorded = await store.record_change(record.id, record.version, change()) \
         if record.status == "running" else record
-    assert recorded == await store.get_game(game.id)
+    assert recorded == await store.get_game(game.id) == decoded(database, game.id)
+
+
+def decoded(database: str | Path, game_id: int) -> GameRecord:
+    """The game's row decoded afresh (a store's reads may hand back the record it kept)."""
+    return game_from_row(query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
+                               (game_id,))[0])
+
+
+async def test_an_unchanged_presence_is_not_written_again(
+        store: Store, database: str | Path) -> None:
+    game = await make_running(store)
+    away = {"away": [PLAYER2], "streak": {str(HOST): 0}}
+    first, _ = await store.change_game(game.id, lambda r: (change(presence=away), None))
+    again, _ = await store.change_game(
+        game.id, lambda r: (change(presence={"streak": {str(HOST): 0}, "away": [PLAYER2]}),
+                            None))
+    assert first.presence == again.presence == away
+    assert again == decoded(database, game.id)
+    assert query(database, "SELECT presence FROM games WHERE id = ?", (game.id,)) == [
+        (f'{{"away":[{PLAYER2}],"streak":{{"{HOST}":0}}}}',)]
 
 
 async def test_a_refusal_in_decide_writes_nothing(store: Store) -> None:
