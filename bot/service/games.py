@@ -295,9 +295,9 @@ class GameService:
         writer can come between the read and the write.
         """
         def decide(record: GameRecord) -> tuple[GameChange, Play]:
-            game = self._check_turn(Outcome(record, self._games.game(record)), user, turn,
-                                    phase)
-            if move not in game.legal_moves(user):
+            game, legal = self._check_turn(Outcome(record, self._games.game(record)), user,
+                                           turn, phase)
+            if move not in legal:
                 raise ServiceError("error.illegal")
             if game.chosen.get(user) == move:  # a double tap: the choice is already made
                 raise Unchanged(Outcome(record, game, [], game.decision()))
@@ -512,15 +512,18 @@ class GameService:
             raise ServiceError("error.stale_turn", turn=turn, current=game.turn)
         return game
 
-    def _check_turn(self, outcome: Outcome, user: int, turn: int, phase: str | None) -> Game:
+    def _check_turn(self, outcome: Outcome, user: int, turn: int,
+                    phase: str | None) -> tuple[Game, list[Move]]:
+        """The game, and ``user``'s legal moves in it (there are some, or a refusal)."""
         game = self.check_player(outcome, user, turn)
         decision = game.decision()
         if phase is not None and phase != decision.phase:
             raise ServiceError("error.stale_phase")
-        if not game.legal_moves(user):
+        legal = game.legal_moves(user)
+        if not legal:
             names = ", ".join(f"<@{p}>" for p in sorted(decision.waiting))
             raise ServiceError("error.not_your_decision", names=names)
-        return game
+        return game, legal
 
     async def abandon(self, channel_id: int, user: int, can_manage: bool) -> GameRecord:
         async def attempt() -> GameRecord:
