@@ -49,13 +49,15 @@ class Params:
     per_field: float = 0.97
     column: float = 0.55
     roll_for_value: bool = True  # roll for the best expected rating, not the surest sum
+    other_min: float = 0.0  # the least gain for which a player not rolling writes (a
+    # field filled on another's throw is one fewer for one's own throws)
 
 
 PARAMS = Params()
-# ``hard`` in games of two or more, where a failed throw brings everyone's end nearer:
-# it hopes for every empty field and rolls the dice that most often give a sum it can
-# write (maximising the rating instead loses to ``normal`` more often than not).
-VERSUS = Params(per_field=1.0, roll_for_value=False)
+# ``hard`` in games of two or more: it counts on less room between written numbers
+# (a gap's chance of being filled is raised to a lower power) and writes on another's
+# throw only for a clear gain (2-player self-play over 300 games: 50.4 -> 57.5).
+VERSUS = Params(room=0.7, other_min=1.0)
 # ``normal`` does not plan for the triple columns' bonuses (with them it would be almost
 # as strong as ``hard``, which then beat it little more than half the time).
 NORMAL = Params(column=0.0)
@@ -183,7 +185,7 @@ class Planner:
     def pass_value(self, active: bool) -> float:
         """The rating after writing nothing."""
         if not active:
-            return self.now
+            return self.now + self.params.other_min
         if self.sheet.failed + 1 >= FAILED_LIMIT:
             return float(exact_score(self.sheet) - FAIL)
         return self.now - FAIL
