@@ -7,7 +7,9 @@ completing it adds; plus each triple column's pentagon weighted by how full it i
 minus the failed throws. Every decision is the one with the best expected rating:
 
 * placing: the field that raises the rating most, or passing if none does (the active
-  player's pass costs a failed throw);
+  player's pass costs a failed throw; in games of two or more ``hard`` writes on
+  another's throw only for a clear gain, and hopes less for empty fields the more
+  failed throws the fullest box holds);
 * keeping or re-rolling: the kept sum's best placement against the expectation of a
   new throw of the same dice;
 * rolling (``hard``): the dice whose throw, re-roll included, rates best on average.
