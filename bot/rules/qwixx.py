@@ -288,10 +288,13 @@ class QwixxGame(Game):
         """Cross ``move`` on ``player``'s sheet; the row closes only afterwards."""
         if move is PASS or move.kind == PASS.kind:
             return [Event("passed", player, {"phase": self.phase})]
-        row, number = self._target(player, move)
+        row, number = move.row, move.number
+        if move.kind != CROSS or row is None or number is None:  # _target's own case, inline
+            row, number = self._target(player, move)
         sheet = self._sheet(player)
         sheet.crossed[row] = [*sheet.crossed[row], number]
-        if player == self.active:
+        players = self.players
+        if player == players[(self.turn - 1) % len(players)]:  # self.active, inline
             self.active_crossed = True
         data = {"row": row, "number": number, "phase": self.phase, "via": move.kind}
         events = [Event("crossed", player, data)]
@@ -329,7 +332,8 @@ class QwixxGame(Game):
         """Finish the active player's turn: penalty, end check, next roll."""
         events: list[Event] = []
         if not self.active_crossed:
-            active = self.active
+            players = self.players
+            active = players[(self.turn - 1) % len(players)]  # self.active, inline
             sheet = self._sheet(active)
             sheet.penalties += 1
             events.append(Event("penalty", active, {"count": sheet.penalties,
@@ -352,10 +356,12 @@ class QwixxGame(Game):
 
     def _end_reason(self, turn_over: bool) -> str | None:
         """Why the game ends now, if it does."""
-        if len(self.closed) >= self.rules.rows_to_end:
+        rules = self.rules
+        if len(self.closed) >= rules.rows_to_end:
             return "rows_locked"
+        limit = rules.penalty_limit
         for sheet in self.sheets.values():
-            if sheet.penalties >= self.rules.penalty_limit:
+            if sheet.penalties >= limit:
                 return "penalties"
         return None
 
@@ -364,15 +370,17 @@ class QwixxGame(Game):
         self.dice = dice = self._throw(in_play, self.rules.faces, "turn", self.turn)
         self.phase = "action1"
         self.active_crossed = False
-        events.append(Event("turn", self.active, {"turn": self.turn, "dice": dict(dice)}))
-        moves, players = self._white_sum_moves, self.players
+        moves, players, turn = self._white_sum_moves, self.players, self.turn
+        active = players[(turn - 1) % len(players)]  # self.active, inline
+        events.append(Event("turn", active, {"turn": turn, "dice": dict(dice)}))
         self.chosen = {p: PASS for p in players if not moves(p, True)}
         if len(self.chosen) == len(players):
             events += self._resolve_action1()
 
     def _skip_if_no_choice(self) -> list[Event]:
         """An active-only action with nothing to choose needs no click: it is a pass."""
-        if not self._active_moves(self.active, True):
+        players = self.players
+        if not self._active_moves(players[(self.turn - 1) % len(players)], True):  # the active
             return self._after_action()
         return []
 
