@@ -136,11 +136,15 @@ class QwixxGame(Game):
     def legal_moves(self, player: int) -> list[Move]:
         if self.end_reason is not None or player not in self.players:
             return []
+        # The move lists below are made afresh on every call: PASS joins them in place.
         if self.phase == "action1":
-            return [*self._white_sum_moves(player), PASS]
-        if player == self.active:
-            return [*self._active_moves(player), PASS]
-        return []
+            moves = self._white_sum_moves(player)
+        elif player == self.active:
+            moves = self._active_moves(player)
+        else:
+            return []
+        moves.append(PASS)
+        return moves
 
     def scores(self) -> dict[int, Score]:
         return {p: self._score(p, sheet) for p, sheet in self.sheets.items()}
@@ -270,7 +274,8 @@ class QwixxGame(Game):
             return self._resolve_action1() if len(self.chosen) == len(self.players) else []
         events = self._cross(player, move)
         self._close_locked_rows(events)
-        return events + self._after_action()
+        events += self._after_action()
+        return events
 
     def _resolve_action1(self) -> list[Event]:
         """Apply every action-1 choice together, as the rules' simultaneity asks."""
@@ -282,7 +287,8 @@ class QwixxGame(Game):
         if self._check_end(events):
             return events
         self.phase = self.active_phases[0]
-        return events + self._skip_if_no_choice()
+        events += self._skip_if_no_choice()
+        return events
 
     def _cross(self, player: int, move: Move) -> list[Event]:
         """Cross ``move`` on ``player``'s sheet; the row closes only afterwards."""
@@ -326,7 +332,8 @@ class QwixxGame(Game):
         if self._check_end(events):
             return events
         self.phase = later[0]
-        return events + self._skip_if_no_choice()
+        events += self._skip_if_no_choice()
+        return events
 
     def _end_turn(self) -> list[Event]:
         """Finish the active player's turn: penalty, end check, next roll."""
