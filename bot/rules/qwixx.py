@@ -380,8 +380,12 @@ class QwixxGame(Game):
         moves, players, turn = self._white_sum_moves, self.players, self.turn
         active = players[(turn - 1) % len(players)]  # self.active, inline
         events.append(Event("turn", active, {"turn": turn, "dice": dict(dice)}))
-        self.chosen = {p: PASS for p in players if not moves(p, True)}
-        if len(self.chosen) == len(players):
+        chosen: dict[int, Move] = {}  # a loop: cheaper than a comprehension's own frame
+        for player in players:
+            if not moves(player, True):
+                chosen[player] = PASS
+        self.chosen = chosen
+        if len(chosen) == len(players):
             events += self._resolve_action1()
 
     def _skip_if_no_choice(self) -> list[Event]:
