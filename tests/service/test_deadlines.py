@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,6 @@ GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 HOUR = 3600.0
 
 
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(1_000_000.0)
-
-
-@pytest.fixture
-async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    store = await Store.open(database, clock=clock)
-    yield GameService(store, seeds=lambda: 4321, clock=clock)
-    await store.close()
 
 
 async def started(service: GameService, *players: int, turn_time: int = 86400,

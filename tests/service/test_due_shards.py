@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.service.games import DUE_BATCH, GameService
 from bot.shards import ShardPlan, shard_of
-from bot.store import Store
 from tests.fakes import FakeClock
 
 ANA, BEN = 11, 22
@@ -22,18 +16,6 @@ def guild_on(shard: int, count: int, n: int = 0) -> int:
     guild = BASE_GUILD + ((n * count + shard) << 22)
     assert shard_of(guild, count) == shard
     return guild
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(1_000_000.0)
-
-
-@pytest.fixture
-async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    store = await Store.open(database, clock=clock)
-    yield GameService(store, seeds=lambda: 4321, clock=clock)
-    await store.close()
 
 
 async def started(service: GameService, guild: int, channel: int) -> int:

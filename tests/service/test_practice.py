@@ -24,11 +24,6 @@ GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(1_000_000.0)
-
-
-@pytest.fixture
 async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
     store = await Store.open(database, clock=clock)
     yield GameService(store, seeds=iter(range(500, 10_000)).__next__, clock=clock)
