@@ -16,7 +16,7 @@ from bot.cogs.budget import WriteBudget
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import play_to_end, seeded_policy, turn_message, wait_for_turn
 from bot.sandbox.faults import CHANNEL_WRITES, ChannelWriteLimit
-from bot.sandbox.records import Call
+from bot.sandbox.records import Call, StoredMessage
 from bot.store import Store
 from tests.fakes import FakeClock
 
@@ -210,19 +210,28 @@ async def test_a_lobby_nobody_starts_closes_after_the_turn_time(database: Path) 
         assert sb.failures == [], sb.describe_failures()
 
 
+async def to_action_2(sb: Sandbox, ana: SimMember, ben: SimMember
+                      ) -> tuple[StoredMessage, StoredMessage]:
+    """A classic duel to Ana's action 2: she opens her sheet and passes action 1, Ben
+    passes on the turn message; the turn message, and her sheet once it moved on."""
+    await open_game(sb, [ana, ben])
+    turn = turn_message(sb)
+    assert turn is not None
+    opened = (await ana.click(turn, label="Open my sheet")).message  # tap 1
+    assert opened.ephemeral and "action 1" in opened.content
+    sheet = (await ana.click(opened, label="Pass")).message  # tap 2: action 1
+    await ben.click(turn, label="Pass")  # action 1 resolves on Ben's click
+    moved = await sb.wait_for(lambda: (m := sb.server.world.messages[sheet.id])
+                              and "action 2" in m.content and m)
+    return turn, moved
+
+
 async def test_the_active_players_open_sheet_moves_on_to_action_2(database: Path) -> None:
     """Three taps for the active player: open the sheet, action 1, action 2."""
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb))
-        ana, ben = sb.member("Ana"), sb.member("Ben")
-        await open_game(sb, [ana, ben])
-        turn = turn_message(sb)
-        assert turn is not None
-        sheet = (await ana.click(turn, label="Open my sheet")).message  # tap 1
-        sheet = (await ana.click(sheet, label="Pass")).message  # tap 2: action 1
-        await ben.click(turn, label="Pass")  # action 1 resolves on Ben's click
-        moved = await sb.wait_for(lambda: (m := sb.server.world.messages[sheet.id])
-                                  and "action 2" in m.content and m)
+        ana = sb.member("Ana")
+        _, moved = await to_action_2(sb, ana, sb.member("Ben"))
         assert any("⚪" in label for label in moved.labels)  # white + colour options
         await ana.click(moved, label="Pass")  # tap 3: action 2, the turn is over
         await sb.wait_for(lambda: any("**Turn 2**" in m.content for m in sb.messages()))
@@ -234,23 +243,15 @@ async def test_turn_edits_ride_on_clicks_and_fall_back_to_the_channel(database: 
     channel write) until it expires, then through the channel; the story stays whole."""
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb))
-        ana, ben = sb.member("Ana"), sb.member("Ben")
-        await open_game(sb, [ana, ben])
-        turn = turn_message(sb)
-        assert turn is not None
-        sheet = (await ana.click(turn, label="Open my sheet")).message
-        assert sheet.ephemeral and "action 1" in sheet.content
-        await ana.click(sheet, label="Pass")
-        await ben.click(turn, label="Pass")  # action 1 resolves: the turn message is edited
+        ana = sb.member("Ana")
+        turn, moved = await to_action_2(sb, ana, sb.member("Ben"))
+        # action 1 resolved: the turn message is edited
         await sb.wait_for(lambda: "Action 1:" in sb.server.world.messages[turn.id].content)
 
         def channel_edits() -> list[Call]:
             return [c for c in writes(sb) if c.method == "PATCH" and str(turn.id) in c.path]
 
         assert channel_edits() == []  # edited through a token, not the channel
-
-        moved = await sb.wait_for(lambda: (m := sb.server.world.messages[sheet.id])
-                                  and "action 2" in m.content and m)
         sb.server.world.clock.advance(16 * 60)  # every token lent so far has expired
         await ana.click(moved, label="Pass")  # action 2 ends the turn
         await sb.wait_for(lambda: any("**Turn 2**" in m.content for m in sb.messages()))
