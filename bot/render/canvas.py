@@ -312,7 +312,8 @@ class Canvas:
 
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
-            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries())
+            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries(),
+                               runs=SHEET_RUNS)
         key, card = self.marks.card
         out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
         for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
@@ -322,7 +323,7 @@ class Canvas:
             x, y = sprite.box[0] // s, sprite.box[1] // s
             out.im.paste(sprite.patch.im, (x, y, x + sprite.patch.width,
                                            y + sprite.patch.height))
-        return palette_png(out, colours=palette.entries())
+        return palette_png(out, colours=palette.entries(), runs=SHEET_RUNS)
 
 
 @lru_cache(maxsize=4096)
@@ -481,12 +482,13 @@ def to_png(image: Image.Image) -> bytes:
                                       dither=Image.Dither.NONE))
 
 
-def palette_png(image: Image.Image, level: int | None = None,
-                colours: int | None = None) -> bytes:
+def palette_png(image: Image.Image, level: int | None = None, colours: int | None = None,
+                runs: png.RunCache | None = None) -> bytes:
     """Encode a palette image as it is, at compression ``level``
     (``theme.PNG_COMPRESS_LEVEL`` unless given), with its first ``colours`` palette
-    entries (those it uses unless given; see :mod:`.png`)."""
-    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours)
+    entries (those it uses unless given), its rows deflated in cached runs if ``runs``
+    is given (see :mod:`.png`)."""
+    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours, runs)
 
 
 class Scratches:
@@ -567,3 +569,7 @@ STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
     maxsize=12, dependents=[CARD_SPRITES, SCRATCHES, REDRAWN])
 # ... and the same cards at output size in the fixed palette, a quarter of a byte each.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)
+# The sheets' rows, deflated in runs (see png.RunCache): a sheet redrawn after a move
+# deflates only the runs of rows it changed. A Qwixx sheet is 18 runs of ~1.3 KB
+# deflated: 16 MB keeps the ~11,000 runs last used.
+SHEET_RUNS = png.RunCache(max_bytes=16 * 2**20)
