@@ -22,13 +22,11 @@ A click's read of its game reuses the record its last write left (see
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -54,8 +52,10 @@ from .records import (
     MoveRecord,
     StoredEvent,
     Timing,
+    changed,
     dump_json,
     game_from_row,
+    load_json,
     move_from_row,
     timing_columns,
 )
@@ -235,10 +235,12 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
          for player_id, move, source in change.moves])
     _append_events(conn, before.id, change.events)
     # Decoded from what was stored, so the record holds exactly what a read would.
-    record = replace(before, state=json.loads(state), status=change.status,
-                     version=before.version + 1, updated_at=now,
-                     presence=before.presence if presence is None else json.loads(presence),
-                     **{k: columns[k] for k in _RECORD_COLUMNS if k in columns})
+    fields = {k: columns[k] for k in _RECORD_COLUMNS if k in columns}
+    fields.update(state=load_json(state), status=change.status, version=before.version + 1,
+                  updated_at=now)
+    if presence is not None:
+        fields["presence"] = load_json(presence)
+    record = changed(before, fields)
     if change.results is not None:
         write_results(conn, record, change.results, now)
     records.written(before, {**columns, "version": record.version, "updated_at": now}, record)
@@ -799,7 +801,7 @@ class Store(StatsQueries):
         sql = ("SELECT seq, turn, kind, player, data FROM game_events "
                "WHERE game_id = ? AND turn >= ? ORDER BY seq")
         rows = await self._fetch(sql, (game_id, first_turn))
-        return [StoredEvent(seq, turn, kind, player, json.loads(data))
+        return [StoredEvent(seq, turn, kind, player, load_json(data))
                 for seq, turn, kind, player, data in rows]
 
     async def lagging_games(self, limit: int = 50,
