@@ -147,7 +147,7 @@ class OnBoardGame(QwixxGame):
             "from": start, "to": position, "steps": move.number, "row": field.colour,
             "number": field.number, "bonus": field.bonus, "crosses": crosses})]
         if crosses:
-            events += self._cross(player, move)
+            self._cross(player, move, events)
         self.pawns = {**self.pawns, player: position}
         if self.board.in_finish(position) and self.final_turn is None:
             self.final_turn = self.turn + len(self.players) - 1
@@ -155,7 +155,8 @@ class OnBoardGame(QwixxGame):
             events.append(Event("finish_reached", player, {
                 "position": position, "last_turn": self.final_turn}))
         self._close_locked_rows(events)
-        return events + self._after_action()
+        self._after_action(events)
+        return events
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
         if move.kind == PAWN:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from hashlib import blake2b
 from typing import Any, ClassVar
 
 from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, score_of
+from .dice import DICE_V2, FACE_TABLES, hashed_faces
 
 ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
@@ -63,6 +65,20 @@ class QwixxRules:
         sums = range(2 * self.faces + 1)
         return tuple((r, tuple(self.index[r].get(n, -1) for n in sums),
                       tuple(self.cross_moves[r].get(n) for n in sums)) for r in ROWS)
+
+    def open_tables(self, closed: list[str]) -> tuple[
+            tuple[str, tuple[int, ...], tuple[Move | None, ...]], ...]:
+        """:attr:`tables` without the ``closed`` rows (one tuple per set of closed rows)."""
+        key = tuple(closed)
+        found = self._open.get(key)
+        if found is None:
+            found = self._open[key] = tuple(t for t in self.tables if t[0] not in closed)
+        return found
+
+    @cached_property
+    def _open(self) -> dict[tuple[str, ...], tuple[
+            tuple[str, tuple[int, ...], tuple[Move | None, ...]], ...]]:
+        return {}
 
     @cached_property
     def locking(self) -> dict[str, frozenset[int]]:
@@ -139,7 +155,7 @@ class QwixxGame(Game):
         # The move lists below are made afresh on every call: PASS joins them in place.
         if self.phase == "action1":
             moves = self._white_sum_moves(player)
-        elif player == self.active:
+        elif player == self.players[(self.turn - 1) % len(self.players)]:  # the active
             moves = self._active_moves(player)
         else:
             return []
@@ -176,68 +192,98 @@ class QwixxGame(Game):
 
     # --- legality --------------------------------------------------------
     # ``first``: the caller only asks whether there is a move; stop at the first found.
-    def _white_sum_moves(self, player: int, first: bool = False) -> list[Move]:
-        return self._crossings(player, False, first)
-
-    def _active_moves(self, player: int, first: bool = False) -> list[Move]:
-        """The active player's options (PASS aside) in the current active-only phase."""
-        return self._crossings(player, True, first)
-
-    def _crossings(self, player: int, coloured: bool, first: bool = False) -> list[Move]:
-        """The crosses ``player`` may make with the dice: the white sum in any row, or
-        (``coloured``) a white die plus the row's coloured die, the lower sum first.
-
-        The hot path of every turn, so :meth:`_span`'s rule is written out inline here,
-        with the rules' tables; a test holds the two to the same answers.
-        """
+    # The hot path of every turn: :meth:`_span`'s rule is written out inline below, with
+    # the rules' tables (a dice sum is a number of every row); a test holds them to it.
+    def _white_crossings(self, player: int, first: bool = False) -> list[Move]:
+        """The crosses of the white sum ``player`` may make, top row first."""
         rules, dice, closed = self.rules, self.dice, self.closed
         sheet = self.sheets[player]
-        crossed, locks = sheet.crossed, sheet.locks
+        crossed = sheet.crossed
+        total = dice["white1"] + dice["white2"]
+        short = rules.short
+        found: list[Move] = []
+        for row, at, moves in rules.open_tables(closed) if closed else rules.tables:
+            position, done = at[total], crossed[row]
+            # Right of the last cross; a lock number only with enough crosses.
+            if (not done or at[done[-1]] < position) and (
+                    position < short
+                    or len(done) + (row in sheet.locks) >= rules.lock_threshold):
+                found.append(moves[total])
+                if first:
+                    break
+        return found
+
+    def _colour_crossings(self, player: int, first: bool = False) -> list[Move]:
+        """The crosses of a white die plus a row's coloured die ``player`` may make, the
+        lower sum first."""
+        rules, dice, closed = self.rules, self.dice, self.closed
+        sheet = self.sheets[player]
+        crossed = sheet.crossed
         threshold, short = rules.lock_threshold, rules.short
         white1, white2 = dice["white1"], dice["white2"]
         if white1 > white2:
             white1, white2 = white2, white1
-        low = high = white1 + white2
-        tables = [t for t in rules.tables if t[0] not in closed] if closed else rules.tables
         found: list[Move] = []
-        for row, at, moves in tables:
-            done = crossed[row]
-            after = at[done[-1]] if done else -1  # a dice sum is a number of every row
-            if coloured:
-                colour = dice[row]
-                low, high = white1 + colour, white2 + colour
-            # Right of the last cross; a lock number only with enough crosses.
+        for row, at, moves in rules.open_tables(closed) if closed else rules.tables:
+            done, colour = crossed[row], dice[row]
+            after = at[done[-1]] if done else -1
+            low = white1 + colour
             position = at[low]
             if after < position and (position < short
-                                     or len(done) + (row in locks) >= threshold):
+                                     or len(done) + (row in sheet.locks) >= threshold):
                 found.append(moves[low])
                 if first:
                     break
-            if high != low:
+            if white2 != white1:
+                high = white2 + colour
                 position = at[high]
                 if after < position and (position < short
-                                         or len(done) + (row in locks) >= threshold):
+                                         or len(done) + (row in sheet.locks) >= threshold):
                     found.append(moves[high])
                     if first:
                         break
         return found
 
+    # The variants' hooks: Longo adds lucky moves to action 1, On Board adds action 3.
+    _white_sum_moves = _white_crossings
+    _active_moves = _colour_crossings  # the active player's options in an active phase
+
+    def _crossings(self, player: int, coloured: bool, first: bool = False) -> list[Move]:
+        """The crosses ``player`` may make with the dice: the white sum in any row, or
+        (``coloured``) a white die plus the row's coloured die, the lower sum first."""
+        if coloured:
+            return self._colour_crossings(player, first)
+        return self._white_crossings(player, first)
+
     def _allows(self, player: int, move: Move) -> bool:
         """``move in self.legal_moves(player)``, without listing every move for the
-        common cases: a pass, and a cross in actions 1 and 2."""
+        common cases: a pass, and a cross in actions 1 and 2 (:meth:`_span`'s rule
+        inline, as in :meth:`_crossings`)."""
+        phase, players = self.phase, self.players
+        active = players[(self.turn - 1) % len(players)]  # self.active, inline
         if move is PASS or (move.kind == PASS.kind and move == PASS):
-            return self.phase == "action1" or player == self.active
-        if move.kind != CROSS or move.dice or self.phase not in ("action1", "action2") \
-                or move.row not in ROWS or move.number is None:
+            return phase == "action1" or player == active
+        row, number = move.row, move.number
+        if move.kind != CROSS or move.dice or phase not in ("action1", "action2") \
+                or row not in ROWS or number is None:
             return super()._allows(player, move)
         dice = self.dice
-        if self.phase == "action1":
-            made = dice["white1"] + dice["white2"] == move.number
+        if phase == "action1":
+            if dice["white1"] + dice["white2"] != number:
+                return False
         else:
-            colour = dice.get(move.row, 0)
-            made = player == self.active and move.number in (dice["white1"] + colour,
-                                                             dice["white2"] + colour)
-        return made and self._can_cross(self.sheets[player], move.row, move.number)
+            colour = dice.get(row, 0)
+            if player != active or number not in (dice["white1"] + colour,
+                                                  dice["white2"] + colour):
+                return False
+        if row in self.closed:
+            return False
+        rules, sheet = self.rules, self.sheets[player]
+        at, done = rules.index[row], sheet.crossed[row]
+        position = at.get(number, -1)
+        if position < 0 or (done and position <= at[done[-1]]):
+            return False
+        return position < rules.short or len(done) + (row in sheet.locks) >= rules.lock_threshold
 
     def _next_index(self, sheet: Sheet, row: str) -> int:
         """Index of the first number still crossable in ``row``."""
@@ -268,32 +314,41 @@ class QwixxGame(Game):
         return {row: (start, end) for row, (start, end) in spans.items() if start < end}
 
     # --- applying --------------------------------------------------------
+    # The per-turn path: every method below runs once or twice a turn, so each writes
+    # to ``events`` in place and calls the next step only when there is one to take.
     def _apply(self, player: int, move: Move) -> list[Event]:
         if self.phase == "action1":
-            self.chosen = {**self.chosen, player: move}
-            return self._resolve_action1() if len(self.chosen) == len(self.players) else []
-        events = self._cross(player, move)
-        self._close_locked_rows(events)
-        events += self._after_action()
+            chosen = self.chosen = {**self.chosen, player: move}
+            return self._resolve_action1() if len(chosen) == len(self.players) else []
+        events: list[Event] = []
+        if self._cross(player, move, events):
+            self._close_locked_rows(events)
+        self._after_action(events)
         return events
 
-    def _resolve_action1(self) -> list[Event]:
+    def _resolve_action1(self, events: list[Event] | None = None) -> list[Event]:
         """Apply every action-1 choice together, as the rules' simultaneity asks."""
-        events: list[Event] = []
+        if events is None:
+            events = []
+        chosen, cross, locked = self.chosen, self._cross, False
         for player in self.players:
-            events += self._cross(player, self.chosen[player])
+            if cross(player, chosen[player], events):
+                locked = True
         self.chosen = {}
-        self._close_locked_rows(events)
+        if locked:
+            self._close_locked_rows(events)
         if self._check_end(events):
             return events
         self.phase = self.active_phases[0]
-        events += self._skip_if_no_choice()
+        self._skip_if_no_choice(events)
         return events
 
-    def _cross(self, player: int, move: Move) -> list[Event]:
-        """Cross ``move`` on ``player``'s sheet; the row closes only afterwards."""
+    def _cross(self, player: int, move: Move, events: list[Event]) -> bool:
+        """Cross ``move`` on ``player``'s sheet, telling ``events``; whether the cross
+        locked its row (which closes only once every cross of the action is made)."""
         if move is PASS or move.kind == PASS.kind:
-            return [Event("passed", player, {"phase": self.phase})]
+            events.append(Event("passed", player, {"phase": self.phase}))
+            return False
         row, number = move.row, move.number
         if move.kind != CROSS or row is None or number is None:  # _target's own case, inline
             row, number = self._target(player, move)
@@ -302,12 +357,13 @@ class QwixxGame(Game):
         players = self.players
         if player == players[(self.turn - 1) % len(players)]:  # self.active, inline
             self.active_crossed = True
-        data = {"row": row, "number": number, "phase": self.phase, "via": move.kind}
-        events = [Event("crossed", player, data)]
+        events.append(Event("crossed", player, {"row": row, "number": number,
+                                                "phase": self.phase, "via": move.kind}))
         if number in self.rules.locking[row]:
             sheet.locks = [*sheet.locks, row]
             events.append(Event("locked", player, {"row": row}))
-        return events
+            return True
+        return False
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
         """The row and number a crossing move writes (variants add other kinds)."""
@@ -323,21 +379,17 @@ class QwixxGame(Game):
                 self.dice = {die: value for die, value in self.dice.items() if die != row}
                 events.append(Event("die_removed", None, {"row": row}))
 
-    def _after_action(self) -> list[Event]:
+    def _after_action(self, events: list[Event]) -> None:
         """After an active-only action: the next one (if the game goes on), or the turn's end."""
-        later = self.active_phases[self.active_phases.index(self.phase) + 1:]
-        if not later:
-            return self._end_turn()
-        events: list[Event] = []
-        if self._check_end(events):
-            return events
-        self.phase = later[0]
-        events += self._skip_if_no_choice()
-        return events
+        phases, phase = self.active_phases, self.phase
+        if phase == phases[-1]:
+            self._end_turn(events)
+        elif not self._check_end(events):
+            self.phase = phases[phases.index(phase) + 1]
+            self._skip_if_no_choice(events)
 
-    def _end_turn(self) -> list[Event]:
+    def _end_turn(self, events: list[Event]) -> None:
         """Finish the active player's turn: penalty, end check, next roll."""
-        events: list[Event] = []
         if not self.active_crossed:
             players = self.players
             active = players[(self.turn - 1) % len(players)]  # self.active, inline
@@ -345,11 +397,9 @@ class QwixxGame(Game):
             sheet.penalties += 1
             events.append(Event("penalty", active, {"count": sheet.penalties,
                                                     "limit": self.rules.penalty_limit}))
-        if self._check_end(events, turn_over=True):
-            return events
-        self.turn += 1
-        self._start_turn(events)
-        return events
+        if not self._check_end(events, turn_over=True):
+            self.turn += 1
+            self._start_turn(events)
 
     def _check_end(self, events: list[Event], turn_over: bool = False) -> bool:
         """End the game if it is over; ``turn_over`` says the active player's turn just ended."""
@@ -374,26 +424,36 @@ class QwixxGame(Game):
 
     def _start_turn(self, events: list[Event]) -> None:
         in_play = self.dice_in_play() if self.closed else ALL_DICE
-        self.dice = dice = self._throw(in_play, self.rules.faces, "turn", self.turn)
+        turn, faces = self.turn, self.rules.faces
+        if self.dice_version == DICE_V2 and faces in FACE_TABLES:  # throw(), inline
+            key = f"{self.seed}:turn:{turn}"  # dice_key(seed, "turn", turn)
+            found = blake2b(key.encode()).digest().translate(FACE_TABLES[faces])
+            found = found.replace(b"\0", b"")
+            if len(found) < len(in_play):
+                found = hashed_faces(key, len(in_play), faces)
+            dice = dict(zip(in_play, found))  # noqa: B905 (found holds enough faces)
+        else:
+            dice = self._throw(in_play, faces, "turn", turn)
+        self.dice = dice
         self.phase = "action1"
         self.active_crossed = False
-        moves, players, turn = self._white_sum_moves, self.players, self.turn
+        players = self.players
         active = players[(turn - 1) % len(players)]  # self.active, inline
         events.append(Event("turn", active, {"turn": turn, "dice": dict(dice)}))
+        moves = self._white_sum_moves
         chosen: dict[int, Move] = {}  # a loop: cheaper than a comprehension's own frame
         for player in players:
             if not moves(player, True):
                 chosen[player] = PASS
         self.chosen = chosen
         if len(chosen) == len(players):
-            events += self._resolve_action1()
+            self._resolve_action1(events)
 
-    def _skip_if_no_choice(self) -> list[Event]:
+    def _skip_if_no_choice(self, events: list[Event]) -> None:
         """An active-only action with nothing to choose needs no click: it is a pass."""
         players = self.players
         if not self._active_moves(players[(self.turn - 1) % len(players)], True):  # the active
-            return self._after_action()
-        return []
+            self._after_action(events)
 
     # --- scoring ---------------------------------------------------------
     def _score(self, player: int, sheet: Sheet) -> Score:
