@@ -303,17 +303,18 @@ class Canvas:
         """
         return to_png(self.image.reduce(theme.SUPERSAMPLE))
 
-    def card_png(self) -> bytes:
+    def card_png(self, cuts: Sequence[int] = ()) -> bytes:
         """:meth:`png` in the fixed palette of :mod:`.palette`, faster over a cached card
         (see :meth:`static`): the card comes scaled and mapped from a cache, and only the
         parts drawn since are scaled and mapped. The box filter and the mapping work
-        pixel by pixel, so that gives the pixels of scaling and mapping the whole."""
+        pixel by pixel, so that gives the pixels of scaling and mapping the whole. The rows
+        are deflated in cached runs, cut at ``cuts`` (see :func:`png.run_edges`)."""
         from . import palette
 
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
             return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries(),
-                               runs=SHEET_RUNS)
+                               runs=SHEET_RUNS, cuts=cuts)
         key, card = self.marks.card
         out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
         for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
@@ -323,7 +324,7 @@ class Canvas:
             x, y = sprite.box[0] // s, sprite.box[1] // s
             out.im.paste(sprite.patch.im, (x, y, x + sprite.patch.width,
                                            y + sprite.patch.height))
-        return palette_png(out, colours=palette.entries(), runs=SHEET_RUNS)
+        return palette_png(out, colours=palette.entries(), runs=SHEET_RUNS, cuts=cuts)
 
 
 @lru_cache(maxsize=4096)
@@ -483,12 +484,12 @@ def to_png(image: Image.Image) -> bytes:
 
 
 def palette_png(image: Image.Image, level: int | None = None, colours: int | None = None,
-                runs: png.RunCache | None = None) -> bytes:
+                runs: png.RunCache | None = None, cuts: Sequence[int] = ()) -> bytes:
     """Encode a palette image as it is, at compression ``level``
     (``theme.PNG_COMPRESS_LEVEL`` unless given), with its first ``colours`` palette
-    entries (those it uses unless given), its rows deflated in cached runs if ``runs``
-    is given (see :mod:`.png`)."""
-    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours, runs)
+    entries (those it uses unless given), its rows deflated in cached runs cut at
+    ``cuts`` if ``runs`` is given (see :mod:`.png`)."""
+    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours, runs, cuts)
 
 
 class Scratches:

@@ -15,6 +15,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import pairwise
 from types import ModuleType
 from typing import NamedTuple
 
@@ -43,11 +44,12 @@ def chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def encode(image: Image.Image, level: int, colours: int | None = None,
-           runs: RunCache | None = None) -> bytes:
+           runs: RunCache | None = None, cuts: Sequence[int] = ()) -> bytes:
     """``image`` (mode "P", no transparency) as an 8-bit palette PNG with its first
     ``colours`` palette entries (those it uses if not given); images of up to 16 colours
     go to Pillow, which packs them into fewer bits per pixel. With ``runs``, the pixels
-    are deflated in runs of ``RUN_ROWS`` rows, each from that cache if it has it."""
+    are deflated in runs of rows (see :func:`run_edges`), each from that cache if it has
+    it."""
     if image.mode == "P" and colours is None:
         colours = int(image.getextrema()[1]) + 1  # type: ignore[index, arg-type]
     if not colours or colours <= 16 or "transparency" in image.info:
@@ -60,17 +62,30 @@ def encode(image: Image.Image, level: int, colours: int | None = None,
     palette = bytes((image.getpalette() or [])[:3 * colours])
     header = struct.pack(">IIBBBBB", width, height, 8, PALETTE_TYPE, 0, 0, 0)
     return b"".join((SIGNATURE, chunk(b"IHDR", header), chunk(b"PLTE", palette),
-                     chunk(b"IDAT", pixels(raw_bytes(rows), width + 1, level, runs)),
+                     chunk(b"IDAT", pixels(raw_bytes(rows), width + 1, level, runs, cuts)),
                      chunk(b"IEND", b"")))
 
 
-def pixels(raw: bytes, stride: int, level: int, runs: RunCache | None) -> bytes:
+def pixels(raw: bytes, stride: int, level: int, runs: RunCache | None,
+           cuts: Sequence[int] = ()) -> bytes:
     """The zlib stream of the rows ``raw`` (``stride`` bytes each): in one piece, or in
-    runs of ``RUN_ROWS`` rows from ``runs``."""
+    runs from ``runs`` (see :func:`run_edges`)."""
     if runs is None:
         return compress(raw, level)
-    step = stride * RUN_ROWS
-    return zlib_stream([runs.get(raw[i:i + step], level) for i in range(0, len(raw), step)])
+    edges = [row * stride for row in run_edges(len(raw) // stride, cuts)]
+    return zlib_stream([runs.get(raw[a:b], level) for a, b in pairwise(edges)])
+
+
+def run_edges(height: int, cuts: Sequence[int] = ()) -> list[int]:
+    """Where runs of rows start, and ``height``: at each of ``cuts`` (the edges of parts
+    of the image that change apart, such as a sheet's rows), and between them in runs
+    of about ``RUN_ROWS``."""
+    bounds = sorted({0, height, *(c for c in cuts if 0 < c < height)})
+    edges = [0]
+    for top, bottom in pairwise(bounds):
+        count = max(1, round((bottom - top) / RUN_ROWS))
+        edges += [top + (bottom - top) * k // count for k in range(1, count + 1)]
+    return edges
 
 
 def raw_bytes(image: Image.Image) -> bytes:
@@ -93,7 +108,7 @@ def raw_bytes(image: Image.Image) -> bytes:
 # join into one zlib stream. A sheet redrawn after a move changes a few runs of rows: the
 # others come from a cache of their deflated bytes.
 
-RUN_ROWS = 32  # rows per run: fewer are found again more often, and compress less
+RUN_ROWS = 40  # rows per run: fewer are found again more often, and compress less
 ENTRY_BYTES = 200  # a cached run's key, tuple and list links, near enough
 SPLIT_FROM = 4096  # bytes: a run libdeflate deflates in several blocks is split in halves
 SYNC = b"\x00\x00\xff\xff"  # an empty stored block: what a sync flush ends with

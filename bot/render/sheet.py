@@ -266,6 +266,16 @@ class SheetLayout:
     def height(self) -> int:
         return round(self.total_top + theme.TOTAL_BOX[1] + theme.MARGIN)
 
+    @cached_property
+    def run_cuts(self) -> tuple[int, ...]:
+        """Image rows between the parts that change apart (name line, each row, points
+        table and penalties, sum line): the PNG deflates their rows apart, and keeps those
+        that did not change (see :func:`png.run_edges`)."""
+        gaps = [self.band_box(i)[1] - theme.ROW_GAP / 2 for i in range(len(self.rows))]
+        gaps += [self.band_box(len(self.rows) - 1)[3] + theme.ROW_GAP / 2,
+                 self.total_top - theme.SECTION_GAP / 2]
+        return tuple(round(y) for y in gaps)
+
 
 def is_qwinto(game: Game) -> bool:
     return game.variant == qwinto_sheet.VARIANT
@@ -321,7 +331,7 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     layout = SheetLayout.of(game)
     canvas = Canvas.new(layout.width, layout.height)
     draw_qwixx_sheet(canvas, game, player, name, highlight, layout)
-    return canvas.card_png()
+    return canvas.card_png(layout.run_cuts)
 
 
 def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,

@@ -8,12 +8,14 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 from PIL import Image
 
 from bot.render import canvas, png, render_sheet
 from bot.render.example import NAMES, play, play_qwinto, qwinto_example, start
+from bot.render.sheet import SheetLayout
 from bot.rules import Game, new_game
 
 from .helpers import image
@@ -114,3 +116,24 @@ def test_adler32_combines_like_zlib() -> None:
         b = rng.randbytes(length)
         assert png.adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == \
             zlib.adler32(a + b)
+
+
+@pytest.mark.parametrize("height,cuts", [(562, (67, 151, 235, 319, 403, 482)), (300, ()),
+                                         (10, ()), (90, (0, 45, 45, 200))])
+def test_runs_cover_every_row_once_and_start_at_each_cut(height: int,
+                                                         cuts: tuple[int, ...]) -> None:
+    edges = png.run_edges(height, cuts)
+    assert edges[0] == 0 and edges[-1] == height
+    assert all(a < b for a, b in pairwise(edges))
+    assert {c for c in cuts if 0 < c < height} <= set(edges)
+    assert max(b - a for a, b in pairwise(edges)) < 2 * png.RUN_ROWS
+
+
+def test_a_sheet_is_cut_between_its_rows() -> None:
+    game = start(3, "classic")
+    layout = SheetLayout.of(game)
+    cuts = layout.run_cuts
+    assert len(cuts) == len(layout.rows) + 2
+    for i in range(len(layout.rows)):  # no cut through a row's band
+        top, bottom = layout.band_box(i)[1], layout.band_box(i)[3]
+        assert not any(top <= cut < bottom for cut in cuts)
