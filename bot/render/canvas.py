@@ -2,7 +2,8 @@
 
 A sheet is a printed card drawn once (:meth:`Canvas.static`) with what the player wrote
 over it, each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`):
-most renders then never draw, and spend their time compressing the PNG (:mod:`.png`).
+most renders then never draw, and spend their time compressing the PNG (:mod:`.png`),
+which deflates again only the runs of rows not in its cache (:data:`SHEET_RUNS`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@ libdeflate (the ``deflate`` package) when it is installed, which takes about hal
 zlib's time for files no larger, and the palette cut to the colours the image uses.
 
 Encoding is most of an image's time: a 864 x 562 sheet is 485 KB of palette indices, and
-zlib at the level that keeps it small takes 5-6 ms on it.
+zlib at the level that keeps it small takes 5-6 ms on it. Sheets are therefore deflated
+in runs of rows kept in a cache (:class:`RunCache`): after a move, only the rows that
+changed are deflated again (a third of them, along a game).
 """
 
 from __future__ import annotations
