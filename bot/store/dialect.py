@@ -11,7 +11,9 @@ and :func:`to_postgres` rewrites those, once per distinct statement (cached):
 * the start of a result's month and week: SQLite's ``strftime`` becomes
   ``date_trunc`` in UTC (the same instants, see :data:`bot.store.stats.PERIOD_START_SQL`);
 * :data:`LOCK_ROW`, a comment to SQLite (whose one writer at a time needs no row
-  locks), becomes ``FOR UPDATE``.
+  locks), becomes ``FOR UPDATE``;
+* ``WITHOUT ROWID`` (a SQLite table kept in its primary key's B-tree; PostgreSQL has
+  no such kind of table) is left out.
 """
 
 from __future__ import annotations
@@ -42,5 +44,5 @@ def to_postgres(sql: str) -> str:
         sql = sql.replace(expression, POSTGRES_PERIOD_START_SQL[period])
     for pattern, replacement in _TYPES:
         sql = pattern.sub(replacement, sql)
-    sql = sql.replace(LOCK_ROW, " FOR UPDATE")
+    sql = sql.replace(LOCK_ROW, " FOR UPDATE").replace(" WITHOUT ROWID", "")
     return sql.replace("%", "%%").replace("?", "%s")

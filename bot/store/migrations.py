@@ -279,8 +279,49 @@ PRACTICE = Migration(
     ),
 )
 
+
+
+def _rebuilt_without_rowid(table: str, columns: str, names: str) -> tuple[str, ...]:
+    """``table`` again as a ``WITHOUT ROWID`` table of ``columns`` (keeping ``names``'
+    rows): its rows then live in the primary key's own B-tree."""
+    return (f"CREATE TABLE {table}_keyed ({columns}) WITHOUT ROWID",
+            f"INSERT INTO {table}_keyed ({names}) SELECT {names} FROM {table}",
+            f"DROP TABLE {table}",
+            f"ALTER TABLE {table}_keyed RENAME TO {table}")
+
+
+# A click appends a move and a few events. As rowid tables with a (game_id, seq)
+# primary key, each row went into two B-trees (the table and the key's index), each
+# a page written at commit; keyed by (game_id, seq) alone they take one. PostgreSQL
+# has no rowid: there the tables are simply copied (see bot.store.dialect).
+KEYED_LOGS = Migration(
+    version=9,
+    name="moves_events_without_rowid",
+    statements=(
+        *_rebuilt_without_rowid("moves", """
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq        INTEGER NOT NULL CHECK (seq >= 1),
+            player_id  BIGINT NOT NULL,
+            move       TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            source     TEXT NOT NULL DEFAULT 'player',
+            PRIMARY KEY (game_id, seq)
+        """, "game_id, seq, player_id, move, created_at, source"),
+        *_rebuilt_without_rowid("game_events", """
+            game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq     INTEGER NOT NULL,
+            turn    INTEGER NOT NULL,
+            kind    TEXT NOT NULL,
+            player  BIGINT,
+            data    TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        """, "game_id, seq, turn, kind, player, data"),
+        "CREATE INDEX game_events_turn ON game_events (game_id, turn, seq)",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
-                                     PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE)
+                                     PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 
