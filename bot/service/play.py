@@ -9,6 +9,7 @@ from typing import Any
 from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
 from bot.rules import Event, Game, Move
 from bot.rules.base import dice_rng
+from bot.service.memo import IdentityMemo
 from bot.store import GameRecord
 
 STAND_IN_LEVEL = "normal"  # who plays an away seat of a game started with fill_away
@@ -29,6 +30,11 @@ class Options:
 
     @classmethod
     def of(cls, options: Mapping[str, Any]) -> Options:
+        """A record's options, read once per ``options`` object (twice a click)."""
+        return _OPTIONS(options)
+
+    @classmethod
+    def read(cls, options: Mapping[str, Any]) -> Options:
         levels = {int(p): str(v) for p, v in options.get("levels", {}).items()
                   if v in LEVELS}
         return cls(levels, bool(options.get("solo")), bool(options.get("hints")),
@@ -144,7 +150,11 @@ class Seats:
 
     @classmethod
     def of(cls, record: GameRecord) -> Seats:
-        data = record.presence
+        """A record's seats, read once per ``presence`` object (once a click)."""
+        return _SEATS(record.presence)
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Seats:
         return cls(frozenset(data.get("away", [])),
                    {int(p): n for p, n in data.get("streak", {}).items()},
                    frozenset(data.get("covered", [])))
@@ -178,3 +188,7 @@ class Seats:
     def leave(self, player: int, events: list[Event]) -> Seats:
         events.append(Event("away", player, {"reason": "left"}))
         return Seats(self.away | {player}, self.streak, self.covered)
+
+
+_OPTIONS: IdentityMemo[Mapping[str, Any], Options] = IdentityMemo(Options.read)
+_SEATS: IdentityMemo[Mapping[str, Any], Seats] = IdentityMemo(Seats.read)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import bot.service.memo as memo
 from bot.rules import Game
 from bot.service.games import GameService, Outcome
+from bot.service.play import Options, Seats
 from bot.store import Store
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
@@ -87,3 +89,30 @@ async def test_a_click_leaves_the_game_it_started_from_as_it_was(store: Store) -
     for outcome in seen:
         assert outcome.game is not None and outcome.record.state is not None
         assert outcome.game.to_json() == outcome.record.state
+
+
+def test_an_identity_memo_derives_once_per_object() -> None:
+    derived: list[dict[str, int]] = []
+
+    def derive(source: dict[str, int]) -> int:
+        derived.append(source)
+        return source["n"] * 2
+    twice = memo.IdentityMemo(derive, kept=2)
+    first, equal, other = {"n": 1}, {"n": 1}, {"n": 5}
+    assert [twice(first), twice(first), twice(equal), twice(other)] == [2, 2, 2, 10]
+    assert [d is first for d in derived] == [True, False, False]  # equal, not the same
+    assert twice({"n": 7}) == 14 and twice(first) == 2  # full: it started again
+    assert len(derived) == 5
+
+
+async def test_a_click_reads_options_and_seats_once(store: Store) -> None:
+    service = GameService(store)
+    game_id = await started(service)
+    outcome = await service.get(game_id)
+    options, seats = Options.of(outcome.record.options), Seats.of(outcome.record)
+    assert options == Options.read(outcome.record.options)
+    assert seats == Seats.read(outcome.record.presence)
+    again = await service.get(game_id)
+    assert Options.of(again.record.options) is options and Seats.of(again.record) is seats
+    changed = replace(again.record, presence={"away": [BEN], "streak": {}})
+    assert Seats.of(changed) == Seats(frozenset({BEN})) and Options.of(changed.options) is options
