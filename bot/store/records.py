@@ -171,11 +171,37 @@ being encoded, which is what makes it safe to share between threads: a value tha
 contains itself raises :class:`RecursionError` rather than :class:`ValueError`."""
 
 
-def dump_json(value: Any) -> str:
-    """Encode strict, compact JSON (NaN/Infinity rejected, so any backend accepts it)."""
+def _strict_json(value: Any) -> str:
     if _C_ENCODE is None:
         return _ENCODER.encode(value)
     return "".join(_C_ENCODE(value, 0))
+
+
+def encoded(value: Any) -> tuple[str, Any]:
+    """``value`` as strict, compact JSON (NaN/Infinity rejected, so any backend accepts
+    it), and the value a read of that text finds.
+
+    orjson writes the text, several times faster than :mod:`json`, whenever that text
+    reads back as ``value`` itself, which is then exactly what :mod:`json` writes
+    (floats aside, that may spell an exponent shorter: ``1e-7``). Whatever does not
+    (NaN, which orjson writes as ``null``; keys that are not strings; a tuple; a value
+    :mod:`json` refuses) takes :mod:`json`'s way, with its text or its error.
+    """
+    try:
+        text = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        pass
+    else:
+        found = orjson.loads(text)
+        if found == value:
+            return text.decode(), found
+    strict = _strict_json(value)
+    return strict, load_json(strict)
+
+
+def dump_json(value: Any) -> str:
+    """:func:`encoded`'s text alone."""
+    return encoded(value)[0]
 
 
 load_json: Final[Callable[[str], Any]] = orjson.loads

@@ -27,9 +27,10 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Final, Self
 
 import aiosqlite
 
@@ -54,6 +55,7 @@ from .records import (
     Timing,
     changed,
     dump_json,
+    encoded,
     game_from_row,
     load_json,
     move_from_row,
@@ -149,13 +151,16 @@ def _atomically_each(conn: sqlite3.Connection,
 Queued = tuple[Work[Any], "asyncio.Future[Any]"]
 
 
+_GAME_SQL: Final = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+_LOCKED_GAME_SQL: Final = _GAME_SQL + LOCK_ROW
+
+
 def _fetch_game(conn: Connection, game_id: int, lock: bool = False,
                 decode: Decode = game_from_row) -> GameRecord | None:
     """The game's row; ``lock`` keeps other writers off it until the transaction ends
     (PostgreSQL's ``FOR UPDATE``; SQLite's one writer needs no more, and ignores the
     comment :mod:`bot.store.dialect` turns into it)."""
-    sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?" + (LOCK_ROW if lock else "")
-    row = conn.execute(sql, (game_id,)).fetchone()
+    row = conn.execute(_LOCKED_GAME_SQL if lock else _GAME_SQL, (game_id,)).fetchone()
     return None if row is None else decode(row)
 
 
@@ -167,6 +172,16 @@ def _existing_game(conn: Connection, game_id: int, lock: bool = False,
     return record
 
 
+@lru_cache(maxsize=256)
+def _update_sql(columns: tuple[str, ...], statuses: int) -> str:
+    """The compare-and-set ``UPDATE`` of ``columns`` (a click's are a few, so each text is
+    made once, and the connection's statement cache finds it by a hash kept with it)."""
+    assignments = "".join(f"{column} = ?, " for column in columns)
+    marks = ", ".join("?" * statuses)
+    return (f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+            f"WHERE id = ? AND version = ? AND status IN ({marks})")
+
+
 def _compare_and_set(conn: Connection, game_id: int, expected_version: int,
                      allowed: tuple[str, ...], changes: dict[str, Any], now: float) -> None:
     """Apply ``changes`` and bump the version iff version and status match.
@@ -174,12 +189,8 @@ def _compare_and_set(conn: Connection, game_id: int, expected_version: int,
     ``changes`` keys are trusted column names from this module, never user input.
     Raises :class:`VersionConflict` or :class:`WrongStatus` when no row matched.
     """
-    assignments = "".join(f"{column} = ?, " for column in changes)
-    statuses = ", ".join("?" for _ in allowed)
-    sql = (f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-           f"WHERE id = ? AND version = ? AND status IN ({statuses})")
     params = (*changes.values(), now, game_id, expected_version, *allowed)
-    if conn.execute(sql, params).rowcount == 1:
+    if conn.execute(_update_sql(tuple(changes), len(allowed)), params).rowcount == 1:
         return
     current = _existing_game(conn, game_id)
     if current.version != expected_version:
@@ -216,15 +227,18 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
     """Write ``change`` to the running game ``before`` (compare-and-set) inside the open
     transaction; the record after it, built without reading the row again (and kept
     in ``records`` with the row the write left)."""
-    state, presence = dump_json(change.state), None
-    columns: dict[str, Any] = {"state": state}
+    # The record holds the values read back from the stored text, as a read would.
+    columns: dict[str, Any] = {}
+    fields: dict[str, Any] = {"status": change.status, "version": before.version + 1,
+                              "updated_at": now}
+    columns["state"], fields["state"] = encoded(change.state)
     if change.status != before.status:
         # Only then: setting a column rewrites the entries of every index that
         # names it (games_due, games_active_channel), a page each, even unchanged.
         columns["status"] = change.status
     columns.update(timing_columns(change.timing))
     if change.presence is not None and change.presence != before.presence:
-        columns["presence"] = presence = dump_json(change.presence)  # (mostly unchanged)
+        columns["presence"], fields["presence"] = encoded(change.presence)
     if change.status != RUNNING:
         columns.update(finished_at=now, next_due=None)
     _compare_and_set(conn, before.id, expected_version, (RUNNING,), columns, now)
@@ -234,12 +248,7 @@ def _store_change(conn: Connection, before: GameRecord, expected_version: int,
         [(before.id, before.id, player_id, dump_json(move), now, source)
          for player_id, move, source in change.moves])
     _append_events(conn, before.id, change.events)
-    # Decoded from what was stored, so the record holds exactly what a read would.
-    fields = {k: columns[k] for k in _RECORD_COLUMNS if k in columns}
-    fields.update(state=load_json(state), status=change.status, version=before.version + 1,
-                  updated_at=now)
-    if presence is not None:
-        fields["presence"] = load_json(presence)
+    fields.update({k: columns[k] for k in _RECORD_COLUMNS if k in columns})
     record = changed(before, fields)
     if change.results is not None:
         write_results(conn, record, change.results, now)
@@ -522,8 +531,7 @@ class Store(StatsQueries):
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with ``game_id``, or None."""
-        row = await self._fetch_one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
-                                    (game_id,))
+        row = await self._fetch_one(_GAME_SQL, (game_id,))
         return None if row is None else self._records.record(row)
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:

@@ -1,4 +1,5 @@
-"""The store's JSON: compact, strict, the same text ``json.dumps`` makes."""
+"""The store's JSON: compact, strict, the text ``json.dumps`` makes (floats may spell an
+exponent shorter), and what a read of it finds."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.store.records import dump_json
+from bot.store.records import dump_json, encoded
 
 VALUES: list[Any] = [
     None, 0, -3, 2**62, 1.5, "red", "é ✓ \"quoted\"\n", [], {},
@@ -48,3 +49,23 @@ def test_threads_encoding_at_once_each_get_their_own_text() -> None:
         thread.join()
     assert all(texts == [json.dumps(values[n], separators=(",", ":"))] * 300
                for n, texts in found.items())
+
+
+@pytest.mark.parametrize("value", [*VALUES, {1: "a", 2: [3]}, (1, 2), {"t": (3, {4: 5})},
+                                   {"deadline": 1.5e-7, "big": 1e22}])
+def test_encoded_gives_the_text_and_what_reading_it_finds(value: Any) -> None:
+    text, found = encoded(value)
+    assert json.loads(text) == json.loads(
+        json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False))
+    assert found == json.loads(text)
+
+
+def test_what_encoded_reads_back_is_a_value_of_its_own() -> None:
+    state = {"sheets": {"1": [2, 3]}, "end_reason": None}
+    _, found = encoded(state)
+    assert found == state and found is not state and found["sheets"] is not state["sheets"]
+
+
+def test_what_orjson_cannot_read_back_takes_jsons_way() -> None:
+    assert encoded({1: "a"}) == ('{"1":"a"}', {"1": "a"})  # keys become strings
+    assert encoded((1, [2])) == ("[1,[2]]", [1, [2]])
