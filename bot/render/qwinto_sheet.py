@@ -44,6 +44,7 @@ from .parts import (
     row_colours,
     row_letter,
     sum_boxes,
+    sum_line_cuts,
 )
 
 VARIANT = "qwinto"
@@ -163,7 +164,8 @@ class QwintoLayout:
         """Image rows between the parts that change apart (name line, each row, sum
         line): the PNG deflates their rows apart (see :func:`png.run_edges`)."""
         gaps = [self.row_top(i) - theme.QWINTO_ROW_GAP / 2 for i in range(1, len(self.rows))]
-        return tuple(round(y) for y in (self.row_top(0) - 8, *gaps, self.total_top - 8))
+        return tuple(round(y) for y in (self.row_top(0) - 8, *gaps,
+                                        *sum_line_cuts(self.total_top)))
 
 
 LAYOUT = QwintoLayout()

@@ -48,6 +48,7 @@ from .parts import (
     signed,
     square,
     sum_boxes,
+    sum_line_cuts,
     title_left,
 )
 
@@ -273,7 +274,7 @@ class SheetLayout:
         that did not change (see :func:`png.run_edges`)."""
         gaps = [self.band_box(i)[1] - theme.ROW_GAP / 2 for i in range(len(self.rows))]
         gaps += [self.band_box(len(self.rows) - 1)[3] + theme.ROW_GAP / 2,
-                 self.total_top - theme.SECTION_GAP / 2]
+                 *sum_line_cuts(self.total_top)]
         return tuple(round(y) for y in gaps)
 
 

@@ -133,7 +133,7 @@ def test_a_sheet_is_cut_between_its_rows() -> None:
     game = start(3, "classic")
     layout = SheetLayout.of(game)
     cuts = layout.run_cuts
-    assert len(cuts) == len(layout.rows) + 2
+    assert len(cuts) == len(layout.rows) + 4  # name line, rows, table, sum line (3)
     for i in range(len(layout.rows)):  # no cut through a row's band
         top, bottom = layout.band_box(i)[1], layout.band_box(i)[3]
         assert not any(top <= cut < bottom for cut in cuts)
