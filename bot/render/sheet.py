@@ -559,7 +559,7 @@ def draw_locked_tab(canvas: Canvas, right: float, y: float, room: float) -> None
     text = t("image.locked")
     size = canvas.fit_text(text, theme.TAB_SIZE, room - 2 * theme.TAB_SIZE, bold=True)
     width = canvas.text_width(text, size, bold=True) + 2 * theme.TAB_SIZE
-    h = theme.TAB_SIZE * 1.5
+    h = theme.TAB_HEIGHT
     canvas.rect((right - width, y - h / 2, right, y + h / 2), fill=theme.INK,
                 outline=theme.PAPER, width=2, radius=h / 2)
     canvas.label((right - width / 2, y), text, size, width - 2 * theme.TAB_SIZE, theme.PAPER,

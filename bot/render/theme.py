@@ -129,6 +129,10 @@ ROW_LETTER = 22  # the row's letter at the start of each row
 STROKE_WIDTH = 5
 HIGHLIGHT_WIDTH = 6
 TAB_SIZE = 15  # the "LOCKED" tab on a closed row
+# The tab sits on the row's top edge, reaching no further up than the gap: one that
+# reached the row above would join its crosses and outlines to the closed row in one
+# cached image (Canvas.sprite), drawn again whenever any of them changes.
+TAB_HEIGHT = 2 * (ROW_GAP - 1)
 
 # Rows longer than NARROW_FROM numbers (Longo's 15) get narrower cells and condensed digits,
 # sized so that the digits stay at least READABLE_DIGIT px tall at a phone's 350 px.
