@@ -9,7 +9,8 @@ only ``act`` is timed.
 Each section also gives the process's CPU time per click (both threads, client
 included): on a shared machine the wall clock also measures the neighbours.
 
-* one game — sequential clicks: p50 and p99 (budget: p50 <= 0.3 ms);
+* one game — sequential clicks: p50 and p99 (budget: p50 <= 0.3 ms), and the round
+  trips to the store's writer thread per click (budget: one, a single transaction);
 * bursts — 100 and 1,000 games click at the same instant, a few times: p50, p99 and
   clicks/s (figures: with every click queued at once, the last waits for all others);
 * sustained — 1,000 games in play, clicks arriving at 2,000 per second spread evenly
@@ -32,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from bot.rules import Game
 from bot.service.games import GameService
@@ -46,14 +48,34 @@ GUILD = 1
 PLAYERS = (10**17 + 1, 10**17 + 2)
 
 
+class Trips:
+    """Counts the round trips to a SQLite store's writer thread (its connection's
+    queue); without a store, counts nothing."""
+
+    def __init__(self, store: Store | None = None) -> None:
+        self.count = 0
+        db = None if store is None else store._db
+        if db is None:
+            return
+        send = db._execute
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await send(*args, **kwargs)
+        db._execute = counted  # type: ignore[method-assign]
+
+
 class Table:
     """One game, and the state its client last saw."""
 
-    def __init__(self, service: GameService, channel: int, guild: int = GUILD) -> None:
+    def __init__(self, service: GameService, channel: int, guild: int = GUILD,
+                 writes: Trips | None = None) -> None:
         self.service, self.channel, self.guild = service, channel, guild
+        self.writes = writes or Trips()
         self.game_id = 0
         self.game: Game | None = None
         self.lock = asyncio.Lock()  # one click at a time per game, as a channel's buttons
+        self.trips = 0  # writer round trips of the timed clicks
 
     async def open(self) -> None:
         record = await self.service.open_lobby(self.guild, self.channel, PLAYERS[0], "classic")
@@ -70,10 +92,12 @@ class Table:
             assert game is not None
             player = min(game.decision().waiting)
             move = rng.choice(game.legal_moves(player))
+            trips = self.writes.count
             start = time.perf_counter()
             outcome = await self.service.act(self.game_id, player, game.turn,
                                              game.decision().phase, move)
             elapsed = time.perf_counter() - start
+            self.trips += self.writes.count - trips
             self.game = outcome.game
             return elapsed
 
@@ -85,9 +109,10 @@ def percentile(values: list[float], share: float) -> float:
 
 async def tables(store_dir: Path, count: int) -> tuple[Store, list[Table]]:
     store = await Store.open(store_dir / "click.db")
+    writes = Trips(store)
     seeds = iter(range(1, 10**9))
     service = GameService(store, seeds=lambda: next(seeds))
-    opened = [Table(service, 1_000 + k) for k in range(count)]
+    opened = [Table(service, 1_000 + k, writes=writes) for k in range(count)]
     for table in opened:
         await table.open()
     return store, opened
@@ -113,13 +138,17 @@ async def one_game(clicks: int) -> list[Row]:
     async def run(opened: list[Table]) -> list[Row]:
         for _ in range(20):  # warm-up
             await opened[0].click(rng)
+        warm_trips = opened[0].trips
         cpu = time.process_time()
         times = [await opened[0].click(rng) for _ in range(clicks)]
         cpu = (time.process_time() - cpu) / clicks
         p50, p99 = statistics.median(times), percentile(times, 0.99)
+        trips = (opened[0].trips - warm_trips) / clicks
         return [("click: one game, p50", f"<= {ONE_GAME_P50_MS:g} ms", ms(p50),
                  p50 * 1000 / ONE_GAME_P50_MS),
                 ("click: one game, p99", "", ms(p99), 0.0),
+                ("click: one game, writer round trips per click", "<= 1", f"{trips:.2f}",
+                 trips),
                 ("click: one game, CPU per click", "", ms(cpu), 0.0)]
     return await with_tables(1, run)
 
