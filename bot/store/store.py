@@ -11,7 +11,7 @@ Concurrency: every state change is a compare-and-set on ``games.version`` inside
 one write transaction. Writes go through one connection whose thread (aiosqlite's)
 runs each of this module's transactions as one function, in the order they were sent:
 one round trip per transaction, and under load one for many (group commit: those sent
-while the writer is busy share the next commit, each under a savepoint of its own).
+while the writer is busy share the next commit, each still atomic on its own).
 Reads use a second connection (in WAL mode they never wait behind a write). Across
 processes SQLite's write lock (with a busy timeout) serialises writers.
 
@@ -121,25 +121,49 @@ Decode = Callable[[Row], GameRecord]
 """How a row becomes a record: :func:`game_from_row`, or a :class:`RecordCache`'s."""
 
 
+class _WroteThenFailed(Exception):
+    """A transaction of a batch failed after writing: the batch goes again, each under
+    a savepoint of its own."""
+
+
 def _atomically_each(conn: sqlite3.Connection,
-                    works: Sequence[Work[Any]]) -> list[tuple[bool, Any]]:
-    """Run ``works`` in order in one write transaction, each under a savepoint of its
-    own: what one raises undoes that one alone and is its outcome ``(False, error)``;
-    the others' are ``(True, result)``. One commit for all: should it fail (or an error
-    undo the whole transaction), every work fails with that error."""
+                     works: Sequence[Work[Any]]) -> list[tuple[bool, Any]]:
+    """Run ``works`` in order in one write transaction, each as if alone: what one
+    raises undoes that one alone and is its outcome ``(False, error)``; the others'
+    are ``(True, result)``. One commit for all: should it fail (or an error undo the
+    whole transaction), every work fails with that error.
+
+    A work that fails has mostly written nothing (a refused click, a lost
+    compare-and-set): then there is nothing to undo. So the batch first runs without
+    savepoints (two statements a work fewer); only if a work fails after writing is
+    everything rolled back and run again, each work under a savepoint."""
+    try:
+        return _each_in_one(conn, works, saved=False)
+    except _WroteThenFailed:
+        return _each_in_one(conn, works, saved=True)
+
+
+def _each_in_one(conn: sqlite3.Connection, works: Sequence[Work[Any]],
+                 saved: bool) -> list[tuple[bool, Any]]:
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[tuple[bool, Any]] = []
     try:
         for work in works:
-            conn.execute("SAVEPOINT work")
+            if saved:
+                conn.execute("SAVEPOINT work")
+            written = conn.total_changes
             try:
                 outcomes.append((True, work(conn)))
             except Exception as exc:
                 if not conn.in_transaction:  # SQLite rolled everything back (I/O, full)
                     raise
-                conn.execute("ROLLBACK TO work")
+                if saved:
+                    conn.execute("ROLLBACK TO work")
+                elif conn.total_changes != written:
+                    raise _WroteThenFailed from exc
                 outcomes.append((False, exc))
-            conn.execute("RELEASE work")
+            if saved:
+                conn.execute("RELEASE work")
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -447,8 +471,8 @@ class Store(StatsQueries):
         ``work`` gets the plain ``sqlite3`` connection and runs on that thread; what it
         raises rolls its changes back and reaches the caller. Transactions run in the
         order they were sent. Group commit: while one is on the writer's thread, those
-        sent meanwhile queue up and then go together, in one transaction with a
-        savepoint each (see :func:`_atomically_each`): under load, one commit (and one
+        sent meanwhile queue up and then go together, in one transaction, each still
+        undone alone if it fails (see :func:`_atomically_each`): under load, one commit (and one
         round trip) serves many clicks, and a page several of them change is written
         once. Each caller still hears back only after the commit.
         """

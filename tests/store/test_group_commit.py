@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,32 @@ async def test_a_long_queue_goes_in_batches_of_bounded_size(
                            for game in opened))
     assert len(trips) == 1 + 3  # the first alone, then the twelve queued meanwhile by four
     assert query(database, "SELECT COUNT(*) FROM moves")[0][0] == 13
+
+
+async def test_a_failure_that_wrote_nothing_needs_no_savepoints(store: Store) -> None:
+    """Most failures in a batch write nothing (a refused click, a lost compare-and-set):
+    the others then run once, with no savepoint statement; only a failure after
+    writing makes the batch go again, each under a savepoint."""
+    game = await make_running(store)
+    runs: list[object] = []
+    statements: list[str] = []
+    db = store._db
+    assert db is not None
+    await db._execute(lambda: db._conn.set_trace_callback(statements.append))  # its thread
+
+    def sets(message_id: int) -> Callable[[sqlite3.Connection], int]:
+        def work(conn: sqlite3.Connection) -> int:
+            runs.append(message_id)
+            conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game.id))
+            return message_id
+        return work
+
+    def refuses(conn: sqlite3.Connection) -> None:
+        runs.append("refused")
+        raise ValueError("no")
+    results = await asyncio.gather(*(store._transact(w) for w in (
+        sets(1), sets(2), refuses, sets(3))), return_exceptions=True)
+    assert results[:2] + results[3:] == [1, 2, 3] and isinstance(results[2], ValueError)
+    assert runs == [1, 2, "refused", 3]
+    assert not any("SAVEPOINT" in s for s in statements)
+    assert (await store.get_game(game.id)).message_id == 3  # type: ignore[union-attr]
