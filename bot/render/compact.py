@@ -113,11 +113,11 @@ class CompactLayout:
             getattr(game, "pawns", None), dict)
         return cls(game.variant, rows, numbers, True, max(widest, points, key=len), info)
 
-    @property
+    @cached_property
     def slots(self) -> int:
         return max(len(n) for n in self.numbers)
 
-    @property
+    @cached_property
     def points_inline(self) -> bool:
         """Row points at the end of each row; long rows (Longo) put them in a line below,
         to keep the cells readable."""
@@ -145,20 +145,20 @@ class CompactLayout:
     def lock_width(cell: int) -> int:
         return round(cell * 0.45)
 
-    @property
+    @cached_property
     def width(self) -> int:
         """The image width (blocks plus the image's margins)."""
         return self.width_for(self.cell[0], self.cell[2])
 
-    @property
+    @cached_property
     def digit_size(self) -> float:
         return self.cell[2]
 
-    @property
+    @cached_property
     def row_height(self) -> int:
         return self.cell[1] + ROW_GAP
 
-    @property
+    @cached_property
     def block_height(self) -> int:
         lines = len(self.rows) + (0 if self.points_inline else 1)
         return HEADER + lines * self.row_height + PAD

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 from bot.messages import t
 from bot.rules import Game, Score, Standing
@@ -61,36 +62,36 @@ class BoardLayout:
         return cls(score_rows(game), len(game.players), bonus, CompactLayout.of(game),
                    "failed" if qwinto else "penalties")
 
-    @property
+    @cached_property
     def width(self) -> int:
         return self.sheets.width
 
-    @property
+    @cached_property
     def score_columns(self) -> list[str]:
         return [*self.rows, *(["bonus"] if self.bonus else []), self.penalty_label, "total"]
 
-    @property
+    @cached_property
     def text_size(self) -> float:
         """The table's digits a little taller than the sheets' (which are just readable
         on a phone)."""
         return self.sheets.digit_size + 1
 
-    @property
+    @cached_property
     def line_height(self) -> int:
         return math.ceil(self.text_size + ROW_PAD)
 
-    @property
+    @cached_property
     def column_widths(self) -> list[int]:
         """Each score column fits its widest value (and a row's chip); a longer caption
         shrinks to fit, so no language squeezes the names."""
         value = measure("−20", self.text_size, True, True)
         return [math.ceil(max(value, LABEL) + 10) for _ in self.score_columns]
 
-    @property
+    @cached_property
     def rank_width(self) -> int:
         return math.ceil(self.line_height * 0.9)
 
-    @property
+    @cached_property
     def table_top(self) -> float:
         return EDGE + TITLE
 
@@ -103,11 +104,11 @@ class BoardLayout:
         y0 = self.table_top + line * self.line_height
         return (x0, y0, x0 + widths[column], y0 + self.line_height)
 
-    @property
+    @cached_property
     def sheets_top(self) -> float:
         return self.table_top + (self.players + 1) * self.line_height + theme.SECTION_GAP
 
-    @property
+    @cached_property
     def height(self) -> int:
         return math.ceil(self.sheets_top + blocks_height(self.sheets, self.players) + EDGE)
 
