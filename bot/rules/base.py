@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from dataclasses import FrozenInstanceError, dataclass
+from functools import partial
+from typing import Any, ClassVar, NamedTuple, Self
 
 from .dice import DICE_V1, DICE_VERSIONS, throw
 from .dice import DICE_VERSION as DICE_VERSION
@@ -53,37 +54,47 @@ class Move:
 PASS = Move("pass")
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something worth telling the players, e.g. ``Event("locked", player, {"row": "red"})``."""
-
+class _EventFields(NamedTuple):
     kind: str
-    player: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def __init__(self, kind: str, player: int | None = None,
-                 data: dict[str, Any] | None = None) -> None:
-        # The generated frozen __init__ sets each field through object.__setattr__; the
-        # rules make several events per turn, and this is twice as fast.
-        state = self.__dict__
-        state["kind"], state["player"] = kind, player
-        state["data"] = {} if data is None else data
+    player: int | None
+    data: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Decision:
-    """Who the game waits for: ``waiting`` players must decide in ``phase``."""
+class Event(_EventFields):
+    """Something worth telling the players, e.g. ``Event("locked", player, {"row": "red"})``.
+
+    An immutable tuple of ``kind``, ``player`` and ``data``: the rules make several events
+    a turn, and make them with :data:`make_event`, which builds the tuple in one step.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, player: int | None = None,
+                data: dict[str, Any] | None = None) -> Event:
+        return tuple.__new__(cls, (kind, player, {} if data is None else data))
+
+
+# ``make_event((kind, player, data))``: an Event, without a Python-level call.
+make_event: Callable[[tuple[str, int | None, dict[str, Any]]], Event] = partial(
+    tuple.__new__, Event)
+
+
+class Decision(NamedTuple):
+    """Who the game waits for: ``waiting`` players must decide in ``phase``.
+
+    An immutable tuple, as :class:`Event` (made once per decision asked for)."""
 
     phase: str
     turn: int
     active: int | None
     waiting: frozenset[int]
 
-    def __init__(self, phase: str, turn: int, active: int | None,
-                 waiting: frozenset[int]) -> None:
-        state = self.__dict__  # as fast as Event's
-        state["phase"], state["turn"], state["active"], state["waiting"] = (
-            phase, turn, active, waiting)
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+new_decision: Callable[[tuple[str, int, int | None, frozenset[int]]], Decision] = partial(
+    tuple.__new__, Decision)
 
 
 @dataclass(frozen=True)
@@ -143,14 +154,14 @@ class Game(ABC):
     def decision(self) -> Decision:
         """The current phase and the players the game waits for."""
         if self.end_reason is not None:
-            return Decision("finished", self.turn, None, frozenset())
+            return new_decision(("finished", self.turn, None, frozenset()))
         players, phase = self.players, self.phase
         active = players[(self.turn - 1) % len(players)]  # self.active, without the call
         if phase in self.simultaneous_phases:
             waiting = frozenset(players).difference(self.chosen)
         else:
             waiting = frozenset((active,))
-        return Decision(phase, self.turn, active, waiting)
+        return new_decision((phase, self.turn, active, waiting))
 
     @abstractmethod
     def legal_moves(self, player: int) -> list[Move]:

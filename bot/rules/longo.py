@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from .base import DICE_VERSION, Move, RuleError, dice_rng
-from .qwixx import QwixxGame, QwixxRules
+from .qwixx import ROWS, QwixxGame, QwixxRules
 
 LUCKY = "lucky"
 LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
@@ -37,19 +37,33 @@ class LongoGame(QwixxGame):
         super().__init__(players, seed, options, dice_version)
 
     def _white_sum_moves(self, player: int, first: bool = False) -> list[Move]:
-        moves = super()._white_sum_moves(player, first)
-        if self.white_sum in self.lucky[player] and not (first and moves):
+        moves = self._white_crossings(player, first)
+        dice = self.dice  # self.white_sum, inline (once per player and action 1)
+        if dice["white1"] + dice["white2"] in self.lucky[player] and not (first and moves):
             moves += self.lucky_moves(player)
         return moves
 
     def lucky_moves(self, player: int) -> list[Move]:
-        """The next number of each emptiest open row whose next number may be crossed."""
-        sheet = self.sheets[player]
-        numbers = self.rules.row_numbers
-        candidates = [lucky_move(row, numbers[row][start])  # the first crossable number
-                      for row, (start, _) in self._spans(sheet).items()]
-        fewest = min((sheet.crosses(m.row or "") for m in candidates), default=0)
-        return [m for m in candidates if sheet.crosses(m.row or "") == fewest]
+        """The next number of each emptiest open row whose next number may be crossed.
+
+        :meth:`_span`'s rule, inline (a test holds the two to the same answers)."""
+        rules, closed, sheet = self.rules, self.closed, self.sheets[player]
+        crossed, locks, index = sheet.crossed, sheet.locks, rules.index
+        moves: list[Move] = []
+        fewest = 0
+        for row in ROWS:
+            if row in closed:
+                continue
+            done = crossed[row]
+            start = index[row][done[-1]] + 1 if done else 0  # the row's next number
+            count = len(done) + (row in locks)
+            if start >= (rules.row_length if count >= rules.lock_threshold else rules.short):
+                continue  # nothing left to cross in this row
+            if not moves or count < fewest:
+                moves, fewest = [], count
+            if count == fewest:
+                moves.append(lucky_move(row, rules.row_numbers[row][start]))
+        return moves
 
     def _allows(self, player: int, move: Move) -> bool:
         if move.kind == LUCKY:

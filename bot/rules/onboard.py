@@ -81,9 +81,10 @@ class OnBoardGame(QwixxGame):
 
     def _free_ahead(self, player: int, count: int) -> list[int]:
         """The first ``count`` (or fewer) free positions ahead of ``player``'s pawn."""
-        taken = {pos for p, pos in self.pawns.items() if p != player}  # START lies behind
+        pawns = self.pawns
+        taken = set(pawns.values())  # the player's own pawn, like START, lies behind
         free: list[int] = []
-        for position in range(self.pawns[player] + 1, self.board.last + 1):
+        for position in range(pawns[player] + 1, self.board.last + 1):
             if position not in taken:
                 free.append(position)
                 if len(free) == count:
@@ -115,18 +116,29 @@ class OnBoardGame(QwixxGame):
         return self._pawn_moves(player, first)
 
     def _pawn_moves(self, player: int, first: bool = False) -> list[Move]:
-        sheet, fields, index = self.sheets[player], self.board.fields, self.rules.index
-        spans: dict[str, tuple[int, int]] = {}  # the rows' spans, as far as asked for
+        """The pawn's moves: onto a field whose number the sheet has crossed, or may cross
+        now (:meth:`_span`'s rule inline, as in the crossings; a test holds them to it)."""
+        sheet, fields, rules, closed = self.sheets[player], self.board.fields, self.rules, \
+            self.closed
+        crossed, short, threshold = sheet.crossed, rules.short, rules.lock_threshold
         moves: list[Move] = []
-        for steps, position in enumerate(self._free_ahead(player, MAX_STEPS), start=1):
-            colour, number = fields[position - 1].colour, fields[position - 1].number
-            if colour not in spans:
-                spans[colour] = self._span(sheet, colour)
-            start, end = spans[colour]  # as _can_cross, with the span at hand
-            if start <= index[colour][number] < end or number in sheet.crossed[colour]:
+        steps = 0
+        for position in self._free_ahead(player, MAX_STEPS):
+            steps += 1
+            field = fields[position - 1]
+            colour, number = field.colour, field.number
+            done = crossed[colour]
+            if number in done:
                 moves.append(PAWN_MOVES[colour, steps])
-                if first:
-                    break
+            else:
+                at = rules.index[colour]
+                place = at[number]
+                if colour in closed or (done and place <= at[done[-1]]) or (
+                        place >= short and len(done) + (colour in sheet.locks) < threshold):
+                    continue
+                moves.append(PAWN_MOVES[colour, steps])
+            if first:
+                break
         return moves
 
     def _allows(self, player: int, move: Move) -> bool:
@@ -166,12 +178,10 @@ class OnBoardGame(QwixxGame):
             return target[1].colour, target[1].number
         return super()._target(player, move)
 
-    def _end_reason(self, turn_over: bool) -> str | None:
-        reason = super()._end_reason(turn_over)
-        if reason is None and turn_over and self.final_turn is not None \
-                and self.turn >= self.final_turn:
+    def _turn_end_reason(self) -> str | None:
+        if self.final_turn is not None and self.turn >= self.final_turn:
             return "board_finish"
-        return reason
+        return None
 
     # --- scoring ---------------------------------------------------------
     def _score(self, player: int, sheet: Sheet) -> Score:

@@ -14,7 +14,7 @@ from functools import cached_property
 from hashlib import blake2b
 from typing import Any, ClassVar
 
-from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, score_of
+from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, make_event, score_of
 from .dice import DICE_V2, FACE_TABLES, hashed_faces
 
 ROWS = ("red", "yellow", "green", "blue")
@@ -347,7 +347,7 @@ class QwixxGame(Game):
         """Cross ``move`` on ``player``'s sheet, telling ``events``; whether the cross
         locked its row (which closes only once every cross of the action is made)."""
         if move is PASS or move.kind == PASS.kind:
-            events.append(Event("passed", player, {"phase": self.phase}))
+            events.append(make_event(("passed", player, {"phase": self.phase})))
             return False
         row, number = move.row, move.number
         if move.kind != CROSS or row is None or number is None:  # _target's own case, inline
@@ -357,11 +357,11 @@ class QwixxGame(Game):
         players = self.players
         if player == players[(self.turn - 1) % len(players)]:  # self.active, inline
             self.active_crossed = True
-        events.append(Event("crossed", player, {"row": row, "number": number,
-                                                "phase": self.phase, "via": move.kind}))
+        events.append(make_event(("crossed", player, {"row": row, "number": number,
+                                                "phase": self.phase, "via": move.kind})))
         if number in self.rules.locking[row]:
             sheet.locks = [*sheet.locks, row]
-            events.append(Event("locked", player, {"row": row}))
+            events.append(make_event(("locked", player, {"row": row})))
             return True
         return False
 
@@ -377,49 +377,50 @@ class QwixxGame(Game):
                 self.closed = [*self.closed, row]
                 # The die leaves the game at once, not next turn.
                 self.dice = {die: value for die, value in self.dice.items() if die != row}
-                events.append(Event("die_removed", None, {"row": row}))
+                events.append(make_event(("die_removed", None, {"row": row})))
 
     def _after_action(self, events: list[Event]) -> None:
-        """After an active-only action: the next one (if the game goes on), or the turn's end."""
+        """After an active-only action: the next one (if the game goes on), or the end of
+        the active player's turn: penalty, end check, next roll."""
         phases, phase = self.active_phases, self.phase
-        if phase == phases[-1]:
-            self._end_turn(events)
-        elif not self._check_end(events):
-            self.phase = phases[phases.index(phase) + 1]
-            self._skip_if_no_choice(events)
-
-    def _end_turn(self, events: list[Event]) -> None:
-        """Finish the active player's turn: penalty, end check, next roll."""
+        if phase != phases[-1]:
+            if not self._check_end(events):
+                self.phase = phases[phases.index(phase) + 1]
+                self._skip_if_no_choice(events)
+            return
         if not self.active_crossed:
             players = self.players
             active = players[(self.turn - 1) % len(players)]  # self.active, inline
             sheet = self._sheet(active)
             sheet.penalties += 1
-            events.append(Event("penalty", active, {"count": sheet.penalties,
-                                                    "limit": self.rules.penalty_limit}))
+            events.append(make_event(("penalty", active, {"count": sheet.penalties,
+                                                    "limit": self.rules.penalty_limit})))
         if not self._check_end(events, turn_over=True):
             self.turn += 1
             self._start_turn(events)
 
     def _check_end(self, events: list[Event], turn_over: bool = False) -> bool:
         """End the game if it is over; ``turn_over`` says the active player's turn just ended."""
-        reason = self._end_reason(turn_over)
-        if reason is None:
-            return False
-        self.end_reason = reason
-        self.phase = "finished"
-        events.append(Event("game_over", None, {"reason": reason}))
-        return True
-
-    def _end_reason(self, turn_over: bool) -> str | None:
-        """Why the game ends now, if it does."""
         rules = self.rules
         if len(self.closed) >= rules.rows_to_end:
-            return "rows_locked"
-        limit = rules.penalty_limit
-        for sheet in self.sheets.values():
-            if sheet.penalties >= limit:
-                return "penalties"
+            reason: str | None = "rows_locked"
+        else:
+            limit = rules.penalty_limit
+            for sheet in self.sheets.values():
+                if sheet.penalties >= limit:
+                    reason = "penalties"
+                    break
+            else:
+                reason = self._turn_end_reason() if turn_over else None
+                if reason is None:
+                    return False
+        self.end_reason = reason
+        self.phase = "finished"
+        events.append(make_event(("game_over", None, {"reason": reason})))
+        return True
+
+    def _turn_end_reason(self) -> str | None:
+        """A variant's own reason to end the game when a turn ends (none in classic)."""
         return None
 
     def _start_turn(self, events: list[Event]) -> None:
@@ -439,7 +440,7 @@ class QwixxGame(Game):
         self.active_crossed = False
         players = self.players
         active = players[(turn - 1) % len(players)]  # self.active, inline
-        events.append(Event("turn", active, {"turn": turn, "dice": dict(dice)}))
+        events.append(make_event(("turn", active, {"turn": turn, "dice": dict(dice)})))
         moves = self._white_sum_moves
         chosen: dict[int, Move] = {}  # a loop: cheaper than a comprehension's own frame
         for player in players:

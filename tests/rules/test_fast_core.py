@@ -16,6 +16,9 @@ import pytest
 
 from bot.rules import PASS, VARIANTS, Game, Move, new_game
 from bot.rules.base import dice_rng, roll
+from bot.rules.dice import throw
+from bot.rules.longo import LongoGame
+from bot.rules.onboard import MAX_STEPS, OnBoardGame
 from bot.rules.qwinto import COLUMNS, ROW_COLUMNS, ROWS, QwintoSheet
 from bot.rules.qwixx import ROWS as QWIXX_ROWS
 from bot.rules.qwixx import QwixxGame
@@ -166,3 +169,94 @@ def test_a_caller_may_still_set_attributes_on_a_game() -> None:
     assert game.legal_moves(1) == [PASS]
     assert "legal_moves" not in vars(new_game("classic", [1, 2], 3))  # others untouched
     assert "legal_moves" not in vars(game._copy())  # a copy is the rules' state alone
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard"])
+@pytest.mark.parametrize("version", [1, 2])
+def test_every_turn_rolls_what_throw_derives(variant: str, version: int) -> None:
+    """The turn's throw, written out inline, rolls what :func:`throw` derives, closed rows
+    left out (``events`` of each move carry every turn's dice)."""
+    turns = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        game = new_game(variant, PLAYERS[variant], seed, dice_version=version)
+        assert isinstance(game, QwixxGame)
+        rows = [d for d in game.dice if d not in ("white1", "white2")]
+        while not game.finished:
+            player = min(game.decision().waiting)
+            before = game
+            game, events = game.apply(player, rng.choice(game.legal_moves(player)))
+            closed = list(before.closed)
+            for event in events:  # a move may end several turns, a row closing in any
+                if event.kind == "die_removed":
+                    closed.append(event.data["row"])
+                if event.kind == "turn":
+                    in_play = ["white1", "white2", *(r for r in rows if r not in closed)]
+                    assert event.data["dice"] == throw(
+                        version, in_play, game.rules.faces, seed, "turn", event.data["turn"])
+                    turns += 1
+    assert turns > 100
+
+
+def pawn_moves_by_target(game: OnBoardGame, player: int) -> list[Move]:
+    """The steps whose landing field :meth:`pawn_target` says crosses now or holds a number
+    already crossed (the plain definition)."""
+    expected = []
+    for steps in range(1, MAX_STEPS + 1):
+        target = game.pawn_target(player, steps)
+        if target is not None:
+            _, field, crosses = target
+            if crosses or field.number in game.sheets[player].crossed[field.colour]:
+                expected.append(Move("pawn", field.colour, steps))
+    return expected
+
+
+def test_pawn_moves_agree_with_pawn_target() -> None:
+    """On Board's action 3 (the span rule inline) offers what ``pawn_target`` allows."""
+    checked = 0
+    for positions in random_games("onboard", 6):
+        for game in positions:
+            assert isinstance(game, OnBoardGame)
+            for player in game.players:
+                expected = pawn_moves_by_target(game, player)
+                assert game._pawn_moves(player) == expected
+                assert game._pawn_moves(player, first=True) == expected[:1]
+                checked += bool(expected)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("closed", [[], ["red"], ["green", "blue"]])
+def test_pawn_moves_agree_with_pawn_target_near_locks_and_closed_rows(
+        closed: list[str]) -> None:
+    """Every pawn position, with rows crossed up to (not) enough to lock and rows closed."""
+    game = new_game("onboard", (1, 2), 3)
+    assert isinstance(game, OnBoardGame)
+    numbers = game.rules.row_numbers
+    game.closed = closed
+    for count in (0, 3, 4, 5):
+        sheet = game.sheets[1]
+        sheet.crossed = {row: list(numbers[row][:count]) for row in QWIXX_ROWS}
+        for position in range(game.board.last):
+            game.pawns = {1: position, 2: min(position + 2, game.board.last)}
+            assert game._pawn_moves(1) == pawn_moves_by_target(game, 1), (count, position)
+
+
+def test_lucky_moves_agree_with_the_spans() -> None:
+    """Longo's lucky moves (the span rule inline): the first crossable number of each open
+    row with something left to cross, in the rows with the fewest crosses."""
+    checked = 0
+    for positions in random_games("longo", 8):
+        for played in positions:
+            closing = played._copy()  # the same sheets, with rows closed
+            closing.closed = ["blue", "red"]
+            for game, player in itertools.product((played, closing), played.players):
+                assert isinstance(game, LongoGame)
+                sheet = game.sheets[player]
+                spans = game._spans(sheet)
+                fewest = min((sheet.crosses(row) for row in spans), default=0)
+                expected = [Move("lucky", row, game.rules.row_numbers[row][start])
+                            for row, (start, _) in spans.items()
+                            if sheet.crosses(row) == fewest]
+                assert game.lucky_moves(player) == expected
+                checked += len(expected) > 1
+    assert checked > 50
