@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import current
 
 from . import png, theme
+from .pool import ImagePool
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -125,7 +126,7 @@ class Canvas:
 
         assert self.marks.card is not None
         key, card = self.marks.card
-        scratch = Canvas(SCRATCHES.take(key, card))
+        scratch = Canvas(SCRATCHES.take(key, card.copy))
         for part in parts:
             part.draw(Canvas(None, part.origin, part.scale, scratch.marks))
         boxes = scratch.marks.dirty
@@ -493,32 +494,6 @@ def palette_png(image: Image.Image, level: int | None = None, colours: int | Non
     return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours, runs, cuts)
 
 
-class Scratches:
-    """Copies of cards to draw sprites on (see :meth:`Canvas.sprite`), kept between uses
-    with the card restored where drawn: copying a sheet's card (6 MB) took longer than
-    drawing most sprites. At most ``keep`` are kept; a thread finding none copies one."""
-
-    def __init__(self, keep: int) -> None:
-        self.keep = keep
-        self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def take(self, key: Hashable, card: Image.Image) -> Image.Image:
-        with self._lock:
-            image = self._images.pop(key, None)
-        return image or card.copy()
-
-    def give(self, key: Hashable, image: Image.Image) -> None:
-        with self._lock:
-            self._images[key] = image
-            while len(self._images) > self.keep:
-                self._images.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._images.clear()
-
-
 class ImageCache(Generic[T]):
     """A bounded LRU cache of images that nobody changes once stored (callers paste or
     copy them, never draw on them), so any number of threads may read them at once.
@@ -527,7 +502,7 @@ class ImageCache(Generic[T]):
     """
 
     def __init__(self, maxsize: int,
-                 dependents: Sequence[ImageCache[Any] | Scratches] = ()) -> None:
+                 dependents: Sequence[ImageCache[Any] | ImagePool] = ()) -> None:
         self.maxsize = maxsize
         self.dependents = dependents  # caches of images drawn over these: cleared with them
         self._images: OrderedDict[Hashable, T] = OrderedDict()
@@ -560,8 +535,9 @@ class ImageCache(Generic[T]):
 # What is written on the cards, at output size in the palette (see Canvas.sprite): a
 # crossed cell is 64 x 64 px, 4 KB; a Qwixx card has 44 cells in two looks each.
 CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)
-# Cards to draw sprites on: two, 6 MB each.
-SCRATCHES = Scratches(keep=2)
+# Copies of cards to draw sprites on, kept with the card restored where drawn: copying a
+# sheet's card (6 MB) took longer than drawing most sprites. Two, 6 MB each.
+SCRATCHES = ImagePool(keep=2)
 # Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
 REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
 # The printed parts of sheets and boards: one image per layout and scale. A full-size

@@ -26,8 +26,9 @@ from bot.rules import Game, Move
 from bot.rules import qwinto as qwinto_rules
 
 from . import icons, palette, theme
-from .canvas import Box, Canvas, Colour, ImageCache
+from .canvas import Box, Canvas, Colour, ImageCache, palette_png
 from .parts import blend, draw_lock, measure, row_colours, row_letter, signed
+from .pool import ImagePool
 
 Cell = tuple[str, int]  # (row, number); Qwinto: (row, column)
 
@@ -202,15 +203,29 @@ def sprite(key: Hashable, size: tuple[int, int], background: Colour,
     return SPRITES.get((key, size, background, leaderboard), build)
 
 
+SURFACES = ImagePool(keep=4)  # images to compose on, by size (see :mod:`.pool`)
+
+
 class Surface:
     """An output-size palette image composed from sprites, text and plain rectangles, in
     the fixed palette (the leaderboard's if asked)."""
 
     def __init__(self, width: int, height: int, leaderboard: bool = False) -> None:
         self.leaderboard = leaderboard
-        self.image = palette.new_image(width, height, leaderboard=leaderboard)
+        self.key = (width, height, leaderboard)
+        self.image = SURFACES.take(self.key, lambda: palette.new_image(
+            width, height, leaderboard=leaderboard))
+        self.image.im.paste(palette.index(theme.PAPER, leaderboard), (0, 0, width, height))
         self.draw = ImageDraw.Draw(self.image)
         self.core = self.image.im  # pasted on directly: Image.paste checks cost more
+
+    def png(self, level: int | None = None) -> bytes:
+        """The image as a palette PNG (see :func:`palette_png`); the surface is done with,
+        and its image kept to compose the next one on."""
+        try:
+            return palette_png(self.image, level, palette.entries(self.leaderboard))
+        finally:
+            SURFACES.give(self.key, self.image)
 
     def paste(self, tile: Image.Image, x: float, y: float) -> None:
         """``tile`` (a palette image of this palette) with its top-left corner at (x, y)."""

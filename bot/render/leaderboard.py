@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import palette, theme
-from .canvas import Box, Canvas, Colour, palette_png
+from . import theme
+from .canvas import Box, Canvas, Colour
 from .compact import Surface, sprite
 from .parts import blend, centre
 
@@ -128,7 +128,7 @@ def render_leaderboard(table: BoardTable) -> bytes:
     for k, text in enumerate(footer):
         surface.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55), text,
                      FOOTER, theme.MUTED)
-    return palette_png(surface.image, colours=palette.entries(leaderboard=True))
+    return surface.png()
 
 
 def sorted_band(layout: Layout, column: int | None) -> Box | None:

@@ -23,6 +23,8 @@ from typing import NamedTuple
 
 from PIL import Image
 
+from .pool import ImagePool
+
 libdeflate: ModuleType | None
 try:
     import deflate as libdeflate
@@ -59,13 +61,23 @@ def encode(image: Image.Image, level: int, colours: int | None = None,
         image.save(buffer, format="PNG", compress_level=min(level, 9))
         return buffer.getvalue()
     width, height = image.size
-    rows = Image.new("P", (width + 1, height), NO_FILTER)  # a filter byte before each row
-    rows.im.paste(image.im, (1, 0, width + 1, height))
+    size = (width + 1, height)  # a filter byte (0: none) left of each row
+    rows = ROW_IMAGES.take(size, lambda: Image.new("P", size, NO_FILTER))
+    try:
+        rows.im.paste(image.im, (1, 0, width + 1, height))
+        raw = raw_bytes(rows)
+    finally:
+        ROW_IMAGES.give(size, rows)
     palette = bytes((image.getpalette() or [])[:3 * colours])
     header = struct.pack(">IIBBBBB", width, height, 8, PALETTE_TYPE, 0, 0, 0)
     return b"".join((SIGNATURE, chunk(b"IHDR", header), chunk(b"PLTE", palette),
-                     chunk(b"IDAT", pixels(raw_bytes(rows), width + 1, level, runs, cuts)),
+                     chunk(b"IDAT", pixels(raw, width + 1, level, runs, cuts)),
                      chunk(b"IEND", b"")))
+
+
+# Images of the rows with their filter bytes, by size: the sheets' three sizes and the
+# last scoreboard's (see :mod:`.pool`).
+ROW_IMAGES = ImagePool(keep=4)
 
 
 def pixels(raw: bytes, stride: int, level: int, runs: RunCache | None,

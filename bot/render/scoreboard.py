@@ -15,8 +15,8 @@ from bot.messages import t
 from bot.rules import Game, Score, Standing
 from bot.rules import qwinto as qwinto_rules
 
-from . import palette, theme
-from .canvas import Box, Canvas, palette_png
+from . import theme
+from .canvas import Box, Canvas
 from .compact import (
     EDGE,
     LABEL,
@@ -127,7 +127,7 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
                       player_name(names, standing.player))
     draw_blocks(surface, layout.sheets, game, [s.player for s in standings], names,
                 layout.sheets_top)
-    return palette_png(surface.image, theme.SCOREBOARD_COMPRESS_LEVEL, palette.entries())
+    return surface.png(theme.SCOREBOARD_COMPRESS_LEVEL)
 
 
 def player_name(names: dict[int, str], player: int) -> str:

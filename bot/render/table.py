@@ -11,8 +11,7 @@ from collections.abc import Iterable, Mapping
 from bot.messages import t
 from bot.rules import Game
 
-from . import palette, theme
-from .canvas import palette_png
+from . import theme
 from .compact import EDGE, Cell, CompactLayout, Surface, blocks_height, draw_blocks
 
 TITLE = 44
@@ -44,4 +43,4 @@ def render_table(game: Game, names: Mapping[int, str],
                   bold=True)
     draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
                 decision.active, latest)
-    return palette_png(surface.image, theme.TABLE_COMPRESS_LEVEL, palette.entries())
+    return surface.png(theme.TABLE_COMPRESS_LEVEL)
