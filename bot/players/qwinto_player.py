@@ -4,7 +4,9 @@ A sheet is rated by an estimate of its final score (:func:`sheet_value`): number
 far, plus, for each row, the chance it still gets completed (how much room every run of
 empty fields has between its neighbours, and how many fields are left) times what
 completing it adds; plus each triple column's pentagon weighted by how full it is;
-minus the failed throws. Every decision is the one with the best expected rating:
+minus the failed throws; for ``hard`` in games of two or more, minus a price on the
+chance that one's next throw fits nowhere (a sheet with few sums left to take fails
+throws and ends the game for everyone). Every decision is the one with the best expected rating:
 
 * placing: the field that raises the rating most, or passing if none does (the active
   player's pass costs a failed throw; in games of two or more ``hard`` writes on
@@ -38,6 +40,7 @@ from bot.rules.qwinto import (
 )
 
 HIGHEST = 18  # three dice
+DICE_CHOICES = tuple(c for n in (1, 2, 3) for c in itertools.combinations(range(3), n))
 FAIL = 5
 Slots = tuple[int | None, ...]
 
@@ -54,14 +57,17 @@ class Params:
     other_min: float = 0.0  # the least gain for which a player not rolling writes (a
     # field filled on another's throw is one fewer for one's own throws)
     pace: float = 0.0  # how much each failed throw on the fullest box hastens the end
+    flex: float = 0.0  # points per unit of chance that one's own next turn (best dice,
+    # re-roll included) gives a sum that fits nowhere: a failed throw
 
 
 PARAMS = Params()
 # ``hard`` in games of two or more: it counts on less room between written numbers
 # (a gap's chance of being filled is raised to a lower power), hopes for empty fields
 # less and less as failed throws bring the end nearer, and writes on another's throw
-# only for a clear gain (2-player self-play over 400 games: 50.4 -> 58.5).
-VERSUS = Params(room=0.7, per_field=0.99, other_min=1.0, pace=25.0)
+# only for a clear gain (2-player self-play over 400 games: 50.4 -> 58.5); it keeps
+# sums to write for its next throw (seeds 0-599: 57.7 -> 59.5, most at 8 points of 3-25).
+VERSUS = Params(room=0.7, per_field=0.99, other_min=1.0, pace=25.0, flex=8.0)
 # ``normal`` does not plan for the triple columns' bonuses (with them it would be almost
 # as strong as ``hard``, which then beat it little more than half the time).
 NORMAL = Params(column=0.0)
@@ -149,9 +155,53 @@ def sheet_value(sheet: QwintoSheet, params: Params | None = None) -> float:
     params = params or PARAMS
     if sheet.failed >= FAILED_LIMIT:
         return float(exact_score(sheet))
-    return (sum(row_value(slots(sheet, r), params) for r in ROWS)
+    rows = tuple(slots(sheet, r) for r in ROWS)
+    return (sum(row_value(values, params) for values in rows)
             + sum(column_value(sheet, c, params=params) for c in TRIPLE_COLUMNS)
-            - FAIL * sheet.failed)
+            - FAIL * sheet.failed - params.flex * miss_chance(tuple(map(fits, rows))))
+
+
+@lru_cache(maxsize=65536)
+def fits(values: Slots) -> int:
+    """The numbers 1-18 that could be written somewhere in the row, as a bit mask."""
+    mask, low, empty = 0, 0, False
+    for value in (*values, HIGHEST + 1):
+        if value is None:
+            empty = True
+            continue
+        if empty:
+            mask |= ((1 << value) - 1) & ~((1 << (low + 1)) - 1)
+        low, empty = value, False
+    return mask
+
+
+@lru_cache(maxsize=65536)
+def miss_chance(masks: tuple[int, ...]) -> float:
+    """The least chance, over the dice one may roll (re-roll included), that the sum
+    fits no row of a rolled colour (``masks``: each row's :func:`fits`)."""
+    best = 1.0
+    for dice in DICE_CHOICES:
+        mask = 0
+        for index in dice:
+            mask |= masks[index]
+        best = min(best, (1 - hit_chance(mask, len(dice))) ** 2)
+    return best
+
+
+def hit_chance(mask: int, dice: int) -> float:
+    """The chance that the sum of ``dice`` dice is in ``mask`` (bits 0-18)."""
+    low, mid, high = BYTE_ODDS[dice]
+    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255]
+
+
+def byte_odds(dice: int) -> tuple[tuple[float, ...], ...]:
+    """For each byte of a sum mask, the chance of every byte value's sums."""
+    odds = dict(sum_odds(dice))
+    return tuple(tuple(sum(odds.get(8 * part + bit, 0.0) for bit in range(8) if value >> bit & 1)
+                       for value in range(256)) for part in range(3))
+
+
+BYTE_ODDS = {dice: byte_odds(dice) for dice in (1, 2, 3)}
 
 
 def exact_score(sheet: QwintoSheet) -> int:
@@ -159,13 +209,18 @@ def exact_score(sheet: QwintoSheet) -> int:
 
 
 def placement_gain(sheet: QwintoSheet, row: str, column: int, number: int,
-                   params: Params = PARAMS) -> float:
+                   params: Params = PARAMS, rows: dict[str, Slots] | None = None) -> float:
     """How much writing ``number`` at ``row``/``column`` changes the rating (the sheet,
-    which other games may share, is not touched)."""
-    before = slots(sheet, row)
+    which other games may share, is not touched; ``rows``: its slots, if known)."""
+    rows = rows or {r: slots(sheet, r) for r in ROWS}
+    before = rows[row]
     slot = ROW_COLUMNS[row].index(column)
     after = (*before[:slot], number, *before[slot + 1:])
     gain = row_value(after, params) - row_value(before, params)
+    if params.flex and fits(after) != fits(before):
+        masks = tuple(fits(after if r == row else rows[r]) for r in ROWS)
+        gain -= params.flex * (miss_chance(masks) - miss_chance(tuple(fits(rows[r])
+                                                                      for r in ROWS)))
     if column in TRIPLE_COLUMNS:
         gain += (column_value(sheet, column, (row, number), params)
                  - column_value(sheet, column, params=params))
@@ -183,13 +238,14 @@ class Planner:
     def __post_init__(self) -> None:
         self.sheet = self.game.sheets[self.player]
         self.now = sheet_value(self.sheet, self.params)
+        self.rows = {r: slots(self.sheet, r) for r in ROWS}
         self._best: dict[tuple[str, int], tuple[float, Move | None]] = {}
 
     def best_in_row(self, row: str, number: int) -> tuple[float, Move | None]:
         """The best field for ``number`` in ``row``: its gain and the move."""
         key = (row, number)
         if key not in self._best:
-            options = [(placement_gain(self.sheet, row, c, number, self.params),
+            options = [(placement_gain(self.sheet, row, c, number, self.params, self.rows),
                         Move("place", row, c))
                        for c in self.sheet.free_fields(row, number)]
             self._best[key] = max(options, key=lambda o: o[0], default=(float("-inf"), None))
@@ -249,7 +305,7 @@ def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
     if move == PASS:
         return plan.pass_value(active), float(active)
     gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.total,
-                          plan.params)
+                          plan.params, plan.rows)
     return plan.now + gain, 0.0
 
 

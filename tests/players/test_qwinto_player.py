@@ -1,10 +1,25 @@
-"""Qwinto's ``hard`` in games of two or more: pacing and writing on another's throw."""
+"""Qwinto's ``hard`` in games of two or more: pacing, writing on another's throw and
+the chance of a failed throw."""
 
 from __future__ import annotations
 
-from bot.players.qwinto_player import NORMAL, VERSUS, Planner, paced, row_value, slots
+from dataclasses import replace
+
+import pytest
+
+from bot.players.qwinto_player import (
+    NORMAL,
+    VERSUS,
+    Planner,
+    fits,
+    miss_chance,
+    paced,
+    placement_gain,
+    row_value,
+    slots,
+)
 from bot.rules import new_game
-from bot.rules.qwinto import QwintoGame
+from bot.rules.qwinto import ROW_COLUMNS, QwintoGame
 
 
 def two_player_game() -> QwintoGame:
@@ -32,3 +47,30 @@ def test_hard_writes_on_another_throw_only_for_a_clear_gain() -> None:
     assert game.active == -1
     assert plan.pass_value(False) == plan.now + VERSUS.other_min > plan.now
     assert plan.pass_value(True) < plan.now  # the active player's pass is a failed throw
+
+
+def test_fits_lists_the_numbers_an_empty_field_can_still_take() -> None:
+    row = (None, 3, None, None, 10, 11, 12, 13, 14)
+    mask = fits(row)
+    assert [n for n in range(19) if mask >> n & 1] == [1, 2, 4, 5, 6, 7, 8, 9]
+    assert fits((1, 2, 3, 4, 5, 6, 7, 8, 9)) == 0  # a full row takes nothing
+
+
+def test_the_chance_of_a_failed_throw_counts_the_best_dice_and_the_reroll() -> None:
+    open_row = fits((None,) * 9)
+    assert miss_chance((open_row, 0, 0)) < 1e-9  # every sum of any dice fits
+    only_six = 1 << 6
+    assert miss_chance((only_six, 0, 0)) == pytest.approx((5 / 6) ** 2)  # one die, twice
+    assert miss_chance((0, 0, 0)) == 1.0
+
+
+def test_hard_rates_down_a_field_that_leaves_few_sums_to_write() -> None:
+    game = two_player_game()
+    sheet = game.sheets[-1]
+    for row in ("orange", "yellow"):  # full rows: only purple takes numbers
+        sheet.fields[row].update(zip(ROW_COLUMNS[row], range(1, 10), strict=True))
+    sheet.fields["purple"].update({0: 1, 1: 2, 2: 3, 3: 4, 5: 5, 6: 6})
+    blind = replace(VERSUS, flex=0.0)
+    closing = placement_gain(sheet, "purple", 7, 12, VERSUS)  # 13-17 is all that is left
+    assert VERSUS.flex > 0
+    assert closing < placement_gain(sheet, "purple", 7, 12, blind)
