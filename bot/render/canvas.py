@@ -84,9 +84,10 @@ class Canvas:
         ``draw`` must draw the same for the same ``key`` on the same card, origin and scale
         (a crossed cell, the player's name...). Its output pixels are pasted when the image
         is saved. A sprite over sprites kept aside (an outline over its crossed neighbours)
-        joins them into one, cached by their keys; anything else drawn over a sprite first
-        draws it on the image. So the image is the same as drawing everything in turn, which
-        a test checks.
+        joins them into one, cached by their keys and drawn when the image is saved (a row
+        of outlines joins one by one); anything else drawn over a sprite first draws it on
+        the image. So the image is the same as drawing everything in turn, which a test
+        checks.
         """
         if self.marks.card is None:
             draw(self)
@@ -101,23 +102,35 @@ class Canvas:
             return
         under = self.marks.under(found[0])
         if under:
-            self._join(under, full, part)
+            self._join(under, full, part, found[0])
         else:
             self.marks.pending.append(Pending(full, found[0], found[1], [part]))
 
-    def _join(self, under: list[Pending], key: Hashable, part: Part) -> None:
-        """Keep the sprites ``under`` and ``part`` over them aside as one sprite, or draw
-        them if their joint box reaches over something drawn."""
+    def _join(self, under: list[Pending], key: Hashable, part: Part, box: IntBox) -> None:
+        """Keep the sprites ``under`` and ``part`` (drawn in ``box``) over them aside as one
+        sprite, or draw them if their joint box reaches over something drawn. The joint
+        box is the box around theirs (the box drawing them all would give); its pixels are
+        drawn when needed (see :meth:`card_png`)."""
         pending = self.marks.pending
         for sprite in under:
             pending.remove(sprite)
         parts = [*(p for sprite in under for p in sprite.parts), part]
         joint = (*(sprite.key for sprite in under), key)
-        found = CARD_SPRITES.get(joint, lambda: self._draw_sprite(parts))
-        if found is None or self.marks.touches(found[0]):
+        boxes = [box, *(sprite.box for sprite in under)]
+        joint_box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                     max(b[2] for b in boxes), max(b[3] for b in boxes))
+        if self.marks.touches(joint_box):
             self.marks.draw_parts(parts)
         else:
-            pending.append(Pending(joint, found[0], found[1], parts))
+            pending.append(Pending(joint, joint_box, None, parts))
+
+    def pixels_of(self, sprite: Pending) -> Sprite:
+        """The box and output pixels of a sprite kept aside (drawn once per key)."""
+        if sprite.patch is not None:
+            return sprite.box, sprite.patch
+        found = CARD_SPRITES.get(sprite.key, lambda: self._draw_sprite(sprite.parts))
+        assert found is not None and found[0] == sprite.box, (found, sprite.box)
+        return found
 
     def _draw_sprite(self, parts: list[Part]) -> Sprite | None:
         """The image box that ``parts`` draw in on the card, on whole output pixels, and
@@ -323,9 +336,9 @@ class Canvas:
             part = self.image.crop((x0, y0, x1, y1)).reduce(s)
             out.paste(palette.to_palette(part), (x0 // s, y0 // s))
         for sprite in self.marks.pending:  # after the boxes, which may span them
-            x, y = sprite.box[0] // s, sprite.box[1] // s
-            out.im.paste(sprite.patch.im, (x, y, x + sprite.patch.width,
-                                           y + sprite.patch.height))
+            box, patch = self.pixels_of(sprite)
+            x, y = box[0] // s, box[1] // s
+            out.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
         return palette_png(out, colours=palette.entries(), runs=SHEET_RUNS, cuts=cuts)
 
 
@@ -382,7 +395,7 @@ class Pending:
 
     key: Hashable
     box: IntBox
-    patch: Image.Image
+    patch: Image.Image | None  # None for sprites joined: drawn when the image is saved
     parts: list[Part]
 
 
