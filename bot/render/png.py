@@ -115,7 +115,7 @@ def raw_bytes(image: Image.Image) -> bytes:
     return data if status > 0 and len(data) == size else image.tobytes()
 
 
-# --- strips: a palette PNG from separately compressed, cached runs of rows --------------
+# --- runs: a palette PNG from separately deflated, cached runs of rows ------------------
 #
 # Unfiltered, each row of a PNG is its filter byte and its pixels, so any run of rows is
 # one byte string: deflated on its own (without a final block, ending byte-aligned), runs
