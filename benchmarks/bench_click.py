@@ -7,7 +7,9 @@ its results). The client keeps each game's latest state from the click's answer,
 only ``act`` is timed.
 
 Each section also gives the process's CPU time per click (both threads, client
-included): on a shared machine the wall clock also measures the neighbours.
+included): on a shared machine the wall clock also measures the neighbours. The
+collector is set as the bot sets it once started (:mod:`bot.service.heap`); the
+sustained run also tells the share of its time spent in garbage collection.
 
 * one game — sequential clicks: p50 and p99 (budget: p50 <= 0.3 ms), and the round
   trips to the store's writer thread per click (budget: one, a single transaction);
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import tempfile
@@ -37,6 +40,7 @@ from typing import Any
 
 from bot.rules import Game
 from bot.service.games import GameService
+from bot.service.heap import tune_gc
 from bot.store import Store
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
@@ -120,12 +124,18 @@ async def tables(store_dir: Path, count: int) -> tuple[Store, list[Table]]:
 
 async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Row]]]
                       ) -> list[Row]:
+    """``run`` on ``count`` open games, with the collector set as the bot sets it once
+    started (:func:`bot.service.heap.tune_gc`); afterwards set back."""
+    thresholds = gc.get_threshold()
     with tempfile.TemporaryDirectory() as folder:
         store, opened = await tables(Path(folder), count)
+        tune_gc()
         try:
             return await run(opened)
         finally:
             await store.close()
+            gc.unfreeze()
+            gc.set_threshold(*thresholds)
 
 
 def ms(seconds: float) -> str:
@@ -187,6 +197,7 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
             latencies.append(completed[-1] - due)
 
         pending = []
+        collecting = Collecting()
         start, cpu = loop.time(), time.process_time()
         for k in range(int(seconds * rate)):
             due = start + k / rate
@@ -195,6 +206,7 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
                 await asyncio.sleep(delay)
             pending.append(asyncio.ensure_future(arrive(opened[k % len(opened)], due)))
         await asyncio.gather(*pending)
+        collected = collecting.stop() / (loop.time() - start)
         cpu = (time.process_time() - cpu) / len(latencies)
         begin, end = start + seconds / 10, start + seconds
         achieved = sum(begin <= t < end for t in completed) / (end - begin)
@@ -205,8 +217,28 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
                 (f"{name}, p50", "", ms(statistics.median(latencies)), 0.0),
                 (f"{name}, achieved", f">= {rate:,.0f}/s", f"{achieved:,.0f}/s",
                  rate / achieved if achieved else float("inf")),
-                (f"{name}, CPU per click", "", ms(cpu), 0.0)]
+                (f"{name}, CPU per click", "", ms(cpu), 0.0),
+                (f"{name}, in garbage collection", "", f"{collected:.0%} of the time", 0.0)]
     return await with_tables(games, run)
+
+
+class Collecting:
+    """Adds up the time the garbage collector runs, from now until :meth:`stop`."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started = 0.0
+        gc.callbacks.append(self._heard)
+
+    def _heard(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
+
+    def stop(self) -> float:
+        gc.callbacks.remove(self._heard)
+        return self.seconds
 
 
 def rows(quick: bool = False) -> list[Row]:

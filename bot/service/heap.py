@@ -1,0 +1,32 @@
+"""The interpreter's garbage collector, set for a long-running bot.
+
+A click allocates many small containers (the rules' state, the decoded JSON, its
+task and futures) and the bot keeps many for long (the games, records and sheets of
+every open game, the modules, discord.py's caches). With CPython's defaults (a young
+collection every 700 net allocations) the young objects of clicks in flight survive
+into the older generations, and every few seconds a full collection walks the whole
+heap; measured with 1,000 games and 2,000 clicks/s arriving (``bench_click``), that
+was a third or more of the run's time, in pauses up to 200 ms.
+
+:func:`tune_gc` moves what exists at start-up out of the collector's sight
+(:func:`gc.freeze`: modules and classes are never garbage) and lets the young
+generation grow to 10,000 objects before it is collected: most of a click's objects
+are freed by reference counting long before that, so fewer survive to be walked again.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Final
+
+THRESHOLDS: Final = (10_000, 10, 10)
+"""Young generation size, then how many collections of one generation trigger one of
+the next (CPython's defaults: 700, 10, 10)."""
+
+
+def tune_gc() -> None:
+    """Freeze what the process holds now and set :data:`THRESHOLDS`; call once, when
+    start-up is done (a second call freezes what came since)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*THRESHOLDS)
