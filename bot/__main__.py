@@ -202,9 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     import discord
 
     from bot.app import new_bot
+    from bot.service.heap import tune_gc
 
     bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
                   sync=not args.no_sync)
+    tune_gc()  # start-up's objects out of the collector's walks (see bot.service.heap)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
