@@ -472,9 +472,9 @@ class Store(StatsQueries):
         raises rolls its changes back and reaches the caller. Transactions run in the
         order they were sent. Group commit: while one is on the writer's thread, those
         sent meanwhile queue up and then go together, in one transaction, each still
-        undone alone if it fails (see :func:`_atomically_each`): under load, one commit (and one
-        round trip) serves many clicks, and a page several of them change is written
-        once. Each caller still hears back only after the commit.
+        undone alone if it fails (see :func:`_atomically_each`): under load, one
+        commit (and one round trip) serves many clicks, and a page several of them
+        change is written once. Each caller still hears back only after the commit.
         """
         db = self._conn()
         try:
