@@ -36,6 +36,7 @@ from pathlib import Path
 
 from benchmarks.bench_click import Table, ms, percentile
 from bot.service.games import GameService
+from bot.service.heap import tune_gc
 from bot.shards import shard_of
 from bot.store import Store
 
@@ -68,6 +69,7 @@ async def work(database: str, shard: int, count: int, games: int, seconds: float
         await table.open()
     warm_up = random.Random(0)
     await asyncio.gather(*(t.click(warm_up) for t in tables))  # connections, caches
+    tune_gc()  # as the bot, once started
     print(READY, flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     start = time.perf_counter()
