@@ -357,8 +357,8 @@ class QwixxGame(Game):
         players = self.players
         if player == players[(self.turn - 1) % len(players)]:  # self.active, inline
             self.active_crossed = True
-        events.append(make_event(("crossed", player, {"row": row, "number": number,
-                                                "phase": self.phase, "via": move.kind})))
+        events.append(make_event(("crossed", player, {
+            "row": row, "number": number, "phase": self.phase, "via": move.kind})))
         if number in self.rules.locking[row]:
             sheet.locks = [*sheet.locks, row]
             events.append(make_event(("locked", player, {"row": row})))
@@ -393,8 +393,8 @@ class QwixxGame(Game):
             active = players[(self.turn - 1) % len(players)]  # self.active, inline
             sheet = self._sheet(active)
             sheet.penalties += 1
-            events.append(make_event(("penalty", active, {"count": sheet.penalties,
-                                                    "limit": self.rules.penalty_limit})))
+            events.append(make_event(("penalty", active, {
+                "count": sheet.penalties, "limit": self.rules.penalty_limit})))
         if not self._check_end(events, turn_over=True):
             self.turn += 1
             self._start_turn(events)
