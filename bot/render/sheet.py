@@ -102,8 +102,10 @@ def pawn_cells(game: QwixxGame, player: int, moves: Iterable[Move]) -> set[tuple
     """The (row, number) cells that pawn ``moves`` (On Board's action 3) would cross."""
     target_of = getattr(game, "pawn_target", None)
     cells: set[tuple[str, int]] = set()
+    if target_of is None:  # no board: no pawn moves (Longo offers many moves to look at)
+        return cells
     for move in moves:
-        if move.kind == PAWN_KIND and move.number is not None and target_of is not None:
+        if move.kind == PAWN_KIND and move.number is not None:
             target = target_of(player, move.number)
             if target is not None and target[2]:
                 cells.add((target[1].colour, target[1].number))
