@@ -263,6 +263,8 @@ class QwixxGame(Game):
         active = players[(self.turn - 1) % len(players)]  # self.active, inline
         if move is PASS or (move.kind == PASS.kind and move == PASS):
             return phase == "action1" or player == active
+        if phase == "action2" and player != active:
+            return False
         row, number = move.row, move.number
         if move.kind != CROSS or move.dice or phase not in ("action1", "action2") \
                 or row not in ROWS or number is None:
@@ -273,8 +275,7 @@ class QwixxGame(Game):
                 return False
         else:
             colour = dice.get(row, 0)
-            if player != active or number not in (dice["white1"] + colour,
-                                                  dice["white2"] + colour):
+            if number != dice["white1"] + colour and number != dice["white2"] + colour:
                 return False
         if row in self.closed:
             return False
