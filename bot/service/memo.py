@@ -70,6 +70,6 @@ class IdentityMemo(Generic[S, V]):
             return kept[1]
         value = self._derive(source)
         if len(self._values) >= self._kept:
-            self._values.clear()  # (atomic, as each step here: readers on two threads)
+            self._values.clear()  # each step here is atomic: the memo serves two threads
         self._values[id(source)] = (source, value)
         return value
