@@ -112,19 +112,25 @@ class OnBoardGame(QwixxGame):
     # --- legality --------------------------------------------------------
     def _active_moves(self, player: int, first: bool = False) -> list[Move]:
         if self.phase != ACTION3:
-            return super()._active_moves(player, first)
+            return self._colour_crossings(player, first)  # the Qwixx core's
         return self._pawn_moves(player, first)
 
     def _pawn_moves(self, player: int, first: bool = False) -> list[Move]:
         """The pawn's moves: onto a field whose number the sheet has crossed, or may cross
         now (:meth:`_span`'s rule inline, as in the crossings; a test holds them to it)."""
-        sheet, fields, rules, closed = self.sheets[player], self.board.fields, self.rules, \
-            self.closed
-        crossed, short, threshold = sheet.crossed, rules.short, rules.lock_threshold
+        sheet, board, rules, closed = self.sheets[player], self.board, self.rules, self.closed
+        crossed, short, threshold, fields = sheet.crossed, rules.short, rules.lock_threshold, \
+            board.fields
+        pawns = self.pawns
+        taken = set(pawns.values())  # as in _free_ahead: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
-        for position in self._free_ahead(player, MAX_STEPS):
+        for position in range(pawns[player] + 1, board.last + 1):  # _free_ahead, inline
+            if position in taken:
+                continue
             steps += 1
+            if steps > MAX_STEPS:
+                break
             field = fields[position - 1]
             colour, number = field.colour, field.number
             done = crossed[colour]
@@ -144,12 +150,12 @@ class OnBoardGame(QwixxGame):
     def _allows(self, player: int, move: Move) -> bool:
         if self.phase == ACTION3 and move.kind == PAWN:
             return player == self.active and move in self._pawn_moves(player)
-        return super()._allows(player, move)
+        return QwixxGame._allows(self, player, move)  # super(), without its cost
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:
         if self.phase != ACTION3 or move.kind != PAWN:
-            return super()._apply(player, move)
+            return QwixxGame._apply(self, player, move)  # super(), without its cost
         target = self.pawn_target(player, move.number or 0)
         if target is None:
             raise RuleError(f"malformed pawn move {move}")
