@@ -11,9 +11,10 @@ no more often.) Before each roll, TD(0) moves the learner's estimate towards the
 estimate after the roll (the exact margin once the game is over): the own table by the
 step, the rival's by minus the step.
 
-    python -m bot.players.learn_versus [--games 40000] [--seed 1] [--only classic]
+    python -m bot.players.learn_versus [--games 40000] [--seed 1] [--only classic] [--resume]
 
-(The shipped tables record how many games they learned from: classic 40,000, longo 30,000.)
+(The shipped tables record how many games they learned from: classic 100,000 — 40,000
+from scratch, then ``--resume --games 60000`` —, longo 30,000.)
 """
 
 from __future__ import annotations
@@ -157,14 +158,26 @@ def initial(rules: RowRules) -> tuple[ValueTable, ValueTable]:
     return pair
 
 
-def train(name: str, games: int, seed: int) -> Tables:
-    tables: Tables = {True: initial(RULES[name]), False: initial(RULES[name])}
-    rng = random.Random(f"{name}:{seed}:versus")
+def shipped(name: str) -> Tables:
+    """Fresh copies of the shipped margin tables, to learn on from."""
+    data = json.loads(table_path(name).read_text(encoding="utf-8"))["versus"]
+    return {key: (ValueTable.from_json(data[role]["own"]),
+                  ValueTable.from_json(data[role]["rival"]))
+            for role, key in (("active", True), ("passive", False))}
+
+
+def train(name: str, games: int, seed: int, resume: bool = False) -> Tables:
+    """Learn from scratch, or with ``resume`` go on from the shipped tables with smaller
+    steps (the recorded game count adds up)."""
+    tables = shipped(name) if resume else {True: initial(RULES[name]), False: initial(RULES[name])}
+    before = tables[True][0].games if resume else 0
+    high, low = (0.003, 0.0005) if resume else (0.01, 0.001)
+    rng = random.Random(f"{name}:{seed}:{'resume' if resume else 'versus'}")
     recent: dict[str, list[int]] = {o: [] for o in OPPONENTS}
     started = time.perf_counter()
     for game in range(games):
         opponent = OPPONENTS[game % len(OPPONENTS)]
-        rate = 0.01 * (1 - game / games) + 0.001
+        rate = high * (1 - game / games) + low
         recent[opponent].append(Duel(name, tables, rng, opponent).learn(rate))
         if (game + 1) % 6000 == 0:
             wins = ", ".join(f"{o} {sum(m > 0 for m in ms) / max(1, len(ms)):.0%}"
@@ -174,7 +187,7 @@ def train(name: str, games: int, seed: int) -> Tables:
             recent = {o: [] for o in OPPONENTS}
     for pair in tables.values():
         for table in pair:
-            table.games = games
+            table.games = before + games
     return tables
 
 
@@ -183,9 +196,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=sorted(RULES))
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from the shipped tables instead of starting afresh")
     args = parser.parse_args()
     for name in [args.only] if args.only else sorted(RULES):
-        tables = train(name, args.games, args.seed)
+        tables = train(name, args.games, args.seed, args.resume)
         path = table_path(name)
         data = json.loads(path.read_text(encoding="utf-8"))
         data["versus"] = {role: {"own": tables[key][0].to_json(),
