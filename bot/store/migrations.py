@@ -280,7 +280,6 @@ PRACTICE = Migration(
 )
 
 
-
 def _rebuilt_without_rowid(table: str, columns: str, names: str) -> tuple[str, ...]:
     """``table`` again as a ``WITHOUT ROWID`` table of ``columns`` (keeping ``names``'
     rows): its rows then live in the primary key's own B-tree."""
