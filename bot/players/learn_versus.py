@@ -13,8 +13,10 @@ step, the rival's by minus the step.
 
     python -m bot.players.learn_versus [--games 40000] [--seed 1] [--only classic] [--resume]
 
-(The shipped tables record how many games they learned from: classic 100,000 — 40,000
-from scratch, then ``--resume --games 60000`` —, longo 30,000.)
+(The shipped tables record how many games they learned from: classic 40,000, longo 30,000.
+Going on from the classic tables with ``--resume`` for 60,000 or 120,000 more games, or
+against a ``normal`` that rates its own throws by the score tables, moved no duel figure
+beyond the benchmark's noise.)
 """
 
 from __future__ import annotations
