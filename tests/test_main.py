@@ -229,7 +229,8 @@ async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
     async with Store(target) as store:
         return (await store.games_for_channel(CHANNEL), await store.moves(1),
                 await store.events(1), await store.history(GUILD),
-                await store.leaderboard_totals(GUILD), await store.player_totals(GUILD, HOST),
+                sorted(await store.leaderboard_totals(GUILD), key=lambda t: t.player_id),
+                await store.player_totals(GUILD, HOST),
                 await store.names(GUILD, [HOST]), await store.guild_language(GUILD),
                 await store.game_in_channel(CHANNEL + 1))
 
