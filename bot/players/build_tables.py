@@ -19,9 +19,8 @@ import random
 import time
 from collections.abc import Sequence
 
-from bot.players.qwixx_model import PENALTY, Row, RowRules, ValueTable, table_path
+from bot.players.qwixx_model import ASCENDING, PENALTY, Row, RowRules, ValueTable, table_path
 
-ASCENDING = (True, True, False, False)  # red, yellow ascending; green, blue descending
 RULES = {"classic": RowRules(), "longo": RowRules(faces=8, lock_span=2, lock_threshold=6)}
 
 

@@ -16,6 +16,7 @@ In games of two or more, ``hard`` aims to win rather than to score: :class:`Vers
 rates the *margin* over the best opponent with a pair of tables per role (one for one's
 own sheet, one for a rival's), learned by :mod:`bot.players.learn_versus` against a mix
 of opponents, so the pace of the game (rows locked, penalties on either side) is priced.
+In classic, :class:`Lookahead` rates a sheet one roll deeper on top of those tables.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from bot import ASSETS
 TABLE_DIR = ASSETS / "players"
 Row = tuple[int, int, bool]
 PENALTY = 5
+ASCENDING = (True, True, False, False)  # red, yellow ascending; green, blue descending
+FORBIDDEN = float("-inf")  # the gain of a cross the rules do not allow
 
 
 @dataclass(frozen=True)
@@ -231,3 +234,123 @@ class Versus:
                 self.rival.value(close_rows(o, closed), pace) - PENALTY * p
                 for o, p in self.others)
         return self.own.value(mine, pace) - PENALTY * penalties - self._rival[closed, pace]
+
+    def gains(self, rows: Sequence[Row], penalties: int, r: int) -> list[float]:
+        """By dice total: how much crossing it in row ``r`` adds to :meth:`value`
+        (:data:`FORBIDDEN` where the rules do not allow it). A cross that does not lock
+        changes one cell of the own table; a lock changes the closed rows, so it is rated
+        in full. Call it only on a sheet whose game goes on."""
+        rules = self.rules
+        found = [FORBIDDEN] * (2 * rules.faces + 1)
+        closed = self.shut | closed_rows(rows)
+        if r in closed:
+            return found
+        cells = self.own.rows[self.pace(penalties)][len(closed)]
+        row = rows[r]
+        here = cells[row[0]][row[1]]
+        for total in range(2, len(found)):
+            after = rules.cross(row, rules.index(ASCENDING[r], total))
+            if after is None:
+                continue
+            if after[2]:
+                found[total] = self.value((*rows[:r], after, *rows[r + 1:]), penalties) - \
+                    self.value(rows, penalties)
+            else:
+                found[total] = cells[after[0]][after[1]] - here
+        return found
+
+
+@dataclass
+class Lookahead:
+    """A sheet at the end of a turn rated one roll deeper than :class:`Versus`: the
+    expected margin after the best answer to the next roll, rated by ``after`` (the
+    tables for the roll after that; the others' sheets held as they are). The answer to
+    another's roll is a cross of the white sum or none; to one's own, a cross of the
+    white sum, then one of a white and a coloured die, a penalty if neither. (The white
+    sum's row is chosen before the coloured dice are looked at: exact over all dice
+    would cost six times as much.) A learned table prices a sheet's chances on average;
+    this sees which numbers the next roll can really bring, and a lock or penalty that
+    ends the game then."""
+
+    after: Versus
+    own_roll: bool  # the next roll is this player's
+
+    def __post_init__(self) -> None:
+        self.rules = self.after.rules
+        faces = self.rules.faces
+        self.sums = [(s, (faces - abs(s - faces - 1)) / faces ** 2)
+                     for s in range(2, 2 * faces + 1)]
+        self.pairs = [(low, high, (1 if low == high else 2) / faces ** 2)
+                      for low in range(1, faces + 1) for high in range(low, faces + 1)]
+        self._known: dict[Sheet, float] = {}
+
+    def value(self, rows: tuple[Row, ...], penalties: int) -> float:
+        key = (rows, penalties)
+        if key not in self._known:
+            self._known[key] = self._rate(rows, penalties)
+        return self._known[key]
+
+    def _rate(self, rows: tuple[Row, ...], penalties: int) -> float:
+        after = self.after
+        base = after.value(rows, penalties)
+        if after.terminal(rows, penalties):
+            return base
+        gains = [after.gains(rows, penalties, r) for r in range(len(rows))]
+        if not self.own_roll:
+            return base + sum(p * max(0.0, *(g[s] for g in gains)) for s, p in self.sums)
+        penalty = after.value(rows, penalties + 1) - base
+        return base + sum(p * self._own_throw(rows, penalties, gains, penalty, low, high)
+                          for low, high, p in self.pairs)
+
+    def _own_throw(self, rows: tuple[Row, ...], penalties: int, gains: list[list[float]],
+                   penalty: float, low: int, high: int) -> float:
+        """The best gain of one's own throw with these white dice, on average over the
+        coloured ones: the white sum in some row or none, then a coloured cross or none."""
+        best = self._coloured(gains, low, high, penalty)
+        total = low + high
+        for r, gain in enumerate(gains):
+            if gain[total] == FORBIDDEN:
+                continue
+            crossed = self._cross(rows, r, total)
+            if self.after.terminal(crossed, penalties):
+                best = max(best, gain[total])
+                continue
+            then = [self.after.gains(crossed, penalties, q)
+                    if q == r or crossed[r][2] or rows[q][1] >= self.rules.lock_threshold
+                    else g for q, g in enumerate(gains)]  # additive but for the locks
+            best = max(best, gain[total] + self._coloured(then, low, high, 0.0))
+        return best
+
+    def _cross(self, rows: tuple[Row, ...], r: int, total: int) -> tuple[Row, ...]:
+        crossed = self.rules.cross(rows[r], self.rules.index(ASCENDING[r], total))
+        assert crossed is not None
+        return (*rows[:r], crossed, *rows[r + 1:])
+
+    def _coloured(self, gains: list[list[float]], low: int, high: int, floor: float) -> float:
+        """The expected best of ``floor`` and a cross of a white die (``low`` or ``high``)
+        plus a row's coloured die, over the coloured dice."""
+        faces = self.rules.faces
+        outcomes = []
+        for r, gain in enumerate(gains):
+            for die in range(1, faces + 1):
+                best = max(gain[low + die], gain[high + die])
+                if best > floor:
+                    outcomes.append((best, r))
+        return expected_best(floor, outcomes, faces)
+
+
+def expected_best(floor: float, outcomes: list[tuple[float, int]], faces: int) -> float:
+    """E[max(floor, X_1, X_2, …)] for independent fair dice: each ``(value, r)`` is what
+    one face of die ``r`` gives; its other faces give ``floor`` or less."""
+    outcomes.sort(reverse=True)
+    counts: dict[int, int] = {}
+    result = floor
+    for i, (value, r) in enumerate(outcomes):
+        counts[r] = counts.get(r, 0) + 1
+        following = outcomes[i + 1][0] if i + 1 < len(outcomes) else floor
+        if following < value:  # P(max >= value) for the stretch down to the next value
+            none = 1.0
+            for n in counts.values():
+                none *= 1 - n / faces
+            result += (value - following) * (1 - none)
+    return result

@@ -6,7 +6,9 @@ action 3, knowing all the dice) and pick the highest. They differ in how they ra
 sheet: ``hard`` uses the learned value table (:mod:`bot.players.qwixx_model`), ``normal``
 a simple rule of thumb (each number still open counts as part of a cross), or in games
 of two or more of classic and Longo the score tables, with some of ``hard``'s moves mixed
-in (:data:`~bot.players.qwixx_model.NORMAL_SKILL`, see :func:`bot.players.choose`).
+in (:data:`~bot.players.qwixx_model.NORMAL_SKILL`, see :func:`bot.players.choose`). In games
+of two or more of classic, ``hard`` rates the sheet one roll deeper
+(:class:`~bot.players.qwixx_model.Lookahead`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from bot.players.qwixx_model import (
     DUEL_SHARE,
     NORMAL_SKILL,
     PENALTY,
+    Lookahead,
     Row,
     RowRules,
     RuleOfThumb,
@@ -32,6 +35,7 @@ from bot.rules.qwixx import ROWS, QwixxGame
 
 ASCENDING = {"red": True, "yellow": True, "green": False, "blue": False}
 TABLE_FOR = {"classic": "classic", "onboard": "classic", "longo": "longo"}
+LOOKAHEAD = {"classic"}  # where ``hard`` looks a roll deeper in games of two or more
 
 
 class Evaluator(Protocol):
@@ -52,9 +56,21 @@ def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
         if game.variant in NORMAL_SKILL:
             return load_table(name, role)
         return RuleOfThumb(load_table(name).rules, DUEL_SHARE[name])
+    if game.variant in LOOKAHEAD:
+        return lookahead(game, player)
     own, rival = load_versus(name, role)
     others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
     return Versus(own, rival, others)
+
+
+def lookahead(game: QwixxGame, player: int) -> Lookahead:
+    """``hard``'s rating one roll deeper: by the tables for the roll after the next."""
+    seats = game.players
+    own_roll = seats[game.turn % len(seats)] == player  # turns count from 1
+    then = "active" if seats[(game.turn + 1) % len(seats)] == player else "passive"
+    own, rival = load_versus(TABLE_FOR[game.variant], then)
+    others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
+    return Lookahead(Versus(own, rival, others), own_roll)
 
 
 def sheet_of(game: QwixxGame, rules: RowRules, player: int) -> tuple[tuple[Row, ...], int]:

@@ -1,0 +1,101 @@
+"""``hard``'s rating one roll deeper in classic games of two or more (``Lookahead``)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bot.players.build_tables import colour_options, white_options
+from bot.players.qwixx_model import (
+    FORBIDDEN,
+    Lookahead,
+    Row,
+    Versus,
+    expected_best,
+    load_versus,
+)
+
+Rows = tuple[Row, ...]
+OPEN: Row = (0, 0, False)
+MINE: Rows = ((3, 2, False), (5, 4, False), (2, 1, False), (0, 0, False))
+THEIRS: Rows = ((4, 3, False), (0, 0, False), (6, 4, False), (1, 1, False))
+
+
+def versus(role: str, others: Rows = THEIRS, penalties: int = 1) -> Versus:
+    own, rival = load_versus("classic", role)
+    return Versus(own, rival, ((others, penalties),))
+
+
+def brute_best(floor: float, dice: list[list[float]]) -> float:
+    """E[max(floor, …)] by going through every throw of the dice."""
+    throws = list(itertools.product(*dice))
+    return sum(max(floor, *throw) for throw in throws) / len(throws)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_expected_best_equals_going_through_every_throw(seed: int) -> None:
+    rng = random.Random(seed)
+    dice = [[rng.choice([-9.0, rng.uniform(-3, 5), 2.0]) for _ in range(6)] for _ in range(3)]
+    outcomes = [(v, r) for r, die in enumerate(dice) for v in die if v > 0.5]
+    assert expected_best(0.5, outcomes, 6) == pytest.approx(brute_best(0.5, dice))
+
+
+def test_expected_best_by_hand() -> None:
+    assert expected_best(0.0, [(6.0, 0)], 6) == pytest.approx(1.0)
+    assert expected_best(0.0, [(6.0, 0), (6.0, 1)], 6) == pytest.approx(6 * 11 / 36)
+    assert expected_best(-1.0, [], 6) == -1.0
+
+
+def test_gains_are_the_changes_of_the_margin() -> None:
+    judge = versus("active")
+    locking: Rows = ((3, 2, False), (5, 4, False), (2, 1, False), (9, 5, False))
+    for rows in (MINE, locking):
+        for r in range(4):
+            gains = judge.gains(rows, 0, r)
+            for total in range(2, 13):
+                after = [o for o in white_options(judge.rules, rows, total)
+                         if o[r] != rows[r]]
+                if not after:
+                    assert gains[total] == FORBIDDEN
+                else:
+                    change = judge.value(after[0], 0) - judge.value(rows, 0)
+                    assert gains[total] == pytest.approx(change)
+
+
+def test_before_anothers_roll_the_answer_is_the_best_white_sum_or_none() -> None:
+    judge = versus("active")
+    expected = 0.0
+    for low, high in itertools.product(range(1, 7), repeat=2):
+        options = [MINE, *white_options(judge.rules, MINE, low + high)]
+        expected += max(judge.value(o, 0) for o in options) / 36
+    assert Lookahead(judge, own_roll=False).value(MINE, 0) == pytest.approx(expected)
+
+
+def test_before_ones_own_roll_the_whole_turn_is_averaged_over_the_dice() -> None:
+    """The white sum's row is chosen knowing the white dice; the coloured cross knowing
+    all the dice; a penalty if neither. One row is closed, to keep the throws few."""
+    judge = versus("passive", penalties=0)
+    rows: Rows = ((3, 2, False), (5, 4, False), (11, 6, True), (0, 0, False))
+    expected = 0.0
+    for whites in itertools.product(range(1, 7), repeat=2):
+        firsts = [(rows, True), *((o, False) for o in white_options(judge.rules, rows,
+                                                                   sum(whites)))]
+        best = float("-inf")
+        for first, none in firsts:
+            total = 0.0
+            for colours in itertools.product(range(1, 7), repeat=3):
+                dice = [*colours[:2], 1, colours[2]]  # the closed row's die is out
+                options = colour_options(judge.rules, first, list(whites), dice)
+                total += max([judge.value(first, int(none)),
+                              *(judge.value(o, 0) for o in options)])
+            best = max(best, total / 216)
+        expected += best / 36
+    assert Lookahead(judge, own_roll=True).value(rows, 0) == pytest.approx(expected)
+
+
+def test_a_finished_game_is_rated_exactly() -> None:
+    judge = versus("active")
+    locked: Rows = ((11, 7, True), (11, 6, True), OPEN, OPEN)
+    assert Lookahead(judge, own_roll=True).value(locked, 0) == judge.value(locked, 0)
