@@ -9,8 +9,11 @@ import pytest
 
 from bot.players.qwinto_player import (
     NORMAL,
+    PARAMS,
     VERSUS,
+    Params,
     Planner,
+    column_value,
     fits,
     miss_chance,
     paced,
@@ -32,9 +35,9 @@ def test_hard_hopes_less_for_empty_fields_as_failed_throws_near_the_end() -> Non
     game = two_player_game()
     sheet = game.sheets[-1]
     sheet.fields["orange"].update({2: 2, 3: 4, 4: 6})
-    early = paced(VERSUS, game)
+    early = paced(VERSUS, game, -1)
     game.sheets[-2].failed = 3  # the other sheet's failed throws end the game too
-    late = paced(VERSUS, game)
+    late = paced(VERSUS, game, -1)
     assert late.per_field < early.per_field
     row = slots(sheet, "orange")
     assert row_value(row, late) < row_value(row, early)
@@ -74,3 +77,25 @@ def test_hard_rates_down_a_field_that_leaves_few_sums_to_write() -> None:
     closing = placement_gain(sheet, "purple", 7, 12, VERSUS)  # 13-17 is all that is left
     assert VERSUS.flex > 0
     assert closing < placement_gain(sheet, "purple", 7, 12, blind)
+
+
+def test_pacing_lowers_the_columns_weight_and_counts_another_s_complete_rows() -> None:
+    game = two_player_game()
+    sheet = game.sheets[-1]
+    sheet.fields["orange"][3] = 9
+    sheet.fields["yellow"][3] = 4  # column 3: one field left, the pentagon 9
+    paces = Params(pace=1.0, column=0.6, column_pace=1.0, others_pace=1.0)
+    calm = paced(paces, game, -1)
+    assert calm.column == pytest.approx(0.6)
+    other = game.sheets[-2].fields["purple"]
+    other.update(zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))  # a complete row
+    near = paced(paces, game, -1)
+    assert near.column == pytest.approx(0.6 ** 2) and near.per_field < calm.per_field
+    assert paced(paces, game, -2).column == pytest.approx(0.6)  # one's own row: no pace
+    assert column_value(sheet, 3, params=near) < column_value(sheet, 3, params=calm)
+
+
+def test_an_unwritten_last_number_counts_as_the_highest() -> None:
+    row = (*range(1, 9), None)  # one field left: 9-18
+    room = 10 / 11  # (r - e + 1) / (r + 1): 1 empty field, r = 10 numbers (9-18)
+    assert row_value(row, PARAMS) == pytest.approx(8 + room * 0.97 * (18 - 8))
