@@ -266,9 +266,8 @@ class Lookahead:
     expected margin after the best answer to the next roll, rated by ``after`` (the
     tables for the roll after that; the others' sheets held as they are). The answer to
     another's roll is a cross of the white sum or none; to one's own, a cross of the
-    white sum, then one of a white and a coloured die, a penalty if neither. (The white
-    sum's row is chosen before the coloured dice are looked at: exact over all dice
-    would cost six times as much.) A learned table prices a sheet's chances on average;
+    white sum, then one of a white and a coloured die, a penalty if neither (averaged
+    exactly over all the dice). A learned table prices a sheet's chances on average;
     this sees which numbers the next roll can really bring, and a lock or penalty that
     ends the game then."""
 
@@ -305,35 +304,39 @@ class Lookahead:
     def _own_throw(self, rows: tuple[Row, ...], penalties: int, gains: list[list[float]],
                    penalty: float, low: int, high: int) -> float:
         """The best gain of one's own throw with these white dice, on average over the
-        coloured ones: the white sum in some row or none, then a coloured cross or none."""
-        best = self._coloured(gains, low, high, penalty)
+        coloured ones: the white sum in some row or none, then a coloured cross or none.
+        Each way to go on is a gain fixed by the white dice plus one that depends on one
+        row's coloured die, so the best of them is the best over the rows' dice."""
+        firsts = [(0.0, gains)]  # (gain of the white-sum cross, the gains after it)
+        floor = penalty  # the best turn without a coloured cross
         total = low + high
         for r, gain in enumerate(gains):
             if gain[total] == FORBIDDEN:
                 continue
+            floor = max(floor, gain[total])
             crossed = self._cross(rows, r, total)
-            if self.after.terminal(crossed, penalties):
-                best = max(best, gain[total])
-                continue
-            then = [self.after.gains(crossed, penalties, q)
+            if not self.after.terminal(crossed, penalties):
+                firsts.append((gain[total], [
+                    self.after.gains(crossed, penalties, q)
                     if q == r or crossed[r][2] or rows[q][1] >= self.rules.lock_threshold
-                    else g for q, g in enumerate(gains)]  # additive but for the locks
-            best = max(best, gain[total] + self._coloured(then, low, high, 0.0))
-        return best
+                    else g for q, g in enumerate(gains)]))  # additive but for the locks
+        return self._coloured(firsts, low, high, floor)
 
     def _cross(self, rows: tuple[Row, ...], r: int, total: int) -> tuple[Row, ...]:
         crossed = self.rules.cross(rows[r], self.rules.index(ASCENDING[r], total))
         assert crossed is not None
         return (*rows[:r], crossed, *rows[r + 1:])
 
-    def _coloured(self, gains: list[list[float]], low: int, high: int, floor: float) -> float:
-        """The expected best of ``floor`` and a cross of a white die (``low`` or ``high``)
-        plus a row's coloured die, over the coloured dice."""
+    def _coloured(self, firsts: list[tuple[float, list[list[float]]]], low: int, high: int,
+                  floor: float) -> float:
+        """The expected best of ``floor`` and a white-sum cross (or none) followed by a
+        cross of a white die (``low`` or ``high``) plus a row's coloured die."""
         faces = self.rules.faces
         outcomes = []
-        for r, gain in enumerate(gains):
+        for r in range(len(firsts[0][1])):
             for die in range(1, faces + 1):
-                best = max(gain[low + die], gain[high + die])
+                best = max(first + max(gains[r][low + die], gains[r][high + die])
+                           for first, gains in firsts)
                 if best > floor:
                     outcomes.append((best, r))
         return expected_best(floor, outcomes, faces)

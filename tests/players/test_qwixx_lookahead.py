@@ -74,24 +74,21 @@ def test_before_anothers_roll_the_answer_is_the_best_white_sum_or_none() -> None
 
 
 def test_before_ones_own_roll_the_whole_turn_is_averaged_over_the_dice() -> None:
-    """The white sum's row is chosen knowing the white dice; the coloured cross knowing
-    all the dice; a penalty if neither. One row is closed, to keep the throws few."""
+    """Both crosses are chosen knowing all the dice; a penalty if neither. One row is
+    closed, to keep the throws few."""
     judge = versus("passive", penalties=0)
     rows: Rows = ((3, 2, False), (5, 4, False), (11, 6, True), (0, 0, False))
     expected = 0.0
-    for whites in itertools.product(range(1, 7), repeat=2):
-        firsts = [(rows, True), *((o, False) for o in white_options(judge.rules, rows,
-                                                                   sum(whites)))]
-        best = float("-inf")
-        for first, none in firsts:
-            total = 0.0
-            for colours in itertools.product(range(1, 7), repeat=3):
-                dice = [*colours[:2], 1, colours[2]]  # the closed row's die is out
-                options = colour_options(judge.rules, first, list(whites), dice)
-                total += max([judge.value(first, int(none)),
-                              *(judge.value(o, 0) for o in options)])
-            best = max(best, total / 216)
-        expected += best / 36
+    for throw in itertools.product(range(1, 7), repeat=5):
+        whites, dice = list(throw[:2]), [*throw[2:4], 1, throw[4]]  # the closed row's die is out
+        best = judge.value(rows, 1)
+        for first in [rows, *white_options(judge.rules, rows, sum(whites))]:
+            if first != rows:
+                best = max(best, judge.value(first, 0))
+            if not judge.terminal(first, 0):
+                best = max([best, *(judge.value(o, 0)
+                                    for o in colour_options(judge.rules, first, whites, dice))])
+        expected += best / 6 ** 5
     assert Lookahead(judge, own_roll=True).value(rows, 0) == pytest.approx(expected)
 
 
