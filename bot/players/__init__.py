@@ -6,8 +6,8 @@ a learned or carefully estimated rating, see :mod:`bot.players.qwixx_player` and
 :mod:`bot.players.qwinto_player`). Every level decides only among
 ``game.legal_moves(player)`` and is deterministic for a given ``rng`` state: the
 ``rng`` breaks exact ties, and in games of two or more of classic and Longo tells which
-of ``normal``'s decisions take ``hard``'s move. A decision takes well under 50 ms (Qwinto's
-throws take longest), a few milliseconds in Qwixx.
+of ``normal``'s decisions take ``hard``'s move. A decision takes well under 50 ms; in Qwixx
+about a millisecond, some 15 ms at the slowest (``hard`` looking a roll ahead in classic).
 
 :func:`hint` tells what ``hard`` would do and why. Computer seats have negative ids, so
 they never collide with Discord users.

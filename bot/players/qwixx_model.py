@@ -156,7 +156,7 @@ DUEL_SHARE = {"classic": 0.4, "longo": 0.3}
 # learned over two-player games (not for the margin). Either alone is not in the middle
 # of the ladder: the tables alone lose to ``easy`` too often, ``hard`` alone is ``hard``.
 # (On Board keeps the rule of thumb: it already sits between ``easy`` and ``hard``.)
-NORMAL_SKILL = {"classic": 0.45, "longo": 0.45}
+NORMAL_SKILL = {"classic": 0.475, "longo": 0.45}
 
 
 def table_path(name: str) -> Path:
