@@ -99,3 +99,19 @@ def test_an_unwritten_last_number_counts_as_the_highest() -> None:
     row = (*range(1, 9), None)  # one field left: 9-18
     room = 10 / 11  # (r - e + 1) / (r + 1): 1 empty field, r = 10 numbers (9-18)
     assert row_value(row, PARAMS) == pytest.approx(8 + room * 0.97 * (18 - 8))
+
+
+def test_hard_fills_a_column_early_but_not_once_another_has_completed_a_row() -> None:
+    game = two_player_game()
+    sheet = game.sheets[-1]
+    sheet.fields["orange"].update({2: 4, 3: 5, 7: 9, 8: 11, 9: 12})
+    sheet.fields["yellow"].update({8: 15, 9: 16})
+
+    def best(params: Params) -> tuple[str, int]:
+        options = [(r, c) for r in ROW_COLUMNS for c in sheet.free_fields(r, 11)]
+        return max(options, key=lambda o: placement_gain(sheet, *o, 11, params))
+
+    assert best(paced(VERSUS, game, -1)) == ("yellow", 7)  # column 7: two of three
+    other = game.sheets[-2].fields["purple"]
+    other.update(zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))
+    assert best(paced(VERSUS, game, -1)) == ("purple", 9)
