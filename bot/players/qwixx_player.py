@@ -8,7 +8,8 @@ a simple rule of thumb (each number still open counts as part of a cross), or in
 of two or more of classic and Longo the score tables, with some of ``hard``'s moves mixed
 in (:data:`~bot.players.qwixx_model.NORMAL_SKILL`, see :func:`bot.players.choose`). In games
 of two or more of classic, ``hard`` rates the sheet one roll deeper
-(:class:`~bot.players.qwixx_model.Lookahead`).
+(:class:`~bot.players.qwixx_model.Lookahead`) and weighs ending the game by its sure
+win or loss (:class:`~bot.players.qwixx_model.Settle`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.players.qwixx_model import (
     DUEL_SHARE,
     NORMAL_SKILL,
     PENALTY,
+    SETTLE,
     Lookahead,
     Row,
     RowRules,
@@ -70,7 +72,7 @@ def lookahead(game: QwixxGame, player: int) -> Lookahead:
     then = "active" if seats[(game.turn + 1) % len(seats)] == player else "passive"
     own, rival = load_versus(TABLE_FOR[game.variant], then)
     others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
-    return Lookahead(Versus(own, rival, others), own_roll)
+    return Lookahead(Versus(own, rival, others, SETTLE.get(game.variant)), own_roll)
 
 
 def sheet_of(game: QwixxGame, rules: RowRules, player: int) -> tuple[tuple[Row, ...], int]:

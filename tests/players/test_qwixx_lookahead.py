@@ -10,8 +10,10 @@ import pytest
 from bot.players.build_tables import colour_options, white_options
 from bot.players.qwixx_model import (
     FORBIDDEN,
+    SETTLE,
     Lookahead,
     Row,
+    Settle,
     Versus,
     expected_best,
     load_versus,
@@ -140,3 +142,36 @@ def test_hard_looks_a_roll_deeper_in_classic_games_of_two_or_more_only() -> None
                   variant_class("classic")([-1], 2, {})):
         assert isinstance(other, QwixxGame)
         assert not isinstance(evaluator(other, -1, "hard"), Lookahead)
+
+
+def test_a_final_margin_is_raised_by_the_tables_running_high_and_its_sure_outcome() -> None:
+    settle = Settle(high=2.0, high_per_cross=0.5, spread=20.0, narrowing=1.0, least=8.0,
+                    sure=1.0)
+    assert settle.worth(3, 10) == pytest.approx(3 + 2 + 5 + 10)  # a win: one spread up
+    assert settle.worth(-3, 10) == pytest.approx(-3 + 2 + 5 - 10)  # a loss: one down
+    assert settle.worth(0, 10) == pytest.approx(2 + 5)  # a tie: neither
+    assert settle.worth(1, 30) == pytest.approx(1 + 2 + 15 + 8)  # the spread at its least
+
+
+def test_hard_rates_a_game_it_ends_by_the_settled_margin_and_others_as_before() -> None:
+    settle = Settle()
+    plain, settled = versus("active", penalties=0), Versus(*load_versus("classic", "active"),
+                                                          ((THEIRS, 0),), settle)
+    locked: Rows = ((11, 7, True), (11, 6, True), OPEN, OPEN)
+    crosses = 7 + 6 + sum(r[1] for r in THEIRS)
+    margin = plain.value(locked, 0)
+    assert margin > 0 and settled.value(locked, 0) == pytest.approx(settle.worth(
+        int(margin), crosses))
+    assert settled.value(locked, 0) > margin + settle.spread * settle.sure / 2
+    assert settled.value(MINE, 0) == plain.value(MINE, 0)  # a game that goes on
+
+
+def test_hard_settles_final_margins_in_classic_only() -> None:
+    from bot.players.qwixx_player import lookahead
+    from bot.rules import new_game
+    from bot.rules.qwixx import QwixxGame
+
+    game = new_game("classic", [-1, -2], 2)
+    assert isinstance(game, QwixxGame)
+    assert lookahead(game, -1).after.settle == SETTLE["classic"]
+    assert set(SETTLE) == {"classic"}
