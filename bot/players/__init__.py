@@ -16,11 +16,11 @@ they never collide with Discord users.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.messages import t
 from bot.players import easy, qwinto_player, qwixx_player
-from bot.players.qwixx_model import NORMAL_SKILL
+from bot.players.qwixx_model import NORMAL_SKILL, SETTLE
 from bot.rules import PASS, Game, Move
 
 LEVELS = ("easy", "normal", "hard")
@@ -55,13 +55,13 @@ class Hint:
     """What ``hard`` would do now and why; ``text`` says it in one plain sentence."""
 
     move: Move
-    options: tuple[Option, ...]  # every legal move, best first; options[0].move == move
+    options: tuple[Option, ...]  # every legal move in hard's order; options[0].move == move
     text: str
 
     @property
     def gain(self) -> float:
         """Expected points the move is worth over the best alternative (0 if none)."""
-        return self.options[0].value - self.options[1].value if len(self.options) > 1 else 0.0
+        return lead(self.options)
 
     @property
     def risk(self) -> float:
@@ -102,9 +102,25 @@ def hint(game: Game, player: int) -> Hint:
     options = tuple(rate(game, player, "hard"))
     if not options:
         raise ValueError(f"player {player} has nothing to decide")
+    if game.variant in SETTLE and len(game.players) > 1:
+        options = as_margins(game, player, options)
     loss = "failed throw" if game.variant == "qwinto" else "penalty"
     margin = game.variant != "qwinto" and len(game.players) > 1
     return Hint(options[0].move, options, explain(options, loss, margin))
+
+
+def as_margins(game: Game, player: int, options: tuple[Option, ...]) -> tuple[Option, ...]:
+    """``hard``'s options in its order, each with the margin it expects: a game a move
+    ends counts its final margin as it is, not as ``hard`` weighs it against games that
+    go on (:class:`~bot.players.qwixx_model.Settle`), which would overstate it."""
+    margins = {r.move: r.value for r in qwixx_player.rate_moves(game, player, "hard", False)}
+    return tuple(replace(o, value=margins[o.move]) for o in options)
+
+
+def lead(options: tuple[Option, ...]) -> float:
+    """How much the best option is worth over the next (never below 0: a move ``hard``
+    prefers for ending the game may show a smaller margin than playing on)."""
+    return max(0.0, options[0].value - options[1].value) if len(options) > 1 else 0.0
 
 
 def explain(options: tuple[Option, ...], loss: str, margin: bool = False) -> str:
@@ -114,8 +130,7 @@ def explain(options: tuple[Option, ...], loss: str, margin: bool = False) -> str
     text = f"{describe(best.move).capitalize()}: {expected}"
     if len(options) > 1:
         other = options[1]
-        text += (f", {best.value - other.value:.1f} more than "
-                 f"{describe(other.move)}")
+        text += f", {lead(options):.1f} more than {describe(other.move)}"
     risky = [o for o in options[1:] if o.risk >= 0.5]
     if best.risk >= 0.05:
         text += f"; {best.risk:.0%} risk of a {loss}"

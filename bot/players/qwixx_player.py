@@ -46,8 +46,10 @@ class Evaluator(Protocol):
     def value(self, rows: Sequence[Row], penalties: int) -> float: ...
 
 
-def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
-    """How ``level`` rates ``player``'s sheet as it will be before the next roll."""
+def evaluator(game: QwixxGame, player: int, level: str, settled: bool = True) -> Evaluator:
+    """How ``level`` rates ``player``'s sheet as it will be before the next roll
+    (``settled=False``: a final margin as it is, not as ``hard`` weighs it, see
+    :class:`~bot.players.qwixx_model.Settle`)."""
     name = TABLE_FOR[game.variant]
     if len(game.players) == 1:
         return load_table(name, "solo") if level == "hard" else \
@@ -59,20 +61,21 @@ def evaluator(game: QwixxGame, player: int, level: str) -> Evaluator:
             return load_table(name, role)
         return RuleOfThumb(load_table(name).rules, DUEL_SHARE[name])
     if game.variant in LOOKAHEAD:
-        return lookahead(game, player)
+        return lookahead(game, player, settled)
     own, rival = load_versus(name, role)
     others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
     return Versus(own, rival, others)
 
 
-def lookahead(game: QwixxGame, player: int) -> Lookahead:
+def lookahead(game: QwixxGame, player: int, settled: bool = True) -> Lookahead:
     """``hard``'s rating one roll deeper: by the tables for the roll after the next."""
     seats = game.players
     own_roll = seats[game.turn % len(seats)] == player  # turns count from 1
     then = "active" if seats[(game.turn + 1) % len(seats)] == player else "passive"
     own, rival = load_versus(TABLE_FOR[game.variant], then)
     others = tuple(sheet_of(game, own.rules, p) for p in game.players if p != player)
-    return Lookahead(Versus(own, rival, others, SETTLE.get(game.variant)), own_roll)
+    settle = SETTLE.get(game.variant) if settled else None
+    return Lookahead(Versus(own, rival, others, settle), own_roll)
 
 
 def sheet_of(game: QwixxGame, rules: RowRules, player: int) -> tuple[tuple[Row, ...], int]:
@@ -220,10 +223,10 @@ def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int,
     return start, crosses, colour in game.closed
 
 
-def rate_moves(game: Game, player: int, level: str) -> list[Rated]:
+def rate_moves(game: Game, player: int, level: str, settled: bool = True) -> list[Rated]:
     """Every legal move of ``player`` rated at ``level`` ("normal" or "hard"), best first."""
     assert isinstance(game, QwixxGame)
-    return Turn.of(game, player, evaluator(game, player, level)).rate_all()
+    return Turn.of(game, player, evaluator(game, player, level, settled)).rate_all()
 
 
 def choose_rated(game: Game, player: int, level: str,

@@ -179,3 +179,31 @@ def test_a_one_seat_on_board_pawn_in_the_finish_area_scores_the_sheet_as_it_is()
     board = solo.board  # type: ignore[attr-defined]
     gain = board.bonus(board.finish_from) - board.bonus(board.finish_from - 1)
     assert penalty and value == -5 + gain  # not the empty sheet's hopes
+
+
+def test_a_hint_shows_the_final_margin_of_a_move_that_ends_the_game() -> None:
+    """``hard`` weighs a final margin against games that go on (``Settle``); the hint
+    shows the margin itself, in ``hard``'s order, and never a negative gain."""
+    differed = sum(hints_of_a_duel(seed) for seed in range(6))
+    assert differed  # some move ended the game, and the two ratings differed on it
+
+
+def hints_of_a_duel(seed: int) -> int:
+    """Checks the hints of a classic game of ``hard`` against ``easy``; how many had a
+    move rated differently for ending the game."""
+    from bot.players.qwixx_player import rate_moves
+
+    game: Game = new_game("classic", [-1, -2], seed)
+    rng, differed = random.Random(seed), 0
+    while not game.finished:
+        player = min(game.decision().waiting)
+        if player == -1:
+            weighed = rate_moves(game, -1, "hard")
+            plain = {r.move: r.value for r in rate_moves(game, -1, "hard", settled=False)}
+            shown = hint(game, -1)
+            assert [o.move for o in shown.options] == [r.move for r in weighed]
+            assert [o.value for o in shown.options] == [plain[r.move] for r in weighed]
+            assert shown.gain >= 0.0
+            differed += any(abs(r.value - plain[r.move]) > 1 for r in weighed)
+        game, _ = game.apply(player, choose(game, player, rng, "hard" if player == -1 else "easy"))
+    return differed
