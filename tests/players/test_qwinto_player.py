@@ -95,6 +95,17 @@ def test_pacing_lowers_the_columns_weight_and_counts_another_s_complete_rows() -
     assert column_value(sheet, 3, params=near) < column_value(sheet, 3, params=calm)
 
 
+def test_hard_counts_its_own_complete_rows_in_the_pace_too() -> None:
+    game = two_player_game()
+    paces = Params(pace=1.0, column=0.6, column_pace=1.0, others_pace=2.0, own_pace=3.0)
+    game.sheets[-2].fields["purple"].update(
+        zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))  # -2's row is complete
+    assert paced(paces, game, -2).column == pytest.approx(0.6 ** 4)  # own row: 3 throws
+    assert paced(paces, game, -1).column == pytest.approx(0.6 ** 3)  # another's: 2
+    assert paced(replace(paces, own_pace=0.0), game, -2).column == pytest.approx(0.6)
+    assert VERSUS.own_pace > 0  # hard in games of two paces itself so
+
+
 def test_an_unwritten_last_number_counts_as_the_highest() -> None:
     row = (*range(1, 9), None)  # one field left: 9-18
     room = 10 / 11  # (r - e + 1) / (r + 1): 1 empty field, r = 10 numbers (9-18)
