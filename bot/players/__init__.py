@@ -60,7 +60,7 @@ class Hint:
 
     @property
     def gain(self) -> float:
-        """Expected points the move is worth over the best alternative (0 if none)."""
+        """Expected points the move is worth over the next in ``hard``'s order (0 if none)."""
         return lead(self.options)
 
     @property

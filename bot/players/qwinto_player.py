@@ -94,7 +94,7 @@ def params_for(level: str, players: int) -> Params:
 
 def paced(params: Params, game: QwintoGame, player: int | None = None) -> Params:
     """``params`` with less hope for empty fields and columns the nearer four failed
-    throws on any sheet (or complete rows on another's sheet) bring the end."""
+    throws or complete rows on any sheet bring the end."""
     if not params.pace:
         return params
     near = max(s.failed for s in game.sheets.values())
