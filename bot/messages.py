@@ -488,6 +488,7 @@ EN: dict[str, str] = {
     "hint.behind": "💡 **{move}**: about {value} points behind the best opponent expected "
                    "by the end of the game",
     "hint.gain": ", {gain} more than {other}",
+    "hint.surer": ", a better chance to win than {other}",
     "hint.risk.penalty": "⚠️ {risk} chance that this turn ends with a penalty.",
     "hint.risk.failed_throw": "⚠️ {risk} chance that this turn ends with a failed throw.",
     "hint.risk_other.penalty": "⚠️ {move} would risk a penalty ({risk}).",

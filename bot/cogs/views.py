@@ -276,8 +276,9 @@ def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View |
 def hint_content(game: Game, player: int, hint: Hint) -> str:
     """What ``hard`` would do, in one or two lines: the move and the points it is
     expected to bring — in a Qwixx game of two or more, the lead over the best
-    opponent, which is what ``hard`` plays for — with its margin over the next best,
-    then a risk worth naming."""
+    opponent, which is what ``hard`` plays for — with its margin over the next best (or,
+    where it expects less than the next but wins more surely, that), then a risk worth
+    naming."""
     def label(move: Move) -> str:
         return option_label(game, player, move)
 
@@ -287,7 +288,9 @@ def hint_content(game: Game, player: int, hint: Hint) -> str:
         key = "hint.ahead" if value >= 0 else "hint.behind"
         value = abs(value)
     line = t(key, move=label(best.move), value=value)
-    if others:
+    if hint.surer:
+        line += t("hint.surer", other=label(others[0].move))
+    elif others:
         line += t("hint.gain", gain=messages.decimal(hint.gain, 1), other=label(others[0].move))
     lines = [line + "."]
     loss = "failed_throw" if game.variant == "qwinto" else "penalty"

@@ -67,6 +67,12 @@ class Hint:
     def risk(self) -> float:
         return self.options[0].risk
 
+    @property
+    def surer(self) -> bool:
+        """``hard`` prefers the move to one expecting a larger margin: it wins more
+        surely (it ends the game in the lead, or the other ends it behind)."""
+        return len(self.options) > 1 and self.options[0].value < self.options[1].value
+
 
 def choose(game: Game, player: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Move:
     """The move ``player`` makes at ``level`` ("easy", "normal" or "hard").
@@ -128,9 +134,10 @@ def explain(options: tuple[Option, ...], loss: str, margin: bool = False) -> str
     expected = f"about {best.value:.0f} points expected" if not margin else \
         f"about {abs(best.value):.0f} points {'ahead' if best.value >= 0 else 'behind'} expected"
     text = f"{describe(best.move).capitalize()}: {expected}"
-    if len(options) > 1:
-        other = options[1]
-        text += f", {lead(options):.1f} more than {describe(other.move)}"
+    if len(options) > 1 and options[0].value < options[1].value:
+        text += f", a better chance to win than {describe(options[1].move)}"
+    elif len(options) > 1:
+        text += f", {lead(options):.1f} more than {describe(options[1].move)}"
     risky = [o for o in options[1:] if o.risk >= 0.5]
     if best.risk >= 0.05:
         text += f"; {best.risk:.0%} risk of a {loss}"

@@ -71,6 +71,10 @@ def test_a_hint_says_the_move_its_gain_and_a_risk_in_two_lines_at_most() -> None
     behind = Hint(cross, (Option(cross, -6.6, 0.0),), "")
     assert views.hint_content(game, ANA, behind) == "💡 **🟥 Red 5 (skips 3)**: about 7 " \
         "points behind the best opponent expected by the end of the game."
+    surer = Hint(PASS, (Option(PASS, -29.6, 0.0), Option(cross, -12.0, 0.0)), "")
+    assert views.hint_content(game, ANA, surer) == "💡 **Pass**: about 30 points behind " \
+        "the best opponent expected by the end of the game, a better chance to win than " \
+        "🟥 Red 5 (skips 3)."  # hard plays on rather than end the game 12 behind
     risky = Hint(PASS, (Option(PASS, 30.0, 0.25), Option(cross, 20.0, 1.0)), "")
     assert views.hint_content(game, ANA, risky).splitlines()[1] == \
         "⚠️ 25% chance that this turn ends with a penalty."

@@ -184,17 +184,19 @@ def test_a_one_seat_on_board_pawn_in_the_finish_area_scores_the_sheet_as_it_is()
 def test_a_hint_shows_the_final_margin_of_a_move_that_ends_the_game() -> None:
     """``hard`` weighs a final margin against games that go on (``Settle``); the hint
     shows the margin itself, in ``hard``'s order, and never a negative gain."""
-    differed = sum(hints_of_a_duel(seed) for seed in range(6))
-    assert differed  # some move ended the game, and the two ratings differed on it
+    counts = [hints_of_a_duel(seed) for seed in range(6)]
+    assert sum(c[0] for c in counts)  # some move ended the game, and the ratings differed
+    assert sum(c[1] for c in counts)  # once, hard chose a smaller margin to win more surely
 
 
-def hints_of_a_duel(seed: int) -> int:
+def hints_of_a_duel(seed: int) -> tuple[int, int]:
     """Checks the hints of a classic game of ``hard`` against ``easy``; how many had a
-    move rated differently for ending the game."""
+    move rated differently for ending the game, and how many said hard's move expects
+    less than the next but wins more surely."""
     from bot.players.qwixx_player import rate_moves
 
     game: Game = new_game("classic", [-1, -2], seed)
-    rng, differed = random.Random(seed), 0
+    rng, differed, surer = random.Random(seed), 0, 0
     while not game.finished:
         player = min(game.decision().waiting)
         if player == -1:
@@ -205,5 +207,8 @@ def hints_of_a_duel(seed: int) -> int:
             assert [o.value for o in shown.options] == [plain[r.move] for r in weighed]
             assert shown.gain >= 0.0
             differed += any(abs(r.value - plain[r.move]) > 1 for r in weighed)
+            surer += shown.surer
+            assert shown.surer == (shown.options[0].value < shown.options[1].value)
+            assert ("better chance to win" in shown.text) == shown.surer
         game, _ = game.apply(player, choose(game, player, rng, "hard" if player == -1 else "easy"))
-    return differed
+    return differed, surer
