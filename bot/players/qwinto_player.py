@@ -3,10 +3,12 @@
 A sheet is rated by an estimate of its final score (:func:`sheet_value`): numbers so
 far, plus, for each row, the chance it still gets completed (how much room every run of
 empty fields has between its neighbours, and how many fields are left) times what
-completing it adds; plus each triple column's pentagon weighted by how full it is;
-minus the failed throws; for ``hard`` in games of two or more, minus a price on the
-chance that one's next throw fits nowhere (a sheet with few sums left to take fails
-throws and ends the game for everyone). Every decision is the one with the best expected rating:
+completing it adds; plus each triple column's pentagon weighted by how full it is (an
+empty pentagon counts as a typical number for its place, for ``hard`` in games of two
+or more a tenth more); minus the failed throws; for ``hard`` in games of two or more,
+minus a price on the chance that one's next throw fits nowhere (a sheet with few sums
+left to take fails throws and ends the game for everyone). Every decision is the one
+with the best expected rating:
 
 * placing: the field that raises the rating most, or passing if none does (the active
   player's pass costs a failed throw; in games of two or more ``hard`` writes on
@@ -64,6 +66,7 @@ class Params:
     others_pace: float = 0.0  # a complete row on another sheet counts as this many
     # failed throws in the pace (it brings the end as near)
     own_pace: float = 0.0  # a complete row on the player's own sheet, likewise
+    guess: float = 1.0  # an empty pentagon counts as this times its :func:`ladder` number
 
 
 PARAMS = Params()
@@ -78,9 +81,12 @@ PARAMS = Params()
 # +0.24 ± 0.16, the columns alone +0.36 ± 0.50; others 1-3 and column 1-3 did no
 # better): in self-play a column one field short is completed 79% of the time with no
 # failed throw on any sheet, 17% with three. Its own complete rows count like four failed
-# throws (paired 2,000 games on two seed sets: +0.17 ± 0.13 and +0.08 ± 0.13).
+# throws (paired 2,000 games on two seed sets: +0.17 ± 0.13 and +0.08 ± 0.13). It expects
+# an empty pentagon to get a little more than its ladder number, which makes it wait
+# for a higher one (paired games on three seed sets: +0.46 ± 0.73 and +0.72 ± 0.74 over
+# 2,000, +0.48 ± 1.00 over 1,000; 0.9 and 1.3 lost some 3 points, 1.15 gained 0.28).
 VERSUS = Params(room=0.7, per_field=0.99, column=0.62, other_min=1.0, pace=25.0, flex=8.0,
-                column_pace=2.0, others_pace=2.0, own_pace=4.0)
+                column_pace=2.0, others_pace=2.0, own_pace=4.0, guess=1.1)
 # ``normal`` does not plan for the triple columns' bonuses (with them it would be almost
 # as strong as ``hard``, which then beat it little more than half the time).
 NORMAL = Params(column=0.0)
@@ -164,8 +170,10 @@ def column_value(sheet: QwintoSheet, column: int, extra: tuple[str, int] | None 
     pentagon = written.get(owner)
     if len(written) == len(rows):
         return float(pentagon or 0)
-    worth = pentagon if pentagon is not None else ladder(ROW_COLUMNS[owner].index(column))
-    return (params or PARAMS).column ** (len(rows) - len(written)) * worth
+    params = params or PARAMS
+    worth = pentagon if pentagon is not None else \
+        params.guess * ladder(ROW_COLUMNS[owner].index(column))
+    return params.column ** (len(rows) - len(written)) * worth
 
 
 def sheet_value(sheet: QwintoSheet, params: Params | None = None) -> float:

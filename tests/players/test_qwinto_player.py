@@ -15,6 +15,7 @@ from bot.players.qwinto_player import (
     Planner,
     column_value,
     fits,
+    ladder,
     miss_chance,
     paced,
     placement_gain,
@@ -126,3 +127,15 @@ def test_hard_fills_a_column_early_but_not_once_another_has_completed_a_row() ->
     other = game.sheets[-2].fields["purple"]
     other.update(zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))
     assert best(paced(VERSUS, game, -1)) == ("purple", 9)
+
+
+def test_hard_expects_a_little_more_than_the_ladder_number_of_an_empty_pentagon() -> None:
+    sheet = two_player_game().sheets[-1]
+    slot = ROW_COLUMNS["yellow"].index(8)  # column 8: the yellow pentagon, all empty
+    plain = replace(VERSUS, guess=1.0)
+    assert column_value(sheet, 8, params=plain) == pytest.approx(0.62 ** 3 * ladder(slot))
+    assert column_value(sheet, 8, params=VERSUS) == pytest.approx(
+        0.62 ** 3 * 1.1 * ladder(slot))
+    sheet.fields["yellow"][8] = 12  # a written pentagon counts as it is
+    assert column_value(sheet, 8, params=VERSUS) == column_value(sheet, 8, params=plain) \
+        == pytest.approx(0.62 ** 2 * 12)
