@@ -69,9 +69,7 @@ class Hint:
 
     @property
     def surer(self) -> bool:
-        """``hard`` prefers the move to one expecting a larger margin: it wins more
-        surely (it ends the game in the lead, or the other ends it behind)."""
-        return len(self.options) > 1 and self.options[0].value < self.options[1].value
+        return surer(self.options)
 
 
 def choose(game: Game, player: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Move:
@@ -129,12 +127,18 @@ def lead(options: tuple[Option, ...]) -> float:
     return max(0.0, options[0].value - options[1].value) if len(options) > 1 else 0.0
 
 
+def surer(options: tuple[Option, ...]) -> bool:
+    """``hard`` prefers its move to the next though that expects a larger margin: it wins
+    more surely (it ends the game in the lead, or the other would end it behind)."""
+    return len(options) > 1 and options[0].value < options[1].value
+
+
 def explain(options: tuple[Option, ...], loss: str, margin: bool = False) -> str:
     best = options[0]
     expected = f"about {best.value:.0f} points expected" if not margin else \
         f"about {abs(best.value):.0f} points {'ahead' if best.value >= 0 else 'behind'} expected"
     text = f"{describe(best.move).capitalize()}: {expected}"
-    if len(options) > 1 and options[0].value < options[1].value:
+    if surer(options):
         text += f", a better chance to win than {describe(options[1].move)}"
     elif len(options) > 1:
         text += f", {lead(options):.1f} more than {describe(options[1].move)}"
