@@ -3,23 +3,27 @@
 The description is read at run time from ``shared/discord-api-spec/openapi.json``
 (never copied into the project). Bodies are first normalised for the few encodings
 discord.py sends that the description types differently but Discord accepts.
+
+Validation needs ``jsonschema``, which comes with the dev extra (the tests always
+have it). Without it, or without the description, the stand-in runs unvalidated:
+``qwixx-bot demo`` after the plain install says so once and plays on.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import logging
 import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 _log = logging.getLogger(__name__)
 
@@ -29,6 +33,16 @@ DEFAULT_SPEC = Path(
     or Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 )
 """``$DISCORD_OPENAPI``, else ``../shared/discord-api-spec/openapi.json`` beside the repo."""
+
+
+def unavailable(path: Path | None = None) -> str | None:
+    """Why request bodies cannot be validated here (None if they can)."""
+    if importlib.util.find_spec("jsonschema") is None:
+        return "the jsonschema package is not installed (it comes with the dev extra)"
+    path = path or DEFAULT_SPEC
+    if not path.is_file():
+        return f"Discord's OpenAPI description is not at {path} (set $DISCORD_OPENAPI)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -50,16 +64,21 @@ class OpenApiValidator:
     """Validates JSON bodies against the requestBody schema of an operation."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
+        from referencing import Registry
+        from referencing.jsonschema import DRAFT202012
+
         self.spec = spec
         self.registry = Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(spec))
         self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
 
     @classmethod
     def load(cls, path: Path | None = None) -> OpenApiValidator | None:
-        """The validator for the description at ``path``, or None if the file is absent."""
+        """The validator for the description at ``path``; None if the file is absent or
+        jsonschema is not installed (see :func:`unavailable`)."""
         path = path or DEFAULT_SPEC
-        if not path.is_file():
-            _log.info("OpenAPI description not found at %s; bodies are not validated", path)
+        reason = unavailable(path)
+        if reason is not None:
+            _log.info("request bodies are not validated: %s", reason)
             return None
         return _load_cached(str(path))
 
@@ -69,6 +88,8 @@ class OpenApiValidator:
 
     def validate(self, method: str, template: str, body: Any) -> SchemaProblem | None:
         """None if ``body`` is valid for the operation, else where and why it is not."""
+        from jsonschema.exceptions import best_match
+
         validator = self._validator(method.lower(), template)
         if validator is None:
             return None
@@ -89,6 +110,8 @@ class OpenApiValidator:
         content = operation.get("requestBody", {}).get("content", {})
         if "application/json" not in content:
             return None
+        from jsonschema import Draft202012Validator
+
         ref = _pointer("paths", template, method, "requestBody", "content", "application/json")
         schema = {"$ref": f"{SPEC_URI}#/{ref}/schema"}
         return Draft202012Validator(schema, registry=self.registry)

@@ -1,5 +1,6 @@
 """The stand-in's building blocks on their own: routing, limits, normalisation, validation."""
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from bot.sandbox import FakeDiscord
 from bot.sandbox.limits import check_message, error_body
 from bot.sandbox.routing import best_template
-from bot.sandbox.validation import OpenApiValidator, normalise
+from bot.sandbox.validation import OpenApiValidator, normalise, unavailable
 
 
 def button(custom_id: str, label: str = "b") -> dict:
@@ -82,8 +83,7 @@ def test_normalise_rewrites_only_the_documented_encodings() -> None:
 
 def test_validator_explains_the_deepest_problem() -> None:
     validator = OpenApiValidator.load()
-    if validator is None:
-        pytest.skip("Discord's OpenAPI description is not present")
+    assert validator is not None, unavailable()
     callback = "/interactions/{interaction_id}/{interaction_token}/callback"
 
     problem = validator.validate("POST", callback, {"type": 4, "data": {"content": 5}})
@@ -98,3 +98,18 @@ def test_missing_description_disables_validation(tmp_path: Path) -> None:
 
     assert server.validator is None
     assert server.world.application_id == server.world.bot.id
+
+
+def test_the_test_suite_validates_every_request_body() -> None:
+    # The stand-in validates only when jsonschema and Discord's description are there
+    # (the demo runs without them); the tests must never run unvalidated.
+    assert unavailable() is None, unavailable()
+    assert FakeDiscord().rest.validator is not None
+
+
+def test_without_jsonschema_the_stand_in_runs_unvalidated(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # as if it were not installed
+
+    assert "jsonschema" in (unavailable() or "")
+    assert FakeDiscord().validator is None
