@@ -6,6 +6,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     QWIXX_DATABASE=/data/qwixx.db
 
+# Fonts ship in assets/fonts (DejaVu, Droid Sans Fallback for CJK, Noto Color Emoji);
+# Pillow's text layout needs FriBiDi to shape emoji flags, families and skin tones.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot ./bot

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import current
 
-from . import png, theme
+from . import fonts, png, theme
 from .pool import ImagePool
 
 Box = tuple[float, float, float, float]
@@ -272,6 +272,16 @@ class Canvas:
             self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2)
             self.draw.text(at, text, fill=fill, font=face, anchor=anchor,
                            stroke_width=stroke, stroke_fill=halo)
+            return
+        path = theme.font_path(bold, condensed)
+        if not fonts.plain(text, path):  # a name in another script, or with emoji
+            px = self.px(size)
+            drawn = fonts.render(text, px, path, theme.font(px, bold, condensed), bold, anchor)
+            x, y = round(at[0]) + drawn.offset[0], round(at[1]) + drawn.offset[1]
+            self._mark((x, y, x + drawn.mask.width, y + drawn.mask.height))
+            self.draw.draw.draw_bitmap((x, y), drawn.mask.im, self.draw._getink(fill)[0])
+            if drawn.colour is not None:
+                self.image.paste(drawn.colour, (x, y), drawn.colour)
             return
         # What ImageDraw.text does for one line, with the glyphs' mask cached.
         start = (math.modf(at[0])[0], math.modf(at[1])[0])

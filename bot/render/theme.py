@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import ImageFont
 
 from bot import ASSETS
+
+from . import fonts
 
 RGB = tuple[int, int, int]
 
@@ -87,15 +90,24 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.Fr
     ``condensed`` is the narrow bold face (whatever ``bold`` says), used where two-digit
     numbers must fit narrow cells.
     """
-    path = FONT_CONDENSED if condensed else FONT_BOLD if bold else FONT_REGULAR
-    return ImageFont.truetype(str(path), size)
+    return ImageFont.truetype(str(font_path(bold, condensed)), size)
+
+
+def font_path(bold: bool = False, condensed: bool = False) -> Path:
+    """The file of the face :func:`font` loads."""
+    return FONT_CONDENSED if condensed else FONT_BOLD if bold else FONT_REGULAR
 
 
 @lru_cache(maxsize=8192)
 def text_length(text: str, size: int, bold: bool = False, condensed: bool = False) -> float:
     """Width of ``text`` in :func:`font` ``(size, bold, condensed)``, measured once: fitting
-    text to cells asks for the same widths over and over."""
-    return font(size, bold, condensed).getlength(text)
+    text to cells asks for the same widths over and over. Characters DejaVu lacks are
+    measured in the fonts that draw them (:mod:`.fonts`)."""
+    face = font(size, bold, condensed)
+    path = font_path(bold, condensed)
+    if fonts.plain(text, path):
+        return face.getlength(text)
+    return fonts.length(text, size, path, face, bold)
 
 
 # --- geometry (output pixels) --------------------------------------------
