@@ -52,6 +52,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                "(no token needed)")
     demo.add_argument("--variant", default="classic", choices=sorted(VARIANTS))
     demo.add_argument("--players", type=int, default=3, help="simulated members (default 3)")
+    demo.add_argument("--computers", type=int, default=0,
+                      help="computer players the host seats in the lobby (default 0)")
+    demo.add_argument("--level", choices=("easy", "normal", "hard"),
+                      help="the computer players' level (default: the lobby's, easy)")
     demo.add_argument("--out", type=Path, default=Path("demo"),
                       help="folder for the images the bot sent (default: demo)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
@@ -69,9 +73,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.command == "demo":
         cls = VARIANTS[args.variant]
-        if not cls.min_players <= args.players <= min(cls.max_players, 6):
+        seats = args.players + args.computers
+        if args.computers < 0:
+            parser.error(f"--computers: at least 0, got {args.computers}")
+        if not cls.min_players <= seats <= cls.max_players:
+            counted = f" ({args.players} + {args.computers} computers)" if args.computers else ""
             parser.error(f"--players: {cls.title} is for {cls.min_players}-{cls.max_players} "
-                         f"players, got {args.players}")
+                         f"players, got {seats}{counted}")
+        if not 1 <= args.players <= 6:
+            parser.error(f"--players: 1-6 simulated members, got {args.players}")
+        if args.level and not args.computers:
+            parser.error("--level: only with --computers")
     return args
 
 
@@ -79,7 +91,8 @@ def demo(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from bot.sandbox.demo import run_demo
 
-    asyncio.run(run_demo(args.variant, args.players, args.out, args.seed))
+    asyncio.run(run_demo(args.variant, args.players, args.out, args.seed,
+                         computers=args.computers, level=args.level))
     return 0
 
 
