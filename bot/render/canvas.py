@@ -312,11 +312,11 @@ class Canvas:
 
     def fit_name(self, text: str, size: float, width: float,
                  bold: bool = False) -> tuple[str, float]:
-        """Shrink ``text`` to at most a quarter smaller, then cut it with an ellipsis."""
-        smallest = size * 0.75
-        size = max(smallest, self.fit_text(text, size, width, bold))
-        while len(text) > 1 and self.text_width(text, size, bold) > width:
-            text = text[:-2].rstrip() + "…"
+        """A player's name as shown (:func:`bot.render.fonts.short_name`: never cut up to
+        16 characters) and the size, up to ``size``, at which it fits ``width``."""
+        text = fonts.short_name(text)
+        while size > 6 and self.text_width(text, size, bold) > width:
+            size -= 0.5
         return text, size
 
     # --- output ----------------------------------------------------------

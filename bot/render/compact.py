@@ -1,10 +1,11 @@
 """Compact sheets: one player's sheet in a narrow block, for the table view (every
 player at a glance) and the final scoreboard.
 
-A block is a header line (active marker, name, lucky numbers or pawn, penalties, total)
-over one line per row: the row's letter, its cells and its points. Cells are sized so
-that digits stay readable on a phone (``theme.READABLE_DIGIT`` px tall at
-``theme.PHONE_WIDTH`` px wide, see :func:`CompactLayout.digit_height`).
+A block is a name line (active marker, name, total) and an info line ("to play", lucky
+numbers or pawn, penalties) over one line per row: the row's letter, its cells and its
+points. Cells are sized so that digits stay readable on a phone
+(``theme.READABLE_DIGIT`` px tall at ``theme.PHONE_WIDTH`` px wide, see
+:func:`CompactLayout.digit_height`).
 
 Blocks are drawn at output size: the shapes that need smooth edges (cells, crosses,
 bands) are small images drawn supersampled once per look and pasted from a cache
@@ -25,7 +26,7 @@ from bot.messages import t
 from bot.rules import Game, Move
 from bot.rules import qwinto as qwinto_rules
 
-from . import icons, palette, theme
+from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
 from .parts import blend, draw_lock, measure, row_colours, row_letter, signed
 from .pool import ImagePool
@@ -38,7 +39,9 @@ QWIXX_ROWS = ("red", "yellow", "green", "blue")
 EDGE = 8  # the image's margin around the blocks
 PAD = 5  # inside a block
 BLOCK_GAP = 10  # between blocks
-HEADER = 40  # a block's name line
+NAME_LINE = 36  # a block's name line
+INFO_LINE = 24  # ... and its line under it: "to play", lucky numbers, pawn, penalties
+HEADER = NAME_LINE + INFO_LINE + 2
 NAME_SIZE = 24
 INFO_SIZE = 18  # lucky numbers, pawn, captions
 LABEL = 24  # the row letter's column
@@ -263,12 +266,11 @@ class Surface:
         return self.width_of(text, size, bold)
 
     def fit(self, text: str, size: float, room: float, bold: bool = False) -> tuple[str, float]:
-        """Shrink ``text`` to at most a quarter smaller, then cut it with an ellipsis."""
-        smallest = size * 0.75
-        while size > smallest and self.width_of(text, size, bold) > room:
-            size -= 1
-        while len(text) > 1 and self.width_of(text, size, bold) > room:
-            text = text[:-2].rstrip() + "…"
+        """A player's name as shown (:func:`bot.render.fonts.short_name`: never cut up to
+        16 characters) and the size, up to ``size``, at which it fits ``room``."""
+        text = fonts.short_name(text)
+        while size > 6 and self.width_of(text, size, bold) > room:
+            size -= 0.5
         return text, size
 
 
@@ -329,9 +331,10 @@ def draw_points_line(surface: Surface, layout: CompactLayout, points: Mapping[st
 
 def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int, name: str,
                 total: int, x: float, y: float, active: bool, ground: Colour) -> None:
-    """Right to left: total, penalty boxes, lucky numbers or pawn, "to play"; then the
-    name (with a ▶ for the active player) in the room left."""
-    mid = y + HEADER / 2 + 2
+    """Two lines. The name's: the name (with a ▶ for the active player) and, right, the
+    total; nothing else shares it, so names are whole (see :func:`draw_name`). The
+    info line: "to play", lucky numbers or pawn left, the penalty boxes right."""
+    mid = y + NAME_LINE / 2 + 3
     left = x + PAD
     if active:
         surface.text((left, mid), "▶", NAME_SIZE, theme.INK, bold=True, ground=ground)
@@ -342,16 +345,26 @@ def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int
                  ground=ground)
     right -= surface.width_of(value, NAME_SIZE + 2, True) + 6
     right -= surface.label((right, mid), t("image.total"), INFO_SIZE, WORD_ROOM, theme.MUTED,
-                           anchor="rm", ground=ground) + 6
-    right = draw_marks(surface, layout, game, player, right - 12, mid, ground)
-    extra = [(header_info(game, player), False), *([(t("image.to_play"), True)] if active
-                                                    else [])]
-    for text, bold in extra:
-        if text:
-            right -= surface.label((right, mid), text, INFO_SIZE, INFO_ROOM, theme.INK,
-                                   bold=bold, anchor="rm", ground=ground) + 14
-    text, size = surface.fit(name, NAME_SIZE, right - left, bold=True)
-    surface.text((left, mid), text, size, theme.INK, bold=True, ground=ground)
+                           anchor="rm", ground=ground) + 14
+    draw_name(surface, (left, mid), name, NAME_SIZE, right - left, theme.INK, ground=ground)
+    info = y + NAME_LINE + INFO_LINE / 2
+    right = draw_marks(surface, layout, game, player, x + layout.width - 2 * EDGE - PAD, info,
+                       ground)
+    left = x + PAD
+    extra = [*([(t("image.to_play"), True)] if active else []), (header_info(game, player), False)]
+    extra = [(text, bold) for text, bold in extra if text]
+    for k, (text, bold) in enumerate(extra):
+        room = (right - left) / (len(extra) - k) - 16
+        left += surface.label((left, info), text, INFO_SIZE, min(INFO_ROOM, room), theme.INK,
+                              bold=bold, ground=ground) + 16
+
+
+def draw_name(surface: Surface, p: tuple[float, float], name: str, size: float, room: float,
+              fill: Colour, bold: bool = True, ground: Colour = theme.PAPER) -> None:
+    """A player's name, left-aligned at ``p``: whole up to 16 characters, shrunk to fit
+    ``room`` (see :func:`bot.render.fonts.short_name`)."""
+    text, fitted = surface.fit(name, size, room, bold)
+    surface.text(p, text, fitted, fill, bold=bold, ground=ground)
 
 
 def header_info(game: Game, player: int) -> str:

@@ -25,6 +25,7 @@ from .compact import (
     blocks_height,
     draw_blocks,
     draw_chip,
+    draw_name,
     sprite,
 )
 from .parts import centre, measure, row_colours, signed
@@ -34,6 +35,9 @@ TITLE = 44
 TITLE_SIZE = 26
 HEADER_SIZE = 15  # column captions
 ROW_PAD = 14  # a table line is this much taller than its digits' font size
+NAME_SCALE = 1.0  # a standing's name, this many times the digits' size
+NAME_PAD = 8  # ... on a line this much taller
+CAPTION_LINE = 22  # the header's line over the names, with its caption
 
 
 def score_rows(game: Game) -> tuple[str, ...]:
@@ -81,11 +85,24 @@ class BoardLayout:
         return math.ceil(self.text_size + ROW_PAD)
 
     @cached_property
+    def name_height(self) -> int:
+        """A standing's name line, over its scores."""
+        return math.ceil(self.text_size * NAME_SCALE + NAME_PAD)
+
+    @cached_property
+    def standing_height(self) -> int:
+        return self.name_height + self.line_height
+
+    @cached_property
     def column_widths(self) -> list[int]:
-        """Each score column fits its widest value (and a row's chip); a longer caption
-        shrinks to fit, so no language squeezes the names."""
+        """Each score column fits its widest value (and a row's chip), the columns
+        sharing the table's width after the rank; a longer caption shrinks to fit."""
         value = measure("−20", self.text_size, True, True)
-        return [math.ceil(max(value, LABEL) + 10) for _ in self.score_columns]
+        least = math.ceil(max(value, LABEL) + 10)
+        room = self.width - 2 * EDGE - self.rank_width
+        count = len(self.score_columns)
+        each = max(least, room // count)
+        return [each] * (count - 1) + [max(least, room - each * (count - 1))]
 
     @cached_property
     def rank_width(self) -> int:
@@ -95,18 +112,36 @@ class BoardLayout:
     def table_top(self) -> float:
         return EDGE + TITLE
 
+    @cached_property
+    def header_height(self) -> int:
+        """The header: the caption over the names, then the columns' captions."""
+        return CAPTION_LINE + self.line_height
+
+    def line_top(self, line: int) -> float:
+        """Top of table line ``line``: 0 is the header, then a standing per line."""
+        if line == 0:
+            return self.table_top
+        return self.table_top + self.header_height + (line - 1) * self.standing_height
+
     def table_cell(self, line: int, column: int) -> Box:
-        """Line 0 is the header; column 0 the rank, 1 the name, then the score columns."""
-        values = self.column_widths
-        name = self.width - 2 * EDGE - self.rank_width - sum(values)
-        widths = [self.rank_width, name, *values]
-        x0 = EDGE + sum(widths[:column])
-        y0 = self.table_top + line * self.line_height
-        return (x0, y0, x0 + widths[column], y0 + self.line_height)
+        """Column 0 is the rank (a standing's two lines), 1 the name (a standing's first
+        line, as wide as the scores), then the score columns (its second line); the header
+        (line 0) has their captions in the same places."""
+        y0 = self.line_top(line)
+        x0 = EDGE + self.rank_width
+        right = self.width - EDGE
+        names = CAPTION_LINE if line == 0 else self.name_height
+        if column == 0:
+            return (EDGE, y0, x0, y0 + names + self.line_height)
+        if column == 1:
+            return (x0, y0, right, y0 + names)
+        widths = self.column_widths
+        x = x0 + sum(widths[:column - 2])
+        return (x, y0 + names, x + widths[column - 2], y0 + names + self.line_height)
 
     @cached_property
     def sheets_top(self) -> float:
-        return self.table_top + (self.players + 1) * self.line_height + theme.SECTION_GAP
+        return self.line_top(self.players + 1) + theme.SECTION_GAP
 
     @cached_property
     def height(self) -> int:
@@ -139,9 +174,9 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
     rank = layout.table_cell(0, 0)
     surface.label(centre(rank), t("image.rank"), size, rank[2] - rank[0] - 4, theme.MUTED,
                   anchor="mm")
-    name_cell = layout.table_cell(0, 1)
-    surface.label((name_cell[0] + 6, centre(name_cell)[1]), t("image.player"), size,
-                  name_cell[2] - name_cell[0] - 12, theme.MUTED)
+    names = layout.table_cell(0, 1)
+    surface.label((names[0] + 6, centre(names)[1] + 2), t("image.player"), size,
+                  names[2] - names[0] - 12, theme.MUTED)
     for k, column in enumerate(layout.score_columns):
         b = layout.table_cell(0, k + 2)
         if column in layout.rows:  # the row's letter chip, as on the sheets
@@ -156,6 +191,7 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
 
 def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: Standing,
                   score: Score, name: str) -> None:
+    """A standing in two lines beside its rank: the name, whole, over the scores."""
     first = layout.table_cell(line, 0)
     right = layout.width - EDGE
     winner = standing.rank == 1
@@ -169,9 +205,9 @@ def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: St
                          lambda c: draw_rank(c, rank, side, size, winner)),
                   centre(first)[0] - side / 2, centre(first)[1] - side / 2)
     name_cell = layout.table_cell(line, 1)
-    text, fitted = surface.fit(name, size * 0.85, name_cell[2] - name_cell[0] - 10, bold=winner)
-    surface.text((name_cell[0] + 6, centre(name_cell)[1]), text, fitted, theme.INK,
-                 bold=winner, ground=ground)
+    draw_name(surface, (name_cell[0] + 6, centre(name_cell)[1] + 2), name,
+              size * NAME_SCALE, name_cell[2] - name_cell[0] - 12, theme.INK, bold=winner,
+              ground=ground)
     values = [score.rows[r] for r in layout.rows]
     values += [*([score.bonus] if layout.bonus else []), score.penalty_points, score.total]
     for k, value in enumerate(values):
