@@ -13,11 +13,13 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY assets ./assets
-# Editable install: the package finds assets/ beside bot/.
-RUN pip install -e . \
+COPY pyproject.toml README.md /tmp/qwixx-bot/
+COPY bot /tmp/qwixx-bot/bot
+COPY assets /tmp/qwixx-bot/assets
+# A normal install: the package carries assets/ (as bot/assets) and its languages,
+# so the source is not needed once it is installed.
+RUN pip install /tmp/qwixx-bot \
+    && rm -rf /tmp/qwixx-bot \
     && useradd --create-home --uid 10001 qwixx \
     && mkdir /data \
     && chown qwixx:qwixx /data
