@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import re
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -101,9 +102,15 @@ def run_backup(target: Path) -> int:
         database = load_settings(need_token=False).database
         if not isinstance(database, Path):
             raise ConfigError("backup copies a SQLite file; for PostgreSQL use pg_dump")
+        if database.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)  # backups/… as the README has it
         report = backup(database, target)
     except (ConfigError, DatabaseFileError) as error:
         print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"qwixx-bot: cannot write the backup {target}: {error.strerror or error}",
+              file=sys.stderr)
         return 2
     counts = ", ".join(f"{rows} {table}" for table, rows in report.rows.items())
     print(f"backed up to {report.target} (quick_check ok): {counts}")
@@ -117,12 +124,16 @@ def run_migrate(database: str | None) -> int:
     async def migrate(target: Path | str) -> int:
         async with Store(target) as store:
             return store.schema_version
+    target: Path | str = database or "QWIXX_DATABASE"
     try:
         target = database_path(database) if database else \
             load_settings(need_token=False).database
         version = asyncio.run(migrate(target))
     except (ConfigError, StoreError) as error:
         print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+    except (sqlite3.Error, OSError) as error:  # e.g. a file in a folder that does not exist
+        print(f"qwixx-bot: cannot open the database {target}: {error}", file=sys.stderr)
         return 2
     shown = target if isinstance(target, Path) else redacted(target)
     print(f"{shown}: schema version {version} (up to date)")

@@ -198,6 +198,28 @@ def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -
     assert "another file" in capsys.readouterr().err
 
 
+def test_backup_makes_the_folder_it_writes_to(
+        environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with closing(sqlite3.connect(environment)) as db, db:
+        db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    target = environment.parent / "backups" / "qwixx-2026-11-27.db"  # as the README has it
+    assert cli.main(["backup", str(target)]) == 0
+    assert target.is_file() and "quick_check ok" in capsys.readouterr().out
+    (environment.parent / "taken").write_text("a file, not a folder")
+    assert cli.main(["backup", str(environment.parent / "taken" / "x.db")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("qwixx-bot: cannot write the backup") and error.count("\n") == 1
+
+
+def test_migrate_names_a_database_it_cannot_open(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no-such-folder" / "qwixx.db"
+    assert cli.main(["migrate", "--database", str(missing)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"qwixx-bot: cannot open the database {missing}: ")
+    assert error.count("\n") == 1
+
+
 def test_migrate_command(database: str | Path, environment: Path,
                          capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["migrate", "--database", str(database)]) == 0
