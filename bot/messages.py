@@ -161,7 +161,8 @@ EN: dict[str, str] = {
     "option.where.after": "after {left}",
     "option.where.before": "before {right}",
     "option.where.empty": "empty row",
-    "option.pick_row": "Write {total} in the {emoji} {row} row…",
+    "option.field_button": "{emoji} {row} {position}/9",
+    "option.other_field": "Write {total} in another field…",
     # end
     "end.title": "🏁 **{title}** — final scores",
     "end.line": "{rank}. {name} — {total}",

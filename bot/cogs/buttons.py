@@ -219,8 +219,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):pick-(?P<row>[a-z]+)"):
-    """The fields of one row where a player may write (Qwinto): one select per row,
-    so a sheet with more than 25 open fields still fits Discord's limits."""
+    """Fields where a player may write (Qwinto) that the sheet has no button for, as
+    ``pick-other`` (``pick-<row>``: one row's fields, as sheets sent before had)."""
 
     def __init__(self, game: int, turn: int, phase: str, row: str, placeholder: str = "",
                  options: list[tuple[str, str]] | None = None) -> None:
@@ -232,6 +232,15 @@ class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             options=choices[:25]))
         self.game, self.turn, self.phase = game, turn, phase
         self.allowed = frozenset(value for value, _ in options[:25])
+
+    @property
+    def row(self) -> int | None:
+        """The action row asked for: a select keeps it where DynamicItem does not look."""
+        return self.item.row
+
+    @row.setter
+    def row(self, value: int | None) -> None:
+        self.item.row = value
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],

@@ -247,30 +247,117 @@ def field_label(game: Game, player: int, move: Move) -> str:
 
 
 def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View | None:
-    """One button per option; fields to write in come as one select per row; **Hint**
-    first in a game started with hints."""
+    """One button per option, **Hint** first in a game started with hints; Qwinto's
+    fields to write in as buttons (see :func:`field_view`)."""
     moves = options_of(game, player) if record.status == "running" else []
     if not moves:
         return None
+    if any(m.kind == "place" for m in moves):
+        return field_view(record, game, player, moves)
     view = discord.ui.View(timeout=None)
     if Options.of(record.options).hints:
         view.add_item(TurnButton(record.id, game.turn, "hint"))
     phase = game.decision().phase
-    fields = [m for m in moves if m.kind == "place"]
-    for row in dict.fromkeys(m.row for m in fields):
-        options = [m for m in fields if m.row == row]
-        placeholder = t("option.pick_row", total=getattr(game, "total", ""), emoji=emoji(row),
-                        row=row)
-        view.add_item(FieldSelect(record.id, game.turn, phase, row or "", placeholder,
-                                  [(encode_move(m), field_label(game, player, m))
-                                   for m in options]))
-    selects = sum(isinstance(item, FieldSelect) for item in view.children)
-    room = 5 * (5 - selects) - (len(view.children) - selects)  # a select fills a row
-    for move in [m for m in moves if m.kind != "place"][:room]:
+    for move in moves[:BUTTONS_PER_ROW * ACTION_ROWS - len(view.children)]:
         style = ROW_STYLE.get(move.row or "", discord.ButtonStyle.secondary)
         view.add_item(MoveButton(record.id, game.turn, phase, move,
                                  option_label(game, player, move), style))
     return view
+
+
+BUTTONS_PER_ROW = 5  # Discord's limits: 5 buttons in an action row,
+ACTION_ROWS = 5  # 5 action rows in a message, a select filling one
+OTHER_FIELDS = "other"  # the FieldSelect (``pick-other``) of fields without a button
+
+
+def field_view(record: GameRecord, game: Game, player: int,
+               moves: list[Move]) -> discord.ui.View:
+    """Qwinto's write: one tap. The fields open to the sum as buttons, a rolled row's on
+    its own action row(s) (:func:`field_lines`); the fields left without a button, if
+    any, in one select "Another field…"; **Pass** and **Hint** on the last row."""
+    view = discord.ui.View(timeout=None)
+    phase = game.decision().phase
+    lines, rest = field_lines(game, player, [m for m in moves if m.kind == "place"])
+    items: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [
+        (index, MoveButton(record.id, game.turn, phase, move, field_button_label(move)))
+        for index, line in enumerate(lines) for move in line]
+    if rest:
+        items.append((len(lines), FieldSelect(
+            record.id, game.turn, phase, OTHER_FIELDS,
+            t("option.other_field", total=getattr(game, "total", "")),
+            [(encode_move(m), field_label(game, player, m)) for m in rest])))
+    last = len(lines) + bool(rest)
+    items += [(last, MoveButton(record.id, game.turn, phase, move,
+                                option_label(game, player, move)))
+              for move in moves if move.kind != "place"]
+    if Options.of(record.options).hints:
+        items.append((last, TurnButton(record.id, game.turn, "hint")))
+    for row, item in items:
+        item.row = row
+        view.add_item(item)
+    return view
+
+
+def field_lines(game: Game, player: int,
+                fields: list[Move]) -> tuple[list[list[Move]], list[Move]]:
+    """The fields shown as buttons, one list per action row, left to right, and those
+    left for the select. Every field is a button when all fit above the last row (a
+    rolled row's fields filling as many action rows as they need); else each rolled
+    row gets one action row — spare ones going to the rows with most fields left — of
+    the fields nearest to where its sum fits (:func:`fitting_place`)."""
+    rows: dict[str, list[Move]] = {}
+    for move in fields:
+        rows.setdefault(move.row or "", []).append(move)
+    room = ACTION_ROWS - 1  # the last row holds Pass (and Hint)
+    share = {row: -(-len(ms) // BUTTONS_PER_ROW) for row, ms in rows.items()}
+    if sum(share.values()) > room:
+        room -= 1  # the select of the other fields fills one
+        share = dict.fromkeys(rows, 1)  # Qwinto rolls at most 3 rows: one each fits
+        for _ in range(room - len(rows)):
+            most = max(rows, key=lambda r: len(rows[r]) - share[r] * BUTTONS_PER_ROW)
+            share[most] += 1
+    lines: list[list[Move]] = []
+    shown: set[Move] = set()
+    for row, row_fields in rows.items():
+        fit_at = fitting_place(game, player, row)
+        places = field_places(row)
+        nearest = sorted(row_fields, key=lambda m: (abs(places[m.number or 0] - fit_at),
+                                                    m.number))
+        keep = sorted(nearest[:share[row] * BUTTONS_PER_ROW], key=lambda m: m.number or 0)
+        shown.update(keep)
+        lines += [keep[i:i + BUTTONS_PER_ROW] for i in range(0, len(keep), BUTTONS_PER_ROW)]
+    return lines, [m for m in fields if m not in shown]
+
+
+def field_places(row: str) -> dict[int, int]:
+    """A Qwinto row's columns → their places in the row, 0 to 8 left to right."""
+    from bot.rules.qwinto import ROW_COLUMNS
+
+    return {column: place for place, column in enumerate(ROW_COLUMNS[row])}
+
+
+def fitting_place(game: Game, player: int, row: str) -> float:
+    """Where in ``row`` (places 0 to 8) the current sum fits: between the written
+    numbers around it, as far along as it lies between them; an empty row runs from
+    0 (before its first field) to one more than the highest sum (after its last), so
+    a 7 goes about a third of the way along."""
+    from bot.rules.qwinto import FACES, ROWS
+
+    number = game.total  # type: ignore[attr-defined]
+    places = field_places(row)
+    written = game.sheets[player].fields[row]  # type: ignore[attr-defined]
+    marks = [(-1, 0), *sorted((places[c], n) for c, n in written.items()),
+             (len(places), FACES * len(ROWS) + 1)]
+    left = max((m for m in marks if m[1] < number), key=lambda m: m[0])
+    right = min((m for m in marks if m[1] > number and m[0] > left[0]), key=lambda m: m[0])
+    return left[0] + (right[0] - left[0]) * (number - left[1]) / (right[1] - left[1])
+
+
+def field_button_label(move: Move) -> str:
+    """A field on a button, told apart without colour: ``🟧 Orange 4/9``."""
+    row = move.row or ""
+    return fit_label(t("option.field_button", emoji=emoji(row), row=row_name(row),
+                       position=field_places(row)[move.number or 0] + 1))
 
 
 def hint_content(game: Game, player: int, hint: Hint) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, play_to_end, seeded_policy, wait_for_turn
 from bot.sandbox.records import StoredMessage
@@ -47,7 +49,10 @@ async def test_a_whole_qwinto_game(sb: Sandbox) -> None:
     assert "Qwinto** — final scores" in final.content
     assert any(t.startswith("Roll ") for t in seen)
     assert any(t.startswith(("Keep ", "Re-roll ")) for t in seen)
-    assert any(t.startswith("Write") and "field" in t for t in seen)  # the per-row selects
+    fields = [t for t in seen if re.fullmatch(r"(🟧 Orange|🟨 Yellow|🟪 Purple) [1-9]/9", t)]
+    assert len(set(fields)) > 20  # a field is one button: row and place
+    assert any(t.startswith("Write ") and "in another field… 🟧 Orange field " in t
+               for t in seen)  # the select of the fields without a button (three dice)
     throws = [m for m in sb.messages() if m.attachments and m.attachments[0].filename ==
               "dice.png"]
     assert len(throws) > 5  # each throw was shown with its dice
