@@ -128,6 +128,9 @@ def run_migrate(database: str | None) -> int:
     try:
         target = database_path(database) if database else \
             load_settings(need_token=False).database
+        if isinstance(target, Path) and not target.parent.is_dir():
+            raise ConfigError(f"cannot open the database {target}: there is no folder "
+                              f"{target.parent}")
         version = asyncio.run(migrate(target))
     except (ConfigError, StoreError) as error:
         print(f"qwixx-bot: {error}", file=sys.stderr)

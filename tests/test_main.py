@@ -216,8 +216,8 @@ def test_migrate_names_a_database_it_cannot_open(
     missing = tmp_path / "no-such-folder" / "qwixx.db"
     assert cli.main(["migrate", "--database", str(missing)]) == 2
     error = capsys.readouterr().err
-    assert error.startswith(f"qwixx-bot: cannot open the database {missing}: ")
-    assert error.count("\n") == 1
+    assert error == (f"qwixx-bot: cannot open the database {missing}: there is no folder "
+                     f"{missing.parent}\n")
 
 
 def test_migrate_command(database: str | Path, environment: Path,
