@@ -5,7 +5,8 @@ Templates (all start with ``qx:``):
 * ``qx:<game>:lobby:<join|leave|computer|start|cancel>`` — lobby buttons
 * ``qx:<game>:<turn>:<action>`` (``TURN_ACTIONS``) — public turn message
 * ``qx:<game>:<turn>:<phase>:<move>`` — a move on a player's own sheet
-* ``qx:<game>:<turn>:<phase>:pick-<row>`` — a select of fields to write in (Qwinto)
+* ``qx:<game>:<turn>:<phase>:pick-other`` — a select of the fields to write in that
+  have no button (Qwinto; ``pick-<row>`` on sheets sent before)
 * ``qx:<game>:lobby:level`` — the lobby's select of computer levels (``<seat>.<level>``)
 
 The callbacks hand over to the bot's :class:`~bot.cogs.table.Table`.
@@ -223,9 +224,12 @@ class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     ``pick-other`` (``pick-<row>``: one row's fields, as sheets sent before had)."""
 
     def __init__(self, game: int, turn: int, phase: str, row: str, placeholder: str = "",
-                 options: list[tuple[str, str]] | None = None) -> None:
+                 options: list[tuple[str, str]] | None = None,
+                 chosen: str | None = None) -> None:
+        """``chosen``: the value shown as selected (a choice the player made already)."""
         options = [("pass", "pass")] if options is None else options
-        choices = [discord.SelectOption(label=label[:100], value=value)
+        choices = [discord.SelectOption(label=label[:100], value=value,
+                                        default=value == chosen)
                    for value, label in options]
         super().__init__(discord.ui.Select(
             custom_id=f"qx:{game}:{turn}:{phase}:pick-{row}", placeholder=placeholder[:150],

@@ -274,21 +274,29 @@ def field_view(record: GameRecord, game: Game, player: int,
                moves: list[Move]) -> discord.ui.View:
     """Qwinto's write: one tap. The fields open to the sum as buttons, a rolled row's on
     its own action row(s) (:func:`field_lines`); the fields left without a button, if
-    any, in one select "Another field…"; **Pass** and **Hint** on the last row."""
+    any, in one select "Another field…"; **Pass** and **Hint** on the last row. A
+    choice made already (it may change until everyone has chosen) shows as chosen."""
     view = discord.ui.View(timeout=None)
     phase = game.decision().phase
+    chosen = getattr(game, "chosen", {}).get(player)
+
+    def style(move: Move) -> discord.ButtonStyle:
+        return discord.ButtonStyle.success if move == chosen else discord.ButtonStyle.secondary
+
     lines, rest = field_lines(game, player, [m for m in moves if m.kind == "place"])
     items: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [
-        (index, MoveButton(record.id, game.turn, phase, move, field_button_label(move)))
+        (index, MoveButton(record.id, game.turn, phase, move, field_button_label(move),
+                           style(move)))
         for index, line in enumerate(lines) for move in line]
     if rest:
         items.append((len(lines), FieldSelect(
             record.id, game.turn, phase, OTHER_FIELDS,
             t("option.other_field", total=getattr(game, "total", "")),
-            [(encode_move(m), field_label(game, player, m)) for m in rest])))
+            [(encode_move(m), field_label(game, player, m)) for m in rest],
+            chosen=encode_move(chosen) if chosen in rest else None)))
     last = len(lines) + bool(rest)
     items += [(last, MoveButton(record.id, game.turn, phase, move,
-                                option_label(game, player, move)))
+                                option_label(game, player, move), style(move)))
               for move in moves if move.kind != "place"]
     if Options.of(record.options).hints:
         items.append((last, TurnButton(record.id, game.turn, "hint")))

@@ -199,3 +199,28 @@ def test_qwixx_sheets_keep_their_buttons() -> None:
     assert view is not None
     assert [getattr(i, "action", None) for i in view.children][:1] == [HINT]
     assert len(view.children) == 1 + len(game.legal_moves(1))
+
+
+def test_a_field_chosen_already_shows_as_chosen_until_the_throw_is_over() -> None:
+    game, player = first_throw(7, 3)
+    orange = ROW_COLUMNS["orange"]
+    for column, in_select in ((orange[2], False), (orange[0], True)):
+        chose, _ = game.apply(player, Move("place", "orange", column))
+        assert player not in chose.decision().waiting  # the other has yet to choose
+        view = views.sheet_view(record(game.players, False), chose, player)
+        assert view is not None
+        rows = components(view)
+        marked = [c["label"] for row in rows for c in row["components"]
+                  if c["type"] == BUTTON and c["style"] == discord.ButtonStyle.success.value]
+        defaults = [o["label"] for row in rows for c in row["components"]
+                    if c["type"] == SELECT for o in c["options"] if o.get("default")]
+        if in_select:
+            assert marked == [] and defaults == ["🟧 Orange field 1 of 9 — empty row"]
+        else:
+            assert marked == ["🟧 Orange 3/9"] and defaults == []
+        buttons, options, _ = offered(rows)
+        assert Counter(buttons + options) == Counter(chose.legal_moves(player))
+    untouched = views.sheet_view(record(game.players, False), game, player)
+    assert untouched is not None
+    assert all(c.get("style") != discord.ButtonStyle.success.value
+               for row in components(untouched) for c in row["components"])

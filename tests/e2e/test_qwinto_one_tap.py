@@ -52,6 +52,7 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     assert done.failed is None
     assert done.message.id == sheet.id  # the same message, updated
     assert "Wrote the sum in" in done.message.content
+    assert done.message.find_component(label=chosen)["style"] == 3  # shown as chosen
     moves = await store.moves(game)
     assert len(moves) == before + 1
     assert moves[-1].player_id == other.id
