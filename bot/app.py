@@ -18,6 +18,7 @@ from bot.cogs.qwixx import QwixxCog
 from bot.cogs.stats import STATS_ITEMS, StatsTable
 from bot.cogs.table import Table
 from bot.cogs.timers import Timers
+from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
 from bot.service.stats import StatsService
@@ -78,6 +79,8 @@ class QwixxBot(commands.Bot):
         await self.tree.set_translator(Translator())  # commands in each member's language
         if self.sync_commands:
             await self.sync_tree()
+        else:
+            await self.learn_commands()
         self.timers.start()
 
     async def sync_tree(self) -> None:
@@ -85,11 +88,22 @@ class QwixxBot(commands.Bot):
         if self.dev_guild is None:
             synced = await self.tree.sync()
             log.info("synced %d commands globally", len(synced))
-            return
-        guild = discord.Object(self.dev_guild)
-        self.tree.copy_global_to(guild=guild)
-        synced = await self.tree.sync(guild=guild)
-        log.info("synced %d commands to guild %d", len(synced), self.dev_guild)
+        else:
+            guild = discord.Object(self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %d", len(synced), self.dev_guild)
+        cited.learn(synced)
+
+    async def learn_commands(self) -> None:
+        """The commands' ids, for messages that cite them as mentions (another process
+        synced them); without them, messages cite commands as plain text."""
+        guild = None if self.dev_guild is None else discord.Object(self.dev_guild)
+        try:
+            cited.learn(await self.tree.fetch_commands(guild=guild))
+        except discord.HTTPException as error:
+            log.warning("could not fetch the commands' ids (%s); messages cite them as text",
+                        error)
 
     def owns(self, guild_id: int) -> bool:
         """Whether this process serves ``guild_id`` (always, unless sharded)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from babel.numbers import format_decimal, format_percent
 
 from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
+from bot.i18n.commands import cite
 
 ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪",
              "orange": "🟧", "purple": "🟪"}
@@ -48,10 +49,13 @@ EN: dict[str, str] = {
                      "come back to it.",
     "confirm.abandon": "Abandon this game for everyone? It ends now, without ranking.",
     "confirm.kept": "Nothing changed.",
-    "rematch.content": "🔁 Rematch! {names}: the same game again, join below.",
+    "rematch.content": "🔁 Rematch! {names}: the same game again, and you are all seated "
+                       "(Leave if you would rather sit this one out).",
     "share.by": "Shared by {name}:",
     "leaderboard.ties": "Equal values share a rank, listed by higher win rate, then more "
                         "games.",
+    "leaderboard.ties_average": "Equal values share a rank, listed by higher win rate, then "
+                                "more games, then higher average.",
     "sheet.moved_on": "Action done by everyone: your next decision.",
     "board.content": "The board of turn {turn}: where every pawn stands.",
     # turns
@@ -70,7 +74,10 @@ EN: dict[str, str] = {
                    "dice once.",
     "turn.place": "Sum **{total}** ({dice}): everyone may write {total} in one field of a "
                   "{rows} row.",
-    "turn.automatic": "**Turn {turn}** ({active} active), played while nobody was asked: {what}",
+    "turn.automatic": "**Turn {turn}** · {active} was active — {why}: {what}",
+    "turn.unasked.away": "nobody was asked ({names} away)",
+    "turn.unasked.computers": "only the computers had a move",
+    "turn.unasked.nobody": "nobody had a move",
     "turn.earlier": "… and {count} earlier turns played while nobody was asked.",
     "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
     "story.header": "**Turn {turn}** · 🎲 {active} is active",
@@ -85,6 +92,7 @@ EN: dict[str, str] = {
     "story.wrote": "{name} wrote {number} in {row}",
     "story.wrote_nothing": "{name} wrote nothing",
     "story.scores": "Scores: {scores}",
+    "story.score": "{name}: {total}",
     "story.nothing_happened": "nothing changed",
     "status.deciding": "⏳ Deciding: {names}",
     "status.decided": "✅ Decided: {names}",
@@ -92,6 +100,8 @@ EN: dict[str, str] = {
     "list.or": "{first} or {last}",
     "unit.field.one": "{count} field",
     "unit.field.other": "{count} fields",
+    "unit.point.one": "{count} point",
+    "unit.point.other": "{count} points",
     "row.red": "Red",
     "row.yellow": "Yellow",
     "row.green": "Green",
@@ -110,7 +120,8 @@ EN: dict[str, str] = {
     "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
                             "one more turn.",
     "event.game_over.board_finish": "🏁 The final round is over: game over.",
-    "event.expired": "⏰ Time ran out for {names}: nothing crossed or written this time.",
+    "event.expired.qwixx": "⏰ Time ran out for {names}: nothing crossed this time.",
+    "event.expired.qwinto": "⏰ Time ran out for {names}: nothing written this time.",
     "event.away.expired": "💤 {name} let three decisions in a row run out and is away; the game "
                           "no longer waits for them (any move brings them back).",
     "event.away.left": "🚪 {name} left the game; it no longer waits for them.",
@@ -127,6 +138,7 @@ EN: dict[str, str] = {
     # the sheet (ephemeral)
     "sheet.choose": "Turn {turn}, {phase}: choose what to cross, or pass.",
     "sheet.choose_write": "Turn {turn}: {phase}.",
+    "sheet.choose_pawn": "Turn {turn}, {phase}: choose where your pawn goes, or stay.",
     "sheet.phase.action1": "action 1 (white sum {total})",
     "sheet.phase.action2": "action 2 (white + colour)",
     "sheet.phase.action3": "action 3 (move your pawn)",
@@ -168,6 +180,11 @@ EN: dict[str, str] = {
     "end.line": "{rank}. {name} — {total}",
     "end.winner": "🏆 {names} {verb}!",
     "end.wins": "{name}'s {nth} win on this server.",
+    "end.solo.score": "🧘 Solo practice · {name}: **{total}**",
+    "end.solo.first": "Your first solo game of {title}: {total} is now the score to beat.",
+    "end.solo.record": "🎉 A new personal best: {total}, up from {best}!",
+    "end.solo.equal": "That equals your personal best, {best}.",
+    "end.solo.below": "Your personal best stays {best}, {gap} more than this game.",
     # status
     "status.none": "There is no game in this channel. Start one with `/qwixx start`.",
     "status.lobby": "A {title} lobby is open here with {names}.",
@@ -219,6 +236,8 @@ EN: dict[str, str] = {
     "thread.name": "{title} — {host}'s game",
     "thread.opened": "Your game is waiting in {thread}.",
     "leave.lobby": "You left the lobby.",
+    "leave.game": "You gave up your seat; the game goes on without you.",
+    "error.rematch_not_player": "Only the players of that game can ask for a rematch.",
     "mygames.title": "**Games waiting for you:**",
     "mygames.line": "• {title} in {channel} — turn {turn}, decide <t:{deadline}:R>: {link}",
     "mygames.none": "No game on this server is waiting for you.",
@@ -346,6 +365,9 @@ EN: dict[str, str] = {
     "stats.figures": "Games **{games}** · Wins **{wins}** ({rate}) · Average **{average}** · "
                      "Best **{best}**",
     "stats.last": "Last {count}: {scores}",
+    "stats.last_game": "Last game: {score}",
+    "stats.last_games.one": "Last {count} game:",
+    "stats.last_games.other": "Last {count} games:",
     "stats.footer": "Finished games on this server; abandoned games do not count.",
     "stats.none": "{name} has no finished games on this server yet.",
     "history.title": "🗂️ Last finished games on this server",
@@ -454,6 +476,15 @@ EN: dict[str, str] = {
     "describe.scoreboard": "{title}, final scores:",
     "describe.scoreboard_line": "{rank}. {name} {total} ({rows}, bonus {bonus}, "
                                 "penalties {penalty})",
+    # ... with their points counted in words (unit.point: "1 point", "5 points")
+    "describe.qwixx_row_points": "{row}: {numbers}{marks} · {points}",
+    "describe.qwinto_row_points": "{row}: {fields} · {count} of {size} fields · {points}",
+    "describe.table_qwixx_points": "{mark}{name}: {points} · penalties {penalties} · "
+                                   "locks {locks} · crosses {rows}",
+    "describe.table_qwinto_points": "{mark}{name}: {points} · failed throws {failed} · "
+                                    "numbers {rows}",
+    "describe.dice_white": "Dice: {dice} (white dice together {total})",
+    "describe.dice_thrown": "Dice: {dice} (together {total})",
     "error.bad_command": "That command was not one I can read (an option outside its "
                          "choices, or an outdated command), so nothing changed. Please "
                          "try again from the command list.",
@@ -490,6 +521,11 @@ EN: dict[str, str] = {
                    "by the end of the game",
     "hint.gain": ", {gain} more than {other}",
     "hint.surer": ", a better chance to win than {other}",
+    "hint.equal": ", as good as {other}",
+    "hint.on_purpose.penalty": "❌ This takes the penalty (−5) on purpose: every cross open to "
+                               "you this turn is expected to cost more than that.",
+    "hint.on_purpose.failed_throw": "❌ This crosses a failed throw (−5) on purpose: writing "
+                                    "this number is expected to cost more than that.",
     "hint.risk.penalty": "⚠️ {risk} chance that this turn ends with a penalty.",
     "hint.risk.failed_throw": "⚠️ {risk} chance that this turn ends with a failed throw.",
     "hint.risk_other.penalty": "⚠️ {move} would risk a penalty ({risk}).",
@@ -513,8 +549,9 @@ def text(key: str, locale: str | None = None) -> str:
 
 
 def t(key: str, **values: object) -> str:
-    """The text for ``key`` in the current language with ``values`` filled in."""
-    return text(key).format(**values)
+    """The text for ``key`` in the current language with ``values`` filled in; commands
+    it cites are clickable mentions (:mod:`bot.i18n.commands`)."""
+    return cite(text(key).format(**values), current())
 
 
 def emoji(row: str) -> str:

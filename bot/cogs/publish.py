@@ -25,7 +25,7 @@ import io
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ from bot.render import render_board, render_dice, render_scoreboard
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
 from bot.service.games import GameService, Outcome, ServiceError, load_game
+from bot.service.play import Options, Seats
 from bot.shards import ShardPlan
 from bot.store import GameRecord, StoredEvent
 
@@ -71,16 +72,23 @@ class Shown:
     files: str = ""
     """Which images the live message carries (so unchanged ones are not re-uploaded)."""
     ended: bool = False
+    since: int | None = None
+    """The first turn the live message tells: it opens with the turns before its own
+    that nobody was asked in."""
+    notes: list[list[Any]] = field(default_factory=list)
+    """``[message_id, [players], phase]``: reminders and calls, to go once those players
+    decided in that phase."""
 
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
         data = record.shown
         return cls(data.get("turn"), list(data.get("pinged", [])), data.get("files", ""),
-                   bool(data.get("ended", False)))
+                   bool(data.get("ended", False)), data.get("since"),
+                   [list(note) for note in data.get("notes", [])])
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "pinged": self.pinged, "files": self.files,
-                "ended": self.ended}
+                "ended": self.ended, "since": self.since, "notes": self.notes}
 
 
 @dataclass
@@ -94,15 +102,15 @@ class OpenSheet:
     opened: float
 
 
-def by_turn(events: Sequence[StoredEvent]) -> defaultdict[int, list[StoredEvent]]:
-    grouped: defaultdict[int, list[StoredEvent]] = defaultdict(list)
+Events = defaultdict[int, list[StoredEvent]]
+"""A game's stored events by turn."""
+
+
+def by_turn(events: Sequence[StoredEvent]) -> Events:
+    grouped: Events = defaultdict(list)
     for event in events:
         grouped[event.turn].append(event)
     return grouped
-
-
-def active_in(game: Game, turn: int) -> int:
-    return game.players[(turn - 1) % len(game.players)]
 
 
 def dice_signature(game: Game) -> str:
@@ -134,6 +142,7 @@ class Publisher:
         self._sheets: dict[tuple[int, int], OpenSheet] = {}
         self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = \
             defaultdict(list)
+        self._follow_ups: dict[int, tuple[float, discord.WebhookMessage]] = {}
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(record.channel_id)
@@ -214,27 +223,33 @@ class Publisher:
 
     async def project(self, record: GameRecord, game: Game, shown: Shown) -> int | None:
         """Edit and post what the stored ``game`` needs; the live message's id."""
-        events = by_turn(await self.service.events(record.id, shown.turn or 0))
+        first = shown.since or shown.turn or 0
+        events = by_turn(await self.service.events(record.id, first))
+        away = Seats.of(record).away
         ended = record.status != "running"
-        first_unseen = 1 if shown.turn is None else shown.turn + 1
         if shown.turn is not None and record.message_id and (shown.turn < game.turn or ended):
-            await self.finish_turn(record, game, shown, events)
+            await self.finish_turn(record, game, shown, events, away)
+        await self.clear_notes(record, game, shown, ended)
+        first_unseen = 1 if shown.turn is None else shown.turn + 1
         if ended:
             self.forget(record.id)
             if shown.ended:
                 return record.message_id
             shown.ended = True
-            unseen = self.compact(game, events, range(first_unseen, game.turn + 1))
+            turns = range(first_unseen, game.turn + 1)
+            since = await self.tell_apart(record, game, events, turns, away)
+            preface = story.played_out_lines(game, events, range(since, game.turn + 1), away)
             if record.status == "finished":
-                return await self.post_end(record, game, unseen)
-            if unseen:
-                await self.send(record, story.fit(unseen[:-1], unseen[-1]))
+                return await self.post_end(record, game, preface)
+            if preface:
+                await self.send(record, story.fit(preface[:-1], preface[-1]))
             return record.message_id
         if shown.turn != game.turn:
-            unseen = self.compact(game, events, range(first_unseen, game.turn))
-            return await self.post_turn(record, game, shown, events[game.turn], unseen)
+            since = await self.tell_apart(record, game, events, range(first_unseen, game.turn),
+                                          away)
+            return await self.post_turn(record, game, shown, events, since, away)
         assert record.message_id is not None
-        await self.edit_turn(record, game, shown, events[game.turn])
+        await self.edit_turn(record, game, shown, events, away)
         await self.ping_newcomers(record, game, shown)
         return record.message_id
 
@@ -242,64 +257,112 @@ class Publisher:
         """Drop what this process keeps about a game that has ended."""
         for key in [k for k in self._sheets if k[0] == game_id]:
             del self._sheets[key]
+        now = time.monotonic()
+        for stale in [m for m, (at, _) in self._follow_ups.items() if now - at >= TOKEN_LIFETIME]:
+            del self._follow_ups[stale]
 
-    @staticmethod
-    def compact(game: Game, events: dict[int, list[StoredEvent]], turns: range) -> list[str]:
-        """Turns that began and ended between two looks at the channel, one line each."""
-        return [story.played_out(turn, active_in(game, turn), events[turn])
-                for turn in turns if events.get(turn)]
+    async def tell_apart(self, record: GameRecord, game: Game, events: Events, turns: range,
+                         away: Collection[int]) -> int:
+        """Turns played without anyone being asked open the next message, a line each;
+        the oldest of them, when they would crowd it, are posted first in messages of
+        their own (so no line is ever cut). The first turn the next message tells."""
+        begun = [turn for turn in turns if events.get(turn)]
+        lines = story.played_out_lines(game, events, begun, away)
+        apart = story.overflow(lines)
+        for index, text in enumerate(story.chunks(lines[:apart])):
+            await self.send(record, text, nonce=f"qx{record.id}e{begun[0]}.{index}")
+        return begun[apart] if apart < len(begun) else turns.stop
 
-    async def finish_turn(self, record: GameRecord, game: Game, shown: Shown,
-                          events: dict[int, list[StoredEvent]]) -> None:
-        """The turn message keeps its story and loses its buttons and its clock."""
+    async def finish_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
+                          away: Collection[int]) -> None:
+        """The turn message keeps its story (the turns it opened with included) and loses
+        its buttons, its clock and its images: the 🎲 line spells the dice out."""
         turn = shown.turn or 0
-        told = events[turn]
-        content = story.finished_turn(turn, active_in(game, turn), told)
-        files, signature = None, shown.files
-        if any(e.kind == "pawn_moved" for e in told):  # On Board: where the pawns now stand
-            files = [*await self.dice_files(told), await self.board_file(record, game)]
-            signature = f"board:{turn}"
-        await self.edit(record, record.message_id or 0, content, None, files, signature)
+        content = story.turn_message(game, events, shown.since or turn, turn, None, away)
+        await self.edit(record, record.message_id or 0, content, None, [], "")
         self._last_edit.pop(record.message_id or 0, None)  # a finished turn is not edited again
 
-    async def post_turn(self, record: GameRecord, game: Game, shown: Shown,
-                        told: list[StoredEvent], preface: list[str]) -> int:
+    async def post_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
+                        since: int, away: Collection[int]) -> int:
         """A new turn: one message, mentioning everyone with a decision in it."""
         ping = humans(dict.fromkeys([*story.deciders(game), game.active]))
-        files, signature = await self.live_files(game)
-        content = story.live_turn(game, told, record.deadline, preface)
+        files, signature = await self.live_files(record, game, events[game.turn])
+        content = story.turn_message(game, events, since, game.turn, record.deadline, away)
         message = await self.send(record, content, files=files,
                                   view=views.turn_view(record, game), pinged=ping,
                                   nonce=f"qx{record.id}t{game.turn}")
-        shown.turn, shown.pinged, shown.files = game.turn, ping, signature
+        shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, ping, signature
         self._last_edit[message.id] = (content, signature, True)
         return message.id
 
-    async def edit_turn(self, record: GameRecord, game: Game, shown: Shown,
-                        told: list[StoredEvent]) -> None:
-        files, signature = None, dice_signature(game)
-        if signature != shown.files:  # a new throw (Qwinto): upload its dice
-            files, signature = await self.live_files(game)
-        content = story.live_turn(game, told, record.deadline)
+    async def edit_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
+                        away: Collection[int]) -> None:
+        told = events[game.turn]
+        files, signature = None, self.files_signature(game, told)
+        if signature != shown.files:  # a new throw (Qwinto), a pawn moved (On Board)
+            files, signature = await self.live_files(record, game, told)
+        content = story.turn_message(game, events, shown.since or game.turn, game.turn,
+                                     record.deadline, away)
         await self.edit(record, record.message_id or 0, content, views.turn_view(record, game),
                         files, signature)
         shown.files = signature
 
     async def ping_newcomers(self, record: GameRecord, game: Game, shown: Shown) -> None:
-        """Mention, once a turn, a player whose decision opened after the turn's post."""
+        """Mention, once a turn, a player whose decision opened after the turn's post;
+        the call is a note, gone once they have decided."""
         new = [p for p in humans(story.deciders(game)) if p not in shown.pinged]
         if not new:
             return
         text = t("turn.ping", names=story.mentions(new), turn=game.turn,
                  link=views.message_link(record))
+        sent: list[int] = []
 
         async def follow_up(interaction: discord.Interaction) -> None:
-            await interaction.followup.send(text, allowed_mentions=views.ping(new))
+            message = await interaction.followup.send(text, allowed_mentions=views.ping(new),
+                                                      wait=True)
+            self._follow_ups[message.id] = (time.monotonic(), message)
+            sent.append(message.id)
 
         if not await self.by_token(record.message_id or 0, follow_up):
-            await self.send(record, text, pinged=new,
-                            nonce=f"qx{record.id}t{game.turn}{game.decision().phase}"[:25])
+            message = await self.send(
+                record, text, pinged=new,
+                nonce=f"qx{record.id}t{game.turn}{game.decision().phase}"[:25])
+            sent.append(message.id)
         shown.pinged += new
+        shown.notes += [[message_id, new, game.decision().phase] for message_id in sent]
+
+    async def clear_notes(self, record: GameRecord, game: Game, shown: Shown,
+                          ended: bool) -> None:
+        """Reminders and calls go once what they asked for is done: every player they
+        named has decided, or their decision or turn is over. A note that cannot be
+        deleted now is tried again at the next sync."""
+        decision = game.decision()
+        keep = []
+        for message_id, players, phase in shown.notes:
+            done = ended or shown.turn != game.turn or phase != decision.phase \
+                or not decision.waiting & set(players)
+            if not (done and await self.delete(record, message_id)):
+                keep.append([message_id, players, phase])
+        shown.notes = keep
+
+    async def delete(self, record: GameRecord, message_id: int) -> bool:
+        """Delete one of the bot's messages, a follow-up through its token while that
+        lasts (no channel write); True when it is gone (or was already)."""
+        sent, follow_up = self._follow_ups.pop(message_id, (0.0, None))
+        try:
+            if follow_up is not None and time.monotonic() - sent < TOKEN_LIFETIME:
+                with contextlib.suppress(discord.HTTPException):
+                    await follow_up.delete()
+                    return True
+            async with self.budget.slot(record.channel_id):
+                await self.channel(record).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as error:
+            log.info("message %s of game %s could not be deleted: %s", message_id, record.id,
+                     error)
+            return False
+        return True
 
     async def post_end(self, record: GameRecord, game: Game, preface: list[str]) -> int:
         """The final scoreboard, mentioning every player."""
@@ -308,10 +371,18 @@ class Publisher:
                                description=scoreboard_alt(game, names))
         winners = [s.player for s in game.ranking() if s.rank == 1]
         wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
-        message = await self.send(record, views.end_content(game, preface, wins), files=[board],
-                                  pinged=humans(game.players), nonce=f"qx{record.id}end",
-                                  view=views.end_view(record))
+        best = await self.personal_best(record, game)
+        message = await self.send(record, views.end_content(game, preface, wins, best),
+                                  files=[board], pinged=humans(game.players),
+                                  nonce=f"qx{record.id}end", view=views.end_view(record))
         return message.id
+
+    async def personal_best(self, record: GameRecord, game: Game) -> int | None:
+        """A solo game's player's best score before this game (None: the first)."""
+        if not Options.of(record.options).solo:
+            return None
+        return await self.service.personal_best(record.guild_id, game.players[0],
+                                                record.variant, record.id)
 
     async def close_lobby(self, record: GameRecord) -> None:
         """A lobby that closed without a game: it says why, and its buttons go."""
@@ -323,18 +394,30 @@ class Publisher:
             await self.edit(record, record.message_id, content, None)
 
     # --- images -------------------------------------------------------------
-    async def live_files(self, game: Game) -> tuple[list[discord.File], str]:
-        """The dice on the table now, and a signature saying which they are."""
+    @staticmethod
+    def files_signature(game: Game, told: Sequence[StoredEvent]) -> str:
+        """Which images the open turn shows: its dice, and On Board's board once a pawn
+        moved (so an image already shown is not sent again)."""
+        signature = dice_signature(game)
+        if any(e.kind == "pawn_moved" for e in told):
+            signature += f"|board:{sum(e.kind == 'pawn_moved' for e in told)}"
+        return signature
+
+    async def live_files(self, record: GameRecord, game: Game,
+                         told: Sequence[StoredEvent]) -> tuple[list[discord.File], str]:
+        """The images of the open turn: the dice on the table now, and On Board's board
+        where a pawn moved this turn; a signature saying which they are."""
+        files = await self.dice_files(game)
+        if any(e.kind == "pawn_moved" for e in told):
+            files.append(await self.board_file(record, game))
+        return files, self.files_signature(game, told)
+
+    async def dice_files(self, game: Game) -> list[discord.File]:
+        """The dice on the table now (none between Qwinto's turns)."""
         dice: dict[str, int] = getattr(game, "dice", {})
         if not dice:
-            return [], ""
-        return [await png_file(render_dice, dice, name="dice.png",
-                               description=dice_alt(dice))], dice_signature(game)
-
-    async def dice_files(self, told: list[StoredEvent]) -> list[discord.File]:
-        rolls = [e.data["dice"] for e in told if e.kind in ("turn", "rolled") and "dice" in e.data]
-        return [await png_file(render_dice, rolls[-1], name="dice.png",
-                               description=dice_alt(rolls[-1]))] if rolls else []
+            return []
+        return [await png_file(render_dice, dice, name="dice.png", description=dice_alt(dice))]
 
     async def board_file(self, record: GameRecord, game: Game,
                          highlight: list[Any] | None = None) -> discord.File:
@@ -422,7 +505,14 @@ class Publisher:
         with using(await self.language(record.guild_id)):
             text = t("turn.reminder", names=story.mentions(data["players"]),
                      deadline=int(data["deadline"]), link=link)
-        await self.send(record, text, pinged=data["players"])
+        async with self.service.store.game_lock(record.id):  # one writer of ``shown``
+            message = await self.send(record, text, pinged=data["players"])
+            record = (await self.service.get(record.id)).record
+            shown = Shown.of(record)
+            shown.notes.append([message.id, list(data["players"]), outcome.game.decision().phase
+                                if outcome.game is not None else ""])
+            await self.service.set_shown(record.id, record.shown_version, record.message_id,
+                                         shown.to_json())
 
     # --- sheets that move on by themselves ------------------------------------
     def sheet_opened(self, game_id: int, player: int, interaction: discord.Interaction,

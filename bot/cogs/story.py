@@ -7,7 +7,7 @@ turn so far, then — while the turn is open — what it asks of whom, and by wh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from bot.messages import emoji, inline, plural, row_name, t
 from bot.players import computer_name, is_computer
@@ -39,7 +39,7 @@ ACTION_LINES = {"action1": "story.action1", "action2": "story.action2",
                 "place": "story.place"}
 
 
-def story(events: Sequence[StoredEvent]) -> list[str]:
+def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
     """What happened in one turn, in order: the roll, each action's results, the rest."""
     lines: list[str] = []
     actions: dict[str, list[str]] = {}
@@ -51,7 +51,7 @@ def story(events: Sequence[StoredEvent]) -> list[str]:
                 lines.append(phase)  # a placeholder, filled below
             actions[phase].append(decision_text(event))
         else:
-            lines += event_lines(event, lines)
+            lines += event_lines(event, lines, variant)
     return [t(ACTION_LINES[line], what=" · ".join(actions[line])) if line in actions
             else line for line in lines]
 
@@ -67,7 +67,7 @@ def decision_text(event: StoredEvent) -> str:
     return t(key, name=who, row=row_text(data["row"]), number=data["number"])
 
 
-def event_lines(event: StoredEvent, before: list[str]) -> list[str]:
+def event_lines(event: StoredEvent, before: list[str], variant: str = "classic") -> list[str]:
     """Lines for one event that is not a decision (a lock's die joins the lock's line)."""
     data, who = event.data, mention(event.player or 0)
     kind = event.kind
@@ -85,7 +85,8 @@ def event_lines(event: StoredEvent, before: list[str]) -> list[str]:
         return [t("event.pawn_moved", name=who, steps=plural("unit.field", data["steps"]),
                   row=row_text(data["row"]), number=data["number"], bonus=data["bonus"])]
     if kind == "expired":
-        return [t("event.expired", names=mentions(data["players"]))]
+        family = "qwinto" if variant == "qwinto" else "qwixx"
+        return [t(f"event.expired.{family}", names=mentions(data["players"]))]
     if kind == "away":
         return [t(f"event.away.{data['reason']}", name=who)]
     if kind == "finish_reached":
@@ -101,9 +102,11 @@ def event_lines(event: StoredEvent, before: list[str]) -> list[str]:
 
 
 def scores_line(totals: dict[int, int]) -> str:
-    """``Scores: Zofia 41 · Ana 33``, best first (mentions do not ping in edits)."""
+    """``Scores: @Zofia: 41 · 🤖 Computer 1: 33``, best first (mentions do not ping in
+    edits); the colon keeps a seat's number apart from its score."""
     ranked = sorted(totals.items(), key=lambda item: -item[1])
-    return t("story.scores", scores=" · ".join(f"{mention(p)} {s}" for p, s in ranked))
+    return t("story.scores", scores=" · ".join(t("story.score", name=mention(p), total=s)
+                                               for p, s in ranked))
 
 
 def stored_scores(events: Sequence[StoredEvent]) -> dict[int, int] | None:
@@ -113,28 +116,75 @@ def stored_scores(events: Sequence[StoredEvent]) -> dict[int, int] | None:
 
 
 # --- the turn message ----------------------------------------------------
-def finished_turn(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
+LIMIT = 2000  # Discord's longest message
+PREFACE_ROOM = 900
+"""At most this much of a turn message tells the turns played before it without anyone
+being asked, so that the turn's own story (at most about 1,000 characters with five
+players) always fits beside them; older ones get a message of their own."""
+
+
+def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since: int,
+                 turn: int, deadline: float | None = None,
+                 away: Collection[int] = ()) -> str:
+    """The one text of the message of ``turn``, whether it is posted, edited or finished:
+    the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
+    turn itself, open (what it asks of whom, by when) while it is the game's open turn."""
+    preface = played_out_lines(game, events, range(since, turn), away)
+    told = events.get(turn, [])
+    if turn == game.turn and not game.finished:
+        return fit(preface, live_turn(game, told, deadline, away))
+    return fit(preface, finished_turn(game, turn, told))
+
+
+def played_out_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
+                     turns: Iterable[int], away: Collection[int] = ()) -> list[str]:
+    """A line for each of ``turns`` (that has begun), played without asking anyone."""
+    return [played_out(game, turn, events[turn], away) for turn in turns if events.get(turn)]
+
+
+def finished_turn(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     """A turn that is over: its whole story, no call to action and no clock."""
-    lines = [t("story.header_done", turn=turn, active=mention(active)), *story(events)]
+    lines = [t("story.header_done", turn=turn, active=mention(active_in(game, turn))),
+             *story(events, game.variant)]
     totals = stored_scores(events)
     if totals is not None:
         lines.append(scores_line(totals))
     return "\n".join(lines)
 
 
-def played_out(turn: int, active: int, events: Sequence[StoredEvent]) -> str:
+def played_out(game: Game, turn: int, events: Sequence[StoredEvent],
+               away: Collection[int] = ()) -> str:
     """A turn nobody was asked in (it began and ended between two looks at the channel),
-    told in one line on the next message."""
-    told = story([e for e in events if e.kind not in ("passed", "scores")])
-    return t("turn.automatic", turn=turn, active=mention(active),
+    told in one line that says why nobody was asked."""
+    told = story([e for e in events if e.kind not in ("passed", "scores")], game.variant)
+    return t("turn.automatic", turn=turn, active=mention(active_in(game, turn)),
+             why=why_unasked(events, away),
              what=" · ".join(told) or t("story.nothing_happened"))
 
 
-LIMIT = 2000  # Discord's longest message
+DECISIONS = ("crossed", "placed", "rolled", "pawn_moved")
+
+
+def why_unasked(events: Sequence[StoredEvent], away: Collection[int]) -> str:
+    """Why a turn needed nobody: the people in it were away (a computer may have played
+    their seats), or only the computers had a move, or nobody had one."""
+    deciding = {e.player for e in events if e.kind in DECISIONS and e.player is not None}
+    gone = sorted({p for p in deciding if not is_computer(p)} | set(away))
+    if gone:
+        return t("turn.unasked.away", names=mentions(gone))
+    if deciding:
+        return t("turn.unasked.computers")
+    return t("turn.unasked.nobody")
+
+
+def active_in(game: Game, turn: int) -> int:
+    """Who was (or is) the active player of ``turn``."""
+    return game.players[(turn - 1) % len(game.players)]
 
 
 def fit(preface: Sequence[str], body: str, limit: int = LIMIT) -> str:
-    """``preface`` lines above ``body``; the oldest are summed up if all would not fit."""
+    """``preface`` lines above ``body``; the oldest are summed up if all would not fit
+    (a last resort: prefaces are kept short by :func:`overflow`)."""
     lines = list(preface)
     while lines and len("\n".join([*lines, body])) > limit:
         dropped = len(preface) - len(lines) + 1
@@ -142,20 +192,43 @@ def fit(preface: Sequence[str], body: str, limit: int = LIMIT) -> str:
     return "\n".join([*lines, body])[:limit]
 
 
+def overflow(lines: Sequence[str], room: int = PREFACE_ROOM) -> int:
+    """How many of the oldest ``lines`` must go to messages of their own so that the rest
+    fit in ``room`` characters."""
+    size, keep = 0, 0
+    for line in reversed(lines):
+        size += len(line) + 1
+        if size > room:
+            break
+        keep += 1
+    return len(lines) - keep
+
+
+def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
+    """``lines`` joined into as few messages as fit (a line longer than a message is cut)."""
+    out: list[str] = []
+    for line in lines:
+        line = line[:limit]
+        if out and len(out[-1]) + 1 + len(line) <= limit:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
+
+
 def live_turn(game: Game, events: Sequence[StoredEvent], deadline: float | None,
-              preface: Sequence[str] = ()) -> str:
+              away: Collection[int] = ()) -> str:
     """The open turn: its story so far, what it asks of whom, scores, and the deadline."""
     active = mention(game.active)
-    lines = [t("story.header", turn=game.turn, active=active), *story(events)]
+    lines = [t("story.header", turn=game.turn, active=active), *story(events, game.variant)]
     lines += call_lines(game)
     final_turn = getattr(game, "final_turn", None)
     if final_turn is not None:
-        still = [game.players[(turn - 1) % len(game.players)]
-                 for turn in range(game.turn, final_turn + 1)]
+        still = [active_in(game, turn) for turn in range(game.turn, final_turn + 1)]
         lines.append(t("turn.final_round", names=mentions(still)))
-    lines.append(status_line(game))
+    lines.append(status_line(game, away))
     lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
-    return fit(preface, "\n".join(lines + deadline_lines(deadline)))
+    return "\n".join(lines + deadline_lines(deadline))
 
 
 def deadline_lines(deadline: float | None) -> list[str]:
@@ -177,12 +250,14 @@ def call_lines(game: Game) -> list[str]:
               total=game.total, rows=rows)]  # type: ignore[attr-defined]
 
 
-def status_line(game: Game) -> str:
-    """Who is still deciding, who has decided, and who has nothing to decide."""
+def status_line(game: Game, away: Collection[int] = ()) -> str:
+    """Who is still deciding, who has decided, and who has nothing to decide; players
+    who are away (or left) are none of these."""
     decision = game.decision()
     everyone = decision.phase in game.simultaneous_phases
     waiting = [p for p in game.players if p in decision.waiting]
-    done = [p for p in game.players if everyone and p not in decision.waiting]
+    done = [p for p in game.players
+            if everyone and p not in decision.waiting and p not in away]
     idle = [p for p in done if game.legal_moves(p) in ([PASS], [])]
     parts = [t("status.deciding", names=mentions(waiting))] if waiting else []
     if [p for p in done if p not in idle]:

@@ -181,28 +181,28 @@ class Table:
         await {"leave": self.leave, "abandon": self.abandon}[what](interaction)
 
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Applies ``/qwixx leave``; answers a [Yes] by dropping the question's buttons."""
+        """Applies ``/qwixx leave`` (or its [Yes]). The leaver hears it privately; the
+        channel hears it once, in the turn's story."""
         outcome = await self.service.leave_game(interaction.channel_id or 0, interaction.user.id)
-        await self.settle_question(interaction)
         record = outcome.record
         if outcome.game is None:  # a lobby
-            await self.tell(interaction, t("leave.lobby"))
+            await self.settle_question(interaction, t("leave.lobby"))
             if record.message_id:
                 with using(await self.publisher.language(record.guild_id)):
                     await self.publisher.edit(record, record.message_id,
                                               views.lobby_content(record),
                                               views.lobby_view(record))
             return
-        with using(await self.publisher.language(record.guild_id)):
-            await self.say(interaction, t("event.away.left",
-                                          name=views.mention(interaction.user.id)))
+        await self.settle_question(interaction, t("leave.game"))
         await self.publisher.publish(outcome)
 
-    @staticmethod
-    async def settle_question(interaction: discord.Interaction) -> None:
-        """A [Yes] clicked: the question loses its buttons before the answer is public."""
+    async def settle_question(self, interaction: discord.Interaction, text: str) -> None:
+        """The answer, in place of the question when a [Yes] was clicked (so it no longer
+        asks what is done), else as a private reply."""
         if interaction.type == discord.InteractionType.component:
-            await interaction.response.edit_message(view=None)
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await self.tell(interaction, text)
 
     @staticmethod
     async def say(interaction: discord.Interaction, text: str) -> None:
@@ -306,8 +306,9 @@ class Table:
         member = interaction.user
         can_manage = interaction.permissions.manage_channels  # resolved for this channel
         record = await self.service.abandon(interaction.channel_id or 0, member.id, can_manage)
-        await self.settle_question(interaction)
         title = views.VARIANTS[record.variant].title
+        await self.settle_question(interaction, t("abandon.done", name=views.mention(member.id),
+                                                  title=title))
         with using(await self.publisher.language(record.guild_id)):
             await self.say(interaction, t("abandon.done", name=views.mention(member.id),
                                           title=title))
@@ -317,12 +318,10 @@ class Table:
     @answers_errors
     @in_server_language
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """A new lobby here with the same game and options, mentioning who played."""
+        """A new lobby here for the same game, its players seated again (see
+        :meth:`GameService.rematch`), mentioning them."""
         old = (await self.game_here(interaction, game_id)).record
-        board = old.options.get("rules", {}).get("board")
-        record = await self.service.open_lobby(old.guild_id, old.channel_id, interaction.user.id,
-                                               old.variant, board, old.turn_time,
-                                               Options.of(old.options))
+        record = await self.service.rematch(game_id, interaction.user.id)
         await self.remember(interaction)
         message = await interaction.response.send_message(
             views.rematch_content(record, old.players), view=views.lobby_view(record),

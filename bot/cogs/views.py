@@ -31,6 +31,7 @@ from bot.store import GameRecord, StoredEvent
 
 LABEL_LIMIT = 80  # Discord's limit for a button's label
 COSTLY_SKIP = 3  # a move skipping this many numbers or more asks for a confirmation
+CERTAIN = 0.995  # a hint's move this sure to cost a penalty takes it on purpose
 ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success,
              "blue": discord.ButtonStyle.primary}
 
@@ -141,7 +142,8 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
     else:
         total = getattr(game, "white_sum", None) or getattr(game, "total", "")
         phase = t(f"sheet.phase.{decision.phase}", total=total)
-        key = "sheet.choose_write" if game.variant == "qwinto" else "sheet.choose"
+        key = {"qwinto": "sheet.choose_write", "action3": "sheet.choose_pawn"}.get(
+            "qwinto" if game.variant == "qwinto" else decision.phase, "sheet.choose")
         lines.append(t(key, turn=game.turn, phase=phase))
         if decision.phase == "action1" and player not in decision.waiting:
             lines.append(t("sheet.changed"))
@@ -385,12 +387,16 @@ def hint_content(game: Game, player: int, hint: Hint) -> str:
     line = t(key, move=label(best.move), value=value)
     if hint.surer:
         line += t("hint.surer", other=label(others[0].move))
+    elif others and round(hint.gain, 1) == 0:  # never "0.0 more than"
+        line += t("hint.equal", other=label(others[0].move))
     elif others:
         line += t("hint.gain", gain=messages.decimal(hint.gain, 1), other=label(others[0].move))
     lines = [line + "."]
     loss = "failed_throw" if game.variant == "qwinto" else "penalty"
     risky = [o for o in others if o.risk >= 0.5]
-    if best.risk >= 0.05:
+    if best.risk >= CERTAIN:  # the loss is the plan: say so, and why
+        lines.append(t(f"hint.on_purpose.{loss}"))
+    elif best.risk >= 0.05:
         lines.append(t(f"hint.risk.{loss}", risk=messages.percent(best.risk)))
     elif risky:
         lines.append(t(f"hint.risk_other.{loss}", move=label(risky[0].move),
@@ -412,17 +418,34 @@ def you_did(move: Move) -> str:
 
 # --- the end -------------------------------------------------------------
 def end_content(game: Game, preface: Iterable[str] = (),
-                wins: dict[int, int] | None = None) -> str:
-    """The ranking, the winner named, and (``wins``) each winner's count on this server."""
+                wins: dict[int, int] | None = None, best: int | None = None) -> str:
+    """The ranking, the winner named, and (``wins``) each winner's count on this server;
+    a solo game instead sets its score against the personal best ``best`` (None: the
+    player's first), for nobody wins a game played alone."""
     ranking = game.ranking()
-    winners = [s.player for s in ranking if s.rank == 1]
     lines = [t("end.title", title=game.title)]
+    if len(game.players) == 1:
+        lines += [t("end.solo.score", name=mention(game.players[0]), total=ranking[0].total),
+                  solo_verdict(game.title, ranking[0].total, best)]
+        return fit(list(preface), "\n".join(lines))
+    winners = [s.player for s in ranking if s.rank == 1]
     lines += [t("end.line", rank=s.rank, name=mention(s.player), total=s.total)
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
               if n > 0]
     return fit(list(preface), "\n".join(lines))
+
+
+def solo_verdict(title: str, total: int, best: int | None) -> str:
+    """A solo score against the personal best before it."""
+    if best is None:
+        return t("end.solo.first", title=title, total=total)
+    if total > best:
+        return t("end.solo.record", total=total, best=best)
+    if total == best:
+        return t("end.solo.equal", best=best)
+    return t("end.solo.below", best=best, gap=best - total)
 
 
 def end_view(record: GameRecord) -> discord.ui.View:

@@ -154,6 +154,11 @@ class GameService:
         totals = await self.store.player_totals(guild_id, player)
         return sum(t.wins for t in totals.values())
 
+    async def personal_best(self, guild_id: int, player: int, variant: str,
+                            game_id: int) -> int | None:
+        """``player``'s best solo score of ``variant`` here before ``game_id`` (None: none)."""
+        return await self.store.practice_best(guild_id, player, variant, game_id)
+
     async def replay(self, game_id: int) -> Game:
         """The game rebuilt from its seed and move log (the audit trail)."""
         record = (await self.get(game_id)).record
@@ -181,6 +186,22 @@ class GameService:
                                                 turn_time, expires=self.clock() + turn_time)
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
+
+    async def rematch(self, game_id: int, user: int) -> GameRecord:
+        """**Rematch**: a new lobby where ``game_id`` was played, for the same game: the
+        same host, people and computers (at their levels), options and turn time. Any
+        player of that game may ask for it."""
+        old = (await self.get(game_id)).record
+        if user not in old.players and user != old.host_id:
+            raise ServiceError("error.rematch_not_player")
+        board = old.options.get("rules", {}).get("board")
+        record = await self.open_lobby(old.guild_id, old.channel_id, old.host_id, old.variant,
+                                       board, old.turn_time, Options.of(old.options))
+        levels = {seat: level for seat, level in old.options.get("levels", {}).items()
+                  if int(seat) in old.players}
+        options = {**record.options, "levels": levels} if levels else record.options
+        return await self.store.update_lobby_seats(record.id, record.version, old.players,
+                                                   options)
 
     async def join(self, game_id: int, user: int) -> GameRecord:
         async def change(record: GameRecord) -> GameRecord:

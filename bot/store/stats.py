@@ -372,6 +372,16 @@ class StatsQueries:
                 games[game_id] = replace(game, lines=(*game.lines, line))
         return list(games.values())
 
+    async def practice_best(self, guild_id: int, player_id: int, variant: str,
+                            before_game: int) -> int | None:
+        """A player's best solo practice score of ``variant`` on ``guild_id`` in other games
+        than ``before_game`` (None: it is their first)."""
+        rows = await self._fetch(
+            "SELECT MAX(score) FROM results WHERE guild_id = ? AND player_id = ? AND "
+            "variant = ? AND practice = 1 AND game_id <> ?",
+            (guild_id, player_id, variant, before_game))
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
     async def practice_bests(self, guild_id: int, player_id: int) -> list[PracticeBest]:
         """A player's solo practice on ``guild_id`` per variant: games, best and last
         score (the newest game's), most played first."""

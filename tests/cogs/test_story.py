@@ -27,14 +27,15 @@ def test_a_finished_turn_keeps_roll_actions_locks_and_scores_in_order() -> None:
         ("crossed", BEN, {"row": "blue", "number": 10, "phase": "action2", "via": "cross"}),
         ("locked", BEN, {"row": "blue"}), ("die_removed", None, {"row": "blue"}),
         ("scores", None, {"totals": {str(ANA): 28, str(BEN): 41, str(CEM): 33}}), turn=7)
-    text = story.finished_turn(7, BEN, told)
+    game = new_game("classic", [BEN, CEM, ANA], seed=1)  # BEN is active in turn 7
+    text = story.finished_turn(game, 7, told)
     assert text.splitlines() == [
         f"**Turn 7** · <@{BEN}> was active",
         "🎲 ⚪4 ⚪4 🟥2 🟨6 🟩1 🟦5 · white sum **8**",
         f"Action 1: <@{ANA}> passed · <@{BEN}> crossed 🟨 Yellow 8 · <@{CEM}> crossed 🟥 Red 8",
         f"Action 2: <@{BEN}> crossed 🟦 Blue 10",
         f"🔒 <@{BEN}> locked **blue** — the blue die leaves the game",
-        f"Scores: <@{BEN}> 41 · <@{CEM}> 33 · <@{ANA}> 28",
+        f"Scores: <@{BEN}>: 41 · <@{CEM}>: 33 · <@{ANA}>: 28",
     ]
     assert "Decide" not in text and "Deciding" not in text
 
@@ -47,7 +48,7 @@ def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
         ("placed", BEN, {"row": "yellow", "column": 4, "number": 11}),
         ("passed", ANA, {"phase": "place", "total": 11}),
         ("failed_throw", ANA, {"count": 1, "limit": 4}), turn=9)
-    lines = story.finished_turn(9, ANA, told).splitlines()
+    lines = story.finished_turn(new_game("qwinto", [ANA, BEN], seed=1), 9, told).splitlines()
     assert lines[1:] == [
         f"🎲 <@{ANA}> rolled 🟧3 🟨5 = 8",
         f"🎲 <@{ANA}> re-rolled: 🟧6 🟨5 = 11",
@@ -85,12 +86,52 @@ def test_the_final_round_names_who_still_plays() -> None:
     assert f"Final round: <@{ANA}>, <@{BEN}> still play" in story.live_turn(game, [], None)
 
 
-def test_turns_nobody_could_play_are_told_in_one_line() -> None:
+def test_turns_nobody_was_asked_in_are_told_in_one_line_that_says_why() -> None:
+    game = new_game("classic", [ANA, BEN, -1], seed=1)  # BEN is active in turn 2
     told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
                   ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
-    assert story.played_out(2, BEN, told) == (
-        f"**Turn 2** (<@{BEN}> active), played while nobody was asked: "
+    assert story.played_out(game, 2, told) == (
+        f"**Turn 2** · <@{BEN}> was active — nobody had a move: "
         f"❌ <@{BEN}> takes a penalty (1/4)")
+    computer = stored(("turn", BEN, {"turn": 2}),
+                      ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
+    assert "— only the computers had a move: " in story.played_out(game, 2, computer)
+    assert f"— nobody was asked (<@{ANA}> away): " in story.played_out(game, 2, computer,
+                                                                        away={ANA})
+    stand_in = stored(("turn", BEN, {"turn": 2}),
+                      ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
+    assert f"(<@{ANA}> away)" in story.played_out(game, 2, stand_in)
+
+
+def test_a_turn_message_is_one_text_from_post_to_finish() -> None:
+    """The turns a message opens with stay on it while the turn is edited and finished."""
+    game = new_game("classic", [ANA, BEN], seed=1)
+    while game.turn < 3:  # play two turns by passing
+        player = min(game.decision().waiting)
+        game, _ = game.apply(player, PASS)
+    events = {1: stored(("turn", ANA, {"turn": 1}), ("penalty", ANA, {"count": 1, "limit": 4})),
+              2: stored(("turn", BEN, {"turn": 2}), turn=2), 3: stored(("turn", ANA, {}), turn=3)}
+    live = story.turn_message(game, events, 1, 3, 1_700_000_000)
+    assert live.startswith("**Turn 1** · ") and "\n**Turn 2** · " in live
+    assert "**Turn 3** · 🎲" in live and "<t:1700000000:R>" in live
+    later = {**events, 3: [*events[3], *stored(("penalty", ANA, {"count": 2, "limit": 4}),
+                                                turn=3)]}
+    edited = story.turn_message(game, later, 1, 3, 1_700_000_000)
+    assert edited.splitlines()[:2] == live.splitlines()[:2]
+    assert "(2/4)" in edited
+
+
+def test_turns_that_would_crowd_a_message_go_to_messages_of_their_own() -> None:
+    lines = [f"**Turn {n}** · <@{ANA}> was active — nobody had a move: " + "x" * 80
+             for n in range(1, 30)]
+    apart = story.overflow(lines)
+    assert 0 < apart < len(lines)
+    assert len("\n".join(lines[apart:])) <= story.PREFACE_ROOM
+    assert len("\n".join(lines[apart - 1:])) > story.PREFACE_ROOM
+    chunks = story.chunks(lines[:apart])
+    assert all(len(chunk) <= story.LIMIT for chunk in chunks)
+    assert "\n".join(chunks).splitlines() == lines[:apart]
+    assert story.overflow(lines[-2:]) == 0
 
 
 def test_deciders_are_only_players_with_a_real_choice() -> None:

@@ -85,6 +85,13 @@ async def test_reminders_mention_only_who_still_decides_and_never_twice(
     assert await bot(sb).timers.tick() == 1
     assert await bot(sb).timers.tick() == 0
     assert len([m for m in sb.messages() if "still open" in m.content]) == 2
+    await ana.click(turn, label="Pass")  # Cem is still named by both reminders
+    await bot(sb).table.publisher.drain()
+    assert len([m for m in sb.messages() if "still open" in m.content]) == 2
+    await cem.click(turn, label="Pass")  # now nobody they name still has to decide
+    await sb.wait_for(lambda: not any("still open" in m.content for m in sb.messages()))
+    assert not any(re.search(r"<t:\d+:R>", m.content) for m in sb.messages()
+                   if m.id != turn_message(sb).id)  # the live turn alone counts down
 
 
 async def test_expiry_resolves_missing_decisions_and_says_so(sb: Sandbox,
@@ -159,14 +166,20 @@ async def test_my_games_and_leaving(sb: Sandbox) -> None:
     asked = await cem.slash("qwixx", "leave")
     assert asked.message.ephemeral and "Leave this game?" in asked.message.content
     left = await cem.click(asked.message, label="Yes")
-    assert any("left the game" in m.content for m in left.public)
+    assert left.message.content == "You gave up your seat; the game goes on without you."
+    assert not left.message.labels  # the question is answered, not asked again
+    turn = await sb.wait_for_message(lambda m: "left the game" in m.content)
+    assert f"✅ Decided: <@{cem.id}>" not in turn.content  # who left decides nothing
     await ben.click(await wait_for_turn(sb), label="Pass")
     none = await cem.slash("qwixx", "mygames")
     assert "No game" in none.message.content
-    gone = await ben.click((await ben.slash("qwixx", "leave")).message, label="Yes")
-    assert any("left the game" in m.content for m in gone.public)
+    await ben.click((await ben.slash("qwixx", "leave")).message, label="Yes")
     await sb.wait_for_message(lambda m: "without ranking" in m.content)
     assert turn_message(sb) is None
+    told = [line for m in sb.messages() for line in m.content.splitlines()
+            if "left the game" in line]
+    assert sorted(told) == sorted(f"🚪 <@{p.id}> left the game; it no longer waits for them."
+                                  for p in (ben, cem))  # each leave told once
 
 
 async def test_decisions_within_the_window_become_one_edit(

@@ -127,12 +127,15 @@ async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(
 
     assert "Rematch" in final.labels
     outcome = await sb.bot.table.service.get(game)  # type: ignore[union-attr]
-    lobby = (await dan.click(final, label="Rematch")).message
+    refused = (await dan.click(final, label="Rematch")).message  # a spectator
+    assert refused.ephemeral and "Only the players of that game" in refused.content
+    lobby = (await ben.click(final, label="Rematch")).message
     assert not lobby.ephemeral and "Rematch" in lobby.content
     assert f"<@{ana.id}>" in lobby.content and f"<@{ben.id}>" in lobby.content
     assert "Qwixx On Board" in lobby.content and "2h" in lobby.content
     found = await sb.bot.table.service.in_channel(sb.channel.id)  # type: ignore[union-attr]
-    assert found.record.status == "lobby" and found.record.host_id == dan.id
+    assert found.record.status == "lobby" and found.record.host_id == ana.id
+    assert found.record.players == [ana.id, ben.id]  # seated again, in the same order
     assert (found.record.variant, found.record.options, found.record.turn_time) == \
         ("onboard", outcome.record.options, 7200)
 
