@@ -60,8 +60,10 @@ def seat_name(player: int, options: Options) -> str:
 
 
 def rematch_content(record: GameRecord, previous: Iterable[int]) -> str:
-    """A lobby opened by **Rematch**: it mentions the players of the game before."""
-    return "\n".join([t("rematch.content", names=mentions(previous)), lobby_content(record)])
+    """A lobby opened by **Rematch**: it mentions the people of the game before (the
+    lobby below names the computers)."""
+    people = [p for p in previous if not is_computer(p)]
+    return "\n".join([t("rematch.content", names=mentions(people)), lobby_content(record)])
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View:
