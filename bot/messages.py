@@ -56,6 +56,8 @@ EN: dict[str, str] = {
                         "games.",
     "leaderboard.ties_average": "Equal values share a rank, listed by higher win rate, then "
                                 "more games, then higher average.",
+    "leaderboard.ties_average": "Equal values share a rank, listed by higher win rate, then "
+                                "more games, then higher average.",
     "sheet.moved_on": "Action done by everyone: your next decision.",
     "board.content": "The board of turn {turn}: where every pawn stands.",
     # turns
@@ -100,6 +102,8 @@ EN: dict[str, str] = {
     "list.or": "{first} or {last}",
     "unit.field.one": "{count} field",
     "unit.field.other": "{count} fields",
+    "unit.point.one": "{count} point",
+    "unit.point.other": "{count} points",
     "unit.point.one": "{count} point",
     "unit.point.other": "{count} points",
     "row.red": "Red",
@@ -368,6 +372,9 @@ EN: dict[str, str] = {
     "stats.last_game": "Last game: {score}",
     "stats.last_games.one": "Last {count} game:",
     "stats.last_games.other": "Last {count} games:",
+    "stats.last_game": "Last game: {score}",
+    "stats.last_games.one": "Last {count} game:",
+    "stats.last_games.other": "Last {count} games:",
     "stats.footer": "Finished games on this server; abandoned games do not count.",
     "stats.none": "{name} has no finished games on this server yet.",
     "history.title": "🗂️ Last finished games on this server",
@@ -476,6 +483,15 @@ EN: dict[str, str] = {
     "describe.scoreboard": "{title}, final scores:",
     "describe.scoreboard_line": "{rank}. {name} {total} ({rows}, bonus {bonus}, "
                                 "penalties {penalty})",
+    # ... with their points counted in words (unit.point: "1 point", "5 points")
+    "describe.qwixx_row_points": "{row}: {numbers}{marks} · {points}",
+    "describe.qwinto_row_points": "{row}: {fields} · {count} of {size} fields · {points}",
+    "describe.table_qwixx_points": "{mark}{name}: {points} · penalties {penalties} · "
+                                   "locks {locks} · crosses {rows}",
+    "describe.table_qwinto_points": "{mark}{name}: {points} · failed throws {failed} · "
+                                    "numbers {rows}",
+    "describe.dice_white": "Dice: {dice} (white dice together {total})",
+    "describe.dice_thrown": "Dice: {dice} (together {total})",
     # ... with their points counted in words (unit.point: "1 point", "5 points")
     "describe.qwixx_row_points": "{row}: {numbers}{marks} · {points}",
     "describe.qwinto_row_points": "{row}: {fields} · {count} of {size} fields · {points}",

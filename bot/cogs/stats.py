@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import messages
 from bot.cogs.buttons import BadComponent, Malformed, identifier
 from bot.cogs.table import Table, answers_errors, png_file
-from bot.messages import inline, t
+from bot.messages import inline, plural, t
 from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
@@ -93,16 +93,37 @@ def board_values(line: BoardLine) -> tuple[str, ...]:
     return tuple(v.replace("-", "−") for v in values)
 
 
+def listed(board: Leaderboard) -> list[BoardLine]:
+    """The top lines in the order shown: by rank; within a shared rank by higher win
+    rate, then more games (as ranked), then higher average and best score."""
+    return sorted(board.lines, key=lambda line: (line.rank or 0, -line.win_rate, -line.games,
+                                                 -line.average, -line.best))
+
+
+def standing(line: BoardLine, sort: str) -> bool:
+    """Whether ``line`` has a real standing to show with a medal: wins or a win rate to
+    rank by (no medal for nobody's zero wins); any average or best score is one."""
+    if line.rank is None:
+        return False
+    if sort == "wins":
+        return line.wins > 0
+    if sort == "rate":
+        return line.win_rate > 0
+    return True
+
+
 def board_table(board: Leaderboard, caller: int) -> BoardTable:
     """What the leaderboard image shows."""
     rows = [BoardRow(str(line.rank), line.name or t("stats.unknown_player"), board_values(line),
-                     you=line.player_id == caller, leader=line.rank == 1)
-            for line in board.lines]
+                     you=line.player_id == caller,
+                     leader=line.rank == 1 and standing(line, board.sort),
+                     medal=standing(line, board.sort))
+            for line in listed(board)]
     if board.own is not None:
         own = board.own
         rank = str(own.rank) if own.rank is not None else t("leaderboard.unranked")
         rows.append(BoardRow(rank, own.name or t("stats.unknown_player"), board_values(own),
-                             you=True, detached=True))
+                             you=True, detached=True, medal=standing(own, board.sort)))
     return BoardTable(
         title=t("leaderboard.image_title", scope=title_of(board.variant),
                 period=t(f"period.{board.period}")),
@@ -125,7 +146,7 @@ def alt_text(board: Leaderboard) -> str:
     """The leaderboard in words, for screen readers (and tests)."""
     lines = [t("leaderboard.alt_title", scope=title_of(board.variant),
                period=inline(t(f"period.{board.period}")), sort=inline(t(f"sort.{board.sort}")))]
-    shown = [*board.lines, *([board.own] if board.own else [])]
+    shown = [*listed(board), *([board.own] if board.own else [])]
     for line in shown:
         rank = str(line.rank) if line.rank is not None else t("leaderboard.unranked")
         lines.append(t("leaderboard.alt_line", rank=rank,
@@ -143,9 +164,17 @@ def stats_field(stats: VariantStats) -> tuple[str, str]:
               rate=percent(stats), average=average(stats),
               best=stats.best)
     if stats.last:
-        value += "\n" + t("stats.last", count=len(stats.last),
-                          scores=" · ".join(str(s) for s in stats.last))
+        value += "\n" + last_scores(stats.last)
     return name, value
+
+
+def last_scores(scores: tuple[int, ...]) -> str:
+    """``Last game: −4`` or ``Last 3 games: 12 · −4 · 30`` (newest first), in the
+    language's plural form, with a typographic minus."""
+    shown = " · ".join(f"−{-s}" if s < 0 else str(s) for s in scores)
+    if len(scores) == 1:
+        return t("stats.last_game", score=shown)
+    return f"{plural('stats.last_games', len(scores))} {shown}"
 
 
 def history_line(number: int, game: HistoryGame) -> str:
@@ -311,7 +340,7 @@ class StatsTable:
         image = await png_file(render_leaderboard, board_table(board, caller),
                                name="leaderboard.png", description=alt_text(board))
         content = "\n".join([t("leaderboard.title", scope=scope, period=inline(when),
-                                sort=inline(t(f"sort.{sort}"))), t("leaderboard.ties")])
+                                sort=inline(t(f"sort.{sort}"))), t("leaderboard.ties_average")])
         view = None if public else share_view("leaderboard", f"{variant or 'all'}.{period}.{sort}")
         await interaction.edit_original_response(
             content=self.shared(interaction, public, content), attachments=[image], view=view,

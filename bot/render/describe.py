@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.messages import EN, t
+from bot.messages import EN, plural, t
 from bot.rules import Game, Score
 
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
@@ -38,6 +38,12 @@ def name_of(names: Mapping[int, str], player: int) -> str:
 
 def signed(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
+
+
+def points(value: int) -> str:
+    """``1 point``, ``−3 points``, ``5 punktów``: a score in words, in the language's plural
+    form, with a typographic minus."""
+    return plural("unit.point", value).replace("-", "−")
 
 
 # --- one sheet ---------------------------------------------------------------
@@ -69,8 +75,8 @@ def qwixx_lines(game: Game, player: int, score: Score) -> list[str]:
         crossed = ", ".join(map(str, sheet.crossed[row])) or t("describe.crossed_none")
         marks = [t("describe.lock_crossed")] if row in sheet.locks else []
         marks += [t("describe.row_closed")] if row in closed else []
-        lines.append(t("describe.qwixx_row", row=row_word(row), numbers=crossed,
-                       marks="".join(f" · {m}" for m in marks), points=score.rows[row]))
+        lines.append(t("describe.qwixx_row_points", row=row_word(row), numbers=crossed,
+                       marks="".join(f" · {m}" for m in marks), points=points(score.rows[row])))
     lucky = getattr(game, "lucky", None)
     if isinstance(lucky, dict) and player in lucky:
         lines.append(t("describe.lucky", a=lucky[player][0], b=lucky[player][1]))
@@ -100,9 +106,9 @@ def qwinto_lines(game: Game, player: int, score: Score) -> list[str]:
         written = sheet.fields[row]
         fields = " ".join(str(written[c]) if c in written else t("describe.empty_field")
                           for c in GEOMETRY[row].columns)
-        lines.append(t("describe.qwinto_row", row=row_word(row), fields=fields,
+        lines.append(t("describe.qwinto_row_points", row=row_word(row), fields=fields,
                        count=len(written), size=len(GEOMETRY[row].columns),
-                       points=score.rows[row]))
+                       points=points(score.rows[row])))
     lines.append(t("describe.bonus", points=score.bonus))
     lines.append(t("describe.failed", count=sheet.failed, limit=FAILED_LIMIT,
                    points=signed(score.penalty_points)))
@@ -127,12 +133,12 @@ def player_summary(game: Game, player: int, name: str, score: Score, active: boo
     if game.variant == QWINTO:
         counts = ", ".join(t("describe.row_count", row=row_word(r), count=len(sheet.fields[r]))
                            for r in QWINTO_ROWS)
-        return t("describe.table_qwinto", mark=mark, name=name, total=signed(score.total),
-                 failed=sheet.failed, rows=counts)
+        return t("describe.table_qwinto_points", mark=mark, name=name,
+                 points=points(score.total), failed=sheet.failed, rows=counts)
     counts = ", ".join(t("describe.row_count", row=row_word(r), count=len(sheet.crossed[r]))
                        for r in qwixx_rows(game))
     locks = ", ".join(map(row_word, sheet.locks)) or t("describe.locks_none")
-    return t("describe.table_qwixx", mark=mark, name=name, total=signed(score.total),
+    return t("describe.table_qwixx_points", mark=mark, name=name, points=points(score.total),
              penalties=sheet.penalties, locks=locks, rows=counts)
 
 
@@ -156,10 +162,20 @@ def table_alt(game: Game, names: Mapping[int, str]) -> str:
 
 
 def dice_alt(dice: Mapping[str, int]) -> str:
-    """The description of :func:`bot.render.render_dice`'s image."""
-    parts = ", ".join(t("describe.die", colour=row_word(die.rstrip("0123456789")), value=value)
+    """The description of :func:`bot.render.render_dice`'s image: each die, and the sum
+    that matters: the white dice's in the Qwixx games (what every player may use), the
+    thrown dice's in Qwinto (which has no white dice)."""
+    parts = ", ".join(t("describe.die", colour=row_word(colour_of(die)), value=value)
                       for die, value in dice.items())
-    return fit(t("describe.dice", dice=parts, total=sum(dice.values())))
+    white = [value for die, value in dice.items() if colour_of(die) == "white"]
+    if white:
+        return fit(t("describe.dice_white", dice=parts, total=sum(white)))
+    return fit(t("describe.dice_thrown", dice=parts, total=sum(dice.values())))
+
+
+def colour_of(die: str) -> str:
+    """A die's colour from its name (``white1`` -> ``white``)."""
+    return die.rstrip("0123456789")
 
 
 def board_alt(game: Game, names: Mapping[int, str]) -> str:

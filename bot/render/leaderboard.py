@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import theme
+from . import fonts, theme
 from .canvas import Box, Canvas, Colour
 from .compact import Surface, sprite
-from .parts import blend, centre
+from .parts import blend, centre, measure
 
-WIDTH = 820
+WIDTH = 820  # at least; wider when names need it (see :func:`width_for`)
 TITLE = 30
 SUBTITLE = 19
 HEADER_TEXT = 18
@@ -26,6 +26,7 @@ RANK = 64
 NUMBER = 100  # each number column
 GAP_ROW = 22  # the dotted gap before a detached line
 FOOTER = 16
+NAME_PAD = 20  # the name column's room around the name
 SORTED_TINT = (236, 242, 250)
 YOU = (28, 96, 178)
 MEDALS = {1: theme.GOLD, 2: (170, 170, 178), 3: (196, 128, 70)}
@@ -40,7 +41,8 @@ class BoardRow:
     values: tuple[str, ...]
     you: bool = False
     detached: bool = False  # drawn apart, after a gap (the caller outside the top)
-    leader: bool = False  # rank 1
+    leader: bool = False  # rank 1 (with a real standing): the gold band
+    medal: bool = True  # a medal for ranks 1 to 3; False: no standing to show one for
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class Layout:
     columns: int
     rows: tuple[BoardRow, ...]
     footer_lines: int
+    width: int = WIDTH
 
     @property
     def table_top(self) -> float:
@@ -74,7 +77,7 @@ class Layout:
 
     def cell(self, line: int, column: int) -> Box:
         """Column 0 is the rank, 1 the name, then the value columns."""
-        name = WIDTH - 2 * theme.MARGIN - RANK - self.columns * NUMBER
+        name = self.width - 2 * theme.MARGIN - RANK - self.columns * NUMBER
         widths = [RANK, name, *[NUMBER] * self.columns]
         x0 = theme.MARGIN + sum(widths[:column])
         y0 = self.line_top(line)
@@ -109,10 +112,11 @@ def render_leaderboard(table: BoardTable) -> bytes:
     """The leaderboard as a small palette PNG, composed at output size (see
     :class:`.compact.Surface`)."""
     probe = Canvas.new(1, 1)
-    footer = wrap(probe, table.footer, FOOTER, WIDTH - 2 * theme.MARGIN) if table.footer else []
-    layout = Layout(len(table.headers), table.rows, len(footer))
-    surface = Surface(WIDTH, layout.height, leaderboard=True)
-    room = WIDTH - 2 * theme.MARGIN
+    width = width_for(table)
+    footer = wrap(probe, table.footer, FOOTER, width - 2 * theme.MARGIN) if table.footer else []
+    layout = Layout(len(table.headers), table.rows, len(footer), width)
+    surface = Surface(width, layout.height, leaderboard=True)
+    room = width - 2 * theme.MARGIN
     surface.label((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room,
                   theme.INK, bold=True)
     surface.label((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
@@ -129,6 +133,17 @@ def render_leaderboard(table: BoardTable) -> bytes:
         surface.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55), text,
                      FOOTER, theme.MUTED)
     return surface.png()
+
+
+def width_for(table: BoardTable) -> int:
+    """The image's width: :data:`WIDTH`, or wider so that every name fits whole at
+    :data:`TEXT` size, up to what 16 wide letters take at nine tenths of it (longer ones
+    shrink, see :meth:`.compact.Surface.fit`)."""
+    most = measure("W" * fonts.NAME_WHOLE, TEXT * 0.9, bold=True)
+    widest = max((measure(fonts.short_name(row.name), TEXT, bold=row.leader or row.you)
+                  for row in table.rows), default=0)
+    name = min(most, widest) + NAME_PAD
+    return max(WIDTH, math.ceil(2 * theme.MARGIN + RANK + len(table.headers) * NUMBER + name))
 
 
 def sorted_band(layout: Layout, column: int | None) -> Box | None:
@@ -168,7 +183,8 @@ def draw_header(surface: Surface, layout: Layout, table: BoardTable) -> None:
                       theme.INK if chosen else theme.MUTED, bold=chosen, anchor="rm",
                       ground=ground_of(k, table.sorted_column, theme.PAPER))
     bottom = layout.cell(0, 0)[3]
-    surface.rect((theme.MARGIN, bottom - 1, WIDTH - theme.MARGIN, bottom + 1), theme.RULE)
+    surface.rect((theme.MARGIN, bottom - 1, layout.width - theme.MARGIN, bottom + 1),
+                 theme.RULE)
 
 
 def draw_gap(surface: Surface, layout: Layout, line: int) -> None:
@@ -184,17 +200,17 @@ def draw_gap(surface: Surface, layout: Layout, line: int) -> None:
 def draw_row(surface: Surface, layout: Layout, line: int, row: BoardRow,
              sorted_column: int | None, tint: Box | None) -> None:
     first = layout.cell(line, 0)
-    right = WIDTH - theme.MARGIN
+    right = layout.width - theme.MARGIN
     band = (first[0], first[1] + 3, right, first[3] - 3)
     ground = theme.WINNER if row.leader else theme.PAPER
     if row.leader:
         draw_band(surface, band, theme.WINNER, theme.PAPER)
     if row.you:
         draw_frame(surface, band, ground, tint)
-    draw_rank(surface, centre(first), row.rank, ground)
+    draw_rank(surface, centre(first), row.rank, ground, row.medal)
     name_cell = layout.cell(line, 1)
     bold = row.leader or row.you
-    name, size = surface.fit(row.name, TEXT, name_cell[2] - name_cell[0] - 20, bold=bold)
+    name, size = surface.fit(row.name, TEXT, name_cell[2] - name_cell[0] - NAME_PAD, bold=bold)
     surface.text((name_cell[0] + 10, centre(name_cell)[1]), name, size,
                  YOU if row.you else theme.INK, bold=bold, ground=ground)
     for k, value in enumerate(row.values):
@@ -221,9 +237,10 @@ def draw_frame(surface: Surface, b: Box, ground: Colour, tint: Box | None) -> No
                   b[0], b[1])
 
 
-def draw_rank(surface: Surface, middle: tuple[float, float], rank: str, ground: Colour) -> None:
-    """The rank, on a medal for the first three."""
-    medal = MEDALS.get(int(rank)) if rank.isdigit() else None
+def draw_rank(surface: Surface, middle: tuple[float, float], rank: str, ground: Colour,
+              medals: bool = True) -> None:
+    """The rank, on a medal for the first three (if ``medals``)."""
+    medal = MEDALS.get(int(rank)) if medals and rank.isdigit() else None
     if medal is None:
         surface.text(middle, rank, TEXT, theme.INK, bold=True, anchor="mm", ground=ground)
         return

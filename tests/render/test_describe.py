@@ -97,7 +97,7 @@ def test_alt_texts_say_what_each_image_shows() -> None:
     assert table_alt(game, NAMES).startswith("Qwixx table, turn 1, Ana to play:")
     assert sheet_alt(game, 2, "Mehmet").startswith("Mehmet's sheet, Qwixx:")
     dice = {"white1": 3, "white2": 5, "red": 2}
-    assert dice_alt(dice) == "Dice: White 3, White 5, Red 2 (sum 10)"
+    assert dice_alt(dice) == "Dice: White 3, White 5, Red 2 (white dice together 8)"
     board = new_game("onboard", [1, 2], 1)
     assert board_alt(board, NAMES).splitlines()[1] == "Ana: Pawn on the start field"
     ended = with_state(game, 2, crossed={"red": [2, 3]})

@@ -64,7 +64,7 @@ def test_stats_and_history_lines() -> None:
     name, value = stats_field(VariantStats("longo", 4, 1, 203, 88, (50, 88, 40)))
     assert name == "Qwixx Longo"
     assert value == ("Games **4** · Wins **1** (25%) · Average **50.8** · Best **88**\n"
-                     "Last 3: 50 · 88 · 40")
+                     "Last 3 games: 50 · 88 · 40")
     assert stats_field(VariantStats(None, 1, 0, 5, 5, ()))[0] == "All games"
     game = HistoryGame(7, 1, "classic", 0.0, 1_767_225_600.0, 21, False,
                        (HistoryLine(1, 40, 1, True), HistoryLine(2, 40, 1, True),
