@@ -17,6 +17,7 @@ from .compact import Surface, sprite
 from .parts import blend, centre, measure
 
 WIDTH = 820  # at least; wider when names need it (see :func:`width_for`)
+WIDTH_STEP = 20  # ... by steps of this much
 TITLE = 30
 SUBTITLE = 19
 HEADER_TEXT = 18
@@ -143,7 +144,8 @@ def width_for(table: BoardTable) -> int:
     widest = max((measure(fonts.short_name(row.name), TEXT, bold=row.leader or row.you)
                   for row in table.rows), default=0)
     name = min(most, widest) + NAME_PAD
-    return max(WIDTH, math.ceil(2 * theme.MARGIN + RANK + len(table.headers) * NUMBER + name))
+    needed = 2 * theme.MARGIN + RANK + len(table.headers) * NUMBER + name
+    return max(WIDTH, math.ceil(needed / WIDTH_STEP) * WIDTH_STEP)
 
 
 def sorted_band(layout: Layout, column: int | None) -> Box | None:
