@@ -1,0 +1,91 @@
+"""``/qwixx stats``' last scores in every language, and the leaderboard's ranks and medals."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.cogs.stats import alt_text, board_table, last_scores, stats_field
+from bot.i18n import LOCALES, using
+from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
+from bot.service.stats import BoardLine, Leaderboard, VariantStats
+
+LAST_GAME = {"en-US": "Last game: −4", "de": "Letztes Spiel: −4", "fr": "Dernière partie : −4",
+             "pl": "Ostatnia gra: −4", "pt-BR": "Último jogo: −4", "tr": "Son oyun: −4"}
+LAST_THREE = {"en-US": "Last 3 games: 12 · −4 · 30", "de": "Letzte 3 Spiele: 12 · −4 · 30",
+              "fr": "3 dernières parties : 12 · −4 · 30", "pl": "Ostatnie 3 gry: 12 · −4 · 30",
+              "pt-BR": "Últimos 3 jogos: 12 · −4 · 30", "tr": "Son 3 oyun: 12 · −4 · 30"}
+
+
+def test_every_language_is_checked() -> None:
+    assert set(LAST_GAME) == set(LOCALES) == set(LAST_THREE)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_one_last_score_reads_as_the_last_game(locale: str) -> None:
+    with using(locale):
+        assert last_scores((-4,)) == LAST_GAME[locale]
+        _, value = stats_field(VariantStats(None, 1, 0, -4, -4, (-4,)))
+    assert value.endswith("\n" + LAST_GAME[locale])
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_several_last_scores_take_the_plural(locale: str) -> None:
+    with using(locale):
+        assert last_scores((12, -4, 30)) == LAST_THREE[locale]
+
+
+def test_polish_counts_five_games_in_its_many_form() -> None:
+    with using("pl"):
+        assert last_scores((1, 2, 3, 4, 5)) == "Ostatnich 5 gier: 1 · 2 · 3 · 4 · 5"
+
+
+# --- the leaderboard -----------------------------------------------------------------
+
+
+def board(lines: tuple[BoardLine, ...], sort: str = "wins") -> Leaderboard:
+    return Leaderboard(None, "all", sort, None, 3, lines, None, len(lines), 0)
+
+
+def test_no_medals_for_nobodys_zero_wins_and_ties_listed_by_average() -> None:
+    # Two people who lost to a computer: 0 wins each, truly tied on wins.
+    minus = BoardLine(1, 11, "Minus", 1, 0, -4, -4)
+    plus = BoardLine(1, 22, "Plus", 1, 0, 21, 21)
+    table = board_table(board((minus, plus)), caller=11)
+    assert [row.name for row in table.rows] == ["Plus", "Minus"]  # 21 above −4
+    assert [row.rank for row in table.rows] == ["1", "1"]  # tied on the sort: one rank
+    assert not any(row.medal or row.leader for row in table.rows)
+    assert alt_text(board((minus, plus))).splitlines()[1].startswith("1. Plus:")
+
+
+def test_real_standings_keep_their_medals() -> None:
+    lines = (BoardLine(1, 1, "Ana", 4, 3, 120, 40), BoardLine(2, 2, "Ben", 4, 1, 90, 30),
+             BoardLine(3, 3, "Cem", 4, 0, 80, 25))
+    table = board_table(board(lines), caller=99)
+    assert [row.medal for row in table.rows] == [True, True, False]  # Cem has no win
+    assert table.rows[0].leader
+    by_best = board_table(board(lines, "best"), caller=99)
+    assert all(row.medal for row in by_best.rows)  # any best score is a standing
+    assert not any(row.medal for row in board_table(board(lines, "rate"), 99).rows[2:])
+
+
+def medal_pixels(data: bytes, line: int, table: object) -> int:
+    """Pixels of any medal colour in line ``line``'s rank cell."""
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    layout = Layout(5, table.rows, 1, width_for(table))  # type: ignore[attr-defined]
+    x0, y0, x1, y1 = (round(v) for v in layout.cell(line, 0))
+    colours = image.crop((x0, y0, x1, y1)).getcolors(10_000) or []
+    return sum(n for n, c in colours
+               if any(max(abs(a - b) for a, b in zip(c, m, strict=True)) < 8
+                      for m in MEDALS.values()))
+
+
+def test_the_image_draws_no_medal_without_a_standing() -> None:
+    lines = (BoardLine(1, 11, "Minus", 1, 0, -4, -4), BoardLine(1, 22, "Plus", 1, 0, 21, 21))
+    table = board_table(board(lines), caller=99)
+    data = render_leaderboard(table)
+    assert medal_pixels(data, 1, table) < 5  # an anti-aliased digit's edge at most
+    won = board_table(board((BoardLine(1, 11, "Ana", 1, 1, 30, 30),)), caller=99)
+    assert medal_pixels(render_leaderboard(won), 1, won) > 200
