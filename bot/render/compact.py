@@ -53,6 +53,7 @@ INFO_ROOM = 150  # the lucky numbers, the pawn, "to play"
 MARK_BOX = 18  # a penalty / failed-throw box in the header
 LETTER_SIZE = 21  # the row letters
 FRAME = 4  # the active player's frame
+INSET = 3  # ... and how much further in its header's words start
 ACTIVE_FILL = palette.ACTIVE_FILL
 
 
@@ -335,7 +336,8 @@ def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int
     total; nothing else shares it, so names are whole (see :func:`draw_name`). The
     info line: "to play", lucky numbers or pawn left, the penalty boxes right."""
     mid = y + NAME_LINE / 2 + 3
-    left = x + PAD
+    inset = x + PAD + (INSET if active else 0)  # words clear of the active player's frame
+    left = inset
     if active:
         surface.text((left, mid), "▶", NAME_SIZE, theme.INK, bold=True, ground=ground)
         left += surface.width_of("▶ ", NAME_SIZE, True)
@@ -350,7 +352,7 @@ def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int
     info = y + NAME_LINE + INFO_LINE / 2
     right = draw_marks(surface, layout, game, player, x + layout.width - 2 * EDGE - PAD, info,
                        ground)
-    left = x + PAD
+    left = inset
     extra = [*([(t("image.to_play"), True)] if active else []), (header_info(game, player), False)]
     extra = [(text, bold) for text, bold in extra if text]
     for k, (text, bold) in enumerate(extra):

@@ -30,8 +30,10 @@ from . import (
 )
 from .compact import Cell
 
-NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
-TABLE_NAMES = {**NAMES, 4: "Lee"}
+# Names as Discord has them: a long one (16 letters, the most shown whole), accents,
+# Chinese and an emoji.
+NAMES = {1: "Ana", 2: "Maximilian Weber", 3: "王小明"}
+TABLE_NAMES = {**NAMES, 4: "Zoë 🦊"}
 
 
 def play(game: QwixxGame, moves: int, rng: random.Random, max_skip: int = 1,
