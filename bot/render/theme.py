@@ -118,7 +118,8 @@ PALETTE_COLOURS = 128  # fewer merge the yellow ink into the red one
 # image no larger than zlib level 6 (5 for the scoreboard and the table) made it: half
 # the time or less. Sheets, dice, the board and the leaderboard:
 PNG_COMPRESS_LEVEL = 7
-SCOREBOARD_COMPRESS_LEVEL = 5
+# The scoreboard got a line per standing for whole names: 7 keeps it about that size.
+SCOREBOARD_COMPRESS_LEVEL = 7
 TABLE_COMPRESS_LEVEL = 6
 
 MARGIN = 20
