@@ -1,4 +1,5 @@
-"""Helpers to build exact Qwixx situations: a QwixxGame is plain data."""
+"""Helpers to build exact Qwixx situations, through :mod:`bot.rules.positions` (a game
+is never written to: each helper returns a new one)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.rules import PASS, Event, Move, new_game
 from bot.rules.base import dice_rng
+from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
 
 ALL_DICE = ("white1", "white2", "red", "yellow", "green", "blue")
@@ -34,29 +36,25 @@ def make_game(players: Sequence[int] = (1, 2, 3), seed: int = 1) -> QwixxGame:
 def with_dice(game: QwixxGame, *, white1: int = 1, white2: int = 1, red: int = 1,
               yellow: int = 1, green: int = 1, blue: int = 1,
               phase: str = "action1", active_crossed: bool = False) -> QwixxGame:
-    """Put ``game`` at the start of ``phase`` with exactly these dice.
+    """``game`` at the start of ``phase`` with exactly these dice (a new game).
 
     No player is pre-passed: in action 1 every player has to choose explicitly.
     Dice of closed rows are left out, as the core would not have rolled them.
     """
     values = {"white1": white1, "white2": white2, "red": red, "yellow": yellow,
               "green": green, "blue": blue}
-    game.dice = {d: v for d, v in values.items() if d not in game.closed}
-    game.phase = phase
-    game.chosen = {}
-    game.active_crossed = active_crossed
-    game.end_reason = None
-    return game
+    built = reposition(game, dice={d: v for d, v in values.items() if d not in game.closed},
+                       phase=phase, chosen={}, active_crossed=active_crossed)
+    assert isinstance(built, QwixxGame)
+    return built
 
 
 def set_row(game: QwixxGame, player: int, row: str, crossed: Iterable[int]) -> QwixxGame:
-    """Give ``player`` exactly these crosses in ``row`` (a lock number adds the lock)."""
-    sheet = game.sheets[player]
-    sheet.crossed[row] = list(crossed)
-    last = numbers(row)[-1]
-    if last in sheet.crossed[row] and row not in sheet.locks:
-        sheet.locks.append(row)
-    return game
+    """``game`` with ``player``'s ``row`` crossed exactly so (a lock number adds the lock;
+    a new game)."""
+    built = reposition(game, sheets={player: {row: list(crossed)}})
+    assert isinstance(built, QwixxGame)
+    return built
 
 
 def first(row: str, count: int) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules import PASS, Move, RuleError
+from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
 
 from .helpers import (
@@ -39,11 +40,11 @@ def test_sheet_rows_and_their_order() -> None:
 
 def test_rulebook_example_scores_70() -> None:
     game = make_game((1, 2))
-    set_row(game, 1, "red", first("red", 4))
-    set_row(game, 1, "yellow", first("yellow", 3))
-    set_row(game, 1, "green", first("green", 7))
-    set_row(game, 1, "blue", first("blue", 8))
-    game.sheets[1].penalties = 2
+    game = set_row(game, 1, "red", first("red", 4))
+    game = set_row(game, 1, "yellow", first("yellow", 3))
+    game = set_row(game, 1, "green", first("green", 7))
+    game = set_row(game, 1, "blue", first("blue", 8))
+    game = reposition(game, sheets={1: "penalties: 2"})
     score = game.scores()[1]
     assert score.rows == {"red": 10, "yellow": 6, "green": 28, "blue": 36}
     assert score.penalties == 2
@@ -55,10 +56,10 @@ def test_rulebook_example_scores_70() -> None:
 
 @pytest.mark.parametrize("crosses", range(13))
 def test_row_scores_follow_the_triangle_table(crosses: int) -> None:
-    game = make_game((1, 2))
     # 11 crosses = 3..12 + lock; 12 crosses = all 11 numbers + the lock symbol.
     row = first("yellow", crosses) if crosses <= 10 else numbers("yellow")[12 - crosses:]
-    set_row(game, 1, "yellow", row)
+    locked = ["yellow"] if crosses > 10 else []  # a locked row is closed for everyone
+    game = reposition(make_game((1, 2)), sheets={1: {"yellow": row}}, closed=locked)
     assert game.sheets[1].crosses("yellow") == crosses
     assert game.scores()[1].rows["yellow"] == TRIANGLE[crosses]
     assert TRIANGLE[crosses] == [0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78][crosses]
@@ -66,16 +67,16 @@ def test_row_scores_follow_the_triangle_table(crosses: int) -> None:
 
 def test_each_penalty_costs_five_points() -> None:
     game = make_game((1, 2))
-    set_row(game, 1, "blue", first("blue", 3))
+    game = set_row(game, 1, "blue", first("blue", 3))
     for penalties, total in [(0, 6), (1, 1), (3, -9)]:
-        game.sheets[1].penalties = penalties
+        game = reposition(game, sheets={1: {"penalties": penalties}})
         assert game.scores()[1].total == total
         assert game.scores()[1].penalty_points == -5 * penalties
 
 
 def test_lock_symbol_counts_as_a_cross_in_the_score() -> None:
     game = with_dice(make_game((1, 2)), white1=6, white2=6)
-    set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 1, "red", first("red", 5))
     assert game.scores()[1].rows["red"] == 15
     game, _ = play(game, (1, cross("red", 12)), (2, PASS))
     assert game.sheets[1].crossed["red"] == [2, 3, 4, 5, 6, 12]
@@ -98,29 +99,29 @@ def test_action1_offers_the_white_sum_in_every_row() -> None:
 
 def test_ascending_rows_cross_only_to_the_right() -> None:
     game = with_dice(make_game(), white1=2, white2=2)  # white sum 4
-    set_row(game, 1, "red", [2, 5])
+    game = set_row(game, 1, "red", [2, 5])
     assert cross("red", 4) not in game.legal_moves(1)
     assert cross("yellow", 4) in game.legal_moves(1)
     with pytest.raises(RuleError):
         game.apply(1, cross("red", 4))
-    with_dice(game, white1=2, white2=3)  # the same number again
+    game = with_dice(game, white1=2, white2=3)  # the same number again
     assert cross("red", 5) not in game.legal_moves(1)
-    with_dice(game, white1=3, white2=3)
+    game = with_dice(game, white1=3, white2=3)
     assert cross("red", 6) in game.legal_moves(1)
 
 
 def test_descending_rows_cross_only_to_the_right() -> None:
     game = with_dice(make_game(), white1=5, white2=6)  # 11
-    set_row(game, 1, "green", [10])
-    set_row(game, 1, "blue", [10])
+    game = set_row(game, 1, "green", [10])
+    game = set_row(game, 1, "blue", [10])
     moves = game.legal_moves(1)
     assert cross("green", 11) not in moves
     assert cross("blue", 11) not in moves
     assert cross("red", 11) in moves
-    with_dice(game, white1=6, white2=6)  # 12: left of 10 in green/blue
+    game = with_dice(game, white1=6, white2=6)  # 12: left of 10 in green/blue
     assert cross("green", 12) not in game.legal_moves(1)
     assert cross("blue", 12) not in game.legal_moves(1)
-    with_dice(game, white1=4, white2=5)  # 9: right of 10 in green/blue
+    game = with_dice(game, white1=4, white2=5)  # 9: right of 10 in green/blue
     assert cross("green", 9) in game.legal_moves(1)
     assert cross("blue", 9) in game.legal_moves(1)
 
@@ -134,15 +135,15 @@ def test_skipping_several_numbers_leaves_them_for_good() -> None:
     assert game.sheets[2].crossed["green"] == [9]
     for total in range(2, 10):
         white1, white2 = (1, total - 1) if total <= 7 else (total - 6, 6)
-        with_dice(game, white1=white1, white2=white2)
+        game = with_dice(game, white1=white1, white2=white2)
         assert cross("red", total) not in game.legal_moves(1)
     for total in range(9, 13):
         white1, white2 = total - 6, 6
-        with_dice(game, white1=white1, white2=white2)
+        game = with_dice(game, white1=white1, white2=white2)
         assert cross("green", total) not in game.legal_moves(2)
-    with_dice(game, white1=4, white2=6)
+    game = with_dice(game, white1=4, white2=6)
     assert cross("red", 10) in game.legal_moves(1)
-    with_dice(game, white1=4, white2=4)
+    game = with_dice(game, white1=4, white2=4)
     assert cross("green", 8) in game.legal_moves(2)
 
 
@@ -224,11 +225,10 @@ def test_action1_choices_cannot_change_after_resolution() -> None:
 
 
 def test_a_player_whose_only_move_is_pass_is_not_waited_for_in_action1() -> None:
-    game = with_dice(make_game(), white1=3, white2=4, red=1, phase="action2",
-                     active_crossed=True)
-    game.seed = seed_with_white_sum(2, 7)
+    game = with_dice(make_game(seed=seed_with_white_sum(2, 7)), white1=3, white2=4, red=1,
+                     phase="action2", active_crossed=True)
     for row in ("red", "yellow", "green", "blue"):
-        set_row(game, 3, row, [7])  # 7 can no longer be crossed anywhere
+        game = set_row(game, 3, row, [7])  # 7 can no longer be crossed anywhere
     game, _ = play(game, (1, PASS))
     assert game.turn == 2
     assert game.phase == "action1"
@@ -282,7 +282,7 @@ def test_action2_uses_the_second_white_die_too() -> None:
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     assert game.colour_dice(cross("red", 12)) == (6, 6)
     assert game.colour_dice(cross("red", 7)) == (1, 6)
-    game.sheets[1].crossed["red"] = [2, 3, 4, 5, 6]
+    game = set_row(game, 1, "red", [2, 3, 4, 5, 6])
     game, _ = play(game, (1, cross("red", 12)))
     assert game.sheets[1].locks == ["red"]
 
@@ -320,7 +320,7 @@ def test_action2_cannot_cross_the_action1_number_again() -> None:
 
 def test_action2_without_legal_cross_ends_the_turn_without_penalty_after_a_cross() -> None:
     game = with_dice(make_game(), white1=1, white2=1, red=1, yellow=1, green=1, blue=1)
-    set_row(game, 1, "yellow", [2])
+    game = set_row(game, 1, "yellow", [2])
     game, events = play(game, (1, cross("red", 2)), (2, PASS), (3, PASS))
     # Action 2 sums are all 2: red 2 and yellow 2 are taken, green/blue 2 need 5 crosses.
     assert game.turn == 2
@@ -332,8 +332,8 @@ def test_action2_without_legal_cross_ends_the_turn_without_penalty_after_a_cross
 
 def test_action2_without_legal_cross_ends_the_turn_with_penalty_after_nothing() -> None:
     game = with_dice(make_game(), white1=1, white2=1, red=1, yellow=1, green=1, blue=1)
-    set_row(game, 1, "red", [2])
-    set_row(game, 1, "yellow", [2])
+    game = set_row(game, 1, "red", [2])
+    game = set_row(game, 1, "yellow", [2])
     assert game.legal_moves(1) == [PASS]
     game, events = play(game, (1, PASS), (2, PASS), (3, PASS))
     assert game.turn == 2
@@ -387,7 +387,7 @@ def test_non_active_players_never_take_penalties() -> None:
 
 def test_third_penalty_does_not_end_the_game() -> None:
     game = with_dice(make_game((1, 2)), white1=2, white2=5, red=3)
-    game.sheets[1].penalties = 2
+    game = reposition(game, sheets={1: "penalties: 2"})
     game, _ = play(game, (1, PASS), (2, PASS), (1, PASS))
     assert game.sheets[1].penalties == 3
     assert not game.finished
@@ -395,7 +395,7 @@ def test_third_penalty_does_not_end_the_game() -> None:
 
 def test_fourth_penalty_ends_the_game_at_once() -> None:
     game = with_dice(make_game((1, 2)), white1=2, white2=5, red=3)
-    game.sheets[1].penalties = 3
+    game = reposition(game, sheets={1: "penalties: 3"})
     game, events = play(game, (1, PASS), (2, PASS), (1, PASS))
     assert game.sheets[1].penalties == 4
     assert game.finished
@@ -420,7 +420,7 @@ def test_fourth_penalty_ends_the_game_at_once() -> None:
 def test_four_crosses_are_not_enough_to_cross_the_last_number(
         row: str, white1: int, white2: int) -> None:
     game = with_dice(make_game(), white1=white1, white2=white2)
-    set_row(game, 1, row, first(row, 4))
+    game = set_row(game, 1, row, first(row, 4))
     assert cross(row, numbers(row)[-1]) not in game.legal_moves(1)
     with pytest.raises(RuleError):
         game.apply(1, cross(row, numbers(row)[-1]))
@@ -430,7 +430,7 @@ def test_four_crosses_are_not_enough_to_cross_the_last_number(
     ("red", 6, 6), ("yellow", 6, 6), ("green", 1, 1), ("blue", 1, 1)])
 def test_five_crosses_allow_locking_a_row(row: str, white1: int, white2: int) -> None:
     game = with_dice(make_game(), white1=white1, white2=white2)
-    set_row(game, 1, row, first(row, 5))
+    game = set_row(game, 1, row, first(row, 5))
     last = numbers(row)[-1]
     assert cross(row, last) in game.legal_moves(1)
     game, events = play(game, (1, cross(row, last)), (2, PASS), (3, PASS))
@@ -445,10 +445,10 @@ def test_five_crosses_allow_locking_a_row(row: str, white1: int, white2: int) ->
 
 def test_a_locked_row_is_closed_for_everyone() -> None:
     game = with_dice(make_game(), white1=6, white2=6, red=1)
-    set_row(game, 1, "red", first("red", 5))
-    set_row(game, 2, "red", [2, 3])
+    game = set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 2, "red", [2, 3])
     game, _ = play(game, (1, cross("red", 12)), (2, PASS), (3, PASS))
-    with_dice(game, white1=3, white2=4)
+    game = with_dice(game, white1=3, white2=4)
     for player in (1, 2, 3):
         assert all(m.row != "red" for m in game.legal_moves(player))
         assert cross("yellow", 7) in game.legal_moves(player)
@@ -459,8 +459,8 @@ def test_a_locked_row_is_closed_for_everyone() -> None:
 def test_a_row_locked_in_action1_loses_its_die_for_action2_of_the_same_turn() -> None:
     # red die 6 + white 6 = 12 would otherwise be an action-2 move; yellow stays usable.
     game = with_dice(make_game(), white1=6, white2=6, red=6, yellow=1, green=1, blue=1)
-    set_row(game, 2, "red", first("red", 5))
-    set_row(game, 1, "red", first("red", 4))
+    game = set_row(game, 2, "red", first("red", 5))
+    game = set_row(game, 1, "red", first("red", 4))
     game, events = play(game, (1, PASS), (2, cross("red", 12)), (3, PASS))
     assert game.phase == "action2"
     assert game.closed == ["red"]
@@ -474,7 +474,7 @@ def test_a_row_locked_in_action1_loses_its_die_for_action2_of_the_same_turn() ->
 
 def test_a_removed_die_is_not_rolled_in_later_turns() -> None:
     game = with_dice(make_game(), white1=6, white2=6, red=6, yellow=1, green=1, blue=1)
-    set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 1, "red", first("red", 5))
     game, _ = play(game, (1, cross("red", 12)), (2, PASS), (3, PASS))
     game, events = play(game, (1, PASS))
     assert game.turn == 2
@@ -486,11 +486,11 @@ def test_a_removed_die_is_not_rolled_in_later_turns() -> None:
 
 def test_locking_in_action2_closes_the_row_and_removes_its_die() -> None:
     game = with_dice(make_game(), white1=1, white2=1, red=1, yellow=1, green=1, blue=6)
-    set_row(game, 1, "blue", first("blue", 5))
+    game = set_row(game, 1, "blue", first("blue", 5))
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     assert cross("blue", 2) not in game.legal_moves(1)  # white 1 + blue 6 = 7
     game = with_dice(make_game(), white1=1, white2=6, red=1, yellow=1, green=1, blue=1)
-    set_row(game, 1, "blue", first("blue", 5))
+    game = set_row(game, 1, "blue", first("blue", 5))
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     game, events = play(game, (1, cross("blue", 2)))
     assert ("die_removed", {"row": "blue"}) in [(e.kind, e.data) for e in events]
@@ -506,7 +506,7 @@ def test_several_players_may_lock_the_same_row_in_the_same_action1(
         lockers: tuple[int, ...]) -> None:
     game = with_dice(make_game(), white1=1, white2=1)
     for player in lockers:
-        set_row(game, player, "green", first("green", 5))
+        game = set_row(game, player, "green", first("green", 5))
     steps = [(p, cross("green", 2) if p in lockers else PASS) for p in (1, 2, 3)]
     game, events = play(game, *steps)
     for player in lockers:
@@ -520,8 +520,8 @@ def test_several_players_may_lock_the_same_row_in_the_same_action1(
 
 def test_a_player_with_four_crosses_cannot_join_a_lock_in_the_same_action1() -> None:
     game = with_dice(make_game(), white1=6, white2=6)
-    set_row(game, 1, "red", first("red", 5))
-    set_row(game, 2, "red", first("red", 4))
+    game = set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 2, "red", first("red", 4))
     game, _ = play(game, (1, cross("red", 12)))
     assert cross("red", 12) not in game.legal_moves(2)
     with pytest.raises(RuleError):
@@ -533,10 +533,10 @@ def test_a_player_with_four_crosses_cannot_join_a_lock_in_the_same_action1() -> 
 
 def test_without_five_crosses_the_last_number_never_becomes_crossable() -> None:
     game = with_dice(make_game(), white1=6, white2=6)
-    set_row(game, 1, "red", first("red", 5))
-    set_row(game, 2, "red", first("red", 4))
+    game = set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 2, "red", first("red", 4))
     game, _ = play(game, (1, cross("red", 12)), (2, PASS), (3, PASS))
-    with_dice(game, white1=6, white2=6, red=6)
+    game = with_dice(game, white1=6, white2=6, red=6)
     assert cross("red", 12) not in game.legal_moves(2)
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     assert cross("red", 12) not in game.legal_moves(1)
@@ -545,8 +545,8 @@ def test_without_five_crosses_the_last_number_never_becomes_crossable() -> None:
 def test_simultaneous_action1_crosses_survive_a_lock_whatever_the_seat_order() -> None:
     # The lock is resolved before later seats' choices are written: they still count.
     game = with_dice(make_game(), white1=6, white2=6, red=6, yellow=6, green=6, blue=6)
-    set_row(game, 1, "yellow", first("yellow", 5))
-    set_row(game, 3, "yellow", first("yellow", 5))
+    game = set_row(game, 1, "yellow", first("yellow", 5))
+    game = set_row(game, 3, "yellow", first("yellow", 5))
     game, events = play(game, (3, cross("yellow", 12)), (2, cross("green", 12)),
                         (1, cross("yellow", 12)))
     assert game.sheets[1].locks == ["yellow"]
@@ -563,7 +563,7 @@ def test_simultaneous_action1_crosses_survive_a_lock_whatever_the_seat_order() -
 
 def test_a_first_locked_row_does_not_end_the_game() -> None:
     game = with_dice(make_game(), white1=6, white2=6, red=1)
-    set_row(game, 2, "red", first("red", 5))
+    game = set_row(game, 2, "red", first("red", 5))
     game, _ = play(game, (1, PASS), (2, cross("red", 12)), (3, PASS))
     assert not game.finished
     assert game.phase == "action2"
@@ -571,10 +571,8 @@ def test_a_first_locked_row_does_not_end_the_game() -> None:
 
 def test_a_second_locked_row_in_action1_ends_the_game_at_once() -> None:
     game = with_dice(make_game(), white1=1, white2=1, red=1, yellow=1, green=1, blue=6)
-    game.closed = ["red"]
-    game.dice.pop("red")
-    set_row(game, 2, "red", [*first("red", 5), 12])
-    set_row(game, 3, "blue", first("blue", 5))
+    game = reposition(game, closed=["red"], sheets={2: {"red": [*first("red", 5), 12]}})
+    game = set_row(game, 3, "blue", first("blue", 5))
     # Active player 1 passes in action 1; without the end they would have action 2
     # (e.g. white 1 + blue 6 = blue 7) and a penalty if they crossed nothing.
     game, events = play(game, (1, PASS), (2, PASS), (3, cross("blue", 2)))
@@ -595,12 +593,10 @@ def test_a_second_locked_row_in_action1_ends_the_game_at_once() -> None:
 
 
 def test_a_third_row_can_be_locked_together_with_the_second() -> None:
-    game = with_dice(make_game(), white1=6, white2=6)
-    game.closed = ["green"]
-    game.dice.pop("green")
-    set_row(game, 1, "red", first("red", 5))
-    set_row(game, 2, "yellow", first("yellow", 5))
-    set_row(game, 3, "red", first("red", 5))
+    game = reposition(with_dice(make_game(), white1=6, white2=6), closed=["green"])
+    game = set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 2, "yellow", first("yellow", 5))
+    game = set_row(game, 3, "red", first("red", 5))
     game, events = play(game, (1, cross("red", 12)), (2, cross("yellow", 12)),
                         (3, cross("red", 12)))
     assert game.finished
@@ -616,9 +612,8 @@ def test_a_third_row_can_be_locked_together_with_the_second() -> None:
 
 def test_a_second_locked_row_in_action2_ends_the_game() -> None:
     game = with_dice(make_game((1, 2)), white1=6, white2=1, yellow=6, green=1, blue=1)
-    game.closed = ["red"]
-    game.dice.pop("red")
-    set_row(game, 1, "yellow", first("yellow", 5))
+    game = reposition(game, closed=["red"])
+    game = set_row(game, 1, "yellow", first("yellow", 5))
     game, _ = play(game, (1, PASS), (2, PASS))
     assert game.phase == "action2"
     game, events = play(game, (1, cross("yellow", 12)))
@@ -632,10 +627,8 @@ def test_a_second_locked_row_in_action2_ends_the_game() -> None:
 
 def test_the_game_ending_in_action1_means_no_penalty_even_for_a_fourth_penalty() -> None:
     game = with_dice(make_game((1, 2)), white1=6, white2=6)
-    game.closed = ["green"]
-    game.dice.pop("green")
-    game.sheets[1].penalties = 3
-    set_row(game, 2, "red", first("red", 5))
+    game = reposition(game, closed=["green"], sheets={1: "penalties: 3"})
+    game = set_row(game, 2, "red", first("red", 5))
     game, _ = play(game, (1, PASS), (2, cross("red", 12)))
     assert game.end_reason == "rows_locked"
     assert game.sheets[1].penalties == 3

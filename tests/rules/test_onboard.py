@@ -11,6 +11,8 @@ import pytest
 from bot.rules import PASS, VARIANTS, Event, Move, RuleError, game_from_json, new_game
 from bot.rules.boards import Board, parse_board
 from bot.rules.onboard import OnBoardGame
+from bot.rules.positions import position as build_position
+from bot.rules.positions import reposition
 
 from .helpers import cross, first, kinds, play, set_row, with_dice
 
@@ -31,13 +33,18 @@ def board(fields: dict[int, tuple[str, int]] | None = None, name: str = "T") -> 
 def onboard(players: tuple[int, ...] = (TIM, LINUS), seed: int = 3,
             fields: dict[int, tuple[str, int]] | None = None,
             pawns: dict[int, int] | None = None, phase: str = "action3",
-            active_crossed: bool = False) -> OnBoardGame:
-    """A game on a test track, in ``phase`` of turn 1 (TIM active), pawns where given."""
-    game = new_game("onboard", players, seed, {"board": board(fields)})
+            active_crossed: bool = False, dice: dict[str, int] | None = None,
+            closed: tuple[str, ...] = ()) -> OnBoardGame:
+    """A game on a test track, in ``phase`` of turn 1 (TIM active), pawns where given;
+    the dice white 1 + 2 and every colour 1 unless ``dice`` says otherwise (a closed
+    row's die is not on the table)."""
+    game = build_position("onboard", players, seed=seed, options={"board": board(fields)},
+                          pawns=pawns or {}, closed=list(closed))
     assert isinstance(game, OnBoardGame)
-    with_dice(game, white1=1, white2=2, red=1, yellow=1, green=1, blue=1, phase=phase,
-              active_crossed=active_crossed)
-    game.pawns.update(pawns or {})
+    values = {"white1": 1, "white2": 2, "red": 1, "yellow": 1, "green": 1, "blue": 1,
+              **(dice or {})}
+    game = with_dice(game, **values, phase=phase, active_crossed=active_crossed)
+    assert isinstance(game, OnBoardGame)
     return game
 
 
@@ -114,7 +121,7 @@ def test_rulebook_tim_moves_five_free_fields_from_start_to_green_10_and_crosses_
 
 def test_rulebook_linus_moves_four_fields_onto_green_7_he_has_already_crossed() -> None:
     game = onboard(fields={14: ("green", 7)}, pawns={TIM: 10})
-    set_row(game, TIM, "green", [12, 10, 7])
+    game = set_row(game, TIM, "green", [12, 10, 7])
     assert game.pawn_target(TIM, 4) == (14, game.board.field(14), False)
     assert pawn("green", 4) in game.legal_moves(TIM)
     game, events = game.apply(TIM, pawn("green", 4))
@@ -140,7 +147,7 @@ def test_a_pawn_never_moves_past_the_last_field() -> None:
     assert [game.landing(TIM, s) for s in range(1, 6)] == [38, 40, None, None, None]
     assert game.pawn_target(TIM, 3) is None
     assert [m.number for m in pawn_moves(game, TIM)] == [1, 2]
-    game.pawns[TIM] = 40
+    game = reposition(game, pawns={TIM: 40})
     assert pawn_moves(game, TIM) == []
 
 
@@ -157,17 +164,16 @@ def test_only_fields_crossable_now_or_already_crossed_are_offered() -> None:
     fields = {1: ("red", 4), 2: ("red", 9), 3: ("yellow", 12), 4: ("blue", 5),
               5: ("green", 11)}
     game = onboard(fields=fields)
-    set_row(game, TIM, "red", [5])  # red 4 is left behind: not offered
-    set_row(game, TIM, "yellow", [2, 3, 4])  # yellow 12 needs five crosses: not offered
-    set_row(game, TIM, "green", [12, 11])  # green 11 already crossed: offered
-    game.closed = ["blue"]  # blue 5 lies in a closed row: not offered
-    game.dice.pop("blue")
+    game = set_row(game, TIM, "red", [5])  # red 4 is left behind: not offered
+    game = set_row(game, TIM, "yellow", [2, 3, 4])  # yellow 12 needs five crosses: not offered
+    game = set_row(game, TIM, "green", [12, 11])  # green 11 already crossed: offered
+    game = reposition(game, closed=["blue"])  # blue 5 lies in a closed row: not offered
     assert pawn_moves(game, TIM) == [pawn("red", 2), pawn("green", 5)]
     for steps, row in ((1, "red"), (3, "yellow"), (4, "blue")):
         with pytest.raises(RuleError):
             game.apply(TIM, pawn(row, steps))
     # a number already crossed in a row closed since stays a legal landing field
-    set_row(game, TIM, "blue", [12, 5])
+    game = set_row(game, TIM, "blue", [12, 5])
     assert pawn("blue", 4) in pawn_moves(game, TIM)
 
 
@@ -182,8 +188,7 @@ def test_only_the_active_player_moves_and_only_in_action3() -> None:
 
 
 def test_action3_follows_action2_and_staying_is_a_pass() -> None:
-    game = onboard(phase="action1")
-    game.dice.update(red=2)  # action 2 can cross red 3 or red 4
+    game = onboard(phase="action1", dice={"red": 2})  # action 2 can cross red 3 or red 4
     game, _ = play(game, (TIM, PASS), (LINUS, PASS))
     assert game.phase == "action2"
     game, _ = game.apply(TIM, cross("red", 4))
@@ -198,7 +203,7 @@ def test_action3_follows_action2_and_staying_is_a_pass() -> None:
 def test_action3_is_skipped_when_staying_is_the_only_move() -> None:
     # every field ahead is red 2 .. blocked: red row crossed beyond them
     game = onboard(phase="action2", fields={k: ("red", 2) for k in range(1, 6)})
-    set_row(game, TIM, "red", [3])
+    game = set_row(game, TIM, "red", [3])
     assert game.legal_moves(TIM) != [PASS]  # action 2 has a choice
     game, events = game.apply(TIM, PASS)
     assert game.turn == 2, "action 3 had nothing to offer and was skipped"
@@ -210,7 +215,7 @@ def test_action3_is_skipped_when_staying_is_the_only_move() -> None:
 
 def test_landing_on_a_last_number_locks_the_row_for_everyone() -> None:
     game = onboard(fields={3: ("red", 12)})
-    set_row(game, TIM, "red", first("red", 5))
+    game = set_row(game, TIM, "red", first("red", 5))
     assert game.pawn_target(TIM, 3) == (3, game.board.field(3), True)
     game, events = game.apply(TIM, pawn("red", 3))
     assert game.sheets[TIM].crossed["red"][-1] == 12
@@ -221,15 +226,13 @@ def test_landing_on_a_last_number_locks_the_row_for_everyone() -> None:
 
 def test_a_last_number_needs_five_crosses_to_land_on() -> None:
     game = onboard(fields={3: ("red", 12)})
-    set_row(game, TIM, "red", first("red", 4))
+    game = set_row(game, TIM, "red", first("red", 4))
     assert pawn("red", 3) not in game.legal_moves(TIM)
 
 
 def test_a_second_lock_in_action3_ends_the_game_at_once() -> None:
-    game = onboard(fields={1: ("green", 2)})
-    game.closed = ["yellow"]
-    game.dice.pop("yellow")
-    set_row(game, TIM, "green", first("green", 6))
+    game = onboard(fields={1: ("green", 2)}, closed=("yellow",))
+    game = set_row(game, TIM, "green", first("green", 6))
     game, events = game.apply(TIM, pawn("green", 1))
     assert game.finished and game.end_reason == "rows_locked"
     assert kinds(events)[-1] == "game_over"
@@ -237,11 +240,9 @@ def test_a_second_lock_in_action3_ends_the_game_at_once() -> None:
 
 
 def test_a_second_lock_in_action2_ends_the_game_before_action3() -> None:
-    game = onboard(phase="action2")
-    game.dice.update(white1=6, white2=5, red=6)
-    game.closed = ["blue"]
-    game.dice.pop("blue")
-    set_row(game, TIM, "red", first("red", 5))
+    game = onboard(phase="action2", dice={"white1": 6, "white2": 5, "red": 6},
+                   closed=("blue",))
+    game = set_row(game, TIM, "red", first("red", 5))
     game, events = game.apply(TIM, cross("red", 12))
     assert game.finished and game.end_reason == "rows_locked"
     assert game.pawns[TIM] == 0 and "pawn_moved" not in kinds(events)
@@ -261,7 +262,7 @@ def test_crossing_only_in_action3_avoids_the_penalty() -> None:
 
 def test_landing_on_an_already_crossed_field_is_no_cross() -> None:
     game = onboard(phase="action1", fields={2: ("blue", 9)})
-    set_row(game, TIM, "blue", [12, 9])
+    game = set_row(game, TIM, "blue", [12, 9])
     game, _ = play(game, (TIM, PASS), (LINUS, PASS), (TIM, PASS))
     game, events = game.apply(TIM, pawn("blue", 2))
     assert game.pawns[TIM] == 2
@@ -285,8 +286,7 @@ def test_passing_all_three_actions_costs_one_penalty_at_the_end_of_the_turn() ->
 
 
 def test_a_fourth_penalty_ends_the_game() -> None:
-    game = onboard()
-    game.sheets[TIM].penalties = 3
+    game = reposition(onboard(), sheets={TIM: "penalties: 3"})
     game, _ = game.apply(TIM, PASS)
     assert game.finished and game.end_reason == "penalties"
 
@@ -324,8 +324,7 @@ def test_after_the_finish_every_other_player_has_exactly_one_more_turn(
 def test_a_second_pawn_in_the_finish_does_not_extend_the_final_round() -> None:
     game, _ = reach_finish((TIM, LINUS, ADA))
     # LINUS (turn 2) also reaches the finish; ADA still plays turn 3, then it is over.
-    game.pawns[LINUS] = 37
-    with_dice(game, phase="action3")
+    game = with_dice(reposition(game, pawns={LINUS: 37}), phase="action3")
     game, events = game.apply(LINUS, pawn_moves(game, LINUS)[0])
     assert "finish_reached" not in kinds(events)
     assert game.turn == 3 and game.active == ADA and not game.finished
@@ -336,7 +335,7 @@ def test_a_second_pawn_in_the_finish_does_not_extend_the_final_round() -> None:
 def test_the_usual_ends_still_end_the_final_round_at_once() -> None:
     game, _ = reach_finish((TIM, LINUS, ADA))
     assert game.turn == 2 and game.active == LINUS
-    game.sheets[LINUS].penalties = 3
+    game = reposition(game, sheets={LINUS: "penalties: 3"})
     game, _ = end_turn(game)
     assert game.finished and game.end_reason == "penalties" and game.turn == 2
 
@@ -360,10 +359,9 @@ def test_the_final_round_state_round_trips_through_json() -> None:
 
 def test_the_bonus_under_each_pawn_is_added_to_the_score() -> None:
     game = onboard(players=(TIM, LINUS, ADA), pawns={TIM: 40, LINUS: 13})
-    sheet = game.sheets[TIM]
-    sheet.crossed.update(red=[2, 3, 4, 5], yellow=[2, 3, 4], green=list(range(12, 5, -1)),
-                         blue=list(range(12, 4, -1)))
-    sheet.penalties = 2
+    game = reposition(game, sheets={TIM: {
+        "red": [2, 3, 4, 5], "yellow": [2, 3, 4], "green": list(range(12, 5, -1)),
+        "blue": list(range(12, 4, -1)), "penalties": 2}})
     scores = game.scores()
     assert scores[TIM].bonus == 20
     assert scores[TIM].total == 70 + 20  # the rulebook's 70 plus the last field's bonus

@@ -21,6 +21,7 @@ from bot.rules import (
     new_game,
     replay,
 )
+from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
 
 from .helpers import ALL_DICE, cross, first, make_game, play, roll, set_row, with_dice
@@ -99,7 +100,7 @@ def test_apply_returns_a_new_game_and_events() -> None:
 
 def test_apply_never_mutates_the_original_game() -> None:
     game = with_dice(make_game((1, 2)), white1=6, white2=6, red=6)
-    set_row(game, 1, "red", first("red", 5))
+    game = set_row(game, 1, "red", first("red", 5))
     before = snapshot(game)
     after, _ = game.apply(1, cross("red", 12))
     assert snapshot(game) == before
@@ -132,7 +133,7 @@ def test_a_non_player_cannot_move() -> None:
 
 def test_moves_after_the_end_raise() -> None:
     game = with_dice(make_game((1, 2)), white1=2, white2=5, red=3)
-    game.sheets[1].penalties = 3
+    game = reposition(game, sheets={1: "penalties: 3"})
     game, _ = play(game, (1, PASS), (2, PASS), (1, PASS))
     assert game.finished
     for player in (1, 2):
@@ -168,9 +169,11 @@ def _with_totals(totals: dict[int, int]) -> QwixxGame:
         # 10 crosses = 55 points; take penalties to reach lower totals.
         crosses = next(n for n in range(11) if n * (n + 1) // 2 >= total and
                        (n * (n + 1) // 2 - total) % 5 == 0)
-        set_row(game, player, "yellow", first("yellow", crosses))
-        game.sheets[player].penalties = (crosses * (crosses + 1) // 2 - total) // 5
+        penalties = (crosses * (crosses + 1) // 2 - total) // 5
+        game = reposition(game, sheets={player: {"yellow": first("yellow", crosses),
+                                                 "penalties": penalties}})
     assert {p: s.total for p, s in game.scores().items()} == totals
+    assert isinstance(game, QwixxGame)
     return game
 
 
@@ -236,8 +239,7 @@ def test_json_round_trip_keeps_pending_action1_choices() -> None:
 
 def test_json_round_trip_of_a_finished_game() -> None:
     game = with_dice(make_game((1, 2)), white1=2, white2=5, red=3)
-    game.sheets[2].penalties = 1
-    game.sheets[1].penalties = 3
+    game = reposition(game, sheets={2: "penalties: 1", 1: "penalties: 3"})
     game, _ = play(game, (1, PASS), (2, PASS), (1, PASS))
     restored = game_from_json(snapshot(game))
     assert restored.finished
