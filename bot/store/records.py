@@ -7,12 +7,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from json.encoder import c_make_encoder, encode_basestring
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 import orjson
-
-if TYPE_CHECKING:
-    from .stats import GameResults
 
 GameStatus = Literal["lobby", "running", "finished", "abandoned"]
 
@@ -117,6 +114,34 @@ def timing_columns(timing: Timing | None) -> dict[str, Any]:
 
 EventRow = tuple[int, str, int | None, dict[str, Any]]
 """An event to store: ``(turn, kind, player, data)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's line of a finished game, as the service hands it to the store."""
+
+    player_id: int
+    seat: int  # 0-based seat order
+    score: int
+    rank: int  # 1 = best; equal scores share a rank
+    won: bool
+    stand_in: bool = False
+    """A computer played the seat for a while (its player away): it counts for nobody."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResults:
+    """What :meth:`Store.record_move` records with a game's end.
+
+    ``counted`` is False for a game that ended without a ranking worth counting; it
+    is kept in the history but left out of every statistic.
+    """
+
+    turns: int
+    players: tuple[PlayerResult, ...]
+    counted: bool = True
+    practice: bool = False  # a solo practice game (its best scores are personal bests)
+    hints: bool = False  # a game played with the Hint button
 
 
 @dataclass(frozen=True, slots=True)

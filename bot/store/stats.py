@@ -29,39 +29,18 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
+from .records import (
+    FINISHED,
+    GAME_COLUMNS,
+    GameRecord,
+    GameResults,
+    game_from_row,
+)
+from .records import PlayerResult as PlayerResult  # defined with the records, named here too
 from .sql import Connection, Row
 
 if TYPE_CHECKING:
     from .sql import T, Work
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
-    """One player's line of a finished game, as the service hands it to the store."""
-
-    player_id: int
-    seat: int  # 0-based seat order
-    score: int
-    rank: int  # 1 = best; equal scores share a rank
-    won: bool
-    stand_in: bool = False
-    """A computer played the seat for a while (its player away): it counts for nobody."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameResults:
-    """What :meth:`Store.record_move` records with a game's end.
-
-    ``counted`` is False for a game that ended without a ranking worth counting; it
-    is kept in the history but left out of every statistic.
-    """
-
-    turns: int
-    players: tuple[PlayerResult, ...]
-    counted: bool = True
-    practice: bool = False  # a solo practice game (its best scores are personal bests)
-    hints: bool = False  # a game played with the Hint button
 
 
 @dataclass(frozen=True, slots=True)
