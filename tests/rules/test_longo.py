@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from bot.rules import PASS, Move, RuleError, game_from_json, new_game, replay
 from bot.rules.longo import LUCKY_RANGE, LongoGame, deal_lucky_numbers
+from bot.rules.positions import position, reposition
 
 ANA, BEN = 1, 2
 
 
-def longo(**dice: int) -> LongoGame:
-    game = new_game("longo", [ANA, BEN], seed=5)
+def longo(*, lucky: tuple[int, int] | None = None, sheet: dict[str, Any] | None = None,
+          **dice: int) -> LongoGame:
+    """Action 1 of turn 1 with these dice (white 3 + 3, colours 1 unless given), ANA's
+    lucky numbers and ``sheet`` (see :mod:`bot.rules.positions`) where given."""
+    game = position("longo", [ANA, BEN], seed=5, phase="action1", chosen={},
+                    dice={"white1": 3, "white2": 3, "red": 1, "yellow": 1, "green": 1,
+                          "blue": 1, **dice},
+                    lucky={ANA: lucky} if lucky else None,
+                    sheets={ANA: sheet} if sheet else None)
     assert isinstance(game, LongoGame)
-    game.phase, game.chosen = "action1", {}
-    game.dice = {"white1": 3, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1, **dice}
     return game
 
 
@@ -34,10 +41,8 @@ def test_dice_have_eight_faces_and_rows_fifteen_numbers() -> None:
 
 
 def test_rulebook_lucky_six_with_an_empty_green_row_crosses_green_16() -> None:
-    game = longo(white1=2, white2=4)
-    game.lucky[ANA] = (6, 11)
-    sheet = game.sheets[ANA]
-    sheet.crossed.update(red=[2], yellow=[3], blue=[15])
+    game = longo(white1=2, white2=4, lucky=(6, 11),
+                 sheet={"red": [2], "yellow": [3], "blue": [15]})
     assert game.lucky_moves(ANA) == [lucky("green", 16)]
     assert lucky("green", 16) in game.legal_moves(ANA)
     game, _ = game.apply(ANA, lucky("green", 16))
@@ -47,41 +52,35 @@ def test_rulebook_lucky_six_with_an_empty_green_row_crosses_green_16() -> None:
 
 
 def test_lucky_option_only_when_the_white_sum_is_a_lucky_number() -> None:
-    game = longo(white1=3, white2=4)
-    game.lucky[ANA] = (6, 11)
+    game = longo(white1=3, white2=4, lucky=(6, 11))
     assert not any(m.kind == "lucky" for m in game.legal_moves(ANA))
-    game.dice.update(white1=5, white2=6)
+    game = longo(white1=5, white2=6, lucky=(6, 11))
     assert any(m.kind == "lucky" for m in game.legal_moves(ANA))
 
 
 def test_lucky_ties_let_the_player_choose_among_the_emptiest_rows() -> None:
-    game = longo()
-    game.sheets[ANA].crossed.update(red=[2, 3], yellow=[4], green=[14], blue=[16])
+    game = longo(sheet={"red": [2, 3], "yellow": [4], "green": [14], "blue": [16]})
     assert game.lucky_moves(ANA) == [lucky("yellow", 5), lucky("green", 13), lucky("blue", 15)]
 
 
 def test_lucky_takes_the_next_number_without_skipping() -> None:
-    game = longo()
-    game.sheets[ANA].crossed.update(red=[2, 3, 9], yellow=[2, 3, 4, 5], green=[16, 15, 14],
-                                    blue=[16, 15, 14, 13])
+    game = longo(sheet={"red": [2, 3, 9], "yellow": [2, 3, 4, 5], "green": [16, 15, 14],
+                        "blue": [16, 15, 14, 13]})
     assert game.lucky_moves(ANA) == [lucky("red", 10), lucky("green", 13)]
 
 
 def test_no_lucky_option_when_no_row_qualifies() -> None:
-    game = longo(white1=3, white2=3)
-    game.lucky[ANA] = (6, 9)
-    for row, five in (("red", [2, 3, 4, 5, 14]), ("yellow", [2, 3, 4, 5, 14]),
-                      ("green", [16, 15, 14, 13, 4]), ("blue", [16, 15, 14, 13, 4])):
-        game.sheets[ANA].crossed[row] = five
+    game = longo(white1=3, white2=3, lucky=(6, 9), sheet={
+        "red": [2, 3, 4, 5, 14], "yellow": [2, 3, 4, 5, 14], "green": [16, 15, 14, 13, 4],
+        "blue": [16, 15, 14, 13, 4]})
     assert game.lucky_moves(ANA) == []
     assert not any(m.kind == "lucky" for m in game.legal_moves(ANA))
 
 
 def test_a_lucky_cross_may_lock_a_row() -> None:
-    game = longo(white1=3, white2=3)
-    game.lucky[ANA] = (6, 9)
-    game.sheets[ANA].crossed.update(red=[2, 3, 4, 5, 6, 14], yellow=list(range(2, 10)),
-                                    green=list(range(16, 8, -1)), blue=list(range(16, 8, -1)))
+    game = longo(white1=3, white2=3, lucky=(6, 9), sheet={
+        "red": [2, 3, 4, 5, 6, 14], "yellow": list(range(2, 10)),
+        "green": list(range(16, 8, -1)), "blue": list(range(16, 8, -1))})
     assert game.lucky_moves(ANA) == [lucky("red", 15)]
     game, _ = game.apply(ANA, lucky("red", 15))
     game, events = game.apply(BEN, PASS)
@@ -91,8 +90,7 @@ def test_a_lucky_cross_may_lock_a_row() -> None:
 
 @pytest.mark.parametrize("last", [15, 16])
 def test_either_of_the_last_two_numbers_locks_after_six_crosses(last: int) -> None:
-    game = longo(white1=8, white2=last - 8)
-    game.sheets[ANA].crossed["red"] = [2, 3, 4, 5, 6, 7]
+    game = longo(white1=8, white2=last - 8, sheet={"red": [2, 3, 4, 5, 6, 7]})
     assert Move("cross", "red", last) in game.legal_moves(ANA)
     game, _ = game.apply(ANA, Move("cross", "red", last))
     game, _ = game.apply(BEN, PASS)
@@ -102,16 +100,14 @@ def test_either_of_the_last_two_numbers_locks_after_six_crosses(last: int) -> No
 
 @pytest.mark.parametrize("last", [15, 16])
 def test_five_crosses_are_not_enough_to_lock(last: int) -> None:
-    game = longo(white1=8, white2=last - 8)
-    game.sheets[ANA].crossed["red"] = [2, 3, 4, 5, 6]
+    game = longo(white1=8, white2=last - 8, sheet={"red": [2, 3, 4, 5, 6]})
     assert Move("cross", "red", last) not in game.legal_moves(ANA)
     with pytest.raises(RuleError):
         game.apply(ANA, Move("cross", "red", last))
 
 
 def test_15_and_16_are_never_both_crossed() -> None:
-    game = longo(white1=8, white2=7)
-    game.sheets[ANA].crossed["red"] = [2, 3, 4, 5, 6, 7]
+    game = longo(white1=8, white2=7, sheet={"red": [2, 3, 4, 5, 6, 7]})
     game, _ = game.apply(ANA, Move("cross", "red", 15))
     game, _ = game.apply(BEN, PASS)
     assert game.legal_moves(ANA) == [PASS] or all(m.row != "red" for m in game.legal_moves(ANA))
@@ -120,20 +116,18 @@ def test_15_and_16_are_never_both_crossed() -> None:
 
 
 def test_rulebook_example_emel_scores_87() -> None:
-    game = longo()
-    sheet = game.sheets[ANA]
-    sheet.crossed.update(red=[2, 3, 4, 5], yellow=[2, 3, 4], green=list(range(16, 7, -1)),
-                         blue=list(range(16, 8, -1)))
-    sheet.penalties = 2
+    game = longo(sheet={"red": [2, 3, 4, 5], "yellow": [2, 3, 4],
+                        "green": list(range(16, 7, -1)), "blue": list(range(16, 8, -1)),
+                        "penalties": 2})
     score = game.scores()[ANA]
     assert score.rows == {"red": 10, "yellow": 6, "green": 45, "blue": 36}
     assert score.total == 87
 
 
 def test_a_full_row_scores_120() -> None:
-    game = longo()
-    game.sheets[ANA].crossed["red"] = list(range(2, 16))
-    game.sheets[ANA].locks = ["red"]
+    # 2-15 and the lock: the row is closed, and its die gone.
+    game = reposition(longo(), sheets={ANA: {"red": list(range(2, 16))}}, closed=["red"])
+    assert game.sheets[ANA].locks == ["red"]
     assert game.scores()[ANA].rows["red"] == 120
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pytest
 
 from bot.rules import PASS, VARIANTS, Event, Move, RuleError, game_from_json, new_game, replay
+from bot.rules.positions import reposition
 from bot.rules.qwinto import (
     BLANK,
     COLUMNS,
@@ -49,20 +51,22 @@ def make(players: Sequence[int] = (1, 2, 3), seed: int = 1) -> QwintoGame:
 
 
 def at_place(game: QwintoGame, **dice: int) -> QwintoGame:
-    """Put ``game`` in the place phase with exactly these dice; nobody pre-passed."""
-    game.rolled = tuple(c for c in COLOURS if c in dice)
-    game.dice = {c: dice[c] for c in game.rolled}
-    game.phase = "place"
-    game.attempt = 0
-    game.chosen = {}
-    game.end_reason = None
-    return game
+    """``game`` in the place phase with exactly these dice; nobody pre-passed (a new
+    game)."""
+    built = reposition(game, phase="place", dice=dice, attempt=0, chosen={})
+    assert isinstance(built, QwintoGame)
+    assert built.rolled == tuple(c for c in COLOURS if c in dice)
+    return built
 
 
-def fill(game: QwintoGame, player: int, row: str, numbers: dict[int, int]) -> QwintoGame:
-    game.sheets[player].fields[row] = dict(numbers)
-    assert_valid(game.sheets[player])
-    return game
+def fill(game: QwintoGame, player: int, row: str, numbers: dict[int, int],
+         **state: Any) -> QwintoGame:
+    """``game`` with ``player``'s ``row`` written exactly so, and ``state`` as
+    :func:`~bot.rules.positions.reposition` takes it (a new game)."""
+    built = reposition(game, sheets={player: {row: dict(numbers)}}, **state)
+    assert isinstance(built, QwintoGame)
+    assert_valid(built.sheets[player])
+    return built
 
 
 def assert_valid(sheet: QwintoSheet) -> None:
@@ -184,16 +188,17 @@ IGA_ORDER = [
 
 
 def test_rulebook_example_iga_scores_43() -> None:
-    game = make((1, 2))
-    sheet = game.sheets[1]
     assert sorted(IGA_ORDER) == sorted((r, c) for r, cols in IGA.items() for c in cols)
-    for row, column in IGA_ORDER:
+    written: dict[str, dict[int, int]] = {r: {} for r in COLOURS}
+    for row, column in IGA_ORDER:  # the sheet at each step allows the next number
         number = IGA[row][column]
+        sheet = QwintoSheet({r: dict(f) for r, f in written.items()})
         assert sheet.can_write(row, column, number), (row, column, number)
-        sheet.fields[row][column] = number
+        written[row][column] = number
+    game = reposition(make((1, 2)), sheets={1: {**written, "failed": 2}})
+    sheet = game.sheets[1]
     assert sheet.fields == IGA
     assert_valid(sheet)
-    sheet.failed = 2
     score = game.scores()[1]
     assert score.rows == {"orange": 4, "yellow": 16, "purple": 6}
     assert sheet.complete_triples() == [2, 3, 7]
@@ -240,11 +245,11 @@ def test_only_the_rolled_colours_may_be_written() -> None:
 
 def test_numbers_strictly_increase_left_to_right() -> None:
     game = fill(make(), 1, "yellow", {5: 7})
-    at_place(game, yellow=3, purple=4)  # 7
+    game = at_place(game, yellow=3, purple=4)  # 7
     assert [c for r, c in fields_for(game, 1) if r == "yellow"] == [], "no repeat in a row"
-    at_place(game, yellow=3, purple=3)  # 6: only left of column 5
+    game = at_place(game, yellow=3, purple=3)  # 6: only left of column 5
     assert [c for r, c in fields_for(game, 1) if r == "yellow"] == [1, 2, 3, 4]
-    at_place(game, yellow=4, purple=4)  # 8: only right of column 5
+    game = at_place(game, yellow=4, purple=4)  # 8: only right of column 5
     assert [c for r, c in fields_for(game, 1) if r == "yellow"] == [7, 8, 9, 10]
     with pytest.raises(RuleError):
         game.apply(1, place("yellow", 4))
@@ -252,57 +257,57 @@ def test_numbers_strictly_increase_left_to_right() -> None:
 
 def test_gaps_may_be_filled_later_only_with_fitting_numbers() -> None:
     game = fill(make(), 1, "orange", {2: 3, 8: 9})
-    at_place(game, orange=3, yellow=3)  # 6 fits between 3 and 9
+    game = at_place(game, orange=3, yellow=3)  # 6 fits between 3 and 9
     assert [c for r, c in fields_for(game, 1) if r == "orange"] == [3, 4, 6, 7]
-    at_place(game, orange=1, yellow=1)  # 2 is below the leftmost 3: nowhere in orange
+    game = at_place(game, orange=1, yellow=1)  # 2 is below the leftmost 3: nowhere in orange
     assert [c for r, c in fields_for(game, 1) if r == "orange"] == []
-    at_place(game, orange=6, yellow=5)  # 11 only right of 9
+    game = at_place(game, orange=6, yellow=5)  # 11 only right of 9
     assert [c for r, c in fields_for(game, 1) if r == "orange"] == [9, 10, 11]
     # The rulebook's Tomasz: 6 and 7 with one field between leaves that field empty for good.
-    fill(game, 2, "purple", {5: 6, 7: 7})
+    game = fill(game, 2, "purple", {5: 6, 7: 7})
     for total in range(3, 19):
-        at_place(game, **three_dice(total))
+        game = at_place(game, **three_dice(total))
         assert game.total == total
         assert ("purple", 6) not in fields_for(game, 2)
 
 
 def test_yellow_far_left_only_takes_one_below_a_two() -> None:
     game = fill(make(), 1, "yellow", {2: 2})
-    at_place(game, yellow=1)
+    game = at_place(game, yellow=1)
     assert fields_for(game, 1) == [("yellow", 1)]
-    at_place(game, yellow=2)
+    game = at_place(game, yellow=2)
     assert fields_for(game, 1) == [], "2 is already in the row"
-    at_place(game, yellow=3)
+    game = at_place(game, yellow=3)
     assert fields_for(game, 1) == [("yellow", c) for c in (3, 4, 5, 7, 8, 9, 10)]
 
 
 def test_no_number_twice_in_a_triple_column() -> None:
     game = fill(make(), 1, "orange", {3: 8})
-    at_place(game, orange=1, yellow=4, purple=4)  # 9
+    game = at_place(game, orange=1, yellow=4, purple=4)  # 9
     assert ("yellow", 3) in fields_for(game, 1) and ("purple", 3) in fields_for(game, 1)
-    at_place(game, yellow=4, purple=4)  # 8
+    game = at_place(game, yellow=4, purple=4)  # 8
     offered = fields_for(game, 1)
     assert ("yellow", 3) not in offered and ("purple", 3) not in offered
     assert ("yellow", 2) in offered and ("purple", 2) in offered
-    fill(game, 1, "purple", {3: 7})
-    at_place(game, yellow=3, purple=4)  # 7: blocked in yellow col 3 by purple's 7
+    game = fill(game, 1, "purple", {3: 7})
+    game = at_place(game, yellow=3, purple=4)  # 7: blocked in yellow col 3 by purple's 7
     assert ("yellow", 3) not in fields_for(game, 1)
     assert ("yellow", 2) in fields_for(game, 1)
 
 
 def test_no_number_twice_in_a_double_column_but_staggered_neighbours_are_free() -> None:
     game = fill(make(), 1, "yellow", {5: 8})  # column 5: yellow and purple
-    at_place(game, orange=4, purple=4)  # 8
+    game = at_place(game, orange=4, purple=4)  # 8
     offered = fields_for(game, 1)
     assert ("purple", 5) not in offered
     assert ("purple", 6) in offered and ("purple", 3) in offered
     assert ("orange", 4) in offered and ("orange", 6) in offered, "other columns are free"
-    fill(game, 1, "orange", {10: 12})  # column 10: orange and yellow
-    at_place(game, yellow=6, purple=6)
+    game = fill(game, 1, "orange", {10: 12})  # column 10: orange and yellow
+    game = at_place(game, yellow=6, purple=6)
     assert ("yellow", 10) not in fields_for(game, 1)
     assert ("yellow", 9) in fields_for(game, 1)
-    fill(game, 1, "orange", {4: 5})  # column 4: orange and yellow (purple's blank)
-    at_place(game, yellow=2, purple=3)  # 5
+    game = fill(game, 1, "orange", {4: 5})  # column 4: orange and yellow (purple's blank)
+    game = at_place(game, yellow=2, purple=3)  # 5
     assert ("yellow", 4) not in fields_for(game, 1)
 
 
@@ -415,7 +420,7 @@ def test_players_without_a_legal_field_are_passed_automatically() -> None:
     colours = ("purple",)
     seed = seed_where(1, colours, lambda a, b: a["purple"] == 6)
     game = make(seed=seed)
-    fill(game, 2, "purple", {0: 1, 1: 3, 2: 5, 3: 7, 5: 9, 6: 11, 7: 13, 8: 15})
+    game = fill(game, 2, "purple", {0: 1, 1: 3, 2: 5, 3: 7, 5: 9, 6: 11, 7: 13, 8: 15})
     # 6 fits nowhere in player 2's purple row (between 5 and 7 there is no field).
     game, _ = play(game, (1, roll(*colours)), (1, Move("keep")))
     assert game.total == 6
@@ -432,7 +437,7 @@ def test_when_nobody_can_write_the_throw_resolves_at_once() -> None:
     seed = seed_where(1, colours, lambda a, b: a["yellow"] == 1)
     game = make((1, 2), seed=seed)
     for player in (1, 2):
-        fill(game, player, "yellow", {1: 4 + player})  # nothing left of column 1
+        game = fill(game, player, "yellow", {1: 4 + player})  # nothing left of column 1
     game, events = play(game, (1, roll(*colours)), (1, Move("keep")))
     assert kinds(events) == ["rolled", "passed", "passed", "failed_throw", "turn"]
     assert events[3] == Event("failed_throw", 1, {"count": 1, "limit": 4})
@@ -470,7 +475,7 @@ def test_active_player_who_writes_crosses_nothing_and_others_never_do() -> None:
 
 def test_the_fourth_failed_throw_ends_the_game_after_the_throw() -> None:
     game = at_place(make(), orange=2)
-    game.sheets[1].failed = 3
+    game = reposition(game, sheets={1: {"failed": 3}})
     game, events = play(game, (1, PASS), (2, place("orange", 2)), (3, place("orange", 6)))
     assert kinds(events) == ["passed", "placed", "placed", "failed_throw", "game_over"]
     assert events[3].data == {"count": 4, "limit": 4}
@@ -486,7 +491,7 @@ def test_the_fourth_failed_throw_ends_the_game_after_the_throw() -> None:
 
 def test_three_failed_throws_do_not_end_the_game() -> None:
     game = at_place(make(), orange=2)
-    game.sheets[1].failed = 2
+    game = reposition(game, sheets={1: {"failed": 2}})
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     assert game.sheets[1].failed == 3 and not game.finished
 
@@ -501,9 +506,9 @@ YELLOW_BUT_LAST = dict(zip(spec_fields("yellow")[:-1], [1, 2, 3, 4, 5, 7, 8, 9],
 
 def test_a_second_complete_row_ends_the_game_after_the_whole_throw() -> None:
     game = make()
-    fill(game, 2, "orange", ORANGE_FULL)
-    fill(game, 2, "yellow", YELLOW_BUT_LAST)
-    at_place(game, orange=6, yellow=6)  # 12 completes player 2's yellow at column 10
+    game = fill(game, 2, "orange", ORANGE_FULL)
+    game = fill(game, 2, "yellow", YELLOW_BUT_LAST)
+    game = at_place(game, orange=6, yellow=6)  # 12 completes player 2's yellow at column 10
     assert fields_for(game, 2) == [("yellow", 10)]
     game, events = play(game, (2, place("yellow", 10)), (3, place("yellow", 5)))
     assert not game.finished, "the end waits for the whole throw"
@@ -520,9 +525,9 @@ def test_a_second_complete_row_ends_the_game_after_the_whole_throw() -> None:
 
 def test_one_complete_row_each_does_not_end_the_game() -> None:
     game = make()
-    fill(game, 2, "orange", ORANGE_FULL)
-    fill(game, 3, "yellow", YELLOW_BUT_LAST)
-    at_place(game, orange=6, yellow=6)
+    game = fill(game, 2, "orange", ORANGE_FULL)
+    game = fill(game, 3, "yellow", YELLOW_BUT_LAST)
+    game = at_place(game, orange=6, yellow=6)
     game, _ = play(game, (1, PASS), (2, PASS), (3, place("yellow", 10)))
     assert game.sheets[3].complete_rows() == ["yellow"]
     assert not game.finished and game.phase == "roll" and game.turn == 2
@@ -530,10 +535,10 @@ def test_one_complete_row_each_does_not_end_the_game() -> None:
 
 def test_two_rows_wins_over_failed_throws_when_both_happen() -> None:
     game = make()
-    fill(game, 2, "orange", ORANGE_FULL)
-    fill(game, 2, "yellow", YELLOW_BUT_LAST)
-    game.sheets[1].failed = 3
-    at_place(game, orange=6, yellow=6)
+    game = fill(game, 2, "orange", ORANGE_FULL)
+    game = fill(game, 2, "yellow", YELLOW_BUT_LAST)
+    game = reposition(game, sheets={1: {"failed": 3}})
+    game = at_place(game, orange=6, yellow=6)
     game, events = play(game, (1, PASS), (2, place("yellow", 10)), (3, PASS))
     assert game.end_reason == "two_rows"
     assert game.sheets[1].failed == 4
@@ -547,8 +552,8 @@ def test_two_rows_wins_over_failed_throws_when_both_happen() -> None:
 
 def test_incomplete_rows_score_one_point_per_number() -> None:
     game = make((1, 2))
-    fill(game, 1, "orange", {2: 1, 4: 5, 11: 18})
-    fill(game, 1, "purple", dict(zip(spec_fields("purple")[:8], range(2, 10), strict=True)))
+    game = fill(game, 1, "orange", {2: 1, 4: 5, 11: 18})
+    game = fill(game, 1, "purple", dict(zip(spec_fields("purple")[:8], range(2, 10), strict=True)))
     score = game.scores()[1]
     assert score.rows == {"orange": 3, "yellow": 0, "purple": 8}
     assert score.bonus == 0 and score.total == 11
@@ -556,27 +561,27 @@ def test_incomplete_rows_score_one_point_per_number() -> None:
 
 def test_a_complete_row_scores_its_rightmost_number() -> None:
     game = make((1, 2))
-    fill(game, 1, "purple", dict(zip(spec_fields("purple"), range(3, 12), strict=True)))
+    game = fill(game, 1, "purple", dict(zip(spec_fields("purple"), range(3, 12), strict=True)))
     assert game.scores()[1].rows["purple"] == 11
-    fill(game, 1, "orange", ORANGE_FULL)
+    game = fill(game, 1, "orange", ORANGE_FULL, end_reason="two_rows")  # the second
     assert game.scores()[1].rows["orange"] == 18
 
 
 def test_pentagon_bonus_only_for_completely_filled_triple_columns() -> None:
     game = make((1, 2))
-    fill(game, 1, "orange", {8: 9})
-    fill(game, 1, "yellow", {8: 10})  # pentagon of column 8
+    game = fill(game, 1, "orange", {8: 9})
+    game = fill(game, 1, "yellow", {8: 10})  # pentagon of column 8
     assert game.scores()[1].bonus == 0, "two of three fields are not enough"
-    fill(game, 1, "purple", {8: 11})
+    game = fill(game, 1, "purple", {8: 11})
     assert game.scores()[1].bonus == 10
-    fill(game, 1, "yellow", {5: 4, 8: 10, 10: 17})  # complete double columns give nothing
-    fill(game, 1, "purple", {5: 3, 8: 11})
-    fill(game, 1, "orange", {8: 9, 10: 12})
+    game = fill(game, 1, "yellow", {5: 4, 8: 10, 10: 17})  # complete double columns give nothing
+    game = fill(game, 1, "purple", {5: 3, 8: 11})
+    game = fill(game, 1, "orange", {8: 9, 10: 12})
     assert game.sheets[1].complete_triples() == [8]
     assert game.scores()[1].bonus == 10
-    fill(game, 1, "orange", {8: 9, 9: 11, 10: 12})
-    fill(game, 1, "yellow", {5: 4, 8: 10, 9: 12, 10: 17})
-    fill(game, 1, "purple", {5: 3, 8: 11, 9: 13})  # pentagon of column 9 is purple: 13
+    game = fill(game, 1, "orange", {8: 9, 9: 11, 10: 12})
+    game = fill(game, 1, "yellow", {5: 4, 8: 10, 9: 12, 10: 17})
+    game = fill(game, 1, "purple", {5: 3, 8: 11, 9: 13})  # pentagon of column 9 is purple: 13
     score = game.scores()[1]
     assert score.bonus == 10 + 13
     assert score.total == 3 + 4 + 3 + 23
@@ -584,8 +589,8 @@ def test_pentagon_bonus_only_for_completely_filled_triple_columns() -> None:
 
 def test_ranking_orders_by_total() -> None:
     game = make((1, 2, 3))
-    fill(game, 2, "orange", {2: 1, 3: 2})
-    game.sheets[3].failed = 1
+    game = fill(game, 2, "orange", {2: 1, 3: 2})
+    game = reposition(game, sheets={3: {"failed": 1}})
     assert [(s.rank, s.player, s.total) for s in game.ranking()] == [
         (1, 2, 2), (2, 1, 0), (3, 3, -5)]
 
@@ -649,8 +654,8 @@ def test_the_turn_rotates_and_announces_the_next_player() -> None:
 @pytest.mark.parametrize("steps", [0, 1, 2, 3])
 def test_json_round_trip_in_every_phase(steps: int) -> None:
     game = make(seed=21)
-    fill(game, 2, "orange", {2: 1, 11: 18})
-    game.sheets[3].failed = 2
+    game = fill(game, 2, "orange", {2: 1, 11: 18})
+    game = reposition(game, sheets={3: {"failed": 2}})
     moves = [(1, roll("orange", "yellow")), (1, Move("reroll")), (2, PASS)][:steps]
     game, _ = play(game, *moves)
     data = snapshot(game)
