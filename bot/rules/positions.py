@@ -144,6 +144,8 @@ def reposition(game: Game, *, sheets: Mapping[int, SheetSpec] | None = None,
         data["end_reason"] = end_reason
         if end_reason is not None:
             data["phase"] = "finished"
+            if chosen is None:  # choices are applied (or dropped) as a game ends
+                data["chosen"] = {}
         elif data["phase"] == "finished":
             raise RuleError("a game that goes on needs its phase: give phase=...")
     if chosen is not None:

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from bot.rules import PASS, Event, Move, game_from_json, new_game, replay
+from bot.rules.positions import position
 from bot.rules.qwixx import QwixxGame
 
 from .helpers import ROWS, TRIANGLE, numbers, roll
@@ -273,21 +274,24 @@ def test_random_legal_games_keep_the_rules(seed: int, count: int, rnd: random.Ra
 )
 def test_score_is_the_triangle_table_minus_penalties(counts: dict[str, int], locks: set[str],
                                                      penalties: int) -> None:
-    game = new_game("classic", (1, 2), 1)
-    assert isinstance(game, QwixxGame)
-    sheet = game.sheets[1]
+    crossed: dict[str, list[int]] = {}
     expected = {}
+    locked = []
     for row, count in counts.items():
         printed = numbers(row)
         if row in locks and count >= 5:
             # ``count`` numbers, then the last number and its lock symbol.
-            sheet.crossed[row] = [*printed[:count], printed[-1]]
-            sheet.locks.append(row)
+            crossed[row] = [*printed[:count], printed[-1]]
+            locked.append(row)
             expected[row] = TRIANGLE[count + 2]
         else:
-            sheet.crossed[row] = printed[:min(count, 10)]
+            crossed[row] = printed[:min(count, 10)]
             expected[row] = TRIANGLE[min(count, 10)]
-    sheet.penalties = penalties
+    # Locked rows are closed; two closed rows or a fourth penalty have ended the game.
+    end = "rows_locked" if len(locked) >= 2 else "penalties" if penalties == 4 else None
+    game = position("classic", (1, 2), sheets={1: {**crossed, "penalties": penalties}},
+                    closed=locked, end_reason=end)
+    assert sorted(game.sheets[1].locks) == sorted(locked)
     score = game.scores()[1]
     assert score.rows == expected
     assert score.penalty_points == -5 * penalties

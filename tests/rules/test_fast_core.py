@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from bot.rules.base import dice_rng, roll
 from bot.rules.dice import throw
 from bot.rules.longo import LongoGame
 from bot.rules.onboard import MAX_STEPS, OnBoardGame
+from bot.rules.positions import reposition
 from bot.rules.qwinto import COLUMNS, ROW_COLUMNS, ROWS, QwintoSheet
 from bot.rules.qwixx import ROWS as QWIXX_ROWS
 from bot.rules.qwixx import QwixxGame
@@ -106,11 +108,13 @@ def test_roll_draws_what_randint_draws(faces: int) -> None:
 def test_free_fields_agree_with_can_write() -> None:
     rng = random.Random(5)
     for _ in range(300):
-        sheet = QwintoSheet()
+        written: dict[str, dict[int, int]] = {r: {} for r in ROWS}
         for _ in range(rng.randint(0, 14)):
             row, column, number = rng.choice(ROWS), rng.choice(COLUMNS), rng.randint(1, 18)
-            if sheet.can_write(row, column, number):
-                sheet.fields[row][column] = number
+            if QwintoSheet({r: dict(f) for r, f in written.items()}).can_write(
+                    row, column, number):
+                written[row][column] = number
+        sheet = QwintoSheet(written)
         for row in ROWS:
             for number in range(1, 19):
                 assert sheet.free_fields(row, number) == [
@@ -141,16 +145,20 @@ def test_crossings_agree_with_can_cross(variant: str) -> None:
 
 
 class Unslotted(QwixxGame):
-    """A subclass without __slots__ (as tests write them): its instances get a dict."""
+    """A subclass without __slots__ (as tests write them): its instances get a dict, and
+    it keeps state of its own there."""
 
     variant = "unslotted"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.note = "kept"
 
 
 @pytest.mark.parametrize("cls", [*VARIANTS.values(), Unslotted])
 def test_a_copy_shares_every_attribute_but_owns_no_sheet(cls: type[Game]) -> None:
     game = cls([1, 2], 3, {})
-    if cls is Unslotted:
-        game.note = "kept"  # type: ignore[attr-defined]
+    assert (getattr(game, "note", None) == "kept") == (cls is Unslotted)
     twin = game._copy()
     names = [n for k in type(game).__mro__ for n in k.__dict__.get("__slots__", ())
              if n != "__dict__"]
@@ -229,16 +237,17 @@ def test_pawn_moves_agree_with_pawn_target() -> None:
 def test_pawn_moves_agree_with_pawn_target_near_locks_and_closed_rows(
         closed: list[str]) -> None:
     """Every pawn position, with rows crossed up to (not) enough to lock and rows closed."""
-    game = new_game("onboard", (1, 2), 3)
-    assert isinstance(game, OnBoardGame)
-    numbers = game.rules.row_numbers
-    game.closed = closed
+    start = new_game("onboard", (1, 2), 3)
+    assert isinstance(start, OnBoardGame)
+    numbers, last = start.rules.row_numbers, start.board.last
+    end = "rows_locked" if len(closed) >= 2 else None  # two closed rows end the game
     for count in (0, 3, 4, 5):
-        sheet = game.sheets[1]
-        sheet.crossed = {row: list(numbers[row][:count]) for row in QWIXX_ROWS}
-        for position in range(game.board.last):
-            game.pawns = {1: position, 2: min(position + 2, game.board.last)}
-            assert game._pawn_moves(1) == pawn_moves_by_target(game, 1), (count, position)
+        crossed = {row: list(numbers[row][:count]) for row in QWIXX_ROWS}
+        for at in range(last):
+            game = reposition(start, closed=closed, end_reason=end, sheets={1: crossed},
+                              pawns={1: at, 2: min(at + 2, last)})
+            assert isinstance(game, OnBoardGame)
+            assert game._pawn_moves(1) == pawn_moves_by_target(game, 1), (count, at)
 
 
 def test_lucky_moves_agree_with_the_spans() -> None:
@@ -247,8 +256,10 @@ def test_lucky_moves_agree_with_the_spans() -> None:
     checked = 0
     for positions in random_games("longo", 8):
         for played in positions:
-            closing = played._copy()  # the same sheets, with rows closed
-            closing.closed = ["blue", "red"]
+            # The same sheets, with blue and red closed too (and so the game over).
+            closing = reposition(played, closed=[*played.closed, *(
+                row for row in ("blue", "red") if row not in played.closed)],
+                end_reason=played.end_reason or "rows_locked")
             for game, player in itertools.product((played, closing), played.players):
                 assert isinstance(game, LongoGame)
                 sheet = game.sheets[player]
