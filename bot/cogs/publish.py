@@ -286,7 +286,7 @@ class Publisher:
                         since: int, away: Collection[int]) -> int:
         """A new turn: one message, mentioning everyone with a decision in it."""
         ping = humans(dict.fromkeys([*story.deciders(game), game.active]))
-        files, signature = await self.live_files(record, game, events[game.turn])
+        files, signature = await self.live_files(record, game, events)
         content = story.turn_message(game, events, since, game.turn, record.deadline, away)
         message = await self.send(record, content, files=files,
                                   view=views.turn_view(record, game), pinged=ping,
@@ -297,10 +297,9 @@ class Publisher:
 
     async def edit_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
                         away: Collection[int]) -> None:
-        told = events[game.turn]
-        files, signature = None, self.files_signature(game, told)
+        files, signature = None, self.files_signature(game, events)
         if signature != shown.files:  # a new throw (Qwinto), a pawn moved (On Board)
-            files, signature = await self.live_files(record, game, told)
+            files, signature = await self.live_files(record, game, events)
         content = story.turn_message(game, events, shown.since or game.turn, game.turn,
                                      record.deadline, away)
         await self.edit(record, record.message_id or 0, content, views.turn_view(record, game),
@@ -395,22 +394,26 @@ class Publisher:
 
     # --- images -------------------------------------------------------------
     @staticmethod
-    def files_signature(game: Game, told: Sequence[StoredEvent]) -> str:
-        """Which images the open turn shows: its dice, and On Board's board once a pawn
-        moved (so an image already shown is not sent again)."""
-        signature = dice_signature(game)
-        if any(e.kind == "pawn_moved" for e in told):
-            signature += f"|board:{sum(e.kind == 'pawn_moved' for e in told)}"
-        return signature
+    def moved(game: Game, events: Events) -> int:
+        """How many pawns moved in this turn and the one before (On Board)."""
+        return sum(e.kind == "pawn_moved" for turn in (game.turn - 1, game.turn)
+                   for e in events.get(turn, []))
+
+    def files_signature(self, game: Game, events: Events) -> str:
+        """Which images the open turn shows (so an image already shown is not sent
+        again): its dice, and On Board's board once a pawn moved this turn or the last."""
+        moved = self.moved(game, events)
+        return dice_signature(game) + (f"|board:{game.turn}.{moved}" if moved else "")
 
     async def live_files(self, record: GameRecord, game: Game,
-                         told: Sequence[StoredEvent]) -> tuple[list[discord.File], str]:
+                         events: Events) -> tuple[list[discord.File], str]:
         """The images of the open turn: the dice on the table now, and On Board's board
-        where a pawn moved this turn; a signature saying which they are."""
+        where a pawn moved this turn or the last (a finished turn keeps none: its words
+        tell the dice and the moves); a signature saying which they are."""
         files = await self.dice_files(game)
-        if any(e.kind == "pawn_moved" for e in told):
+        if self.moved(game, events):
             files.append(await self.board_file(record, game))
-        return files, self.files_signature(game, told)
+        return files, self.files_signature(game, events)
 
     async def dice_files(self, game: Game) -> list[discord.File]:
         """The dice on the table now (none between Qwinto's turns)."""

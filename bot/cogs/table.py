@@ -17,7 +17,7 @@ from bot.cogs.publish import Editor, Publisher, png_file
 from bot.i18n import using
 from bot.messages import t
 from bot.render import render_sheet, render_table
-from bot.render.describe import board_alt, dice_alt, sheet_alt, sheet_text, table_alt, table_text
+from bot.render.describe import board_alt, sheet_alt, sheet_text, table_alt, table_text
 from bot.rules import Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.play import Options
@@ -262,9 +262,7 @@ class Table:
             return
         told = await self.service.events(record.id, game.turn)
         content = story.live_turn(game, told, record.deadline)
-        files, _ = await self.publisher.live_files(game)
-        for file in files:
-            file.description = dice_alt(getattr(game, "dice", {}))
+        files = await self.publisher.dice_files(game)
         await interaction.edit_original_response(content=content, attachments=files)
 
     @answers_errors

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.sandbox import Sandbox, SimMember
-from bot.sandbox.autoplay import Choice, play_to_end, seeded_policy, wait_for_turn
+from bot.sandbox.autoplay import Choice, edits_of, play_to_end, seeded_policy, wait_for_turn
 from bot.sandbox.records import StoredMessage
 
 
@@ -53,9 +53,9 @@ async def test_a_whole_qwinto_game(sb: Sandbox) -> None:
     assert len(set(fields)) > 20  # a field is one button: row and place
     assert any(t.startswith("Write ") and "in another field… 🟧 Orange field " in t
                for t in seen)  # the select of the fields without a button (three dice)
-    throws = [m for m in sb.messages() if m.attachments and m.attachments[0].filename ==
-              "dice.png"]
-    assert len(throws) > 5  # each throw was shown with its dice
+    throws = [c for c in sb.server.calls if "dice.png" in c.files]
+    assert len(throws) > 5  # each throw was shown with its dice while its turn was open
+    assert not any(m.attachments for m in sb.messages()[:-1])  # finished turns: words only
 
 
 async def test_a_whole_on_board_game_shows_the_board_when_a_pawn_moved(sb: Sandbox) -> None:
@@ -73,10 +73,12 @@ async def test_a_whole_on_board_game_shows_the_board_when_a_pawn_moved(sb: Sandb
     assert "Qwixx On Board** — final scores" in final.content
     assert any(t.startswith("♟ ") and "bonus" in t for t in seen)  # action-3 moves
     assert "Stay" in seen
-    turns = [m for m in sb.messages() if "was active" in m.content]
-    with_board = [m for m in turns if any(a.filename == "board.png" for a in m.attachments)]
-    assert with_board and all("♟" in m.content for m in with_board)
-    assert all("♟" not in m.content for m in turns if m not in with_board)
+    moved = [m for m in sb.messages() if "♟" in m.content]
+    posts = [c for c in sb.server.calls if c.endpoint == "POST /channels/{channel_id}/messages"]
+    boards = [c for c in posts + [c for m in sb.messages() for c in edits_of(sb, m)]
+              if "board.png" in c.files]
+    assert boards  # the open turn showed the board after a pawn moved
+    assert moved and not any(m.attachments for m in sb.messages()[:-1])  # words only after
 
 
 async def test_the_board_option_is_only_for_on_board(sb: Sandbox) -> None:
