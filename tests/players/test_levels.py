@@ -153,11 +153,10 @@ def test_normal_mixes_in_some_of_hards_moves_in_classic_duels() -> None:
 
 def test_normal_gives_qwinto_columns_no_weight_until_complete() -> None:
     from bot.players.qwinto_player import NORMAL, PARAMS, column_value, params_for
-    from bot.rules.qwinto import QwintoSheet
+    from bot.rules.positions import position
 
-    sheet = QwintoSheet()
-    sheet.fields["orange"][3] = 4
-    sheet.fields["yellow"][3] = 5  # column 3: two of three fields written
+    # Column 3: two of three fields written.
+    sheet = position("qwinto", [-1, -2], sheets={-1: "orange: 3=4 | yellow: 3=5"}).sheets[-1]
     assert column_value(sheet, 3, params=NORMAL) == 0 < column_value(sheet, 3, params=PARAMS)
     assert column_value(sheet, 3, ("purple", 6), NORMAL) == 4  # complete: the pentagon
     assert params_for("normal", 2) is NORMAL and params_for("hard", 1) is PARAMS
@@ -165,11 +164,12 @@ def test_normal_gives_qwinto_columns_no_weight_until_complete() -> None:
 
 def test_a_one_seat_on_board_pawn_in_the_finish_area_scores_the_sheet_as_it_is() -> None:
     from bot.players.qwixx_player import Turn, evaluator, sheet_of
+    from bot.rules.positions import position
 
-    solo: Game = variant_class("onboard")([-1], 2, {})
-    pair: Game = new_game("onboard", [-1, -2], 2)
-    for game in (solo, pair):
-        game.pawns = {p: game.board.finish_from - 1 for p in game.players}  # type: ignore[attr-defined]
+    # -1's pawn stands just before the finish area (-2's on the start field).
+    ahead = {-1: new_game("onboard", [-1, -2], 2).board.finish_from - 1}  # type: ignore[attr-defined]
+    solo: Game = position("onboard", [-1], seed=2, solo=True, pawns=ahead)
+    pair: Game = position("onboard", [-1, -2], seed=2, pawns=ahead)
     turn = Turn.of(solo, -1, evaluator(solo, -1, "hard"))  # type: ignore[arg-type]
     move = Move("pawn", "red", 1)
     assert turn.finishes(move)

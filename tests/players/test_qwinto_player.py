@@ -3,7 +3,9 @@ the chance of a failed throw."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -22,22 +24,29 @@ from bot.players.qwinto_player import (
     row_value,
     slots,
 )
-from bot.rules import new_game
+from bot.rules.positions import position, reposition
 from bot.rules.qwinto import ROW_COLUMNS, QwintoGame
 
 
-def two_player_game() -> QwintoGame:
-    game = new_game("qwinto", [-1, -2], 7)
+def two_player_game(**state: Any) -> QwintoGame:
+    """A game of seats -1 and -2 in the position ``state`` describes (the keywords of
+    :func:`bot.rules.positions.reposition`)."""
+    game = position("qwinto", [-1, -2], seed=7, **state)
     assert isinstance(game, QwintoGame)
     return game
 
 
+def complete(row: str, numbers: Iterable[int] = range(1, 10)) -> dict[int, int]:
+    """``row`` written full: ``numbers`` (nine, rising) left to right."""
+    return dict(zip(ROW_COLUMNS[row], numbers, strict=True))
+
+
 def test_hard_hopes_less_for_empty_fields_as_failed_throws_near_the_end() -> None:
-    game = two_player_game()
+    game = two_player_game(sheets={-1: "orange: 2=2 3=4 4=6"})
     sheet = game.sheets[-1]
-    sheet.fields["orange"].update({2: 2, 3: 4, 4: 6})
     early = paced(VERSUS, game, -1)
-    game.sheets[-2].failed = 3  # the other sheet's failed throws end the game too
+    # the other sheet's failed throws end the game too
+    game = reposition(game, sheets={-2: "failed: 3"})
     late = paced(VERSUS, game, -1)
     assert late.per_field < early.per_field
     row = slots(sheet, "orange")
@@ -69,11 +78,12 @@ def test_the_chance_of_a_failed_throw_counts_the_best_dice_and_the_reroll() -> N
 
 
 def test_hard_rates_down_a_field_that_leaves_few_sums_to_write() -> None:
-    game = two_player_game()
+    # Full rows (which end the game): only purple takes numbers. Yellow skips 5, which
+    # purple holds in the same column (5).
+    game = two_player_game(sheets={-1: {
+        "orange": complete("orange"), "yellow": complete("yellow", [1, 2, 3, 4, 6, 7, 8, 9, 10]),
+        "purple": {0: 1, 1: 2, 2: 3, 3: 4, 5: 5, 6: 6}}}, end_reason="two_rows")
     sheet = game.sheets[-1]
-    for row in ("orange", "yellow"):  # full rows: only purple takes numbers
-        sheet.fields[row].update(zip(ROW_COLUMNS[row], range(1, 10), strict=True))
-    sheet.fields["purple"].update({0: 1, 1: 2, 2: 3, 3: 4, 5: 5, 6: 6})
     blind = replace(VERSUS, flex=0.0)
     closing = placement_gain(sheet, "purple", 7, 12, VERSUS)  # 13-17 is all that is left
     assert VERSUS.flex > 0
@@ -81,15 +91,13 @@ def test_hard_rates_down_a_field_that_leaves_few_sums_to_write() -> None:
 
 
 def test_pacing_lowers_the_columns_weight_and_counts_another_s_complete_rows() -> None:
-    game = two_player_game()
+    # Column 3: one field left, the pentagon 9.
+    game = two_player_game(sheets={-1: "orange: 3=9 | yellow: 3=4"})
     sheet = game.sheets[-1]
-    sheet.fields["orange"][3] = 9
-    sheet.fields["yellow"][3] = 4  # column 3: one field left, the pentagon 9
     paces = Params(pace=1.0, column=0.6, column_pace=1.0, others_pace=1.0)
     calm = paced(paces, game, -1)
     assert calm.column == pytest.approx(0.6)
-    other = game.sheets[-2].fields["purple"]
-    other.update(zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))  # a complete row
+    game = reposition(game, sheets={-2: {"purple": complete("purple")}})  # a complete row
     near = paced(paces, game, -1)
     assert near.column == pytest.approx(0.6 ** 2) and near.per_field < calm.per_field
     assert paced(paces, game, -2).column == pytest.approx(0.6)  # one's own row: no pace
@@ -97,10 +105,8 @@ def test_pacing_lowers_the_columns_weight_and_counts_another_s_complete_rows() -
 
 
 def test_hard_counts_its_own_complete_rows_in_the_pace_too() -> None:
-    game = two_player_game()
+    game = two_player_game(sheets={-2: {"purple": complete("purple")}})  # -2's is complete
     paces = Params(pace=1.0, column=0.6, column_pace=1.0, others_pace=2.0, own_pace=3.0)
-    game.sheets[-2].fields["purple"].update(
-        zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))  # -2's row is complete
     assert paced(paces, game, -2).column == pytest.approx(0.6 ** 4)  # own row: 3 throws
     assert paced(paces, game, -1).column == pytest.approx(0.6 ** 3)  # another's: 2
     assert paced(replace(paces, own_pace=0.0), game, -2).column == pytest.approx(0.6)
@@ -114,18 +120,15 @@ def test_an_unwritten_last_number_counts_as_the_highest() -> None:
 
 
 def test_hard_fills_a_column_early_but_not_once_another_has_completed_a_row() -> None:
-    game = two_player_game()
+    game = two_player_game(sheets={-1: "orange: 2=4 3=5 7=9 8=11 9=12 | yellow: 8=15 9=16"})
     sheet = game.sheets[-1]
-    sheet.fields["orange"].update({2: 4, 3: 5, 7: 9, 8: 11, 9: 12})
-    sheet.fields["yellow"].update({8: 15, 9: 16})
 
     def best(params: Params) -> tuple[str, int]:
         options = [(r, c) for r in ROW_COLUMNS for c in sheet.free_fields(r, 11)]
         return max(options, key=lambda o: placement_gain(sheet, *o, 11, params))
 
     assert best(paced(VERSUS, game, -1)) == ("yellow", 7)  # column 7: two of three
-    other = game.sheets[-2].fields["purple"]
-    other.update(zip(ROW_COLUMNS["purple"], range(1, 10), strict=True))
+    game = reposition(game, sheets={-2: {"purple": complete("purple")}})
     assert best(paced(VERSUS, game, -1)) == ("purple", 9)
 
 
@@ -136,6 +139,6 @@ def test_hard_expects_a_little_more_than_the_ladder_number_of_an_empty_pentagon(
     assert column_value(sheet, 8, params=plain) == pytest.approx(0.62 ** 3 * ladder(slot))
     assert column_value(sheet, 8, params=VERSUS) == pytest.approx(
         0.62 ** 3 * 1.1 * ladder(slot))
-    sheet.fields["yellow"][8] = 12  # a written pentagon counts as it is
+    sheet = two_player_game(sheets={-1: "yellow: 8=12"}).sheets[-1]  # a written pentagon
     assert column_value(sheet, 8, params=VERSUS) == column_value(sheet, 8, params=plain) \
         == pytest.approx(0.62 ** 2 * 12)

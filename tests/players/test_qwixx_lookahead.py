@@ -104,17 +104,16 @@ def test_hard_keeps_numbers_for_the_next_roll_where_the_tables_alone_would_skip(
     """Green 11 and 10 crossed; the dice offer green 9 or green 7. The tables alone rate
     skipping 9 and 8 a little higher; a roll deeper, keeping them is clearly better."""
     from bot.players.qwixx_player import Turn, rate_moves, sheet_of
-    from bot.rules import Move, new_game
-    from bot.rules.qwixx import QwixxGame, Sheet
+    from bot.rules import Move
+    from bot.rules.positions import position
+    from bot.rules.qwixx import QwixxGame
 
-    game = new_game("classic", [-1, -2], 1)
+    game = position(
+        "classic", [-1, -2], seed=1, turn=11, phase="action2", active_crossed=True,
+        dice={"white1": 1, "white2": 3, "red": 1, "yellow": 1, "green": 6, "blue": 2},
+        sheets={-1: "red: 4 5 7 8 | yellow: 5 6 7 8 9 | green: 11 10",
+                -2: "yellow: 3 5 6 8 9 | penalties: 2"})
     assert isinstance(game, QwixxGame)
-    game.turn, game.phase, game.active_crossed = 11, "action2", True
-    game.dice = {"white1": 1, "white2": 3, "red": 1, "yellow": 1, "green": 6, "blue": 2}
-    game.sheets = {
-        -1: Sheet({"red": [4, 5, 7, 8], "yellow": [5, 6, 7, 8, 9], "green": [11, 10],
-                   "blue": []}, [], 0),
-        -2: Sheet({"red": [], "yellow": [3, 5, 6, 8, 9], "green": [], "blue": []}, [], 2)}
     nine, seven = Move("cross", "green", 9), Move("cross", "green", 7)
     assert {nine, seven} <= set(game.legal_moves(-1))
     deep = {r.move: r.value for r in rate_moves(game, -1, "hard")}
