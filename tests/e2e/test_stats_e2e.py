@@ -86,7 +86,7 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     board = (await ben.slash("qwixx", "leaderboard")).message
     assert board.ephemeral
     assert board.content.splitlines() == ["🏆 **All games** leaderboard · all time · by wins",
-                                          t("leaderboard.ties")]  # ties: a stated second key
+                                          t("leaderboard.ties_average")]  # ties: stated keys
     assert alt_text(board).splitlines() == [
         "All games leaderboard, all time, by wins:",
         "1. Cem: games 1, wins 1 (100%), average -15.0, best -15",
@@ -112,9 +112,9 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     assert stats.ephemeral and stats.embeds[0]["title"] == "📊 Ben on this server"
     assert field_values(stats) == {
         "All games": "Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**\n"
-                     "Last 2: -20 · -15",
+                     "Last 2 games: −20 · −15",
         "Qwixx": "Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**\n"
-                 "Last 2: -20 · -15",
+                 "Last 2 games: −20 · −15",
     }
     mine = (await fay.slash("qwixx", "stats")).message
     assert field_values(mine)["All games"].startswith("Games **1** · Wins **1** (100%)")

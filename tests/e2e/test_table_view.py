@@ -162,6 +162,6 @@ async def test_share_posts_the_leaderboard_stats_and_history_publicly(sb: Sandbo
         assert post.attachments or post.embeds
         if command == "leaderboard":
             assert post.attachments[0].description
-            assert t("leaderboard.ties") in post.content
+            assert t("leaderboard.ties_average") in post.content
         if command == "stats":
             assert post.embeds[0]["title"].endswith("Ben on this server")
