@@ -56,8 +56,6 @@ EN: dict[str, str] = {
                         "games.",
     "leaderboard.ties_average": "Equal values share a rank, listed by higher win rate, then "
                                 "more games, then higher average.",
-    "leaderboard.ties_average": "Equal values share a rank, listed by higher win rate, then "
-                                "more games, then higher average.",
     "sheet.moved_on": "Action done by everyone: your next decision.",
     "board.content": "The board of turn {turn}: where every pawn stands.",
     # turns
@@ -102,8 +100,6 @@ EN: dict[str, str] = {
     "list.or": "{first} or {last}",
     "unit.field.one": "{count} field",
     "unit.field.other": "{count} fields",
-    "unit.point.one": "{count} point",
-    "unit.point.other": "{count} points",
     "unit.point.one": "{count} point",
     "unit.point.other": "{count} points",
     "row.red": "Red",
@@ -372,9 +368,6 @@ EN: dict[str, str] = {
     "stats.last_game": "Last game: {score}",
     "stats.last_games.one": "Last {count} game:",
     "stats.last_games.other": "Last {count} games:",
-    "stats.last_game": "Last game: {score}",
-    "stats.last_games.one": "Last {count} game:",
-    "stats.last_games.other": "Last {count} games:",
     "stats.footer": "Finished games on this server; abandoned games do not count.",
     "stats.none": "{name} has no finished games on this server yet.",
     "history.title": "🗂️ Last finished games on this server",
@@ -492,15 +485,6 @@ EN: dict[str, str] = {
                                     "numbers {rows}",
     "describe.dice_white": "Dice: {dice} (white dice together {total})",
     "describe.dice_thrown": "Dice: {dice} (together {total})",
-    # ... with their points counted in words (unit.point: "1 point", "5 points")
-    "describe.qwixx_row_points": "{row}: {numbers}{marks} · {points}",
-    "describe.qwinto_row_points": "{row}: {fields} · {count} of {size} fields · {points}",
-    "describe.table_qwixx_points": "{mark}{name}: {points} · penalties {penalties} · "
-                                   "locks {locks} · crosses {rows}",
-    "describe.table_qwinto_points": "{mark}{name}: {points} · failed throws {failed} · "
-                                    "numbers {rows}",
-    "describe.dice_white": "Dice: {dice} (white dice together {total})",
-    "describe.dice_thrown": "Dice: {dice} (together {total})",
     "error.bad_command": "That command was not one I can read (an option outside its "
                          "choices, or an outdated command), so nothing changed. Please "
                          "try again from the command list.",
@@ -606,6 +590,11 @@ def plural(key: str, count: int) -> str:
 def ordinal(count: int) -> str:
     """``1st``, ``2.``, ``1re``: the ordinal number by the language's CLDR ordinal rules."""
     return _form("ordinal", count, ordinal=True).format(count=count)
+
+
+def signed(value: int) -> str:
+    """``12``, ``−4``: a score with a true minus sign (a hyphen reads as a dash)."""
+    return f"−{-value}" if value < 0 else str(value)
 
 
 def decimal(value: float, digits: int = 1) -> str:

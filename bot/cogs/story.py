@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from bot.messages import emoji, inline, plural, row_name, t
+from bot.messages import emoji, inline, plural, row_name, signed, t
 from bot.players import computer_name, is_computer
 from bot.rules import PASS, Game
 from bot.store import StoredEvent
@@ -105,8 +105,8 @@ def scores_line(totals: dict[int, int]) -> str:
     """``Scores: @Zofia: 41 · 🤖 Computer 1: 33``, best first (mentions do not ping in
     edits); the colon keeps a seat's number apart from its score."""
     ranked = sorted(totals.items(), key=lambda item: -item[1])
-    return t("story.scores", scores=" · ".join(t("story.score", name=mention(p), total=s)
-                                               for p, s in ranked))
+    return t("story.scores", scores=" · ".join(t("story.score", name=mention(p),
+                                                 total=signed(s)) for p, s in ranked))
 
 
 def stored_scores(events: Sequence[StoredEvent]) -> dict[int, int] | None:

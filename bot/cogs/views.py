@@ -22,7 +22,7 @@ from bot.cogs.buttons import (
     encode_move,
 )
 from bot.cogs.story import fit, mention, mentions, row_text
-from bot.messages import emoji, plural, row_name, t
+from bot.messages import emoji, plural, row_name, signed, t
 from bot.players import LEVELS, Hint, is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.service.play import Options
@@ -427,11 +427,12 @@ def end_content(game: Game, preface: Iterable[str] = (),
     ranking = game.ranking()
     lines = [t("end.title", title=game.title)]
     if len(game.players) == 1:
-        lines += [t("end.solo.score", name=mention(game.players[0]), total=ranking[0].total),
+        lines += [t("end.solo.score", name=mention(game.players[0]),
+                    total=signed(ranking[0].total)),
                   solo_verdict(game.title, ranking[0].total, best)]
         return fit(list(preface), "\n".join(lines))
     winners = [s.player for s in ranking if s.rank == 1]
-    lines += [t("end.line", rank=s.rank, name=mention(s.player), total=s.total)
+    lines += [t("end.line", rank=s.rank, name=mention(s.player), total=signed(s.total))
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
@@ -442,12 +443,12 @@ def end_content(game: Game, preface: Iterable[str] = (),
 def solo_verdict(title: str, total: int, best: int | None) -> str:
     """A solo score against the personal best before it."""
     if best is None:
-        return t("end.solo.first", title=title, total=total)
+        return t("end.solo.first", title=title, total=signed(total))
     if total > best:
-        return t("end.solo.record", total=total, best=best)
+        return t("end.solo.record", total=signed(total), best=signed(best))
     if total == best:
-        return t("end.solo.equal", best=best)
-    return t("end.solo.below", best=best, gap=best - total)
+        return t("end.solo.equal", best=signed(best))
+    return t("end.solo.below", best=signed(best), gap=best - total)
 
 
 def end_view(record: GameRecord) -> discord.ui.View:

@@ -10,7 +10,7 @@ import pytest
 from bot.cogs import story, views
 from bot.i18n import LOCALES, using
 from bot.i18n import commands as cited
-from bot.messages import t
+from bot.messages import signed, t
 from bot.players import Hint, Option
 from bot.rules import PASS, new_game
 from bot.store import StoredEvent
@@ -64,11 +64,11 @@ def test_a_solo_game_ends_on_the_personal_best_and_nobody_wins() -> None:
     total = game.ranking()[0].total  # type: ignore[attr-defined]
     first = views.end_content(game, best=None)  # type: ignore[arg-type]
     assert "wins" not in first and "🏆" not in first
-    assert f"<@{ANA}>: **{total}**" in first and "score to beat" in first
+    assert f"<@{ANA}>: **{signed(total)}**" in first and "score to beat" in first
     assert "A new personal best" in views.end_content(game, best=total - 3)  # type: ignore[arg-type]
     assert "equals your personal best" in views.end_content(game, best=total)  # type: ignore[arg-type]
     below = views.end_content(game, best=total + 7)  # type: ignore[arg-type]
-    assert f"stays {total + 7}, 7 more than this game" in below
+    assert f"stays {signed(total + 7)}, 7 more than this game" in below
 
 
 def test_a_duel_still_names_its_winner() -> None:
@@ -122,3 +122,14 @@ def test_without_the_commands_id_citations_stay_as_written() -> None:
     cited.forget()
     assert "`/qwixx start`" in t("error.not_player")
 
+
+
+def test_a_negative_score_has_a_minus_sign_not_a_dash() -> None:
+    game = finished_solo()
+    with using("en-US"):
+        line = story.scores_line({ANA: -11, BEN: 3})
+        end = views.end_content(new_game("classic", [ANA, BEN], seed=2))
+    assert f"<@{ANA}>: −11" in line and "-11" not in line
+    assert " — -" not in end
+    solo = views.end_content(game, best=-4)  # type: ignore[arg-type]
+    assert "-" not in solo.replace("—", "")
