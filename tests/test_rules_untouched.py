@@ -1,0 +1,354 @@
+"""Tests never write into rules objects: they build positions with bot.rules.positions.
+
+A game is immutable outside the rules (:mod:`bot.rules.base`): games share containers
+and sheets, so a test that writes into one changes positions it did not mean to, and
+tests a position the rules may never reach. Tests build the position they need with
+:func:`bot.rules.positions.position` / :func:`~bot.rules.positions.reposition` (or
+``new_game`` + ``apply`` / ``replay``) instead.
+
+This is a static check over the test files (``ast``). It flags, outside ``bot/``:
+
+- assignments, augmented assignments and ``del`` of an attribute of anything but the
+  test's own ``self``/``cls`` (``game.dice = ...``, ``sheet.penalties += 1``,
+  ``game.legal_moves = lambda ...``, ``self.game.turn = ...``);
+- assignments and ``del`` of an item of a container reached through an attribute
+  (``game.sheets[1] = ...``, ``sheet.crossed["red"] = ...``, ``del game.dice["blue"]``),
+  or of a name bound to such a container (``sheet = game.sheets[1]``; ``for sheet in
+  game.sheets.values()``; ``other = sheet.fields["purple"]``, then ``other[3] = 9``);
+- mutating method calls (:data:`MUTATORS`: ``.update``, ``.pop``, ``.append``, ...) on
+  the same (``game.dice.pop("blue")``, ``sheet.crossed.update(...)``, ``other.update``),
+  but for ``.clear()`` on a chain that starts at a name the file imports
+  (``compact.SURFACES.clear()``: a module's cache);
+- ``setattr``/``delattr``/``__setattr__``, ``vars(x)[...] = ``, and
+  ``monkeypatch.setattr`` on a local object.
+
+Not flagged: writes inside ``with pytest.raises(...)`` (the write is expected to fail:
+immutability tests), the test's own objects (``self.seen = ...``, local dicts and lists
+built by the test), and the tests in :data:`EXEMPT` (the write is their subject).
+The check is coarse on purpose: a write into any object reached through an attribute is
+flagged, rules object or not; a test that really needs one writes its own data first
+(a local dict) and builds the object from it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The folders whose tests handle games and sheets.
+CHECKED: tuple[str, ...] = ("tests/rules", "tests/players", "tests/render", "tests/cogs")
+# Folders whose tests still write into games or sheets; they are converted to
+# bot.rules.positions next, and this tuple is emptied as they are.
+STILL_TO_CONVERT: tuple[str, ...] = ("tests/render", "tests/cogs")
+
+# (file, test function): why the test may write. Only where the write is the subject.
+EXEMPT: dict[tuple[str, str], str] = {
+    ("tests/rules/test_fast_core.py", "test_a_caller_may_still_set_attributes_on_a_game"):
+        "the rules' documented instance dict: a caller's attribute stays with that game",
+}
+
+MUTATORS = frozenset({
+    "update", "pop", "popitem", "add", "append", "extend", "insert", "clear", "discard",
+    "remove", "setdefault", "sort", "reverse", "__setitem__", "__delitem__", "__setattr__",
+    "__delattr__", "__iadd__", "__ior__", "difference_update", "intersection_update",
+    "symmetric_difference_update",
+})
+OWN = frozenset({"self", "cls"})
+# Calls that hand out a container of the object they are called on (reads, not copies).
+READS = frozenset({"get", "values", "items", "setdefault"})
+
+
+def reached(node: ast.expr, aliases: set[str], imported: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node`` is (part of) an object reached through an attribute: a chain of
+    attributes, items and reads (:data:`READS`) with at least one attribute not of the
+    test's own ``self``, or rooted at a name bound to such a chain (``aliases``); not
+    one rooted at an ``imported`` name (a module's table or cache, cleared by a test)."""
+    attributes = 0
+    while True:
+        if isinstance(node, ast.Attribute):
+            attributes += 1
+            node = node.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in READS:
+            attributes -= 1  # the method's name is no attribute read
+            node = node.func
+        elif isinstance(node, ast.Name):
+            if node.id in OWN:
+                return attributes >= 2
+            if node.id in imported:
+                return False
+            return attributes >= 1 or node.id in aliases
+        else:
+            return False
+
+
+def names_in(target: ast.expr) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def is_raises(item: ast.withitem) -> bool:
+    call = item.context_expr
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+        and call.func.attr == "raises"
+
+
+class Finder(ast.NodeVisitor):
+    """Collects ``(line, source)`` of each write into an object reached through an
+    attribute, function by function (aliases are per function, nested ones included)."""
+
+    def __init__(self, source: str, path: str) -> None:
+        self.source, self.path = source, path
+        self.found: list[tuple[int, str]] = []
+        self.aliases: set[str] = set()
+        self.locals: set[str] = set()
+        self.function = ""
+        imports = [node for node in ast.parse(source).body
+                   if isinstance(node, (ast.Import, ast.ImportFrom))]
+        self.imported = frozenset((alias.asname or alias.name).split(".")[0]
+                                  for node in imports for alias in node.names)
+        # Names taken from the rules (``from bot.rules.qwinto import GEOMETRY``): their
+        # tables are rules objects themselves.
+        self.aliases |= {alias.asname or alias.name for node in imports
+                         if isinstance(node, ast.ImportFrom)
+                         and (node.module or "").startswith("bot.rules")
+                         for alias in node.names}
+
+    # --- scopes --------------------------------------------------------------
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        outer = (self.aliases, self.locals, self.function)
+        if not self.function:
+            self.function = node.name
+        if (self.path, self.function) in EXEMPT:
+            self.aliases, self.locals, self.function = outer
+            return
+        self.aliases, self.locals = set(outer[0]), set(outer[1])
+        self.locals |= {a.arg for a in (*node.args.posonlyargs, *node.args.args,
+                                         *node.args.kwonlyargs)}
+        self._bind_aliases(node)
+        self.generic_visit(node)
+        self.aliases, self.locals, self.function = outer
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def _bind_aliases(self, function: ast.AST) -> None:
+        """Names bound anywhere in ``function`` to a container reached through an
+        attribute (repeated: an alias of an alias is one too)."""
+        bindings: list[tuple[ast.expr, ast.expr]] = []
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                bindings += [(t, node.value) for t in node.targets]
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                bindings.append((node.target, node.value))
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                bindings.append((node.target, node.iter))
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                bindings += [(i.optional_vars, i.context_expr) for i in node.items
+                             if i.optional_vars is not None]
+        for target, value in list(bindings):
+            self.locals |= set(names_in(target))
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+                    and len(target.elts) == len(value.elts):  # a, b = x, y: pair by pair
+                bindings.remove((target, value))
+                bindings += list(zip(target.elts, value.elts, strict=True))
+        changed = True
+        while changed:
+            changed = False
+            for target, value in bindings:
+                values = value.elts if isinstance(value, ast.Tuple) else [value]
+                if any(reached(v, self.aliases) for v in values):
+                    new = set(names_in(target)) - self.aliases
+                    if new:
+                        self.aliases |= new
+                        changed = True
+
+    # --- writes --------------------------------------------------------------
+    def flag(self, node: ast.AST) -> None:
+        line = self.source.splitlines()[node.lineno - 1].strip()  # type: ignore[attr-defined]
+        self.found.append((node.lineno, line))  # type: ignore[attr-defined]
+
+    def written(self, target: ast.expr) -> bool:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return any(self.written(t) for t in target.elts)
+        if isinstance(target, ast.Starred):
+            return self.written(target.value)
+        if isinstance(target, ast.Attribute):
+            return not (isinstance(target.value, ast.Name) and target.value.id in OWN)
+        if isinstance(target, ast.Subscript):
+            base = target.value
+            if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) \
+                    and base.func.id == "vars":
+                return True
+            return reached(base, self.aliases)
+        return False
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if any(self.written(t) for t in node.targets):
+            self.flag(node)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if self.written(node.target):  # (``total += ...`` on a name rebinds the name)
+            self.flag(node)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None and self.written(node.target):
+            self.flag(node)
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        if any(self.written(t) for t in node.targets):
+            self.flag(node)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("setattr", "delattr"):
+            self.flag(node)
+        elif isinstance(func, ast.Attribute):
+            caches = self.imported if func.attr == "clear" else frozenset()
+            if (func.attr in MUTATORS and reached(func.value, self.aliases, caches)) \
+                    or func.attr in ("__setattr__", "__delattr__"):
+                self.flag(node)
+            elif func.attr in ("setattr", "delattr") and node.args and any(
+                    name in self.locals for name in names_in(node.args[0])):
+                self.flag(node)  # monkeypatch.setattr(game, ...)
+        self.generic_visit(node)
+
+    def visit_With(self, node: ast.With) -> None:
+        if any(is_raises(item) for item in node.items):
+            for item in node.items:
+                self.visit(item)
+            return  # the body's write is expected to fail
+        self.generic_visit(node)
+
+
+def writes_in(source: str, path: str = "<sample>") -> list[tuple[int, str]]:
+    """``(line, code)`` of every write into a rules object (or any object reached
+    through an attribute) in ``source``."""
+    finder = Finder(source, path)
+    finder.visit(ast.parse(source))
+    return sorted(set(finder.found))
+
+
+def checked_files() -> list[Path]:
+    return [path for folder in CHECKED if folder not in STILL_TO_CONVERT
+            for path in sorted((ROOT / folder).rglob("*.py"))]
+
+
+def test_no_test_writes_into_a_rules_object() -> None:
+    offences = []
+    for path in checked_files():
+        name = path.relative_to(ROOT).as_posix()
+        offences += [f"{name}:{line}: {code}"
+                     for line, code in writes_in(path.read_text(encoding="utf-8"), name)]
+    assert not offences, (
+        "tests write into rules objects; build the position with bot.rules.positions "
+        "(position/reposition) instead:\n" + "\n".join(offences))
+
+
+def test_the_folders_still_to_convert_exist() -> None:
+    """So that a renamed folder does not silently leave the check."""
+    assert all((ROOT / folder).is_dir() for folder in CHECKED)
+    assert set(STILL_TO_CONVERT) <= set(CHECKED)
+    assert all((ROOT / path).is_file() for path, _ in EXEMPT)
+
+
+BAD = '''
+from bot.rules.qwinto import GEOMETRY
+
+def test_bad(game, monkeypatch):
+    game.dice = {"white1": 1}
+    game.turn += 1
+    game.legal_moves = lambda player: []
+    game.sheets[1] = None
+    game.sheets[1].crossed["red"] = [2, 3]
+    game.sheets[1].penalties = 3
+    game.dice.pop("blue")
+    game.dice.update(red=2)
+    game.pawns[1] = 40
+    del game.dice["blue"]
+    sheet = game.sheets[1]
+    sheet.fields["orange"][3] = 9
+    sheet.crossed.update(red=[2])
+    sheet.locks.append("red")
+    other = sheet.fields["purple"]
+    other.update({3: 9})
+    other[4] = 10
+    for each in game.sheets.values():
+        each.penalties = 1
+    setattr(game, "turn", 3)
+    object.__setattr__(game, "turn", 3)
+    vars(game)["note"] = 1
+    monkeypatch.setattr(game, "legal_moves", lambda p: [])
+    self.game.turn = 2
+    crossed = game.sheets[1].crossed["red"]
+    crossed.extend([4])
+    game.sheets.get(1).locks.append("red")
+    first, second = game.sheets[1], game.sheets[2]
+    second.penalties = 2
+    game.chosen = {}
+    data = event.data
+    data["row"] = "red"
+    GEOMETRY["orange"] = None
+    compact.SURFACES.update({})
+'''
+
+GOOD = '''
+import pytest
+from bot.render import compact
+
+class Tracker:
+    def __init__(self, game):
+        self.turn = game.turn
+        self.seen = []
+        self.dice = dict(game.dice)
+
+    def note(self, move):
+        self.seen.append(move)
+        self.dice.update(red=1)
+        self.dice.pop("red")
+
+def test_good(game, monkeypatch):
+    log = []
+    log.append(1)
+    written = {"orange": {}}
+    written["orange"][3] = 9
+    closed = list(game.closed)
+    closed.append("red")
+    moves = set()
+    moves.add(1)
+    counts = {}
+    counts[game.turn] = 1
+    dice = dict(game.dice)
+    dice.pop("blue")
+    total = game.turn
+    total += 1
+    compact.SURFACES.clear()
+    monkeypatch.setattr("bot.players.easy.choose", lambda *a: None)
+    with pytest.raises(AttributeError):
+        game.decision().phase = "action2"
+    game = game.apply(1, None)[0]
+'''
+
+
+def test_the_check_finds_every_kind_of_write() -> None:
+    found = {line for line, _ in writes_in(BAD)}
+    body = BAD.splitlines()
+    writes = {number for number, text in enumerate(body, start=1)
+              if text.startswith("    ") and not text.strip().startswith(("def ", "for "))
+              and not (" = game.sheets" in text or " = sheet.fields" in text
+                       or " = event.data" in text or text.strip().startswith("crossed = "))}
+    assert found == writes, sorted(found ^ writes)
+
+
+def test_the_check_leaves_a_test_s_own_data_alone() -> None:
+    assert writes_in(GOOD) == []
+
+
+def test_the_check_names_file_and_line() -> None:
+    assert writes_in("x = 1\ngame.turn = 2\n", "tests/sample.py") == [(2, "game.turn = 2")]
