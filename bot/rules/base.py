@@ -133,6 +133,9 @@ class Game(ABC):
     # Phases in which every player decides at once (choices collect in ``chosen`` and
     # apply together); in every other phase only the active player decides.
     simultaneous_phases: ClassVar[tuple[str, ...]]
+    # What the variant has besides sheets and dice (see the questions below).
+    has_board: ClassVar[bool] = False  # a track with pawns (On Board): pawn_positions()
+    has_lucky_numbers: ClassVar[bool] = False  # lucky numbers per sheet (Longo)
     phase: str
     chosen: dict[int, Move]
     sheets: dict[int, Any]
@@ -225,6 +228,53 @@ class Game(ABC):
         if not moves:
             raise RuleError(f"player {player} has nothing to decide")
         return PASS if PASS in moves else moves[0]
+
+    # --- questions the interface asks ------------------------------------
+    # Read-only answers, the same in every variant (a variant without the feature gives
+    # the default), so callers need not probe a game's attributes. Each returns a copy
+    # or an immutable value: writing into it changes no game.
+    def dice_on_table(self) -> dict[str, int]:
+        """The dice showing now, die -> face: every die in play (Qwixx family), the dice
+        thrown this turn (Qwinto); {} when none are (Qwinto before the roll)."""
+        return {}
+
+    def dice_total(self) -> int | None:
+        """The number everyone may use now: the white sum (Qwixx family), the throw's
+        total (Qwinto); None while no dice are on the table."""
+        return None
+
+    def chosen_move(self, player: int) -> Move | None:
+        """``player``'s choice in a simultaneous phase, while it waits for the others
+        (secret from them until applied); None when they have not chosen."""
+        return self.chosen.get(player)
+
+    def closed_rows(self) -> tuple[str, ...]:
+        """The rows closed for everyone, in the order they closed (Qwixx family)."""
+        return ()
+
+    def lucky_numbers(self, player: int) -> tuple[int, ...]:
+        """``player``'s lucky numbers (Longo); () in a variant without them."""
+        return ()
+
+    def pawn_positions(self) -> dict[int, int]:
+        """Player -> their pawn's position on the track, 0 the start (On Board); {}
+        without a board."""
+        return {}
+
+    def last_turn(self) -> int | None:
+        """The last turn to be played, once the end is announced (On Board's final
+        round); None while it is not (and in variants without one)."""
+        return None
+
+    def skipped_by(self, player: int, move: Move) -> list[int]:
+        """The numbers ``move`` would leave behind for good on ``player``'s sheet
+        (Qwixx family); [] where a variant skips nothing."""
+        return []
+
+    def passing_costs_penalty(self, player: int) -> bool:
+        """Whether a pass by ``player`` now costs them a penalty (or Qwinto's failed
+        throw): the active player's last chance this turn to write something."""
+        return False
 
     def ranking(self) -> list[Standing]:
         """Players by total, best first; equal totals share a rank."""

@@ -30,6 +30,7 @@ class LongoGame(QwixxGame):
     variant = "longo"
     title = "Qwixx Longo"
     rules = QwixxRules(faces=8, lock_span=2, lock_threshold=6)
+    has_lucky_numbers = True
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
@@ -42,6 +43,9 @@ class LongoGame(QwixxGame):
         if dice["white1"] + dice["white2"] in self.lucky[player] and not (first and moves):
             moves += self.lucky_moves(player)
         return moves
+
+    def lucky_numbers(self, player: int) -> tuple[int, ...]:
+        return tuple(self.lucky[player])
 
     def lucky_moves(self, player: int) -> list[Move]:
         """The next number of each emptiest open row whose next number may be crossed.

@@ -45,6 +45,7 @@ class OnBoardGame(QwixxGame):
     min_players = 2
     max_players = 4
     active_phases: ClassVar[tuple[str, ...]] = ("action2", ACTION3)
+    has_board = True
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
@@ -94,6 +95,12 @@ class OnBoardGame(QwixxGame):
     def bonus(self, player: int) -> int:
         """The bonus under ``player``'s pawn (0 on the start field)."""
         return self.board.bonus(self.pawns[player])
+
+    def pawn_positions(self) -> dict[int, int]:
+        return dict(self.pawns)
+
+    def last_turn(self) -> int | None:
+        return self.final_turn
 
     @property
     def final_round(self) -> bool:

@@ -219,6 +219,15 @@ class QwintoGame(Game):
         """The sum of the current throw (0 before the active player rolled)."""
         return sum(self.dice.values())
 
+    def dice_on_table(self) -> dict[str, int]:
+        return dict(self.dice)
+
+    def dice_total(self) -> int | None:
+        return self.total if self.dice else None
+
+    def passing_costs_penalty(self, player: int) -> bool:
+        return self.end_reason is None and self.phase == PLACE and player == self.active
+
     @property
     def can_reroll(self) -> bool:
         """Whether the active player may still roll the same dice again this turn."""

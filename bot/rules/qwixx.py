@@ -173,6 +173,19 @@ class QwixxGame(Game):
     def dice_in_play(self) -> list[str]:
         return [*WHITE, *(r for r in ROWS if r not in self.closed)]
 
+    def dice_on_table(self) -> dict[str, int]:
+        return dict(self.dice)
+
+    def dice_total(self) -> int | None:
+        return self.white_sum
+
+    def closed_rows(self) -> tuple[str, ...]:
+        return tuple(self.closed)
+
+    def passing_costs_penalty(self, player: int) -> bool:
+        return (self.end_reason is None and player == self.active
+                and self.phase == self.active_phases[-1] and not self.active_crossed)
+
     def colour_dice(self, move: Move) -> tuple[int, int]:
         """The white and coloured die values that make an action-2 cross."""
         colour = self.dice[move.row]
