@@ -181,3 +181,16 @@ def test_a_pass_costs_a_penalty_only_at_the_active_player_s_last_chance() -> Non
     qwinto = position("qwinto", [1, 2], phase="place", dice={"orange": 3})
     assert qwinto.passing_costs_penalty(1) and not qwinto.passing_costs_penalty(2)
     assert not position("qwinto", [1, 2]).passing_costs_penalty(1)  # the roll comes first
+
+
+def test_the_module_s_examples_run() -> None:
+    """The examples in bot.rules.positions' docstring build what they say."""
+    import textwrap
+
+    from bot.rules import positions
+
+    doc = positions.__doc__ or ""
+    code = textwrap.dedent(doc.split("Examples::", 1)[1].split("\nThe state,", 1)[0])
+    names: dict[str, Any] = {"PASS": PASS}
+    exec(compile(code, "positions.__doc__", "exec"), names)
+    assert names["game"].variant == "onboard" and names["game"].final_round
