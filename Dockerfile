@@ -13,12 +13,17 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
+# The dependencies at the versions the tests ran with (requirements.lock), in a layer
+# of their own; then the bot itself, without resolving its ranges again.
+COPY requirements.lock /tmp/qwixx-bot/
+RUN pip install -r /tmp/qwixx-bot/requirements.lock
 COPY pyproject.toml README.md /tmp/qwixx-bot/
 COPY bot /tmp/qwixx-bot/bot
 COPY assets /tmp/qwixx-bot/assets
 # A normal install: the package carries assets/ (as bot/assets) and its languages,
 # so the source is not needed once it is installed.
-RUN pip install /tmp/qwixx-bot \
+RUN pip install --no-deps /tmp/qwixx-bot \
+    && pip check \
     && rm -rf /tmp/qwixx-bot \
     && useradd --create-home --uid 10001 qwixx \
     && mkdir /data \

@@ -1,0 +1,410 @@
+"""The bot's edges with its libraries: the private parts it relies on, and the lock file.
+
+``INTERNALS`` is the one list of every private (or undocumented) part of a library
+that the bot uses. For each, a test checks that the installed version still has it,
+in the shape the bot uses it, so that an upgrade that removes or changes it fails
+here, naming the library, the part and where the bot uses it, rather than in a game.
+A library on this list has an upper bound in pyproject.toml; once these tests pass
+on a newer version, the bound may be raised. Another test scans ``bot/`` and
+``benchmarks/`` so that a new use of a library's private part is added to the list.
+
+``requirements.lock`` pins the runtime dependencies for deployments (the Dockerfile
+installs from it). It is written by this module, from what the virtual environment
+has installed::
+
+    .venv/bin/python -m tests.test_dependencies > requirements.lock
+"""
+
+from __future__ import annotations
+
+import inspect
+import platform
+import random
+import re
+import sys
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCK = ROOT / "requirements.lock"
+SCANNED = ("bot", "benchmarks")
+
+
+# --- the checks: each raises (AssertionError, AttributeError, ...) if the part is gone
+# or has another shape than the one the bot uses.
+
+def _client_connection() -> None:
+    import discord
+
+    client = discord.Client(intents=discord.Intents.none())
+    timeout = client._connection.guild_ready_timeout
+    assert isinstance(timeout, int | float), f"guild_ready_timeout is {timeout!r}"
+    client._connection.guild_ready_timeout = 0.05
+
+
+def _tree_call() -> None:
+    from discord import app_commands
+
+    call = app_commands.CommandTree._call
+    assert inspect.iscoroutinefunction(call), "CommandTree._call is no coroutine function"
+    assert list(inspect.signature(call).parameters) == ["self", "interaction"], \
+        f"CommandTree._call takes {inspect.signature(call)}"
+
+
+def _compiled_template() -> None:
+    import discord
+
+    class Probe(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:(?P<n>\d+)"):
+        pass
+
+    pattern = Probe.__discord_ui_compiled_template__
+    assert isinstance(pattern, re.Pattern), f"the template is {pattern!r}"
+    assert pattern.fullmatch("probe:12") and not pattern.fullmatch("probe:12x")
+
+
+def _cog_group() -> None:
+    import discord
+    from discord import app_commands
+    from discord.ext import commands
+
+    class Probe(commands.GroupCog, group_name="probe", group_description="probe"):
+        @app_commands.command(description="one")
+        async def one(self, interaction: discord.Interaction) -> None:
+            pass
+
+    group = Probe().__cog_app_commands_group__
+    assert isinstance(group, app_commands.Group), f"the group is {group!r}"
+    assert [c.name for c in group.walk_commands()] == ["one"]
+
+
+def _aiosqlite_execute() -> None:
+    import aiosqlite
+
+    execute = aiosqlite.Connection._execute
+    assert inspect.iscoroutinefunction(execute), "Connection._execute is no coroutine function"
+    assert list(inspect.signature(execute).parameters) == ["self", "fn", "args", "kwargs"], \
+        f"Connection._execute takes {inspect.signature(execute)}"
+
+
+def _image_core() -> None:
+    from PIL import Image
+
+    image, tile = Image.new("P", (4, 4)), Image.new("P", (2, 2), 3)
+    image.im.paste(1, (0, 0, 4, 4))
+    image.im.paste(tile.im, (1, 1, 3, 3))
+    assert image.getpixel((0, 0)) == 1 and image.getpixel((1, 1)) == 3
+
+
+def _getencoder() -> None:
+    from PIL import Image
+
+    image = Image.new("P", (3, 2), 7)
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    try:
+        encoder.setimage(image.im, (0, 0, *image.size))
+        _, status, data = encoder.encode(6 + 1)
+    finally:
+        encoder.cleanup()
+    assert status > 0 and data == image.tobytes(), (status, data)
+
+
+def _draw_bitmap() -> None:
+    from PIL import Image, ImageDraw
+
+    image, mask = Image.new("RGB", (4, 4)), Image.new("L", (2, 2), 255)
+    draw = ImageDraw.Draw(image)
+    ink = draw._getink((10, 20, 30))[0]
+    assert isinstance(ink, int), f"_getink gives {ink!r}"
+    draw.draw.draw_bitmap((1, 1), mask.im, ink)
+    assert image.getpixel((1, 1)) == (10, 20, 30)
+
+
+def _randbelow() -> None:
+    rng, same = random.Random(5), random.Random(5)
+    assert [1 + rng._randbelow(6) for _ in range(50)] == [same.randint(1, 6) for _ in range(50)]
+
+
+def _c_make_encoder() -> None:
+    # c_make_encoder is not in typeshed's json.encoder
+    from json.encoder import (  # type: ignore[attr-defined]
+        JSONEncoder,
+        c_make_encoder,
+        encode_basestring,
+    )
+
+    assert c_make_encoder is not None, "json has no C encoder"
+    encoder = JSONEncoder(separators=(",", ":"))
+    encode = c_make_encoder(None, encoder.default, encode_basestring, None, ":", ",",
+                            False, False, False)
+    assert "".join(encode({"a": [1, 2]}, 0)) == '{"a":[1,2]}'
+
+
+@dataclass(frozen=True)
+class Internal:
+    library: str  # the distribution, as pip names it ("Python" for the standard library)
+    part: str  # what the bot uses
+    pattern: str  # a regular expression that finds the use in the source
+    used_in: tuple[str, ...]  # the files that use it
+    why: str
+    check: Callable[[], None]
+
+    def version(self) -> str:
+        if self.library == "Python":
+            return platform.python_version()
+        return metadata.version(self.library)
+
+
+INTERNALS: tuple[Internal, ...] = (
+    Internal("discord.py", "Client._connection.guild_ready_timeout",
+             r"\._connection\b", ("bot/sandbox/sandbox.py",),
+             "the stand-in sends every guild at once: no need to wait 2 s for more",
+             _client_connection),
+    Internal("discord.py", "app_commands.CommandTree._call(interaction)",
+             r"\btree\._call\b", ("bot/cogs/fallback.py",),
+             "errors in parsing a command's options reach on_error (guard_parsing)",
+             _tree_call),
+    Internal("discord.py", "DynamicItem.__discord_ui_compiled_template__",
+             r"__discord_ui_compiled_template__", ("bot/cogs/buttons.py",),
+             "a malformed custom_id is told from one a button takes (claimed)",
+             _compiled_template),
+    Internal("discord.py", "GroupCog().__cog_app_commands_group__",
+             r"__cog_app_commands_group__", ("bot/i18n/translator.py",),
+             "the /qwixx commands' texts, for the slash-command catalogue",
+             _cog_group),
+    Internal("aiosqlite", "Connection._execute(fn, *args)",
+             r"\bdb\._execute\b", ("benchmarks/bench_click.py",),
+             "counts the round trips to the store's writer thread",
+             _aiosqlite_execute),
+    Internal("Pillow", "Image.im (ImagingCore.paste)",
+             r"\.im\b", ("bot/render/canvas.py", "bot/render/compact.py", "bot/render/png.py"),
+             "pastes and draws on the core image, without Image.paste's checks",
+             _image_core),
+    Internal("Pillow", "Image._getencoder(mode, 'raw', mode)",
+             r"\b_getencoder\b", ("bot/render/png.py",),
+             "an image's bytes in one piece (Image.tobytes packs 64 KB at a time)",
+             _getencoder),
+    Internal("Pillow", "ImageDraw._getink and ImageDraw.draw.draw_bitmap",
+             r"\b_getink\b|\.draw\.draw\b", ("bot/render/canvas.py",),
+             "draws a cached mask of a text as ImageDraw.text does",
+             _draw_bitmap),
+    Internal("Python", "random.Random._randbelow",
+             r"\b_randbelow\b", ("bot/rules/dice.py",),
+             "dice: the very numbers of randint(1, faces), at half the cost",
+             _randbelow),
+    Internal("Python", "json.encoder.c_make_encoder",
+             r"\bc_make_encoder\b", ("bot/store/records.py",),
+             "the C JSON encoder made once, not on every json.dumps",
+             _c_make_encoder),
+)
+
+
+@pytest.mark.parametrize("internal", INTERNALS, ids=lambda i: f"{i.library}:{i.part}")
+def test_the_installed_library_has_the_private_part_the_bot_uses(internal: Internal) -> None:
+    try:
+        internal.check()
+    except Exception as failed:
+        pytest.fail(f"{internal.library} {internal.version()} no longer has "
+                    f"{internal.part} as the bot uses it ({type(failed).__name__}: {failed}).\n"
+                    f"Used in {', '.join(internal.used_in)}: {internal.why}.\n"
+                    "Adapt that code, or keep the upper bound in pyproject.toml below this "
+                    "version.")
+
+
+# --- every private part used is on the list
+
+def _sources() -> Iterator[tuple[str, str]]:
+    for folder in SCANNED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+
+
+def _code(text: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(text.splitlines(), 1):
+        code = line.split("#", 1)[0]
+        if code.strip():
+            yield number, code
+
+
+# Dunder names of Python itself (data model, modules, functions, classes).
+_PYTHON_DUNDERS = {name for thing in (object, type, int, list, dict, type(sys), type(_sources),
+                                      Internal, property, staticmethod)
+                   for name in dir(thing) if name.startswith("__")} | {
+    "__main__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__",
+    "__aiter__", "__anext__", "__await__", "__call__", "__get__", "__set__", "__slots__",
+    "__wrapped__", "__mro__", "__file__", "__path__", "__version__", "__all__", "__func__",
+    "__self__", "__code__", "__defaults__", "__kwdefaults__", "__globals__", "__closure__",
+}
+
+
+def _private_uses() -> dict[str, set[str]]:
+    """The private attributes the scanned code reads off objects it does not define,
+    by name, with the files: a name is the code's own if it is defined (def, class,
+    an assignment, an annotation) anywhere in the project. A heuristic: it finds
+    names, not which library an object comes from."""
+    texts = dict(_sources())
+    tests = {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
+             for p in (ROOT / "tests").rglob("*.py")}
+    own: set[str] = set()
+    for text in (*texts.values(), *tests.values()):
+        own |= set(re.findall(r"\b(?:def|class)\s+(_\w+)", text))
+        own |= set(re.findall(r"\b(_\w+)\s*(?::[^=\n]*)?=(?!=)", text))
+        own |= set(re.findall(r"\b(_\w+)\s*:", text))
+        own |= set(re.findall(r"[\"'](_\w+)[\"']", text))
+    found: dict[str, set[str]] = {}
+    for path, text in texts.items():
+        for _, code in _code(text):
+            for name in re.findall(r"\.(_\w+)", code):
+                dunder = name.startswith("__") and name.endswith("__")
+                if (name not in _PYTHON_DUNDERS) if dunder else (name not in own):
+                    found.setdefault(name, set()).add(path)
+    return found
+
+
+def _listed_uses() -> dict[str, set[str]]:
+    """Where each listed part's pattern occurs in the scanned code."""
+    found: dict[str, set[str]] = {}
+    for path, text in _sources():
+        for internal in INTERNALS:
+            if any(re.search(internal.pattern, code) for _, code in _code(text)):
+                found.setdefault(internal.part, set()).add(path)
+    return found
+
+
+def test_every_private_part_the_code_uses_is_listed() -> None:
+    listed = _listed_uses()
+    unlisted = []
+    for internal in INTERNALS:
+        new = listed.get(internal.part, set()) - set(internal.used_in)
+        unlisted += [f"{internal.library} {internal.part} in {path}" for path in sorted(new)]
+    patterns = [re.compile(i.pattern) for i in INTERNALS]
+    for name, paths in sorted(_private_uses().items()):
+        if not any(p.search("." + name) for p in patterns):
+            unlisted += [f"{name} in {path}" for path in sorted(paths)]
+    assert not unlisted, (
+        "private parts of libraries used but not listed in INTERNALS "
+        "(tests/test_dependencies.py): add them, with a check and an upper bound "
+        "in pyproject.toml:\n" + "\n".join(unlisted))
+
+
+def test_each_listed_library_has_an_upper_bound() -> None:
+    bounded = {canonicalize_name(r.name): r for r in _runtime_requirements()}
+    for library in {i.library for i in INTERNALS} - {"Python"}:
+        requirement = bounded.get(canonicalize_name(library))
+        assert requirement is not None, f"{library} is no dependency in pyproject.toml"
+        assert any(s.operator in ("<", "<=", "==", "~=") for s in requirement.specifier), \
+            f"{library}: its private parts are used, so it needs an upper bound ({requirement})"
+        assert requirement.specifier.contains(metadata.version(library)), \
+            f"the installed {library} {metadata.version(library)} is outside {requirement}"
+
+
+# --- the lock file
+
+def _runtime_requirements() -> list[Requirement]:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return [Requirement(r) for r in data["project"]["dependencies"]]
+
+
+def _applies(requirement: Requirement, extras: set[str]) -> bool:
+    marker = requirement.marker
+    return marker is None or any(marker.evaluate({"extra": e}) for e in extras | {""})
+
+
+def runtime_closure() -> dict[str, str]:
+    """Every runtime dependency and its dependencies, as installed: name → version."""
+    todo = [(r, set(r.extras)) for r in _runtime_requirements()]
+    extras_of: dict[str, set[str]] = {}
+    while todo:
+        requirement, extras = todo.pop()
+        name = canonicalize_name(requirement.name)
+        if name in extras_of and extras <= extras_of[name]:
+            continue
+        extras_of[name] = extras_of.get(name, set()) | extras
+        dist = metadata.distribution(name)
+        for line in dist.requires or []:
+            needed = Requirement(line)
+            if _applies(needed, extras):
+                todo.append((needed, set(needed.extras)))
+    return {name: metadata.version(name) for name in sorted(extras_of)}
+
+
+def lock_text() -> str:
+    header = (
+        "# Pinned runtime dependencies for deployments (the Dockerfile installs these,",
+        "# then the bot with --no-deps). pyproject.toml keeps the ranges that",
+        "# `pip install -e .` resolves.",
+        "# Regenerate from the virtual environment, after installing what should be pinned:",
+        "#   .venv/bin/pip install -e '.[dev]'",
+        "#   .venv/bin/python -m tests.test_dependencies > requirements.lock",
+        f"# Written with Python {sys.version_info.major}.{sys.version_info.minor} "
+        f"on {sys.platform}; tests/test_dependencies.py checks it.",
+    )
+    return "\n".join((*header, *(f"{n}=={v}" for n, v in runtime_closure().items()))) + "\n"
+
+
+def _pins() -> dict[str, Version]:
+    pins: dict[str, Version] = {}
+    for line in LOCK.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            assert version, f"requirements.lock: {line!r} is not pinned with =="
+            pins[canonicalize_name(name)] = Version(version.split(";")[0].strip())
+    return pins
+
+
+def test_the_lock_file_pins_every_runtime_dependency_within_its_range() -> None:
+    pins = _pins()
+    for requirement in _runtime_requirements():
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"requirements.lock does not pin {requirement.name}"
+        assert requirement.specifier.contains(pins[name], prereleases=True), \
+            f"requirements.lock pins {name}=={pins[name]}, outside {requirement}"
+        for extra in requirement.extras:
+            dist = metadata.distribution(name)
+            for line in dist.requires or []:
+                needed = Requirement(line)
+                if needed.marker is not None and needed.marker.evaluate({"extra": extra}):
+                    assert canonicalize_name(needed.name) in pins, \
+                        f"requirements.lock does not pin {needed.name} ({name}[{extra}])"
+
+
+def test_the_lock_file_pins_the_dependencies_of_what_it_pins() -> None:
+    """Closed: each pinned package's own requirements are pinned, within their ranges
+    (read from the installed metadata of the packages installed at the pinned version)."""
+    pins = _pins()
+    missing = []
+    for name, version in pins.items():
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        if Version(dist.version) != version:
+            continue
+        for line in dist.requires or []:
+            needed = Requirement(line)
+            if not _applies(needed, set()):
+                continue
+            pinned = pins.get(canonicalize_name(needed.name))
+            if pinned is None or not needed.specifier.contains(pinned, prereleases=True):
+                missing.append(f"{name} {version} needs {needed}; the lock has {pinned}")
+    assert not missing, ("requirements.lock is not closed; regenerate it: "
+                         ".venv/bin/python -m tests.test_dependencies > requirements.lock\n"
+                         + "\n".join(missing))
+
+
+def test_the_docker_image_installs_the_lock_file() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "pip install -r /tmp/qwixx-bot/requirements.lock" in dockerfile
+    assert "pip install --no-deps /tmp/qwixx-bot" in dockerfile
+
+
+if __name__ == "__main__":
+    sys.stdout.write(lock_text())
