@@ -25,17 +25,18 @@ import io
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.cogs import story, views
 from bot.cogs.budget import WriteBudget
+from bot.cogs.plan import Buttons, Channel, Delete, Edit, Image, Post, Shown, ending, plan
+from bot.cogs.texts import message_link
 from bot.i18n import using
 from bot.messages import t
-from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
@@ -62,36 +63,6 @@ async def png_file(render: Callable[..., bytes], *args: Any, name: str,
 
 
 @dataclass
-class Shown:
-    """What a game's channel shows, as stored with the game."""
-
-    turn: int | None = None
-    """The turn of the live message; None while it is the lobby message."""
-    pinged: list[int] = field(default_factory=list)
-    """Who was mentioned in this turn (at most once a turn)."""
-    files: str = ""
-    """Which images the live message carries (so unchanged ones are not re-uploaded)."""
-    ended: bool = False
-    since: int | None = None
-    """The first turn the live message tells: it opens with the turns before its own
-    that nobody was asked in."""
-    notes: list[list[Any]] = field(default_factory=list)
-    """``[message_id, [players], phase]``: reminders and calls, to go once those players
-    decided in that phase."""
-
-    @classmethod
-    def of(cls, record: GameRecord) -> Shown:
-        data = record.shown
-        return cls(data.get("turn"), list(data.get("pinged", [])), data.get("files", ""),
-                   bool(data.get("ended", False)), data.get("since"),
-                   [list(note) for note in data.get("notes", [])])
-
-    def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "pinged": self.pinged, "files": self.files,
-                "ended": self.ended, "since": self.since, "notes": self.notes}
-
-
-@dataclass
 class OpenSheet:
     """A player's ephemeral sheet whose interaction token can still edit it."""
 
@@ -113,20 +84,10 @@ def by_turn(events: Sequence[StoredEvent]) -> Events:
     return grouped
 
 
-def dice_signature(game: Game) -> str:
-    """Which dice lie on the table (so that an image already shown is not sent again)."""
-    dice: dict[str, int] = getattr(game, "dice", {})
-    return "dice:" + ",".join(f"{c}{v}" for c, v in dice.items()) if dice else ""
-
-
 def rewind(fields: dict[str, Any]) -> None:
     """Let the files of an edit be read from the start (again, after a failed attempt)."""
     for file in fields.get("attachments") or []:
         file.reset()
-
-
-def humans(players: Sequence[int]) -> list[int]:
-    return [p for p in players if not is_computer(p)]
 
 
 class Publisher:
@@ -213,7 +174,7 @@ class Publisher:
                 if game is None:
                     await self.close_lobby(record)
                 else:
-                    message_id = await self.project(record, game, shown)
+                    message_id, shown = await self.project(record, game, shown)
             await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
 
     async def language(self, guild_id: int) -> str:
@@ -221,37 +182,70 @@ class Publisher:
         guild = self.client.get_guild(guild_id)
         return await self.service.guild_language(guild_id, guild and guild.preferred_locale)
 
-    async def project(self, record: GameRecord, game: Game, shown: Shown) -> int | None:
-        """Edit and post what the stored ``game`` needs; the live message's id."""
-        first = shown.since or shown.turn or 0
-        events = by_turn(await self.service.events(record.id, first))
-        away = Seats.of(record).away
-        ended = record.status != "running"
-        if shown.turn is not None and record.message_id and (shown.turn < game.turn or ended):
-            await self.finish_turn(record, game, shown, events, away)
-        await self.clear_notes(record, game, shown, ended)
-        first_unseen = 1 if shown.turn is None else shown.turn + 1
-        if ended:
+    async def project(self, record: GameRecord, game: Game,
+                      shown: Shown) -> tuple[int | None, Shown]:
+        """Carry out the plan for the stored ``game``; the live message's id and what the
+        channel then shows."""
+        events = by_turn(await self.service.events(record.id, shown.since or shown.turn or 0))
+        wins, best = {}, None
+        if ending(record, shown):
+            wins, best = await self.end_facts(record, game)
+        steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away,
+                                    wins, best))
+        if record.status != "running":
             self.forget(record.id)
-            if shown.ended:
-                return record.message_id
-            shown.ended = True
-            turns = range(first_unseen, game.turn + 1)
-            since = await self.tell_apart(record, game, events, turns, away)
-            preface = story.played_out_lines(game, events, range(since, game.turn + 1), away)
-            if record.status == "finished":
-                return await self.post_end(record, game, preface)
-            if preface:
-                await self.send(record, story.fit(preface[:-1], preface[-1]))
-            return record.message_id
-        if shown.turn != game.turn:
-            since = await self.tell_apart(record, game, events, range(first_unseen, game.turn),
-                                          away)
-            return await self.post_turn(record, game, shown, events, since, away)
-        assert record.message_id is not None
-        await self.edit_turn(record, game, shown, events, away)
-        await self.ping_newcomers(record, game, shown)
-        return record.message_id
+        message_id = record.message_id
+        for step in steps:
+            if isinstance(step, Delete):
+                if not await self.delete(record, step.message_id):
+                    after.notes.append(list(step.note))
+            elif isinstance(step, Edit):
+                await self.edit(record, step.message_id, step.content,
+                                await self.view(step.buttons, record, game),
+                                await self.files(step.images, record, game),
+                                step.signature)
+                if step.final:  # a finished turn is not edited again
+                    self._last_edit.pop(step.message_id, None)
+            else:
+                sent = await self.post(record, game, step)
+                if step.live:
+                    message_id = sent
+                    self._last_edit[sent] = (step.content, after.files, step.buttons is not None)
+                elif step.call is not None:
+                    after.notes.append([sent, list(step.pinged), step.call])
+        return message_id, after
+
+    async def end_facts(self, record: GameRecord, game: Game) -> tuple[dict[int, int],
+                                                                         int | None]:
+        """What the final message says beyond the game: each winner's wins on the
+        server, and a solo game's personal best before it."""
+        winners = [s.player for s in game.ranking() if s.rank == 1]
+        wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
+        best = None
+        if Options.of(record.options).solo:
+            best = await self.service.personal_best(record.guild_id, game.players[0],
+                                                    record.variant, record.id)
+        return wins, best
+
+    async def post(self, record: GameRecord, game: Game, step: Post) -> int:
+        """One planned post; a call goes as a public follow-up of a recent click when
+        there is one (no channel write). The new message's id."""
+        if step.call is not None:
+            sent: list[int] = []
+
+            async def follow_up(interaction: discord.Interaction) -> None:
+                message = await interaction.followup.send(
+                    step.content, allowed_mentions=views.ping(step.pinged), wait=True)
+                self._follow_ups[message.id] = (time.monotonic(), message)
+                sent.append(message.id)
+
+            if await self.by_token(record.message_id or 0, follow_up):
+                return sent[0]
+        message = await self.send(record, step.content,
+                                  files=await self.files(step.images, record, game) or (),
+                                  view=await self.view(step.buttons, record, game),
+                                  pinged=step.pinged, nonce=step.nonce)
+        return message.id
 
     def forget(self, game_id: int) -> None:
         """Drop what this process keeps about a game that has ended."""
@@ -260,89 +254,6 @@ class Publisher:
         now = time.monotonic()
         for stale in [m for m, (at, _) in self._follow_ups.items() if now - at >= TOKEN_LIFETIME]:
             del self._follow_ups[stale]
-
-    async def tell_apart(self, record: GameRecord, game: Game, events: Events, turns: range,
-                         away: Collection[int]) -> int:
-        """Turns played without anyone being asked open the next message, a line each;
-        the oldest of them, when they would crowd it, are posted first in messages of
-        their own (so no line is ever cut). The first turn the next message tells."""
-        begun = [turn for turn in turns if events.get(turn)]
-        lines = story.played_out_lines(game, events, begun, away)
-        apart = story.overflow(lines)
-        for index, text in enumerate(story.chunks(lines[:apart])):
-            await self.send(record, text, nonce=f"qx{record.id}e{begun[0]}.{index}")
-        return begun[apart] if apart < len(begun) else turns.stop
-
-    async def finish_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
-                          away: Collection[int]) -> None:
-        """The turn message keeps its story (the turns it opened with included) and loses
-        its buttons, its clock and its images: the 🎲 line spells the dice out."""
-        turn = shown.turn or 0
-        content = story.turn_message(game, events, shown.since or turn, turn, None, away)
-        await self.edit(record, record.message_id or 0, content, None, [], "")
-        self._last_edit.pop(record.message_id or 0, None)  # a finished turn is not edited again
-
-    async def post_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
-                        since: int, away: Collection[int]) -> int:
-        """A new turn: one message, mentioning everyone with a decision in it."""
-        ping = humans(dict.fromkeys([*story.deciders(game), game.active]))
-        files, signature = await self.live_files(record, game, events)
-        content = story.turn_message(game, events, since, game.turn, record.deadline, away)
-        message = await self.send(record, content, files=files,
-                                  view=views.turn_view(record, game), pinged=ping,
-                                  nonce=f"qx{record.id}t{game.turn}")
-        shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, ping, signature
-        self._last_edit[message.id] = (content, signature, True)
-        return message.id
-
-    async def edit_turn(self, record: GameRecord, game: Game, shown: Shown, events: Events,
-                        away: Collection[int]) -> None:
-        files, signature = None, self.files_signature(game, events)
-        if signature != shown.files:  # a new throw (Qwinto), a pawn moved (On Board)
-            files, signature = await self.live_files(record, game, events)
-        content = story.turn_message(game, events, shown.since or game.turn, game.turn,
-                                     record.deadline, away)
-        await self.edit(record, record.message_id or 0, content, views.turn_view(record, game),
-                        files, signature)
-        shown.files = signature
-
-    async def ping_newcomers(self, record: GameRecord, game: Game, shown: Shown) -> None:
-        """Mention, once a turn, a player whose decision opened after the turn's post;
-        the call is a note, gone once they have decided."""
-        new = [p for p in humans(story.deciders(game)) if p not in shown.pinged]
-        if not new:
-            return
-        text = t("turn.ping", names=story.mentions(new), turn=game.turn,
-                 link=views.message_link(record))
-        sent: list[int] = []
-
-        async def follow_up(interaction: discord.Interaction) -> None:
-            message = await interaction.followup.send(text, allowed_mentions=views.ping(new),
-                                                      wait=True)
-            self._follow_ups[message.id] = (time.monotonic(), message)
-            sent.append(message.id)
-
-        if not await self.by_token(record.message_id or 0, follow_up):
-            message = await self.send(
-                record, text, pinged=new,
-                nonce=f"qx{record.id}t{game.turn}{game.decision().phase}"[:25])
-            sent.append(message.id)
-        shown.pinged += new
-        shown.notes += [[message_id, new, game.decision().phase] for message_id in sent]
-
-    async def clear_notes(self, record: GameRecord, game: Game, shown: Shown,
-                          ended: bool) -> None:
-        """Reminders and calls go once what they asked for is done: every player they
-        named has decided, or their decision or turn is over. A note that cannot be
-        deleted now is tried again at the next sync."""
-        decision = game.decision()
-        keep = []
-        for message_id, players, phase in shown.notes:
-            done = ended or shown.turn != game.turn or phase != decision.phase \
-                or not decision.waiting & set(players)
-            if not (done and await self.delete(record, message_id)):
-                keep.append([message_id, players, phase])
-        shown.notes = keep
 
     async def delete(self, record: GameRecord, message_id: int) -> bool:
         """Delete one of the bot's messages, a follow-up through its token while that
@@ -363,26 +274,6 @@ class Publisher:
             return False
         return True
 
-    async def post_end(self, record: GameRecord, game: Game, preface: list[str]) -> int:
-        """The final scoreboard, mentioning every player."""
-        names = await self.names(record)
-        board = await png_file(render_scoreboard, game, names, name="scoreboard.png",
-                               description=scoreboard_alt(game, names))
-        winners = [s.player for s in game.ranking() if s.rank == 1]
-        wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
-        best = await self.personal_best(record, game)
-        message = await self.send(record, views.end_content(game, preface, wins, best),
-                                  files=[board], pinged=humans(game.players),
-                                  nonce=f"qx{record.id}end", view=views.end_view(record))
-        return message.id
-
-    async def personal_best(self, record: GameRecord, game: Game) -> int | None:
-        """A solo game's player's best score before this game (None: the first)."""
-        if not Options.of(record.options).solo:
-            return None
-        return await self.service.personal_best(record.guild_id, game.players[0],
-                                                record.variant, record.id)
-
     async def close_lobby(self, record: GameRecord) -> None:
         """A lobby that closed without a game: it says why, and its buttons go."""
         closing = [e for e in await self.service.events(record.id) if e.kind == "lobby_closed"]
@@ -392,28 +283,31 @@ class Publisher:
         if record.message_id:
             await self.edit(record, record.message_id, content, None)
 
-    # --- images -------------------------------------------------------------
+    # --- images and buttons -------------------------------------------------
+    async def files(self, images: Sequence[Image] | None, record: GameRecord,
+                    game: Game) -> list[discord.File] | None:
+        """The planned images, drawn off the event loop (None: leave them as they are)."""
+        if images is None:
+            return None
+        files = []
+        for image in images:
+            if image == "dice":
+                files += await self.dice_files(game)
+            elif image == "board":
+                files.append(await self.board_file(record, game))
+            else:
+                names = await self.names(record)
+                files.append(await png_file(render_scoreboard, game, names,
+                                            name="scoreboard.png",
+                                            description=scoreboard_alt(game, names)))
+        return files
+
     @staticmethod
-    def moved(game: Game, events: Events) -> int:
-        """How many pawns moved in this turn and the one before (On Board)."""
-        return sum(e.kind == "pawn_moved" for turn in (game.turn - 1, game.turn)
-                   for e in events.get(turn, []))
-
-    def files_signature(self, game: Game, events: Events) -> str:
-        """Which images the open turn shows (so an image already shown is not sent
-        again): its dice, and On Board's board once a pawn moved this turn or the last."""
-        moved = self.moved(game, events)
-        return dice_signature(game) + (f"|board:{game.turn}.{moved}" if moved else "")
-
-    async def live_files(self, record: GameRecord, game: Game,
-                         events: Events) -> tuple[list[discord.File], str]:
-        """The images of the open turn: the dice on the table now, and On Board's board
-        where a pawn moved this turn or the last (a finished turn keeps none: its words
-        tell the dice and the moves); a signature saying which they are."""
-        files = await self.dice_files(game)
-        if self.moved(game, events):
-            files.append(await self.board_file(record, game))
-        return files, self.files_signature(game, events)
+    async def view(buttons: Buttons | None, record: GameRecord,
+                   game: Game) -> discord.ui.View | None:
+        if buttons is None:
+            return None
+        return views.turn_view(record, game) if buttons == "turn" else views.end_view(record)
 
     async def dice_files(self, game: Game) -> list[discord.File]:
         """The dice on the table now (none between Qwinto's turns)."""
@@ -504,7 +398,7 @@ class Publisher:
         data = outcome.events[0].data
         if not data["players"]:
             return
-        link = views.message_link(record) if record.message_id else ""
+        link = message_link(record) if record.message_id else ""
         with using(await self.language(record.guild_id)):
             text = t("turn.reminder", names=story.mentions(data["players"]),
                      deadline=int(data["deadline"]), link=link)

@@ -14,6 +14,7 @@ import discord
 from bot.cogs import story, views
 from bot.cogs.budget import WriteBudget
 from bot.cogs.publish import Editor, Publisher, png_file
+from bot.cogs.texts import message_link
 from bot.i18n import using
 from bot.messages import t
 from bot.render import render_sheet, render_table
@@ -221,7 +222,7 @@ class Table:
         waiting = await self.service.waiting_for(interaction.guild_id, interaction.user.id)
         lines = [t("mygames.line", title=o.game.title, channel=f"<#{o.record.channel_id}>",
                    turn=o.game.turn, deadline=int(o.record.deadline or 0),
-                   link=views.message_link(o.record))
+                   link=message_link(o.record))
                  for o in waiting if o.game is not None]
         text = "\n".join([t("mygames.title"), *lines]) if lines else t("mygames.none")
         await interaction.edit_original_response(content=text)

@@ -21,8 +21,8 @@ from bot.cogs.buttons import (
     TurnButton,
     encode_move,
 )
-from bot.cogs.story import fit, mention, mentions, row_text
-from bot.messages import emoji, plural, row_name, signed, t
+from bot.cogs.story import mention, mentions, row_text
+from bot.messages import emoji, plural, row_name, t
 from bot.players import LEVELS, Hint, is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.service.play import Options
@@ -94,11 +94,6 @@ def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
 
 
 # --- the turn message ----------------------------------------------------
-def message_link(record: GameRecord) -> str:
-    return (f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
-            f"{record.message_id}")
-
-
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     """"Open my sheet"; "Pass" when a pass needs no sheet to be understood; everyone's
     sheets (for anyone, spectators too); the board on request (On Board)."""
@@ -419,45 +414,8 @@ def you_did(move: Move) -> str:
 
 
 # --- the end -------------------------------------------------------------
-def end_content(game: Game, preface: Iterable[str] = (),
-                wins: dict[int, int] | None = None, best: int | None = None) -> str:
-    """The ranking, the winner named, and (``wins``) each winner's count on this server;
-    a solo game instead sets its score against the personal best ``best`` (None: the
-    player's first), for nobody wins a game played alone."""
-    ranking = game.ranking()
-    lines = [t("end.title", title=game.title)]
-    if len(game.players) == 1:
-        lines += [t("end.solo.score", name=mention(game.players[0]),
-                    total=signed(ranking[0].total)),
-                  solo_verdict(game.title, ranking[0].total, best)]
-        return fit(list(preface), "\n".join(lines))
-    winners = [s.player for s in ranking if s.rank == 1]
-    lines += [t("end.line", rank=s.rank, name=mention(s.player), total=signed(s.total))
-              for s in ranking]
-    lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
-    lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
-              if n > 0]
-    return fit(list(preface), "\n".join(lines))
-
-
-def solo_verdict(title: str, total: int, best: int | None) -> str:
-    """A solo score against the personal best before it."""
-    if best is None:
-        return t("end.solo.first", title=title, total=signed(total))
-    if total > best:
-        return t("end.solo.record", total=signed(total), best=signed(best))
-    if total == best:
-        return t("end.solo.equal", best=signed(best))
-    return t("end.solo.below", best=signed(best), gap=best - total)
-
-
 def end_view(record: GameRecord) -> discord.ui.View:
     """**Rematch** under the final message: a new lobby with the same game and options."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(record.id))
     return view
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st (2., 1re… by the language's rules)."""
-    return messages.ordinal(n)

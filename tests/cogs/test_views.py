@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.cogs import views
+from bot.cogs import texts, views
 from bot.rules import PASS, Move, new_game
 
 ANA, BEN, CEM = 11, 22, 33
@@ -43,7 +43,7 @@ def test_only_a_cross_skipping_three_or_more_asks_first() -> None:
 
 def test_the_end_names_winners_and_their_count_of_wins() -> None:
     game = new_game("classic", [ANA, BEN], seed=3)
-    text = views.end_content(game, (), {ANA: 3, BEN: 1})
+    text = texts.end_content(game, (), {ANA: 3, BEN: 1})
     assert "share the win" in text  # nobody scored yet: a tie
     assert f"<@{ANA}>'s 3rd win on this server." in text
     assert f"<@{BEN}>'s 1st win on this server." in text

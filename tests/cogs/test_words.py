@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.cogs import story, views
+from bot.cogs import story, texts, views
 from bot.i18n import LOCALES, using
 from bot.i18n import commands as cited
 from bot.messages import signed, t
@@ -62,18 +62,18 @@ def finished_solo(variant: str = "classic") -> object:
 def test_a_solo_game_ends_on_the_personal_best_and_nobody_wins() -> None:
     game = finished_solo()
     total = game.ranking()[0].total  # type: ignore[attr-defined]
-    first = views.end_content(game, best=None)  # type: ignore[arg-type]
+    first = texts.end_content(game, best=None)  # type: ignore[arg-type]
     assert "wins" not in first and "🏆" not in first
     assert f"<@{ANA}>: **{signed(total)}**" in first and "score to beat" in first
-    assert "A new personal best" in views.end_content(game, best=total - 3)  # type: ignore[arg-type]
-    assert "equals your personal best" in views.end_content(game, best=total)  # type: ignore[arg-type]
-    below = views.end_content(game, best=total + 7)  # type: ignore[arg-type]
+    assert "A new personal best" in texts.end_content(game, best=total - 3)  # type: ignore[arg-type]
+    assert "equals your personal best" in texts.end_content(game, best=total)  # type: ignore[arg-type]
+    below = texts.end_content(game, best=total + 7)  # type: ignore[arg-type]
     assert f"stays {signed(total + 7)}, 7 more than this game" in below
 
 
 def test_a_duel_still_names_its_winner() -> None:
     game = new_game("classic", [ANA, BEN], seed=2)
-    assert "🏆" in views.end_content(game)
+    assert "🏆" in texts.end_content(game)
 
 
 def test_a_hint_that_takes_a_penalty_says_it_does_so_on_purpose() -> None:
@@ -128,8 +128,8 @@ def test_a_negative_score_has_a_minus_sign_not_a_dash() -> None:
     game = finished_solo()
     with using("en-US"):
         line = story.scores_line({ANA: -11, BEN: 3})
-        end = views.end_content(new_game("classic", [ANA, BEN], seed=2))
+        end = texts.end_content(new_game("classic", [ANA, BEN], seed=2))
     assert f"<@{ANA}>: −11" in line and "-11" not in line
     assert " — -" not in end
-    solo = views.end_content(game, best=-4)  # type: ignore[arg-type]
+    solo = texts.end_content(game, best=-4)  # type: ignore[arg-type]
     assert "-" not in solo.replace("—", "")

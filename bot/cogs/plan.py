@@ -1,0 +1,238 @@
+"""What a game's channel should show: a pure projection of the stored game.
+
+:func:`plan` takes what the store knows (the game, its events by turn, what the channel
+shows now) and answers with the writes that bring the channel up to date, as data:
+posts, edits and deletions, with their texts, which images and buttons they carry, whom
+they may ping and the nonce that makes a repeated post harmless. It knows nothing of
+Discord; the publisher carries the plan out, within the write budget.
+
+Every text comes from :mod:`bot.cogs.story`: a turn's message is one text from its post
+to its finish (:func:`~bot.cogs.story.turn_message`), so a line once shown stays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from bot.cogs import story
+from bot.cogs.texts import end_content, message_link
+from bot.messages import t
+from bot.players import is_computer
+from bot.rules import Game
+from bot.store import GameRecord, StoredEvent
+
+Events = Mapping[int, Sequence[StoredEvent]]
+"""A game's stored events by turn."""
+Image = Literal["dice", "board", "scoreboard"]
+Buttons = Literal["turn", "end"]
+
+
+@dataclass
+class Shown:
+    """What a game's channel shows, as stored with the game."""
+
+    turn: int | None = None
+    """The turn of the live message; None while it is the lobby message."""
+    pinged: list[int] = field(default_factory=list)
+    """Who was mentioned in this turn (at most once a turn)."""
+    files: str = ""
+    """Which images the live message carries (so unchanged ones are not re-uploaded)."""
+    ended: bool = False
+    since: int | None = None
+    """The first turn the live message tells: it opens with the turns before its own
+    that nobody was asked in."""
+    notes: list[list[Any]] = field(default_factory=list)
+    """``[message_id, [players], phase]``: reminders and calls, to go once those players
+    decided in that phase."""
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Shown:
+        data = record.shown
+        return cls(data.get("turn"), list(data.get("pinged", [])), data.get("files", ""),
+                   bool(data.get("ended", False)), data.get("since"),
+                   [list(note) for note in data.get("notes", [])])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "pinged": self.pinged, "files": self.files,
+                "ended": self.ended, "since": self.since, "notes": self.notes}
+
+
+@dataclass(frozen=True)
+class Post:
+    """A new message."""
+
+    content: str
+    nonce: str
+    images: tuple[Image, ...] = ()
+    buttons: Buttons | None = None
+    pinged: tuple[int, ...] = ()
+    live: bool = False
+    """It becomes the game's live message (a turn's, or the final scoreboard)."""
+    call: str | None = None
+    """A call to players whose decision opened (the phase): it may go as a public
+    follow-up of a click, and is deleted once they decided."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A new version of one of the game's messages."""
+
+    message_id: int
+    content: str
+    images: tuple[Image, ...] | None = None
+    """None: the images stay as they are; ``()``: none any more."""
+    buttons: Buttons | None = None
+    signature: str = ""
+    """Which images the message then shows."""
+    final: bool = False
+    """A finished turn: it is not edited again."""
+
+
+@dataclass(frozen=True)
+class Delete:
+    """A reminder or call whose decision is made."""
+
+    message_id: int
+    note: tuple[Any, ...]
+
+
+Step = Post | Edit | Delete
+
+
+@dataclass(frozen=True)
+class Channel:
+    """What the projection needs to know of one game."""
+
+    record: GameRecord
+    game: Game
+    shown: Shown
+    events: Events
+    away: Collection[int] = ()
+    wins: Mapping[int, int] | None = None
+    """Each winner's wins on the server, for the final message."""
+    best: int | None = None
+    """A solo game's personal best before it, for the final message."""
+
+
+def humans(players: Sequence[int]) -> list[int]:
+    return [p for p in players if not is_computer(p)]
+
+
+def dice_signature(game: Game) -> str:
+    """Which dice lie on the table (so that an image already shown is not sent again)."""
+    dice: dict[str, int] = getattr(game, "dice", {})
+    return "dice:" + ",".join(f"{c}{v}" for c, v in dice.items()) if dice else ""
+
+
+def pawns_moved(game: Game, events: Events) -> int:
+    """How many pawns moved in this turn and the one before (On Board)."""
+    return sum(e.kind == "pawn_moved" for turn in (game.turn - 1, game.turn)
+               for e in events.get(turn, []))
+
+
+def live_images(game: Game, events: Events) -> tuple[tuple[Image, ...], str]:
+    """The images of the open turn, and a signature saying which they are: the dice on
+    the table, and On Board's board once a pawn moved this turn or the last (a finished
+    turn keeps none: its words tell the dice and the moves)."""
+    moved = pawns_moved(game, events)
+    images: tuple[Image, ...] = ("dice",) if getattr(game, "dice", None) else ()
+    if moved:
+        return (*images, "board"), dice_signature(game) + f"|board:{game.turn}.{moved}"
+    return images, dice_signature(game)
+
+
+def ending(record: GameRecord, shown: Shown) -> bool:
+    """Whether the next plan posts the final scoreboard (it needs ``wins`` and ``best``)."""
+    return record.status == "finished" and not shown.ended
+
+
+def plan(channel: Channel) -> tuple[list[Step], Shown]:
+    """The writes that bring the channel of ``channel.game`` up to the stored game, and
+    what it shows once they are done (the publisher adds the ids only Discord knows)."""
+    record, game, events, away = channel.record, channel.game, channel.events, channel.away
+    shown = replace(channel.shown, pinged=list(channel.shown.pinged),
+                    notes=[list(n) for n in channel.shown.notes])
+    ended = record.status != "running"
+    steps: list[Step] = []
+    if shown.turn is not None and record.message_id and (shown.turn < game.turn or ended):
+        content = story.turn_message(game, events, shown.since or shown.turn, shown.turn,
+                                     None, away)
+        steps.append(Edit(record.message_id, content, (), None, "", final=True))
+    steps += clear_notes(game, shown, ended)
+    first_unseen = 1 if shown.turn is None else shown.turn + 1
+    if ended:
+        if shown.ended:
+            return steps, shown
+        shown.ended = True
+        last = game.turn + 1
+        since, apart = tell_apart(record, game, events, range(first_unseen, last), away)
+        preface = story.played_out_lines(game, events, range(since, last), away)
+        steps += apart
+        if record.status == "finished":
+            steps.append(Post(end_content(game, preface, channel.wins, channel.best),
+                              f"qx{record.id}end", ("scoreboard",), "end",
+                              tuple(humans(game.players)), live=True))
+        elif preface:
+            steps.append(Post(story.fit(preface[:-1], preface[-1]), f"qx{record.id}over"))
+        return steps, shown
+    if shown.turn != game.turn:
+        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn), away)
+        ping = tuple(humans(list(dict.fromkeys([*story.deciders(game), game.active]))))
+        images, signature = live_images(game, events)
+        content = story.turn_message(game, events, since, game.turn, record.deadline, away)
+        steps += [*apart, Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping,
+                               live=True)]
+        shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, list(ping), \
+            signature
+        return steps, shown
+    assert record.message_id is not None
+    images, signature = live_images(game, events)
+    content = story.turn_message(game, events, shown.since or game.turn, game.turn,
+                                 record.deadline, away)
+    steps.append(Edit(record.message_id, content, images if signature != shown.files else None,
+                      "turn", signature))
+    shown.files = signature
+    steps += call_newcomers(record, game, shown)
+    return steps, shown
+
+
+def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
+               away: Collection[int]) -> tuple[int, list[Step]]:
+    """Turns played without anyone being asked open the next message, a line each; the
+    oldest of them, when they would crowd it, are posted first in messages of their own
+    (so no line is ever cut). The first turn the next message tells, and those posts."""
+    begun = [turn for turn in turns if events.get(turn)]
+    lines = story.played_out_lines(game, events, begun, away)
+    apart = story.overflow(lines)
+    posts: list[Step] = [Post(text, f"qx{record.id}e{begun[0]}.{index}")
+                         for index, text in enumerate(story.chunks(lines[:apart]))]
+    return (begun[apart] if apart < len(begun) else turns.stop), posts
+
+
+def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:
+    """Reminders and calls go once what they asked for is done: every player they named
+    has decided, or their decision or turn is over."""
+    decision, steps, kept = game.decision(), [], []
+    for note in shown.notes:
+        message_id, players, phase = note
+        if ended or shown.turn != game.turn or phase != decision.phase \
+                or not decision.waiting & set(players):
+            steps.append(Delete(message_id, tuple(note)))
+        else:
+            kept.append(note)
+    shown.notes = kept  # the publisher keeps those it could not delete, too
+    return steps
+
+
+def call_newcomers(record: GameRecord, game: Game, shown: Shown) -> list[Step]:
+    """Mention, once a turn, a player whose decision opened after the turn's post."""
+    new = [p for p in humans(story.deciders(game)) if p not in shown.pinged]
+    if not new:
+        return []
+    shown.pinged += new
+    phase = game.decision().phase
+    text = t("turn.ping", names=story.mentions(new), turn=game.turn, link=message_link(record))
+    return [Post(text, f"qx{record.id}t{game.turn}{phase}"[:25], pinged=tuple(new),
+                 call=phase)]

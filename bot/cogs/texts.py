@@ -1,0 +1,50 @@
+"""The channel's words that are not a turn's story: links and the final message.
+
+Pure text from the stored game, like :mod:`bot.cogs.story`: no Discord here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from bot.cogs.story import fit, mention, mentions
+from bot.messages import ordinal, plural, signed, t
+from bot.rules import Game
+from bot.store import GameRecord
+
+
+def message_link(record: GameRecord) -> str:
+    return (f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
+            f"{record.message_id}")
+
+
+def end_content(game: Game, preface: Iterable[str] = (),
+                wins: Mapping[int, int] | None = None, best: int | None = None) -> str:
+    """The ranking, the winner named, and (``wins``) each winner's count on this server;
+    a solo game instead sets its score against the personal best ``best`` (None: the
+    player's first), for nobody wins a game played alone."""
+    ranking = game.ranking()
+    lines = [t("end.title", title=game.title)]
+    if len(game.players) == 1:
+        lines += [t("end.solo.score", name=mention(game.players[0]),
+                    total=signed(ranking[0].total)),
+                  solo_verdict(game.title, ranking[0].total, best)]
+        return fit(list(preface), "\n".join(lines))
+    winners = [s.player for s in ranking if s.rank == 1]
+    lines += [t("end.line", rank=s.rank, name=mention(s.player), total=signed(s.total))
+              for s in ranking]
+    lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
+    lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
+              if n > 0]
+    return fit(list(preface), "\n".join(lines))
+
+
+def solo_verdict(title: str, total: int, best: int | None) -> str:
+    """A solo score against the personal best before it."""
+    if best is None:
+        return t("end.solo.first", title=title, total=signed(total))
+    if total > best:
+        return t("end.solo.record", total=signed(total), best=signed(best))
+    if total == best:
+        return t("end.solo.equal", best=signed(best))
+    return t("end.solo.below", best=signed(best), gap=best - total)
