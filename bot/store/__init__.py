@@ -1,9 +1,11 @@
-"""Persistence layer: games and their moves in SQLite (rules-agnostic JSON payloads).
+"""Persistence layer: games and their moves in SQLite or PostgreSQL (rules-agnostic
+JSON payloads): a repository of queries (:mod:`bot.store.store`) run by an engine per
+backend (:mod:`bot.store.engine`).
 
 Usage::
 
-    async with Store("qwixx.db") as store:
-        game = await store.create_game(guild_id, channel_id, host_id, "qwixx", {}, seed)
+    store = await open_store("qwixx.db")  # or a postgresql:// URL
+    game = await store.create_game(guild_id, channel_id, host_id, "qwixx", {}, seed)
 """
 
 from .errors import ChannelBusy, GameNotFound, StoreError, VersionConflict, WrongStatus
@@ -21,7 +23,7 @@ from .records import (
     StoredEvent,
     Timing,
 )
-from .store import Clock, Store
+from .store import Clock, Store, open_store
 
 __all__ = [
     "ABANDONED",
@@ -43,4 +45,5 @@ __all__ = [
     "Timing",
     "VersionConflict",
     "WrongStatus",
+    "open_store",
 ]

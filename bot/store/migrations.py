@@ -14,11 +14,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import aiosqlite
+from typing import Protocol
 
 from .errors import StoreError
-from .sql import Connection
+from .sql import Connection, Work
 from .stats import FILL_PERIOD_TOTALS
 
 log = logging.getLogger(__name__)
@@ -366,21 +365,19 @@ def run_migrations(conn: Connection, now: float,
     return version
 
 
-async def apply_migrations(
-    db: aiosqlite.Connection, now: float, migrations: Sequence[Migration] | None = None
-) -> int:
-    """Apply pending migrations to SQLite in one write transaction; return the schema version.
+class Migrating(Protocol):
+    """An engine (:class:`bot.store.engine.Engine`) as the migrations use it."""
 
-    ``db`` must be in autocommit mode (``isolation_level=None``). Safe to call
-    repeatedly and from several processes: the version is read under the write lock
-    (``BEGIN IMMEDIATE``). The statements run in one trip to ``db``'s thread.
+    async def migrate(self, work: Work[int]) -> int: ...
+
+
+async def apply_migrations(
+    engine: Migrating, now: float, migrations: Sequence[Migration] | None = None
+) -> int:
+    """Apply pending migrations in one write transaction; return the schema version.
+
+    Safe to call repeatedly and from several processes: the engine's migration
+    transaction excludes other migrators (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's
+    :data:`~bot.store.postgres.MIGRATION_LOCK`), so the version is read under it.
     """
-    await db.execute("BEGIN IMMEDIATE")
-    try:
-        # aiosqlite runs the function on the connection's own thread (see store.py).
-        version: int = await db._execute(run_migrations, db._conn, now, migrations)
-    except BaseException:
-        await db.execute("ROLLBACK")
-        raise
-    await db.execute("COMMIT")
-    return version
+    return await engine.migrate(lambda conn: run_migrations(conn, now, migrations))

@@ -1,13 +1,14 @@
-"""The PostgreSQL backend: ``Store("postgresql://…")`` (see :mod:`bot.store.store`).
+"""The PostgreSQL engine: ``open_store("postgresql://…")`` (see :mod:`bot.store.engine`).
 
 Design: the store's transactions are synchronous functions of a connection, written
-once (SQLite's spelling); this backend runs those very functions on PostgreSQL through
-psycopg 3's *synchronous* connection, each on a thread of its own, the way aiosqlite
-runs them on SQLite's: one thread hop per transaction (a click), however many
-statements it has, and no query written twice. An async driver (asyncpg) would have
-meant either an ``await`` per statement on both backends (a hop per statement, what
-issue 15 removed) or a second, async copy of every transaction. :mod:`bot.store.dialect`
-translates the SQL (placeholders, identity ids, ``date_trunc``), once per statement.
+once (SQLite's spelling); this engine runs those very functions on PostgreSQL through
+psycopg 3's *synchronous* connection, each on a thread of its own, the way
+:class:`~bot.store.sqlite.SqliteEngine` runs them on SQLite's: one thread hop per
+transaction (a click), however many statements it has, and no query written twice.
+An async driver (asyncpg) would have meant either an ``await`` per statement on both
+backends (a hop per statement, what issue 15 removed) or a second, async copy of every
+transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity ids,
+``date_trunc``), once per statement.
 
 * Writes: :data:`WRITERS` connections, each with its thread; a transaction takes an
   idle one (first come, first served), so transactions of different games overlap
@@ -19,7 +20,7 @@ translates the SQL (placeholders, identity ids, ``date_trunc``), once per statem
 * Migrations: the one list of :mod:`bot.store.migrations`, in one transaction that
   first takes :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so processes that
   start together migrate one after the other, the later ones finding nothing to do.
-* :meth:`PostgresStore.game_lock`: a session advisory lock keyed by the game id.
+* :meth:`PostgresEngine.game_lock`: a session advisory lock keyed by the game id.
   The in-process lock comes first (session locks are re-entrant within a session);
   then ``pg_try_advisory_lock`` on one shared connection, which is all it takes while
   no other process holds the game; only when another does, the wait
@@ -30,11 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -42,9 +41,8 @@ from psycopg import errors
 
 from .dialect import to_postgres
 from .errors import StoreError
-from .migrations import run_migrations
-from .sql import Row, T, Work
-from .store import Clock, Store
+from .locks import KeyedLocks
+from .sql import Connection, Row, T, Work
 
 log = logging.getLogger(__name__)
 
@@ -141,48 +139,49 @@ def _release(raw: Raw, key: int) -> None:
     raw.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
 
-class PostgresStore(Store):
-    """:class:`Store` on PostgreSQL; ``Store(url)`` makes one (see the module)."""
+class PostgresEngine:
+    """PostgreSQL's connections and threads (see the module)."""
 
-    def __init__(self, path: str | Path, *, clock: Clock = time.time,
-                 busy_timeout: float = 5.0) -> None:
-        super().__init__(path, clock=clock, busy_timeout=busy_timeout)
-        self.url = str(path)
-        self._writers: list[Session] = []
+    backend = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.label = redacted(url)
+        self.writers: list[Session] = []
         self._idle: asyncio.Queue[Session] | None = None
-        self._pg_reader: Session | None = None
+        self.reader: Session | None = None
         self._locker: Session | None = None
         self._waiters: list[Session] = []
+        self._game_locks = KeyedLocks()
 
-    async def connect(self) -> None:
+    @property
+    def is_open(self) -> bool:
+        return self._idle is not None
+
+    async def open(self) -> None:
+        """Make the sessions; each connects on first use."""
         if self._idle is not None:
             return
-        sessions = [Session(self.url, f"pg-{role}") for role in ("reader", "locks",
-                                                                 *["writer"] * WRITERS)]
-        now = self._clock()
-
-        def migrate(conn: Any) -> int:
-            conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
-            return run_migrations(conn, now)
-        try:
-            version = await sessions[2].run(lambda raw: atomically(raw, migrate))
-        except BaseException as exc:
-            for session in sessions:
-                await session.close()
-            if isinstance(exc, StoreError):
-                raise StoreError(f"cannot open store {redacted(self.url)}: {exc}") from exc
-            raise
-        self._pg_reader, self._locker, *self._writers = sessions
+        self.reader, self._locker, *self.writers = [
+            Session(self.url, f"pg-{role}") for role in ("reader", "locks", *["writer"] * WRITERS)]
         self._idle = asyncio.Queue()
-        for writer in self._writers:
+        for writer in self.writers:
             self._idle.put_nowait(writer)
-        self.schema_version = version
-        log.info("store %s open (schema version %d)", redacted(self.url), version)
+
+    async def migrate(self, work: Work[int]) -> int:
+        """``work`` in one transaction that first takes :data:`MIGRATION_LOCK`."""
+        def locked(conn: Connection) -> int:
+            conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
+            return work(conn)
+        try:
+            return await self.transact(locked)
+        except StoreError as exc:
+            raise StoreError(f"cannot open store {self.label}: {exc}") from exc
 
     async def close(self) -> None:
-        sessions = [*self._writers, self._pg_reader, self._locker, *self._waiters]
-        self._pg_reader = self._locker = self._idle = None
-        self._waiters, self._writers = [], []
+        sessions = [*self.writers, self.reader, self._locker, *self._waiters]
+        self.reader = self._locker = self._idle = None
+        self._waiters, self.writers = [], []
         for session in sessions:
             if session is not None:
                 await session.close()
@@ -192,7 +191,9 @@ class PostgresStore(Store):
             raise StoreError("store is not open")
         return session
 
-    async def _transact(self, work: Work[T]) -> T:
+    async def transact(self, work: Work[T]) -> T:
+        """On an idle writer connection (a transaction of another game may run on
+        another meanwhile); rerun on a serialisation failure or deadlock."""
         idle = self._idle
         if idle is None:
             raise StoreError("store is not open")
@@ -203,13 +204,15 @@ class PostgresStore(Store):
             idle.put_nowait(writer)
         return result
 
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         query, values = to_postgres(sql), tuple(params)
-        rows: list[Row] = await self._session(self._pg_reader).run(
+        rows: list[Row] = await self._session(self.reader).run(
             lambda raw: raw.execute(query, values).fetchall())
         return rows
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The in-process lock, then a session advisory lock keyed by the game id, so
+        it excludes other processes too. Not re-entrant."""
         return self._advisory(game_id)
 
     @asynccontextmanager

@@ -140,7 +140,7 @@ async def read_only(store: Store) -> Callable[[], Awaitable[None]]:
 
 async def disk_full(store: Store) -> Callable[[], Awaitable[None]]:
     """Every move fails half-way: after the game row and the move, before its events."""
-    import bot.store.store as module
+    import bot.store.queries as module
 
     append = module._append_events
 

@@ -10,7 +10,8 @@ import pytest
 
 from bot.service.games import GameService, ServiceError
 from bot.store import Store
-from bot.store.migrations import MIGRATIONS, apply_migrations
+from bot.store.migrations import MIGRATIONS
+from tests.store.helpers import apply_migrations
 
 GUILD = 42
 

@@ -12,8 +12,9 @@ import psycopg
 import pytest
 
 from bot.store import GameRecord, Store
+from bot.store import migrations as _migrations
 from bot.store.dialect import to_postgres
-from bot.store.postgres import PostgresStore
+from bot.store.sqlite import SqliteEngine
 
 GUILD = 100
 CHANNEL = 200
@@ -67,24 +68,44 @@ def query(database: str | Path, sql: str, params: Sequence[Any] = ()) -> list[tu
 
 
 sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-"""For a test of SQLite's own machinery (query plans, pragmas, the file, aiosqlite)."""
+"""For a test of SQLite's own machinery (query plans, pragmas, the file, its threads)."""
 
 
 def counting_trips(store: Store, name: str) -> list[str]:
     """Record each round trip to the thread of connection ``name`` (``_db``: the
     writer, or any of PostgreSQL's writers; ``_reader``), on either backend."""
     trips: list[str] = []
-    if isinstance(store, PostgresStore):
-        connections: list[Any] = store._writers if name == "_db" else [store._pg_reader]
-        entry = "run"
-    else:
-        connections, entry = [getattr(store, name)], "_execute"
+    engine: Any = store._engine
+    connections: list[Any] = engine.writers if name == "_db" else [engine.reader]
     for connection in connections:
-        send = getattr(connection, entry)
+        send = connection.run
 
-        async def counted(fn: Callable[..., Any], *args: Any, _send: Any = send,
-                          **kwargs: Any) -> Any:
+        async def counted(fn: Callable[..., Any], _send: Any = send) -> Any:
             trips.append(getattr(fn, "__name__", "?"))
-            return await _send(fn, *args, **kwargs)
-        setattr(connection, entry, counted)
+            return await _send(fn)
+        connection.run = counted
     return trips
+
+
+def writer(store: Store) -> Any:
+    """SQLite's writer thread (:class:`bot.store.sqlite.DatabaseThread`) of an open store."""
+    thread = store._engine.writer  # type: ignore[attr-defined]
+    assert thread is not None
+    return thread
+
+
+async def apply_migrations(db: Any, now: float,
+                           migrations: Sequence[_migrations.Migration] | None = None) -> int:
+    """:func:`bot.store.migrations.apply_migrations` for the SQLite file an (idle, open)
+    ``aiosqlite`` connection ``db`` or a path names: a database as an older bot left it."""
+    if isinstance(db, (str, Path)):
+        path = str(db)
+    else:
+        rows = await db.execute_fetchall("PRAGMA database_list")
+        path = next(str(row[2]) for row in rows if row[1] == "main")
+    engine = SqliteEngine(path)
+    await engine.open()
+    try:
+        return await _migrations.apply_migrations(engine, now, migrations)
+    finally:
+        await engine.close()

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import bot.store.store as store_module
+import bot.store.sqlite as store_module
 from bot.store import GameChange, GameRecord, Store, VersionConflict
 
-from .helpers import HOST, counting_trips, make_running, query, sqlite_only
+from .helpers import HOST, counting_trips, make_running, query, sqlite_only, writer
 
 pytestmark = sqlite_only
 MOVE = (HOST, {"kind": "pass"}, "player")
@@ -81,7 +81,7 @@ async def test_close_waits_for_what_was_sent(database: Path, count: int) -> None
 
 async def test_a_long_queue_goes_in_batches_of_bounded_size(
         store: Store, database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "_BATCH", 4)
+    monkeypatch.setattr(store_module, "BATCH", 4)
     opened = await games(store, 13)
     trips = counting_trips(store, "_db")
     await asyncio.gather(*(store.record_change(game.id, game.version,
@@ -98,9 +98,7 @@ async def test_a_failure_that_wrote_nothing_needs_no_savepoints(store: Store) ->
     game = await make_running(store)
     runs: list[object] = []
     statements: list[str] = []
-    db = store._db
-    assert db is not None
-    await db._execute(lambda: db._conn.set_trace_callback(statements.append))  # its thread
+    await writer(store).run(lambda conn: conn.set_trace_callback(statements.append))
 
     def sets(message_id: int) -> Callable[[sqlite3.Connection], int]:
         def work(conn: sqlite3.Connection) -> int:

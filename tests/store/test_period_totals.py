@@ -7,15 +7,14 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.service.stats import period_start
 from bot.store import Store
-from bot.store.migrations import MIGRATIONS, PERIOD_TOTALS, apply_migrations
+from bot.store.migrations import MIGRATIONS, PERIOD_TOTALS
 from bot.store.stats import period_starts, summary_period
 
-from .helpers import GUILD, FakeClock, query, sqlite_only
+from .helpers import GUILD, FakeClock, apply_migrations, query, sqlite_only
 from .test_stats_store import ANA, BEN, CEM, DAN, DAY, OTHER_GUILD, by_player, finish, table
 
 # Thursday 2026-01-29 12:00 UTC: a Monday (Feb 2) and a month (Feb 1) begin within days.
@@ -100,8 +99,7 @@ async def test_the_migration_sums_the_results_so_far(db_path: Path, clock: FakeC
         conn.execute("DROP TABLE period_totals")
         conn.execute("DELETE FROM schema_version WHERE version >= ?", (PERIOD_TOTALS.version,))
     upto = MIGRATIONS[:PERIOD_TOTALS.version]
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await apply_migrations(db, clock(), upto) == PERIOD_TOTALS.version
+    assert await apply_migrations(db_path, clock(), upto) == PERIOD_TOTALS.version
     assert table(db_path, query) == kept
 
 

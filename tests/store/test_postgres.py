@@ -12,12 +12,14 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.store import LATEST_VERSION, ChannelBusy, Store, StoreError
+from bot.store import LATEST_VERSION, ChannelBusy, Store, StoreError, open_store
 from bot.store.dialect import to_postgres
 from bot.store.migrations import MIGRATIONS, Migration, run_migrations
-from bot.store.postgres import PostgresStore, atomically
+from bot.store.postgres import PostgresEngine, atomically
 from bot.store.sql import Connection
+from bot.store.sqlite import SqliteEngine
 from bot.store.stats import GameResults, PlayerResult, write_results
+from bot.store.store import engine_for
 
 from .helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running, query
 from .postgres_server import PostgresServer, ServerError
@@ -87,12 +89,19 @@ class Held:
         return await self.task
 
 
-def test_the_target_picks_the_backend(url: str, tmp_path: Path) -> None:
-    assert type(Store(url)) is PostgresStore
-    assert type(Store(tmp_path / "games.db")) is Store
-    assert type(Store(str(tmp_path / "games.db"))) is Store
+async def test_the_target_picks_the_engine(url: str, tmp_path: Path) -> None:
+    assert isinstance(engine_for(url), PostgresEngine)
+    assert isinstance(engine_for(tmp_path / "games.db"), SqliteEngine)
+    assert isinstance(engine_for(str(tmp_path / "games.db")), SqliteEngine)
     with pytest.raises(ValueError, match="as a str"):
         Store(Path(url))
+    for target, backend in ((url, "postgresql"), (tmp_path / "games.db", "sqlite")):
+        store = await open_store(target)
+        try:
+            assert (type(store), store.backend) == (Store, backend)
+            assert store.schema_version == LATEST_VERSION
+        finally:
+            await store.close()
 
 
 def test_the_dialect_translates_only_what_differs() -> None:
@@ -254,9 +263,10 @@ async def test_tasks_of_one_process_queue_for_a_game(database: str | Path) -> No
         release.set()
         await asyncio.gather(first, second)
         assert log == ["A in", "A out", "B in", "B out"]
-        assert len(store._game_locks) == 0  # nothing kept for a game nobody holds
-        if isinstance(store, PostgresStore):
-            assert held_advisory(store.url) == []
+        engine = store._engine
+        assert len(engine._game_locks) == 0  # type: ignore[attr-defined]  # nothing kept
+        if isinstance(engine, PostgresEngine):
+            assert held_advisory(engine.url) == []
 
 
 async def test_guild_and_lobby_helpers_run_on_postgres(url: str) -> None:

@@ -172,8 +172,9 @@ async def test_checkpoints_run_beside_the_writes(store: Store, db_path: Path) ->
     game = await make_running(store)
     for _ in range(450):  # past two checkpoints
         await store.set_message(game.id, 1)
-    assert store._checkpointing is not None
-    await store._checkpointing
+    checkpointing = store._engine.checkpointing  # type: ignore[attr-defined]
+    assert checkpointing is not None
+    await checkpointing
     await store.close()
     with sqlite3.connect(db_path) as check:
         assert check.execute("PRAGMA quick_check").fetchone() == ("ok",)

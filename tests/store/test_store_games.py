@@ -163,14 +163,13 @@ async def test_finished_game_frees_channel(store: Store) -> None:
     assert [g.id for g in await store.games_for_channel(CHANNEL, limit=1)] == [second.id]
 
 
-@sqlite_only  # through aiosqlite; test_postgres races two creators on PostgreSQL
+@sqlite_only  # on the writer's thread; test_postgres races two creators on PostgreSQL
 async def test_unique_index_enforced_by_database(store: Store) -> None:
     """Even bypassing the API, the schema allows one lobby/running game per channel."""
     game = await make_running(store)
-    db = store._db
-    assert db is not None
+    db = store._conn()
     with pytest.raises(Exception, match="UNIQUE"):
-        await db.execute(
+        await db.execute(  # type: ignore[attr-defined]
             "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
             "players, status, created_at, updated_at) "
             "VALUES (1, ?, 1, 'qwixx', '{}', 1, '[1]', 'lobby', 0, 0)",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.store import LATEST_VERSION, Store, StoreError
-from bot.store.migrations import KEYED_LOGS, MIGRATIONS, Migration, apply_migrations
+from bot.store.migrations import KEYED_LOGS, MIGRATIONS, Migration
 
-from .helpers import make_lobby, sqlite_only
+from .helpers import apply_migrations, make_lobby, sqlite_only
 
 
 def _schema(path: Path) -> dict[str, tuple[str, str]]:
@@ -47,14 +47,10 @@ async def test_migrates_empty_file(db_path: Path) -> None:
 
 @sqlite_only
 async def test_connection_pragmas(store: Store) -> None:
-    db = store._db
-    assert db is not None
-    async with db.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
-    async with db.execute("PRAGMA busy_timeout") as cur:
-        assert (await cur.fetchone())[0] == 5000
-    async with db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    db: Any = store._conn()
+    assert await db.execute("PRAGMA foreign_keys") == [(1,)]
+    assert await db.execute("PRAGMA busy_timeout") == [(5000,)]
+    assert await db.execute("PRAGMA journal_mode") == [("wal",)]
 
 
 async def test_reopen_is_idempotent(db_path: Path) -> None:
@@ -72,11 +68,10 @@ async def test_reopen_is_idempotent(db_path: Path) -> None:
 
 async def test_upgrade_applies_only_pending(db_path: Path) -> None:
     extra = Migration(LATEST_VERSION + 1, "extra", ("CREATE TABLE extra (x INTEGER)",))
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await apply_migrations(db, 1.0) == LATEST_VERSION
-        assert await apply_migrations(db, 2.0, (*MIGRATIONS, extra)) == LATEST_VERSION + 1
-        # A second run must not re-run CREATE TABLE extra (which would fail).
-        assert await apply_migrations(db, 3.0, (*MIGRATIONS, extra)) == LATEST_VERSION + 1
+    assert await apply_migrations(db_path, 1.0) == LATEST_VERSION
+    assert await apply_migrations(db_path, 2.0, (*MIGRATIONS, extra)) == LATEST_VERSION + 1
+    # A second run must not re-run CREATE TABLE extra (which would fail).
+    assert await apply_migrations(db_path, 3.0, (*MIGRATIONS, extra)) == LATEST_VERSION + 1
     assert "extra" in _schema(db_path)
     with sqlite3.connect(db_path) as conn:
         rows = conn.execute("SELECT version, applied_at FROM schema_version").fetchall()
@@ -88,9 +83,8 @@ async def test_failed_migration_rolls_back(db_path: Path) -> None:
     broken = Migration(
         LATEST_VERSION + 1, "broken", ("CREATE TABLE half (x INTEGER)", "NOT VALID SQL")
     )
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        with pytest.raises(sqlite3.OperationalError):
-            await apply_migrations(db, 1.0, (*MIGRATIONS, broken))
+    with pytest.raises(StoreError, match="syntax error"):
+        await apply_migrations(db_path, 1.0, (*MIGRATIONS, broken))
     # Nothing at all was applied: the whole upgrade is one transaction.
     assert "half" not in _schema(db_path)
     assert "games" not in _schema(db_path)
@@ -110,17 +104,15 @@ async def test_rejects_newer_schema(db_path: Path) -> None:
 
 async def test_rejects_gapped_migration_list(db_path: Path) -> None:
     gap = Migration(LATEST_VERSION + 2, "gap", ("SELECT 1",))
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        with pytest.raises(StoreError, match=r"1\.\.n"):
-            await apply_migrations(db, 1.0, (*MIGRATIONS, gap))
+    with pytest.raises(StoreError, match=r"1\.\.n"):
+        await apply_migrations(db_path, 1.0, (*MIGRATIONS, gap))
 
 
 async def test_moves_and_events_keep_their_rows_in_the_key(db_path: Path) -> None:
     """Version 9 rebuilds the two logs a click appends to as WITHOUT ROWID tables,
     keeping every row (and the events' index by turn)."""
     older = MIGRATIONS[:KEYED_LOGS.version - 1]
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        await apply_migrations(db, 1.0, older)
+    await apply_migrations(db_path, 1.0, older)
     with sqlite3.connect(db_path) as conn:
         conn.execute("INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
                      "seed, players, status, created_at, updated_at) "
