@@ -1,0 +1,128 @@
+"""The channel's plan, without Discord: whole games through the service, the plan carried
+out on a channel that is only a list of texts, compared with the transcripts in
+``tests/cogs/golden/`` (``QWIXX_GOLDEN=update`` rewrites them after a deliberate change;
+read the diff before committing it)."""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.cogs.plan import Channel, Delete, Edit, Post, Shown, ending, plan
+from bot.cogs.publish import by_turn
+from bot.i18n import using
+from bot.players import is_computer
+from bot.service.games import GameService, load_game
+from bot.service.play import Seats
+from bot.store import Store
+
+GOLDEN = Path(__file__).parent / "golden"
+HOST = 111
+
+
+@dataclass
+class Message:
+    content: str
+    images: tuple[str, ...] = ()
+    buttons: str | None = None
+
+
+@dataclass
+class FakeChannel:
+    """Messages by id, in the order they were posted; deleted ones are gone."""
+
+    messages: dict[int, Message] = field(default_factory=dict)
+    writes: int = 0
+
+    def carry_out(self, steps: list[object], shown: Shown) -> int | None:
+        live = None
+        for step in steps:
+            self.writes += 1
+            if isinstance(step, Delete):
+                del self.messages[step.message_id]
+            elif isinstance(step, Edit):
+                old = self.messages[step.message_id]
+                images = old.images if step.images is None else step.images
+                self.messages[step.message_id] = Message(step.content, images, step.buttons)
+            else:
+                assert isinstance(step, Post)
+                message_id = 1000 + len(self.messages) + self.writes
+                self.messages[message_id] = Message(step.content, step.images, step.buttons)
+                if step.live:
+                    live = message_id
+                elif step.call is not None:
+                    shown.notes.append([message_id, list(step.pinged), step.call])
+        return live
+
+    def transcript(self) -> str:
+        parts = []
+        for message in self.messages.values():
+            extras = [f"<{image}.png>" for image in message.images]
+            extras += [f"[{message.buttons} buttons]"] if message.buttons else []
+            parts.append("\n".join([message.content, *([" ".join(extras)] if extras else [])]))
+        return "\n\n".join(parts) + "\n"
+
+
+async def sync(service: GameService, channel: FakeChannel, game_id: int) -> None:
+    """What the publisher does, minus Discord."""
+    record = (await service.get(game_id)).record
+    if record.shown_version >= record.version:
+        return
+    game, shown = load_game(record), Shown.of(record)
+    assert game is not None
+    events = by_turn(await service.events(game_id, shown.since or shown.turn or 0))
+    wins, best = ({}, None)
+    if ending(record, shown):
+        wins = {p: await service.wins_on_server(record.guild_id, p) for p in game.players}
+    steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away, wins, best))
+    live = channel.carry_out(steps, after)
+    await service.set_shown(game_id, record.version, live or record.message_id,
+                            after.to_json())
+
+
+async def play(tmp_path: Path, variant: str, seed: int) -> FakeChannel:
+    store = await Store.open(tmp_path / "plan.db")
+    service = GameService(store, seeds=lambda: seed, clock=lambda: 1_000_000.0)
+    channel, rng = FakeChannel(), random.Random(seed)
+    try:
+        record = await service.open_lobby(1, 2, HOST, variant)
+        for _ in range(2):
+            record = await service.add_computer(record.id, HOST)
+        await service.start(record.id, HOST)
+        with using("en-US"):
+            while True:
+                await sync(service, channel, record.id)
+                game = (await service.get(record.id)).game
+                assert game is not None
+                if game.finished:
+                    break
+                waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
+                await service.act(record.id, waiting[0], game.turn, game.decision().phase,
+                                  rng.choice(game.legal_moves(waiting[0])))
+    finally:
+        await store.close()
+    return channel
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+async def test_a_whole_game_reads_as_its_golden_transcript(tmp_path: Path, variant: str) -> None:
+    channel = await play(tmp_path, variant, seed=3)
+    golden = GOLDEN / f"{variant}.txt"
+    if os.environ.get("QWIXX_GOLDEN") == "update":
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(channel.transcript(), encoding="utf-8")
+    assert channel.transcript() == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("variant", ["classic", "qwinto"])
+async def test_after_the_game_only_the_scoreboard_has_an_image_or_a_button(
+        tmp_path: Path, variant: str) -> None:
+    messages = list((await play(tmp_path, variant, seed=8)).messages.values())
+    assert [m.images for m in messages[:-1]] == [()] * (len(messages) - 1)
+    assert [m.buttons for m in messages[:-1]] == [None] * (len(messages) - 1)
+    assert messages[-1].images == ("scoreboard",) and messages[-1].buttons == "end"
+    assert "<t:" not in "\n".join(m.content for m in messages)
