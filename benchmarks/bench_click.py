@@ -53,20 +53,20 @@ PLAYERS = (10**17 + 1, 10**17 + 2)
 
 
 class Trips:
-    """Counts the round trips to a SQLite store's writer thread (its connection's
-    queue); without a store, counts nothing."""
+    """Counts the round trips to an open SQLite store's writer thread (its
+    :class:`~bot.store.sqlite.DatabaseThread`); without one, counts nothing."""
 
     def __init__(self, store: Store | None = None) -> None:
         self.count = 0
-        db = None if store is None else store._db
-        if db is None:
+        writer = None if store is None else getattr(store._engine, "writer", None)
+        if writer is None:
             return
-        send = db._execute
+        send = writer.run
 
-        async def counted(*args: Any, **kwargs: Any) -> Any:
+        async def counted(fn: Any) -> Any:
             self.count += 1
-            return await send(*args, **kwargs)
-        db._execute = counted  # type: ignore[method-assign]
+            return await send(fn)
+        writer.run = counted
 
 
 class Table:
