@@ -90,7 +90,8 @@ def run(task: Task) -> Outcome:
             game = new_game(task.variant, [-1, -2], seed)
             values += play(game, dict.fromkeys(game.players, task.levels[0]), seconds).values()
         else:
-            values.append(duel_game(task.variant, *task.levels, seed, seconds))
+            first, second = task.levels
+            values.append(duel_game(task.variant, first, second, seed, seconds))
     return Outcome(task, values, seconds)
 
 
@@ -105,7 +106,8 @@ def duel_game(variant: str, first: str, second: str, seed: int,
 
 
 def tasks(variant: str, parts: Sequence[str], games: int) -> Iterator[Task]:
-    figures = [(part, (level,)) for part in PARTS[:2] if part in parts for level in LEVELS]
+    figures: list[tuple[str, tuple[str, ...]]] = [
+        (part, (level,)) for part in PARTS[:2] if part in parts for level in LEVELS]
     if "duels" in parts:
         figures += [("duels", pair) for pair in DUELS]
     for part, levels in figures:
@@ -141,7 +143,8 @@ def report(variant: str, games: int, outcomes: list[Outcome]) -> None:
         figures.setdefault((outcome.task.part, outcome.task.levels), []).extend(outcome.values)
         for level, times in outcome.seconds.items():
             seconds[level] += times
-    order = [(p, lv) for p in PARTS for lv in [(x,) for x in LEVELS] + list(DUELS)]
+    levels_of: list[tuple[str, ...]] = [(x,) for x in LEVELS]
+    order = [(p, lv) for p in PARTS for lv in levels_of + list(DUELS)]
     for part, levels in [key for key in order if key in figures]:
         values = figures[part, levels]
         if part == "duels":

@@ -29,6 +29,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from bot.render import (
     canvas,
@@ -40,6 +41,7 @@ from bot.render import (
 )
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import PASS, Game, Move, new_game
+from bot.rules.onboard import OnBoardGame
 
 PLAYERS = [101, 202, 303, 404, 505]
 NAMES = {101: "Ana", 202: "Mehmet", 303: "Zofia Wiśniewska", 404: "Lee", 505: "Bo"}
@@ -130,21 +132,19 @@ def cases(seed: int) -> list[Case]:
         game, ended = games(seed, variant, options, decisions, 3)
         player = min(game.decision().waiting)
         moves = game.legal_moves(player)
-        found.append(Case("sheet", f"{variant} {UNCACHED}", lambda g=game, p=player, m=moves:
-                          render_sheet(g, p, NAMES[p], m), lambda: empty(("SHEET_RUNS",))))
-        found.append(Case("dice", variant, lambda g=game: render_dice(g.dice)))
-        if variant == "onboard":
-            found.append(Case("board", variant, lambda g=game, m=moves:
-                              render_board(g, NAMES, m)))  # type: ignore[arg-type]
-        found.append(Case("scoreboard", variant, lambda g=ended: render_scoreboard(g, NAMES)))
+        found.append(Case("sheet", f"{variant} {UNCACHED}",
+                          partial(render_sheet, game, player, NAMES[player], moves),
+                          lambda: empty(("SHEET_RUNS",))))
+        found.append(Case("dice", variant, partial(render_dice, game.dice_on_table())))
+        if isinstance(game, OnBoardGame):
+            found.append(Case("board", variant, partial(render_board, game, NAMES, moves)))
+        found.append(Case("scoreboard", variant, partial(render_scoreboard, ended, NAMES)))
         most = MAX_PLAYERS.get(variant, 5)
         full, full_ended = games(seed, variant, options, decisions, most)
         latest = {p: {(m.row, m.number)} for p in full.players[:2]
                   for m in full.legal_moves(p)[:1] if m.row and m.number is not None}
-        found.append(Case("table-5", variant, lambda g=full, lt=latest:
-                          render_table(g, NAMES, lt)))
-        found.append(Case("scoreboard-5", variant, lambda g=full_ended:
-                          render_scoreboard(g, NAMES)))
+        found.append(Case("table-5", variant, partial(render_table, full, NAMES, latest)))
+        found.append(Case("scoreboard-5", variant, partial(render_scoreboard, full_ended, NAMES)))
     found.append(Case("leaderboard", "top-10", lambda: render_leaderboard(leaderboard())))
     return found
 

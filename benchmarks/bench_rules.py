@@ -19,6 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 
@@ -98,7 +99,7 @@ def per_variant(seconds: float, players: tuple[int, ...] = PLAYERS) -> dict[str,
     for _ in range(ROUNDS):
         for variant in VARIANTS:
             rates[variant].append(measure(
-                lambda seed, v=variant: random_game(v, seed, players),
+                partial(random_game, variant, players=players),
                 seconds / ROUNDS / len(VARIANTS)))
     return {v: median_rate(r) for v, r in rates.items()}
 

@@ -3,7 +3,7 @@
 Creates a temporary SQLite store (the real schema and indexes), fills it with
 100,000 results over 1,000 players in one guild (plus a little noise in a second
 guild), then times each command's reads through :class:`bot.service.stats.StatsService`
-— the same call the command makes: SQL through aiosqlite, ranking and names —
+— the same call the command makes: SQL through the store, ranking and names —
 and prints the median time and its ratio to the 20 ms target.
 
     python benchmarks/bench_stats.py [--results 100000] [--players 1000] [--runs 25]
@@ -20,7 +20,9 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from bot.service.stats import SORTS, StatsService
 from bot.store import Store
@@ -31,14 +33,17 @@ SPAN_DAYS = 365  # by default, games spread evenly over the year before NOW
 VARIANTS = (("classic", 0.5), ("longo", 0.25), ("qwinto", 0.25))
 TARGET_MS = 20.0
 BATCH = 20_000
+Row = tuple[Any, ...]
 
 
 def fake_games(rng: random.Random, guild: int, players: list[int], results: int,
-               first_id: int, span: float) -> tuple[list[tuple], list[tuple], list[tuple]]:
+               first_id: int, span: float) -> tuple[list[Row], list[Row], list[Row]]:
     """Rows for ``games``, ``matches`` and ``results`` until ``results`` player lines."""
-    games, matches, lines = [], [], []
+    games: list[Row] = []
+    matches: list[Row] = []
+    lines: list[Row] = []
     game_id = first_id
-    names, weights = zip(*VARIANTS, strict=True)
+    names, weights = [v for v, _ in VARIANTS], [w for _, w in VARIANTS]
     while len(lines) < results:
         seats = rng.sample(players, min(rng.randint(2, 5), results - len(lines)))
         if len(seats) < 2:
@@ -147,11 +152,11 @@ async def timings(store: Store, runs: int) -> list[tuple[str, float]]:
     for period in ("all", "month", "week"):
         for sort in SORTS:
             cases.append((f"leaderboard period={period} sort={sort}",
-                          lambda p=period, s=sort: service.leaderboard(GUILD, typical, period=p,
-                                                                       sort=s)))
+                          partial(service.leaderboard, GUILD, typical, period=period,
+                                  sort=sort)))
         cases.append((f"leaderboard period={period} variant=longo sort=average",
-                      lambda p=period: service.leaderboard(GUILD, typical, variant="longo",
-                                                           period=p, sort="average")))
+                      partial(service.leaderboard, GUILD, typical, variant="longo",
+                              period=period, sort="average")))
     cases += [
         ("stats (a typical player)", lambda: service.player(GUILD, typical)),
         ("stats (the most winning player)", lambda: service.player(GUILD, regular)),

@@ -205,11 +205,11 @@ class Torture:
         choice = self.rng.choice(offered)
         outcome = await self.take(member, sheet, choice)
         move = decode_move(choice.value or choice.custom_id.split(":")[-1])
-        turn, phase = choice.custom_id.split(":")[2:4]
+        number, phase = choice.custom_id.split(":")[2:4]
         if outcome.failed is None and outcome.response is not None \
                 and you_did(move) in outcome.response.content:
-            self.figures.acknowledged.add(
-                (game_id, member.id, int(turn), phase, json.dumps(move.to_json(), sort_keys=True)))
+            self.figures.acknowledged.add((game_id, member.id, int(number), phase,
+                                           json.dumps(move.to_json(), sort_keys=True)))
 
     @staticmethod
     async def take(member: SimMember, message: Any, choice: Choice) -> Outcome:

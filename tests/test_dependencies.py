@@ -85,15 +85,6 @@ def _cog_group() -> None:
     assert [c.name for c in group.walk_commands()] == ["one"]
 
 
-def _aiosqlite_execute() -> None:
-    import aiosqlite
-
-    execute = aiosqlite.Connection._execute
-    assert inspect.iscoroutinefunction(execute), "Connection._execute is no coroutine function"
-    assert list(inspect.signature(execute).parameters) == ["self", "fn", "args", "kwargs"], \
-        f"Connection._execute takes {inspect.signature(execute)}"
-
-
 def _image_core() -> None:
     from PIL import Image
 
@@ -179,10 +170,6 @@ INTERNALS: tuple[Internal, ...] = (
              r"__cog_app_commands_group__", ("bot/i18n/translator.py",),
              "the /qwixx commands' texts, for the slash-command catalogue",
              _cog_group),
-    Internal("aiosqlite", "Connection._execute(fn, *args)",
-             r"\bdb\._execute\b", ("benchmarks/bench_click.py",),
-             "counts the round trips to the store's writer thread",
-             _aiosqlite_execute),
     Internal("Pillow", "Image.im (ImagingCore.paste)",
              r"\.im\b", ("bot/render/canvas.py", "bot/render/compact.py", "bot/render/png.py"),
              "pastes and draws on the core image, without Image.paste's checks",

@@ -18,6 +18,7 @@ import json
 import random
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.players.qwixx_model import ASCENDING, PENALTY, Row, RowRules, ValueTable, table_path
 
@@ -51,7 +52,18 @@ def colour_options(rules: RowRules, rows: Sequence[Row], whites: Sequence[int],
 Plan = tuple[float, tuple[Row, ...], int, tuple[Row, ...]]
 
 
-def best_turn(table: ValueTable, rows: tuple[Row, ...], penalties: int, whites: Sequence[int],
+class Judge(Protocol):
+    """What :func:`best_turn` asks of a rating: a learned table, or any other rating."""
+
+    @property
+    def rules(self) -> RowRules: ...
+
+    def terminal(self, rows: Sequence[Row], penalties: int) -> bool: ...
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float: ...
+
+
+def best_turn(table: Judge, rows: tuple[Row, ...], penalties: int, whites: Sequence[int],
               colours: Sequence[int], crossed: bool = False) -> Plan:
     """The active player's best turn with these dice: its value, the sheet and penalties
     it leaves, and the sheet after action 1 alone."""

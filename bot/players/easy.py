@@ -36,7 +36,7 @@ def _cost(game: Game, player: int, move: Move) -> float:
     sum deserves (Qwinto); pawn moves are worth a little per step."""
     if move.kind == "place":
         return _field_cost(game, move)
-    skipped = len(game.skipped_by(player, move))  # type: ignore[attr-defined]
+    skipped = len(game.skipped_by(player, move))
     return skipped - 0.1 * (move.number or 0) if move.kind == "pawn" else skipped
 
 
@@ -52,7 +52,7 @@ def _placements(game: Game, player: int) -> list[Move]:
     """Where the current throw could go, as if it were final."""
     from bot.rules.qwinto import PLACE
 
-    sheet = game.sheets[player]  # type: ignore[attr-defined]
+    sheet = game.sheets[player]
     total = getattr(game, "total", 0)
     return [Move(PLACE, row, column) for row in getattr(game, "rolled", ())
             for column in sheet.free_fields(row, total)]

@@ -105,7 +105,7 @@ class Duel:
         judge = self.judge(seat, False)
         if judge is None:
             return cheapest(rows, white_options(self.rules, rows, sum(whites)), 1) or rows
-        return best_turn(judge, rows, self.pens[seat], whites, colours)[3]  # type: ignore[arg-type]
+        return best_turn(judge, rows, self.pens[seat], whites, colours)[3]
 
     def active_second(self, seat: int, whites: Sequence[int], colours: Sequence[int],
                       crossed: bool) -> None:
@@ -143,8 +143,13 @@ class Duel:
             estimate, pace = judge.value(self.sheets[0], self.pens[0]), judge.pace(self.pens[0])
             self.turn()
             done = self.over()
-            target = self.margin() if done else self.judge(0, self.active == 0).value(  # type: ignore[union-attr]
-                self.sheets[0], self.pens[0])
+            target: float
+            if done:
+                target = self.margin()
+            else:
+                rating = self.judge(0, self.active == 0)
+                assert rating is not None  # seat 0 rates by its tables
+                target = rating.value(self.sheets[0], self.pens[0])
             step = rate * (target - estimate)
             update(own, before[0], pace, step)
             update(rival, before[1], pace, -step)

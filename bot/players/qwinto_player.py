@@ -103,7 +103,7 @@ def paced(params: Params, game: QwintoGame, player: int | None = None) -> Params
     throws or complete rows on any sheet bring the end."""
     if not params.pace:
         return params
-    near = max(s.failed for s in game.sheets.values())
+    near: float = max(s.failed for s in game.sheets.values())
     if params.others_pace:
         near += params.others_pace * max((len(s.complete_rows()) for p, s in
                                           game.sheets.items() if p != player), default=0)
@@ -133,7 +133,7 @@ def row_value(values: Slots, params: Params) -> float:
     """Numbers written plus the chance of completing the row times what that adds."""
     count = sum(v is not None for v in values)
     if count == len(values):
-        return float(values[-1])  # type: ignore[arg-type]
+        return float(values[-1] or 0)  # full: every value is a number
     chance, low, empty = 1.0, 0, 0
     for value in (*values, HIGHEST + 1):
         if value is None:

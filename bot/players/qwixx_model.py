@@ -87,7 +87,7 @@ class ValueTable:
         n = rules.length
         rows = [[[[triangle(c) + 0.8 * (n - s) for c in range(n + 2)] for s in range(n + 1)]
                  for _ in range(rules.rows_to_end)] for _ in range(rules.penalty_limit)]
-        bias = [[-PENALTY * p for _ in range(rules.rows_to_end)]
+        bias = [[float(-PENALTY * p) for _ in range(rules.rows_to_end)]
                 for p in range(rules.penalty_limit)]
         return cls(rules, bias, rows)
 
@@ -142,7 +142,7 @@ class RuleOfThumb:
     def value(self, rows: Sequence[Row], penalties: int) -> float:
         if self.terminal(rows, penalties):
             return sum(triangle(r[1]) for r in rows) - PENALTY * penalties
-        total = -PENALTY * penalties
+        total: float = -PENALTY * penalties
         for start, crosses, closed in rows:
             hoped = 0.0 if closed else self.share * (self.rules.length - start)
             total += (crosses + hoped) * (crosses + hoped + 1) / 2
@@ -318,10 +318,10 @@ class Lookahead:
                       for low in range(1, faces + 1) for high in range(low, faces + 1)]
         self._known: dict[Sheet, float] = {}
 
-    def value(self, rows: tuple[Row, ...], penalties: int) -> float:
-        key = (rows, penalties)
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        key = (tuple(rows), penalties)  # a tuple already: the same tuple
         if key not in self._known:
-            self._known[key] = self._rate(rows, penalties)
+            self._known[key] = self._rate(key[0], penalties)
         return self._known[key]
 
     def _rate(self, rows: tuple[Row, ...], penalties: int) -> float:

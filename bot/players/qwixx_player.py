@@ -33,6 +33,7 @@ from bot.players.qwixx_model import (
     triangle,
 )
 from bot.rules import PASS, Game, Move
+from bot.rules.onboard import OnBoardGame
 from bot.rules.qwixx import ROWS, QwixxGame
 
 ASCENDING = {"red": True, "yellow": True, "green": False, "blue": False}
@@ -142,7 +143,7 @@ class Turn:
         if move == PASS or move.row is None:
             return None
         if move.kind == "pawn":
-            found = self.game.pawn_target(self.player, move.number or 0)  # type: ignore[attr-defined]
+            found = self.board_game().pawn_target(self.player, move.number or 0)
             return (found[1].colour, found[1].number) if found and found[2] else None
         return move.row, move.number or 0
 
@@ -177,7 +178,7 @@ class Turn:
 
     def pawn_plan(self, rows: tuple[Row, ...], steps: int) -> tuple[Move, tuple[Row, ...]] | None:
         """The pawn move of ``steps`` and the rows after it, if the planned sheet allows it."""
-        found = self.game.pawn_target(self.player, steps)  # type: ignore[attr-defined]
+        found = self.board_game().pawn_target(self.player, steps)
         if found is None:
             return None
         field = found[1]
@@ -205,16 +206,22 @@ class Turn:
     def finishes(self, move: Move) -> bool:
         """Whether ``move`` takes the pawn of a one-seat game into the finish area (with
         nobody left to play a last turn, that ends the game)."""
-        game = self.game
-        position = game.landing(self.player, move.number or 0)  # type: ignore[attr-defined]
+        game = self.board_game()
+        position = game.landing(self.player, move.number or 0)
         return len(game.players) == 1 and position is not None and \
-            game.board.in_finish(position)  # type: ignore[attr-defined]
+            game.board.in_finish(position)
 
     def pawn_gain(self, move: Move) -> float:
-        game = self.game
-        position = game.landing(self.player, move.number or 0)  # type: ignore[attr-defined]
-        board = game.board  # type: ignore[attr-defined]
-        return float(board.bonus(position) - board.bonus(game.pawns[self.player]))  # type: ignore[attr-defined]
+        game = self.board_game()
+        position = game.landing(self.player, move.number or 0)
+        assert position is not None  # the move was planned from where the pawn lands
+        board = game.board
+        return float(board.bonus(position) - board.bonus(game.pawns[self.player]))
+
+    def board_game(self) -> OnBoardGame:
+        """The game, for a pawn move: only On Board has them."""
+        assert isinstance(self.game, OnBoardGame)
+        return self.game
 
 
 def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int,

@@ -95,7 +95,7 @@ class InteractionEndpoints:
             await self.messages.edit(message, data, files)
         return message
 
-    def _callback_reply(self, record: InteractionRecord, kind: int,
+    def _callback_reply(self, record: InteractionRecord, kind: Any,
                         message: StoredMessage | None) -> dict[str, Any]:
         interaction: dict[str, Any] = {
             "id": str(record.id),

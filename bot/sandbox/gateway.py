@@ -146,7 +146,7 @@ class Gateway:
 
     async def _on_frame(self, socket: web.WebSocketResponse, frame: dict[str, Any],
                         session: Session | None) -> Session | None:
-        op, data = frame.get("op"), frame.get("d")
+        op, data = frame.get("op"), frame.get("d") or {}
         if op == HEARTBEAT:
             await socket.send_str(json.dumps({"op": HEARTBEAT_ACK}))
         elif op == IDENTIFY:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits
 from .faults import ChannelWriteLimit, Faults
@@ -133,11 +133,11 @@ class Rest:
             fault = self.faults.take(call.method, call.route, call.path)
             if fault is not None:
                 return json_reply(*fault.reply())
-            limited = self.write_limit and self.write_limit.take(
-                call.method, call.route, call.path, call.at)
-            if limited:
-                self.world.fail("rate_limited", endpoint, f"more than {self.write_limit.writes} "
-                                f"writes in {self.write_limit.window:g} s to {call.path}")
+            limit = self.write_limit
+            limited = limit and limit.take(call.method, call.route, call.path, call.at)
+            if limit and limited:
+                self.world.fail("rate_limited", endpoint, f"more than {limit.writes} "
+                                f"writes in {limit.window:g} s to {call.path}")
                 return json_reply(*limited.reply())
             if found is None:
                 raise self._unknown(call)
@@ -208,8 +208,10 @@ async def _read_multipart(request: web.Request) -> tuple[Any, list[UploadedFile]
     files: list[UploadedFile] = []
     reader = await request.multipart()
     async for part in reader:
-        name = getattr(part, "name", None) or ""
-        data = await part.read()  # type: ignore[union-attr]
+        if not isinstance(part, BodyPartReader):  # a nested multipart: Discord sends none
+            continue
+        name = part.name or ""
+        data = await part.read()
         if name == "payload_json":
             body = json.loads(data)
         elif name.startswith("files[") and name.endswith("]"):

@@ -115,7 +115,8 @@ class Sandbox:
         """Everything real Discord would have refused or reported."""
         return self.server.failures
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float | None = None) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None],
+                       timeout: float | None = None) -> T:
         """Wait until ``predicate()`` is truthy (re-checked after every change) and return it."""
         return await self.server.world.wait_until(predicate, timeout or self.timeout)
 

@@ -12,6 +12,7 @@ from .clock import Clock
 from .ids import Snowflakes, iso_now
 from .permissions import BOT_DEFAULT, MEMBER_DEFAULT
 from .records import (
+    TEXT_CHANNEL,
     ChannelRecord,
     Failure,
     GuildRecord,
@@ -59,7 +60,7 @@ class World:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], T], timeout: float) -> T:
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float) -> T:
         """Wait until ``predicate()`` is truthy and return it; TimeoutError after ``timeout``."""
         async with asyncio.timeout(timeout):
             while not (result := predicate()):
@@ -93,9 +94,12 @@ class World:
         self._join(guild, self.bot, [bot_role.id], int(BOT_DEFAULT | MEMBER_DEFAULT))
         return guild
 
-    def add_channel(self, guild_id: int, name: str, **extra: int | None) -> ChannelRecord:
+    def add_channel(self, guild_id: int, name: str, *, id: int | None = None,
+                    type: int = TEXT_CHANNEL, parent_id: int | None = None,
+                    owner_id: int | None = None, position: int = 0) -> ChannelRecord:
         """Create a text channel (or, with ``type``/``parent_id``, a thread)."""
-        channel = ChannelRecord(extra.pop("id", None) or self.ids.next(), guild_id, name, **extra)
+        channel = ChannelRecord(id or self.ids.next(), guild_id, name, type, parent_id,
+                                owner_id, position)
         self.channels[channel.id] = channel
         self.guilds[guild_id].channel_ids.append(channel.id)
         return channel
