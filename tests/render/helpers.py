@@ -1,13 +1,14 @@
-"""Game states for render tests, built by setting sheet fields directly."""
+"""Game states for render tests, built with bot.rules.positions."""
 
 from __future__ import annotations
 
-import copy
 import io
+from typing import Any
 
 from PIL import Image, ImageChops
 
 from bot.rules import new_game
+from bot.rules.positions import reposition
 from bot.rules.qwinto import QwintoGame
 from bot.rules.qwixx import QwixxGame, QwixxRules
 
@@ -29,17 +30,13 @@ def classic(players: int = 2, seed: int = 1) -> QwixxGame:
 
 
 def with_state(game: QwixxGame, player: int = 1, *, crossed: dict[str, list[int]] | None = None,
-               locks: tuple[str, ...] = (), closed: tuple[str, ...] = (),
-               penalties: int = 0) -> QwixxGame:
-    """A copy of ``game`` with ``player``'s sheet and the closed rows set as given."""
-    game = copy.deepcopy(game)
-    sheet = game.sheets[player]
-    for row, numbers in (crossed or {}).items():
-        sheet.crossed[row] = list(numbers)
-    sheet.locks = list(locks)
-    sheet.penalties = penalties
-    game.closed = list(closed)
-    return game
+               closed: tuple[str, ...] = (), penalties: int = 0, **state: Any) -> QwixxGame:
+    """``game`` with ``player``'s crossed rows and penalties and the closed rows as given
+    (a row holding its lock number is locked; ``state``: more of
+    :func:`~bot.rules.positions.reposition`'s keywords)."""
+    sheet: dict[str, Any] = {row: list(numbers) for row, numbers in (crossed or {}).items()}
+    sheet["penalties"] = penalties
+    return reposition(game, sheets={player: sheet}, closed=list(closed), **state)
 
 
 def image(data: bytes) -> Image.Image:
@@ -74,8 +71,7 @@ def longo(players: int = 2, seed: int = 1,
     """A real Longo game, its lucky numbers replaced by ``lucky`` where given."""
     game = new_game("longo", list(range(1, players + 1)), seed)
     assert isinstance(game, QwixxGame)
-    game.lucky.update(lucky or {})  # type: ignore[attr-defined]
-    return game
+    return reposition(game, lucky=lucky) if lucky else game
 
 
 def qwinto(players: int = 2, seed: int = 1) -> QwintoGame:
@@ -86,13 +82,12 @@ def qwinto(players: int = 2, seed: int = 1) -> QwintoGame:
 
 def with_fields(game: QwintoGame, player: int = 1, *,
                 fields: dict[str, dict[int, int]] | None = None, failed: int = 0,
-                dice: dict[str, int] | None = None) -> QwintoGame:
-    """A copy of ``game`` with ``player``'s written numbers, failed throws and the dice set."""
-    game = copy.deepcopy(game)
-    sheet = game.sheets[player]
-    for row, written in (fields or {}).items():
-        sheet.fields[row] = dict(written)
-    sheet.failed = failed
+                dice: dict[str, int] | None = None, **state: Any) -> QwintoGame:
+    """``game`` with ``player``'s written numbers and failed throws as given, and, where
+    given, the dice thrown (the active player is then placing them; ``state``: more of
+    :func:`~bot.rules.positions.reposition`'s keywords)."""
+    sheet: dict[str, Any] = {row: dict(written) for row, written in (fields or {}).items()}
+    sheet["failed"] = failed
     if dice is not None:
-        game.dice = dict(dice)
-    return game
+        state = {"phase": "place", **state, "dice": dice}
+    return reposition(game, sheets={player: sheet}, **state)

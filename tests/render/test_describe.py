@@ -21,6 +21,7 @@ from bot.render.describe import (
 )
 from bot.render.leaderboard import BoardRow, BoardTable
 from bot.rules import new_game
+from bot.rules.positions import reposition
 
 from .helpers import classic, longo, qwinto, with_fields, with_state
 
@@ -43,7 +44,7 @@ def test_rows_are_named_in_words() -> None:
 
 def test_a_classic_sheet_in_words() -> None:
     game = with_state(classic(), crossed={"red": [2, 3, 5], "blue": [12, 11, 10, 9, 8, 2]},
-                      locks=("blue",), closed=("blue",), penalties=2)
+                      closed=("blue",), penalties=2)
     lines = sheet_text(game, 1, "Ana").splitlines()
     assert lines == [
         "Ana's sheet, Qwixx:",
@@ -65,7 +66,7 @@ def test_a_longo_sheet_names_the_lucky_numbers() -> None:
 def test_an_onboard_sheet_names_the_pawn() -> None:
     game = new_game("onboard", [1, 2], 1)
     assert "Pawn on the start field" in sheet_text(game, 1, "Ana")
-    game.pawns[1] = 3  # type: ignore[attr-defined]
+    game = reposition(game, pawns={1: 3})
     field = game.board.fields[2]  # type: ignore[attr-defined]
     assert f"Pawn on field 3 ({row_word(field.colour)} {field.number})" in sheet_text(
         game, 1, "Ana")
@@ -81,7 +82,7 @@ def test_a_qwinto_sheet_in_words() -> None:
 
 
 def test_the_table_in_words_marks_the_active_player() -> None:
-    game = with_state(classic(3), 2, crossed={"green": [12, 11]}, locks=(), penalties=1)
+    game = with_state(classic(3), 2, crossed={"green": [12, 11]}, penalties=1)
     lines = table_text(game, NAMES).splitlines()
     assert len(lines) == 3
     assert lines[0].startswith("▶ Ana: 0 points")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,9 @@ from bot.render.board import board_size, field_box, legend_box
 from bot.render.example import onboard_example, write_board_examples
 from bot.render.scoreboard import BoardLayout as ScoreboardLayout
 from bot.render.sheet import SheetLayout, pawn_cells
-from bot.rules import PASS, Move, new_game
+from bot.rules import PASS, Move
 from bot.rules.onboard import OnBoardGame
+from bot.rules.positions import position, reposition
 
 from .helpers import changed, classic, crop, dark, grown, image
 
@@ -22,11 +22,9 @@ NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia", 4: "Lee"}
 
 def onboard(players: int = 3, board: str = "A", pawns: dict[int, int] | None = None,
             phase: str = "action1") -> OnBoardGame:
-    game = new_game("onboard", list(range(1, players + 1)), 7, {"board": board})
+    game = position("onboard", list(range(1, players + 1)), seed=7, options={"board": board},
+                    pawns=pawns or {}, phase=phase, chosen={})
     assert isinstance(game, OnBoardGame)
-    game = copy.deepcopy(game)
-    game.pawns.update(pawns or {})
-    game.phase, game.chosen = phase, {}
     return game
 
 
@@ -73,8 +71,7 @@ def test_every_pawn_looks_different() -> None:
     base = onboard(4, pawns={1: 0, 2: 0, 3: 0, 4: 0})
     crops = []
     for player in (1, 2, 3, 4):
-        game = copy.deepcopy(base)
-        game.pawns[player] = 10
+        game = reposition(base, pawns={player: 10})
         crops.append(crop(render_board(game, NAMES), field_box(game, 10)))
     for k, a in enumerate(crops):
         for b in crops[k + 1:]:
@@ -173,8 +170,10 @@ def test_classic_sheets_and_scoreboards_keep_their_layout() -> None:
 def test_the_scoreboard_always_shows_the_bonus_column() -> None:
     game = onboard(pawns={1: 0, 2: 0, 3: 0})
     assert "bonus" in ScoreboardLayout.of(game).score_columns
-    game.end_reason = "board_finish"
-    data = render_scoreboard(game, NAMES)
+    ended = reposition(game, pawns={1: game.board.last}, final_turn=game.turn, finish_by=1,
+                       end_reason="board_finish")
+    assert "bonus" in ScoreboardLayout.of(ended).score_columns
+    data = render_scoreboard(ended, NAMES)
     assert image(data).width <= 1000
 
 

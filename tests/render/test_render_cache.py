@@ -39,7 +39,8 @@ def renders() -> dict[str, Callable[[], bytes]]:
     onboard = onboard_example(5)
     closed = with_state(classic(3), 2, crossed={"red": [2, 3, 5, 8, 10, 11, 12],
                                                 "blue": [12, 9, 7]},
-                        locks=("red",), closed=("red", "green"), penalties=3)
+                        closed=("red", "green"), penalties=3,
+                        end_reason="rows_locked")
     ends = [Move("cross", "red", 16), Move("lucky", "yellow", 16), Move("cross", "blue", 2),
             Move("cross", "green", 3)]  # outlines and clovers that reach over the locks
     qwinto_rng = random.Random(2)

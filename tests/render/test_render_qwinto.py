@@ -22,6 +22,7 @@ from bot.render.sheet import sheet_size
 from bot.rules import PASS, Move
 from bot.rules.qwinto import (
     BLANK,
+    FAILED_LIMIT,
     GEOMETRY,
     PENTAGONS,
     ROW_COLUMNS,
@@ -153,7 +154,8 @@ def test_real_legal_moves_outline_real_fields() -> None:
 @pytest.mark.parametrize("failed", [1, 2, 3, 4])
 def test_failed_throw_boxes_are_crossed(failed: int) -> None:
     game = qwinto()
-    plain, marked = render(game), render(with_fields(game, failed=failed))
+    ended = {"end_reason": "failed_throws"} if failed == FAILED_LIMIT else {}
+    plain, marked = render(game), render(with_fields(game, failed=failed, **ended))
     for k in range(4):
         box = failed_box(game, k)
         difference = changed(crop(plain, box), crop(marked, box))
@@ -172,8 +174,7 @@ def test_the_current_throw_shows_until_the_game_ends() -> None:
     thrown = with_fields(game, dice=DICE)
     box = throw_box(game)
     assert changed(crop(render(game), box), crop(render(thrown), box)) > 0.1
-    over = with_fields(game, dice=DICE)
-    over.end_reason = "failed_throws"
+    over = with_fields(game, dice=DICE, failed=FAILED_LIMIT, end_reason="failed_throws")
     assert changed(crop(render(game), box), crop(render(over), box)) < 0.01
 
 

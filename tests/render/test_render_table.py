@@ -8,6 +8,7 @@ from bot.render import latest_between, latest_from_moves, render_table
 from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout
 from bot.render.table import TITLE, table_size
 from bot.rules import PASS, Game, Move, new_game
+from bot.rules.positions import reposition
 
 from .helpers import changed, crop, image, with_state
 
@@ -66,8 +67,7 @@ def test_latest_crosses_are_ringed_and_nothing_else_changes() -> None:
 
 
 def test_qwinto_fields_are_ringed_by_column() -> None:
-    game = game_of("qwinto")
-    game.sheets[1].fields["orange"] = {3: 5}
+    game = reposition(game_of("qwinto"), sheets={1: "orange: 3=5"})
     plain = render_table(game, NAMES)
     ringed = render_table(game, NAMES, {1: {("orange", 3)}})
     assert changed(crop(plain, cell_box(game, 0, 0, 3)),
@@ -85,7 +85,6 @@ def test_latest_cells_from_moves_and_from_two_states() -> None:
 
 
 def test_a_finished_game_has_no_active_player() -> None:
-    game = game_of("classic")
-    game.end_reason = "penalties"
+    game = with_state(game_of("classic"), 2, penalties=4, end_reason="penalties")
     img = image(render_table(game, NAMES)).convert("RGB")
     assert min(img.getpixel((EDGE + 1, block_top(game, 0) + 20))) > 240
