@@ -27,7 +27,7 @@ from bot.players import LEVELS, Hint, is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.service.play import Options
 from bot.service.timing import format_duration
-from bot.store import GameRecord, StoredEvent
+from bot.service.types import GameRecord, StoredEvent
 
 LABEL_LIMIT = 80  # Discord's limit for a button's label
 COSTLY_SKIP = 3  # a move skipping this many numbers or more asks for a confirmation
@@ -407,7 +407,7 @@ def you_did(move: Move) -> str:
     if move.kind in ("roll", "keep", "reroll"):
         return t({"roll": "you.rolled", "keep": "you.kept", "reroll": "you.rerolled"}[move.kind])
     if move.kind == "place":
-        return t("you.placed", row=row_text(move.row or ""))
+        return t("you.placed", row=field_button_label(move))  # the field, not just the row
     if move.kind == "pawn":
         return t("you.moved", steps=plural("unit.field", move.number or 0))
     return t("you.crossed", row=row_text(move.row or ""), number=move.number)

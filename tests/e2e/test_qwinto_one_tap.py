@@ -51,7 +51,7 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     done = await other.click(sheet, label=chosen)  # the one click
     assert done.failed is None
     assert done.message.id == sheet.id  # the same message, updated
-    assert "Wrote the sum in" in done.message.content
+    assert f"Wrote the sum in {chosen}." in done.message.content  # the very field
     assert done.message.find_component(label=chosen)["style"] == 3  # shown as chosen
     moves = await store.moves(game)
     assert len(moves) == before + 1
