@@ -22,8 +22,8 @@ from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
 from bot.service.stats import StatsService
+from bot.service.types import Store
 from bot.shards import ShardPlan
-from bot.store import Store
 
 log = logging.getLogger(__name__)
 # Never @everyone or a role, whatever a message says; each post narrows it further

@@ -331,7 +331,9 @@ def lock_text() -> str:
         "#   .venv/bin/pip install -e '.[dev]'",
         "#   .venv/bin/python -m tests.test_dependencies > requirements.lock",
         f"# Written with Python {sys.version_info.major}.{sys.version_info.minor} "
-        f"on {sys.platform}; tests/test_dependencies.py checks it.",
+        f"on {sys.platform}; tests/test_dependencies.py checks it. Versions without",
+        "# hashes: the image is built on several platforms (x86-64, arm64), each with",
+        "# wheels of its own.",
     )
     return "\n".join((*header, *(f"{n}=={v}" for n, v in runtime_closure().items()))) + "\n"
 

@@ -151,3 +151,16 @@ def test_each_module_of_the_store_and_the_service_imports_first() -> None:
     done = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT,
                           capture_output=True, text=True, timeout=300, check=True)
     assert done.stdout.split() == []
+
+
+def test_the_discord_side_takes_games_and_errors_from_the_service() -> None:
+    """The cogs and the client import nothing of the store: its types and errors come
+    through :mod:`bot.service.types`, its per-game lock through the service."""
+    side = {name: path for name, path in modules().items()
+            if name == "bot.app" or name.startswith("bot.cogs")}
+    found = sorted(f"{name} imports {target}" for name, path in side.items()
+                   for target in imported(name, path) if target.startswith("bot.store"))
+    assert found == []
+    reaching = sorted(name for name, path in side.items()
+                      if ".store.game_lock" in path.read_text(encoding="utf-8"))
+    assert reaching == []

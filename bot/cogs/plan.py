@@ -21,7 +21,7 @@ from bot.cogs.texts import end_content, message_link
 from bot.messages import t
 from bot.players import is_computer
 from bot.rules import Game
-from bot.store import GameRecord, StoredEvent
+from bot.service.types import GameRecord, StoredEvent
 
 Events = Mapping[int, Sequence[StoredEvent]]
 """A game's stored events by turn."""

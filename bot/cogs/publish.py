@@ -42,8 +42,8 @@ from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
 from bot.service.games import GameService, Outcome, ServiceError, load_game
 from bot.service.play import Options, Seats
+from bot.service.types import GameRecord, StoredEvent
 from bot.shards import ShardPlan
-from bot.store import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +163,7 @@ class Publisher:
     async def sync(self, game_id: int) -> None:
         """Bring the channel of ``game_id`` up to the stored version (idempotent). The
         store's game lock makes it one sync at a time per game, across processes."""
-        async with self.service.store.game_lock(game_id):
+        async with self.service.game_lock(game_id):
             record = (await self.service.get(game_id)).record
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
@@ -402,7 +402,7 @@ class Publisher:
         with using(await self.language(record.guild_id)):
             text = t("turn.reminder", names=story.mentions(data["players"]),
                      deadline=int(data["deadline"]), link=link)
-        async with self.service.store.game_lock(record.id):  # one writer of ``shown``
+        async with self.service.game_lock(record.id):  # one writer of ``shown``
             message = await self.send(record, text, pinged=data["players"])
             record = (await self.service.get(record.id)).record
             shown = Shown.of(record)

@@ -35,7 +35,7 @@ from bot.service.stats import (
     StatsService,
     VariantStats,
 )
-from bot.store.stats import HistoryGame
+from bot.service.types import HistoryGame
 
 log = logging.getLogger(__name__)
 

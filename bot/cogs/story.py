@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from bot.messages import emoji, inline, plural, row_name, signed, t
 from bot.players import computer_name, is_computer
 from bot.rules import PASS, Game
-from bot.store import StoredEvent
+from bot.service.types import StoredEvent
 
 
 def mention(user: int) -> str:

@@ -23,7 +23,7 @@ from bot.rules import Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.play import Options
 from bot.service.timing import format_duration
-from bot.store import StoreError
+from bot.service.types import StoreError
 
 log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from bot.cogs.story import fit, mention, mentions
 from bot.messages import ordinal, plural, signed, t
 from bot.rules import Game
-from bot.store import GameRecord
+from bot.service.types import GameRecord
 
 
 def message_link(record: GameRecord) -> str:

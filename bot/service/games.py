@@ -12,6 +12,7 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -125,6 +126,12 @@ class GameService:
 
     async def set_message(self, game_id: int, message_id: int) -> None:
         await self.store.set_message(game_id, message_id)
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """``async with service.game_lock(game_id):`` the one publisher of a game's
+        channel at a time, in this process and (on PostgreSQL) in every other. Not
+        re-entrant. Moves do not take it: they are ordered by compare-and-set."""
+        return self.store.game_lock(game_id)
 
     # --- what the channel shows --------------------------------------------
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:

@@ -18,7 +18,7 @@ from bot.i18n import using
 from bot.players import is_computer
 from bot.service.games import GameService, load_game
 from bot.service.play import Seats
-from bot.store import Store
+from bot.service.types import Store
 
 GOLDEN = Path(__file__).parent / "golden"
 HOST = 111

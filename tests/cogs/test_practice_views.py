@@ -11,8 +11,8 @@ from bot.cogs.buttons import LevelSelect, LobbyButton, TurnButton
 from bot.cogs.stats import history_line
 from bot.players import Hint, Option, hint
 from bot.rules import PASS, Move, new_game
-from bot.store import GameRecord
-from bot.store.stats import HistoryGame, HistoryLine
+from bot.rules.positions import position
+from bot.service.types import GameRecord, HistoryGame, HistoryLine
 
 ANA, BEN = 11, 22
 
@@ -61,8 +61,8 @@ def test_sheets_of_a_hinted_game_carry_the_hint_button_and_every_option() -> Non
 
 
 def test_a_hint_says_the_move_its_gain_and_a_risk_in_two_lines_at_most() -> None:
-    game = new_game("classic", [ANA, BEN], seed=2)
-    game.dice = {"white1": 4, "white2": 1, "red": 2, "yellow": 3, "green": 6, "blue": 6}
+    game = position("classic", [ANA, BEN], seed=2, dice={"white1": 4, "white2": 1, "red": 2,
+                                                         "yellow": 3, "green": 6, "blue": 6})
     cross = Move("cross", "red", 5)
     safe = Hint(cross, (Option(cross, 41.4, 0.0), Option(PASS, 39.2, 0.0)), "")
     assert views.hint_content(game, ANA, safe) == \
@@ -78,8 +78,7 @@ def test_a_hint_says_the_move_its_gain_and_a_risk_in_two_lines_at_most() -> None
     risky = Hint(PASS, (Option(PASS, 30.0, 0.25), Option(cross, 20.0, 1.0)), "")
     assert views.hint_content(game, ANA, risky).splitlines()[1] == \
         "⚠️ 25% chance that this turn ends with a penalty."
-    solo = new_game("classic", [ANA], seed=2, solo=True)
-    solo.dice = dict(game.dice)
+    solo = position("classic", [ANA], seed=2, solo=True, dice=game.dice_on_table())
     other = Hint(PASS, (Option(PASS, -0.4, 0.0), Option(cross, -3.0, 1.0)), "")
     assert views.hint_content(solo, ANA, other).splitlines() == [
         "💡 **Pass**: about 0 points expected by the end of the game, 2.6 more than "

@@ -18,7 +18,7 @@ from bot.cogs import views
 from bot.cogs.buttons import DYNAMIC_ITEMS, MoveButton, claimed, decode_move
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.qwinto import ROW_COLUMNS, ROWS
-from bot.store import GameRecord
+from bot.service.types import GameRecord
 
 BUTTON, SELECT = 2, 3
 HINT = "hint"

@@ -7,7 +7,8 @@ from typing import Any
 from bot.cogs import story
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
-from bot.store import StoredEvent
+from bot.rules.positions import position
+from bot.service.types import StoredEvent
 
 ANA, BEN, CEM = 11, 22, 33
 
@@ -66,8 +67,8 @@ def test_pawn_steps_are_counted_in_words() -> None:
 
 
 def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
-    game = new_game("classic", [ANA, BEN, CEM], seed=1)
-    game.chosen = {CEM: PASS}  # as if CEM had nothing to cross this turn
+    # as if CEM had nothing to cross this turn:
+    game = position("classic", [ANA, BEN, CEM], seed=1, chosen={CEM: PASS})
     text = story.live_turn(game, [], 1_700_000_000.9)
     assert f"**Turn 1** · 🎲 <@{ANA}> is active" in text
     assert "⏳ Decide <t:1700000000:R>." in text
@@ -80,9 +81,10 @@ def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
 
 
 def test_the_final_round_names_who_still_plays() -> None:
-    game = new_game("onboard", [ANA, BEN, CEM], seed=1)
+    # CEM reached the finish in turn 3: ANA and BEN play turns 4 and 5, the last ones
+    game = position("onboard", [ANA, BEN, CEM], seed=1, turn=4, pawns={CEM: 40},
+                    final_turn=5, finish_by=CEM)
     assert isinstance(game, OnBoardGame)
-    game.final_turn = game.turn + 1  # ANA reached the finish on the turn before
     assert f"Final round: <@{ANA}>, <@{BEN}> still play" in story.live_turn(game, [], None)
 
 
@@ -166,9 +168,14 @@ def test_qwinto_sheets_speak_of_writing_not_crossing() -> None:
 def test_a_player_the_game_passed_for_is_offered_nothing() -> None:
     from bot.cogs import views
 
-    game = new_game("classic", [ANA, BEN], seed=1)
-    game.chosen = {BEN: PASS}  # as the rules do for a player with nothing to cross
-    game.legal_moves = lambda p: [PASS] if p == BEN else [Move("cross", "red", 5), PASS]  # type: ignore[method-assign]
+    # White 2 + 3: BEN is past 5 in every row, ANA in every row but red; the rules pass
+    # BEN, who has nothing to cross
+    game = position("classic", [ANA, BEN], seed=1,
+                    dice={"white1": 2, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1},
+                    sheets={ANA: "yellow: 6 | green: 4 | blue: 4",
+                            BEN: "red: 6 | yellow: 6 | green: 4 | blue: 4"},
+                    chosen={BEN: PASS})
+    assert game.legal_moves(BEN) == [PASS]
     assert views.options_of(game, BEN) == []
     assert "nothing for you to decide" in views.sheet_content(game, BEN)
     assert views.options_of(game, ANA) == [Move("cross", "red", 5), PASS]

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from bot.cogs import texts, views
 from bot.rules import PASS, Move, new_game
+from bot.rules.positions import position, reposition
 
 ANA, BEN, CEM = 11, 22, 33
 
 
 def test_option_labels_show_dice_skips_and_stay() -> None:
-    game = new_game("classic", [ANA, BEN], seed=2)
-    game.dice = {"white1": 4, "white2": 1, "red": 2, "yellow": 3, "green": 6, "blue": 6}
+    game = position("classic", [ANA, BEN], seed=2, dice={"white1": 4, "white2": 1, "red": 2,
+                                                         "yellow": 3, "green": 6, "blue": 6})
     assert views.option_label(game, ANA, Move("cross", "red", 5)) == "🟥 Red 5 (skips 3)"
     assert views.option_label(game, ANA, PASS) == "Pass"
-    game.phase = "action2"
+    game = reposition(game, phase="action2")
     assert views.option_label(game, ANA, Move("cross", "blue", 10)) == \
         "🟦 Blue 10 (⚪4+🟦6) (skips 2)"
-    onboard = new_game("onboard", [ANA, BEN], seed=2)
-    onboard.phase = "action3"
+    onboard = position("onboard", [ANA, BEN], seed=2, phase="action3")
     assert views.option_label(onboard, ANA, PASS) == "Stay"
 
 
@@ -31,8 +31,8 @@ def test_labels_name_rows_in_words_and_stay_within_discords_limit() -> None:
 
 
 def test_only_a_cross_skipping_three_or_more_asks_first() -> None:
-    game = new_game("classic", [ANA, BEN], seed=2)
-    game.dice = {"white1": 4, "white2": 1, "red": 2, "yellow": 3, "green": 6, "blue": 6}
+    game = position("classic", [ANA, BEN], seed=2, dice={"white1": 4, "white2": 1, "red": 2,
+                                                         "yellow": 3, "green": 6, "blue": 6})
     assert views.costly(game, ANA, Move("cross", "red", 5))  # skips 2, 3, 4
     assert views.costly(game, ANA, Move("cross", "green", 9))  # skips 12, 11, 10
     assert not views.costly(game, ANA, Move("cross", "green", 10))  # skips 12, 11
@@ -50,8 +50,7 @@ def test_the_end_names_winners_and_their_count_of_wins() -> None:
 
 
 def test_qwinto_fields_are_named_by_place_and_neighbours() -> None:
-    game = new_game("qwinto", [ANA, BEN], seed=4)
-    game.sheets[ANA].fields["orange"].update({2: 3, 9: 12})  # type: ignore[attr-defined]
+    game = position("qwinto", [ANA, BEN], seed=4, sheets={ANA: "orange: 2=3 9=12"})
     label = views.field_label(game, ANA, Move("place", "orange", 7))
     assert label == "🟧 Orange field 5 of 9 — between 3 and 12 (pentagon)"
     assert views.field_label(game, ANA, Move("place", "yellow", 1)) == \

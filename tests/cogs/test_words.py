@@ -13,7 +13,7 @@ from bot.i18n import commands as cited
 from bot.messages import signed, t
 from bot.players import Hint, Option
 from bot.rules import PASS, new_game
-from bot.store import StoredEvent
+from bot.service.types import StoredEvent
 
 ANA, BEN, COMPUTER = 11, 22, -1
 

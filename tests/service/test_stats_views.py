@@ -17,7 +17,7 @@ from bot.cogs.stats import (
 )
 from bot.render.leaderboard import Layout, render_leaderboard
 from bot.service.stats import BoardLine, Leaderboard, VariantStats
-from bot.store.stats import HistoryGame, HistoryLine
+from bot.service.types import HistoryGame, HistoryLine
 
 
 def board(sort: str = "wins", own_rank: int | None = 14, unranked: int = 0,
@@ -82,7 +82,7 @@ def test_the_final_sheets_button_is_restart_proof() -> None:
 
 
 def test_ordinals_read_like_english() -> None:
-    from bot.cogs.views import ordinal
+    from bot.messages import ordinal
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]

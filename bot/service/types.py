@@ -1,0 +1,44 @@
+"""What the Discord side knows of games, events and errors: taken from here, never
+from :mod:`bot.store`, so the cogs depend on the service alone.
+
+The values are the store's (a record is what a read returns, an event what the
+channel's story is told from); the service hands them out and takes them back.
+:func:`open_store` and :class:`Store` are for the one place that wires the bot
+(:mod:`bot.app`): it opens the store and gives it to the services.
+"""
+
+from __future__ import annotations
+
+from bot.store import (
+    ChannelBusy,
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    MoveRecord,
+    Store,
+    StoredEvent,
+    StoreError,
+    VersionConflict,
+    WrongStatus,
+    open_store,
+)
+from bot.store.stats import HistoryGame, HistoryLine, PracticeBest, RecentScore, Totals
+
+__all__ = [
+    "ChannelBusy",
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "HistoryGame",
+    "HistoryLine",
+    "MoveRecord",
+    "PracticeBest",
+    "RecentScore",
+    "Store",
+    "StoreError",
+    "StoredEvent",
+    "Totals",
+    "VersionConflict",
+    "WrongStatus",
+    "open_store",
+]
