@@ -7,7 +7,6 @@ and its room while every image is rendered in every language.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from bot.render.example import (
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import Game
 from bot.rules.onboard import OnBoardGame
+from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
 
 SEED = 22
@@ -84,13 +84,16 @@ def games() -> dict[str, Game]:
     """One game of each kind in the states that draw the most words."""
     rng = random.Random(SEED)
     classic = play(start(SEED), 60, rng)
-    locked = copy.deepcopy(classic)
-    locked.closed = ["red"]
-    locked.sheets[1].locks = ["red"]
+    locked = reposition(classic, sheets={1: "red: 2 3 4 5 6 12"}, closed=["red"])  # locked
     onboard = onboard_example(SEED)
-    final_round = copy.deepcopy(onboard)
-    assert isinstance(final_round, OnBoardGame)
-    final_round.final_turn = final_round.turn + 1
+    assert isinstance(onboard, OnBoardGame)
+    # The player before the active one reached the finish: the active player and the
+    # next play the final round.
+    before = onboard.players[(onboard.turn - 2) % len(onboard.players)]
+    finish = next(at for at in range(onboard.board.finish_from, onboard.board.last + 1)
+                  if at not in onboard.pawns.values())
+    final_round = reposition(onboard, pawns={before: finish}, final_turn=onboard.turn + 1,
+                             finish_by=before)
     return {"classic": locked, "longo": longo_example(SEED), "onboard": final_round,
             "qwinto": qwinto_example(SEED), "classic-over": finished(classic, rng),
             "qwinto-over": finished(qwinto_example(SEED), rng)}
