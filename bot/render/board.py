@@ -215,8 +215,9 @@ def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) 
     h = area[3] - area[1]
     _, x, room = finish_flag(layout)
     caption = t("image.finish_caption")
-    if game.final_turn is not None and not game.finished:
-        caption = t("image.final_round", turn=game.final_turn)
+    last = game.last_turn()
+    if last is not None and not game.finished:
+        caption = t("image.final_round", turn=last)
     canvas.label((x, area[1] + h * 0.62), caption, theme.CAPTION_SIZE, room, theme.MUTED,
                  anchor="lm")
 
@@ -299,8 +300,9 @@ def pawn_boxes(b: Box, count: int, start: bool = False) -> list[Box]:
 
 def draw_pawns(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
     by_position: dict[int, list[int]] = {}
+    pawns = game.pawn_positions()
     for seat, player in enumerate(game.players):
-        by_position.setdefault(game.pawns[player], []).append(seat)
+        by_position.setdefault(pawns[player], []).append(seat)
     for position, seats in sorted(by_position.items()):
         b = layout.field_box(position)
         boxes = pawn_boxes(b, len(seats), start=position == 0)
@@ -322,7 +324,7 @@ def draw_legend_entry(canvas: Canvas, b: Box, game: OnBoardGame, player: int, se
     room = b[2] - x - 8
     label, size = canvas.fit_name(name, theme.LEGEND_SIZE, room, bold=True)
     canvas.text((x, b[1] + h * 0.32), label, size, theme.INK, bold=True, anchor="lm")
-    where = where_text(game.board, game.pawns[player])
+    where = where_text(game.board, game.pawn_positions()[player])
     canvas.label((x, b[1] + h * 0.74), where, theme.LEGEND_SIZE - 4, room, theme.MUTED,
                  anchor="lm")
 

@@ -114,8 +114,7 @@ class CompactLayout:
         most = max(len(n) for n in numbers) + 1
         widest = str(max(max(n) for n in numbers))
         points = str(most * (most + 1) // 2)
-        info = isinstance(getattr(game, "lucky", None), dict) or isinstance(
-            getattr(game, "pawns", None), dict)
+        info = game.has_lucky_numbers or game.has_board
         return cls(game.variant, rows, numbers, True, max(widest, points, key=len), info)
 
     @cached_property
@@ -371,13 +370,12 @@ def draw_name(surface: Surface, p: tuple[float, float], name: str, size: float, 
 
 def header_info(game: Game, player: int) -> str:
     """Longo's lucky numbers or On Board's pawn field and bonus."""
-    lucky = getattr(game, "lucky", None)
-    if isinstance(lucky, dict) and player in lucky:
-        return t("image.header_lucky", a=lucky[player][0], b=lucky[player][1])
-    pawns = getattr(game, "pawns", None)
-    if isinstance(pawns, dict):
+    if game.has_lucky_numbers:
+        a, b = game.lucky_numbers(player)
+        return t("image.header_lucky", a=a, b=b)
+    if game.has_board:
         bonus = game.bonus(player)  # type: ignore[attr-defined]
-        return t("image.header_pawn", position=pawns[player], bonus=bonus)
+        return t("image.header_pawn", position=game.pawn_positions()[player], bonus=bonus)
     return ""
 
 
@@ -437,7 +435,7 @@ def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: 
                    row: str, x: float, top: float, marked: set[Cell], ground: Colour) -> None:
     """A row's band, cells (open, crossed, struck, ringed when latest) and lock."""
     sheet = game.sheets[player]
-    closed = row in getattr(game, "closed", ())
+    closed = row in game.closed_rows()
     numbers = layout.numbers[i]
     crossed = set(sheet.crossed[row])
     last = max((numbers.index(n) for n in crossed), default=-1)

@@ -69,7 +69,7 @@ def qwixx_rows(game: Game) -> tuple[str, ...]:
 
 def qwixx_lines(game: Game, player: int, score: Score) -> list[str]:
     sheet = game.sheets[player]
-    closed = set(getattr(game, "closed", ()))
+    closed = set(game.closed_rows())
     lines = []
     for row in qwixx_rows(game):
         crossed = ", ".join(map(str, sheet.crossed[row])) or t("describe.crossed_none")
@@ -77,12 +77,11 @@ def qwixx_lines(game: Game, player: int, score: Score) -> list[str]:
         marks += [t("describe.row_closed")] if row in closed else []
         lines.append(t("describe.qwixx_row_points", row=row_word(row), numbers=crossed,
                        marks="".join(f" · {m}" for m in marks), points=points(score.rows[row])))
-    lucky = getattr(game, "lucky", None)
-    if isinstance(lucky, dict) and player in lucky:
-        lines.append(t("describe.lucky", a=lucky[player][0], b=lucky[player][1]))
-    pawns = getattr(game, "pawns", None)
-    if isinstance(pawns, dict):
-        lines.append(pawn_line(game, player, pawns[player]))
+    if game.has_lucky_numbers:
+        a, b = game.lucky_numbers(player)
+        lines.append(t("describe.lucky", a=a, b=b))
+    if game.has_board:
+        lines.append(pawn_line(game, player, game.pawn_positions()[player]))
     limit = game.rules.penalty_limit  # type: ignore[attr-defined]
     lines.append(t("describe.penalties", count=sheet.penalties, limit=limit,
                    points=signed(score.penalty_points)))
@@ -180,7 +179,7 @@ def colour_of(die: str) -> str:
 
 def board_alt(game: Game, names: Mapping[int, str]) -> str:
     """The description of :func:`bot.render.render_board`'s image (On Board's track)."""
-    pawns: dict[int, int] = getattr(game, "pawns", {})
+    pawns = game.pawn_positions()
     lines = [t("describe.board", title=game.title)]
     lines += [f"{name_of(names, p)}: {pawn_line(game, p, pawns[p])}" for p in game.players]
     return fit("\n".join(lines))

@@ -75,8 +75,8 @@ def misfit(game: Game, move: Move) -> float:
     """How far from its natural place (by the size of the sum) ``move`` writes the sum."""
     columns = ROW_COLUMNS[move.row or ""]
     where = columns.index(move.number or 0) / (len(columns) - 1)
-    dice = len(game.dice)  # type: ignore[attr-defined]
-    total = game.total  # type: ignore[attr-defined]
+    dice = len(game.dice_on_table())
+    total = game.dice_total() or 0
     return abs(where - (total - dice) / (5 * dice))
 
 
@@ -166,7 +166,7 @@ def write_examples(out: Path, seed: int = 22, moves: int = 80) -> dict[str, Path
     table, latest = table_example(seed)
     images = {
         "sheet.png": render_sheet(game, 1, NAMES[1], game.legal_moves(1)),
-        "dice.png": render_dice(game.dice),
+        "dice.png": render_dice(game.dice_on_table()),
         "scoreboard.png": render_scoreboard(ended, NAMES),
         "sheet-longo.png": render_sheet(longo, 1, NAMES[1], longo.legal_moves(1)),
         "sheet-qwinto.png": render_sheet(qwinto, 1, NAMES[1], qwinto.legal_moves(1)),

@@ -223,14 +223,14 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
             ("qwinto-done", game.title, col), layout.column_band(col),
             lambda card: draw_printed(card, layout, game.title, {col})))
     legal = legal_fields(highlight)
-    faint = game.total if legal else 0
+    faint = (game.dice_total() or 0) if legal else 0
     for row in layout.rows:
         draw_row(canvas, layout, game, player, row, legal, faint)
     for k in range(game.sheets[player].failed):
         tick = layout.failed_box(k)
         canvas.sprite(("failed", k), lambda c, b=tick: draw_tick(c, b))
-    if game.dice and not game.finished:
-        dice = game.dice
+    dice = game.dice_on_table()
+    if dice and not game.finished:
         canvas.sprite(("throw", tuple(sorted(dice.items()))),
                       lambda c: draw_throw(c, layout.throw_box, dice))
     boxes = layout.total_boxes()

@@ -29,7 +29,7 @@ from .compact import (
     sprite,
 )
 from .parts import centre, measure, row_colours, signed
-from .sheet import SheetLayout, has_board
+from .sheet import SheetLayout
 
 TITLE = 44
 TITLE_SIZE = 26
@@ -62,7 +62,7 @@ class BoardLayout:
         qwinto = game.variant == qwinto_rules.QwintoGame.variant
         # Qwinto always scores its bonus (pentagons), On Board its pawns' fields; other
         # games show one only if someone has it.
-        bonus = qwinto or has_board(game) or any(s.bonus for s in game.scores().values())
+        bonus = qwinto or game.has_board or any(s.bonus for s in game.scores().values())
         return cls(score_rows(game), len(game.players), bonus, CompactLayout.of(game),
                    "failed" if qwinto else "penalties")
 

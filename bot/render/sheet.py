@@ -24,6 +24,7 @@ from functools import cached_property
 
 from bot.messages import t
 from bot.rules import Game, Move
+from bot.rules.onboard import OnBoardGame
 from bot.rules.qwixx import ROWS, QwixxGame, triangle
 
 from . import icons, qwinto_sheet, theme
@@ -79,7 +80,7 @@ def row_states(game: QwixxGame, player: int, row: str) -> list[Cell]:
     numbers = game.rules.numbers(row)
     crossed = set(game.sheets[player].crossed[row])
     last = max((numbers.index(n) for n in crossed), default=-1)
-    dead = row in game.closed
+    dead = row in game.closed_rows()
     return [
         Cell.CROSSED if n in crossed else Cell.SKIPPED if dead or i < last else Cell.OPEN
         for i, n in enumerate(numbers)
@@ -100,29 +101,23 @@ def lucky_cells(moves: Iterable[Move]) -> set[tuple[str, int]]:
 
 def pawn_cells(game: QwixxGame, player: int, moves: Iterable[Move]) -> set[tuple[str, int]]:
     """The (row, number) cells that pawn ``moves`` (On Board's action 3) would cross."""
-    target_of = getattr(game, "pawn_target", None)
     cells: set[tuple[str, int]] = set()
-    if target_of is None:  # no board: no pawn moves (Longo offers many moves to look at)
+    if not game.has_board:  # no board: no pawn moves (Longo offers many moves to look at)
         return cells
+    assert isinstance(game, OnBoardGame)
     for move in moves:
         if move.kind == PAWN_KIND and move.number is not None:
-            target = target_of(player, move.number)
+            target = game.pawn_target(player, move.number)
             if target is not None and target[2]:
                 cells.add((target[1].colour, target[1].number))
     return cells
 
 
-def has_board(game: Game) -> bool:
-    """Whether ``game`` has a track with pawns (Qwixx On Board)."""
-    return isinstance(getattr(game, "pawns", None), dict)
-
-
 def lucky_numbers(game: QwixxGame, player: int) -> tuple[int, int] | None:
     """``player``'s two lucky numbers, for variants that deal them (Longo)."""
-    lucky = getattr(game, "lucky", None)
-    if not isinstance(lucky, dict) or player not in lucky:
+    if not game.has_lucky_numbers:
         return None
-    a, b = lucky[player]
+    a, b = game.lucky_numbers(player)
     return (a, b)
 
 
@@ -154,7 +149,7 @@ class SheetLayout:
         return cls(rows, tuple(len(game.rules.numbers(r)) for r in rows),
                    max(max_crosses(game, r) for r in rows), game.rules.penalty_limit,
                    game.title, lucky_numbers(game, game.players[0]) is not None, tuple(labels),
-                   has_board(game))
+                   game.has_board)
 
     # rows of cells
     @cached_property
@@ -389,9 +384,10 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
         canvas.sprite(("lucky", lucky), lambda c: draw_lucky_badge(c, badge, lucky))
     marked, clovers = highlighted(moves) | pawn_cells(game, player, moves), lucky_cells(moves)
     sheet = game.sheets[player]
+    closed = game.closed_rows()
     for i, row in enumerate(layout.rows):
-        if row in game.closed or row in sheet.locks:  # the band changes: draw it anew
-            look = ("row", i, tuple(row_states(game, player, row)), row in game.closed,
+        if row in closed or row in sheet.locks:  # the band changes: draw it anew
+            look = ("row", i, tuple(row_states(game, player, row)), row in closed,
                     row in sheet.locks, frozenset(n for r, n in marked | clovers if r == row),
                     frozenset(n for r, n in clovers if r == row))
             canvas.sprite(look, lambda c, i=i, row=row: draw_row(
@@ -432,7 +428,7 @@ def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, 
     """A whole row: its band with every cell as the player left it, the outlines of the
     cells open to them, and its lock."""
     colours = row_colours(row)
-    closed = row in game.closed
+    closed = row in game.closed_rows()
     numbers = game.rules.numbers(row)
     draw_band(canvas, layout, i, row, numbers, closed, row_states(game, player, row))
     draw_highlights(canvas, layout, i, row, numbers, marked, clovers or set())
