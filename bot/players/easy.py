@@ -44,7 +44,7 @@ def _field_cost(game: Game, move: Move) -> float:
     from bot.rules.qwinto import ROW_COLUMNS
 
     position = ROW_COLUMNS[move.row or ""].index(move.number or 0)
-    ideal = (getattr(game, "total", 1) - 1) / 17 * 8  # sums run 1-18 over fields 0-8
+    ideal = ((game.dice_total() or 1) - 1) / 17 * 8  # sums run 1-18 over fields 0-8
     return abs(position - ideal)
 
 
@@ -53,17 +53,12 @@ def _placements(game: Game, player: int) -> list[Move]:
     from bot.rules.qwinto import PLACE
 
     sheet = game.sheets[player]
-    total = getattr(game, "total", 0)
-    return [Move(PLACE, row, column) for row in getattr(game, "rolled", ())
+    thrown = game.dice_on_table()  # the colours rolled, in the rules' order
+    total = game.dice_total() or 0
+    return [Move(PLACE, row, column) for row in thrown
             for column in sheet.free_fields(row, total)]
 
 
 def _penalty_looms(game: Game, player: int) -> bool:
     """The active player's last chance this turn to avoid a penalty or failed throw."""
-    if player != game.active:
-        return False
-    phase = game.decision().phase
-    if phase == "place":  # Qwinto: writing nothing is a failed throw
-        return True
-    last = getattr(game, "active_phases", ("",))[-1]
-    return phase == last and not getattr(game, "active_crossed", True)
+    return game.passing_costs_penalty(player)

@@ -330,13 +330,14 @@ def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
         return rate_keep(plan, move, level)
     if move == PASS:
         return plan.pass_value(active), float(active)
-    gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.total,
+    gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.dice_total() or 0,
                           plan.params, plan.rows)
     return plan.now + gain, 0.0
 
 
 def rate_keep(plan: Planner, move: Move, level: str) -> tuple[float, float]:
-    colours, total = plan.game.rolled, plan.game.total
+    thrown = plan.game.dice_on_table()  # the colours rolled, in the rules' order
+    colours, total = tuple(thrown), plan.game.dice_total() or 0
     if move == KEEP_MOVE:
         fails = not plan.writable(colours, total)
         value = plan.throw_value(colours, total)

@@ -149,7 +149,7 @@ class Turn:
 
     def best_colour(self, rows: tuple[Row, ...], crossed: bool) -> tuple[float, bool]:
         """The best action 2 with these dice after an action-1 choice."""
-        dice = self.game.dice
+        dice = self.game.dice_on_table()
         best = self.best_pawn(rows, crossed)
         for colour in ROWS:
             r = ROWS.index(colour)
@@ -166,7 +166,7 @@ class Turn:
     def best_pawn(self, rows: tuple[Row, ...], crossed: bool) -> tuple[float, bool]:
         """The best action 3 (On Board), or simply the end of the turn."""
         best = self.end_of_turn(rows, crossed, PASS)
-        if "action3" not in getattr(self.game, "active_phases", ()):
+        if not self.game.has_board:  # action 3, the pawn's move, is On Board's
             return best
         for steps in range(1, 6):
             planned = self.pawn_plan(rows, steps)
@@ -216,7 +216,7 @@ class Turn:
         position = game.landing(self.player, move.number or 0)
         assert position is not None  # the move was planned from where the pawn lands
         board = game.board
-        return float(board.bonus(position) - board.bonus(game.pawns[self.player]))
+        return float(board.bonus(position) - board.bonus(game.pawn_positions()[self.player]))
 
     def board_game(self) -> OnBoardGame:
         """The game, for a pawn move: only On Board has them."""
@@ -227,7 +227,7 @@ class Turn:
 def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int,
            colour: str) -> Row:
     start = rules.index(ASCENDING[colour], crossed[-1]) + 1 if crossed else 0
-    return start, crosses, colour in game.closed
+    return start, crosses, colour in game.closed_rows()
 
 
 def rate_moves(game: Game, player: int, level: str, settled: bool = True) -> list[Rated]:
