@@ -64,7 +64,7 @@ def make_bot(database: Path, sb: Sandbox, seed: int) -> QwixxBot:
     parameters = inspect.signature(QwixxBot).parameters
     options: dict[str, Any] = {"coalesce": parameters["coalesce"].default / SCALE}
     if "budget" in parameters:
-        from bot.cogs.budget import WriteBudget
+        from bot.channel.budget import WriteBudget
         options["budget"] = WriteBudget(writes=5, window=5.5 / SCALE)
     return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, **options)
 

@@ -11,13 +11,13 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.channel.budget import WriteBudget
+from bot.channel.timers import Timers
 from bot.cogs import fallback
-from bot.cogs.budget import WriteBudget
-from bot.cogs.buttons import DYNAMIC_ITEMS
 from bot.cogs.qwixx import QwixxCog
-from bot.cogs.stats import STATS_ITEMS, StatsTable
+from bot.cogs.registry import DYNAMIC_ITEMS
+from bot.cogs.stats import StatsTable
 from bot.cogs.table import Table
-from bot.cogs.timers import Timers
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
@@ -74,7 +74,7 @@ class QwixxBot(commands.Bot):
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
         await self.add_cog(QwixxCog(self.table, self.stats_table))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         fallback.install(self)  # answers what discord.py would leave unanswered
         await self.tree.set_translator(Translator())  # commands in each member's language
         if self.sync_commands:

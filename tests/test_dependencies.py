@@ -163,7 +163,7 @@ INTERNALS: tuple[Internal, ...] = (
              "errors in parsing a command's options reach on_error (guard_parsing)",
              _tree_call),
     Internal("discord.py", "DynamicItem.__discord_ui_compiled_template__",
-             r"__discord_ui_compiled_template__", ("bot/cogs/buttons.py",),
+             r"__discord_ui_compiled_template__", ("bot/cogs/registry.py",),
              "a malformed custom_id is told from one a button takes (claimed)",
              _compiled_template),
     Internal("discord.py", "GroupCog().__cog_app_commands_group__",

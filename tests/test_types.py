@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Errors allowed per package, as counted by the mypy of the dev extra; only ever lowered.
 BUDGET: dict[str, int] = {
-    "bot.cogs": 48,
+    "bot.cogs": 29,
     "bot.render": 28,
     "bot.rules": 6,
     "bot.service": 1,
@@ -31,7 +31,7 @@ BUDGET: dict[str, int] = {
 }
 
 # Everything else that mypy checks has no error: these, and any module added to bot/.
-CLEAN = ("bot.sandbox", "bot.i18n", "bot.players", "bot.config", "bot.__main__",
+CLEAN = ("bot.channel", "bot.sandbox", "bot.i18n", "bot.players", "bot.config", "bot.__main__",
          "bot.shards", "bot.text", "bot.__init__", "bot.app", "bot.messages", "benchmarks")
 
 ERROR = re.compile(r"^(?P<path>[^:\s]+\.py):(?P<line>\d+): error: (?P<text>.*)$")
@@ -55,7 +55,7 @@ def mypy() -> tuple[str, list[tuple[str, str]]]:
 
 
 def package_of(path: str) -> str:
-    """bot/cogs/story.py -> bot.cogs; bot/app.py -> bot.app; benchmarks/x.py -> benchmarks."""
+    """bot/channel/story.py -> bot.channel; bot/app.py -> bot.app; benchmarks/x.py -> benchmarks."""
     parts = Path(path).with_suffix("").parts
     if parts[0] == "bot":
         return ".".join(parts[:2])

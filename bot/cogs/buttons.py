@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol, cast
 
 import discord
 
@@ -30,9 +30,6 @@ from bot.i18n import using
 from bot.messages import t
 from bot.rules import Move
 from bot.text import shorten
-
-if TYPE_CHECKING:
-    from bot.cogs.table import Table
 
 log = logging.getLogger(__name__)
 LARGEST_ID = 2**63 - 1
@@ -76,8 +73,31 @@ def identifier(text: str) -> int:
     return int(text)
 
 
-def table(interaction: discord.Interaction) -> Table:
-    return interaction.client.table  # type: ignore[attr-defined]
+class Handlers(Protocol):
+    """What the components hand a click over to (:class:`~bot.cogs.table.Table`)."""
+
+    async def on_lobby(self, interaction: discord.Interaction, game_id: int,
+                       action: str) -> None: ...
+    async def on_level(self, interaction: discord.Interaction, game_id: int, seat: int,
+                       level: str) -> None: ...
+    async def on_answer(self, interaction: discord.Interaction, what: str,
+                        yes: bool) -> None: ...
+    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def on_move(self, interaction: discord.Interaction, game_id: int, turn: int,
+                      phase: str, move: Move, confirmed: bool = False) -> None: ...
+    async def on_back(self, interaction: discord.Interaction, game_id: int,
+                      turn: int) -> None: ...
+
+
+class HasHandlers(Protocol):
+    """The bot (:class:`~bot.app.QwixxBot`), as the components see it."""
+
+    table: Handlers
+
+
+def table(interaction: discord.Interaction) -> Handlers:
+    """The handlers of the bot that received ``interaction``."""
+    return cast(HasHandlers, interaction.client).table
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -305,32 +325,16 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class BadComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"qx:.*"):
-    """Any ``qx:`` component that does not parse: answered with a polite refusal.
-
-    Its template matches every ``qx:`` id, so discord.py also hands it the ids that
-    another item answers; it stays silent on those (see :func:`claimed`).
-    """
+    """A ``qx:`` component that does not parse: answered with a polite refusal (the
+    registered catch-all is :class:`~bot.cogs.registry.Unclaimed`)."""
 
     def __init__(self, item: discord.ui.Item[Any], answer: bool = True) -> None:
         super().__init__(item)
         self.answer = answer
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> BadComponent:
-        return cls(item, answer=not claimed(match.string))
-
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.answer:
             await refuse(interaction)
-
-
-def claimed(custom_id: str) -> bool:
-    """Whether an item other than :class:`BadComponent` takes ``custom_id``."""
-    from bot.cogs.stats import STATS_ITEMS  # stats imports this module (via table)
-
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)
-               for item in (*GAME_ITEMS, *STATS_ITEMS))
 
 
 async def refuse(interaction: discord.Interaction) -> None:
@@ -346,4 +350,3 @@ async def refuse(interaction: discord.Interaction) -> None:
 
 GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect, AskButton, RematchButton,
               LevelSelect)
-DYNAMIC_ITEMS = (*GAME_ITEMS, BadComponent)

@@ -19,9 +19,9 @@ BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name 
 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
-    def __init__(self, table: Table, stats: StatsTable | None = None) -> None:
+    def __init__(self, table: Table, stats: StatsTable) -> None:
         self.table = table
-        self.stats_table = stats or StatsTable.for_table(table)
+        self.stats_table = stats
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")

@@ -12,14 +12,15 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 
 from bot import messages
+from bot.channel.publisher import png_file, server_language
 from bot.cogs.buttons import BadComponent, Malformed, identifier
-from bot.cogs.table import Table, answers_errors, png_file
+from bot.cogs.table import answers_errors
 from bot.messages import inline, plural, t
 from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
@@ -210,8 +211,7 @@ class FinalButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.stats_table.on_final(  # type: ignore[attr-defined]
-            interaction, self.game)
+        await stats_table(interaction).on_final(interaction, self.game)
 
 
 class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -237,8 +237,7 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(what, args)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.stats_table.on_share(  # type: ignore[attr-defined]
-            interaction, self.what, self.args)
+        await stats_table(interaction).on_share(interaction, self.what, self.args)
 
 
 def share_args_valid(what: str, args: str) -> bool:
@@ -264,6 +263,24 @@ def share_view(what: str, args: str, view: discord.ui.View | None = None) -> dis
 STATS_ITEMS = (FinalButton, ShareButton)
 
 
+class StatsHandlers(Protocol):
+    """What the statistics buttons hand a click over to (:class:`StatsTable`)."""
+
+    async def on_final(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def on_share(self, interaction: discord.Interaction, what: str,
+                       args: str) -> None: ...
+
+
+class HasStats(Protocol):
+    """The bot (:class:`~bot.app.QwixxBot`), as the statistics buttons see it."""
+
+    stats_table: StatsHandlers
+
+
+def stats_table(interaction: discord.Interaction) -> StatsHandlers:
+    return cast(HasStats, interaction.client).stats_table
+
+
 class StatsTable:
     """The handlers behind the statistics commands."""
 
@@ -272,12 +289,9 @@ class StatsTable:
         self.stats = stats
         self.games = games
 
-    @classmethod
-    def for_table(cls, table: Table) -> StatsTable:
-        """The statistics of ``table``'s store, registered on its client for the buttons."""
-        stats = cls(table.client, StatsService(table.service.store), table.service)
-        table.client.stats_table = stats  # type: ignore[attr-defined]
-        return stats
+    async def language(self, guild_id: int) -> str:
+        """The server's language, for a view shared with the channel."""
+        return await server_language(self.client, self.games, guild_id)
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():

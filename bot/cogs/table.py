@@ -7,19 +7,21 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
-from bot.cogs import story, views
-from bot.cogs.budget import WriteBudget
-from bot.cogs.publish import Editor, Publisher, png_file
-from bot.cogs.texts import message_link
+from bot.channel import story
+from bot.channel.budget import WriteBudget
+from bot.channel.publisher import Editor, Publisher, ping, png_file
+from bot.channel.story import mention, mentions
+from bot.channel.texts import lobby_closed_content, message_link
+from bot.cogs import views
 from bot.i18n import using
 from bot.messages import t
 from bot.render import render_sheet, render_table
 from bot.render.describe import board_alt, sheet_alt, sheet_text, table_alt, table_text
-from bot.rules import Move
+from bot.rules import VARIANTS, Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.play import Options
 from bot.service.timing import format_duration
@@ -28,21 +30,30 @@ from bot.service.types import StoreError
 log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 P = ParamSpec("P")
-Handler = Callable[Concatenate["Table", discord.Interaction, P], Awaitable[None]]
 
 
-def answers_errors(handler: Handler[P]) -> Handler[P]:
+class Answers(Protocol):
+    """A table of handlers (:class:`Table`, the statistics' table) that answers privately."""
+
+    async def language(self, guild_id: int) -> str: ...
+    async def tell(self, interaction: discord.Interaction, text: str) -> None: ...
+
+
+A = TypeVar("A", bound=Answers)
+Handler = Callable[Concatenate[A, discord.Interaction, P], Awaitable[None]]
+
+
+def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
     """Turn refusals and surprises into a polite ephemeral answer; everything the
     handler writes is in the member's Discord language unless it switches, or is
     called with ``public=True`` (a view shared with the channel: the server's)."""
 
     @functools.wraps(handler)
-    async def wrapper(self: Table, interaction: discord.Interaction, *args: P.args,
+    async def wrapper(self: A, interaction: discord.Interaction, *args: P.args,
                       **kwargs: P.kwargs) -> None:
         locale: object = interaction.locale
         if kwargs.get("public"):  # a view shared with the channel speaks the server's language
-            table: Table = interaction.client.table  # type: ignore[attr-defined]
-            locale = await table.publisher.language(interaction.guild_id or 0)
+            locale = await self.language(interaction.guild_id or 0)
         with using(locale):
             try:
                 await handler(self, interaction, *args, **kwargs)
@@ -57,7 +68,7 @@ def answers_errors(handler: Handler[P]) -> Handler[P]:
     return wrapper
 
 
-def in_server_language(handler: Handler[P]) -> Handler[P]:
+def in_server_language(handler: Handler[Table, P]) -> Handler[Table, P]:
     """For handlers that answer in public (lobbies): written in the server's language;
     refusals still reach the member in theirs (see :func:`answers_errors`)."""
 
@@ -76,8 +87,13 @@ class Table:
                  settle: float = 30.0, budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service
-        self.publisher = Publisher(client, service, settle, budget)
-        self.publisher.refresh_sheet = self.show_sheet
+        self.publisher = Publisher(client, service, turn_view=views.turn_view,
+                                   end_view=views.end_view, refresh_sheet=self.show_sheet,
+                                   settle=settle, budget=budget)
+
+    async def language(self, guild_id: int) -> str:
+        """The server's language, for what the channel shows."""
+        return await self.publisher.language(guild_id)
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():
@@ -145,7 +161,7 @@ class Table:
         if not (allowed.create_public_threads and allowed.send_messages_in_threads):
             raise ServiceError("error.thread_permission")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        title = views.VARIANTS[variant].title
+        title = VARIANTS[variant].title
         thread = await channel.create_thread(
             name=t("thread.name", title=title, host=interaction.user.display_name)[:100],
             type=discord.ChannelType.public_thread, auto_archive_duration=10080)
@@ -305,11 +321,11 @@ class Table:
         member = interaction.user
         can_manage = interaction.permissions.manage_channels  # resolved for this channel
         record = await self.service.abandon(interaction.channel_id or 0, member.id, can_manage)
-        title = views.VARIANTS[record.variant].title
-        await self.settle_question(interaction, t("abandon.done", name=views.mention(member.id),
+        title = VARIANTS[record.variant].title
+        await self.settle_question(interaction, t("abandon.done", name=mention(member.id),
                                                   title=title))
         with using(await self.publisher.language(record.guild_id)):
-            await self.say(interaction, t("abandon.done", name=views.mention(member.id),
+            await self.say(interaction, t("abandon.done", name=mention(member.id),
                                           title=title))
         await self.publisher.publish(Outcome(record, None))
 
@@ -324,7 +340,7 @@ class Table:
         await self.remember(interaction)
         message = await interaction.response.send_message(
             views.rematch_content(record, old.players), view=views.lobby_view(record),
-            allowed_mentions=views.ping(p for p in old.players if p != interaction.user.id))
+            allowed_mentions=ping(p for p in old.players if p != interaction.user.id))
         if isinstance(message.resource, discord.InteractionMessage):
             await self.service.set_message(record.id, message.resource.id)
 
@@ -346,7 +362,7 @@ class Table:
             await interaction.edit_original_response(content=views.lobby_content(record),
                                                      view=views.lobby_view(record))
         else:
-            content = views.lobby_closed_content(record, "lobby.cancelled", user)
+            content = lobby_closed_content(record, "lobby.cancelled", user)
             await interaction.edit_original_response(content=content, view=None)
             await self.service.set_shown(record.id, record.version, record.message_id, {})
 
@@ -365,7 +381,7 @@ class Table:
                          user: int) -> None:
         outcome = await self.service.start(game_id, user)
         record = outcome.record
-        content = views.lobby_closed_content(record, "lobby.started", user)
+        content = lobby_closed_content(record, "lobby.started", user)
         await interaction.edit_original_response(content=content, view=None)
         await self.publisher.publish(outcome)
 
@@ -496,7 +512,7 @@ class Table:
         waiting = sorted(outcome.game.decision().waiting - {player})
         if outcome.game.finished or not waiting:
             return t("sheet.done_all", what=views.you_did(move))
-        return t("sheet.done", what=views.you_did(move), names=views.mentions(waiting))
+        return t("sheet.done", what=views.you_did(move), names=mentions(waiting))
 
 
 async def answer(interaction: discord.Interaction, editor: Editor | None,

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import discord
 
 from bot import messages
+from bot.channel.story import mention, mentions, row_text
 from bot.cogs.buttons import (
     AskButton,
     FieldSelect,
@@ -21,10 +22,10 @@ from bot.cogs.buttons import (
     TurnButton,
     encode_move,
 )
-from bot.cogs.story import mention, mentions, row_text
 from bot.messages import emoji, plural, row_name, t
 from bot.players import LEVELS, Hint, is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
+from bot.rules.qwinto import FACES, PENTAGONS, ROW_COLUMNS, ROWS
 from bot.service.play import Options
 from bot.service.timing import format_duration
 from bot.service.types import GameRecord, StoredEvent
@@ -88,11 +89,6 @@ def lobby_view(record: GameRecord) -> discord.ui.View:
     return view
 
 
-def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
-    title = VARIANTS[record.variant].title
-    return t(key, title=title, names=mentions(record.players), name=mention(by))
-
-
 # --- the turn message ----------------------------------------------------
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     """"Open my sheet"; "Pass" when a pass needs no sheet to be understood; everyone's
@@ -116,11 +112,6 @@ def latest_cells(events: Iterable[StoredEvent]) -> dict[int, set[tuple[str, int]
         if key and event.player is not None and key in event.data:
             cells.setdefault(event.player, set()).add((event.data["row"], event.data[key]))
     return cells
-
-
-def ping(users: Iterable[int]) -> discord.AllowedMentions:
-    return discord.AllowedMentions(everyone=False, roles=False,
-                                   users=[discord.Object(u) for u in users if not is_computer(u)])
 
 
 # --- a player's sheet ----------------------------------------------------
@@ -227,8 +218,6 @@ def pawn_label(game: Game, player: int, move: Move) -> str:
 
 def field_label(game: Game, player: int, move: Move) -> str:
     """A Qwinto field by its place in the row and its written neighbours."""
-    from bot.rules.qwinto import PENTAGONS, ROW_COLUMNS
-
     row, column = move.row or "", move.number or 0
     written = game.sheets[player].fields[row]  # type: ignore[attr-defined]
     left = [written[c] for c in ROW_COLUMNS[row] if c < column and c in written]
@@ -338,8 +327,6 @@ def field_lines(game: Game, player: int,
 
 def field_places(row: str) -> dict[int, int]:
     """A Qwinto row's columns → their places in the row, 0 to 8 left to right."""
-    from bot.rules.qwinto import ROW_COLUMNS
-
     return {column: place for place, column in enumerate(ROW_COLUMNS[row])}
 
 
@@ -348,8 +335,6 @@ def fitting_place(game: Game, player: int, row: str) -> float:
     numbers around it, as far along as it lies between them; an empty row runs from
     0 (before its first field) to one more than the highest sum (after its last), so
     a 7 goes about a third of the way along."""
-    from bot.rules.qwinto import FACES, ROWS
-
     number = game.total  # type: ignore[attr-defined]
     places = field_places(row)
     written = game.sheets[player].fields[row]  # type: ignore[attr-defined]

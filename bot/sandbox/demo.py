@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.app import QwixxBot
-from bot.cogs.budget import WriteBudget
+from bot.channel.budget import WriteBudget
 
 from .autoplay import play_round, seeded_policy, wait_for_turn
 from .driver import BUTTON, STRING_SELECT

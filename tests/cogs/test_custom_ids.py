@@ -10,20 +10,18 @@ import discord
 import pytest
 
 from bot.cogs.buttons import (
-    DYNAMIC_ITEMS,
     TURN_ACTIONS,
     TURN_HANDLERS,
-    BadComponent,
     FieldSelect,
     LobbyButton,
     Malformed,
     MoveButton,
     TurnButton,
-    claimed,
     decode_move,
     encode_move,
     identifier,
 )
+from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed, claimed
 from bot.messages import t
 from bot.rules import Move
 
@@ -155,7 +153,7 @@ async def test_the_history_buttons_are_left_to_their_own_item() -> None:
     item = message_item("qx:12:final")
     match = re.fullmatch(".*", "qx:12:final")
     assert match is not None
-    silent = await BadComponent.from_custom_id(
+    silent = await Unclaimed.from_custom_id(
         FakeInteraction("qx:12:final"), item, match)  # type: ignore[arg-type]
     assert not silent.answer
 
@@ -187,6 +185,6 @@ def test_templates_still_read_what_the_bot_writes() -> None:
     for item in written:
         matching = [cls for cls in DYNAMIC_ITEMS
                     if cls.__discord_ui_compiled_template__.fullmatch(item.custom_id)]
-        assert matching == [type(item), BadComponent]
+        assert matching == [type(item), Unclaimed]
         assert claimed(item.custom_id)
     assert set(TURN_ACTIONS) == set(TURN_HANDLERS)

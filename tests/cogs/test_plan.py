@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.plan import Channel, Delete, Edit, Post, Shown, ending, plan
-from bot.cogs.publish import by_turn
+from bot.channel.plan import Channel, Delete, Edit, Post, Shown, ending, plan
+from bot.channel.publisher import by_turn
 from bot.i18n import using
 from bot.players import is_computer
-from bot.service.games import GameService, load_game
+from bot.service.games import GameService
+from bot.service.memo import load_game
 from bot.service.play import Seats
 from bot.service.types import Store
 

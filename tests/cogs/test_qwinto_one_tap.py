@@ -15,7 +15,8 @@ import discord
 import pytest
 
 from bot.cogs import views
-from bot.cogs.buttons import DYNAMIC_ITEMS, MoveButton, claimed, decode_move
+from bot.cogs.buttons import MoveButton, decode_move
+from bot.cogs.registry import DYNAMIC_ITEMS, claimed
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.qwinto import ROW_COLUMNS, ROWS
 from bot.service.types import GameRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cogs import story
+from bot.channel import story
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
 from bot.rules.positions import position

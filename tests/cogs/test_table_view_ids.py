@@ -8,13 +8,14 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.buttons import DYNAMIC_ITEMS, AskButton, BadComponent, MoveButton, RematchButton
-from bot.cogs.stats import STATS_ITEMS, ShareButton, share_args_valid
+from bot.cogs.buttons import AskButton, BadComponent, MoveButton, RematchButton
+from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed
+from bot.cogs.stats import ShareButton, share_args_valid
 from bot.cogs.table import MESSAGE_LIMIT, with_text
 from bot.messages import t
 from bot.rules import Move
 
-ITEMS = (*DYNAMIC_ITEMS, *STATS_ITEMS)
+ITEMS = DYNAMIC_ITEMS
 
 
 def readers(custom_id: str) -> list[type]:
@@ -28,7 +29,7 @@ def readers(custom_id: str) -> list[type]:
     ShareButton("leaderboard", "all.week.rate"), ShareButton("stats", "42"),
     ShareButton("history", "0")])
 def test_new_buttons_are_read_by_their_own_class(item: Any) -> None:
-    assert set(readers(item.custom_id)) == {type(item), BadComponent}
+    assert set(readers(item.custom_id)) == {type(item), Unclaimed}
     assert len(item.custom_id) <= 100
 
 
@@ -40,7 +41,7 @@ async def test_a_confirming_move_button_keeps_its_move_and_step() -> None:
     assert isinstance(read, MoveButton)
     assert (read.game, read.turn, read.phase, read.move, read.step) == \
         (7, 3, "action2", Move("cross", "green", 4), "yes")
-    assert readers("qx:7:3:action2:cross.green.4:maybe") == [BadComponent]
+    assert readers("qx:7:3:action2:cross.green.4:maybe") == [Unclaimed]
 
 
 @pytest.mark.parametrize(("what", "args", "ok"), [

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.cogs import texts, views
+from bot.channel import texts
+from bot.cogs import views
 from bot.rules import PASS, Move, new_game
 from bot.rules.positions import position, reposition
 

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.cogs import story, texts, views
+from bot.channel import story, texts
+from bot.cogs import views
 from bot.i18n import LOCALES, using
 from bot.i18n import commands as cited
 from bot.messages import signed, t

@@ -32,7 +32,7 @@ import yarl
 
 import bot.store.store as store_module
 from bot.app import new_bot
-from bot.cogs.budget import WriteBudget
+from bot.channel.budget import WriteBudget
 from bot.service.games import GameService, Outcome
 from bot.shards import ShardPlan
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
-from bot.cogs.budget import WriteBudget
+from bot.channel.budget import WriteBudget
 from bot.sandbox import GuildSpec, Sandbox
 
 SEED = 20261126

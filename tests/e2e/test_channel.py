@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
-from bot.cogs.budget import WriteBudget
+from bot.channel.budget import WriteBudget
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import play_to_end, seeded_policy, turn_message, wait_for_turn
 from bot.sandbox.faults import CHANNEL_WRITES, ChannelWriteLimit

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs import story
+from bot.channel import story
 from bot.i18n import using
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import play_to_end, seeded_policy, wait_for_turn

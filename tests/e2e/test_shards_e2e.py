@@ -38,7 +38,7 @@ TIME_FACTOR = 30.0  # the bots' clock: a 5-minute turn lasts 10 s
 START = 60.0  # seconds a bot process may take to connect, however busy the machine
 LONG = 120.0  # seconds for a deadline to fall due and be shown
 TURN = re.compile(r"\*\*Turn (\d+)\*\*")
-RANKED = re.compile(r"^(\d+)\. <@(\d+)> — (-?\d+)", re.MULTILINE)
+RANKED = re.compile(r"^(\d+)\. <@(\d+)> — ([−-]?\d+)", re.MULTILINE)  # a minus sign
 BOARD_LINE = re.compile(r"^\S+\. (\w+): games (\d+), wins (\d+) .*best (-?\d+)$")
 
 
@@ -255,7 +255,8 @@ async def check_leaderboards(sb: Sandbox, *guild_tables: list[Table]) -> None:
         for table in tables:
             assert table.final is not None
             for rank, user, score in RANKED.findall(table.final.content):
-                expected.setdefault(int(user), []).append((int(rank), int(score)))
+                expected.setdefault(int(user), []).append((int(rank),
+                                                           int(score.replace("−", "-"))))
         host = tables[0].members()[0]
         board = (await host.slash("qwixx", "leaderboard", in_channel=tables[0].channel)).message
         [image] = board.attachments

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.app import QwixxBot
-from bot.cogs.budget import WriteBudget
+from bot.channel.budget import WriteBudget
 from bot.rules import Game, Move, game_from_json, new_game
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.commands import (

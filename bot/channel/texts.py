@@ -1,21 +1,27 @@
 """The channel's words that are not a turn's story: links and the final message.
 
-Pure text from the stored game, like :mod:`bot.cogs.story`: no Discord here.
+Pure text from the stored game, like :mod:`bot.channel.story`: no Discord here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bot.cogs.story import fit, mention, mentions
+from bot.channel.story import fit, mention, mentions
 from bot.messages import ordinal, plural, signed, t
-from bot.rules import Game
+from bot.rules import VARIANTS, Game
 from bot.service.types import GameRecord
 
 
 def message_link(record: GameRecord) -> str:
     return (f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
             f"{record.message_id}")
+
+
+def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
+    """A lobby that closed without a game: why, and who was in it."""
+    title = VARIANTS[record.variant].title
+    return t(key, title=title, names=mentions(record.players), name=mention(by))
 
 
 def end_content(game: Game, preface: Iterable[str] = (),

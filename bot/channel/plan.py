@@ -6,8 +6,8 @@ posts, edits and deletions, with their texts, which images and buttons they carr
 they may ping and the nonce that makes a repeated post harmless. It knows nothing of
 Discord; the publisher carries the plan out, within the write budget.
 
-Every text comes from :mod:`bot.cogs.story`: a turn's message is one text from its post
-to its finish (:func:`~bot.cogs.story.turn_message`), so a line once shown stays.
+Every text comes from :mod:`bot.channel.story`: a turn's message is one text from its post
+to its finish (:func:`~bot.channel.story.turn_message`), so a line once shown stays.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from bot.cogs import story
-from bot.cogs.texts import end_content, message_link
+from bot.channel import story
+from bot.channel.texts import end_content, message_link
 from bot.messages import t
 from bot.players import is_computer
 from bot.rules import Game
@@ -122,7 +122,7 @@ def humans(players: Sequence[int]) -> list[int]:
 
 def dice_signature(game: Game) -> str:
     """Which dice lie on the table (so that an image already shown is not sent again)."""
-    dice: dict[str, int] = getattr(game, "dice", {})
+    dice = game.dice_on_table()
     return "dice:" + ",".join(f"{c}{v}" for c, v in dice.items()) if dice else ""
 
 
@@ -137,7 +137,7 @@ def live_images(game: Game, events: Events) -> tuple[tuple[Image, ...], str]:
     the table, and On Board's board once a pawn moved this turn or the last (a finished
     turn keeps none: its words tell the dice and the moves)."""
     moved = pawns_moved(game, events)
-    images: tuple[Image, ...] = ("dice",) if getattr(game, "dice", None) else ()
+    images: tuple[Image, ...] = ("dice",) if game.dice_on_table() else ()
     if moved:
         return (*images, "board"), dice_signature(game) + f"|board:{game.turn}.{moved}"
     return images, dice_signature(game)
@@ -214,7 +214,8 @@ def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
 def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:
     """Reminders and calls go once what they asked for is done: every player they named
     has decided, or their decision or turn is over."""
-    decision, steps, kept = game.decision(), [], []
+    decision, kept = game.decision(), []
+    steps: list[Step] = []
     for note in shown.notes:
         message_id, players, phase = note
         if ended or shown.turn != game.turn or phase != decision.phase \

@@ -9,7 +9,7 @@ a failed edit, the next sync — the timer loop runs one for every lagging game 
 finishes the job. Posts carry a nonce that Discord enforces, so a post repeated
 after a crash does not appear twice.
 
-Writes respect a per-channel budget (:class:`~bot.cogs.budget.WriteBudget`); edits
+Writes respect a per-channel budget (:class:`~bot.channel.budget.WriteBudget`); edits
 that only show decisions being made wait ``settle`` seconds, so a burst of clicks
 becomes one edit. An edit goes through the token of a recent click on the message
 when there is one (:meth:`Publisher.lend`): Discord counts interaction webhooks apart
@@ -25,22 +25,24 @@ import io
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.cogs import story, views
-from bot.cogs.budget import WriteBudget
-from bot.cogs.plan import Buttons, Channel, Delete, Edit, Image, Post, Shown, ending, plan
-from bot.cogs.texts import message_link
+from bot.channel import story
+from bot.channel.budget import WriteBudget
+from bot.channel.plan import Buttons, Channel, Delete, Edit, Image, Post, Shown, ending, plan
+from bot.channel.texts import lobby_closed_content, message_link
 from bot.i18n import using
 from bot.messages import t
+from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
-from bot.service.games import GameService, Outcome, ServiceError, load_game
+from bot.service.games import GameService, Outcome, ServiceError
+from bot.service.memo import load_game
 from bot.service.play import Options, Seats
 from bot.service.types import GameRecord, StoredEvent
 from bot.shards import ShardPlan
@@ -52,6 +54,11 @@ UNKNOWN_MESSAGE = 10008
 Editor = Callable[..., Awaitable[Any]]
 """Edits one message: ``content=``, ``attachments=``, ``view=``."""
 SheetRefresh = Callable[[discord.Interaction, Outcome, str, Editor], Awaitable[None]]
+"""Shows a player's sheet again, in place (the adapter's), with a line on top."""
+TurnView = Callable[[GameRecord, Game], discord.ui.View]
+"""The buttons of a game's open turn (the adapter's)."""
+EndView = Callable[[GameRecord], discord.ui.View]
+"""The buttons under a game's final message (the adapter's)."""
 
 
 async def png_file(render: Callable[..., bytes], *args: Any, name: str,
@@ -90,14 +97,30 @@ def rewind(fields: dict[str, Any]) -> None:
         file.reset()
 
 
+async def server_language(client: discord.Client, service: GameService, guild_id: int) -> str:
+    """The server's language for what its channels show (see bot/cogs/language.py)."""
+    guild = client.get_guild(guild_id)
+    return await service.guild_language(guild_id, guild and guild.preferred_locale)
+
+
+def ping(users: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that may ping ``users`` (people only), never everyone or a role."""
+    return discord.AllowedMentions(everyone=False, roles=False,
+                                   users=[discord.Object(u) for u in users if not is_computer(u)])
+
+
 class Publisher:
-    def __init__(self, client: discord.Client, service: GameService, settle: float = 30.0,
+    """Carries out the channel's plans; the adapter gives it its buttons and the way to
+    show a sheet again."""
+
+    def __init__(self, client: discord.Client, service: GameService, *, turn_view: TurnView,
+                 end_view: EndView, refresh_sheet: SheetRefresh, settle: float = 30.0,
                  budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service
+        self.turn_view, self.end_view, self.refresh_sheet = turn_view, end_view, refresh_sheet
         self.settle = settle
         self.budget = budget or WriteBudget()
-        self.refresh_sheet: SheetRefresh | None = None
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, tuple[str, str, bool]] = {}
         self._sheets: dict[tuple[int, int], OpenSheet] = {}
@@ -178,16 +201,15 @@ class Publisher:
             await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
 
     async def language(self, guild_id: int) -> str:
-        """The server's language for what its channels show (see bot/cogs/language.py)."""
-        guild = self.client.get_guild(guild_id)
-        return await self.service.guild_language(guild_id, guild and guild.preferred_locale)
+        return await server_language(self.client, self.service, guild_id)
 
     async def project(self, record: GameRecord, game: Game,
                       shown: Shown) -> tuple[int | None, Shown]:
         """Carry out the plan for the stored ``game``; the live message's id and what the
         channel then shows."""
         events = by_turn(await self.service.events(record.id, shown.since or shown.turn or 0))
-        wins, best = {}, None
+        wins: dict[int, int] = {}
+        best: int | None = None
         if ending(record, shown):
             wins, best = await self.end_facts(record, game)
         steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away,
@@ -235,7 +257,7 @@ class Publisher:
 
             async def follow_up(interaction: discord.Interaction) -> None:
                 message = await interaction.followup.send(
-                    step.content, allowed_mentions=views.ping(step.pinged), wait=True)
+                    step.content, allowed_mentions=ping(step.pinged), wait=True)
                 self._follow_ups[message.id] = (time.monotonic(), message)
                 sent.append(message.id)
 
@@ -279,7 +301,7 @@ class Publisher:
         closing = [e for e in await self.service.events(record.id) if e.kind == "lobby_closed"]
         reason = closing[-1].data["reason"] if closing else "cancelled"
         by = closing[-1].player if closing else record.host_id
-        content = views.lobby_closed_content(record, f"lobby.{reason}", by or record.host_id)
+        content = lobby_closed_content(record, f"lobby.{reason}", by or record.host_id)
         if record.message_id:
             await self.edit(record, record.message_id, content, None)
 
@@ -302,16 +324,15 @@ class Publisher:
                                             description=scoreboard_alt(game, names)))
         return files
 
-    @staticmethod
-    async def view(buttons: Buttons | None, record: GameRecord,
+    async def view(self, buttons: Buttons | None, record: GameRecord,
                    game: Game) -> discord.ui.View | None:
         if buttons is None:
             return None
-        return views.turn_view(record, game) if buttons == "turn" else views.end_view(record)
+        return self.turn_view(record, game) if buttons == "turn" else self.end_view(record)
 
     async def dice_files(self, game: Game) -> list[discord.File]:
         """The dice on the table now (none between Qwinto's turns)."""
-        dice: dict[str, int] = getattr(game, "dice", {})
+        dice = game.dice_on_table()
         if not dice:
             return []
         return [await png_file(render_dice, dice, name="dice.png", description=dice_alt(dice))]
@@ -332,7 +353,7 @@ class Publisher:
             extra["nonce"] = nonce
         async with self.budget.slot(record.channel_id):
             return await self.channel(record).send(
-                content, files=list(files), allowed_mentions=views.ping(pinged), **extra)
+                content, files=list(files), allowed_mentions=ping(pinged), **extra)
 
     async def edit(self, record: GameRecord, message_id: int, content: str,
                    view: discord.ui.View | None, files: list[discord.File] | None = None,
@@ -424,7 +445,7 @@ class Publisher:
         assert game is not None
         for player in story.deciders(game):
             sheet = self._sheets.get((outcome.record.id, player))
-            if sheet is None or self.refresh_sheet is None or sheet.turn != game.turn \
+            if sheet is None or sheet.turn != game.turn \
                     or time.monotonic() - sheet.opened > TOKEN_LIFETIME:
                 continue
             if sheet.phase == game.decision().phase:

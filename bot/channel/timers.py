@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 
-from bot.cogs.publish import Publisher
+from bot.channel.publisher import Publisher
 from bot.service.games import GameService
 from bot.shards import ShardPlan
 

@@ -222,7 +222,7 @@ def live_turn(game: Game, events: Sequence[StoredEvent], deadline: float | None,
     active = mention(game.active)
     lines = [t("story.header", turn=game.turn, active=active), *story(events, game.variant)]
     lines += call_lines(game)
-    final_turn = getattr(game, "final_turn", None)
+    final_turn = game.last_turn()
     if final_turn is not None:
         still = [active_in(game, turn) for turn in range(game.turn, final_turn + 1)]
         lines.append(t("turn.final_round", names=mentions(still)))
@@ -240,14 +240,14 @@ def call_lines(game: Game) -> list[str]:
     """What the open phase asks of whom, in words."""
     phase, active = game.decision().phase, mention(game.active)
     if phase == "action1":
-        return [t("turn.white_sum", total=game.white_sum, active=active)]  # type: ignore[attr-defined]
+        return [t("turn.white_sum", total=game.dice_total(), active=active)]
     if phase in ("action2", "action3", "roll"):
         return [t(f"turn.{phase}", active=active)]
-    dice = game.dice  # type: ignore[attr-defined]
+    dice = game.dice_on_table()
     rows = t("list.or", first=", ".join(row_text(r) for r in list(dice)[:-1]),
              last=row_text(list(dice)[-1])) if len(dice) > 1 else row_text(next(iter(dice)))
     return [t(f"turn.{phase}", active=active, dice=dice_text(dice),
-              total=game.total, rows=rows)]  # type: ignore[attr-defined]
+              total=game.dice_total(), rows=rows)]
 
 
 def status_line(game: Game, away: Collection[int] = ()) -> str:

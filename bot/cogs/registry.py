@@ -1,0 +1,34 @@
+"""Every restart-proof component the bot registers, and the catch-all behind them.
+
+discord.py hands a click to each registered item whose template matches its custom_id;
+:class:`Unclaimed` matches every ``qx:`` id and refuses politely those that no other
+item takes (a forged, garbled or outdated one), so no click goes unanswered.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.cogs.buttons import GAME_ITEMS, BadComponent
+from bot.cogs.stats import STATS_ITEMS
+
+ITEMS = (*GAME_ITEMS, *STATS_ITEMS)
+
+
+class Unclaimed(BadComponent, template=r"qx:.*"):
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Unclaimed:
+        return cls(item, answer=not claimed(match.string))
+
+
+def claimed(custom_id: str) -> bool:
+    """Whether an item other than the catch-all takes ``custom_id``."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS)
+
+
+DYNAMIC_ITEMS = (*ITEMS, Unclaimed)
+"""What the bot registers (``setup_hook``)."""
