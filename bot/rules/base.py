@@ -195,7 +195,8 @@ class Game(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._copy = state_copier(cls)  # type: ignore[method-assign]
+        # Each class its own copier, written for its slots (an attribute, not a method):
+        cls._copy = state_copier(cls)  # type: ignore[method-assign, assignment]
 
     def _copy(self) -> Self:
         """A game to apply a move to: shares everything until it replaces it (each
@@ -340,6 +341,7 @@ def state_copier(cls: type[Game]) -> Callable[[Game], Game]:
                         "    game._own = None", "    return game"])
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
     exec(source, namespace)  # the source holds nothing but the class's slot names
+    # exec's namespace holds Any: the function it defined is the copier.
     return namespace["copy"]  # type: ignore[no-any-return]
 
 

@@ -46,6 +46,7 @@ def roll(rng: random.Random, dice: Sequence[str], faces: int) -> dict[str, int]:
     ``randint(1, faces)`` is ``1 + _randbelow(faces)`` (CPython's ``randrange`` fast
     path); calling the latter directly draws the very same numbers at half the cost.
     """
+    # Private to random.Random (tests/test_dependencies.py names it): the v1 dice's speed.
     draw = rng._randbelow  # type: ignore[attr-defined]
     return {die: 1 + draw(faces) for die in dice}
 

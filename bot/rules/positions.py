@@ -220,6 +220,7 @@ def _count(value: Any, what: str) -> int:
 
 def _qwixx_sheet(game: Game, player: int, base: dict[str, Any],
                  spec: SheetSpec) -> dict[str, Any]:
+    # Only games of the Qwixx family reach here, and they carry their rules' tables.
     rules = game.rules  # type: ignore[attr-defined]
     sheet = copy.deepcopy(base)
     for name, value in _parts(spec, player).items():

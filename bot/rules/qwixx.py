@@ -22,6 +22,8 @@ ASCENDING = ("red", "yellow")
 WHITE = ("white1", "white2")
 CROSS = "cross"
 ALL_DICE = (*WHITE, *ROWS)
+RowTable = tuple[str, tuple[int, ...], tuple[Move, ...]]
+"""A row, its numbers' positions by dice sum, and the cross of each sum (see ``tables``)."""
 
 
 @dataclass(frozen=True)
@@ -59,15 +61,15 @@ class QwixxRules:
         return self.row_length - self.lock_span
 
     @cached_property
-    def tables(self) -> tuple[tuple[str, tuple[int, ...], tuple[Move | None, ...]], ...]:
+    def tables(self) -> tuple[RowTable, ...]:
         """Per row: the row, then indexed by any dice sum 0..2*faces its position in the row
-        (-1 where the row has no such number) and the move crossing it (tuple look-ups)."""
+        (-1 where the row has no such number) and the move crossing it (PASS where none;
+        never offered, its position being -1) — tuple look-ups."""
         sums = range(2 * self.faces + 1)
         return tuple((r, tuple(self.index[r].get(n, -1) for n in sums),
-                      tuple(self.cross_moves[r].get(n) for n in sums)) for r in ROWS)
+                      tuple(self.cross_moves[r].get(n, PASS) for n in sums)) for r in ROWS)
 
-    def open_tables(self, closed: list[str]) -> tuple[
-            tuple[str, tuple[int, ...], tuple[Move | None, ...]], ...]:
+    def open_tables(self, closed: list[str]) -> tuple[RowTable, ...]:
         """:attr:`tables` without the ``closed`` rows (one tuple per set of closed rows)."""
         key = tuple(closed)
         found = self._open.get(key)
@@ -76,8 +78,7 @@ class QwixxRules:
         return found
 
     @cached_property
-    def _open(self) -> dict[tuple[str, ...], tuple[
-            tuple[str, tuple[int, ...], tuple[Move | None, ...]], ...]]:
+    def _open(self) -> dict[tuple[str, ...], tuple[RowTable, ...]]:
         return {}
 
     @cached_property
@@ -188,13 +189,15 @@ class QwixxGame(Game):
 
     def colour_dice(self, move: Move) -> tuple[int, int]:
         """The white and coloured die values that make an action-2 cross."""
+        if move.row is None:
+            raise RuleError(f"{move} crosses no row")
         colour = self.dice[move.row]
         white = next(self.dice[w] for w in WHITE if self.dice[w] + colour == move.number)
         return white, colour
 
     def skipped_by(self, player: int, move: Move) -> list[int]:
         """Numbers that ``move`` would leave behind for good."""
-        if move.kind == PASS.kind or move.row is None:
+        if move.kind == PASS.kind or move.row is None or move.number is None:
             return []
         numbers = self.rules.numbers(move.row)
         start = self._next_index(self.sheets[player], move.row)
