@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from bot.i18n import resolve, supported
@@ -319,8 +319,11 @@ class GameService:
                   move: Move) -> Outcome:
         """Apply ``move`` for ``user`` if it is still legal on ``turn`` (and ``phase``).
 
-        One transaction: the rules decide on the record read inside it, so no other
-        writer can come between the read and the write.
+        One transaction for the person's move alone: the rules decide on the record read
+        inside it, so no other writer can come between the read and the write, and
+        nothing slow runs inside it. The computer (and away) seats the game then waits
+        for answer at once, each step decided outside any transaction and stored by
+        compare-and-set (see :meth:`_answer`); the outcome tells both.
         """
         def decide(record: GameRecord) -> tuple[GameChange, Play]:
             game, legal = self._check_turn(Outcome(record, self._games.game(record)), user,
@@ -334,7 +337,7 @@ class GameService:
             if user in seats.away and Options.of(record.options).fill_away:
                 play.events.append(Event("away", user, {"reason": "back"}))
             play.apply(user, move, "player")
-            return self._change(record, play, seats.back(user)), play
+            return self._change(record, play, seats.back(user), absent=False), play
 
         async def attempt() -> Outcome:
             try:
@@ -345,7 +348,44 @@ class GameService:
                 return same.outcome
             self._games.keep(record, play.game)
             return Outcome(record, play.game, play.events, play.before)
-        return await self._retrying(game_id, attempt)
+
+        async with self._lock(game_id):
+            moved = await self._attempts(game_id, attempt)
+            return await self._answer(moved)
+
+    async def _answer(self, moved: Outcome) -> Outcome:
+        """The seats the game now waits for that nobody has to click for (computers,
+        and away seats) decide, on a thread and outside any transaction; their moves
+        are stored with compare-and-set, and decided again on the game as it is should
+        another writer have moved it meanwhile. The person's move before is stored
+        already: nothing here refuses it. A step that cannot be stored is left to the
+        game's timer (the game is due at once while such seats are waited for)."""
+        record, game, events = moved.record, moved.game, list(moved.events)
+        for _ in range(ATTEMPTS):
+            if game is None or not self._absent_waited_for(record, game):
+                break
+            try:
+                answered = await self._save(record, Play(game), Seats.of(record))
+            except (VersionConflict, WrongStatus):
+                log.info("game %d changed before its computers answered; again", record.id)
+                current = await self.store.get_game(record.id)
+                if current is None:
+                    break
+                record, game = current, self._games.game(current)
+                continue
+            except Exception:  # the store failing, or a computer: the move stays stored
+                log.exception("game %d: the computers' answer is left to the timer", record.id)
+                break
+            return Outcome(answered.record, answered.game, events + answered.events,
+                           moved.before)
+        return Outcome(record, game, events, moved.before)
+
+    @staticmethod
+    def _absent_waited_for(record: GameRecord, game: Game) -> bool:
+        """Whether the running game waits for a computer seat or an away one (which
+        :meth:`Play.for_the_absent` decides for)."""
+        return record.status == "running" and GameService._waits_for_absent(game,
+                                                                           Seats.of(record))
 
     async def _save(self, record: GameRecord, play: Play, seats: Seats) -> Outcome:
         """Store what ``play`` did (see :meth:`_change`), compare-and-set.
@@ -357,14 +397,19 @@ class GameService:
         self._games.keep(record, play.game)
         return Outcome(record, play.game, play.events, play.before)
 
-    def _change(self, record: GameRecord, play: Play, seats: Seats) -> GameChange:
+    def _change(self, record: GameRecord, play: Play, seats: Seats,
+                absent: bool = True) -> GameChange:
         """What to store of ``play``, with a fresh clock when a new decision began.
 
-        Computer and away seats decide first, so the game then waits for people only.
+        ``absent``: computer and away seats decide first, so the game then waits for
+        people only. Without (a person's move, stored alone), a game left waiting for
+        such seats is due at once, so that the timer has them answer should nothing
+        else (see :meth:`_answer`).
         """
         options = Options.of(record.options)
-        fill = options.fill_away and seats.people_present(record.players)
-        play.for_the_absent(seats.away, options, fill)
+        if absent:
+            fill = options.fill_away and seats.people_present(record.players)
+            play.for_the_absent(seats.away, options, fill)
         seats = seats.cover(play.covered)
         game = play.game
         status = "finished" if game.finished else "running"
@@ -375,9 +420,23 @@ class GameService:
         results = None if status != "finished" else game_results(
             game, counted=options.counted, practice=options.solo, hints=options.hints,
             stand_in=seats.covered)
-        return GameChange(play.moves, game.to_json(), status, results,
-                          self._timing(record, play, status), seats.to_json(),
-                          play.event_rows())
+        timing = self._timing(record, play, status)
+        clock = Clock.of(record)
+        if status == "running" and not absent and self._waits_for_absent(game, seats):
+            now = self.clock()
+            timing = replace(timing, next_due=now) if timing is not None else Timing(
+                record.stage_started, record.deadline, record.reminders, now)
+        elif status == "running" and timing is None and clock is not None and absent:
+            timing = clock.timing()  # when the clock says: a step before made it due at once
+        return GameChange(play.moves, game.to_json(), status, results, timing,
+                          seats.to_json(), play.event_rows())
+
+    @staticmethod
+    def _waits_for_absent(game: Game, seats: Seats) -> bool:
+        if game.finished:
+            return False
+        waiting = game.decision().waiting
+        return any(is_computer(p) for p in waiting) or bool(waiting & seats.away)
 
     @staticmethod
     def _too_few(record: GameRecord, seats: Seats, options: Options) -> bool:
@@ -415,7 +474,11 @@ class GameService:
             record, game, clock = outcome.record, outcome.game, Clock.of(outcome.record)
             if record.status == "lobby":
                 return await self._expire_lobby(record)
-            if record.status != "running" or game is None or clock is None:
+            if record.status != "running" or game is None:
+                return None
+            if self._absent_waited_for(record, game):  # their answer was never stored
+                return await self._save(record, Play(game), Seats.of(record))
+            if clock is None:
                 return None
             due = clock.due(self.clock())
             if due == "remind":
@@ -566,14 +629,23 @@ class GameService:
 
     async def _retrying(self, game_id: int | None, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` under the game's lock, again when another writer won the race."""
-        lock = self._locks[game_id] if game_id is not None else asyncio.Lock()
-        async with lock:
-            for _ in range(ATTEMPTS):
-                try:
-                    return await attempt()
-                except (VersionConflict, WrongStatus):
-                    log.info("game %s changed concurrently; retrying", game_id)
-            raise ServiceError("error.busy")
+        async with self._lock(game_id):
+            return await self._attempts(game_id, attempt)
+
+    def _lock(self, game_id: int | None) -> asyncio.Lock:
+        """This process's writers of one game take turns (a new lock for no game)."""
+        return self._locks[game_id] if game_id is not None else asyncio.Lock()
+
+    @staticmethod
+    async def _attempts(game_id: int | None, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``attempt``, again when another writer won the race; refused as busy after
+        :data:`ATTEMPTS`."""
+        for _ in range(ATTEMPTS):
+            try:
+                return await attempt()
+            except (VersionConflict, WrongStatus):
+                log.info("game %s changed concurrently; retrying", game_id)
+        raise ServiceError("error.busy")
 
     # --- the server's language (issue 14) ---------------------------------
     async def guild_language(self, guild_id: int, preferred: object = None) -> str:
