@@ -93,7 +93,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import game_from_json, new_game, qwinto
 from .base import DICE_VERSION, Game, Move, RuleError
+from .longo import LUCKY_RANGE
 
 # A sheet as a test writes it: a description or a dict (see the module's docstring).
 SheetSpec = str | Mapping[str, Any]
@@ -109,8 +111,6 @@ def position(variant: str, players: Sequence[int] = (1, 2), *, seed: int = 1,
     ``players``, ``seed``, ``options``, ``solo`` and ``dice_version`` are those of
     :func:`~bot.rules.new_game`; ``state`` takes the keywords of :func:`reposition`.
     """
-    from . import new_game  # the package imports this module's siblings first
-
     return reposition(new_game(variant, players, seed, options, solo, dice_version), **state)
 
 
@@ -128,8 +128,6 @@ def reposition(game: Game, *, sheets: Mapping[int, SheetSpec] | None = None,
     belong to the phase). Raises :class:`~bot.rules.RuleError` for a position the rules
     could never reach (:func:`check_position`).
     """
-    from . import game_from_json
-
     data = copy.deepcopy(game.to_json())
     family = _family(game)
     if turn is not None:
@@ -162,7 +160,7 @@ def reposition(game: Game, *, sheets: Mapping[int, SheetSpec] | None = None,
         _refuse(game, closed=closed, active_crossed=active_crossed)
     if family == "qwinto":
         if dice is not None:
-            order = [c for c in _qwinto().ROWS if c in dice]
+            order = [c for c in qwinto.ROWS if c in dice]
             unknown = set(dice) - set(order)
             if unknown:
                 raise RuleError(f"Qwinto has no die {sorted(unknown)[0]!r}")
@@ -244,7 +242,7 @@ def _qwixx_sheet(game: Game, player: int, base: dict[str, Any],
 
 def _qwinto_sheet(game: Game, player: int, base: dict[str, Any],
                   spec: SheetSpec) -> dict[str, Any]:
-    rows = _qwinto().ROWS
+    rows = qwinto.ROWS
     sheet = copy.deepcopy(base)
     for name, value in _parts(spec, player).items():
         if name == "failed":
@@ -285,12 +283,6 @@ def _set_qwixx(game: Game, data: dict[str, Any], dice: Mapping[str, int] | None,
 
 def _family(game: Game) -> str:
     return "qwinto" if game.variant == "qwinto" else "qwixx"
-
-
-def _qwinto() -> Any:
-    from . import qwinto
-
-    return qwinto
 
 
 def _require(game: Game, variant: str, what: str) -> None:
@@ -409,8 +401,6 @@ def _check_qwixx_row(game: Any, player: int, row: str, crossed: list[int]) -> No
 
 
 def _check_lucky(game: Any) -> None:
-    from .longo import LUCKY_RANGE
-
     pairs = []
     for player in game.players:
         pair = tuple(game.lucky[player])
@@ -444,7 +434,7 @@ def _check_pawns(game: Any) -> None:
 
 
 def _check_qwinto(game: Any) -> None:
-    q = _qwinto()
+    q = qwinto
     for player, sheet in game.sheets.items():
         used: dict[int, set[int]] = {}
         for row in q.ROWS:
