@@ -29,14 +29,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .records import (
-    FINISHED,
-    GAME_COLUMNS,
-    GameRecord,
-    GameResults,
-    game_from_row,
-)
-from .records import PlayerResult as PlayerResult  # defined with the records, named here too
+from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
+from .records import GameResults as GameResults  # defined with the records, named here too
+from .records import PlayerResult as PlayerResult
 from .sql import Connection, Row
 
 if TYPE_CHECKING:
