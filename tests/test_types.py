@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Errors allowed per package, as counted by the mypy of the dev extra; only ever lowered.
 BUDGET: dict[str, int] = {
-    "bot.cogs": 29,
+    "bot.cogs": 28,
     "bot.render": 28,
     "bot.service": 1,
     "bot.store": 5,

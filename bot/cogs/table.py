@@ -445,7 +445,7 @@ class Table:
         await interaction.response.defer()  # a deferred update: see lend()
         outcome = await self.game_here(interaction, game_id)
         record, game = outcome.record, outcome.game
-        if game is None or not hasattr(game, "board"):
+        if game is None or not game.has_board:
             raise ServiceError("error.not_started")
         board = await self.publisher.board_file(record, game)
         board.description = board_alt(game, await self.publisher.names(record))
@@ -459,7 +459,8 @@ class Table:
         """A move; one that skips many numbers asks first, on the same message."""
         await interaction.response.defer()
         current = await self.game_here(interaction, game_id)
-        if confirmed and getattr(current.game, "chosen", {}).get(interaction.user.id) == move:
+        if confirmed and current.game is not None \
+                and current.game.chosen_move(interaction.user.id) == move:
             await self.show_sheet(interaction, current,  # a second [Yes]: chosen already
                                   editor=interaction.edit_original_response)
             return

@@ -98,7 +98,7 @@ def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
     if any(PASS in game.legal_moves(p) for p in game.decision().waiting):
         view.add_item(TurnButton(record.id, game.turn, "pass", game.decision().phase))
     view.add_item(TurnButton(record.id, game.turn, "table"))
-    if hasattr(game, "board"):
+    if game.has_board:
         view.add_item(TurnButton(record.id, game.turn, "board"))
     return view
 
@@ -128,7 +128,7 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
     if not options_of(game, player):
         lines.append(t("sheet.nothing", turn=game.turn))
     else:
-        total = getattr(game, "white_sum", None) or getattr(game, "total", "")
+        total = game.dice_total() or ""
         phase = t(f"sheet.phase.{decision.phase}", total=total)
         key = {"qwinto": "sheet.choose_write", "action3": "sheet.choose_pawn"}.get(
             "qwinto" if game.variant == "qwinto" else decision.phase, "sheet.choose")
@@ -145,15 +145,15 @@ def option_label(game: Game, player: int, move: Move) -> str:
     if move.kind == "pawn":
         return pawn_label(game, player, move)
     if move.kind in ("roll", "reroll"):
-        dice = move.dice or getattr(game, "rolled", ())
+        dice = move.dice or tuple(game.dice_on_table())
         return t(f"option.{move.kind}", dice="".join(emoji(c) for c in dice))
     if move.kind == "keep":
-        return t("option.keep", total=getattr(game, "total", ""))
+        return t("option.keep", total=game.dice_total())
     if move.kind == "place":
         return field_label(game, player, move)
     mark, row = emoji(move.row or ""), row_name(move.row or "")
     if move.kind == "lucky":
-        label = t("option.lucky", lucky=game.white_sum, emoji=mark,  # type: ignore[attr-defined]
+        label = t("option.lucky", lucky=game.dice_total(), emoji=mark,
                   row=row, number=move.number)
     elif phase == "action2":
         white, colour = game.colour_dice(move)  # type: ignore[attr-defined]
@@ -161,7 +161,7 @@ def option_label(game: Game, player: int, move: Move) -> str:
                   colour=colour)
     else:
         label = t("option.cross", emoji=mark, row=row, number=move.number)
-    skipped = game.skipped_by(player, move)  # type: ignore[attr-defined]
+    skipped = game.skipped_by(player, move)
     return fit_label(label + (t("option.skips", count=len(skipped)) if skipped else ""))
 
 
@@ -171,7 +171,7 @@ def fit_label(label: str) -> str:
 
 def skips(game: Game, player: int, move: Move) -> int:
     """How many numbers a cross leaves behind for good (0 for any other move)."""
-    if move.kind not in ("cross", "lucky") or not hasattr(game, "skipped_by"):
+    if move.kind not in ("cross", "lucky"):
         return 0
     return len(game.skipped_by(player, move))
 
@@ -266,7 +266,7 @@ def field_view(record: GameRecord, game: Game, player: int,
     choice made already (it may change until everyone has chosen) shows as chosen."""
     view = discord.ui.View(timeout=None)
     phase = game.decision().phase
-    chosen = getattr(game, "chosen", {}).get(player)
+    chosen = game.chosen_move(player)
 
     def style(move: Move) -> discord.ButtonStyle:
         return discord.ButtonStyle.success if move == chosen else discord.ButtonStyle.secondary
@@ -279,7 +279,7 @@ def field_view(record: GameRecord, game: Game, player: int,
     if rest:
         items.append((len(lines), FieldSelect(
             record.id, game.turn, phase, OTHER_FIELDS,
-            t("option.other_field", total=getattr(game, "total", "")),
+            t("option.other_field", total=game.dice_total()),
             [(encode_move(m), field_label(game, player, m)) for m in rest],
             chosen=encode_move(chosen) if chosen in rest else None)))
     last = len(lines) + bool(rest)
@@ -335,7 +335,7 @@ def fitting_place(game: Game, player: int, row: str) -> float:
     numbers around it, as far along as it lies between them; an empty row runs from
     0 (before its first field) to one more than the highest sum (after its last), so
     a 7 goes about a third of the way along."""
-    number = game.total  # type: ignore[attr-defined]
+    number = game.dice_total() or 0  # the place phase always has dice
     places = field_places(row)
     written = game.sheets[player].fields[row]  # type: ignore[attr-defined]
     marks = [(-1, 0), *sorted((places[c], n) for c, n in written.items()),
