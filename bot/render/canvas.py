@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import current
 
-from . import fonts, png, theme
+from . import fonts, palette, png, theme
 from .pool import ImagePool
 
 Box = tuple[float, float, float, float]
@@ -135,8 +135,6 @@ class Canvas:
     def _draw_sprite(self, parts: list[Part]) -> Sprite | None:
         """The image box that ``parts`` draw in on the card, on whole output pixels, and
         its output pixels in the palette (None if they draw nothing)."""
-        from . import palette
-
         assert self.marks.card is not None
         key, card = self.marks.card
         scratch = Canvas(SCRATCHES.take(key, card.copy))
@@ -334,8 +332,6 @@ class Canvas:
         parts drawn since are scaled and mapped. The box filter and the mapping work
         pixel by pixel, so that gives the pixels of scaling and mapping the whole. The rows
         are deflated in cached runs, cut at ``cuts`` (see :func:`png.run_edges`)."""
-        from . import palette
-
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
             return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries(),

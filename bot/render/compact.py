@@ -28,8 +28,9 @@ from bot.rules import qwinto as qwinto_rules
 
 from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
-from .parts import blend, draw_lock, measure, row_colours, row_letter, signed
+from .parts import draw_lock, measure, row_colours, row_letter, signed
 from .pool import ImagePool
+from .theme import blend
 
 Cell = tuple[str, int]  # (row, number); Qwinto: (row, column)
 

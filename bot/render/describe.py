@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from bot.messages import EN, plural, t
 from bot.rules import Game, Score
+from bot.rules.qwinto import FAILED_LIMIT, GEOMETRY
 
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
 QWINTO = "qwinto"
@@ -97,8 +98,6 @@ def pawn_line(game: Any, player: int, position: int) -> str:
 
 
 def qwinto_lines(game: Game, player: int, score: Score) -> list[str]:
-    from bot.rules.qwinto import FAILED_LIMIT, GEOMETRY
-
     sheet = game.sheets[player]
     lines = []
     for row in QWINTO_ROWS:

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from . import fonts, theme
 from .canvas import Box, Canvas, Colour
 from .compact import Surface, sprite
-from .parts import blend, centre, measure
+from .palette import MEDALS, SORTED_TINT, YOU
+from .parts import centre, measure
+from .theme import blend
 
 WIDTH = 820  # at least; wider when names need it (see :func:`width_for`)
 WIDTH_STEP = 20  # ... by steps of this much
@@ -28,9 +30,6 @@ NUMBER = 100  # each number column
 GAP_ROW = 22  # the dotted gap before a detached line
 FOOTER = 16
 NAME_PAD = 20  # the name column's room around the name
-SORTED_TINT = (236, 242, 250)
-YOU = (28, 96, 178)
-MEDALS = {1: theme.GOLD, 2: (170, 170, 178), 3: (196, 128, 70)}
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,17 @@ from functools import cache
 from PIL import Image
 
 from . import theme
-from .parts import blend
+from .theme import blend
 
 RGB = theme.RGB
 STEPS = (0.5,)  # blends between two colours that meet
 
 ACTIVE_FILL: RGB = (255, 247, 214)  # the active player's block
 TABLE_FILL: RGB = (244, 244, 244)  # the points line of a sheet's points table
+# The leaderboard's own colours (it has a palette of its own, see leaderboard_colours).
+SORTED_TINT: RGB = (236, 242, 250)  # behind the column the lines are sorted by
+YOU: RGB = (28, 96, 178)  # the caller's line
+MEDALS: dict[int, RGB] = {1: theme.GOLD, 2: (170, 170, 178), 3: (196, 128, 70)}
 
 
 def row_shades(colours: theme.RowColours) -> list[RGB]:
@@ -73,14 +77,12 @@ def spread(candidates: Iterable[RGB], found: Sequence[RGB] = ()) -> tuple[RGB, .
 def leaderboard_colours() -> tuple[RGB, ...]:
     """The leaderboard's tint and medals, the palette's colours (but those too close to
     them), then the blends of its text over its grounds."""
-    from . import leaderboard
-
-    medals = list(leaderboard.MEDALS.values())
-    grounds = [theme.PAPER, theme.WINNER, leaderboard.SORTED_TINT]
-    pairs = [(ink, ground) for ink in (theme.INK, theme.MUTED, leaderboard.YOU, *medals)
+    medals = list(MEDALS.values())
+    grounds = [theme.PAPER, theme.WINNER, SORTED_TINT]
+    pairs = [(ink, ground) for ink in (theme.INK, theme.MUTED, YOU, *medals)
              for ground in grounds]
     pairs += [(theme.INK, medal) for medal in medals]
-    return spread([leaderboard.SORTED_TINT, *medals, *colours(),
+    return spread([SORTED_TINT, *medals, *colours(),
                    *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))])
 
 

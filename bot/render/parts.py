@@ -38,12 +38,6 @@ def row_letter(row: str) -> str:
     return t(key) if key in EN else row_word(row)[:1].upper()
 
 
-def blend(a: Colour, b: Colour, t: float) -> Colour:
-    """``a`` moved a fraction ``t`` towards ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
-            round(a[2] + (b[2] - a[2]) * t))
-
-
 def centre(b: Box) -> tuple[float, float]:
     return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 

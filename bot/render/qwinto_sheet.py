@@ -31,7 +31,6 @@ from . import icons, theme
 from .canvas import Box, Canvas
 from .parts import (
     SumEntry,
-    blend,
     centre,
     draw_card,
     draw_name,
@@ -46,6 +45,7 @@ from .parts import (
     sum_boxes,
     sum_line_cuts,
 )
+from .theme import blend
 
 VARIANT = "qwinto"
 

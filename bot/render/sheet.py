@@ -32,7 +32,6 @@ from .canvas import Box, Canvas
 from .palette import TABLE_FILL
 from .parts import (
     SumEntry,
-    blend,
     draw_card,
     draw_lock,
     draw_name,
@@ -52,6 +51,7 @@ from .parts import (
     sum_line_cuts,
     title_left,
 )
+from .theme import blend
 
 CROSS_KIND = "cross"
 LUCKY_KIND = "lucky"
