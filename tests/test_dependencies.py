@@ -167,7 +167,7 @@ INTERNALS: tuple[Internal, ...] = (
              "a malformed custom_id is told from one a button takes (claimed)",
              _compiled_template),
     Internal("discord.py", "GroupCog().__cog_app_commands_group__",
-             r"__cog_app_commands_group__", ("bot/i18n/translator.py",),
+             r"__cog_app_commands_group__", ("bot/i18n/sync.py",),
              "the /qwixx commands' texts, for the slash-command catalogue",
              _cog_group),
     Internal("Pillow", "Image.im (ImagingCore.paste)",

@@ -22,7 +22,10 @@ from datetime import datetime
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from bot.cogs.qwixx import QwixxCog
 from bot.i18n import LOCALES, babel_locale, folder, po_path
+from bot.i18n.translator import NO_DESCRIPTION, english_keys
+from bot.messages import EN
 
 FORMS = ("zero", "one", "two", "few", "many", "other")
 ORDINALS = frozenset({"ordinal"})  # families chosen by the ordinal, not cardinal, rules
@@ -130,16 +133,27 @@ def save(locale: str, keyed: Mapping[str, str], slash: Mapping[SlashKey, str],
 
 
 def slash_texts() -> list[SlashKey]:
-    """The slash commands' English texts that are not catalogue texts already."""
-    from bot.i18n.translator import command_texts
-
-    return command_texts()
+    """Every English text of the ``/qwixx`` commands that needs a slash entry, as
+    (msgctxt, text), in the order the commands declare them (the catalogue texts
+    among them are translated by their keys)."""
+    # No table: only the commands the cog declares are read, and they need none.
+    group = QwixxCog(None, object()).__cog_app_commands_group__  # type: ignore[arg-type]
+    assert group is not None
+    found: list[SlashKey] = [("slash name", group.name),
+                             ("slash description", group.description)]
+    for command in group.walk_commands():
+        found += [("slash name", command.name), ("slash description", command.description)]
+        for option in getattr(command, "parameters", []):
+            found += [("slash name", option.name), ("slash description", option.description)]
+            found += [("slash choice", choice.name) for choice in option.choices]
+    texts = english_keys()
+    unique = dict.fromkeys((c, s) for c, s in found
+                           if s != NO_DESCRIPTION and (c == "slash name" or s not in texts))
+    return list(unique)
 
 
 def sync(locales: Iterable[str]) -> dict[str, Report]:
     """Rewrite each catalogue in step with English; what each still lacks."""
-    from bot.messages import EN
-
     slash_english = slash_texts()
     reports = {}
     for locale in locales:

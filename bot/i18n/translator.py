@@ -16,6 +16,7 @@ from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.i18n import ENGLISH, catalogue, set_locale, slash_catalogue, supported
+from bot.messages import EN
 
 CONTEXTS = {Where.group_name: "slash name", Where.command_name: "slash name",
             Where.parameter_name: "slash name", Where.group_description: "slash description",
@@ -28,8 +29,6 @@ NO_DESCRIPTION = "…"  # discord.py's description of an option nobody described
 @cache
 def english_keys() -> dict[str, str]:
     """Catalogue keys by their English text."""
-    from bot.messages import EN
-
     return {text: key for key, text in reversed(EN.items())}
 
 
@@ -50,26 +49,6 @@ class Translator(app_commands.Translator):
             return None
         return translate(string.message, where, code)
 
-
-def command_texts() -> list[tuple[str, str]]:
-    """Every English text of the ``/qwixx`` commands that needs a slash entry, as
-    (msgctxt, text), in the order the commands declare them."""
-    from bot.cogs.qwixx import QwixxCog
-
-    # No table: only the commands the cog declares are read, and they need none.
-    group = QwixxCog(None, object()).__cog_app_commands_group__  # type: ignore[arg-type]
-    assert group is not None
-    found: list[tuple[str, str]] = [("slash name", group.name),
-                                    ("slash description", group.description)]
-    for command in group.walk_commands():
-        found += [("slash name", command.name), ("slash description", command.description)]
-        for option in getattr(command, "parameters", []):
-            found += [("slash name", option.name), ("slash description", option.description)]
-            found += [("slash choice", choice.name) for choice in option.choices]
-    texts = english_keys()
-    unique = dict.fromkeys((c, s) for c, s in found
-                           if s != NO_DESCRIPTION and (c == "slash name" or s not in texts))
-    return list(unique)
 
 
 class LocalisedTree(app_commands.CommandTree):

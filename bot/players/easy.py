@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.rules import PASS, Game, Move
+from bot.rules.qwinto import PLACE, ROW_COLUMNS
 
 
 def choose(game: Game, player: int, rng: random.Random) -> Move:
@@ -41,8 +42,6 @@ def _cost(game: Game, player: int, move: Move) -> float:
 
 
 def _field_cost(game: Game, move: Move) -> float:
-    from bot.rules.qwinto import ROW_COLUMNS
-
     position = ROW_COLUMNS[move.row or ""].index(move.number or 0)
     ideal = ((game.dice_total() or 1) - 1) / 17 * 8  # sums run 1-18 over fields 0-8
     return abs(position - ideal)
@@ -50,8 +49,6 @@ def _field_cost(game: Game, move: Move) -> float:
 
 def _placements(game: Game, player: int) -> list[Move]:
     """Where the current throw could go, as if it were final."""
-    from bot.rules.qwinto import PLACE
-
     sheet = game.sheets[player]
     thrown = game.dice_on_table()  # the colours rolled, in the rules' order
     total = game.dice_total() or 0

@@ -7,8 +7,7 @@ import re
 import pytest
 
 from bot.i18n import ENGLISH, LOCALES, catalogue, current, language_name, using
-from bot.i18n.sync import check, expected, forms, load, placeholders
-from bot.i18n.translator import command_texts
+from bot.i18n.sync import check, expected, forms, load, placeholders, slash_texts
 from bot.messages import EN, ordinal, plural, t
 
 TRANSLATED = [loc for loc in LOCALES if loc != ENGLISH]
@@ -114,7 +113,7 @@ def test_the_language_is_the_contexts_and_falls_back_to_english() -> None:
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_slash_command_text_is_translated_and_fits_discord(locale: str) -> None:
     _, slash = load(locale)
-    missing = [f"[{c}] {s}" for c, s in command_texts() if not slash.get((c, s))]
+    missing = [f"[{c}] {s}" for c, s in slash_texts() if not slash.get((c, s))]
     assert missing == [], f"{locale} lacks slash texts: {missing}"
     for (context, english), text in slash.items():
         if context == "slash name":
