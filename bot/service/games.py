@@ -421,15 +421,24 @@ class GameService:
             game, counted=options.counted, practice=options.solo, hints=options.hints,
             stand_in=seats.covered)
         timing = self._timing(record, play, status)
-        clock = Clock.of(record)
-        if status == "running" and not absent and self._waits_for_absent(game, seats):
-            now = self.clock()
-            timing = replace(timing, next_due=now) if timing is not None else Timing(
-                record.stage_started, record.deadline, record.reminders, now)
-        elif status == "running" and timing is None and clock is not None and absent:
-            timing = clock.timing()  # when the clock says: a step before made it due at once
+        if status == "running":
+            timing = self._due_for_absent(record, game, seats, timing, absent)
         return GameChange(play.moves, game.to_json(), status, results, timing,
                           seats.to_json(), play.event_rows())
+
+    def _due_for_absent(self, record: GameRecord, game: Game, seats: Seats,
+                        timing: Timing | None, absent: bool) -> Timing | None:
+        """A person's move that leaves the game waiting for computer or away seats makes
+        it due at once (the timer has them answer, should nothing else); their answer
+        makes it due again when its clock says."""
+        if not absent:
+            if not self._waits_for_absent(game, seats):
+                return timing
+            now = self.clock()
+            return replace(timing, next_due=now) if timing is not None else Timing(
+                record.stage_started, record.deadline, record.reminders, now)
+        clock = Clock.of(record) if timing is None else None
+        return timing if clock is None else clock.timing()
 
     @staticmethod
     def _waits_for_absent(game: Game, seats: Seats) -> bool:
