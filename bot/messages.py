@@ -490,6 +490,7 @@ EN: dict[str, str] = {
                          "try again from the command list.",
     "error.store": "I couldn't save that: the game's storage cannot be written right now. "
                    "Nothing changed; please try again in a moment.",
+    "error.restarting": "The bot is restarting; try again in a moment.",
     # computer levels, solo practice, hints and away seats (issue 16)
     "level.easy": "Easy",
     "level.normal": "Normal",
