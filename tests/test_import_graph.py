@@ -149,10 +149,11 @@ def test_each_module_of_the_store_and_the_service_imports_first() -> None:
 
 
 def test_the_discord_side_takes_games_and_errors_from_the_service() -> None:
-    """The cogs and the client import nothing of the store: its types and errors come
-    through :mod:`bot.service.types`, its per-game lock through the service."""
+    """The adapter, the channel and the client import nothing of the store: its types
+    and errors come through :mod:`bot.service.types`, its per-game lock through the
+    service."""
     side = {name: path for name, path in modules().items()
-            if name == "bot.app" or name.startswith("bot.cogs")}
+            if name == "bot.app" or name.startswith(("bot.cogs", "bot.channel"))}
     found = sorted(f"{name} imports {target}" for name, path in side.items()
                    for target in imported(name, path) if target.startswith("bot.store"))
     assert found == []
