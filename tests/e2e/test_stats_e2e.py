@@ -72,7 +72,7 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     # one channel per game: autoplay looks for the channel's final scores
     one, two, three, four = (sb.channel_named(n) for n in ("one", "two", "three", "four"))
     first = await quick_game(sb, ana, ben, one)  # Ben wins
-    assert f"1. <@{ben.id}> — -15" in first.content
+    assert f"1. <@{ben.id}> — −15" in first.content  # a minus sign, not a dash
     await quick_game(sb, ben, ana, two)  # Ana wins
     await quick_game(sb, ana, cem, three)  # Cem wins
     await quick_game(sb, eve, fay, beta_channel)  # another server: Fay wins
