@@ -85,39 +85,6 @@ def _cog_group() -> None:
     assert [c.name for c in group.walk_commands()] == ["one"]
 
 
-def _image_core() -> None:
-    from PIL import Image
-
-    image, tile = Image.new("P", (4, 4)), Image.new("P", (2, 2), 3)
-    image.im.paste(1, (0, 0, 4, 4))
-    image.im.paste(tile.im, (1, 1, 3, 3))
-    assert image.getpixel((0, 0)) == 1 and image.getpixel((1, 1)) == 3
-
-
-def _getencoder() -> None:
-    from PIL import Image
-
-    image = Image.new("P", (3, 2), 7)
-    encoder = Image._getencoder(image.mode, "raw", image.mode)
-    try:
-        encoder.setimage(image.im, (0, 0, *image.size))
-        _, status, data = encoder.encode(6 + 1)
-    finally:
-        encoder.cleanup()
-    assert status > 0 and data == image.tobytes(), (status, data)
-
-
-def _draw_bitmap() -> None:
-    from PIL import Image, ImageDraw
-
-    image, mask = Image.new("RGB", (4, 4)), Image.new("L", (2, 2), 255)
-    draw = ImageDraw.Draw(image)
-    ink = draw._getink((10, 20, 30))[0]
-    assert isinstance(ink, int), f"_getink gives {ink!r}"
-    draw.draw.draw_bitmap((1, 1), mask.im, ink)
-    assert image.getpixel((1, 1)) == (10, 20, 30)
-
-
 def _randbelow() -> None:
     rng, same = random.Random(5), random.Random(5)
     assert [1 + rng._randbelow(6) for _ in range(50)] == [same.randint(1, 6) for _ in range(50)]
@@ -170,18 +137,6 @@ INTERNALS: tuple[Internal, ...] = (
              r"__cog_app_commands_group__", ("bot/i18n/sync.py",),
              "the /qwixx commands' texts, for the slash-command catalogue",
              _cog_group),
-    Internal("Pillow", "Image.im (ImagingCore.paste)",
-             r"\.im\b", ("bot/render/canvas.py", "bot/render/compact.py", "bot/render/png.py"),
-             "pastes and draws on the core image, without Image.paste's checks",
-             _image_core),
-    Internal("Pillow", "Image._getencoder(mode, 'raw', mode)",
-             r"\b_getencoder\b", ("bot/render/png.py",),
-             "an image's bytes in one piece (Image.tobytes packs 64 KB at a time)",
-             _getencoder),
-    Internal("Pillow", "ImageDraw._getink and ImageDraw.draw.draw_bitmap",
-             r"\b_getink\b|\.draw\.draw\b", ("bot/render/canvas.py",),
-             "draws a cached mask of a text as ImageDraw.text does",
-             _draw_bitmap),
     Internal("Python", "random.Random._randbelow",
              r"\b_randbelow\b", ("bot/rules/dice.py",),
              "dice: the very numbers of randint(1, faces), at half the cost",

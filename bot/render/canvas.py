@@ -277,16 +277,21 @@ class Canvas:
             drawn = fonts.render(text, px, path, theme.font(px, bold, condensed), bold, anchor)
             x, y = round(at[0]) + drawn.offset[0], round(at[1]) + drawn.offset[1]
             self._mark((x, y, x + drawn.mask.width, y + drawn.mask.height))
-            self.draw.draw.draw_bitmap((x, y), drawn.mask.im, self.draw._getink(fill)[0])
+            self.draw.bitmap((x, y), drawn.mask, fill=fill)
             if drawn.colour is not None:
                 self.image.paste(drawn.colour, (x, y), drawn.colour)
             return
+        if at[0] < 0 or at[1] < 0:  # off the image's left or top: not worth a mask
+            face = theme.font(self.px(size), bold, condensed)
+            self._mark(shifted(face.getbbox(text, anchor=anchor), at), 2)
+            self.draw.text(at, text, fill=fill, font=face, anchor=anchor)
+            return
         # What ImageDraw.text does for one line, with the glyphs' mask cached.
-        start = (math.modf(at[0])[0], math.modf(at[1])[0])
-        mask, offset = text_mask(text, self.px(size), bold, condensed, anchor, start)
+        mask, offset = text_mask(text, self.px(size), bold, condensed, anchor,
+                                 (math.modf(at[0])[0], math.modf(at[1])[0]))
         x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
-        self._mark((x, y, x + mask.size[0], y + mask.size[1]))
-        self.draw.draw.draw_bitmap((x, y), mask, self.draw._getink(fill)[0])
+        self._mark((x, y, x + mask.width, y + mask.height))
+        self.draw.bitmap((x, y), mask, fill=fill)
 
     def text_width(self, text: str, size: float, bold: bool = False,
                    condensed: bool = False) -> float:
@@ -343,17 +348,29 @@ class Canvas:
             out.paste(palette.to_palette(part), (x0 // s, y0 // s))
         for sprite in self.marks.pending:  # after the boxes, which may span them
             box, patch = self.pixels_of(sprite)
-            x, y = box[0] // s, box[1] // s
-            out.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
+            out.paste(patch, (box[0] // s, box[1] // s))
         return palette_png(out, colours=palette.entries(), runs=SHEET_RUNS, cuts=cuts)
 
 
 @lru_cache(maxsize=4096)
 def text_mask(text: str, size: int, bold: bool, condensed: bool, anchor: str,
-              start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
-    """The anti-aliased mask of ``text`` and its offset from the anchor point, as
-    ImageDraw.text makes them; rendered once per text, font and sub-pixel start."""
-    return theme.font(size, bold, condensed).getmask2(text, "L", anchor=anchor, start=start)
+              start: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
+    """The anti-aliased mask of ``text`` anchored ``start`` (fractions of a pixel, from 0
+    to 1) right of and below a pixel's corner, and the offset of its top-left corner from
+    that corner: the mask ImageDraw.text fills with the ink there, drawn once per text,
+    font and start.
+
+    ImageDraw.text draws it on a blank "L" image (at a whole pixel plus ``start``, whose
+    whole part it takes apart as it does on the canvas) with ink 255, which leaves the
+    mask's values; cropped to what it covers."""
+    face = theme.font(size, bold, condensed)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    x, y = max(1, 2 - math.floor(left)), max(1, 2 - math.floor(top))
+    mask = Image.new("L", (x + math.ceil(right) + 2, y + math.ceil(bottom) + 2))
+    ImageDraw.Draw(mask).text((x + start[0], y + start[1]), text, fill=255, font=face,
+                              anchor=anchor)
+    box = mask.getbbox() or (x, y, x, y)
+    return mask.crop(box), (box[0] - x, box[1] - y)
 
 
 IntBox = tuple[int, int, int, int]

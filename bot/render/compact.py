@@ -219,9 +219,8 @@ class Surface:
         self.key = (width, height, leaderboard)
         self.image = SURFACES.take(self.key, lambda: palette.new_image(
             width, height, leaderboard=leaderboard))
-        self.image.im.paste(palette.index(theme.PAPER, leaderboard), (0, 0, width, height))
+        self.image.paste(palette.index(theme.PAPER, leaderboard), (0, 0, width, height))
         self.draw = ImageDraw.Draw(self.image)
-        self.core = self.image.im  # pasted on directly: Image.paste checks cost more
 
     def png(self, level: int | None = None) -> bytes:
         """The image as a palette PNG (see :func:`palette_png`); the surface is done with,
@@ -232,9 +231,11 @@ class Surface:
             SURFACES.give(self.key, self.image)
 
     def paste(self, tile: Image.Image, x: float, y: float) -> None:
-        """``tile`` (a palette image of this palette) with its top-left corner at (x, y)."""
-        left, top = round(x), round(y)
-        self.core.paste(tile.im, (left, top, left + tile.width, top + tile.height))
+        """``tile`` (a palette image of this palette) with its top-left corner at (x, y).
+
+        Image.paste takes about 1 µs a tile more than pasting on Pillow's core image
+        (Image.im, not public): 0.3-0.5 ms of a 5-player table's or scoreboard's 300-500."""
+        self.image.paste(tile, (round(x), round(y)))
 
     def rect(self, b: Box, fill: Colour) -> None:
         self.draw.rectangle((round(b[0]), round(b[1]), round(b[2]) - 1, round(b[3]) - 1),

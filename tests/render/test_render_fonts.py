@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.render import fonts, theme
 from bot.render.canvas import Canvas
@@ -100,3 +102,22 @@ def test_widths_count_every_run() -> None:
     alone = canvas.text_width("Ana", 24, True)
     assert canvas.text_width("Ana 🇧🇷", 24, True) > alone + 15
     assert canvas.text_width("王小明", 24, True) > 3 * 20
+
+
+@pytest.mark.parametrize("anchor", ["mm", "ls", "rs", "lt", "rm", "la"])
+@pytest.mark.parametrize("bold,condensed", [(False, False), (True, False), (True, True)])
+def test_text_from_a_cached_mask_has_the_pixels_of_imagedraw_text(
+        anchor: str, bold: bool, condensed: bool) -> None:
+    """Canvas.text draws a mask made once per text, font and sub-pixel start: the same
+    pixels as ImageDraw.text at the same point, wherever it falls (off the image too)."""
+    rng = random.Random(anchor)
+    for text in ["8", "12", "Total", "−3", "gy", "ÀÉ", " "]:
+        for size in (7, 19, 40):
+            x, y = rng.uniform(-30, 90), rng.uniform(-30, 90)
+            ours, theirs = (Image.new("RGB", (140, 120), theme.PAPER) for _ in range(2))
+            Canvas(ours, (x, y)).text((0, 0), text, size, theme.INK, bold=bold, anchor=anchor,
+                                      condensed=condensed)
+            ImageDraw.Draw(theirs).text(Canvas(theirs, (x, y)).point((0, 0)), text,
+                                        fill=theme.INK, font=theme.font(size, bold, condensed),
+                                        anchor=anchor)
+            assert ours.tobytes() == theirs.tobytes(), (text, size, x, y)

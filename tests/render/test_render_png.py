@@ -50,3 +50,14 @@ def test_other_modes_go_to_pillow() -> None:
     image = Image.new("RGB", (5, 4), (10, 200, 30))
     back = read(png.encode(image, 7))
     assert back.convert("RGB").getpixel((2, 2)) == (10, 200, 30)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (3, 2), (300, 7), (2000, 40)])
+def test_the_rows_are_the_image_rows_each_after_a_filter_byte(size: tuple[int, int]) -> None:
+    image = palette_image(200, size)
+    for k in range(size[1]):  # rows that end in non-zero bytes, where the filter bytes go
+        image.putpixel((size[0] - 1, k), 255)
+    width, data = size[0], image.tobytes()
+    expected = b"".join(bytes([png.NO_FILTER]) + data[k * width:(k + 1) * width]
+                        for k in range(size[1]))
+    assert png.rows_of(image) == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from bot.render import compact, png, render_scoreboard, render_table
+from bot.render import compact, render_scoreboard, render_table
 from bot.render.pool import ImagePool
 
 from .helpers import classic, with_state
@@ -36,7 +36,6 @@ def test_a_scoreboard_composed_on_a_kept_image_is_the_one_composed_on_a_new_imag
                       closed=("blue",), penalties=2)
     names = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
     compact.SURFACES.clear()
-    png.ROW_IMAGES.clear()
     fresh = render_scoreboard(late, names)
     render_table(early, names)
     render_scoreboard(early, names)  # the kept images now hold other pixels

@@ -71,7 +71,7 @@ def test_sheets_from_runs_have_the_pixels_of_sheets_deflated_whole(
 def test_a_later_state_reuses_the_runs_it_shares() -> None:
     runs = png.RunCache(max_bytes=2**24)
     rows = Image.new("P", (101, 200), 3)
-    raw = png.raw_bytes(rows)
+    raw = rows.tobytes()
     png.pixels(raw, 101, 7, runs)
     count, size = len(runs), runs.size
     changed = bytearray(raw)
