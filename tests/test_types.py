@@ -23,16 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Errors allowed per package, as counted by the mypy of the dev extra; only ever lowered.
 BUDGET: dict[str, int] = {
-    "bot.cogs": 28,
-    "bot.render": 28,
     "bot.service": 1,
     "bot.store": 5,
 }
 
 # Everything else that mypy checks has no error: these, and any module added to bot/.
-CLEAN = ("bot.channel", "bot.rules", "bot.sandbox", "bot.i18n", "bot.players", "bot.config",
+CLEAN = ("bot.channel", "bot.cogs", "bot.rules", "bot.sandbox", "bot.i18n", "bot.players", "bot.config",
          "bot.__main__", "bot.shards", "bot.text", "bot.__init__", "bot.app", "bot.messages",
-         "benchmarks")
+         "bot.render", "benchmarks")
 
 ERROR = re.compile(r"^(?P<path>[^:\s]+\.py):(?P<line>\d+): error: (?P<text>.*)$")
 IGNORE = re.compile(r"#\s*type:\s*ignore(?P<codes>\[[^\]]*\])?(?P<rest>.*)$")

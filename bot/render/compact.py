@@ -18,13 +18,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 from PIL import Image, ImageDraw
 
 from bot.messages import t
 from bot.rules import Game, Move
 from bot.rules import qwinto as qwinto_rules
+from bot.rules.onboard import OnBoardGame
+from bot.rules.qwixx import QwixxGame
 
 from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
@@ -109,9 +111,10 @@ class CompactLayout:
         if game.variant == QWINTO:
             columns = tuple(qwinto_rules.COLUMNS)
             return cls(QWINTO, qwinto_rules.ROWS, (columns,) * 3, False, "18", False)
+        assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
         sheet = game.sheets[game.players[0]]
         rows = tuple(r for r in QWIXX_ROWS if r in sheet.crossed)
-        numbers = tuple(tuple(game.rules.numbers(r)) for r in rows)  # type: ignore[attr-defined]
+        numbers = tuple(tuple(game.rules.numbers(r)) for r in rows)
         most = max(len(n) for n in numbers) + 1
         widest = str(max(max(n) for n in numbers))
         points = str(most * (most + 1) // 2)
@@ -192,7 +195,7 @@ def digit_height(size: float) -> float:
 
 # --- sprites: small images drawn once -------------------------------------------------
 
-SPRITES = ImageCache(maxsize=4096)
+SPRITES: ImageCache[Image.Image] = ImageCache(maxsize=4096)
 
 
 def sprite(key: Hashable, size: tuple[int, int], background: Colour,
@@ -376,8 +379,9 @@ def header_info(game: Game, player: int) -> str:
         a, b = game.lucky_numbers(player)
         return t("image.header_lucky", a=a, b=b)
     if game.has_board:
-        bonus = game.bonus(player)  # type: ignore[attr-defined]
-        return t("image.header_pawn", position=game.pawn_positions()[player], bonus=bonus)
+        assert isinstance(game, OnBoardGame)  # the one variant with a board
+        return t("image.header_pawn", position=game.pawn_positions()[player],
+                 bonus=game.bonus(player))
     return ""
 
 
@@ -389,14 +393,15 @@ def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
     if layout.variant == QWINTO:
         count, limit, caption = sheet.failed, qwinto_rules.FAILED_LIMIT, t("image.failed")
     else:
-        count, limit = sheet.penalties, game.rules.penalty_limit  # type: ignore[attr-defined]
+        assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
+        count, limit = sheet.penalties, game.rules.penalty_limit
         caption = t("image.penalties")
     box = (MARK_BOX, MARK_BOX)
     for k in reversed(range(limit)):
         right -= MARK_BOX
         crossed = k < count
         surface.paste(sprite(("mark", crossed), box, ground,
-                             lambda c, on=crossed: draw_mark(c, on)), right, mid - MARK_BOX / 2)
+                             partial(draw_mark, crossed=crossed)), right, mid - MARK_BOX / 2)
         right -= 4
     width = surface.label((right - 2, mid), caption, INFO_SIZE, WORD_ROOM, theme.MUTED,
                           anchor="rm", ground=ground)
@@ -452,7 +457,7 @@ def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: 
             "skipped" if closed or j < last else "open")
         look = (row, number, state, (row, number) in marked, layout.digit_size)
         surface.paste(sprite(("cell", *look), (cw, ch), band,
-                             lambda c, lk=look: draw_cell(c, lk, cw, ch)),
+                             partial(draw_cell, look=look, w=cw, h=ch)),
                       x + layout.cell_x(j), top)
     lock = ("lock", row, row in sheet.locks, closed)
     surface.paste(sprite(lock, (lock_w, ch), band,
@@ -504,7 +509,7 @@ def draw_qwinto_row(surface: Surface, layout: CompactLayout, game: Game, player:
         look = (row, written.get(column), column == geometry.blank,
                 column in geometry.pentagons, (row, column) in marked, layout.digit_size)
         surface.paste(sprite(("field", *look), (cw, ch), band,
-                             lambda c, lk=look: draw_field(c, lk, cw, ch)),
+                             partial(draw_field, look=look, w=cw, h=ch)),
                       x + layout.cell_x(column), top)
 
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from bot.messages import EN, plural, t
 from bot.rules import Game, Score
 from bot.rules.qwinto import FAILED_LIMIT, GEOMETRY
+from bot.rules.qwixx import QwixxGame
 
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
 QWINTO = "qwinto"
@@ -83,7 +84,8 @@ def qwixx_lines(game: Game, player: int, score: Score) -> list[str]:
         lines.append(t("describe.lucky", a=a, b=b))
     if game.has_board:
         lines.append(pawn_line(game, player, game.pawn_positions()[player]))
-    limit = game.rules.penalty_limit  # type: ignore[attr-defined]
+    assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
+    limit = game.rules.penalty_limit
     lines.append(t("describe.penalties", count=sheet.penalties, limit=limit,
                    points=signed(score.penalty_points)))
     return lines

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import TypeVar
 
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.onboard import OnBoardGame
@@ -34,10 +35,11 @@ from .compact import Cell
 # Chinese and an emoji.
 NAMES = {1: "Ana", 2: "Maximilian Weber", 3: "王小明"}
 TABLE_NAMES = {**NAMES, 4: "Zoë 🦊"}
+Played = TypeVar("Played", bound=QwixxGame)  # a Qwixx game, played on as its own kind
 
 
-def play(game: QwixxGame, moves: int, rng: random.Random, max_skip: int = 1,
-         keen: float = 0.85) -> QwixxGame:
+def play(game: Played, moves: int, rng: random.Random, max_skip: int = 1,
+         keen: float = 0.85) -> Played:
     """Play up to ``moves`` decisions, mostly (``keen``) crossing numbers that skip at most
     ``max_skip``."""
     for _ in range(moves):
@@ -134,7 +136,7 @@ def onboard_example(seed: int, turns: int = 14, board: str = "A") -> OnBoardGame
         crossing = any(t and t[2] for t in (game.pawn_target(game.active, s) for s in steps))
         if game.finished or (game.turn >= turns and len(steps) >= 3 and crossing):
             break
-        game = play(game, 1, rng, max_skip=2, keen=0.9)  # type: ignore[assignment]
+        game = play(game, 1, rng, max_skip=2, keen=0.9)
     return game
 
 

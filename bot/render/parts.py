@@ -139,7 +139,7 @@ def sum_boxes(top: float, count: int) -> list[Box]:
     """``count`` boxes from the left margin, the last (the total) wider."""
     w, h = theme.TOTAL_BOX
     boxes: list[Box] = []
-    x = theme.MARGIN
+    x: float = theme.MARGIN
     for k in range(count):
         width = w * 1.4 if k == count - 1 else w
         boxes.append((x, top, x + width, top + h))
@@ -220,8 +220,10 @@ def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
     disc = icons.inset(b, 2)
     pad = (b[2] - b[0]) / 4
     if closed:
-        ring = {} if compact else {"outline": theme.PAPER, "width": 3}
-        canvas.ellipse(disc, fill=theme.INK, **ring)
+        if compact:
+            canvas.ellipse(disc, fill=theme.INK)
+        else:
+            canvas.ellipse(disc, fill=theme.INK, outline=theme.PAPER, width=3)
         icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
     else:
         canvas.ellipse(disc, fill=colours.cell)

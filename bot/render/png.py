@@ -54,7 +54,9 @@ def encode(image: Image.Image, level: int, colours: int | None = None,
     are deflated in runs of rows (see :func:`run_edges`), each from that cache if it has
     it."""
     if image.mode == "P" and colours is None:
-        colours = int(image.getextrema()[1]) + 1  # type: ignore[index, arg-type]
+        highest = image.getextrema()[1]  # one band: its (lowest, highest)
+        assert not isinstance(highest, tuple)
+        colours = int(highest) + 1
     if not colours or colours <= 16 or "transparency" in image.info:
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", compress_level=min(level, 9))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from bot.messages import t
 from bot.rules import Game, Move
@@ -219,16 +220,15 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
                   lambda card: draw_printed(card, layout, game.title))
     canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title))
     for column in complete_columns(game, player):  # the column's band turns gold
-        canvas.sprite(("done", column), lambda c, col=column: c.redraw(
-            ("qwinto-done", game.title, col), layout.column_band(col),
-            lambda card: draw_printed(card, layout, game.title, {col})))
+        canvas.sprite(("done", column),
+                      partial(draw_done_column, layout=layout, title=game.title, column=column))
     legal = legal_fields(highlight)
     faint = (game.dice_total() or 0) if legal else 0
     for row in layout.rows:
         draw_row(canvas, layout, game, player, row, legal, faint)
     for k in range(game.sheets[player].failed):
         tick = layout.failed_box(k)
-        canvas.sprite(("failed", k), lambda c, b=tick: draw_tick(c, b))
+        canvas.sprite(("failed", k), partial(draw_tick, b=tick))
     dice = game.dice_on_table()
     if dice and not game.finished:
         canvas.sprite(("throw", tuple(sorted(dice.items()))),
@@ -236,7 +236,13 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
     boxes = layout.total_boxes()
     for k, (b, entry) in enumerate(zip(boxes, sum_entries(layout, sum_values(game, player)),
                                        strict=True)):
-        canvas.sprite(("sum", k, entry.value), lambda c, b=b, e=entry: draw_sum_value(c, b, e))
+        canvas.sprite(("sum", k, entry.value), partial(draw_sum_value, b=b, entry=entry))
+
+
+def draw_done_column(canvas: Canvas, layout: QwintoLayout, title: str, column: int) -> None:
+    """A complete column's band, turned gold under the fields printed over it."""
+    canvas.redraw(("qwinto-done", title, column), layout.column_band(column),
+                  lambda card: draw_printed(card, layout, title, {column}))
 
 
 def draw_printed(canvas: Canvas, layout: QwintoLayout, title: str,
@@ -291,8 +297,8 @@ def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int
     reach = False  # an open pentagon's ring reaches over the next field...
     for column in geometry.span:
         if reach:  # ... which is printed over it again, as the whole sheet is drawn
-            canvas.sprite(("field", row, column), lambda c, col=column: draw_field(
-                c, layout, row, col))
+            canvas.sprite(("field", row, column),
+                          partial(draw_field, layout=layout, row=row, column=column))
         reach = False
         if column == geometry.blank:
             continue
@@ -303,17 +309,18 @@ def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int
         if column in written:
             scoring = complete and column == geometry.columns[-1]
             canvas.sprite(("number", row, column, written[column], scoring),
-                          lambda c, b=b, m=middle, n=written[column], s=scoring:
-                          draw_number(c, b, m, n, s))
+                          partial(draw_number, b=b, middle=middle, number=written[column],
+                                  scoring=scoring))
         elif open_here:
-            canvas.sprite(("open", row, column, faint), lambda c, b=b, m=middle, p=pentagon:
-                          draw_open(c, b, m, p, colours, faint))
+            canvas.sprite(("open", row, column, faint),
+                          partial(draw_open, b=b, middle=middle, pentagon=pentagon,
+                                  colours=colours, faint=faint))
             reach = pentagon
     for column in geometry.columns:  # rings last: neighbours must not cover them
         if (row, column) in legal and column not in geometry.pentagons:
             ring = layout.field_box(row, column)
-            canvas.sprite(("ring", row, column), lambda c, b=ring: icons.outline(
-                c, b, theme.CELL_RADIUS))
+            canvas.sprite(("ring", row, column),
+                          partial(icons.outline, b=ring, radius=theme.CELL_RADIUS))
 
 
 def draw_open(canvas: Canvas, b: Box, middle: tuple[float, float], pentagon: bool,

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 from bot.messages import t
 from bot.rules import Game, Score, Standing
 from bot.rules import qwinto as qwinto_rules
+from bot.rules.qwixx import QwixxGame
 
 from . import theme
-from .canvas import Box, Canvas
+from .canvas import Box, Canvas, Colour
 from .compact import (
     EDGE,
     LABEL,
@@ -44,7 +45,8 @@ def score_rows(game: Game) -> tuple[str, ...]:
     """The rows a variant scores, in the sheet's order."""
     if game.variant == qwinto_rules.QwintoGame.variant:
         return qwinto_rules.ROWS
-    return SheetLayout.of(game).rows  # type: ignore[arg-type]
+    assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
+    return SheetLayout.of(game).rows
 
 
 @dataclass(frozen=True)
@@ -216,11 +218,16 @@ def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: St
         tint = row_colours(column).cell if column in layout.rows else ground
         if tint != ground:
             surface.paste(sprite(("tint", tint), (round(b[2] - b[0]) - 4, round(b[3] - b[1]) - 8),
-                                 ground, lambda c, f=tint, w=b[2] - b[0] - 4, h=b[3] - b[1] - 8:
-                                 c.rect((0, 0, w, h), fill=f, radius=5)),
+                                 ground, partial(draw_tint, fill=tint, w=b[2] - b[0] - 4,
+                                                 h=b[3] - b[1] - 8)),
                           b[0] + 2, b[1] + 4)
         surface.text(centre(b), signed(value), size, theme.INK, bold=column == "total",
                      anchor="mm", condensed=True, ground=tint)
+
+
+def draw_tint(canvas: Canvas, fill: Colour, w: float, h: float) -> None:
+    """A score cell's tint: the row's pale colour."""
+    canvas.rect((0, 0, w, h), fill=fill, radius=5)
 
 
 def draw_rank(canvas: Canvas, rank: str, side: float, size: float, winner: bool) -> None:

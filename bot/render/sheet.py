@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, partial
 
 from bot.messages import t
 from bot.rules import Game, Move
@@ -176,7 +176,7 @@ class SheetLayout:
             return theme.NUMBER_SIZE
         room = self.cell_size[0] - theme.NARROW_PAD
         widest = max(self.labels or ("16",), key=lambda t: measure(t, 100, condensed=True))
-        size = theme.NUMBER_SIZE + 4
+        size: float = theme.NUMBER_SIZE + 4
         while size > 12 and measure(widest, size, condensed=True) > room:
             size -= 0.5
         return size
@@ -283,7 +283,8 @@ def sheet_size(game: Game) -> tuple[int, int]:
     """Width and height of a rendered sheet in pixels, for every variant."""
     if is_qwinto(game):
         return qwinto_sheet.sheet_size(game)
-    layout = SheetLayout.of(game)  # type: ignore[arg-type]
+    assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
+    layout = SheetLayout.of(game)
     return layout.width, layout.height
 
 
@@ -390,17 +391,17 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
             look = ("row", i, tuple(row_states(game, player, row)), row in closed,
                     row in sheet.locks, frozenset(n for r, n in marked | clovers if r == row),
                     frozenset(n for r, n in clovers if r == row))
-            canvas.sprite(look, lambda c, i=i, row=row: draw_row(
-                c, layout, game, player, i, row, marked, clovers))
+            canvas.sprite(look, partial(draw_row, layout=layout, game=game, player=player, i=i,
+                                        row=row, marked=marked, clovers=clovers))
         else:
             draw_row_marks(canvas, layout, game, player, i, row, marked, clovers)
     for k, b in enumerate(penalty_boxes(layout)[:sheet.penalties]):
-        canvas.sprite(("tick", k), lambda c, b=b: draw_tick(c, b))
+        canvas.sprite(("tick", k), partial(draw_tick, b=b))
     seat = game.players.index(player)
     for k, (b, entry) in enumerate(zip(layout.total_boxes(), written_sums(layout, game, player),
                                        strict=True)):
-        look = ("sum", k, entry.value, entry.decorate and seat)
-        canvas.sprite(look, lambda c, b=b, e=entry: draw_sum_value(c, b, e))
+        canvas.sprite(("sum", k, entry.value, entry.decorate and seat),
+                      partial(draw_sum_value, b=b, entry=entry))
 
 
 def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
@@ -473,11 +474,14 @@ def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player:
                                             strict=True)):
         b = layout.cell_box(i, j)
         if state is Cell.SKIPPED:
-            canvas.sprite(("cell", i, j, state), lambda c, b=b, n=number: draw_cell(
-                c, b, n, Cell.SKIPPED, colours, layout.number_size, layout.narrow))
+            canvas.sprite(("cell", i, j, state),
+                          partial(draw_cell, b=b, number=number, state=Cell.SKIPPED,
+                                  colours=colours, size=layout.number_size,
+                                  condensed=layout.narrow))
         elif state is Cell.CROSSED:  # the printed cell already shows the number
-            canvas.sprite(("cell", i, j, state), lambda c, b=b, n=number: draw_cross_over(
-                c, b, n, colours, layout.number_size, layout.narrow))
+            canvas.sprite(("cell", i, j, state),
+                          partial(draw_cross_over, b=b, number=number, colours=colours,
+                                  size=layout.number_size, condensed=layout.narrow))
     draw_highlights(canvas, layout, i, row, numbers, marked, clovers)
     if (row, numbers[-1]) in marked | clovers:  # its outline reaches over the lock
         lock = layout.cell_box(i, len(numbers))
@@ -491,11 +495,11 @@ def draw_highlights(canvas: Canvas, layout: SheetLayout, i: int, row: str,
     boxes = [layout.cell_box(i, j) for j in range(len(numbers))]
     for j, number in enumerate(numbers):
         if (row, number) in marked or (row, number) in clovers:
-            canvas.sprite(("outline", i, j), lambda c, b=boxes[j]: icons.outline(
-                c, b, theme.CELL_RADIUS))
+            canvas.sprite(("outline", i, j),
+                          partial(icons.outline, b=boxes[j], radius=theme.CELL_RADIUS))
     for j, number in enumerate(numbers):
         if (row, number) in clovers:
-            canvas.sprite(("clover", i, j), lambda c, b=boxes[j]: draw_clover_mark(c, b))
+            canvas.sprite(("clover", i, j), partial(draw_clover_mark, b=boxes[j]))
 
 
 def draw_clover_mark(canvas: Canvas, b: Box) -> None:
