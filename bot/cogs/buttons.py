@@ -43,6 +43,17 @@ TURN_ACTIONS = tuple(TURN_HANDLERS)
 MOVE_TEXT = re.compile(r"[a-z]+(\.[a-z]*(\.[0-9]{0,3}(\.[a-z]+(\+[a-z]+)*)?)?)?")
 
 
+def interaction_data(interaction: discord.Interaction) -> dict[str, Any]:
+    """The raw data of a component interaction (discord.py types it as a union of
+    every kind of interaction's data)."""
+    return cast(dict[str, Any], interaction.data or {})
+
+
+def chosen_values(interaction: discord.Interaction) -> list[str]:
+    """The values chosen in a select (untrusted: checked by the caller)."""
+    return [str(value) for value in interaction_data(interaction).get("values") or []]
+
+
 class Malformed(ValueError):
     """A custom_id (or a select value) that is not one the bot could have sent."""
 
@@ -114,8 +125,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.action = game, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> LobbyButton | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> LobbyButton | BadComponent:
         try:
             return cls(identifier(match["game"]), match["action"])
         except Malformed:
@@ -141,8 +154,10 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.turn, self.action, self.phase = game, turn, action, phase
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TurnButton | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> TurnButton | BadComponent:
         try:
             return cls(identifier(match["game"]), identifier(match["turn"]), match["action"],
                        match["phase"])
@@ -178,8 +193,10 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.step = step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> MoveButton | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> MoveButton | BadComponent:
         try:
             return cls(identifier(match["game"]), identifier(match["turn"]), match["phase"],
                        decode_move(match["move"]), step=match["step"] or "")
@@ -227,8 +244,10 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game = game
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> RematchButton | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> RematchButton | BadComponent:
         try:
             return cls(identifier(match["game"]))
         except Malformed:
@@ -267,8 +286,10 @@ class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.item.row = value
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> FieldSelect | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> FieldSelect | BadComponent:
         """With the options of the select as sent: a value must be one of them."""
         options = [(o.value, o.label) for o in getattr(item, "options", [])]
         try:
@@ -278,7 +299,7 @@ class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = chosen_values(interaction)
         try:
             if len(values) != 1 or values[0] not in self.allowed:
                 raise Malformed(str(values))
@@ -306,8 +327,10 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.allowed = frozenset(value for value, _ in options[:25])
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> LevelSelect | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> LevelSelect | BadComponent:
         options = [(o.value, o.label) for o in getattr(item, "options", [])]
         try:
             return cls(identifier(match["game"]), options=options)
@@ -315,7 +338,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             return BadComponent(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = chosen_values(interaction)
         found = self.VALUE.fullmatch(values[0]) if len(values) == 1 else None
         if found is None or values[0] not in self.allowed:
             await refuse(interaction)
@@ -339,7 +362,7 @@ class BadComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"qx:.
 
 async def refuse(interaction: discord.Interaction) -> None:
     """The ephemeral answer to a component the bot cannot have sent as it is."""
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    custom_id = str(interaction_data(interaction).get("custom_id", ""))
     log.info("refused malformed component %s from user %s", shorten(custom_id, 120),
              interaction.user.id)
     if not interaction.response.is_done():

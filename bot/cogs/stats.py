@@ -203,8 +203,10 @@ class FinalButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game = game
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> FinalButton | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> FinalButton | BadComponent:
         try:
             return cls(identifier(match["game"]))
         except Malformed:
@@ -228,9 +230,10 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.what, self.args = what, args
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]
-                             ) -> ShareButton | BadComponent:
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> ShareButton | BadComponent:
         what, args = match["what"], match["args"]
         if not share_args_valid(what, args):
             return BadComponent(item)

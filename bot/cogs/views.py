@@ -7,6 +7,7 @@ decision let those mentions ping, through ``AllowedMentions``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 
@@ -156,6 +157,7 @@ def option_label(game: Game, player: int, move: Move) -> str:
         label = t("option.lucky", lucky=game.dice_total(), emoji=mark,
                   row=row, number=move.number)
     elif phase == "action2":
+        # Action 2 is the Qwixx family's alone, whose games tell their dice apart.
         white, colour = game.colour_dice(move)  # type: ignore[attr-defined]
         label = t("option.colour", emoji=mark, row=row, number=move.number, white=white,
                   colour=colour)
@@ -207,6 +209,7 @@ def ask_view(what: str) -> discord.ui.View:
 
 def pawn_label(game: Game, player: int, move: Move) -> str:
     """``♟ 3 → 🟩 10 (cross, bonus 7)``: where the pawn lands and what it does."""
+    # A pawn move is On Board's alone, whose games know where a pawn lands.
     target = game.pawn_target(player, move.number or 0)  # type: ignore[attr-defined]
     assert target is not None
     _, field, crosses = target
@@ -219,7 +222,7 @@ def pawn_label(game: Game, player: int, move: Move) -> str:
 def field_label(game: Game, player: int, move: Move) -> str:
     """A Qwinto field by its place in the row and its written neighbours."""
     row, column = move.row or "", move.number or 0
-    written = game.sheets[player].fields[row]  # type: ignore[attr-defined]
+    written = game.sheets[player].fields[row]
     left = [written[c] for c in ROW_COLUMNS[row] if c < column and c in written]
     right = [written[c] for c in ROW_COLUMNS[row] if c > column and c in written]
     if left and right:
@@ -272,7 +275,7 @@ def field_view(record: GameRecord, game: Game, player: int,
         return discord.ButtonStyle.success if move == chosen else discord.ButtonStyle.secondary
 
     lines, rest = field_lines(game, player, [m for m in moves if m.kind == "place"])
-    items: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [
+    items: list[tuple[int, discord.ui.Item[Any]]] = [
         (index, MoveButton(record.id, game.turn, phase, move, field_button_label(move),
                            style(move)))
         for index, line in enumerate(lines) for move in line]
@@ -337,7 +340,7 @@ def fitting_place(game: Game, player: int, row: str) -> float:
     a 7 goes about a third of the way along."""
     number = game.dice_total() or 0  # the place phase always has dice
     places = field_places(row)
-    written = game.sheets[player].fields[row]  # type: ignore[attr-defined]
+    written = game.sheets[player].fields[row]
     marks = [(-1, 0), *sorted((places[c], n) for c, n in written.items()),
              (len(places), FACES * len(ROWS) + 1)]
     left = max((m for m in marks if m[1] < number), key=lambda m: m[0])
