@@ -1,10 +1,9 @@
-"""The channel's side of a game: a projection of the store.
+"""The writer of the channel: it carries out the plans of :mod:`bot.channel.plan`.
 
 Every public message of a running game is derived from the stored game and its
 stored events; the store remembers which version the channel shows (``shown_version``)
-and what it shows (``shown``: the turn of the live message, who was mentioned in it,
-whether the end was posted). :meth:`Publisher.sync` brings one game's channel up to
-date and is safe to repeat: after a crash between commit and post, a refused post or
+and what it shows (``shown``, :class:`~bot.channel.plan.Shown`). :meth:`Publisher.sync`
+asks the plan what the channel lacks, writes it, and is safe to repeat: after a crash between commit and post, a refused post or
 a failed edit, the next sync — the timer loop runs one for every lagging game —
 finishes the job. Posts carry a nonce that Discord enforces, so a post repeated
 after a crash does not appear twice.
