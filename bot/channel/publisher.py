@@ -3,10 +3,10 @@
 Every public message of a running game is derived from the stored game and its
 stored events; the store remembers which version the channel shows (``shown_version``)
 and what it shows (``shown``, :class:`~bot.channel.plan.Shown`). :meth:`Publisher.sync`
-asks the plan what the channel lacks, writes it, and is safe to repeat: after a crash between commit and post, a refused post or
-a failed edit, the next sync — the timer loop runs one for every lagging game —
-finishes the job. Posts carry a nonce that Discord enforces, so a post repeated
-after a crash does not appear twice.
+asks the plan what the channel lacks, writes it, and is safe to repeat: after a crash
+between commit and post, a refused post or a failed edit, the next sync — the timer
+loop runs one for every lagging game — finishes the job. Posts carry a nonce that
+Discord enforces, so a post repeated after a crash does not appear twice.
 
 Writes respect a per-channel budget (:class:`~bot.channel.budget.WriteBudget`); edits
 that only show decisions being made wait ``settle`` seconds, so a burst of clicks
