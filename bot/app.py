@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -32,6 +33,10 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
                                            replied_user=False)
 # The bot never joins voice: no start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+STOP_WAIT = 8.0
+"""Seconds a stop waits for the interactions being handled and the pending channel
+syncs before it closes the gateway and the store anyway (``bot.__main__`` ends the
+process 10 s after SIGTERM, whatever is still running then)."""
 
 
 class QwixxBot(commands.Bot):
@@ -64,6 +69,12 @@ class QwixxBot(commands.Bot):
         self.coalesce = coalesce
         self.tick = tick
         self.budget = budget
+        self.gate: fallback.Gate | None = None
+        self.stop_wait = STOP_WAIT
+        self.stage = "running"
+        """What the bot is doing, for a stop that takes too long: ``running``, or the
+        step of the stop it is at."""
+        self._stopping: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
@@ -75,7 +86,7 @@ class QwixxBot(commands.Bot):
         self.stats_table = StatsTable(self, stats, service)
         await self.add_cog(QwixxCog(self.table, self.stats_table))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        fallback.install(self)  # answers what discord.py would leave unanswered
+        self.gate = fallback.install(self)  # answers what discord.py would leave unanswered
         await self.tree.set_translator(Translator())  # commands in each member's language
         if self.sync_commands:
             await self.sync_tree()
@@ -115,13 +126,65 @@ class QwixxBot(commands.Bot):
                  getattr(self.user, "id", "?"), len(self.guilds), shards)
 
     async def close(self) -> None:
-        if self.store is not None:
-            await self.timers.stop()
-            await self.table.publisher.drain()
+        await self.stop()
+
+    async def stop(self, reason: str = "close") -> None:
+        """Stop cleanly: refuse new interactions (each is answered that the bot is
+        restarting), stop the timers, let the interactions being handled finish (their
+        commits and answers), run the pending channel syncs, then close the gateway and
+        the store. What is still running after :attr:`stop_wait` seconds is cut short
+        and logged. Called again, it waits for the first call."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop(reason))
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self, reason: str) -> None:
+        started = time.monotonic()
+        store, gate = self.store, self.gate
+        if store is None:  # never set up: nothing of ours to finish
+            await super().close()
+            return
+        if gate is not None:
+            gate.close()
+        handling = [] if gate is None else gate.in_flight
+        log.info("stopping (%s): new interactions are refused; %d being handled", reason,
+                 len(handling))
+        cut: list[str] = []
+        timers: Timers | None = getattr(self, "timers", None)
+        if timers is not None:
+            self.stage = "stopping the timers"
+            await timers.stop()
+        until = started + self.stop_wait
+        if gate is not None:
+            self.stage = "waiting for the interactions being handled"
+            if left := await gate.settle(until - time.monotonic()):
+                cut.append(f"interactions still being handled were cancelled: {', '.join(left)}")
+                gate.cancel()
+        table: Table | None = getattr(self, "table", None)
+        if table is not None:
+            self.stage = "running the pending channel syncs"
+            try:
+                async with asyncio.timeout(max(until - time.monotonic(), 0.5)):
+                    await table.publisher.drain()
+            except TimeoutError:
+                cut.append("channel syncs were cut off (the timers catch those channels up "
+                           "at the next start)")
+        if gate is not None:  # refusals sent meanwhile
+            await gate.settle(max(until - time.monotonic(), 0.5))
+        self.stage = "closing the gateway"
         await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        self.stage = "closing the store"
+        await store.close()
+        self.store = None
+        self.stage = "stopped"
+        took = time.monotonic() - started
+        refused = 0 if gate is None else gate.refused
+        if cut:
+            log.warning("stopped in %.2f s, cut short: %s; %d interactions refused", took,
+                        "; ".join(cut), refused)
+        else:
+            log.info("stopped in %.2f s: %d interactions finished, %d refused", took,
+                     len(handling), refused)
 
 
 class ShardedQwixxBot(QwixxBot, commands.AutoShardedBot):

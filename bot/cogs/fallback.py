@@ -6,21 +6,23 @@
 * A slash command that fails inside discord.py's command tree: an option value
   outside its choices, an unknown or outdated command, or any unexpected error.
   The tree's default handler only logs those.
+* Any interaction that arrives while the bot is stopping (:class:`Gate`).
 
-Both answer with a polite ephemeral message, at once.
+Each is answered with a polite ephemeral message, at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.buttons import refuse
+from bot.cogs.buttons import interaction_data, refuse
 from bot.i18n import using
 from bot.messages import t
 from bot.text import shorten
@@ -60,7 +62,7 @@ async def on_interaction(interaction: discord.Interaction) -> None:
     """Refuse ``qx:`` components that discord.py would drop."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    custom_id = str(interaction_data(interaction).get("custom_id", ""))
     if custom_id.startswith(PREFIX) and not on_message(interaction):
         await refuse(interaction)
 
@@ -104,11 +106,95 @@ def guard_parsing(tree: app_commands.CommandTree[Any]) -> None:
             raise
         except (ValueError, TypeError, KeyError) as error:
             raise MalformedCommand(f"{type(error).__name__}: {error}") from error
+    # discord.py has no hook before option parsing: the tree's dispatch is wrapped.
     tree._call = guarded  # type: ignore[method-assign]
 
 
-def install(bot: commands.Bot) -> None:
-    """Register both fallbacks on ``bot``."""
+def describe(data: dict[str, Any]) -> str:
+    """An interaction for the log: ``123 (qx:12:7:pass)`` or ``123 (/qwixx)``."""
+    inner = data.get("data") or {}
+    what = inner.get("custom_id") or (f"/{inner['name']}" if inner.get("name") else "?")
+    return f"{data.get('id', '?')} ({shorten(str(what), 60)})"
+
+
+class Gate:
+    """The door every interaction comes in by (the gateway's ``INTERACTION_CREATE``).
+
+    While open, an interaction goes on to discord.py, and the tasks discord.py starts
+    for it (the command, the button's callback, the listeners) are its handling: the
+    gate keeps them until they end, so that a stopping bot can let them finish. Once
+    closed (the bot is stopping), an interaction is answered at once, privately, that
+    the bot is restarting, and nothing else happens. Refusals are handling too.
+    """
+
+    def __init__(self, state: Any) -> None:
+        self.open = True
+        self.refused = 0
+        """Interactions answered with the refusal since the gate closed."""
+        self._state = state
+        self._running: dict[asyncio.Task[Any], str] = {}
+        self._parse = state.parsers["INTERACTION_CREATE"]
+        state.parsers["INTERACTION_CREATE"] = self.receive
+
+    def receive(self, data: dict[str, Any]) -> None:
+        """discord.py's parser for ``INTERACTION_CREATE``, behind the gate."""
+        if self.open:
+            before = asyncio.all_tasks()
+            self._parse(data)  # starts the handling as tasks, at once
+            started = asyncio.all_tasks() - before
+        else:
+            self.refused += 1
+            started = {asyncio.get_running_loop().create_task(
+                self.refuse(data), name=f"qwixx-refuse-{data.get('id')}")}
+        for task in started:
+            self._running[task] = describe(data)
+            task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[Any]) -> None:
+        self._running.pop(task, None)
+
+    async def refuse(self, data: dict[str, Any]) -> None:
+        interaction: discord.Interaction = discord.Interaction(data=cast(Any, data),
+                                                               state=self._state)
+        with using(interaction.locale):
+            text = t("error.restarting")
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except Exception as error:  # e.g. the connection closing under it
+            log.warning("could not refuse interaction %s while stopping: %s",
+                        describe(data), error)
+
+    def close(self) -> None:
+        """Refuse every interaction from now on."""
+        self.open = False
+
+    @property
+    def in_flight(self) -> list[str]:
+        """The interactions being handled (refusals included), for the log."""
+        return sorted(set(self._running.values()))
+
+    async def settle(self, timeout: float) -> list[str]:
+        """Wait until no interaction is being handled, at most ``timeout`` seconds; the
+        interactions still being handled then."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._running and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(list(self._running), timeout=left)
+        return self.in_flight
+
+    def cancel(self) -> None:
+        """Stop the handling still running (a stop that ran out of time)."""
+        for task in list(self._running):
+            task.cancel()
+
+
+def install(bot: commands.Bot) -> Gate:
+    """Register the fallbacks on ``bot``; the gate its interactions now come in by."""
     bot.add_listener(on_interaction)
+    # discord.py's documented way to handle a command tree's errors is to replace it.
     bot.tree.on_error = on_tree_error  # type: ignore[method-assign]
     guard_parsing(bot.tree)
+    return Gate(bot._connection)
