@@ -1,0 +1,169 @@
+"""Skill ratings per server and variant: pure functions over OpenSkill's Plackett-Luce
+model, from each counted game's ranking.
+
+A rating is ``(mu, sigma)``: the model's estimate of a player's skill and its
+uncertainty. What players see is the conservative value ``mu - 3 sigma`` (the skill
+they have with about 99.7% certainty), scaled by :data:`SCALE` to a whole number;
+a new player starts at 0 and is *provisional* for their first :data:`PROVISIONAL`
+games.
+
+Who takes part in a game's update (:func:`match_of`):
+
+* every person whose result counts (the game counted, the seat was not played by a
+  computer while they were away), rated and updated;
+* every computer seat, at the fixed rating of its level (:data:`COMPUTER`), never
+  updated;
+* a stand-in seat (a computer that played someone's seat while they were away)
+  counts for nobody: it is left out, as if the seat had not been at the table.
+
+Ties share a rank and are ties for the model too. A game with fewer than two seats
+taking part changes nothing.
+
+The computers' fixed ratings: ``normal`` sits at the model's starting ``mu`` (a
+newcomer is taken to play about as well as Normal), ``easy`` and ``hard`` one step
+below and above it, the step being the gap at which the model expects the stronger
+of two computers to win 65% of their duels (``benchmarks/bench_players.py`` holds
+Hard to beating Normal, and Normal to beating Easy, in at least 65% of games):
+``beta * sqrt(2 + 2 (sigma / beta)^2) * ln(0.65 / 0.35)``, about 3.8, rounded to 4.
+Their ``sigma`` is small (1): the model treats them as known quantities, so beating
+Hard (mu 29) moves a person up far more than beating Easy (mu 21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+from openskill.models import PlackettLuce
+
+MU: Final = 25.0  # the model's defaults: a newcomer's rating
+SIGMA: Final = MU / 3
+SCALE: Final = 100  # shown value: round(SCALE * (mu - 3 sigma))
+PROVISIONAL: Final = 5  # games under which a rating is marked provisional
+COMPUTER_SIGMA: Final = 1.0
+COMPUTER_STEP: Final = 4.0
+COMPUTER: Final[Mapping[str, tuple[float, float]]] = {
+    "easy": (MU - COMPUTER_STEP, COMPUTER_SIGMA),
+    "normal": (MU, COMPUTER_SIGMA),
+    "hard": (MU + COMPUTER_STEP, COMPUTER_SIGMA),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A person's rating in one server and variant, after ``games`` rated games."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The value players see: the conservative value, scaled, whole."""
+        return shown(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL
+
+
+NEW: Final = Rating()
+
+
+def shown(mu: float, sigma: float) -> int:
+    return round(SCALE * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat taking part in a game's update: a person (``player`` > 0, rated) or a
+    computer (``level``, fixed), and its rank (1 best; equal ranks are a tie)."""
+
+    rank: int
+    player: int | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A person's rating before and after one game."""
+
+    player: int
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> int:
+        """The change of the shown value."""
+        return self.after.shown - self.before.shown
+
+
+def match_of(people: Iterable[tuple[int, int, bool]],
+             computers: Iterable[tuple[str, int]]) -> tuple[Seat, ...]:
+    """The seats of a game's update: ``people`` as ``(player, rank, counts)`` (a seat
+    that does not count, a stand-in's, is left out), ``computers`` as ``(level, rank)``
+    (an unknown level plays as ``easy``, the default one). Ordered by rank, people
+    before computers, then by id, so the same game always makes the same match."""
+    seats = [Seat(rank, player=player) for player, rank, counts in people if counts]
+    seats += [Seat(rank, level=level if level in COMPUTER else "easy")
+              for level, rank in computers]
+    return tuple(sorted(seats, key=lambda s: (s.rank, s.player is None, s.player or 0,
+                                              s.level or "")))
+
+
+@cache
+def _model() -> PlackettLuce:
+    return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def rate(match: Sequence[Seat], ratings: Mapping[int, Rating]) -> list[Change]:
+    """The people's new ratings after ``match`` (``ratings``: their current ones;
+    someone missing is new). No change when fewer than two seats take part."""
+    people = [s.player for s in match if s.player is not None]
+    if len(match) < 2 or not people:
+        return []
+    model = _model()
+    before = {p: ratings.get(p, NEW) for p in people}
+    teams = []
+    for seat in match:
+        if seat.player is not None:
+            rating = before[seat.player]
+            teams.append([model.rating(mu=rating.mu, sigma=rating.sigma)])
+        else:
+            mu, sigma = COMPUTER[seat.level or "easy"]
+            teams.append([model.rating(mu=mu, sigma=sigma)])
+    rated = model.rate(teams, ranks=[float(s.rank) for s in match])
+    changes = []
+    for seat, (new,) in zip(match, rated, strict=True):
+        if seat.player is not None:
+            old = before[seat.player]
+            changes.append(Change(seat.player, old,
+                                  Rating(float(new.mu), float(new.sigma), old.games + 1)))
+    return changes
+
+
+def replay(matches: Iterable[Sequence[Seat]],
+           ratings: Mapping[int, Rating] | None = None) -> dict[int, Rating]:
+    """Ratings after ``matches`` in order, from ``ratings`` (default: everyone new)."""
+    found = dict(ratings or {})
+    for match in matches:
+        for change in rate(match, found):
+            found[change.player] = change.after
+    return found
+
+
+def standings(ratings: Mapping[int, Rating]) -> list[tuple[int, int, Rating]]:
+    """``(rank, player, rating)`` best first by the conservative value; equal shown
+    values share a rank (1, 2, 2, 4), listed by more games, then by id."""
+    keyed = sorted(ratings.items(), key=lambda pr: (-pr[1].shown, -pr[1].games, pr[0]))
+    ranked: list[tuple[int, int, Rating]] = []
+    for index, (player, rating) in enumerate(keyed):
+        same = ranked and ranked[-1][2].shown == rating.shown
+        ranked.append((ranked[-1][0] if same else index + 1, player, rating))
+    return ranked
