@@ -14,6 +14,7 @@ import sqlite3
 import tempfile
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -37,7 +38,7 @@ def _tables(source: sqlite3.Connection) -> list[str]:
     return [t for t in FIRST if t in names] + sorted(names - set(FIRST))
 
 
-def _copy_table(source: sqlite3.Connection, target: psycopg.Connection[object],
+def _copy_table(source: sqlite3.Connection, target: psycopg.Connection[Any],
                 table: str) -> tuple[int, int]:
     """Copy every row of ``table``; the row counts of source and target after it."""
     columns = [row[1] for row in source.execute(f'PRAGMA table_info("{table}")')]

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from json.encoder import c_make_encoder, encode_basestring
+from json.encoder import (  # type: ignore[attr-defined]  # typeshed omits the C encoder
+    c_make_encoder,
+    encode_basestring,
+)
 from operator import attrgetter
 from typing import Any, Final, Literal
 

@@ -91,6 +91,7 @@ class DatabaseThread:
         while (request := self._requests.get()) is not None:
             fn, future = request
             try:
+                # The connection is open while requests are served (closed after the last).
                 outcome = (True, fn(self._conn))  # type: ignore[arg-type]
             except BaseException as exc:  # handed to the caller, whatever it is
                 outcome = (False, exc)

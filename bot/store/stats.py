@@ -269,7 +269,8 @@ class StatsQueries:
         """
         period = None if since is None else summary_period(since)
         if since is None or period is not None:
-            table, where, params = "player_totals", "guild_id = ?", [guild_id]
+            table, where = "player_totals", "guild_id = ?"
+            params: list[Any] = [guild_id]
             if period is not None:
                 table, where = "period_totals", where + " AND period = ? AND start >= ?"
                 params += [period, since]
