@@ -21,6 +21,7 @@ from typing import Final
 
 from bot.players import is_computer
 from bot.rules import Game, game_from_json
+from bot.service.rated import RatingService
 from bot.store import GameRecord, Store
 from bot.store.stats import (
     GameResults,
@@ -235,6 +236,8 @@ class StatsService:
 
     async def backfill(self) -> int:
         """Record the results of games that finished before results were kept; how many.
+        Then rate the counted games not rated yet (on the first start with ratings,
+        all of them), in the order they finished.
 
         A game whose state no longer loads is kept in the history, uncounted.
         """
@@ -250,6 +253,7 @@ class StatsService:
                 done += 1
         if done:
             log.info("recorded the results of %d earlier games", done)
+        await RatingService(self.store).backfill()  # counted games not rated yet, in order
         return done
 
     async def names(self, guild_id: int, users: Sequence[int]) -> dict[int, str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import StoreError
+from .ratings import RATINGS_TABLES
 from .sql import Connection, Work
 from .stats import FILL_PERIOD_TOTALS
 
@@ -318,8 +319,13 @@ KEYED_LOGS = Migration(
     ),
 )
 
+# Skill ratings per server, variant and person (see bot/store/ratings.py); the service
+# rates the games counted so far at start-up, in the order they finished.
+RATINGS = Migration(version=10, name="ratings", statements=RATINGS_TABLES)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
-                                     PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS)
+                                     PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
+                                     RATINGS)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

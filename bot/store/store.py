@@ -41,6 +41,7 @@ from .queries import (
     shard_filter,
     store_change,
 )
+from .ratings import RatingQueries
 from .records import (
     ABANDONED,
     ACTIVE_STATUSES,
@@ -90,7 +91,7 @@ async def open_store(target: str | Path, *, clock: Clock = time.time,
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
 
 
-class Store(StatsQueries):
+class Store(StatsQueries, RatingQueries):
     """Persistence for games and moves, and the results of finished games.
 
     Create with ``await open_store(target)`` (or ``Store.open``), or ``async with

@@ -1,0 +1,149 @@
+"""Ratings kept in the store: each counted game rated once, in the order a server's
+games finished; a backfill rebuilds exactly what game-by-game updates keep."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service.games import GameService
+from bot.service.rated import RatingService, computers_of
+from bot.service.ratings import NEW, Rating, match_of, rate, replay
+from bot.service.stats import StatsService
+from bot.store import Store
+from bot.store.stats import GameResults, PlayerResult
+
+from .helpers import play_randomly
+
+LIVE, REBUILT, CHANNEL = 1, 2, 100
+PEOPLE = (11, 22, 33, 44, 55)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_770_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+async def store(database: str | Path) -> AsyncIterator[Store]:
+    opened = await Store.open(database, clock=Clock())
+    yield opened
+    await opened.close()
+
+
+def lines(scores: dict[int, int], stand_in: frozenset[int] = frozenset()
+          ) -> tuple[PlayerResult, ...]:
+    totals = list(scores.values())
+    return tuple(PlayerResult(p, seat, s, 1 + sum(1 for o in totals if o > s),
+                              all(o <= s for o in totals), p in stand_in)
+                 for seat, (p, s) in enumerate(scores.items()))
+
+
+async def finish(store: Store, guild: int, scores: dict[int, int], *, variant: str = "classic",
+                 stand_in: frozenset[int] = frozenset(), counted: bool = True) -> int:
+    players = list(scores)
+    game = await store.create_game(guild, CHANNEL + guild, players[0], variant, {}, 1)
+    game = await store.update_lobby(game.id, game.version, players)
+    game = await store.start_game(game.id, game.version, {})
+    await store.record_move(game.id, game.version, players[0], {}, {}, "finished",
+                            results=GameResults(8, lines(scores, stand_in), counted=counted))
+    return game.id
+
+
+def random_games(seed: int, count: int) -> list[tuple[dict[int, int], str, frozenset[int]]]:
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        seated = rng.sample(PEOPLE, rng.randint(2, 4))
+        scores = {p: rng.choice((10, 20, 30, 40, 40)) for p in seated}
+        stand_in = frozenset(p for p in seated if rng.random() < 0.1)
+        games.append((scores, rng.choice(("classic", "qwinto")), stand_in))
+    return games
+
+
+async def test_a_game_is_rated_once_with_each_persons_change(store: Store) -> None:
+    ratings = RatingService(store)
+    game_id = await finish(store, LIVE, {11: 50, 22: 30})
+    record = await store.get_game(game_id)
+    assert record is not None
+    changes = {c.player: c for c in await ratings.settle(record)}
+    assert changes[11].delta > 0 > changes[22].delta
+    assert changes[11].before == NEW and changes[11].after.games == 1
+    again = {c.player: c for c in await ratings.settle(record)}
+    assert again == changes  # read back, not rated twice
+    stored = await store.ratings(LIVE, "classic")
+    assert {p: r.games for p, r in stored.items()} == {11: 1, 22: 1}
+    assert await ratings.backfill() == 0
+
+
+async def test_uncounted_games_and_stand_ins_are_not_rated(store: Store) -> None:
+    ratings = RatingService(store)
+    uncounted = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30}, counted=False))
+    assert uncounted is not None and await ratings.settle(uncounted) == []
+    stood = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30, 33: 10},
+                                              stand_in=frozenset({22})))
+    assert stood is not None
+    assert sorted(c.player for c in await ratings.settle(stood)) == [11, 33]
+    assert sorted(await store.ratings(LIVE, "classic")) == [11, 33]
+
+
+async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(
+        store: Store) -> None:
+    """One server's games rated as each ends (some out of order, as channels may post
+    late), another's same games only recorded and then backfilled, as at the first
+    start with ratings: the same ratings, to the last bit, and those of the pure model."""
+    ratings = RatingService(store)
+    games = random_games(5, 40)
+    live: list[int] = []
+    for scores, variant, stand_in in games:
+        live.append(await finish(store, LIVE, scores, variant=variant, stand_in=stand_in))
+        if len(live) % 3 != 1:  # every third game is left to the next one's settle
+            for game_id in live[-2:]:
+                record = await store.get_game(game_id)
+                assert record is not None
+                await ratings.settle(record)
+    for scores, variant, stand_in in games:
+        await finish(store, REBUILT, scores, variant=variant, stand_in=stand_in)
+    # the other server's 40, and this one's last game, left to a next one that never came
+    assert await ratings.backfill() == 40 + 1
+    for variant in ("classic", "qwinto"):
+        kept = await store.ratings(LIVE, variant)
+        rebuilt = await store.ratings(REBUILT, variant)
+        assert kept == rebuilt and kept
+        expected = replay(match_of(((p, r.rank, not r.stand_in) for p, r in zip(
+            scores, lines(scores, stand_in), strict=True)), [])
+            for scores, v, stand_in in games if v == variant)
+        assert {p: Rating(r.mu, r.sigma, r.games) for p, r in kept.items()} == expected
+
+
+async def test_the_start_up_backfill_rates_earlier_games(store: Store) -> None:
+    for scores, variant, stand_in in random_games(9, 12):
+        await finish(store, LIVE, scores, variant=variant, stand_in=stand_in)
+    await StatsService(store).backfill()
+    assert await store.unrated_games() == []
+    assert await RatingService(store).backfill() == 0
+
+
+async def test_computer_seats_rank_at_their_level_and_are_never_rated(store: Store) -> None:
+    service = GameService(store, seeds=lambda: 77)
+    lobby = await service.open_lobby(LIVE, CHANNEL, 11, "classic")
+    await service.join(lobby.id, 22)
+    await service.add_computer(lobby.id, 11, "hard")
+    await service.start(lobby.id, 11)
+    await play_randomly(service, lobby.id, random.Random(3))
+    record = await store.get_game(lobby.id)
+    assert record is not None and record.status == "finished"
+    computers = computers_of(record)
+    assert [level for level, _ in computers] == ["hard"]
+    people = [(r.player_id, r.rank, True) for r in (await store.history(LIVE))[0].lines]
+    expected = {c.player: c for c in rate(match_of(people, computers), {})}
+    changes = {c.player: c for c in await RatingService(store).settle(record)}
+    assert changes == expected and sorted(changes) == [11, 22]
+    assert sorted(await store.ratings(LIVE, "classic")) == [11, 22]
