@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import closing
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.service.games import GameService, ServiceError
@@ -49,10 +50,10 @@ async def test_the_service_falls_back_to_the_servers_locale_then_english(store: 
 
 async def test_the_migration_keeps_the_turn_times_set_before(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        await apply_migrations(db, 1.0, MIGRATIONS[:6])
-        await db.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?)",
-                         (GUILD, 7200))
+    await apply_migrations(path, 1.0, MIGRATIONS[:6])
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:  # as an older bot left it
+        db.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?)",
+                   (GUILD, 7200))
     store = await Store.open(path)
     try:
         assert await store.guild_turn_time(GUILD) == 7200

@@ -96,8 +96,8 @@ def writer(store: Store) -> Any:
 
 async def apply_migrations(db: Any, now: float,
                            migrations: Sequence[_migrations.Migration] | None = None) -> int:
-    """:func:`bot.store.migrations.apply_migrations` for the SQLite file an (idle, open)
-    ``aiosqlite`` connection ``db`` or a path names: a database as an older bot left it."""
+    """:func:`bot.store.migrations.apply_migrations` for the SQLite file a path or an
+    (idle, open) connection ``db`` names: a database as an older bot left it."""
     if isinstance(db, (str, Path)):
         path = str(db)
     else:
