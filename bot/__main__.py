@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import re
+import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,10 +22,15 @@ from bot.store.maintenance import DatabaseFileError, backup, check_database
 if TYPE_CHECKING:
     import discord
 
+    from bot.app import QwixxBot
+
 log = logging.getLogger("bot.__main__")
 FIRST_WAIT, LONGEST_WAIT = 1.0, 60.0
 """Seconds between attempts to reach Discord at start: doubling, then capped."""
 Sleep = Callable[[float], Awaitable[None]]
+STOP_WITHIN = 10.0
+"""Seconds from SIGTERM (or SIGINT) to the end of the process, whatever still runs then."""
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 TOKENS = re.compile(r"(/(?:webhooks|interactions)/\d+/|['\"]token['\"]:\s*['\"])[\w.-]{20,}")
 """Interaction tokens in request URLs and in gateway payloads (discord.py logs both at DEBUG)."""
 
@@ -198,11 +206,89 @@ async def login(bot: discord.Client, token: str, sleep: Sleep = asyncio.sleep) -
         await sleep(wait)
 
 
+class Stopper:
+    """SIGTERM and SIGINT stop the bot cleanly (``QwixxBot.stop``); before it is
+    connected, they end the start. Whatever happens, the process exits
+    :data:`STOP_WITHIN` seconds after the first signal (status 1 if it has to)."""
+
+    def __init__(self, bot: QwixxBot, starting: asyncio.Task[None]) -> None:
+        self.bot = bot
+        self.starting: asyncio.Task[None] | None = starting
+        """The task logging in, until the bot is connected: a signal cancels it."""
+        self.signal: str | None = None
+        self._stopping: asyncio.Task[None] | None = None
+        self._watchdog: threading.Timer | None = None
+
+    def install(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in STOP_SIGNALS:
+            try:
+                loop.add_signal_handler(number, self.received, number.name)
+            except (NotImplementedError, RuntimeError):  # no signals here (Windows, a thread)
+                return
+
+    def uninstall(self) -> None:
+        """Signals as they were; no watchdog (the stop has ended)."""
+        loop = asyncio.get_running_loop()
+        for number in STOP_SIGNALS:
+            loop.remove_signal_handler(number)
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+
+    def received(self, name: str) -> None:
+        if self.signal is not None:
+            log.info("%s: already stopping (%s)", name, self.bot.stage)
+            return
+        self.signal = name
+        self._watchdog = threading.Timer(STOP_WITHIN, self.overdue)
+        self._watchdog.daemon = True
+        self._watchdog.start()
+        if self.starting is not None:
+            log.info("%s: stopping before the bot was connected", name)
+            self.starting.cancel()
+        else:
+            self._stopping = asyncio.get_running_loop().create_task(self.bot.stop(name))
+
+    def overdue(self) -> None:
+        """The last resort, on a thread of its own: the stop did not end in time."""
+        try:  # read from another thread: at worst the dict changes under it
+            running = ", ".join(self.bot.gate.in_flight) if self.bot.gate else ""
+        except RuntimeError:
+            running = "?"
+        log.error("still stopping after %g s (%s%s): exiting anyway", STOP_WITHIN,
+                  self.bot.stage, f"; interactions still being handled: {running}"
+                  if running else "")
+        logging.shutdown()
+        os._exit(1)
+
+
 async def serve(bot: discord.Client, token: str, sleep: Sleep = asyncio.sleep) -> None:
-    """What ``bot.run`` does, with :func:`login`'s patience at the start."""
-    async with bot:
-        await login(bot, token, sleep)
-        await bot.connect(reconnect=True)
+    """What ``bot.run`` does, with :func:`login`'s patience at the start and a clean stop
+    on SIGTERM and SIGINT (see :class:`Stopper`)."""
+    from bot.app import QwixxBot
+
+    task = asyncio.current_task()
+    assert task is not None
+    stopper = Stopper(bot, task) if isinstance(bot, QwixxBot) else None
+    if stopper is not None:
+        stopper.install()
+    try:
+        async with bot:
+            try:
+                await login(bot, token, sleep)
+            except asyncio.CancelledError:
+                if stopper is None or stopper.signal is None:
+                    raise
+                task.uncancel()
+            else:
+                if stopper is not None:
+                    stopper.starting = None
+                await bot.connect(reconnect=True)  # returns once the gateway is closed
+            finally:
+                await bot.close()  # a stop under way: its end (the store closes after)
+    finally:
+        if stopper is not None:
+            stopper.uninstall()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,12 +12,21 @@ development guild id (0: commands synced globally), and optionally:
   deadlines and lobby expiry fall due within seconds;
 * ``--shards IDS/COUNT``: run those shards only (as ``QWIXX_SHARDS``);
 * ``--report-fires``: print ``fired GAME KIND`` on stdout for every timer that changed
-  a game (KIND: the first event's kind), so that a test can tell which process fired.
+  a game (KIND: the first event's kind), so that a test can tell which process fired;
+* ``--hold-move N``: the N-th move is held right after its commit, before it is
+  answered: the process prints ``held USER`` on stdout and goes on once it gets SIGUSR1
+  (an interaction in flight, for a test of the stop);
+* ``--log-level LEVEL``: the bot's log, on stderr (default WARNING).
+
+The bot runs as ``qwixx-bot`` runs it (:func:`bot.__main__.serve`): SIGTERM and SIGINT
+stop it cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import os
 import signal
 import sys
@@ -31,6 +40,7 @@ import discord.http
 import yarl
 
 import bot.store.store as store_module
+from bot.__main__ import serve
 from bot.app import new_bot
 from bot.channel.budget import WriteBudget
 from bot.service.games import GameService, Outcome
@@ -135,6 +145,24 @@ def report_fires() -> None:
     GameService.fire = reported  # type: ignore[method-assign]
 
 
+def hold_move(count: int) -> None:
+    """Hold the ``count``-th move after its commit until SIGUSR1."""
+    act = GameService.act
+    calls = [0]
+
+    async def act_then_hold(self: GameService, game_id: int, user: int,
+                            *args: Any, **kwargs: Any) -> Outcome:
+        outcome = await act(self, game_id, user, *args, **kwargs)  # committed
+        calls[0] += 1
+        if calls[0] == count:
+            released = asyncio.Event()
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, released.set)
+            print(f"held {user}", file=sys.stdout, flush=True)
+            await released.wait()
+        return outcome
+    GameService.act = act_then_hold  # type: ignore[method-assign]
+
+
 def database(text: str) -> Path | str:
     return text if "://" in text else Path(text)
 
@@ -151,7 +179,11 @@ def main() -> None:
     parser.add_argument("--time-base", type=float, default=0.0)
     parser.add_argument("--shards", type=ShardPlan.parse)
     parser.add_argument("--report-fires", action="store_true")
+    parser.add_argument("--hold-move", type=int)
+    parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
+    logging.basicConfig(level=args.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     discord.http.Route.BASE = args.base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     if args.die_at_turn:
@@ -161,12 +193,14 @@ def main() -> None:
         die_at(point, int(count or 1))
     if args.report_fires:
         report_fires()
+    if args.hold_move:
+        hold_move(args.hold_move)
     base, factor = args.time_base, args.time_factor
     bot = new_bot(args.database, shards=args.shards, dev_guild=args.guild or None,
                   seeds=lambda: 5, coalesce=0.05, tick=0.5, budget=WriteBudget(10_000, 1.0),
                   clock=lambda: base + (time.time() - base) * factor)
     bot._connection.guild_ready_timeout = 0.1
-    bot.run("sandbox-token", log_handler=None)
+    asyncio.run(serve(bot, "sandbox-token"))
 
 
 if __name__ == "__main__":
