@@ -183,13 +183,14 @@ def active_in(game: Game, turn: int) -> int:
 
 
 def fit(preface: Sequence[str], body: str, limit: int = LIMIT) -> str:
-    """``preface`` lines above ``body``; the oldest are summed up if all would not fit
-    (a last resort: prefaces are kept short by :func:`overflow`)."""
+    """``preface`` lines above ``body``, a blank line between them (so a turn's own
+    header stands out); the oldest are summed up if all would not fit (a last resort:
+    prefaces are kept short by :func:`overflow`)."""
     lines = list(preface)
-    while lines and len("\n".join([*lines, body])) > limit:
+    while lines and len("\n".join([*lines, "", body])) > limit:
         dropped = len(preface) - len(lines) + 1
         lines = [t("turn.earlier", count=dropped), *lines[2:]] if len(lines) > 1 else []
-    return "\n".join([*lines, body])[:limit]
+    return "\n".join([*lines, "", body] if lines else [body])[:limit]
 
 
 def overflow(lines: Sequence[str], room: int = PREFACE_ROOM) -> int:
