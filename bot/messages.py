@@ -180,6 +180,7 @@ EN: dict[str, str] = {
     "end.line": "{rank}. {name} — {total}",
     "end.winner": "🏆 {names} {verb}!",
     "end.wins": "{name}'s {nth} win on this server.",
+    "end.line_rated": "{rank}. {name} — {total} · rating {rating} ({change})",
     "end.solo.score": "🧘 Solo practice · {name}: **{total}**",
     "end.solo.first": "Your first solo game of {title}: {total} is now the score to beat.",
     "end.solo.record": "🎉 A new personal best: {total}, up from {best}!",
@@ -602,6 +603,17 @@ def decimal(value: float, digits: int = 1) -> str:
     """``12.5`` / ``12,5``: a number with ``digits`` decimals, written the language's way."""
     pattern = "0." + "0" * digits if digits else "0"
     return format_decimal(value, pattern, locale=babel_locale(current()))
+
+
+def whole(value: int) -> str:
+    """``1,234`` / ``1.234`` / ``−56``: a whole number grouped the language's way, with a
+    true minus sign."""
+    return format_decimal(value, "#,##0", locale=babel_locale(current())).replace("-", "−")
+
+
+def change(value: int) -> str:
+    """``+23``, ``−5``, ``±0``: how much a figure moved."""
+    return "±0" if value == 0 else (f"+{whole(value)}" if value > 0 else whole(value))
 
 
 def percent(fraction: float) -> str:

@@ -114,6 +114,8 @@ class Channel:
     """Each winner's wins on the server, for the final message."""
     best: int | None = None
     """A solo game's personal best before it, for the final message."""
+    ratings: Mapping[int, tuple[int, int]] | None = None
+    """Each rated person's rating after the game and its change, for the final message."""
 
 
 def humans(players: Sequence[int]) -> list[int]:
@@ -171,7 +173,8 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
         preface = story.played_out_lines(game, events, range(since, last), away)
         steps += apart
         if record.status == "finished":
-            steps.append(Post(end_content(game, preface, channel.wins, channel.best),
+            steps.append(Post(end_content(game, preface, channel.wins, channel.best,
+                                          channel.ratings),
                               f"qx{record.id}end", ("scoreboard",), "end",
                               tuple(humans(game.players)), live=True))
         elif preface:

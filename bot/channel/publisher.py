@@ -43,6 +43,7 @@ from bot.rules import Game
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.memo import load_game
 from bot.service.play import Options, Seats
+from bot.service.rated import RatingService
 from bot.service.types import GameRecord, StoredEvent
 from bot.shards import ShardPlan
 
@@ -117,6 +118,7 @@ class Publisher:
                  budget: WriteBudget | None = None) -> None:
         self.client = client
         self.service = service
+        self.ratings = RatingService(service.store)
         self.turn_view, self.end_view, self.refresh_sheet = turn_view, end_view, refresh_sheet
         self.settle = settle
         self.budget = budget or WriteBudget()
@@ -209,10 +211,12 @@ class Publisher:
         events = by_turn(await self.service.events(record.id, shown.since or shown.turn or 0))
         wins: dict[int, int] = {}
         best: int | None = None
+        ratings: dict[int, tuple[int, int]] = {}
         if ending(record, shown):
             wins, best = await self.end_facts(record, game)
+            ratings = await self.rating_facts(record)
         steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away,
-                                    wins, best))
+                                    wins, best, ratings))
         if record.status != "running":
             self.forget(record.id)
         message_id = record.message_id
@@ -247,6 +251,17 @@ class Publisher:
             best = await self.service.personal_best(record.guild_id, game.players[0],
                                                     record.variant, record.id)
         return wins, best
+
+    async def rating_facts(self, record: GameRecord) -> dict[int, tuple[int, int]]:
+        """Each rated person's rating after the game and its change: the game is rated
+        now if it was not yet (once, whoever asks). A rating that cannot be worked out
+        leaves the final message without it, rather than unposted."""
+        try:
+            changes = await self.ratings.settle(record)
+        except Exception:
+            log.exception("game %d: its ratings are left to the next start", record.id)
+            return {}
+        return {c.player: (c.after.shown, c.delta) for c in changes}
 
     async def post(self, record: GameRecord, game: Game, step: Post) -> int:
         """One planned post; a call goes as a public follow-up of a recent click when

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.channel.story import fit, mention, mentions
-from bot.messages import ordinal, plural, signed, t
+from bot.messages import change, ordinal, plural, signed, t, whole
 from bot.rules import VARIANTS, Game
 from bot.service.types import GameRecord
 
@@ -25,10 +25,12 @@ def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
 
 
 def end_content(game: Game, preface: Iterable[str] = (),
-                wins: Mapping[int, int] | None = None, best: int | None = None) -> str:
+                wins: Mapping[int, int] | None = None, best: int | None = None,
+                ratings: Mapping[int, tuple[int, int]] | None = None) -> str:
     """The ranking, the winner named, and (``wins``) each winner's count on this server;
     a solo game instead sets its score against the personal best ``best`` (None: the
-    player's first), for nobody wins a game played alone."""
+    player's first), for nobody wins a game played alone. ``ratings``: each rated
+    person's rating after the game and its change, shown on their line."""
     ranking = game.ranking()
     lines = [t("end.title", title=game.title)]
     if len(game.players) == 1:
@@ -37,7 +39,11 @@ def end_content(game: Game, preface: Iterable[str] = (),
                   solo_verdict(game.title, ranking[0].total, best)]
         return fit(list(preface), "\n".join(lines))
     winners = [s.player for s in ranking if s.rank == 1]
-    lines += [t("end.line", rank=s.rank, name=mention(s.player), total=signed(s.total))
+    rated = ratings or {}
+    lines += [t("end.line_rated", rank=s.rank, name=mention(s.player), total=signed(s.total),
+                rating=whole(rated[s.player][0]), change=change(rated[s.player][1]))
+              if s.player in rated else
+              t("end.line", rank=s.rank, name=mention(s.player), total=signed(s.total))
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.channel import texts
 from bot.cogs import views
+from bot.i18n import using
 from bot.rules import PASS, Move, new_game
 from bot.rules.positions import position, reposition
 
@@ -48,6 +49,18 @@ def test_the_end_names_winners_and_their_count_of_wins() -> None:
     assert "share the win" in text  # nobody scored yet: a tie
     assert f"<@{ANA}>'s 3rd win on this server." in text
     assert f"<@{BEN}>'s 1st win on this server." in text
+
+
+def test_the_end_shows_each_rated_persons_rating_and_its_change() -> None:
+    game = new_game("classic", [ANA, BEN, -1], seed=3)
+    text = texts.end_content(game, (), {}, None, {ANA: (1234, 23), BEN: (-56, -1234)})
+    assert f"<@{ANA}> — 0 · rating 1,234 (+23)" in text
+    assert f"<@{BEN}> — 0 · rating −56 (−1,234)" in text
+    assert "rating" not in text.split("\n")[3]  # the computer's line has none
+    assert "(±0)" in texts.end_content(game, (), {}, None, {ANA: (0, 0)})
+    with using("de"):
+        assert "Spielstärke 1.234 (+23)" in texts.end_content(game, (), {}, None,
+                                                             {ANA: (1234, 23)})
 
 
 def test_qwinto_fields_are_named_by_place_and_neighbours() -> None:
