@@ -341,6 +341,7 @@ EN: dict[str, str] = {
     "sort.rate": "Win rate",
     "sort.average": "Average",
     "sort.best": "Best",
+    "sort.rating": "Rating",
     "column.rank": "#",
     "column.player": "Player",
     "column.games": "Games",
@@ -348,6 +349,7 @@ EN: dict[str, str] = {
     "column.rate": "Win rate",
     "column.average": "Average",
     "column.best": "Best",
+    "column.rating": "Rating",
     "leaderboard.all_games": "All games",
     "leaderboard.title": "🏆 **{scope}** leaderboard · {period} · by {sort}",
     "leaderboard.image_title": "{scope} — {period}",
@@ -360,6 +362,18 @@ EN: dict[str, str] = {
     "leaderboard.unranked": "–",
     "leaderboard.empty": "No finished games to rank for {scope}, {period}, on this server yet. "
                          "Play one with `/qwixx start`!",
+    "leaderboard.rating_rule": "Rating: the skill every counted game's ranking shows, "
+                               "estimated cautiously, per game; beating stronger players "
+                               "(or a Hard computer) counts more. * provisional: fewer than "
+                               "{min} games. Equal ratings share a rank.",
+    "leaderboard.rating_all_time": "Ratings take in every game since the first, so this one "
+                                   "is all time.",
+    "leaderboard.no_ratings": "No counted games to rate on this server yet: a game counts once "
+                              "two or more people finish it. Play one with `/qwixx start`!",
+    "leaderboard.no_ratings_variant": "No rated games of {scope} on this server yet. Play one "
+                                      "with `/qwixx start`!",
+    "leaderboard.alt_rating_line": "{rank}. {name}: rating {rating}{mark}, games {games}",
+    "leaderboard.provisional": "provisional",
     "stats.unknown_player": "Unknown player",
     "stats.title": "📊 {name} on this server",
     "stats.overall": "All games",

@@ -21,12 +21,14 @@ from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.cogs.buttons import BadComponent, Malformed, identifier
 from bot.cogs.table import answers_errors
-from bot.messages import inline, plural, t
+from bot.messages import inline, plural, t, whole
 from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import VARIANTS
 from bot.service.games import GameService, ServiceError
+from bot.service.rated import RatingBoard, RatingLine, RatingService
+from bot.service.ratings import PROVISIONAL
 from bot.service.stats import (
     PERIODS,
     SORTS,
@@ -41,7 +43,9 @@ from bot.service.types import HistoryGame
 log = logging.getLogger(__name__)
 
 PERIOD_CHOICES = [app_commands.Choice(name=t(f"period.{p}"), value=p) for p in PERIODS]
-SORT_CHOICES = [app_commands.Choice(name=t(f"sort.{s}"), value=s) for s in SORTS]
+BOARD_SORTS = (*SORTS, "rating")  # the totals' sorts, and the skill rating
+SORT_CHOICES = [app_commands.Choice(name=t(f"sort.{s}"), value=s) for s in BOARD_SORTS]
+RATING_COLUMNS = ("rating", "games")
 COLUMNS = ("games", "wins", "rate", "average", "best")  # the leaderboard's value columns
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
 VIEW_ITEMS = 25  # Discord's limit of components in one message
@@ -159,6 +163,44 @@ def alt_text(board: Leaderboard) -> str:
     return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
 
 
+def rating_values(line: RatingLine) -> tuple[str, ...]:
+    """A rating (``*``: provisional) and the games it rests on."""
+    mark = "*" if line.rating.provisional else ""
+    return whole(line.rating.shown) + mark, str(line.rating.games)
+
+
+def rating_table(board: RatingBoard, caller: int) -> BoardTable:
+    """What the rating leaderboard's image shows."""
+    rows = [BoardRow(str(line.rank), line.name or t("stats.unknown_player"), rating_values(line),
+                     you=line.player_id == caller, leader=line.rank == 1)
+            for line in board.lines]
+    if board.own is not None:
+        own = board.own
+        rows.append(BoardRow(str(own.rank), own.name or t("stats.unknown_player"),
+                             rating_values(own), you=True, detached=True))
+    return BoardTable(
+        title=t("leaderboard.image_title", scope=title_of(board.variant),
+                period=t("period.all")),
+        subtitle=t("leaderboard.subtitle", sort=inline(t("sort.rating")), count=board.ranked),
+        rank_header=t("column.rank"), name_header=t("column.player"),
+        headers=tuple(t(f"column.{c}") for c in RATING_COLUMNS), rows=tuple(rows),
+        footer=t("leaderboard.rating_rule", min=PROVISIONAL), sorted_column=0)
+
+
+def rating_alt_text(board: RatingBoard) -> str:
+    """The rating leaderboard in words."""
+    lines = [t("leaderboard.alt_title", scope=title_of(board.variant),
+               period=inline(t("period.all")), sort=inline(t("sort.rating")))]
+    for line in [*board.lines, *([board.own] if board.own else [])]:
+        mark = f" ({t('leaderboard.provisional')})" if line.rating.provisional else ""
+        lines.append(t("leaderboard.alt_rating_line", rank=line.rank,
+                       name=line.name or t("stats.unknown_player"),
+                       rating=whole(line.rating.shown), mark=mark, games=line.rating.games))
+    lines.append(t("leaderboard.rating_rule", min=PROVISIONAL))
+    text = "\n".join(lines)
+    return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
+
+
 def stats_field(stats: VariantStats) -> tuple[str, str]:
     name = t("stats.overall") if stats.variant is None else title_of(stats.variant)
     value = t("stats.figures", games=stats.games, wins=stats.wins,
@@ -247,7 +289,7 @@ def share_args_valid(what: str, args: str) -> bool:
     if what == "leaderboard":
         parts = args.split(".")
         return (len(parts) == 3 and (parts[0] == "all" or parts[0] in VARIANTS)
-                and parts[1] in PERIODS and parts[2] in SORTS)
+                and parts[1] in PERIODS and parts[2] in BOARD_SORTS)
     try:
         identifier(args)
     except Malformed:
@@ -291,6 +333,7 @@ class StatsTable:
         self.client = client
         self.stats = stats
         self.games = games
+        self.ratings = RatingService(stats.store)
 
     async def language(self, guild_id: int) -> str:
         """The server's language, for a view shared with the channel."""
@@ -347,6 +390,9 @@ class StatsTable:
                              period: str, sort: str, public: bool = False) -> None:
         guild = await self.begin(interaction, public=public)
         caller = interaction.user.id
+        if sort == "rating":
+            await self.rating_board(interaction, guild, variant, period, public)
+            return
         board = await self.stats.leaderboard(guild, caller, variant=variant, period=period,
                                              sort=sort)
         scope, when = title_of(variant), t(f"period.{period}")
@@ -362,6 +408,29 @@ class StatsTable:
         await interaction.edit_original_response(
             content=self.shared(interaction, public, content), attachments=[image], view=view,
             allowed_mentions=QUIET)
+
+    async def rating_board(self, interaction: discord.Interaction, guild: int,
+                           variant: str | None, period: str, public: bool) -> None:
+        """The leaderboard by skill rating: all time (a rating takes in every game), in
+        ``variant`` or else the server's most rated one."""
+        caller = interaction.user.id
+        board = await self.ratings.leaderboard(guild, caller, variant)
+        if board.empty:
+            content = (t("leaderboard.no_ratings_variant", scope=title_of(variant)) if variant
+                       else t("leaderboard.no_ratings"))
+            await interaction.edit_original_response(content=content)
+            return
+        image = await png_file(render_leaderboard, rating_table(board, caller),
+                               name="leaderboard.png", description=rating_alt_text(board))
+        lines = [t("leaderboard.title", scope=title_of(board.variant),
+                   period=inline(t("period.all")), sort=inline(t("sort.rating")))]
+        if period != "all":
+            lines.append(t("leaderboard.rating_all_time"))
+        view = None if public else share_view("leaderboard",
+                                              f"{variant or 'all'}.{period}.rating")
+        await interaction.edit_original_response(
+            content=self.shared(interaction, public, "\n".join(lines)), attachments=[image],
+            view=view, allowed_mentions=QUIET)
 
     @answers_errors
     async def on_stats(self, interaction: discord.Interaction, member: Person | None,
