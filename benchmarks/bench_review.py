@@ -1,0 +1,71 @@
+"""How long does the review of a finished game take? Budget: 2 s of CPU for a 5-player
+classic game, every seat a person (every decision rated), outside the event loop.
+
+Games are played through the rules API by five ``normal`` computer players standing in
+for people (their moves stored as the people's own), then reviewed as the bot does
+(:func:`bot.service.review.review_game`: the game rebuilt from its seed and move log,
+``hard``'s options rated before each decision). Prints the CPU time per game (mean and
+worst over the games) and the worst's ratio to the budget (above 1 misses it).
+
+    python -m benchmarks.bench_review [--games 5] [--variant classic] [--players 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from bot.players import choose
+from bot.rules import new_game
+from bot.service.review import Review, review_game
+from bot.service.types import GameRecord, MoveRecord
+
+BUDGET_S = 2.0
+
+
+def finished(variant: str, players: int, seed: int) -> tuple[GameRecord, list[MoveRecord]]:
+    """A finished game of ``players`` people and its move log, as the store keeps them."""
+    seats = list(range(1001, 1001 + players))
+    game = new_game(variant, seats, seed)
+    rng, moves = random.Random(seed), list[MoveRecord]()
+    while not game.finished:
+        player = sorted(game.decision().waiting)[0]
+        move = choose(game, player, rng, "normal")
+        moves.append(MoveRecord(0, len(moves) + 1, player, move.to_json(), 0.0))
+        game, _ = game.apply(player, move)
+    state = game.to_json()
+    record = GameRecord(id=0, guild_id=1, channel_id=1, message_id=None, host_id=seats[0],
+                        variant=variant, options={}, seed=seed, players=seats, state=state,
+                        status="finished", version=len(moves), created_at=0.0,
+                        updated_at=0.0, finished_at=0.0)
+    return record, moves
+
+
+def measure(variant: str, players: int, games: int) -> tuple[list[float], list[Review]]:
+    times, reviews = [], []
+    for seed in range(1, games + 1):
+        record, moves = finished(variant, players, seed)
+        start = time.process_time()
+        reviews.append(review_game(record, moves))
+        times.append(time.process_time() - start)
+    return times, reviews
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--players", type=int, default=5)
+    args = parser.parse_args()
+    times, reviews = measure(args.variant, args.players, args.games)
+    decisions = sum(len(r.rated) for r in reviews) / len(reviews)
+    worst = max(times)
+    print(f"review of a finished {args.players}-player {args.variant} game "
+          f"({decisions:.0f} decisions rated on average, {args.games} games): "
+          f"mean {sum(times) / len(times):.3f} s, worst {worst:.3f} s of CPU; "
+          f"budget {BUDGET_S:.0f} s, ratio {worst / BUDGET_S:.2f}")
+
+
+if __name__ == "__main__":
+    main()

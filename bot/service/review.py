@@ -1,0 +1,155 @@
+"""The review of a finished game: each person's decisions rated against ``hard``'s.
+
+The game is rebuilt from its seed and move log; before each decision a person made
+(not a computer seat, not a computer standing in for an away player, not a move the
+game made for someone whose time ran out) ``hard``'s options are rated with
+:func:`bot.players.hint`, and the move chosen is set against hard's choice.
+
+**Accuracy**: 100% minus the expected points lost, over what could have been lost.
+A decision's *loss* is how many expected points the chosen move is below the move
+``hard`` would have made (never below 0); its *spread* is how far ``hard``'s move is
+above the worst option (never below 0). A player's accuracy is ``1 - sum(loss) /
+sum(spread)`` over all their decisions; a decision whose options are all worth the same
+(a forced move) counts nothing. It works on differences only, so it holds for the
+expected margins ``hard`` plays for in Qwixx games of two or more, which may be negative.
+
+The review is computed off the event loop (``asyncio.to_thread``), never on the click
+path; a finished 5-player classic game takes well under a second
+(``benchmarks/bench_review.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.players import Hint, Option, hint, is_computer
+from bot.rules import Game, Move, dice_version_of, new_game
+from bot.service.games import GameService, ServiceError
+from bot.service.play import Options
+from bot.service.stats import StatsService
+from bot.service.types import GameRecord, MoveRecord
+
+COSTLIEST = 3  # decisions shown to the asker
+SHOWN_LOSS = 0.05  # a loss that rounds to 0.0 points is no mistake worth showing
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One decision of a person, with ``hard``'s view of the position before it."""
+
+    seq: int  # the move's place in the game's move log
+    player: int
+    move: Move
+    hint: Hint
+    before: Game  # the position the decision was made in
+
+    @property
+    def turn(self) -> int:
+        return self.before.turn
+
+    @property
+    def chosen(self) -> Option:
+        return next(o for o in self.hint.options if o.move == self.move)
+
+    @property
+    def loss(self) -> float:
+        """Expected points the move is below ``hard``'s choice (0 if it is hard's)."""
+        return max(0.0, self.hint.options[0].value - self.chosen.value)
+
+    @property
+    def spread(self) -> float:
+        """Expected points ``hard``'s choice is above the worst option."""
+        return max(0.0, self.hint.options[0].value - min(o.value for o in self.hint.options))
+
+
+@dataclass(frozen=True)
+class Review:
+    """A finished game's review: every rated decision of its people."""
+
+    record: GameRecord
+    game: Game  # as it ended
+    rated: tuple[Rated, ...]
+
+    @property
+    def people(self) -> list[int]:
+        """The game's people in seat order (computer seats are not reviewed)."""
+        return [p for p in self.record.players if not is_computer(p)]
+
+    def decisions(self, player: int) -> list[Rated]:
+        return [r for r in self.rated if r.player == player]
+
+    def accuracy(self, player: int) -> float | None:
+        """``player``'s accuracy, 0-1 (see the module); None with nothing to rate."""
+        mine = self.decisions(player)
+        spread = sum(r.spread for r in mine)
+        if spread <= 0:
+            return None if not mine else 1.0
+        return max(0.0, 1.0 - sum(r.loss for r in mine) / spread)
+
+    def costliest(self, player: int, count: int = COSTLIEST) -> list[Rated]:
+        """``player``'s decisions that cost the most expected points, costliest first
+        (earlier first among equals); only those that cost something."""
+        costly = [r for r in self.decisions(player) if r.loss >= SHOWN_LOSS]
+        return sorted(costly, key=lambda r: (-r.loss, r.seq))[:count]
+
+
+def review_game(record: GameRecord, moves: Sequence[MoveRecord]) -> Review:
+    """Rebuild ``record``'s game from its seed and ``moves`` and rate every decision a
+    person made. Pure and CPU-bound: run it in a worker thread."""
+    game = new_game(record.variant, record.players, record.seed,
+                    record.options.get("rules", {}), solo=Options.of(record.options).solo,
+                    dice_version=dice_version_of(record.state or {}))
+    rated = []
+    for stored in moves:
+        player, move = stored.player_id, Move.from_json(stored.move)
+        if decided_by_person(stored) and player in game.decision().waiting:
+            rated.append(Rated(stored.seq, player, move, hint(game, player), game))
+        game, _ = game.apply(player, move)
+    return Review(record, game, tuple(rated))
+
+
+def decided_by_person(stored: MoveRecord) -> bool:
+    """The move was a person's own choice: not a computer's, not a stand-in's, not one
+    the game made when time ran out or for someone away."""
+    return stored.source == "player" and not is_computer(stored.player_id)
+
+
+class ReviewService:
+    """Reviews of finished games, for the server and channel they were played in."""
+
+    def __init__(self, games: GameService, stats: StatsService) -> None:
+        self.games = games
+        self.stats = stats
+
+    async def review(self, guild_id: int, channel_id: int, game_id: int) -> Review:
+        """The review of game ``game_id``; refused for another server's or channel's
+        game, and for a game that has not ended."""
+        record = (await self.games.get(game_id)).record  # error.game_gone if unknown
+        if record.guild_id != guild_id:
+            raise ServiceError("review.other_server")
+        if record.channel_id != channel_id:
+            raise ServiceError("review.other_channel", channel=f"<#{record.channel_id}>")
+        if record.status == "running":
+            raise ServiceError("review.running")
+        if record.status == "lobby":
+            raise ServiceError("error.not_started")
+        if record.status != "finished":
+            raise ServiceError("review.abandoned")
+        moves = await self.games.store.moves(game_id)
+        return await asyncio.to_thread(review_game, record, moves)
+
+    async def numbered(self, guild_id: int, channel_id: int, number: int | None) -> int:
+        """The id of the game ``/qwixx history`` shows as ``number`` on this server (1
+        the newest); without a number, the game running in this channel if there is
+        one (its review waits for its end), else the newest finished game here."""
+        if number is None:
+            running = await self.games.store.game_in_channel(channel_id)
+            if running is not None:
+                return running.id
+            number = 1
+        games = await self.stats.history(guild_id)
+        if not 1 <= number <= len(games):
+            raise ServiceError("review.unknown", number=number)
+        return games[number - 1].game_id

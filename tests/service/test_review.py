@@ -1,0 +1,140 @@
+"""The review of a finished game: each person's decisions against ``hard``'s."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.players import hint
+from bot.rules import PASS, Game, Move
+from bot.service.games import GameService, ServiceError
+from bot.service.play import Options
+from bot.service.review import ReviewService
+from bot.service.stats import StatsService
+from bot.store import Store
+from tests.fakes import FakeClock
+
+GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
+Chooser = Callable[[Game, int], Move]
+
+
+@pytest.fixture
+async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
+    store = await Store.open(database, clock=clock)
+    yield GameService(store, seeds=iter(range(700, 10_000)).__next__, clock=clock)
+    await store.close()
+
+
+@pytest.fixture
+def reviews(service: GameService, clock: FakeClock) -> ReviewService:
+    return ReviewService(service, StatsService(service.store, clock=clock))
+
+
+def hards(game: Game, player: int) -> Move:
+    return hint(game, player).move
+
+
+async def play(service: GameService, game_id: int, choose: Chooser, limit: int = 2000) -> None:
+    """The people decide by ``choose`` (the service plays the computers) to the end."""
+    for _ in range(limit):
+        game = (await service.get(game_id)).game
+        assert game is not None
+        if game.finished:
+            return
+        decision = game.decision()
+        player = sorted(decision.waiting)[0]
+        await service.act(game_id, player, game.turn, decision.phase, choose(game, player))
+    raise AssertionError("game did not end")
+
+
+async def refused(key: str, call: object) -> None:
+    with pytest.raises(ServiceError) as error:
+        await call  # type: ignore[misc]
+    assert error.value.key == key
+
+
+async def test_a_pass_into_a_penalty_is_the_costliest_decision(
+        service: GameService, reviews: ReviewService) -> None:
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
+    await service.start(lobby.id, ANA)
+    blunder: list[int] = []
+
+    def choose(game: Game, player: int) -> Move:
+        """Hard's moves, but on the first turn where hard passes the white sum and the
+        coloured dice offer a cross, a pass there too: a penalty though a cross was free."""
+        phase, best = game.decision().phase, hards(game, player)
+        if phase == "action1" and not blunder and best == PASS and \
+                len(game.apply(player, PASS)[0].legal_moves(player)) > 1:
+            blunder.append(game.turn)
+        if blunder and game.turn == blunder[0] and phase == "action2":
+            assert len(game.legal_moves(player)) > 1  # a cross was free
+            return PASS
+        return best
+
+    await play(service, lobby.id, choose)
+    final = (await service.get(lobby.id)).game
+    assert final is not None and final.scores()[ANA].penalties >= 1
+    review = await reviews.review(GUILD, CHANNEL, lobby.id)
+    assert review.people == [ANA]
+    worst = review.costliest(ANA)
+    assert worst and worst[0].turn == blunder[0] and worst[0].move == PASS
+    assert worst[0].before.decision().phase == "action2"
+    assert worst[0].loss > 3  # a penalty costs 5 points, less what a cross gives up
+    assert worst[0].hint.move != PASS
+    assert len(worst) == 1  # the one move hard would not have made
+    accuracy = review.accuracy(ANA)
+    assert accuracy is not None and 0 <= accuracy < 1
+
+
+async def test_hards_own_moves_are_100_percent_accurate(
+        service: GameService, reviews: ReviewService) -> None:
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    await service.join(lobby.id, BEN)
+    await service.add_computer(lobby.id, ANA, "hard")
+    await service.start(lobby.id, ANA)
+    await play(service, lobby.id, hards)
+    review = await reviews.review(GUILD, CHANNEL, lobby.id)
+    assert review.people == [ANA, BEN]
+    for person in (ANA, BEN):
+        assert review.decisions(person)
+        assert review.accuracy(person) == 1.0
+        assert review.costliest(person) == []
+    assert review.decisions(-1) == []  # computers are not reviewed
+
+
+async def test_qwinto_and_solo_games_are_reviewed(service: GameService,
+                                                  reviews: ReviewService) -> None:
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "qwinto", play=Options(solo=True))
+    await service.start(lobby.id, ANA)
+    await play(service, lobby.id, hards)
+    review = await reviews.review(GUILD, CHANNEL, lobby.id)
+    assert review.decisions(ANA) and review.accuracy(ANA) == 1.0
+
+
+async def test_refusals(service: GameService, reviews: ReviewService) -> None:
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    await refused("error.not_started", reviews.review(GUILD, CHANNEL, lobby.id))
+    await service.join(lobby.id, BEN)
+    await service.start(lobby.id, ANA)
+    await refused("review.running", reviews.review(GUILD, CHANNEL, lobby.id))
+    assert await reviews.numbered(GUILD, CHANNEL, None) == lobby.id  # the running one
+    await refused("review.unknown", reviews.numbered(GUILD, CHANNEL, 1))
+    await refused("error.game_gone", reviews.review(GUILD, CHANNEL, lobby.id + 99))
+    await play(service, lobby.id, hards)
+    await refused("review.other_server", reviews.review(GUILD + 1, CHANNEL, lobby.id))
+    with pytest.raises(ServiceError) as error:
+        await reviews.review(GUILD, CHANNEL + 1, lobby.id)
+    assert error.value.key == "review.other_channel"
+    assert error.value.values == {"channel": f"<#{CHANNEL}>"}
+    assert await reviews.numbered(GUILD, CHANNEL, 1) == lobby.id
+    assert await reviews.numbered(GUILD, CHANNEL, None) == lobby.id  # the newest finished
+    await refused("review.unknown", reviews.numbered(GUILD, CHANNEL, 2))
+    await refused("review.unknown", reviews.numbered(GUILD, CHANNEL, 0))
+    await refused("review.unknown", reviews.numbered(GUILD + 1, CHANNEL + 1, 1))
+    abandoned = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    await service.join(abandoned.id, BEN)
+    await service.start(abandoned.id, ANA)
+    await service.abandon(CHANNEL, ANA, True)
+    await refused("review.abandoned", reviews.review(GUILD, CHANNEL, abandoned.id))
