@@ -11,7 +11,9 @@ import signal
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     import discord
 
     from bot.app import QwixxBot
+    from bot.store.prune import PruneReport
 
 log = logging.getLogger("bot.__main__")
 FIRST_WAIT, LONGEST_WAIT = 1.0, 60.0
@@ -79,6 +82,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                   "into an empty PostgreSQL database")
     copy_db.add_argument("source", type=Path, metavar="SQLITE_FILE")
     copy_db.add_argument("target", metavar="POSTGRES_URL")
+    prune = commands.add_parser("prune", help="remove the moves and events of games that "
+                                "ended before DATE; their rows, results, statistics, ratings "
+                                "and final sheets stay")
+    prune.add_argument("--finished-before", metavar="DATE",
+                       help="YYYY-MM-DD (midnight UTC) or an ISO date and time")
+    prune.add_argument("--dry-run", action="store_true",
+                       help="say what would be removed; remove nothing")
+    prune.add_argument("--database", help="a SQLite file or postgresql:// URL "
+                       "(default: QWIXX_DATABASE)")
     args = parser.parse_args(argv)
     if args.command == "demo":
         cls = VARIANTS[args.variant]
@@ -164,6 +176,83 @@ def run_copy_db(source: Path, target: str) -> int:
     print(f"copied {source} to {redacted(target)}; rows per table (the same on both sides):")
     for table, rows in counts.items():
         print(f"  {table}: {rows}")
+    return 0
+
+
+PRUNE_USAGE = "qwixx-bot prune --finished-before YYYY-MM-DD [--dry-run] [--database URL]"
+
+
+def cutoff(text: str | None, now: float) -> float:
+    """``--finished-before`` as unix seconds: a date is its midnight in UTC, a time
+    without a zone is UTC. Raises :class:`ValueError` with the line to show."""
+    if not text:
+        raise ValueError(f"prune needs a date: {PRUNE_USAGE}")
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"--finished-before: {text!r} is not a date; write it as "
+                         "YYYY-MM-DD, e.g. 2026-01-01") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    if when.timestamp() > now:
+        raise ValueError(f"--finished-before: {text} is in the future; prune removes the "
+                         "logs of games that have already ended")
+    return when.timestamp()
+
+
+def counted(number: int, thing: str) -> str:
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1_000_000:,.1f} MB"
+
+
+def run_prune(args: argparse.Namespace) -> int:
+    from bot.store import Store, StoreError
+    from bot.store.postgres import redacted
+    from bot.store.prune import prune
+
+    try:
+        before = cutoff(args.finished_before, time.time())
+    except ValueError as error:
+        print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+
+    async def run(target: Path | str) -> PruneReport:
+        async with Store(target) as store:
+            return await prune(store, before, dry_run=args.dry_run)
+    target: Path | str = args.database or "QWIXX_DATABASE"
+    try:
+        target = database_path(args.database) if args.database else \
+            load_settings(need_token=False).database
+        if isinstance(target, Path) and not target.is_file():
+            raise ConfigError(f"there is no database file {target} to prune")
+        if isinstance(target, Path):
+            check_database(target)
+        report = asyncio.run(run(target))
+    except (ConfigError, StoreError, DatabaseFileError) as error:
+        print(f"qwixx-bot: {error}", file=sys.stderr)
+        return 2
+    except (sqlite3.Error, OSError) as error:
+        print(f"qwixx-bot: cannot prune the database {target}: {error}", file=sys.stderr)
+        return 2
+    shown = target if isinstance(target, Path) else redacted(target)
+    date = args.finished_before.strip()
+    found = (f"{counted(report.games, 'game')} that ended before {date}: "
+             f"{counted(report.moves, 'move')}, {counted(report.events, 'event')}")
+    if report.dry_run:
+        print(f"{shown}: would remove the moves and events of {found} (dry run: nothing "
+              "removed)")
+        return 0
+    print(f"{shown}: removed the moves and events of {found}; their games, results, "
+          "statistics, ratings and final sheets are kept")
+    if isinstance(target, Path) and report.freed_bytes is not None:
+        size = target.stat().st_size
+        print(f"{megabytes(report.freed_bytes)} freed inside the file ({megabytes(size)}; "
+              f"{megabytes(report.free_bytes or 0)} of it free now), which new games fill "
+              "before the file grows again; to give the space back to the disk, stop the "
+              f"bot and run: sqlite3 {target} VACUUM")
     return 0
 
 
@@ -301,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_migrate(args.database)
     if args.command == "copy-db":
         return run_copy_db(args.source, args.target)
+    if args.command == "prune":
+        return run_prune(args)
     try:
         settings = load_settings()
         if isinstance(settings.database, Path):

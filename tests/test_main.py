@@ -292,3 +292,63 @@ def test_copy_db_refusals(tmp_path: Path, postgres: PostgresServer, source: str,
     assert cli.main(["copy-db", str(tmp_path / source), url]) == 2
     error = capsys.readouterr().err
     assert says in error and "secret" not in error and error.count("\n") == 1
+
+
+async def an_old_history(path: str | Path) -> None:
+    """:func:`a_history` a year ago (its game shown whole), and a game running now."""
+    async with Store(path, clock=lambda: 1_750_000_000.0) as store:  # June 2025
+        game = await make_running(store)
+        results = GameResults(4, (PlayerResult(HOST, 0, 30, 1, True),
+                                  PlayerResult(PLAYER2, 1, 20, 2, False)))
+        change = GameChange([(HOST, {"kind": "pass"}, "player")], {"turn": 4}, "finished",
+                            results, events=[(4, "game_over", None, {"reason": "done"})])
+        done = await store.record_change(game.id, game.version, change)
+        await store.set_shown(done.id, done.version, None, {})
+    async with Store(path) as store:
+        running = await make_running(store, CHANNEL + 1)
+        await store.record_moves(running.id, running.version,
+                                 [(HOST, {"kind": "pass"}, "player")], {"turn": 1})
+
+
+def test_prune_command(database: str | Path, environment: Path,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(an_old_history(database))
+    shown = asyncio.run(what_it_shows(database))
+    dry = ["prune", "--finished-before", "2026-01-01", "--dry-run", "--database",
+           str(database)]
+    assert cli.main(dry) == 0
+    out = capsys.readouterr().out
+    assert "would remove the moves and events of 1 game that ended before 2026-01-01: " \
+           "1 move, 1 event (dry run: nothing removed)" in out
+    assert asyncio.run(what_it_shows(database)) == shown
+    assert cli.main(dry[:3] + dry[4:]) == 0
+    out = capsys.readouterr().out
+    assert "removed the moves and events of 1 game " in out and "kept" in out
+    assert ("freed inside the file" in out) == isinstance(database, Path)
+    assert "VACUUM" in out or not isinstance(database, Path)
+    after = asyncio.run(what_it_shows(database))
+    assert after[1:3] == ([], [])  # game 1's moves and events
+    assert after[0] == shown[0] and after[3:] == shown[3:]  # the rest, the running game's too
+
+    async def running_moves() -> int:
+        async with Store(database) as store:
+            return len(await store.moves(2))
+    assert asyncio.run(running_moves()) == 1
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    ([], "prune needs a date: qwixx-bot prune --finished-before YYYY-MM-DD"),
+    (["--finished-before", "last spring"], "'last spring' is not a date; write it as YYYY-MM-DD"),
+    (["--finished-before", "2026-02-30"], "is not a date"),
+    (["--finished-before", "2999-01-01"], "2999-01-01 is in the future"),
+    (["--finished-before", "2026-01-01", "--database", "mysql://root:secret@db/q"],
+     "QWIXX_DATABASE must be"),
+    (["--finished-before", "2026-01-01", "--database", "missing.db"],
+     "there is no database file missing.db to prune"),
+])
+def test_prune_refusals(environment: Path, args: list[str], says: str,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["prune", *args]) == 2
+    error = capsys.readouterr().err
+    assert says in error and error.count("\n") == 1 and "secret" not in error
+    assert not environment.exists()  # nothing made
