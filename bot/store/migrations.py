@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import StoreError
+from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
 from .sql import Connection, Work
 from .stats import FILL_PERIOD_TOTALS
@@ -323,9 +324,13 @@ KEYED_LOGS = Migration(
 # rates the games counted so far at start-up, in the order they finished.
 RATINGS = Migration(version=10, name="ratings", statements=RATINGS_TABLES)
 
+# Members' data (see bot/store/privacy.py): the count of anonymous ids handed to the
+# people who asked to be forgotten, and the servers that removed the bot, with when.
+PRIVACY = Migration(version=11, name="privacy", statements=PRIVACY_TABLES)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
                                      PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
-                                     RATINGS)
+                                     RATINGS, PRIVACY)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

@@ -28,6 +28,7 @@ from .engine import Engine, is_postgres_url
 from .errors import ChannelBusy, GameNotFound, StoreError
 from .migrations import apply_migrations
 from .postgres import PostgresEngine
+from .privacy import PrivacyQueries
 from .queries import (
     ACTIVE_SQL,
     GAME_SQL,
@@ -91,7 +92,7 @@ async def open_store(target: str | Path, *, clock: Clock = time.time,
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
 
 
-class Store(StatsQueries, RatingQueries):
+class Store(StatsQueries, RatingQueries, PrivacyQueries):
     """Persistence for games and moves, and the results of finished games.
 
     Create with ``await open_store(target)`` (or ``Store.open``), or ``async with

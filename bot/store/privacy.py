@@ -1,0 +1,379 @@
+"""What the store keeps about a person or a server, and how it lets go of it (schema
+version 11).
+
+* :meth:`PrivacyQueries.personal_data` — everything kept about one member, per server:
+  their display name, the games they sat in, their results and totals, their ratings.
+* :meth:`PrivacyQueries.forget_person` — ``/qwixx forget-me``: their names go, and their
+  id is replaced, in one transaction, by one fresh anonymous id everywhere it is kept
+  (seats, move logs, events, states, results, totals, ratings, the channel's memory),
+  so every game stays whole for the others: a replay still reproduces the stored
+  state, the others' sums and ratings are untouched. A member still seated (not away)
+  in a lobby or a running game is refused (:class:`StillPlaying`): they leave first.
+* :meth:`PrivacyQueries.mark_guild_departed` and :meth:`PrivacyQueries.delete_departed_guild`
+  — the bot was removed from a server: the server's rows go once the grace period is
+  over, unless the bot came back (:meth:`PrivacyQueries.unmark_guild`).
+
+Anonymous ids are positive (a person's seat, never a computer's, whose ids are
+negative) and below ``2**22``: as a Discord snowflake such an id would have been made
+in the first millisecond of 2015, before Discord had users, so it can never be one.
+They come from :data:`ANONYMOUS_FLOOR` on, one per forgotten person, counted in the
+``anonymous_ids`` table (which holds only the count).
+
+The tables and columns are found by reading the schema, not listed here, so a table
+added later is covered too: an integer column named ``player``, ``host_id``,
+``…player_id`` or ``…user_id`` holds a person; a text column may hold one inside JSON
+(the keys of a state's sheets, lists of seats, mentions). Rows of games are reached
+through the person's games only (``game_id``), so the big logs are never scanned.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from .records import dump_json, load_json
+from .sql import Connection, Row
+
+if TYPE_CHECKING:
+    from .sql import T, Work
+
+ANONYMOUS_FLOOR: Final = 1 << 21
+"""The first anonymous id; they stay below :data:`ANONYMOUS_CEILING`."""
+ANONYMOUS_CEILING: Final = 1 << 22
+
+PRIVACY_TABLES: Final = (
+    # One row per forgotten person, the anonymous id's number (and nothing else).
+    "CREATE TABLE anonymous_ids (id BIGINT PRIMARY KEY)",
+    # Servers the bot was removed from, and when: deleted after the grace period.
+    """
+    CREATE TABLE departed_guilds (
+        guild_id BIGINT PRIMARY KEY,
+        left_at  DOUBLE PRECISION NOT NULL
+    )
+    """,
+)
+_KEPT_APART: Final = frozenset({"schema_version", "anonymous_ids", "departed_guilds"})
+_PEOPLE: Final = re.compile(r"(player|host_id|.*player_id|.*user_id)")
+_CHUNK: Final = 500
+
+
+def is_anonymous(player: int) -> bool:
+    """Whether ``player`` is the id a forgotten person's seats now carry."""
+    return ANONYMOUS_FLOOR <= player < ANONYMOUS_CEILING
+
+
+class StillPlaying(Exception):
+    """A person to forget still sits in lobbies or running games (``games``: their
+    ``(guild_id, channel_id, game_id)``)."""
+
+    def __init__(self, games: Sequence[tuple[int, int, int]]) -> None:
+        super().__init__(f"still seated in games {[g[2] for g in games]}")
+        self.games = tuple(games)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerData:
+    """What one server's games keep about a person."""
+
+    guild_id: int
+    name: str | None = None
+    """The display name kept for images (None: none)."""
+    games: int = 0
+    """Games they sat in, any status (lobbies, running, finished, abandoned)."""
+    results: int = 0
+    """Finished games with their score and rank."""
+    counted: int = 0
+    """Of those, the ones counted for the leaderboard and statistics."""
+    first: float | None = None
+    last: float | None = None
+    """When their first and last result was recorded."""
+    variants: int = 0
+    """Variants with all-time totals (leaderboard sums)."""
+    ratings: tuple[tuple[str, int], ...] = ()
+    """Their ratings: (variant, rated games)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What :meth:`PrivacyQueries.forget_person` did: the anonymous id, the names
+    removed, the games whose seats now carry it, the rows changed per table."""
+
+    anonymous_id: int
+    names: int
+    games: int
+    rows: dict[str, int]
+
+
+# -- the schema, read ---------------------------------------------------------------
+
+def schema(conn: Connection, postgres: bool) -> dict[str, list[tuple[str, str]]]:
+    """Every table of the store with its columns: ``(name, "int" | "text" | "other")``."""
+    tables: dict[str, list[tuple[str, str]]] = {}
+    if postgres:
+        rows = conn.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position",
+            ()).fetchall()
+        for table, column, kind in rows:
+            tables.setdefault(str(table), []).append((str(column), _kind(str(kind))))
+        return tables
+    names = [str(r[0]) for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' "
+        "ESCAPE '!' ORDER BY name").fetchall()]
+    for table in names:
+        tables[table] = [(str(r[1]), _kind(str(r[2])))
+                         for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()]
+    return tables
+
+
+def _kind(declared: str) -> str:
+    declared = declared.upper()
+    if "INT" in declared:
+        return "int"
+    if "TEXT" in declared or "CHAR" in declared:
+        return "text"
+    return "other"
+
+
+def _chunks(ids: Sequence[int]) -> Iterable[tuple[str, Sequence[int]]]:
+    for start in range(0, len(ids), _CHUNK):
+        part = ids[start:start + _CHUNK]
+        yield ", ".join("?" for _ in part), part
+
+
+# -- a person's games ---------------------------------------------------------------
+
+def _seated(players: str, user_id: int) -> bool:
+    return user_id in load_json(players)
+
+
+def games_of(conn: Connection, user_id: int) -> list[Row]:
+    """``(id, guild_id, channel_id, status, presence)`` of every game ``user_id`` sat in
+    or hosted."""
+    rows = conn.execute(
+        "SELECT id, guild_id, channel_id, status, presence, players, host_id FROM games "
+        "WHERE players LIKE ? OR host_id = ? ORDER BY id",
+        (f"%{user_id}%", user_id)).fetchall()
+    return [r[:5] for r in rows if int(r[6]) == user_id or _seated(str(r[5]), user_id)]
+
+
+def still_playing(games: Iterable[Row], user_id: int) -> list[tuple[int, int, int]]:
+    """Of ``games``, the lobbies and the running games in which ``user_id`` still plays
+    (is not away): ``(guild_id, channel_id, game_id)``."""
+    found = []
+    for game_id, guild_id, channel_id, status, presence in games:
+        away = load_json(presence or "{}").get("away", [])
+        if status == "lobby" or (status == "running" and user_id not in away):
+            found.append((int(guild_id), int(channel_id), int(game_id)))
+    return found
+
+
+# -- replacing an id ----------------------------------------------------------------
+
+def replaced(value: Any, old: int, new: int) -> Any:
+    """``value`` (decoded JSON) with the person ``old`` made ``new``: integers, keys,
+    and the id inside strings (a mention ``<@old>``)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return new if value == old else value
+    if isinstance(value, str):
+        return _digits(old).sub(str(new), value)
+    if isinstance(value, list):
+        return [replaced(item, old, new) for item in value]
+    if isinstance(value, dict):
+        return {(str(new) if key == str(old) else _digits(old).sub(str(new), key)):
+                replaced(item, old, new) for key, item in value.items()}
+    return value
+
+
+def _digits(user_id: int) -> re.Pattern[str]:
+    return re.compile(rf"(?<![0-9]){user_id}(?![0-9])")
+
+
+def replaced_text(text: str, old: int, new: int) -> str:
+    """A stored text with ``old`` made ``new``: JSON re-encoded, anything else as text."""
+    try:
+        decoded = load_json(text)
+    except ValueError:
+        return _digits(old).sub(str(new), text)
+    if not isinstance(decoded, (dict, list)):
+        return _digits(old).sub(str(new), text)
+    return dump_json(replaced(decoded, old, new))
+
+
+def _replace_in_table(conn: Connection, table: str, columns: list[tuple[str, str]],
+                      game_ids: Sequence[int], old: int, new: int) -> int:
+    """Replace ``old`` by ``new`` in ``table`` (only in rows of ``game_ids`` if it has a
+    ``game_id`` or is ``games``); the rows' changes counted."""
+    names = {name for name, _ in columns}
+    key = "id" if table == "games" else "game_id" if "game_id" in names else None
+    scopes: list[tuple[str, Sequence[int]]] = [("", ())]
+    if key is not None:
+        scopes = [(f" AND {key} IN ({marks})", part) for marks, part in _chunks(game_ids)]
+    changed = 0
+    for name, kind in columns:
+        for where, part in scopes:
+            if kind == "int" and _PEOPLE.fullmatch(name):
+                changed += conn.execute(
+                    f'UPDATE "{table}" SET "{name}" = ? WHERE "{name}" = ?{where}',
+                    (new, old, *part)).rowcount
+            elif kind == "text":
+                found = conn.execute(
+                    f'SELECT DISTINCT "{name}" FROM "{table}" WHERE "{name}" LIKE ?{where}',
+                    (f"%{old}%", *part)).fetchall()
+                for (text,) in found:
+                    changed += conn.execute(
+                        f'UPDATE "{table}" SET "{name}" = ? WHERE "{name}" = ?{where}',
+                        (replaced_text(str(text), old, new), text, *part)).rowcount
+    return changed
+
+
+def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
+    """``user_id``'s names removed and the person replaced by a fresh anonymous id, in
+    the caller's transaction. Raises :class:`StillPlaying` first, changing nothing."""
+    games = games_of(conn, user_id)
+    playing = still_playing(games, user_id)
+    if playing:
+        raise StillPlaying(playing)
+    row = conn.execute(
+        "INSERT INTO anonymous_ids (id) SELECT COALESCE(MAX(id), 0) + 1 FROM anonymous_ids "
+        "RETURNING id").fetchone()
+    new = ANONYMOUS_FLOOR + int(row[0])
+    if new >= ANONYMOUS_CEILING:
+        raise OverflowError("no anonymous ids left")
+    names = conn.execute("DELETE FROM player_names WHERE user_id = ?", (user_id,)).rowcount
+    game_ids = [int(g[0]) for g in games]
+    rows: dict[str, int] = {}
+    for table, columns in schema(conn, postgres).items():
+        if table in _KEPT_APART:
+            continue
+        changed = _replace_in_table(conn, table, columns, game_ids, user_id, new)
+        if changed:
+            rows[table] = changed
+    # A running game (where they are away) is changed under its players' clicks: its
+    # version moves on, so a click decided on the old record is retried on the new.
+    running = [int(g[0]) for g in games if g[3] == "running"]
+    for marks, part in _chunks(running):
+        conn.execute(
+            "UPDATE games SET shown_version = CASE WHEN shown_version = version "
+            f"THEN version + 1 ELSE shown_version END, version = version + 1 WHERE id IN ({marks})",
+            part)
+    return Forgotten(new, names, len(games), rows)
+
+
+# -- a server's data ----------------------------------------------------------------
+
+def delete_guild(conn: Connection, guild_id: int, postgres: bool) -> dict[str, int]:
+    """Every row of ``guild_id`` in every table (its games' logs first, its games last);
+    the rows deleted per table."""
+    tables = {table: {name for name, _ in columns}
+              for table, columns in schema(conn, postgres).items()
+              if table not in {"schema_version", "anonymous_ids"}}
+    games = "SELECT id FROM games WHERE guild_id = ?"
+    steps = [(t, f"game_id IN ({games})") for t, cols in tables.items()
+             if "game_id" in cols and "guild_id" not in cols]
+    steps += [(t, "guild_id = ?") for t, cols in tables.items()
+              if "guild_id" in cols and t not in {"matches", "games"}]
+    steps += [(t, "guild_id = ?") for t in ("matches", "games") if t in tables]
+    deleted: dict[str, int] = {}
+    for table, where in steps:
+        count = conn.execute(f'DELETE FROM "{table}" WHERE {where}', (guild_id,)).rowcount
+        if count:
+            deleted[table] = deleted.get(table, 0) + count
+    return deleted
+
+
+class PrivacyQueries:
+    """The privacy reads and writes of :class:`~bot.store.Store` (mixed into it)."""
+
+    if TYPE_CHECKING:
+        _names: dict[tuple[int, int], str]
+
+        @property
+        def backend(self) -> str: ...
+
+        async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
+
+        async def _transact(self, work: Work[T]) -> T: ...
+
+    async def personal_data(self, user_id: int) -> list[ServerData]:
+        """Everything kept about ``user_id``, per server (servers in id order)."""
+        servers: dict[int, dict[str, Any]] = {}
+
+        def server(guild_id: Any) -> dict[str, Any]:
+            return servers.setdefault(int(guild_id), {})
+
+        for guild_id, name in await self._fetch(
+                "SELECT guild_id, name FROM player_names WHERE user_id = ?", (user_id,)):
+            server(guild_id)["name"] = str(name)
+        games = await self._fetch(
+            "SELECT guild_id, players, host_id FROM games WHERE players LIKE ? OR host_id = ?",
+            (f"%{user_id}%", user_id))
+        for guild_id, players, host_id in games:
+            if int(host_id) == user_id or _seated(str(players), user_id):
+                entry = server(guild_id)
+                entry["games"] = entry.get("games", 0) + 1
+        for guild_id, count, counted, first, last in await self._fetch(
+                "SELECT guild_id, COUNT(*), SUM(counted), MIN(finished_at), MAX(finished_at) "
+                "FROM results WHERE player_id = ? GROUP BY guild_id", (user_id,)):
+            server(guild_id).update(results=int(count), counted=int(counted or 0),
+                                    first=float(first), last=float(last))
+        for guild_id, variants in await self._fetch(
+                "SELECT guild_id, COUNT(*) FROM player_totals WHERE player_id = ? "
+                "GROUP BY guild_id", (user_id,)):
+            server(guild_id)["variants"] = int(variants)
+        for guild_id, variant, rated in await self._fetch(
+                "SELECT guild_id, variant, games FROM ratings WHERE player_id = ? "
+                "ORDER BY variant", (user_id,)):
+            entry = server(guild_id)
+            entry["ratings"] = (*entry.get("ratings", ()), (str(variant), int(rated)))
+        return [ServerData(guild_id, **values) for guild_id, values in sorted(servers.items())]
+
+    async def forget_person(self, user_id: int) -> Forgotten:
+        """``/qwixx forget-me``: see :func:`forget` (raises :class:`StillPlaying`)."""
+        postgres = self.backend == "postgresql"
+        done = await self._transact(lambda conn: forget(conn, user_id, postgres))
+        for key in [key for key in self._names if key[1] == user_id]:
+            del self._names[key]
+        return done
+
+    async def mark_guild_departed(self, guild_id: int, when: float) -> None:
+        """The bot was removed from ``guild_id`` at ``when`` (an earlier mark stays)."""
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO departed_guilds (guild_id, left_at) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO NOTHING", (guild_id, when)))
+
+    async def unmark_guild(self, guild_id: int) -> bool:
+        """The bot is back in ``guild_id``: its data stays. Whether it was marked."""
+        return bool(await self._transact(lambda conn: conn.execute(
+            "DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,)).rowcount))
+
+    async def departed_guilds(self, before: float) -> list[int]:
+        """The servers the bot left before ``before``, longest gone first."""
+        rows = await self._fetch(
+            "SELECT guild_id FROM departed_guilds WHERE left_at < ? ORDER BY left_at, guild_id",
+            (before,))
+        return [int(r[0]) for r in rows]
+
+    async def delete_departed_guild(self, guild_id: int, before: float) -> dict[str, int] | None:
+        """Delete every row of ``guild_id`` if the bot left it before ``before`` and has
+        not come back (checked in the same transaction); the rows deleted per table, or
+        None if it was not due."""
+        postgres = self.backend == "postgresql"
+
+        def work(conn: Connection) -> dict[str, int] | None:
+            due = conn.execute("SELECT 1 FROM departed_guilds WHERE guild_id = ? AND left_at < ?",
+                               (guild_id, before)).fetchall()
+            if not due:
+                return None
+            deleted = delete_guild(conn, guild_id, postgres)
+            deleted.setdefault("departed_guilds", 1)
+            return deleted
+        deleted = await self._transact(work)
+        if deleted is not None:
+            for key in [key for key in self._names if key[0] == guild_id]:
+                del self._names[key]
+        return deleted
