@@ -5,6 +5,8 @@ deadline in order; compare-and-set in the service makes a second firing a no-op.
 Each pass also brings every channel that lags the store up to date, so a post that
 failed (or a process killed before it posted) is a delay, never a lost turn.
 A process that runs some of the bot's shards fires the games of its own guilds only.
+Each pass also deletes the data of the servers that removed the bot longer than the
+grace period ago (``QWIXX_FORGET_SERVER_AFTER``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import logging
 
 from bot.channel.publisher import Publisher
 from bot.service.games import GameService
+from bot.service.privacy import PrivacyService
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -22,8 +25,10 @@ log = logging.getLogger(__name__)
 
 class Timers:
     def __init__(self, service: GameService, publisher: Publisher,
-                 interval: float = 15.0, shards: ShardPlan | None = None) -> None:
+                 interval: float = 15.0, shards: ShardPlan | None = None,
+                 privacy: PrivacyService | None = None) -> None:
         self.service = service
+        self.privacy = privacy
         self.publisher = publisher
         self.interval = interval
         self.shards = shards
@@ -46,6 +51,11 @@ class Timers:
             except Exception:
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
         await self.publisher.catch_up(self.shards)
+        if self.privacy is not None:
+            try:
+                await self.privacy.forget_departed()
+            except Exception:
+                log.exception("deleting departed servers' data failed; tried again next tick")
         return fired
 
     def start(self) -> None:

@@ -47,6 +47,7 @@ from bot.store import (
     VersionConflict,
     WrongStatus,
 )
+from bot.store.privacy import is_anonymous
 from bot.text import quote
 
 log = logging.getLogger(__name__)
@@ -202,13 +203,16 @@ class GameService:
         if user not in old.players and user != old.host_id:
             raise ServiceError("error.rematch_not_player")
         board = old.options.get("rules", {}).get("board")
-        record = await self.open_lobby(old.guild_id, old.channel_id, old.host_id, old.variant,
+        # A forgotten person's seat is not taken again; whoever asks hosts in their place.
+        host = user if is_anonymous(old.host_id) else old.host_id
+        players = [p for p in old.players if not is_anonymous(p)]
+        players = players if host in players else [host, *players]
+        record = await self.open_lobby(old.guild_id, old.channel_id, host, old.variant,
                                        board, old.turn_time, Options.of(old.options))
         levels = {seat: level for seat, level in old.options.get("levels", {}).items()
                   if int(seat) in old.players}
         options = {**record.options, "levels": levels} if levels else record.options
-        return await self.store.update_lobby_seats(record.id, record.version, old.players,
-                                                   options)
+        return await self.store.update_lobby_seats(record.id, record.version, players, options)
 
     async def join(self, game_id: int, user: int) -> GameRecord:
         async def change(record: GameRecord) -> GameRecord:
