@@ -1,6 +1,6 @@
 """Every benchmark in one run, one table: what, budget, figure, ratio (above 1 misses it).
 
-    python -m benchmarks [--quick] [--only rules,render,click,stats,startup]
+    python -m benchmarks [--quick] [--only rules,render,click,stats,ratings,startup]
 
 * rules — random games through the rules API against the ``qwixx_sim`` anchor, measured
   in the same run (:mod:`benchmarks.bench_rules`);
@@ -9,6 +9,8 @@
   1,000 games, 2,000 clicks/s arriving over 1,000 games (:mod:`benchmarks.bench_click`);
 * stats — every leaderboard, stats and history query on 100,000 results, once spread
   over a year and once all in the current month (:mod:`benchmarks.bench_stats`);
+* ratings — the rating leaderboard and a rating update at a game's end, on 100,000
+  results (:mod:`benchmarks.bench_ratings`);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
   (:mod:`benchmarks.bench_startup`).
 
@@ -23,7 +25,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from . import bench_click, bench_render, bench_rules, bench_startup, bench_stats
+from . import bench_click, bench_ratings, bench_render, bench_rules, bench_startup, bench_stats
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
@@ -55,13 +57,20 @@ def stats_rows(quick: bool) -> list[Row]:
     return found
 
 
+def ratings_rows(quick: bool) -> list[Row]:
+    results, runs = (20_000, 5) if quick else (100_000, 15)
+    figures = asyncio.run(bench_ratings.measure(results, runs=runs))
+    return [(f"ratings: {name}, {results:,} results", f"<= {target:g} ms", f"{median:.2f} ms",
+             median / target) for name, median, target in figures]
+
+
 def startup_rows(quick: bool) -> list[Row]:
     return bench_startup.rows(2_000, 200) if quick else bench_startup.rows()
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "rules": rules_rows, "render": render_rows, "click": click_rows, "stats": stats_rows,
-    "startup": startup_rows}
+    "ratings": ratings_rows, "startup": startup_rows}
 
 
 def run(names: list[str], quick: bool) -> list[Row]:

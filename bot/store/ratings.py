@@ -192,12 +192,14 @@ class RatingQueries:
         finished: the games to rate before (and with) ``game_id``, so that the server's
         ratings follow the order of its games (one left behind an already rated game is
         rated after it)."""
-        sql = (_UNRATED + " AND m.guild_id = ? AND m.variant = ? AND m.finished_at <= ? "
-               "AND (m.game_id = ? OR m.finished_at >= COALESCE((SELECT MAX(finished_at) "
-               "FROM rated_games WHERE guild_id = ? AND variant = ?), 0)) "
-               "ORDER BY m.finished_at, m.game_id")
-        found = await self._games_to_rate(sql, (guild_id, variant, finished_at, game_id,
-                                                guild_id, variant))
+        # Two selects, so that each reads an index range: the guild's games since its
+        # newest rated one (matches_guild_time), and the game itself (its key).
+        sql = (_UNRATED + " AND m.guild_id = ? AND m.finished_at <= ? AND m.finished_at >= "
+               "COALESCE((SELECT MAX(finished_at) FROM rated_games WHERE guild_id = ? "
+               "AND variant = ?), 0) AND m.variant = ? UNION "
+               + _UNRATED + " AND m.game_id = ? ORDER BY 4, 1")
+        found = await self._games_to_rate(sql, (guild_id, finished_at, guild_id, variant,
+                                                variant, game_id))
         return [g for g in found if (g.finished_at, g.game_id) <= (finished_at, game_id)]
 
     async def rate_games(self, games: Sequence[tuple[GameToRate, Any]],
