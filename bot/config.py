@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,12 @@ from bot.shards import ShardError, ShardPlan
 from bot.text import quote
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+DAY = 86400
+FORGET_SERVER_AFTER = 30 * DAY
+"""Default grace period before a server's data goes once the bot was removed from it."""
+_GRACE = re.compile(r"([0-9]{1,7})([dhm]?)")
+_GRACE_UNITS = {"d": DAY, "h": 3600, "m": 60, "": DAY}
+_GRACE_RANGE = (3600, 3650 * DAY)
 
 
 class ConfigError(ValueError):
@@ -27,6 +34,9 @@ class Settings:
     log_level: str
     shards: ShardPlan | None = None
     """The shards this process runs; None: all of them, in one connection."""
+    forget_server_after: int = FORGET_SERVER_AFTER
+    """Seconds after the bot is removed from a server before that server's data is
+    deleted (coming back within them keeps it)."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -69,6 +79,19 @@ def shard_plan(value: str) -> ShardPlan | None:
         raise ConfigError(f"QWIXX_SHARDS: {error}; got {quote(value)}") from None
 
 
+def grace_period(value: str) -> int:
+    """``QWIXX_FORGET_SERVER_AFTER``: ``30d``, ``12h``, ``90m`` or a number of days, in
+    seconds (1 hour to 3650 days); empty: 30 days."""
+    if not value:
+        return FORGET_SERVER_AFTER
+    found = _GRACE.fullmatch(value.lower())
+    seconds = 0 if found is None else int(found[1]) * _GRACE_UNITS[found[2]]
+    if not _GRACE_RANGE[0] <= seconds <= _GRACE_RANGE[1]:
+        raise ConfigError("QWIXX_FORGET_SERVER_AFTER must be a time such as 30d, 12h or 90m "
+                          f"(a bare number counts days), from 1h to 3650d; got {quote(value)}")
+    return seconds
+
+
 def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".env"),
                   need_token: bool = True) -> Settings:
     merged = {**read_dotenv(dotenv), **(os.environ if env is None else env)}
@@ -89,4 +112,5 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".en
         dev_guild=int(guild) if guild else None,
         log_level=level,
         shards=shard_plan(merged.get("QWIXX_SHARDS", "").strip()),
+        forget_server_after=grace_period(merged.get("QWIXX_FORGET_SERVER_AFTER", "").strip()),
     )
