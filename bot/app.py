@@ -17,11 +17,13 @@ from bot.channel.timers import Timers
 from bot.cogs import fallback
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
+from bot.cogs.review import ReviewTable
 from bot.cogs.stats import StatsTable
 from bot.cogs.table import Table
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
+from bot.service.review import ReviewService
 from bot.service.stats import StatsService
 from bot.service.types import Store
 from bot.shards import ShardPlan
@@ -84,7 +86,8 @@ class QwixxBot(commands.Bot):
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
-        await self.add_cog(QwixxCog(self.table, self.stats_table))
+        self.review_table = ReviewTable(self, ReviewService(service, stats), service)
+        await self.add_cog(QwixxCog(self.table, self.stats_table, self.review_table))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.gate = fallback.install(self)  # answers what discord.py would leave unanswered
         await self.tree.set_translator(Translator())  # commands in each member's language

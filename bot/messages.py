@@ -555,6 +555,35 @@ EN: dict[str, str] = {
     "lobby.hint_solo": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}`",
     "history.stand_in_note": "🤖 A computer played this seat while its player was away; "
                              "the result counts for nobody.",
+    # /qwixx review: a finished game's decisions against the Hard computer player's
+    "command.review": "Your decisions in a finished game set against Hard's (only you see it)",
+    "option.review.game": "The game's number in /qwixx history (default: this channel's game)",
+    "review.title": "🔍 **Review of {title}** of {date}: each decision set against the "
+                    "Hard computer player's choice",
+    "review.accuracy": "{name}: accuracy **{accuracy}** over {decisions}",
+    "review.no_decisions": "{name}: no decision of their own to rate",
+    "review.costliest_yours": "Your costliest decisions:",
+    "review.costliest_each": "Each player's costliest decision:",
+    "review.clean": "No decision cost as much as a tenth of an expected point.",
+    "review.decision": "**{number}. Turn {turn}**, {name}: {chosen} instead of {best} — "
+                       "{cost} expected points lost",
+    "review.footer": "Accuracy: 100% minus the expected points lost against Hard's choice, "
+                     "over the sum of the gaps between Hard's choice and its worst option, "
+                     "across all of a player's own decisions (forced moves, computers and "
+                     "stand-ins do not count). In Qwixx games of two or more, points are "
+                     "Hard's expected lead over the best opponent. Each image shows the "
+                     "sheet before the decision with Hard's move outlined.",
+    "review.image": "Turn {turn}: the sheet of {name} before the decision, Hard's move "
+                    "outlined",
+    "review.running": "This game is still running; its review opens when it ends.",
+    "review.abandoned": "That game was abandoned before its end, so it has no review.",
+    "review.other_server": "That game was played on another server; its review is shown "
+                           "only there.",
+    "review.other_channel": "That game was played in {channel}; ask for its review there.",
+    "review.unknown": "There is no game {number} in this server's history: `/qwixx history` "
+                      "numbers the last finished games, 1 the newest.",
+    "unit.decision.one": "{count} decision",
+    "unit.decision.other": "{count} decisions",
 }
 
 

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.language import LANGUAGE_CHOICES, on_language
+from bot.cogs.review import ReviewTable
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
 from bot.cogs.table import Table
 from bot.messages import t
@@ -19,9 +20,11 @@ BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name 
 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
-    def __init__(self, table: Table, stats: StatsTable) -> None:
+    def __init__(self, table: Table, stats: StatsTable,
+                 review: ReviewTable | None = None) -> None:
         self.table = table
         self.stats_table = stats
+        self.review_table = review
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
@@ -117,3 +120,10 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def history(self, interaction: discord.Interaction,
                       user: discord.Member | None = None) -> None:
         await self.stats_table.on_history(interaction, user)
+
+    @app_commands.command(description=t("command.review"))
+    @app_commands.describe(game=t("option.review.game"))
+    async def review(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1, 1000] | None = None) -> None:
+        assert self.review_table is not None  # wired in setup_hook
+        await self.review_table.on_review(interaction, game)

@@ -1,0 +1,69 @@
+"""``/qwixx review``'s answer in words: accuracy per person, the costliest decisions with
+hard's move and why, the definition of accuracy; in every language."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.cogs.review import review_content
+from bot.i18n import LOCALES, using
+from bot.players import hint
+from bot.rules import PASS, Game, Move
+from bot.service.games import GameService
+from bot.service.review import Review, ReviewService
+from bot.service.stats import StatsService
+from bot.store import Store
+from tests.fakes import FakeClock
+from tests.service.test_review import play
+
+GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
+
+
+@pytest.fixture
+async def reviews(database: str | Path) -> AsyncIterator[ReviewService]:
+    clock = FakeClock(1_000_000.0)
+    store = await Store.open(database, clock=clock)
+    games = GameService(store, seeds=iter(range(900, 10_000)).__next__, clock=clock)
+    yield ReviewService(games, StatsService(store, clock=clock))
+    await store.close()
+
+
+def passes_early(game: Game, player: int) -> Move:
+    """Hard's moves, but every white sum of the first five turns passed."""
+    if game.turn <= 5 and game.decision().phase == "action1" and player == game.active:
+        return PASS
+    return hint(game, player).move
+
+
+async def reviewed(reviews: ReviewService) -> Review:
+    service = reviews.games
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    await service.join(lobby.id, BEN)
+    await service.add_computer(lobby.id, ANA, "normal")
+    await service.start(lobby.id, ANA)
+    await play(service, lobby.id, passes_early)
+    return await reviews.review(GUILD, CHANNEL, lobby.id)
+
+
+async def test_the_answer_in_every_language(reviews: ReviewService) -> None:
+    review = await reviewed(reviews)
+    names = {ANA: "Ana", BEN: "Ben", -1: "Computer 1"}
+    for locale in LOCALES:
+        with using(locale):
+            text, shown = review_content(review, ANA, names)
+            assert len(text) <= 2000 and "{" not in text, (locale, text)
+            assert f"<@{ANA}>" in text and f"<@{BEN}>" in text and "<@-1>" not in text
+            assert shown == review.costliest(ANA) and shown
+            assert "**1. " in text  # the costliest decision, numbered
+    with using("en-US"):
+        text, shown = review_content(review, ANA, names)
+    assert "Your costliest decisions:" in text and "Accuracy: 100% minus" in text
+    assert f"Turn {shown[0].turn}**" in text and "expected points lost" in text
+    assert "💡" in text  # hard's move and why, as the Hint button says it
+    with using("en-US"):  # a spectator sees each person's costliest decision
+        text, shown = review_content(review, 999, names)
+    assert "Each player's costliest decision:" in text
+    assert {r.player for r in shown} <= {ANA, BEN} and len(shown) <= 2
