@@ -118,12 +118,16 @@ class BotProcess:
 
 @dataclass
 class Click:
+    sb: Sandbox
     member: SimMember
     outcome: Outcome
 
     @property
     def said(self) -> str:
-        return "\n".join(m.content for m in self.outcome.ephemeral)
+        """What this click was answered, privately (not the member's other messages
+        that changed meanwhile)."""
+        return "\n".join(m.content for m in self.sb.server.world.messages.values()
+                         if m.interaction_id == self.outcome.interaction.id and m.ephemeral)
 
     @property
     def refused(self) -> bool:
@@ -147,7 +151,7 @@ async def keep_passing(sb: Sandbox, member: SimMember, clicks: list[Click],
         except (LookupError, ValueError):  # the message lost its buttons meanwhile
             await asyncio.sleep(0)
             continue
-        clicks.append(Click(member, outcome))
+        clicks.append(Click(sb, member, outcome))
         if clicks[-1].refused:
             return
 
@@ -212,7 +216,8 @@ async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(
                 async with Store(database) as store:
                     stored = Counter(m.player_id for m in await store.moves(1))
                 passed = Counter(c.member.id for c in clicks if c.passed)
-                assert stored == passed  # each answered pass is kept, nothing else is
+                told = "\n".join(f"{c.member.name}: {c.said!r}" for c in clicks)
+                assert stored == passed, told  # each answered pass is kept, nothing else is
                 assert any(c.passed for c in clicks if c.member.id == held)
                 answered = sum(passed.values())
                 print(f"\nstop: {took:.2f} s from SIGTERM to exit ({stopped.strip()}); "
