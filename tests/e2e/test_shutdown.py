@@ -337,3 +337,35 @@ async def test_a_signal_before_the_bot_is_connected_ends_the_start(
     assert "SIGTERM: stopping before the bot was connected" in said
     assert bot.is_closed() and bot.store is None
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handlers are gone
+
+
+HANGING = """
+import asyncio, logging
+import bot.__main__ as cli
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+cli.STOP_WITHIN = 0.5
+
+class Hanging:  # a bot whose stop never ends
+    stage = "closing the store"
+    gate = None
+
+    async def stop(self, reason):
+        await asyncio.Event().wait()
+
+async def main():
+    stopper = cli.Stopper(Hanging(), asyncio.current_task())
+    stopper.starting = None  # connected
+    stopper.received("SIGTERM")
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_stop_that_hangs_ends_the_process_at_the_deadline() -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HANGING, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT)
+    output, _ = await asyncio.wait_for(process.communicate(), LONG)
+    assert process.returncode == 1, output.decode()
+    assert "still stopping after 0.5 s (closing the store): exiting anyway" in output.decode()
