@@ -582,6 +582,7 @@ EN: dict[str, str] = {
     "review.other_channel": "That game was played in {channel}; ask for its review there.",
     "review.unknown": "There is no game {number} in this server's history: `/qwixx history` "
                       "numbers the last finished games, 1 the newest.",
+    "button.review": "Review",
     "unit.decision.one": "{count} decision",
     "unit.decision.other": "{count} decisions",
 }

@@ -257,6 +257,44 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await table(interaction).on_rematch(interaction, self.game)
 
 
+class ReviewHandlers(Protocol):
+    """What **Review** hands a click over to (:class:`~bot.cogs.review.ReviewTable`)."""
+
+    async def on_review_button(self, interaction: discord.Interaction,
+                               game_id: int) -> None: ...
+
+
+class HasReview(Protocol):
+    """The bot (:class:`~bot.app.QwixxBot`), as **Review** sees it."""
+
+    review_table: ReviewHandlers
+
+
+class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"qx:(?P<game>\d+):review"):
+    """On the final message: the game's review, only for whoever clicks."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button.review"),
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"qx:{game}:review"))
+        self.game = game
+
+    @classmethod
+    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> ReviewButton | BadComponent:
+        try:
+            return cls(identifier(match["game"]))
+        except Malformed:
+            return BadComponent(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await cast(HasReview, interaction.client).review_table.on_review_button(
+            interaction, self.game)
+
+
 class FieldSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):pick-(?P<row>[a-z]+)"):
     """Fields where a player may write (Qwinto) that the sheet has no button for, as
@@ -372,4 +410,4 @@ async def refuse(interaction: discord.Interaction) -> None:
 
 
 GAME_ITEMS = (LobbyButton, TurnButton, MoveButton, FieldSelect, AskButton, RematchButton,
-              LevelSelect)
+              LevelSelect, ReviewButton)

@@ -91,6 +91,13 @@ class ReviewTable:
         game_id = await self.reviews.numbered(guild, channel, number)
         await self.show(interaction, game_id)
 
+    @answers_errors
+    async def on_review_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        """**Review** under a finished game's final message: the same review, for
+        whoever clicks (computed then, in a worker thread, never on a move's path)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.show(interaction, game_id)
+
     async def show(self, interaction: discord.Interaction, game_id: int) -> None:
         guild, channel = interaction.guild_id or 0, interaction.channel_id or 0
         review = await self.reviews.review(guild, channel, game_id)

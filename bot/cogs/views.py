@@ -20,6 +20,7 @@ from bot.cogs.buttons import (
     LobbyButton,
     MoveButton,
     RematchButton,
+    ReviewButton,
     TurnButton,
     encode_move,
 )
@@ -403,7 +404,10 @@ def you_did(move: Move) -> str:
 
 # --- the end -------------------------------------------------------------
 def end_view(record: GameRecord) -> discord.ui.View:
-    """**Rematch** under the final message: a new lobby with the same game and options."""
+    """**Rematch** under the final message: a new lobby with the same game and options;
+    **Review** under a finished game's: its review, for whoever clicks."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(record.id))
+    if record.status == "finished":
+        view.add_item(ReviewButton(record.id))
     return view

@@ -20,7 +20,7 @@ async def test_a_finished_game_is_reviewed_only_to_the_asker(sb: Sandbox) -> Non
     assert running.ephemeral
     assert running.content == "This game is still running; its review opens when it ends."
 
-    await quick_game(sb, cem, ben, games)  # everyone passes: a penalty every turn
+    final = await quick_game(sb, cem, ben, games)  # everyone passes: a penalty every turn
     review = (await cem.slash("qwixx", "review", game=1, in_channel=games)).message
     assert review.ephemeral
     assert "🔍 **Review of Qwixx**" in review.content
@@ -37,3 +37,12 @@ async def test_a_finished_game_is_reviewed_only_to_the_asker(sb: Sandbox) -> Non
     assert elsewhere.content == f"That game was played in <#{games.id}>; ask for its review there."
     unknown = (await cem.slash("qwixx", "review", game=7, in_channel=games)).message
     assert unknown.content.startswith("There is no game 7 in this server's history")
+
+    assert final.labels == ["Rematch", "Review"]
+    clicked = await ben.click(final, label="Review")
+    [mine] = clicked.ephemeral
+    assert "Your costliest decisions:" in mine.content and mine.attachments
+    dan = sb.member("Dan")  # a spectator: each person's costliest decision
+    [seen] = (await dan.click(final, label="Review")).ephemeral
+    assert "Each player's costliest decision:" in seen.content
+    assert len(seen.attachments) == 2
