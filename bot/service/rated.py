@@ -24,12 +24,13 @@ from bot.rules import game_from_json
 from bot.service.play import Options
 from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
 from bot.store import GameRecord, Store
-from bot.store.ratings import GameToRate, RatedLine, StoredRating
+from bot.store.ratings import GameToRate, RatedLine, RatingConflict, StoredRating
 
 log = logging.getLogger(__name__)
 
 TOP: Final = 10
 BATCH: Final = 500  # games rated per transaction by the backfill
+ATTEMPTS: Final = 5  # rating transactions tried before a conflict is given up on
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +118,21 @@ class RatingService:
         (empty: nobody's rating moved, or the game does not count)."""
         if record.status != "finished" or record.finished_at is None:
             return []
-        games = await self.store.unrated_up_to(record.guild_id, record.variant, record.id,
-                                               record.finished_at)
-        if games:
-            done = await self.store.rate_games(await self._matches(games, record), rate_stored)
+        for attempt in range(ATTEMPTS):
+            games = await self.store.unrated_up_to(record.guild_id, record.variant, record.id,
+                                                   record.finished_at)
+            if not games:
+                break
+            try:
+                done = await self.store.rate_games(await self._matches(games, record),
+                                                   rate_stored)
+            except RatingConflict:
+                if attempt == ATTEMPTS - 1:
+                    raise
+                continue  # another process rated one of these people meanwhile: again
             if record.id in done:
                 return [change_of(line) for line in done[record.id]]
+            break
         return [change_of(line) for line in await self.store.rating_changes(record.id)]
 
     async def changes(self, game_id: int) -> list[Change]:
@@ -131,9 +141,15 @@ class RatingService:
 
     async def backfill(self) -> int:
         """Rate every counted game not rated yet, oldest first; how many."""
-        done = 0
+        done, conflicts = 0, 0
         while games := await self.store.unrated_games(BATCH):
-            await self.store.rate_games(await self._matches(games), rate_stored)
+            try:
+                await self.store.rate_games(await self._matches(games), rate_stored)
+            except RatingConflict:
+                conflicts += 1  # another process rates too: read what is left again
+                if conflicts == ATTEMPTS:
+                    raise
+                continue
             done += len(games)
         if done:
             log.info("rated %d counted games", done)

@@ -14,7 +14,10 @@ The store does no rating arithmetic: the service hands :meth:`RatingQueries.rate
 the games to rate, in order, and the pure function that rates one game given the
 people's current ratings (:mod:`bot.service.ratings`); each game's mark, read, rating
 and write are one transaction, so two processes rating the same game at once rate it
-once.
+once. A rating is written only over the one it was worked out from (the rows read are
+locked on PostgreSQL; a person's first row, which nothing could lock, is checked), so
+two processes rating different games of one person never lose an update: the second
+gets :class:`RatingConflict` and rates again.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from .dialect import LOCK_ROW
+from .errors import StoreError
 from .sql import Connection, Row
 
 if TYPE_CHECKING:
@@ -63,6 +68,16 @@ RATINGS_TABLES: Final = (
     )
     """,
 )
+
+
+class RatingConflict(StoreError):
+    """A person's rating changed between its read and its write (another process rated
+    a game of theirs at the same time): nothing was written; rate again."""
+
+    def __init__(self, game_id: int, player_id: int) -> None:
+        super().__init__(f"game {game_id}: the rating of {player_id} changed meanwhile")
+        self.game_id = game_id
+        self.player_id = player_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,18 +146,23 @@ def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> lis
         marks = ", ".join("?" for _ in people)
         rows = conn.execute(
             "SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
-            f"variant = ? AND player_id IN ({marks})",
+            f"variant = ? AND player_id IN ({marks}) ORDER BY player_id{LOCK_ROW}",
             (game.guild_id, game.variant, *people)).fetchall()
         current = {int(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
     lines = sorted(rate(match, dict(current)), key=lambda line: line.player_id)
     if not lines:
         return []
-    conn.executemany(
-        "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, variant, player_id) DO UPDATE SET "
-        "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
-        [(game.guild_id, game.variant, line.player_id, line.after.mu, line.after.sigma,
-          line.after.games) for line in lines])
+    for line in lines:
+        # Written only over the rating it was worked out from: a person new here whom
+        # another process rated meanwhile (no row to lock before) is a conflict.
+        if not conn.execute(
+                "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, variant, player_id) "
+                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "games = excluded.games WHERE ratings.games = ? RETURNING player_id",
+                (game.guild_id, game.variant, line.player_id, line.after.mu,
+                 line.after.sigma, line.after.games, line.before.games)).fetchall():
+            raise RatingConflict(game.game_id, line.player_id)
     conn.executemany(
         "INSERT INTO rating_changes (game_id, player_id, mu_before, sigma_before, games_before, "
         "mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",

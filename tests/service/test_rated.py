@@ -14,6 +14,7 @@ from bot.service.rated import RatingService, computers_of
 from bot.service.ratings import NEW, Rating, match_of, rate, replay
 from bot.service.stats import StatsService
 from bot.store import Store
+from bot.store.ratings import RatedLine, RatingConflict, StoredRating
 from bot.store.stats import GameResults, PlayerResult
 
 from .helpers import play_randomly
@@ -147,3 +148,27 @@ async def test_computer_seats_rank_at_their_level_and_are_never_rated(store: Sto
     changes = {c.player: c for c in await RatingService(store).settle(record)}
     assert changes == expected and sorted(changes) == [11, 22]
     assert sorted(await store.ratings(LIVE, "classic")) == [11, 22]
+
+
+async def test_a_rating_changed_meanwhile_is_not_overwritten(store: Store) -> None:
+    """What a second process sees when another rated the same person between its read
+    and its write: its transaction writes nothing, and rating again uses the new row."""
+    ratings = RatingService(store)
+    first = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30}))
+    assert first is not None
+    await ratings.settle(first)
+    kept = await store.ratings(LIVE, "classic")
+    await finish(store, LIVE, {11: 40, 33: 30})
+    [game] = await store.unrated_games()
+
+    def stale(match: object, current: dict[int, StoredRating]) -> list[RatedLine]:
+        # as if 11's row had been read before the first game was rated
+        return [RatedLine(p, StoredRating(25.0, 25 / 3, 0), StoredRating(30.0, 8.0, 1))
+                for p in (11, 33)]
+
+    with pytest.raises(RatingConflict):
+        await store.rate_games([(game, None)], stale)
+    assert await store.ratings(LIVE, "classic") == kept  # nothing written, 33 neither
+    assert not await store.is_rated(game.game_id)
+    assert await ratings.backfill() == 1
+    assert (await store.ratings(LIVE, "classic"))[11].games == 2
