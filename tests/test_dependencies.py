@@ -48,6 +48,15 @@ def _client_connection() -> None:
     timeout = client._connection.guild_ready_timeout
     assert isinstance(timeout, int | float), f"guild_ready_timeout is {timeout!r}"
     client._connection.guild_ready_timeout = 0.05
+    parsers = client._connection.parsers
+    assert callable(parsers.get("INTERACTION_CREATE")), \
+        "ConnectionState.parsers has no INTERACTION_CREATE parser"
+
+
+def _os_exit() -> None:
+    import os
+
+    assert callable(os._exit), "os._exit is gone"
 
 
 def _tree_call() -> None:
@@ -121,10 +130,15 @@ class Internal:
 
 
 INTERNALS: tuple[Internal, ...] = (
-    Internal("discord.py", "Client._connection.guild_ready_timeout",
-             r"\._connection\b", ("bot/sandbox/sandbox.py",),
-             "the stand-in sends every guild at once: no need to wait 2 s for more",
+    Internal("discord.py", "Client._connection: guild_ready_timeout, parsers",
+             r"\._connection\b", ("bot/cogs/fallback.py", "bot/sandbox/sandbox.py"),
+             "the stand-in sends every guild at once: no need to wait 2 s for more; a "
+             "stopping bot answers every new interaction before discord.py sees it (Gate)",
              _client_connection),
+    Internal("Python", "os._exit (documented; private only by its name)",
+             r"\._exit\b", ("bot/__main__.py",),
+             "a stop that hangs past its deadline still ends the process",
+             _os_exit),
     Internal("discord.py", "app_commands.CommandTree._call(interaction)",
              r"\btree\._call\b", ("bot/cogs/fallback.py",),
              "errors in parsing a command's options reach on_error (guard_parsing)",
