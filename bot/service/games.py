@@ -10,7 +10,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
@@ -47,6 +46,7 @@ from bot.store import (
     VersionConflict,
     WrongStatus,
 )
+from bot.store.locks import KeyedLocks
 from bot.store.privacy import is_anonymous
 from bot.text import quote
 
@@ -105,7 +105,7 @@ class GameService:
         self.store = store
         self.seeds = seeds or self.random_seed
         self.clock = clock
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyedLocks()  # a game's lock only while a writer holds or awaits it
         self._games = GameMemo()
 
     @staticmethod
@@ -645,9 +645,9 @@ class GameService:
         async with self._lock(game_id):
             return await self._attempts(game_id, attempt)
 
-    def _lock(self, game_id: int | None) -> asyncio.Lock:
+    def _lock(self, game_id: int | None) -> AbstractAsyncContextManager[None]:
         """This process's writers of one game take turns (a new lock for no game)."""
-        return self._locks[game_id] if game_id is not None else asyncio.Lock()
+        return self._locks.hold(game_id) if game_id is not None else asyncio.Lock()
 
     @staticmethod
     async def _attempts(game_id: int | None, attempt: Callable[[], Awaitable[T]]) -> T:
