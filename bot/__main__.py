@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.service.heap import tune_gc
 
     bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
-                  sync=not args.no_sync)
+                  sync=not args.no_sync, forget_after=settings.forget_server_after)
     tune_gc()  # start-up's objects out of the collector's walks (see bot.service.heap)
     try:
         asyncio.run(serve(bot, settings.token))

@@ -23,6 +23,7 @@ from bot.cogs.table import Table
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
+from bot.service.privacy import DEFAULT_FORGET_AFTER, PrivacyService
 from bot.service.review import ReviewService
 from bot.service.stats import StatsService
 from bot.service.types import Store
@@ -51,7 +52,8 @@ class QwixxBot(commands.Bot):
                  seeds: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.time, coalesce: float = 30.0,
                  tick: float = 15.0, budget: WriteBudget | None = None,
-                 shards: ShardPlan | None = None) -> None:
+                 shards: ShardPlan | None = None,
+                 forget_after: float = DEFAULT_FORGET_AFTER) -> None:
         if shards is not None and not isinstance(self, discord.AutoShardedClient):
             raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
         sharding: dict[str, Any] = {} if shards is None else {
@@ -71,6 +73,9 @@ class QwixxBot(commands.Bot):
         self.coalesce = coalesce
         self.tick = tick
         self.budget = budget
+        self.forget_after = forget_after
+        """Seconds a server's data is kept after the bot was removed from it."""
+        self.privacy: PrivacyService | None = None
         self.gate: fallback.Gate | None = None
         self.stop_wait = STOP_WAIT
         self.stage = "running"
@@ -82,7 +87,9 @@ class QwixxBot(commands.Bot):
         self.store = await Store.open(self.database)
         service = GameService(self.store, self.seeds or GameService.random_seed, self.clock)
         self.table = Table(self, service, self.coalesce, self.budget)
-        self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan)
+        self.privacy = PrivacyService(self.store, self.clock, self.forget_after)
+        self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan,
+                             self.privacy)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
@@ -127,6 +134,17 @@ class QwixxBot(commands.Bot):
         shards = "" if self.shard_plan is None else f" (shards {self.shard_plan})"
         log.info("logged in as %s (%s) in %d servers%s", self.user,
                  getattr(self.user, "id", "?"), len(self.guilds), shards)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (kicked, or the server deleted): its data is deleted
+        after :attr:`forget_after` seconds, unless the bot is invited back."""
+        if self.privacy is not None and self.owns(guild.id):
+            await self.privacy.guild_left(guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Invited (back) to a server: whatever it kept stays."""
+        if self.privacy is not None and self.owns(guild.id):
+            await self.privacy.guild_back(guild.id)
 
     async def close(self) -> None:
         await self.stop()

@@ -245,6 +245,8 @@ async def a_history(path: Path) -> None:
         await store.remember_name(GUILD, HOST, "Ana")
         await store.set_guild_turn_time(GUILD, 3600)
         await store.set_guild_language(GUILD, "de")
+        await store.forget_person(PLAYER2 + 100)  # someone forgotten: an anonymous id
+        await store.mark_guild_departed(GUILD + 1, 1.0)
 
 
 async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
