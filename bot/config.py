@@ -19,6 +19,13 @@ FORGET_SERVER_AFTER = 30 * DAY
 _GRACE = re.compile(r"([0-9]{1,7})([dhm]?)")
 _GRACE_UNITS = {"d": DAY, "h": 3600, "m": 60, "": DAY}
 _GRACE_RANGE = (3600, 3650 * DAY)
+MAX_GAMES_PER_MEMBER = 5
+"""Default of lobbies and running games one member may be in at once on a server:
+several channels played asynchronously, well above what a person follows."""
+MAX_GAMES_PER_SERVER = 50
+"""Default of lobbies and running games one server may have at once."""
+_MOST_GAMES = {"QWIXX_MAX_GAMES_PER_MEMBER": (MAX_GAMES_PER_MEMBER, 1000),
+               "QWIXX_MAX_GAMES_PER_SERVER": (MAX_GAMES_PER_SERVER, 100_000)}
 
 
 class ConfigError(ValueError):
@@ -37,6 +44,10 @@ class Settings:
     forget_server_after: int = FORGET_SERVER_AFTER
     """Seconds after the bot is removed from a server before that server's data is
     deleted (coming back within them keeps it)."""
+    max_games_per_member: int = MAX_GAMES_PER_MEMBER
+    """Lobbies and running games one member may be in at once on a server."""
+    max_games_per_server: int = MAX_GAMES_PER_SERVER
+    """Lobbies and running games one server may have at once."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -92,6 +103,20 @@ def grace_period(value: str) -> int:
     return seconds
 
 
+def most_games(name: str, value: str) -> int:
+    """``QWIXX_MAX_GAMES_PER_MEMBER`` or ``QWIXX_MAX_GAMES_PER_SERVER``: a whole number
+    from 1 up to a sane ceiling; empty: the default."""
+    default, ceiling = _MOST_GAMES[name]
+    if not value:
+        return default
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= ceiling:
+        what = "one member may be in" if name.endswith("MEMBER") else "one server may have"
+        raise ConfigError(f"{name} must be a whole number from 1 to {ceiling} (the lobbies "
+                          f"and running games {what} at once; default {default}), "
+                          f"got {quote(value)}")
+    return int(value)
+
+
 def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".env"),
                   need_token: bool = True) -> Settings:
     merged = {**read_dotenv(dotenv), **(os.environ if env is None else env)}
@@ -113,4 +138,8 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".en
         log_level=level,
         shards=shard_plan(merged.get("QWIXX_SHARDS", "").strip()),
         forget_server_after=grace_period(merged.get("QWIXX_FORGET_SERVER_AFTER", "").strip()),
+        max_games_per_member=most_games("QWIXX_MAX_GAMES_PER_MEMBER",
+                                        merged.get("QWIXX_MAX_GAMES_PER_MEMBER", "").strip()),
+        max_games_per_server=most_games("QWIXX_MAX_GAMES_PER_SERVER",
+                                        merged.get("QWIXX_MAX_GAMES_PER_SERVER", "").strip()),
     )
