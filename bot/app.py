@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.channel.budget import WriteBudget
 from bot.channel.timers import Timers
 from bot.cogs import fallback
+from bot.cogs.privacy import PrivacyTable
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
 from bot.cogs.review import ReviewTable
@@ -87,14 +88,16 @@ class QwixxBot(commands.Bot):
         self.store = await Store.open(self.database)
         service = GameService(self.store, self.seeds or GameService.random_seed, self.clock)
         self.table = Table(self, service, self.coalesce, self.budget)
-        self.privacy = PrivacyService(self.store, self.clock, self.forget_after)
+        self.privacy = privacy = PrivacyService(self.store, self.clock, self.forget_after)
         self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan,
-                             self.privacy)
+                             privacy)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
         self.review_table = ReviewTable(self, ReviewService(service, stats), service)
-        await self.add_cog(QwixxCog(self.table, self.stats_table, self.review_table))
+        self.privacy_table = PrivacyTable(self, privacy)
+        await self.add_cog(QwixxCog(self.table, self.stats_table, self.review_table,
+                                    self.privacy_table))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.gate = fallback.install(self)  # answers what discord.py would leave unanswered
         await self.tree.set_translator(Translator())  # commands in each member's language

@@ -49,6 +49,34 @@ EN: dict[str, str] = {
                      "come back to it.",
     "confirm.abandon": "Abandon this game for everyone? It ends now, without ranking.",
     "confirm.kept": "Nothing changed.",
+    # members' data (/qwixx privacy, /qwixx forget-me)
+    "privacy.title": "🔒 **What this bot keeps about you**",
+    "privacy.nothing": "🔒 This bot keeps nothing about you: you have no game on any server it "
+                       "is on.",
+    "privacy.server_gone": "A server the bot is no longer on ({id})",
+    "privacy.name": "• Your display name, written on the game images: {name}",
+    "privacy.games": "• Games you sat in: {games} — your seat, your moves and what happened, so "
+                     "that each game can be replayed and shown",
+    "privacy.results": "• Finished games with your score and rank: {results} ({counted} counted "
+                       "for the leaderboard and statistics), {first} to {last}; your totals in "
+                       "{variants} variants",
+    "privacy.ratings": "• Ratings: {ratings}",
+    "privacy.rating": "{variant} (rated games: {games})",
+    "privacy.more": "Servers not shown here: {count}",
+    "privacy.kept": "**How long:** as long as the bot is on the server. Once it is removed from "
+                    "a server, everything of that server is deleted after {grace}; invited back "
+                    "before, it keeps it all.",
+    "privacy.forget": "**`/qwixx forget-me`** deletes your names and puts an anonymous number "
+                      "in your place, on every server, in your games, results, statistics and "
+                      "ratings: the others' games stay whole, nothing leads back to you, and "
+                      "your next game starts afresh. It cannot be undone.",
+    "confirm.forget": "Forget you on every server? Your names are deleted and an anonymous "
+                      "number takes your place in all your games, results, statistics and "
+                      "ratings. This cannot be undone.",
+    "forget.done": "Done: you are forgotten. Your names are deleted and an anonymous number has "
+                   "your seat in {games} games. Your next game starts afresh.",
+    "error.forget_playing": "You still play in {games}{more}: leave those games first (`/qwixx "
+                            "leave` there; a host cancels their lobby), then ask again.",
     "rematch.content": "🔁 Rematch! {names}: the same game again, and you are all seated "
                        "(Leave if you would rather sit this one out).",
     "share.by": "Shared by {name}:",

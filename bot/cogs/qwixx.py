@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.language import LANGUAGE_CHOICES, on_language
+from bot.cogs.privacy import PrivacyTable
 from bot.cogs.review import ReviewTable
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
 from bot.cogs.table import Table
@@ -21,10 +22,12 @@ BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
     def __init__(self, table: Table, stats: StatsTable,
-                 review: ReviewTable | None = None) -> None:
+                 review: ReviewTable | None = None,
+                 privacy: PrivacyTable | None = None) -> None:
         self.table = table
         self.stats_table = stats
         self.review_table = review
+        self.privacy_table = privacy
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
@@ -127,3 +130,18 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
                      game: app_commands.Range[int, 1, 1000] | None = None) -> None:
         assert self.review_table is not None  # wired in setup_hook
         await self.review_table.on_review(interaction, game)
+
+    # --- members' data (bot/cogs/privacy.py) ------------------------------
+    @app_commands.command(
+        description="What this bot keeps about you, and for how long (only you see it)")
+    async def privacy(self, interaction: discord.Interaction) -> None:
+        assert self.privacy_table is not None  # wired in setup_hook
+        await self.privacy_table.on_privacy(interaction)
+
+    @app_commands.command(
+        name="forget-me",
+        description="Delete your names and make your games anonymous on every server "
+                    "(asks first)")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        assert self.privacy_table is not None  # wired in setup_hook
+        await self.privacy_table.on_forget(interaction)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
-from bot.sandbox import GuildSpec, Sandbox, SimMember, payloads
+from bot.sandbox import GuildSpec, Outcome, Sandbox, SimMember, payloads
 from bot.sandbox.autoplay import Choice, play_to_end, wait_for_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from tests.fakes import FakeClock
@@ -103,3 +103,47 @@ async def test_a_server_that_removes_the_bot_loses_its_data_after_the_grace_peri
 
 async def same(value: Awaitable[tuple[int, int]], expected: tuple[int, int]) -> bool:
     return await value == expected
+
+
+def said(outcome: Outcome) -> str:
+    """Everything the member was answered, privately."""
+    assert all(m.ephemeral for m in outcome.messages), "answers only the member"
+    return "\n".join(m.content for m in outcome.messages)
+
+
+async def test_privacy_then_forget_me_after_leaving_the_lobby(sb: Sandbox, bot: QwixxBot) -> None:
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    await quick_game(sb, ana, ben)
+    shown = said(await ana.slash("qwixx", "privacy"))
+    assert "What this bot keeps about you" in shown and "**Alpha**" in shown
+    assert "Your display name, written on the game images: Ana" in shown
+    assert "Games you sat in: 1" in shown and "after 30d" in shown
+    assert "forget-me" in shown
+
+    lobby = (await ana.slash("qwixx", "start", variant="classic")).message
+    question = (await ana.slash("qwixx", "forget-me")).message
+    assert question.ephemeral and "Forget you on every server?" in question.content
+    kept = await ana.click(question, label="Back")
+    assert "Nothing changed." in kept.message.content
+    question = (await ana.slash("qwixx", "forget-me")).message
+    refused = await ana.click(question, label="Yes")
+    assert f"You still play in <#{sb.channel.id}>" in refused.message.content
+    await ana.click(lobby, label="Cancel")
+
+    question = (await ana.slash("qwixx", "forget-me")).message
+    done = await ana.click(question, label="Yes")
+    assert "Done: you are forgotten" in done.message.content and "2 games" in done.message.content
+    assert done.message.components == []
+    assert bot.store is not None
+    for table, in await bot.store._fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table'", ()):
+        for row in await bot.store._fetch(f'SELECT * FROM "{table}"', ()):
+            assert str(ana.id) not in str(row) and "'Ana'" not in str(row), (table, row)
+    assert "keeps nothing about you" in said(await ana.slash("qwixx", "privacy"))
+    assert "Games you sat in: 1" in said(await ben.slash("qwixx", "privacy"))
+
+
+async def test_privacy_in_another_language(sb: Sandbox) -> None:
+    ana = sb.member("Ana", locale="de")
+    shown = said(await ana.slash("qwixx", "privacy"))
+    assert "Dieser Bot speichert nichts über dich" in shown

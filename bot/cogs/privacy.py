@@ -1,0 +1,149 @@
+"""``/qwixx privacy`` and ``/qwixx forget-me``: what the bot keeps about a member, and
+forgetting them (after [Yes]); both answer only the member, in their language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, Protocol, cast
+
+import discord
+
+from bot.cogs.table import answers_errors
+from bot.i18n import ENGLISH
+from bot.messages import t
+from bot.rules import VARIANTS
+from bot.service.games import ServiceError
+from bot.service.privacy import PrivacyService, ServerData
+from bot.service.timing import format_duration
+
+LONGEST: Final = 1900
+"""Characters of the report's per-server part at most (Discord allows 2000 in all)."""
+
+
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"qx:forget:(?P<step>yes|back)"):
+    """[Yes] and [Back] under the question of ``/qwixx forget-me``."""
+
+    def __init__(self, step: str) -> None:
+        style = discord.ButtonStyle.danger if step == "yes" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=t(f"button.{step}"), style=style,
+                                           custom_id=f"qx:forget:{step}"))
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ForgetButton:
+        return cls(match["step"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await privacy_table(interaction).on_forget_answer(interaction, self.step == "yes")
+
+
+PRIVACY_ITEMS = (ForgetButton,)
+
+
+class HasPrivacy(Protocol):
+    privacy_table: PrivacyTable
+
+
+def privacy_table(interaction: discord.Interaction) -> PrivacyTable:
+    return cast(HasPrivacy, interaction.client).privacy_table
+
+
+def forget_view() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForgetButton("yes"))
+    view.add_item(ForgetButton("back"))
+    return view
+
+
+def server_lines(server: ServerData, name: str) -> list[str]:
+    """What one server keeps about the member, a line per kind of data."""
+    lines = [f"**{name}**"]
+    if server.name is not None:
+        lines.append(t("privacy.name", name=discord.utils.escape_markdown(server.name)))
+    if server.games:
+        lines.append(t("privacy.games", games=server.games))
+    if server.results:
+        lines.append(t("privacy.results", results=server.results, counted=server.counted,
+                       first=f"<t:{int(server.first or 0)}:d>",
+                       last=f"<t:{int(server.last or 0)}:d>", variants=server.variants))
+    if server.ratings:
+        ratings = ", ".join(t("privacy.rating", variant=VARIANTS[v].title if v in VARIANTS
+                              else v, games=games) for v, games in server.ratings)
+        lines.append(t("privacy.ratings", ratings=ratings))
+    return lines
+
+
+def report_text(servers: list[ServerData], names: dict[int, str], grace: int) -> str:
+    """The whole answer of ``/qwixx privacy``."""
+    if not servers:
+        return "\n".join([t("privacy.nothing"), "", t("privacy.forget")])
+    parts: list[str] = [t("privacy.title")]
+    shown = 0
+    for server in servers:
+        block = "\n".join(server_lines(server, names.get(server.guild_id) or t(
+            "privacy.server_gone", id=server.guild_id)))
+        if sum(len(p) for p in parts) + len(block) > LONGEST - 700:
+            break
+        parts.append(block)
+        shown += 1
+    if shown < len(servers):
+        parts.append(t("privacy.more", count=len(servers) - shown))
+    parts += [t("privacy.kept", grace=format_duration_long(grace)), t("privacy.forget")]
+    return "\n\n".join(parts)
+
+
+def format_duration_long(seconds: int) -> str:
+    """A grace period as the settings write it: ``30d``, ``12h``, ``1h30m``."""
+    return f"{seconds // 86400}d" if seconds % 86400 == 0 else format_duration(seconds)
+
+
+class PrivacyTable:
+    """The handlers of the two commands and of the question's buttons."""
+
+    def __init__(self, bot: discord.Client, service: PrivacyService) -> None:
+        self.bot = bot
+        self.service = service
+
+    async def language(self, guild_id: int) -> str:
+        return ENGLISH  # nothing here is shared with a channel
+
+    async def tell(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def server_name(self, guild_id: int) -> str | None:
+        guild = self.bot.get_guild(guild_id)
+        return None if guild is None else discord.utils.escape_markdown(guild.name)
+
+    @answers_errors
+    async def on_privacy(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        servers = await self.service.report(interaction.user.id)
+        names = {s.guild_id: name for s in servers
+                 if (name := self.server_name(s.guild_id)) is not None}
+        await interaction.followup.send(
+            report_text(servers, names, int(self.service.forget_after)), ephemeral=True)
+
+    @answers_errors
+    async def on_forget(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(t("confirm.forget"), view=forget_view(),
+                                                ephemeral=True)
+
+    @answers_errors
+    async def on_forget_answer(self, interaction: discord.Interaction, yes: bool) -> None:
+        """[Yes] forgets the member (the question becomes the answer); [Back] keeps all."""
+        if not yes:
+            await interaction.response.edit_message(content=t("confirm.kept"), view=None)
+            return
+        await interaction.response.defer()
+        try:
+            done = await self.service.forget(interaction.user.id)
+        except ServiceError as refused:
+            await interaction.edit_original_response(content=refused.text(), view=None)
+            return
+        await interaction.edit_original_response(content=t("forget.done", games=done.games),
+                                                 view=None)

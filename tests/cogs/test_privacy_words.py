@@ -1,0 +1,40 @@
+"""``/qwixx privacy``'s answer in every language: every kind of data named, within
+Discord's 2,000 characters however many servers, and the grace period as set."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cogs.privacy import report_text
+from bot.i18n import LOCALES, using
+from bot.service.privacy import ServerData
+
+FULL = ServerData(1, name="Ana *the* Bold", games=12, results=10, counted=8, first=1.7e9,
+                  last=1.8e9, variants=2, ratings=(("classic", 8), ("qwinto", 2)))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_kind_of_data_is_named(locale: str) -> None:
+    with using(locale):
+        text = report_text([FULL, ServerData(2, games=1)], {1: "Alpha"}, 30 * 86400)
+    for part in ("**Alpha**", "Ana \\*the\\* Bold", "12", "10", "8", "<t:1700000000:d>",
+                 "<t:1800000000:d>", "Qwixx", "Qwinto", "30d", "(2)", "forget-me"):
+        assert part in text, (locale, part)
+    assert len(text) <= 2000
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_many_servers_stay_within_one_message(locale: str) -> None:
+    servers = [ServerData(i, name="N" * 32, games=99, results=9, counted=9, first=1.7e9,
+                          last=1.8e9, variants=4, ratings=(("classic", 9),)) for i in range(60)]
+    with using(locale):
+        text = report_text(servers, {i: "S" * 100 for i in range(60)}, 12 * 3600)
+    assert len(text) <= 2000 and "12h" in text
+    assert text.count("S" * 100) < 60
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_nothing_kept_says_so(locale: str) -> None:
+    with using(locale):
+        text = report_text([], {}, 30 * 86400)
+    assert "forget-me" in text and len(text) < 1000
