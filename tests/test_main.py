@@ -21,6 +21,7 @@ import pytest
 from bot import __main__ as cli
 from bot.app import QwixxBot
 from bot.sandbox import Sandbox
+from bot.service.rated import RatingService
 from bot.store import LATEST_VERSION, GameChange, Store
 from bot.store.maintenance import row_counts
 from bot.store.stats import GameResults, PlayerResult
@@ -232,8 +233,8 @@ def test_migrate_command(database: str | Path, environment: Path,
 
 
 async def a_history(path: Path) -> None:
-    """A SQLite database with something in every table: a finished game with results
-    and events, a lobby, names and server settings."""
+    """A SQLite database with something in every table: a finished game with results,
+    ratings and events, a lobby, names and server settings."""
     async with Store(path) as store:
         game = await make_running(store)
         results = GameResults(4, (PlayerResult(HOST, 0, 30, 1, True),
@@ -241,6 +242,7 @@ async def a_history(path: Path) -> None:
         change = GameChange([(HOST, {"kind": "pass"}, "player")], {"turn": 4}, "finished",
                             results, events=[(4, "game_over", None, {"reason": "done"})])
         await store.record_change(game.id, game.version, change)
+        await RatingService(store).backfill()
         await make_lobby(store, CHANNEL + 1)
         await store.remember_name(GUILD, HOST, "Ana")
         await store.set_guild_turn_time(GUILD, 3600)
@@ -256,6 +258,7 @@ async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
                 sorted(await store.leaderboard_totals(GUILD), key=lambda t: t.player_id),
                 await store.player_totals(GUILD, HOST),
                 await store.names(GUILD, [HOST]), await store.guild_language(GUILD),
+                await store.ratings(GUILD, "qwixx"), await store.rating_changes(1),
                 await store.game_in_channel(CHANNEL + 1))
 
 
