@@ -407,9 +407,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.app import new_bot
     from bot.service.heap import tune_gc
+    from bot.service.limits import Limits
 
     bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
-                  sync=not args.no_sync, forget_after=settings.forget_server_after)
+                  sync=not args.no_sync, forget_after=settings.forget_server_after,
+                  limits=Limits(settings.max_games_per_member, settings.max_games_per_server))
     tune_gc()  # start-up's objects out of the collector's walks (see bot.service.heap)
     try:
         asyncio.run(serve(bot, settings.token))

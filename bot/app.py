@@ -21,9 +21,11 @@ from bot.cogs.registry import DYNAMIC_ITEMS
 from bot.cogs.review import ReviewTable
 from bot.cogs.stats import StatsTable
 from bot.cogs.table import Table
+from bot.config import MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
+from bot.service.limits import Limits
 from bot.service.privacy import DEFAULT_FORGET_AFTER, PrivacyService
 from bot.service.review import ReviewService
 from bot.service.stats import StatsService
@@ -37,6 +39,9 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
                                            replied_user=False)
 # The bot never joins voice: no start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+LIMITS = Limits(MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER)
+"""Lobbies and running games at once, per member on a server and per server, unless
+the settings say otherwise (``QWIXX_MAX_GAMES_PER_MEMBER``, ``QWIXX_MAX_GAMES_PER_SERVER``)."""
 STOP_WAIT = 8.0
 """Seconds a stop waits for the interactions being handled and the pending channel
 syncs before it closes the gateway and the store anyway (``bot.__main__`` ends the
@@ -54,7 +59,8 @@ class QwixxBot(commands.Bot):
                  clock: Callable[[], float] = time.time, coalesce: float = 30.0,
                  tick: float = 15.0, budget: WriteBudget | None = None,
                  shards: ShardPlan | None = None,
-                 forget_after: float = DEFAULT_FORGET_AFTER) -> None:
+                 forget_after: float = DEFAULT_FORGET_AFTER,
+                 limits: Limits = LIMITS) -> None:
         if shards is not None and not isinstance(self, discord.AutoShardedClient):
             raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
         sharding: dict[str, Any] = {} if shards is None else {
@@ -75,6 +81,8 @@ class QwixxBot(commands.Bot):
         self.tick = tick
         self.budget = budget
         self.forget_after = forget_after
+        self.limits = limits
+        """How many lobbies and running games a member and a server may have at once."""
         """Seconds a server's data is kept after the bot was removed from it."""
         self.privacy: PrivacyService | None = None
         self.gate: fallback.Gate | None = None
@@ -86,7 +94,8 @@ class QwixxBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
-        service = GameService(self.store, self.seeds or GameService.random_seed, self.clock)
+        service = GameService(self.store, self.seeds or GameService.random_seed, self.clock,
+                              self.limits)
         self.table = Table(self, service, self.coalesce, self.budget)
         self.privacy = privacy = PrivacyService(self.store, self.clock, self.forget_after)
         self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan,

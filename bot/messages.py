@@ -261,6 +261,20 @@ EN: dict[str, str] = {
     "error.board_only_onboard": "The board option is only for Qwixx On Board.",
     "error.internal": "Something went wrong on our side; the game is unchanged. Please try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",
+    # limits against abuse: lobbies and running games at once, per member and per server
+    "error.limit_you": "You are in {games} on this server already, lobbies included "
+                       "({limit} at once is the most one member may have); finish or leave "
+                       "one first — `/qwixx mygames` lists those waiting for you.",
+    "error.limit_player": "{name} is in {games} on this server already, lobbies included "
+                          "({limit} at once is the most one member may have); they need to "
+                          "finish or leave one first, or leave this lobby.",
+    "error.limit_server": "This server has {games} already, lobbies included ({limit} at once "
+                          "is the most one server may have); finish or abandon one first "
+                          "(`/qwixx abandon` in its channel).",
+    "unit.game_in.one": "{count} game",
+    "unit.game_in.other": "{count} games",
+    "unit.open_game.one": "{count} game open",
+    "unit.open_game.other": "{count} games open",
     # threads, seats, settings
     "thread.name": "{title} — {host}'s game",
     "thread.opened": "Your game is waiting in {thread}.",

@@ -29,6 +29,7 @@ from bot.rules import (
     new_game,
 )
 from bot.rules import replay as replay_game
+from bot.service.limits import Limits, Refusal
 from bot.service.memo import GameMemo, load_game
 from bot.service.play import Options, Play, Seats, event_rows
 from bot.service.stats import game_results
@@ -46,6 +47,7 @@ from bot.store import (
     VersionConflict,
     WrongStatus,
 )
+from bot.store.limits import InPlay
 from bot.store.locks import KeyedLocks
 from bot.store.privacy import is_anonymous
 from bot.text import quote
@@ -101,8 +103,10 @@ def opening(game: Game) -> list[Event]:
 
 class GameService:
     def __init__(self, store: Store, seeds: Callable[[], int] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        """How many lobbies and running games a member and a server may have at once."""
         self.seeds = seeds or self.random_seed
         self.clock = clock
         self._locks = KeyedLocks()  # a game's lock only while a writer holds or awaits it
@@ -188,6 +192,7 @@ class GameService:
             raise ServiceError("error.board_only_onboard")
         rules = {"board": board} if board else {}
         flags = {name: True for name in ("solo", "hints", "fill_away") if getattr(play, name)}
+        await self._within_limits(guild_id, lambda games: self.limits.to_open(games, host_id))
         try:
             return await self.store.create_game(guild_id, channel_id, host_id, variant,
                                                 {"rules": rules, **flags}, self.seeds(),
@@ -223,6 +228,8 @@ class GameService:
             cls = VARIANTS[record.variant]
             if len(record.players) >= cls.max_players:
                 raise ServiceError("error.lobby_full", max=cls.max_players)
+            await self._within_limits(record.guild_id,
+                                      lambda games: self.limits.to_join(games, record.id, user))
             return await self.store.update_lobby(record.id, record.version,
                                                  [*record.players, user])
         return await self._lobby_change(game_id, change)
@@ -251,6 +258,8 @@ class GameService:
             solo = Options.of(record.options).solo
             if not solo and len(record.players) < cls.min_players:
                 raise ServiceError("error.need_players", title=cls.title, min=cls.min_players)
+            await self._within_limits(record.guild_id, lambda games: self.limits.to_start(
+                games, record.id, record.players, user))
             game = new_game(record.variant, record.players, record.seed,
                             record.options.get("rules", {}), solo=solo)
             clock = Clock.start(self.clock(), record.turn_time)
@@ -301,6 +310,16 @@ class GameService:
         levels = {**record.options.get("levels", {}), str(seat): level}
         return await self.store.update_lobby_seats(record.id, record.version, players,
                                                    {**record.options, "levels": levels})
+
+    async def _within_limits(self, guild_id: int,
+                             check: Callable[[list[InPlay]], Refusal | None]) -> None:
+        """Refuse what ``check`` refuses, given the server's lobbies and running games
+        (read only when something is limited)."""
+        if not self.limits.any:
+            return
+        refusal = check(await self.store.games_in_play(guild_id))
+        if refusal is not None:
+            raise ServiceError(refusal.key, **refusal.values)
 
     @staticmethod
     def _require_host(record: GameRecord, user: int) -> None:

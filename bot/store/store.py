@@ -26,6 +26,7 @@ from typing import Any, Final, Self
 from .cache import RecordCache
 from .engine import Engine, is_postgres_url
 from .errors import ChannelBusy, GameNotFound, StoreError
+from .limits import LimitQueries
 from .migrations import apply_migrations
 from .postgres import PostgresEngine
 from .privacy import PrivacyQueries
@@ -92,7 +93,7 @@ async def open_store(target: str | Path, *, clock: Clock = time.time,
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
 
 
-class Store(StatsQueries, RatingQueries, PrivacyQueries):
+class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries):
     """Persistence for games and moves, and the results of finished games.
 
     Create with ``await open_store(target)`` (or ``Store.open``), or ``async with
