@@ -406,12 +406,14 @@ def main(argv: list[str] | None = None) -> int:
     import discord
 
     from bot.app import new_bot
+    from bot.cogs.throttle import ClickBuckets
     from bot.service.heap import tune_gc
     from bot.service.limits import Limits
 
     bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
                   sync=not args.no_sync, forget_after=settings.forget_server_after,
-                  limits=Limits(settings.max_games_per_member, settings.max_games_per_server))
+                  limits=Limits(settings.max_games_per_member, settings.max_games_per_server),
+                  clicks=ClickBuckets())
     tune_gc()  # start-up's objects out of the collector's walks (see bot.service.heap)
     try:
         asyncio.run(serve(bot, settings.token))

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.channel.budget import WriteBudget
 from bot.channel.timers import Timers
-from bot.cogs import fallback
+from bot.cogs import fallback, throttle
 from bot.cogs.privacy import PrivacyTable
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
@@ -60,7 +60,7 @@ class QwixxBot(commands.Bot):
                  tick: float = 15.0, budget: WriteBudget | None = None,
                  shards: ShardPlan | None = None,
                  forget_after: float = DEFAULT_FORGET_AFTER,
-                 limits: Limits = LIMITS) -> None:
+                 limits: Limits = LIMITS, clicks: throttle.ClickBuckets | None = None) -> None:
         if shards is not None and not isinstance(self, discord.AutoShardedClient):
             raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
         sharding: dict[str, Any] = {} if shards is None else {
@@ -83,6 +83,10 @@ class QwixxBot(commands.Bot):
         self.forget_after = forget_after
         self.limits = limits
         """How many lobbies and running games a member and a server may have at once."""
+        self.clicks = clicks
+        """Interactions per member before they are answered as too fast (None: no
+        throttle, for the stand-in's members, who click as fast as the bot answers)."""
+        self.throttle: throttle.Throttle | None = None
         """Seconds a server's data is kept after the bot was removed from it."""
         self.privacy: PrivacyService | None = None
         self.gate: fallback.Gate | None = None
@@ -108,6 +112,8 @@ class QwixxBot(commands.Bot):
         await self.add_cog(QwixxCog(self.table, self.stats_table, self.review_table,
                                     self.privacy_table))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.clicks is not None:  # before the gate, which then stands in front of it
+            self.throttle = throttle.install(self, self.clicks)
         self.gate = fallback.install(self)  # answers what discord.py would leave unanswered
         await self.tree.set_translator(Translator())  # commands in each member's language
         if self.sync_commands:

@@ -275,6 +275,9 @@ EN: dict[str, str] = {
     "unit.game_in.other": "{count} games",
     "unit.open_game.one": "{count} game open",
     "unit.open_game.other": "{count} games open",
+    # a member clicking far faster than a person can (bot.cogs.throttle)
+    "error.too_fast": "Slow down a little: your clicks are coming faster than the bot takes "
+                      "them. Try again in a moment.",
     # threads, seats, settings
     "thread.name": "{title} — {host}'s game",
     "thread.opened": "Your game is waiting in {thread}.",

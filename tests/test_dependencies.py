@@ -131,9 +131,11 @@ class Internal:
 
 INTERNALS: tuple[Internal, ...] = (
     Internal("discord.py", "Client._connection: guild_ready_timeout, parsers",
-             r"\._connection\b", ("bot/cogs/fallback.py", "bot/sandbox/sandbox.py"),
+             r"\._connection\b", ("bot/cogs/fallback.py", "bot/cogs/throttle.py",
+                                   "bot/sandbox/sandbox.py"),
              "the stand-in sends every guild at once: no need to wait 2 s for more; a "
-             "stopping bot answers every new interaction before discord.py sees it (Gate)",
+             "stopping bot answers every new interaction before discord.py sees it (Gate), "
+             "and so does the click throttle for a member clicking far too fast",
              _client_connection),
     Internal("Python", "os._exit (documented; private only by its name)",
              r"\._exit\b", ("bot/__main__.py",),
