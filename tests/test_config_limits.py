@@ -47,3 +47,32 @@ def test_read_from_dotenv_and_documented(tmp_path: Path) -> None:
     assert f"{MEMBER}=5" in example and f"{SERVER}=50" in example
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     assert f"`{MEMBER}` | `5`" in readme and f"`{SERVER}` | `50`" in readme
+
+
+def test_the_running_bot_gets_the_limits_and_the_click_throttle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.__main__ as entry
+    import bot.app
+    import bot.service.heap
+    from bot.cogs.throttle import ClickBuckets
+    from bot.service.limits import Limits
+
+    made: dict[str, object] = {}
+
+    def new_bot(database: object, **options: object) -> object:
+        made.update(options)
+        return object()
+
+    async def serve(bot: object, token: str) -> None:
+        return None
+
+    monkeypatch.chdir(tmp_path)
+    for name, value in {"DISCORD_TOKEN": "abc", MEMBER: "3", SERVER: "40",
+                        "QWIXX_DATABASE": str(tmp_path / "q.db")}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(bot.app, "new_bot", new_bot)
+    monkeypatch.setattr(entry, "serve", serve)
+    monkeypatch.setattr(bot.service.heap, "tune_gc", lambda: None)
+    assert entry.main([]) in (0, None)
+    assert made["limits"] == Limits(per_member=3, per_server=40)
+    assert isinstance(made["clicks"], ClickBuckets)
