@@ -25,12 +25,28 @@ transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity
   then ``pg_try_advisory_lock`` on one shared connection, which is all it takes while
   no other process holds the game; only when another does, the wait
   (``pg_advisory_lock``) runs on a connection of its own, so it holds up no other game.
+
+A server that restarts or drops connections (see :class:`Reconnect` and
+:class:`Session`): a broken connection is opened again by the next request that needs
+it, and a request that found it broken before anything could have been stored (a read,
+a lock, a transaction before its ``COMMIT``) runs once more on the new one. While the
+server cannot be reached, requests fail at once with :class:`StoreError` (the click's
+"couldn't save, try again"); a new connection is tried after a pause that doubles up to
+:data:`BACKOFF_CAP`, one attempt at a time. A transaction is never run again once its
+``COMMIT`` may have reached the server: if the answer to a ``COMMIT`` is lost, the
+server is asked what became of the transaction (``txid_status`` of the id it took
+when it began): committed, the caller hears of success; aborted, it runs again (nothing
+of it was stored); unknown within :data:`SETTLE_PATIENCE`, :class:`CommitUnknown`. A
+click repeated after that cannot apply a move twice: every change is a compare-and-set
+on the game's version, decided on the game as stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
@@ -57,7 +73,41 @@ SPARE_WAITERS = 4
 """Connections kept for waiting on a game another process holds."""
 PATIENCE = 10.0
 """Seconds a cancel request or a close may take before it is given up."""
+BACKOFF_FIRST = 0.05
+"""Seconds before a new connection is tried again after a failed attempt; doubled
+after each further failure, up to :data:`BACKOFF_CAP`."""
+BACKOFF_CAP = 1.0
+SETTLE_PATIENCE = 10.0
+"""Seconds spent learning whether a ``COMMIT`` whose answer was lost was applied."""
+CONNECT_TIMEOUT = 10
+TCP_SETTINGS = {"keepalives": 1, "keepalives_idle": 15, "keepalives_interval": 5,
+                "keepalives_count": 3, "tcp_user_timeout": 30_000}
+"""libpq's defaults for a TCP connection unless the URL says otherwise: a server that
+vanished without closing its connections is noticed within about half a minute, not
+after hours (ignored on a Unix socket)."""
+BEGIN = "BEGIN; SELECT txid_current()"
+"""A transaction's start, and the id it will commit under, in one round trip."""
 Raw = psycopg.Connection[Any]
+
+
+class CommitUnknown(StoreError):
+    """The connection broke while a ``COMMIT`` was on its way, and the server could not
+    say since whether it was applied (the caller may try again: a compare-and-set then
+    refuses what was applied already)."""
+
+
+class LostCommit(Exception):
+    """Raised on the writer's thread: the answer to ``COMMIT`` of transaction ``xid``
+    was lost with the connection (``result``: what the work returned)."""
+
+    def __init__(self, xid: int, result: Any, error: psycopg.Error) -> None:
+        super().__init__(f"the answer to COMMIT of transaction {xid} was lost: "
+                         f"{one_line(error)}")
+        self.xid, self.result, self.error = xid, result, error
+
+
+def one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())  # libpq's lines, as one
 
 
 class PgConnection:
@@ -76,12 +126,12 @@ class PgConnection:
 
 
 def atomically(raw: Raw, work: Work[T]) -> T:
-    """Run ``work`` in one transaction; rerun it when PostgreSQL asks for it."""
+    """Run ``work`` in one transaction; rerun it when PostgreSQL asks for it. Raises
+    :class:`LostCommit` if the connection broke while committing."""
     conn = PgConnection(raw)
     for attempt in range(1, RETRIES + 1):
         try:
-            with raw.transaction():
-                return work(conn)
+            return _once(raw, conn, work)
         except (errors.SerializationFailure, errors.DeadlockDetected) as exc:
             if attempt == RETRIES:
                 raise
@@ -89,26 +139,181 @@ def atomically(raw: Raw, work: Work[T]) -> T:
     raise AssertionError("unreachable")
 
 
+def _once(raw: Raw, conn: PgConnection, work: Work[T]) -> T:
+    cursor = raw.execute(BEGIN)
+    while cursor.description is None and cursor.nextset():
+        pass  # to the SELECT's result
+    row = cursor.fetchone()
+    assert row is not None
+    xid = int(row[0])
+    try:
+        result = work(conn)
+    except BaseException:
+        if not raw.closed:
+            with suppress(psycopg.Error):
+                raw.execute("ROLLBACK")
+        raise
+    try:
+        raw.execute("COMMIT")
+    except psycopg.OperationalError as exc:
+        if raw.closed:  # sent or not, applied or not: only the server knows
+            raise LostCommit(xid, result, exc) from exc
+        raise  # the server answered: the transaction is rolled back
+    return result
+
+
+class Reconnect:
+    """When an engine's sessions may open a connection: at once while the server
+    answers; after a failed attempt, only once a pause has passed (doubling from
+    :data:`BACKOFF_FIRST` to :data:`BACKOFF_CAP`), and one attempt at a time, other
+    requests failing at once meanwhile, so that no request waits on a server that is
+    away (thread-safe: sessions connect on their own threads)."""
+
+    def __init__(self, url: str, label: str) -> None:
+        self.url, self.label = url, label
+        try:
+            given = psycopg.conninfo.conninfo_to_dict(url)
+            self._conninfo = psycopg.conninfo.make_conninfo(
+                url, **{k: v for k, v in TCP_SETTINGS.items() if k not in given})
+        except psycopg.ProgrammingError:
+            self._conninfo = url  # the connection attempt will say what is wrong
+        self._lock = threading.Lock()
+        self.failures = 0
+        self._next = 0.0
+        self._trying = False
+        self._since = 0.0
+        self._error = ""
+
+    def pause(self) -> float:
+        """Seconds until the next attempt may be made."""
+        with self._lock:
+            return max(0.0, self._next - time.monotonic()) if self.failures else 0.0
+
+    def connect(self) -> tuple[Raw, Any]:
+        """A new connection, and when its server started."""
+        with self._lock:
+            now = time.monotonic()
+            if self.failures and (self._trying or now < self._next):
+                raise StoreError(f"PostgreSQL {self.label} unreachable (tried again in "
+                                 f"{max(0.0, self._next - now):.2f} s): {self._error}")
+            self._trying = True
+        try:
+            raw = psycopg.connect(self._conninfo, autocommit=True,
+                                  connect_timeout=CONNECT_TIMEOUT)
+            try:
+                row = raw.execute("SELECT pg_postmaster_start_time()").fetchone()
+            except BaseException:
+                raw.close()
+                raise
+        except BaseException as exc:
+            with self._lock:
+                self._trying = False
+                now = time.monotonic()
+                if not self.failures:
+                    self._since = now
+                    log.warning("PostgreSQL %s unreachable: %s", self.label, one_line(exc))
+                self.failures += 1
+                self._next = now + min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (self.failures - 1))
+                self._error = one_line(exc)
+            raise
+        with self._lock:
+            self._trying = False
+            if self.failures:
+                log.warning("PostgreSQL %s reachable again after %.1f s (%d attempts)",
+                            self.label, time.monotonic() - self._since, self.failures)
+            self.failures = 0
+        return raw, None if row is None else row[0]
+
+
 class Session:
     """One PostgreSQL connection and the one thread that uses it (opened on first use,
     and again after the connection broke)."""
 
-    def __init__(self, url: str, name: str) -> None:
-        self.url = url
+    def __init__(self, gate: Reconnect, name: str) -> None:
+        self.gate = gate
         self._thread = ThreadPoolExecutor(1, thread_name_prefix=name)
         self.raw: Raw | None = None
+        self.server_started: Any = None
+        """When the server of :attr:`raw` started (a restart since: a crash, maybe)."""
 
-    async def run(self, fn: Callable[[Raw], T]) -> T:
+    async def run(self, fn: Callable[[Raw], T], *, again: bool = True) -> T:
+        """``fn(connection)`` on the thread; with ``again``, run once more on a new
+        connection if the connection broke under it (every use but an unlock: what ran
+        on a broken connection left nothing behind).
+        A :class:`LostCommit` is settled (see :meth:`_settle`)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._thread, self._call, fn)
+            return await loop.run_in_executor(self._thread, self._call, fn, again)
         except psycopg.Error as exc:
-            raise StoreError(" ".join(str(exc).split())) from exc  # libpq's lines, as one
+            raise StoreError(one_line(exc)) from exc
 
-    def _call(self, fn: Callable[[Raw], T]) -> T:
-        if self.raw is None or self.raw.closed:
-            self.raw = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
-        return fn(self.raw)
+    def _ready(self) -> Raw:
+        raw = self.raw
+        if raw is None or raw.closed:
+            self.raw = None
+            raw, self.server_started = self.gate.connect()
+            self.raw = raw
+        return raw
+
+    def _call(self, fn: Callable[[Raw], T], again: bool) -> T:
+        for attempt in (1, 2):
+            raw = self._ready()
+            started = self.server_started
+            try:
+                return fn(raw)
+            except LostCommit as lost:
+                log.warning("PostgreSQL %s: connection lost while committing: %s",
+                            self.gate.label, one_line(lost.error))
+                fate = self._settle(lost.xid, started)
+                if fate == "committed":
+                    result: T = lost.result  # what ``fn`` returned
+                    return result
+                if fate is None:
+                    raise CommitUnknown(f"the connection to PostgreSQL {self.gate.label} "
+                                        "broke while committing, and whether the "
+                                        "transaction was stored is unknown") from lost.error
+                if attempt == 2:
+                    raise StoreError(f"the connection to PostgreSQL {self.gate.label} "
+                                     "broke twice; nothing was stored") from lost.error
+            except psycopg.OperationalError as exc:
+                if not (again and raw.closed) or attempt == 2:
+                    raise
+                log.warning("PostgreSQL %s: connection lost (%s); once more on a new one",
+                            self.gate.label, one_line(exc))
+        raise AssertionError("unreachable")
+
+    def _settle(self, xid: int, started: Any) -> str | None:
+        """What became of transaction ``xid``, which ran on a server started at
+        ``started``: ``committed`` or ``aborted``, asked on a new connection until the
+        server answers, within :data:`SETTLE_PATIENCE`; None if that cannot be known.
+
+        After a crash (the server started since) an id whose commit never reached the
+        log may be handed out again: ``in the future`` or not committed means ours was
+        not; committed may be another's, so unknown."""
+        deadline = time.monotonic() + SETTLE_PATIENCE
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                raw = self._ready()
+                row = raw.execute("SELECT txid_status(%s), pg_postmaster_start_time()",
+                                  (xid,)).fetchone()
+            except errors.InvalidParameterValue:  # "transaction ID … is in the future"
+                return self._settled(xid, "aborted")
+            except (psycopg.Error, StoreError):
+                time.sleep(min(max(self.gate.pause(), 0.01), left))
+                continue
+            assert row is not None
+            fate, restarted = row[0], row[1] != started
+            if restarted:
+                return self._settled(xid, None if fate == "committed" else "aborted")
+            if fate != "in progress":  # else its old session is still ending
+                return self._settled(xid, None if fate is None else str(fate))
+            time.sleep(0.01)
+        return self._settled(xid, None)
+
+    def _settled(self, xid: int, fate: str | None) -> str | None:
+        log.warning("PostgreSQL %s: transaction %d, whose COMMIT's answer was lost: %s",
+                    self.gate.label, xid, fate or "unknown")
+        return fate
 
     def interrupt(self) -> None:
         """Cancel the statement the thread waits on (from any thread)."""
@@ -147,6 +352,7 @@ class PostgresEngine:
     def __init__(self, url: str) -> None:
         self.url = url
         self.label = redacted(url)
+        self._gate = Reconnect(url, self.label)
         self.writers: list[Session] = []
         self._idle: asyncio.Queue[Session] | None = None
         self.reader: Session | None = None
@@ -163,7 +369,8 @@ class PostgresEngine:
         if self._idle is not None:
             return
         self.reader, self._locker, *self.writers = [
-            Session(self.url, f"pg-{role}") for role in ("reader", "locks", *["writer"] * WRITERS)]
+            Session(self._gate, f"pg-{role}")
+            for role in ("reader", "locks", *["writer"] * WRITERS)]
         self._idle = asyncio.Queue()
         for writer in self.writers:
             self._idle.put_nowait(writer)
@@ -193,7 +400,9 @@ class PostgresEngine:
 
     async def transact(self, work: Work[T]) -> T:
         """On an idle writer connection (a transaction of another game may run on
-        another meanwhile); rerun on a serialisation failure or deadlock."""
+        another meanwhile); rerun on a serialisation failure or deadlock, and on a new
+        connection if the connection broke before its ``COMMIT`` was sent (see the
+        module for a ``COMMIT`` whose answer was lost)."""
         idle = self._idle
         if idle is None:
             raise StoreError("store is not open")
@@ -220,7 +429,7 @@ class PostgresEngine:
         async with self._game_locks.hold(game_id):
             session = self._session(self._locker)
             if not await _settle(session, game_id, wait=False):
-                session = self._waiters.pop() if self._waiters else Session(self.url, "pg-wait")
+                session = self._waiters.pop() if self._waiters else Session(self._gate, "pg-wait")
                 try:
                     await _settle(session, game_id, wait=True)
                 except BaseException:
@@ -234,7 +443,8 @@ class PostgresEngine:
     async def _give_back(self, session: Session, game_id: int) -> None:
         """Release ``game_id`` on ``session``, even when cancelled meanwhile (the
         cancellation is passed on once the lock is free)."""
-        unlock = asyncio.ensure_future(session.run(lambda raw: _release(raw, game_id)))
+        unlock = asyncio.ensure_future(session.run(lambda raw: _release(raw, game_id),
+                                                  again=False))
         cancelled = False
         try:
             await asyncio.shield(unlock)
@@ -272,7 +482,7 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> bool:
         if future.done() and not future.cancelled() and future.exception() is None \
                 and future.result():
             with suppress(StoreError):
-                await session.run(lambda raw: _release(raw, game_id))
+                await session.run(lambda raw: _release(raw, game_id), again=False)
         raise
 
 

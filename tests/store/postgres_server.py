@@ -119,9 +119,29 @@ class PostgresServer:
                 self.bin = _copied(self.bin, self.root / "pginstall")
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "--encoding=UTF8", "--no-locale", "--no-sync")
+        self.resume()
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server, keeping its data: ``fast`` ends every session and shuts
+        down cleanly (a restart), ``immediate`` kills it (a crash: what was committed
+        and written to the log survives; with ``synchronous_commit`` off, the latest
+        commits may not)."""
+        self._run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", str(self.data))
+
+    def resume(self) -> None:
+        """Start the server again on the same data folder (after :meth:`halt`); returns
+        once it accepts connections."""
         self._run("pg_ctl", "start", "-w", "-t", "60", "-D", str(self.data),
-                  "-l", str(self.root / "server.log"),
-                  "-o", f"{SETTINGS} -k {self.data}")
+                  "-l", str(self.root / "server.log"), "-o", f"{SETTINGS} -k {self.data}")
+
+    def terminate_sessions(self, database: str) -> int:
+        """End every session on ``database`` from a connection of its own
+        (``pg_terminate_backend``, what an administrator or a failover does); how many."""
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            rows = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()", (database,)).fetchall()
+        return sum(1 for (ended,) in rows if ended)
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
