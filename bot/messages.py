@@ -268,6 +268,9 @@ EN: dict[str, str] = {
     "error.limit_player": "{name} is in {games} on this server already, lobbies included "
                           "({limit} at once is the most one member may have); they need to "
                           "finish or leave one first, or leave this lobby.",
+    "error.limit_host": "{name}, who would host the rematch, is in {games} on this server "
+                        "already, lobbies included ({limit} at once is the most one member "
+                        "may have); they need to finish or leave one first.",
     "error.limit_server": "This server has {games} already, lobbies included ({limit} at once "
                           "is the most one server may have); finish or abandon one first "
                           "(`/qwixx abandon` in its channel).",

@@ -212,8 +212,13 @@ class GameService:
         host = user if is_anonymous(old.host_id) else old.host_id
         players = [p for p in old.players if not is_anonymous(p)]
         players = players if host in players else [host, *players]
-        record = await self.open_lobby(old.guild_id, old.channel_id, host, old.variant,
-                                       board, old.turn_time, Options.of(old.options))
+        try:
+            record = await self.open_lobby(old.guild_id, old.channel_id, host, old.variant,
+                                           board, old.turn_time, Options.of(old.options))
+        except ServiceError as error:  # the host is over the limit, not the one who asks
+            if error.key == "error.limit_you" and host != user:
+                raise ServiceError("error.limit_host", **error.values) from None
+            raise
         levels = {seat: level for seat, level in old.options.get("levels", {}).items()
                   if int(seat) in old.players}
         options = {**record.options, "levels": levels} if levels else record.options

@@ -174,3 +174,20 @@ async def test_server_refusal_in_polish_counts_in_the_right_case(store: Store) -
     error = await refused(service.open_lobby(GUILD, 6, ANA, "classic"))
     with using("pl"):
         assert "Ten serwer ma już 5 otwartych gier" in error.text()
+
+
+async def test_a_rematch_names_its_host_when_the_host_is_over_the_limit(store: Store) -> None:
+    service = limited(store)
+    old = await service.open_lobby(GUILD, 1, ANA, "classic")
+    await service.join(old.id, BEN)
+    await service.start(old.id, ANA)
+    await service.abandon(1, ANA, can_manage=False)
+    for channel in (2, 3):
+        await service.open_lobby(GUILD, channel, ANA, "classic")
+    error = await refused(service.rematch(old.id, BEN))
+    assert error.key == "error.limit_host"
+    assert error.text().startswith(f"<@{ANA}>, who would host the rematch, is in 2 games")
+    assert (await refused(service.rematch(old.id, ANA))).key == "error.limit_you"
+    await service.cancel((await service.in_channel(3)).record.id, ANA)
+    again = await service.rematch(old.id, BEN)
+    assert again.host_id == ANA and again.players == [ANA, BEN]
