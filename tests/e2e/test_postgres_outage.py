@@ -1,0 +1,77 @@
+"""The real bot on PostgreSQL, against the Discord stand-in, while the database server
+restarts mid-game: a click meanwhile is answered "couldn't save" and leaves nothing
+behind, the bot connects again by itself, and the game goes on to its end."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.app import QwixxBot
+from bot.sandbox import Sandbox
+from bot.sandbox.autoplay import play_round, play_to_end, seeded_policy, wait_for_turn
+from bot.store import Store, StoreError
+from tests.store.postgres_server import PostgresServer
+
+from .conftest import UNLIMITED, fast_budget
+
+NOT_SAVED = "couldn't save"
+PATIENCE = 60.0  # seconds before a hang counts as a failure (never a speed check)
+
+
+async def answering(store: Store) -> float:
+    """Wait until the store answers again; the seconds it took."""
+    began = time.monotonic()
+    while True:
+        try:
+            await store.get_game(1)
+            return time.monotonic() - began
+        except StoreError:
+            assert time.monotonic() - began < PATIENCE, "the store never answered again"
+            await asyncio.sleep(0.01)
+
+
+async def test_a_game_goes_on_after_postgresql_restarts(postgres: PostgresServer) -> None:
+    url = postgres.new_database()
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
+                                  coalesce=0.05, tick=0.5, budget=fast_budget()))
+        store = sb.bot.store  # type: ignore[union-attr]
+        ana, ben = sb.member("Ana"), sb.member("Ben")
+        lobby = (await ana.slash("qwixx", "start", variant="classic")).message
+        await ben.click(lobby, label="Join")
+        await ana.click(lobby, label="Start")
+        policy = seeded_policy(5)
+        for _ in range(2):
+            assert await play_round(sb, [ana, ben], policy)
+        turn = await wait_for_turn(sb)
+        service = sb.bot.table.service  # type: ignore[union-attr]
+        game = (await service.get(1)).game
+        assert game is not None
+        clicker = next(m for m in (ana, ben) if m.id in game.decision().waiting)
+        before, moves = await store.get_game(1), await store.moves(1)
+
+        await asyncio.to_thread(postgres.halt, "fast")
+        try:
+            refused = await clicker.click(turn, label="Pass")
+        finally:
+            await asyncio.to_thread(postgres.resume)
+        assert refused.failed is None
+        assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
+        took = await answering(store)
+        after = await store.get_game(1)
+        assert after is not None and before is not None
+        assert (after.version, after.state) == (before.version, before.state)
+        assert await store.moves(1) == moves
+
+        passed = await clicker.click(await wait_for_turn(sb), label="Pass")
+        assert passed.failed is None
+        assert not [m for m in passed.ephemeral if NOT_SAVED in m.content]
+        assert len(await store.moves(1)) == len(moves) + 1
+        final = await play_to_end(sb, [ana, ben], policy)
+        assert "final scores" in final.content
+        record = await store.get_game(1)
+        assert record is not None and record.status == "finished"
+        assert (await service.replay(1)).to_json() == record.state
+        assert sb.failures == [], sb.describe_failures()
+        print(f"the store answered again {took:.2f} s after the server was back")
