@@ -105,6 +105,8 @@ class Gateway:
         self._resume_gate.set()
         self._sockets: set[web.WebSocketResponse] = set()
         self._closed_by_us: set[web.WebSocketResponse] = set()
+        self.away = False
+        """Discord is away (:meth:`FakeDiscord.outage`): connections are refused with 503."""
 
     @property
     def live(self) -> list[Session]:
@@ -116,8 +118,10 @@ class Gateway:
         """True if some live session has an open socket."""
         return any(s.socket is not None and not s.socket.closed for s in self.live)
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         """aiohttp entry point: one websocket connection."""
+        if self.away:
+            return web.Response(status=503, text="sandbox: Discord is away")
         socket = web.WebSocketResponse(autoping=True)
         await socket.prepare(request)
         self._sockets.add(socket)
@@ -258,6 +262,22 @@ class Gateway:
             if session.socket is not None:
                 self._closed_by_us.add(session.socket)
                 await session.socket.close(code=code, message=b"sandbox: connection dropped")
+
+    async def go_away(self, *, end_sessions: bool = False) -> None:
+        """Close every socket and refuse new ones until :meth:`come_back`; with
+        ``end_sessions`` the sessions cannot be resumed (the client identifies anew), as
+        after a long outage."""
+        self.away = True
+        if end_sessions:
+            for session in self.live:
+                session.ended = True
+        for socket in list(self._sockets):
+            self._closed_by_us.add(socket)
+            await socket.close(code=4000, message=b"sandbox: Discord is away")
+
+    def come_back(self) -> None:
+        """Accept connections again (after :meth:`go_away`)."""
+        self.away = False
 
     def hold_resumes(self) -> None:
         """Keep RESUME requests waiting (to dispatch events while the bot is away)."""

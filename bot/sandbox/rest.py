@@ -93,6 +93,8 @@ class Rest:
         self.calls: list[Call] = []
         self.tokens: set[str] | None = None
         """Accepted bot tokens; None accepts any."""
+        self.away = False
+        """Discord is away (:meth:`FakeDiscord.outage`): every request answers 503."""
         self.in_flight = 0
         self.last_activity = time.monotonic()
 
@@ -130,6 +132,9 @@ class Rest:
         try:
             body, files = await _read_body(request)
             call.body, call.files = body, [f.filename for f in files]
+            if self.away:
+                self.faults.served.append((call.method, call.route, 503))
+                return json_reply(503, {"message": "Service Unavailable", "code": 0})
             fault = self.faults.take(call.method, call.route, call.path)
             if fault is not None:
                 return json_reply(*fault.reply())

@@ -126,6 +126,18 @@ class FakeDiscord:
         """Fault injection; see :meth:`Faults.add` (``method``, ``route``, ``count``…)."""
         return self.rest.faults.add(status, **options)
 
+    async def outage(self, away: bool = True, *, end_sessions: bool = False) -> None:
+        """Discord away (``away``): every REST request answers 503, gateway sockets are
+        closed and new ones refused; ``outage(False)`` ends it. ``end_sessions``: the
+        gateway sessions do not survive it (the client identifies anew rather than
+        resumes)."""
+        self.rest.away = away
+        if away:
+            await self.gateway.go_away(end_sessions=end_sessions)
+        else:
+            self.gateway.come_back()
+        self.world.notify()
+
     async def _attachment(self, request: web.Request) -> web.Response:
         wanted = int(request.match_info["attachment_id"])
         for message in self.world.messages.values():
