@@ -107,6 +107,9 @@ EN: dict[str, str] = {
     "turn.unasked.computers": "only the computers had a move",
     "turn.unasked.nobody": "nobody had a move",
     "turn.earlier": "… and {count} earlier turns played while nobody was asked.",
+    "turn.missed": "**Turns {first}–{last}** were played while the channel could not be "
+                   "updated:",
+    "turn.missed_turn": "Turn {turn}: {what}",
     "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
     "story.header": "**Turn {turn}** · 🎲 {active} is active",
     "story.header_done": "**Turn {turn}** · {active} was active",

@@ -201,12 +201,23 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
     return steps, shown
 
 
+SUMMED_UP_AFTER = 10
+"""More turns than this that the channel never showed (Discord was away, say) are told
+in one summary rather than a line each."""
+
+
 def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
                away: Collection[int]) -> tuple[int, list[Step]]:
     """Turns played without anyone being asked open the next message, a line each; the
     oldest of them, when they would crowd it, are posted first in messages of their own
-    (so no line is ever cut). The first turn the next message tells, and those posts."""
+    (so no line is ever cut). More than :data:`SUMMED_UP_AFTER` of them are summed up
+    instead, in as few messages as fit. The first turn the next message tells, and
+    those posts."""
     begun = [turn for turn in turns if events.get(turn)]
+    if len(begun) > SUMMED_UP_AFTER:
+        lines = story.summary_lines(game, events, begun)
+        return turns.stop, [Post(text, f"qx{record.id}s{begun[0]}.{index}")
+                            for index, text in enumerate(story.chunks(lines))]
     lines = story.played_out_lines(game, events, begun, away)
     apart = story.overflow(lines)
     posts: list[Step] = [Post(text, f"qx{record.id}e{begun[0]}.{index}")

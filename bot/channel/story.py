@@ -162,6 +162,28 @@ def played_out(game: Game, turn: int, events: Sequence[StoredEvent],
              what=" · ".join(told) or t("story.nothing_happened"))
 
 
+NOTABLE = ("locked", "die_removed", "penalty", "failed_throw", "away", "finish_reached",
+           "game_over")
+"""What a summary of many unseen turns keeps of them."""
+
+
+def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
+                  turns: Sequence[int]) -> list[str]:
+    """Many turns the channel never showed, summed up: which they were, then a line for
+    each of them in which something lasting happened (a lock, a penalty, a failed throw,
+    a seat gone, the end), and the scores now."""
+    lines = [t("turn.missed", first=turns[0], last=turns[-1])]
+    for turn in turns:
+        told: list[str] = []
+        for event in events.get(turn, []):
+            if event.kind in NOTABLE:
+                told += event_lines(event, told, game.variant)
+        if told:
+            lines.append(t("turn.missed_turn", turn=turn, what=" · ".join(told)))
+    lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
+    return lines
+
+
 DECISIONS = ("crossed", "placed", "rolled", "pawn_moved")
 
 
