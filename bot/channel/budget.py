@@ -1,16 +1,30 @@
 """A write budget per channel: Discord allows about 5 message writes per 5 seconds.
 
 Every post and edit of a channel's messages waits for a slot here instead of
-running into a 429; the publisher coalesces what it can while it waits.
+running into a 429; the publisher coalesces what it can while it waits. A write that
+never reached Discord, or that Discord's servers failed (5xx), gives its slot back: it
+did not count against Discord's limit, and a channel retried while Discord is away must
+not wait for slots spent on failures.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+
+import aiohttp
+import discord
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` says Discord is away (its servers failing, or no connection),
+    rather than that this one write was refused."""
+    return isinstance(error, discord.DiscordServerError | aiohttp.ClientConnectionError
+                      | ConnectionError | asyncio.TimeoutError)
 
 
 class WriteBudget:
@@ -41,5 +55,12 @@ class WriteBudget:
         async with self._locks[channel_id]:
             while (wait := self.wait_needed(channel_id)) > 0:
                 await asyncio.sleep(wait)
-            self._sent[channel_id].append(self.clock())
-            yield
+            sent = self.clock()
+            self._sent[channel_id].append(sent)
+            try:
+                yield
+            except BaseException as error:
+                if unreachable(error):  # not taken by Discord: the slot is free again
+                    with contextlib.suppress(ValueError):
+                        self._sent[channel_id].remove(sent)
+                raise

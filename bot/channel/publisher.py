@@ -31,7 +31,7 @@ from typing import Any
 import discord
 
 from bot.channel import story
-from bot.channel.budget import WriteBudget
+from bot.channel.budget import WriteBudget, unreachable
 from bot.channel.plan import Buttons, Channel, Delete, Edit, Image, Post, Shown, ending, plan
 from bot.channel.texts import lobby_closed_content, message_link
 from bot.i18n import using
@@ -49,6 +49,8 @@ from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
 
+CATCH_UP_BATCH = 1000
+"""The most lagging games one pass looks at (each is synced, or the pass stops)."""
 TOKEN_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
 UNKNOWN_MESSAGE = 10008
 Editor = Callable[..., Awaitable[Any]]
@@ -128,6 +130,10 @@ class Publisher:
         self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = \
             defaultdict(list)
         self._follow_ups: dict[int, tuple[float, discord.WebhookMessage]] = {}
+        self._behind_since: dict[int, float] = {}
+        """When each lagging game's channel was first found behind (the service's clock)."""
+        self.unreachable_since: float | None = None
+        """Since when Discord has not answered (None: it did, last time it was asked)."""
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(record.channel_id)
@@ -173,23 +179,74 @@ class Publisher:
 
     async def catch_up(self, shards: ShardPlan | None = None) -> int:
         """Sync every game whose channel lags the store (with ``shards``: of the guilds
-        this process serves); how many were tried."""
-        lagging = await self.service.lagging(shards)
+        this process serves), the one that has lagged longest first; how many were tried.
+
+        While Discord cannot be reached the pass stops at the first write that finds it
+        so (the next tick tries again, from the oldest), so that a pass never waits on
+        Discord once per lagging channel."""
+        lagging = await self.service.lagging(shards, limit=CATCH_UP_BATCH)
+        now = self.service.clock()
         for game_id in lagging:
+            self._behind_since.setdefault(game_id, now)  # first seen lagging: now
+        lagging.sort(key=lambda game_id: self._behind_since[game_id])  # stable: ids next
+        tried = 0
+        for game_id in lagging:
+            tried += 1
             try:
                 await self.sync(game_id)
             except Exception as error:
+                if unreachable(error):  # said once, when Discord went away
+                    log.debug("game %s: Discord still away (%s)", game_id, error)
+                    break
                 log.warning("game %s: the channel still lags (%s); trying again later",
                             game_id, error)
-        return len(lagging)
+        return tried
+
+    def lags(self, game_id: int) -> None:
+        """The channel of ``game_id`` is behind the store from now on (unless it was)."""
+        self._behind_since.setdefault(game_id, self.service.clock())
+
+    def lagging_since(self, game_id: int) -> float | None:
+        """Since when the channel of ``game_id`` has been known to lag (the service's
+        clock); None if it is not known to."""
+        return self._behind_since.get(game_id)
+
+    def behind(self, game_id: int, error: BaseException) -> None:
+        """A sync of ``game_id`` failed: remember since when its channel lags, and
+        whether Discord could be reached at all."""
+        self.lags(game_id)
+        self.failed(error)
+
+    def failed(self, error: BaseException) -> None:
+        """A write failed: if it says Discord is away, remember since when (the timer
+        loop then leaves the channels to the catch-up, which stops at its first try)."""
+        if unreachable(error) and self.unreachable_since is None:
+            self.unreachable_since = self.service.clock()
+            log.warning("Discord cannot be reached (%s); channels are caught up once it "
+                        "answers again", error)
+
+    def reached(self) -> None:
+        """A write went through: Discord is there (again)."""
+        if self.unreachable_since is not None:
+            log.warning("Discord answers again, after %.0f s; the lagging channels are "
+                        "caught up", self.service.clock() - self.unreachable_since)
+            self.unreachable_since = None
 
     # --- the projection -----------------------------------------------------
     async def sync(self, game_id: int) -> None:
         """Bring the channel of ``game_id`` up to the stored version (idempotent). The
         store's game lock makes it one sync at a time per game, across processes."""
+        try:
+            await self._sync(game_id)
+        except Exception as error:
+            self.behind(game_id, error)
+            raise
+
+    async def _sync(self, game_id: int) -> None:
         async with self.service.game_lock(game_id):
             record = (await self.service.get(game_id)).record
             if record.status == "lobby" or record.shown_version >= record.version:
+                self._behind_since.pop(game_id, None)
                 return
             with using(await self.language(record.guild_id)):
                 shown = Shown.of(record)
@@ -200,6 +257,7 @@ class Publisher:
                 else:
                     message_id, shown = await self.project(record, game, shown)
             await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
+        self._behind_since.pop(game_id, None)
 
     async def language(self, guild_id: int) -> str:
         return await server_language(self.client, self.service, guild_id)
@@ -302,6 +360,7 @@ class Publisher:
                     return True
             async with self.budget.slot(record.channel_id):
                 await self.channel(record).get_partial_message(message_id).delete()
+            self.reached()
         except discord.NotFound:
             return True
         except discord.HTTPException as error:
@@ -366,8 +425,10 @@ class Publisher:
         if nonce is not None:
             extra["nonce"] = nonce
         async with self.budget.slot(record.channel_id):
-            return await self.channel(record).send(
+            message = await self.channel(record).send(
                 content, files=list(files), allowed_mentions=ping(pinged), **extra)
+        self.reached()
+        return message
 
     async def edit(self, record: GameRecord, message_id: int, content: str,
                    view: discord.ui.View | None, files: list[discord.File] | None = None,
@@ -386,6 +447,7 @@ class Publisher:
                 rewind(fields)
                 async with self.budget.slot(record.channel_id):
                     await message.edit(**fields)
+                self.reached()
         except discord.NotFound:
             log.warning("message %s of game %s is gone; not edited", message_id, record.id)
         self._last_edit[message_id] = key

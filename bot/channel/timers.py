@@ -2,8 +2,10 @@
 
 Nothing sleeps per game. After downtime the first pass resolves every overdue
 deadline in order; compare-and-set in the service makes a second firing a no-op.
-Each pass also brings every channel that lags the store up to date, so a post that
-failed (or a process killed before it posted) is a delay, never a lost turn.
+Each pass also brings every channel that lags the store up to date, the one that has
+lagged longest first, so a post that failed (or a process killed before it posted) is a
+delay, never a lost turn. While Discord cannot be reached, what fires is stored and not
+published, and the catch-up stops at its first failed write: a tick costs one try.
 A process that runs some of the bot's shards fires the games of its own guilds only.
 Each pass also deletes the data of the servers that removed the bot longer than the
 grace period ago (``QWIXX_FORGET_SERVER_AFTER``).
@@ -44,11 +46,15 @@ class Timers:
                 if outcome is None:
                     continue
                 fired += 1
+                if self.publisher.unreachable_since is not None:
+                    self.publisher.lags(game_id)  # the catch-up shows it once Discord is back
+                    continue
                 if outcome.events and outcome.events[0].kind == "reminder":
                     await self.publisher.remind(outcome)
                 else:
                     await self.publisher.publish(outcome)
-            except Exception:
+            except Exception as error:
+                self.publisher.failed(error)
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
         await self.publisher.catch_up(self.shards)
         if self.privacy is not None:

@@ -142,10 +142,10 @@ class GameService:
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
         return await self.store.events(game_id, first_turn)
 
-    async def lagging(self, shards: ShardPlan | None = None) -> list[int]:
-        """Games whose channel shows less than the store holds (with ``shards``: in the
-        guilds this process serves)."""
-        return await self.store.lagging_games(shards=shard_ids(shards))
+    async def lagging(self, shards: ShardPlan | None = None, limit: int = 50) -> list[int]:
+        """At most ``limit`` games whose channel shows less than the store holds (with
+        ``shards``: in the guilds this process serves)."""
+        return await self.store.lagging_games(limit, shards=shard_ids(shards))
 
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
