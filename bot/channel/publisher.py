@@ -185,10 +185,8 @@ class Publisher:
         so (the next tick tries again, from the oldest), so that a pass never waits on
         Discord once per lagging channel."""
         lagging = await self.service.lagging(shards, limit=CATCH_UP_BATCH)
-        now = self.service.clock()
-        for game_id in lagging:
-            self._behind_since.setdefault(game_id, now)  # first seen lagging: now
-        lagging.sort(key=lambda game_id: self._behind_since[game_id])  # stable: ids next
+        now = self.service.clock()  # not known to lag before (a reminder alone): last
+        lagging.sort(key=lambda game_id: self._behind_since.get(game_id, now))  # then ids
         tried = 0
         for game_id in lagging:
             tried += 1

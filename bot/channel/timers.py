@@ -46,10 +46,12 @@ class Timers:
                 if outcome is None:
                     continue
                 fired += 1
+                reminder = bool(outcome.events) and outcome.events[0].kind == "reminder"
                 if self.publisher.unreachable_since is not None:
-                    self.publisher.lags(game_id)  # the catch-up shows it once Discord is back
+                    if not reminder:  # the catch-up shows it once Discord is back
+                        self.publisher.lags(game_id)
                     continue
-                if outcome.events and outcome.events[0].kind == "reminder":
+                if reminder:
                     await self.publisher.remind(outcome)
                 else:
                     await self.publisher.publish(outcome)
