@@ -38,7 +38,9 @@ from pathlib import Path
 import discord.client
 
 from bot.app import QwixxBot
+from bot.channel import story
 from bot.channel.budget import WriteBudget
+from bot.i18n import using
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.faults import CHANNEL_WRITES
 from bot.sandbox.records import Call
@@ -109,6 +111,8 @@ class Outage:
     """Per channel, the turns played while Discord was away."""
     lagging_after: int = 0
     ended: int = 0
+    untold: list[str] = field(default_factory=list)
+    """Stored penalties, locks and failed throws no message of their channel tells."""
     """Channels whose last message is their game's final scoreboard."""
     channel_numbers: dict[int, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
@@ -240,8 +244,14 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 content = str((call.body or {}).get("content", ""))
                 result.summaries[target] += SUMMARY in content
                 result.turn_lines += content.count(" was active — ")
-            for channel_id in games.values():
+            for gid, channel_id in games.items():
                 shown = sb.messages(sb.server.world.channels[channel_id])
+                text = "\n".join(m.content for m in shown)
+                with using("en-US"):
+                    result.untold += [line for e in await service.events(gid)
+                                      if e.kind in ("penalty", "locked", "failed_throw")
+                                      for line in story.event_lines(e, [], "classic")
+                                      if line not in text]
                 result.ended += bool(shown and shown[-1].attachments
                                      and shown[-1].attachments[0].filename == "scoreboard.png")
             result.rate_limited = sum(1 for call in sb.server.calls if call.status == 429)
@@ -268,6 +278,8 @@ def report(result: Outage) -> str:
         f"posted: {result.turn_lines}",
         "caught up in the order (channel numbers): "
         f"{' '.join(str(result.channel_numbers[c]) for c in result.order)}",
+        f"stored penalties, locks and failed throws not in their channel: "
+        f"{len(result.untold)}",
         f"429s: {result.rate_limited}; oldest first: "
         f"{result.order == result.oldest_first}; still lagging: {result.lagging_after}; "
         f"stand-in failures: {len(result.failures)}",

@@ -37,3 +37,4 @@ async def test_channels_are_caught_up_after_an_hour_without_discord(
     assert result.turn_lines == 0
     assert max(result.posts.values()) == 2
     assert max(result.writes.values()) <= 3
+    assert result.untold == []  # every penalty, lock and failed throw is in its channel
