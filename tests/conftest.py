@@ -12,9 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import commands as cited
 from tests.store.postgres_server import PostgresServer, ServerError
 
 BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(autouse=True)
+def no_command_ids() -> Iterator[None]:
+    """Texts cite commands as mentions once a bot has learnt their ids, which the process
+    remembers (one bot per process); each test starts without them."""
+    yield
+    cited.forget()
 
 
 @pytest.fixture(scope="session")

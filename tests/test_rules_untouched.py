@@ -109,8 +109,9 @@ def from_rules(module: str) -> bool:
 @cache
 def project_type(module: str, name: str) -> bool:
     """Whether ``from module import name`` gives a class of the project's own outside
-    the rules (a record, a plan step), neither a game nor any type the rules define."""
-    if not module.startswith("bot.") or from_rules(module):
+    the rules (a record, a plan step, a test's fake clock), neither a game nor any type
+    the rules define."""
+    if not module.startswith(("bot.", "tests.")) or from_rules(module):
         return False
     try:
         found = getattr(importlib.import_module(module), name)

@@ -22,7 +22,7 @@ def click(member: int, kind: int = 3, in_guild: bool = True) -> dict[str, Any]:
 
 def test_ten_at_once_then_one_every_half_second() -> None:
     assert (BURST, REFILL) == (10, 5.0)
-    clock = FakeClock(0.0)
+    clock: FakeClock = FakeClock(0.0)
     buckets = ClickBuckets(clock=clock)
     assert [buckets.take(ANA) for _ in range(11)] == [True] * 10 + [False]
     assert buckets.take(BEN)  # another member's bucket is full
@@ -35,7 +35,7 @@ def test_ten_at_once_then_one_every_half_second() -> None:
 
 
 def test_a_person_clicking_briskly_is_never_held_back() -> None:
-    clock = FakeClock(0.0)
+    clock: FakeClock = FakeClock(0.0)
     buckets = ClickBuckets(clock=clock)
     for _ in range(200):  # two clicks a second for over a minute
         assert buckets.take(ANA)
@@ -43,7 +43,7 @@ def test_a_person_clicking_briskly_is_never_held_back() -> None:
 
 
 def test_the_members_kept_are_bounded_the_longest_unseen_dropped_first() -> None:
-    clock = FakeClock(0.0)
+    clock: FakeClock = FakeClock(0.0)
     buckets = ClickBuckets(burst=2, kept=3, clock=clock)
     for member in (1, 2, 3):
         buckets.take(member)
@@ -73,16 +73,21 @@ class FakeState:
         self.parsers = {"INTERACTION_CREATE": self.parsed.append}
 
 
-async def test_a_burst_is_answered_without_reaching_the_bot_another_member_goes_through(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+class Recording(Throttle):
+    """A throttle that notes whom it would tell to slow down."""
+
+    def __init__(self, state: Any, buckets: ClickBuckets) -> None:
+        super().__init__(state, buckets)
+        self.answered: list[dict[str, Any]] = []
+
+    async def slow_down(self, data: dict[str, Any]) -> None:
+        self.answered.append(data)
+
+
+async def test_a_burst_is_answered_without_reaching_the_bot_another_member_goes_through() -> None:
     state = FakeState()
-    throttle = Throttle(state, ClickBuckets(clock=FakeClock(0.0)))
-    answered: list[dict[str, Any]] = []
-
-    async def slow_down(data: dict[str, Any]) -> None:
-        answered.append(data)
-
-    monkeypatch.setattr(throttle, "slow_down", slow_down)
+    throttle = Recording(state, ClickBuckets(clock=FakeClock(0.0)))
+    answered = throttle.answered
     assert state.parsers["INTERACTION_CREATE"] == throttle.receive
     for _ in range(15):
         state.parsers["INTERACTION_CREATE"](click(ANA))
