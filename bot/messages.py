@@ -557,6 +557,9 @@ EN: dict[str, str] = {
     "error.store": "I couldn't save that: the game's storage cannot be written right now. "
                    "Nothing changed; please try again in a moment.",
     "error.restarting": "The bot is restarting; try again in a moment.",
+    "error.store_unknown": "I couldn't tell whether that was saved: the game's storage "
+                           "stopped answering just then. Open your sheet to see where the "
+                           "game stands, then try again if it is still yours to decide.",
     # computer levels, solo practice, hints and away seats (issue 16)
     "level.easy": "Easy",
     "level.normal": "Normal",

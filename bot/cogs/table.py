@@ -25,7 +25,7 @@ from bot.rules import VARIANTS, Move
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.play import Options
 from bot.service.timing import format_duration
-from bot.service.types import StoreError
+from bot.service.types import CommitUnknown, StoreError
 
 log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
@@ -59,6 +59,9 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
                 await handler(self, interaction, *args, **kwargs)
             except ServiceError as error:
                 await self.tell(interaction, error.text())
+            except CommitUnknown as error:  # the database stopped answering at the commit
+                log.warning("interaction %s may not have been saved: %s", interaction.id, error)
+                await self.tell(interaction, t("error.store_unknown"))
             except StoreError as error:  # e.g. a full or read-only disk: nothing was written
                 log.warning("interaction %s could not be saved: %s", interaction.id, error)
                 await self.tell(interaction, t("error.store"))

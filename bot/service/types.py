@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.store import (
     ChannelBusy,
+    CommitUnknown,
     GameNotFound,
     GameRecord,
     GameStatus,
@@ -26,6 +27,7 @@ from bot.store.stats import HistoryGame, HistoryLine, PracticeBest, RecentScore,
 
 __all__ = [
     "ChannelBusy",
+    "CommitUnknown",
     "GameNotFound",
     "GameRecord",
     "GameStatus",

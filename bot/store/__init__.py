@@ -8,7 +8,14 @@ Usage::
     game = await store.create_game(guild_id, channel_id, host_id, "qwixx", {}, seed)
 """
 
-from .errors import ChannelBusy, GameNotFound, StoreError, VersionConflict, WrongStatus
+from .errors import (
+    ChannelBusy,
+    CommitUnknown,
+    GameNotFound,
+    StoreError,
+    VersionConflict,
+    WrongStatus,
+)
 from .migrations import LATEST_VERSION
 from .records import (
     ABANDONED,
@@ -34,6 +41,7 @@ __all__ = [
     "RUNNING",
     "ChannelBusy",
     "Clock",
+    "CommitUnknown",
     "GameChange",
     "GameNotFound",
     "GameRecord",

@@ -46,3 +46,9 @@ class WrongStatus(StoreError):
         self.game_id = game_id
         self.status = status
         self.allowed = allowed
+
+
+class CommitUnknown(StoreError):
+    """The connection broke while a ``COMMIT`` was on its way, and the server could not
+    say since whether it was applied (the caller may try again: a compare-and-set then
+    refuses what was applied already)."""

@@ -56,7 +56,7 @@ import psycopg
 from psycopg import errors
 
 from .dialect import to_postgres
-from .errors import StoreError
+from .errors import CommitUnknown, StoreError
 from .locks import KeyedLocks
 from .sql import Connection, Row, T, Work
 
@@ -88,12 +88,6 @@ after hours (ignored on a Unix socket)."""
 BEGIN = "BEGIN; SELECT txid_current()"
 """A transaction's start, and the id it will commit under, in one round trip."""
 Raw = psycopg.Connection[Any]
-
-
-class CommitUnknown(StoreError):
-    """The connection broke while a ``COMMIT`` was on its way, and the server could not
-    say since whether it was applied (the caller may try again: a compare-and-set then
-    refuses what was applied already)."""
 
 
 class LostCommit(Exception):
