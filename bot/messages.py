@@ -59,7 +59,11 @@ EN: dict[str, str] = {
                      "that each game can be replayed and shown",
     "privacy.results": "• Finished games with your score and rank: {results} ({counted} counted "
                        "for the leaderboard and statistics), {first} to {last}; your totals in "
-                       "{variants} variants",
+                       "{variants}",
+    "unit.variant_in.one": "{count} variant",
+    "unit.variant_in.other": "{count} variants",
+    "unit.days_after.one": "{count} day",
+    "unit.days_after.other": "{count} days",
     "privacy.ratings": "• Ratings: {ratings}",
     "privacy.rating": "{variant} (rated games: {games})",
     "privacy.more": "Servers not shown here: {count}",

@@ -10,7 +10,7 @@ import discord
 
 from bot.cogs.table import answers_errors
 from bot.i18n import ENGLISH
-from bot.messages import t
+from bot.messages import plural, t
 from bot.rules import VARIANTS
 from bot.service.games import ServiceError
 from bot.service.privacy import PrivacyService, ServerData
@@ -67,7 +67,8 @@ def server_lines(server: ServerData, name: str) -> list[str]:
     if server.results:
         lines.append(t("privacy.results", results=server.results, counted=server.counted,
                        first=f"<t:{int(server.first or 0)}:d>",
-                       last=f"<t:{int(server.last or 0)}:d>", variants=server.variants))
+                       last=f"<t:{int(server.last or 0)}:d>",
+                       variants=plural("unit.variant_in", server.variants)))
     if server.ratings:
         ratings = ", ".join(t("privacy.rating", variant=VARIANTS[v].title if v in VARIANTS
                               else v, games=games) for v, games in server.ratings)
@@ -95,8 +96,10 @@ def report_text(servers: list[ServerData], names: dict[int, str], grace: int) ->
 
 
 def format_duration_long(seconds: int) -> str:
-    """A grace period as the settings write it: ``30d``, ``12h``, ``1h30m``."""
-    return f"{seconds // 86400}d" if seconds % 86400 == 0 else format_duration(seconds)
+    """A grace period in words: ``30 days`` (``12h``, ``1h30m`` when not whole days)."""
+    if seconds % 86400 == 0:
+        return plural("unit.days_after", seconds // 86400)
+    return format_duration(seconds)
 
 
 class PrivacyTable:

@@ -7,6 +7,7 @@ import pytest
 
 from bot.cogs.privacy import report_text
 from bot.i18n import LOCALES, using
+from bot.messages import plural
 from bot.service.privacy import ServerData
 
 FULL = ServerData(1, name="Ana *the* Bold", games=12, results=10, counted=8, first=1.7e9,
@@ -17,9 +18,11 @@ FULL = ServerData(1, name="Ana *the* Bold", games=12, results=10, counted=8, fir
 def test_every_kind_of_data_is_named(locale: str) -> None:
     with using(locale):
         text = report_text([FULL, ServerData(2, games=1)], {1: "Alpha"}, 30 * 86400)
+        words = (plural("unit.days_after", 30), plural("unit.variant_in", 2))
     for part in ("**Alpha**", "Ana \\*the\\* Bold", "12", "10", "8", "<t:1700000000:d>",
-                 "<t:1800000000:d>", "Qwixx", "Qwinto", "30d", "(2)", "forget-me"):
+                 "<t:1800000000:d>", "Qwixx", "Qwinto", *words, "(2)", "forget-me"):
         assert part in text, (locale, part)
+    assert "30d" not in text  # the grace period in words: "30 days", "30 Tagen"...
     assert len(text) <= 2000
 
 

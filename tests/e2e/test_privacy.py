@@ -117,7 +117,7 @@ async def test_privacy_then_forget_me_after_leaving_the_lobby(sb: Sandbox, bot: 
     shown = said(await ana.slash("qwixx", "privacy"))
     assert "What this bot keeps about you" in shown and "**Alpha**" in shown
     assert "Your display name, written on the game images: Ana" in shown
-    assert "Games you sat in: 1" in shown and "after 30d" in shown
+    assert "Games you sat in: 1" in shown and "after 30 days" in shown
     assert "forget-me" in shown
 
     lobby = (await ana.slash("qwixx", "start", variant="classic")).message
