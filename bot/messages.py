@@ -616,8 +616,8 @@ EN: dict[str, str] = {
     # /qwixx review: a finished game's decisions against the Hard computer player's
     "command.review": "Your decisions in a finished game set against Hard's (only you see it)",
     "option.review.game": "The game's number in /qwixx history (default: this channel's game)",
-    "review.title": "🔍 **Review of {title}** of {date}: each decision set against the "
-                    "Hard computer player's choice",
+    "review.title": "🔍 **Review of the {title} game** of {date}: each decision set against "
+                    "the Hard computer player's choice",
     "review.accuracy": "{name}: accuracy **{accuracy}** over {decisions}",
     "review.no_decisions": "{name}: no decision of their own to rate",
     "review.costliest_yours": "Your costliest decisions:",

@@ -23,7 +23,7 @@ async def test_a_finished_game_is_reviewed_only_to_the_asker(sb: Sandbox) -> Non
     final = await quick_game(sb, cem, ben, games)  # everyone passes: a penalty every turn
     review = (await cem.slash("qwixx", "review", game=1, in_channel=games)).message
     assert review.ephemeral
-    assert "🔍 **Review of Qwixx**" in review.content
+    assert "🔍 **Review of the Qwixx game**" in review.content
     assert f"<@{cem.id}>: accuracy **" in review.content
     assert f"<@{ben.id}>: accuracy **" in review.content
     assert "Your costliest decisions:" in review.content
