@@ -96,9 +96,8 @@ def shard_ids(plan: ShardPlan | None) -> tuple[tuple[int, ...], int] | None:
 
 def opening(game: Game) -> list[Event]:
     """The first turn's opening, as later turns are opened by the rules' "turn" event."""
-    dice: dict[str, int] = getattr(game, "dice", {})
-    return [Event("turn", game.active, {"turn": game.turn, **({"dice": dict(dice)} if dice
-                                                              else {})})]
+    dice = game.dice_on_table()
+    return [Event("turn", game.active, {"turn": game.turn, **({"dice": dice} if dice else {})})]
 
 
 class GameService:
