@@ -8,7 +8,7 @@ from typing import Any, Final, Protocol, cast
 
 import discord
 
-from bot.cogs.table import answers_errors
+from bot.cogs.table import PrivateAnswers, answers_errors
 from bot.i18n import ENGLISH
 from bot.messages import plural, t
 from bot.rules import VARIANTS
@@ -102,7 +102,7 @@ def format_duration_long(seconds: int) -> str:
     return format_duration(seconds)
 
 
-class PrivacyTable:
+class PrivacyTable(PrivateAnswers):
     """The handlers of the two commands and of the question's buttons."""
 
     def __init__(self, bot: discord.Client, service: PrivacyService) -> None:
@@ -111,12 +111,6 @@ class PrivacyTable:
 
     async def language(self, guild_id: int) -> str:
         return ENGLISH  # nothing here is shared with a channel
-
-    async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     def server_name(self, guild_id: int) -> str | None:
         guild = self.bot.get_guild(guild_id)

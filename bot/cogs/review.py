@@ -13,7 +13,7 @@ import discord
 from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.channel.story import mention
-from bot.cogs.table import MESSAGE_LIMIT, answers_errors
+from bot.cogs.table import MESSAGE_LIMIT, PrivateAnswers, answers_errors
 from bot.cogs.views import hint_content, option_label
 from bot.messages import plural, t
 from bot.render import render_sheet
@@ -62,7 +62,7 @@ def decision_line(number: int, rated: Rated) -> str:
              cost=messages.decimal(rated.loss, 1))
 
 
-class ReviewTable:
+class ReviewTable(PrivateAnswers):
     """The handler behind ``/qwixx review``."""
 
     def __init__(self, client: discord.Client, reviews: ReviewService,
@@ -73,12 +73,6 @@ class ReviewTable:
 
     async def language(self, guild_id: int) -> str:
         return await server_language(self.client, self.games, guild_id)
-
-    async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     @answers_errors
     async def on_review(self, interaction: discord.Interaction, number: int | None) -> None:

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.cogs.buttons import BadComponent, Malformed, identifier
-from bot.cogs.table import answers_errors
+from bot.cogs.table import PrivateAnswers, answers_errors
 from bot.messages import inline, plural, t, whole
 from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
@@ -326,7 +326,7 @@ def stats_table(interaction: discord.Interaction) -> StatsHandlers:
     return cast(HasStats, interaction.client).stats_table
 
 
-class StatsTable:
+class StatsTable(PrivateAnswers):
     """The handlers behind the statistics commands."""
 
     def __init__(self, client: discord.Client, stats: StatsService, games: GameService) -> None:
@@ -338,12 +338,6 @@ class StatsTable:
     async def language(self, guild_id: int) -> str:
         """The server's language, for a view shared with the channel."""
         return await server_language(self.client, self.games, guild_id)
-
-    async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     async def begin(self, interaction: discord.Interaction, *members: Person | None,
                     public: bool = False) -> int:

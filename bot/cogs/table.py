@@ -83,7 +83,17 @@ def in_server_language(handler: Handler[Table, P]) -> Handler[Table, P]:
     return wrapper
 
 
-class Table:
+class PrivateAnswers:
+    """What every table of handlers shares (:class:`Answers`): the private answer."""
+
+    async def tell(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+class Table(PrivateAnswers):
     """The game table in Discord: interaction handlers and the public messages."""
 
     def __init__(self, client: discord.Client, service: GameService,
@@ -97,12 +107,6 @@ class Table:
     async def language(self, guild_id: int) -> str:
         """The server's language, for what the channel shows."""
         return await self.publisher.language(guild_id)
-
-    async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     def lend(self, interaction: discord.Interaction) -> None:
         """A click on the public turn message, acknowledged with a deferred update and
