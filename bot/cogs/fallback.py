@@ -110,6 +110,22 @@ def guard_parsing(tree: app_commands.CommandTree[Any]) -> None:
     tree._call = guarded  # type: ignore[method-assign]
 
 
+async def answer_raw(state: Any, data: dict[str, Any], key: str) -> None:
+    """Answer an interaction discord.py has not seen (its gateway data), at once and
+    privately, with the text of ``key`` in the member's language (an autocomplete with
+    no choices); an answer that fails is logged."""
+    interaction: discord.Interaction = discord.Interaction(data=cast(Any, data), state=state)
+    with using(interaction.locale):
+        text = t(key)
+    try:
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except Exception as error:  # e.g. the interaction expired, the connection closing
+        log.warning("could not answer interaction %s (%s): %s", describe(data), key, error)
+
+
 def describe(data: dict[str, Any]) -> str:
     """An interaction for the log: ``123 (qx:12:7:pass)`` or ``123 (/qwixx)``."""
     inner = data.get("data") or {}
@@ -154,18 +170,7 @@ class Gate:
         self._running.pop(task, None)
 
     async def refuse(self, data: dict[str, Any]) -> None:
-        interaction: discord.Interaction = discord.Interaction(data=cast(Any, data),
-                                                               state=self._state)
-        with using(interaction.locale):
-            text = t("error.restarting")
-        try:
-            if interaction.type is discord.InteractionType.autocomplete:
-                await interaction.response.autocomplete([])
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except Exception as error:  # e.g. the connection closing under it
-            log.warning("could not refuse interaction %s while stopping: %s",
-                        describe(data), error)
+        await answer_raw(self._state, data, "error.restarting")
 
     def close(self) -> None:
         """Refuse every interaction from now on."""

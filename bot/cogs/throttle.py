@@ -25,13 +25,12 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.i18n import using
-from bot.messages import t
+from bot.cogs.fallback import answer_raw
 
 log = logging.getLogger(__name__)
 BURST = 10
@@ -107,14 +106,7 @@ class Throttle:
 
     async def slow_down(self, data: dict[str, Any]) -> None:
         """The one answer a throttled interaction costs: private, in the member's language."""
-        interaction: discord.Interaction = discord.Interaction(data=cast(Any, data),
-                                                               state=self._state)
-        with using(interaction.locale):
-            text = t("error.too_fast")
-        try:
-            await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as error:  # e.g. the interaction expired meanwhile
-            log.warning("could not answer a too fast interaction %s: %s", data.get("id"), error)
+        await answer_raw(self._state, data, "error.too_fast")
 
 
 def install(bot: commands.Bot, buckets: ClickBuckets) -> Throttle:
