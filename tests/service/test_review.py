@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,9 +15,9 @@ from bot.service.review import ReviewService
 from bot.service.stats import StatsService
 from bot.store import Store
 from tests.fakes import FakeClock
+from tests.service.helpers import play
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
-Chooser = Callable[[Game, int], Move]
 
 
 @pytest.fixture
@@ -34,19 +34,6 @@ def reviews(service: GameService, clock: FakeClock) -> ReviewService:
 
 def hards(game: Game, player: int) -> Move:
     return hint(game, player).move
-
-
-async def play(service: GameService, game_id: int, choose: Chooser, limit: int = 2000) -> None:
-    """The people decide by ``choose`` (the service plays the computers) to the end."""
-    for _ in range(limit):
-        game = (await service.get(game_id)).game
-        assert game is not None
-        if game.finished:
-            return
-        decision = game.decision()
-        player = sorted(decision.waiting)[0]
-        await service.act(game_id, player, game.turn, decision.phase, choose(game, player))
-    raise AssertionError("game did not end")
 
 
 async def refused(key: str, call: object) -> None:
