@@ -20,7 +20,7 @@ from .errors import StoreError
 from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
 from .sql import Connection, Work
-from .stats import FILL_PERIOD_TOTALS
+from .stats import FILL_PERIOD_TOTALS, REVIEW_TABLES
 
 log = logging.getLogger(__name__)
 
@@ -328,9 +328,13 @@ RATINGS = Migration(version=10, name="ratings", statements=RATINGS_TABLES)
 # people who asked to be forgotten, and the servers that removed the bot, with when.
 PRIVACY = Migration(version=11, name="privacy", statements=PRIVACY_TABLES)
 
+# Each person's accuracy in a finished game, from its review (see bot/store/stats.py);
+# games finished before are reviewed in the background after start-up.
+REVIEWS = Migration(version=12, name="reviews", statements=REVIEW_TABLES)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
                                      PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
-                                     RATINGS, PRIVACY)
+                                     RATINGS, PRIVACY, REVIEWS)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

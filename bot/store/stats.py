@@ -38,6 +38,41 @@ if TYPE_CHECKING:
     from .sql import T, Work
 
 
+# Reviews of finished games (schema version 12): each person's accuracy against
+# ``hard`` (see :mod:`bot.service.review`), worked out after the game off the click path.
+# ``reviewed_games`` marks a game whose review is done (whether or not anyone had a
+# decision to rate), so a review left undone by a stop is found and done after restart;
+# ``accuracies`` holds one row per person with rated decisions, with the server, variant
+# and finish time copied for the statistics (like ``results``), and ``hints`` set when
+# the game showed hints (such games stay out of the averages). The person is in
+# ``player_id`` next to ``game_id``, so forgetting a member and deleting a server reach
+# these rows as they reach the results (:mod:`bot.store.privacy`).
+REVIEW_TABLES = (
+    """
+    CREATE TABLE reviewed_games (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id    BIGINT NOT NULL,
+        reviewed_at DOUBLE PRECISION NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE accuracies (
+        game_id     INTEGER NOT NULL REFERENCES reviewed_games (game_id) ON DELETE CASCADE,
+        player_id   BIGINT NOT NULL,
+        guild_id    BIGINT NOT NULL,
+        variant     TEXT NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        accuracy    DOUBLE PRECISION NOT NULL CHECK (accuracy >= 0 AND accuracy <= 1),
+        decisions   INTEGER NOT NULL CHECK (decisions >= 1),
+        hints       SMALLINT NOT NULL CHECK (hints IN (0, 1)),
+        PRIMARY KEY (game_id, player_id)
+    )
+    """,
+    # /qwixx stats: a person's accuracies per variant, of a period.
+    "CREATE INDEX accuracies_player ON accuracies (guild_id, player_id, variant, finished_at)",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Totals:
     """Counted games of one player (in one variant, or all), summed."""
