@@ -24,11 +24,11 @@ from types import TracebackType
 from typing import Any, Final, Self
 
 from .cache import RecordCache
+from .daily import DailyQueries
 from .engine import Engine, is_postgres_url
 from .errors import ChannelBusy, GameNotFound, StoreError
 from .limits import LimitQueries
 from .migrations import apply_migrations
-from .postgres import PostgresEngine
 from .privacy import PrivacyQueries
 from .queries import (
     ACTIVE_SQL,
@@ -82,6 +82,10 @@ def engine_for(target: str | Path, *, busy_timeout: float = 5.0) -> Engine:
     SQLite for a file path (``busy_timeout``: seconds a write waits for another
     process's lock)."""
     if is_postgres_url(target):
+        # Imported only here: psycopg and libpq are a tenth of the bot's resident
+        # memory, and a bot on SQLite never needs them.
+        from .postgres import PostgresEngine
+
         return PostgresEngine(str(target))
     return SqliteEngine(target, busy_timeout=busy_timeout)
 
@@ -93,7 +97,7 @@ async def open_store(target: str | Path, *, clock: Clock = time.time,
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
 
 
-class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries):
+class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQueries):
     """Persistence for games and moves, and the results of finished games.
 
     Create with ``await open_store(target)`` (or ``Store.open``), or ``async with
