@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .daily import DAILY_TABLES
 from .errors import StoreError
 from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
@@ -332,9 +333,13 @@ PRIVACY = Migration(version=11, name="privacy", statements=PRIVACY_TABLES)
 # games finished before are reviewed in the background after start-up.
 REVIEWS = Migration(version=12, name="reviews", statements=REVIEW_TABLES)
 
+# The daily challenge (see bot/store/daily.py): attempts, pars, each server's ranking
+# message and settings, and the secret the days' dice come from.
+DAILY = Migration(version=13, name="daily", statements=DAILY_TABLES)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
                                      PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
-                                     RATINGS, PRIVACY, REVIEWS)
+                                     RATINGS, PRIVACY, REVIEWS, DAILY)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

@@ -1,0 +1,248 @@
+"""The daily challenge's records (schema version 13).
+
+Tables (see :data:`DAILY_TABLES`):
+
+* ``daily_attempts`` — one row per member, day and variant (the primary key is what
+  refuses a second attempt, across servers): the game played, the server it counts
+  for, and the score once finished;
+* ``daily_pars`` — what ``hard`` scores on a day's dice, worked out once;
+* ``daily_posts`` — each server's live ranking message of a day and variant;
+* ``daily_settings`` — a server's channel for those messages and when its day turns;
+* ``daily_secret`` — the one secret of this bot's database that a day's dice are
+  derived from (made on first use, so every process of one database shares it).
+
+A day is its date, ``YYYY-MM-DD`` (text sorts as dates do).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from .sql import Connection, Row
+
+if TYPE_CHECKING:
+    from .sql import T, Work
+
+DAILY_TABLES: Final = (
+    """
+    CREATE TABLE daily_attempts (
+        day         TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        user_id     BIGINT NOT NULL,
+        guild_id    BIGINT NOT NULL,
+        channel_id  BIGINT NOT NULL,
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        score       INTEGER,
+        finished_at DOUBLE PRECISION,
+        PRIMARY KEY (day, variant, user_id)
+    )
+    """,
+    # Percentiles: the scores of a day's dice, everywhere.
+    "CREATE INDEX daily_scores ON daily_attempts (day, variant, score)",
+    # A server's ranking of the day.
+    "CREATE INDEX daily_server ON daily_attempts (guild_id, day, variant, score)",
+    # A member's streak; finding a daily game's attempt.
+    "CREATE INDEX daily_member ON daily_attempts (user_id, day)",
+    "CREATE INDEX daily_game ON daily_attempts (game_id)",
+    """
+    CREATE TABLE daily_pars (
+        day     TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        score   INTEGER NOT NULL,
+        PRIMARY KEY (day, variant)
+    )
+    """,
+    """
+    CREATE TABLE daily_posts (
+        guild_id   BIGINT NOT NULL,
+        day        TEXT NOT NULL,
+        variant    TEXT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        message_id BIGINT,
+        PRIMARY KEY (guild_id, day, variant)
+    )
+    """,
+    """
+    CREATE TABLE daily_settings (
+        guild_id   BIGINT PRIMARY KEY,
+        channel_id BIGINT,
+        hour       INTEGER NOT NULL DEFAULT 0 CHECK (hour BETWEEN 0 AND 23),
+        timezone   TEXT NOT NULL DEFAULT 'UTC'
+    )
+    """,
+    """
+    CREATE TABLE daily_secret (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT NOT NULL
+    )
+    """,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A member's attempt at a day's dice of one variant (``score`` None: unfinished)."""
+
+    day: str
+    variant: str
+    user_id: int
+    guild_id: int
+    channel_id: int
+    game_id: int
+    score: int | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DailySettings:
+    """A server's daily settings: the ranking's channel (None: where it is played) and
+    the local hour, in ``timezone``, at which its day turns."""
+
+    channel_id: int | None = None
+    hour: int = 0
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a score stands among everyone's of the same dice: ``above`` scored more,
+    ``players`` finished in all."""
+
+    above: int
+    players: int
+
+
+_ATTEMPT = ("SELECT day, variant, user_id, guild_id, channel_id, game_id, score, finished_at "
+            "FROM daily_attempts")
+
+
+def _attempt(row: Row) -> Attempt:
+    day, variant, user, guild, channel, game, score, finished = row
+    return Attempt(str(day), str(variant), int(user), int(guild), int(channel), int(game),
+                   None if score is None else int(score),
+                   None if finished is None else float(finished))
+
+
+class DailyQueries:
+    """The daily challenge's reads and writes of :class:`~bot.store.Store` (mixed in)."""
+
+    if TYPE_CHECKING:
+        async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+        async def _transact(self, work: Work[T]) -> T: ...
+
+    async def daily_secret(self) -> str:
+        """The database's secret for the days' dice, made on first use."""
+        fresh = secrets.token_hex(32)
+
+        def work(conn: Connection) -> str:
+            conn.execute("INSERT INTO daily_secret (id, secret) VALUES (1, ?) "
+                         "ON CONFLICT (id) DO NOTHING", (fresh,))
+            return str(conn.execute("SELECT secret FROM daily_secret WHERE id = 1").fetchone()[0])
+        return await self._transact(work)
+
+    async def attempt(self, day: str, variant: str, user_id: int) -> Attempt | None:
+        rows = await self._fetch(f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
+                                 (day, variant, user_id))
+        return _attempt(rows[0]) if rows else None
+
+    async def attempt_of_game(self, game_id: int) -> Attempt | None:
+        rows = await self._fetch(f"{_ATTEMPT} WHERE game_id = ?", (game_id,))
+        return _attempt(rows[0]) if rows else None
+
+    async def add_attempt(self, attempt: Attempt) -> Attempt:
+        """Record ``attempt``; the one recorded first if the member has one already."""
+        a = attempt
+
+        def work(conn: Connection) -> Attempt:
+            conn.execute(
+                "INSERT INTO daily_attempts (day, variant, user_id, guild_id, channel_id, "
+                "game_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, variant, user_id) "
+                "DO NOTHING", (a.day, a.variant, a.user_id, a.guild_id, a.channel_id, a.game_id))
+            return _attempt(conn.execute(
+                f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
+                (a.day, a.variant, a.user_id)).fetchone())
+        return await self._transact(work)
+
+    async def finish_attempt(self, game_id: int, score: int, now: float) -> Attempt | None:
+        """Give the attempt of ``game_id`` its score, once (a second call changes nothing)."""
+        def work(conn: Connection) -> Attempt | None:
+            conn.execute("UPDATE daily_attempts SET score = ?, finished_at = ? "
+                         "WHERE game_id = ? AND score IS NULL", (score, now, game_id))
+            row = conn.execute(f"{_ATTEMPT} WHERE game_id = ?", (game_id,)).fetchone()
+            return None if row is None else _attempt(row)
+        return await self._transact(work)
+
+    async def server_ranking(self, guild_id: int, day: str,
+                             variant: str) -> list[tuple[int, int]]:
+        """``(member, score)`` of the server's finished attempts, best first."""
+        rows = await self._fetch(
+            "SELECT user_id, score FROM daily_attempts WHERE guild_id = ? AND day = ? "
+            "AND variant = ? AND score IS NOT NULL ORDER BY score DESC, finished_at",
+            (guild_id, day, variant))
+        return [(int(user), int(score)) for user, score in rows]
+
+    async def standing(self, day: str, variant: str, score: int) -> Standing:
+        """How ``score`` stands among every finished attempt of the day's dice."""
+        rows = await self._fetch(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN score > ? THEN 1 ELSE 0 END), 0) "
+            "FROM daily_attempts WHERE day = ? AND variant = ? AND score IS NOT NULL",
+            (score, day, variant))
+        players, above = rows[0]
+        return Standing(int(above), int(players))
+
+    async def finished_days(self, user_id: int, before: str, limit: int = 1000) -> list[str]:
+        """The days up to ``before`` on which ``user_id`` finished an attempt, newest
+        first (what a streak is counted from)."""
+        rows = await self._fetch(
+            "SELECT DISTINCT day FROM daily_attempts WHERE user_id = ? AND day <= ? "
+            "AND score IS NOT NULL ORDER BY day DESC LIMIT ?", (user_id, before, limit))
+        return [str(day) for (day,) in rows]
+
+    async def par(self, day: str, variant: str) -> int | None:
+        rows = await self._fetch("SELECT score FROM daily_pars WHERE day = ? AND variant = ?",
+                                 (day, variant))
+        return int(rows[0][0]) if rows else None
+
+    async def set_par(self, day: str, variant: str, score: int) -> None:
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO daily_pars (day, variant, score) VALUES (?, ?, ?) "
+            "ON CONFLICT (day, variant) DO NOTHING", (day, variant, score)))
+
+    async def daily_settings(self, guild_id: int) -> DailySettings:
+        rows = await self._fetch(
+            "SELECT channel_id, hour, timezone FROM daily_settings WHERE guild_id = ?",
+            (guild_id,))
+        if not rows:
+            return DailySettings()
+        channel, hour, zone = rows[0]
+        return DailySettings(None if channel is None else int(channel), int(hour), str(zone))
+
+    async def set_daily_settings(self, guild_id: int, settings: DailySettings) -> None:
+        s = settings
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO daily_settings (guild_id, channel_id, hour, timezone) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "channel_id = excluded.channel_id, hour = excluded.hour, "
+            "timezone = excluded.timezone", (guild_id, s.channel_id, s.hour, s.timezone)))
+
+    async def daily_post(self, guild_id: int, day: str,
+                         variant: str) -> tuple[int, int | None] | None:
+        """The channel and message of a server's ranking of the day, if there is one."""
+        rows = await self._fetch(
+            "SELECT channel_id, message_id FROM daily_posts WHERE guild_id = ? AND day = ? "
+            "AND variant = ?", (guild_id, day, variant))
+        if not rows:
+            return None
+        channel, message = rows[0]
+        return int(channel), None if message is None else int(message)
+
+    async def set_daily_post(self, guild_id: int, day: str, variant: str, channel_id: int,
+                             message_id: int) -> None:
+        await self._transact(lambda conn: conn.execute(
+            "INSERT INTO daily_posts (guild_id, day, variant, channel_id, message_id) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, variant) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id",
+            (guild_id, day, variant, channel_id, message_id)))
