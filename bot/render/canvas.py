@@ -2,8 +2,8 @@
 
 A sheet is a printed card drawn once (:meth:`Canvas.static`) with what the player wrote
 over it, each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`):
-most renders then never draw, and spend their time compressing the PNG (:mod:`.png`),
-which deflates again only the runs of rows not in its cache (:data:`SHEET_RUNS`).
+most renders then never draw, and spend most of their time deflating the PNG
+(:mod:`.png`).
 """
 
 from __future__ import annotations
@@ -331,16 +331,14 @@ class Canvas:
         """
         return to_png(self.image.reduce(theme.SUPERSAMPLE))
 
-    def card_png(self, cuts: Sequence[int] = ()) -> bytes:
+    def card_png(self) -> bytes:
         """:meth:`png` in the fixed palette of :mod:`.palette`, faster over a cached card
         (see :meth:`static`): the card comes scaled and mapped from a cache, and only the
         parts drawn since are scaled and mapped. The box filter and the mapping work
-        pixel by pixel, so that gives the pixels of scaling and mapping the whole. The rows
-        are deflated in cached runs, cut at ``cuts`` (see :func:`png.run_edges`)."""
+        pixel by pixel, so that gives the pixels of scaling and mapping the whole."""
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
-            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries(),
-                               runs=SHEET_RUNS, cuts=cuts)
+            return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries())
         key, card = self.marks.card
         out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
         for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
@@ -349,7 +347,7 @@ class Canvas:
         for sprite in self.marks.pending:  # after the boxes, which may span them
             box, patch = self.pixels_of(sprite)
             out.paste(patch, (box[0] // s, box[1] // s))
-        return palette_png(out, colours=palette.entries(), runs=SHEET_RUNS, cuts=cuts)
+        return palette_png(out, colours=palette.entries())
 
 
 @lru_cache(maxsize=4096)
@@ -525,13 +523,12 @@ def to_png(image: Image.Image) -> bytes:
                                       dither=Image.Dither.NONE))
 
 
-def palette_png(image: Image.Image, level: int | None = None, colours: int | None = None,
-                runs: png.RunCache | None = None, cuts: Sequence[int] = ()) -> bytes:
+def palette_png(image: Image.Image, level: int | None = None,
+                colours: int | None = None) -> bytes:
     """Encode a palette image as it is, at compression ``level``
     (``theme.PNG_COMPRESS_LEVEL`` unless given), with its first ``colours`` palette
-    entries (those it uses unless given), its rows deflated in cached runs cut at
-    ``cuts`` if ``runs`` is given (see :mod:`.png`)."""
-    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours, runs, cuts)
+    entries (those it uses unless given)."""
+    return png.encode(image, level or theme.PNG_COMPRESS_LEVEL, colours)
 
 
 class ImageCache(Generic[T]):
@@ -587,7 +584,3 @@ STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
     maxsize=12, dependents=[CARD_SPRITES, SCRATCHES, REDRAWN])
 # ... and the same cards at output size in the fixed palette, a quarter of a byte each.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)
-# The sheets' rows, deflated in runs (see png.RunCache): a sheet redrawn after a move
-# deflates only the runs of rows it changed. A Qwixx sheet is 18 runs of ~1.3 KB
-# deflated: 16 MB keeps the ~11,000 runs last used.
-SHEET_RUNS = png.RunCache(max_bytes=16 * 2**20)

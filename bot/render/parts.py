@@ -125,16 +125,6 @@ class SumEntry:
     shift: float = 0  # move the number right, clear of the decoration
 
 
-def sum_line_cuts(top: float) -> tuple[float, ...]:
-    """Where the runs of a sum line at ``top`` begin (see :func:`png.run_edges`): above
-    it, and around the rows its values (and On Board's pawn) are written in, so that the
-    rows of the boxes' edges stay the same when the values change."""
-    return (top - theme.SECTION_GAP / 2, top + SUM_EDGE, top + theme.TOTAL_BOX[1] - SUM_EDGE)
-
-
-SUM_EDGE = 8  # rows at the top and the bottom of a sum box that no value reaches
-
-
 def sum_boxes(top: float, count: int) -> list[Box]:
     """``count`` boxes from the left margin, the last (the total) wider."""
     w, h = theme.TOTAL_BOX

@@ -44,7 +44,6 @@ from .parts import (
     row_colours,
     row_letter,
     sum_boxes,
-    sum_line_cuts,
 )
 from .theme import blend
 
@@ -160,14 +159,6 @@ class QwintoLayout:
     def height(self) -> int:
         return round(self.total_top + theme.TOTAL_BOX[1] + theme.MARGIN)
 
-    @property
-    def run_cuts(self) -> tuple[int, ...]:
-        """Image rows between the parts that change apart (name line, each row, sum
-        line): the PNG deflates their rows apart (see :func:`png.run_edges`)."""
-        gaps = [self.row_top(i) - theme.QWINTO_ROW_GAP / 2 for i in range(1, len(self.rows))]
-        return tuple(round(y) for y in (self.row_top(0) - 8, *gaps,
-                                        *sum_line_cuts(self.total_top)))
-
 
 LAYOUT = QwintoLayout()
 
@@ -206,7 +197,7 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     """``player``'s Qwinto sheet as a PNG, the fields ``highlight`` would fill outlined."""
     canvas = Canvas.new(LAYOUT.width, LAYOUT.height)
     draw_sheet(canvas, game, player, name, highlight)
-    return canvas.card_png(LAYOUT.run_cuts)
+    return canvas.card_png()
 
 
 def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,

@@ -48,7 +48,6 @@ from .parts import (
     signed,
     square,
     sum_boxes,
-    sum_line_cuts,
     title_left,
 )
 from .theme import blend
@@ -264,16 +263,6 @@ class SheetLayout:
     def height(self) -> int:
         return round(self.total_top + theme.TOTAL_BOX[1] + theme.MARGIN)
 
-    @cached_property
-    def run_cuts(self) -> tuple[int, ...]:
-        """Image rows between the parts that change apart (name line, each row, points
-        table and penalties, sum line): the PNG deflates their rows apart, and keeps those
-        that did not change (see :func:`png.run_edges`)."""
-        gaps = [self.band_box(i)[1] - theme.ROW_GAP / 2 for i in range(len(self.rows))]
-        gaps += [self.band_box(len(self.rows) - 1)[3] + theme.ROW_GAP / 2,
-                 *sum_line_cuts(self.total_top)]
-        return tuple(round(y) for y in gaps)
-
 
 def is_qwinto(game: Game) -> bool:
     return game.variant == qwinto_sheet.VARIANT
@@ -330,7 +319,7 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     layout = SheetLayout.of(game)
     canvas = Canvas.new(layout.width, layout.height)
     draw_qwixx_sheet(canvas, game, player, name, highlight, layout)
-    return canvas.card_png(layout.run_cuts)
+    return canvas.card_png()
 
 
 def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
