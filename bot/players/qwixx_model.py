@@ -68,6 +68,23 @@ class RowRules:
         return index + 1, crosses + 1, False
 
 
+Crossings = tuple[tuple[int, Row], ...]  # (dice total, the row after crossing it)
+
+
+@lru_cache(maxsize=4)
+def crossing_table(rules: RowRules) -> tuple[list[list[Crossings]], ...]:
+    """For a descending and an ascending open row, ``[start][crosses]``: every dice total
+    the rules let it cross and the row after it (precomputed: the lookahead asks for
+    them thousands of times a decision)."""
+    def crossings(ascending: bool, start: int, crosses: int) -> Crossings:
+        return tuple((total, after) for total in range(2, 2 * rules.faces + 1)
+                     if (after := rules.cross((start, crosses, False),
+                                              rules.index(ascending, total))) is not None)
+
+    return tuple([[crossings(ascending, start, crosses) for crosses in range(rules.length + 2)]
+                  for start in range(rules.length + 1)] for ascending in (False, True))
+
+
 def triangle(crosses: int) -> int:
     return crosses * (crosses + 1) // 2
 
@@ -245,6 +262,7 @@ class Versus:
         self.shut = frozenset().union(*(closed_rows(rows) for rows, _ in self.others))
         self.most = max(p for _, p in self.others)
         self._rival: dict[tuple[frozenset[int], int], float] = {}
+        self._crossings = crossing_table(self.rules)
 
     def pace(self, penalties: int) -> int:
         return max(penalties, self.most)
@@ -281,15 +299,14 @@ class Versus:
         if r in closed:
             return found
         cells = self.own.rows[self.pace(penalties)][len(closed)]
-        row = rows[r]
-        here = cells[row[0]][row[1]]
-        for total in range(2, len(found)):
-            after = rules.cross(row, rules.index(ASCENDING[r], total))
-            if after is None:
-                continue
+        start, crosses, _ = rows[r]
+        here = cells[start][crosses]
+        now: float | None = None
+        for total, after in self._crossings[ASCENDING[r]][start][crosses]:
             if after[2]:
-                found[total] = self.value((*rows[:r], after, *rows[r + 1:]), penalties) - \
-                    self.value(rows, penalties)
+                if now is None:
+                    now = self.value(rows, penalties)
+                found[total] = self.value((*rows[:r], after, *rows[r + 1:]), penalties) - now
             else:
                 found[total] = cells[after[0]][after[1]] - here
         return found
@@ -333,18 +350,24 @@ class Lookahead:
         if not self.own_roll:
             return base + sum(p * max(0.0, *(g[s] for g in gains)) for s, p in self.sums)
         penalty = after.value(rows, penalties + 1) - base
-        return base + sum(p * self._own_throw(rows, penalties, gains, penalty, low, high)
-                          for low, high, p in self.pairs)
+        whites: dict[int, tuple[float, list[list[float] | None]]] = {}
+        total = 0.0
+        for low, high, p in self.pairs:
+            if low + high not in whites:  # pairs of the same sum share the white-sum crosses
+                whites[low + high] = self._white(rows, penalties, gains, penalty, low + high)
+            floor, best = whites[low + high]
+            total += p * self._coloured(best, low, high, floor)
+        return base + total
 
-    def _own_throw(self, rows: tuple[Row, ...], penalties: int, gains: list[list[float]],
-                   penalty: float, low: int, high: int) -> float:
-        """The best gain of one's own throw with these white dice, on average over the
-        coloured ones: the white sum in some row or none, then a coloured cross or none.
-        Each way to go on is a gain fixed by the white dice plus one that depends on one
-        row's coloured die, so the best of them is the best over the rows' dice."""
+    def _white(self, rows: tuple[Row, ...], penalties: int, gains: list[list[float]],
+               penalty: float, total: int) -> tuple[float, list[list[float] | None]]:
+        """One's own throw with this white sum: the best turn without a coloured cross
+        (the white sum in some row, or a penalty), and by row and dice total, the best
+        gain of a white-sum cross (or none) followed by a cross of that total in that row
+        (None: no total in the row). The coloured cross's total depends on one white die
+        and the row's coloured die, so :meth:`_coloured` takes the best over those."""
         firsts = [(0.0, gains)]  # (gain of the white-sum cross, the gains after it)
-        floor = penalty  # the best turn without a coloured cross
-        total = low + high
+        floor = penalty
         for r, gain in enumerate(gains):
             if gain[total] == FORBIDDEN:
                 continue
@@ -355,25 +378,45 @@ class Lookahead:
                     self.after.gains(crossed, penalties, q)
                     if q == r or crossed[r][2] or rows[q][1] >= self.rules.lock_threshold
                     else g for q, g in enumerate(gains)]))  # additive but for the locks
-        return self._coloured(firsts, low, high, floor)
+        return floor, [self._best_by_total(firsts, r) for r in range(len(gains))]
+
+    @staticmethod
+    def _best_by_total(firsts: list[tuple[float, list[list[float]]]],
+                       r: int) -> list[float] | None:
+        """By dice total, the best of the ``firsts`` followed by a cross of it in row
+        ``r``. Most ways share row ``r``'s gains (a cross elsewhere leaves them be): of
+        those, only the largest first gain counts."""
+        lead: dict[int, tuple[float, list[float]]] = {}
+        for first, after in firsts:
+            known = lead.get(id(after[r]))
+            if known is None or first > known[0]:
+                lead[id(after[r])] = (first, after[r])
+        best: list[float] | None = None
+        for first, gains in lead.values():
+            shifted = [first + g for g in gains]
+            best = shifted if best is None else [a if a > b else b
+                                                 for a, b in zip(best, shifted, strict=True)]
+        return best if best is not None and max(best) > FORBIDDEN else None
 
     def _cross(self, rows: tuple[Row, ...], r: int, total: int) -> tuple[Row, ...]:
         crossed = self.rules.cross(rows[r], self.rules.index(ASCENDING[r], total))
         assert crossed is not None
         return (*rows[:r], crossed, *rows[r + 1:])
 
-    def _coloured(self, firsts: list[tuple[float, list[list[float]]]], low: int, high: int,
+    def _coloured(self, best: list[list[float] | None], low: int, high: int,
                   floor: float) -> float:
-        """The expected best of ``floor`` and a white-sum cross (or none) followed by a
+        """The expected best of ``floor`` and the white-sum cross (or none) followed by a
         cross of a white die (``low`` or ``high``) plus a row's coloured die."""
         faces = self.rules.faces
         outcomes = []
-        for r in range(len(firsts[0][1])):
+        for r, by_total in enumerate(best):
+            if by_total is None:
+                continue
             for die in range(1, faces + 1):
-                best = max(first + max(gains[r][low + die], gains[r][high + die])
-                           for first, gains in firsts)
-                if best > floor:
-                    outcomes.append((best, r))
+                a, b = by_total[low + die], by_total[high + die]
+                value = a if a > b else b
+                if value > floor:
+                    outcomes.append((value, r))
         return expected_best(floor, outcomes, faces)
 
 

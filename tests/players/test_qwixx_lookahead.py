@@ -13,8 +13,10 @@ from bot.players.qwixx_model import (
     SETTLE,
     Lookahead,
     Row,
+    RowRules,
     Settle,
     Versus,
+    crossing_table,
     expected_best,
     load_versus,
 )
@@ -174,3 +176,14 @@ def test_hard_settles_final_margins_in_classic_only() -> None:
     assert isinstance(game, QwixxGame)
     assert lookahead(game, -1).after.settle == SETTLE["classic"]
     assert set(SETTLE) == {"classic"}
+
+
+@pytest.mark.parametrize("rules", [RowRules(), RowRules(faces=8, lock_span=2, lock_threshold=6)])
+def test_the_crossing_table_holds_what_the_row_rules_allow(rules: RowRules) -> None:
+    table = crossing_table(rules)
+    for ascending, start, crosses in itertools.product(
+            (False, True), range(rules.length + 1), range(rules.length + 2)):
+        row: Row = (start, crosses, False)
+        expected = [(total, rules.cross(row, rules.index(ascending, total)))
+                    for total in range(2, 2 * rules.faces + 1)]
+        assert list(table[ascending][start][crosses]) == [e for e in expected if e[1]]
