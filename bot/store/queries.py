@@ -29,6 +29,7 @@ from .records import (
     dump_json,
     encoded,
     game_from_row,
+    stored_state,
     timing_columns,
 )
 from .sql import Connection, Row
@@ -142,7 +143,8 @@ def store_change(conn: Connection, before: GameRecord, expected_version: int,
     columns: dict[str, Any] = {}
     fields: dict[str, Any] = {"status": change.status, "version": before.version + 1,
                               "updated_at": now}
-    columns["state"], fields["state"] = encoded(change.state)
+    columns["state"] = dump_json(change.state)
+    fields["state"] = stored_state(columns["state"])
     if change.status != before.status:
         # Only then: setting a column rewrites the entries of every index that
         # names it (games_due, games_active_channel), a page each, even unchanged.

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.store.records import changed, dump_json, game_from_row, load_json
+from bot.store.records import changed, dump_json, game_from_row, load_json, state_text
 
 ROW = (1, 2, 3, None, 4, "classic", '{"rules":{}}', 7, "[4,5]", '{"turn":1}', "running", 3,
        1.0, 2.0, None, 60, 1.5, 61.5, 0, '{"away":[]}', 2, "{}")
@@ -38,3 +38,21 @@ def test_changed_refuses_a_name_that_is_no_field() -> None:
 def test_load_json_reads_what_json_reads(value: Any) -> None:
     text = dump_json(value)
     assert load_json(text) == json.loads(text) == value
+
+
+def test_a_stored_record_keeps_its_state_as_text_and_decodes_each_read() -> None:
+    record = game_from_row(ROW)
+    assert state_text(record) == '{"turn":1}'
+    first, second = record.state, record.state
+    assert first == second == {"turn": 1} and first is not second  # each read its own
+    assert state_text(changed(record, {"version": 4})) == '{"turn":1}'  # not decoded
+    assert changed(record, {"state": {"turn": 2}}).state == {"turn": 2}
+    copy = replace(record, version=4)
+    assert copy.state == {"turn": 1} and copy == changed(record, {"version": 4})
+    assert repr(record).count("'turn': 1") == 1
+
+
+def test_a_record_made_with_a_state_keeps_that_state() -> None:
+    record = replace(game_from_row(ROW), state={"turn": 5})
+    assert state_text(record) is None and record.state == {"turn": 5}
+    assert replace(record, state=None).state is None
