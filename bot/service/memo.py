@@ -45,8 +45,12 @@ class GameMemo:
         return game
 
     def keep(self, record: GameRecord, game: Game | None) -> None:
-        """``game`` is what ``record``'s state holds (the game just stored with it)."""
+        """``game`` is what ``record``'s state holds (the game just stored with it);
+        an ended game is let go rather than kept."""
         with self._lock:
+            if not record.is_active:
+                self._games.pop(record.id, None)
+                return
             if len(self._games) >= self._kept and record.id not in self._games:
                 self._games.clear()
             self._games[record.id] = (record, game)

@@ -1,7 +1,9 @@
 """Decoded game rows kept in memory, so a row read again unchanged is not decoded again.
 
-A click reads its game's row, and most of that read's cost is decoding the row's JSON
-(the state above all). :class:`RecordCache` keeps, per game, the last row seen and the
+A click reads its game's row. Handing back the *same* record for an unchanged row
+spares decoding its JSON columns, and lets the service reuse the game it built for
+that record (:mod:`bot.service.memo`) rather than build it again from the state.
+:class:`RecordCache` keeps, per running game or lobby, the last row seen and the
 :class:`GameRecord` decoded from it; a row read later is handed the kept record only
 if it is *equal* to the kept row, column for column. So the cache can never show
 anything but what the database holds: a write by another :class:`Store` or process
@@ -14,7 +16,8 @@ before, with the written columns replaced), so the next click's read finds it. S
 the transaction roll back, that row is simply never read: a miss, not a wrong answer.
 
 Records (and their dicts) are shared by every reader of the same row: they are values,
-never to be changed in place.
+never to be changed in place. A record keeps its state as the row's text (decoded at
+each read of ``record.state``), so a kept game costs its text, not a decoded copy.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .records import GAME_COLUMNS, GameRecord, game_from_row
+from .records import ACTIVE_STATUSES, GAME_COLUMNS, GameRecord, game_from_row
 from .sql import Row
 
 KEPT: Final = 4_096
@@ -68,7 +71,12 @@ class RecordCache:
         self._keep(tuple(row), after)
 
     def _keep(self, row: tuple[Any, ...], record: GameRecord) -> None:
+        """Keep ``row`` as its game's; an ended game's is let go (it is seldom read
+        again, and a long-running bot would otherwise hold every game it saw end)."""
         with self._lock:
+            if record.status not in ACTIVE_STATUSES:
+                self._rows.pop(record.id, None)
+                return
             if len(self._rows) >= self._kept and row[0] not in self._rows:
                 self._rows.clear()
             self._rows[row[0]] = (row, record)

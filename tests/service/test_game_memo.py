@@ -116,3 +116,16 @@ async def test_a_click_reads_options_and_seats_once(store: Store) -> None:
     assert Options.of(again.record.options) is options and Seats.of(again.record) is seats
     changed = replace(again.record, presence={"away": [BEN], "streak": {}})
     assert Seats.of(changed) == Seats(frozenset({BEN})) and Options.of(changed.options) is options
+
+
+async def test_a_game_that_ended_is_let_go(store: Store) -> None:
+    service, rng = GameService(store, seeds=lambda: 7), random.Random(4)
+    game_id = await started(service)
+    outcome = await click(service, game_id, rng)
+    assert game_id in service._games._games and game_id in store._records._rows
+    while outcome.game is not None and not outcome.game.finished:
+        outcome = await click(service, game_id, rng, outcome.game)
+    assert game_id not in service._games._games and game_id not in store._records._rows
+    read = (await service.get(game_id)).game
+    assert read is not None and outcome.game is not None
+    assert read.to_json() == outcome.game.to_json()

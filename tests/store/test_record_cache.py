@@ -110,3 +110,14 @@ def test_the_cache_stays_within_its_size() -> None:
         cache.record(row(game_id, "{}", 1))
     assert 1 <= len(cache._rows) <= 2
     assert cache.record(row(5, "{}", 1)).id == 5 and cache.hits == 1
+
+
+def test_an_ended_game_is_let_go() -> None:
+    cache = RecordCache()
+    running = cache.record(row(1, '{"turn":1}', 4))
+    ended = GameRecord(**{**{f: getattr(running, f) for f in running.__slots__},
+                          "status": "finished", "version": 5})  # type: ignore[arg-type]
+    cache.written(running, {"status": "finished", "version": 5}, ended)
+    assert 1 not in cache._rows
+    finished = (*row(2, "{}", 1)[:10], "abandoned", *row(2, "{}", 1)[11:])
+    assert cache.record(finished).status == "abandoned" and 2 not in cache._rows
