@@ -1,9 +1,10 @@
 """A small drawing surface in output pixels, drawn supersampled and saved as palette PNG.
 
-A sheet is a printed card drawn once (:meth:`Canvas.static`) with what the player wrote
-over it, each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`):
-most renders then never draw, and spend most of their time deflating the PNG
-(:mod:`.png`).
+A sheet is a printed card (:meth:`Canvas.static`) with what the player wrote over it,
+each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`): most
+renders then never draw, and spend most of their time deflating the PNG (:mod:`.png`).
+The card itself, supersampled, is needed only to draw a piece not cached yet: a few are
+kept (:data:`CARDS`), and one no longer kept is drawn again (6-10 ms).
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ class Canvas:
         if self.marks.pending:
             self.marks.draw_pending(grown)
         self.marks.dirty.append(grown)
+        if self.marks.undo is not None:
+            self.marks.keep_under(grown)
 
     def sprite(self, key: Hashable, draw: Callable[[Canvas], None]) -> None:
         """Draw what ``draw`` draws, over the cached card (see :meth:`static`) where
@@ -93,7 +96,7 @@ class Canvas:
             draw(self)
             return
         part = Part(self.origin, self.scale, draw)
-        full = (self.marks.card[0], self.origin, self.scale, key)
+        full = (self.marks.card.key, self.origin, self.scale, key)
         found = CARD_SPRITES.get(full, lambda: self._draw_sprite([part]))
         if found is None:
             return
@@ -134,25 +137,29 @@ class Canvas:
 
     def _draw_sprite(self, parts: list[Part]) -> Sprite | None:
         """The image box that ``parts`` draw in on the card, on whole output pixels, and
-        its output pixels in the palette (None if they draw nothing)."""
-        assert self.marks.card is not None
-        key, card = self.marks.card
-        scratch = Canvas(SCRATCHES.take(key, card.copy))
-        for part in parts:
-            part.draw(Canvas(None, part.origin, part.scale, scratch.marks))
-        boxes = scratch.marks.dirty
-        if not boxes:
-            SCRATCHES.give(key, scratch.image)
-            return None
-        s = theme.SUPERSAMPLE
-        box = (max(0, int(min(b[0] for b in boxes)) // s * s),
-               max(0, int(min(b[1] for b in boxes)) // s * s),
-               min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
-               min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s))
-        patch = palette.to_palette(scratch.image.crop(box).reduce(s))
-        scratch.image.paste(card.crop(box), box[:2])  # the card again, for the next sprite
-        SCRATCHES.give(key, scratch.image)
-        return box, patch
+        its output pixels in the palette (None if they draw nothing). They are drawn on
+        the card itself, taken from :data:`CARDS` meanwhile, and what they drew over is
+        put back."""
+        card = self.marks.card
+        assert card is not None
+        image = card.take()
+        scratch = Canvas(None, marks=Marks(image.size, undo=[]))
+        scratch.marks.open(image)
+        try:
+            for part in parts:
+                part.draw(Canvas(None, part.origin, part.scale, scratch.marks))
+            boxes = scratch.marks.dirty
+            if not boxes:
+                return None
+            s = theme.SUPERSAMPLE
+            box = (max(0, int(min(b[0] for b in boxes)) // s * s),
+                   max(0, int(min(b[1] for b in boxes)) // s * s),
+                   min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
+                   min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s))
+            return box, palette.to_palette(image.crop(box).reduce(s))
+        finally:
+            scratch.marks.put_back()
+            card.give(image)
 
     def static(self, key: Hashable, width: float, height: float,
                draw: Callable[[Canvas], None]) -> None:
@@ -170,13 +177,15 @@ class Canvas:
             return
         size = (math.ceil(width * self.scale), math.ceil(height * self.scale))
         full = interned((key, self.scale, size, current()))  # words are in the language
-        image = STATIC_IMAGES.get(full, lambda: self._draw_static(size, draw))
-        if (x, y) == (0, 0) and image.size == self.marks.size and self.marks.image is None:
-            self.marks.make = image.copy  # the card under it all, copied if drawn on
-            self.marks.card = (full, image)
-        else:
-            self._mark((x, y, x + size[0], y + size[1]))
-            self.image.paste(image, (int(x), int(y)))
+        scale = self.scale
+        if (x, y) == (0, 0) and size == self.marks.size and self.marks.image is None:
+            card = Card(full, size, lambda: draw_static(size, scale, draw))
+            self.marks.make = card.copy  # the card under it all, copied if drawn on
+            self.marks.card = card
+            return
+        image = STATIC_IMAGES.get(full, lambda: draw_static(size, scale, draw))
+        self._mark((x, y, x + size[0], y + size[1]))
+        self.image.paste(image, (int(x), int(y)))
 
     def redraw(self, key: Hashable, b: Box, draw: Callable[[Canvas], None]) -> None:
         """Replace what is inside ``b`` by what ``draw`` draws there from scratch (on
@@ -196,11 +205,6 @@ class Canvas:
         image = REDRAWN.get((key, self.origin, self.scale, box, current()), part)
         self._mark(box)
         self.image.paste(image, box[:2])
-
-    def _draw_static(self, size: tuple[int, int], draw: Callable[[Canvas], None]) -> Image.Image:
-        canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=self.scale)
-        draw(canvas)
-        return canvas.image
 
     # --- coordinates -----------------------------------------------------
     def point(self, p: Point) -> Point:
@@ -339,8 +343,8 @@ class Canvas:
         s = theme.SUPERSAMPLE
         if self.marks.card is None:
             return palette_png(palette.to_palette(self.image.reduce(s)), colours=palette.entries())
-        key, card = self.marks.card
-        out = CARD_PALETTE_IMAGES.get(key, lambda: palette.to_palette(card.reduce(s))).copy()
+        card = self.marks.card
+        out = CARD_PALETTE_IMAGES.get(card.key, card.output).copy()
         for x0, y0, x1, y1 in merged(self.marks.dirty, card.size, s):
             part = self.image.crop((x0, y0, x1, y1)).reduce(s)
             out.paste(palette.to_palette(part), (x0 // s, y0 // s))
@@ -348,6 +352,49 @@ class Canvas:
             box, patch = self.pixels_of(sprite)
             out.paste(patch, (box[0] // s, box[1] // s))
         return palette_png(out, colours=palette.entries())
+
+
+def draw_static(size: tuple[int, int], scale: float,
+                draw: Callable[[Canvas], None]) -> Image.Image:
+    """What ``draw`` draws on paper of ``size`` (image pixels), at ``scale``."""
+    canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=scale)
+    draw(canvas)
+    return canvas.image
+
+
+@dataclass(frozen=True)
+class Card:
+    """The printed card under a whole image (see :meth:`Canvas.static`): its cache key,
+    its size in image pixels and how to draw it. The supersampled image is needed only
+    to draw what is not cached yet: it is taken from :data:`CARDS`, or drawn anew."""
+
+    key: Hashable
+    size: tuple[int, int]
+    draw: Callable[[], Image.Image]
+
+    def take(self) -> Image.Image:
+        """The card's image, this thread's until given back (see :class:`ImagePool`)."""
+        return CARDS.take(self.key, self.draw)
+
+    def give(self, image: Image.Image) -> None:
+        """Give the image back, as it was taken."""
+        CARDS.give(self.key, image)
+
+    def copy(self) -> Image.Image:
+        """A copy of the card to draw on."""
+        image = self.take()
+        try:
+            return image.copy()
+        finally:
+            self.give(image)
+
+    def output(self) -> Image.Image:
+        """The card at output size in the fixed palette (see :meth:`Canvas.card_png`)."""
+        image = self.take()
+        try:
+            return palette.to_palette(image.reduce(theme.SUPERSAMPLE))
+        finally:
+            self.give(image)
 
 
 @lru_cache(maxsize=4096)
@@ -430,9 +477,10 @@ class Marks:
     make: Callable[[], Image.Image] | None = None
     image: Image.Image | None = None
     draw: ImageDraw.ImageDraw | None = None
-    card: tuple[Hashable, Image.Image] | None = None
+    card: Card | None = None
     dirty: list[Box] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
+    undo: list[tuple[tuple[int, int], Image.Image]] | None = None  # see keep_under
 
     def open(self, image: Image.Image | None = None) -> Image.Image:
         """Use ``image``, or make the image, to draw on."""
@@ -441,6 +489,22 @@ class Marks:
             image = self.make()
         self.image, self.draw, self.size = image, ImageDraw.Draw(image), image.size
         return image
+
+    def keep_under(self, b: Box) -> None:
+        """Keep what the image has in ``b`` (and a pixel around it), about to be drawn
+        over, to put it back (:meth:`put_back`): sprites are drawn on the card itself."""
+        assert self.image is not None and self.undo is not None
+        box = (max(0, math.floor(b[0]) - 1), max(0, math.floor(b[1]) - 1),
+               min(self.size[0], math.ceil(b[2]) + 2), min(self.size[1], math.ceil(b[3]) + 2))
+        if box[0] < box[2] and box[1] < box[3]:
+            self.undo.append((box[:2], self.image.crop(box)))
+
+    def put_back(self) -> None:
+        """Put back what was drawn over, last drawn first: the image as it was."""
+        assert self.image is not None and self.undo is not None
+        while self.undo:
+            corner, kept = self.undo.pop()
+            self.image.paste(kept, corner)
 
     def under(self, box: IntBox) -> list[Pending]:
         """The sprites kept aside that ``box`` reaches, and those that the box around
@@ -572,15 +636,19 @@ class ImageCache(Generic[T]):
 # What is written on the cards, at output size in the palette (see Canvas.sprite): a
 # crossed cell is 64 x 64 px, 4 KB; a Qwixx card has 44 cells in two looks each.
 CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=2048)
-# Copies of cards to draw sprites on, kept with the card restored where drawn: copying a
-# sheet's card (6 MB) took longer than drawing most sprites. Two, 6 MB each.
-SCRATCHES = ImagePool(keep=2)
+# The printed cards under whole images, supersampled (see Card): a sheet's is 1728 x 1124
+# RGB, 7.8 MB (Pillow keeps 4 bytes a pixel), the board's 8.5 MB. Needed only to draw a
+# sprite not cached yet (on the card itself, what it drew over put back) or a card's
+# output pixels: two are kept, another is drawn again (6-10 ms).
+CARDS = ImagePool(keep=2)
 # Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
 REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
-# The printed parts of sheets and boards: one image per layout and scale. A full-size
-# sheet's is 1728 x 1124 RGB, ~6 MB, the scoreboard's half-size ones a quarter of that;
-# the bot uses about eight (three Qwixx variants at two scales, two boards): ~35 MB.
+# Printed parts pasted into a larger image: the On Board track over its legend (1780 x
+# 1192 RGB, 8.5 MB; one per board and language), a sheet drawn smaller. A track no longer
+# kept is drawn again (about 9 ms). Emptied, they empty the caches of what is drawn over
+# printed parts too.
 STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
-    maxsize=12, dependents=[CARD_SPRITES, SCRATCHES, REDRAWN])
-# ... and the same cards at output size in the fixed palette, a quarter of a byte each.
+    maxsize=2, dependents=[CARD_SPRITES, CARDS, REDRAWN])
+# The cards at output size in the fixed palette, what every sheet and board is composed on:
+# 0.5 MB a sheet (one byte a pixel), one per layout and language.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=12)

@@ -11,7 +11,15 @@ import pytest
 from PIL import Image
 
 from bot.render import render_board, render_scoreboard, render_sheet
-from bot.render.canvas import CARD_SPRITES, STATIC_IMAGES, Canvas, ImageCache, merged
+from bot.render.canvas import (
+    CARD_SPRITES,
+    CARDS,
+    STATIC_IMAGES,
+    Canvas,
+    Card,
+    ImageCache,
+    merged,
+)
 from bot.render.example import (
     NAMES,
     longo_example,
@@ -92,6 +100,27 @@ def test_sprites_give_the_same_pixels_as_drawing_them(
     assert render() == first  # every sprite from the cache
     monkeypatch.setattr(Canvas, "sprite", draw_sprite_directly)
     assert render() == first
+
+
+@pytest.mark.parametrize("name", list(renders()))
+def test_sprites_drawn_on_a_card_leave_it_as_it_was(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sprites are drawn on the cached card itself, and what they drew over put back: the
+    card given back after drawing every sprite of a render is the card drawn afresh."""
+    given: dict[object, tuple[Card, Image.Image]] = {}
+    original = Card.give
+
+    def give(card: Card, image: Image.Image) -> None:
+        given[card.key] = (card, image)
+        original(card, image)
+    monkeypatch.setattr(Card, "give", give)
+    CARD_SPRITES.clear()
+    CARDS.clear()
+    renders()[name]()
+    if not name.startswith(("board", "scoreboard")):  # a pasted track; compact blocks
+        assert given
+    for card, image in given.values():
+        assert image.tobytes() == card.draw().tobytes()
 
 
 def test_renders_from_many_threads_match_one_thread() -> None:
