@@ -9,6 +9,7 @@ the turn, and with it the penalty check, ends after the last of them.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 from hashlib import blake2b
@@ -22,8 +23,9 @@ ASCENDING = ("red", "yellow")
 WHITE = ("white1", "white2")
 CROSS = "cross"
 ALL_DICE = (*WHITE, *ROWS)
-RowTable = tuple[str, tuple[int, ...], tuple[Move, ...]]
-"""A row, its numbers' positions by dice sum, and the cross of each sum (see ``tables``)."""
+ROW_INDEX = {r: i for i, r in enumerate(ROWS)}
+RowTable = tuple[str, int, tuple[Move, ...]]
+"""A row, its place in :data:`ROWS`, and the cross of each dice sum (see ``tables``)."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,12 @@ class QwixxRules:
 
     @cached_property
     def tables(self) -> tuple[RowTable, ...]:
-        """Per row: the row, then indexed by any dice sum 0..2*faces its position in the row
-        (-1 where the row has no such number) and the move crossing it (PASS where none;
-        never offered, its position being -1) — tuple look-ups."""
+        """Per row: the row, its number in :data:`ROWS` (its mask's place in
+        :attr:`Sheet.allow`), and indexed by any dice sum 0..2*faces the move crossing it
+        (PASS where the row has no such number; never offered, the mask lacking it)."""
         sums = range(2 * self.faces + 1)
-        return tuple((r, tuple(self.index[r].get(n, -1) for n in sums),
-                      tuple(self.cross_moves[r].get(n, PASS) for n in sums)) for r in ROWS)
+        return tuple((r, i, tuple(self.cross_moves[r].get(n, PASS) for n in sums))
+                     for i, r in enumerate(ROWS))
 
     def open_tables(self, closed: list[str]) -> tuple[RowTable, ...]:
         """:attr:`tables` without the ``closed`` rows (one tuple per set of closed rows)."""
@@ -86,10 +88,73 @@ class QwixxRules:
         """Row -> the numbers that lock it."""
         return {r: frozenset(ns[-self.lock_span:]) for r, ns in self.row_numbers.items()}
 
+    # The compact sheet (:attr:`Sheet.allow`): one integer, bit ``4 * n + i`` set when
+    # row ``i`` (in ROWS order) lets the sheet cross number ``n`` now, closed rows aside.
+    # ``allow >> 4 * n & 15`` is then the rows where ``n`` may be crossed.
+    @cached_property
+    def spread(self) -> tuple[tuple[int, ...], ...]:
+        """Per row ``i``, indexed by its state ``start + enough * (row_length + 1)``
+        (``start`` the first position right of the row's last cross, ``enough`` whether
+        it has crosses enough to lock): the row's part of :attr:`Sheet.allow` —
+        :meth:`QwixxGame._span`'s rule as a table."""
+        length = self.row_length
+        return tuple(tuple(
+            sum(1 << 4 * numbers[p] + i for p in range(start, length if enough else self.short))
+            for enough in (False, True) for start in range(length + 1))
+            for i, numbers in enumerate(self.row_numbers[r] for r in ROWS))
+
+    @cached_property
+    def others(self) -> tuple[int, ...]:
+        """Per row ``i``: the bits of :attr:`Sheet.allow` that belong to the other rows."""
+        every = (1 << 4 * (2 * self.faces + 1)) - 1
+        return tuple(every ^ (every // 15 << i) for i in range(len(ROWS)))
+
+    def state(self, row: str, crossed: list[int], crosses: int) -> int:
+        """The index into :attr:`spread` of ``row`` with ``crossed`` numbers and
+        ``crosses`` (lock included). (A number not of the row, which only a position the
+        checks refuse holds, leaves nothing to cross.)"""
+        start = self.index[row].get(crossed[-1], self.row_length - 1) + 1 if crossed else 0
+        return start + (crosses >= self.lock_threshold) * (self.row_length + 1)
+
+    def allow(self, sheet: Sheet) -> int:
+        """``sheet``'s :attr:`Sheet.allow`, worked out from its crosses."""
+        return sum(self.spread[i][self.state(r, sheet.crossed[r], sheet.crosses(r))]
+                   for i, r in enumerate(ROWS))
+
+    @cached_property
+    def fresh(self) -> int:
+        """An empty sheet's :attr:`Sheet.allow`."""
+        return self.allow(Sheet())
+
+    @cached_property
+    def white_moves(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+        """Indexed by a dice sum, then by a set of rows (4 bits, as in :attr:`Sheet.allow`):
+        the crosses of that sum in those rows, top row first."""
+        return tuple(tuple(tuple(self.cross_moves[r][total] for i, r in enumerate(ROWS)
+                                 if rows >> i & 1 and total in self.cross_moves[r])
+                           for rows in range(16))
+                     for total in range(2 * self.faces + 1))
+
+    @cached_property
+    def open_bits(self) -> dict[tuple[str, ...], int]:
+        """Closed rows, in any order -> the 4 bits of the rows still open."""
+        return {closed: sum(1 << i for i, r in enumerate(ROWS) if r not in closed)
+                for size in range(len(ROWS) + 1)
+                for closed in itertools.permutations(ROWS, size)}
+
     @cached_property
     def cross_moves(self) -> dict[str, dict[int, Move]]:
         """Row -> number -> the move crossing it (shared: moves are immutable)."""
         return {r: {n: Move(CROSS, r, n) for n in ns} for r, ns in self.row_numbers.items()}
+
+
+def offered(move: Move, moves: tuple[Move, ...]) -> bool:
+    """``move in moves``, asking the moves the rules hand out (shared objects) by
+    identity first: ``in`` alone calls the dataclass's ``__eq__`` on every other move."""
+    for candidate in moves:
+        if candidate is move:
+            return True
+    return move in moves
 
 
 def triangle(crosses: int) -> int:
@@ -102,11 +167,15 @@ class Sheet:
     """One player's score sheet.
 
     The rules replace its lists rather than append to them, so a copy may share them.
+    ``allow`` is the sheet's compact state, kept up to date by the rules: one integer
+    that says which numbers each row lets the sheet cross now, closed rows aside
+    (:attr:`QwixxRules.spread`); every legality question is a bit test on it.
     """
 
     crossed: dict[str, list[int]] = field(default_factory=lambda: {r: [] for r in ROWS})
     locks: list[str] = field(default_factory=list)  # rows whose lock symbol this player crossed
     penalties: int = 0
+    allow: int = field(default=0, compare=False, repr=False)
 
     def crosses(self, row: str) -> int:
         return len(self.crossed[row]) + (row in self.locks)
@@ -114,6 +183,7 @@ class Sheet:
     def copy(self) -> Sheet:
         twin = object.__new__(Sheet)  # skips __init__'s defaults: a copy is made per cross
         twin.crossed, twin.locks, twin.penalties = dict(self.crossed), self.locks, self.penalties
+        twin.allow = self.allow
         return twin
 
     def to_json(self) -> dict[str, Any]:
@@ -128,7 +198,7 @@ class Sheet:
 class QwixxGame(Game):
     """Classic Qwixx; subclasses change ``rules`` and add small pieces."""
 
-    __slots__ = ("active_crossed", "chosen", "closed", "dice", "phase", "sheets")
+    __slots__ = ("_options", "active_crossed", "chosen", "closed", "dice", "phase", "sheets")
     variant = "classic"
     title = "Qwixx"
     min_players = 2
@@ -141,12 +211,13 @@ class QwixxGame(Game):
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
         super().__init__(players, seed, options, dice_version)
-        self.sheets: dict[int, Sheet] = {p: Sheet() for p in self.players}
+        self.sheets: dict[int, Sheet] = {p: self._new_sheet() for p in self.players}
         self.closed: list[str] = []  # rows locked for everyone, in the order they closed
         self.phase = "action1"
         self.dice: dict[str, int] = {}
         self.chosen: dict[int, Move] = {}  # action-1 choices not yet applied
         self.active_crossed = False
+        self._options: tuple[tuple[int, str], tuple[Move, ...]] | None = None
         self._start_turn([])
 
     # --- the public API --------------------------------------------------
@@ -155,9 +226,16 @@ class QwixxGame(Game):
             return []
         # The move lists below are made afresh on every call: PASS joins them in place.
         if self.phase == "action1":
-            moves = self._white_sum_moves(player)
+            if self.has_lucky_numbers:
+                moves = self._white_sum_moves(player)
+            else:  # _white_crossings, inline
+                rules, dice, closed = self.rules, self.dice, self.closed
+                total = dice["white1"] + dice["white2"]
+                moves = list(rules.white_moves[total][
+                    self.sheets[player].allow >> 4 * total
+                    & (rules.open_bits[tuple(closed)] if closed else 15)])
         elif player == self.players[(self.turn - 1) % len(self.players)]:  # the active
-            moves = self._active_moves(player)
+            moves = list(self._active_options(player))
         else:
             return []
         moves.append(PASS)
@@ -208,57 +286,51 @@ class QwixxGame(Game):
 
     # --- legality --------------------------------------------------------
     # ``first``: the caller only asks whether there is a move; stop at the first found.
-    # The hot path of every turn: :meth:`_span`'s rule is written out inline below, with
-    # the rules' tables (a dice sum is a number of every row); a test holds them to it.
+    # The hot path of every turn: a bit test per open row on the sheet's masks
+    # (:attr:`Sheet.allow`); a test holds them to :meth:`_span`'s rule.
     def _white_crossings(self, player: int, first: bool = False) -> list[Move]:
         """The crosses of the white sum ``player`` may make, top row first."""
         rules, dice, closed = self.rules, self.dice, self.closed
-        sheet = self.sheets[player]
-        crossed = sheet.crossed
         total = dice["white1"] + dice["white2"]
-        short = rules.short
-        found: list[Move] = []
-        for row, at, moves in rules.open_tables(closed) if closed else rules.tables:
-            position, done = at[total], crossed[row]
-            # Right of the last cross; a lock number only with enough crosses.
-            if (not done or at[done[-1]] < position) and (
-                    position < short
-                    or len(done) + (row in sheet.locks) >= rules.lock_threshold):
-                found.append(moves[total])
-                if first:
-                    break
-        return found
+        rows = self.sheets[player].allow >> 4 * total & (rules.open_bits[tuple(closed)]
+                                                           if closed else 15)
+        moves = rules.white_moves[total][rows]
+        return [moves[0]] if first and moves else list(moves)
 
     def _colour_crossings(self, player: int, first: bool = False) -> list[Move]:
         """The crosses of a white die plus a row's coloured die ``player`` may make, the
         lower sum first."""
         rules, dice, closed = self.rules, self.dice, self.closed
-        sheet = self.sheets[player]
-        crossed = sheet.crossed
-        threshold, short = rules.lock_threshold, rules.short
+        allow = self.sheets[player].allow
         white1, white2 = dice["white1"], dice["white2"]
         if white1 > white2:
             white1, white2 = white2, white1
         found: list[Move] = []
-        for row, at, moves in rules.open_tables(closed) if closed else rules.tables:
-            done, colour = crossed[row], dice[row]
-            after = at[done[-1]] if done else -1
+        for row, i, moves in rules.open_tables(closed) if closed else rules.tables:
+            colour = dice[row]
             low = white1 + colour
-            position = at[low]
-            if after < position and (position < short
-                                     or len(done) + (row in sheet.locks) >= threshold):
+            if allow >> 4 * low + i & 1:
                 found.append(moves[low])
                 if first:
                     break
             if white2 != white1:
                 high = white2 + colour
-                position = at[high]
-                if after < position and (position < short
-                                         or len(done) + (row in sheet.locks) >= threshold):
+                if allow >> 4 * high + i & 1:
                     found.append(moves[high])
                     if first:
                         break
         return found
+
+    def _active_options(self, player: int) -> tuple[Move, ...]:
+        """The active ``player``'s moves in this active phase (but the pass), worked out
+        once: the phase's first question keeps them, with the turn and phase they hold
+        for (a move there always moves the game on; a copy shares what it does not
+        change, so a game made by a later move finds them stale and works them out)."""
+        key = (self.turn, self.phase)
+        found = self._options
+        if found is None or found[0] != key:
+            found = self._options = (key, tuple(self._active_moves(player)))
+        return found[1]
 
     # The variants' hooks: Longo adds lucky moves to action 1, On Board adds action 3.
     _white_sum_moves = _white_crossings
@@ -273,34 +345,26 @@ class QwixxGame(Game):
 
     def _allows(self, player: int, move: Move) -> bool:
         """``move in self.legal_moves(player)``, without listing every move for the
-        common cases: a pass, and a cross in actions 1 and 2 (:meth:`_span`'s rule
-        inline, as in :meth:`_crossings`)."""
-        phase, players = self.phase, self.players
-        active = players[(self.turn - 1) % len(players)]  # self.active, inline
-        if move is PASS or (move.kind == PASS.kind and move == PASS):
-            return phase == "action1" or player == active
-        if phase == "action2" and player != active:
-            return False
-        row, number = move.row, move.number
-        if move.kind != CROSS or move.dice or phase not in ("action1", "action2") \
-                or row not in ROWS or number is None:
-            return super()._allows(player, move)
-        dice = self.dice
+        common cases: a pass, and a cross in actions 1 and 2."""
+        phase = self.phase
         if phase == "action1":
-            if dice["white1"] + dice["white2"] != number:
-                return False
-        else:
-            colour = dice.get(row, 0)
-            if number != dice["white1"] + colour and number != dice["white2"] + colour:
-                return False
-        if row in self.closed:
+            if move is PASS:
+                return True
+            if move.kind == CROSS:  # _white_crossings, inline
+                rules, dice, closed = self.rules, self.dice, self.closed
+                total = dice["white1"] + dice["white2"]
+                rows = self.sheets[player].allow >> 4 * total & (
+                    rules.open_bits[tuple(closed)] if closed else 15)
+                return offered(move, rules.white_moves[total][rows])
+            return super()._allows(player, move)
+        players = self.players
+        if player != players[(self.turn - 1) % len(players)]:  # self.active, inline
             return False
-        rules, sheet = self.rules, self.sheets[player]
-        at, done = rules.index[row], sheet.crossed[row]
-        position = at.get(number, -1)
-        if position < 0 or (done and position <= at[done[-1]]):
-            return False
-        return position < rules.short or len(done) + (row in sheet.locks) >= rules.lock_threshold
+        if move is PASS:
+            return True
+        if phase == "action2" and move.kind == CROSS:
+            return offered(move, self._active_options(player))
+        return super()._allows(player, move)
 
     def _next_index(self, sheet: Sheet, row: str) -> int:
         """Index of the first number still crossable in ``row``."""
@@ -349,12 +413,16 @@ class QwixxGame(Game):
             events = []
         chosen, cross, locked = self.chosen, self._cross, False
         for player in self.players:
-            if cross(player, chosen[player], events):
+            move = chosen[player]
+            if move is PASS:  # _cross's own case, inline (most players pass)
+                events.append(make_event(("passed", player, {"phase": "action1"})))
+            elif cross(player, move, events):
                 locked = True
         self.chosen = {}
         if locked:
             self._close_locked_rows(events)
-        if self._check_end(events):
+        # _check_end, inline: mid-turn only locked rows end the game
+        if len(self.closed) >= self.rules.rows_to_end and self._check_end(events):
             return events
         self.phase = self.active_phases[0]
         self._skip_if_no_choice(events)
@@ -369,18 +437,33 @@ class QwixxGame(Game):
         row, number = move.row, move.number
         if move.kind != CROSS or row is None or number is None:  # _target's own case, inline
             row, number = self._target(player, move)
-        sheet = self._sheet(player)
-        sheet.crossed[row] = [*sheet.crossed[row], number]
+        own, rules = self._own, self.rules  # self._sheet(player), inline
+        if own is None:
+            self.sheets = self.sheets.copy()
+            own = self._own = set()
+        if player in own:
+            sheet = self.sheets[player]
+        else:  # Sheet.copy, inline
+            sheet, old = object.__new__(Sheet), self.sheets[player]
+            sheet.crossed, sheet.locks, sheet.penalties, sheet.allow = (
+                old.crossed.copy(), old.locks, old.penalties, old.allow)
+            self.sheets[player] = sheet
+            own.add(player)
+        crossed = sheet.crossed[row] = [*sheet.crossed[row], number]
         players = self.players
         if player == players[(self.turn - 1) % len(players)]:  # self.active, inline
             self.active_crossed = True
         events.append(make_event(("crossed", player, {
             "row": row, "number": number, "phase": self.phase, "via": move.kind})))
-        if number in self.rules.locking[row]:
+        locks = number in rules.locking[row]
+        if locks:
             sheet.locks = [*sheet.locks, row]
             events.append(make_event(("locked", player, {"row": row})))
-            return True
-        return False
+        i, crosses = ROW_INDEX[row], len(crossed) + (row in sheet.locks)  # rules.state, inline
+        sheet.allow = sheet.allow & rules.others[i] | rules.spread[i][
+            rules.index[row][number] + 1
+            + (crosses >= rules.lock_threshold) * (rules.row_length + 1)]
+        return locks
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
         """The row and number a crossing move writes (variants add other kinds)."""
@@ -400,8 +483,8 @@ class QwixxGame(Game):
         """After an active-only action: the next one (if the game goes on), or the end of
         the active player's turn: penalty, end check, next roll."""
         phases, phase = self.active_phases, self.phase
-        if phase != phases[-1]:
-            if not self._check_end(events):
+        if phase != phases[-1]:  # mid-turn only locked rows end the game (_check_end)
+            if len(self.closed) < self.rules.rows_to_end or not self._check_end(events):
                 self.phase = phases[phases.index(phase) + 1]
                 self._skip_if_no_choice(events)
             return
@@ -421,6 +504,8 @@ class QwixxGame(Game):
         rules = self.rules
         if len(self.closed) >= rules.rows_to_end:
             reason: str | None = "rows_locked"
+        elif not turn_over:  # penalties are given only as a turn ends
+            return False
         else:
             limit = rules.penalty_limit
             for sheet in self.sheets.values():
@@ -428,7 +513,7 @@ class QwixxGame(Game):
                     reason = "penalties"
                     break
             else:
-                reason = self._turn_end_reason() if turn_over else None
+                reason = self._turn_end_reason()
                 if reason is None:
                     return False
         self.end_reason = reason
@@ -449,7 +534,12 @@ class QwixxGame(Game):
             found = found.replace(b"\0", b"")
             if len(found) < len(in_play):
                 found = hashed_faces(key, len(in_play), faces)
-            dice = dict(zip(in_play, found))  # noqa: B905 (found holds enough faces)
+            if in_play is ALL_DICE:  # dict(zip(...)) costs more than a display
+                white1, white2, red, yellow, green, blue = found[:6]
+                dice = {"white1": white1, "white2": white2, "red": red, "yellow": yellow,
+                        "green": green, "blue": blue}
+            else:
+                dice = dict(zip(in_play, found))  # noqa: B905 (found holds enough faces)
         else:
             dice = self._throw(in_play, faces, "turn", turn)
         self.dice = dice
@@ -458,11 +548,19 @@ class QwixxGame(Game):
         players = self.players
         active = players[(turn - 1) % len(players)]  # self.active, inline
         events.append(make_event(("turn", active, {"turn": turn, "dice": dict(dice)})))
-        moves = self._white_sum_moves
         chosen: dict[int, Move] = {}  # a loop: cheaper than a comprehension's own frame
-        for player in players:
-            if not moves(player, True):
-                chosen[player] = PASS
+        if self.has_lucky_numbers:
+            moves = self._white_sum_moves
+            for player in players:
+                if not moves(player, True):
+                    chosen[player] = PASS
+        else:  # _white_crossings, inline: the rows where the sheet may cross the white sum
+            shift = 4 * (dice["white1"] + dice["white2"])
+            open_rows = self.rules.open_bits[tuple(self.closed)] if self.closed else 15
+            sheets = self.sheets
+            for player in players:
+                if not sheets[player].allow >> shift & open_rows:
+                    chosen[player] = PASS
         self.chosen = chosen
         if len(chosen) == len(players):
             self._resolve_action1(events)
@@ -470,7 +568,7 @@ class QwixxGame(Game):
     def _skip_if_no_choice(self, events: list[Event]) -> None:
         """An active-only action with nothing to choose needs no click: it is a pass."""
         players = self.players
-        if not self._active_moves(players[(self.turn - 1) % len(players)], True):  # the active
+        if not self._active_options(players[(self.turn - 1) % len(players)]):  # the active
             self._after_action(events)
 
     # --- scoring ---------------------------------------------------------
@@ -488,10 +586,16 @@ class QwixxGame(Game):
             "active_crossed": self.active_crossed,
         }
 
+    def _new_sheet(self) -> Sheet:
+        return Sheet(allow=self.rules.fresh)
+
     def _load_state(self, data: dict[str, Any]) -> None:
         self.sheets = {int(p): Sheet.from_json(s) for p, s in data["sheets"].items()}
+        for sheet in self.sheets.values():
+            sheet.allow = self.rules.allow(sheet)
         self.closed = list(data["closed"])
         self.phase = data["phase"]
         self.dice = dict(data["dice"])
         self.chosen = {int(p): Move.from_json(m) for p, m in data["chosen"].items()}
         self.active_crossed = data["active_crossed"]
+        self._options = None
