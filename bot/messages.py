@@ -7,6 +7,9 @@ language is the one :func:`bot.i18n.using` set for the text being written.
 
 from __future__ import annotations
 
+from datetime import date
+
+from babel.dates import format_date
 from babel.numbers import format_decimal, format_percent
 
 from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
@@ -607,12 +610,68 @@ EN: dict[str, str] = {
     "stats.practice": "🧘 Solo practice",
     "stats.practice_line": "{title}: best **{best}** · games {games} · last {last}",
     "stats.practice_footer": "Solo practice does not count for the leaderboard.",
+    "stats.accuracy": "Accuracy **{accuracy}** over {games}",
+    "stats.reviewed_games.one": "{count} reviewed game",
+    "stats.reviewed_games.other": "{count} reviewed games",
+    "stats.rating": "Rating **{rating}**{mark} after {games}",
+    "stats.rated_games.one": "{count} rated game",
+    "stats.rated_games.other": "{count} rated games",
+    "stats.accuracy_footer": "Accuracy: how close the player's own decisions came to the "
+                             "Hard computer player's, averaged over their reviewed games (solo "
+                             "and against computers too; games with hints left out).",
+    "stats.rating_footer": "Rating: the skill the rankings of counted games show, estimated "
+                           "cautiously; * provisional under {min} rated games.",
     "history.practice": "(solo practice)",
     "history.hints": "(with hints)",
     "history.stand_in": "🤖",
     "lobby.hint_solo": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}`",
     "history.stand_in_note": "🤖 A computer played this seat while its player was away; "
                              "the result counts for nobody.",
+    # /qwixx daily: the same dice for everyone, one attempt a day
+    "command.daily": "Today's challenge: the same dice for everyone, one attempt a day",
+    "option.daily.variant": "Which game (default Qwixx); each has its own daily dice",
+    "daily.header": "📅 **Daily {title} · {day}** — only you see this. Everyone plays these "
+                    "dice today, one attempt each, at their own pace.",
+    "daily.title": "📅 **Daily {title} · {day}**",
+    "daily.again": "📅 You played today's **daily {title}** already: **{score}**. The next "
+                   "one comes when the day turns <t:{next}:R>.",
+    "daily.done": "📅 **Daily {title} · {day}** — finished with **{score}**!",
+    "daily.par": "⛳ Par, what the Hard computer player scores on these dice: **{par}** "
+                 "({verdict})",
+    "daily.par_above": "{points} above par",
+    "daily.par_below": "{points} below par",
+    "daily.par_level": "level with par",
+    "daily.standing": "🌍 Top **{percent}** of the {players} who finished these dice so far",
+    "daily.first": "🌍 You are the first to finish these dice.",
+    "daily.place": "🏠 On this server: **{place}** of {players}",
+    "daily.streak": "🔥 Streak: **{days}** in a row",
+    "daily.share": "Share it (no spoilers: each row's crosses, not its numbers):",
+    "daily.share_title": "{title} daily {day}: {score} 🔥{streak}",
+    "daily.board": "📅 **Daily {title} · {day}** — this server's ranking",
+    "daily.board_line": "{place} {name} — **{score}**",
+    "daily.board_footer": "Same dice for everyone today: `/qwixx daily variant:{variant}` "
+                          "(one attempt; par and your standing once you finish). The day "
+                          "turns <t:{next}:R>.",
+    "daily.mygames": "• Daily {title} of {day} — turn {turn}: "
+                     "`/qwixx daily variant:{variant}` to go on",
+    "daily.image": "Your daily {title} sheet, {day}",
+    "unit.player.one": "{count} player",
+    "unit.player.other": "{count} players",
+    "unit.day.one": "{count} day",
+    "unit.day.other": "{count} days",
+    "error.daily_over": "That daily challenge's day is over: `/qwixx daily` starts today's.",
+    "error.daily_not_yours": "That is another member's daily challenge; "
+                             "`/qwixx daily` starts yours.",
+    "error.daily_timezone": "I do not know the time zone “{timezone}”: write it as in "
+                            "Europe/Berlin, America/New_York, Asia/Tokyo or UTC.",
+    "error.daily_hour": "The hour the day turns must be from 0 to 23, not {hour}.",
+    "review.daily_later": "That was a daily challenge: its review opens once its day is over "
+                          "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
+    "settings.daily": "📅 Daily challenge: the day turns at **{hour}** ({timezone}); the "
+                      "day's ranking is posted {where} (`/qwixx settings daily_channel: "
+                      "daily_hour: timezone:` change it; Manage Server needed).",
+    "settings.daily_channel": "in {channel}",
+    "settings.daily_anywhere": "in the channel where it is first played that day",
     # /qwixx review: a finished game's decisions against the Hard computer player's
     "command.review": "Your decisions in a finished game set against Hard's (only you see it)",
     "option.review.game": "The game's number in /qwixx history (default: this channel's game)",
@@ -640,6 +699,9 @@ EN: dict[str, str] = {
     "review.other_channel": "That game was played in {channel}; ask for its review there.",
     "review.unknown": "There is no game {number} in this server's history: `/qwixx history` "
                       "numbers the last finished games, 1 the newest.",
+    "review.end.accuracy": "🎯 Accuracy against the Hard computer player's choices: "
+                           "{accuracies}",
+    "review.end.person": "{name} {accuracy}",
     "button.review": "Review",
     "unit.decision.one": "{count} decision",
     "unit.decision.other": "{count} decisions",
@@ -716,6 +778,11 @@ def whole(value: int) -> str:
 def change(value: int) -> str:
     """``+23``, ``−5``, ``±0``: how much a figure moved."""
     return "±0" if value == 0 else (f"+{whole(value)}" if value > 0 else whole(value))
+
+
+def calendar_day(iso: str) -> str:
+    """``2026-11-27`` as the language writes a day: ``Nov 27, 2026``, ``27.11.2026``."""
+    return format_date(date.fromisoformat(iso), "medium", locale=babel_locale(current()))
 
 
 def percent(fraction: float) -> str:

@@ -40,6 +40,7 @@ from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game
+from bot.service.daily import is_daily
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.memo import load_game
 from bot.service.play import Options, Seats
@@ -245,6 +246,10 @@ class Publisher:
             record = (await self.service.get(game_id)).record
             if record.status == "lobby" or record.shown_version >= record.version:
                 self._behind_since.pop(game_id, None)
+                return
+            if is_daily(record):  # played in no channel: nothing to show, only to mark
+                await self.service.set_shown(record.id, record.version, None,
+                                             Shown.of(record).to_json())
                 return
             with using(await self.language(record.guild_id)):
                 shown = Shown.of(record)

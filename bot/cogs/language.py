@@ -10,27 +10,19 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.table import Table, answers_errors
 from bot.i18n import LOCALES, NAMES, language_name
 from bot.messages import t
-from bot.service.games import ServiceError
+from bot.service.games import GameService
 
 LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code in LOCALES]
 
 
-@answers_errors
-async def on_language(table: Table, interaction: discord.Interaction,
-                      language: str | None) -> None:
-    """Show the server's language, or (Manage Server) change it."""
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        raise ServiceError("error.guild_only")
+async def language_setting(service: GameService, interaction: discord.Interaction,
+                           guild_id: int, language: str | None) -> str:
+    """The server's language in words, once changed to ``language`` if given (the
+    caller checked Manage Server)."""
     if language is None:
-        current = await table.service.guild_language(guild_id, interaction.guild_locale)
-        await table.tell(interaction, t("settings.language_current",
-                                        language=language_name(current)))
-        return
-    if not interaction.permissions.manage_guild:
-        raise ServiceError("error.settings_denied")
-    chosen = await table.service.set_guild_language(guild_id, language)
-    await table.tell(interaction, t("settings.language_saved", language=language_name(chosen)))
+        current = await service.guild_language(guild_id, interaction.guild_locale)
+        return t("settings.language_current", language=language_name(current))
+    chosen = await service.set_guild_language(guild_id, language)
+    return t("settings.language_saved", language=language_name(chosen))

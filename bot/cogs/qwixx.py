@@ -6,11 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.language import LANGUAGE_CHOICES, on_language
+from bot.cogs.language import LANGUAGE_CHOICES
 from bot.cogs.privacy import PrivacyTable
 from bot.cogs.review import ReviewTable
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
-from bot.cogs.table import Table
+from bot.cogs.table import Settings, Table
 from bot.messages import t
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
@@ -62,15 +62,30 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     @app_commands.command(description="Server settings (changing them needs Manage Server)")
     @app_commands.describe(turn_time="Default time for each decision in new games, 5m to 7d",
                            language="The language of this server's public game messages and "
-                                    "images")
+                                    "images",
+                           daily_channel="Where the daily challenge's ranking is posted "
+                                         "each day",
+                           daily_hour="The local hour (0-23) at which the daily challenge's "
+                                      "day turns",
+                           timezone="The server's time zone for the daily challenge, e.g. "
+                                    "Europe/Berlin")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, turn_time: str | None = None,
-                       language: app_commands.Choice[str] | None = None) -> None:
-        """Without options: both settings as they stand."""
-        if turn_time is not None or language is None:
-            await self.table.on_settings(interaction, turn_time)
-        if language is not None or turn_time is None:
-            await on_language(self.table, interaction, language.value if language else None)
+                       language: app_commands.Choice[str] | None = None,
+                       daily_channel: discord.TextChannel | None = None,
+                       daily_hour: app_commands.Range[int, 0, 23] | None = None,
+                       timezone: str | None = None) -> None:
+        """Without options: every setting as it stands; else the ones given change."""
+        await self.table.on_settings(interaction, Settings(
+            turn_time, language.value if language else None,
+            daily_channel.id if daily_channel else None, daily_hour, timezone))
+
+    @app_commands.command(description=t("command.daily"))
+    @app_commands.describe(variant=t("option.daily.variant"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def daily(self, interaction: discord.Interaction,
+                    variant: app_commands.Choice[str] | None = None) -> None:
+        await self.table.daily.on_daily(interaction, variant.value if variant else "classic")
 
     @app_commands.command(description="Show your sheet and your options (only you see it)")
     async def sheet(self, interaction: discord.Interaction) -> None:

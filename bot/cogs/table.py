@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+from dataclasses import astuple, dataclass
+from typing import Any
 
 import discord
 
@@ -17,58 +17,21 @@ from bot.channel.publisher import Editor, Publisher, ping, png_file
 from bot.channel.story import mention, mentions
 from bot.channel.texts import lobby_closed_content, message_link
 from bot.cogs import views
+from bot.cogs.answers import Handler, P, PrivateAnswers, answers_errors
+from bot.cogs.daily import DailyTable
+from bot.cogs.language import language_setting
 from bot.i18n import using
-from bot.messages import t
+from bot.messages import calendar_day, t
 from bot.render import render_sheet, render_table
 from bot.render.describe import board_alt, sheet_alt, sheet_text, table_alt, table_text
 from bot.rules import VARIANTS, Move
+from bot.service.daily import DailyService, is_daily
 from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.play import Options
 from bot.service.timing import format_duration
-from bot.service.types import CommitUnknown, StoreError
 
 log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
-P = ParamSpec("P")
-
-
-class Answers(Protocol):
-    """A table of handlers (:class:`Table`, the statistics' table) that answers privately."""
-
-    async def language(self, guild_id: int) -> str: ...
-    async def tell(self, interaction: discord.Interaction, text: str) -> None: ...
-
-
-A = TypeVar("A", bound=Answers)
-Handler = Callable[Concatenate[A, discord.Interaction, P], Awaitable[None]]
-
-
-def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
-    """Turn refusals and surprises into a polite ephemeral answer; everything the
-    handler writes is in the member's Discord language unless it switches, or is
-    called with ``public=True`` (a view shared with the channel: the server's)."""
-
-    @functools.wraps(handler)
-    async def wrapper(self: A, interaction: discord.Interaction, *args: P.args,
-                      **kwargs: P.kwargs) -> None:
-        locale: object = interaction.locale
-        if kwargs.get("public"):  # a view shared with the channel speaks the server's language
-            locale = await self.language(interaction.guild_id or 0)
-        with using(locale):
-            try:
-                await handler(self, interaction, *args, **kwargs)
-            except ServiceError as error:
-                await self.tell(interaction, error.text())
-            except CommitUnknown as error:  # the database stopped answering at the commit
-                log.warning("interaction %s may not have been saved: %s", interaction.id, error)
-                await self.tell(interaction, t("error.store_unknown"))
-            except StoreError as error:  # e.g. a full or read-only disk: nothing was written
-                log.warning("interaction %s could not be saved: %s", interaction.id, error)
-                await self.tell(interaction, t("error.store"))
-            except Exception:
-                log.exception("handling interaction %s failed", interaction.id)
-                await self.tell(interaction, t("error.internal"))
-    return wrapper
 
 
 def in_server_language(handler: Handler[Table, P]) -> Handler[Table, P]:
@@ -83,14 +46,19 @@ def in_server_language(handler: Handler[Table, P]) -> Handler[Table, P]:
     return wrapper
 
 
-class PrivateAnswers:
-    """What every table of handlers shares (:class:`Answers`): the private answer."""
+@dataclass(frozen=True)
+class Settings:
+    """``/qwixx settings``' options as given (None: not given)."""
 
-    async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+    turn_time: str | None = None
+    language: str | None = None
+    daily_channel: int | None = None
+    daily_hour: int | None = None
+    timezone: str | None = None
+
+    @property
+    def any(self) -> bool:
+        return any(value is not None for value in astuple(self))
 
 
 class Table(PrivateAnswers):
@@ -103,6 +71,9 @@ class Table(PrivateAnswers):
         self.publisher = Publisher(client, service, turn_view=views.turn_view,
                                    end_view=views.end_view, refresh_sheet=self.show_sheet,
                                    settle=settle, budget=budget)
+        self.daily = DailyTable(client, DailyService(service), self.show_sheet,
+                                self.language, self.publisher.budget, settle)
+        """``/qwixx daily``: its games' clicks come here like any other's, and go there."""
 
     async def language(self, guild_id: int) -> str:
         """The server's language, for what the channel shows."""
@@ -121,6 +92,12 @@ class Table(PrivateAnswers):
         copied into another server or channel is refused."""
         outcome = await self.service.get(game_id)
         record = outcome.record
+        if is_daily(record):  # in no channel: its player's, wherever they opened it
+            if interaction.user.id not in record.players:
+                raise ServiceError("error.daily_not_yours")
+            if record.status == "running":
+                self.daily.daily.check_open(record)
+            return outcome
         if (record.guild_id, record.channel_id) != (interaction.guild_id, interaction.channel_id):
             raise ServiceError("error.other_channel")
         return outcome
@@ -243,7 +220,9 @@ class Table(PrivateAnswers):
             raise ServiceError("error.guild_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
         waiting = await self.service.waiting_for(interaction.guild_id, interaction.user.id)
-        lines = [t("mygames.line", title=o.game.title, channel=f"<#{o.record.channel_id}>",
+        lines = [t("daily.mygames", title=o.game.title, day=calendar_day(o.record.options["daily"]),
+                   turn=o.game.turn, variant=o.record.variant) if is_daily(o.record) else
+                 t("mygames.line", title=o.game.title, channel=f"<#{o.record.channel_id}>",
                    turn=o.game.turn, deadline=int(o.record.deadline or 0),
                    link=message_link(o.record))
                  for o in waiting if o.game is not None]
@@ -251,21 +230,29 @@ class Table(PrivateAnswers):
         await interaction.edit_original_response(content=text)
 
     @answers_errors
-    async def on_settings(self, interaction: discord.Interaction,
-                          turn_time: str | None) -> None:
+    async def on_settings(self, interaction: discord.Interaction, given: Settings) -> None:
+        """Every setting as it stands, or (Manage Server) those given, changed: one
+        answer. Each given value is checked before any is saved."""
         guild_id = interaction.guild_id
         if guild_id is None:
             raise ServiceError("error.guild_only")
-        if turn_time is None:
-            current = await self.service.turn_time(guild_id, None)
-            await interaction.response.send_message(
-                t("settings.current", turn_time=format_duration(current)), ephemeral=True)
-            return
-        if not interaction.permissions.manage_guild:
+        if given.any and not interaction.permissions.manage_guild:
             raise ServiceError("error.settings_denied")
-        seconds = await self.service.set_turn_time(guild_id, turn_time)
-        await interaction.response.send_message(
-            t("settings.saved", turn_time=format_duration(seconds)), ephemeral=True)
+        self.daily.daily.check_settings(given.daily_hour, given.timezone)
+        lines = []
+        if given.turn_time is not None:
+            seconds = await self.service.set_turn_time(guild_id, given.turn_time)
+            lines.append(t("settings.saved", turn_time=format_duration(seconds)))
+        elif not given.any:
+            current = await self.service.turn_time(guild_id, None)
+            lines.append(t("settings.current", turn_time=format_duration(current)))
+        if given.language is not None or not given.any:
+            lines.append(await language_setting(self.service, interaction, guild_id,
+                                                given.language))
+        daily = (given.daily_channel, given.daily_hour, given.timezone)
+        if daily != (None, None, None) or not given.any:
+            lines.append(await self.daily.settings_text(guild_id, *daily))
+        await self.tell(interaction, "\n".join(lines))
 
     @answers_errors
     async def on_sheet_command(self, interaction: discord.Interaction) -> None:
@@ -443,7 +430,7 @@ class Table(PrivateAnswers):
                               content=with_text(views.sheet_content(game, player, header),
                                                 sheet_text(game, player, name)),
                               attachments=files, view=views.sheet_view(record, game, player))
-        if record.status == "running":
+        if record.status == "running" and not is_daily(record):
             self.publisher.sheet_opened(record.id, player, interaction, editor, game)
 
     @answers_errors
@@ -474,6 +461,10 @@ class Table(PrivateAnswers):
         if not confirmed and await self.asked(interaction, current, turn, phase, move):
             return
         outcome = await self.service.act(game_id, interaction.user.id, turn, phase, move)
+        if is_daily(outcome.record):
+            said = self.after_move_text(outcome, interaction.user.id, move)
+            await self.daily.moved(interaction, outcome, said)
+            return
         try:
             header = self.after_move_text(outcome, interaction.user.id, move)
             await self.show_sheet(interaction, outcome, header,

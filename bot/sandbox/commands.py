@@ -42,6 +42,9 @@ def command_data(world: World, member: MemberRecord, path: Sequence[str],
         raise LookupError(f"/{' '.join(path)} needs a subcommand: {names}")
     resolved: dict[str, dict[str, Any]] = {}
     options = _values(node, values, resolved)
+    allowed = payloads.member(member, with_permissions=True)["permissions"]
+    for channel in resolved.get("channels", {}).values():  # as Discord resolves them:
+        channel["permissions"] = allowed  # with what the member may do there
     for parent in reversed(chain):
         options = [{"name": parent["name"], "type": parent["type"], "options": options}]
     data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1,

@@ -23,11 +23,14 @@ from bot.store import (
     WrongStatus,
     open_store,
 )
+from bot.store.daily import Attempt, DailySettings
 from bot.store.stats import HistoryGame, HistoryLine, PracticeBest, RecentScore, Totals
 
 __all__ = [
+    "Attempt",
     "ChannelBusy",
     "CommitUnknown",
+    "DailySettings",
     "GameNotFound",
     "GameRecord",
     "GameStatus",

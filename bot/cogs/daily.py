@@ -1,0 +1,238 @@
+"""``/qwixx daily``: a member's attempt at the day's dice, played privately on an
+ephemeral sheet, and each server's live ranking of the day.
+
+The attempt's sheet is the usual one, with the usual restart-proof buttons: the
+:class:`~bot.cogs.table.Table` hands a daily game's clicks here (:meth:`DailyTable.moved`)
+instead of to a channel. The ranking is one message per server, day and variant, edited
+as members finish (several finishes within ``settle`` seconds make one edit), through
+the channel's write budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.channel.budget import WriteBudget
+from bot.channel.publisher import Editor, png_file
+from bot.channel.story import mention
+from bot.cogs.answers import PrivateAnswers, answers_errors
+from bot.i18n import using
+from bot.messages import calendar_day, emoji, ordinal, percent, plural, signed, t
+from bot.render import render_sheet
+from bot.render.describe import sheet_text
+from bot.rules import VARIANTS, Game
+from bot.service.daily import DailyService, Result, top_percent, turns_at
+from bot.service.games import Outcome, ServiceError
+from bot.service.types import Attempt
+
+log = logging.getLogger(__name__)
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+BOARD_LINES = 25
+"""The ranking message names the best 25 (a message holds 2,000 characters)."""
+NO_PINGS = discord.AllowedMentions.none()
+ShowSheet = Callable[..., Awaitable[None]]
+""":meth:`bot.cogs.table.Table.show_sheet`."""
+Language = Callable[[int], Awaitable[str]]
+Key = tuple[int, str, str]
+"""A ranking: server, day, variant."""
+
+
+def title(variant: str) -> str:
+    return VARIANTS[variant].title
+
+
+def share_grid(game: Game, player: int) -> list[str]:
+    """The sheet's shape without a number: per row a square per cross (or written field)
+    in the row's colour and 🔒 for a lock; then ❌ per penalty or failed throw."""
+    sheet = game.sheets[player]
+    if game.variant == "qwinto":
+        lines = [emoji(row) * len(fields) or "⬜" for row, fields in sheet.fields.items()]
+    else:
+        lines = [(emoji(row) * len(numbers) or "⬜") + (" 🔒" if row in sheet.locks else "")
+                 for row, numbers in sheet.crossed.items()]
+    penalties = game.scores()[player].penalties
+    return lines + (["❌" * penalties] if penalties else [])
+
+
+def result_content(result: Result, game: Game, again: bool = False) -> str:
+    """What a member reads once their attempt is over: score, par, standing, streak, and
+    a share text that gives no dice away."""
+    a = result.attempt
+    name = title(a.variant)
+    lines = [t("daily.again", title=name, score=signed(result.score), next=int(result.next))
+             if again else t("daily.done", title=name, day=calendar_day(a.day),
+                             score=signed(result.score))]
+    gap = result.score - result.par
+    verdict = (t("daily.par_level") if gap == 0 else
+               t("daily.par_above" if gap > 0 else "daily.par_below",
+                 points=plural("unit.point", abs(gap))))
+    lines.append(t("daily.par", par=signed(result.par), verdict=verdict))
+    standing = result.standing
+    lines.append(t("daily.first") if standing.players <= 1 else t(
+        "daily.standing", percent=percent(top_percent(standing) / 100),
+        players=plural("unit.player", standing.players)))
+    lines.append(t("daily.place", place=ordinal(result.place),
+                   players=plural("unit.player", len(result.ranking))))
+    lines.append(t("daily.streak", days=plural("unit.day", result.streak)))
+    lines += ["", t("daily.share"),
+              t("daily.share_title", title=name, day=a.day, score=signed(result.score),
+                streak=result.streak),
+              *share_grid(game, a.user_id), ""]
+    return "\n".join(lines)
+
+
+def board_content(variant: str, day: str, ranking: list[tuple[int, int]],
+                  turns: float) -> str:
+    """A server's ranking of the day, best first; equal scores share a place."""
+    lines = [t("daily.board", title=title(variant), day=calendar_day(day))]
+    for user, score in ranking[:BOARD_LINES]:
+        place = 1 + sum(other > score for _, other in ranking)
+        lines.append(t("daily.board_line", place=MEDALS.get(place, ordinal(place)),
+                       name=mention(user), score=signed(score)))
+    lines.append(t("daily.board_footer", variant=variant, next=int(turns)))
+    return "\n".join(lines)
+
+
+class DailyBoard:
+    """Each server's ranking message of a day and variant, kept up to date."""
+
+    def __init__(self, client: discord.Client, daily: DailyService, language: Language,
+                 budget: WriteBudget, settle: float) -> None:
+        self.client, self.daily, self.language = client, daily, language
+        self.budget, self.settle = budget, settle
+        self._pending: dict[Key, tuple[asyncio.Task[None], int]] = {}
+
+    def later(self, attempt: Attempt) -> None:
+        """Update the ranking ``attempt`` counts in, ``settle`` seconds from now."""
+        key = (attempt.guild_id, attempt.day, attempt.variant)
+        if key not in self._pending:
+            task = asyncio.create_task(self._later(key, attempt.channel_id))
+            self._pending[key] = task, attempt.channel_id
+
+    async def _later(self, key: Key, played_in: int) -> None:
+        await asyncio.sleep(self.settle)
+        self._pending.pop(key, None)
+        await self._update(key, played_in)
+
+    async def _update(self, key: Key, played_in: int) -> None:
+        try:
+            await self.update(*key, played_in)
+        except Exception:  # the members' results are theirs already; the next finish retries
+            log.exception("the daily ranking of %s could not be written", key)
+
+    async def drain(self) -> None:
+        """Write the rankings still waiting, now (on shutdown and in tests)."""
+        while self._pending:
+            key, (task, played_in) = next(iter(self._pending.items()))
+            task.cancel()  # still asleep: it leaves the table before it writes
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            self._pending.pop(key, None)
+            await self._update(key, played_in)
+
+    async def update(self, guild_id: int, day: str, variant: str, played_in: int) -> None:
+        store = self.daily.store
+        settings = await self.daily.settings(guild_id)
+        post = await store.daily_post(guild_id, day, variant)
+        channel_id = settings.channel_id or (post[0] if post else played_in)
+        with using(await self.language(guild_id)):
+            content = board_content(variant, day, await self.daily.ranking(guild_id, day, variant),
+                                    turns_at(day, settings))
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        async with self.budget.slot(channel_id):
+            if post and post[0] == channel_id and post[1] is not None:
+                try:
+                    await channel.get_partial_message(post[1]).edit(
+                        content=content, allowed_mentions=NO_PINGS)
+                    return
+                except discord.NotFound:  # deleted by someone: posted again below
+                    pass
+            sent = await channel.send(content, allowed_mentions=NO_PINGS)
+        await store.set_daily_post(guild_id, day, variant, channel_id, sent.id)
+
+
+class DailyTable(PrivateAnswers):
+    """The daily challenge's handlers."""
+
+    def __init__(self, client: discord.Client, daily: DailyService, show_sheet: ShowSheet,
+                 language: Language, budget: WriteBudget, settle: float) -> None:
+        self.daily = daily
+        self.show_sheet = show_sheet
+        self._language = language
+        self.board = DailyBoard(client, daily, language, budget, settle)
+
+    async def language(self, guild_id: int) -> str:
+        return await self._language(guild_id)
+
+    @answers_errors
+    async def on_daily(self, interaction: discord.Interaction, variant: str) -> None:
+        """Today's attempt: begun, resumed where it was left, or (played) its result."""
+        if interaction.guild_id is None:
+            raise ServiceError("error.guild_only")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        attempt, outcome = await self.daily.begin(
+            interaction.guild_id, interaction.channel_id or 0, interaction.user.id, variant)
+        edit = interaction.edit_original_response
+        if outcome.record.status == "running":
+            self.daily.check_open(outcome.record)
+            await self.show_sheet(interaction, outcome, self.header(attempt), editor=edit)
+        elif outcome.game is not None and outcome.game.finished:
+            await self.show_result(interaction, attempt, outcome.game, edit,
+                                   again=attempt.score is not None)
+        else:
+            raise ServiceError("error.daily_over")
+
+    async def settings_text(self, guild_id: int, channel_id: int | None, hour: int | None,
+                            timezone: str | None) -> str:
+        """The server's daily settings in words, once those given are changed (the caller
+        checked Manage Server)."""
+        if (channel_id, hour, timezone) == (None, None, None):
+            settings = await self.daily.settings(guild_id)
+        else:
+            settings = await self.daily.set_settings(guild_id, channel_id, hour, timezone)
+        where = t("settings.daily_channel", channel=f"<#{settings.channel_id}>") \
+            if settings.channel_id else t("settings.daily_anywhere")
+        return t("settings.daily", hour=f"{settings.hour:02d}:00", timezone=settings.timezone,
+                 where=where)
+
+    @staticmethod
+    def header(attempt: Attempt, first: bool = True) -> str:
+        """What a daily sheet opens with: the whole introduction when it is (re)opened
+        by the command, the title alone after a move."""
+        return t("daily.header" if first else "daily.title", title=title(attempt.variant),
+                 day=calendar_day(attempt.day))
+
+    async def moved(self, interaction: discord.Interaction, outcome: Outcome,
+                    said: str) -> None:
+        """After a move on a daily sheet: the next decision, or the attempt's result."""
+        attempt = await self.daily.store.attempt_of_game(outcome.record.id)
+        game = outcome.game
+        if attempt is None or game is None:
+            raise ServiceError("error.game_gone")
+        edit = interaction.edit_original_response
+        if game.finished:
+            await self.show_result(interaction, attempt, game, edit)
+        else:
+            await self.show_sheet(interaction, outcome, f"{self.header(attempt, False)}\n{said}",
+                                  editor=edit)
+
+    async def show_result(self, interaction: discord.Interaction, attempt: Attempt,
+                          game: Game, edit: Editor, again: bool = False) -> None:
+        result = await self.daily.finish(attempt, game)
+        if not again:
+            self.board.later(result.attempt)
+        name = interaction.user.display_name
+        sheet = await png_file(render_sheet, game, attempt.user_id, name, [],
+                               name="daily.png", description=t(
+                                   "daily.image", title=title(attempt.variant),
+                                   day=calendar_day(attempt.day)))
+        content = result_content(result, game, again)
+        text = sheet_text(game, attempt.user_id, name)
+        fits = len(content) + len(text) + 1 <= 2000
+        await edit(content=f"{content}\n{text}" if fits else content, attachments=[sheet],
+                   view=None)

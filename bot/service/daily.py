@@ -1,0 +1,271 @@
+"""The daily challenge: each day, one solo game per variant on the same dice for everyone.
+
+**The day's dice.** A day's game is seeded by an HMAC of the day and variant under a
+secret of the bot's database (:meth:`~bot.store.daily.DailyQueries.daily_secret`), so
+nobody can work the dice out before the day, and every member of every server of this
+bot gets the same throws (Qwinto's too, as long as the same dice are thrown). The seed
+is never shown.
+
+**The day.** A day is a date. Each server chooses the local hour at which its day turns,
+in its time zone (:class:`~bot.store.daily.DailySettings`; midnight UTC by default), so
+a day's dice are out somewhere from 10:00 UTC the day before (UTC+14, at midnight) until
+11:00 UTC two days later (UTC−12, turning at 23:00): :func:`over_everywhere`. Until
+then an attempt may be played on; from then on it is closed and may be reviewed.
+
+**An attempt** is a solo game of the games table that lives in no channel: its
+``channel_id`` is a negative number of its own (:func:`hidden_channel`), so no
+channel's game, limit or message ever meets it. One per member, day and variant, across
+servers (the attempts' primary key); it counts for the server where it was begun.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import math
+import random
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.players import choose
+from bot.rules import VARIANTS, Game, new_game
+from bot.service.games import GameService, Outcome, ServiceError, opening
+from bot.service.play import event_rows
+from bot.service.timing import LONGEST, Clock
+from bot.store import ChannelBusy, GameRecord
+from bot.store.daily import Attempt, DailySettings, Standing
+
+HOUR = 3600
+FIRST_OUT = timedelta(hours=-14)
+"""A day's dice are out first at its midnight at UTC+14."""
+LAST_IN = timedelta(days=1, hours=23 + 12)
+"""…and last until 23:00 of the next day at UTC−12."""
+TURN_TIME = LONGEST
+"""An attempt is played at one's own pace: its decisions never run out within the day."""
+SEED_BITS = 62
+
+
+def daily_seed(secret: str, day: str, variant: str) -> int:
+    """The seed of ``day``'s game of ``variant``: nothing but the secret predicts it."""
+    digest = hmac.new(secret.encode(), f"daily:{day}:{variant}".encode(), hashlib.sha256)
+    return int.from_bytes(digest.digest()[:8], "big") >> (64 - SEED_BITS)
+
+
+def hidden_channel(day: str, variant: str, user: int) -> int:
+    """The attempt's channel id: negative (no channel's), one per member, day and variant."""
+    digest = hashlib.sha256(f"{day}:{variant}:{user}".encode()).digest()
+    return -1 - (int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS))
+
+
+def is_daily(record: GameRecord) -> bool:
+    """Whether ``record`` is a daily attempt's game."""
+    return "daily" in record.options
+
+
+def zone(name: str) -> ZoneInfo:
+    """The time zone called ``name``; ``error.daily_timezone`` for a name it is not."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ServiceError("error.daily_timezone", timezone=name[:40]) from None
+
+
+def day_of(now: float, settings: DailySettings) -> str:
+    """The server's day at ``now``: its local date, turning at ``settings.hour``."""
+    local = datetime.fromtimestamp(now, zone(settings.timezone))
+    return (local - timedelta(hours=settings.hour)).date().isoformat()
+
+
+def midnight(day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
+
+
+def turns_at(day: str, settings: DailySettings) -> float:
+    """When the server's ``day`` ends and its next one begins (unix seconds)."""
+    local = datetime.combine(date.fromisoformat(day) + timedelta(days=1),
+                             datetime.min.time(), zone(settings.timezone))
+    return (local + timedelta(hours=settings.hour)).timestamp()
+
+
+def over_everywhere(day: str) -> float:
+    """When ``day`` ends for the last server (unix seconds): no more play, reviews open."""
+    return (midnight(day) + LAST_IN).timestamp()
+
+
+def out_somewhere(day: str) -> float:
+    """When ``day``'s dice are out for the first server."""
+    return (midnight(day) + FIRST_OUT).timestamp()
+
+
+def streak(days: list[str], today: str) -> int:
+    """Days in a row, ending today (or yesterday, today not played yet), with an attempt
+    finished; ``days`` newest first."""
+    expected = date.fromisoformat(today)
+    if days and days[0] != today:
+        expected -= timedelta(days=1)
+    count = 0
+    for day in days:
+        if date.fromisoformat(day) != expected:
+            break
+        count += 1
+        expected -= timedelta(days=1)
+    return count
+
+
+def top_percent(standing: Standing) -> int:
+    """The share of the day's players at or above this score's rank, in whole percent."""
+    return math.ceil(100 * (standing.above + 1) / max(standing.players, 1))
+
+
+def par_score(variant: str, seed: int) -> int:
+    """What ``hard`` scores alone on the dice of ``seed`` (deterministic; CPU-bound)."""
+    game: Game = new_game(variant, [1], seed, {}, solo=True)
+    rng = random.Random(seed)
+    while not game.finished:
+        game, _ = game.apply(1, choose(game, 1, rng, "hard"))
+    return game.scores()[1].total
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished attempt as its player sees it: the score against everyone's of the same
+    dice and the server's, par, and the streak."""
+
+    attempt: Attempt
+    score: int
+    standing: Standing
+    ranking: list[tuple[int, int]]
+    par: int
+    streak: int
+    next: float
+    """When the server's next day begins."""
+
+    @property
+    def place(self) -> int:
+        """The member's place in the server's ranking (1 is first)."""
+        return 1 + sum(score > self.score for _, score in self.ranking)
+
+
+class DailyService:
+    """Attempts, their results, and a server's settings for the daily challenge."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.store = games.store
+        self._secret: str | None = None
+
+    @property
+    def now(self) -> float:
+        return self.games.clock()
+
+    async def secret(self) -> str:
+        if self._secret is None:
+            self._secret = await self.store.daily_secret()
+        return self._secret
+
+    async def settings(self, guild_id: int) -> DailySettings:
+        return await self.store.daily_settings(guild_id)
+
+    @staticmethod
+    def check_settings(hour: int | None, timezone: str | None) -> None:
+        """Refuse an hour or a time zone that cannot be (before anything is saved)."""
+        if hour is not None and not 0 <= hour <= 23:
+            raise ServiceError("error.daily_hour", hour=hour)
+        if timezone is not None:
+            zone(timezone)
+
+    async def set_settings(self, guild_id: int, channel_id: int | None = None,
+                           hour: int | None = None, timezone: str | None = None) -> DailySettings:
+        """Change what is given (None keeps a setting as it is)."""
+        self.check_settings(hour, timezone)
+        old = await self.settings(guild_id)
+        if timezone is not None:
+            timezone = zone(timezone).key
+        new = DailySettings(old.channel_id if channel_id is None else channel_id,
+                            old.hour if hour is None else hour,
+                            old.timezone if timezone is None else timezone)
+        await self.store.set_daily_settings(guild_id, new)
+        return new
+
+    async def today(self, guild_id: int) -> str:
+        return day_of(self.now, await self.settings(guild_id))
+
+    async def begin(self, guild_id: int, channel_id: int, user: int,
+                    variant: str) -> tuple[Attempt, Outcome]:
+        """Today's attempt of ``user`` at ``variant``: begun now, or the one begun before
+        (finished or not; the caller tells which)."""
+        if variant not in VARIANTS:
+            raise ServiceError("error.unknown_variant", variant=variant)
+        day = await self.today(guild_id)
+        attempt = await self.store.attempt(day, variant, user)
+        if attempt is None:
+            record = await self._game(guild_id, user, day, variant)
+            attempt = await self.store.add_attempt(Attempt(
+                day, variant, user, guild_id, channel_id, record.id, None, None))
+            if attempt.game_id != record.id:  # begun twice at once: the first one stands
+                await self.store.abandon(record.id, record.version)
+        outcome = await self.games.get(attempt.game_id)
+        if outcome.record.status == "lobby":
+            outcome = await self._start(outcome.record)
+        return attempt, outcome
+
+    async def _game(self, guild_id: int, user: int, day: str, variant: str) -> GameRecord:
+        """The attempt's game: new, or the one a start cut short left behind."""
+        channel = hidden_channel(day, variant, user)
+        try:
+            return await self.store.create_game(
+                guild_id, channel, user, variant, {"rules": {}, "solo": True, "daily": day},
+                daily_seed(await self.secret(), day, variant), TURN_TIME,
+                expires=over_everywhere(day))
+        except ChannelBusy:
+            record = await self.store.game_in_channel(channel)
+            if record is None:  # it ended meanwhile: nothing to adopt
+                raise ServiceError("error.daily_over") from None
+            return record
+
+    async def _start(self, record: GameRecord) -> Outcome:
+        game = new_game(record.variant, record.players, record.seed, {}, solo=True)
+        started = await self.store.start_game(
+            record.id, record.version, game.to_json(),
+            Clock.start(self.now, TURN_TIME).timing(), event_rows(1, opening(game)))
+        return Outcome(started, game)
+
+    def check_open(self, record: GameRecord) -> None:
+        """An attempt is played on only while its day lasts somewhere."""
+        if self.now >= over_everywhere(record.options["daily"]):
+            raise ServiceError("error.daily_over")
+
+    async def finish(self, attempt: Attempt, game: Game) -> Result:
+        """The result of an attempt whose game ended (recorded once, whoever asks)."""
+        score = game.scores()[attempt.user_id].total
+        stored = await self.store.finish_attempt(attempt.game_id, score, self.now)
+        attempt = stored or attempt
+        score = attempt.score if attempt.score is not None else score
+        day, variant = attempt.day, attempt.variant
+        return Result(attempt, score, await self.store.standing(day, variant, score),
+                      await self.store.server_ranking(attempt.guild_id, day, variant),
+                      await self.par(day, variant),
+                      streak(await self.store.finished_days(attempt.user_id, day), day),
+                      turns_at(day, await self.settings(attempt.guild_id)))
+
+    async def par(self, day: str, variant: str) -> int:
+        """What ``hard`` scores on the day's dice: worked out once, off the event loop."""
+        known = await self.store.par(day, variant)
+        if known is not None:
+            return known
+        seed = daily_seed(await self.secret(), day, variant)
+        score = await asyncio.to_thread(par_score, variant, seed)
+        await self.store.set_par(day, variant, score)
+        return score
+
+    async def ranking(self, guild_id: int, day: str, variant: str) -> list[tuple[int, int]]:
+        return await self.store.server_ranking(guild_id, day, variant)
+
+    async def reviewable(self, record: GameRecord) -> float | None:
+        """When a daily game may be reviewed, if not yet (None: now)."""
+        if not is_daily(record):
+            return None
+        opens = over_everywhere(record.options["daily"])
+        return opens if self.now < opens else None

@@ -1,0 +1,190 @@
+"""Through the stand-in: the daily challenge (issue 27). Members of two servers play the
+same day's dice privately, one attempt each; each server's ranking message, the
+percentile across servers, par and the share text once finished, the streak across a
+simulated midnight."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import QwixxBot
+from bot.messages import signed
+from bot.sandbox import GuildSpec, Sandbox, SimMember
+from bot.sandbox.autoplay import CONFIRM, choices, seeded_policy
+from bot.sandbox.records import StoredMessage
+from bot.service.daily import hidden_channel
+from tests.fakes import FakeClock
+
+from .conftest import UNLIMITED, fast_budget
+
+DAY = 86400.0
+NOON = 2_000_000_000.0 - 2_000_000_000.0 % DAY + DAY / 2  # 12:00 UTC
+TODAY = "2033-05-18"  # NOON's date
+MANAGE_GUILD = 1 << 5
+DONE = re.compile(r"finished with \*\*(−?\d+)\*\*")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(NOON)
+
+
+@pytest.fixture
+def bot(database: Path, clock: FakeClock) -> QwixxBot:
+    return QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
+                    clock=clock, tick=0.05)
+
+
+@pytest.fixture
+async def sb(bot: QwixxBot) -> AsyncIterator[Sandbox]:
+    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha", channels=("general", "daily")),
+                                               GuildSpec("Beta")],
+                       members=["Ana", "Cem"], settle=0.02) as sandbox:
+        await sandbox.run_bot(bot)
+        yield sandbox
+        assert sandbox.failures == [], sandbox.describe_failures()
+
+
+async def play_daily(member: SimMember, variant: str = "classic",
+                     seed: int = 1) -> tuple[StoredMessage, list[str]]:
+    """Begin the day's attempt and play it to its end with the buttons; the final
+    message and every message content seen before it."""
+    policy = seeded_policy(seed)
+    message = (await member.slash("qwixx", "daily", variant=variant)).message
+    seen = []
+    for _ in range(500):
+        if DONE.search(message.content):
+            return message, seen
+        seen.append(message.content)
+        offered = choices(message)
+        assert offered, message.content
+        message = await policy(member, offered, message).take(member, message)
+        if CONFIRM in message.labels:
+            message = (await member.click(message, label=CONFIRM)).message
+    raise AssertionError("the daily game did not end")
+
+
+def score_of(message: StoredMessage) -> int:
+    found = DONE.search(message.content)
+    assert found, message.content
+    return int(found[1].replace("−", "-"))
+
+
+async def dice_of(bot: QwixxBot, game_id: int) -> list[dict[str, int]]:
+    """The dice thrown at each turn of a stored game."""
+    assert bot.store is not None
+    events = await bot.store.events(game_id)
+    return [e.data["dice"] for e in events if e.kind == "turn" and "dice" in e.data]
+
+
+async def attempt_game(bot: QwixxBot, day: str, member: SimMember,
+                       variant: str = "classic") -> int:
+    assert bot.store is not None
+    attempt = await bot.store.attempt(day, variant, member.id)
+    assert attempt is not None
+    return attempt.game_id
+
+
+async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
+        sb: Sandbox, bot: QwixxBot, clock: FakeClock) -> None:
+    alpha, beta = sb.guilds
+    ana, cem = sb.member("Ana", guild=alpha), sb.member("Cem", guild=alpha)
+    ben = sb.member("Ben", guild=beta)
+
+    first, seen = await play_daily(ana, seed=1)
+    assert all("Par" not in text and "Share it" not in text for text in seen)
+    assert "only you see this" in seen[0] and "May 18, 2033" in seen[0]
+    assert "only you see this" not in seen[1] and "Daily Qwixx · May 18, 2033" in seen[1]
+    ana_score = score_of(first)
+    assert "⛳ Par" in first.content and "Share it" in first.content
+    assert "first to finish these dice" in first.content
+    assert "Streak: **1 day** in a row" in first.content
+    share = first.content.split("Share it")[1]
+    assert f"Qwixx daily {TODAY}" in share
+    grid = share.split("\n\n")[0].splitlines()[2:]
+    assert grid and all(set(line) <= set("🟥🟨🟩🟦⬜🔒❌ ") for line in grid), grid
+
+    again = (await ana.slash("qwixx", "daily", variant="classic")).message
+    assert "already" in again.content and f"**{signed(ana_score)}**" in again.content
+    assert not choices(again)  # nothing to play: the attempt is over
+
+    other, _ = await play_daily(ben, seed=2)
+    assert "of the 2 players who finished these dice" in other.content
+    assert "On this server: **1st** of 1 player" in other.content
+    ana_dice = await dice_of(bot, await attempt_game(bot, TODAY, ana))
+    ben_dice = await dice_of(bot, await attempt_game(bot, TODAY, ben))
+    turns = min(len(ana_dice), len(ben_dice))
+    assert turns > 5 and ana_dice[:turns] == ben_dice[:turns]
+
+    await play_daily(cem, seed=3)
+    board = await sb.wait_for_message(
+        lambda m: "this server's ranking" in m.content and m.content.count("<@") == 2)
+    ranking = [int(n) for n in re.findall(r"<@(\d+)>", board.content)]
+    assert set(ranking) == {ana.id, cem.id}
+    assert ben.id not in ranking  # another server's member is ranked there, not here
+    beta_board = [m for m in sb.messages() if "this server's ranking" in m.content
+                  and f"<@{ben.id}>" in m.content]
+    assert len(beta_board) == 1
+
+    clock.now += DAY  # midnight passes: a new day, new dice, the streak goes on
+    tomorrow, _ = await play_daily(ana, seed=4)
+    assert "Streak: **2 days** in a row" in tomorrow.content
+    next_dice = await dice_of(bot, await attempt_game(bot, "2033-05-19", ana))
+    assert next_dice[:5] != ana_dice[:5]
+    clock.now += 2 * DAY  # a day without playing breaks it
+    broken, _ = await play_daily(ana, seed=5)
+    assert "Streak: **1 day** in a row" in broken.content
+
+
+async def test_an_attempt_is_resumed_where_it_was_left_and_is_no_one_elses(
+        sb: Sandbox, bot: QwixxBot) -> None:
+    ana, cem = sb.member("Ana"), sb.member("Cem")
+    begun = (await ana.slash("qwixx", "daily", variant="qwinto")).message
+    offered = choices(begun)
+    moved = await offered[0].take(ana, begun)
+    assert "Daily Qwinto" in moved.content
+    resumed = (await ana.slash("qwixx", "daily", variant="qwinto")).message
+    assert [c.text for c in choices(resumed)] == [c.text for c in choices(moved)]
+    copied = dataclasses.replace(resumed, visible_to=cem.id)  # its buttons' ids, forged
+    refused = await cem.click(copied, custom_id=choices(resumed)[0].custom_id)
+    assert "another member's daily challenge" in refused.message.content
+    assert bot.store is not None
+    record = await bot.store.game_in_channel(hidden_channel(TODAY, "qwinto", ana.id))
+    assert record is not None and record.status == "running"
+    assert not [m for m in sb.messages() if "Qwinto" in m.content]  # nothing public yet
+
+
+async def test_the_server_chooses_the_ranking_channel_and_when_its_day_turns(
+        sb: Sandbox, bot: QwixxBot, clock: FakeClock) -> None:
+    admin = sb.member("Admin", permissions=MANAGE_GUILD)
+    ana = sb.member("Ana")
+    shown = await ana.slash("qwixx", "settings")
+    lines = shown.message.content.splitlines()
+    assert "**24h**" in lines[0] and "English" in lines[1]
+    assert "**00:00** (UTC)" in lines[2] and "where it is first played" in lines[2]
+    denied = await ana.slash("qwixx", "settings", timezone="Europe/Berlin")
+    assert "Manage Server" in denied.message.content
+    wrong = await admin.slash("qwixx", "settings", turn_time="3h", timezone="Europe/Berln")
+    assert "do not know the time zone “Europe/Berln”" in wrong.message.content
+    assert "**24h**" in (await ana.slash("qwixx", "settings")).message.content  # nothing saved
+    games = sb.channel_named("daily")
+    saved = await admin.slash("qwixx", "settings", daily_channel=games, daily_hour=6,
+                              timezone="Asia/Tokyo")
+    assert "**06:00** (Asia/Tokyo)" in saved.message.content
+    assert f"<#{games.id}>" in saved.message.content
+    # 12:00 UTC is 21:00 in Tokyo: the day there is the 18th; at 22:00 UTC (07:00 in
+    # Tokyo the next morning, past 06:00) it is the 19th.
+    await play_daily(ana)
+    board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content,
+                                      channel=games)
+    assert "May 18, 2033" in board.content
+    clock.now += 10 * 3600
+    mine = (await ana.slash("qwixx", "daily")).message
+    assert "May 19, 2033" in mine.content
+    listed = (await ana.slash("qwixx", "mygames")).message
+    assert "Daily Qwixx of May 19, 2033 — turn 1" in listed.content

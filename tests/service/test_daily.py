@@ -1,0 +1,195 @@
+"""The daily challenge's service (issue 27): the day's dice, days and time zones, one
+attempt per member across servers, results, streaks and par; on every backend."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, available_timezones
+
+import pytest
+
+from bot.players import choose
+from bot.rules import replay
+from bot.service.daily import (
+    DailyService,
+    daily_seed,
+    day_of,
+    hidden_channel,
+    out_somewhere,
+    over_everywhere,
+    par_score,
+    streak,
+    top_percent,
+    turns_at,
+)
+from bot.service.games import GameService, ServiceError
+from bot.store.daily import DailySettings, Standing
+from tests.fakes import FakeClock
+
+NOON = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
+ANA, BEN, CEM = 101, 202, 303
+ALPHA, BETA = 11, 22
+
+
+def test_the_days_dice_come_from_the_secret_the_day_and_the_variant() -> None:
+    seed = daily_seed("s3cret", "2026-11-27", "classic")
+    assert seed == daily_seed("s3cret", "2026-11-27", "classic")
+    others = {daily_seed("other", "2026-11-27", "classic"),
+              daily_seed("s3cret", "2026-11-28", "classic"),
+              daily_seed("s3cret", "2026-11-27", "qwinto")}
+    assert seed not in others and len(others) == 3
+    assert all(0 <= s < 2**62 for s in (seed, *others))
+
+
+def test_an_attempt_lives_in_no_channel_of_its_own_per_member_day_and_variant() -> None:
+    ids = {hidden_channel(day, variant, user) for day in ("2026-11-27", "2026-11-28")
+           for variant in ("classic", "qwinto") for user in (ANA, BEN)}
+    assert len(ids) == 8 and all(i < 0 for i in ids)
+
+
+@pytest.mark.parametrize(("zone", "hour", "when", "day"), [
+    ("UTC", 0, "2026-11-27T23:59", "2026-11-27"),
+    ("UTC", 0, "2026-11-28T00:00", "2026-11-28"),
+    ("UTC", 6, "2026-11-28T05:59", "2026-11-27"),
+    ("Asia/Tokyo", 0, "2026-11-27T15:00", "2026-11-28"),  # midnight in Tokyo
+    ("America/New_York", 0, "2026-11-28T04:59", "2026-11-27"),  # 23:59 EST
+    ("Europe/Berlin", 3, "2026-03-29T01:30", "2026-03-29"),  # 03:30 CEST, after the change
+    ("Pacific/Kiritimati", 0, "2026-11-27T10:00", "2026-11-28"),
+])
+def test_a_servers_day_turns_at_its_hour_in_its_time_zone(zone: str, hour: int, when: str,
+                                                           day: str) -> None:
+    now = datetime.fromisoformat(when).replace(tzinfo=UTC).timestamp()
+    assert day_of(now, DailySettings(None, hour, zone)) == day
+
+
+def test_every_servers_day_lies_within_the_days_dice_being_out() -> None:
+    """Whatever zone and hour a server chose, its day ``D`` begins no sooner than
+    :func:`out_somewhere` and ends no later than :func:`over_everywhere`."""
+    day = "2026-11-27"
+    for zone in sorted(available_timezones()):
+        if zone.startswith(("posix/", "right/")) or zone in ("Factory", "localtime"):
+            continue
+        for hour in (0, 12, 23):
+            settings = DailySettings(None, hour, zone)
+            begins = datetime.combine(datetime.fromisoformat(day).date(), datetime.min.time(),
+                                      ZoneInfo(zone)) + timedelta(hours=hour)
+            assert out_somewhere(day) <= begins.timestamp(), (zone, hour)
+            assert turns_at(day, settings) <= over_everywhere(day), (zone, hour)
+            assert day_of(begins.timestamp(), settings) == day
+            assert day_of(turns_at(day, settings), settings) == "2026-11-28"
+
+
+def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
+    assert streak([], "2026-11-27") == 0
+    assert streak(["2026-11-27", "2026-11-26", "2026-11-25", "2026-11-23"], "2026-11-27") == 3
+    assert streak(["2026-11-26", "2026-11-25"], "2026-11-27") == 2  # today still to play
+    assert streak(["2026-11-25"], "2026-11-27") == 0
+
+
+def test_top_percent_places_a_score_among_everyones() -> None:
+    assert top_percent(Standing(above=0, players=1)) == 100
+    assert top_percent(Standing(above=0, players=2)) == 50
+    assert top_percent(Standing(above=1, players=2)) == 100
+    assert top_percent(Standing(above=9, players=1000)) == 1
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+def test_par_is_hards_game_on_the_days_dice(variant: str) -> None:
+    seed = daily_seed("s", "2026-11-27", variant)
+    rng, moves = random.Random(seed), []
+    game = replay(variant, [1], seed, {}, [], solo=True)
+    while not game.finished:
+        move = choose(game, 1, rng, "hard")
+        moves.append((1, move))
+        game, _ = game.apply(1, move)
+    assert par_score(variant, seed) == game.scores()[1].total
+    assert replay(variant, [1], seed, {}, moves, solo=True).scores()[1].total == \
+        par_score(variant, seed)
+
+
+@pytest.fixture
+def daily(service: GameService) -> DailyService:
+    return DailyService(service)
+
+
+async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    ana, ana_game = await daily.begin(ALPHA, 1, ANA, "classic")
+    ben, ben_game = await daily.begin(BETA, 2, BEN, "classic")
+    assert ana.day == ben.day == "2026-11-27" and ana.guild_id == ALPHA
+    assert ana_game.game is not None and ben_game.game is not None
+    assert ana_game.game.dice_on_table() == ben_game.game.dice_on_table()
+    assert ana_game.record.seed == ben_game.record.seed != 4321  # not the service's seeds
+    assert ana_game.record.channel_id < 0 and ana_game.record.status == "running"
+    again, same = await daily.begin(BETA, 3, ANA, "classic")  # from another server too
+    assert again == ana and same.record.id == ana_game.record.id
+    other, _ = await daily.begin(ALPHA, 1, ANA, "qwinto")  # each variant has its own
+    assert other.game_id != ana.game_id
+
+
+async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    results, games = {}, {}
+    for user, guild in ((ANA, ALPHA), (BEN, BETA), (CEM, ALPHA)):
+        attempt, outcome = await daily.begin(guild, 1, user, "classic")
+        game, rng = outcome.game, random.Random(user)
+        assert game is not None
+        while not game.finished:
+            outcome = await daily.games.act(attempt.game_id, user, game.turn,
+                                            game.decision().phase,
+                                            choose(game, user, rng, "easy"))
+            assert outcome.game is not None
+            game = outcome.game
+        results[user], games[user] = await daily.finish(attempt, game), game
+    last = results[CEM]
+    assert last.standing.players == 3
+    assert last.standing.above == sum(r.score > last.score for r in results.values())
+    assert [user for user, _ in last.ranking] == sorted(
+        (ANA, CEM), key=lambda u: -results[u].score)
+    assert last.par == await daily.par("2026-11-27", "classic")
+    assert last.streak == 1 and last.next == NOON + 12 * 3600
+    again = await daily.finish(results[ANA].attempt, games[ANA])  # once: the score stays
+    assert again.score == results[ANA].score
+
+
+async def test_an_attempt_closes_when_its_day_is_over_everywhere(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    _, outcome = await daily.begin(ALPHA, 1, ANA, "longo")
+    daily.check_open(outcome.record)
+    assert await daily.reviewable(outcome.record) == over_everywhere("2026-11-27")
+    clock.now = over_everywhere("2026-11-27")
+    with pytest.raises(ServiceError) as refused:
+        daily.check_open(outcome.record)
+    assert refused.value.key == "error.daily_over"
+    assert await daily.reviewable(outcome.record) is None
+
+
+async def test_settings_are_checked_before_they_are_kept(daily: DailyService) -> None:
+    with pytest.raises(ServiceError) as wrong:
+        await daily.set_settings(ALPHA, timezone="Mars/Olympus_Mons")
+    assert wrong.value.key == "error.daily_timezone"
+    with pytest.raises(ServiceError):
+        await daily.set_settings(ALPHA, hour=24)
+    assert await daily.settings(ALPHA) == DailySettings()
+    kept = await daily.set_settings(ALPHA, channel_id=5, hour=6, timezone="Europe/Berlin")
+    assert kept == DailySettings(5, 6, "Europe/Berlin") == await daily.settings(ALPHA)
+    assert await daily.set_settings(ALPHA, hour=7) == DailySettings(5, 7, "Europe/Berlin")
+
+
+async def test_forgetting_a_member_makes_their_attempts_anonymous(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    attempt, _ = await daily.begin(ALPHA, 1, ANA, "classic")
+    store = daily.store
+    record = await store.get_game(attempt.game_id)
+    assert record is not None
+    await store.abandon(record.id, record.version)  # forget-me waits for games to end
+    forgotten = await store.forget_person(ANA)
+    assert forgotten is not None
+    assert await store.attempt(attempt.day, "classic", ANA) is None
+    rows = await store._fetch("SELECT user_id FROM daily_attempts")
+    assert len(rows) == 1 and rows[0][0] != ANA
