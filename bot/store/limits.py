@@ -3,6 +3,8 @@ limits against abuse count (:mod:`bot.service.limits`).
 
 One read per check, of the server's lobbies and running games only: the partial index
 on active games (``games_due``) bounds it, whatever the server's finished history.
+Daily challenges are not counted: they hold no channel, and each member has at most one
+per variant a day.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ if TYPE_CHECKING:
     from .sql import Row
 
 # No ORDER BY: SQLite would then walk the whole table in id order rather than the
-# partial index of active games.
-IN_PLAY_SQL = f"SELECT id, players, status, presence FROM games WHERE {ACTIVE_SQL} AND guild_id = ?"
+# partial index of active games. A daily challenge's game holds no channel (its id is
+# negative, see bot/service/daily.py) and counts against no limit.
+IN_PLAY_SQL = (f"SELECT id, players, status, presence FROM games WHERE {ACTIVE_SQL} "
+               "AND guild_id = ? AND channel_id > 0")
 
 
 @dataclass(frozen=True)

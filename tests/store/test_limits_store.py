@@ -21,6 +21,7 @@ async def test_lobbies_and_running_games_of_one_server_with_their_people(store: 
     ended = await store.create_game(1, 13, 500, "classic", {}, 7)
     await store.abandon(ended.id, ended.version)
     await store.create_game(2, 14, 100, "classic", {}, 7)
+    await store.create_game(1, -15, 100, "classic", {"daily": "2026-11-27"}, 7)  # no channel's
     assert await store.games_in_play(1) == [InPlay(lobby.id, frozenset({100, 200, -1})),
                                             InPlay(running.id, frozenset({300}))]
     assert await store.games_in_play(3) == []
