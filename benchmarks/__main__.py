@@ -1,6 +1,6 @@
 """Every benchmark in one run, one table: what, budget, figure, ratio (above 1 misses it).
 
-    python -m benchmarks [--quick] [--only rules,render,click,stats,ratings,startup]
+    python -m benchmarks [--quick] [--only rules,render,click,stats,ratings,daily,startup]
 
 * rules — random games through the rules API against the ``qwixx_sim`` anchor, measured
   in the same run (:mod:`benchmarks.bench_rules`);
@@ -11,6 +11,8 @@
   over a year and once all in the current month (:mod:`benchmarks.bench_stats`);
 * ratings — the rating leaderboard and a rating update at a game's end, on 100,000
   results (:mod:`benchmarks.bench_ratings`);
+* daily — the daily challenge's percentile, server ranking and streak reads, with
+  100,000 attempts at one day's dice (:mod:`benchmarks.bench_daily`);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
   (:mod:`benchmarks.bench_startup`).
 
@@ -25,7 +27,15 @@ import time
 import traceback
 from collections.abc import Callable
 
-from . import bench_click, bench_ratings, bench_render, bench_rules, bench_startup, bench_stats
+from . import (
+    bench_click,
+    bench_daily,
+    bench_ratings,
+    bench_render,
+    bench_rules,
+    bench_startup,
+    bench_stats,
+)
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
@@ -64,13 +74,20 @@ def ratings_rows(quick: bool) -> list[Row]:
              median / target) for name, median, target in figures]
 
 
+def daily_rows(quick: bool) -> list[Row]:
+    results, runs = (20_000, 5) if quick else (100_000, 15)
+    figures = asyncio.run(bench_daily.measure(results, runs=runs))
+    return [(f"daily: {name}, {results:,} attempts at one day's dice", f"<= {target:g} ms",
+             f"{median:.2f} ms", median / target) for name, median, target in figures]
+
+
 def startup_rows(quick: bool) -> list[Row]:
     return bench_startup.rows(2_000, 200) if quick else bench_startup.rows()
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "rules": rules_rows, "render": render_rows, "click": click_rows, "stats": stats_rows,
-    "ratings": ratings_rows, "startup": startup_rows}
+    "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows}
 
 
 def run(names: list[str], quick: bool) -> list[Row]:

@@ -186,10 +186,10 @@ class DailyQueries:
 
     async def standing(self, day: str, variant: str, score: int) -> Standing:
         """How ``score`` stands among every finished attempt of the day's dice."""
-        rows = await self._fetch(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN score > ? THEN 1 ELSE 0 END), 0) "
-            "FROM daily_attempts WHERE day = ? AND variant = ? AND score IS NOT NULL",
-            (score, day, variant))
+        rows = await self._fetch(  # two ranges of the index on (day, variant, score)
+            "SELECT (SELECT COUNT(*) FROM daily_attempts WHERE day = ? AND variant = ? "
+            "AND score IS NOT NULL), (SELECT COUNT(*) FROM daily_attempts WHERE day = ? "
+            "AND variant = ? AND score > ?)", (day, variant, day, variant, score))
         players, above = rows[0]
         return Standing(int(above), int(players))
 
