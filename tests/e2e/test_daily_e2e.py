@@ -188,3 +188,16 @@ async def test_the_server_chooses_the_ranking_channel_and_when_its_day_turns(
     assert "May 19, 2033" in mine.content
     listed = (await ana.slash("qwixx", "mygames")).message
     assert "Daily Qwixx of May 19, 2033 — turn 1" in listed.content
+
+
+async def test_the_sheets_buttons_outlive_a_restart(sb: Sandbox, bot: QwixxBot,
+                                                    clock: FakeClock, database: Path) -> None:
+    ana = sb.member("Ana")
+    begun = (await ana.slash("qwixx", "daily", variant="longo")).message
+    await sb.stop_bot()
+    await sb.run_bot(QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
+                              clock=clock, tick=0.05))
+    offered = choices(begun)
+    moved = await offered[-1].take(ana, begun)  # the old message's button, the new process
+    assert "Daily Qwixx Longo" in moved.content and choices(moved)
+    assert bot.store is None  # the first process is gone: the second one answered
