@@ -345,6 +345,15 @@ def state_copier(cls: type[Game]) -> Callable[[Game], Game]:
     return namespace["copy"]  # type: ignore[no-any-return]
 
 
+def offered(move: Move, moves: tuple[Move, ...]) -> bool:
+    """``move in moves``, asking the moves the rules hand out (shared objects) by
+    identity first: ``in`` alone calls the dataclass's ``__eq__`` on every other move."""
+    for candidate in moves:
+        if candidate is move:
+            return True
+    return move in moves
+
+
 def dice_version_of(state: dict[str, Any]) -> int:
     """The dice derivation of a stored game (version 1 when the JSON does not say)."""
     version = state.get("dice_version", DICE_V1)

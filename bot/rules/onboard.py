@@ -45,6 +45,7 @@ class OnBoardGame(QwixxGame):
     min_players = 2
     max_players = 4
     active_phases: ClassVar[tuple[str, ...]] = ("action2", ACTION3)
+    ends_after_a_turn = True  # the final round (_turn_end_reason)
     has_board = True
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],

@@ -18,7 +18,18 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, score_of
+from .base import (
+    DICE_VERSION,
+    PASS,
+    Event,
+    Game,
+    Move,
+    RuleError,
+    Score,
+    make_event,
+    offered,
+    score_of,
+)
 
 ROWS = ("orange", "yellow", "purple")  # top to bottom; also the canonical dice order
 COLUMNS = tuple(range(12))  # the grid's columns, left to right
@@ -69,6 +80,8 @@ def column_fields(column: int) -> list[str]:
     return [r for r in ROWS if column in ROW_COLUMNS[r]]
 
 
+ROW_LENGTH = 9  # number fields in every row
+assert all(len(c) == ROW_LENGTH for c in ROW_COLUMNS.values())
 COLUMN_FIELDS: dict[int, tuple[str, ...]] = {c: tuple(column_fields(c)) for c in COLUMNS}
 TRIPLE_COLUMNS: tuple[int, ...] = tuple(c for c in COLUMNS if len(column_fields(c)) == 3)
 
@@ -96,6 +109,20 @@ class QwintoSheet:
 
     fields: dict[str, dict[int, int]] = field(default_factory=lambda: {r: {} for r in ROWS})
     failed: int = 0
+    # The sheet's place moves by the colours thrown and their sum, worked out the first
+    # time they are asked for (a copy, which the rules make before writing, starts empty).
+    options: dict[tuple[tuple[str, ...], int], tuple[Move, ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def place_options(self, rolled: tuple[str, ...], total: int) -> tuple[Move, ...]:
+        """The moves writing ``total`` in a free field of a ``rolled`` colour's row, row by
+        row (:meth:`free_fields`)."""
+        found = self.options.get((rolled, total))
+        if found is None:
+            found = self.options[rolled, total] = tuple(
+                PLACE_MOVES[row][column] for row in rolled
+                for column in self.free_fields(row, total))
+        return found
 
     def can_write(self, row: str, column: int, number: int) -> bool:
         """Whether ``number`` may go into ``row`` at ``column`` under both writing rules."""
@@ -122,7 +149,8 @@ class QwintoSheet:
                 before = column
         columns = ROW_COLUMNS[row]
         candidates = columns[bisect_right(columns, after):bisect_left(columns, before)]
-        first, second = (self.fields[r] for r in OTHER_ROWS[row])
+        one, two = OTHER_ROWS[row]
+        first, second = self.fields[one], self.fields[two]
         return [c for c in candidates if first.get(c) != number and second.get(c) != number]
 
     def copy(self) -> QwintoSheet:
@@ -189,7 +217,8 @@ class QwintoGame(Game):
         if self.end_reason is not None or player not in self.players:
             return []
         if self.phase == PLACE:
-            return [*self.place_moves(player), PASS]
+            return [*self.sheets[player].place_options(self.rolled, sum(self.dice.values())),
+                    PASS]
         if player != self.active:
             return []
         if self.phase == ROLL:
@@ -204,10 +233,11 @@ class QwintoGame(Game):
     def _allows(self, player: int, move: Move) -> bool:
         """``move in self.legal_moves(player)``, without listing every move."""
         if self.phase == PLACE:
-            if move.kind == PLACE and not move.dice and move.row in self.rolled:
-                return move.number in self.sheets[player].free_fields(move.row, self.total)
+            if move.kind == PLACE:
+                return offered(move, self.sheets[player].place_options(
+                    self.rolled, sum(self.dice.values())))
             return move == PASS
-        if player != self.active:
+        if player != self._active():
             return False
         if self.phase == ROLL:
             return move in ROLL_MOVE_SET
@@ -246,9 +276,7 @@ class QwintoGame(Game):
         """Every field where ``player`` may write the current sum, row by row."""
         if self.phase != PLACE:
             return []
-        sheet, total = self.sheets[player], self.total
-        return [PLACE_MOVES[row][column] for row in self.rolled
-                for column in sheet.free_fields(row, total)]
+        return list(self.sheets[player].place_options(self.rolled, sum(self.dice.values())))
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:
@@ -269,53 +297,81 @@ class QwintoGame(Game):
     def _roll(self, attempt: int) -> list[Event]:
         self.attempt = attempt
         # The documented throw: one die per rolled colour, in canonical order.
-        self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt)
-        return [Event("rolled", self.active, {"dice": dict(self.dice), "total": self.total,
-                                              "attempt": attempt})]
+        dice = self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt)
+        return [make_event(("rolled", self._active(), {
+            "dice": dict(dice), "total": sum(dice.values()), "attempt": attempt}))]
+
+    def _active(self) -> int:
+        players = self.players
+        return players[(self.turn - 1) % len(players)]
 
     def _start_placing(self) -> list[Event]:
         """The sum is final: everyone may write it; players without a field pass at once."""
         self.phase = PLACE
-        self.chosen = {p: PASS for p in self.players if not self.place_moves(p)}
-        if len(self.chosen) == len(self.players):
+        rolled, total, sheets = self.rolled, sum(self.dice.values()), self.sheets
+        chosen: dict[int, Move] = {}
+        for player in self.players:
+            if not sheets[player].place_options(rolled, total):
+                chosen[player] = PASS
+        self.chosen = chosen
+        if len(chosen) == len(self.players):
             return self._resolve()
         return []
 
     def _resolve(self) -> list[Event]:
         """Apply every choice together, then the failed throw, the end check, the next turn."""
         events: list[Event] = []
+        chosen, total, active = self.chosen, sum(self.dice.values()), self._active()
+        placed = False
         for player in self.players:
-            events += self._write(player, self.chosen[player])
+            if self._write(player, chosen[player], total, events) and player == active:
+                placed = True
         self.chosen = {}
-        if not any(e.kind == "placed" and e.player == self.active for e in events):
-            sheet = self._sheet(self.active)
+        if not placed:
+            sheet = self._sheet(active)
             sheet.failed += 1
-            events.append(Event("failed_throw", self.active,
-                                {"count": sheet.failed, "limit": FAILED_LIMIT}))
+            events.append(make_event(("failed_throw", active,
+                                      {"count": sheet.failed, "limit": FAILED_LIMIT})))
         if self._check_end(events):
             return events
         self.turn += 1
         self._start_turn(events)
         return events
 
-    def _write(self, player: int, move: Move) -> list[Event]:
+    def _write(self, player: int, move: Move, total: int, events: list[Event]) -> bool:
+        """Write ``move`` (the sum ``total``) on ``player``'s sheet, telling ``events``;
+        whether it wrote a number."""
         if move.kind == PASS.kind:
-            return [Event("passed", player, {"phase": PLACE, "total": self.total})]
+            events.append(make_event(("passed", player, {"phase": PLACE, "total": total})))
+            return False
         if move.kind != PLACE or move.row is None or move.number is None:
             raise RuleError(f"unknown move {move}")
-        self._sheet(player).fields[move.row][move.number] = self.total
-        return [Event("placed", player, {"row": move.row, "column": move.number,
-                                         "number": self.total})]
+        sheet = self._sheet(player)
+        sheet.fields[move.row][move.number] = total
+        sheet.options = {}  # what it allowed before this number is written
+        events.append(make_event(("placed", player, {
+            "row": move.row, "column": move.number, "number": total})))
+        return True
 
     def _check_end(self, events: list[Event]) -> bool:
-        if any(len(s.complete_rows()) >= ROWS_TO_END for s in self.sheets.values()):
-            self.end_reason = "two_rows"
-        elif any(s.failed >= FAILED_LIMIT for s in self.sheets.values()):
-            self.end_reason = "failed_throws"
+        sheets = self.sheets.values()
+        for sheet in sheets:  # complete_rows, inline
+            complete = 0
+            for written in sheet.fields.values():
+                if len(written) == ROW_LENGTH:
+                    complete += 1
+            if complete >= ROWS_TO_END:
+                self.end_reason = "two_rows"
+                break
         else:
-            return False
+            for sheet in sheets:
+                if sheet.failed >= FAILED_LIMIT:
+                    self.end_reason = "failed_throws"
+                    break
+            else:
+                return False
         self.phase = "finished"
-        events.append(Event("game_over", None, {"reason": self.end_reason}))
+        events.append(make_event(("game_over", None, {"reason": self.end_reason})))
         return True
 
     def _start_turn(self, events: list[Event]) -> None:
@@ -324,7 +380,7 @@ class QwintoGame(Game):
         self.dice = {}
         self.attempt = 0
         self.chosen = {}
-        events.append(Event("turn", self.active, {"turn": self.turn}))
+        events.append(make_event(("turn", self._active(), {"turn": self.turn})))
 
     # --- scoring ---------------------------------------------------------
     def _score(self, player: int, sheet: QwintoSheet) -> Score:

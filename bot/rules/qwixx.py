@@ -15,7 +15,18 @@ from functools import cached_property
 from hashlib import blake2b
 from typing import Any, ClassVar
 
-from .base import DICE_VERSION, PASS, Event, Game, Move, RuleError, Score, make_event, score_of
+from .base import (
+    DICE_VERSION,
+    PASS,
+    Event,
+    Game,
+    Move,
+    RuleError,
+    Score,
+    make_event,
+    offered,
+    score_of,
+)
 from .dice import DICE_V2, FACE_TABLES, hashed_faces
 
 ROWS = ("red", "yellow", "green", "blue")
@@ -109,6 +120,17 @@ class QwixxRules:
         every = (1 << 4 * (2 * self.faces + 1)) - 1
         return tuple(every ^ (every // 15 << i) for i in range(len(ROWS)))
 
+    @cached_property
+    def after(self) -> dict[str, dict[int, tuple[int, int, int, bool]]]:
+        """Row -> number -> what crossing it does to :attr:`Sheet.allow`: the bits of the
+        other rows (kept), the row's part without and with crosses enough to lock, and
+        whether the number locks the row."""
+        length = self.row_length
+        return {r: {n: (self.others[i], self.spread[i][p + 1], self.spread[i][p + 2 + length],
+                        n in self.locking[r])
+                    for n, p in self.index[r].items()}
+                for i, r in enumerate(ROWS)}
+
     def state(self, row: str, crossed: list[int], crosses: int) -> int:
         """The index into :attr:`spread` of ``row`` with ``crossed`` numbers and
         ``crosses`` (lock included). (A number not of the row, which only a position the
@@ -146,15 +168,6 @@ class QwixxRules:
     def cross_moves(self) -> dict[str, dict[int, Move]]:
         """Row -> number -> the move crossing it (shared: moves are immutable)."""
         return {r: {n: Move(CROSS, r, n) for n in ns} for r, ns in self.row_numbers.items()}
-
-
-def offered(move: Move, moves: tuple[Move, ...]) -> bool:
-    """``move in moves``, asking the moves the rules hand out (shared objects) by
-    identity first: ``in`` alone calls the dataclass's ``__eq__`` on every other move."""
-    for candidate in moves:
-        if candidate is move:
-            return True
-    return move in moves
 
 
 def triangle(crosses: int) -> int:
@@ -207,6 +220,8 @@ class QwixxGame(Game):
     simultaneous_phases: ClassVar[tuple[str, ...]] = ("action1",)
     # The actions only the active player takes after action 1, in order.
     active_phases: ClassVar[tuple[str, ...]] = ("action2",)
+    # Whether the variant has a reason of its own to end the game as a turn ends.
+    ends_after_a_turn: ClassVar[bool] = False
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
@@ -425,7 +440,9 @@ class QwixxGame(Game):
         if len(self.closed) >= self.rules.rows_to_end and self._check_end(events):
             return events
         self.phase = self.active_phases[0]
-        self._skip_if_no_choice(events)
+        players = self.players  # _skip_if_no_choice, inline
+        if not self._active_options(players[(self.turn - 1) % len(players)]):  # the active
+            self._after_action(events)
         return events
 
     def _cross(self, player: int, move: Move, events: list[Event]) -> bool:
@@ -455,14 +472,13 @@ class QwixxGame(Game):
             self.active_crossed = True
         events.append(make_event(("crossed", player, {
             "row": row, "number": number, "phase": self.phase, "via": move.kind})))
-        locks = number in rules.locking[row]
+        others, short, enough, locks = rules.after[row][number]
         if locks:
             sheet.locks = [*sheet.locks, row]
             events.append(make_event(("locked", player, {"row": row})))
-        i, crosses = ROW_INDEX[row], len(crossed) + (row in sheet.locks)  # rules.state, inline
-        sheet.allow = sheet.allow & rules.others[i] | rules.spread[i][
-            rules.index[row][number] + 1
-            + (crosses >= rules.lock_threshold) * (rules.row_length + 1)]
+        crosses = len(crossed) + (row in sheet.locks)
+        sheet.allow = sheet.allow & others | (
+            enough if crosses >= rules.lock_threshold else short)
         return locks
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
@@ -513,7 +529,7 @@ class QwixxGame(Game):
                     reason = "penalties"
                     break
             else:
-                reason = self._turn_end_reason()
+                reason = self._turn_end_reason() if self.ends_after_a_turn else None
                 if reason is None:
                     return False
         self.end_reason = reason
