@@ -22,7 +22,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Self
 
@@ -65,6 +65,13 @@ class Board:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self  # immutable: games share it
+
+    @cached_property
+    def track(self) -> tuple[tuple[str, int, int], ...]:
+        """Per field in order: its colour, its number, and the bit of a Qwixx sheet's
+        compact state (:attr:`bot.rules.qwixx.Sheet.allow`) that says it may be crossed."""
+        return tuple((f.colour, f.number, 4 * f.number + COLOURS.index(f.colour))
+                     for f in self.fields)
 
     @property
     def last(self) -> int:

@@ -44,6 +44,17 @@ class LongoGame(QwixxGame):
             moves += self.lucky_moves(player)
         return moves
 
+    def _without_white_choice(self, total: int) -> dict[int, Move]:
+        """As classic's, but a player whose lucky number ``total`` is has a move too when
+        any open row lets their sheet cross something (its next number, by luck)."""
+        passing = super()._without_white_choice(total)
+        if passing:
+            anything = self.rules.row_bits[tuple(self.closed)]
+            for player in list(passing):
+                if total in self.lucky[player] and self.sheets[player].allow & anything:
+                    del passing[player]
+        return passing
+
     def lucky_numbers(self, player: int) -> tuple[int, ...]:
         return tuple(self.lucky[player])
 
@@ -68,11 +79,6 @@ class LongoGame(QwixxGame):
             if count == fewest:
                 moves.append(lucky_move(row, rules.row_numbers[row][start]))
         return moves
-
-    def _allows(self, player: int, move: Move) -> bool:
-        if move.kind == LUCKY:
-            return self.phase == "action1" and move in self._white_sum_moves(player)
-        return QwixxGame._allows(self, player, move)  # super(), without its cost
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
         if move.kind == LUCKY and move.row is not None and move.number is not None:

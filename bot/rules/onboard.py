@@ -27,9 +27,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import DICE_VERSION, Event, Move, RuleError, Score, score_of
-from .boards import DEFAULT_BOARD, Board, BoardError, Field, load_board
+from .boards import COLOURS, DEFAULT_BOARD, Board, BoardError, Field, load_board
 from .qwixx import ROWS, QwixxGame, Sheet, triangle
 
+assert COLOURS == ROWS, "a board's bits (Board.track) follow the sheet's rows"
 PAWN = "pawn"
 ACTION3 = "action3"
 MAX_STEPS = 5
@@ -125,40 +126,26 @@ class OnBoardGame(QwixxGame):
 
     def _pawn_moves(self, player: int, first: bool = False) -> list[Move]:
         """The pawn's moves: onto a field whose number the sheet has crossed, or may cross
-        now (:meth:`_span`'s rule inline, as in the crossings; a test holds them to it)."""
-        sheet, board, rules, closed = self.sheets[player], self.board, self.rules, self.closed
-        crossed, short, threshold, fields = sheet.crossed, rules.short, rules.lock_threshold, \
-            board.fields
+        now (the sheet's compact state, as in the crossings; a test holds them to it)."""
+        sheet, board, closed = self.sheets[player], self.board, self.closed
+        crossed, allow = sheet.crossed, sheet.allow
         pawns = self.pawns
         taken = set(pawns.values())  # as in _free_ahead: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
-        for position in range(pawns[player] + 1, board.last + 1):  # _free_ahead, inline
+        fields = board.track
+        for position in range(pawns[player] + 1, len(fields) + 1):  # _free_ahead, inline
             if position in taken:
                 continue
             steps += 1
             if steps > MAX_STEPS:
                 break
-            field = fields[position - 1]
-            colour, number = field.colour, field.number
-            done = crossed[colour]
-            if number in done:
+            colour, number, bit = fields[position - 1]
+            if number in crossed[colour] or (allow >> bit & 1 and colour not in closed):
                 moves.append(PAWN_MOVES[colour, steps])
-            else:
-                at = rules.index[colour]
-                place = at[number]
-                if colour in closed or (done and place <= at[done[-1]]) or (
-                        place >= short and len(done) + (colour in sheet.locks) < threshold):
-                    continue
-                moves.append(PAWN_MOVES[colour, steps])
-            if first:
-                break
+                if first:
+                    break
         return moves
-
-    def _allows(self, player: int, move: Move) -> bool:
-        if self.phase == ACTION3 and move.kind == PAWN:
-            return player == self.active and move in self._pawn_moves(player)
-        return QwixxGame._allows(self, player, move)  # super(), without its cost
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:

@@ -144,6 +144,14 @@ class QwixxRules:
                    for i, r in enumerate(ROWS))
 
     @cached_property
+    def row_bits(self) -> dict[tuple[str, ...], int]:
+        """Closed rows, in any order -> every bit of :attr:`Sheet.allow` that belongs to
+        an open row (a sheet ``allow & row_bits[closed]`` may cross something)."""
+        every = (1 << 4 * (2 * self.faces + 1)) - 1
+        return {closed: sum(every // 15 << i for i, r in enumerate(ROWS) if r not in closed)
+                for closed in self.open_bits}
+
+    @cached_property
     def fresh(self) -> int:
         """An empty sheet's :attr:`Sheet.allow`."""
         return self.allow(Sheet())
@@ -359,8 +367,9 @@ class QwixxGame(Game):
         return self._white_crossings(player, first)
 
     def _allows(self, player: int, move: Move) -> bool:
-        """``move in self.legal_moves(player)``, without listing every move for the
-        common cases: a pass, and a cross in actions 1 and 2."""
+        """``move in self.legal_moves(player)``, without listing every move: a pass, a
+        cross of the white sum (one look-up), and in an active phase the active player's
+        options (worked out once a phase)."""
         phase = self.phase
         if phase == "action1":
             if move is PASS:
@@ -377,9 +386,9 @@ class QwixxGame(Game):
             return False
         if move is PASS:
             return True
-        if phase == "action2" and move.kind == CROSS:
-            return offered(move, self._active_options(player))
-        return super()._allows(player, move)
+        if move.kind == PASS.kind:
+            return move == PASS
+        return offered(move, self._active_options(player))
 
     def _next_index(self, sheet: Sheet, row: str) -> int:
         """Index of the first number still crossable in ``row``."""
@@ -564,22 +573,21 @@ class QwixxGame(Game):
         players = self.players
         active = players[(turn - 1) % len(players)]  # self.active, inline
         events.append(make_event(("turn", active, {"turn": turn, "dice": dict(dice)})))
-        chosen: dict[int, Move] = {}  # a loop: cheaper than a comprehension's own frame
-        if self.has_lucky_numbers:
-            moves = self._white_sum_moves
-            for player in players:
-                if not moves(player, True):
-                    chosen[player] = PASS
-        else:  # _white_crossings, inline: the rows where the sheet may cross the white sum
-            shift = 4 * (dice["white1"] + dice["white2"])
-            open_rows = self.rules.open_bits[tuple(self.closed)] if self.closed else 15
-            sheets = self.sheets
-            for player in players:
-                if not sheets[player].allow >> shift & open_rows:
-                    chosen[player] = PASS
-        self.chosen = chosen
+        chosen = self.chosen = self._without_white_choice(dice["white1"] + dice["white2"])
         if len(chosen) == len(players):
             self._resolve_action1(events)
+
+    def _without_white_choice(self, total: int) -> dict[int, Move]:
+        """Player -> PASS for the players with no move in action 1 (the white sum
+        ``total``): their sheets' rows allow no cross of it (:meth:`_white_crossings`)."""
+        shift = 4 * total
+        open_rows = self.rules.open_bits[tuple(self.closed)] if self.closed else 15
+        sheets = self.sheets
+        passing: dict[int, Move] = {}  # a loop: cheaper than a comprehension's own frame
+        for player in self.players:
+            if not sheets[player].allow >> shift & open_rows:
+                passing[player] = PASS
+        return passing
 
     def _skip_if_no_choice(self, events: list[Event]) -> None:
         """An active-only action with nothing to choose needs no click: it is a pass."""
