@@ -195,7 +195,8 @@ def digit_height(size: float) -> float:
 
 # --- sprites: small images drawn once -------------------------------------------------
 
-SPRITES: ImageCache[Image.Image] = ImageCache(maxsize=4096)
+# Cells, chips, bands and words of the compact blocks, 1-3 KB each: 4 MB holds 1,500 or so.
+SPRITES: ImageCache[Image.Image] = ImageCache(maxsize=4096, max_bytes=4 * 2**20)
 
 
 def sprite(key: Hashable, size: tuple[int, int], background: Colour,

@@ -3,8 +3,10 @@ one piece by libdeflate (the ``deflate`` package), which takes about half of zli
 for files no larger, and the palette cut to the colours the image uses.
 
 Deflating is most of an image's time: a 864 x 562 sheet is 485 KB of palette indices,
-which libdeflate at level 7 deflates in about 2 ms, and zlib at the level that keeps
-the file as small in 5-6 ms.
+which libdeflate at level 7 deflates to 22.7 KB in 2.2 ms of CPU; zlib gives 23.4 KB in
+3.0 ms at level 6, 21.3 KB in 28 ms at level 9. The whole image is deflated in one
+piece: deflating runs of rows apart and keeping them for the next render of the sheet
+cost more on a sheet seen for the first time than it saved on the next ones.
 """
 
 from __future__ import annotations

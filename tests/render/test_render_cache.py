@@ -165,6 +165,31 @@ def test_the_cache_keeps_the_latest_images_up_to_its_size() -> None:
 
 
 
+def test_the_cache_keeps_the_latest_images_up_to_its_bytes() -> None:
+    """Images of 10 x 10 palette pixels (100 bytes) and RGB ones (400): at most 500 bytes,
+    the oldest dropped first; a build that gives None (a sprite that draws nothing) is
+    kept too, and holds nothing."""
+    cache: ImageCache[Image.Image | None] = ImageCache(maxsize=100, max_bytes=500)
+    built: list[int] = []
+
+    def build(k: int, mode: str | None = "P") -> Callable[[], Image.Image | None]:
+        def make() -> Image.Image | None:
+            built.append(k)
+            return Image.new(mode, (10, 10)) if mode else None
+        return make
+
+    for k in range(5):
+        cache.get(k, build(k))
+    assert (len(cache), cache.bytes) == (5, 500)
+    cache.get(5, build(5, "RGB"))  # 900 bytes: the four oldest go
+    assert (len(cache), cache.bytes) == (2, 500)
+    assert cache.get(6, build(6, None)) is None
+    assert cache.get(6, build(6)) is None
+    assert built == [0, 1, 2, 3, 4, 5, 6]
+    cache.clear()
+    assert (len(cache), cache.bytes) == (0, 0)
+
+
 def test_drawn_boxes_merge_per_strip_on_whole_blocks() -> None:
     boxes = [(-5.0, 3.0, 10.5, 9.0), (20.0, 5.0, 31.0, 40.0), (50.0, 70.0, 90.0, 200.0)]
     assert merged(boxes, (80, 100), 2) == [(0, 0, 32, 32), (20, 32, 32, 64),
