@@ -258,3 +258,10 @@ class RatingQueries:
             "SELECT variant, SUM(games) FROM ratings WHERE guild_id = ? GROUP BY variant "
             "ORDER BY SUM(games) DESC, variant", (guild_id,))
         return {str(r[0]): int(r[1]) for r in rows}
+
+    async def player_ratings(self, guild_id: int, player_id: int) -> dict[str, StoredRating]:
+        """One person's ratings on ``guild_id``, by variant."""
+        rows = await self._fetch(
+            "SELECT variant, mu, sigma, games FROM ratings WHERE guild_id = ? AND player_id = ?",
+            (guild_id, player_id))
+        return {str(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
+from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row, load_json
 from .records import GameResults as GameResults  # defined with the records, named here too
 from .records import PlayerResult as PlayerResult
 from .sql import Connection, Row
@@ -37,6 +37,17 @@ from .sql import Connection, Row
 if TYPE_CHECKING:
     from .sql import T, Work
 
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    """A person's stored accuracy: in one game, or averaged over ``games`` games."""
+
+    accuracy: float
+    games: int = 1
+
+
+DUE = "due"
+"""``games.shown["review"]`` while the final message waits for the accuracies."""
 
 # Reviews of finished games (schema version 12): each person's accuracy against
 # ``hard`` (see :mod:`bot.service.review`), worked out after the game off the click path.
@@ -405,3 +416,71 @@ class StatsQueries:
         )
         rows = await self._fetch(sql, (guild_id, player_id))
         return [PracticeBest(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+    # -- reviews (schema version 12) ----------------------------------------------
+
+    async def unreviewed_games(self, limit: int = 50, *, before: int | None = None,
+                               shards: tuple[tuple[int, ...], int] | None = None
+                               ) -> list[GameRecord]:
+        """Finished games without a review yet, newest first (``before``: only those of
+        lower id; ``shards``: ``(ids, count)``, only the games of those shards' guilds)."""
+        where, params = "", []
+        if before is not None:
+            where, params = " AND id < ?", [before]
+        if shards is not None:
+            ids, count = shards
+            where += f" AND (guild_id >> 22) % ? IN ({', '.join('?' for _ in ids) or 'NULL'})"
+            params += [count, *ids]
+        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished'{where} AND NOT "
+               "EXISTS (SELECT 1 FROM reviewed_games AS r WHERE r.game_id = games.id) "
+               "ORDER BY id DESC LIMIT ?")
+        return [game_from_row(row) for row in await self._fetch(sql, (*params, limit))]
+
+    async def add_review(self, record: GameRecord, accuracies: Sequence[tuple[int, float, int]],
+                         hints: bool, now: float) -> bool:
+        """Keep the review of the finished ``record``: each person's ``(player, accuracy,
+        decisions)``, once (False: it was kept already). When its channel may show it
+        (the final message is posted and waits for it, or is still to be posted), the
+        game's version moves on, so the channel catches up with it even after a restart:
+        the final message is edited once (see :mod:`bot.channel.plan`)."""
+        finished_at = record.finished_at if record.finished_at is not None else now
+
+        def work(conn: Connection) -> bool:
+            if not conn.execute(
+                    "INSERT INTO reviewed_games (game_id, guild_id, reviewed_at) "
+                    "VALUES (?, ?, ?) ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+                    (record.id, record.guild_id, now)).fetchall():
+                return False
+            conn.executemany(
+                "INSERT INTO accuracies (game_id, player_id, guild_id, variant, finished_at, "
+                "accuracy, decisions, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(record.id, player, record.guild_id, record.variant, finished_at,
+                  min(1.0, max(0.0, accuracy)), decisions, int(hints))
+                 for player, accuracy, decisions in accuracies])
+            row = conn.execute("SELECT shown_version, version, shown FROM games WHERE id = ?",
+                               (record.id,)).fetchone()
+            if row is not None and accuracies and (
+                    int(row[0]) < int(row[1]) or load_json(row[2] or "{}").get("review") == DUE):
+                conn.execute("UPDATE games SET version = version + 1 WHERE id = ?",
+                             (record.id,))
+            return True
+        return await self._transact(work)
+
+    async def reviewed(self, game_id: int) -> dict[int, float] | None:
+        """The people's accuracies in a reviewed game (None: not reviewed yet)."""
+        rows = await self._fetch(
+            "SELECT r.game_id, a.player_id, a.accuracy FROM reviewed_games AS r "
+            "LEFT JOIN accuracies AS a ON a.game_id = r.game_id WHERE r.game_id = ?",
+            (game_id,))
+        if not rows:
+            return None
+        return {int(r[1]): float(r[2]) for r in rows if r[1] is not None}
+
+    async def average_accuracies(self, guild_id: int, player_id: int,
+                                 since: float | None = None) -> dict[str, Accuracy]:
+        """A person's average accuracy per variant on ``guild_id`` (games with hints left
+        out; ``since``: of the games finished then or later), with the games averaged."""
+        sql = ("SELECT variant, AVG(accuracy), COUNT(*) FROM accuracies WHERE guild_id = ? "
+               "AND player_id = ? AND hints = 0 AND finished_at >= ? GROUP BY variant")
+        rows = await self._fetch(sql, (guild_id, player_id, -1.0 if since is None else since))
+        return {str(r[0]): Accuracy(float(r[1]), int(r[2])) for r in rows}

@@ -220,3 +220,86 @@ async def test_queries_use_their_indexes(store: Store, db_path: Path, sql: str,
         plan = " ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}",
                                                         [1] * sql.count("?")))
     assert index in plan and "SCAN" not in plan.replace("SCAN (", ""), plan
+
+
+# -- reviews (schema version 12) -------------------------------------------------------
+
+async def test_a_review_is_kept_once_and_read_back(store: Store) -> None:
+    record = await finish(store, {ANA: 30, BEN: 10})
+    assert await store.reviewed(record.id) is None
+    assert [g.id for g in await store.unreviewed_games()] == [record.id]
+    assert await store.add_review(record, [(ANA, 0.8, 12), (BEN, 0.5, 9)], False, 5.0)
+    assert not await store.add_review(record, [(ANA, 0.1, 12)], False, 6.0)  # once
+    assert await store.reviewed(record.id) == {ANA: 0.8, BEN: 0.5}
+    assert await store.unreviewed_games() == []
+    nobody = await finish(store, {CEM: 3}, channel=CHANNEL + 1)
+    assert await store.add_review(nobody, [], False, 7.0)  # reviewed, nothing to rate
+    assert await store.reviewed(nobody.id) == {}
+
+
+async def test_unreviewed_games_come_newest_first_and_page_by_id(store: Store) -> None:
+    ids = [(await finish(store, {ANA: k}, channel=CHANNEL + k)).id for k in range(4)]
+    assert [g.id for g in await store.unreviewed_games(2)] == ids[:1:-1]
+    assert [g.id for g in await store.unreviewed_games(2, before=ids[2])] == ids[1::-1]
+    await running(store, [BEN], channel=CHANNEL + 9)  # not finished: never listed
+    assert len(await store.unreviewed_games()) == 4
+
+
+async def test_average_accuracy_per_variant_leaves_out_hints_and_other_servers(
+        store: Store, clock: FakeClock) -> None:
+    for k, (variant, accuracy, hints) in enumerate([("classic", 0.9, False),
+                                                    ("classic", 0.7, False),
+                                                    ("classic", 0.1, True),
+                                                    ("qwinto", 0.6, False)]):
+        record = await finish(store, {ANA: k, BEN: 0}, channel=CHANNEL + k, variant=variant)
+        await store.add_review(record, [(ANA, accuracy, 20), (BEN, 0.2, 20)], hints, 1.0)
+        clock.tick(DAY)
+    elsewhere = await finish(store, {ANA: 1}, guild=OTHER_GUILD, channel=CHANNEL + 9)
+    await store.add_review(elsewhere, [(ANA, 0.0, 5)], False, 1.0)
+    found = await store.average_accuracies(GUILD, ANA)
+    assert set(found) == {"classic", "qwinto"}
+    assert found["classic"].accuracy == pytest.approx(0.8) and found["classic"].games == 2
+    assert found["qwinto"].accuracy == pytest.approx(0.6) and found["qwinto"].games == 1
+    recent = await store.average_accuracies(GUILD, ANA, since=clock.now - 1.5 * DAY)
+    assert set(recent) == {"qwinto"}  # a period: the games finished since
+    assert (await store.average_accuracies(OTHER_GUILD, ANA))["classic"].accuracy == 0.0
+
+
+async def test_a_review_moves_the_game_on_only_when_its_channel_waits_for_it(
+        store: Store) -> None:
+    shown = await finish(store, {ANA: 3, BEN: 1})
+    await store.set_shown(shown.id, shown.version, None, {"ended": True})  # an old game
+    shown = await store.get_game(shown.id)  # type: ignore[assignment]
+    await store.add_review(shown, [(ANA, 0.5, 3)], False, 1.0)
+    after = await store.get_game(shown.id)
+    assert after is not None and after.version == shown.version  # its channel left alone
+
+    due = await finish(store, {ANA: 3, BEN: 1}, channel=CHANNEL + 1)
+    await store.set_shown(due.id, due.version, None, {"ended": True, "review": "due"})
+    await store.add_review(due, [(ANA, 0.5, 3)], False, 1.0)
+    after = await store.get_game(due.id)
+    assert after is not None and after.version == due.version + 1
+    assert after.shown_version < after.version  # the catch-up edits the final message
+
+    unseen = await finish(store, {ANA: 3, BEN: 1}, channel=CHANNEL + 2)  # end not shown
+    await store.add_review(unseen, [(BEN, 0.5, 3)], False, 1.0)
+    after = await store.get_game(unseen.id)
+    assert after is not None and after.shown_version < after.version
+
+
+async def test_forgetting_a_member_and_deleting_a_server_reach_the_accuracies(
+        store: Store) -> None:
+    record = await finish(store, {ANA: 3, BEN: 1})
+    await store.add_review(record, [(ANA, 0.5, 3), (BEN, 0.75, 4)], False, 1.0)
+    done = await store.forget_person(ANA)
+    assert await store.reviewed(record.id) == {done.anonymous_id: 0.5, BEN: 0.75}
+    assert await store.average_accuracies(GUILD, ANA) == {}
+    await store.mark_guild_departed(GUILD, 1.0)
+    deleted = await store.delete_departed_guild(GUILD, before=2.0)
+    assert deleted is not None and deleted["accuracies"] == 2
+    assert deleted["reviewed_games"] == 1
+    assert await store.average_accuracies(GUILD, BEN) == {}
+
+
+async def test_a_persons_ratings_per_variant(store: Store) -> None:
+    assert await store.player_ratings(GUILD, ANA) == {}
