@@ -7,18 +7,26 @@ for people (their moves stored as the people's own), then reviewed as the bot do
 ``hard``'s options rated before each decision). Prints the CPU time per game (mean and
 worst over the games) and the worst's ratio to the budget (above 1 misses it).
 
+Then what a review costs the event loop: the games are reviewed again as the bot does
+after a game's end (on the reviews' worker thread, :class:`bot.service.review.ReviewKeeper`)
+while a task on the loop asks to wake every millisecond; how late it wakes, against the
+same ticker with no review running (Python's threads share one interpreter lock, which
+a thread holds for at most 5 ms at a time).
+
     python -m benchmarks.bench_review [--games 5] [--variant classic] [--players 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
+import statistics
 import time
 
 from bot.players import choose
 from bot.rules import new_game
-from bot.service.review import Review, review_game
+from bot.service.review import _WORKER, Review, review_game
 from bot.service.types import GameRecord, MoveRecord
 
 BUDGET_S = 2.0
@@ -52,6 +60,35 @@ def measure(variant: str, players: int, games: int) -> tuple[list[float], list[R
     return times, reviews
 
 
+async def lateness(games: list[tuple[GameRecord, list[MoveRecord]]] | None,
+                   seconds: float = 1.0) -> list[float]:
+    """How late (ms) a 1 ms ticker on the loop wakes while ``games`` are reviewed on the
+    reviews' worker thread one after another (None: for ``seconds``, nothing else runs)."""
+    loop, late = asyncio.get_running_loop(), []
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        while not done.is_set():
+            asked = time.perf_counter()
+            await asyncio.sleep(0.001)
+            late.append((time.perf_counter() - asked - 0.001) * 1000)
+
+    task = asyncio.create_task(ticker())
+    if games is None:
+        await asyncio.sleep(seconds)
+    else:
+        for record, moves in games:
+            await loop.run_in_executor(_WORKER, review_game, record, moves)
+    done.set()
+    await task
+    return late
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
@@ -65,6 +102,13 @@ def main() -> None:
           f"({decisions:.0f} decisions rated on average, {args.games} games): "
           f"mean {sum(times) / len(times):.3f} s, worst {worst:.3f} s of CPU; "
           f"budget {BUDGET_S:.0f} s, ratio {worst / BUDGET_S:.2f}")
+    games = [finished(args.variant, args.players, seed) for seed in range(1, args.games + 1)]
+    idle = asyncio.run(lateness(None))
+    busy = asyncio.run(lateness(games))
+    print(f"event loop while they are reviewed on the worker thread: a 1 ms timer wakes "
+          f"late by p50 {statistics.median(busy):.2f} ms, p99 {p99(busy):.2f} ms, "
+          f"worst {max(busy):.2f} ms (idle: p50 {statistics.median(idle):.2f} ms, "
+          f"p99 {p99(idle):.2f} ms, worst {max(idle):.2f} ms)")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ from bot.service.types import GameRecord, StoredEvent
 Events = Mapping[int, Sequence[StoredEvent]]
 """A game's stored events by turn."""
 Image = Literal["dice", "board", "scoreboard"]
+DUE = "due"
+"""``Shown.review`` while the final message waits for the game's review (the store's
+:data:`bot.store.stats.DUE`, which the store reads to catch the channel up)."""
 Buttons = Literal["turn", "end"]
 
 
@@ -46,17 +49,31 @@ class Shown:
     notes: list[list[Any]] = field(default_factory=list)
     """``[message_id, [players], phase]``: reminders and calls, to go once those players
     decided in that phase."""
+    review: str | None = None
+    """The people's accuracies on the final message: :data:`DUE` (posted before the
+    game's review was stored: edited once it is), ``shown``, or None (no final message
+    yet, or one posted before games were reviewed, which is left as it is)."""
+    end: dict[str, Any] | None = None
+    """While the review is due: what the final message was made of (``preface``,
+    ``wins``, ``best``, ``ratings``), so that its edit says the same and more."""
 
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
         data = record.shown
         return cls(data.get("turn"), list(data.get("pinged", [])), data.get("files", ""),
                    bool(data.get("ended", False)), data.get("since"),
-                   [list(note) for note in data.get("notes", [])])
+                   [list(note) for note in data.get("notes", [])], data.get("review"),
+                   data.get("end"))
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "pinged": self.pinged, "files": self.files,
-                "ended": self.ended, "since": self.since, "notes": self.notes}
+        data: dict[str, Any] = {"turn": self.turn, "pinged": self.pinged,
+                                "files": self.files, "ended": self.ended, "since": self.since,
+                                "notes": self.notes}
+        if self.review is not None:
+            data["review"] = self.review
+        if self.end is not None:
+            data["end"] = self.end
+        return data
 
 
 @dataclass(frozen=True)
@@ -116,6 +133,8 @@ class Channel:
     """A solo game's personal best before it, for the final message."""
     ratings: Mapping[int, tuple[int, int]] | None = None
     """Each rated person's rating after the game and its change, for the final message."""
+    accuracies: Mapping[int, float] | None = None
+    """The people's accuracies once the game's review is stored (None: not yet)."""
 
 
 def humans(players: Sequence[int]) -> list[int]:
@@ -150,6 +169,36 @@ def ending(record: GameRecord, shown: Shown) -> bool:
     return record.status == "finished" and not shown.ended
 
 
+def review_due(record: GameRecord, shown: Shown) -> bool:
+    """Whether the next plan may show the people's accuracies (it needs ``accuracies``):
+    the final message is still to be posted, or waits for them."""
+    return ending(record, shown) or (record.status == "finished" and shown.review == DUE)
+
+
+def end_facts(channel: Channel, preface: Sequence[str]) -> dict[str, Any]:
+    """What the final message is made of, as stored with the game (JSON)."""
+    return {"preface": list(preface),
+            "wins": {str(p): n for p, n in (channel.wins or {}).items()},
+            "best": channel.best,
+            "ratings": {str(p): list(r) for p, r in (channel.ratings or {}).items()}}
+
+
+def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
+    """The final message edited once to show the accuracies stored since it was posted."""
+    if shown.review != DUE or channel.accuracies is None:
+        return []
+    facts, shown.review, shown.end = shown.end or {}, "shown", None
+    if not channel.accuracies or not channel.record.message_id:
+        return []
+    content = end_content(channel.game, facts.get("preface", ()),
+                          {int(p): int(n) for p, n in facts.get("wins", {}).items()},
+                          facts.get("best"),
+                          {int(p): (int(r[0]), int(r[1]))
+                           for p, r in facts.get("ratings", {}).items()},
+                          channel.accuracies)
+    return [Edit(channel.record.message_id, content, None, "end", shown.files)]
+
+
 def plan(channel: Channel) -> tuple[list[Step], Shown]:
     """The writes that bring the channel of ``channel.game`` up to the stored game, and
     what it shows once they are done (the publisher adds the ids only Discord knows)."""
@@ -158,7 +207,8 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
                     notes=[list(n) for n in channel.shown.notes])
     ended = record.status != "running"
     steps: list[Step] = []
-    if shown.turn is not None and record.message_id and (shown.turn < game.turn or ended):
+    if shown.turn is not None and record.message_id and not shown.ended \
+            and (shown.turn < game.turn or ended):
         content = story.turn_message(game, events, shown.since or shown.turn, shown.turn,
                                      None, away)
         steps.append(Edit(record.message_id, content, (), None, "", final=True))
@@ -166,7 +216,7 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
     first_unseen = 1 if shown.turn is None else shown.turn + 1
     if ended:
         if shown.ended:
-            return steps, shown
+            return [*steps, *accuracies_shown(channel, shown)], shown
         shown.ended = True
         last = game.turn + 1
         since, apart = tell_apart(record, game, events, range(first_unseen, last), away)
@@ -174,9 +224,13 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
         steps += apart
         if record.status == "finished":
             steps.append(Post(end_content(game, preface, channel.wins, channel.best,
-                                          channel.ratings),
+                                          channel.ratings, channel.accuracies),
                               f"qx{record.id}end", ("scoreboard",), "end",
                               tuple(humans(game.players)), live=True))
+            if channel.accuracies is None:  # the review is worked out meanwhile
+                shown.review, shown.end = DUE, end_facts(channel, preface)
+            else:
+                shown.review = "shown"
         elif preface:
             steps.append(Post(story.fit(preface[:-1], preface[-1]), f"qx{record.id}over"))
         return steps, shown

@@ -32,7 +32,18 @@ import discord
 
 from bot.channel import story
 from bot.channel.budget import WriteBudget, unreachable
-from bot.channel.plan import Buttons, Channel, Delete, Edit, Image, Post, Shown, ending, plan
+from bot.channel.plan import (
+    Buttons,
+    Channel,
+    Delete,
+    Edit,
+    Image,
+    Post,
+    Shown,
+    ending,
+    plan,
+    review_due,
+)
 from bot.channel.texts import lobby_closed_content, message_link
 from bot.i18n import using
 from bot.messages import t
@@ -45,6 +56,7 @@ from bot.service.games import GameService, Outcome, ServiceError
 from bot.service.memo import load_game
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
+from bot.service.review import ReviewKeeper
 from bot.service.types import GameRecord, StoredEvent
 from bot.shards import ShardPlan
 
@@ -122,6 +134,9 @@ class Publisher:
         self.client = client
         self.service = service
         self.ratings = RatingService(service.store)
+        self.reviews = ReviewKeeper(service.store, service.clock)
+        self._reviewing: dict[int, asyncio.Task[None]] = {}
+        """Reviews of games that just ended, worked out while the channel goes on."""
         self.turn_view, self.end_view, self.refresh_sheet = turn_view, end_view, refresh_sheet
         self.settle = settle
         self.budget = budget or WriteBudget()
@@ -273,11 +288,16 @@ class Publisher:
         wins: dict[int, int] = {}
         best: int | None = None
         ratings: dict[int, tuple[int, int]] = {}
+        accuracies: dict[int, float] | None = None
         if ending(record, shown):
             wins, best = await self.end_facts(record, game)
             ratings = await self.rating_facts(record)
+        if review_due(record, shown):
+            accuracies = await self.service.store.reviewed(record.id)
+            if accuracies is None:
+                self.review_later(record)
         steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away,
-                                    wins, best, ratings))
+                                    wins, best, ratings, accuracies))
         if record.status != "running":
             self.forget(record.id)
         message_id = record.message_id
@@ -323,6 +343,30 @@ class Publisher:
             log.exception("game %d: its ratings are left to the next start", record.id)
             return {}
         return {c.player: (c.after.shown, c.delta) for c in changes}
+
+    def review_later(self, record: GameRecord) -> None:
+        """Review the game that just ended in the background (once in this process): its
+        final message is posted meanwhile, and edited to show the accuracies once they
+        are stored. A stop before then leaves it to the review of unreviewed games at
+        the next start (:meth:`bot.service.review.ReviewKeeper.backfill`)."""
+        if record.id in self._reviewing:
+            return
+        task = asyncio.create_task(self._review(record), name=f"qwixx-review-{record.id}")
+        self._reviewing[record.id] = task
+        task.add_done_callback(lambda _: self._reviewing.pop(record.id, None))
+
+    async def _review(self, record: GameRecord) -> None:
+        try:
+            async with self.service.game_lock(record.id):
+                pass  # the sync that asked for the review has posted the final message
+            await self.reviews.keep(record)
+        except Exception:
+            log.exception("game %d: its review is left to the next start", record.id)
+            return
+        try:
+            await self.sync(record.id)
+        except Exception as error:  # the timer loop's catch-up edits it later
+            log.warning("game %d: its accuracies are shown later (%s)", record.id, error)
 
     async def post(self, record: GameRecord, game: Game, step: Post) -> int:
         """One planned post; a call goes as a public follow-up of a recent click when
@@ -540,6 +584,16 @@ class Publisher:
                          outcome.record.id, error)
                 self._sheets.pop((outcome.record.id, player), None)
         return updated
+
+    def stop_reviews(self) -> None:
+        """Give up the reviews under way (on a stop): the next start does them again."""
+        for task in list(self._reviewing.values()):
+            task.cancel()
+
+    async def reviewed(self) -> None:
+        """Wait for the reviews of the games that just ended, and their channels' edits."""
+        while self._reviewing:
+            await asyncio.gather(*self._reviewing.values(), return_exceptions=True)
 
     async def drain(self) -> None:
         """Run the syncs still waiting, now (on shutdown and in tests)."""

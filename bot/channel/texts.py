@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.channel.story import fit, mention, mentions
-from bot.messages import change, ordinal, plural, signed, t, whole
+from bot.messages import change, ordinal, percent, plural, signed, t, whole
 from bot.rules import VARIANTS, Game
 from bot.service.types import GameRecord
 
@@ -26,17 +26,20 @@ def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
 
 def end_content(game: Game, preface: Iterable[str] = (),
                 wins: Mapping[int, int] | None = None, best: int | None = None,
-                ratings: Mapping[int, tuple[int, int]] | None = None) -> str:
+                ratings: Mapping[int, tuple[int, int]] | None = None,
+                accuracies: Mapping[int, float] | None = None) -> str:
     """The ranking, the winner named, and (``wins``) each winner's count on this server;
     a solo game instead sets its score against the personal best ``best`` (None: the
     player's first), for nobody wins a game played alone. ``ratings``: each rated
-    person's rating after the game and its change, shown on their line."""
+    person's rating after the game and its change, shown on their line;
+    ``accuracies``: each person's accuracy against Hard, in a line of their own."""
     ranking = game.ranking()
     lines = [t("end.title", title=game.title)]
     if len(game.players) == 1:
         lines += [t("end.solo.score", name=mention(game.players[0]),
                     total=signed(ranking[0].total)),
-                  solo_verdict(game.title, ranking[0].total, best)]
+                  solo_verdict(game.title, ranking[0].total, best),
+                  *accuracy_line(game, accuracies)]
         return fit(list(preface), "\n".join(lines))
     winners = [s.player for s in ranking if s.rank == 1]
     rated = ratings or {}
@@ -48,7 +51,15 @@ def end_content(game: Game, preface: Iterable[str] = (),
     lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()
               if n > 0]
+    lines += accuracy_line(game, accuracies)
     return fit(list(preface), "\n".join(lines))
+
+
+def accuracy_line(game: Game, accuracies: Mapping[int, float] | None) -> list[str]:
+    """The people's accuracies in the ranking's order (none: no line)."""
+    shown = [t("review.end.person", name=mention(s.player), accuracy=percent(accuracies[s.player]))
+             for s in game.ranking() if accuracies and s.player in accuracies]
+    return [t("review.end.accuracy", accuracies=" · ".join(shown))] if shown else []
 
 
 def solo_verdict(title: str, total: int, best: int | None) -> str:

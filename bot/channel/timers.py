@@ -18,7 +18,7 @@ import contextlib
 import logging
 
 from bot.channel.publisher import Publisher
-from bot.service.games import GameService
+from bot.service.games import GameService, shard_ids
 from bot.service.privacy import PrivacyService
 from bot.shards import ShardPlan
 
@@ -35,6 +35,7 @@ class Timers:
         self.interval = interval
         self.shards = shards
         self._task: asyncio.Task[None] | None = None
+        self._reviews: asyncio.Task[int] | None = None
 
     async def tick(self) -> int:
         """Fire everything due now, then catch up every channel that lags the store;
@@ -69,8 +70,33 @@ class Timers:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="qwixx-timers")
+        if self._reviews is None:
+            self._reviews = asyncio.create_task(self._review_earlier(), name="qwixx-reviews")
+
+    async def _review_earlier(self) -> int:
+        try:
+            return await self.publisher.reviews.backfill(shard_ids(self.shards),
+                                                         shown=self._show_review)
+        except Exception:
+            log.exception("reviewing earlier games failed; the rest are reviewed at the "
+                          "next start")
+            return 0
+
+    async def _show_review(self, game_id: int) -> None:
+        """A final message may now show the accuracies (else the catch-up tries again)."""
+        if self.publisher.unreachable_since is None:
+            try:
+                await self.publisher.sync(game_id)
+            except Exception as error:
+                log.warning("game %s: its accuracies are shown later (%s)", game_id, error)
 
     async def stop(self) -> None:
+        self.publisher.stop_reviews()
+        if self._reviews is not None:
+            self._reviews.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reviews
+            self._reviews = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -13,16 +13,29 @@ sum(spread)`` over all their decisions; a decision whose options are all worth t
 (a forced move) counts nothing. It works on differences only, so it holds for the
 expected margins ``hard`` plays for in Qwixx games of two or more, which may be negative.
 
-The review is computed off the event loop (``asyncio.to_thread``), never on the click
+The review is computed off the event loop (in a worker thread), never on the click
 path; a finished 5-player classic game takes well under a second
 (``benchmarks/bench_review.py``).
+
+**Kept accuracies** (:class:`ReviewKeeper`): once a game has ended, its review is
+worked out in the background, on one worker thread of its own (never in the event
+loop, nor in the store's writer: the move log is read first, the accuracies written
+after), and each person's accuracy is stored with the game (schema version 12). The
+final scoreboard, posted without waiting for it, is then edited once to show them
+(:mod:`bot.channel.plan`); ``/qwixx stats`` averages them. Games that ended before,
+or whose review a stop cut short, are reviewed after start-up, newest first, paced
+so that the worker thread is busy at most half the time (:meth:`ReviewKeeper.backfill`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
 from bot.rules import Game, Move, dice_version_of, new_game
@@ -30,9 +43,14 @@ from bot.service.games import GameService, ServiceError
 from bot.service.play import Options
 from bot.service.stats import StatsService
 from bot.service.types import GameRecord, MoveRecord
+from bot.store import Store
+from bot.store.stats import DUE
+
+log = logging.getLogger(__name__)
 
 COSTLIEST = 3  # decisions shown to the asker
 SHOWN_LOSS = 0.05  # a loss that rounds to 0.0 points is no mistake worth showing
+BACKFILL_BATCH: Final = 20  # finished games read at a time by the backfill
 
 
 @dataclass(frozen=True)
@@ -153,3 +171,81 @@ class ReviewService:
         if not 1 <= number <= len(games):
             raise ServiceError("review.unknown", number=number)
         return games[number - 1].game_id
+
+
+def accuracies_of(review: Review) -> list[tuple[int, float, int]]:
+    """Each person's ``(player, accuracy, decisions rated)``, those with a decision rated."""
+    found = []
+    for player in review.people:
+        accuracy = review.accuracy(player)
+        if accuracy is not None:
+            found.append((player, accuracy, len(review.decisions(player))))
+    return found
+
+
+def waits_for_review(record: GameRecord) -> bool:
+    """Whether the channel of the finished ``record`` is to show its review: its final
+    message waits for it, or the channel has still to catch up (see
+    :meth:`bot.store.Store.add_review`)."""
+    return record.shown_version < record.version or record.shown.get("review") == DUE
+
+
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qwixx-review")
+"""The reviews' own thread: one review at a time, whatever else runs in threads."""
+
+
+class ReviewKeeper:
+    """Stores each finished game's accuracies once (see the module)."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def keep(self, record: GameRecord) -> dict[int, float] | None:
+        """Review the finished ``record`` unless that is done already, and store its
+        people's accuracies; them (None: the game has not finished). A game whose logs
+        were pruned, or that no longer replays, is kept as reviewed without accuracies."""
+        if record.status != "finished":
+            return None
+        if (known := await self.store.reviewed(record.id)) is not None:
+            return known
+        moves = await self.store.moves(record.id)
+        lines: list[tuple[int, float, int]] = []
+        if moves:
+            try:
+                review = await asyncio.get_running_loop().run_in_executor(
+                    _WORKER, review_game, record, moves)
+                lines = accuracies_of(review)
+            except Exception:  # a log the rules no longer replay: no accuracy, once
+                log.warning("game %d cannot be reviewed; it is kept without accuracies",
+                            record.id, exc_info=True)
+        await self.store.add_review(record, lines, Options.of(record.options).hints,
+                                    self.clock())
+        return {player: accuracy for player, accuracy, _ in lines}
+
+    async def backfill(self, shards: tuple[tuple[int, ...], int] | None = None,
+                       rest: float = 1.0,
+                       shown: Callable[[int], Awaitable[None]] | None = None) -> int:
+        """Review every finished game not reviewed yet (with ``shards``: of those shards'
+        guilds), newest first; after each, wait ``rest`` times as long as it took, so the
+        reviews leave the processor to the games. ``shown``: called with each game whose
+        channel is to show the review (its final message waits for it, or is still to
+        be posted). How many were reviewed."""
+        done, before = 0, None
+        while batch := await self.store.unreviewed_games(BACKFILL_BATCH, before=before,
+                                                          shards=shards):
+            for record in batch:
+                started = time.monotonic()
+                try:
+                    await self.keep(record)
+                    done += 1
+                    if shown is not None and waits_for_review(record):
+                        await shown(record.id)
+                except Exception:  # the store refused: this game is tried at the next start
+                    log.warning("game %d: its review is left to the next start", record.id,
+                                exc_info=True)
+                await asyncio.sleep(rest * (time.monotonic() - started))
+            before = batch[-1].id
+        if done:
+            log.info("reviewed %d finished games", done)
+        return done

@@ -12,14 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.channel.plan import Channel, Delete, Edit, Post, Shown, ending, plan
+from bot.channel.plan import DUE, Channel, Delete, Edit, Post, Shown, ending, plan, review_due
 from bot.channel.publisher import by_turn
 from bot.i18n import using
 from bot.players import is_computer
 from bot.service.games import GameService
 from bot.service.memo import load_game
 from bot.service.play import Seats
+from bot.service.review import ReviewKeeper
 from bot.service.types import Store
+from bot.store.stats import DUE as STORED_DUE
 
 GOLDEN = Path(__file__).parent / "golden"
 HOST = 111
@@ -38,6 +40,8 @@ class FakeChannel:
 
     messages: dict[int, Message] = field(default_factory=dict)
     writes: int = 0
+    edits: dict[int, int] = field(default_factory=dict)
+    """Edits per message."""
 
     def carry_out(self, steps: list[object], shown: Shown) -> int | None:
         live = None
@@ -46,6 +50,7 @@ class FakeChannel:
             if isinstance(step, Delete):
                 del self.messages[step.message_id]
             elif isinstance(step, Edit):
+                self.edits[step.message_id] = self.edits.get(step.message_id, 0) + 1
                 old = self.messages[step.message_id]
                 images = old.images if step.images is None else step.images
                 self.messages[step.message_id] = Message(step.content, images, step.buttons)
@@ -79,7 +84,9 @@ async def sync(service: GameService, channel: FakeChannel, game_id: int) -> None
     wins, best = ({}, None)
     if ending(record, shown):
         wins = {p: await service.wins_on_server(record.guild_id, p) for p in game.players}
-    steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away, wins, best))
+    accuracies = await service.store.reviewed(game_id) if review_due(record, shown) else None
+    steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away, wins, best,
+                                accuracies=accuracies))
     live = channel.carry_out(steps, after)
     await service.set_shown(game_id, record.version, live or record.message_id,
                             after.to_json())
@@ -99,7 +106,9 @@ async def play(tmp_path: Path, variant: str, seed: int) -> FakeChannel:
                 await sync(service, channel, record.id)
                 game = (await service.get(record.id)).game
                 assert game is not None
-                if game.finished:
+                if game.finished:  # reviewed after its end is shown, then shown again
+                    await ReviewKeeper(store).keep((await service.get(record.id)).record)
+                    await sync(service, channel, record.id)
                     break
                 waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
                 await service.act(record.id, waiting[0], game.turn, game.decision().phase,
@@ -127,3 +136,52 @@ async def test_after_the_game_only_the_scoreboard_has_an_image_or_a_button(
     assert [m.buttons for m in messages[:-1]] == [None] * (len(messages) - 1)
     assert messages[-1].images == ("scoreboard",) and messages[-1].buttons == "end"
     assert "<t:" not in "\n".join(m.content for m in messages)
+
+
+def test_the_store_and_the_plan_name_the_waiting_review_alike() -> None:
+    assert DUE == STORED_DUE
+
+
+async def test_the_final_message_is_edited_once_to_show_the_accuracies(tmp_path: Path) -> None:
+    channel = await play(tmp_path, "classic", seed=3)
+    end_id, end = list(channel.messages.items())[-1]
+    assert channel.edits.get(end_id) == 1
+    lines = end.content.splitlines()
+    assert lines[0] == "🏁 **Qwixx** — final scores"
+    accuracy = lines[-1]
+    assert accuracy.startswith("🎯 Accuracy against the Hard computer player's choices: <@111> ")
+    assert accuracy.endswith("%") and "Computer" not in accuracy  # people only
+    assert end.images == ("scoreboard",) and end.buttons == "end"
+
+
+async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
+        tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "early.db")
+    service = GameService(store, seeds=lambda: 5, clock=lambda: 1_000_000.0)
+    channel, rng = FakeChannel(), random.Random(5)
+    try:
+        record = await service.open_lobby(1, 2, HOST, "classic")
+        record = await service.add_computer(record.id, HOST)
+        await service.start(record.id, HOST)
+        with using("en-US"):
+            while True:
+                game = (await service.get(record.id)).game
+                assert game is not None
+                if game.finished:
+                    break
+                waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
+                await service.act(record.id, waiting[0], game.turn, game.decision().phase,
+                                  rng.choice(game.legal_moves(waiting[0])))
+            finished = (await service.get(record.id)).record
+            assert await ReviewKeeper(store).keep(finished)
+            before = channel.writes
+            await sync(service, channel, record.id)
+            end = list(channel.messages.values())[-1]
+            assert "🎯 Accuracy" in end.content
+            shown = Shown.of((await service.get(record.id)).record)
+            assert shown.review == "shown" and shown.end is None
+            posted = channel.writes - before
+            await sync(service, channel, record.id)  # nothing more to show
+            assert channel.writes - before == posted
+    finally:
+        await store.close()

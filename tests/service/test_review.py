@@ -11,7 +11,7 @@ from bot.players import hint
 from bot.rules import PASS, Game, Move
 from bot.service.games import GameService, ServiceError
 from bot.service.play import Options
-from bot.service.review import ReviewService
+from bot.service.review import ReviewKeeper, ReviewService
 from bot.service.stats import StatsService
 from bot.store import Store
 from tests.fakes import FakeClock
@@ -125,3 +125,43 @@ async def test_refusals(service: GameService, reviews: ReviewService) -> None:
     await service.start(abandoned.id, ANA)
     await service.abandon(CHANNEL, ANA, True)
     await refused("review.abandoned", reviews.review(GUILD, CHANNEL, abandoned.id))
+
+
+async def test_a_finished_games_accuracies_are_kept_once(service: GameService,
+                                                         clock: FakeClock) -> None:
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    await service.join(lobby.id, BEN)
+    await service.add_computer(lobby.id, ANA, "hard")
+    await service.start(lobby.id, ANA)
+    keeper = ReviewKeeper(service.store, clock)
+    assert await keeper.keep((await service.get(lobby.id)).record) is None  # still running
+    await play(service, lobby.id, hards)
+    record = (await service.get(lobby.id)).record
+    assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # people only
+    assert await service.store.reviewed(lobby.id) == {ANA: 1.0, BEN: 1.0}
+    assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # read back, not again
+    assert await keeper.backfill(rest=0.0) == 0
+
+
+async def test_the_backfill_reviews_earlier_games_newest_first(service: GameService,
+                                                               clock: FakeClock) -> None:
+    ids = []
+    for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
+        lobby = await service.open_lobby(GUILD, channel, ANA, "classic", play=Options(solo=True))
+        await service.start(lobby.id, ANA)
+        await play(service, lobby.id, hards)
+        ids.append(lobby.id)
+    pruned = (await service.get(ids[0])).record  # its move log gone: kept, without accuracy
+    await service.store._transact(  # what bot/store/prune.py does to old logs
+        lambda conn: conn.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,)))
+    shown: list[int] = []
+
+    async def show(game_id: int) -> None:
+        shown.append(game_id)
+
+    keeper = ReviewKeeper(service.store, clock)
+    assert await keeper.backfill(rest=0.0, shown=show) == 3
+    assert shown == ids[::-1]  # none of these channels shows its end yet: newest first
+    assert await service.store.reviewed(ids[2]) == {ANA: 1.0}
+    assert await service.store.reviewed(ids[0]) == {}
+    assert await service.store.unreviewed_games() == []
