@@ -28,12 +28,14 @@ from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import VARIANTS
 from bot.service.games import GameService, ServiceError
 from bot.service.rated import RatingBoard, RatingLine, RatingService
-from bot.service.ratings import PROVISIONAL
+from bot.service.ratings import PROVISIONAL, Rating
 from bot.service.stats import (
     PERIODS,
     SORTS,
+    Accuracy,
     BoardLine,
     Leaderboard,
+    PlayerStats,
     Rates,
     StatsService,
     VariantStats,
@@ -201,14 +203,36 @@ def rating_alt_text(board: RatingBoard) -> str:
     return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
 
 
-def stats_field(stats: VariantStats) -> tuple[str, str]:
+def stats_field(stats: VariantStats, accuracy: Accuracy | None = None,
+                rating: Rating | None = None) -> tuple[str, str]:
+    """A variant's field (or all games'): the counted games' figures, the last scores,
+    the average accuracy and the rating (``*``: provisional) when there are any."""
     name = t("stats.overall") if stats.variant is None else title_of(stats.variant)
     value = t("stats.figures", games=stats.games, wins=stats.wins,
               rate=percent(stats), average=average(stats),
               best=stats.best)
     if stats.last:
         value += "\n" + last_scores(stats.last)
+    if accuracy is not None:
+        value += "\n" + t("stats.accuracy", accuracy=messages.percent(accuracy.accuracy),
+                          games=plural("stats.reviewed_games", accuracy.games))
+    if rating is not None:
+        value += "\n" + t("stats.rating", rating=whole(rating.shown),
+                          mark="*" if rating.provisional else "",
+                          games=plural("stats.rated_games", rating.games))
     return name, value
+
+
+def stats_footer(stats: PlayerStats) -> str:
+    """What the figures count, and how accuracy and rating are read when shown."""
+    parts = [t("stats.footer")]
+    if stats.practice:
+        parts.append(t("stats.practice_footer"))
+    if stats.accuracies:
+        parts.append(t("stats.accuracy_footer"))
+    if stats.ratings:
+        parts.append(t("stats.rating_footer", min=PROVISIONAL))
+    return " ".join(parts)
 
 
 def last_scores(scores: tuple[int, ...]) -> str:
@@ -440,14 +464,14 @@ class StatsTable(PrivateAnswers):
         embed = discord.Embed(title=t("stats.title", name=who.display_name),
                               colour=discord.Colour.blurple())
         for part in (stats.overall, *stats.variants) if stats.overall else ():
-            name, value = stats_field(part)
+            name, value = stats_field(part, stats.accuracy(part.variant),
+                                      stats.ratings.get(part.variant or ""))
             embed.add_field(name=name, value=value, inline=False)
         if stats.practice:
             embed.add_field(name=t("stats.practice"), value="\n".join(
                 t("stats.practice_line", title=title_of(p.variant), best=p.best,
                   games=p.games, last=p.last) for p in stats.practice), inline=False)
-        embed.set_footer(text=" ".join([t("stats.footer"), *(
-            [t("stats.practice_footer")] if stats.practice else [])]))
+        embed.set_footer(text=stats_footer(stats))
         await interaction.edit_original_response(
             content=self.shared(interaction, public), embed=embed,
             view=None if public else share_view("stats", str(who.id)), allowed_mentions=QUIET)

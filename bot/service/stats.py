@@ -15,14 +15,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from bot.players import is_computer
 from bot.rules import Game, game_from_json
 from bot.service.rated import RatingService
+from bot.service.ratings import Rating
 from bot.store import GameRecord, Store
+from bot.store.stats import Accuracy as Accuracy  # what /qwixx stats shows, named here too
 from bot.store.stats import (
     GameResults,
     HistoryGame,
@@ -193,10 +195,25 @@ class PlayerStats:
     overall: VariantStats | None  # None: no counted game on this server
     variants: tuple[VariantStats, ...]  # most played first
     practice: tuple[PracticeBest, ...] = ()  # solo practice per variant, most played first
+    accuracies: dict[str, Accuracy] = field(default_factory=dict)
+    """Average accuracy per variant, over the reviewed games without hints."""
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    """The rating per variant."""
 
     @property
     def empty(self) -> bool:
         return self.overall is None and not self.practice
+
+    def accuracy(self, variant: str | None) -> Accuracy | None:
+        """The average accuracy in ``variant`` (None: over every variant, each game
+        weighing the same); None without a reviewed game."""
+        if variant is not None:
+            return self.accuracies.get(variant)
+        games = sum(a.games for a in self.accuracies.values())
+        if not games:
+            return None
+        return Accuracy(sum(a.accuracy * a.games for a in self.accuracies.values()) / games,
+                        games)
 
 
 def _player_stats(player: int, totals: dict[str, Totals], recent: Sequence[RecentScore],
@@ -291,7 +308,11 @@ class StatsService:
         totals = await self.store.player_totals(guild_id, player_id)
         recent = await self.store.recent_scores(guild_id, player_id, last) if totals else []
         practice = tuple(await self.store.practice_bests(guild_id, player_id))
-        return replace(_player_stats(player_id, totals, recent, last), practice=practice)
+        accuracies = await self.store.average_accuracies(guild_id, player_id)
+        ratings = {variant: Rating(r.mu, r.sigma, r.games) for variant, r in
+                   (await self.store.player_ratings(guild_id, player_id)).items()}
+        return replace(_player_stats(player_id, totals, recent, last), practice=practice,
+                       accuracies=accuracies, ratings=ratings)
 
     async def history(self, guild_id: int, player_id: int | None = None,
                       limit: int = HISTORY) -> list[HistoryGame]:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
 
-from bot.cogs.stats import alt_text, board_table, last_scores, stats_field
+from bot.cogs.stats import alt_text, board_table, last_scores, stats_field, stats_footer
 from bot.i18n import LOCALES, using
 from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
-from bot.service.stats import BoardLine, Leaderboard, VariantStats
+from bot.service.ratings import Rating
+from bot.service.stats import Accuracy, BoardLine, Leaderboard, PlayerStats, VariantStats
 
 LAST_GAME = {"en-US": "Last game: −4", "de": "Letztes Spiel: −4", "fr": "Dernière partie : −4",
              "pl": "Ostatnia gra: −4", "pt-BR": "Último jogo: −4", "tr": "Son oyun: −4"}
@@ -89,3 +91,30 @@ def test_the_image_draws_no_medal_without_a_standing() -> None:
     assert medal_pixels(data, 1, table) < 5  # an anti-aliased digit's edge at most
     won = board_table(board((BoardLine(1, 11, "Ana", 1, 1, 30, 30),)), caller=99)
     assert medal_pixels(render_leaderboard(won), 1, won) > 200
+
+
+def test_a_variants_field_shows_the_average_accuracy_and_the_rating() -> None:
+    stats = VariantStats("classic", 4, 1, 100, 40, ())
+    with using("en-US"):
+        name, value = stats_field(stats, Accuracy(0.834, 3), Rating(30.0, 3.0, 4))
+    assert name == "Qwixx"
+    assert value.splitlines()[1:] == ["Accuracy **83%** over 3 reviewed games",
+                                      "Rating **2,100*** after 4 rated games"]
+    with using("en-US"):
+        _, settled = stats_field(stats, Accuracy(1.0, 1), Rating(30.0, 3.0, 5))
+    assert settled.splitlines()[1:] == ["Accuracy **100%** over 1 reviewed game",
+                                        "Rating **2,100** after 5 rated games"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_accuracy_and_rating_read_in_every_language(locale: str) -> None:
+    stats = VariantStats(None, 12, 3, 300, 60, ())
+    with using(locale):
+        _, value = stats_field(stats, Accuracy(0.5, 5), Rating(25.0, 2.0, 12))
+        footer = stats_footer(PlayerStats(1, stats, (), accuracies={"classic": Accuracy(0.5, 5)},
+                                          ratings={"classic": Rating(25.0, 2.0, 12)}))
+    accuracy, rating = value.splitlines()[1:]
+    assert "50" in accuracy and "5" in accuracy and "**" in accuracy
+    assert re.search(r"\*\*1\D?900\*\*", rating)  # 1,900 / 1.900 / 1 900: the language's
+    assert "*" not in rating.replace("**", "")  # not provisional after 12 games
+    assert "5" in footer and footer.count(".") >= 3

@@ -7,8 +7,10 @@ The host scores -20, the other player -15 and wins: figures the test can predict
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -108,14 +110,20 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     assert [line.split(":")[0] for line in alt_text(other).splitlines()[1:-1]] == [
         "1. Fay", "2. Eve"]
 
+    await cast(QwixxBot, sb.bot).table.publisher.reviewed()  # the games' accuracies kept
     stats = (await ana.slash("qwixx", "stats", user=ben)).message
     assert stats.ephemeral and stats.embeds[0]["title"] == "📊 Ben on this server"
-    assert field_values(stats) == {
-        "All games": "Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**\n"
-                     "Last 2 games: −20 · −15",
-        "Qwixx": "Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**\n"
-                 "Last 2 games: −20 · −15",
-    }
+    fields = {name: value.splitlines() for name, value in field_values(stats).items()}
+    figures = ["Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**",
+               "Last 2 games: −20 · −15"]
+    assert fields.keys() == {"All games", "Qwixx"}
+    assert fields["All games"][:2] == fields["Qwixx"][:2] == figures
+    accuracy = fields["Qwixx"][2]  # the average of his two games' accuracies
+    assert re.fullmatch(r"Accuracy \*\*\d{1,3}%\*\* over 2 reviewed games", accuracy)
+    assert fields["All games"][2:] == [accuracy]  # one variant: the same average
+    assert fields["Qwixx"][3:] == ["Rating **112*** after 2 rated games"]  # provisional
+    footer = stats.embeds[0]["footer"]["text"]
+    assert "Accuracy: how close" in footer and "* provisional under 5 rated games" in footer
     mine = (await fay.slash("qwixx", "stats")).message
     assert field_values(mine)["All games"].startswith("Games **1** · Wins **1** (100%)")
     nobody = (await cem.slash("qwixx", "stats", user=sb.member("Dan"))).message

@@ -329,3 +329,39 @@ async def test_games_finished_before_results_were_kept_are_backfilled(
     assert len(after.lines) == 2
     history = await stats.history(GUILD)
     assert [(g.game_id, g.counted) for g in history] == [(broken, False), (record.id, True)]
+
+
+# --- accuracy and rating in /qwixx stats -------------------------------------------
+
+
+async def test_stats_average_the_stored_accuracies_per_variant_and_overall(
+        store: Store, stats: StatsService) -> None:
+    reviews = [("classic", 0.9), ("classic", 0.6), ("classic", 0.3), ("qwinto", 0.5)]
+    for k, (variant, accuracy) in enumerate(reviews):
+        game_id = await finish(store, {ANA: 10 + k, BEN: 5}, variant=variant, channel=CHANNEL + k)
+        record = await store.get_game(game_id)
+        assert record is not None
+        await store.add_review(record, [(ANA, accuracy, 10), (BEN, 1.0, 10)], False, 0.0)
+    hinted = await finish(store, {ANA: 1, BEN: 0}, channel=CHANNEL + 9)
+    record = await store.get_game(hinted)
+    assert record is not None
+    await store.add_review(record, [(ANA, 0.0, 10)], True, 0.0)  # hints: left out
+    mine = await stats.player(GUILD, ANA)
+    classic = mine.accuracy("classic")
+    assert classic is not None and classic.games == 3
+    assert classic.accuracy == pytest.approx(0.6)
+    overall = mine.accuracy(None)  # every game weighs the same: (0.9+0.6+0.3+0.5)/4
+    assert overall is not None and overall.games == 4
+    assert overall.accuracy == pytest.approx(0.575)
+    assert mine.accuracy("longo") is None
+    assert (await stats.player(OTHER, ANA)).accuracy(None) is None
+
+
+async def test_stats_carry_each_variants_rating(store: Store, stats: StatsService) -> None:
+    for k in range(3):
+        await finish(store, {ANA: 50, BEN: 10}, channel=CHANNEL + k)
+    await StatsService(store).backfill()  # rates the counted games
+    ana, ben = await stats.player(GUILD, ANA), await stats.player(GUILD, BEN)
+    assert set(ana.ratings) == {"classic"}
+    assert ana.ratings["classic"].games == 3 and ana.ratings["classic"].provisional
+    assert ana.ratings["classic"].shown > ben.ratings["classic"].shown
