@@ -492,12 +492,17 @@ class Marks:
 
     def keep_under(self, b: Box) -> None:
         """Keep what the image has in ``b`` (and a pixel around it), about to be drawn
-        over, to put it back (:meth:`put_back`): sprites are drawn on the card itself."""
+        over, to put it back (:meth:`put_back`): sprites are drawn on the card itself. A
+        box inside one kept before needs nothing more: that one is put back last."""
         assert self.image is not None and self.undo is not None
-        box = (max(0, math.floor(b[0]) - 1), max(0, math.floor(b[1]) - 1),
-               min(self.size[0], math.ceil(b[2]) + 2), min(self.size[1], math.ceil(b[3]) + 2))
-        if box[0] < box[2] and box[1] < box[3]:
-            self.undo.append((box[:2], self.image.crop(box)))
+        x0, y0 = max(0, math.floor(b[0]) - 1), max(0, math.floor(b[1]) - 1)
+        x1, y1 = min(self.size[0], math.ceil(b[2]) + 2), min(self.size[1], math.ceil(b[3]) + 2)
+        if x1 <= x0 or y1 <= y0:
+            return
+        for (left, top), kept in self.undo:  # most of a sprite is drawn inside its first box
+            if left <= x0 and top <= y0 and x1 <= left + kept.width and y1 <= top + kept.height:
+                return
+        self.undo.append(((x0, y0), self.image.crop((x0, y0, x1, y1))))
 
     def put_back(self) -> None:
         """Put back what was drawn over, last drawn first: the image as it was."""
