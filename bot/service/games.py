@@ -450,8 +450,9 @@ class GameService:
         timing = self._timing(record, play, status)
         if status == "running":
             timing = self._due_for_absent(record, game, seats, timing, absent)
+        presence = None if seats is Seats.of(record) else seats.to_json()  # None: unchanged
         return GameChange(play.moves, game.to_json(), status, results, timing,
-                          seats.to_json(), play.event_rows())
+                          presence, play.event_rows())
 
     def _due_for_absent(self, record: GameRecord, game: Game, seats: Seats,
                         timing: Timing | None, absent: bool) -> Timing | None:

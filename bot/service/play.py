@@ -167,11 +167,16 @@ class Seats:
         return data
 
     def back(self, player: int) -> Seats:
-        """A player who decides is here again."""
+        """A player who decides is here again (these very seats if nothing changes, as
+        on most clicks: then nothing of them is written)."""
+        if player not in self.away and self.streak.get(player, -1) == 0:
+            return self
         return Seats(self.away - {player}, {**self.streak, player: 0}, self.covered)
 
     def cover(self, players: Collection[int]) -> Seats:
         """``players``' seats were played by a computer."""
+        if self.covered.issuperset(players):
+            return self
         return Seats(self.away, self.streak, self.covered | frozenset(players))
 
     def people_present(self, players: Collection[int]) -> bool:

@@ -129,3 +129,23 @@ async def test_a_game_that_ended_is_let_go(store: Store) -> None:
     read = (await service.get(game_id)).game
     assert read is not None and outcome.game is not None
     assert read.to_json() == outcome.game.to_json()
+
+
+def test_seats_that_do_not_change_are_the_same_seats() -> None:
+    seats = Seats(frozenset({BEN}), {ANA: 0, BEN: 3})
+    assert seats.back(ANA) is seats and seats.cover([]) is seats
+    assert seats.back(BEN) == Seats(frozenset(), {ANA: 0, BEN: 0})
+    assert Seats().back(ANA) == Seats(frozenset(), {ANA: 0})  # a first decision is written
+    assert seats.cover([ANA]).covered == {ANA}
+
+
+async def test_a_click_leaves_unchanged_seats_unwritten(store: Store) -> None:
+    service, rng = GameService(store, seeds=lambda: 7), random.Random(5)
+    game_id = await started(service)
+    outcome = await click(service, game_id, rng)
+    outcome = await click(service, game_id, rng, outcome.game)
+    presence = outcome.record.presence
+    for _ in range(4):
+        outcome = await click(service, game_id, rng, outcome.game)
+        assert outcome.record.presence is presence  # the record's own, not written again
+    assert (await store.get_game(game_id)).presence == presence  # type: ignore[union-attr]
