@@ -654,7 +654,6 @@ EN: dict[str, str] = {
                           "turns <t:{next}:R>.",
     "daily.mygames": "• Daily {title} of {day} — turn {turn}: "
                      "`/qwixx daily variant:{variant}` to go on",
-    "daily.image": "Your daily {title} sheet, {day}",
     "unit.player.one": "{count} player",
     "unit.player.other": "{count} players",
     "unit.day.one": "{count} day",
@@ -665,6 +664,8 @@ EN: dict[str, str] = {
     "error.daily_timezone": "I do not know the time zone “{timezone}”: write it as in "
                             "Europe/Berlin, America/New_York, Asia/Tokyo or UTC.",
     "error.daily_hour": "The hour the day turns must be from 0 to 23, not {hour}.",
+    "daily.sheets_later": "That was a daily challenge: its sheets show once its day is over "
+                          "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
     "review.daily_later": "That was a daily challenge: its review opens once its day is over "
                           "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
     "settings.daily": "📅 Daily challenge: the day turns at **{hour}** ({timezone}); the "

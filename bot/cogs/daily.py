@@ -24,7 +24,7 @@ from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.i18n import using
 from bot.messages import calendar_day, emoji, ordinal, percent, plural, signed, t
 from bot.render import render_sheet
-from bot.render.describe import sheet_text
+from bot.render.describe import sheet_alt, sheet_text
 from bot.rules import VARIANTS, Game
 from bot.service.daily import DailyService, Result, top_percent, turns_at
 from bot.service.games import Outcome, ServiceError
@@ -228,9 +228,8 @@ class DailyTable(PrivateAnswers):
             self.board.later(result.attempt)
         name = interaction.user.display_name
         sheet = await png_file(render_sheet, game, attempt.user_id, name, [],
-                               name="daily.png", description=t(
-                                   "daily.image", title=title(attempt.variant),
-                                   day=calendar_day(attempt.day)))
+                               name="daily.png",
+                               description=sheet_alt(game, attempt.user_id, name))
         content = result_content(result, game, again)
         text = sheet_text(game, attempt.user_id, name)
         fits = len(content) + len(text) + 1 <= 2000

@@ -15,7 +15,7 @@ import pytest
 from bot.app import QwixxBot
 from bot.messages import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import CONFIRM, choices, seeded_policy
+from bot.sandbox.autoplay import choices, seeded_policy
 from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel
 from tests.fakes import FakeClock
@@ -58,14 +58,14 @@ async def play_daily(member: SimMember, variant: str = "classic",
     message = (await member.slash("qwixx", "daily", variant=variant)).message
     seen = []
     for _ in range(500):
-        if DONE.search(message.content):
+        offered = choices(message)
+        if not offered:  # the result: nothing left to play
             return message, seen
         seen.append(message.content)
-        offered = choices(message)
-        assert offered, message.content
         message = await policy(member, offered, message).take(member, message)
-        if CONFIRM in message.labels:
-            message = (await member.click(message, label=CONFIRM)).message
+        confirm = [c for c in choices(message) if c.custom_id.endswith(":yes")]
+        if confirm:  # a costly move asks first (in the member's language)
+            message = await confirm[0].take(member, message)
     raise AssertionError("the daily game did not end")
 
 
