@@ -240,7 +240,7 @@ class QwixxGame(Game):
         self.dice: dict[str, int] = {}
         self.chosen: dict[int, Move] = {}  # action-1 choices not yet applied
         self.active_crossed = False
-        self._options: tuple[tuple[int, str], tuple[Move, ...]] | None = None
+        self._options: tuple[int, str, tuple[Move, ...]] | None = None
         self._start_turn([])
 
     # --- the public API --------------------------------------------------
@@ -329,17 +329,18 @@ class QwixxGame(Game):
         if white1 > white2:
             white1, white2 = white2, white1
         found: list[Move] = []
+        low, high = 4 * white1, 4 * white2
+        pair = 1 << low | 1 << high  # the two sums' bits of a row whose die shows 0
         for row, i, moves in rules.open_tables(closed) if closed else rules.tables:
             colour = dice[row]
-            low = white1 + colour
-            if allow >> 4 * low + i & 1:
-                found.append(moves[low])
-                if first:
-                    break
-            if white2 != white1:
-                high = white2 + colour
-                if allow >> 4 * high + i & 1:
-                    found.append(moves[high])
+            found_here = allow >> 4 * colour + i & pair
+            if found_here:  # most rows allow neither sum
+                if found_here >> low & 1:
+                    found.append(moves[white1 + colour])
+                    if first:
+                        break
+                if white2 != white1 and found_here >> high & 1:
+                    found.append(moves[white2 + colour])
                     if first:
                         break
         return found
@@ -349,11 +350,10 @@ class QwixxGame(Game):
         once: the phase's first question keeps them, with the turn and phase they hold
         for (a move there always moves the game on; a copy shares what it does not
         change, so a game made by a later move finds them stale and works them out)."""
-        key = (self.turn, self.phase)
-        found = self._options
-        if found is None or found[0] != key:
-            found = self._options = (key, tuple(self._active_moves(player)))
-        return found[1]
+        turn, phase, found = self.turn, self.phase, self._options
+        if found is None or found[0] != turn or found[1] != phase:
+            found = self._options = (turn, phase, tuple(self._active_moves(player)))
+        return found[2]
 
     # The variants' hooks: Longo adds lucky moves to action 1, On Board adds action 3.
     _white_sum_moves = _white_crossings
