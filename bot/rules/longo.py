@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from .base import DICE_VERSION, Move, RuleError, dice_rng
-from .qwixx import ROWS, QwixxGame, QwixxRules
+from .qwixx import QwixxGame, QwixxRules
 
 LUCKY = "lucky"
 LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
@@ -59,24 +59,22 @@ class LongoGame(QwixxGame):
         return tuple(self.lucky[player])
 
     def lucky_moves(self, player: int) -> list[Move]:
-        """The next number of each emptiest open row whose next number may be crossed.
-
-        :meth:`_span`'s rule, inline (a test holds the two to the same answers)."""
+        """The next number of each emptiest open row whose next number may be crossed:
+        rows whose part of the sheet's compact state allows anything (a test holds this
+        to :meth:`_span`'s rule)."""
         rules, closed, sheet = self.rules, self.closed, self.sheets[player]
-        crossed, locks, index = sheet.crossed, sheet.locks, rules.index
+        crossed, locks, allow, masks = sheet.crossed, sheet.locks, sheet.allow, rules.row_masks
         moves: list[Move] = []
         fewest = 0
-        for row in ROWS:
-            if row in closed:
-                continue
-            done = crossed[row]
-            start = index[row][done[-1]] + 1 if done else 0  # the row's next number
-            count = len(done) + (row in locks)
-            if start >= (rules.row_length if count >= rules.lock_threshold else rules.short):
+        for row, i, _ in rules.open_tables(closed) if closed else rules.tables:
+            if not allow & masks[i]:
                 continue  # nothing left to cross in this row
+            done = crossed[row]
+            count = len(done) + (row in locks)
             if not moves or count < fewest:
                 moves, fewest = [], count
             if count == fewest:
+                start = rules.index[row][done[-1]] + 1 if done else 0  # the row's next number
                 moves.append(lucky_move(row, rules.row_numbers[row][start]))
         return moves
 

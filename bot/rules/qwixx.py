@@ -144,6 +144,12 @@ class QwixxRules:
                    for i, r in enumerate(ROWS))
 
     @cached_property
+    def row_masks(self) -> tuple[int, ...]:
+        """Per row ``i``: its bits of :attr:`Sheet.allow`."""
+        every = (1 << 4 * (2 * self.faces + 1)) - 1
+        return tuple(every // 15 << i for i in range(len(ROWS)))
+
+    @cached_property
     def row_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> every bit of :attr:`Sheet.allow` that belongs to
         an open row (a sheet ``allow & row_bits[closed]`` may cross something)."""
