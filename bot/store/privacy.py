@@ -3,12 +3,13 @@ version 11).
 
 * :meth:`PrivacyQueries.personal_data` — everything kept about one member, per server:
   their display name, the games they sat in, their results and totals, their ratings.
-* :meth:`PrivacyQueries.forget_person` — ``/qwixx forget-me``: their names go, and their
-  id is replaced, in one transaction, by one fresh anonymous id everywhere it is kept
-  (seats, move logs, events, states, results, totals, ratings, the channel's memory),
-  so every game stays whole for the others: a replay still reproduces the stored
-  state, the others' sums and ratings are untouched. A member still seated (not away)
-  in a lobby or a running game is refused (:class:`StillPlaying`): they leave first.
+* :meth:`PrivacyQueries.forget_person` — ``/qwixx forget-me``: their names and their
+  accuracies (schema version 12) go, and their id is replaced, in one transaction, by
+  one fresh anonymous id everywhere it is kept (seats, move logs, events, states,
+  results, totals, ratings, the channel's memory), so every game stays whole for the
+  others: a replay still reproduces the stored state, the others' sums and ratings are
+  untouched. A member still seated (not away) in a lobby or a running game is refused
+  (:class:`StillPlaying`): they leave first.
 * :meth:`PrivacyQueries.mark_guild_departed` and :meth:`PrivacyQueries.delete_departed_guild`
   — the bot was removed from a server: the server's rows go once the grace period is
   over, unless the bot came back (:meth:`PrivacyQueries.unmark_guild`).
@@ -247,6 +248,11 @@ def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
     names = conn.execute("DELETE FROM player_names WHERE user_id = ?", (user_id,)).rowcount
     game_ids = [int(g[0]) for g in games]
     rows: dict[str, int] = {}
+    # Their accuracies go (nothing of the others' rests on them); a review asked for
+    # again works them out afresh from the move log, under the anonymous id.
+    if accuracies := conn.execute("DELETE FROM accuracies WHERE player_id = ?",
+                                  (user_id,)).rowcount:
+        rows["accuracies"] = accuracies
     for table, columns in schema(conn, postgres).items():
         if table in _KEPT_APART:
             continue
