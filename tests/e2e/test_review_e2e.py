@@ -81,7 +81,7 @@ async def test_the_final_scoreboard_gains_each_persons_accuracy_once_reviewed(
         sb: Sandbox) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     games = sb.channel_named("games")
-    final = await quick_game(sb, ana, ben, games)
+    final = await quick_game(sb, ana, ben, games, reviewed=False)
     assert "🏁 **Qwixx** — final scores" in final.content
     line = await sb.wait_for(lambda: accuracy_line(sb, final.id))
     assert set(people_in(line)) == {f"<@{ana.id}>", f"<@{ben.id}>"}
@@ -129,7 +129,7 @@ async def test_a_review_cut_short_by_a_stop_is_done_and_shown_after_the_restart(
     games = sb.channel_named("games")
     bot = cast(QwixxBot, sb.bot)
     bot.table.publisher.reviews = Stalled(bot.table.publisher.service.store)
-    final = await quick_game(sb, ana, ben, games)
+    final = await quick_game(sb, ana, ben, games, reviewed=False)
     assert accuracy_line(sb, final.id) is None
     await sb.stop_bot()
     store = await Store.open(database)

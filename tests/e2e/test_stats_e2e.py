@@ -43,12 +43,19 @@ async def sb(database: Path) -> AsyncIterator[Sandbox]:
 
 
 async def quick_game(sb: Sandbox, host: SimMember, guest: SimMember,
-                     channel: ChannelRecord | None = None) -> StoredMessage:
+                     channel: ChannelRecord | None = None, *,
+                     reviewed: bool = True) -> StoredMessage:
+    """A classic game of two members who always pass, played to its end; with
+    ``reviewed``, once its final scoreboard shows their accuracies too (the one edit
+    that follows the end), so that nothing of the game changes afterwards."""
     lobby = (await host.slash("qwixx", "start", variant="classic", in_channel=channel)).message
     await guest.click(lobby, label="Join")
     await host.click(lobby, label="Start")
     await wait_for_turn(sb, channel)
-    return await play_to_end(sb, [host, guest], always_pass, channel)
+    final = await play_to_end(sb, [host, guest], always_pass, channel)
+    if reviewed:
+        await sb.wait_for(lambda: "🎯" in sb.server.world.messages[final.id].content)
+    return sb.server.world.messages[final.id]
 
 
 def alt_text(message: StoredMessage) -> str:
