@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.channel.texts import end_content
 from bot.cogs.review import review_content
 from bot.i18n import LOCALES, using
 from bot.players import hint
-from bot.rules import PASS, Game, Move
+from bot.rules import PASS, Game, Move, new_game
 from bot.service.games import GameService
 from bot.service.review import Review, ReviewService
 from bot.service.stats import StatsService
@@ -67,3 +68,31 @@ async def test_the_answer_in_every_language(reviews: ReviewService) -> None:
         text, shown = review_content(review, 999, names)
     assert "Each player's costliest decision:" in text
     assert {r.player for r in shown} <= {ANA, BEN} and len(shown) <= 2
+
+
+SCOREBOARD_ACCURACY = {
+    "en-US": "🎯 Accuracy against the Hard computer player's choices: <@22> 75% · <@11> 50%",
+    "de": "🎯 Genauigkeit gemessen an der Wahl des Computerspielers Schwer: <@22> 75 % · "
+          "<@11> 50 %",
+    "fr": "🎯 Précision par rapport aux choix de l’ordinateur Difficile : <@22> 75 % · "
+          "<@11> 50 %",
+    "pl": "🎯 Trafność względem wyborów komputera Trudny: <@22> 75% · <@11> 50%",
+    "pt-BR": "🎯 Precisão em relação às escolhas do computador Difícil: <@22> 75% · <@11> 50%",
+    "tr": "🎯 Zor bilgisayar oyuncusunun seçimlerine göre isabet: <@22> %75 · <@11> %50",
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_final_scoreboards_accuracy_line_in_every_language(locale: str) -> None:
+    """People in the ranking's order (the computer has none), each language's percent."""
+    game = new_game("classic", [ANA, BEN, -1], 5)
+    while not game.finished:  # Ana passes into penalties; Ben and the computer play
+        player = sorted(game.decision().waiting)[0]
+        move = PASS if player == ANA else hint(game, player).move
+        game, _ = game.apply(player, move)
+    order = [s.player for s in game.ranking() if s.player > 0]
+    assert order == [BEN, ANA]
+    with using(locale):
+        text = end_content(game, (), {}, None, {}, {ANA: 0.5, BEN: 0.75})
+    line = text.splitlines()[-1].replace("\u202f", " ").replace("\xa0", " ")
+    assert line == SCOREBOARD_ACCURACY[locale]
