@@ -61,3 +61,27 @@ def test_the_rows_are_the_image_rows_each_after_a_filter_byte(size: tuple[int, i
     expected = b"".join(bytes([png.NO_FILTER]) + data[k * width:(k + 1) * width]
                         for k in range(size[1]))
     assert png.rows_of(image) == expected
+
+
+def test_rows_are_written_in_a_buffer_kept_between_images() -> None:
+    """A buffer large enough is written from its start, whatever it held; a smaller one
+    is left for a new one; PNGs from a buffer that held a larger image are the same."""
+    small, large = palette_image(120, (9, 4)), palette_image(120, (40, 30))
+    buffer = bytearray(b"\xff" * 2000)
+    raw = png.rows_of(small, buffer)
+    assert raw.obj is buffer and raw == png.rows_of(small)
+    assert png.rows_of(large, bytearray(10)).obj is not buffer
+    png.ROWS.give(buffer)
+    assert read(png.encode(small, 7)).tobytes() == small.tobytes()
+    assert read(png.encode(large, 7)).tobytes() == large.tobytes()
+    assert read(png.encode(small, 7)).tobytes() == small.tobytes()
+    assert len(png.ROWS) <= png.ROWS.keep
+
+
+def test_the_kept_buffers_are_bounded() -> None:
+    buffers = png.Buffers(keep=2)
+    for _ in range(4):
+        buffers.give(bytearray(8))
+    assert len(buffers) == 2
+    assert buffers.take() is not None and buffers.take() is not None
+    assert buffers.take() is None
