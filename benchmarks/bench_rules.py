@@ -2,18 +2,20 @@
 
 Plays complete games in which every waiting player picks a uniformly random legal move
 (``decision()``, ``legal_moves()``, ``apply()`` — what the service and the computer
-players call), and times them. The anchor, ``../shared/anchors/qwixx_sim.py`` (a minimal
-classic Qwixx engine with a simple policy), runs in the same process right after, so the
-ratio holds on any machine. Budgets: classic 2-player games/s at least the anchor's rate;
-every variant's time per decision within 1.2x of classic's.
+players call), and times them in CPU time (the machine's other work does not count).
+The anchor, ``../shared/anchors/qwixx_sim.py`` (a minimal classic Qwixx engine with a
+simple policy), runs in the same process in alternating rounds, so the ratio holds on any
+machine. Budgets: classic 2-player games/s at least the anchor's rate; every variant's
+time per decision within 1.2x of classic's.
 
-Time depends on the machine's load; instructions do not. With valgrind installed, the
-same games are also counted under callgrind (:func:`instruction_rows`): instructions
-per game against the anchor's, and per decision for every variant, each the difference
-between a run that plays the games and one that only warms up (imports, tables, one
-game of each kind), so start-up cancels out.
+Time still depends on what else shares the processor's caches; instructions do not. With
+valgrind installed, the same games are also counted under callgrind
+(:func:`instruction_rows`, 50 games of each kind, about a minute): instructions per
+classic game against the anchor's, and per decision for every variant, each the
+difference between a run that plays the games and one that only warms up (imports,
+tables, one game of each kind), so start-up cancels out.
 
-    python -m benchmarks.bench_rules [--seconds 2] [--anchor PATH] [--callgrind-games 20]
+    python -m benchmarks.bench_rules [--seconds 2] [--anchor PATH] [--callgrind-games 50]
 """
 
 from __future__ import annotations
@@ -63,10 +65,11 @@ def random_game(variant: str, seed: int, players: tuple[int, ...] = PLAYERS) -> 
 
 
 def measure(play: Callable[[int], int], seconds: float) -> Rate:
-    """Games per second and microseconds per decision over about ``seconds``."""
+    """Games per second and microseconds per decision over about ``seconds`` of this
+    process's CPU time."""
     games = decisions = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.process_time()  # CPU time: another process's load does not count
+    while (elapsed := time.process_time() - start) < seconds:
         decisions += play(games)
         games += 1
     return Rate(games / elapsed, elapsed / max(decisions, 1) * 1e6)
@@ -117,8 +120,11 @@ def per_variant(seconds: float, players: tuple[int, ...] = PLAYERS) -> dict[str,
     return {v: median_rate(r) for v, r in rates.items()}
 
 
-def rows(seconds: float = 2.0, anchor_path: Path = ANCHOR) -> list[tuple[str, str, str, float]]:
-    """(what, budget, figure, ratio) lines; a ratio above 1 misses the budget."""
+def rows(seconds: float = 2.0, anchor_path: Path = ANCHOR,
+         callgrind_games: int | None = None) -> list[tuple[str, str, str, float]]:
+    """(what, budget, figure, ratio) lines; a ratio above 1 misses the budget.
+    ``callgrind_games``: games of each kind counted under callgrind (0: none; None:
+    :data:`CALLGRIND_GAMES`, or 10 for a short run of under 2 s)."""
     ours, anchor = engine_vs_anchor(seconds, anchor_path)
     lines = [
         ("rules: anchor qwixx_sim 2p", "(yardstick)", f"{anchor.games_per_s:,.0f} games/s", 0.0),
@@ -134,11 +140,15 @@ def rows(seconds: float = 2.0, anchor_path: Path = ANCHOR) -> list[tuple[str, st
     four = measure(lambda seed: random_game("classic", seed, (1, 2, 3, 4)), seconds / 4)
     lines.append(("rules: classic 4p random games", "(info)",
                   f"{four.games_per_s:,.0f} games/s", 0.0))
+    if callgrind_games is None:
+        callgrind_games = CALLGRIND_GAMES if seconds >= 2 else 10
+    if callgrind_games:
+        lines += instruction_rows(callgrind_games, anchor_path)
     return lines
 
 
 # --- instructions under callgrind ---------------------------------------------------
-CALLGRIND_GAMES = 20
+CALLGRIND_GAMES = 50
 PLAY = """
 import random, sys
 from benchmarks.bench_rules import VARIANTS, anchor_play, load_anchor, random_game
@@ -210,10 +220,7 @@ def main() -> None:
     parser.add_argument("--callgrind-games", type=int, default=CALLGRIND_GAMES,
                         help="games of each kind counted under callgrind (0: none)")
     args = parser.parse_args()
-    found = rows(args.seconds, args.anchor)
-    if args.callgrind_games:
-        found += instruction_rows(args.callgrind_games, args.anchor)
-    for what, budget, figure, ratio in found:
+    for what, budget, figure, ratio in rows(args.seconds, args.anchor, args.callgrind_games):
         shown = f"{ratio:6.2f}" if ratio else "     -"
         print(f"{what:<42}{budget:>22}{figure:>20}{shown:>8}")
 
