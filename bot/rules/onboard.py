@@ -37,6 +37,8 @@ MAX_STEPS = 5
 START = 0
 PAWN_MOVES = {(colour, steps): Move(PAWN, colour, steps)  # shared: moves are immutable
               for colour in ROWS for steps in range(1, MAX_STEPS + 1)}
+STEPS = {colour: {steps: PAWN_MOVES[colour, steps] for steps in range(1, MAX_STEPS + 1)}
+         for colour in ROWS}  # PAWN_MOVES by colour, then steps (no key tuple to make)
 
 
 class OnBoardGame(QwixxGame):
@@ -74,8 +76,9 @@ class OnBoardGame(QwixxGame):
 
     def _target_at(self, player: int, position: int) -> tuple[int, Field, bool]:
         target = self.board.fields[position - 1]
-        return position, target, self._can_cross(self.sheets[player], target.colour,
-                                                  target.number)
+        colour, _, bit = self.board.track[position - 1]  # _can_cross, on the compact sheet
+        crosses = self.sheets[player].allow >> bit & 1 == 1 and colour not in self.closed
+        return position, target, crosses
 
     def landing(self, player: int, steps: int) -> int | None:
         """The position ``steps`` free fields ahead of ``player``'s pawn, if there is one."""
@@ -133,16 +136,16 @@ class OnBoardGame(QwixxGame):
         taken = set(pawns.values())  # as in _free_ahead: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
-        fields = board.track
-        for position in range(pawns[player] + 1, len(fields) + 1):  # _free_ahead, inline
+        track = board.track
+        for position in range(pawns[player] + 1, len(track) + 1):  # _free_ahead, inline
             if position in taken:
                 continue
             steps += 1
             if steps > MAX_STEPS:
                 break
-            colour, number, bit = fields[position - 1]
-            if number in crossed[colour] or (allow >> bit & 1 and colour not in closed):
-                moves.append(PAWN_MOVES[colour, steps])
+            colour, number, bit = track[position - 1]
+            if (allow >> bit & 1 and colour not in closed) or number in crossed[colour]:
+                moves.append(STEPS[colour][steps])
                 if first:
                     break
         return moves
