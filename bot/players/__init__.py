@@ -4,10 +4,11 @@ Three levels, for every variant: ``easy`` (a few rules of thumb), ``normal`` (pl
 whole turn with a simple rating of the sheet) and ``hard`` (plans the whole turn with
 a learned or carefully estimated rating, see :mod:`bot.players.qwixx_player` and
 :mod:`bot.players.qwinto_player`). Every level decides only among
-``game.legal_moves(player)`` and is deterministic for a given ``rng`` state: the
-``rng`` breaks exact ties, and in games of two or more of classic and Longo tells which
-of ``normal``'s decisions take ``hard``'s move. A decision takes well under 50 ms; in Qwixx
-about a millisecond, some 15 ms at the slowest (``hard`` looking a roll ahead in classic).
+``game.legal_moves(player)`` and is deterministic for a given ``rng`` state (it breaks
+exact ties). ``hard``'s decision takes at most some 5 ms of CPU time (p99 in games of 2-5,
+``benchmarks/bench_players.py``), most of it looking a roll ahead in classic and Longo;
+in head-to-head games ``hard`` beats ``normal`` and ``normal`` beats ``easy`` in at least
+three games out of four in every variant.
 
 :func:`hint` tells what ``hard`` would do and why. Computer seats have negative ids, so
 they never collide with Discord users.
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from bot.messages import t
 from bot.players import easy, qwinto_player, qwixx_player
-from bot.players.qwixx_model import NORMAL_SKILL, SETTLE
+from bot.players.qwixx_model import SETTLE
 from bot.rules import PASS, Game, Move
 
 LEVELS = ("easy", "normal", "hard")
@@ -79,9 +80,6 @@ def choose(game: Game, player: int, rng: random.Random, level: str = DEFAULT_LEV
     """
     if level == "easy":
         return easy.choose(game, player, rng)
-    if level == "normal" and len(game.players) > 1 and \
-            rng.random() < NORMAL_SKILL.get(game.variant, 0.0):
-        level = "hard"  # normal sits between easy and hard by mixing in hard's moves
     options = rate(game, player, level)
     top = [o for o in options if o.value >= options[0].value - 1e-9]
     return top[rng.randrange(len(top))].move if len(top) > 1 else top[0].move

@@ -3,8 +3,8 @@
 Two-player games in the compact model of :mod:`bot.players.build_tables`: the learner
 plays greedily on :class:`~bot.players.qwixx_model.Versus` (its expected final margin
 over the opponent) against a mix of opponents, the rule of thumb three games in four
-(``normal`` in On Board duels; in classic and Longo duels ``normal`` now mixes score
-tables with ``hard``'s moves) and ``easy``'s the fourth, so the tables learn the pace
+(``normal``'s rating when the tables were learned; it now plays by the score tables) and
+``easy``'s the fourth (the one of then), so the tables learn the pace
 those opponents set (how soon rows lock and penalties end the game). (Adding games
 against itself, or telling apart how many rows may lock soon, made it beat ``normal``
 no more often.) Before each roll, TD(0) moves the learner's estimate towards the

@@ -166,15 +166,9 @@ class RuleOfThumb:
         return total
 
 
-# ``normal``'s share in games of two or more (shorter for each sheet: it hopes less),
-# by table; it beats ``easy`` most often at these.
+# The rule of thumb's share in games of two or more (shorter for each sheet: it hopes
+# less), by table: the opponent :mod:`bot.players.learn_versus` learns against.
 DUEL_SHARE = {"classic": 0.4, "longo": 0.3}
-# ``normal`` in games of two or more of these variants: on this share of its decisions
-# it makes ``hard``'s move, on the others it plays for points with the score tables
-# learned over two-player games (not for the margin). Either alone is not in the middle
-# of the ladder: the tables alone lose to ``easy`` too often, ``hard`` alone is ``hard``.
-# (On Board keeps the rule of thumb: it already sits between ``easy`` and ``hard``.)
-NORMAL_SKILL = {"classic": 0.475, "longo": 0.45}
 
 
 def table_path(name: str) -> Path:

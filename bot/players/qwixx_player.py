@@ -3,13 +3,14 @@
 Both rate every legal move by the best sheet it can lead to by the end of the turn
 (the active player plans action 1 together with action 2, and on the On Board track
 action 3, knowing all the dice) and pick the highest. They differ in how they rate a
-sheet: ``hard`` uses the learned value table (:mod:`bot.players.qwixx_model`), ``normal``
-a simple rule of thumb (each number still open counts as part of a cross), or in games
-of two or more of classic and Longo the score tables, with some of ``hard``'s moves mixed
-in (:data:`~bot.players.qwixx_model.NORMAL_SKILL`, see :func:`bot.players.choose`). In games
-of two or more of classic, ``hard`` rates the sheet one roll deeper
-(:class:`~bot.players.qwixx_model.Lookahead`) and weighs ending the game by its sure
-win or loss (:class:`~bot.players.qwixx_model.Settle`).
+sheet: alone, ``normal`` by a simple rule of thumb (each number still open counts as part
+of a cross) and ``hard`` by the learned solo table (:mod:`bot.players.qwixx_model`); in
+games of two or more, ``normal`` plays for points with the score tables learned over
+two-player games and ``hard`` for its margin over the best opponent with the margin
+tables. In classic and Longo, ``hard`` rates the sheet one roll deeper
+(:class:`~bot.players.qwixx_model.Lookahead`: in On Board it won no more duels), and in
+classic weighs ending the game by its sure win or loss
+(:class:`~bot.players.qwixx_model.Settle`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.players.qwixx_model import (
-    DUEL_SHARE,
-    NORMAL_SKILL,
     PENALTY,
     SETTLE,
     Lookahead,
@@ -38,7 +37,7 @@ from bot.rules.qwixx import ROWS, QwixxGame
 
 ASCENDING = {"red": True, "yellow": True, "green": False, "blue": False}
 TABLE_FOR = {"classic": "classic", "onboard": "classic", "longo": "longo"}
-LOOKAHEAD = {"classic"}  # where ``hard`` looks a roll deeper in games of two or more
+LOOKAHEAD = {"classic", "longo"}  # where ``hard`` looks a roll deeper in games of two or more
 
 
 class Evaluator(Protocol):
@@ -58,9 +57,7 @@ def evaluator(game: QwixxGame, player: int, level: str, settled: bool = True) ->
     following = game.players[game.turn % len(game.players)]  # throws next (turns count from 1)
     role = "active" if following == player else "passive"
     if level != "hard":
-        if game.variant in NORMAL_SKILL:
-            return load_table(name, role)
-        return RuleOfThumb(load_table(name).rules, DUEL_SHARE[name])
+        return load_table(name, role)
     if game.variant in LOOKAHEAD:
         return lookahead(game, player, settled)
     own, rival = load_versus(name, role)

@@ -126,21 +126,22 @@ def test_hard_keeps_numbers_for_the_next_roll_where_the_tables_alone_would_skip(
     assert rated[seven] > rated[nine]
 
 
-def test_hard_looks_a_roll_deeper_in_classic_games_of_two_or_more_only() -> None:
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_hard_looks_a_roll_deeper_in_classic_and_longo_games_of_two_or_more(
+        variant: str) -> None:
     from bot.players.qwixx_player import evaluator
     from bot.rules import new_game, variant_class
     from bot.rules.qwixx import QwixxGame
 
-    game = new_game("classic", [-1, -2, -3], 2)
+    game = new_game(variant, [-1, -2, -3], 2)
     assert isinstance(game, QwixxGame) and game.turn == 1  # -1 throws, then -2, then -3
     for player, own_roll, then in ((-1, False, "passive"), (-2, True, "passive"),
                                    (-3, False, "active")):
         judge = evaluator(game, player, "hard")
         assert isinstance(judge, Lookahead) and judge.own_roll is own_roll
-        assert (judge.after.own, judge.after.rival) == load_versus("classic", then)
+        assert (judge.after.own, judge.after.rival) == load_versus(variant, then)
         assert len(judge.after.others) == 2
-    for other in (new_game("longo", [-1, -2], 2), new_game("onboard", [-1, -2], 2),
-                  variant_class("classic")([-1], 2, {})):
+    for other in (new_game("onboard", [-1, -2], 2), variant_class(variant)([-1], 2, {})):
         assert isinstance(other, QwixxGame)
         assert not isinstance(evaluator(other, -1, "hard"), Lookahead)
 
