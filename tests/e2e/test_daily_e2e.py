@@ -127,6 +127,8 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
     ranking = [int(n) for n in re.findall(r"<@(\d+)>", board.content)]
     assert set(ranking) == {ana.id, cem.id}
     assert ben.id not in ranking  # another server's member is ranked there, not here
+    boards = [m for m in sb.messages() if "this server's ranking" in m.content]
+    assert len(boards) == 2  # one per server: the second finish edited the first post
     beta_board = [m for m in sb.messages() if "this server's ranking" in m.content
                   and f"<@{ben.id}>" in m.content]
     assert len(beta_board) == 1
