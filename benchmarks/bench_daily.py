@@ -21,15 +21,14 @@ import argparse
 import asyncio
 import random
 import sqlite3
-import statistics
 import tempfile
-import time
-from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 from bot.store import Store
+
+from .bench_stats import timed
 
 TARGET_MS = 20.0
 DAY, VARIANT = "2026-11-27", "classic"
@@ -59,16 +58,6 @@ def fill(path: Path, results: int) -> None:
     conn.commit()
     conn.execute("ANALYZE")
     conn.close()
-
-
-async def timed(work: Callable[[], Awaitable[object]], runs: int) -> float:
-    """Median milliseconds of ``work``."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        await work()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 async def measure(results: int = 100_000, runs: int = 15) -> list[tuple[str, float, float]]:
