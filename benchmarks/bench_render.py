@@ -13,9 +13,8 @@ smaller (``BEFORE_29_BYTES``). A ratio above 1 misses the budget.
 Nothing of a PNG is cached: every render deflates all its rows. "sheet X" renders one
 mid-game sheet whose printed card and written pieces (sprites) are cached, as in a bot
 that has run for a while; "sheet-cold X" (no budget) empties the written pieces before
-each run, as for a sheet whose every piece is new;
-"sheets along X" renders a new state each time, as the bot does, with the written pieces
-emptied at the start of each game.
+each run, as for a sheet whose every piece is new; "sheets along X" renders a new state
+each time, as the bot does, with the written pieces emptied at the start of each game.
 
 :func:`results` gives the same rows to another benchmark runner.
 """
