@@ -13,13 +13,17 @@ Tables (see :data:`bot.store.migrations.STATS`):
 * ``period_totals`` (schema version 6) — the same sums per calendar month and per
   week (UTC, weeks from Monday), also kept in that transaction, so "this month" and
   "this week" read at most one row per player and variant however many games the
-  period holds.
+  period holds;
+* ``reviewed_games`` and ``accuracies`` (schema version 12) — which finished games are
+  reviewed, and each person's accuracy in them (see :data:`REVIEW_TABLES`), averaged
+  per variant for ``/qwixx stats``.
 
 Every query filters by ``guild_id``: a server's figures never appear in another.
 Booleans are ``SMALLINT`` 0/1 and the SQL is plain and parameterised, so the
 PostgreSQL backend runs it as it is (window functions and ``ON CONFLICT`` are shared
 by both; :mod:`bot.store.dialect` only swaps the date functions of the period
-sums). Only ``counted`` games feed the statistics; uncounted ones stay in the history.
+sums). Only ``counted`` games feed the statistics (the accuracies excepted: every
+reviewed game without hints); uncounted ones stay in the history.
 """
 
 from __future__ import annotations
