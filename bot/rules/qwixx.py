@@ -172,6 +172,11 @@ class QwixxRules:
                      for total in range(2 * self.faces + 1))
 
     @cached_property
+    def white_options(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+        """:attr:`white_moves` with the pass after them: action 1's legal moves."""
+        return tuple(tuple((*moves, PASS) for moves in by_rows) for by_rows in self.white_moves)
+
+    @cached_property
     def open_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> the 4 bits of the rows still open."""
         return {closed: sum(1 << i for i, r in enumerate(ROWS) if r not in closed)
@@ -257,10 +262,10 @@ class QwixxGame(Game):
         if self.phase == "action1":
             if self.has_lucky_numbers:
                 moves = self._white_sum_moves(player)
-            else:  # _white_crossings, inline
+            else:  # _white_crossings, inline, and the pass with them
                 rules, dice, closed = self.rules, self.dice, self.closed
                 total = dice["white1"] + dice["white2"]
-                moves = list(rules.white_moves[total][
+                return list(rules.white_options[total][
                     self.sheets[player].allow >> 4 * total
                     & (rules.open_bits[tuple(closed)] if closed else 15)])
         elif player == self.players[(self.turn - 1) % len(self.players)]:  # the active
