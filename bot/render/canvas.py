@@ -661,9 +661,10 @@ def held(value: object) -> int:
 
 # What is written on the cards, at output size in the palette (see Canvas.sprite): a
 # crossed cell is 64 x 64 px, 4 KB, a closed row 78 KB; a Qwixx card has 44 cells in two
-# looks each. 8 MB holds 1,300 or so: 48 games of every variant in two languages took
-# 1.3% more time than with twice that (5% more with half).
-CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=4096, max_bytes=8 * 2**20)
+# looks each. 16 MB holds 2,600 or so. A piece drawn anew may need its card drawn again
+# (see CARDS): 16 games of every variant in two languages, played in turn, took 2.9 ms a
+# sheet (p90 3.6 ms) when played again with 16 MB, 4.3 ms (p90 7.8 ms) with 8 MB.
+CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=8192, max_bytes=16 * 2**20)
 # The printed cards under whole images, supersampled (see Card): a sheet's is 1728 x 1124
 # RGB, 7.8 MB (Pillow keeps 4 bytes a pixel), the board's 8.5 MB. Needed only to draw a
 # sprite not cached yet (on the card itself, what it drew over put back) or a card's
