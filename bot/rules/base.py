@@ -191,7 +191,7 @@ class Game(ABC):
 
     def _allows(self, player: int, move: Move) -> bool:
         """Whether ``move`` is one of ``legal_moves(player)``; variants may answer faster."""
-        return move in self.legal_moves(player)
+        return offered(move, self.legal_moves(player))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -345,7 +345,7 @@ def state_copier(cls: type[Game]) -> Callable[[Game], Game]:
     return namespace["copy"]  # type: ignore[no-any-return]
 
 
-def offered(move: Move, moves: tuple[Move, ...]) -> bool:
+def offered(move: Move, moves: Sequence[Move]) -> bool:
     """``move in moves``, asking the moves the rules hand out (shared objects) by
     identity first: ``in`` alone calls the dataclass's ``__eq__`` on every other move."""
     for candidate in moves:
