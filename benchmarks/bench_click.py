@@ -26,14 +26,20 @@ sustained run also tells the share of its time spent in garbage collection.
   completes them as fast as they come, one that cannot falls behind at its own pace.
   (Counting up to the last completion instead would ask every click to take no time.)
 
-    python -m benchmarks.bench_click [--quick]
+``--profile`` instead plays one game's clicks under :mod:`cProfile`, on the event
+loop's thread and on the store's writer thread each, and prints where their time goes.
+
+    python -m benchmarks.bench_click [--quick] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
+import io
+import pstats
 import random
 import statistics
 import tempfile
@@ -294,10 +300,41 @@ def rows(quick: bool = False) -> list[Row]:
     return found
 
 
+async def profile(clicks: int, shown: int = 25) -> str:
+    """Where one game's clicks spend their time, on each of the two threads."""
+    rng = random.Random(1)
+
+    async def run(opened: list[Table]) -> list[Row]:
+        table = opened[0]
+        writer = getattr(table.service.store._engine, "writer", None)
+        assert writer is not None, "a SQLite store has a writer thread"
+        for _ in range(20):  # warm-up
+            await table.click(rng)
+        loop, written = cProfile.Profile(), cProfile.Profile()
+        await writer.run(lambda _: written.enable())  # a profile is its thread's
+        loop.enable()
+        for _ in range(clicks):
+            await table.click(rng)
+        loop.disable()
+        await writer.run(lambda _: written.disable())
+        for name, profiled in (("event loop's thread", loop), ("writer thread", written)):
+            text = io.StringIO()
+            pstats.Stats(profiled, stream=text).sort_stats("tottime").print_stats(shown)
+            found.append(f"--- {clicks:,} clicks, the {name}\n{text.getvalue()}")
+        return []
+    found: list[str] = []
+    await with_tables(1, run)
+    return "\n".join(found)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs")
+    parser.add_argument("--profile", action="store_true", help="profile one game's clicks")
     args = parser.parse_args()
+    if args.profile:
+        print(asyncio.run(profile(300 if args.quick else 3_000)))
+        return
     for what, budget, figure, ratio in rows(args.quick):
         shown = f"{ratio:.2f}" if ratio else ""
         print(f"{what:<52} {budget:>12} {figure:>12} {shown:>6}")
