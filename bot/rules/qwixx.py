@@ -115,10 +115,15 @@ class QwixxRules:
             for i, numbers in enumerate(self.row_numbers[r] for r in ROWS))
 
     @cached_property
+    def row_masks(self) -> tuple[int, ...]:
+        """Per row ``i``: its bits of :attr:`Sheet.allow`."""
+        every = (1 << 4 * (2 * self.faces + 1)) - 1
+        return tuple(every // 15 << i for i in range(len(ROWS)))
+
+    @cached_property
     def others(self) -> tuple[int, ...]:
         """Per row ``i``: the bits of :attr:`Sheet.allow` that belong to the other rows."""
-        every = (1 << 4 * (2 * self.faces + 1)) - 1
-        return tuple(every ^ (every // 15 << i) for i in range(len(ROWS)))
+        return tuple(sum(self.row_masks) ^ mask for mask in self.row_masks)
 
     @cached_property
     def after(self) -> dict[str, dict[int, tuple[int, int, int, bool]]]:
@@ -144,17 +149,11 @@ class QwixxRules:
                    for i, r in enumerate(ROWS))
 
     @cached_property
-    def row_masks(self) -> tuple[int, ...]:
-        """Per row ``i``: its bits of :attr:`Sheet.allow`."""
-        every = (1 << 4 * (2 * self.faces + 1)) - 1
-        return tuple(every // 15 << i for i in range(len(ROWS)))
-
-    @cached_property
     def row_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> every bit of :attr:`Sheet.allow` that belongs to
-        an open row (a sheet ``allow & row_bits[closed]`` may cross something)."""
-        every = (1 << 4 * (2 * self.faces + 1)) - 1
-        return {closed: sum(every // 15 << i for i, r in enumerate(ROWS) if r not in closed)
+        an open row (a sheet with ``allow & row_bits[closed]`` may cross something)."""
+        return {closed: sum(m for m, r in zip(self.row_masks, ROWS, strict=True)
+                            if r not in closed)
                 for closed in self.open_bits}
 
     @cached_property
@@ -201,7 +200,8 @@ class Sheet:
     The rules replace its lists rather than append to them, so a copy may share them.
     ``allow`` is the sheet's compact state, kept up to date by the rules: one integer
     that says which numbers each row lets the sheet cross now, closed rows aside
-    (:attr:`QwixxRules.spread`); every legality question is a bit test on it.
+    (:attr:`QwixxRules.spread`); every legality question is a bit test on it. (0, nothing
+    allowed, until a game works it out: a game makes and loads its sheets.)
     """
 
     crossed: dict[str, list[int]] = field(default_factory=lambda: {r: [] for r in ROWS})
@@ -320,7 +320,7 @@ class QwixxGame(Game):
 
     # --- legality --------------------------------------------------------
     # ``first``: the caller only asks whether there is a move; stop at the first found.
-    # The hot path of every turn: a bit test per open row on the sheet's masks
+    # The hot path of every turn: bit tests on the sheet's compact state
     # (:attr:`Sheet.allow`); a test holds them to :meth:`_span`'s rule.
     def _white_crossings(self, player: int, first: bool = False) -> list[Move]:
         """The crosses of the white sum ``player`` may make, top row first."""
