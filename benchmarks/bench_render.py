@@ -14,7 +14,9 @@ Nothing of a PNG is cached: every render deflates all its rows. "sheet X" render
 mid-game sheet whose printed card and written pieces (sprites) are cached, as in a bot
 that has run for a while; "sheet-cold X" (no budget) empties the written pieces before
 each run, as for a sheet whose every piece is new; "sheets along X" renders a new state
-each time, as the bot does, with the written pieces emptied at the start of each game.
+each time, as the bot does, with the written pieces emptied at the start of each game;
+"sheets over N more games X" (kind ``sheet-steady``, no budget) renders them along games
+after others, with every cache as they left it.
 
 :func:`results` gives the same rows to another benchmark runner.
 """
@@ -223,6 +225,32 @@ def empty(names: tuple[str, ...]) -> None:
             cache.clear()
 
 
+def states_of(variant: str, options: dict | None, seed: int,
+              decisions: int = 150) -> list[tuple[Game, int, list[Move]]]:
+    """A game's states as the bot renders them: at every decision, the player to decide
+    and their options."""
+    rng = random.Random(seed)
+    game = new_game(variant, PLAYERS[:3], seed, options)
+    states = []
+    for _ in range(decisions):
+        if game.finished:
+            break
+        player = min(game.decision().waiting)
+        states.append((game, player, game.legal_moves(player)))
+        game, _ = game.apply(player, pick(game, player, rng))
+    return states
+
+
+def sheet_times(states: list[tuple[Game, int, list[Move]]]) -> list[float]:
+    """The CPU time (ms) of each state's sheet."""
+    times = []
+    for game, player, moves in states:
+        start = time.process_time()
+        render_sheet(game, player, NAMES[player], moves)
+        times.append((time.process_time() - start) * 1000)
+    return times
+
+
 def along_games(seed: int, decisions: int = 150) -> list[Row]:
     """Sheets as the bot renders them while games go on: at every decision the sheet of
     the player to decide, with their options, each render a new image, the caches of
@@ -230,22 +258,10 @@ def along_games(seed: int, decisions: int = 150) -> list[Row]:
     budget = BUDGET_MS["sheet"]
     found: list[Row] = []
     for variant, options, _ in VARIANTS:
-        rng = random.Random(seed)
-        game = new_game(variant, PLAYERS[:3], seed, options)
-        states = []
-        for _ in range(decisions):
-            if game.finished:
-                break
-            player = min(game.decision().waiting)
-            states.append((game, player, game.legal_moves(player)))
-            game, _ = game.apply(player, pick(game, player, rng))
+        states = states_of(variant, options, seed, decisions)
         render_sheet(*states[0][:2], NAMES[states[0][1]])  # the printed card
         empty(WRITTEN_CACHES)
-        times = []
-        for game, player, moves in states:
-            start = time.process_time()
-            render_sheet(game, player, NAMES[player], moves)
-            times.append((time.process_time() - start) * 1000)
+        times = sheet_times(states)
         mean, p90 = statistics.mean(times), sorted(times)[int(len(times) * 0.9)]
         p50 = statistics.median(times)
         name = f"sheets along {variant}"
@@ -257,16 +273,33 @@ def along_games(seed: int, decisions: int = 150) -> list[Row]:
     return found
 
 
+def steady_games(seed: int, games: int = 2) -> list[Row]:
+    """What sheets cost a bot that has run a while (kind ``sheet-steady``, no budget):
+    ``games`` games of each variant rendered along, then the mean CPU time of the sheets
+    along ``games`` other games, with every cache as they left it."""
+    found: list[Row] = []
+    for variant, options, _ in VARIANTS:
+        for k in range(games):
+            sheet_times(states_of(variant, options, seed + 1000 + k))
+        times = [t for k in range(games) for t in sheet_times(states_of(variant, options,
+                                                                         seed + 2000 + k))]
+        found.append((f"sheets over {games} more games {variant} cpu mean", "(no budget)",
+                      f"{statistics.mean(times):.1f} ms", "-"))
+    return found
+
+
 def results(runs: int = 20, seed: int = 7, only: set[str] | None = None) -> list[Row]:
     """(name, budget, figure, ratio) for every image: its p50 render time (wall clock,
     then CPU time of this process), and its PNG size against the size before (a ratio
-    above 1 misses the budget); then sheets along played games."""
+    above 1 misses the budget); then sheets along played games, and after others."""
     found: list[Row] = []
     for case in cases(seed):
         if not only or case.kind in only:
             found += rows_of(case, runs)
     if not only or "sheet-game" in only:
         found += along_games(seed)
+    if not only or "sheet-steady" in only:
+        found += steady_games(seed)
     return found
 
 
