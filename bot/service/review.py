@@ -23,8 +23,10 @@ loop, nor in the store's writer: the move log is read first, the accuracies writ
 after), and each person's accuracy is stored with the game (schema version 12). The
 final scoreboard, posted without waiting for it, is then edited once to show them
 (:mod:`bot.channel.plan`); ``/qwixx stats`` averages them. Games that ended before,
-or whose review a stop cut short, are reviewed after start-up, newest first, paced
-so that the worker thread is busy at most half the time (:meth:`ReviewKeeper.backfill`).
+or whose review a stop cut short, are reviewed after start-up (and every hour), newest
+first, paced so that the worker thread is busy at most half the time
+(:meth:`ReviewKeeper.backfill`). A daily challenge is reviewed once its day is over
+everywhere, not before.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
 from bot.rules import Game, Move, dice_version_of, new_game
+from bot.service.daily import is_daily, over_everywhere
 from bot.service.games import GameService, ServiceError
 from bot.service.play import Options
 from bot.service.stats import StatsService
@@ -201,11 +204,17 @@ class ReviewKeeper:
         self.store = store
         self.clock = clock
 
+    def open_now(self, record: GameRecord) -> bool:
+        """Whether ``record``'s review may be worked out now: a daily challenge's only
+        once its day is over everywhere (nothing of it shows before)."""
+        return not is_daily(record) or self.clock() >= over_everywhere(record.options["daily"])
+
     async def keep(self, record: GameRecord) -> dict[int, float] | None:
         """Review the finished ``record`` unless that is done already, and store its
-        people's accuracies; them (None: the game has not finished). A game whose logs
-        were pruned, or that no longer replays, is kept as reviewed without accuracies."""
-        if record.status != "finished":
+        people's accuracies; them (None: the game has not finished, or is a daily
+        challenge whose day is not over everywhere yet). A game whose logs were pruned,
+        or that no longer replays, is kept as reviewed without accuracies."""
+        if record.status != "finished" or not self.open_now(record):
             return None
         if (known := await self.store.reviewed(record.id)) is not None:
             return known
@@ -237,7 +246,8 @@ class ReviewKeeper:
             for record in batch:
                 started = time.monotonic()
                 try:
-                    await self.keep(record)
+                    if await self.keep(record) is None:
+                        continue  # a daily challenge of a day not over: a later pass
                     done += 1
                     if shown is not None and waits_for_review(record):
                         await shown(record.id)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.players import hint
 from bot.rules import PASS, Game, Move
+from bot.service.daily import DailyService, over_everywhere
 from bot.service.games import GameService, ServiceError
 from bot.service.play import Options
 from bot.service.review import ReviewKeeper, ReviewService
@@ -165,3 +167,23 @@ async def test_the_backfill_reviews_earlier_games_newest_first(service: GameServ
     assert await service.store.reviewed(ids[2]) == {ANA: 1.0}
     assert await service.store.reviewed(ids[0]) == {}
     assert await service.store.unreviewed_games() == []
+
+
+async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
+        service: GameService, clock: FakeClock) -> None:
+    clock.now = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
+    daily = DailyService(service)
+    attempt, outcome = await daily.begin(GUILD, CHANNEL, ANA, "classic")
+    game = outcome.game
+    while game is not None and not game.finished:
+        game = (await service.act(attempt.game_id, ANA, game.turn, game.decision().phase,
+                                  hards(game, ANA))).game
+    record = (await service.get(attempt.game_id)).record
+    assert record.status == "finished"
+    keeper = ReviewKeeper(service.store, clock)
+    assert await keeper.keep(record) is None  # the day goes on somewhere: nothing yet
+    assert await keeper.backfill(rest=0.0) == 0
+    assert await service.store.reviewed(record.id) is None
+    clock.now = over_everywhere(attempt.day)
+    assert await keeper.backfill(rest=0.0) == 1
+    assert await service.store.reviewed(record.id) == {ANA: 1.0}  # its dice replayed
