@@ -9,6 +9,12 @@ published, and the catch-up stops at its first failed write: a tick costs one tr
 A process that runs some of the bot's shards fires the games of its own guilds only.
 Each pass also deletes the data of the servers that removed the bot longer than the
 grace period ago (``QWIXX_FORGET_SERVER_AFTER``).
+
+Once started, and every hour after, the finished games without a review (ended before
+reviews were kept, whose review a stop cut short, or daily challenges whose day is now
+over) are reviewed in the background, newest first and paced
+(:meth:`bot.service.review.ReviewKeeper.backfill`); a final message waiting for its
+accuracies is then edited.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
 
+REVIEW_AGAIN = 3600.0
+"""Seconds between two passes over the finished games without a review."""
+
 
 class Timers:
     def __init__(self, service: GameService, publisher: Publisher,
@@ -35,7 +44,7 @@ class Timers:
         self.interval = interval
         self.shards = shards
         self._task: asyncio.Task[None] | None = None
-        self._reviews: asyncio.Task[int] | None = None
+        self._reviews: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
         """Fire everything due now, then catch up every channel that lags the store;
@@ -73,14 +82,14 @@ class Timers:
         if self._reviews is None:
             self._reviews = asyncio.create_task(self._review_earlier(), name="qwixx-reviews")
 
-    async def _review_earlier(self) -> int:
-        try:
-            return await self.publisher.reviews.backfill(shard_ids(self.shards),
-                                                         shown=self._show_review)
-        except Exception:
-            log.exception("reviewing earlier games failed; the rest are reviewed at the "
-                          "next start")
-            return 0
+    async def _review_earlier(self) -> None:
+        while True:
+            try:
+                await self.publisher.reviews.backfill(shard_ids(self.shards),
+                                                      shown=self._show_review)
+            except Exception:
+                log.exception("reviewing earlier games failed; tried again in an hour")
+            await asyncio.sleep(REVIEW_AGAIN)
 
     async def _show_review(self, game_id: int) -> None:
         """A final message may now show the accuracies (else the catch-up tries again)."""
