@@ -18,11 +18,12 @@ the code, so reading one (once, cached) is no more I/O than importing a module.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Self
 
@@ -62,16 +63,18 @@ class Board:
     fields: tuple[Field, ...]
     finish_from: int  # the first position of the finish area
     description: str = ""
+    # Per field in order: its colour, its number, and the bit of a Qwixx sheet's compact
+    # state (:attr:`bot.rules.qwixx.Sheet.allow`) that says it may be crossed. A plain
+    # attribute, as the rules read it on every pawn move.
+    track: tuple[tuple[str, int, int], ...] = dataclasses.field(
+        init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "track", tuple(
+            (f.colour, f.number, 4 * f.number + COLOURS.index(f.colour)) for f in self.fields))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self  # immutable: games share it
-
-    @cached_property
-    def track(self) -> tuple[tuple[str, int, int], ...]:
-        """Per field in order: its colour, its number, and the bit of a Qwixx sheet's
-        compact state (:attr:`bot.rules.qwixx.Sheet.allow`) that says it may be crossed."""
-        return tuple((f.colour, f.number, 4 * f.number + COLOURS.index(f.colour))
-                     for f in self.fields)
 
     @property
     def last(self) -> int:

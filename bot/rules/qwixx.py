@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import cached_property
 from hashlib import blake2b
 from typing import Any, ClassVar
 
@@ -39,6 +38,12 @@ RowTable = tuple[str, int, tuple[Move, ...]]
 """A row, its place in :data:`ROWS`, and the cross of each dice sum (see ``tables``)."""
 
 
+TABLES = ("row_numbers", "row_length", "index", "short", "cross_moves", "tables", "_open",
+          "locking", "spread", "row_masks", "others", "after", "open_bits", "row_bits",
+          "white_moves", "white_options", "fresh")
+"""The tables of :class:`QwixxRules`, in the order they are built."""
+
+
 @dataclass(frozen=True)
 class QwixxRules:
     """What distinguishes one member of the family from another."""
@@ -49,32 +54,54 @@ class QwixxRules:
     penalty_limit: int = 4
     rows_to_end: int = 2  # locked rows that end the game
 
+    # Tables the rules look things up in on every move, built once per rule set as plain
+    # attributes (read twice as fast as a cached_property), each by its ``_make_`` method.
+    row_numbers: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    row_length: int = field(init=False, repr=False, compare=False)
+    index: dict[str, dict[int, int]] = field(init=False, repr=False, compare=False)
+    short: int = field(init=False, repr=False, compare=False)
+    cross_moves: dict[str, dict[int, Move]] = field(init=False, repr=False, compare=False)
+    tables: tuple[RowTable, ...] = field(init=False, repr=False, compare=False)
+    _open: dict[tuple[str, ...], tuple[RowTable, ...]] = field(
+        init=False, repr=False, compare=False)
+    locking: dict[str, frozenset[int]] = field(init=False, repr=False, compare=False)
+    spread: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    row_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    others: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    after: dict[str, dict[int, tuple[int, int, int, bool]]] = field(
+        init=False, repr=False, compare=False)
+    open_bits: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
+    row_bits: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
+    white_moves: tuple[tuple[tuple[Move, ...], ...], ...] = field(
+        init=False, repr=False, compare=False)
+    white_options: tuple[tuple[tuple[Move, ...], ...], ...] = field(
+        init=False, repr=False, compare=False)
+    fresh: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in TABLES:  # in order: a table may use those before it
+            object.__setattr__(self, name, getattr(self, "_make_" + name.lstrip("_"))())
+
     def numbers(self, row: str) -> list[int]:
         """The numbers of ``row`` left to right."""
         return list(self.row_numbers[row])
 
-    # Tables the rules look things up in on every move, built once per rule set.
-    @cached_property
-    def row_numbers(self) -> dict[str, tuple[int, ...]]:
+    def _make_row_numbers(self) -> dict[str, tuple[int, ...]]:
         ascending = tuple(range(2, 2 * self.faces + 1))
         return {r: ascending if r in ASCENDING else ascending[::-1] for r in ROWS}
 
-    @cached_property
-    def row_length(self) -> int:
+    def _make_row_length(self) -> int:
         return 2 * self.faces - 1
 
-    @cached_property
-    def index(self) -> dict[str, dict[int, int]]:
+    def _make_index(self) -> dict[str, dict[int, int]]:
         """Row -> number -> its position in the row."""
         return {r: {n: i for i, n in enumerate(ns)} for r, ns in self.row_numbers.items()}
 
-    @cached_property
-    def short(self) -> int:
+    def _make_short(self) -> int:
         """The positions ``0 <= i < short`` may be crossed without enough crosses to lock."""
         return self.row_length - self.lock_span
 
-    @cached_property
-    def tables(self) -> tuple[RowTable, ...]:
+    def _make_tables(self) -> tuple[RowTable, ...]:
         """Per row: the row, its number in :data:`ROWS` (its mask's place in
         :attr:`Sheet.allow`), and indexed by any dice sum 0..2*faces the move crossing it
         (PASS where the row has no such number; never offered, the mask lacking it)."""
@@ -90,20 +117,17 @@ class QwixxRules:
             found = self._open[key] = tuple(t for t in self.tables if t[0] not in closed)
         return found
 
-    @cached_property
-    def _open(self) -> dict[tuple[str, ...], tuple[RowTable, ...]]:
+    def _make_open(self) -> dict[tuple[str, ...], tuple[RowTable, ...]]:
         return {}
 
-    @cached_property
-    def locking(self) -> dict[str, frozenset[int]]:
+    def _make_locking(self) -> dict[str, frozenset[int]]:
         """Row -> the numbers that lock it."""
         return {r: frozenset(ns[-self.lock_span:]) for r, ns in self.row_numbers.items()}
 
     # The compact sheet (:attr:`Sheet.allow`): one integer, bit ``4 * n + i`` set when
     # row ``i`` (in ROWS order) lets the sheet cross number ``n`` now, closed rows aside.
     # ``allow >> 4 * n & 15`` is then the rows where ``n`` may be crossed.
-    @cached_property
-    def spread(self) -> tuple[tuple[int, ...], ...]:
+    def _make_spread(self) -> tuple[tuple[int, ...], ...]:
         """Per row ``i``, indexed by its state ``start + enough * (row_length + 1)``
         (``start`` the first position right of the row's last cross, ``enough`` whether
         it has crosses enough to lock): the row's part of :attr:`Sheet.allow` —
@@ -114,19 +138,16 @@ class QwixxRules:
             for enough in (False, True) for start in range(length + 1))
             for i, numbers in enumerate(self.row_numbers[r] for r in ROWS))
 
-    @cached_property
-    def row_masks(self) -> tuple[int, ...]:
+    def _make_row_masks(self) -> tuple[int, ...]:
         """Per row ``i``: its bits of :attr:`Sheet.allow`."""
         every = (1 << 4 * (2 * self.faces + 1)) - 1
         return tuple(every // 15 << i for i in range(len(ROWS)))
 
-    @cached_property
-    def others(self) -> tuple[int, ...]:
+    def _make_others(self) -> tuple[int, ...]:
         """Per row ``i``: the bits of :attr:`Sheet.allow` that belong to the other rows."""
         return tuple(sum(self.row_masks) ^ mask for mask in self.row_masks)
 
-    @cached_property
-    def after(self) -> dict[str, dict[int, tuple[int, int, int, bool]]]:
+    def _make_after(self) -> dict[str, dict[int, tuple[int, int, int, bool]]]:
         """Row -> number -> what crossing it does to :attr:`Sheet.allow`: the bits of the
         other rows (kept), the row's part without and with crosses enough to lock, and
         whether the number locks the row."""
@@ -148,21 +169,18 @@ class QwixxRules:
         return sum(self.spread[i][self.state(r, sheet.crossed[r], sheet.crosses(r))]
                    for i, r in enumerate(ROWS))
 
-    @cached_property
-    def row_bits(self) -> dict[tuple[str, ...], int]:
+    def _make_row_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> every bit of :attr:`Sheet.allow` that belongs to
         an open row (a sheet with ``allow & row_bits[closed]`` may cross something)."""
         return {closed: sum(m for m, r in zip(self.row_masks, ROWS, strict=True)
                             if r not in closed)
                 for closed in self.open_bits}
 
-    @cached_property
-    def fresh(self) -> int:
+    def _make_fresh(self) -> int:
         """An empty sheet's :attr:`Sheet.allow`."""
         return self.allow(Sheet())
 
-    @cached_property
-    def white_moves(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    def _make_white_moves(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
         """Indexed by a dice sum, then by a set of rows (4 bits, as in :attr:`Sheet.allow`):
         the crosses of that sum in those rows, top row first."""
         return tuple(tuple(tuple(self.cross_moves[r][total] for i, r in enumerate(ROWS)
@@ -170,20 +188,17 @@ class QwixxRules:
                            for rows in range(16))
                      for total in range(2 * self.faces + 1))
 
-    @cached_property
-    def white_options(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    def _make_white_options(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
         """:attr:`white_moves` with the pass after them: action 1's legal moves."""
         return tuple(tuple((*moves, PASS) for moves in by_rows) for by_rows in self.white_moves)
 
-    @cached_property
-    def open_bits(self) -> dict[tuple[str, ...], int]:
+    def _make_open_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> the 4 bits of the rows still open."""
         return {closed: sum(1 << i for i, r in enumerate(ROWS) if r not in closed)
                 for size in range(len(ROWS) + 1)
                 for closed in itertools.permutations(ROWS, size)}
 
-    @cached_property
-    def cross_moves(self) -> dict[str, dict[int, Move]]:
+    def _make_cross_moves(self) -> dict[str, dict[int, Move]]:
         """Row -> number -> the move crossing it (shared: moves are immutable)."""
         return {r: {n: Move(CROSS, r, n) for n in ns} for r, ns in self.row_numbers.items()}
 
