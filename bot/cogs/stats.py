@@ -224,13 +224,14 @@ def stats_field(stats: VariantStats, accuracy: Accuracy | None = None,
 
 
 def stats_footer(stats: PlayerStats) -> str:
-    """What the figures count, and how accuracy and rating are read when shown."""
+    """What the figures count, and how accuracy and rating are read when shown (with
+    the counted games' figures)."""
     parts = [t("stats.footer")]
     if stats.practice:
         parts.append(t("stats.practice_footer"))
-    if stats.accuracies:
+    if stats.overall is not None and stats.accuracies:  # shown with the counted games
         parts.append(t("stats.accuracy_footer"))
-    if stats.ratings:
+    if stats.overall is not None and stats.ratings:
         parts.append(t("stats.rating_footer", min=PROVISIONAL))
     return " ".join(parts)
 

@@ -13,6 +13,7 @@ from bot.i18n import LOCALES, using
 from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
 from bot.service.ratings import Rating
 from bot.service.stats import Accuracy, BoardLine, Leaderboard, PlayerStats, VariantStats
+from bot.store.stats import PracticeBest
 
 LAST_GAME = {"en-US": "Last game: −4", "de": "Letztes Spiel: −4", "fr": "Dernière partie : −4",
              "pl": "Ostatnia gra: −4", "pt-BR": "Último jogo: −4", "tr": "Son oyun: −4"}
@@ -118,3 +119,14 @@ def test_accuracy_and_rating_read_in_every_language(locale: str) -> None:
     assert re.search(r"\*\*1\D?900\*\*", rating)  # 1,900 / 1.900 / 1 900: the language's
     assert "*" not in rating.replace("**", "")  # not provisional after 12 games
     assert "5" in footer and footer.count(".") >= 3
+
+
+def test_the_footer_explains_accuracy_and_rating_only_when_they_are_shown() -> None:
+    practice_only = PlayerStats(1, None, (), practice=(PracticeBest("classic", 1, 20, 20),),
+                                accuracies={"classic": Accuracy(0.5, 1)})
+    counted = VariantStats("classic", 1, 1, 20, 20, (20,))
+    both = PlayerStats(1, counted, (counted,), accuracies={"classic": Accuracy(0.5, 1)},
+                       ratings={"classic": Rating(25.0, 8.0, 1)})
+    with using("en-US"):
+        assert "Accuracy:" not in stats_footer(practice_only)
+        assert "Accuracy:" in stats_footer(both) and "Rating:" in stats_footer(both)
