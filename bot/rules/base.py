@@ -161,7 +161,8 @@ class Game(ABC):
         players, phase = self.players, self.phase
         active = players[(self.turn - 1) % len(players)]  # self.active, without the call
         if phase in self.simultaneous_phases:
-            waiting = frozenset(players).difference(self.chosen)
+            chosen = self.chosen  # most often empty: one set made, not two
+            waiting = frozenset(players).difference(chosen) if chosen else frozenset(players)
         else:
             waiting = frozenset((active,))
         return new_decision((phase, self.turn, active, waiting))
