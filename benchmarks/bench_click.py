@@ -259,9 +259,10 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
         done = sum(begin <= t < end for t in completed)
         achieved, arrived = done / (end - begin), rate * (end - begin)
         p99 = percentile(latencies, 0.99)
-        # Finishing all but one of the clicks that arrived in the window is keeping up
-        # (the window's edges cut a click either way; 1.0002 would read as a miss).
-        behind = 1.0 if done + 1 >= arrived else arrived / max(done, 1)
+        # Finishing within 1% of the clicks that arrived in the window is keeping up
+        # (its edges cut the clicks in flight there: 2,000/s x 5 ms is 10 clicks), and
+        # then p99 alone makes the ratio; else the shortfall does, if larger.
+        behind = 0.0 if done >= 0.99 * arrived else arrived / max(done, 1)
         name = f"click: {rate:,.0f}/s arriving over {games:,} games"
         return [(f"{name}, p99 at the rate achieved",
                  f"<= {SUSTAINED_P99_MS:g} ms at >= {rate:,.0f}/s",
