@@ -10,8 +10,9 @@ worst over the games) and the worst's ratio to the budget (above 1 misses it).
 Then what a review costs the event loop: the games are reviewed again as the bot does
 after a game's end (on the reviews' worker thread, :class:`bot.service.review.ReviewKeeper`)
 while a task on the loop asks to wake every millisecond; how late it wakes, against the
-same ticker with no review running (Python's threads share one interpreter lock, which
-a thread holds for at most 5 ms at a time).
+same ticker with no review running, and against reviews that do not let the
+interpreter's lock go after each decision (Python's threads share one lock, which a
+thread busy computing otherwise holds for 5 ms at a time).
 
     python -m benchmarks.bench_review [--games 5] [--variant classic] [--players 5]
 """
@@ -61,7 +62,7 @@ def measure(variant: str, players: int, games: int) -> tuple[list[float], list[R
 
 
 async def lateness(games: list[tuple[GameRecord, list[MoveRecord]]] | None,
-                   seconds: float = 1.0) -> list[float]:
+                   seconds: float = 1.0, yielding: bool = True) -> list[float]:
     """How late (ms) a 1 ms ticker on the loop wakes while ``games`` are reviewed on the
     reviews' worker thread one after another (None: for ``seconds``, nothing else runs)."""
     loop, late = asyncio.get_running_loop(), []
@@ -78,7 +79,7 @@ async def lateness(games: list[tuple[GameRecord, list[MoveRecord]]] | None,
         await asyncio.sleep(seconds)
     else:
         for record, moves in games:
-            await loop.run_in_executor(_WORKER, review_game, record, moves)
+            await loop.run_in_executor(_WORKER, review_game, record, moves, yielding)
     done.set()
     await task
     return late
@@ -105,10 +106,15 @@ def main() -> None:
     games = [finished(args.variant, args.players, seed) for seed in range(1, args.games + 1)]
     idle = asyncio.run(lateness(None))
     busy = asyncio.run(lateness(games))
-    print(f"event loop while they are reviewed on the worker thread: a 1 ms timer wakes "
-          f"late by p50 {statistics.median(busy):.2f} ms, p99 {p99(busy):.2f} ms, "
-          f"worst {max(busy):.2f} ms (idle: p50 {statistics.median(idle):.2f} ms, "
-          f"p99 {p99(idle):.2f} ms, worst {max(idle):.2f} ms)")
+    held = asyncio.run(lateness(games, yielding=False))
+
+    def late(values: list[float]) -> str:
+        return (f"p50 {statistics.median(values):.2f} ms, p99 {p99(values):.2f} ms, "
+                f"worst {max(values):.2f} ms")
+
+    print(f"event loop while they are reviewed on the worker thread, a 1 ms timer wakes "
+          f"late by: {late(busy)} (the review letting the lock go after each decision, as "
+          f"the bot does); {late(held)} (holding it); idle {late(idle)}")
 
 
 if __name__ == "__main__":

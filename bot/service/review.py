@@ -116,9 +116,12 @@ class Review:
         return sorted(costly, key=lambda r: (-r.loss, r.seq))[:count]
 
 
-def review_game(record: GameRecord, moves: Sequence[MoveRecord]) -> Review:
+def review_game(record: GameRecord, moves: Sequence[MoveRecord],
+                yielding: bool = False) -> Review:
     """Rebuild ``record``'s game from its seed and ``moves`` and rate every decision a
-    person made. Pure and CPU-bound: run it in a worker thread."""
+    person made. Pure and CPU-bound: run it in a worker thread. ``yielding``: after
+    each decision rated, let the interpreter's lock go to a thread waiting for it (the
+    event loop's), rather than hold it for the 5 ms Python grants a thread at a time."""
     game = new_game(record.variant, record.players, record.seed,
                     record.options.get("rules", {}), solo=Options.of(record.options).solo,
                     dice_version=dice_version_of(record.state or {}))
@@ -127,6 +130,8 @@ def review_game(record: GameRecord, moves: Sequence[MoveRecord]) -> Review:
         player, move = stored.player_id, Move.from_json(stored.move)
         if decided_by_person(stored) and player in game.decision().waiting:
             rated.append(Rated(stored.seq, player, move, hint(game, player), game))
+            if yielding:
+                time.sleep(0)
         game, _ = game.apply(player, move)
     return Review(record, game, tuple(rated))
 
@@ -159,7 +164,7 @@ class ReviewService:
         if record.status != "finished":
             raise ServiceError("review.abandoned")
         moves = await self.games.store.moves(game_id)
-        return await asyncio.to_thread(review_game, record, moves)
+        return await asyncio.to_thread(review_game, record, moves, True)
 
     async def numbered(self, guild_id: int, channel_id: int, number: int | None) -> int:
         """The id of the game ``/qwixx history`` shows as ``number`` on this server (1
@@ -223,7 +228,7 @@ class ReviewKeeper:
         if moves:
             try:
                 review = await asyncio.get_running_loop().run_in_executor(
-                    _WORKER, review_game, record, moves)
+                    _WORKER, review_game, record, moves, True)
                 lines = accuracies_of(review)
             except Exception:  # a log the rules no longer replay: no accuracy, once
                 log.warning("game %d cannot be reviewed; it is kept without accuracies",
