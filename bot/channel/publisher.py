@@ -347,8 +347,8 @@ class Publisher:
     def review_later(self, record: GameRecord) -> None:
         """Review the game that just ended in the background (once in this process): its
         final message is posted meanwhile, and edited to show the accuracies once they
-        are stored. A stop before then leaves it to the review of unreviewed games at
-        the next start (:meth:`bot.service.review.ReviewKeeper.backfill`)."""
+        are stored. A stop or a failure before then leaves it to the next pass over the
+        unreviewed games, at start-up and hourly (:meth:`bot.channel.timers.Timers.start`)."""
         if record.id in self._reviewing:
             return
         task = asyncio.create_task(self._review(record), name=f"qwixx-review-{record.id}")
@@ -361,7 +361,7 @@ class Publisher:
                 pass  # the sync that asked for the review has posted the final message
             await self.reviews.keep(record)
         except Exception:
-            log.exception("game %d: its review is left to the next start", record.id)
+            log.exception("game %d: its review is left to the next pass", record.id)
             return
         try:
             await self.sync(record.id)

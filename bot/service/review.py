@@ -256,8 +256,8 @@ class ReviewKeeper:
                     done += 1
                     if shown is not None and waits_for_review(record):
                         await shown(record.id)
-                except Exception:  # the store refused: this game is tried at the next start
-                    log.warning("game %d: its review is left to the next start", record.id,
+                except Exception:  # the store refused: tried again at the next pass
+                    log.warning("game %d: its review is left to the next pass", record.id,
                                 exc_info=True)
                 await asyncio.sleep(rest * (time.monotonic() - started))
             before = batch[-1].id
