@@ -234,22 +234,39 @@ def exact_score(sheet: QwintoSheet) -> int:
     return sum(sheet.row_points(r) for r in ROWS) + sheet.bonus() - FAIL * sheet.failed
 
 
+@dataclass(frozen=True)
+class Before:
+    """What :func:`placement_gain` compares a placement with: the sheet's rows, the
+    chance its next throw fits nowhere, its triple columns' values (worked out once
+    per decision, not once per placement)."""
+
+    rows: dict[str, Slots]
+    miss: float
+    columns: dict[int, float]
+
+    @classmethod
+    def of(cls, sheet: QwintoSheet, params: Params) -> Before:
+        rows = {r: slots(sheet, r) for r in ROWS}
+        miss = miss_chance(tuple(fits(rows[r]) for r in ROWS)) if params.flex else 0.0
+        return cls(rows, miss, {c: column_value(sheet, c, params=params)
+                                for c in TRIPLE_COLUMNS})
+
+
 def placement_gain(sheet: QwintoSheet, row: str, column: int, number: int,
-                   params: Params = PARAMS, rows: dict[str, Slots] | None = None) -> float:
+                   params: Params = PARAMS, before: Before | None = None) -> float:
     """How much writing ``number`` at ``row``/``column`` changes the rating (the sheet,
-    which other games may share, is not touched; ``rows``: its slots, if known)."""
-    rows = rows or {r: slots(sheet, r) for r in ROWS}
-    before = rows[row]
+    which other games may share, is not touched; ``before``: the sheet's figures, if
+    known)."""
+    known = before or Before.of(sheet, params)
+    was = known.rows[row]
     slot = ROW_COLUMNS[row].index(column)
-    after = (*before[:slot], number, *before[slot + 1:])
-    gain = row_value(after, params) - row_value(before, params)
-    if params.flex and fits(after) != fits(before):
-        masks = tuple(fits(after if r == row else rows[r]) for r in ROWS)
-        gain -= params.flex * (miss_chance(masks) - miss_chance(tuple(fits(rows[r])
-                                                                      for r in ROWS)))
+    after = (*was[:slot], number, *was[slot + 1:])
+    gain = row_value(after, params) - row_value(was, params)
+    if params.flex and fits(after) != fits(was):
+        masks = tuple(fits(after if r == row else known.rows[r]) for r in ROWS)
+        gain -= params.flex * (miss_chance(masks) - known.miss)
     if column in TRIPLE_COLUMNS:
-        gain += (column_value(sheet, column, (row, number), params)
-                 - column_value(sheet, column, params=params))
+        gain += (column_value(sheet, column, (row, number), params) - known.columns[column])
     return gain
 
 
@@ -264,14 +281,14 @@ class Planner:
     def __post_init__(self) -> None:
         self.sheet = self.game.sheets[self.player]
         self.now = sheet_value(self.sheet, self.params)
-        self.rows = {r: slots(self.sheet, r) for r in ROWS}
+        self.before = Before.of(self.sheet, self.params)
         self._best: dict[tuple[str, int], tuple[float, Move | None]] = {}
 
     def best_in_row(self, row: str, number: int) -> tuple[float, Move | None]:
         """The best field for ``number`` in ``row``: its gain and the move."""
         key = (row, number)
         if key not in self._best:
-            options = [(placement_gain(self.sheet, row, c, number, self.params, self.rows),
+            options = [(placement_gain(self.sheet, row, c, number, self.params, self.before),
                         Move("place", row, c))
                        for c in self.sheet.free_fields(row, number)]
             self._best[key] = max(options, key=lambda o: o[0], default=(float("-inf"), None))
@@ -331,7 +348,7 @@ def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
     if move == PASS:
         return plan.pass_value(active), float(active)
     gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.dice_total() or 0,
-                          plan.params, plan.rows)
+                          plan.params, plan.before)
     return plan.now + gain, 0.0
 
 
