@@ -622,6 +622,7 @@ EN: dict[str, str] = {
     "stats.rating_footer": "Rating: the skill the rankings of counted games show, estimated "
                            "cautiously; * provisional under {min} rated games.",
     "history.practice": "(solo practice)",
+    "history.daily": "(daily challenge)",
     "history.hints": "(with hints)",
     "history.stand_in": "🤖",
     "lobby.hint_solo": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}`",

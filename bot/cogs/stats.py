@@ -26,6 +26,7 @@ from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import VARIANTS
+from bot.service.daily import is_daily, over_everywhere
 from bot.service.games import GameService, ServiceError
 from bot.service.rated import RatingBoard, RatingLine, RatingService
 from bot.service.ratings import PROVISIONAL, Rating
@@ -253,7 +254,8 @@ def history_line(number: int, game: HistoryGame) -> str:
         for line in game.lines)
     text = t("history.line", number=number, date=date(game.finished_at),
              title=title_of(game.variant), turns=game.turns, scores=scores)
-    marks = [t(f"history.{flag}") for flag in ("practice", "hints") if getattr(game, flag)]
+    flags = ("daily", "hints") if game.daily else ("practice", "hints")
+    marks = [t(f"history.{flag}") for flag in flags if getattr(game, flag)]
     if not game.counted and not marks:
         marks.append(t("history.not_counted"))
     return " ".join([text, *marks])
@@ -510,6 +512,10 @@ class StatsTable(PrivateAnswers):
         final = await self.stats.final_game(guild, game_id)
         if final is None:
             raise ServiceError("error.final_gone")
+        if is_daily(final.record):  # its sheets would show the day's dice to those to play
+            opens = over_everywhere(final.record.options["daily"])
+            if self.games.clock() < opens:
+                raise ServiceError("daily.sheets_later", when=int(opens))
         board = await png_file(render_scoreboard, final.game, final.names,
                                name="scoreboard.png",
                                description=scoreboard_alt(final.game, final.names))

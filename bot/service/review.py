@@ -151,11 +151,16 @@ class ReviewService:
 
     async def review(self, guild_id: int, channel_id: int, game_id: int) -> Review:
         """The review of game ``game_id``; refused for another server's or channel's
-        game, and for a game that has not ended."""
+        game, for a game that has not ended, and for a daily challenge whose day is not
+        over everywhere yet (it is played in no channel: any channel of its server will do)."""
         record = (await self.games.get(game_id)).record  # error.game_gone if unknown
         if record.guild_id != guild_id:
             raise ServiceError("review.other_server")
-        if record.channel_id != channel_id:
+        if is_daily(record):  # in no channel; its dice stay hidden while anyone plays them
+            opens = over_everywhere(record.options["daily"])
+            if self.games.clock() < opens:
+                raise ServiceError("review.daily_later", when=int(opens))
+        elif record.channel_id != channel_id:
             raise ServiceError("review.other_channel", channel=f"<#{record.channel_id}>")
         if record.status == "running":
             raise ServiceError("review.running")

@@ -130,6 +130,11 @@ class HistoryGame:
     practice: bool = False
     hints: bool = False
 
+    @property
+    def daily(self) -> bool:
+        """A daily challenge's game: played in no channel (see bot/service/daily.py)."""
+        return self.channel_id < 0
+
 
 @dataclass(frozen=True, slots=True)
 class PracticeBest:

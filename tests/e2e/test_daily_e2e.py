@@ -17,7 +17,7 @@ from bot.messages import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices, seeded_policy
 from bot.sandbox.records import StoredMessage
-from bot.service.daily import hidden_channel
+from bot.service.daily import hidden_channel, over_everywhere
 from tests.fakes import FakeClock
 
 from .conftest import UNLIMITED, fast_budget
@@ -203,3 +203,23 @@ async def test_the_sheets_buttons_outlive_a_restart(sb: Sandbox, bot: QwixxBot,
     moved = await offered[-1].take(ana, begun)  # the old message's button, the new process
     assert "Daily Qwixx Longo" in moved.content and choices(moved)
     assert bot.store is None  # the first process is gone: the second one answered
+
+
+async def test_a_daily_games_sheets_and_review_wait_until_its_day_is_over_everywhere(
+        sb: Sandbox, clock: FakeClock) -> None:
+    ana, cem = sb.member("Ana"), sb.member("Cem")
+    await play_daily(ana, "onboard")
+    history = (await cem.slash("qwixx", "history")).message
+    assert history.embeds[0]["description"].endswith("(daily challenge)")
+    hidden = (await cem.click(history, label="Sheets 1")).message
+    assert "its sheets show once its day is over everywhere" in hidden.content
+    assert not hidden.attachments
+    later = (await ana.slash("qwixx", "review", game=1)).message
+    over = int(over_everywhere(TODAY))
+    assert "its review opens once its day is over everywhere" in later.content
+    assert f"<t:{over}:R>" in later.content
+    clock.now = over
+    shown = (await cem.click(history, label="Sheets 1")).message
+    assert shown.attachments and "final sheets" in shown.content
+    review = (await ana.slash("qwixx", "review", game=1)).message
+    assert "Review of the Qwixx On Board game" in review.content
