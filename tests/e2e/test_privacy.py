@@ -52,7 +52,11 @@ async def quick_game(sb: Sandbox, host: SimMember, guest: SimMember,
     await guest.click(lobby, label="Join")
     await host.click(lobby, label="Start")
     await wait_for_turn(sb, channel)
-    return await play_to_end(sb, [host, guest], always_pass, channel)
+    final = await play_to_end(sb, [host, guest], always_pass, channel)
+    # The review's accuracies are added to the final message once worked out: wait for
+    # that edit, so that it is not taken for part of a later answer.
+    await sb.wait_for(lambda: "🎯" in sb.server.world.messages[final.id].content)
+    return sb.server.world.messages[final.id]
 
 
 async def rows_of(bot: QwixxBot, guild_id: int) -> tuple[int, int]:
