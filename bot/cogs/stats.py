@@ -41,7 +41,7 @@ from bot.service.stats import (
     StatsService,
     VariantStats,
 )
-from bot.service.types import HistoryGame
+from bot.service.types import HistoryGame, PracticeBest
 
 log = logging.getLogger(__name__)
 
@@ -224,13 +224,29 @@ def stats_field(stats: VariantStats, accuracy: Accuracy | None = None,
     return name, value
 
 
+def practice_line(best: PracticeBest, stats: PlayerStats) -> str:
+    """A variant's solo games; with their average accuracy when no counted game of that
+    variant shows it already."""
+    line = t("stats.practice_line", title=title_of(best.variant), best=best.best,
+             games=best.games, last=best.last)
+    accuracy = stats.accuracy(best.variant)
+    if accuracy is None or best.variant in counted_variants(stats):
+        return line
+    return line + " · " + t("stats.accuracy", accuracy=messages.percent(accuracy.accuracy),
+                            games=plural("stats.reviewed_games", accuracy.games))
+
+
+def counted_variants(stats: PlayerStats) -> set[str | None]:
+    return {part.variant for part in stats.variants} if stats.overall else set()
+
+
 def stats_footer(stats: PlayerStats) -> str:
     """What the figures count, and how accuracy and rating are read when shown (with
     the counted games' figures)."""
     parts = [t("stats.footer")]
     if stats.practice:
         parts.append(t("stats.practice_footer"))
-    if stats.overall is not None and stats.accuracies:  # shown with the counted games
+    if stats.accuracies and (stats.overall is not None or stats.practice):  # shown there
         parts.append(t("stats.accuracy_footer"))
     if stats.overall is not None and stats.ratings:
         parts.append(t("stats.rating_footer", min=PROVISIONAL))
@@ -472,8 +488,7 @@ class StatsTable(PrivateAnswers):
             embed.add_field(name=name, value=value, inline=False)
         if stats.practice:
             embed.add_field(name=t("stats.practice"), value="\n".join(
-                t("stats.practice_line", title=title_of(p.variant), best=p.best,
-                  games=p.games, last=p.last) for p in stats.practice), inline=False)
+                practice_line(p, stats) for p in stats.practice), inline=False)
         embed.set_footer(text=stats_footer(stats))
         await interaction.edit_original_response(
             content=self.shared(interaction, public), embed=embed,

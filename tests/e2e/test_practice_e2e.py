@@ -46,6 +46,8 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     await wait_for_turn(sb)
     final = await play_to_end(sb, [ana], seeded_policy(4))
     assert "final scores" in final.content
+    reviewed = await sb.wait_for(lambda: re.search(  # the accuracy, once reviewed
+        r"🎯 .*<@\d+> (\d+%)", sb.server.world.messages[final.id].content))
     store = await Store.open(database)
     try:
         [played] = await store.history(sb.guild.id)
@@ -61,7 +63,9 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields == {"🧘 Solo practice":
                       f"Qwixx: best **{played.lines[0].score}** · games 1 · "
-                      f"last {played.lines[0].score}"}
+                      f"last {played.lines[0].score} · "
+                      f"Accuracy **{reviewed[1]}** over 1 reviewed game"}
+    assert "Accuracy: how close" in embed["footer"]["text"]
     board = (await ben.slash("qwixx", "leaderboard")).message
     assert "No counted games" in board.content or not board.attachments
     history = (await ana.slash("qwixx", "history")).message
