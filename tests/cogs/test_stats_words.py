@@ -8,7 +8,14 @@ import re
 import pytest
 from PIL import Image
 
-from bot.cogs.stats import alt_text, board_table, last_scores, stats_field, stats_footer
+from bot.cogs.stats import (
+    alt_text,
+    board_table,
+    last_scores,
+    practice_line,
+    stats_field,
+    stats_footer,
+)
 from bot.i18n import LOCALES, using
 from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
 from bot.service.ratings import Rating
@@ -127,6 +134,13 @@ def test_the_footer_explains_accuracy_and_rating_only_when_they_are_shown() -> N
     counted = VariantStats("classic", 1, 1, 20, 20, (20,))
     both = PlayerStats(1, counted, (counted,), accuracies={"classic": Accuracy(0.5, 1)},
                        ratings={"classic": Rating(25.0, 8.0, 1)})
+    nowhere = PlayerStats(1, None, (), accuracies={"classic": Accuracy(0.5, 1)})
     with using("en-US"):
-        assert "Accuracy:" not in stats_footer(practice_only)
+        assert "Accuracy:" in stats_footer(practice_only)  # shown with the solo games
+        assert practice_line(practice_only.practice[0], practice_only).endswith(
+            " · Accuracy **50%** over 1 reviewed game")
+        assert "Accuracy" not in practice_line(practice_only.practice[0], PlayerStats(
+            1, counted, (counted,), practice=practice_only.practice,
+            accuracies={"classic": Accuracy(0.5, 1)}))  # the counted games' field shows it
+        assert "Accuracy:" not in stats_footer(nowhere)
         assert "Accuracy:" in stats_footer(both) and "Rating:" in stats_footer(both)
