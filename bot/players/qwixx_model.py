@@ -239,8 +239,68 @@ def closed_rows(rows: Sequence[Row]) -> frozenset[int]:
     return frozenset(r for r, row in enumerate(rows) if row[2])
 
 
+Cells = list[list[float]]  # a value table's cells for one pace and closed count
+
+
+class Rating:
+    """A rating of a sheet whose open rows each add one cell of a value table, so a
+    cross that does not lock changes one cell (:meth:`gains`)."""
+
+    rules: RowRules
+    _crossings: tuple[list[list[Crossings]], ...]
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        raise NotImplementedError
+
+    def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
+        raise NotImplementedError
+
+    def cells(self, rows: Sequence[Row], penalties: int) -> tuple[frozenset[int], Cells]:
+        """The rows closed for the sheet, and the cells its open rows are rated by."""
+        raise NotImplementedError
+
+    def gains(self, rows: Sequence[Row], penalties: int, r: int) -> list[float]:
+        """By dice total: how much crossing it in row ``r`` adds to :meth:`value`
+        (:data:`FORBIDDEN` where the rules do not allow it). A cross that does not lock
+        changes one cell; a lock changes the closed rows, so it is rated in full. Call
+        it only on a sheet whose game goes on."""
+        found = [FORBIDDEN] * (2 * self.rules.faces + 1)
+        closed, cells = self.cells(rows, penalties)
+        if r in closed:
+            return found
+        start, crosses, _ = rows[r]
+        here = cells[start][crosses]
+        now: float | None = None
+        for total, after in self._crossings[ASCENDING[r]][start][crosses]:
+            if after[2]:
+                if now is None:
+                    now = self.value(rows, penalties)
+                found[total] = self.value((*rows[:r], after, *rows[r + 1:]), penalties) - now
+            else:
+                found[total] = cells[after[0]][after[1]] - here
+        return found
+
+
+class Alone(Rating):
+    """The solo table as a :class:`Rating`, for :class:`Lookahead`."""
+
+    def __init__(self, table: ValueTable) -> None:
+        self.table, self.rules = table, table.rules
+        self._crossings = crossing_table(table.rules)
+
+    def value(self, rows: Sequence[Row], penalties: int) -> float:
+        return self.table.value(rows, penalties)
+
+    def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
+        return self.table.terminal(rows, penalties)
+
+    def cells(self, rows: Sequence[Row], penalties: int) -> tuple[frozenset[int], Cells]:
+        closed = closed_rows(rows)
+        return closed, self.table.rows[penalties][len(closed)]
+
+
 @dataclass
-class Versus:
+class Versus(Rating):
     """The expected final margin of one sheet over the best of the others (held fixed):
     a row locked on the sheet closes it for everyone, and the exact margin once the
     game is over. The tables are indexed by the game's pace (the most penalties on any
@@ -282,28 +342,9 @@ class Versus:
                 for o, p in self.others)
         return self.own.value(mine, pace) - PENALTY * penalties - self._rival[closed, pace]
 
-    def gains(self, rows: Sequence[Row], penalties: int, r: int) -> list[float]:
-        """By dice total: how much crossing it in row ``r`` adds to :meth:`value`
-        (:data:`FORBIDDEN` where the rules do not allow it). A cross that does not lock
-        changes one cell of the own table; a lock changes the closed rows, so it is rated
-        in full. Call it only on a sheet whose game goes on."""
-        rules = self.rules
-        found = [FORBIDDEN] * (2 * rules.faces + 1)
+    def cells(self, rows: Sequence[Row], penalties: int) -> tuple[frozenset[int], Cells]:
         closed = self.shut | closed_rows(rows)
-        if r in closed:
-            return found
-        cells = self.own.rows[self.pace(penalties)][len(closed)]
-        start, crosses, _ = rows[r]
-        here = cells[start][crosses]
-        now: float | None = None
-        for total, after in self._crossings[ASCENDING[r]][start][crosses]:
-            if after[2]:
-                if now is None:
-                    now = self.value(rows, penalties)
-                found[total] = self.value((*rows[:r], after, *rows[r + 1:]), penalties) - now
-            else:
-                found[total] = cells[after[0]][after[1]] - here
-        return found
+        return closed, self.own.rows[self.pace(penalties)][len(closed)]
 
 
 @dataclass
@@ -317,8 +358,11 @@ class Lookahead:
     this sees which numbers the next roll can really bring, and a lock or penalty that
     ends the game then."""
 
-    after: Versus
+    after: Rating
     own_roll: bool  # the next roll is this player's
+    # Rate a sheet a roll deeper only if ``after`` rates it within this of the best
+    # sheet it rated so far; else by ``after`` alone (None: every sheet a roll deeper).
+    prune: float | None = None
 
     def __post_init__(self) -> None:
         self.rules = self.after.rules
@@ -328,10 +372,16 @@ class Lookahead:
         self.pairs = [(low, high, (1 if low == high else 2) / faces ** 2)
                       for low in range(1, faces + 1) for high in range(low, faces + 1)]
         self._known: dict[Sheet, float] = {}
+        self._flat_best = float("-inf")  # the best sheet by ``after`` so far (``prune``)
 
     def value(self, rows: Sequence[Row], penalties: int) -> float:
         key = (tuple(rows), penalties)  # a tuple already: the same tuple
         if key not in self._known:
+            if self.prune is not None:
+                flat = self.after.value(rows, penalties)
+                if flat < self._flat_best - self.prune:
+                    return flat
+                self._flat_best = max(self._flat_best, flat)
             self._known[key] = self._rate(key[0], penalties)
         return self._known[key]
 

@@ -11,6 +11,7 @@ from bot.players.build_tables import colour_options, white_options
 from bot.players.qwixx_model import (
     FORBIDDEN,
     SETTLE,
+    Alone,
     Lookahead,
     Row,
     RowRules,
@@ -18,6 +19,7 @@ from bot.players.qwixx_model import (
     Versus,
     crossing_table,
     expected_best,
+    load_table,
     load_versus,
 )
 
@@ -139,11 +141,43 @@ def test_hard_looks_a_roll_deeper_in_classic_and_longo_games_of_two_or_more(
                                    (-3, False, "active")):
         judge = evaluator(game, player, "hard")
         assert isinstance(judge, Lookahead) and judge.own_roll is own_roll
+        assert isinstance(judge.after, Versus) and judge.prune is None
         assert (judge.after.own, judge.after.rival) == load_versus(variant, then)
         assert len(judge.after.others) == 2
-    for other in (new_game("onboard", [-1, -2], 2), variant_class(variant)([-1], 2, {})):
+    solo = variant_class(variant)([-1], 2, {})
+    assert isinstance(solo, QwixxGame)
+    alone = evaluator(solo, -1, "hard")  # alone: by the solo table, one's own roll next
+    assert isinstance(alone, Lookahead) and alone.own_roll and alone.prune is not None
+    assert isinstance(alone.after, Alone) and alone.after.table is load_table(variant, "solo")
+    for other in (new_game("onboard", [-1, -2], 2), variant_class("onboard")([-1], 2, {})):
         assert isinstance(other, QwixxGame)
         assert not isinstance(evaluator(other, -1, "hard"), Lookahead)
+
+
+def test_alone_the_gains_are_the_changes_of_the_solo_table() -> None:
+    alone = Alone(load_table("classic", "solo"))
+    locking: Rows = ((3, 2, False), (5, 4, False), (11, 6, True), (9, 5, False))
+    for rows in (MINE, locking):
+        for r in range(4):
+            gains = alone.gains(rows, 1, r)
+            for total in range(2, 13):
+                after = [o for o in white_options(alone.rules, rows, total) if o[r] != rows[r]]
+                if not after:
+                    assert gains[total] == FORBIDDEN
+                else:
+                    change = alone.value(after[0], 1) - alone.value(rows, 1)
+                    assert gains[total] == pytest.approx(change)
+
+
+def test_a_pruned_lookahead_rates_sheets_far_below_the_best_by_the_table_alone() -> None:
+    alone = Alone(load_table("classic", "solo"))
+    good: Rows = ((5, 5, False), (5, 5, False), OPEN, OPEN)
+    poor: Rows = ((9, 1, False), (9, 1, False), OPEN, OPEN)
+    assert alone.value(poor, 0) < alone.value(good, 0) - 3
+    pruned, full = Lookahead(alone, True, prune=3.0), Lookahead(alone, True)
+    assert pruned.value(good, 0) == full.value(good, 0) != alone.value(good, 0)
+    assert pruned.value(poor, 0) == alone.value(poor, 0) != full.value(poor, 0)
+    assert Lookahead(alone, True, prune=3.0).value(poor, 0) == full.value(poor, 0)  # first
 
 
 def test_a_final_margin_is_raised_by_the_tables_running_high_and_its_sure_outcome() -> None:
