@@ -7,7 +7,7 @@ sheet: alone, ``normal`` by a simple rule of thumb (each number still open count
 of a cross) and ``hard`` by the learned solo table (:mod:`bot.players.qwixx_model`); in
 games of two or more, ``normal`` plays for points with the score tables learned over
 two-player games and ``hard`` for its margin over the best opponent with the margin
-tables. In classic and Longo, ``hard`` rates the sheet one roll deeper
+tables. In classic and Longo, alone or not, ``hard`` rates the sheet one roll deeper
 (:class:`~bot.players.qwixx_model.Lookahead`: in On Board it won no more duels), and in
 classic weighs ending the game by its sure win or loss
 (:class:`~bot.players.qwixx_model.Settle`).
