@@ -4,8 +4,7 @@ One row per budget (issue 29), with its ratio (above 1 misses it):
 
 * ``hard``'s decision, CPU time (``time.thread_time``, so a busy machine does not
   inflate it), p99, in every variant with 2, 3, 4 and 5 seats (as many as it allows)
-  all played by ``hard``:
-  ≤ 10 ms;
+  all played by ``hard``: ≤ 10 ms; and alone (the solo form), held to the same;
 * ``hard`` beats ``normal`` and ``normal`` beats ``easy`` in ≥ 70% of games, in every
   variant: head-to-head 2-player games, the higher final total wins, a tie counts half,
   seats alternate from game to game, every game its own seed;
@@ -17,7 +16,8 @@ enforced by ``new_game`` only), so the one player is the active player every tur
 every rule, end condition and score is the rules core's.
 
 Games are played one after another in this one process (the machine is shared); the
-load average is printed before and after.
+load average is printed before and after. :func:`rows` gives the same rows, in the
+shape of ``python -m benchmarks``'s table.
 
     python -m benchmarks.bench_players [--games 4000] [--speed-games 30]
         [--variants classic,qwinto] [--parts speed,duels,scores]
@@ -42,7 +42,7 @@ PARTS = ("speed", "duels", "scores")
 BUDGET_MS = 10.0
 WIN_TARGET = 0.70
 DUELS = (("hard", "normal"), ("normal", "easy"))
-SEATS = (2, 3, 4, 5)
+SEATS = (1, 2, 3, 4, 5)  # 1: the solo form
 SCORE_TARGETS = {("classic", "solo"): 110.0, ("qwinto", "self-play"): 60.0}
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
@@ -91,14 +91,16 @@ def speed_rows(variant: str, games: int) -> list[Row]:
     """``hard``'s CPU time per decision in games of 2-5 seats, all ``hard``."""
     found = []
     cls = _variant_class(variant)
-    for seats in (n for n in SEATS if cls.min_players <= n <= cls.max_players):
+    for seats in (n for n in SEATS if n == 1 or cls.min_players <= n <= cls.max_players):
         seconds: dict[str, list[float]] = {}
         for seed in range(games):
-            game = new_game(variant, [-1 - i for i in range(seats)], 2 * 10**6 + seed)
+            game = solo_game(variant, 2 * 10**6 + seed) if seats == 1 else \
+                new_game(variant, [-1 - i for i in range(seats)], 2 * 10**6 + seed)
             play(game, dict.fromkeys(game.players, "hard"), seconds)
         times = [t * 1000 for t in seconds["hard"]]
         p99 = percentile(times, 0.99)
-        found.append((f"players: hard decision CPU p99, {variant}, {seats} players",
+        who = "alone" if seats == 1 else f"{seats} players"
+        found.append((f"players: hard decision CPU p99, {variant}, {who}",
                       f"<= {BUDGET_MS:g} ms",
                       f"{p99:.2f} ms (p50 {percentile(times, 0.5):.2f}, n {len(times)})",
                       p99 / BUDGET_MS))
