@@ -6,7 +6,7 @@ a learned or carefully estimated rating, see :mod:`bot.players.qwixx_player` and
 :mod:`bot.players.qwinto_player`). Every level decides only among
 ``game.legal_moves(player)`` and is deterministic for a given ``rng`` state (it breaks
 exact ties). ``hard``'s decision takes at most some 5 ms of CPU time (p99 in games of
-2-5; 7 ms alone in Longo), most of it looking a roll ahead in classic and Longo. In
+2-5, and alone), most of it looking a roll ahead. In
 head-to-head games ``hard`` beats ``normal`` and ``normal`` beats ``easy`` in three games
 out of four or more in every variant (``benchmarks/bench_players.py``).
 

@@ -129,7 +129,7 @@ def test_hard_keeps_numbers_for_the_next_roll_where_the_tables_alone_would_skip(
 
 
 @pytest.mark.parametrize("variant", ["classic", "longo"])
-def test_hard_looks_a_roll_deeper_in_classic_and_longo_games_of_two_or_more(
+def test_hard_looks_a_roll_deeper_alone_and_in_classic_and_longo_games_of_two_or_more(
         variant: str) -> None:
     from bot.players.qwixx_player import evaluator
     from bot.rules import new_game, variant_class
@@ -149,9 +149,12 @@ def test_hard_looks_a_roll_deeper_in_classic_and_longo_games_of_two_or_more(
     alone = evaluator(solo, -1, "hard")  # alone: by the solo table, one's own roll next
     assert isinstance(alone, Lookahead) and alone.own_roll and alone.prune is not None
     assert isinstance(alone.after, Alone) and alone.after.table is load_table(variant, "solo")
-    for other in (new_game("onboard", [-1, -2], 2), variant_class("onboard")([-1], 2, {})):
-        assert isinstance(other, QwixxGame)
-        assert not isinstance(evaluator(other, -1, "hard"), Lookahead)
+    onboard = new_game("onboard", [-1, -2], 2)
+    assert isinstance(onboard, QwixxGame)
+    assert not isinstance(evaluator(onboard, -1, "hard"), Lookahead)
+    onboard_alone = variant_class("onboard")([-1], 2, {})
+    assert isinstance(onboard_alone, QwixxGame)
+    assert isinstance(evaluator(onboard_alone, -1, "hard"), Lookahead)
 
 
 def test_alone_the_gains_are_the_changes_of_the_solo_table() -> None:
