@@ -23,6 +23,7 @@ from bot.app import QwixxBot
 from bot.sandbox import Sandbox
 from bot.service.rated import RatingService
 from bot.store import LATEST_VERSION, GameChange, Store
+from bot.store.daily import Attempt, DailySettings
 from bot.store.maintenance import row_counts
 from bot.store.stats import GameResults, PlayerResult
 from tests.store.helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running
@@ -243,12 +244,28 @@ async def a_history(path: Path) -> None:
                             results, events=[(4, "game_over", None, {"reason": "done"})])
         await store.record_change(game.id, game.version, change)
         await RatingService(store).backfill()
+        finished = await store.get_game(game.id)
+        assert finished is not None
+        await store.add_review(finished, [(HOST, 0.75, 12)], False, 2.0)
+        await a_daily(store)
         await make_lobby(store, CHANNEL + 1)
         await store.remember_name(GUILD, HOST, "Ana")
         await store.set_guild_turn_time(GUILD, 3600)
         await store.set_guild_language(GUILD, "de")
         await store.forget_person(PLAYER2 + 100)  # someone forgotten: an anonymous id
         await store.mark_guild_departed(GUILD + 1, 1.0)
+
+
+async def a_daily(store: Store) -> None:
+    """A finished daily attempt, with its par, ranking message, settings and secret."""
+    day = "2026-11-27"
+    await store.daily_secret()
+    game = await store.create_game(GUILD, -5, HOST, "classic", {"daily": day}, 9)
+    await store.add_attempt(Attempt(day, "classic", HOST, GUILD, CHANNEL, game.id, None, None))
+    await store.finish_attempt(game.id, 42, 3.0)
+    await store.set_par(day, "classic", 80)
+    await store.set_daily_post(GUILD, day, "classic", CHANNEL, 77)
+    await store.set_daily_settings(GUILD, DailySettings(CHANNEL, 6, "Europe/Berlin"))
 
 
 async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
@@ -259,7 +276,9 @@ async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
                 await store.player_totals(GUILD, HOST),
                 await store.names(GUILD, [HOST]), await store.guild_language(GUILD),
                 await store.ratings(GUILD, "qwixx"), await store.rating_changes(1),
-                await store.game_in_channel(CHANNEL + 1))
+                await store.game_in_channel(CHANNEL + 1), await store.reviewed(1),
+                await store.attempt("2026-11-27", "classic", HOST),
+                await store.daily_settings(GUILD), await store.daily_secret())
 
 
 def test_copy_db_copies_every_table_and_shows_the_counts(
@@ -279,10 +298,10 @@ def test_copy_db_copies_every_table_and_shows_the_counts(
     async def new_game() -> int:
         async with Store(url) as store:
             return (await make_lobby(store, CHANNEL + 2)).id
-    assert asyncio.run(new_game()) == 3  # after the copied ids
+    assert asyncio.run(new_game()) == 4  # after the copied ids (three games)
     # Copying again into a database that has games is refused, and changes nothing.
     assert cli.main(["copy-db", str(source), url]) == 2
-    assert "already has 3 games" in capsys.readouterr().err
+    assert "already has 4 games" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("source", "target", "says"), [

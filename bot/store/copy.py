@@ -23,19 +23,28 @@ from .maintenance import backup
 from .postgres import redacted
 from .store import Store, is_postgres_url
 
-FIRST = ("games", "moves", "game_events", "matches", "results")
-"""Tables that others point at come first; the rest follow in name order."""
-
 
 class CopyError(StoreError):
     """The copy was refused or failed; nothing was committed. The message says why."""
 
 
 def _tables(source: sqlite3.Connection) -> list[str]:
+    """Every table to copy, each after those its foreign keys point at (read from the
+    schema, so a table added later takes its place by itself), else in name order."""
     names = {row[0] for row in source.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "AND name != 'schema_version'")}
-    return [t for t in FIRST if t in names] + sorted(names - set(FIRST))
+    needs = {name: {row[2] for row in source.execute(f'PRAGMA foreign_key_list("{name}")')}
+             & names - {name} for name in names}
+    ordered: list[str] = []
+    while needs:
+        ready = sorted(name for name, before in needs.items() if before <= set(ordered))
+        if not ready:
+            raise CopyError(f"the tables' foreign keys go round in a circle: {sorted(needs)}")
+        ordered += ready
+        for name in ready:
+            del needs[name]
+    return ordered
 
 
 def _copy_table(source: sqlite3.Connection, target: psycopg.Connection[Any],
