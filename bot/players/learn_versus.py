@@ -3,13 +3,13 @@
 Two-player games in the compact model of :mod:`bot.players.build_tables`: the learner
 plays greedily on :class:`~bot.players.qwixx_model.Versus` (its expected final margin
 over the opponent) against a mix of opponents, the rule of thumb three games in four
-(``normal``'s rating when the tables were learned; it now plays by the score tables) and
-``easy``'s the fourth (the one of then), so the tables learn the pace
-those opponents set (how soon rows lock and penalties end the game). (Adding games
-against itself, or telling apart how many rows may lock soon, made it beat ``normal``
-no more often.) Before each roll, TD(0) moves the learner's estimate towards the
-estimate after the roll (the exact margin once the game is over): the own table by the
-step, the rival's by minus the step.
+and ``easy``'s rule the fourth (``normal`` and ``easy`` as they played when the tables
+were learned: ``easy`` let one number go, ``normal`` now plays by the score tables), so
+the tables learn the pace those opponents set (how soon rows lock and penalties end
+the game). (Adding games against itself, or telling apart how many rows may lock soon,
+made it beat ``normal`` no more often.) Before each roll, TD(0) moves the learner's
+estimate towards the estimate after the roll (the exact margin once the game is over):
+the own table by the step, the rival's by minus the step.
 
     python -m bot.players.learn_versus [--games 40000] [--seed 1] [--only classic] [--resume]
 
