@@ -1,6 +1,6 @@
 """Every benchmark in one run, one table: what, budget, figure, ratio (above 1 misses it).
 
-    python -m benchmarks [--quick] [--only rules,render,click,stats,ratings,daily,startup]
+    python -m benchmarks [--quick] [--only rules,render,click,stats,ratings,daily,startup,players]
 
 * rules — random games through the rules API against the ``qwixx_sim`` anchor, measured
   in the same run (:mod:`benchmarks.bench_rules`);
@@ -13,6 +13,10 @@
   results (:mod:`benchmarks.bench_ratings`);
 * daily — the daily challenge's percentile, server ranking and streak reads, with
   100,000 attempts at one day's dice (:mod:`benchmarks.bench_daily`);
+* players — the computer players: ``hard``'s decision time, each level against the one
+  below over 4,000 duels per variant, ``hard``'s mean scores (:mod:`benchmarks.bench_players`;
+  by far the longest section, about 40 minutes: name the others with ``--only`` to
+  leave it out);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
   (:mod:`benchmarks.bench_startup`).
 
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from . import (
     bench_click,
     bench_daily,
+    bench_players,
     bench_ratings,
     bench_render,
     bench_rules,
@@ -81,13 +86,18 @@ def daily_rows(quick: bool) -> list[Row]:
              f"{median:.2f} ms", median / target) for name, median, target in figures]
 
 
+def players_rows(quick: bool) -> list[Row]:
+    return bench_players.rows(400 if quick else 4000, 10 if quick else 30)
+
+
 def startup_rows(quick: bool) -> list[Row]:
     return bench_startup.rows(2_000, 200) if quick else bench_startup.rows()
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "rules": rules_rows, "render": render_rows, "click": click_rows, "stats": stats_rows,
-    "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows}
+    "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows,
+    "players": players_rows}
 
 
 def run(names: list[str], quick: bool) -> list[Row]:
