@@ -15,7 +15,7 @@
   100,000 attempts at one day's dice (:mod:`benchmarks.bench_daily`);
 * players — the computer players: ``hard``'s decision time, each level against the one
   below over 4,000 duels per variant, ``hard``'s mean scores (:mod:`benchmarks.bench_players`;
-  by far the longest section, about 40 minutes: name the others with ``--only`` to
+  by far the longest section, over ten minutes: name the others with ``--only`` to
   leave it out);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
   (:mod:`benchmarks.bench_startup`).
