@@ -103,7 +103,7 @@ class QwixxBot(commands.Bot):
         self.table = Table(self, service, self.coalesce, self.budget)
         self.privacy = privacy = PrivacyService(self.store, self.clock, self.forget_after)
         self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan,
-                             privacy)
+                             privacy, rankings=self.table.daily.board.catch_up)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)

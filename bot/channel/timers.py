@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.channel.publisher import Publisher
 from bot.service.games import GameService, shard_ids
@@ -37,9 +38,12 @@ REVIEW_AGAIN = 3600.0
 class Timers:
     def __init__(self, service: GameService, publisher: Publisher,
                  interval: float = 15.0, shards: ShardPlan | None = None,
-                 privacy: PrivacyService | None = None) -> None:
+                 privacy: PrivacyService | None = None,
+                 rankings: Callable[[ShardPlan | None], Awaitable[int]] | None = None) -> None:
         self.service = service
         self.privacy = privacy
+        self.rankings = rankings
+        """Writes the daily rankings that owe finishes (each tick, as channels are caught up)."""
         self.publisher = publisher
         self.interval = interval
         self.shards = shards
@@ -69,6 +73,11 @@ class Timers:
                 self.publisher.failed(error)
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
         await self.publisher.catch_up(self.shards)
+        if self.rankings is not None:
+            try:
+                await self.rankings(self.shards)
+            except Exception:
+                log.exception("writing the owed daily rankings failed; tried again next tick")
         if self.privacy is not None:
             try:
                 await self.privacy.forget_departed()

@@ -29,6 +29,7 @@ from bot.rules import VARIANTS, Game
 from bot.service.daily import DailyService, Result, top_percent, turns_at
 from bot.service.games import Outcome, ServiceError
 from bot.service.types import Attempt
+from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -106,6 +107,9 @@ class DailyBoard:
         self.client, self.daily, self.language = client, daily, language
         self.budget, self.settle = budget, settle
         self._pending: dict[Key, tuple[asyncio.Task[None], int]] = {}
+        self._writing = asyncio.Lock()
+        """One ranking written at a time: the settle window's write and the timers'
+        catch-up must not both post the same ranking (rankings change seldom)."""
 
     def later(self, attempt: Attempt) -> None:
         """Update the ranking ``attempt`` counts in, ``settle`` seconds from now."""
@@ -136,24 +140,47 @@ class DailyBoard:
             await self._update(key, played_in)
 
     async def update(self, guild_id: int, day: str, variant: str, played_in: int) -> None:
-        store = self.daily.store
+        """Write the ranking as it stands: edit its message, or post it (first, in a new
+        channel, or again when someone deleted it); then it owes nothing it read."""
+        async with self._writing:
+            await self._write(guild_id, day, variant, played_in)
+
+    async def _write(self, guild_id: int, day: str, variant: str, played_in: int) -> None:
         settings = await self.daily.settings(guild_id)
-        post = await store.daily_post(guild_id, day, variant)
-        channel_id = settings.channel_id or (post[0] if post else played_in)
+        post = await self.daily.post(guild_id, day, variant)
+        owed = post.owed if post else 0
+        channel_id = settings.channel_id or (post.channel_id if post else played_in)
         with using(await self.language(guild_id)):
             content = board_content(variant, day, await self.daily.ranking(guild_id, day, variant),
                                     turns_at(day, settings))
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        message_id = post.message_id if post and post.channel_id == channel_id else None
         async with self.budget.slot(channel_id):
-            if post and post[0] == channel_id and post[1] is not None:
+            if message_id is not None:
                 try:
-                    await channel.get_partial_message(post[1]).edit(
+                    await channel.get_partial_message(message_id).edit(
                         content=content, allowed_mentions=NO_PINGS)
-                    return
-                except discord.NotFound:  # deleted by someone: posted again below
-                    pass
-            sent = await channel.send(content, allowed_mentions=NO_PINGS)
-        await store.set_daily_post(guild_id, day, variant, channel_id, sent.id)
+                except discord.NotFound:  # deleted by someone: posted again
+                    message_id = None
+            if message_id is None:
+                message_id = (await channel.send(content, allowed_mentions=NO_PINGS)).id
+        await self.daily.posted(guild_id, day, variant, channel_id, message_id, owed)
+
+    async def catch_up(self, shards: ShardPlan | None = None) -> int:
+        """Write every ranking that owes finishes (those of this process's servers, none
+        already waiting to be written): after a restart, those a stop cut short. Stops
+        at the first that fails, so that a tick while Discord is away costs one try."""
+        written = 0
+        for guild, day, variant, channel in await self.daily.owed():
+            if (guild, day, variant) in self._pending or (shards and not shards.owns(guild)):
+                continue  # its window's write will do it; another process's server
+            try:
+                await self.update(guild, day, variant, channel)
+            except Exception as error:
+                log.warning("the daily ranking of %s is still owed: %s", guild, error)
+                break
+            written += 1
+        return written
 
 
 class DailyTable(PrivateAnswers):
@@ -210,7 +237,7 @@ class DailyTable(PrivateAnswers):
     async def moved(self, interaction: discord.Interaction, outcome: Outcome,
                     said: str) -> None:
         """After a move on a daily sheet: the next decision, or the attempt's result."""
-        attempt = await self.daily.store.attempt_of_game(outcome.record.id)
+        attempt = await self.daily.attempt_of(outcome.record.id)
         game = outcome.game
         if attempt is None or game is None:
             raise ServiceError("error.game_gone")

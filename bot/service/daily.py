@@ -35,7 +35,7 @@ from bot.service.games import GameService, Outcome, ServiceError, opening
 from bot.service.play import event_rows
 from bot.service.timing import LONGEST, Clock
 from bot.store import ChannelBusy, GameRecord
-from bot.store.daily import Attempt, DailySettings, Standing
+from bot.store.daily import Attempt, DailySettings, Post, Standing
 
 HOUR = 3600
 FIRST_OUT = timedelta(hours=-14)
@@ -262,6 +262,22 @@ class DailyService:
 
     async def ranking(self, guild_id: int, day: str, variant: str) -> list[tuple[int, int]]:
         return await self.store.server_ranking(guild_id, day, variant)
+
+    async def attempt_of(self, game_id: int) -> Attempt | None:
+        return await self.store.attempt_of_game(game_id)
+
+    async def post(self, guild_id: int, day: str, variant: str) -> Post | None:
+        """The server's ranking message of the day, once a finish asked for one."""
+        return await self.store.daily_post(guild_id, day, variant)
+
+    async def posted(self, guild_id: int, day: str, variant: str, channel_id: int,
+                     message_id: int, shown: int) -> None:
+        """The ranking is written, showing the finishes it owed when read (``shown``)."""
+        await self.store.set_daily_post(guild_id, day, variant, channel_id, message_id, shown)
+
+    async def owed(self) -> list[tuple[int, str, str, int]]:
+        """Every ranking that owes finishes: ``(guild, day, variant, channel)``."""
+        return await self.store.owed_daily_posts()
 
     async def reviewable(self, record: GameRecord) -> float | None:
         """When a daily game may be reviewed, if not yet (None: now)."""

@@ -6,7 +6,10 @@ Tables (see :data:`DAILY_TABLES`):
   refuses a second attempt, across servers): the game played, the server it counts
   for, and the score once finished;
 * ``daily_pars`` — what ``hard`` scores on a day's dice, worked out once;
-* ``daily_posts`` — each server's live ranking message of a day and variant;
+* ``daily_posts`` — each server's live ranking message of a day and variant, and how
+  many finishes it still owes (schema 14: ``owed``, counted up with each finish in the
+  finish's transaction and cleared once a write showed them, so a ranking owed when
+  the bot stopped is written after the restart);
 * ``daily_settings`` — a server's channel for those messages and when its day turns;
 * ``daily_secret`` — the one secret of this bot's database that a day's dice are
   derived from (made on first use, so every process of one database shares it).
@@ -96,6 +99,22 @@ class Attempt:
     finished_at: float | None
 
 
+DAILY_OWED: Final = (
+    "ALTER TABLE daily_posts ADD COLUMN owed INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX daily_posts_owed ON daily_posts (guild_id) WHERE owed > 0",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A server's ranking message of a day and variant: where it is (``message_id``
+    None: not posted yet) and how many finishes it has not shown yet."""
+
+    channel_id: int
+    message_id: int | None
+    owed: int
+
+
 @dataclass(frozen=True, slots=True)
 class DailySettings:
     """A server's daily settings: the ranking's channel (None: where it is played) and
@@ -167,12 +186,23 @@ class DailyQueries:
         return await self._transact(work)
 
     async def finish_attempt(self, game_id: int, score: int, now: float) -> Attempt | None:
-        """Give the attempt of ``game_id`` its score, once (a second call changes nothing)."""
+        """Give the attempt of ``game_id`` its score, once (a second call changes nothing),
+        and mark its server's ranking of the day as owing it, in the same transaction."""
         def work(conn: Connection) -> Attempt | None:
-            conn.execute("UPDATE daily_attempts SET score = ?, finished_at = ? "
-                         "WHERE game_id = ? AND score IS NULL", (score, now, game_id))
+            scored = conn.execute("UPDATE daily_attempts SET score = ?, finished_at = ? "
+                                  "WHERE game_id = ? AND score IS NULL",
+                                  (score, now, game_id)).rowcount
             row = conn.execute(f"{_ATTEMPT} WHERE game_id = ?", (game_id,)).fetchone()
-            return None if row is None else _attempt(row)
+            if row is None:
+                return None
+            a = _attempt(row)
+            if scored:
+                conn.execute(
+                    "INSERT INTO daily_posts (guild_id, day, variant, channel_id, owed) "
+                    "VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, variant) "
+                    "DO UPDATE SET owed = daily_posts.owed + 1",
+                    (a.guild_id, a.day, a.variant, a.channel_id))
+            return a
         return await self._transact(work)
 
     async def server_ranking(self, guild_id: int, day: str,
@@ -228,21 +258,29 @@ class DailyQueries:
             "channel_id = excluded.channel_id, hour = excluded.hour, "
             "timezone = excluded.timezone", (guild_id, s.channel_id, s.hour, s.timezone)))
 
-    async def daily_post(self, guild_id: int, day: str,
-                         variant: str) -> tuple[int, int | None] | None:
-        """The channel and message of a server's ranking of the day, if there is one."""
+    async def daily_post(self, guild_id: int, day: str, variant: str) -> Post | None:
+        """A server's ranking of the day, if a finish asked for one."""
         rows = await self._fetch(
-            "SELECT channel_id, message_id FROM daily_posts WHERE guild_id = ? AND day = ? "
-            "AND variant = ?", (guild_id, day, variant))
+            "SELECT channel_id, message_id, owed FROM daily_posts WHERE guild_id = ? "
+            "AND day = ? AND variant = ?", (guild_id, day, variant))
         if not rows:
             return None
-        channel, message = rows[0]
-        return int(channel), None if message is None else int(message)
+        channel, message, owed = rows[0]
+        return Post(int(channel), None if message is None else int(message), int(owed))
 
     async def set_daily_post(self, guild_id: int, day: str, variant: str, channel_id: int,
-                             message_id: int) -> None:
+                             message_id: int, shown: int = 0) -> None:
+        """The ranking is ``message_id`` in ``channel_id``, and shows every finish if it
+        still owed ``shown`` of them (a finish meanwhile leaves it owing)."""
         await self._transact(lambda conn: conn.execute(
             "INSERT INTO daily_posts (guild_id, day, variant, channel_id, message_id) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, variant) DO UPDATE SET "
-            "channel_id = excluded.channel_id, message_id = excluded.message_id",
-            (guild_id, day, variant, channel_id, message_id)))
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "owed = CASE WHEN daily_posts.owed = ? THEN 0 ELSE daily_posts.owed END",
+            (guild_id, day, variant, channel_id, message_id, shown)))
+
+    async def owed_daily_posts(self) -> list[tuple[int, str, str, int]]:
+        """``(guild, day, variant, channel)`` of every ranking that owes finishes."""
+        rows = await self._fetch("SELECT guild_id, day, variant, channel_id FROM daily_posts "
+                                 "WHERE owed > 0")
+        return [(int(g), str(d), str(v), int(c)) for g, d, v, c in rows]

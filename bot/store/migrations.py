@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .daily import DAILY_TABLES
+from .daily import DAILY_OWED, DAILY_TABLES
 from .errors import StoreError
 from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
@@ -337,9 +337,14 @@ REVIEWS = Migration(version=12, name="reviews", statements=REVIEW_TABLES)
 # message and settings, and the secret the days' dice come from.
 DAILY = Migration(version=13, name="daily", statements=DAILY_TABLES)
 
+# How many finishes each server's daily ranking has not shown yet (bot/store/daily.py),
+# so that a ranking owed when the bot stopped is written after the restart.
+OWED_RANKINGS = Migration(version=14, name="daily_owed", statements=DAILY_OWED)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
                                      PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
-                                     RATINGS, PRIVACY, REVIEWS, DAILY)
+                                     RATINGS, PRIVACY, REVIEWS, DAILY,
+                                     OWED_RANKINGS)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

@@ -223,3 +223,28 @@ async def test_a_daily_games_sheets_and_review_wait_until_its_day_is_over_everyw
     assert shown.attachments and "final sheets" in shown.content
     review = (await ana.slash("qwixx", "review", game=1)).message
     assert "Review of the Qwixx On Board game" in review.content
+
+
+async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
+        database: Path, clock: FakeClock) -> None:
+    """The finish marks the server's ranking as owing it in the store: a bot killed
+    before the ranking's settle window ends writes it once it runs again."""
+    slow = QwixxBot(database, seeds=lambda: 7, coalesce=3600.0, budget=fast_budget(),
+                    clock=clock, tick=3600.0)
+    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha")], members=["Ana"],
+                       settle=0.02) as sb:
+        await sb.run_bot(slow)
+        ana = sb.member("Ana")
+        final, _ = await play_daily(ana)
+        pending = slow.table.daily.board._pending  # the write waiting for its window
+        assert len(pending) == 1
+        for task, _ in pending.values():  # killed: the waiting write dies with it
+            task.cancel()
+        pending.clear()
+        await sb.stop_bot()
+        assert not [m for m in sb.messages() if "this server's ranking" in m.content]
+        await sb.run_bot(QwixxBot(database, seeds=lambda: 7, coalesce=0.05,
+                                  budget=fast_budget(), clock=clock, tick=0.05))
+        board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content)
+        assert f"<@{ana.id}> — **{signed(score_of(final))}**" in board.content
+        assert sb.failures == [], sb.describe_failures()

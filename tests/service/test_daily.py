@@ -193,3 +193,22 @@ async def test_forgetting_a_member_makes_their_attempts_anonymous(
     assert await store.attempt(attempt.day, "classic", ANA) is None
     rows = await store._fetch("SELECT user_id FROM daily_attempts")
     assert len(rows) == 1 and rows[0][0] != ANA
+
+
+async def test_a_finish_leaves_its_ranking_owed_until_a_write_shows_it(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    attempt, _ = await daily.begin(ALPHA, 7, ANA, "classic")
+    await daily.store.finish_attempt(attempt.game_id, 30, NOON)
+    await daily.store.finish_attempt(attempt.game_id, 30, NOON)  # once: owed once
+    assert await daily.owed() == [(ALPHA, "2026-11-27", "classic", 7)]
+    post = await daily.post(ALPHA, "2026-11-27", "classic")
+    assert post is not None and (post.message_id, post.owed) == (None, 1)
+    other, _ = await daily.begin(ALPHA, 8, BEN, "classic")
+    await daily.store.finish_attempt(other.game_id, 40, NOON)  # while the first is written
+    await daily.posted(ALPHA, "2026-11-27", "classic", 7, 99, shown=post.owed)
+    assert await daily.owed() == [(ALPHA, "2026-11-27", "classic", 7)]  # still owes Ben
+    again = await daily.post(ALPHA, "2026-11-27", "classic")
+    assert again is not None and (again.message_id, again.owed) == (99, 2)
+    await daily.posted(ALPHA, "2026-11-27", "classic", 7, 99, shown=again.owed)
+    assert await daily.owed() == []
