@@ -148,6 +148,8 @@ class DailyBoard:
     async def _write(self, guild_id: int, day: str, variant: str, played_in: int) -> None:
         settings = await self.daily.settings(guild_id)
         post = await self.daily.post(guild_id, day, variant)
+        if post is not None and post.owed == 0:
+            return  # written since it was asked for (by the timers' catch-up)
         owed = post.owed if post else 0
         channel_id = settings.channel_id or (post.channel_id if post else played_in)
         with using(await self.language(guild_id)):
@@ -155,15 +157,19 @@ class DailyBoard:
                                     turns_at(day, settings))
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         message_id = post.message_id if post and post.channel_id == channel_id else None
-        async with self.budget.slot(channel_id):
-            if message_id is not None:
-                try:
-                    await channel.get_partial_message(message_id).edit(
-                        content=content, allowed_mentions=NO_PINGS)
-                except discord.NotFound:  # deleted by someone: posted again
-                    message_id = None
-            if message_id is None:
-                message_id = (await channel.send(content, allowed_mentions=NO_PINGS)).id
+        try:
+            async with self.budget.slot(channel_id):
+                if message_id is not None:
+                    try:
+                        await channel.get_partial_message(message_id).edit(
+                            content=content, allowed_mentions=NO_PINGS)
+                    except discord.NotFound:  # deleted by someone: posted again
+                        message_id = None
+                if message_id is None:
+                    message_id = (await channel.send(content, allowed_mentions=NO_PINGS)).id
+        except (discord.Forbidden, discord.NotFound) as error:  # trying again cannot help
+            log.warning("server %s: the daily ranking cannot be written in channel %s (%s)",
+                        guild_id, channel_id, error)
         await self.daily.posted(guild_id, day, variant, channel_id, message_id, owed)
 
     async def catch_up(self, shards: ShardPlan | None = None) -> int:

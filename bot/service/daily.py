@@ -271,8 +271,9 @@ class DailyService:
         return await self.store.daily_post(guild_id, day, variant)
 
     async def posted(self, guild_id: int, day: str, variant: str, channel_id: int,
-                     message_id: int, shown: int) -> None:
-        """The ranking is written, showing the finishes it owed when read (``shown``)."""
+                     message_id: int | None, shown: int) -> None:
+        """The ranking is written, showing the finishes it owed when read (``shown``);
+        ``message_id`` None: it could not be, for good (the next finish tries again)."""
         await self.store.set_daily_post(guild_id, day, variant, channel_id, message_id, shown)
 
     async def owed(self) -> list[tuple[int, str, str, int]]:

@@ -269,7 +269,7 @@ class DailyQueries:
         return Post(int(channel), None if message is None else int(message), int(owed))
 
     async def set_daily_post(self, guild_id: int, day: str, variant: str, channel_id: int,
-                             message_id: int, shown: int = 0) -> None:
+                             message_id: int | None, shown: int = 0) -> None:
         """The ranking is ``message_id`` in ``channel_id``, and shows every finish if it
         still owed ``shown`` of them (a finish meanwhile leaves it owing)."""
         await self._transact(lambda conn: conn.execute(

@@ -16,6 +16,7 @@ from bot.app import QwixxBot
 from bot.messages import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices, seeded_policy
+from bot.sandbox.permissions import Perm
 from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel, over_everywhere
 from tests.fakes import FakeClock
@@ -248,3 +249,19 @@ async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
         board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content)
         assert f"<@{ana.id}> — **{signed(score_of(final))}**" in board.content
         assert sb.failures == [], sb.describe_failures()
+
+
+async def test_a_ranking_the_channel_refuses_is_not_tried_again_and_again(
+        sb: Sandbox, bot: QwixxBot) -> None:
+    """Discord's 403 cannot be helped by trying again: the ranking owes nothing more
+    (the next finish tries again), and the member's result is shown all the same."""
+    bot_member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]
+    bot_member.permissions &= ~int(Perm.SEND_MESSAGES)  # a moderator changed the channel
+    final, _ = await play_daily(sb.member("Ana"))
+    assert "⛳ Par" in final.content
+    await sb.wait_for(lambda: sb.failures)
+    await bot.table.daily.board.drain()  # the settle window's write, if still waiting
+    await bot.timers.tick()
+    assert await bot.table.daily.daily.owed() == []  # given up on, not retried each tick
+    assert [f.kind for f in sb.failures] == ["forbidden"]
+    sb.server.world.failures.clear()
