@@ -69,6 +69,9 @@ EN: dict[str, str] = {
     "unit.days_after.other": "{count} days",
     "privacy.ratings": "• Ratings: {ratings}",
     "privacy.rating": "{variant} (rated games: {games})",
+    "privacy.accuracies": "• Your accuracy in reviewed games: {games} — for `/qwixx stats`",
+    "privacy.daily": "• Daily challenges you played for this server: {daily} — the day, the "
+                     "game and your score",
     "privacy.more": "Servers not shown here: {count}",
     "privacy.kept": "**How long:** as long as the bot is on the server. Once it is removed from "
                     "a server, everything of that server is deleted after {grace}; invited back "

@@ -73,6 +73,10 @@ def server_lines(server: ServerData, name: str) -> list[str]:
         ratings = ", ".join(t("privacy.rating", variant=VARIANTS[v].title if v in VARIANTS
                               else v, games=games) for v, games in server.ratings)
         lines.append(t("privacy.ratings", ratings=ratings))
+    if server.accuracies:
+        lines.append(t("privacy.accuracies", games=server.accuracies))
+    if server.daily:
+        lines.append(t("privacy.daily", daily=server.daily))
     return lines
 
 

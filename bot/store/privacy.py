@@ -2,7 +2,8 @@
 version 11).
 
 * :meth:`PrivacyQueries.personal_data` — everything kept about one member, per server:
-  their display name, the games they sat in, their results and totals, their ratings.
+  their display name, the games they sat in, their results and totals, their ratings,
+  accuracies and daily challenges.
 * :meth:`PrivacyQueries.forget_person` — ``/qwixx forget-me``: their names and their
   accuracies (schema version 12) go, and their id is replaced, in one transaction, by
   one fresh anonymous id everywhere it is kept (seats, move logs, events, states,
@@ -94,6 +95,10 @@ class ServerData:
     """Variants with all-time totals (leaderboard sums)."""
     ratings: tuple[tuple[str, int], ...] = ()
     """Their ratings: (variant, rated games)."""
+    accuracies: int = 0
+    """Reviewed games with their accuracy."""
+    daily: int = 0
+    """Daily challenges they played that count for this server."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +336,14 @@ class PrivacyQueries:
                 "SELECT guild_id, COUNT(*) FROM player_totals WHERE player_id = ? "
                 "GROUP BY guild_id", (user_id,)):
             server(guild_id)["variants"] = int(variants)
+        for guild_id, accuracies in await self._fetch(
+                "SELECT guild_id, COUNT(*) FROM accuracies WHERE player_id = ? "
+                "GROUP BY guild_id", (user_id,)):
+            server(guild_id)["accuracies"] = int(accuracies)
+        for guild_id, daily in await self._fetch(
+                "SELECT guild_id, COUNT(*) FROM daily_attempts WHERE user_id = ? "
+                "GROUP BY guild_id", (user_id,)):
+            server(guild_id)["daily"] = int(daily)
         for guild_id, variant, rated in await self._fetch(
                 "SELECT guild_id, variant, games FROM ratings WHERE player_id = ? "
                 "ORDER BY variant", (user_id,)):

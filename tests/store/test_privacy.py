@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.store import Store
+from bot.store.daily import Attempt
 from bot.store.privacy import (
     ANONYMOUS_CEILING,
     ANONYMOUS_FLOOR,
@@ -186,3 +187,17 @@ async def test_coming_back_clears_the_mark(store: Store) -> None:
     assert await store.unmark_guild(GUILD) is False
     assert await store.delete_departed_guild(GUILD, before=10_000.0) is None
     assert (await store.personal_data(ANA))[0].games == 1
+
+
+async def test_personal_data_counts_accuracies_and_daily_challenges(store: Store) -> None:
+    game_id = await seed_rows(store, GUILD, [ANA, BEN])
+    record = await store.get_game(game_id)
+    assert record is not None
+    await store.add_review(record, [(ANA, 0.8, 10), (BEN, 0.6, 9)], False, 4.0)
+    daily = await store.create_game(GUILD, -9, ANA, "classic", {"daily": "2026-11-27"}, 3)
+    await store.add_attempt(Attempt("2026-11-27", "classic", ANA, GUILD, GUILD + 5,
+                                    daily.id, None, None))
+    [data] = await store.personal_data(ANA)
+    assert (data.accuracies, data.daily) == (1, 1)
+    [bens] = await store.personal_data(BEN)
+    assert (bens.accuracies, bens.daily) == (1, 0)
