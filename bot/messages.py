@@ -613,6 +613,9 @@ EN: dict[str, str] = {
     "stats.practice": "🧘 Solo practice",
     "stats.practice_line": "{title}: best **{best}** · games {games} · last {last}",
     "stats.practice_footer": "Solo practice does not count for the leaderboard.",
+    "stats.uncounted": "🤖 Not counted (against computers only, or with hints)",
+    "stats.uncounted_footer": "Games against computers only or with hints do not count for "
+                              "the leaderboard.",
     "stats.accuracy": "Accuracy **{accuracy}** over {games}",
     "stats.reviewed_games.one": "{count} reviewed game",
     "stats.reviewed_games.other": "{count} reviewed games",

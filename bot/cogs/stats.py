@@ -21,7 +21,7 @@ from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.cogs.buttons import BadComponent, Malformed, identifier
 from bot.cogs.table import PrivateAnswers, answers_errors
-from bot.messages import inline, plural, t, whole
+from bot.messages import inline, plural, signed, t, whole
 from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
@@ -224,29 +224,41 @@ def stats_field(stats: VariantStats, accuracy: Accuracy | None = None,
     return name, value
 
 
-def practice_line(best: PracticeBest, stats: PlayerStats) -> str:
-    """A variant's solo games; with their average accuracy when no counted game of that
-    variant shows it already."""
-    line = t("stats.practice_line", title=title_of(best.variant), best=best.best,
-             games=best.games, last=best.last)
+def practice_line(best: PracticeBest, stats: PlayerStats, where: str = "practice") -> str:
+    """A variant's uncounted games (``where``: solo practice, or the other uncounted
+    games); with the variant's average accuracy if it is shown here (see
+    :func:`accuracy_shown`)."""
+    line = t("stats.practice_line", title=title_of(best.variant), best=signed(best.best),
+             games=best.games, last=signed(best.last))
     accuracy = stats.accuracy(best.variant)
-    if accuracy is None or best.variant in counted_variants(stats):
+    if accuracy is None or accuracy_shown(stats).get(best.variant) != where:
         return line
     return line + " · " + t("stats.accuracy", accuracy=messages.percent(accuracy.accuracy),
                             games=plural("stats.reviewed_games", accuracy.games))
 
 
-def counted_variants(stats: PlayerStats) -> set[str | None]:
-    return {part.variant for part in stats.variants} if stats.overall else set()
+def accuracy_shown(stats: PlayerStats) -> dict[str, str]:
+    """Where each variant's average accuracy is shown, once: with its counted games,
+    else its solo practice, else its other uncounted games."""
+    shown: dict[str, str] = {}
+    for where, variants in (("counted", [v.variant for v in stats.variants]),
+                            ("practice", [p.variant for p in stats.practice]),
+                            ("uncounted", [p.variant for p in stats.uncounted])):
+        for variant in variants:
+            if variant is not None:
+                shown.setdefault(variant, where)
+    return shown
 
 
 def stats_footer(stats: PlayerStats) -> str:
-    """What the figures count, and how accuracy and rating are read when shown (with
-    the counted games' figures)."""
+    """What the figures count, and how accuracy and rating are read when shown."""
     parts = [t("stats.footer")]
     if stats.practice:
         parts.append(t("stats.practice_footer"))
-    if stats.accuracies and (stats.overall is not None or stats.practice):  # shown there
+    if stats.uncounted:
+        parts.append(t("stats.uncounted_footer"))
+    overall = stats.overall is not None  # its field shows the average over every variant
+    if stats.accuracies and (overall or set(stats.accuracies) & set(accuracy_shown(stats))):
         parts.append(t("stats.accuracy_footer"))
     if stats.overall is not None and stats.ratings:
         parts.append(t("stats.rating_footer", min=PROVISIONAL))
@@ -489,6 +501,9 @@ class StatsTable(PrivateAnswers):
         if stats.practice:
             embed.add_field(name=t("stats.practice"), value="\n".join(
                 practice_line(p, stats) for p in stats.practice), inline=False)
+        if stats.uncounted:
+            embed.add_field(name=t("stats.uncounted"), value="\n".join(
+                practice_line(p, stats, "uncounted") for p in stats.uncounted), inline=False)
         embed.set_footer(text=stats_footer(stats))
         await interaction.edit_original_response(
             content=self.shared(interaction, public), embed=embed,

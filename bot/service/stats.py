@@ -195,6 +195,8 @@ class PlayerStats:
     overall: VariantStats | None  # None: no counted game on this server
     variants: tuple[VariantStats, ...]  # most played first
     practice: tuple[PracticeBest, ...] = ()  # solo practice per variant, most played first
+    uncounted: tuple[PracticeBest, ...] = ()
+    """Other games that do not count (with computers only, with hints), per variant."""
     accuracies: dict[str, Accuracy] = field(default_factory=dict)
     """Average accuracy per variant, over the reviewed games without hints."""
     ratings: dict[str, Rating] = field(default_factory=dict)
@@ -202,7 +204,7 @@ class PlayerStats:
 
     @property
     def empty(self) -> bool:
-        return self.overall is None and not self.practice
+        return self.overall is None and not self.practice and not self.uncounted
 
     def accuracy(self, variant: str | None) -> Accuracy | None:
         """The average accuracy in ``variant`` (None: over every variant, each game
@@ -308,11 +310,12 @@ class StatsService:
         totals = await self.store.player_totals(guild_id, player_id)
         recent = await self.store.recent_scores(guild_id, player_id, last) if totals else []
         practice = tuple(await self.store.practice_bests(guild_id, player_id))
+        uncounted = tuple(await self.store.uncounted_bests(guild_id, player_id))
         accuracies = await self.store.average_accuracies(guild_id, player_id)
         ratings = {variant: Rating(r.mu, r.sigma, r.games) for variant, r in
                    (await self.store.player_ratings(guild_id, player_id)).items()}
         return replace(_player_stats(player_id, totals, recent, last), practice=practice,
-                       accuracies=accuracies, ratings=ratings)
+                       uncounted=uncounted, accuracies=accuracies, ratings=ratings)
 
     async def history(self, guild_id: int, player_id: int | None = None,
                       limit: int = HISTORY) -> list[HistoryGame]:

@@ -415,12 +415,23 @@ class StatsQueries:
     async def practice_bests(self, guild_id: int, player_id: int) -> list[PracticeBest]:
         """A player's solo practice on ``guild_id`` per variant: games, best and last
         score (the newest game's), most played first."""
+        return await self._bests(guild_id, player_id, "practice = 1")
+
+    async def uncounted_bests(self, guild_id: int, player_id: int) -> list[PracticeBest]:
+        """The same for the player's other games that do not count (against computers
+        only, with hints, or left with one person); not a seat a computer played for a
+        while, whose result counts for nobody."""
+        return await self._bests(guild_id, player_id,
+                                 "counted = 0 AND practice = 0 AND stand_in = 0")
+
+    async def _bests(self, guild_id: int, player_id: int, which: str) -> list[PracticeBest]:
         sql = (
             "SELECT variant, COUNT(*), MAX(score), ("
             " SELECT last.score FROM results AS last WHERE last.guild_id = r.guild_id"
             " AND last.player_id = r.player_id AND last.variant = r.variant"
-            " AND last.practice = 1 ORDER BY last.finished_at DESC, last.game_id DESC LIMIT 1"
-            ") FROM results AS r WHERE guild_id = ? AND player_id = ? AND practice = 1 "
+            f" AND last.{which.replace(' AND ', ' AND last.')}"
+            " ORDER BY last.finished_at DESC, last.game_id DESC LIMIT 1"
+            f") FROM results AS r WHERE guild_id = ? AND player_id = ? AND {which} "
             "GROUP BY guild_id, player_id, variant ORDER BY COUNT(*) DESC, variant"
         )
         rows = await self._fetch(sql, (guild_id, player_id))

@@ -144,3 +144,17 @@ def test_the_footer_explains_accuracy_and_rating_only_when_they_are_shown() -> N
             accuracies={"classic": Accuracy(0.5, 1)}))  # the counted games' field shows it
         assert "Accuracy:" not in stats_footer(nowhere)
         assert "Accuracy:" in stats_footer(both) and "Rating:" in stats_footer(both)
+
+
+def test_a_variants_accuracy_is_shown_once_where_its_games_are() -> None:
+    """With the counted games, else the solo practice, else the other uncounted games."""
+    longo, qwinto = PracticeBest("longo", 2, 80, 70), PracticeBest("qwinto", 1, -3, -3)
+    accuracies = {"longo": Accuracy(0.6, 2), "qwinto": Accuracy(0.4, 1)}
+    stats = PlayerStats(1, None, (), practice=(longo,), uncounted=(longo, qwinto),
+                        accuracies=accuracies)
+    with using("en-US"):
+        assert "Accuracy **60%**" in practice_line(longo, stats)
+        assert "Accuracy" not in practice_line(longo, stats, "uncounted")  # shown already
+        assert practice_line(qwinto, stats, "uncounted") == \
+            "Qwinto: best **−3** · games 1 · last −3 · Accuracy **40%** over 1 reviewed game"
+        assert "against computers only" in stats_footer(stats)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
+from bot.messages import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import (
     OPEN_SHEET,
@@ -23,6 +24,7 @@ from bot.sandbox.autoplay import (
 )
 from bot.sandbox.records import StoredMessage
 from bot.store import Store
+from bot.store.stats import PracticeBest
 from tests.fakes import FakeClock
 
 from .conftest import UNLIMITED, fast_budget
@@ -61,9 +63,9 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     stats = await stats_of(ana)
     [embed] = stats.embeds
     fields = {f["name"]: f["value"] for f in embed["fields"]}
+    score = signed(played.lines[0].score)
     assert fields == {"🧘 Solo practice":
-                      f"Qwixx: best **{played.lines[0].score}** · games 1 · "
-                      f"last {played.lines[0].score} · "
+                      f"Qwixx: best **{score}** · games 1 · last {score} · "
                       f"Accuracy **{reviewed[1]}** over 1 reviewed game"}
     assert "Accuracy: how close" in embed["footer"]["text"]
     board = (await ben.slash("qwixx", "leaderboard")).message
@@ -222,3 +224,32 @@ async def moves_of(database: Path, player: int, source: str) -> list[int]:
                 if m.player_id == player and m.source == source]
     finally:
         await store.close()
+
+
+async def test_games_against_computers_alone_show_in_stats_as_not_counted(
+        sb: Sandbox, database: Path) -> None:
+    """A member who has only played against computers has finished games: /qwixx stats
+    shows them (best, games, last, accuracy), apart from the counted ones."""
+    ana = sb.member("Ana")
+    lobby = (await ana.slash("qwixx", "start", variant="longo")).message
+    lobby = (await ana.click(lobby, label="Add computer player")).message
+    await ana.click(lobby, label="Start")
+    await wait_for_turn(sb)
+    final = await play_to_end(sb, [ana], seeded_policy(3))
+    reviewed = await sb.wait_for(lambda: re.search(
+        r"🎯 .*<@\d+> (\d+%)", sb.server.world.messages[final.id].content))
+    store = await Store.open(database)
+    try:
+        [played] = await store.history(sb.guild.id)
+        assert await store.uncounted_bests(sb.guild.id, ana.id) == [
+            PracticeBest("longo", 1, played.lines[0].score, played.lines[0].score)]
+        assert await store.practice_bests(sb.guild.id, ana.id) == []
+    finally:
+        await store.close()
+    [embed] = (await stats_of(ana)).embeds
+    score = signed(played.lines[0].score)
+    assert {f["name"]: f["value"] for f in embed["fields"]} == {
+        "🤖 Not counted (against computers only, or with hints)":
+            f"Qwixx Longo: best **{score}** · games 1 · last {score} · "
+            f"Accuracy **{reviewed[1]}** over 1 reviewed game"}
+    assert "against computers only or with hints do not count" in embed["footer"]["text"]
