@@ -194,7 +194,7 @@ class DailyTable(PrivateAnswers):
 
     def __init__(self, client: discord.Client, daily: DailyService, show_sheet: ShowSheet,
                  language: Language, budget: WriteBudget, settle: float) -> None:
-        self.daily = daily
+        self.service = daily
         self.show_sheet = show_sheet
         self._language = language
         self.board = DailyBoard(client, daily, language, budget, settle)
@@ -208,11 +208,11 @@ class DailyTable(PrivateAnswers):
         if interaction.guild_id is None:
             raise ServiceError("error.guild_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        attempt, outcome = await self.daily.begin(
+        attempt, outcome = await self.service.begin(
             interaction.guild_id, interaction.channel_id or 0, interaction.user.id, variant)
         edit = interaction.edit_original_response
         if outcome.record.status == "running":
-            self.daily.check_open(outcome.record)
+            self.service.check_open(outcome.record)
             await self.show_sheet(interaction, outcome, self.header(attempt), editor=edit)
         elif outcome.game is not None and outcome.game.finished:
             await self.show_result(interaction, attempt, outcome.game, edit,
@@ -225,9 +225,9 @@ class DailyTable(PrivateAnswers):
         """The server's daily settings in words, once those given are changed (the caller
         checked Manage Server)."""
         if (channel_id, hour, timezone) == (None, None, None):
-            settings = await self.daily.settings(guild_id)
+            settings = await self.service.settings(guild_id)
         else:
-            settings = await self.daily.set_settings(guild_id, channel_id, hour, timezone)
+            settings = await self.service.set_settings(guild_id, channel_id, hour, timezone)
         where = t("settings.daily_channel", channel=f"<#{settings.channel_id}>") \
             if settings.channel_id else t("settings.daily_anywhere")
         return t("settings.daily", hour=f"{settings.hour:02d}:00", timezone=settings.timezone,
@@ -243,7 +243,7 @@ class DailyTable(PrivateAnswers):
     async def moved(self, interaction: discord.Interaction, outcome: Outcome,
                     said: str) -> None:
         """After a move on a daily sheet: the next decision, or the attempt's result."""
-        attempt = await self.daily.attempt_of(outcome.record.id)
+        attempt = await self.service.attempt_of(outcome.record.id)
         game = outcome.game
         if attempt is None or game is None:
             raise ServiceError("error.game_gone")
@@ -256,7 +256,7 @@ class DailyTable(PrivateAnswers):
 
     async def show_result(self, interaction: discord.Interaction, attempt: Attempt,
                           game: Game, edit: Editor, again: bool = False) -> None:
-        result = await self.daily.finish(attempt, game)
+        result = await self.service.finish(attempt, game)
         if not again:
             self.board.later(result.attempt)
         name = interaction.user.display_name

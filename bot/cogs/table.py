@@ -96,7 +96,7 @@ class Table(PrivateAnswers):
             if interaction.user.id not in record.players:
                 raise ServiceError("error.daily_not_yours")
             if record.status == "running":
-                self.daily.daily.check_open(record)
+                self.daily.service.check_open(record)
             return outcome
         if (record.guild_id, record.channel_id) != (interaction.guild_id, interaction.channel_id):
             raise ServiceError("error.other_channel")
@@ -238,7 +238,7 @@ class Table(PrivateAnswers):
             raise ServiceError("error.guild_only")
         if given.any and not interaction.permissions.manage_guild:
             raise ServiceError("error.settings_denied")
-        self.daily.daily.check_settings(given.daily_hour, given.timezone)
+        self.daily.service.check_settings(given.daily_hour, given.timezone)
         lines = []
         if given.turn_time is not None:
             seconds = await self.service.set_turn_time(guild_id, given.turn_time)

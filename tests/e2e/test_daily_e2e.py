@@ -262,6 +262,6 @@ async def test_a_ranking_the_channel_refuses_is_not_tried_again_and_again(
     await sb.wait_for(lambda: sb.failures)
     await bot.table.daily.board.drain()  # the settle window's write, if still waiting
     await bot.timers.tick()
-    assert await bot.table.daily.daily.owed() == []  # given up on, not retried each tick
+    assert await bot.table.daily.service.owed() == []  # given up on, not retried each tick
     assert [f.kind for f in sb.failures] == ["forbidden"]
     sb.server.world.failures.clear()
