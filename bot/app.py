@@ -205,7 +205,6 @@ class QwixxBot(commands.Bot):
             try:
                 async with asyncio.timeout(max(until - time.monotonic(), 0.5)):
                     await table.publisher.drain()
-                    await table.daily.board.drain()
             except TimeoutError:
                 cut.append("channel syncs were cut off (the timers catch those channels up "
                            "at the next start)")

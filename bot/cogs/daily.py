@@ -4,14 +4,13 @@ ephemeral sheet, and each server's live ranking of the day.
 The attempt's sheet is the usual one, with the usual restart-proof buttons: the
 :class:`~bot.cogs.table.Table` hands a daily game's clicks here (:meth:`DailyTable.moved`)
 instead of to a channel. The ranking is one message per server, day and variant, edited
-as members finish (several finishes within ``settle`` seconds make one edit), through
-the channel's write budget.
+as members finish by the timer loop, through the channel's write budget
+(:class:`DailyBoard`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -100,63 +99,49 @@ def board_content(variant: str, day: str, ranking: list[tuple[int, int]],
 
 
 class DailyBoard:
-    """Each server's ranking message of a day and variant, kept up to date."""
+    """Each server's ranking message of a day and variant. A finish counts it as owed in
+    the store, in the finish's own transaction; the timer loop writes the owed ones each
+    tick (:meth:`catch_up`), so finishes between two ticks make one write, and one owed
+    when the bot stops is written after the restart."""
 
     def __init__(self, client: discord.Client, daily: DailyService, language: Language,
-                 budget: WriteBudget, settle: float) -> None:
-        self.client, self.daily, self.language = client, daily, language
-        self.budget, self.settle = budget, settle
-        self._pending: dict[Key, tuple[asyncio.Task[None], int]] = {}
+                 budget: WriteBudget) -> None:
+        self.client, self.daily, self.language, self.budget = client, daily, language, budget
         self._writing = asyncio.Lock()
-        """One ranking written at a time: the settle window's write and the timers'
-        catch-up must not both post the same ranking (rankings change seldom)."""
+        """One ranking written at a time (a tick run by hand beside the loop's)."""
 
-    def later(self, attempt: Attempt) -> None:
-        """Update the ranking ``attempt`` counts in, ``settle`` seconds from now."""
-        key = (attempt.guild_id, attempt.day, attempt.variant)
-        if key not in self._pending:
-            task = asyncio.create_task(self._later(key, attempt.channel_id))
-            self._pending[key] = task, attempt.channel_id
+    async def catch_up(self, shards: ShardPlan | None = None) -> int:
+        """Write every ranking that owes finishes (of this process's servers). Stops at
+        the first that fails, so that a tick while Discord is away costs one try."""
+        written = 0
+        for guild, day, variant, _ in await self.daily.owed():
+            if shards and not shards.owns(guild):
+                continue
+            try:
+                await self.update(guild, day, variant)
+            except Exception as error:
+                log.warning("the daily ranking of %s is still owed: %s", guild, error)
+                break
+            written += 1
+        return written
 
-    async def _later(self, key: Key, played_in: int) -> None:
-        await asyncio.sleep(self.settle)
-        self._pending.pop(key, None)
-        await self._update(key, played_in)
-
-    async def _update(self, key: Key, played_in: int) -> None:
-        try:
-            await self.update(*key, played_in)
-        except Exception:  # the members' results are theirs already; the next finish retries
-            log.exception("the daily ranking of %s could not be written", key)
-
-    async def drain(self) -> None:
-        """Write the rankings still waiting, now (on shutdown and in tests)."""
-        while self._pending:
-            key, (task, played_in) = next(iter(self._pending.items()))
-            task.cancel()  # still asleep: it leaves the table before it writes
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            self._pending.pop(key, None)
-            await self._update(key, played_in)
-
-    async def update(self, guild_id: int, day: str, variant: str, played_in: int) -> None:
+    async def update(self, guild_id: int, day: str, variant: str) -> None:
         """Write the ranking as it stands: edit its message, or post it (first, in a new
         channel, or again when someone deleted it); then it owes nothing it read."""
         async with self._writing:
-            await self._write(guild_id, day, variant, played_in)
+            await self._write(guild_id, day, variant)
 
-    async def _write(self, guild_id: int, day: str, variant: str, played_in: int) -> None:
-        settings = await self.daily.settings(guild_id)
+    async def _write(self, guild_id: int, day: str, variant: str) -> None:
         post = await self.daily.post(guild_id, day, variant)
-        if post is not None and post.owed == 0:
-            return  # written since it was asked for (by the timers' catch-up)
-        owed = post.owed if post else 0
-        channel_id = settings.channel_id or (post.channel_id if post else played_in)
+        if post is None or post.owed == 0:
+            return  # nothing finished since it was last written
+        settings = await self.daily.settings(guild_id)
+        channel_id = settings.channel_id or post.channel_id
         with using(await self.language(guild_id)):
             content = board_content(variant, day, await self.daily.ranking(guild_id, day, variant),
                                     turns_at(day, settings))
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        message_id = post.message_id if post and post.channel_id == channel_id else None
+        message_id = post.message_id if post.channel_id == channel_id else None
         try:
             async with self.budget.slot(channel_id):
                 if message_id is not None:
@@ -170,34 +155,18 @@ class DailyBoard:
         except (discord.Forbidden, discord.NotFound) as error:  # trying again cannot help
             log.warning("server %s: the daily ranking cannot be written in channel %s (%s)",
                         guild_id, channel_id, error)
-        await self.daily.posted(guild_id, day, variant, channel_id, message_id, owed)
-
-    async def catch_up(self, shards: ShardPlan | None = None) -> int:
-        """Write every ranking that owes finishes (those of this process's servers, none
-        already waiting to be written): after a restart, those a stop cut short. Stops
-        at the first that fails, so that a tick while Discord is away costs one try."""
-        written = 0
-        for guild, day, variant, channel in await self.daily.owed():
-            if (guild, day, variant) in self._pending or (shards and not shards.owns(guild)):
-                continue  # its window's write will do it; another process's server
-            try:
-                await self.update(guild, day, variant, channel)
-            except Exception as error:
-                log.warning("the daily ranking of %s is still owed: %s", guild, error)
-                break
-            written += 1
-        return written
+        await self.daily.posted(guild_id, day, variant, channel_id, message_id, post.owed)
 
 
 class DailyTable(PrivateAnswers):
     """The daily challenge's handlers."""
 
     def __init__(self, client: discord.Client, daily: DailyService, show_sheet: ShowSheet,
-                 language: Language, budget: WriteBudget, settle: float) -> None:
+                 language: Language, budget: WriteBudget) -> None:
         self.service = daily
         self.show_sheet = show_sheet
         self._language = language
-        self.board = DailyBoard(client, daily, language, budget, settle)
+        self.board = DailyBoard(client, daily, language, budget)
 
     async def language(self, guild_id: int) -> str:
         return await self._language(guild_id)
@@ -256,9 +225,7 @@ class DailyTable(PrivateAnswers):
 
     async def show_result(self, interaction: discord.Interaction, attempt: Attempt,
                           game: Game, edit: Editor, again: bool = False) -> None:
-        result = await self.service.finish(attempt, game)
-        if not again:
-            self.board.later(result.attempt)
+        result = await self.service.finish(attempt, game)  # its ranking now owes it
         name = interaction.user.display_name
         sheet = await png_file(render_sheet, game, attempt.user_id, name, [],
                                name="daily.png",

@@ -72,7 +72,7 @@ class Table(PrivateAnswers):
                                    end_view=views.end_view, refresh_sheet=self.show_sheet,
                                    settle=settle, budget=budget)
         self.daily = DailyTable(client, DailyService(service), self.show_sheet,
-                                self.language, self.publisher.budget, settle)
+                                self.language, self.publisher.budget)
         """``/qwixx daily``: its games' clicks come here like any other's, and go there."""
 
     async def language(self, guild_id: int) -> str:
