@@ -26,7 +26,7 @@ from bot.render import render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import VARIANTS
-from bot.service.daily import is_daily, over_everywhere
+from bot.service.daily import hidden_until
 from bot.service.games import GameService, ServiceError
 from bot.service.rated import RatingBoard, RatingLine, RatingService
 from bot.service.ratings import PROVISIONAL, Rating
@@ -542,10 +542,8 @@ class StatsTable(PrivateAnswers):
         final = await self.stats.final_game(guild, game_id)
         if final is None:
             raise ServiceError("error.final_gone")
-        if is_daily(final.record):  # its sheets would show the day's dice to those to play
-            opens = over_everywhere(final.record.options["daily"])
-            if self.games.clock() < opens:
-                raise ServiceError("daily.sheets_later", when=int(opens))
+        if (opens := hidden_until(final.record, self.games.clock())) is not None:
+            raise ServiceError("daily.sheets_later", when=int(opens))  # the day's dice
         board = await png_file(render_scoreboard, final.game, final.names,
                                name="scoreboard.png",
                                description=scoreboard_alt(final.game, final.names))

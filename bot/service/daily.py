@@ -78,6 +78,15 @@ def day_of(now: float, settings: DailySettings) -> str:
     return (local - timedelta(hours=settings.hour)).date().isoformat()
 
 
+def hidden_until(record: GameRecord, now: float) -> float | None:
+    """When a daily game's dice may be shown (its review, its sheets), if not yet at
+    ``now``: once its day is over everywhere. None for any other game."""
+    if not is_daily(record):
+        return None
+    opens = over_everywhere(record.options["daily"])
+    return opens if now < opens else None
+
+
 def midnight(day: str) -> datetime:
     return datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
 
@@ -282,7 +291,4 @@ class DailyService:
 
     async def reviewable(self, record: GameRecord) -> float | None:
         """When a daily game may be reviewed, if not yet (None: now)."""
-        if not is_daily(record):
-            return None
-        opens = over_everywhere(record.options["daily"])
-        return opens if self.now < opens else None
+        return hidden_until(record, self.now)

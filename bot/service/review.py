@@ -41,7 +41,7 @@ from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
 from bot.rules import Game, Move, dice_version_of, new_game
-from bot.service.daily import is_daily, over_everywhere
+from bot.service.daily import hidden_until, is_daily
 from bot.service.games import GameService, ServiceError
 from bot.service.play import Options
 from bot.service.stats import StatsService
@@ -156,11 +156,9 @@ class ReviewService:
         record = (await self.games.get(game_id)).record  # error.game_gone if unknown
         if record.guild_id != guild_id:
             raise ServiceError("review.other_server")
-        if is_daily(record):  # in no channel; its dice stay hidden while anyone plays them
-            opens = over_everywhere(record.options["daily"])
-            if self.games.clock() < opens:
-                raise ServiceError("review.daily_later", when=int(opens))
-        elif record.channel_id != channel_id:
+        if (opens := hidden_until(record, self.games.clock())) is not None:
+            raise ServiceError("review.daily_later", when=int(opens))
+        if not is_daily(record) and record.channel_id != channel_id:  # a daily: no channel
             raise ServiceError("review.other_channel", channel=f"<#{record.channel_id}>")
         if record.status == "running":
             raise ServiceError("review.running")
@@ -217,7 +215,7 @@ class ReviewKeeper:
     def open_now(self, record: GameRecord) -> bool:
         """Whether ``record``'s review may be worked out now: a daily challenge's only
         once its day is over everywhere (nothing of it shows before)."""
-        return not is_daily(record) or self.clock() >= over_everywhere(record.options["daily"])
+        return hidden_until(record, self.clock()) is None
 
     async def keep(self, record: GameRecord) -> dict[int, float] | None:
         """Review the finished ``record`` unless that is done already, and store its
