@@ -16,8 +16,8 @@ from bot.service.games import GameService, ServiceError
 from bot.service.privacy import DAY, PrivacyService, is_anonymous
 from bot.service.rated import RatingService
 from bot.store import Store
-from bot.store.privacy import schema
 from tests.fakes import FakeClock
+from tests.store.helpers import every_row
 
 from .helpers import play_randomly
 
@@ -41,15 +41,6 @@ def games(store: Store, clock: FakeClock) -> GameService:
 @pytest.fixture
 def privacy(store: Store, clock: FakeClock) -> PrivacyService:
     return PrivacyService(store, clock, forget_after=30 * DAY)
-
-
-async def every_row(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    postgres = store.backend == "postgresql"
-
-    def work(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
-        return {table: [tuple(r) for r in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
-                for table in schema(conn, postgres)}
-    return await store._transact(work)
 
 
 def traces(rows: dict[str, list[tuple[Any, ...]]], *needles: object) -> list[str]:

@@ -14,6 +14,7 @@ import pytest
 from bot.store import GameRecord, Store
 from bot.store import migrations as _migrations
 from bot.store.dialect import to_postgres
+from bot.store.privacy import schema
 from bot.store.sqlite import SqliteEngine
 
 GUILD = 100
@@ -35,6 +36,16 @@ class FakeClock:
     def tick(self, seconds: float = 1.0) -> float:
         self.now += seconds
         return self.now
+
+
+async def every_row(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, read through the schema (as the store reads it)."""
+    postgres = store.backend == "postgresql"
+
+    def work(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+        return {table: [tuple(r) for r in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
+                for table in schema(conn, postgres)}
+    return await store._transact(work)
 
 
 async def make_lobby(store: Store, channel_id: int = CHANNEL, **overrides: object) -> GameRecord:

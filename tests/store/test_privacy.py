@@ -15,24 +15,13 @@ from bot.store.privacy import (
     StillPlaying,
     is_anonymous,
     replaced,
-    schema,
 )
 from bot.store.records import dump_json
 
-from .helpers import FakeClock
+from .helpers import FakeClock, every_row
 
 GUILD, OTHER_GUILD = 900_000_000_000_000_001, 900_000_000_000_000_002
 ANA, BEN = 700_000_000_000_000_011, 700_000_000_000_000_022
-
-
-async def every_row(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, read through the schema (as the store reads it)."""
-    postgres = store.backend == "postgresql"
-
-    def work(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
-        return {table: [tuple(r) for r in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
-                for table in schema(conn, postgres)}
-    return await store._transact(work)
 
 
 def holding(rows: dict[str, list[tuple[Any, ...]]], needle: object) -> dict[str, list[Any]]:
