@@ -22,9 +22,9 @@ from bot.channel.publisher import png_file, server_language
 from bot.cogs.buttons import BadComponent, Malformed, identifier
 from bot.cogs.table import PrivateAnswers, answers_errors
 from bot.messages import inline, plural, signed, t, whole
-from bot.render import render_scoreboard
+from bot.render import render_leaderboard, render_scoreboard
 from bot.render.describe import scoreboard_alt
-from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
+from bot.render.lines import BoardRow, BoardTable
 from bot.rules import VARIANTS
 from bot.service.daily import hidden_until
 from bot.service.games import GameService, ServiceError

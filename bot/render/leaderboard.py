@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from . import fonts, theme
 from .canvas import Box, Canvas, Colour
 from .compact import Surface, sprite
+from .lines import BoardRow, BoardTable
 from .palette import MEDALS, SORTED_TINT, YOU
 from .parts import centre, measure
 from .theme import blend
@@ -30,33 +31,6 @@ NUMBER = 100  # each number column
 GAP_ROW = 22  # the dotted gap before a detached line
 FOOTER = 16
 NAME_PAD = 20  # the name column's room around the name
-
-
-@dataclass(frozen=True)
-class BoardRow:
-    """One table line: ``rank`` as shown (``"–"`` for an unranked player)."""
-
-    rank: str
-    name: str
-    values: tuple[str, ...]
-    you: bool = False
-    detached: bool = False  # drawn apart, after a gap (the caller outside the top)
-    leader: bool = False  # rank 1 (with a real standing): the gold band
-    medal: bool = True  # a medal for ranks 1 to 3; False: no standing to show one for
-
-
-@dataclass(frozen=True)
-class BoardTable:
-    """What the image shows; ``headers`` has one entry per value column."""
-
-    title: str
-    subtitle: str
-    rank_header: str
-    name_header: str
-    headers: tuple[str, ...]
-    rows: tuple[BoardRow, ...]
-    footer: str
-    sorted_column: int | None = None  # index into ``headers``
 
 
 @dataclass(frozen=True)
