@@ -37,11 +37,14 @@ class LongoGame(QwixxGame):
         self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players)), strict=True))
         super().__init__(players, seed, options, dice_version)
 
-    def _white_sum_moves(self, player: int, first: bool = False) -> list[Move]:
-        moves = self._white_crossings(player, first)
-        dice = self.dice  # self.white_sum, inline (once per player and action 1)
-        if dice["white1"] + dice["white2"] in self.lucky[player] and not (first and moves):
-            moves += self.lucky_moves(player)
+    def legal_moves(self, player: int) -> list[Move]:
+        """Classic's, with the lucky moves before the pass in action 1 when the white sum
+        is one of ``player``'s lucky numbers."""
+        moves = QwixxGame.legal_moves(self, player)  # super(), without its cost
+        if moves and self.phase == "action1":
+            dice = self.dice  # self.white_sum, inline
+            if dice["white1"] + dice["white2"] in self.lucky[player]:
+                moves[-1:-1] = self.lucky_moves(player)
         return moves
 
     def _without_white_choice(self, total: int) -> dict[int, Move]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import DICE_VERSION, Event, Move, RuleError, Score, score_of
+from .base import DICE_VERSION, Event, Move, RuleError, Score, make_event, score_of
 from .boards import COLOURS, DEFAULT_BOARD, Board, BoardError, Field, load_board
 from .qwixx import ROWS, QwixxGame, Sheet, triangle
 
@@ -130,24 +130,26 @@ class OnBoardGame(QwixxGame):
     def _pawn_moves(self, player: int, first: bool = False) -> list[Move]:
         """The pawn's moves: onto a field whose number the sheet has crossed, or may cross
         now (the sheet's compact state, as in the crossings; a test holds them to it)."""
-        sheet, board, closed = self.sheets[player], self.board, self.closed
-        crossed, allow = sheet.crossed, sheet.allow
-        pawns = self.pawns
-        taken = set(pawns.values())  # as in _free_ahead: the player's own pawn lies behind
+        sheet, closed, pawns = self.sheets[player], self.closed, self.pawns
+        crossed = sheet.crossed
+        reach = sheet.allow & self.rules.row_bits[tuple(closed)] if closed else sheet.allow
+        position = pawns[player]
+        taken = pawns.values()  # as in _free_ahead: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
-        track = board.track
-        for position in range(pawns[player] + 1, len(track) + 1):  # _free_ahead, inline
+        # _free_ahead, inline: the fields within reach, other pawns' fields among them
+        for colour, number, bit in self.board.track[position:position + MAX_STEPS
+                                                     + len(pawns) - 1]:
+            position += 1
             if position in taken:
                 continue
             steps += 1
-            if steps > MAX_STEPS:
-                break
-            colour, number, bit = track[position - 1]
-            if (allow >> bit & 1 and colour not in closed) or number in crossed[colour]:
+            if reach >> bit & 1 or number in crossed[colour]:
                 moves.append(STEPS[colour][steps])
                 if first:
                     break
+            if steps == MAX_STEPS:
+                break
         return moves
 
     # --- applying --------------------------------------------------------
@@ -159,18 +161,18 @@ class OnBoardGame(QwixxGame):
             raise RuleError(f"malformed pawn move {move}")
         position, field, crosses = target
         start = self.pawns[player]
-        events = [Event("pawn_moved", player, {
+        events = [make_event(("pawn_moved", player, {
             "from": start, "to": position, "steps": move.number, "row": field.colour,
-            "number": field.number, "bonus": field.bonus, "crosses": crosses})]
-        if crosses:
-            self._cross(player, move, events)
+            "number": field.number, "bonus": field.bonus, "crosses": crosses}))]
+        locked = crosses and self._cross(player, move, events, field.colour, field.number)
         self.pawns = {**self.pawns, player: position}
-        if self.board.in_finish(position) and self.final_turn is None:
+        if position >= self.board.finish_from and self.final_turn is None:  # in_finish
             self.final_turn = self.turn + len(self.players) - 1
             self.finish_by = player
-            events.append(Event("finish_reached", player, {
-                "position": position, "last_turn": self.final_turn}))
-        self._close_locked_rows(events)
+            events.append(make_event(("finish_reached", player, {
+                "position": position, "last_turn": self.final_turn})))
+        if locked:
+            self._close_locked_rows(events)
         self._after_action(events)
         return events
 

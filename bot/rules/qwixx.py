@@ -273,22 +273,16 @@ class QwixxGame(Game):
     def legal_moves(self, player: int) -> list[Move]:
         if self.end_reason is not None or player not in self.players:
             return []
-        # The move lists below are made afresh on every call: PASS joins them in place.
-        if self.phase == "action1":
-            if self.has_lucky_numbers:
-                moves = self._white_sum_moves(player)
-            else:  # _white_crossings, inline, and the pass with them
-                rules, dice, closed = self.rules, self.dice, self.closed
-                total = dice["white1"] + dice["white2"]
-                return list(rules.white_options[total][
-                    self.sheets[player].allow >> 4 * total
-                    & (rules.open_bits[tuple(closed)] if closed else 15)])
-        elif player == self.players[(self.turn - 1) % len(self.players)]:  # the active
-            moves = list(self._active_options(player))
-        else:
-            return []
-        moves.append(PASS)
-        return moves
+        # The move lists below are made afresh on every call: a caller may change them.
+        if self.phase == "action1":  # _white_crossings, inline, and the pass with them
+            rules, dice, closed = self.rules, self.dice, self.closed
+            total = dice["white1"] + dice["white2"]
+            return list(rules.white_options[total][
+                self.sheets[player].allow >> 4 * total
+                & (rules.open_bits[tuple(closed)] if closed else 15)])
+        if player == self.players[(self.turn - 1) % len(self.players)]:  # the active
+            return [*self._active_options(player), PASS]
+        return []
 
     def scores(self) -> dict[int, Score]:
         return {p: self._score(p, sheet) for p, sheet in self.sheets.items()}
@@ -381,8 +375,8 @@ class QwixxGame(Game):
             found = self._options = (turn, phase, tuple(self._active_moves(player)))
         return found[2]
 
-    # The variants' hooks: Longo adds lucky moves to action 1, On Board adds action 3.
-    _white_sum_moves = _white_crossings
+    # The variants' hook: On Board adds action 3 (Longo adds its lucky moves to
+    # legal_moves itself).
     _active_moves = _colour_crossings  # the active player's options in an active phase
 
     def _crossings(self, player: int, coloured: bool, first: bool = False) -> list[Move]:
@@ -480,15 +474,18 @@ class QwixxGame(Game):
             self._after_action(events)
         return events
 
-    def _cross(self, player: int, move: Move, events: list[Event]) -> bool:
+    def _cross(self, player: int, move: Move, events: list[Event],
+               row: str | None = None, number: int | None = None) -> bool:
         """Cross ``move`` on ``player``'s sheet, telling ``events``; whether the cross
-        locked its row (which closes only once every cross of the action is made)."""
-        if move is PASS or move.kind == PASS.kind:
-            events.append(make_event(("passed", player, {"phase": self.phase})))
-            return False
-        row, number = move.row, move.number
-        if move.kind != CROSS or row is None or number is None:  # _target's own case, inline
-            row, number = self._target(player, move)
+        locked its row (which closes only once every cross of the action is made).
+        ``row`` and ``number``: what ``move`` crosses, when the caller knows it already."""
+        if row is None or number is None:
+            if move is PASS or move.kind == PASS.kind:
+                events.append(make_event(("passed", player, {"phase": self.phase})))
+                return False
+            row, number = move.row, move.number
+            if move.kind != CROSS or row is None or number is None:  # _target's case, inline
+                row, number = self._target(player, move)
         own, rules = self._own, self.rules  # self._sheet(player), inline
         if own is None:
             self.sheets = self.sheets.copy()
