@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from babel.dates import format_date
-from babel.numbers import format_decimal, format_percent
-
 from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
 from bot.i18n.commands import cite
 
@@ -773,6 +770,8 @@ def signed(value: int) -> str:
 
 def decimal(value: float, digits: int = 1) -> str:
     """``12.5`` / ``12,5``: a number with ``digits`` decimals, written the language's way."""
+    from babel.numbers import format_decimal
+
     pattern = "0." + "0" * digits if digits else "0"
     return format_decimal(value, pattern, locale=babel_locale(current()))
 
@@ -780,6 +779,8 @@ def decimal(value: float, digits: int = 1) -> str:
 def whole(value: int) -> str:
     """``1,234`` / ``1.234`` / ``−56``: a whole number grouped the language's way, with a
     true minus sign."""
+    from babel.numbers import format_decimal
+
     return format_decimal(value, "#,##0", locale=babel_locale(current())).replace("-", "−")
 
 
@@ -790,9 +791,13 @@ def change(value: int) -> str:
 
 def calendar_day(iso: str) -> str:
     """``2026-11-27`` as the language writes a day: ``Nov 27, 2026``, ``27.11.2026``."""
+    from babel.dates import format_date
+
     return format_date(date.fromisoformat(iso), "medium", locale=babel_locale(current()))
 
 
 def percent(fraction: float) -> str:
     """``50%`` / ``50 %`` / ``%50``: a whole percentage, written the language's way."""
+    from babel.numbers import format_percent
+
     return format_percent(fraction, locale=babel_locale(current()))

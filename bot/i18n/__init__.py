@@ -16,9 +16,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel import Locale
-from babel.messages.pofile import read_po
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 ENGLISH = "en-US"
 # Discord's locale codes we speak, in the order /qwixx settings language lists them.
@@ -80,13 +83,22 @@ def po_path(locale: str) -> Path:
     return LOCALE_DIR / folder(locale) / "LC_MESSAGES" / "messages.po"
 
 
+def read_catalogue(locale: str) -> Catalog:
+    """``locale``'s gettext catalogue as Babel reads it. Babel's reader (and the date
+    formatting it brings) is imported here, at the first language other than English
+    read, not with this module."""
+    from babel.messages.pofile import read_po
+
+    with po_path(locale).open("rb") as file:
+        return read_po(file, locale=folder(locale))
+
+
 @cache
 def catalogue(locale: str) -> dict[str, str]:
     """The translated texts of ``locale`` by key; untranslated keys are left out."""
     if locale == ENGLISH:
         return {}
-    with po_path(locale).open("rb") as file:
-        po = read_po(file, locale=folder(locale))
+    po = read_catalogue(locale)
     return {str(m.id): str(m.string) for m in po
             if m.id and m.string and not m.fuzzy and not m.context}
 
@@ -96,8 +108,7 @@ def slash_catalogue(locale: str) -> dict[tuple[str, str], str]:
     """The slash commands' translated texts by (msgctxt, English text)."""
     if locale == ENGLISH:
         return {}
-    with po_path(locale).open("rb") as file:
-        po = read_po(file, locale=folder(locale))
+    po = read_catalogue(locale)
     return {(str(m.context), str(m.id)): str(m.string) for m in po
             if m.id and m.string and not m.fuzzy and m.context}
 
