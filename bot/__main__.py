@@ -407,9 +407,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.app import new_bot
     from bot.cogs.throttle import ClickBuckets
-    from bot.service.heap import tune_gc
+    from bot.service.heap import limit_arenas, tune_gc
     from bot.service.limits import Limits
 
+    limit_arenas()  # before the store's and Discord's threads start (see bot.service.heap)
     bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
                   sync=not args.no_sync, forget_after=settings.forget_server_after,
                   limits=Limits(settings.max_games_per_member, settings.max_games_per_server),

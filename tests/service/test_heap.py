@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import gc
+import platform
+import sys
 from collections.abc import Iterator
 
 import pytest
 
-from bot.service.heap import THRESHOLDS, tune_gc
+from bot.service.heap import THRESHOLDS, limit_arenas, tune_gc
 
 
 @pytest.fixture
@@ -26,3 +28,12 @@ def test_start_up_objects_are_frozen_and_the_young_generation_grows(restored: No
     assert gc.get_freeze_count() >= len(kept)
     assert gc.is_tracked(kept[0])
     assert all(found is not kept[0] for found in gc.get_objects())  # out of the walks
+
+
+def test_malloc_keeps_to_two_arenas_unless_the_environment_sets_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert not limit_arenas()
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert limit_arenas() is glibc
