@@ -353,32 +353,33 @@ class GameService:
         compare-and-set (see :meth:`_answer`); the outcome tells both.
         """
         def decide(record: GameRecord) -> tuple[GameChange, Play]:
-            game, legal = self._check_turn(Outcome(record, self._games.game(record)), user,
-                                           turn, phase)
+            game, legal, decision = self._check_turn(
+                Outcome(record, self._games.game(record)), user, turn, phase)
             if move not in legal:
                 raise ServiceError("error.illegal")
             if game.chosen.get(user) == move:  # a double tap: the choice is already made
-                raise Unchanged(Outcome(record, game, [], game.decision()))
-            play = Play(game)
+                raise Unchanged(Outcome(record, game, [], decision))
+            play = Play(game, decision)
             seats = Seats.of(record)
             if user in seats.away and Options.of(record.options).fill_away:
                 play.events.append(Event("away", user, {"reason": "back"}))
             play.apply(user, move, "player")
             return self._change(record, play, seats.back(user), absent=False), play
 
-        async def attempt() -> Outcome:
+        async def attempt() -> tuple[Outcome, bool]:
+            """The outcome, and whether the game may wait for computer or away seats."""
             try:
                 record, play = await self.store.change_game(game_id, decide)
             except GameNotFound:
                 raise ServiceError("error.game_gone") from None
             except Unchanged as same:
-                return same.outcome
+                return same.outcome, True
             self._games.keep(record, play.game)
-            return Outcome(record, play.game, play.events, play.before)
+            return Outcome(record, play.game, play.events, play.before), play.absent_waited
 
         async with self._lock(game_id):
-            moved = await self._attempts(game_id, attempt)
-            return await self._answer(moved)
+            moved, absent = await self._attempts(game_id, attempt)
+            return await self._answer(moved) if absent else moved
 
     async def _answer(self, moved: Outcome) -> Outcome:
         """The seats the game now waits for that nobody has to click for (computers,
@@ -447,20 +448,24 @@ class GameService:
         results = None if status != "finished" else game_results(
             game, counted=options.counted, practice=options.solo, hints=options.hints,
             stand_in=seats.covered)
-        timing = self._timing(record, play, status)
         if status == "running":
-            timing = self._due_for_absent(record, game, seats, timing, absent)
+            decision = game.decision()
+            play.absent_waited = self._waits_for(decision, seats)
+            timing = self._due_for_absent(record, play.absent_waited,
+                                          self._timing(record, play, decision), absent)
+        else:
+            play.absent_waited, timing = False, NO_TIMING
         presence = None if seats is Seats.of(record) else seats.to_json()  # None: unchanged
         return GameChange(play.moves, game.to_json(), status, results, timing,
                           presence, play.event_rows())
 
-    def _due_for_absent(self, record: GameRecord, game: Game, seats: Seats,
-                        timing: Timing | None, absent: bool) -> Timing | None:
-        """A person's move that leaves the game waiting for computer or away seats makes
-        it due at once (the timer has them answer, should nothing else); their answer
-        makes it due again when its clock says."""
+    def _due_for_absent(self, record: GameRecord, waits: bool, timing: Timing | None,
+                        absent: bool) -> Timing | None:
+        """A person's move that leaves the game waiting (``waits``) for computer or away
+        seats makes it due at once (the timer has them answer, should nothing else);
+        their answer makes it due again when its clock says."""
         if not absent:
-            if not self._waits_for_absent(game, seats):
+            if not waits:
                 return timing
             now = self.clock()
             return replace(timing, next_due=now) if timing is not None else Timing(
@@ -470,10 +475,13 @@ class GameService:
 
     @staticmethod
     def _waits_for_absent(game: Game, seats: Seats) -> bool:
-        if game.finished:
-            return False
-        waiting = game.decision().waiting
-        return any(is_computer(p) for p in waiting) or bool(waiting & seats.away)
+        return not game.finished and GameService._waits_for(game.decision(), seats)
+
+    @staticmethod
+    def _waits_for(decision: Decision, seats: Seats) -> bool:
+        """Whether ``decision`` waits for a computer seat or an away one."""
+        waiting = decision.waiting
+        return any(map(is_computer, waiting)) or not waiting.isdisjoint(seats.away)
 
     @staticmethod
     def _too_few(record: GameRecord, seats: Seats, options: Options) -> bool:
@@ -484,13 +492,13 @@ class GameService:
         needed = 1 if options.solo else VARIANTS[record.variant].min_players
         return len(record.players) - len(seats.away) < needed
 
-    def _timing(self, record: GameRecord, play: Play, status: str) -> Timing | None:
-        if status != "running":
-            return NO_TIMING
-        now = play.game.decision()
-        if (now.turn, now.phase) == (play.before.turn, play.before.phase):
-            return None  # the same decision is still pending: its clock runs on
-        return Clock.start(self.clock(), record.turn_time).timing()
+    def _timing(self, record: GameRecord, play: Play, now: Decision) -> Timing | None:
+        """The clock of the running game's pending decision ``now``: None if it is the
+        one pending before ``play``, whose clock runs on."""
+        before = play.before
+        if now.turn == before.turn and now.phase == before.phase:
+            return None
+        return Clock.start_timing(self.clock(), record.turn_time)
 
     # --- deadlines -------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
@@ -641,8 +649,9 @@ class GameService:
         return game
 
     def _check_turn(self, outcome: Outcome, user: int, turn: int,
-                    phase: str | None) -> tuple[Game, list[Move]]:
-        """The game, and ``user``'s legal moves in it (there are some, or a refusal)."""
+                    phase: str | None) -> tuple[Game, list[Move], Decision]:
+        """The game, ``user``'s legal moves in it (there are some, or a refusal) and the
+        decision pending."""
         game = self.check_player(outcome, user, turn)
         decision = game.decision()
         if phase is not None and phase != decision.phase:
@@ -651,7 +660,7 @@ class GameService:
         if not legal:
             names = ", ".join(f"<@{p}>" for p in sorted(decision.waiting))
             raise ServiceError("error.not_your_decision", names=names)
-        return game, legal
+        return game, legal, decision
 
     async def abandon(self, channel_id: int, user: int, can_manage: bool) -> GameRecord:
         async def attempt() -> GameRecord:

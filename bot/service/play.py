@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
-from bot.rules import Event, Game, Move
+from bot.rules import Decision, Event, Game, Move
 from bot.rules.base import dice_rng
 from bot.service.memo import IdentityMemo
 from bot.store import GameRecord
@@ -55,12 +55,16 @@ class Play:
 
     LIMIT = 10_000  # moves the game may make for absent players in one go
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, before: Decision | None = None) -> None:
+        """``before``: ``game``'s pending decision, if known already."""
         self.game = game
-        self.before = game.decision()
+        self.before = game.decision() if before is None else before
         self.moves: list[tuple[int, dict[str, Any], str]] = []
         self.events: list[Event] = []
         self.covered: set[int] = set()  # people whose seat a computer played here
+        self.absent_waited = True
+        """Whether the game may wait for computer or away seats once stored (found
+        out when the change is made)."""
 
     def apply(self, player: int, move: Move, source: str) -> None:
         turn = self.game.turn
