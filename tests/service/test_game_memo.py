@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import bot.service.memo as memo
-from bot.rules import Game
+from bot.rules import Game, new_game
 from bot.service.games import GameService, Outcome
 from bot.service.play import Options, Seats
 from bot.store import Store
@@ -149,3 +150,11 @@ async def test_a_click_leaves_unchanged_seats_unwritten(store: Store) -> None:
         outcome = await click(service, game_id, rng, outcome.game)
         assert outcome.record.presence is presence  # the record's own, not written again
     assert (await store.get_game(game_id)).presence == presence  # type: ignore[union-attr]
+
+
+def test_games_built_from_states_share_their_texts() -> None:
+    state = new_game("onboard", [ANA, BEN], 3).to_json()
+    one, other = (memo.interned(json.loads(json.dumps(state))) for _ in range(2))
+    assert one == state
+    assert one["board"]["fields"][0]["colour"] is other["board"]["fields"][0]["colour"]
+    assert one["phase"] is other["phase"] and one["board"]["name"] is other["board"]["name"]
