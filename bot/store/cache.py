@@ -17,11 +17,15 @@ the transaction roll back, that row is simply never read: a miss, not a wrong an
 
 Records (and their dicts) are shared by every reader of the same row: they are values,
 never to be changed in place. A record keeps its state as the row's text (decoded at
-each read of ``record.state``), so a kept game costs its text, not a decoded copy.
+each read of ``record.state``), so a kept game costs its text, not a decoded copy; and
+the texts of the columns that take few values (:data:`SHARED`) are interned, so a
+thousand kept rows hold one ``running``, one ``classic`` and one ``{}`` rather than a
+thousand each (0.3 MB less with 1,000 games open, ``bench_startup``).
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Mapping
 from typing import Any, Final
@@ -32,6 +36,20 @@ from .sql import Row
 KEPT: Final = 4_096
 """Games kept; when full, the cache starts again empty (a click then decodes once)."""
 _INDEX: Final = {name.strip(): i for i, name in enumerate(GAME_COLUMNS.split(","))}
+SHARED: Final = tuple(_INDEX[name] for name in ("variant", "status", "options", "presence",
+                                                "shown"))
+"""The columns whose texts a row keeps interned: few distinct values among many games."""
+
+
+def shared(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``row`` with the texts of the :data:`SHARED` columns interned (equal values, so
+    an equal row: only the objects kept differ)."""
+    values = list(row)
+    for index in SHARED:
+        value = values[index]
+        if type(value) is str:
+            values[index] = sys.intern(value)
+    return tuple(values)
 
 
 class RecordCache:
@@ -52,6 +70,7 @@ class RecordCache:
             self.hits += 1
             return kept[1]
         self.misses += 1
+        row = shared(row)
         record = game_from_row(row)
         self._keep(row, record)
         return record

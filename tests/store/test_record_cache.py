@@ -121,3 +121,13 @@ def test_an_ended_game_is_let_go() -> None:
     assert 1 not in cache._rows
     finished = (*row(2, "{}", 1)[:10], "abandoned", *row(2, "{}", 1)[11:])
     assert cache.record(finished).status == "abandoned" and 2 not in cache._rows
+
+
+def test_kept_rows_share_the_texts_of_the_columns_of_few_values() -> None:
+    cache = RecordCache()
+    fresh = "".join(["run", "ning"])  # a string of its own, as a row read makes
+    first = cache.record((*row(1, '{"turn":1}', 4)[:10], fresh, *row(1, "{}", 4)[11:]))
+    second = cache.record(row(2, '{"turn":1}', 4))
+    assert first.status is second.status is cache._rows[1][0][10] is cache._rows[2][0][10]
+    assert first.variant is second.variant and first.state == {"turn": 1}
+    assert cache.record(row(1, '{"turn":1}', 4)) is first  # still the row kept
