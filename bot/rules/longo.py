@@ -6,17 +6,23 @@ import itertools
 from functools import cache
 from typing import Any
 
-from .base import DICE_VERSION, Move, RuleError, dice_rng
+from .base import DICE_VERSION, PASS, Move, RuleError
+from .dice import DICE_VERSIONS, deal
 from .qwixx import QwixxGame, QwixxRules
 
 LUCKY = "lucky"
 LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
 
 
-def deal_lucky_numbers(seed: int, count: int) -> list[tuple[int, int]]:
+PAIRS = tuple(itertools.combinations(LUCKY_RANGE, 2))
+
+
+def deal_lucky_numbers(seed: int, count: int,
+                       dice_version: int = DICE_VERSION) -> list[tuple[int, int]]:
     """Two different lucky numbers per sheet; no two sheets share a pair."""
-    pairs = list(itertools.combinations(LUCKY_RANGE, 2))
-    return dice_rng(seed, "lucky").sample(pairs, count)
+    if dice_version not in DICE_VERSIONS:
+        raise RuleError(f"unknown dice version {dice_version!r}")
+    return deal(dice_version, PAIRS, count, seed, "lucky")
 
 
 @cache
@@ -34,7 +40,8 @@ class LongoGame(QwixxGame):
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
                  dice_version: int = DICE_VERSION) -> None:
-        self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players)), strict=True))
+        self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players), dice_version),
+                              strict=True))
         super().__init__(players, seed, options, dice_version)
 
     def legal_moves(self, player: int) -> list[Move]:
@@ -50,12 +57,13 @@ class LongoGame(QwixxGame):
     def _without_white_choice(self, total: int) -> dict[int, Move]:
         """As classic's, but a player whose lucky number ``total`` is has a move too when
         any open row lets their sheet cross something (its next number, by luck)."""
-        passing = super()._without_white_choice(total)
-        if passing:
-            anything = self.rules.row_bits[tuple(self.closed)]
-            for player in list(passing):
-                if total in self.lucky[player] and self.sheets[player].allow & anything:
-                    del passing[player]
+        rules, closed, sheets, lucky = self.rules, tuple(self.closed), self.sheets, self.lucky
+        shift, open_rows, anything = 4 * total, rules.open_bits[closed], rules.row_bits[closed]
+        passing: dict[int, Move] = {}
+        for player in self.players:
+            allow = sheets[player].allow
+            if not (allow >> shift & open_rows or (total in lucky[player] and allow & anything)):
+                passing[player] = PASS
         return passing
 
     def lucky_numbers(self, player: int) -> tuple[int, ...]:

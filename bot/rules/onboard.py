@@ -82,15 +82,28 @@ class OnBoardGame(QwixxGame):
 
     def landing(self, player: int, steps: int) -> int | None:
         """The position ``steps`` free fields ahead of ``player``'s pawn, if there is one."""
-        ahead = self._free_ahead(player, steps) if steps >= 1 else []
-        return ahead[steps - 1] if len(ahead) >= steps >= 1 else None
+        if steps < 1:
+            return None
+        pawns, last = self.pawns, self.board.last
+        taken = pawns.values()  # as in _free_ahead, without the list
+        position = pawns[player]
+        while steps:
+            position += 1
+            if position > last:
+                return None
+            if position not in taken:
+                steps -= 1
+        return position
 
     def _free_ahead(self, player: int, count: int) -> list[int]:
         """The first ``count`` (or fewer) free positions ahead of ``player``'s pawn."""
         pawns = self.pawns
-        taken = set(pawns.values())  # the player's own pawn, like START, lies behind
+        taken = pawns.values()  # the player's own pawn, like START, lies behind
+        start = pawns[player]
         free: list[int] = []
-        for position in range(pawns[player] + 1, self.board.last + 1):
+        # Within reach: ``count`` free fields, and the other pawns' fields among them.
+        for position in range(start + 1, min(start + count + len(pawns) - 1,
+                                             self.board.last) + 1):
             if position not in taken:
                 free.append(position)
                 if len(free) == count:
@@ -154,7 +167,7 @@ class OnBoardGame(QwixxGame):
 
     # --- applying --------------------------------------------------------
     def _apply(self, player: int, move: Move) -> list[Event]:
-        if self.phase != ACTION3 or move.kind != PAWN:
+        if move.kind != PAWN:  # (a pawn move is legal in action 3 only)
             return QwixxGame._apply(self, player, move)  # super(), without its cost
         target = self.pawn_target(player, move.number or 0)
         if target is None:

@@ -26,7 +26,7 @@ from .base import (
     offered,
     score_of,
 )
-from .dice import DICE_V2, FACE_TABLES, hashed_faces
+from .dice import DICE_V1, FACE_TABLES, hashed_faces
 
 ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
@@ -469,7 +469,7 @@ class QwixxGame(Game):
         if len(self.closed) >= self.rules.rows_to_end and self._check_end(events):
             return events
         self.phase = self.active_phases[0]
-        players = self.players  # _skip_if_no_choice, inline
+        players = self.players  # an active-only action with nothing to choose is a pass
         if not self._active_options(players[(self.turn - 1) % len(players)]):  # the active
             self._after_action(events)
         return events
@@ -534,7 +534,9 @@ class QwixxGame(Game):
         if phase != phases[-1]:  # mid-turn only locked rows end the game (_check_end)
             if len(self.closed) < self.rules.rows_to_end or not self._check_end(events):
                 self.phase = phases[phases.index(phase) + 1]
-                self._skip_if_no_choice(events)
+                players = self.players  # and with nothing to choose, a pass
+                if not self._active_options(players[(self.turn - 1) % len(players)]):
+                    self._after_action(events)
             return
         if not self.active_crossed:
             players = self.players
@@ -576,7 +578,7 @@ class QwixxGame(Game):
     def _start_turn(self, events: list[Event]) -> None:
         in_play = self.dice_in_play() if self.closed else ALL_DICE
         turn, faces = self.turn, self.rules.faces
-        if self.dice_version == DICE_V2 and faces in FACE_TABLES:  # throw(), inline
+        if self.dice_version != DICE_V1 and faces in FACE_TABLES:  # throw(), inline
             key = f"{self.seed}:turn:{turn}"  # dice_key(seed, "turn", turn)
             found = blake2b(key.encode()).digest().translate(FACE_TABLES[faces])
             found = found.replace(b"\0", b"")
@@ -611,12 +613,6 @@ class QwixxGame(Game):
             if not sheets[player].allow >> shift & open_rows:
                 passing[player] = PASS
         return passing
-
-    def _skip_if_no_choice(self, events: list[Event]) -> None:
-        """An active-only action with nothing to choose needs no click: it is a pass."""
-        players = self.players
-        if not self._active_options(players[(self.turn - 1) % len(players)]):  # the active
-            self._after_action(events)
 
     # --- scoring ---------------------------------------------------------
     def _score(self, player: int, sheet: Sheet) -> Score:

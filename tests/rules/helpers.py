@@ -91,6 +91,20 @@ def derived(dice: Sequence[str], faces: int, seed: int, *salt: object,
     return dict(zip(dice, values, strict=False))
 
 
+def lucky_pairs(seed: int, count: int, version: int = 3) -> list[tuple[int, int]]:
+    """Longo's lucky numbers the core is documented to deal ``count`` sheets, written out
+    independently of it: of the 36 pairs of 5-13 in order, version 1 and 2 take
+    ``random.Random("seed:lucky").sample``; version 3 reads the BLAKE2b hash of that text,
+    bytes below 252 as ``byte % 36``, a pair already dealt skipped."""
+    pairs = [(a, b) for a in range(5, 14) for b in range(a + 1, 14)]
+    if version in (1, 2):
+        return dice_rng(seed, "lucky").sample(pairs, count)
+    digest = hashlib.blake2b(f"{seed}:lucky".encode()).digest()
+    picks = list(dict.fromkeys(b % 36 for b in digest if b < 252))
+    assert len(picks) >= count, "the first block holds enough (true for these seeds)"
+    return [pairs[i] for i in picks[:count]]
+
+
 def roll(seed: int, turn: int, dice: Sequence[str] = ALL_DICE, *,
          version: int = 2) -> dict[str, int]:
     """What the core is documented to roll for ``turn`` of a classic game."""

@@ -3,8 +3,9 @@ moves, as the rules played them when the file was written (see test_replays.py).
 
     python -m tests.rules.record_replays
 
-Run it only to add games; the games already recorded are the guarantee that stored
-games and replays stay as they were, so they must never be recorded again.
+It records only the cases the file does not hold yet: the games already recorded are
+the guarantee that stored games and replays stay as they were, so they are never
+recorded again.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ CASES: tuple[tuple[str, tuple[int, ...], int, dict[str, Any], bool, int], ...] =
     ("qwinto", (1, 2), 42, {}, False, 2),
     ("qwinto", (1, 2, 3), 43, {}, False, 1),
     ("qwinto", (3, 1, 2, 5, 4), 44, {}, False, 2),
+    ("classic", (1, 2), 16, {}, False, 3),
+    ("longo", (7,), 25, {}, True, 3),
+    ("longo", (1, 2, 3), 26, {}, False, 3),
+    ("onboard", (1, 2), 35, {"board": "A"}, False, 3),
+    ("qwinto", (1, 2), 45, {}, False, 3),
 )
 
 
@@ -90,9 +96,12 @@ def record(variant: str, players: tuple[int, ...], seed: int, options: dict[str,
 
 
 def main() -> None:
-    games = [record(*case) for case in CASES]
-    DATA.write_text(canonical(games) + "\n")
-    print(f"{len(games)} games, {DATA.stat().st_size:,} bytes")
+    games = json.loads(DATA.read_text()) if DATA.exists() else []
+    held = {(g["variant"], tuple(g["players"]), g["seed"], g["dice_version"]) for g in games}
+    added = [record(*case) for case in CASES if case[:3] + case[5:] not in held]
+    DATA.write_text(canonical(games + added) + "\n")
+    print(f"{len(added)} games added, {len(games) + len(added)} in all, "
+          f"{DATA.stat().st_size:,} bytes")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The dice derivations: stored games keep version 1, new games roll version 2.
+"""The dice derivations: stored games keep version 1 or 2, new games roll version 3
+(version 2's dice, and Longo's lucky numbers from the same hash).
 
 ``data/v1_games.json`` holds four games recorded before version 2 existed: their seed,
 move log, the JSON after 20 moves and the final JSON, exactly as the service stored them.
@@ -23,9 +24,9 @@ from bot.rules import (
     new_game,
     replay,
 )
-from bot.rules.dice import DICE_V1, DICE_V2, hashed_faces, throw
+from bot.rules.dice import DICE_V1, DICE_V2, DICE_V3, deal, hashed_faces, throw
 
-from .helpers import ALL_DICE, derived
+from .helpers import ALL_DICE, derived, lucky_pairs
 
 RECORDED: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "v1_games.json").read_text())
@@ -73,22 +74,73 @@ def test_a_stored_game_replays_from_its_log_exactly_as_before(variant: str) -> N
 
 
 @pytest.mark.parametrize("variant", sorted(RECORDED))
-def test_the_same_log_with_version_2_dice_is_another_game(variant: str) -> None:
+def test_the_same_log_with_new_dice_is_another_game(variant: str) -> None:
     record = RECORDED[variant]
     with pytest.raises(RuleError):  # the moves no longer fit the dice
         replay(variant, record["players"], record["seed"], None, moves_of(record))
 
 
-# --- version 2: new games --------------------------------------------------
+# --- versions 2 and 3: new games --------------------------------------------
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_a_new_game_rolls_version_2_and_keeps_it_through_json(variant: str) -> None:
+def test_a_new_game_rolls_version_3_and_keeps_it_through_json(variant: str) -> None:
     game = new_game(variant, PLAYERS[variant], 31)
-    assert DICE_VERSION == DICE_V2 == game.dice_version
+    assert DICE_VERSION == DICE_V3 == game.dice_version
     data = json.loads(json.dumps(game.to_json()))
-    assert data["dice_version"] == DICE_V2
+    assert data["dice_version"] == DICE_V3
     again = game_from_json(data)
-    assert again.dice_version == DICE_V2
+    assert again.dice_version == DICE_V3
     assert dump(again.to_json()) == dump(game.to_json())
+
+
+@pytest.mark.parametrize("version", [DICE_V2, DICE_V3])
+def test_a_game_of_version_2_or_3_keeps_its_version_through_json(version: int) -> None:
+    game = new_game("longo", [1, 2], 31, dice_version=version)
+    again = game_from_json(json.loads(json.dumps(game.to_json())))
+    assert again.dice_version == version and again.lucky == game.lucky
+
+
+@pytest.mark.parametrize("version", [DICE_V2, DICE_V3])
+def test_versions_2_and_3_throw_the_same_dice(version: int) -> None:
+    for seed in range(50):
+        assert new_game("classic", [1, 2], seed, dice_version=version).dice == derived(
+            ALL_DICE, 6, seed, "turn", 1)
+        assert new_game("longo", [1, 2], seed, dice_version=version).dice == derived(
+            ALL_DICE, 8, seed, "turn", 1)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 5])
+def test_version_3_deals_the_lucky_numbers_the_hash_documents(players: int) -> None:
+    for seed in range(200):
+        game = new_game("longo", list(range(1, players + 1)), seed, solo=players == 1)
+        assert list(game.lucky.values()) == lucky_pairs(seed, players, version=3)
+
+
+@pytest.mark.parametrize("version", [DICE_V1, DICE_V2])
+def test_versions_1_and_2_deal_the_lucky_numbers_they_always_dealt(version: int) -> None:
+    for seed in range(200):
+        game = new_game("longo", [1, 2, 3], seed, dice_version=version)
+        assert list(game.lucky.values()) == lucky_pairs(seed, 3, version=version)
+    # Written down with version 2 as it was before version 3 existed.
+    assert new_game("longo", [1, 2], 9, dice_version=version).lucky == {
+        1: (5, 13), 2: (10, 12)}
+
+
+def test_version_3_lucky_pairs_are_uniform() -> None:
+    pairs = [tuple(deal(DICE_V3, range(36), 3, seed, "lucky")) for seed in range(7_200)]
+    for place in range(3):  # each sheet's pair: 36 equally likely
+        counts: Counter[int] = Counter(p[place] + 1 for p in pairs)
+        assert chi_square(counts, 36) < 66.619  # p = 0.001, 35 degrees of freedom
+    assert all(len(set(p)) == 3 for p in pairs)  # no two sheets share a pair
+
+
+def test_a_deal_longer_than_one_hash_takes_further_blocks() -> None:
+    dealt = deal(DICE_V3, range(200), 150, 1, "lucky")
+    assert len(set(dealt)) == 150 and set(dealt) <= set(range(200))
+    assert deal(DICE_V3, range(200), 150, 1, "lucky") == dealt  # deterministic
+    with pytest.raises(ValueError, match="cannot deal 3 of 2"):
+        deal(DICE_V3, "ab", 3, 1, "lucky")
+    with pytest.raises(ValueError, match="unknown dice version"):
+        deal(4, "ab", 1, 1, "lucky")
 
 
 def test_a_new_game_rolls_what_version_2_documents() -> None:
@@ -101,7 +153,7 @@ def test_a_new_game_rolls_what_version_2_documents() -> None:
     assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 1)
 
 
-def test_a_replay_of_a_new_game_rolls_version_2() -> None:
+def test_a_replay_of_a_new_game_rolls_as_the_game_did() -> None:
     game = new_game("classic", [1, 2], 5)
     moves = []
     while not game.finished and len(moves) < 30:
@@ -112,7 +164,7 @@ def test_a_replay_of_a_new_game_rolls_version_2() -> None:
     assert dump(replay("classic", [1, 2], 5, None, moves).to_json()) == dump(game.to_json())
 
 
-@pytest.mark.parametrize("version", [0, 3, "2"])
+@pytest.mark.parametrize("version", [0, 4, "2"])
 def test_an_unknown_version_is_refused(version: Any) -> None:
     data = new_game("classic", [1, 2], 5).to_json()
     data["dice_version"] = version
