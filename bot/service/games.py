@@ -353,8 +353,8 @@ class GameService:
         compare-and-set (see :meth:`_answer`); the outcome tells both.
         """
         def decide(record: GameRecord) -> tuple[GameChange, Play]:
-            game, legal, decision = self._check_turn(
-                Outcome(record, self._games.game(record)), user, turn, phase)
+            game, legal, decision = self._check_turn(record, self._games.game(record), user,
+                                                     turn, phase)
             if move not in legal:
                 raise ServiceError("error.illegal")
             if game.chosen.get(user) == move:  # a double tap: the choice is already made
@@ -637,7 +637,11 @@ class GameService:
     @staticmethod
     def check_player(outcome: Outcome, user: int, turn: int) -> Game:
         """The running game, if ``user`` plays in it and ``turn`` is still current."""
-        record, game = outcome.record, outcome.game
+        return GameService._playing(outcome.record, outcome.game, user, turn)
+
+    @staticmethod
+    def _playing(record: GameRecord, game: Game | None, user: int, turn: int) -> Game:
+        """:meth:`check_player` of ``record`` and its ``game``."""
         if record.status == "lobby" or game is None:
             raise ServiceError("error.not_started")
         if record.status != "running":
@@ -648,11 +652,11 @@ class GameService:
             raise ServiceError("error.stale_turn", turn=turn, current=game.turn)
         return game
 
-    def _check_turn(self, outcome: Outcome, user: int, turn: int,
+    def _check_turn(self, record: GameRecord, game: Game | None, user: int, turn: int,
                     phase: str | None) -> tuple[Game, list[Move], Decision]:
-        """The game, ``user``'s legal moves in it (there are some, or a refusal) and the
-        decision pending."""
-        game = self.check_player(outcome, user, turn)
+        """The game of ``record``, ``user``'s legal moves in it (there are some, or a
+        refusal) and the decision pending."""
+        game = self._playing(record, game, user, turn)
         decision = game.decision()
         if phase is not None and phase != decision.phase:
             raise ServiceError("error.stale_phase")
