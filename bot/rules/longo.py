@@ -8,7 +8,7 @@ from typing import Any
 
 from .base import DICE_VERSION, PASS, Move, RuleError
 from .dice import DICE_VERSIONS, deal
-from .qwixx import QwixxGame, QwixxRules
+from .qwixx import ASCENDING, ROWS, QwixxGame, QwixxRules
 
 LUCKY = "lucky"
 LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
@@ -31,11 +31,19 @@ def lucky_move(row: str, number: int) -> Move:
     return Move(LUCKY, row, number)
 
 
+RULES = QwixxRules(faces=8, lock_span=2, lock_threshold=6)
+LUCKY_ROWS = tuple((row, mask, row in ASCENDING,
+                    {n: lucky_move(row, n) for n in RULES.row_numbers[row]})
+                   for row, mask in zip(ROWS, RULES.row_masks, strict=True))
+"""Per row: its name, its bits of :attr:`Sheet.allow`, whether its numbers ascend, and
+number -> the lucky move crossing it."""
+
+
 class LongoGame(QwixxGame):
     __slots__ = ("lucky",)
     variant = "longo"
     title = "Qwixx Longo"
-    rules = QwixxRules(faces=8, lock_span=2, lock_threshold=6)
+    rules = RULES
     has_lucky_numbers = True
 
     def __init__(self, players: list[int], seed: int, options: dict[str, Any],
@@ -71,22 +79,23 @@ class LongoGame(QwixxGame):
 
     def lucky_moves(self, player: int) -> list[Move]:
         """The next number of each emptiest open row whose next number may be crossed:
-        rows whose part of the sheet's compact state allows anything (a test holds this
-        to :meth:`_span`'s rule)."""
-        rules, closed, sheet = self.rules, self.closed, self.sheets[player]
-        crossed, locks, allow, masks = sheet.crossed, sheet.locks, sheet.allow, rules.row_masks
+        rows whose part of the sheet's compact state allows anything, the next number
+        being the row's first allowed (a test holds this to :meth:`_span`'s rule)."""
+        closed, sheet = self.closed, self.sheets[player]
+        allow = sheet.allow & self.rules.row_bits[tuple(closed)] if closed else sheet.allow
+        crossed, locks = sheet.crossed, sheet.locks
         moves: list[Move] = []
         fewest = 0
-        for row, i, _ in rules.open_tables(closed) if closed else rules.tables:
-            if not allow & masks[i]:
+        for row, mask, ascending, by_number in LUCKY_ROWS:
+            bits = allow & mask  # bit 4 * n + (the row's place) for each number n allowed
+            if not bits:
                 continue  # nothing left to cross in this row
-            done = crossed[row]
-            count = len(done) + (row in locks)
+            count = len(crossed[row]) + (row in locks)
             if not moves or count < fewest:
                 moves, fewest = [], count
-            if count == fewest:
-                start = rules.index[row][done[-1]] + 1 if done else 0  # the row's next number
-                moves.append(lucky_move(row, rules.row_numbers[row][start]))
+            if count == fewest:  # the first allowed: the lowest bit, or the highest
+                moves.append(by_number[((bits & -bits) if ascending else bits).bit_length()
+                                       - 1 >> 2])
         return moves
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
