@@ -31,7 +31,7 @@ from .boards import COLOURS, DEFAULT_BOARD, Board, BoardError, Field, load_board
 from .qwixx import ROWS, QwixxGame, Sheet, triangle
 
 assert COLOURS == ROWS, "a board's bits (Board.track) follow the sheet's rows"
-PAWN = "pawn"
+PAWN = "pawn"  # (the Qwixx core's _apply names it too)
 ACTION3 = "action3"
 MAX_STEPS = 5
 START = 0
@@ -144,20 +144,20 @@ class OnBoardGame(QwixxGame):
         """The pawn's moves: onto a field whose number the sheet has crossed, or may cross
         now (the sheet's compact state, as in the crossings; a test holds them to it)."""
         sheet, closed, pawns = self.sheets[player], self.closed, self.pawns
-        crossed = sheet.crossed
-        reach = sheet.allow & self.rules.row_bits[tuple(closed)] if closed else sheet.allow
+        # The fields' numbers the sheet may cross now, or has crossed:
+        reach = (sheet.allow & self.rules.row_bits[tuple(closed)] if closed
+                 else sheet.allow) | sheet.marks
         position = pawns[player]
         taken = pawns.values()  # as in _free_ahead: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
         # _free_ahead, inline: the fields within reach, other pawns' fields among them
-        for colour, number, bit in self.board.track[position:position + MAX_STEPS
-                                                     + len(pawns) - 1]:
+        for colour, _, bit in self.board.track[position:position + MAX_STEPS + len(pawns) - 1]:
             position += 1
             if position in taken:
                 continue
             steps += 1
-            if reach >> bit & 1 or number in crossed[colour]:
+            if reach >> bit & 1:
                 moves.append(STEPS[colour][steps])
                 if first:
                     break
@@ -166,9 +166,7 @@ class OnBoardGame(QwixxGame):
         return moves
 
     # --- applying --------------------------------------------------------
-    def _apply(self, player: int, move: Move) -> list[Event]:
-        if move.kind != PAWN:  # (a pawn move is legal in action 3 only)
-            return QwixxGame._apply(self, player, move)  # super(), without its cost
+    def _move_pawn(self, player: int, move: Move) -> list[Event]:
         target = self.pawn_target(player, move.number or 0)
         if target is None:
             raise RuleError(f"malformed pawn move {move}")

@@ -68,7 +68,7 @@ class QwixxRules:
     spread: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     row_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
     others: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    after: dict[str, dict[int, tuple[int, int, int, bool]]] = field(
+    after: dict[str, dict[int, tuple[int, int, int, bool, int]]] = field(
         init=False, repr=False, compare=False)
     open_bits: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
     row_bits: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
@@ -147,13 +147,13 @@ class QwixxRules:
         """Per row ``i``: the bits of :attr:`Sheet.allow` that belong to the other rows."""
         return tuple(sum(self.row_masks) ^ mask for mask in self.row_masks)
 
-    def _make_after(self) -> dict[str, dict[int, tuple[int, int, int, bool]]]:
+    def _make_after(self) -> dict[str, dict[int, tuple[int, int, int, bool, int]]]:
         """Row -> number -> what crossing it does to :attr:`Sheet.allow`: the bits of the
         other rows (kept), the row's part without and with crosses enough to lock, and
-        whether the number locks the row."""
+        whether the number locks the row; and its bit in :attr:`Sheet.marks`."""
         length = self.row_length
         return {r: {n: (self.others[i], self.spread[i][p + 1], self.spread[i][p + 2 + length],
-                        n in self.locking[r])
+                        n in self.locking[r], 1 << 4 * n + i)
                     for n, p in self.index[r].items()}
                 for i, r in enumerate(ROWS)}
 
@@ -163,6 +163,10 @@ class QwixxRules:
         checks refuse holds, leaves nothing to cross.)"""
         start = self.index[row].get(crossed[-1], self.row_length - 1) + 1 if crossed else 0
         return start + (crosses >= self.lock_threshold) * (self.row_length + 1)
+
+    def marks(self, sheet: Sheet) -> int:
+        """``sheet``'s :attr:`Sheet.marks`, worked out from its crosses."""
+        return sum(1 << 4 * n + i for i, r in enumerate(ROWS) for n in set(sheet.crossed[r]))
 
     def allow(self, sheet: Sheet) -> int:
         """``sheet``'s :attr:`Sheet.allow`, worked out from its crosses."""
@@ -216,13 +220,15 @@ class Sheet:
     ``allow`` is the sheet's compact state, kept up to date by the rules: one integer
     that says which numbers each row lets the sheet cross now, closed rows aside
     (:attr:`QwixxRules.spread`); every legality question is a bit test on it. (0, nothing
-    allowed, until a game works it out: a game makes and loads its sheets.)
+    allowed, until a game works it out: a game makes and loads its sheets.) ``marks``,
+    kept the same way, has the same bit set for each number crossed.
     """
 
     crossed: dict[str, list[int]] = field(default_factory=lambda: {r: [] for r in ROWS})
     locks: list[str] = field(default_factory=list)  # rows whose lock symbol this player crossed
     penalties: int = 0
     allow: int = field(default=0, compare=False, repr=False)
+    marks: int = field(default=0, compare=False, repr=False)
 
     def crosses(self, row: str) -> int:
         return len(self.crossed[row]) + (row in self.locks)
@@ -230,7 +236,7 @@ class Sheet:
     def copy(self) -> Sheet:
         twin = object.__new__(Sheet)  # skips __init__'s defaults: a copy is made per cross
         twin.crossed, twin.locks, twin.penalties = dict(self.crossed), self.locks, self.penalties
-        twin.allow = self.allow
+        twin.allow, twin.marks = self.allow, self.marks
         return twin
 
     def to_json(self) -> dict[str, Any]:
@@ -445,11 +451,17 @@ class QwixxGame(Game):
         if self.phase == "action1":
             chosen = self.chosen = {**self.chosen, player: move}
             return self._resolve_action1() if len(chosen) == len(self.players) else []
+        if self.has_board and move.kind == "pawn":  # (legal in On Board's action 3 only)
+            return self._move_pawn(player, move)
         events: list[Event] = []
         if self._cross(player, move, events):
             self._close_locked_rows(events)
         self._after_action(events)
         return events
+
+    def _move_pawn(self, player: int, move: Move) -> list[Event]:
+        """On Board's pawn move (a board's variant makes it)."""
+        raise RuleError(f"unknown move {move}")
 
     def _resolve_action1(self, events: list[Event] | None = None) -> list[Event]:
         """Apply every action-1 choice together, as the rules' simultaneity asks."""
@@ -494,8 +506,8 @@ class QwixxGame(Game):
             sheet = self.sheets[player]
         else:  # Sheet.copy, inline
             sheet, old = object.__new__(Sheet), self.sheets[player]
-            sheet.crossed, sheet.locks, sheet.penalties, sheet.allow = (
-                old.crossed.copy(), old.locks, old.penalties, old.allow)
+            sheet.crossed, sheet.locks, sheet.penalties, sheet.allow, sheet.marks = (
+                old.crossed.copy(), old.locks, old.penalties, old.allow, old.marks)
             self.sheets[player] = sheet
             own.add(player)
         crossed = sheet.crossed[row] = [*sheet.crossed[row], number]
@@ -504,7 +516,8 @@ class QwixxGame(Game):
             self.active_crossed = True
         events.append(make_event(("crossed", player, {
             "row": row, "number": number, "phase": self.phase, "via": move.kind})))
-        others, short, enough, locks = rules.after[row][number]
+        others, short, enough, locks, mark = rules.after[row][number]
+        sheet.marks |= mark
         if locks:
             sheet.locks = [*sheet.locks, row]
             events.append(make_event(("locked", player, {"row": row})))
@@ -635,7 +648,7 @@ class QwixxGame(Game):
     def _load_state(self, data: dict[str, Any]) -> None:
         self.sheets = {int(p): Sheet.from_json(s) for p, s in data["sheets"].items()}
         for sheet in self.sheets.values():
-            sheet.allow = self.rules.allow(sheet)
+            sheet.allow, sheet.marks = self.rules.allow(sheet), self.rules.marks(sheet)
         self.closed = list(data["closed"])
         self.phase = data["phase"]
         self.dice = dict(data["dice"])

@@ -33,6 +33,7 @@ def test_a_sheets_mask_is_the_one_its_crosses_give(variant: str) -> None:
         assert isinstance(game, QwixxGame)
         for sheet in game.sheets.values():
             assert sheet.allow == game.rules.allow(sheet)
+            assert sheet.marks == game.rules.marks(sheet)
 
 
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard"])
