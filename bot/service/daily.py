@@ -4,7 +4,9 @@
 secret of the bot's database (:meth:`~bot.store.daily.DailyQueries.daily_secret`), so
 nobody can work the dice out before the day, and every member of every server of this
 bot gets the same throws (Qwinto's too, as long as the same dice are thrown). The seed
-is never shown.
+is never shown. Every daily game derives its dice (and Longo's lucky numbers) by one
+fixed derivation, :data:`DAILY_DICE`, not the newest: a release that brings a new one
+must not deal the members who begin after it other lucky numbers than those before.
 
 **The day.** A day is a date. Each server chooses the local hour at which its day turns,
 in its time zone (:class:`~bot.store.daily.DailySettings`; midnight UTC by default), so
@@ -31,12 +33,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.players import choose
 from bot.rules import VARIANTS, Game, new_game
+from bot.rules.dice import DICE_V2
 from bot.service.games import GameService, Outcome, ServiceError, opening
 from bot.service.play import event_rows
 from bot.service.timing import LONGEST, Clock
 from bot.store import ChannelBusy, GameRecord
 from bot.store.daily import Attempt, DailySettings, Post, Standing
 
+DAILY_DICE = DICE_V2
+"""The dice derivation of every daily game (see the module's docstring)."""
 HOUR = 3600
 FIRST_OUT = timedelta(hours=-14)
 """A day's dice are out first at its midnight at UTC+14."""
@@ -130,7 +135,7 @@ def top_percent(standing: Standing) -> int:
 
 def par_score(variant: str, seed: int) -> int:
     """What ``hard`` scores alone on the dice of ``seed`` (deterministic; CPU-bound)."""
-    game: Game = new_game(variant, [1], seed, {}, solo=True)
+    game: Game = new_game(variant, [1], seed, {}, solo=True, dice_version=DAILY_DICE)
     rng = random.Random(seed)
     while not game.finished:
         game, _ = game.apply(1, choose(game, 1, rng, "hard"))
@@ -235,7 +240,8 @@ class DailyService:
             return record
 
     async def _start(self, record: GameRecord) -> Outcome:
-        game = new_game(record.variant, record.players, record.seed, {}, solo=True)
+        game = new_game(record.variant, record.players, record.seed, {}, solo=True,
+                        dice_version=DAILY_DICE)
         started = await self.store.start_game(
             record.id, record.version, game.to_json(),
             Clock.start(self.now, TURN_TIME).timing(), event_rows(1, opening(game)))

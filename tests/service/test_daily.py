@@ -10,8 +10,10 @@ from zoneinfo import ZoneInfo, available_timezones
 import pytest
 
 from bot.players import choose
-from bot.rules import replay
+from bot.rules import DICE_VERSION, new_game, replay
+from bot.rules.dice import DICE_V2
 from bot.service.daily import (
+    DAILY_DICE,
     DailyService,
     daily_seed,
     day_of,
@@ -98,14 +100,14 @@ def test_top_percent_places_a_score_among_everyones() -> None:
 def test_par_is_hards_game_on_the_days_dice(variant: str) -> None:
     seed = daily_seed("s", "2026-11-27", variant)
     rng, moves = random.Random(seed), []
-    game = replay(variant, [1], seed, {}, [], solo=True)
+    game = replay(variant, [1], seed, {}, [], solo=True, dice_version=DAILY_DICE)
     while not game.finished:
         move = choose(game, 1, rng, "hard")
         moves.append((1, move))
         game, _ = game.apply(1, move)
     assert par_score(variant, seed) == game.scores()[1].total
-    assert replay(variant, [1], seed, {}, moves, solo=True).scores()[1].total == \
-        par_score(variant, seed)
+    assert replay(variant, [1], seed, {}, moves, solo=True,
+                  dice_version=DAILY_DICE).scores()[1].total == par_score(variant, seed)
 
 
 @pytest.fixture
@@ -127,6 +129,25 @@ async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
     assert again == ana and same.record.id == ana_game.record.id
     other, _ = await daily.begin(ALPHA, 1, ANA, "qwinto")  # each variant has its own
     assert other.game_id != ana.game_id
+
+
+async def test_every_daily_game_keeps_one_dice_derivation_whatever_new_games_roll(
+        daily: DailyService, clock: FakeClock) -> None:
+    # A release that brings a new derivation must not split a day: the attempts begun
+    # after it, and par, deal what those begun before dealt (Longo's lucky numbers too).
+    assert DAILY_DICE == DICE_V2 != DICE_VERSION
+    clock.now = NOON
+    _, begun = await daily.begin(ALPHA, 1, ANA, "longo")
+    assert begun.game is not None and begun.game.dice_version == DAILY_DICE
+    assert begun.game.to_json()["dice_version"] == DAILY_DICE  # as stored
+    seed = begun.record.seed
+    par_game = new_game("longo", [1], seed, {}, solo=True, dice_version=DAILY_DICE)
+    assert begun.game.lucky_numbers(ANA) == par_game.lucky_numbers(1)
+    newest = new_game("longo", [1], seed, {}, solo=True)
+    assert newest.dice_on_table() == par_game.dice_on_table()  # the same throws ...
+    assert any(new_game("longo", [1], s, {}, solo=True).lucky_numbers(1) != new_game(
+        "longo", [1], s, {}, solo=True, dice_version=DAILY_DICE).lucky_numbers(1)
+        for s in range(20))  # ... but not the same deals
 
 
 async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
