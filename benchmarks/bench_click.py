@@ -229,7 +229,7 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
             written: list[Statement] = []
             sent.append((clicking, written))
             return await transact(lambda conn: work(Recording(conn, written)))
-        engine.transact = recording  # type: ignore[method-assign]
+        engine.transact = recording  # type: ignore[method-assign]  # recorded for the floor
         seeds = iter(range(1, 10**9))
         service = GameService(store, seeds=lambda: next(seeds))
         act = service.act
@@ -241,7 +241,7 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
                 return await act(*args)
             finally:
                 clicking = False
-        service.act = flagged  # type: ignore[method-assign, assignment]
+        service.act = flagged  # type: ignore[method-assign, assignment]  # tells clicks apart
         table = Table(service, 1_000)
         rng = random.Random(1)
         try:
