@@ -19,7 +19,7 @@ sustained run also tells the share of its time spent in garbage collection.
     the same tables, rows and indexes), recorded from a run of the same game and
     replayed on a fresh store, each click's as one transaction through the store's
     engine with its round trip to the writer thread; no rules, service or JSON work.
-    Replayed in turns of 50 clicks with the one-game run's own, so both meet the
+    Replayed in turns of 10 clicks with the one-game run's own, so both meet the
     machine's load of the moment;
   - one small row (shown for information): one transaction writing one small row, the
     least any transaction costs (a click writes several rows and index entries more);
@@ -295,7 +295,7 @@ class Replay:
         self.done += clicks
 
 
-async def one_game(clicks: int, least: tuple[float, float], block: int = 50) -> list[Row]:
+async def one_game(clicks: int, least: tuple[float, float], block: int = 10) -> list[Row]:
     """Sequential clicks on one game, and the same clicks' own commits replayed
     (:class:`Replay`), in turns of ``block`` clicks each, so that both meet the machine
     as it is at the time; ``least``: one small row's floor (:func:`floor`)."""
