@@ -404,8 +404,9 @@ def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
     x += icon + 6
     numbers = f"{lucky[0]} · {lucky[1]}"
     right = b[2] - h * 0.35
-    # the numbers may give up a fifth of their size to a longer word than "lucky"
-    room = right - x - 6 - canvas.text_width(numbers, theme.LUCKY_SIZE * 0.8, bold=True)
+    # the numbers may give up a third of their size to a longer word than "lucky" (two
+    # numbers of two digits and Polish's "szczęśliwe" need that much)
+    room = right - x - 6 - canvas.text_width(numbers, theme.LUCKY_SIZE * 0.65, bold=True)
     x += canvas.label((x, cy), t("image.lucky"), theme.LUCKY_CAPTION, room, theme.CLOVER,
                       anchor="lm")
     size = canvas.fit_text(numbers, theme.LUCKY_SIZE, right - x - 6, bold=True)

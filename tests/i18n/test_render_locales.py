@@ -94,7 +94,10 @@ def games() -> dict[str, Game]:
                   if at not in onboard.pawns.values())
     final_round = reposition(onboard, pawns={before: finish}, final_turn=onboard.turn + 1,
                              finish_by=before)
-    return {"classic": locked, "longo": longo_example(SEED), "onboard": final_round,
+    # The widest lucky numbers: two of two digits (the badge's words get the least room).
+    wide = next(s for s in range(1000) if min(start(s, "longo").lucky_numbers(1)) >= 10)
+    return {"classic": locked, "longo": longo_example(SEED), "longo-wide": start(wide, "longo"),
+            "onboard": final_round,
             "qwinto": qwinto_example(SEED), "classic-over": finished(classic, rng),
             "qwinto-over": finished(qwinto_example(SEED), rng)}
 
