@@ -119,12 +119,13 @@ class Table:
                 await self.open()
             game = self.game
             assert game is not None
-            player = min(game.decision().waiting)
+            decision = game.decision()  # what the button pressed says, read before timing
+            player = min(decision.waiting)
             move = rng.choice(game.legal_moves(player))
             trips = self.writes.count
             cpu, start = time.process_time(), time.perf_counter()
-            outcome = await self.service.act(self.game_id, player, game.turn,
-                                             game.decision().phase, move)
+            outcome = await self.service.act(self.game_id, player, decision.turn,
+                                             decision.phase, move)
             elapsed = time.perf_counter() - start
             self.cpu += time.process_time() - cpu
             self.trips += self.writes.count - trips
