@@ -1,7 +1,8 @@
 """What the bot loads only when it first needs it, not with ``bot.app``: Pillow and the
 drawing code at the first image, Babel's catalogue reader at the first language other
-than English, its number and date formatting at the first number or day written
-(together some 6 MB of a process that has done none of these yet)."""
+than English, its number and date formatting at the first number or day written,
+OpenSkill at the first rating (together some 7.5 MB of a process that has done none of
+these yet)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFERRED = ("PIL", "bot.render.canvas", "bot.render.fonts", "babel.messages",
-            "babel.dates", "babel.numbers")
+            "babel.dates", "babel.numbers", "openskill")
 
 
 def loaded(code: str) -> set[str]:
@@ -23,7 +24,7 @@ def loaded(code: str) -> set[str]:
     return set(found)
 
 
-def test_the_bot_imports_without_the_drawing_code_and_babels_formatting() -> None:
+def test_the_bot_imports_without_the_drawing_code_babels_formatting_and_openskill() -> None:
     assert loaded("import discord, bot.app\nfrom bot.service.games import GameService") == set()
 
 
@@ -35,3 +36,6 @@ def test_each_is_loaded_at_its_first_use() -> None:
     assert "babel.numbers" in numbers and "babel.messages" not in numbers and "PIL" not in numbers
     assert loaded("import bot.app\nfrom bot.i18n import catalogue\ncatalogue('de')") >= {
         "babel.messages"}
+    rated = ("import bot.app\nfrom bot.service.ratings import Seat, rate\n"
+             "rate([Seat(1, 1), Seat(2, 2)], {})")
+    assert loaded(rated) == {"openskill"}

@@ -36,9 +36,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import log, sqrt
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from openskill.models import PlackettLuce
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 MU: Final = 25.0  # the model's defaults: a newcomer's rating
 SIGMA: Final = MU / 3
@@ -124,6 +125,8 @@ def match_of(people: Iterable[tuple[int, int, bool]],
 
 @cache
 def _model() -> PlackettLuce:
+    # Imported at the first rating (a rated game's end), not with the bot: 1.4 MB.
+    from openskill.models import PlackettLuce
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.rules import game_from_json, new_game
 from bot.rules.boards import (
     BOARD_DIR,
     BOARDS,
@@ -21,6 +22,7 @@ from bot.rules.boards import (
     load_board,
     load_board_file,
 )
+from bot.rules.onboard import OnBoardGame
 
 ROWS = ("red", "yellow", "green", "blue")
 
@@ -84,6 +86,19 @@ def test_an_unknown_board_names_the_known_ones() -> None:
 def test_a_board_round_trips_through_json() -> None:
     board = load_board("B")
     assert Board.from_json(json.loads(json.dumps(board.to_json()))) == board
+
+
+def test_games_saved_on_a_shipped_board_share_it_and_others_keep_their_own() -> None:
+    shipped = load_board("A")
+    games = [game_from_json(json.loads(json.dumps(
+        new_game("onboard", [1, 2], seed, {"board": "A"}).to_json()))) for seed in (1, 2)]
+    assert all(isinstance(g, OnBoardGame) and g.board is shipped for g in games)
+    # A board named like a shipped one but not the same (an older edition, say) is its own.
+    edited = {**shipped.to_json(), "description": "an older edition"}
+    own = Board.from_json(json.loads(json.dumps(edited)))
+    assert own is not shipped and own.description == "an older edition"
+    assert own.fields == shipped.fields and load_board("A").description != own.description
+    assert Board.from_json(good_data("X")) is not Board.from_json(good_data("X"))
 
 
 # --- malformed files -------------------------------------------------------
