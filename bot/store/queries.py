@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Final
 
 import orjson
@@ -118,12 +119,16 @@ def json_texts(values: list[Any]) -> list[str]:
     :func:`~bot.store.records.encoded`'s test), else each value's own way, with its
     text or its error. A click stores its state, move and events: one check, not five."""
     try:
-        texts = [orjson.dumps(value) for value in values]
+        texts = list(map(orjson.dumps, values))  # map, not a comprehension: no frame
     except orjson.JSONEncodeError:
         return [dump_json(value) for value in values]
     if orjson.loads(b"[" + b",".join(texts) + b"]") == values:
-        return [text.decode() for text in texts]
+        return list(map(bytes.decode, texts))
     return [dump_json(value) for value in values]
+
+
+_MOVE: Final = itemgetter(1)
+_DATA: Final = itemgetter(3)
 
 
 _EVENT_SQL: Final = (
@@ -140,7 +145,7 @@ def _append_events(conn: Connection, game_id: int, events: Sequence[EventRow],
     if not events:
         return
     if texts is None:
-        texts = json_texts([data for _, _, _, data in events])
+        texts = json_texts(list(map(_DATA, events)))
     conn.executemany(_EVENT_SQL, [(game_id, game_id, turn, kind, player, text) for
                                   (turn, kind, player, _), text in zip(events, texts, strict=True)])
 
@@ -162,8 +167,7 @@ def store_change(conn: Connection, before: GameRecord, expected_version: int,
     in ``records`` with the row the write left)."""
     # The record holds the values read back from the stored text, as a read would.
     moves, events = change.moves, change.events
-    texts = json_texts([change.state, *[move for _, move, _ in moves],
-                        *[data for _, _, _, data in events]])
+    texts = json_texts([change.state, *map(_MOVE, moves), *map(_DATA, events)])
     columns: dict[str, Any] = {"state": texts[0]}
     fields: dict[str, Any] = {"status": change.status, "version": before.version + 1,
                               "updated_at": now, "state": stored_state(texts[0])}
