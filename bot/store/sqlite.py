@@ -43,6 +43,7 @@ BATCH = 128
 """Transactions committed together at most: the first of a long queue hears back
 sooner, and the write lock is never held long for other processes."""
 WRITER_CHECKPOINT_PAGES: Final = 10_000  # the writer checkpoints itself only if those fall behind
+READER_CACHE_KIB: Final = 256  # the reader connection's page cache
 
 Opener = Callable[[], sqlite3.Connection]
 Request = tuple[Callable[[sqlite3.Connection], Any], "asyncio.Future[Any]"]
@@ -247,6 +248,10 @@ class SqliteEngine:
             conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms:d}")
             if role == "reader":
                 conn.execute("PRAGMA query_only = ON")
+                # A small page cache of its own (SQLite's default is 2 MB): the pages it
+                # would keep stay in the system's file cache all the same; the stats,
+                # daily and rating reads took no longer (benchmarks), with 1.6 MB less held.
+                conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB:d}")
             if role == "writer":
                 mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
                 if mode.lower() != "wal":

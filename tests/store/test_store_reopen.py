@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import ChannelBusy, Store
+from bot.store.sqlite import READER_CACHE_KIB
 
 from .helpers import HOST, PLAYER2, FakeClock, make_lobby, make_running
 
@@ -35,3 +36,15 @@ async def test_reopen_keeps_lobby_and_running_games(db_path: Path, clock: FakeCl
         after = await store.record_move(running.id, running.version, PLAYER2, {"b": 2}, {"s": 2})
         assert after.version == running.version + 1
         assert [m.seq for m in await store.moves(running.id)] == [1, 2]
+
+
+async def test_the_reader_keeps_a_small_page_cache_and_the_writer_sqlites_own(
+        db_path: Path) -> None:
+    async with Store(db_path) as store:
+        engine = store._engine
+        reader = await engine.reader.run(
+            lambda conn: conn.execute("PRAGMA cache_size").fetchone()[0])
+        writer = await engine.writer.run(
+            lambda conn: conn.execute("PRAGMA cache_size").fetchone()[0])
+    assert reader == -READER_CACHE_KIB == -256
+    assert writer == -2000  # SQLite's default: the writer's pages are the hot ones
