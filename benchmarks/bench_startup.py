@@ -7,7 +7,9 @@ the collector as the bot's start-up does (:mod:`bot.service.heap`), opens the st
 the lobby and running games and has the service open each running game as its first
 click would (the record and the game it keeps for the next click), and reports the
 time of each step and the process's resident memory with those games open. Budgets:
-< 2 s to be ready, <= 60 MB resident.
+< 2 s to be ready, <= 60 MB resident. For information, the resident memory once a sheet
+of each variant is then drawn (the drawing code, Pillow and the fonts load at the first
+image, and the renderer's caches, bounded in bytes, begin to fill).
 
 ``--where`` also prints what holds the memory: the largest allocations made while the
 games were opened (tracemalloc, by the line that made them).
@@ -63,11 +65,19 @@ async def main(where):
         service = GameService(store)
         running = [r.id for r in await store.active_games() if r.status == "running"]
         loaded = time.perf_counter()
+        games = {}
         for game_id in running:
-            (await service.get(game_id)).game.decision()
+            game = (await service.get(game_id)).game
+            game.decision()
+            games.setdefault(game.variant, game)
         ready = time.perf_counter()
+        open_mb = resident_mb()
+        from bot.render import render_sheet  # the first image: Pillow, the fonts, the card
+        for game in games.values():
+            player = game.players[0]
+            render_sheet(game, player, "Ana", game.legal_moves(player))
         print(len(running), imported - start, loaded - opened, ready - loaded,
-              ready - start, after_imports, resident_mb())
+              ready - start, after_imports, open_mb, resident_mb())
         if where:
             for stat in tracemalloc.take_snapshot().statistics("lineno")[:15]:
                 frame = stat.traceback[0]
@@ -134,7 +144,8 @@ def measure(games: int = 10_000, running: int = 1_000,
         lines = subprocess.run([sys.executable, "-c", CHILD, str(path),
                                 *(["--where"] if where else [])],
                                check=True, capture_output=True, text=True).stdout.splitlines()
-    names = ("restored", "import_s", "read_s", "restore_s", "ready_s", "imports_mb", "rss_mb")
+    names = ("restored", "import_s", "read_s", "restore_s", "ready_s", "imports_mb", "rss_mb",
+             "drawn_mb")
     found = dict(zip(names, map(float, lines[0].split()), strict=True))
     return found, [line.removeprefix("# ") for line in lines[1:]]
 
@@ -157,6 +168,8 @@ def table(found: dict[str, float], games: int, running: int
          f"<= {MEMORY_BUDGET_MB:g} MB", f"{found['rss_mb']:.1f} MB",
          found["rss_mb"] / MEMORY_BUDGET_MB),
         ("memory: of which the imports", "", f"{found['imports_mb']:.1f} MB", 0.0),
+        ("memory: the same, a sheet of each variant then drawn", "(info)",
+         f"{found['drawn_mb']:.1f} MB", 0.0),
     ]
 
 
