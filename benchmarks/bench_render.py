@@ -42,6 +42,7 @@ from bot.render import (
 )
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.rules import PASS, Game, Move, new_game
+from bot.rules.dice import DICE_V2
 from bot.rules.onboard import OnBoardGame
 
 PLAYERS = [101, 202, 303, 404, 505]
@@ -49,6 +50,7 @@ NAMES = {101: "Ana", 202: "Mehmet", 303: "Zofia Wiśniewska", 404: "Lee", 505: "
 VARIANTS = (("classic", None, 60), ("longo", None, 80), ("onboard", {"board": "A"}, 60),
             ("qwinto", None, 40))
 MAX_PLAYERS = {"onboard": 4}
+DICE = DICE_V2  # the games' dice, as those BASELINE_BYTES were drawn from (same games)
 # Caches of what players wrote, emptied at the start of each game "along" and before each
 # run of "sheet-cold": the sprites.
 WRITTEN_CACHES = ("CARD_SPRITES",)
@@ -56,8 +58,9 @@ BUDGET_MS = {"sheet": 5.0, "dice": 10.0, "board": 40.0, "scoreboard": 80.0,
              "scoreboard-5": 15.0, "table-5": 15.0, "leaderboard": 15.0}
 # PNG bytes of the same images (same games) drawn by the renderer of commit acf24a9, when
 # issue 15 set the image budgets, on the games the rules deal with dice version 2 (commit
-# 103933c): sizes must not grow. Games dealt otherwise need these measured again: that
-# renderer (git archive acf24a9 bot/render) over the current rules, then this script.
+# 103933c), which these games keep: sizes must not grow. Games dealt otherwise need these
+# measured again: that renderer (git archive acf24a9 bot/render) over the current rules,
+# then this script.
 BASELINE_BYTES = {
     "sheet classic": 24263, "sheet longo": 29358, "sheet onboard": 25199,
     "sheet qwinto": 13719, "dice classic": 3744, "dice longo": 3787, "dice onboard": 3756,
@@ -135,7 +138,8 @@ def games(seed: int, variant: str, options: dict | None, decisions: int,
           players: int) -> tuple[Game, Game]:
     """A game mid-way (``decisions`` in) and the same game played to its end."""
     rng = random.Random(seed)
-    game = play(new_game(variant, PLAYERS[:players], seed, options), decisions, rng)
+    game = play(new_game(variant, PLAYERS[:players], seed, options, dice_version=DICE),
+                decisions, rng)
     return game, finish(game, rng)
 
 
@@ -230,7 +234,7 @@ def states_of(variant: str, options: dict | None, seed: int,
     """A game's states as the bot renders them: at every decision, the player to decide
     and their options."""
     rng = random.Random(seed)
-    game = new_game(variant, PLAYERS[:3], seed, options)
+    game = new_game(variant, PLAYERS[:3], seed, options, dice_version=DICE)
     states = []
     for _ in range(decisions):
         if game.finished:
