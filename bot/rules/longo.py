@@ -52,15 +52,8 @@ class LongoGame(QwixxGame):
                               strict=True))
         super().__init__(players, seed, options, dice_version)
 
-    def legal_moves(self, player: int) -> list[Move]:
-        """Classic's, with the lucky moves before the pass in action 1 when the white sum
-        is one of ``player``'s lucky numbers."""
-        moves = QwixxGame.legal_moves(self, player)  # super(), without its cost
-        if moves and self.phase == "action1":
-            dice = self.dice  # self.white_sum, inline
-            if dice["white1"] + dice["white2"] in self.lucky[player]:
-                moves[-1:-1] = self.lucky_moves(player)
-        return moves
+    def _lucky_moves(self, player: int, total: int) -> list[Move]:
+        return self.lucky_moves(player) if total in self.lucky[player] else []
 
     def _without_white_choice(self, total: int) -> dict[int, Move]:
         """As classic's, but a player whose lucky number ``total`` is has a move too when

@@ -135,11 +135,6 @@ class OnBoardGame(QwixxGame):
         return super().skipped_by(player, move)
 
     # --- legality --------------------------------------------------------
-    def _active_moves(self, player: int, first: bool = False) -> list[Move]:
-        if self.phase != ACTION3:
-            return self._colour_crossings(player, first)  # the Qwixx core's
-        return self._pawn_moves(player, first)
-
     def _pawn_moves(self, player: int, first: bool = False) -> list[Move]:
         """The pawn's moves: onto a field whose number the sheet has crossed, or may cross
         now (the sheet's compact state, as in the crossings; a test holds them to it)."""
@@ -164,6 +159,8 @@ class OnBoardGame(QwixxGame):
             if steps == MAX_STEPS:
                 break
         return moves
+
+    _later_moves = _pawn_moves  # action 3, the only phase after action 2
 
     # --- applying --------------------------------------------------------
     def _move_pawn(self, player: int, move: Move) -> list[Event]:

@@ -283,9 +283,12 @@ class QwixxGame(Game):
         if self.phase == "action1":  # _white_crossings, inline, and the pass with them
             rules, dice, closed = self.rules, self.dice, self.closed
             total = dice["white1"] + dice["white2"]
-            return list(rules.white_options[total][
+            moves = list(rules.white_options[total][
                 self.sheets[player].allow >> 4 * total
                 & (rules.open_bits[tuple(closed)] if closed else 15)])
+            if self.has_lucky_numbers:  # before the pass
+                moves[-1:-1] = self._lucky_moves(player, total)
+            return moves
         if player == self.players[(self.turn - 1) % len(self.players)]:  # the active
             return [*self._active_options(player), PASS]
         return []
@@ -378,12 +381,20 @@ class QwixxGame(Game):
         change, so a game made by a later move finds them stale and works them out)."""
         turn, phase, found = self.turn, self.phase, self._options
         if found is None or found[0] != turn or found[1] != phase:
-            found = self._options = (turn, phase, tuple(self._active_moves(player)))
+            found = self._options = (turn, phase, tuple(
+                self._colour_crossings(player) if phase == "action2"
+                else self._later_moves(player)))
         return found[2]
 
-    # The variants' hook: On Board adds action 3 (Longo adds its lucky moves to
-    # legal_moves itself).
-    _active_moves = _colour_crossings  # the active player's options in an active phase
+    # The variants' hooks (the core calls them only where the variant has the feature).
+    def _later_moves(self, player: int) -> list[Move]:
+        """The active player's options in an active phase after action 2 (On Board's
+        action 3)."""
+        return []
+
+    def _lucky_moves(self, player: int, total: int) -> list[Move]:
+        """``player``'s lucky moves in action 1, the white sum ``total`` (Longo)."""
+        return []
 
     def _crossings(self, player: int, coloured: bool, first: bool = False) -> list[Move]:
         """The crosses ``player`` may make with the dice: the white sum in any row, or
