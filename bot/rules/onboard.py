@@ -85,7 +85,7 @@ class OnBoardGame(QwixxGame):
         if steps < 1:
             return None
         pawns, last = self.pawns, self.board.last
-        taken = pawns.values()  # as in _free_ahead, without the list
+        taken = pawns.values()  # the player's own pawn, like START, lies behind
         position = pawns[player]
         while steps:
             position += 1
@@ -94,21 +94,6 @@ class OnBoardGame(QwixxGame):
             if position not in taken:
                 steps -= 1
         return position
-
-    def _free_ahead(self, player: int, count: int) -> list[int]:
-        """The first ``count`` (or fewer) free positions ahead of ``player``'s pawn."""
-        pawns = self.pawns
-        taken = pawns.values()  # the player's own pawn, like START, lies behind
-        start = pawns[player]
-        free: list[int] = []
-        # Within reach: ``count`` free fields, and the other pawns' fields among them.
-        for position in range(start + 1, min(start + count + len(pawns) - 1,
-                                             self.board.last) + 1):
-            if position not in taken:
-                free.append(position)
-                if len(free) == count:
-                    break
-        return free
 
     def bonus(self, player: int) -> int:
         """The bonus under ``player``'s pawn (0 on the start field)."""
@@ -143,10 +128,10 @@ class OnBoardGame(QwixxGame):
         reach = (sheet.allow & self.rules.row_bits[tuple(closed)] if closed
                  else sheet.allow) | sheet.marks
         position = pawns[player]
-        taken = pawns.values()  # as in _free_ahead: the player's own pawn lies behind
+        taken = pawns.values()  # as in landing: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
-        # _free_ahead, inline: the fields within reach, other pawns' fields among them
+        # The fields within reach: MAX_STEPS free ones, other pawns' fields among them.
         for colour, _, bit in self.board.track[position:position + MAX_STEPS + len(pawns) - 1]:
             position += 1
             if position in taken:
