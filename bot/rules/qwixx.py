@@ -471,7 +471,7 @@ class QwixxGame(Game):
         return events
 
     def _move_pawn(self, player: int, move: Move) -> list[Event]:
-        """On Board's pawn move (a board's variant makes it)."""
+        """A pawn move (On Board's, the variant with a board, defines it)."""
         raise RuleError(f"unknown move {move}")
 
     def _resolve_action1(self, events: list[Event] | None = None) -> list[Event]:
