@@ -366,23 +366,21 @@ class GameService:
             play.apply(user, move, "player")
             return self._change(record, play, seats.back(user), absent=False), play
 
+        async def attempt() -> tuple[Outcome, bool]:
+            """The outcome, and whether it may wait for seats nobody clicks for."""
+            try:
+                record, play = await self.store.change_game(game_id, decide)
+            except GameNotFound:
+                raise ServiceError("error.game_gone") from None
+            except Unchanged as same:
+                return same.outcome, True
+            self._games.keep(record, play.game)
+            return Outcome(record, play.game, play.events, play.before), play.absent_waited
+
         async with self._lock(game_id):
-            # _attempts written out: every click comes this way, two coroutines fewer.
-            for _ in range(ATTEMPTS):
-                try:
-                    record, play = await self.store.change_game(game_id, decide)
-                except GameNotFound:
-                    raise ServiceError("error.game_gone") from None
-                except Unchanged as same:
-                    return await self._answer(same.outcome)
-                except (VersionConflict, WrongStatus):
-                    log.info("game %s changed concurrently; retrying", game_id)
-                    continue
-                self._games.keep(record, play.game)
-                moved = Outcome(record, play.game, play.events, play.before)
-                # The game waits for no computer or away seat: nothing to answer for.
-                return await self._answer(moved) if play.absent_waited else moved
-            raise ServiceError("error.busy")
+            moved, absent_waited = await self._attempts(game_id, attempt)
+            # The game waits for no computer or away seat: nothing to answer for.
+            return await self._answer(moved) if absent_waited else moved
 
     async def _answer(self, moved: Outcome) -> Outcome:
         """The seats the game now waits for that nobody has to click for (computers,
@@ -501,7 +499,7 @@ class GameService:
         before = play.before
         if now.turn == before.turn and now.phase == before.phase:
             return None
-        return Clock.start_timing(self.clock(), record.turn_time)
+        return Clock.start(self.clock(), record.turn_time).timing()
 
     # --- deadlines -------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:

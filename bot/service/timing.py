@@ -69,13 +69,6 @@ class Clock:
     def start(cls, now: float, turn_time: int) -> Clock:
         return cls(now, now + turn_time, 0)
 
-    @staticmethod
-    def start_timing(now: float, turn_time: int) -> Timing:
-        """``Clock.start(now, turn_time).timing()``, without the clock (a click that
-        begins a new decision stores it)."""
-        deadline = now + turn_time
-        return Timing(now, deadline, 0, now + (deadline - now) / 2)
-
     @property
     def reminder_times(self) -> tuple[float, float]:
         """Half-time, and shortly before the end (a tenth of the time, at most an hour)."""

@@ -33,6 +33,7 @@ from .records import (
     encoded,
     game_from_row,
     stored_state,
+    timing_columns,
 )
 from .sql import Connection, Row
 from .stats import write_results
@@ -160,6 +161,10 @@ def check_change(change: GameChange) -> None:
         check_int("player_id", player_id)
 
 
+_RECORD_COLUMNS: Final = ("stage_started", "deadline", "reminders", "finished_at")
+"""Columns a change may set that :class:`GameRecord` holds under the same name."""
+
+
 def store_change(conn: Connection, before: GameRecord, expected_version: int,
                  change: GameChange, now: float, records: RecordCache) -> GameRecord:
     """Write ``change`` to the running game ``before`` (compare-and-set) inside the open
@@ -175,17 +180,12 @@ def store_change(conn: Connection, before: GameRecord, expected_version: int,
         # Only then: setting a column rewrites the entries of every index that
         # names it (games_due, games_active_channel), a page each, even unchanged.
         columns["status"] = change.status
-    timing = change.timing
-    if timing is not None:  # as timing_columns, and the record holds the same values
-        columns["stage_started"] = fields["stage_started"] = timing.stage_started
-        columns["deadline"] = fields["deadline"] = timing.deadline
-        columns["reminders"] = fields["reminders"] = timing.reminders
-        columns["next_due"] = timing.next_due
+    columns.update(timing_columns(change.timing))
     if change.presence is not None and change.presence != before.presence:
         columns["presence"], fields["presence"] = encoded(change.presence)
     if change.status != RUNNING:
-        columns["finished_at"] = fields["finished_at"] = now
-        columns["next_due"] = None
+        columns.update(finished_at=now, next_due=None)
+    fields.update({k: columns[k] for k in _RECORD_COLUMNS if k in columns})
     game_id = before.id
     compare_and_set(conn, game_id, expected_version, (RUNNING,), columns, now)
     moved = 1 + len(moves)

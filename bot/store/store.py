@@ -377,7 +377,7 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
                                        self._records)
             return record, value, change
 
-        record, value, change = await self._conn().transact(work)
+        record, value, change = await self._transact(work)
         if change is not None:
             log_change(record, change)
         return record, value
