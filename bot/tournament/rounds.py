@@ -1,0 +1,43 @@
+"""The next round, from everything played so far: who is still in, in which order, whom
+they have met and who has sat out.
+
+Round one orders players by rating (:func:`.seating.first_order`); later rounds by the
+standings (points, then opponents' points, then total score), players equal on all
+three in a seeded random order drawn afresh each round, so no one is always first of
+their group. A function of its inputs: the seating of a round can be recomputed, and
+checked, from what the store holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from .points import TableResult
+from .seating import Round, first_order, met_before, seat, seeded
+from .settings import Settings
+from .standings import Entrant, standings
+
+
+def next_round(settings: Settings, entrants: Sequence[Entrant], rounds: Sequence[Round],
+               results: Iterable[TableResult], seed: int,
+               ratings: Mapping[int, float] | None = None) -> Round:
+    """Round ``len(rounds) + 1`` for the entrants who have not withdrawn. ``ratings``:
+    the players' ratings on the server (higher is better; none: a random first round)."""
+    number = len(rounds) + 1
+    playing = [e.player for e in entrants if e.plays(number)]
+    if number == 1:
+        order = first_order(playing, ratings or {}, seed)
+    else:
+        lines = {s.player: s for s in standings(settings, entrants, rounds, results)}
+        order = sorted(playing, key=lambda p: (lines[p].place, seeded(seed, number, p)))
+    byes: dict[int, int] = {}
+    for round_ in rounds:
+        for player in round_.byes:
+            byes[player] = byes.get(player, 0) + 1
+    return seat(order, settings, number, met_before(rounds), byes)
+
+
+def complete(round_: Round, results: Iterable[TableResult]) -> bool:
+    """Whether every table of ``round_`` has its result."""
+    done = {r.table for r in results if r.round == round_.number}
+    return all(table.number in done for table in round_.tables)

@@ -1,0 +1,197 @@
+"""Seating a round: table sizes as even as the numbers allow, byes only when the players
+cannot be split, everyone seated once, the leaders grouped, and no repeat opponent when a
+seating without one exists (checked against every seating of small rounds)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.tournament import Round, Settings, first_order, met_before, seat, split
+from bot.tournament.seating import Table, seeded
+
+from .helpers import repeats, seatings
+
+
+def tables_of(round_: Round) -> list[list[int]]:
+    return [list(table.players) for table in round_.tables]
+
+
+# --- table sizes -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("count", "smallest", "computers", "people", "filled", "byes"), [
+    (7, 3, False, (4, 3), (0, 0), 0),
+    (11, 3, False, (4, 4, 3), (0, 0, 0), 0),
+    (13, 3, False, (4, 3, 3, 3), (0, 0, 0, 0), 0),
+    (7, 4, False, (4,), (0,), 3),
+    (11, 4, False, (4, 4), (0, 0), 3),
+    (13, 4, False, (4, 4, 4), (0, 0, 0), 1),
+    (7, 3, True, (4, 3), (0, 1), 0),
+    (11, 3, True, (4, 4, 3), (0, 0, 1), 0),
+    (13, 3, True, (4, 3, 3, 3), (0, 1, 1, 1), 0),
+    (13, 2, False, (4, 3, 3, 3), (0, 0, 0, 0), 0),
+    (2, 3, False, (), (), 2),  # fewer than the smallest table: nobody plays
+    (5, 4, True, (3, 2), (1, 2), 0),
+])
+def test_seven_eleven_and_thirteen_at_tables_of_four(count: int, smallest: int, computers: bool,
+                                                     people: tuple[int, ...],
+                                                     filled: tuple[int, ...], byes: int) -> None:
+    """The table of bot/tournament/seating.py's docstring."""
+    found = split(count, Settings("x", smallest_table=smallest, computers=computers))
+    assert (found.people, found.computers, found.byes) == (people, filled, byes)
+
+
+def splittable(count: int, size: int, smallest: int) -> bool:
+    """Whether ``count`` players fit some number of tables of ``smallest`` to ``size``."""
+    return any(tables * smallest <= count <= tables * size for tables in range(count + 1))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 300), st.integers(2, 5), st.data())
+def test_tables_are_as_even_as_the_numbers_allow(count: int, size: int,
+                                                 data: st.DataObject) -> None:
+    smallest = data.draw(st.integers(2, size))
+    computers = data.draw(st.booleans())
+    found = split(count, Settings("x", table_size=size, smallest_table=smallest,
+                                  computers=computers))
+    people = found.people
+    assert sum(people) + found.byes == count
+    assert list(people) == sorted(people, reverse=True)  # larger tables first
+    assert not people or people[0] - people[-1] <= 1
+    if computers:
+        assert found.byes == 0
+        assert len(people) == -(-count // size)  # the fewest tables
+        assert all(p + c == size for p, c in zip(people, found.computers, strict=True))
+    else:
+        assert found.computers == (0,) * len(people)
+        assert all(smallest <= p <= size for p in people)
+        assert len(people) == -(-sum(people) // size)
+        # as few byes as possible: no more players could have been seated
+        assert not any(splittable(n, size, smallest)
+                       for n in range(sum(people) + 1, count + 1))
+
+
+# --- who sits where ----------------------------------------------------------------------
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]]:
+    """A small round: players best first, the settings, and who has met whom."""
+    size = draw(st.integers(2, 4))
+    smallest = draw(st.integers(2, size))
+    count = draw(st.integers(size, 10))
+    players = draw(st.permutations([100 + k for k in range(count)]))
+    pairs = draw(st.lists(st.sampled_from(list(itertools.combinations(players, 2))),
+                          max_size=count * 2))
+    met: dict[int, set[int]] = {}
+    for a, b in pairs:
+        met.setdefault(a, set()).add(b)
+        met.setdefault(b, set()).add(a)
+    return players, Settings("x", table_size=size, smallest_table=smallest), met
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_no_repeat_when_a_seating_avoids_every_one_and_then_the_most_grouped(
+        case: tuple[list[int], Settings, dict[int, set[int]]]) -> None:
+    """Against every seating: if one has no repeat, the round has none, and it is the
+    first in the players' order (each as high as the players before them allow)."""
+    order, settings_, met = case
+    round_ = seat(order, settings_, 2, met)
+    seated = [p for table in round_.tables for p in table.players]
+    sizes = [len(table.players) for table in round_.tables]
+    playing = [p for p in order if p in set(seated)]
+    first = next((s for s in seatings(len(playing), sizes)
+                  if not repeats([[p for p, k in zip(playing, s, strict=True) if k == t]
+                                  for t in range(len(sizes))], met)), None)
+    assert round_.repeats == repeats(tables_of(round_), met)
+    if first is None:
+        assert round_.repeats > 0
+    else:
+        expected = [[p for p, k in zip(playing, first, strict=True) if k == t]
+                    for t in range(len(sizes))]
+        assert tables_of(round_) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(histories(), st.booleans(), st.data())
+def test_everyone_is_seated_once_and_byes_go_to_the_lowest_with_fewest(
+        case: tuple[list[int], Settings, dict[int, set[int]]], computers: bool,
+        data: st.DataObject) -> None:
+    order, settings_, met = case
+    settings_ = Settings("x", table_size=settings_.table_size,
+                         smallest_table=settings_.smallest_table, computers=computers)
+    had = {p: data.draw(st.integers(0, 2)) for p in order}
+    round_ = seat(order, settings_, 3, met, had)
+    assert sorted(round_.players) == sorted(order)
+    plan = split(len(order), settings_)
+    assert [len(t.players) for t in round_.tables] == list(plan.people)
+    assert [t.computers for t in round_.tables] == list(plan.computers)
+    assert [t.number for t in round_.tables] == list(range(1, len(plan.people) + 1))
+    place = {p: k for k, p in enumerate(order)}
+    for bye in round_.byes:
+        for other in set(order) - set(round_.byes):
+            assert (had[bye], -place[bye]) < (had[other], -place[other])
+    assert list(round_.byes) == sorted(round_.byes, key=place.__getitem__)
+
+
+def test_without_history_or_when_repeats_are_allowed_the_order_is_cut_into_tables() -> None:
+    order = [9, 3, 7, 1, 5, 2, 8, 4, 6, 10, 11]
+    met = {9: {3}, 3: {9}}
+    for round_ in (seat(order, Settings("x"), 1), seat(order, Settings("x", avoid_repeats=False),
+                                                        2, met)):
+        assert tables_of(round_) == [[9, 3, 7, 1], [5, 2, 8, 4], [6, 10, 11]]
+    assert seat(order, Settings("x", avoid_repeats=False), 2, met).repeats == 1
+
+
+def test_a_leader_moves_down_only_as_far_as_a_repeat_demands() -> None:
+    order = [1, 2, 3, 4, 5, 6, 7, 8]
+    met = {1: {2}, 2: {1}}
+    assert tables_of(seat(order, Settings("x"), 2, met)) == [[1, 3, 4, 5], [2, 6, 7, 8]]
+
+
+def test_when_every_seating_repeats_few_are_kept() -> None:
+    """Four players who all met last round, at one table: nothing else is possible."""
+    order = [1, 2, 3, 4]
+    met = met_before([Round(1, (Table(1, (1, 2, 3, 4)),))])
+    round_ = seat(order, Settings("x"), 2, met)
+    assert (tables_of(round_), round_.repeats) == ([[1, 2, 3, 4]], 6)
+
+
+def test_seating_is_deterministic() -> None:
+    order = list(range(1, 40))
+    met = {p: {q for q in order if (p * q) % 7 == 1} for p in order}
+    settings_ = Settings("x", table_size=5, smallest_table=3)
+    assert seat(order, settings_, 4, met) == seat(list(order), settings_, 4, dict(met))
+
+
+def test_met_before_counts_people_at_one_table_only() -> None:
+    rounds = [Round(1, (Table(1, (1, 2), computers=2), Table(2, (3, 4, 5)))),
+              Round(2, (Table(1, (1, 3)), Table(2, (2, 4))), byes=(5,))]
+    assert met_before(rounds) == {1: {2, 3}, 2: {1, 4}, 3: {1, 4, 5}, 4: {2, 3, 5}, 5: {3, 4}}
+
+
+# --- round one's order --------------------------------------------------------------------
+
+
+def test_round_one_is_by_rating_then_unrated_in_a_seeded_order() -> None:
+    players = list(range(1, 11))
+    ratings = {4: 900.0, 7: 1200.0, 2: 900.0}
+    order = first_order(players, ratings, seed=8)
+    assert order[0] == 7 and set(order[1:3]) == {2, 4}
+    assert order[1:3] == sorted([2, 4], key=lambda p: seeded(8, 1, p))
+    unrated = [p for p in players if p not in ratings]
+    assert order[3:] == sorted(unrated, key=lambda p: seeded(8, 1, p))
+    assert first_order(reversed(players), ratings, seed=8) == order
+    orders = {tuple(first_order(players, {}, seed)) for seed in range(5)}
+    assert len(orders) == 5  # a new server: a random order, another for another seed
+
+
+def test_the_seeded_order_is_the_same_on_every_machine() -> None:
+    """A fixed hash, not Python's (which changes between processes)."""
+    assert seeded(42, 1, 7) == int.from_bytes(
+        __import__("hashlib").blake2b(b"42:1:7", digest_size=8).digest(), "big")
