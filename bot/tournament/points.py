@@ -23,7 +23,7 @@ Points by place (:attr:`.settings.Settings.place_points`):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -120,12 +120,13 @@ def table_parts(result: TableResult, place_points: Sequence[int]) -> dict[int, i
             if not seat.computer}
 
 
-def points_text(value: Fraction) -> str:
+def points_text(value: Fraction, whole: Callable[[int], str] = str) -> str:
     """``5``, ``4½``, ``⅓``: points (never negative) as written, exact; a fraction no
-    character writes as ``7 5/12``."""
-    whole, part = divmod(value, 1)
+    character writes as ``7 5/12``. ``whole`` writes the whole part (digits grouped the
+    language's way, say)."""
+    units, part = divmod(value, 1)
+    head = whole(units) if units or not part else ""
     if not part:
-        return str(whole)
-    head = str(whole) if whole else ""
+        return head
     glyph = FRACTIONS.get(Fraction(part))
     return f"{head}{glyph}" if glyph else f"{head} {part.numerator}/{part.denominator}".strip()

@@ -34,12 +34,13 @@ def repeats(tables: Sequence[Sequence[int]], met: Mapping[int, set[int]]) -> int
                for table in tables for a, b in itertools.combinations(table, 2))
 
 
-def play(round_: Round, rng: random.Random) -> list[TableResult]:
-    """Random scores at every table of ``round_``, ranked as the rules rank them."""
+def play(round_: Round, rng: random.Random, low: int = 0, high: int = 12) -> list[TableResult]:
+    """Random scores from ``low`` to ``high`` (few: many ties) at every table of ``round_``,
+    ranked as the rules rank them."""
     found = []
     for table in round_.tables:
-        seats = [(p, rng.randint(0, 12), False) for p in table.players]
-        seats += [(-1 - k, rng.randint(0, 12), True) for k in range(table.computers)]
+        seats = [(p, rng.randint(low, high), False) for p in table.players]
+        seats += [(-1 - k, rng.randint(low, high), True) for k in range(table.computers)]
         found.append(TableResult(round_.number, table.number, tuple(
             SeatResult(p, score, 1 + sum(other > score for _, other, _ in seats), computer,
                        away=rng.random() < 0.1, timeouts=rng.randint(0, 1))
@@ -48,9 +49,9 @@ def play(round_: Round, rng: random.Random) -> list[TableResult]:
 
 
 def run(settings_: Settings, count: int, seed: int, leaving: dict[int, int] | None = None,
-        ) -> tuple[list[Entrant], list[Round], list[TableResult]]:
+        scores: tuple[int, int] = (0, 12)) -> tuple[list[Entrant], list[Round], list[TableResult]]:
     """A tournament of ``count`` players played to its end; ``leaving``: who withdraws
-    after which round."""
+    after which round; ``scores``: the lowest and highest game score."""
     rng = random.Random(seed)
     leaving = leaving or {}
     rounds: list[Round] = []
@@ -63,7 +64,7 @@ def run(settings_: Settings, count: int, seed: int, leaving: dict[int, int] | No
                             {p: rng.random() for p in range(1, count + 1, 2)})
         assert round_.number == number
         rounds.append(round_)
-        results += play(round_, rng)
+        results += play(round_, rng, *scores)
     return [Entrant(e.player, leaving.get(e.player)) for e in entrants], rounds, results
 
 

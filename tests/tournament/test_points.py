@@ -122,3 +122,11 @@ def test_more_seats_than_the_table_has_are_refused() -> None:
     (Fraction(1234), "1234")])
 def test_points_are_written_exactly(value: Fraction, text: str) -> None:
     assert points_text(value) == text
+
+
+def test_the_whole_part_is_written_as_asked() -> None:
+    def grouped(n: int) -> str:
+        return f"{n:,}"
+    assert points_text(Fraction(24691, 2), grouped) == "12,345½"
+    assert points_text(Fraction(1234), grouped) == "1,234"
+    assert points_text(Fraction(1, 2), grouped) == "½"
