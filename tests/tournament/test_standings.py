@@ -180,7 +180,7 @@ def test_the_last_of_ten_rounds_of_256_meets_nobody_again() -> None:
     """Late rounds of a large tournament: the search for the most grouped seating gives
     up within its work, and the swaps still find one without a repeat."""
     settings_ = Settings("Cup", rounds=10)
-    entrants, rounds, _ = run(settings_, 256, seed=2026, scores=(-10, 140),
-                              leaving={p: 1 + p % 9 for p in range(10, 257, 10)})
+    _, rounds, _ = run(settings_, 256, seed=2026, scores=(-10, 140),
+                       leaving={p: 1 + p % 9 for p in range(10, 257, 10)})
     assert [r.repeats for r in rounds] == [0] * 10
     assert len(rounds[-1].players) == 256 - 25
