@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from .lines import BoardTable
 
 __all__ = ["latest_between", "latest_from_moves", "render_board", "render_dice",
-           "render_leaderboard", "render_scoreboard", "render_sheet", "render_table"]
+           "render_leaderboard", "render_scoreboard", "render_sheet", "render_standings",
+           "render_table"]
 
 
 def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
@@ -89,3 +90,9 @@ def latest_between(before: Game, after: Game) -> dict[int, set[Cell]]:
     """:func:`.compact.latest_between`."""
     from .compact import latest_between as latest
     return latest(before, after)
+
+
+def render_standings(table: BoardTable) -> bytes:
+    """:func:`.standings.render_standings` (the lines: :mod:`.standings_lines`)."""
+    from .standings import render_standings as draw
+    return draw(table)
