@@ -18,7 +18,9 @@
   by far the longest section, over ten minutes: name the others with ``--only`` to
   leave it out);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
-  (:mod:`benchmarks.bench_startup`).
+  (:mod:`benchmarks.bench_startup`);
+* tournament — seating a round of 256 players and drawing their standings image, in CPU
+  (:mod:`benchmarks.bench_tournament`).
 
 ``--quick`` shortens every measurement (fewer runs, 20,000 results) for a smoke run.
 """
@@ -40,6 +42,7 @@ from . import (
     bench_rules,
     bench_startup,
     bench_stats,
+    bench_tournament,
 )
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
@@ -97,7 +100,7 @@ def startup_rows(quick: bool) -> list[Row]:
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "rules": rules_rows, "render": render_rows, "click": click_rows, "stats": stats_rows,
     "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows,
-    "players": players_rows}
+    "players": players_rows, "tournament": bench_tournament.rows}
 
 
 def run(names: list[str], quick: bool) -> list[Row]:
