@@ -21,9 +21,12 @@ from .standings import Entrant, standings
 def next_round(settings: Settings, entrants: Sequence[Entrant], rounds: Sequence[Round],
                results: Iterable[TableResult], seed: int,
                ratings: Mapping[int, float] | None = None) -> Round:
-    """Round ``len(rounds) + 1`` for the entrants who have not withdrawn. ``ratings``:
-    the players' ratings on the server (higher is better; none: a random first round)."""
+    """Round ``len(rounds) + 1`` (ValueError past the last) for the entrants who have not
+    withdrawn. ``ratings``: the players' ratings on the server (higher is better; none: a
+    random first round)."""
     number = len(rounds) + 1
+    if number > settings.rounds:
+        raise ValueError(f"round {number} of a tournament of {settings.rounds}")
     playing = [e.player for e in entrants if e.plays(number)]
     if number == 1:
         order = first_order(playing, ratings or {}, seed)

@@ -30,9 +30,13 @@ with room where they have met the fewest people, then a player who meets someone
 swaps with the nearest player for whom that lowers the repeats, while one does; and the
 search looks again for a seating with one repeat, two, ... fewer than that: when it
 finishes, the seating has the fewest repeats possible and is the most grouped of those.
-The searches and swaps look at :data:`SEARCH_WORK` tables and players in all, so a
-round is seated in milliseconds whatever the history; past that the best seating found
-stands (few repeats, not always the fewest: that is a hard problem). All of it is
+Each of the three steps (the first search, the swaps, the searches with repeats) looks
+at :data:`SEARCH_WORK` tables and players at most, a count rather than a clock, so a
+round is seated in milliseconds whatever the history (a late round of 256: the first
+search gives up, the swaps find a seating without repeats, ~17 ms); past that the best
+seating found stands: few repeats, not always the fewest (that is a hard problem), and
+for a large tournament grouped nearly rather than most (in that round of 256, 80% of
+the players sit at their table in the standings' order or the next). All of it is
 deterministic: the same order and history seat the same round.
 """
 

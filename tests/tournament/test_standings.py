@@ -20,6 +20,7 @@ from bot.tournament import (
     TableResult,
     complete,
     met_before,
+    next_round,
     standings,
 )
 
@@ -132,6 +133,13 @@ def test_the_next_round_groups_the_standings_leaders() -> None:
     places = {s.player: s.place for s in lines}
     seated = list(rounds[1].players)
     assert [places[p] for p in seated] == sorted(places[p] for p in order)
+
+
+def test_there_is_no_round_after_the_last() -> None:
+    settings_ = Settings("Cup", rounds=2)
+    entrants, rounds, results = run(settings_, 8, seed=1)
+    with pytest.raises(ValueError, match="round 3 of a tournament of 2"):
+        next_round(settings_, entrants, rounds, results, seed=1)
 
 
 def test_a_tournament_is_seated_the_same_from_the_same_history() -> None:
