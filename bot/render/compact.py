@@ -30,7 +30,7 @@ from bot.rules.qwixx import QwixxGame
 
 from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
-from .parts import draw_lock, measure, row_colours, row_letter, signed
+from .parts import cross_halo, draw_cell_cross, draw_lock, measure, row_colours, row_letter, signed
 from .pool import ImagePool
 from .theme import blend
 
@@ -468,7 +468,7 @@ def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: 
 
 
 def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h: int) -> None:
-    """A number cell: open, crossed (tinted, X behind the digits) or skipped (grey),
+    """A number cell: open, crossed (tinted, an X under the digits) or skipped (grey),
     ringed when it is one of the latest crosses."""
     row, number, state, latest, size = look
     colours = row_colours(row)
@@ -479,15 +479,11 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
     ink = theme.SKIPPED_INK if state == "skipped" else colours.ink
     text = str(number)
     fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
-    if state == "crossed":
-        side = min(w, h)
-        sq = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
-        icons.cross(canvas, sq, width=3.5, halo=None, reach=0.06)
-        half = canvas.text_width(text, fitted, True, True) / 2 + 1.5
-        cap = digit_height(fitted) / 2 + 1.5
-        canvas.rect((w / 2 - half, h / 2 - cap, w / 2 + half, h / 2 + cap), fill=fill,
-                    radius=1.5)
-    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True)
+    crossed = state == "crossed"
+    if crossed:
+        draw_cell_cross(canvas, b, size)
+    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True,
+                halo=fill if crossed else None, halo_width=cross_halo(fitted))
     if state == "skipped":
         canvas.line(((w * 0.18, h * 0.82), (w * 0.82, h * 0.18)), theme.SKIPPED_STROKE, 2.5)
     if latest:

@@ -106,6 +106,20 @@ def draw_tick_boxes(canvas: Canvas, boxes: Sequence[Box], crossed: int,
             draw_tick(canvas, b)
 
 
+def draw_cell_cross(canvas: Canvas, b: Box, digits: float) -> None:
+    """The X of a crossed number cell ``b`` whose digits are ``digits`` large: corner to
+    corner, as heavy for its digits on a sheet as on the small sheets of the table and
+    the scoreboard. The number goes over it, whole."""
+    icons.cross(canvas, b, width=theme.CROSS_WIDTH * digits / theme.NUMBER_SIZE, halo=None,
+                reach=theme.CROSS_REACH)
+
+
+def cross_halo(digits: float) -> float:
+    """How wide a crossed number's digits of size ``digits`` are ringed in the cell's
+    colour: apart from the X under them, which still runs on between them."""
+    return theme.CROSS_HALO * digits / theme.NUMBER_SIZE
+
+
 def draw_tick(canvas: Canvas, b: Box) -> None:
     """The X in a crossed tick box (drawn on the empty box)."""
     icons.cross(canvas, b, width=max(3.0, (b[2] - b[0]) / 8), halo=None)

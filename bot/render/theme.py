@@ -140,10 +140,14 @@ ARROW = 24  # the direction arrow at the start of a row
 ROW_GAP = 10  # between rows
 NUMBER_SIZE = 38  # digits ~28 px tall: ~17 px when Discord shows the sheet 550 px wide
 CELL_RADIUS = 9
+# A crossed cell's X: this wide under digits of NUMBER_SIZE (as heavy for its digits on
+# every sheet size), running this close to the cell's corners. Its number is written again
+# over it, whole, ringed this wide in the cell's colour: the X runs on between the digits
+# and reads as an X at any size (wider rings cut it into corners on a phone).
 CROSS_WIDTH = 7
-CROSS_REACH = 0.07  # a crossed cell's X runs this close to its corners
+CROSS_HALO = 1.5
+CROSS_REACH = 0.07
 CROSSED_TINT = 0.18  # ... and the cell turns this far towards the band's colour
-DIGIT_HALO = 2  # the cell colour between a crossed number's digits and its X
 ROW_LETTER = 22  # the row's letter at the start of each row
 STROKE_WIDTH = 5
 HIGHLIGHT_WIDTH = 6
