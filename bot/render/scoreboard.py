@@ -35,6 +35,7 @@ from .sheet import SheetLayout
 TITLE = 44
 TITLE_SIZE = 26
 HEADER_SIZE = 15  # column captions
+CAPTION_PAD = 6  # a caption's room in its column
 ROW_PAD = 14  # a table line is this much taller than its digits' font size
 NAME_SCALE = 1.0  # a standing's name, this many times the digits' size
 NAME_PAD = 8  # ... on a line this much taller
@@ -95,20 +96,53 @@ class BoardLayout:
     def standing_height(self) -> int:
         return self.name_height + self.line_height
 
+    def caption(self, column: str) -> str:
+        """The words over a column ("rank", "player", "bonus"...); a row's is its chip."""
+        return t(f"image.{column}")
+
+    def caption_width(self, column: str, size: float) -> int:
+        """What ``column``'s caption (or a row's chip) needs at ``size``, with its margin."""
+        if column in self.rows:
+            return LABEL + CAPTION_PAD
+        return math.ceil(measure(self.caption(column), size, bold=column == "total")
+                         + CAPTION_PAD)
+
+    def value_width(self, column: str) -> int:
+        """What the widest value of ``column`` needs: a row's most points, or "−20"."""
+        widest = self.sheets.widest if column in self.rows else "−20"
+        return math.ceil(measure(widest, self.text_size, True, True) + 10)
+
+    def widths_at(self, size: float) -> list[int]:
+        """The rank column, then each score column, as wide as their widest value or
+        disc and their captions at ``size``."""
+        rank = max(math.ceil(self.line_height * 0.9), self.caption_width("rank", size))
+        return [rank, *(max(self.value_width(c), self.caption_width(c, size))
+                        for c in self.score_columns)]
+
+    @cached_property
+    def caption_size(self) -> float:
+        """One size for every caption of the table's header: ``HEADER_SIZE``, or the
+        largest below it at which each fits its column beside the others."""
+        size: float = HEADER_SIZE
+        room = self.width - 2 * EDGE
+        while size > 8 and sum(self.widths_at(size)) > room:
+            size -= 0.5
+        return size
+
     @cached_property
     def column_widths(self) -> list[int]:
-        """Each score column fits its widest value (and a row's chip), the columns
-        sharing the table's width after the rank; a longer caption shrinks to fit."""
-        value = measure("−20", self.text_size, True, True)
-        least = math.ceil(max(value, LABEL) + 10)
-        room = self.width - 2 * EDGE - self.rank_width
-        count = len(self.score_columns)
-        each = max(least, room // count)
-        return [each] * (count - 1) + [max(least, room - each * (count - 1))]
+        """Each score column as wide as its widest value, chip or caption, the room left
+        after the rank shared equally among them."""
+        widths = self.widths_at(self.caption_size)[1:]
+        spare = self.width - 2 * EDGE - self.rank_width - sum(widths)
+        each = max(0, spare) // len(widths)
+        widths = [w + each for w in widths]
+        widths[-1] += max(0, spare) - each * len(widths)
+        return widths
 
     @cached_property
     def rank_width(self) -> int:
-        return math.ceil(self.line_height * 0.9)
+        return self.widths_at(self.caption_size)[0]
 
     @cached_property
     def table_top(self) -> float:
@@ -172,12 +206,13 @@ def player_name(names: dict[int, str], player: int) -> str:
 
 
 def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
-    size = HEADER_SIZE
-    rank = layout.table_cell(0, 0)
-    surface.label(centre(rank), t("image.rank"), size, rank[2] - rank[0] - 4, theme.MUTED,
-                  anchor="mm")
+    """The captions, all of one size (:attr:`BoardLayout.caption_size`), and the rows'
+    chips."""
+    size = layout.caption_size
+    surface.text(centre(layout.table_cell(0, 0)), layout.caption("rank"), size, theme.MUTED,
+                 anchor="mm")
     names = layout.table_cell(0, 1)
-    surface.label((names[0] + 6, centre(names)[1] + 2), t("image.player"), size,
+    surface.label((names[0] + 6, centre(names)[1] + 2), layout.caption("player"), size,
                   names[2] - names[0] - 12, theme.MUTED)
     for k, column in enumerate(layout.score_columns):
         b = layout.table_cell(0, k + 2)
@@ -185,8 +220,8 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
             height = layout.line_height - 10
             draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
         else:
-            surface.label(centre(b), t(f"image.{column}"), size, b[2] - b[0] - 4, theme.MUTED,
-                          bold=column == "total", anchor="mm")
+            surface.text(centre(b), layout.caption(column), size, theme.MUTED,
+                         bold=column == "total", anchor="mm")
     bottom = layout.table_cell(0, 0)[3]
     surface.rect((EDGE, bottom - 1, layout.width - EDGE, bottom + 1), theme.RULE)
 
