@@ -22,7 +22,7 @@ from . import icons, theme
 from .canvas import Box, Canvas
 from .parts import centre, draw_pawn, rounded, row_colours
 
-__all__ = ["BoardLayout", "board_size", "field_box", "legend_box", "render_board"]
+__all__ = ["BoardLayout", "board_size", "field_box", "legend_box", "pawn_box", "render_board"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,9 @@ class BoardLayout:
 
     @property
     def track_top(self) -> float:
-        return theme.MARGIN + theme.TRACK_TITLE
+        """The first line's top: its pawns' heads clear of the title's words, which end
+        above the title line's last 12 px."""
+        return theme.MARGIN + theme.TRACK_TITLE + theme.TRACK_PAWN - theme.PAWN_FOOT - 12
 
     @property
     def track_bottom(self) -> float:
@@ -121,6 +123,11 @@ def board_size(game: OnBoardGame) -> tuple[int, int]:
 def field_box(game: OnBoardGame, position: int) -> tuple[int, int, int, int]:
     """Pixel box of ``position`` on the track (0 is the start field)."""
     return rounded(BoardLayout.of(game).field_box(position))
+
+
+def pawn_box(game: OnBoardGame, position: int) -> tuple[int, int, int, int]:
+    """Pixel box of the pawn standing alone on ``position`` (1 to the last field)."""
+    return rounded(pawn_boxes(BoardLayout.of(game).field_box(position), 1)[0])
 
 
 def legend_box(game: OnBoardGame, player: int) -> tuple[int, int, int, int]:
@@ -235,13 +242,16 @@ def draw_field(canvas: Canvas, b: Box, position: int, field: Field) -> None:
     canvas.rect(b, fill=colours.band, radius=theme.CELL_RADIUS)
     light = field.colour in theme.LIGHT_BANDS
     ink = theme.INK if light else theme.PAPER
-    cx = (b[0] + b[2]) / 2
-    number_y = b[1] + (b[3] - b[1] - theme.TRACK_BONUS) * 0.5 + 3
-    canvas.text((cx, number_y), str(field.number), theme.TRACK_NUMBER_SIZE, ink, bold=True)
+    canvas.text(number_centre(b), str(field.number), theme.TRACK_NUMBER_SIZE, ink, bold=True)
     index_ink = colours.ink if light else colours.cell
     canvas.text((b[0] + 5, b[1] + 3), str(position), theme.TRACK_INDEX_SIZE, index_ink,
                 anchor="lt")
     draw_bonus(canvas, b, field.bonus)
+
+
+def number_centre(b: Box) -> tuple[float, float]:
+    """Where a field's number stands: between the pawn's foot and the bonus."""
+    return ((b[0] + b[2]) / 2, b[1] + (b[3] - b[1] - theme.TRACK_BONUS) * 0.5 + 3)
 
 
 def draw_bonus(canvas: Canvas, b: Box, bonus: int) -> None:
@@ -273,15 +283,17 @@ def draw_targets(canvas: Canvas, layout: BoardLayout, game: OnBoardGame,
 def pawn_boxes(b: Box, count: int, start: bool = False) -> list[Box]:
     """Boxes for ``count`` pawns standing on the field ``b``.
 
-    A pawn on a field stands on the number, its head above the field's top edge, and leaves
-    the bonus below visible. The start field holds any number of pawns: one or two side by
-    side, three or four two by two, under the word START.
+    A pawn on a field (one at most) stands on its top edge, at its right, in the gap above
+    the line: whatever is printed on the field (its position, number and bonus) stays in
+    sight. The start field holds any number of pawns: one or two side by side, three or
+    four two by two, under the word START.
     """
     w, h = theme.PAWN
-    cx = (b[0] + b[2]) / 2
     if not start:
-        bottom = b[3] - theme.TRACK_BONUS - 6
-        return [(cx - w / 2, bottom - h, cx + w / 2, bottom)]
+        h = theme.TRACK_PAWN
+        w = h * theme.PAWN[0] / theme.PAWN[1]
+        right, foot = b[2] - 3, b[1] + theme.PAWN_FOOT
+        return [(right - w, foot - h, right, foot)]
     area = (b[0] + 3, b[1] + 24, b[2] - 3, b[3] - 3)
     columns = 1 if count == 1 else 2
     lines = 1 if count <= 2 else 2

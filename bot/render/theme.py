@@ -207,7 +207,7 @@ DICE_SUM_SIZE = 46  # Qwinto's "= 11" after the dice
 TRACK_COLUMNS = 11
 TRACK_CELL = (70, 86)  # a field: width, height
 TRACK_GAP = 8  # between fields in a line
-TRACK_LINE_GAP = 30  # between lines: the road turns here
+TRACK_LINE_GAP = 48  # between lines: the road turns here, the pawns of the line below stand
 TRACK_TITLE = 44
 TRACK_NUMBER_SIZE = 36
 TRACK_BONUS = 28  # the white disc with the bonus under the number
@@ -215,7 +215,11 @@ TRACK_BONUS_SIZE = 16
 TRACK_INDEX_SIZE = 12  # the small position number in a field's corner
 TRACK_ROAD_WIDTH = 22
 TRACK_CHEQUER = 7  # the finish frame's squares
-PAWN = (50, 64)  # a pawn on a field: width, height
+PAWN = (50, 64)  # a pawn's shape: width, height (at the start, in the legend, on a sheet)
+# A pawn on a field stands on its top edge, at its right: this tall, its foot this far
+# into the field, above the number (and right of the field's position).
+TRACK_PAWN = 56
+PAWN_FOOT = 15
 LEGEND_ROW = 60
 LEGEND_SIZE = 21
 SHEET_PAWN = 34  # the pawn in the sheet's bonus box

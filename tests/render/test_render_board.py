@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.render import render_board, render_scoreboard, render_sheet
-from bot.render.board import board_size, field_box, legend_box
+from bot.render.board import board_size, field_box, legend_box, pawn_box
 from bot.render.example import onboard_example, write_board_examples
 from bot.render.scoreboard import BoardLayout as ScoreboardLayout
 from bot.render.sheet import SheetLayout, pawn_cells
@@ -59,12 +60,41 @@ def test_a_pawn_shows_on_its_field_and_leaves_the_start() -> None:
     before = onboard(pawns={1: 0, 2: 0, 3: 0})
     after = onboard(pawns={1: 17, 2: 0, 3: 0})
     a, b = render_board(before, NAMES), render_board(after, NAMES)
-    on_17 = field_box(after, 17)
-    assert changed(crop(a, on_17), crop(b, on_17)) > 0.15
+    on_17 = pawn_box(after, 17)
+    assert changed(crop(a, on_17), crop(b, on_17)) > 0.3
+    assert field_box(after, 17)[1] < on_17[3] < field_box(after, 17)[3]  # it stands on it
     start = field_box(after, 0)
     assert changed(crop(a, start), crop(b, start)) > 0.05
     untouched = field_box(after, 25)
     assert changed(crop(a, untouched), crop(b, untouched)) == 0
+
+
+def printed(img: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[int, int]]:
+    """The pixels of field ``box`` that are not its colour: its position, number and bonus
+    (its rounded corners left out)."""
+    x0, y0, x1, y1 = box
+    band = img.getpixel(((x0 + x1) // 2, y0 + 2))
+    return {(x, y) for x in range(x0 + 4, x1 - 4) for y in range(y0 + 4, y1 - 4)
+            if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), band, strict=True)) > 24}
+
+
+@pytest.mark.parametrize("board", ["A", "B"])
+def test_no_pawn_hides_what_is_printed_on_its_field(board: str) -> None:
+    """Not its number, its bonus nor its position: every pixel of them is as it was."""
+    empty = onboard(4, board=board)
+    plain = crop(render_board(empty, NAMES), (0, 0, *board_size(empty)))
+    for start in range(1, 5):
+        pawns = {1: start, 2: start + 13, 3: start + 26, 4: start + 35}  # one on each line
+        game = onboard(4, board=board, pawns=pawns)
+        img = crop(render_board(game, NAMES), (0, 0, *board_size(game)))
+        for p in pawns.values():
+            box = field_box(game, p)
+            ink = printed(plain, box)
+            assert len(ink) > 400  # the number alone
+            moved = [xy for xy in ink if max(abs(a - b) for a, b in
+                                             zip(img.getpixel(xy), plain.getpixel(xy),
+                                                 strict=True)) > 24]
+            assert not moved, (p, len(moved))
 
 
 def test_every_pawn_looks_different() -> None:
@@ -72,7 +102,7 @@ def test_every_pawn_looks_different() -> None:
     crops = []
     for player in (1, 2, 3, 4):
         game = reposition(base, pawns={player: 10})
-        crops.append(crop(render_board(game, NAMES), field_box(game, 10)))
+        crops.append(crop(render_board(game, NAMES), pawn_box(game, 10)))
     for k, a in enumerate(crops):
         for b in crops[k + 1:]:
             assert changed(a, b) > 0.05
