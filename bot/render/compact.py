@@ -30,7 +30,18 @@ from bot.rules.qwixx import QwixxGame
 
 from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
-from .parts import cross_halo, draw_cell_cross, draw_lock, measure, row_colours, row_letter, signed
+from .parts import (
+    cross_halo,
+    draw_blank_field,
+    draw_cell_cross,
+    draw_lock,
+    draw_pentagon_field,
+    field_centre,
+    measure,
+    row_colours,
+    row_letter,
+    signed,
+)
 from .pool import ImagePool
 from .theme import blend
 
@@ -512,24 +523,28 @@ def draw_qwinto_row(surface: Surface, layout: CompactLayout, game: Game, player:
 
 def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, float], w: int,
                h: int) -> None:
-    """A Qwinto field: its number if written, hatched if blank, a gold bar on bonus
-    (pentagon) fields, ringed when just written."""
+    """A Qwinto field as on the sheet: the blank one with the row's letter, the bonus
+    fields pentagons; white once written, with the number; ringed when just written."""
     row, number, blank, pentagon, latest, size = look
     colours = row_colours(row)
     b: Box = (0, 0, w, h)
     if blank:
-        canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=5)
-        icons.hatch(canvas, icons.inset(b, 3), blend(colours.band, theme.INK, 0.25), 6, 1.5)
+        draw_blank_field(canvas, b, row, LETTER_SIZE, 5)
         return
-    canvas.rect(b, fill=theme.PAPER if number is not None else colours.cell, radius=5)
-    if pentagon:  # a gold bar along the bottom: the bonus field
-        canvas.rect((3, h - 5, w - 3, h - 1.5), fill=theme.COLUMN_DONE, outline=theme.INK,
-                    width=0.8, radius=1)
+    fill = theme.PAPER if number is not None else colours.cell
+    if pentagon:
+        draw_pentagon_field(canvas, b, fill)
+    else:
+        canvas.rect(b, fill=fill, radius=5)
     if number is not None:
         text = str(number)
         fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
-        canvas.text((w / 2, h / 2), text, fitted, theme.INK, bold=True, condensed=True)
-    if latest:
+        canvas.text(field_centre(b, pentagon), text, fitted, theme.INK, bold=True,
+                    condensed=True)
+    if latest and pentagon:
+        canvas.polygon(icons.pentagon(icons.inset(b, 1.5)), outline=theme.HIGHLIGHT_OUTER,
+                       width=3)
+    elif latest:
         canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
                     radius=5)
 

@@ -116,6 +116,17 @@ def test_qwinto_sheet_rows_carry_their_letter() -> None:
                           for row, g in GEOMETRY.items()])
 
 
+def test_qwinto_small_sheets_rows_carry_their_letter_as_the_sheet_does() -> None:
+    game = qwinto(3)
+    seen = simulate(rgb(render_table(game, NAMES)), DEUTERANOPIA)
+    layout = CompactLayout.of(game)
+    blanks = []
+    for i, row in enumerate(layout.rows):
+        x, y = EDGE + layout.cell_x(GEOMETRY[row].blank), EDGE + TITLE + layout.row_top(i)
+        blanks.append(seen.crop((x, y, x + layout.cell[0], y + layout.cell[1])))
+    assert_labels_differ(blanks)
+
+
 # --- a crossed number stays readable ---------------------------------------------------
 
 
