@@ -32,14 +32,16 @@ from .compact import (
 from .parts import centre, measure, row_colours, signed
 from .sheet import SheetLayout
 
+# The title's line and words, the captions and their line over the names, at their base
+# size (see CompactLayout.words).
 TITLE = 44
 TITLE_SIZE = 26
 HEADER_SIZE = 15  # column captions
+CAPTION_LINE = 22
 CAPTION_PAD = 6  # a caption's room in its column
 ROW_PAD = 14  # a table line is this much taller than its digits' font size
 NAME_SCALE = 1.0  # a standing's name, this many times the digits' size
 NAME_PAD = 8  # ... on a line this much taller
-CAPTION_LINE = 22  # the header's line over the names, with its caption
 
 
 def score_rows(game: Game) -> tuple[str, ...]:
@@ -121,9 +123,10 @@ class BoardLayout:
 
     @cached_property
     def caption_size(self) -> float:
-        """One size for every caption of the table's header: ``HEADER_SIZE``, or the
-        largest below it at which each fits its column beside the others."""
-        size: float = HEADER_SIZE
+        """One size for every caption of the table's header: ``HEADER_SIZE`` (larger if
+        a phone would show it too small, see :class:`.CompactLayout`), or the largest below
+        it at which each fits its column beside the others."""
+        size = max(self.sheets.word(HEADER_SIZE), self.sheets.least_words)
         room = self.width - 2 * EDGE
         while size > 8 and sum(self.widths_at(size)) > room:
             size -= 0.5
@@ -146,12 +149,17 @@ class BoardLayout:
 
     @cached_property
     def table_top(self) -> float:
-        return EDGE + TITLE
+        return EDGE + round(self.sheets.word(TITLE))
+
+    @cached_property
+    def caption_line(self) -> int:
+        """The header's line over the names, with its caption."""
+        return round(self.sheets.word(CAPTION_LINE))
 
     @cached_property
     def header_height(self) -> int:
         """The header: the caption over the names, then the columns' captions."""
-        return CAPTION_LINE + self.line_height
+        return self.caption_line + self.line_height
 
     def line_top(self, line: int) -> float:
         """Top of table line ``line``: 0 is the header, then a standing per line."""
@@ -166,7 +174,7 @@ class BoardLayout:
         y0 = self.line_top(line)
         x0 = EDGE + self.rank_width
         right = self.width - EDGE
-        names = CAPTION_LINE if line == 0 else self.name_height
+        names = self.caption_line if line == 0 else self.name_height
         if column == 0:
             return (EDGE, y0, x0, y0 + names + self.line_height)
         if column == 1:
@@ -188,8 +196,9 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
     layout = BoardLayout.of(game)
     surface = Surface(layout.width, layout.height)
-    surface.label((EDGE, EDGE + TITLE / 2 - 4), t("image.final_scores", title=game.title),
-                  TITLE_SIZE, layout.width - 2 * EDGE, theme.INK, bold=True)
+    surface.label((EDGE, (EDGE + layout.table_top) / 2 - 4),
+                  t("image.final_scores", title=game.title), layout.sheets.word(TITLE_SIZE),
+                  layout.width - 2 * EDGE, theme.INK, bold=True)
     draw_table_header(surface, layout)
     scores = game.scores()
     standings = game.ranking()

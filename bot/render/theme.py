@@ -165,9 +165,11 @@ NARROW_GAP = 2
 NARROW_PAD = 3  # digits may use the cell's width less this
 
 # Readability: every image's digits at least this tall (px) when shown PHONE_WIDTH px wide,
-# like the digits of Discord's 16 px body text (about 11.5 px).
+# like the digits of Discord's 16 px body text (about 11.5 px), and its words at least
+# this large (font size, px), a little under Discord's 12 px captions.
 PHONE_WIDTH = 350
 READABLE_DIGIT = 11
+READABLE_WORDS = 11
 
 LUCKY_BADGE = (178, 40)  # the clover badge "lucky 6 · 11" in the header
 LUCKY_SIZE = 25

@@ -2,22 +2,25 @@
 pixel the mean of those it covers), and measured there.
 
 A cross reads as a cross on every sheet size the bot draws, the small sheets of the
-table and the scoreboard included.
+table and the scoreboard included; the words of the table and the scoreboard are large
+enough however wide their sheets are.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.render import render_scoreboard, render_sheet, render_table, theme
-from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout
+from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout, Surface
 from bot.render.scoreboard import BoardLayout
 from bot.render.sheet import number_box
-from bot.render.table import TITLE
+from bot.render.table import blocks_top
+from bot.rules import new_game
 from bot.rules.qwixx import QwixxGame
 
 from .helpers import classic, longo, with_state
@@ -90,7 +93,7 @@ def test_a_cross_reads_as_a_cross_on_the_sheet(make: Make, row: str, number: int
 def test_a_cross_reads_as_a_cross_on_the_table(make: Make, row: str, number: int) -> None:
     game = make(3)
     crossed = with_state(game, crossed={row: [number]})
-    box = compact_box(game, EDGE + TITLE, row, number)
+    box = compact_box(game, blocks_top(game), row, number)
     assert_reads_as_a_cross(render_table(crossed, NAMES), render_table(game, NAMES), box)
 
 
@@ -106,3 +109,44 @@ def test_a_cross_reads_as_a_cross_on_the_scoreboard(make: Make, row: str, number
     box = compact_box(game, second, row, number)
     assert_reads_as_a_cross(render_scoreboard(crossed, NAMES), render_scoreboard(game, NAMES),
                             box)
+
+
+# --- words large enough -------------------------------------------------------------------
+
+REAL_NAMES = {1: "Maximilian Alexander von Schönhausen-Überlingen", 2: "王小明🎲",
+              3: "Zoë Ñúñez 🐉✨", 4: "Computer 1", 5: "Ana"}
+SEATS = {"classic": 5, "longo": 5, "onboard": 4, "qwinto": 5}
+
+
+def words_drawn(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], bytes]) -> tuple[
+        list[tuple[str, float]], int]:
+    """Every text an image composed of small sheets draws, with its size, and the image's
+    width."""
+    drawn: list[tuple[str, float]] = []
+    text = Surface.text
+
+    def spy(surface: Surface, p: tuple[float, float], words: str, size: float,
+            *args: Any, **kwargs: Any) -> None:
+        drawn.append((words, size))
+        text(surface, p, words, size, *args, **kwargs)
+
+    monkeypatch.setattr(Surface, "text", spy)
+    width = Image.open(io.BytesIO(draw())).width
+    return drawn, width
+
+
+@pytest.mark.parametrize("variant", list(SEATS))
+@pytest.mark.parametrize("kind", ["table", "scoreboard"])
+def test_every_word_of_the_table_and_scoreboard_is_readable_on_a_phone(
+        variant: str, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names, "total", "penalties", lucky numbers, captions: none under
+    ``READABLE_WORDS`` px at a phone's width (Longo's wide blocks drew them at 7-8 px)."""
+    game = new_game(variant, list(range(1, SEATS[variant] + 1)), 5)
+    if kind == "table":
+        drawn, width = words_drawn(monkeypatch, lambda: render_table(game, REAL_NAMES))
+    else:
+        drawn, width = words_drawn(monkeypatch, lambda: render_scoreboard(game, REAL_NAMES))
+    assert len(drawn) > 4 * SEATS[variant]  # at least a name and three words a block
+    small = [(words, round(size * theme.PHONE_WIDTH / width, 1)) for words, size in drawn
+             if size * theme.PHONE_WIDTH / width < theme.READABLE_WORDS]
+    assert not small

@@ -22,7 +22,7 @@ from bot.render.qwinto_sheet import (
 )
 from bot.render.scoreboard import BoardLayout
 from bot.render.sheet import sheet_size
-from bot.render.table import TITLE
+from bot.render.table import blocks_top
 from bot.rules import PASS, Move
 from bot.rules.qwinto import (
     BLANK,
@@ -273,7 +273,7 @@ def test_pentagons_are_drawn_alike_on_the_sheet_the_table_and_the_scoreboard() -
     table = image(render_table(game, NAMES)).convert("RGB")
     board = image(render_scoreboard(game, NAMES)).convert("RGB")
     layout = CompactLayout.of(game)
-    tops = [(table, EDGE + TITLE),
+    tops = [(table, blocks_top(game)),
             (board, BoardLayout.of(game).sheets_top + layout.block_height + BLOCK_GAP)]
     assert [s.player for s in game.ranking()] == [2, 1]
     for i, row in enumerate(ROWS):
