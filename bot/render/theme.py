@@ -205,15 +205,17 @@ DIE_LABEL_SIZE = 17
 DIE_DIGIT_SIZE = 52
 DICE_SUM_SIZE = 46  # Qwinto's "= 11" after the dice
 
-# Qwixx On Board: the track, a snake of 11 slots per line (start + 40 fields).
-TRACK_COLUMNS = 11
-TRACK_CELL = (70, 86)  # a field: width, height
+# Qwixx On Board: the track, a snake of 9 slots per line (start + 40 fields in five lines,
+# the five finish fields on the last): a phone shows the board 734 px wide at 350 px, so
+# the fields' numbers and bonuses are READABLE_DIGIT px tall there.
+TRACK_COLUMNS = 9
+TRACK_CELL = (70, 100)  # a field: width, height
 TRACK_GAP = 8  # between fields in a line
 TRACK_LINE_GAP = 48  # between lines: the road turns here, the pawns of the line below stand
 TRACK_TITLE = 44
 TRACK_NUMBER_SIZE = 36
-TRACK_BONUS = 28  # the white disc with the bonus under the number
-TRACK_BONUS_SIZE = 16
+TRACK_BONUS = 40  # the white pill with the bonus under the number
+TRACK_BONUS_SIZE = 34
 TRACK_INDEX_SIZE = 12  # the small position number in a field's corner
 TRACK_ROAD_WIDTH = 22
 TRACK_CHEQUER = 7  # the finish frame's squares
@@ -222,6 +224,9 @@ PAWN = (50, 64)  # a pawn's shape: width, height (at the start, in the legend, o
 # into the field, above the number (and right of the field's position).
 TRACK_PAWN = 56
 PAWN_FOOT = 15
-LEGEND_ROW = 60
-LEGEND_SIZE = 21
+LEGEND_ROW = 72
+LEGEND_SIZE = 26
+# The board's smaller words (the legend's fields, the finish's caption, the side, the steps
+# on targets): READABLE_WORDS px when a phone shows the board (TRACK_COLUMNS of fields).
+TRACK_WORDS = 23
 SHEET_PAWN = 34  # the pawn in the sheet's bonus box

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.render import render_board, render_scoreboard, render_sheet
-from bot.render.board import board_size, field_box, legend_box, pawn_box
+from bot.render import render_board, render_scoreboard, render_sheet, theme
+from bot.render.board import board_size, bonus_box, field_box, legend_box, pawn_box
 from bot.render.example import onboard_example, write_board_examples
 from bot.render.scoreboard import BoardLayout as ScoreboardLayout
 from bot.render.sheet import SheetLayout, pawn_cells
@@ -29,15 +29,41 @@ def onboard(players: int = 3, board: str = "A", pawns: dict[int, int] | None = N
     return game
 
 
-def test_the_board_is_a_small_png_about_900_px_wide() -> None:
+def test_the_board_is_a_small_png_about_730_px_wide() -> None:
     for players, board in ((2, "A"), (4, "B")):
         game = onboard(players, board, pawns={1: 12, 2: 38})
         data = render_board(game, NAMES)
         img = image(data)
         assert img.format == "PNG" and img.mode == "P"
         assert img.size == board_size(game)
-        assert 850 <= img.width <= 950 and 550 <= img.height <= 750
+        assert 700 <= img.width <= 760 and 900 <= img.height <= 1000
         assert len(data) < 80_000
+
+
+def ink_lines(img: Image.Image, box: tuple[int, int, int, int], ink: tuple[int, ...]) -> int:
+    """How many pixel lines of ``box`` hold pixels near ``ink`` (a digit's height)."""
+    part = img.crop(box)
+    lines = {y for x in range(part.width) for y in range(part.height)
+             if max(abs(a - b) for a, b in zip(part.getpixel((x, y)), ink, strict=True)) < 90}
+    return max(lines) - min(lines) + 1 if lines else 0
+
+
+@pytest.mark.parametrize("position", [1, 16, 40])
+def test_a_fields_number_and_bonus_read_on_a_phone(position: int) -> None:
+    """Both as tall as ``READABLE_DIGIT`` px at a phone's ``PHONE_WIDTH`` (the board was
+    890 px wide, eleven fields a line: the bonus was 5 px there, the number 10)."""
+    game = onboard()
+    img = crop(render_board(game, NAMES), (0, 0, *board_size(game)))
+    field = game.board.field(position)
+    assert field is not None
+    x0, y0, x1, _ = box = field_box(game, position)
+    ink = theme.INK if field.colour in theme.LIGHT_BANDS else theme.PAPER
+    pill = [round(v) for v in bonus_box(box)]
+    number = ink_lines(img, (x0 + 20, y0 + 12, x1 - 6, pill[1] - 1), ink)
+    bonus = ink_lines(img, (pill[0] + 12, pill[1] + 4, pill[2] - 12, pill[3] - 4), theme.INK)
+    phone = theme.PHONE_WIDTH / img.width
+    assert number * phone >= theme.READABLE_DIGIT, number
+    assert bonus * phone >= theme.READABLE_DIGIT, bonus
 
 
 def test_fields_lie_inside_the_image_in_order_without_overlap() -> None:
