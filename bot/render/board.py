@@ -296,12 +296,11 @@ def pawn_boxes(b: Box, count: int, start: bool = False) -> list[Box]:
     sight. The start field holds any number of pawns: one or two side by side, three or
     four two by two, under the word START.
     """
-    w, h = theme.PAWN
     if not start:
-        h = theme.TRACK_PAWN
-        w = h * theme.PAWN[0] / theme.PAWN[1]
+        height = theme.TRACK_PAWN
         right, foot = b[2] - 3, b[1] + theme.PAWN_FOOT
-        return [(right - w, foot - h, right, foot)]
+        return [(right - height * theme.PAWN[0] / theme.PAWN[1], foot - height, right, foot)]
+    w, h = theme.PAWN
     area = (b[0] + 3, b[1] + 24, b[2] - 3, b[3] - 3)
     columns = 1 if count == 1 else 2
     lines = 1 if count <= 2 else 2
