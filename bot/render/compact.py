@@ -571,10 +571,7 @@ def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, fl
         fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
         canvas.text(field_centre(b, pentagon), text, fitted, theme.INK, bold=True,
                     condensed=True)
-    if latest and pentagon:
-        canvas.polygon(icons.pentagon(icons.inset(b, 1.5)), outline=theme.HIGHLIGHT_OUTER,
-                       width=3)
-    elif latest:
+    if latest:
         canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
                     radius=5)
 

@@ -228,5 +228,5 @@ LEGEND_ROW = 72
 LEGEND_SIZE = 26
 # The board's smaller words (the legend's fields, the finish's caption, the side, the steps
 # on targets): READABLE_WORDS px when a phone shows the board (TRACK_COLUMNS of fields).
-TRACK_WORDS = 23
+TRACK_WORDS = 24
 SHEET_PAWN = 34  # the pawn in the sheet's bonus box
