@@ -215,11 +215,12 @@ def player_name(names: dict[int, str], player: int) -> str:
 
 
 def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
-    """The captions, all of one size (:attr:`BoardLayout.caption_size`), and the rows'
-    chips."""
+    """The captions, all of one size (:attr:`BoardLayout.caption_size`: each fits its
+    column at it), and the rows' chips."""
     size = layout.caption_size
-    surface.text(centre(layout.table_cell(0, 0)), layout.caption("rank"), size, theme.MUTED,
-                 anchor="mm")
+    rank = layout.table_cell(0, 0)
+    surface.label(centre(rank), layout.caption("rank"), size, rank[2] - rank[0] - CAPTION_PAD,
+                  theme.MUTED, anchor="mm")
     names = layout.table_cell(0, 1)
     surface.label((names[0] + 6, centre(names)[1] + 2), layout.caption("player"), size,
                   names[2] - names[0] - 12, theme.MUTED)
@@ -229,8 +230,8 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
             height = layout.line_height - 10
             draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
         else:
-            surface.text(centre(b), layout.caption(column), size, theme.MUTED,
-                         bold=column == "total", anchor="mm")
+            surface.label(centre(b), layout.caption(column), size, b[2] - b[0] - CAPTION_PAD,
+                          theme.MUTED, bold=column == "total", anchor="mm")
     bottom = layout.table_cell(0, 0)[3]
     surface.rect((EDGE, bottom - 1, layout.width - EDGE, bottom + 1), theme.RULE)
 

@@ -76,7 +76,7 @@ def test_missing_names_fall_back() -> None:
     assert image(render_scoreboard(classic(2), {})).width > 0
 
 
-@pytest.mark.parametrize("language", ["en", "de", "pt_BR", "tr"])
+@pytest.mark.parametrize("language", ["en", "de", "fr", "pl", "pt_BR", "tr"])
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
 def test_the_header_words_are_of_one_size_and_fit_their_columns(
         variant: str, language: str, monkeypatch: pytest.MonkeyPatch) -> None:
