@@ -1,10 +1,11 @@
 """The Qwixx On Board track with every pawn on it.
 
-The start field and the 40 fields snake across four lines of ``theme.TRACK_COLUMNS``
-slots: left to right, then back, and so on; a grey road behind the fields shows the way.
-Each field shows its number in its colour and its bonus in a white disc below; the finish
-area (the last five fields) sits on a chequered frame next to a flag. Pawns carry their
-seat number as well as their colour, and the legend under the track names them.
+The start field and the 40 fields snake across lines of ``theme.TRACK_COLUMNS`` slots:
+left to right, then back, and so on; a grey road behind the fields shows the way. Each
+field shows its number in its colour and its bonus in a white pill below; the finish
+area (the last five fields) sits on a chequered frame next to a flag. Pawns stand on
+their field's top edge and carry their seat number as well as their colour; the legend
+under the track names them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from . import icons, theme
 from .canvas import Box, Canvas
 from .parts import centre, draw_pawn, rounded, row_colours
 
-__all__ = ["BoardLayout", "board_size", "field_box", "legend_box", "render_board"]
+__all__ = ["BoardLayout", "board_size", "field_box", "legend_box", "pawn_box", "render_board"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,9 @@ class BoardLayout:
 
     @property
     def track_top(self) -> float:
-        return theme.MARGIN + theme.TRACK_TITLE
+        """The first line's top: its pawns' heads clear of the title's words, which end
+        above the title line's last 12 px."""
+        return theme.MARGIN + theme.TRACK_TITLE + theme.TRACK_PAWN - theme.PAWN_FOOT - 12
 
     @property
     def track_bottom(self) -> float:
@@ -123,6 +126,11 @@ def field_box(game: OnBoardGame, position: int) -> tuple[int, int, int, int]:
     return rounded(BoardLayout.of(game).field_box(position))
 
 
+def pawn_box(game: OnBoardGame, position: int) -> tuple[int, int, int, int]:
+    """Pixel box of the pawn standing alone on ``position`` (1 to the last field)."""
+    return rounded(pawn_boxes(BoardLayout.of(game).field_box(position), 1)[0])
+
+
 def legend_box(game: OnBoardGame, player: int) -> tuple[int, int, int, int]:
     """Pixel box of ``player``'s line in the legend."""
     return rounded(BoardLayout.of(game).legend_box(game.players.index(player)))
@@ -133,7 +141,9 @@ def legend_box(game: OnBoardGame, player: int) -> tuple[int, int, int, int]:
 
 def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
                  highlight: Iterable[Move] = ()) -> bytes:
-    """The track with every pawn, and a legend naming the players, as a PNG.
+    """The track with every pawn, and a legend naming the players, as a PNG in the fixed
+    palette (:meth:`.Canvas.card_png`: every colour of the board is in it; a tenth smaller
+    and a third faster than an adaptive palette).
 
     ``highlight`` (the active player's legal moves) outlines the fields their "pawn" moves
     would land on, each with its number of steps.
@@ -141,7 +151,7 @@ def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
     layout = BoardLayout.of(game)
     canvas = Canvas.new(layout.width, layout.height)
     draw_board(canvas, game, names or {}, highlight, layout)
-    return canvas.png()
+    return canvas.card_png()
 
 
 def draw_board(canvas: Canvas, game: OnBoardGame, names: dict[int, str],
@@ -178,7 +188,7 @@ def draw_title(canvas: Canvas, layout: BoardLayout, title: str, board_name: str)
     canvas.text((theme.MARGIN, y), title, theme.TITLE_SIZE + 4, theme.INK, bold=True,
                 anchor="lm")
     side = t("image.board_side", name=board_name)
-    canvas.label((layout.width - theme.MARGIN, y), side, theme.TITLE_SIZE, layout.width / 4,
+    canvas.label((layout.width - theme.MARGIN, y), side, theme.TRACK_WORDS, layout.width / 4,
                  theme.MUTED, anchor="rm")
 
 
@@ -218,7 +228,7 @@ def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) 
     last = game.last_turn()
     if last is not None and not game.finished:
         caption = t("image.final_round", turn=last)
-    canvas.label((x, area[1] + h * 0.62), caption, theme.CAPTION_SIZE, room, theme.MUTED,
+    canvas.label((x, area[1] + h * 0.62), caption, theme.TRACK_WORDS, room, theme.MUTED,
                  anchor="lm")
 
 
@@ -235,22 +245,30 @@ def draw_field(canvas: Canvas, b: Box, position: int, field: Field) -> None:
     canvas.rect(b, fill=colours.band, radius=theme.CELL_RADIUS)
     light = field.colour in theme.LIGHT_BANDS
     ink = theme.INK if light else theme.PAPER
-    cx = (b[0] + b[2]) / 2
-    number_y = b[1] + (b[3] - b[1] - theme.TRACK_BONUS) * 0.5 + 3
-    canvas.text((cx, number_y), str(field.number), theme.TRACK_NUMBER_SIZE, ink, bold=True)
+    canvas.text(number_centre(b), str(field.number), theme.TRACK_NUMBER_SIZE, ink, bold=True)
     index_ink = colours.ink if light else colours.cell
     canvas.text((b[0] + 5, b[1] + 3), str(position), theme.TRACK_INDEX_SIZE, index_ink,
                 anchor="lt")
     draw_bonus(canvas, b, field.bonus)
 
 
+def number_centre(b: Box) -> tuple[float, float]:
+    """Where a field's number stands: between the pawn's foot and the bonus."""
+    return ((b[0] + b[2]) / 2, b[1] + (b[3] - b[1] - theme.TRACK_BONUS) * 0.5 + 3)
+
+
+def bonus_box(b: Box) -> Box:
+    """The white pill at the bottom of field ``b`` that holds its bonus."""
+    h = theme.TRACK_BONUS
+    return (b[0] + 6, b[3] - h - 5, b[2] - 6, b[3] - 5)
+
+
 def draw_bonus(canvas: Canvas, b: Box, bonus: int) -> None:
-    """The bonus in a white disc at the bottom of a field."""
-    d = theme.TRACK_BONUS
-    cx = (b[0] + b[2]) / 2
-    disc = (cx - d / 2, b[3] - d - 5, cx + d / 2, b[3] - 5)
-    canvas.ellipse(disc, fill=theme.PAPER, outline=theme.INK, width=1.5)
-    canvas.text(centre(disc), str(bonus), theme.TRACK_BONUS_SIZE, theme.INK, bold=True)
+    """The bonus in a white pill at the bottom of a field."""
+    pill = bonus_box(b)
+    canvas.rect(pill, fill=theme.PAPER, outline=theme.INK, width=1.5, radius=theme.TRACK_BONUS / 2)
+    canvas.text(centre(pill), str(bonus), theme.TRACK_BONUS_SIZE, theme.INK, bold=True,
+                condensed=True)
 
 
 def draw_targets(canvas: Canvas, layout: BoardLayout, game: OnBoardGame,
@@ -264,24 +282,25 @@ def draw_targets(canvas: Canvas, layout: BoardLayout, game: OnBoardGame,
             continue
         b = layout.field_box(target[0])
         icons.outline(canvas, b, theme.CELL_RADIUS)
-        r = 13
+        r = theme.TRACK_WORDS * 0.7
         badge = (b[2] - r, b[1] - r - 2, b[2] + r, b[1] + r - 2)
         canvas.ellipse(badge, fill=theme.HIGHLIGHT_OUTER, outline=theme.PAPER, width=2)
-        canvas.text(centre(badge), str(move.number), 17, theme.PAPER, bold=True)
+        canvas.text(centre(badge), str(move.number), theme.TRACK_WORDS, theme.PAPER, bold=True)
 
 
 def pawn_boxes(b: Box, count: int, start: bool = False) -> list[Box]:
     """Boxes for ``count`` pawns standing on the field ``b``.
 
-    A pawn on a field stands on the number, its head above the field's top edge, and leaves
-    the bonus below visible. The start field holds any number of pawns: one or two side by
-    side, three or four two by two, under the word START.
+    A pawn on a field (one at most) stands on its top edge, at its right, in the gap above
+    the line: whatever is printed on the field (its position, number and bonus) stays in
+    sight. The start field holds any number of pawns: one or two side by side, three or
+    four two by two, under the word START.
     """
-    w, h = theme.PAWN
-    cx = (b[0] + b[2]) / 2
     if not start:
-        bottom = b[3] - theme.TRACK_BONUS - 6
-        return [(cx - w / 2, bottom - h, cx + w / 2, bottom)]
+        height = theme.TRACK_PAWN
+        right, foot = b[2] - 3, b[1] + theme.PAWN_FOOT
+        return [(right - height * theme.PAWN[0] / theme.PAWN[1], foot - height, right, foot)]
+    w, h = theme.PAWN
     area = (b[0] + 3, b[1] + 24, b[2] - 3, b[3] - 3)
     columns = 1 if count == 1 else 2
     lines = 1 if count <= 2 else 2
@@ -325,7 +344,7 @@ def draw_legend_entry(canvas: Canvas, b: Box, game: OnBoardGame, player: int, se
     label, size = canvas.fit_name(name, theme.LEGEND_SIZE, room, bold=True)
     canvas.text((x, b[1] + h * 0.32), label, size, theme.INK, bold=True, anchor="lm")
     where = where_text(game.board, game.pawn_positions()[player])
-    canvas.label((x, b[1] + h * 0.74), where, theme.LEGEND_SIZE - 4, room, theme.MUTED,
+    canvas.label((x, b[1] + h * 0.74), where, theme.TRACK_WORDS, room, theme.MUTED,
                  anchor="lm")
 
 

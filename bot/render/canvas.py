@@ -268,13 +268,8 @@ class Canvas:
         """Draw ``text`` with its ``anchor`` (Pillow anchors, centred by default) at ``p``,
         ringed ``halo_width`` wide in ``halo`` if given (a digit over a cross)."""
         at = self.point(p)
-        if halo and halo_width:
-            face = theme.font(self.px(size), bold, condensed)
-            stroke = self.px(halo_width)
-            self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2)
-            self.draw.text(at, text, fill=fill, font=face, anchor=anchor,
-                           stroke_width=stroke, stroke_fill=halo)
-            return
+        if halo and halo_width:  # the ring, then the text over it
+            self.ring(at, text, size, halo, bold, anchor, condensed, halo_width)
         path = theme.font_path(bold, condensed)
         if not fonts.plain(text, path):  # a name in another script, or with emoji
             px = self.px(size)
@@ -293,6 +288,23 @@ class Canvas:
         # What ImageDraw.text does for one line, with the glyphs' mask cached.
         mask, offset = text_mask(text, self.px(size), bold, condensed, anchor,
                                  (math.modf(at[0])[0], math.modf(at[1])[0]))
+        x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
+        self._mark((x, y, x + mask.width, y + mask.height))
+        self.draw.bitmap((x, y), mask, fill=fill)
+
+    def ring(self, at: Point, text: str, size: float, fill: Colour, bold: bool, anchor: str,
+             condensed: bool, width: float) -> None:
+        """The ring ``width`` wide around ``text`` at image point ``at`` (see :meth:`text`),
+        from a cached mask of the glyphs and their ring."""
+        stroke = self.px(width)
+        if at[0] < 0 or at[1] < 0:  # off the image's left or top: not worth a mask
+            face = theme.font(self.px(size), bold, condensed)
+            self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2)
+            self.draw.text(at, text, fill=fill, font=face, anchor=anchor, stroke_width=stroke,
+                           stroke_fill=fill)
+            return
+        start = (math.modf(at[0])[0], math.modf(at[1])[0])
+        mask, offset = text_mask(text, self.px(size), bold, condensed, anchor, start, stroke)
         x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
         self._mark((x, y, x + mask.width, y + mask.height))
         self.draw.bitmap((x, y), mask, fill=fill)
@@ -399,21 +411,21 @@ class Card:
 
 @lru_cache(maxsize=4096)
 def text_mask(text: str, size: int, bold: bool, condensed: bool, anchor: str,
-              start: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
+              start: tuple[float, float], stroke: int = 0) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased mask of ``text`` anchored ``start`` (fractions of a pixel, from 0
     to 1) right of and below a pixel's corner, and the offset of its top-left corner from
     that corner: the mask ImageDraw.text fills with the ink there, drawn once per text,
-    font and start.
+    font and start; with a ``stroke`` that wide, the mask of the glyphs and their ring.
 
     ImageDraw.text draws it on a blank "L" image (at a whole pixel plus ``start``, whose
     whole part it takes apart as it does on the canvas) with ink 255, which leaves the
     mask's values; cropped to what it covers."""
     face = theme.font(size, bold, condensed)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     x, y = max(1, 2 - math.floor(left)), max(1, 2 - math.floor(top))
     mask = Image.new("L", (x + math.ceil(right) + 2, y + math.ceil(bottom) + 2))
     ImageDraw.Draw(mask).text((x + start[0], y + start[1]), text, fill=255, font=face,
-                              anchor=anchor)
+                              anchor=anchor, stroke_width=stroke, stroke_fill=255)
     box = mask.getbbox() or (x, y, x, y)
     return mask.crop(box), (box[0] - x, box[1] - y)
 

@@ -30,7 +30,18 @@ from bot.rules.qwixx import QwixxGame
 
 from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
-from .parts import draw_lock, measure, row_colours, row_letter, signed
+from .parts import (
+    cross_halo,
+    draw_blank_field,
+    draw_cell_cross,
+    draw_lock,
+    draw_pentagon_field,
+    field_centre,
+    measure,
+    row_colours,
+    row_letter,
+    signed,
+)
 from .pool import ImagePool
 from .theme import blend
 
@@ -42,9 +53,10 @@ QWIXX_ROWS = ("red", "yellow", "green", "blue")
 EDGE = 8  # the image's margin around the blocks
 PAD = 5  # inside a block
 BLOCK_GAP = 10  # between blocks
+# The words and the header, at their sizes on blocks a phone shows large enough (see
+# CompactLayout.words):
 NAME_LINE = 36  # a block's name line
 INFO_LINE = 24  # ... and its line under it: "to play", lucky numbers, pawn, penalties
-HEADER = NAME_LINE + INFO_LINE + 2
 NAME_SIZE = 24
 INFO_SIZE = 18  # lucky numbers, pawn, captions
 LABEL = 24  # the row letter's column
@@ -163,13 +175,36 @@ class CompactLayout:
         return self.cell[2]
 
     @cached_property
+    def least_words(self) -> float:
+        """The smallest words that read on a phone at this width (``theme.READABLE_WORDS``
+        px there)."""
+        return theme.READABLE_WORDS * self.width / theme.PHONE_WIDTH
+
+    @cached_property
+    def words(self) -> float:
+        """How many times their base size a block's words are drawn, with its header's
+        lines and boxes (and the table's and the scoreboard's titles): 1, or more on
+        blocks so wide (Longo's) that the smaller words (``INFO_SIZE``) would be under
+        :attr:`least_words`."""
+        return max(1.0, self.least_words / INFO_SIZE)
+
+    def word(self, size: float) -> float:
+        """A base size (of words, or of a line or box beside them) as drawn."""
+        return size * self.words
+
+    @cached_property
+    def header(self) -> int:
+        """A block's two lines over its rows."""
+        return round(self.word(NAME_LINE + INFO_LINE)) + 2
+
+    @cached_property
     def row_height(self) -> int:
         return self.cell[1] + ROW_GAP
 
     @cached_property
     def block_height(self) -> int:
         lines = len(self.rows) + (0 if self.points_inline else 1)
-        return HEADER + lines * self.row_height + PAD
+        return self.header + lines * self.row_height + PAD
 
     def cell_x(self, j: int) -> int:
         """Left of cell (or grid column) ``j``, from the block's left edge."""
@@ -185,7 +220,7 @@ class CompactLayout:
         return right - math.ceil(measure(self.widest, self.digit_size, True, True) + 10), right
 
     def row_top(self, i: int) -> int:
-        return HEADER + i * self.row_height
+        return self.header + i * self.row_height
 
 
 def digit_height(size: float) -> float:
@@ -324,15 +359,16 @@ def draw_points_line(surface: Surface, layout: CompactLayout, points: Mapping[st
     height = layout.cell[1]
     mid = top + height / 2
     left = x + PAD
-    left += surface.label((left, mid), t("image.points"), INFO_SIZE, WORD_ROOM, theme.MUTED,
-                          ground=ground) + 12
+    w = layout.word
+    left += surface.label((left, mid), t("image.points"), w(INFO_SIZE), w(WORD_ROOM),
+                          theme.MUTED, ground=ground) + w(12)
     for row in layout.rows:
         draw_chip(surface, row, left, top, height, ground)
         left += LABEL + 6
         value = signed(points[row])
         surface.text((left, mid), value, layout.digit_size, theme.INK, bold=True,
                      condensed=True, ground=ground)
-        left += measure(value, layout.digit_size, True, True) + 18
+        left += measure(value, layout.digit_size, True, True) + w(18)
 
 
 def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int, name: str,
@@ -340,30 +376,31 @@ def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int
     """Two lines. The name's: the name (with a ▶ for the active player) and, right, the
     total; nothing else shares it, so names are whole (see :func:`draw_name`). The
     info line: "to play", lucky numbers or pawn left, the penalty boxes right."""
-    mid = y + NAME_LINE / 2 + 3
+    w = layout.word
+    mid = y + w(NAME_LINE) / 2 + 3
     inset = x + PAD + (INSET if active else 0)  # words clear of the active player's frame
     left = inset
     if active:
-        surface.text((left, mid), "▶", NAME_SIZE, theme.INK, bold=True, ground=ground)
-        left += surface.width_of("▶ ", NAME_SIZE, True)
+        surface.text((left, mid), "▶", w(NAME_SIZE), theme.INK, bold=True, ground=ground)
+        left += surface.width_of("▶ ", w(NAME_SIZE), True)
     right = x + layout.width - 2 * EDGE - PAD
     value = signed(total)
-    surface.text((right, mid), value, NAME_SIZE + 2, theme.INK, bold=True, anchor="rm",
+    surface.text((right, mid), value, w(NAME_SIZE + 2), theme.INK, bold=True, anchor="rm",
                  ground=ground)
-    right -= surface.width_of(value, NAME_SIZE + 2, True) + 6
-    right -= surface.label((right, mid), t("image.total"), INFO_SIZE, WORD_ROOM, theme.MUTED,
-                           anchor="rm", ground=ground) + 14
-    draw_name(surface, (left, mid), name, NAME_SIZE, right - left, theme.INK, ground=ground)
-    info = y + NAME_LINE + INFO_LINE / 2
+    right -= surface.width_of(value, w(NAME_SIZE + 2), True) + w(6)
+    right -= surface.label((right, mid), t("image.total"), w(INFO_SIZE), w(WORD_ROOM),
+                           theme.MUTED, anchor="rm", ground=ground) + w(14)
+    draw_name(surface, (left, mid), name, w(NAME_SIZE), right - left, theme.INK, ground=ground)
+    info = y + w(NAME_LINE + INFO_LINE / 2)
     right = draw_marks(surface, layout, game, player, x + layout.width - 2 * EDGE - PAD, info,
                        ground)
     left = inset
     extra = [*([(t("image.to_play"), True)] if active else []), (header_info(game, player), False)]
     extra = [(text, bold) for text, bold in extra if text]
     for k, (text, bold) in enumerate(extra):
-        room = (right - left) / (len(extra) - k) - 16
-        left += surface.label((left, info), text, INFO_SIZE, min(INFO_ROOM, room), theme.INK,
-                              bold=bold, ground=ground) + 16
+        room = (right - left) / (len(extra) - k) - w(16)
+        left += surface.label((left, info), text, w(INFO_SIZE), min(w(INFO_ROOM), room),
+                              theme.INK, bold=bold, ground=ground) + w(16)
 
 
 def draw_name(surface: Surface, p: tuple[float, float], name: str, size: float, room: float,
@@ -397,23 +434,27 @@ def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
         assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
         count, limit = sheet.penalties, game.rules.penalty_limit
         caption = t("image.penalties")
-    box = (MARK_BOX, MARK_BOX)
+    w = layout.word
+    side = round(w(MARK_BOX))
     for k in reversed(range(limit)):
-        right -= MARK_BOX
+        right -= side
         crossed = k < count
-        surface.paste(sprite(("mark", crossed), box, ground,
-                             partial(draw_mark, crossed=crossed)), right, mid - MARK_BOX / 2)
-        right -= 4
-    width = surface.label((right - 2, mid), caption, INFO_SIZE, WORD_ROOM, theme.MUTED,
+        surface.paste(sprite(("mark", crossed), (side, side), ground,
+                             partial(draw_mark, crossed=crossed, side=side)),
+                      right, mid - side / 2)
+        right -= w(4)
+    width = surface.label((right - 2, mid), caption, w(INFO_SIZE), w(WORD_ROOM), theme.MUTED,
                           anchor="rm", ground=ground)
-    return right - width - 16
+    return right - width - w(16)
 
 
-def draw_mark(canvas: Canvas, crossed: bool) -> None:
-    b = (0.5, 0.5, MARK_BOX - 0.5, MARK_BOX - 0.5)
-    canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=1.5, radius=3)
+def draw_mark(canvas: Canvas, crossed: bool, side: int) -> None:
+    """A penalty (or failed-throw) box ``side`` px wide, crossed if taken."""
+    b = (0.5, 0.5, side - 0.5, side - 0.5)
+    scale = side / MARK_BOX
+    canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=1.5 * scale, radius=3 * scale)
     if crossed:
-        icons.cross(canvas, b, width=2.2, halo=None, reach=0.12)
+        icons.cross(canvas, b, width=2.2 * scale, halo=None, reach=0.12)
 
 
 def draw_band(surface: Surface, layout: CompactLayout, x: float, top: float, start: float,
@@ -468,7 +509,7 @@ def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: 
 
 
 def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h: int) -> None:
-    """A number cell: open, crossed (tinted, X behind the digits) or skipped (grey),
+    """A number cell: open, crossed (tinted, an X under the digits) or skipped (grey),
     ringed when it is one of the latest crosses."""
     row, number, state, latest, size = look
     colours = row_colours(row)
@@ -479,15 +520,11 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
     ink = theme.SKIPPED_INK if state == "skipped" else colours.ink
     text = str(number)
     fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
-    if state == "crossed":
-        side = min(w, h)
-        sq = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
-        icons.cross(canvas, sq, width=3.5, halo=None, reach=0.06)
-        half = canvas.text_width(text, fitted, True, True) / 2 + 1.5
-        cap = digit_height(fitted) / 2 + 1.5
-        canvas.rect((w / 2 - half, h / 2 - cap, w / 2 + half, h / 2 + cap), fill=fill,
-                    radius=1.5)
-    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True)
+    crossed = state == "crossed"
+    if crossed:
+        draw_cell_cross(canvas, b, size)
+    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True,
+                halo=fill if crossed else None, halo_width=cross_halo(fitted))
     if state == "skipped":
         canvas.line(((w * 0.18, h * 0.82), (w * 0.82, h * 0.18)), theme.SKIPPED_STROKE, 2.5)
     if latest:
@@ -516,23 +553,24 @@ def draw_qwinto_row(surface: Surface, layout: CompactLayout, game: Game, player:
 
 def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, float], w: int,
                h: int) -> None:
-    """A Qwinto field: its number if written, hatched if blank, a gold bar on bonus
-    (pentagon) fields, ringed when just written."""
+    """A Qwinto field as on the sheet: the blank one with the row's letter, the bonus
+    fields pentagons; white once written, with the number; ringed when just written."""
     row, number, blank, pentagon, latest, size = look
     colours = row_colours(row)
     b: Box = (0, 0, w, h)
     if blank:
-        canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=5)
-        icons.hatch(canvas, icons.inset(b, 3), blend(colours.band, theme.INK, 0.25), 6, 1.5)
+        draw_blank_field(canvas, b, row, LETTER_SIZE, 5)
         return
-    canvas.rect(b, fill=theme.PAPER if number is not None else colours.cell, radius=5)
-    if pentagon:  # a gold bar along the bottom: the bonus field
-        canvas.rect((3, h - 5, w - 3, h - 1.5), fill=theme.COLUMN_DONE, outline=theme.INK,
-                    width=0.8, radius=1)
+    fill = theme.PAPER if number is not None else colours.cell
+    if pentagon:
+        draw_pentagon_field(canvas, b, fill)
+    else:
+        canvas.rect(b, fill=fill, radius=5)
     if number is not None:
         text = str(number)
         fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
-        canvas.text((w / 2, h / 2), text, fitted, theme.INK, bold=True, condensed=True)
+        canvas.text(field_centre(b, pentagon), text, fitted, theme.INK, bold=True,
+                    condensed=True)
     if latest:
         canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
                     radius=5)

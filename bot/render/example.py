@@ -180,9 +180,14 @@ def write_examples(out: Path, seed: int = 22, moves: int = 80) -> dict[str, Path
     return paths
 
 
+def write_all(out: Path) -> dict[str, Path]:
+    """Write every example image into ``out`` (the README's images, in ``docs/``)."""
+    return {**write_examples(out), **write_board_examples(out)}
+
+
 def main(argv: list[str]) -> None:
     out = Path(argv[0]) if argv else Path("docs")
-    for path in [*write_examples(out).values(), *write_board_examples(out).values()]:
+    for path in write_all(out).values():
         print(path, path.stat().st_size, "bytes")
 
 

@@ -113,20 +113,6 @@ def pentagon_outline(canvas: Canvas, b: Box, fill: Colour) -> None:
     canvas.polygon(pentagon(inset(b, w * 0.75)), fill=fill)
 
 
-def hatch(canvas: Canvas, b: Box, colour: Colour, spacing: float, width: float) -> None:
-    """Diagonal lines (bottom-left to top-right) across ``b``, clipped to it."""
-    x0, y0, x1, y1 = b
-    step = spacing * 2**0.5
-    c = x0 + y0 + step / 2
-    while c < x1 + y1:
-        start = (max(x0, c - y1), 0.0)
-        end = (min(x1, c - y0), 0.0)
-        p0 = (start[0], c - start[0])
-        p1 = (end[0], c - end[0])
-        canvas.line((p0, p1), colour, width, round_ends=False)
-        c += step
-
-
 def pawn(canvas: Canvas, b: Box, fill: Colour, edge: Colour) -> None:
     """A game pawn (round head on a bell-shaped body) filling ``b``, outlined in ``edge``."""
     w = b[2] - b[0]

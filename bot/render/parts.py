@@ -14,6 +14,7 @@ from bot.render.describe import row_word
 
 from . import icons, theme
 from .canvas import Box, Canvas, Colour
+from .theme import blend
 
 
 def measure(text: str, size: float, bold: bool = False, condensed: bool = False) -> float:
@@ -106,6 +107,20 @@ def draw_tick_boxes(canvas: Canvas, boxes: Sequence[Box], crossed: int,
             draw_tick(canvas, b)
 
 
+def draw_cell_cross(canvas: Canvas, b: Box, digits: float) -> None:
+    """The X of a crossed number cell ``b`` whose digits are ``digits`` large: corner to
+    corner, as heavy for its digits on a sheet as on the small sheets of the table and
+    the scoreboard. The number goes over it, whole."""
+    icons.cross(canvas, b, width=theme.CROSS_WIDTH * digits / theme.NUMBER_SIZE, halo=None,
+                reach=theme.CROSS_REACH)
+
+
+def cross_halo(digits: float) -> float:
+    """How wide a crossed number's digits of size ``digits`` are ringed in the cell's
+    colour: apart from the X under them, which still runs on between them."""
+    return theme.CROSS_HALO * digits / theme.NUMBER_SIZE
+
+
 def draw_tick(canvas: Canvas, b: Box) -> None:
     """The X in a crossed tick box (drawn on the empty box)."""
     icons.cross(canvas, b, width=max(3.0, (b[2] - b[0]) / 8), halo=None)
@@ -165,6 +180,29 @@ def draw_sum_value(canvas: Canvas, b: Box, entry: SumEntry) -> None:
     size = canvas.fit_text(text, theme.TOTAL_SIZE, b[2] - b[0] - 2 * entry.shift - 8,
                            bold=True)
     canvas.text((middle[0] + entry.shift, middle[1]), text, size, theme.INK, bold=True)
+
+
+# --- Qwinto's fields, alike on the sheet and the small sheets ---------------------
+
+
+def draw_blank_field(canvas: Canvas, b: Box, row: str, letter: float, radius: float) -> None:
+    """The field that never holds a number: the band shows through, and the row's letter,
+    ``letter`` large, stands in it (rows stay apart without colour)."""
+    colours = row_colours(row)
+    canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=radius)
+    ink = theme.INK if row in theme.LIGHT_BANDS else theme.PAPER
+    canvas.label(centre(b), row_letter(row), letter, b[2] - b[0] - 4, ink, bold=True)
+
+
+def draw_pentagon_field(canvas: Canvas, b: Box, fill: Colour) -> None:
+    """A bonus field: a pentagon, point up, filling ``b``."""
+    canvas.polygon(icons.pentagon(b), fill=fill)
+
+
+def field_centre(b: Box, pentagon: bool) -> tuple[float, float]:
+    """Where a field's number sits: a pentagon's centre of mass lies below its box's."""
+    x, y = centre(b)
+    return (x, y + (b[3] - b[1]) * 0.07) if pentagon else (x, y)
 
 
 # --- Qwixx On Board: the pawns ------------------------------------------------

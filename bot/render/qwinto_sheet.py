@@ -2,7 +2,8 @@
 
 Three staggered rows over a 12-column grid, straight from the rules' geometry
 (``bot.rules.qwinto.GEOMETRY``): each row is a band across its own columns, its blank
-field hatched, its bonus fields drawn as pentagons. The triple columns show as grey
+field with the row's letter, its bonus fields drawn as pentagons (the small sheets of
+the table and the scoreboard draw them alike). The triple columns show as grey
 bands linking the rows (gold once all three fields are filled: their pentagon scores).
 The written numbers stand in the fields; the fields open to the current sum are outlined
 with the sum shown faintly in them. The failed-throw boxes sit right of the purple row,
@@ -32,17 +33,18 @@ from . import icons, theme
 from .canvas import Box, Canvas
 from .parts import (
     SumEntry,
-    centre,
+    draw_blank_field,
     draw_card,
     draw_name,
+    draw_pentagon_field,
     draw_sum_box,
     draw_sum_value,
     draw_tick,
     draw_tick_boxes,
     draw_title,
+    field_centre,
     rounded,
     row_colours,
-    row_letter,
     sum_boxes,
 )
 from .theme import blend
@@ -270,9 +272,9 @@ def draw_field(canvas: Canvas, layout: QwintoLayout, row: str, column: int) -> N
     colours = row_colours(row)
     b = layout.field_box(row, column)
     if column == geometry.blank:
-        draw_blank(canvas, b, colours, row)
+        draw_blank_field(canvas, b, row, theme.QWINTO_LETTER, theme.CELL_RADIUS)
     elif column in geometry.pentagons:
-        canvas.polygon(icons.pentagon(icons.inset(b, -2)), fill=colours.cell)
+        draw_pentagon_field(canvas, icons.inset(b, -2), colours.cell)
     else:
         canvas.rect(b, fill=colours.cell, radius=theme.CELL_RADIUS)
 
@@ -296,7 +298,7 @@ def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int
         b = layout.field_box(row, column)
         pentagon = column in geometry.pentagons
         open_here = (row, column) in legal
-        middle = number_centre(b, pentagon)
+        middle = field_centre(b, pentagon)
         if column in written:
             scoring = complete and column == geometry.columns[-1]
             canvas.sprite(("number", row, column, written[column], scoring),
@@ -324,12 +326,6 @@ def draw_open(canvas: Canvas, b: Box, middle: tuple[float, float], pentagon: boo
                     blend(colours.ink, colours.cell, 0.55), bold=True)
 
 
-def number_centre(b: Box, pentagon: bool) -> tuple[float, float]:
-    """Where a number sits: a pentagon's centre of mass lies below its box's centre."""
-    x, y = centre(b)
-    return (x, y + (b[3] - b[1]) * 0.07) if pentagon else (x, y)
-
-
 def draw_number(canvas: Canvas, b: Box, middle: tuple[float, float], number: int,
                 scoring: bool) -> None:
     """A written number; the one that scores a complete row is ringed."""
@@ -342,14 +338,6 @@ def draw_number(canvas: Canvas, b: Box, middle: tuple[float, float], number: int
     text = str(number)
     size = canvas.fit_text(text, theme.QWINTO_NUMBER_SIZE, room, bold=True)
     canvas.text(middle, text, size, theme.INK, bold=True)
-
-
-def draw_blank(canvas: Canvas, b: Box, colours: theme.RowColours, row: str) -> None:
-    """The field that never holds a number: the band shows through, and the row's letter
-    stands in it (rows stay apart without colour)."""
-    canvas.rect(b, fill=blend(colours.band, theme.PAPER, 0.2), radius=theme.CELL_RADIUS)
-    ink = theme.INK if row in theme.LIGHT_BANDS else theme.PAPER
-    canvas.text(centre(b), row_letter(row), theme.QWINTO_LETTER, ink, bold=True)
 
 
 def draw_throw(canvas: Canvas, b: Box, dice: dict[str, int]) -> None:

@@ -32,13 +32,16 @@ from .compact import (
 from .parts import centre, measure, row_colours, signed
 from .sheet import SheetLayout
 
+# The title's line and words, the captions and their line over the names, at their base
+# size (see CompactLayout.words).
 TITLE = 44
 TITLE_SIZE = 26
 HEADER_SIZE = 15  # column captions
+CAPTION_LINE = 22
+CAPTION_PAD = 6  # a caption's room in its column
 ROW_PAD = 14  # a table line is this much taller than its digits' font size
 NAME_SCALE = 1.0  # a standing's name, this many times the digits' size
 NAME_PAD = 8  # ... on a line this much taller
-CAPTION_LINE = 22  # the header's line over the names, with its caption
 
 
 def score_rows(game: Game) -> tuple[str, ...]:
@@ -95,29 +98,68 @@ class BoardLayout:
     def standing_height(self) -> int:
         return self.name_height + self.line_height
 
+    def caption(self, column: str) -> str:
+        """The words over a column ("rank", "player", "bonus"...); a row's is its chip."""
+        return t(f"image.{column}")
+
+    def caption_width(self, column: str, size: float) -> int:
+        """What ``column``'s caption (or a row's chip) needs at ``size``, with its margin."""
+        if column in self.rows:
+            return LABEL + CAPTION_PAD
+        return math.ceil(measure(self.caption(column), size, bold=column == "total")
+                         + CAPTION_PAD)
+
+    def value_width(self, column: str) -> int:
+        """What the widest value of ``column`` needs: a row's most points, or "−20"."""
+        widest = self.sheets.widest if column in self.rows else "−20"
+        return math.ceil(measure(widest, self.text_size, True, True) + 10)
+
+    def widths_at(self, size: float) -> list[int]:
+        """The rank column, then each score column, as wide as their widest value or
+        disc and their captions at ``size``."""
+        rank = max(math.ceil(self.line_height * 0.9), self.caption_width("rank", size))
+        return [rank, *(max(self.value_width(c), self.caption_width(c, size))
+                        for c in self.score_columns)]
+
+    @cached_property
+    def caption_size(self) -> float:
+        """One size for every caption of the table's header: ``HEADER_SIZE`` (larger if
+        a phone would show it too small, see :class:`.CompactLayout`), or the largest below
+        it at which each fits its column beside the others."""
+        size = max(self.sheets.word(HEADER_SIZE), self.sheets.least_words)
+        room = self.width - 2 * EDGE
+        while size > 8 and sum(self.widths_at(size)) > room:
+            size -= 0.5
+        return size
+
     @cached_property
     def column_widths(self) -> list[int]:
-        """Each score column fits its widest value (and a row's chip), the columns
-        sharing the table's width after the rank; a longer caption shrinks to fit."""
-        value = measure("−20", self.text_size, True, True)
-        least = math.ceil(max(value, LABEL) + 10)
-        room = self.width - 2 * EDGE - self.rank_width
-        count = len(self.score_columns)
-        each = max(least, room // count)
-        return [each] * (count - 1) + [max(least, room - each * (count - 1))]
+        """Each score column as wide as its widest value, chip or caption, the room left
+        after the rank shared equally among them."""
+        widths = self.widths_at(self.caption_size)[1:]
+        spare = self.width - 2 * EDGE - self.rank_width - sum(widths)
+        each = max(0, spare) // len(widths)
+        widths = [w + each for w in widths]
+        widths[-1] += max(0, spare) - each * len(widths)
+        return widths
 
     @cached_property
     def rank_width(self) -> int:
-        return math.ceil(self.line_height * 0.9)
+        return self.widths_at(self.caption_size)[0]
 
     @cached_property
     def table_top(self) -> float:
-        return EDGE + TITLE
+        return EDGE + round(self.sheets.word(TITLE))
+
+    @cached_property
+    def caption_line(self) -> int:
+        """The header's line over the names, with its caption."""
+        return round(self.sheets.word(CAPTION_LINE))
 
     @cached_property
     def header_height(self) -> int:
         """The header: the caption over the names, then the columns' captions."""
-        return CAPTION_LINE + self.line_height
+        return self.caption_line + self.line_height
 
     def line_top(self, line: int) -> float:
         """Top of table line ``line``: 0 is the header, then a standing per line."""
@@ -132,7 +174,7 @@ class BoardLayout:
         y0 = self.line_top(line)
         x0 = EDGE + self.rank_width
         right = self.width - EDGE
-        names = CAPTION_LINE if line == 0 else self.name_height
+        names = self.caption_line if line == 0 else self.name_height
         if column == 0:
             return (EDGE, y0, x0, y0 + names + self.line_height)
         if column == 1:
@@ -154,8 +196,9 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
     layout = BoardLayout.of(game)
     surface = Surface(layout.width, layout.height)
-    surface.label((EDGE, EDGE + TITLE / 2 - 4), t("image.final_scores", title=game.title),
-                  TITLE_SIZE, layout.width - 2 * EDGE, theme.INK, bold=True)
+    surface.label((EDGE, (EDGE + layout.table_top) / 2 - 4),
+                  t("image.final_scores", title=game.title), layout.sheets.word(TITLE_SIZE),
+                  layout.width - 2 * EDGE, theme.INK, bold=True)
     draw_table_header(surface, layout)
     scores = game.scores()
     standings = game.ranking()
@@ -172,12 +215,14 @@ def player_name(names: dict[int, str], player: int) -> str:
 
 
 def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
-    size = HEADER_SIZE
+    """The captions, all of one size (:attr:`BoardLayout.caption_size`: each fits its
+    column at it), and the rows' chips."""
+    size = layout.caption_size
     rank = layout.table_cell(0, 0)
-    surface.label(centre(rank), t("image.rank"), size, rank[2] - rank[0] - 4, theme.MUTED,
-                  anchor="mm")
+    surface.label(centre(rank), layout.caption("rank"), size, rank[2] - rank[0] - CAPTION_PAD,
+                  theme.MUTED, anchor="mm")
     names = layout.table_cell(0, 1)
-    surface.label((names[0] + 6, centre(names)[1] + 2), t("image.player"), size,
+    surface.label((names[0] + 6, centre(names)[1] + 2), layout.caption("player"), size,
                   names[2] - names[0] - 12, theme.MUTED)
     for k, column in enumerate(layout.score_columns):
         b = layout.table_cell(0, k + 2)
@@ -185,8 +230,8 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
             height = layout.line_height - 10
             draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
         else:
-            surface.label(centre(b), t(f"image.{column}"), size, b[2] - b[0] - 4, theme.MUTED,
-                          bold=column == "total", anchor="mm")
+            surface.label(centre(b), layout.caption(column), size, b[2] - b[0] - CAPTION_PAD,
+                          theme.MUTED, bold=column == "total", anchor="mm")
     bottom = layout.table_cell(0, 0)[3]
     surface.rect((EDGE, bottom - 1, layout.width - EDGE, bottom + 1), theme.RULE)
 

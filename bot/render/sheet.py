@@ -32,7 +32,10 @@ from .canvas import Box, Canvas
 from .palette import TABLE_FILL
 from .parts import (
     SumEntry,
+    centre,
+    cross_halo,
     draw_card,
+    draw_cell_cross,
     draw_lock,
     draw_name,
     draw_pawn,
@@ -517,27 +520,23 @@ def draw_cell(canvas: Canvas, b: Box, number: int, state: Cell,
 
 
 def draw_number(canvas: Canvas, b: Box, number: int, ink: theme.RGB, size: float,
-                condensed: bool, backing: theme.RGB | None = None) -> None:
-    """``number`` centred in cell ``b``, as large as ``size`` if it fits; on a patch of
-    ``backing`` just larger than the digits if given."""
+                condensed: bool, halo: theme.RGB | None = None) -> None:
+    """``number`` centred in cell ``b``, as large as ``size`` if it fits; ringed in
+    ``halo`` if given (see :func:`.parts.cross_halo`)."""
     text = str(number)
     room = (b[2] - b[0]) - (theme.NARROW_PAD if condensed else 6)
     size = canvas.fit_text(text, size, room, bold=True, condensed=condensed)
-    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-    if backing:
-        w = min(canvas.text_width(text, size, True, condensed), room) / 2 + theme.DIGIT_HALO
-        h = size * 0.375 + theme.DIGIT_HALO
-        canvas.rect((cx - w, cy - h, cx + w, cy + h), fill=backing, radius=theme.DIGIT_HALO)
-    canvas.text((cx, cy), text, size, ink, bold=True, condensed=condensed)
+    canvas.text(centre(b), text, size, ink, bold=True, condensed=condensed, halo=halo,
+                halo_width=cross_halo(size))
 
 
 def draw_cross_over(canvas: Canvas, b: Box, number: int, colours: theme.RowColours,
                     size: float, condensed: bool) -> None:
-    """The X of a crossed cell, its middle cleared for the number written again over it:
-    the X reaches out from behind the digits, which stay whole and readable."""
+    """A crossed cell: tinted, an X from corner to corner, and the number written again
+    over it, whole and readable."""
     canvas.rect(b, fill=crossed_fill(colours), radius=theme.CELL_RADIUS)
-    icons.cross(canvas, square(b), halo=None, reach=theme.CROSS_REACH)
-    draw_number(canvas, b, number, colours.ink, size, condensed, backing=crossed_fill(colours))
+    draw_cell_cross(canvas, square(b), size)
+    draw_number(canvas, b, number, colours.ink, size, condensed, halo=crossed_fill(colours))
 
 
 def crossed_fill(colours: theme.RowColours) -> theme.RGB:

@@ -14,14 +14,19 @@ from bot.rules import Game
 from . import theme
 from .compact import EDGE, Cell, CompactLayout, Surface, blocks_height, draw_blocks
 
-TITLE = 44
+TITLE = 44  # the title's line, and its words, at their base size (CompactLayout.words)
 TITLE_SIZE = 24
+
+
+def blocks_top(game: Game) -> int:
+    """Where the first player's block begins, under the title."""
+    return EDGE + round(CompactLayout.of(game).word(TITLE))
 
 
 def table_size(game: Game) -> tuple[int, int]:
     """Width and height of :func:`render_table`'s image for ``game``."""
     layout = CompactLayout.of(game)
-    return layout.width, TITLE + blocks_height(layout, len(game.players)) + 2 * EDGE
+    return layout.width, blocks_top(game) + blocks_height(layout, len(game.players)) + EDGE
 
 
 def render_table(game: Game, names: Mapping[int, str],
@@ -39,8 +44,8 @@ def render_table(game: Game, names: Mapping[int, str],
     decision = game.decision()
     title = (t("image.table_turn", title=game.title, turn=decision.turn)
              if decision.active is not None else t("image.table_over", title=game.title))
-    surface.label((EDGE, EDGE + TITLE / 2 - 4), title, TITLE_SIZE, width - 2 * EDGE, theme.INK,
-                  bold=True)
-    draw_blocks(surface, layout, game, game.players, names, EDGE + TITLE,
-                decision.active, latest)
+    top = blocks_top(game)
+    surface.label((EDGE, (EDGE + top) / 2 - 4), title, layout.word(TITLE_SIZE),
+                  width - 2 * EDGE, theme.INK, bold=True)
+    draw_blocks(surface, layout, game, game.players, names, top, decision.active, latest)
     return surface.png(theme.TABLE_COMPRESS_LEVEL)

@@ -140,10 +140,14 @@ ARROW = 24  # the direction arrow at the start of a row
 ROW_GAP = 10  # between rows
 NUMBER_SIZE = 38  # digits ~28 px tall: ~17 px when Discord shows the sheet 550 px wide
 CELL_RADIUS = 9
+# A crossed cell's X: this wide under digits of NUMBER_SIZE (as heavy for its digits on
+# every sheet size), running this close to the cell's corners. Its number is written again
+# over it, whole, ringed this wide in the cell's colour: the X runs on between the digits
+# and reads as an X at any size (wider rings cut it into corners on a phone).
 CROSS_WIDTH = 7
-CROSS_REACH = 0.07  # a crossed cell's X runs this close to its corners
+CROSS_HALO = 1.5
+CROSS_REACH = 0.07
 CROSSED_TINT = 0.18  # ... and the cell turns this far towards the band's colour
-DIGIT_HALO = 2  # the cell colour between a crossed number's digits and its X
 ROW_LETTER = 22  # the row's letter at the start of each row
 STROKE_WIDTH = 5
 HIGHLIGHT_WIDTH = 6
@@ -161,9 +165,11 @@ NARROW_GAP = 2
 NARROW_PAD = 3  # digits may use the cell's width less this
 
 # Readability: every image's digits at least this tall (px) when shown PHONE_WIDTH px wide,
-# like the digits of Discord's 16 px body text (about 11.5 px).
+# like the digits of Discord's 16 px body text (about 11.5 px), and its words at least
+# this large (font size, px), a little under Discord's 12 px captions.
 PHONE_WIDTH = 350
 READABLE_DIGIT = 11
+READABLE_WORDS = 11
 
 LUCKY_BADGE = (178, 40)  # the clover badge "lucky 6 · 11" in the header
 LUCKY_SIZE = 25
@@ -199,19 +205,28 @@ DIE_LABEL_SIZE = 17
 DIE_DIGIT_SIZE = 52
 DICE_SUM_SIZE = 46  # Qwinto's "= 11" after the dice
 
-# Qwixx On Board: the track, a snake of 11 slots per line (start + 40 fields).
-TRACK_COLUMNS = 11
-TRACK_CELL = (70, 86)  # a field: width, height
+# Qwixx On Board: the track, a snake of 9 slots per line (start + 40 fields in five lines,
+# the five finish fields on the last): a phone shows the board 734 px wide at 350 px, so
+# the fields' numbers and bonuses are READABLE_DIGIT px tall there.
+TRACK_COLUMNS = 9
+TRACK_CELL = (70, 100)  # a field: width, height
 TRACK_GAP = 8  # between fields in a line
-TRACK_LINE_GAP = 30  # between lines: the road turns here
+TRACK_LINE_GAP = 48  # between lines: the road turns here, the pawns of the line below stand
 TRACK_TITLE = 44
 TRACK_NUMBER_SIZE = 36
-TRACK_BONUS = 28  # the white disc with the bonus under the number
-TRACK_BONUS_SIZE = 16
+TRACK_BONUS = 40  # the white pill with the bonus under the number
+TRACK_BONUS_SIZE = 34
 TRACK_INDEX_SIZE = 12  # the small position number in a field's corner
 TRACK_ROAD_WIDTH = 22
 TRACK_CHEQUER = 7  # the finish frame's squares
-PAWN = (50, 64)  # a pawn on a field: width, height
-LEGEND_ROW = 60
-LEGEND_SIZE = 21
+PAWN = (50, 64)  # a pawn's shape: width, height (at the start, in the legend, on a sheet)
+# A pawn on a field stands on its top edge, at its right: this tall, its foot this far
+# into the field, above the number (and right of the field's position).
+TRACK_PAWN = 56
+PAWN_FOOT = 15
+LEGEND_ROW = 72
+LEGEND_SIZE = 26
+# The board's smaller words (the legend's fields, the finish's caption, the side, the steps
+# on targets): READABLE_WORDS px when a phone shows the board (TRACK_COLUMNS of fields).
+TRACK_WORDS = 24
 SHEET_PAWN = 34  # the pawn in the sheet's bonus box

@@ -19,7 +19,7 @@ from bot.render.parts import row_colours
 from bot.render.qwinto_sheet import field_box
 from bot.render.scoreboard import BoardLayout
 from bot.render.sheet import SheetLayout, number_box
-from bot.render.table import TITLE
+from bot.render.table import blocks_top
 from bot.rules import Game, new_game
 from bot.rules.qwinto import GEOMETRY
 
@@ -105,7 +105,7 @@ def test_table_rows_stay_apart_without_red_and_green(matrix: tuple, variant: str
     seen = simulate(rgb(render_table(game, NAMES)), matrix)
     layout = CompactLayout.of(game)
     x = EDGE + PAD  # the row letters' chips
-    tops = [EDGE + TITLE + layout.row_top(i) for i in range(len(layout.rows))]
+    tops = [blocks_top(game) + layout.row_top(i) for i in range(len(layout.rows))]
     assert_labels_differ([seen.crop((x, y, x + LABEL, y + layout.cell[1])) for y in tops])
 
 
@@ -114,6 +114,17 @@ def test_qwinto_sheet_rows_carry_their_letter() -> None:
     seen = simulate(rgb(render_sheet(game, 1, "Ana")), DEUTERANOPIA)
     assert_labels_differ([seen.crop(field_box(game, row, g.blank))
                           for row, g in GEOMETRY.items()])
+
+
+def test_qwinto_small_sheets_rows_carry_their_letter_as_the_sheet_does() -> None:
+    game = qwinto(3)
+    seen = simulate(rgb(render_table(game, NAMES)), DEUTERANOPIA)
+    layout = CompactLayout.of(game)
+    blanks = []
+    for i, row in enumerate(layout.rows):
+        x, y = EDGE + layout.cell_x(GEOMETRY[row].blank), blocks_top(game) + layout.row_top(i)
+        blanks.append(seen.crop((x, y, x + layout.cell[0], y + layout.cell[1])))
+    assert_labels_differ(blanks)
 
 
 # --- a crossed number stays readable ---------------------------------------------------
@@ -149,7 +160,7 @@ def test_a_crossed_number_keeps_its_digits_on_the_table() -> None:
     game = classic(2)
     crossed = with_state(game, crossed={"red": [2, 10]})
     layout = CompactLayout.of(game)
-    x, y = EDGE + layout.cell_x(8), EDGE + TITLE + layout.row_top(0)  # red 10
+    x, y = EDGE + layout.cell_x(8), blocks_top(game) + layout.row_top(0)  # red 10
     box = (x, y, x + layout.cell[0], y + layout.cell[1])
     assert_digits_survive(rgb(render_table(game, NAMES)).crop(box),
                           rgb(render_table(crossed, NAMES)).crop(box), row_colours("red").ink)
@@ -198,7 +209,7 @@ def test_table_digits_are_readable_at_350_px(make: object) -> None:
     else:
         row, j, ink = 0, 10, row_colours("red").ink  # red 12
     img = rgb(render_table(game, NAMES))
-    height = digit_height(img, compact_cell(game, EDGE + TITLE, row, j), ink)
+    height = digit_height(img, compact_cell(game, blocks_top(game), row, j), ink)
     assert readable(height, img.width), (height, img.width)
 
 

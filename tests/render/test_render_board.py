@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from bot.render import render_board, render_scoreboard, render_sheet
-from bot.render.board import board_size, field_box, legend_box
+from bot.render import render_board, render_scoreboard, render_sheet, theme
+from bot.render.board import board_size, bonus_box, field_box, legend_box, pawn_box
 from bot.render.example import onboard_example, write_board_examples
 from bot.render.scoreboard import BoardLayout as ScoreboardLayout
 from bot.render.sheet import SheetLayout, pawn_cells
@@ -28,15 +29,41 @@ def onboard(players: int = 3, board: str = "A", pawns: dict[int, int] | None = N
     return game
 
 
-def test_the_board_is_a_small_png_about_900_px_wide() -> None:
+def test_the_board_is_a_small_png_about_730_px_wide() -> None:
     for players, board in ((2, "A"), (4, "B")):
         game = onboard(players, board, pawns={1: 12, 2: 38})
         data = render_board(game, NAMES)
         img = image(data)
         assert img.format == "PNG" and img.mode == "P"
         assert img.size == board_size(game)
-        assert 850 <= img.width <= 950 and 550 <= img.height <= 750
+        assert 700 <= img.width <= 760 and 900 <= img.height <= 1000
         assert len(data) < 80_000
+
+
+def ink_lines(img: Image.Image, box: tuple[int, int, int, int], ink: tuple[int, ...]) -> int:
+    """How many pixel lines of ``box`` hold pixels near ``ink`` (a digit's height)."""
+    part = img.crop(box)
+    lines = {y for x in range(part.width) for y in range(part.height)
+             if max(abs(a - b) for a, b in zip(part.getpixel((x, y)), ink, strict=True)) < 90}
+    return max(lines) - min(lines) + 1 if lines else 0
+
+
+@pytest.mark.parametrize("position", [1, 16, 40])
+def test_a_fields_number_and_bonus_read_on_a_phone(position: int) -> None:
+    """Both as tall as ``READABLE_DIGIT`` px at a phone's ``PHONE_WIDTH`` (the board was
+    890 px wide, eleven fields a line: the bonus was 5 px there, the number 10)."""
+    game = onboard()
+    img = crop(render_board(game, NAMES), (0, 0, *board_size(game)))
+    field = game.board.field(position)
+    assert field is not None
+    x0, y0, x1, _ = box = field_box(game, position)
+    ink = theme.INK if field.colour in theme.LIGHT_BANDS else theme.PAPER
+    pill = [round(v) for v in bonus_box(box)]
+    number = ink_lines(img, (x0 + 20, y0 + 12, x1 - 6, pill[1] - 1), ink)
+    bonus = ink_lines(img, (pill[0] + 12, pill[1] + 4, pill[2] - 12, pill[3] - 4), theme.INK)
+    phone = theme.PHONE_WIDTH / img.width
+    assert number * phone >= theme.READABLE_DIGIT, number
+    assert bonus * phone >= theme.READABLE_DIGIT, bonus
 
 
 def test_fields_lie_inside_the_image_in_order_without_overlap() -> None:
@@ -59,12 +86,41 @@ def test_a_pawn_shows_on_its_field_and_leaves_the_start() -> None:
     before = onboard(pawns={1: 0, 2: 0, 3: 0})
     after = onboard(pawns={1: 17, 2: 0, 3: 0})
     a, b = render_board(before, NAMES), render_board(after, NAMES)
-    on_17 = field_box(after, 17)
-    assert changed(crop(a, on_17), crop(b, on_17)) > 0.15
+    on_17 = pawn_box(after, 17)
+    assert changed(crop(a, on_17), crop(b, on_17)) > 0.3
+    assert field_box(after, 17)[1] < on_17[3] < field_box(after, 17)[3]  # it stands on it
     start = field_box(after, 0)
     assert changed(crop(a, start), crop(b, start)) > 0.05
     untouched = field_box(after, 25)
     assert changed(crop(a, untouched), crop(b, untouched)) == 0
+
+
+def printed(img: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[int, int]]:
+    """The pixels of field ``box`` that are not its colour: its position, number and bonus
+    (its rounded corners left out)."""
+    x0, y0, x1, y1 = box
+    band = img.getpixel(((x0 + x1) // 2, y0 + 2))
+    return {(x, y) for x in range(x0 + 4, x1 - 4) for y in range(y0 + 4, y1 - 4)
+            if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), band, strict=True)) > 24}
+
+
+@pytest.mark.parametrize("board", ["A", "B"])
+def test_no_pawn_hides_what_is_printed_on_its_field(board: str) -> None:
+    """Not its number, its bonus nor its position: every pixel of them is as it was."""
+    empty = onboard(4, board=board)
+    plain = crop(render_board(empty, NAMES), (0, 0, *board_size(empty)))
+    for start in range(1, 5):
+        pawns = {1: start, 2: start + 13, 3: start + 26, 4: start + 35}  # one on each line
+        game = onboard(4, board=board, pawns=pawns)
+        img = crop(render_board(game, NAMES), (0, 0, *board_size(game)))
+        for p in pawns.values():
+            box = field_box(game, p)
+            ink = printed(plain, box)
+            assert len(ink) > 400  # the number alone
+            moved = [xy for xy in ink if max(abs(a - b) for a, b in
+                                             zip(img.getpixel(xy), plain.getpixel(xy),
+                                                 strict=True)) > 24]
+            assert not moved, (p, len(moved))
 
 
 def test_every_pawn_looks_different() -> None:
@@ -72,7 +128,7 @@ def test_every_pawn_looks_different() -> None:
     crops = []
     for player in (1, 2, 3, 4):
         game = reposition(base, pawns={player: 10})
-        crops.append(crop(render_board(game, NAMES), field_box(game, 10)))
+        crops.append(crop(render_board(game, NAMES), pawn_box(game, 10)))
     for k, a in enumerate(crops):
         for b in crops[k + 1:]:
             assert changed(a, b) > 0.05

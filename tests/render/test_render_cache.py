@@ -8,9 +8,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from bot.render import render_board, render_scoreboard, render_sheet
+from bot.render import render_board, render_scoreboard, render_sheet, theme
 from bot.render.canvas import (
     CARD_SPRITES,
     CARDS,
@@ -195,3 +195,19 @@ def test_drawn_boxes_merge_per_strip_on_whole_blocks() -> None:
     assert merged(boxes, (80, 100), 2) == [(0, 0, 32, 32), (20, 32, 32, 64),
                                           (50, 64, 80, 96), (50, 96, 80, 100)]
     assert merged([], (80, 100), 2) == []
+
+
+@pytest.mark.parametrize("at", [(40.0, 40.0), (40.25, 39.5), (37.75, 41.125)])
+def test_ringed_digits_from_cached_masks_match_pillows_stroked_text(
+        at: tuple[float, float]) -> None:
+    """A crossed number's digits and their ring (Canvas.text with a halo) are the pixels
+    ImageDraw.text draws with a stroke, at whole and fractional positions."""
+    size, stroke = 76, 3
+    ours = Image.new("RGB", (80, 80), (240, 200, 200))
+    Canvas(ours).text(at, "16", size, (178, 20, 30), bold=True, condensed=True,
+                      halo=(250, 220, 220), halo_width=stroke)
+    pillows = Image.new("RGB", (80, 80), (240, 200, 200))
+    ImageDraw.Draw(pillows).text(at, "16", fill=(178, 20, 30), anchor="mm",
+                                 font=theme.font(size, True, True), stroke_width=stroke,
+                                 stroke_fill=(250, 220, 220))
+    assert ours.tobytes() == pillows.tobytes()

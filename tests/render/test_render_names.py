@@ -14,10 +14,10 @@ from PIL import Image
 
 from bot.render import render_board, render_scoreboard, render_sheet, render_table, theme
 from bot.render.board import legend_box
-from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout
+from bot.render.compact import BLOCK_GAP, CompactLayout
 from bot.render.leaderboard import BoardRow, BoardTable, Layout, render_leaderboard, width_for
 from bot.render.scoreboard import BoardLayout
-from bot.render.table import TITLE
+from bot.render.table import blocks_top
 from bot.rules import Game, new_game
 from bot.rules.onboard import OnBoardGame
 
@@ -74,7 +74,7 @@ def test_the_table_shows_every_seats_name_whole(variant: str, length: int) -> No
     for k, player in enumerate(game.players):
         first = render_table(game, with_name(player, a))
         second = render_table(game, with_name(player, b))
-        assert differs(first, second, block_box(game, k, EDGE + TITLE)), (variant, player)
+        assert differs(first, second, block_box(game, k, blocks_top(game))), (variant, player)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -86,7 +86,7 @@ def test_the_table_shows_the_name_of_an_active_player_in_another_seat(variant: s
             break
     k = game.players.index(player)
     first, second = (render_table(game, with_name(player, n)) for n in (a, b))
-    assert differs(first, second, block_box(game, k, EDGE + TITLE))
+    assert differs(first, second, block_box(game, k, blocks_top(game)))
 
 
 # --- the final scoreboard -----------------------------------------------------------------
@@ -211,4 +211,4 @@ def test_names_in_other_scripts_and_emoji_show_on_the_table(name: str) -> None:
     game = game_of("classic")
     plain = render_table(game, with_name(2, "Mehmet"))
     other = render_table(game, with_name(2, name))
-    assert differs(plain, other, block_box(game, 1, EDGE + TITLE))
+    assert differs(plain, other, block_box(game, 1, blocks_top(game)))

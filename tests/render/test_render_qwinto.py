@@ -6,9 +6,12 @@ import itertools
 from collections.abc import Iterable
 
 import pytest
+from PIL import Image
 
-from bot.render import render_dice, render_scoreboard, render_sheet
+from bot.render import render_dice, render_scoreboard, render_sheet, render_table
+from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout
 from bot.render.dice import die_positions, sum_box
+from bot.render.parts import row_colours
 from bot.render.qwinto_sheet import (
     column_band_box,
     complete_columns,
@@ -19,6 +22,7 @@ from bot.render.qwinto_sheet import (
 )
 from bot.render.scoreboard import BoardLayout
 from bot.render.sheet import sheet_size
+from bot.render.table import blocks_top
 from bot.rules import PASS, Move
 from bot.rules.qwinto import (
     BLANK,
@@ -243,3 +247,41 @@ def test_qwinto_scoreboard(players: int) -> None:
     assert layout.score_columns == ["orange", "yellow", "purple", "bonus", "failed", "total"]
     assert 400 <= img.width <= 600
     assert len(data) < 150_000
+
+
+def pentagonal(img: Image.Image, box: tuple[float, float, float, float], row: str) -> bool:
+    """Whether the field in ``box`` is a pentagon, point up: its box's top corners show the
+    band, while its top middle and lower body are the field's."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+
+    def band(x: float, y: float) -> bool:
+        pixel = img.getpixel((round(x0 + x * w), round(y0 + y * h)))
+        assert isinstance(pixel, tuple)
+        colour = row_colours(row).band
+        return max(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 30
+
+    return (band(0.2, 0.1) and band(0.8, 0.1) and not band(0.5, 0.15)
+            and not band(0.2, 0.6) and not band(0.8, 0.6))
+
+
+def test_pentagons_are_drawn_alike_on_the_sheet_the_table_and_the_scoreboard() -> None:
+    """Each bonus field a pentagon on the sheet and on the small sheets, and no other
+    field: on the small sheets they were plain fields with a gold bar under them."""
+    game = with_fields(qwinto(2), 2, fields={"orange": {2: 3, 4: 5}})  # 2 ranks first
+    sheet = image(render(game)).convert("RGB")
+    table = image(render_table(game, NAMES)).convert("RGB")
+    board = image(render_scoreboard(game, NAMES)).convert("RGB")
+    layout = CompactLayout.of(game)
+    tops = [(table, blocks_top(game)),
+            (board, BoardLayout.of(game).sheets_top + layout.block_height + BLOCK_GAP)]
+    assert [s.player for s in game.ranking()] == [2, 1]
+    for i, row in enumerate(ROWS):
+        geometry = GEOMETRY[row]
+        for column in geometry.columns:
+            expected = column in geometry.pentagons
+            assert pentagonal(sheet, field_box(game, row, column), row) == expected
+            for img, top in tops:
+                x, y = EDGE + layout.cell_x(column), top + layout.row_top(i)
+                box = (x, y, x + layout.cell[0], y + layout.cell[1])
+                assert pentagonal(img, box, row) == expected, (row, column)

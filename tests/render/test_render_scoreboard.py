@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from bot.i18n import using
+from bot.messages import t
 from bot.render import render_scoreboard, theme
-from bot.render.compact import CompactLayout
-from bot.render.scoreboard import BoardLayout
+from bot.render.compact import CompactLayout, Surface
+from bot.render.parts import measure
+from bot.render.scoreboard import HEADER_SIZE, BoardLayout
+from bot.rules import new_game
 from bot.rules.qwixx import QwixxGame
 
 from .helpers import classic, crop, image, with_state
@@ -68,3 +74,36 @@ def test_only_the_winner_is_marked_without_a_tie() -> None:
 
 def test_missing_names_fall_back() -> None:
     assert image(render_scoreboard(classic(2), {})).width > 0
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "pl", "pt_BR", "tr"])
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+def test_the_header_words_are_of_one_size_and_fit_their_columns(
+        variant: str, language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"penalties" is as large as "bonus" and "total" (On Board's seven columns, and
+    Portuguese's "em branco", once drew it smaller), "rank" and "player" too."""
+    drawn: list[tuple[tuple[float, float], str, float]] = []
+    text = Surface.text
+
+    def spy(surface: Surface, p: tuple[float, float], words: str, size: float,
+            *args: Any, **kwargs: Any) -> None:
+        drawn.append((p, words, size))
+        text(surface, p, words, size, *args, **kwargs)
+
+    monkeypatch.setattr(Surface, "text", spy)
+    game = new_game(variant, [1, 2, 3], 1, {"board": "A"} if variant == "onboard" else {})
+    with using(language):
+        render_scoreboard(game, NAMES)
+        layout = BoardLayout.of(game)
+        columns = [c for c in layout.score_columns if c not in layout.rows]
+        words = {t(f"image.{c}"): c for c in ["rank", "player", *columns]}
+        header = {w: size for p, w, size in drawn if p[1] < layout.line_top(1)}
+        assert set(words) <= set(header)
+        sizes = {header[w] for w in words}
+        assert len(sizes) == 1, {w: header[w] for w in words}
+        size = sizes.pop()
+        assert size >= HEADER_SIZE  # nothing shrunk: these languages' words fit
+        for k, column in enumerate(layout.score_columns):
+            if column in columns:
+                cell = layout.table_cell(0, k + 2)
+                assert measure(t(f"image.{column}"), size, column == "total") < cell[2] - cell[0]

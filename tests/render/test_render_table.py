@@ -6,7 +6,7 @@ import pytest
 
 from bot.render import latest_between, latest_from_moves, render_table
 from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout
-from bot.render.table import TITLE, table_size
+from bot.render.table import blocks_top, table_size
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.positions import reposition
 
@@ -22,7 +22,7 @@ def game_of(variant: str) -> Game:
 
 def block_top(game: Game, k: int) -> int:
     layout = CompactLayout.of(game)
-    return EDGE + TITLE + k * (layout.block_height + BLOCK_GAP)
+    return blocks_top(game) + k * (layout.block_height + BLOCK_GAP)
 
 
 def cell_box(game: Game, k: int, i: int, j: int) -> tuple[int, int, int, int]:
