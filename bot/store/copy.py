@@ -64,8 +64,9 @@ def _copy_all(snapshot: Path, url: str) -> dict[str, int]:
     with closing(sqlite3.connect(snapshot)) as source, psycopg.connect(url) as target:
         games = target.execute("SELECT COUNT(*) FROM games").fetchone()
         if games and games[0]:
-            raise CopyError(f"{redacted(url)} already has {games[0]} games; copy-db only "
-                            "fills an empty database")
+            count = f"{games[0]:,} game{'' if games[0] == 1 else 's'}"
+            raise CopyError(f"{redacted(url)} already has {count}; copy-db only fills an "
+                            "empty database")
         counts: dict[str, int] = {}
         for table in _tables(source):
             read, wrote = _copy_table(source, target, table)
