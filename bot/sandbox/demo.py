@@ -31,6 +31,8 @@ LEVEL_MENU = "Change a computer player's level"
 AFTER = "The channel after the game"
 Print = Callable[[str], None]
 MENTION = re.compile(r"<@!?(\d+)>")
+DEMO_FILE = re.compile(r"\d{3}-[\w-]+\.png")
+"""The name of an image the demo writes (see :class:`ImageSaver`)."""
 TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 

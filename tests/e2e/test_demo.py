@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from bot.__main__ import main
 from bot.sandbox.demo import run_demo
 
 
@@ -42,31 +39,3 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
     assert "[Open my sheet]" not in after and "Decide in" not in after
     assert "[Rematch]" in after and "<scoreboard.png>" in after
     assert count == len(list((tmp_path / "out").iterdir())) > 3
-
-
-def test_the_demo_command_refuses_a_wrong_player_count(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["demo", "--players", "9"])
-    assert exit_.value.code == 2
-    assert "--players: Qwixx is for 2-5 players, got 9" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(("argv", "error"), [
-    (["--players", "1", "--computers", "5"], "--players: Qwixx is for 2-5 players, got 6 "
-                                             "(1 + 5 computers)"),
-    (["--players", "0", "--computers", "2"], "--players: 1-6 simulated members, got 0"),
-    (["--level", "hard"], "--level: only with --computers"),
-    (["--computers", "1", "--level", "expert"], "invalid choice: 'expert'"),
-])
-def test_the_demo_command_refuses_wrong_seats(
-        argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["demo", *argv])
-    assert exit_.value.code == 2
-    assert error in capsys.readouterr().err
-
-
-def test_the_demo_command_refuses_an_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["demo", "--variant", "yahtzee"])
-    assert "invalid choice: 'yahtzee'" in capsys.readouterr().err
