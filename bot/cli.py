@@ -149,24 +149,25 @@ def check_demo(args: argparse.Namespace) -> None:
                           f"got {args.seed:,}")
 
 
+def file_in_the_way(folder: Path) -> Path | None:
+    """The part of ``folder``'s path that is a file, if one is."""
+    return next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+
+
 def folder_problem(folder: Path) -> str | None:
-    """Why ``folder`` is not a folder that is there (None when it is): the first part
-    of its path that is missing, or a file in its way."""
-    for part in (folder, *folder.parents):
-        if part.is_dir():
-            return None if part == folder else f"there is no folder {folder}"
-        if part.exists():
-            return f"{part} is a file, not a folder"
-    return f"there is no folder {folder}"
+    """Why ``folder`` is not a folder that is there (None when it is)."""
+    blocking = file_in_the_way(folder)
+    if blocking is not None:
+        return f"{blocking} is a file, not a folder"
+    return None if folder.is_dir() else f"there is no folder {folder}"
 
 
 def make_folder(folder: Path, what: str) -> None:
-    """Make ``folder`` (and the folders above it) unless it is there; refused in one line."""
-    problem = folder_problem(folder)
-    if problem is None:
-        return
-    if "is a file" in problem:
-        raise ConfigError(f"{what}: {problem}")
+    """Make ``folder`` (and the folders above it) unless it is there; refused in one
+    line, ``what`` naming the argument."""
+    blocking = file_in_the_way(folder)
+    if blocking is not None:
+        raise ConfigError(f"{what}: {blocking} is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
