@@ -19,6 +19,14 @@ MIN_INTERVAL = 0.5
 """Seconds between two redraws of a bar at most once (a terminal is slow to write to)."""
 
 
+def note(text: str, *, stream: TextIO | None = None) -> None:
+    """``text`` on a line of its own, on a terminal only: a step that cannot be measured
+    (one long query) but should not leave the screen silent."""
+    out = sys.stderr if stream is None else stream
+    if out.isatty():
+        print(text, file=out, flush=True)
+
+
 def _nothing(done: int) -> None:
     """The advance of work no one watches."""
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.cli import folder_problem, make_folder
 from bot.config import POSTGRES_SCHEMES, ConfigError, database_path, load_settings
+from bot.progress import note
 from bot.store.maintenance import backup, check_database
 from bot.text import quote
 
@@ -39,10 +40,10 @@ def shown(target: Path | str) -> str:
     return str(target) if isinstance(target, Path) else redacted(target)
 
 
-def check_target(target: Path | str, *, exists: bool) -> None:
+def check_target(target: Path | str, *, exists: bool, checked: bool = True) -> None:
     """Refuse a database that cannot be used: a SQLite path that is a folder, whose
     folder is missing, that is missing itself (``exists``) or that fails SQLite's quick
-    check; a PostgreSQL server that does not answer (the reason named)."""
+    check (``checked``); a PostgreSQL server that does not answer (the reason named)."""
     if isinstance(target, str):
         from bot.store.postgres import check_reachable
 
@@ -57,7 +58,9 @@ def check_target(target: Path | str, *, exists: bool) -> None:
             raise ConfigError(f"cannot open the database {target}: {problem}")
         if exists:
             raise ConfigError(f"there is no database file {target}")
-    check_database(target)
+    elif checked:
+        note(f"checking {target} (SQLite's quick_check)…")
+        check_database(target)
 
 
 def counted(number: int, thing: str) -> str:
@@ -76,7 +79,7 @@ def run_backup(file: Path, database: str | None) -> int:
     source = database_of(database)
     if not isinstance(source, Path):
         raise ConfigError("backup copies a SQLite file; for PostgreSQL use pg_dump")
-    check_target(source, exists=True)
+    check_target(source, exists=True, checked=False)  # the copy is checked
     if file.is_dir():
         raise ConfigError(f"FILE: {file} is a folder; name the backup file, e.g. "
                           f"{file / 'qwixx-backup.db'}")

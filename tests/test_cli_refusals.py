@@ -152,9 +152,7 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
     (["backup", "{tmp}/games.db"], DB, None,
      "qwixx-bot backup: the backup must go to another file than {tmp}/games.db"),
     (["backup", "{tmp}/copy.db", "--database", "{tmp}/afile"], {}, None,
-     "qwixx-bot backup: the database file {tmp}/afile failed SQLite's quick_check: file is "
-     "not a database. Restore it from a backup (README, Operations) or move it aside to "
-     "start with an empty one"),
+     "qwixx-bot backup: cannot back up {tmp}/afile to {tmp}/copy.db: file is not a database"),
     # migrate
     (["migrate", "--database", ""], {}, None, f"qwixx-bot migrate: --database {EMPTY_DATABASE}"),
     (["migrate", "--database", "{tmp}/missing/qwixx.db"], {}, None,

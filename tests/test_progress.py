@@ -70,6 +70,7 @@ def test_prune_shows_the_games_done(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     asyncio.run(an_old_history(database))
     assert cli.main(["prune", "--finished-before", "2026-01-01", "--database",
                      str(database)]) == 0
+    assert terminal.getvalue().startswith(f"checking {database} (SQLite's quick_check)…\n")
     bar = last_state(terminal.getvalue(), "removing the logs of ended games")
     assert bar.startswith("removing the logs of ended games: 100% |") and " 1/1 games [" in bar
 
