@@ -16,7 +16,7 @@ from typing import TextIO
 Advance = Callable[[int], None]
 """Tell the bar that ``n`` more units are done."""
 MIN_INTERVAL = 0.5
-"""Seconds between two redraws of a bar at most once (a terminal is slow to write to)."""
+"""A bar is redrawn at most once in this many seconds (a terminal is slow to write to)."""
 
 
 def note(text: str, *, stream: TextIO | None = None) -> None:
@@ -43,10 +43,11 @@ def stage(what: str, total: int, unit: str = "", *, eta: bool = True,
         return
     from tqdm import tqdm
 
-    counts = "{n_fmt}/{total_fmt}" + ("{unit}" if unit == "B" else " {unit}")
+    counts = "{n_fmt}/{total_fmt}{unit}"  # the unit written with its space, but for bytes
     shape = (f"{{desc}}: {{percentage:3.0f}}% |{{bar}}| {counts} "
              "[{elapsed}<{remaining}, {rate_fmt}]" if eta else f"{{desc}}: {counts} [{{elapsed}}]")
-    with tqdm(total=total, desc=what, unit=unit or "it", file=out, mininterval=MIN_INTERVAL,
+    shown_unit = unit if unit == "B" else f" {unit or 'steps'}"
+    with tqdm(total=total, desc=what, unit=shown_unit, file=out, mininterval=MIN_INTERVAL,
               dynamic_ncols=True, unit_scale=unit == "B" or total >= 100_000,
               unit_divisor=1000, bar_format=shape, leave=True) as bar:
         def advance(done: int) -> None:
