@@ -19,6 +19,12 @@ MIN_INTERVAL = 0.5
 """A bar is redrawn at most once in this many seconds (a terminal is slow to write to)."""
 
 
+def watched() -> bool:
+    """Whether a bar would be seen (standard error is a terminal): work may skip counting
+    its total otherwise."""
+    return sys.stderr.isatty()
+
+
 def note(text: str, *, stream: TextIO | None = None) -> None:
     """``text`` on a line of its own, on a terminal only: a step that cannot be measured
     (one long query) but should not leave the screen silent."""

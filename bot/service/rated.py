@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.players import is_computer
-from bot.progress import stage
+from bot.progress import stage, watched
 from bot.rules import game_from_json
 from bot.service.play import Options
 from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
@@ -145,7 +145,7 @@ class RatingService:
         batch of them (a first start with ratings) shows its progress on a terminal."""
         done, conflicts = 0, 0
         games = await self.store.unrated_games(BATCH)
-        total = await self.store.count_unrated() if len(games) == BATCH else 0  # no bar
+        total = await self.store.count_unrated() if len(games) == BATCH and watched() else 0
         with stage("rating the games played so far", total, "games") as advance:
             while games:
                 try:
