@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.shards import ShardError, ShardPlan
-from bot.text import quote
+from bot.text import quote, shorten
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 DAY = 86400
@@ -26,6 +27,11 @@ MAX_GAMES_PER_SERVER = 50
 """Default of lobbies and running games one server may have at once."""
 _MOST_GAMES = {"QWIXX_MAX_GAMES_PER_MEMBER": (MAX_GAMES_PER_MEMBER, 1000),
                "QWIXX_MAX_GAMES_PER_SERVER": (MAX_GAMES_PER_SERVER, 100_000)}
+SETTINGS = ("DISCORD_TOKEN", "QWIXX_DATABASE", "QWIXX_DEV_GUILD", "QWIXX_LOG_LEVEL",
+            "QWIXX_SHARDS", "QWIXX_FORGET_SERVER_AFTER", *_MOST_GAMES)
+"""Every setting the bot reads (the environment, or ``.env``)."""
+DATABASE_FORMS = ("a SQLite file (qwixx.db, sqlite:///path) or "
+                  "postgresql://user:password@host/database")
 
 
 class ConfigError(ValueError):
@@ -51,33 +57,86 @@ class Settings:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines; blank lines and ``#`` comments are ignored."""
+    """``KEY=value`` lines (``export KEY=value`` too, as a shell reads them); blank lines
+    and ``#`` comments are ignored. A key that is no setting but looks like one is refused,
+    naming the setting it resembles."""
     if not path.is_file():
         return {}
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a byte order mark is no part of a key
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "it is not UTF-8 text"
+        raise ConfigError(f"cannot read {path}: {reason}") from None
     values: dict[str, str] = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        key, sep, value = line.partition("=")
+        key, sep, value = line.removeprefix("export ").partition("=")
         if not sep:
             # the line is not shown: it may be a mistyped DISCORD_TOKEN
             raise ConfigError(f"{path}:{number}: expected KEY=value, got a line without '='")
-        values[key.strip()] = value.strip().strip("'\"")
+        key = key.strip()
+        mistyped = unknown_setting(key, everything=True)
+        if mistyped:  # .env is the bot's: any name in it should be a setting
+            raise ConfigError(f"{path}:{number}: {mistyped}")
+        values[key] = value.strip().strip("'\"")
     return values
 
 
-def database_path(value: str) -> Path | str:
-    """A SQLite file path or ``sqlite:///path`` URL (a Path), or a PostgreSQL URL (as is)."""
-    if value.startswith("sqlite:///"):
-        return Path(value.removeprefix("sqlite:///"))
-    if value.startswith(POSTGRES_SCHEMES):
-        return value
-    if "://" in value:  # only the scheme is shown: the rest may hold a password
-        scheme = quote(value.partition("://")[0], 20)
-        raise ConfigError("QWIXX_DATABASE must be a SQLite file, sqlite:///path or "
-                          f"postgresql://user:password@host/database, got a {scheme} URL")
-    return Path(value)
+def unknown_setting(key: str, everything: bool, given: Iterable[str] = ()) -> str | None:
+    """Why ``key`` is refused, if it is no setting but near one that is not ``given``
+    (``everything``: also any other ``QWIXX_`` name)."""
+    if key in SETTINGS or not key.isascii():
+        return None
+    near = difflib.get_close_matches(key.upper(), SETTINGS, n=1, cutoff=0.85)
+    if near and near[0] != key and near[0] not in given:
+        return f"{shorten(key)} is not a setting; did you mean {near[0]}?"
+    if everything and key.upper().startswith("QWIXX_"):
+        return f"{shorten(key)} is not a setting; the settings are {', '.join(SETTINGS)}"
+    return None
+
+
+def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
+    """A SQLite file path or ``sqlite:///path`` URL (a Path), or a PostgreSQL URL (as is,
+    once it reads as one). ``name`` is where the value came from, for the refusal."""
+    text = value.strip()
+    if text.startswith("sqlite:"):
+        path = text.removeprefix("sqlite:///")
+        if path == text or not path:
+            raise ConfigError(f"{name}: a SQLite URL is sqlite:/// and the file's path "
+                              f"(sqlite:///qwixx.db, sqlite:////data/qwixx.db), got {quote(text)}")
+        return Path(path)
+    if text.startswith(POSTGRES_SCHEMES):
+        problem = postgres_problem(text)
+        if problem:
+            raise ConfigError(f"{name}: {problem}")
+        return text
+    if "://" in text:  # only the scheme is shown: the rest may hold a password
+        scheme = quote(text.partition("://")[0], 20)
+        raise ConfigError(f"{name} must be {DATABASE_FORMS}, got a {scheme} URL")
+    if not text:
+        raise ConfigError(f"{name} is empty: give {DATABASE_FORMS}"
+                          + (" (or leave the setting out for qwixx.db)"
+                             if name == "QWIXX_DATABASE" else ""))
+    return Path(text)
+
+
+def postgres_problem(url: str) -> str | None:
+    """What keeps ``url`` from being read as a PostgreSQL URL (never repeating it: it may
+    hold a password); None if it reads."""
+    import psycopg
+
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return ("not a PostgreSQL URL that can be read; write it as "
+                "postgresql://user:password@host:port/database, with any @ : / % # ? in "
+                "the password written as %40 %3A %2F %25 %23 %3F")
+    for port in str(info.get("port") or "5432").split(","):
+        if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+            return f"the port must be a number from 1 to 65535, got {quote(port, 20)}"
+    return None
 
 
 def shard_plan(value: str) -> ShardPlan | None:
@@ -87,7 +146,7 @@ def shard_plan(value: str) -> ShardPlan | None:
     try:
         return ShardPlan.parse(value)
     except ShardError as error:
-        raise ConfigError(f"QWIXX_SHARDS: {error}; got {quote(value)}") from None
+        raise ConfigError(f"QWIXX_SHARDS {quote(value)}: {error}") from None
 
 
 def grace_period(value: str) -> int:
@@ -119,21 +178,23 @@ def most_games(name: str, value: str) -> int:
 
 def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".env"),
                   need_token: bool = True) -> Settings:
-    merged = {**read_dotenv(dotenv), **(os.environ if env is None else env)}
+    environment = os.environ if env is None else env
+    merged = {**read_dotenv(dotenv), **environment}
+    refuse_mistyped(environment, merged)
     token = merged.get("DISCORD_TOKEN", "").strip()
     if need_token and not token:
         raise ConfigError("DISCORD_TOKEN is not set: put the bot token in the environment "
-                          "or in .env (see .env.example)")
+                          "or in a .env file in this folder (README: Settings)")
     guild = merged.get("QWIXX_DEV_GUILD", "").strip()
-    if guild and not guild.isdigit():
+    if guild and not (guild.isascii() and guild.isdigit()):
         raise ConfigError(f"QWIXX_DEV_GUILD must be a server id (digits), got {quote(guild)}")
-    level = merged.get("QWIXX_LOG_LEVEL", "INFO").strip().upper()
+    level = merged.get("QWIXX_LOG_LEVEL", "").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError("QWIXX_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, "
                           f"got {quote(level)}")
     return Settings(
         token=token,
-        database=database_path(merged.get("QWIXX_DATABASE", "qwixx.db").strip() or "qwixx.db"),
+        database=database_path(merged.get("QWIXX_DATABASE", "qwixx.db")),
         dev_guild=int(guild) if guild else None,
         log_level=level,
         shards=shard_plan(merged.get("QWIXX_SHARDS", "").strip()),
@@ -143,3 +204,12 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".en
         max_games_per_server=most_games("QWIXX_MAX_GAMES_PER_SERVER",
                                         merged.get("QWIXX_MAX_GAMES_PER_SERVER", "").strip()),
     )
+
+
+def refuse_mistyped(names: Iterable[str], given: Mapping[str, str]) -> None:
+    """A variable of the environment named almost as a setting that is not ``given`` is
+    refused: that setting would silently keep its default."""
+    for name in names:
+        mistyped = unknown_setting(name, everything=False, given=given)
+        if mistyped:
+            raise ConfigError(mistyped)

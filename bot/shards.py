@@ -62,8 +62,9 @@ class ShardPlan:
             low, high = int(first), int(last if dash else first)
             if high < low:
                 raise ShardError(f"the range {part[:20]} runs backwards")
-            # ids past the count are refused below; one past it is enough to say so
-            ids.extend(range(low, min(high, count, MAX_SHARDS) + 1))
+            # ids past the count are refused below; the first one past it is enough to
+            # say so (a range is not spelled out to its end: it may be huge)
+            ids.extend(range(low, min(high, max(low, min(count, MAX_SHARDS))) + 1))
         if len(set(ids)) != len(ids):
             raise ShardError("a shard id is given twice")
         return cls(tuple(sorted(ids)), count)

@@ -38,6 +38,28 @@ def test_mistakes_name_the_setting(tmp_path: Path, env: dict[str, str], named: s
         load_settings(env, dotenv=tmp_path / ".env")
 
 
+def test_export_lines_and_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("\ufeffexport DISCORD_TOKEN=from-file\nexport QWIXX_LOG_LEVEL=debug\n")
+    settings = load_settings({}, dotenv=dotenv)
+    assert (settings.token, settings.log_level) == ("from-file", "DEBUG")
+
+
+def test_an_empty_log_level_is_the_default(tmp_path: Path) -> None:
+    assert load_settings({"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": " "},
+                         dotenv=tmp_path / ".env").log_level == "INFO"
+
+
+def test_a_near_miss_is_refused_only_when_its_setting_is_missing(tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": "x", "DISCORD_BOT_TOKEN": "another bot's"}
+    assert load_settings(env, dotenv=tmp_path / ".env").token == "x"
+    with pytest.raises(ConfigError, match="DISCORD_BOT_TOKEN is not a setting; did you mean "
+                                          "DISCORD_TOKEN"):
+        load_settings({"DISCORD_BOT_TOKEN": "x"}, dotenv=tmp_path / ".env")
+    assert load_settings({**env, "QWIXX_GOLDEN": "1", "PATH": "/bin"},
+                         dotenv=tmp_path / ".env").token == "x"  # unrelated names pass
+
+
 def test_a_malformed_dotenv_line_names_file_and_line(tmp_path: Path) -> None:
     dotenv = tmp_path / ".env"
     dotenv.write_text("DISCORD_TOKEN=x\nthis is not a setting\n")

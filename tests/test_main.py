@@ -193,7 +193,7 @@ def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -
     target = environment.with_name("copy.db")
     assert cli.main(["backup", str(target)]) == 0
     out = capsys.readouterr().out
-    assert "quick_check ok" in out and "2 games" in out
+    assert "quick_check ok" in out and "2 games\n" in out
     with closing(sqlite3.connect(target)) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
     assert cli.main(["backup", str(environment)]) == 2
@@ -207,19 +207,16 @@ def test_backup_makes_the_folder_it_writes_to(
     target = environment.parent / "backups" / "qwixx-2026-11-27.db"  # as the README has it
     assert cli.main(["backup", str(target)]) == 0
     assert target.is_file() and "quick_check ok" in capsys.readouterr().out
-    (environment.parent / "taken").write_text("a file, not a folder")
-    assert cli.main(["backup", str(environment.parent / "taken" / "x.db")]) == 2
-    error = capsys.readouterr().err
-    assert error.startswith("qwixx-bot: cannot write the backup") and error.count("\n") == 1
 
 
-def test_migrate_names_a_database_it_cannot_open(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    missing = tmp_path / "no-such-folder" / "qwixx.db"
-    assert cli.main(["migrate", "--database", str(missing)]) == 2
-    error = capsys.readouterr().err
-    assert error == (f"qwixx-bot: cannot open the database {missing}: there is no folder "
-                     f"{missing.parent}\n")
+def test_backup_of_another_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, target = tmp_path / "other.db", tmp_path / "copy.db"
+    with closing(sqlite3.connect(source)) as db, db:
+        db.executemany("CREATE TABLE t (x)", [()])
+        db.executemany("INSERT INTO t VALUES (?)", [(1,), (2,), (3,)])
+    assert cli.main(["backup", str(target), "--database", f"sqlite:///{source}"]) == 0
+    assert capsys.readouterr().out == (f"backed up {source} to {target} (quick_check ok): "
+                                       "3 t\n")
 
 
 def test_migrate_command(database: str | Path, environment: Path,
@@ -228,9 +225,6 @@ def test_migrate_command(database: str | Path, environment: Path,
     assert f"schema version {LATEST_VERSION} (up to date)" in capsys.readouterr().out
     assert cli.main(["migrate"]) == 0  # QWIXX_DATABASE
     assert environment.exists()
-    assert cli.main(["migrate", "--database", "mysql://root:secret@db/qwixx"]) == 2
-    error = capsys.readouterr().err
-    assert "QWIXX_DATABASE must be" in error and "secret" not in error
 
 
 async def a_history(path: Path) -> None:
@@ -301,21 +295,7 @@ def test_copy_db_copies_every_table_and_shows_the_counts(
     assert asyncio.run(new_game()) == 4  # after the copied ids (three games)
     # Copying again into a database that has games is refused, and changes nothing.
     assert cli.main(["copy-db", str(source), url]) == 2
-    assert "already has 4 games" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(("source", "target", "says"), [
-    ("missing.db", "postgres", "there is no SQLite database"),
-    ("games.db", "mysql://root:secret@db/qwixx", "must be a postgresql:// URL"),
-    ("games.db", "postgresql://nobody:secret@/none?host=/nowhere", "cannot open store"),
-])
-def test_copy_db_refusals(tmp_path: Path, postgres: PostgresServer, source: str, target: str,
-                          says: str, capsys: pytest.CaptureFixture[str]) -> None:
-    asyncio.run(a_history(tmp_path / "games.db"))
-    url = postgres.clean_database() if target == "postgres" else target
-    assert cli.main(["copy-db", str(tmp_path / source), url]) == 2
-    error = capsys.readouterr().err
-    assert says in error and "secret" not in error and error.count("\n") == 1
+    assert "already has 4 games;" in capsys.readouterr().err
 
 
 async def an_old_history(path: str | Path) -> None:
@@ -348,8 +328,12 @@ def test_prune_command(database: str | Path, environment: Path,
     assert cli.main(dry[:3] + dry[4:]) == 0
     out = capsys.readouterr().out
     assert "removed the moves and events of 1 game " in out and "kept" in out
-    assert ("freed inside the file" in out) == isinstance(database, Path)
-    assert "VACUUM" in out or not isinstance(database, Path)
+    if isinstance(database, Path):  # one game's rows shared their pages with others
+        assert out.splitlines()[1] == (f"{database} is {cli.upkeep.size(database.stat().st_size)}"
+                                       "; no page of it was freed (the rows removed shared "
+                                       "their pages with rows that stay)")
+    else:
+        assert out.count("\n") == 1
     after = asyncio.run(what_it_shows(database))
     assert after[1:3] == ([], [])  # game 1's moves and events
     assert after[0] == shown[0] and after[3:] == shown[3:]  # the rest, the running game's too
@@ -358,21 +342,3 @@ def test_prune_command(database: str | Path, environment: Path,
         async with Store(database) as store:
             return len(await store.moves(2))
     assert asyncio.run(running_moves()) == 1
-
-
-@pytest.mark.parametrize(("args", "says"), [
-    ([], "prune needs a date: qwixx-bot prune --finished-before YYYY-MM-DD"),
-    (["--finished-before", "last spring"], "'last spring' is not a date; write it as YYYY-MM-DD"),
-    (["--finished-before", "2026-02-30"], "is not a date"),
-    (["--finished-before", "2999-01-01"], "2999-01-01 is in the future"),
-    (["--finished-before", "2026-01-01", "--database", "mysql://root:secret@db/q"],
-     "QWIXX_DATABASE must be"),
-    (["--finished-before", "2026-01-01", "--database", "missing.db"],
-     "there is no database file missing.db to prune"),
-])
-def test_prune_refusals(environment: Path, args: list[str], says: str,
-                        capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["prune", *args]) == 2
-    error = capsys.readouterr().err
-    assert says in error and error.count("\n") == 1 and "secret" not in error
-    assert not environment.exists()  # nothing made

@@ -2,9 +2,11 @@
 
 Simulated members start a game, join, and choose among the buttons the bot
 offers them; the host may seat computer players as a host would, with the
-lobby's button. The transcript shows each public message as it is posted, then
-the channel as it reads after the game (the newest version of every message);
-every image the bot sent is written to the output folder.
+lobby's button, and looks at the table (everyone's sheet) once. The transcript
+shows each public message as it is posted, then the channel as it reads after the
+game (the newest version of every message), each message framed as Discord shows
+it; every image the bot sent is written to the output folder, and named where the
+transcript shows it.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
 
-from .autoplay import play_round, seeded_policy, wait_for_turn
-from .driver import BUTTON, STRING_SELECT
+from .autoplay import play_round, seeded_policy, turn_message, wait_for_turn
+from .driver import BUTTON, COMMAND, STRING_SELECT
 from .records import StoredMessage
 from .sandbox import Sandbox
 from .validation import unavailable
@@ -29,8 +32,16 @@ NAMES = ("Ana", "Ben", "Cem", "Dana", "Emel", "Finn")
 ADD_COMPUTER = "Add computer player"
 LEVEL_MENU = "Change a computer player's level"
 AFTER = "The channel after the game"
+TABLE_ROUND = 2
+"""After this round the host looks at the table (everyone's sheet), once."""
 Print = Callable[[str], None]
 MENTION = re.compile(r"<@!?(\d+)>")
+COMMAND_MENTION = re.compile(r"</([^:>]+):\d+>")
+CHANNEL_MENTION = re.compile(r"<#(\d+)>")
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+BOT_NAME = "Qwixx Bot"
+DEMO_FILE = re.compile(r"\d{3}-[\w-]+\.png")
+"""The name of an image the demo writes (see :class:`ImageSaver`)."""
 TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 
@@ -45,15 +56,26 @@ def relative(seconds: float) -> str:
 
 
 class Transcript:
-    """Prints public messages as people read them: mentions as names, times as times."""
+    """Prints messages as people read them in Discord: each framed, with who posted it,
+    its number in the channel and whether it was edited; mentions as names, commands as
+    the ``/qwixx rules`` a reader sees, times as times, images by the file they were
+    saved to."""
 
-    def __init__(self, sb: Sandbox, names: dict[int, str], out: Print) -> None:
-        self.sb, self.names, self.out = sb, names, out
-        self.shown: set[int] = set()
+    def __init__(self, sb: Sandbox, names: dict[int, str], out: Print,
+                 images: ImageSaver) -> None:
+        self.sb, self.names, self.out, self.images = sb, names, out, images
+        self.numbers: dict[int, int] = {}
+        """Each message's number, in the order it was first shown."""
 
     def readable(self, text: str) -> str:
         text = MENTION.sub(lambda m: "@" + self.names.get(int(m[1]), m[1]), text)
+        text = COMMAND_MENTION.sub(r"/\1", text)
+        text = CHANNEL_MENTION.sub(self._channel, text)
         return TIMESTAMP.sub(self._time, text)
+
+    def _channel(self, match: re.Match[str]) -> str:
+        channel = self.sb.server.world.channels.get(int(match[1]))
+        return f"#{channel.name if channel else match[1]}"
 
     @staticmethod
     def _time(match: re.Match[str]) -> str:
@@ -63,35 +85,50 @@ class Transcript:
         return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(moment))
 
     def say(self, line: str) -> None:
-        self.out(self.readable(line))
+        """A member's action, outside any message."""
+        self.out(f"» {self.readable(line)}")
+
+    def header(self, message: StoredMessage) -> str:
+        """Who posted ``message``, which message of the channel it is (a private answer
+        has no place in the channel: whom it is for instead), whether it was edited."""
+        if message.ephemeral:
+            parts = [message.author.name]
+        else:
+            number = self.numbers.setdefault(message.id, len(self.numbers) + 1)
+            parts = [f"{message.author.name} · message {number}"]
+        if message.edited_timestamp:
+            parts.append("edited")
+        interaction = self.sb.server.world.interactions.get(message.interaction_id or 0)
+        if interaction is not None and interaction.type == COMMAND:
+            parts.append(f"answers {self.names.get(interaction.user_id, '?')}'s "
+                         f"/{' '.join(command_path(interaction.data))}")
+        if message.ephemeral:
+            parts.append(f"only {self.names.get(message.visible_to or 0, '?')} sees it")
+        return " · ".join(parts)
 
     def show(self, message: StoredMessage) -> None:
-        """The message as it stands: its text, then its files, then its buttons and menus."""
-        self.out("")
+        """The message as it stands, framed: its text, embeds, files and controls."""
+        lines: list[str] = []
         if message.content:
-            self.out(self.readable(message.content))
+            lines += self.readable(message.content).splitlines()
         for embed in message.embeds:
             parts = [embed.get("title"), embed.get("description"),
                      *(f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or [])]
-            self.out(self.readable("\n".join(str(p) for p in parts if p)))
-        controls = []
-        for item in message.interactive():
-            if item.get("type") == BUTTON and item.get("label"):
-                controls.append(f"[{item['label']}]")
-            elif item.get("type") == STRING_SELECT:
-                controls.append(f"[{item.get('placeholder') or 'menu'} ▾]")
-        files = "  ".join(f"<{a.filename}>" for a in message.attachments)
-        for extra in (files, "  ".join(controls)):
-            if extra:
-                self.out(self.readable(extra))
+            lines += self.readable("\n".join(str(p) for p in parts if p)).splitlines()
+        lines += [f"🖼 {a.filename} ({self.images.where(a.id)})" for a in message.attachments]
+        controls = [control(item) for item in message.interactive()]
+        if any(controls):
+            lines.append("  ".join(c for c in controls if c))
+        self.out("")
+        self.out(f"┌ {self.header(message)}")
+        for line in lines:
+            self.out(f"│ {line}".rstrip())
 
     def catch_up(self) -> None:
         """Every public message not printed yet, as it was when it appeared."""
         for message in self.sb.messages():
-            if message.ephemeral or message.id in self.shown or message.loading:
-                continue
-            self.shown.add(message.id)
-            self.show(message)
+            if message.id not in self.numbers and not message.loading:
+                self.show(message)
 
     def channel_after(self) -> None:
         """The channel as it reads now: each message's newest version, deleted ones gone."""
@@ -100,6 +137,26 @@ class Transcript:
         for message in self.sb.messages():
             if not message.loading:
                 self.show(message)
+
+
+def command_path(data: dict[str, Any]) -> list[str]:
+    """``["qwixx", "start"]`` of a slash command's interaction data, with its options."""
+    path, options = [str(data.get("name", "?"))], list(data.get("options") or [])
+    while options and options[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        path.append(str(options[0]["name"]))
+        options = list(options[0].get("options") or [])
+    return path + [f"{o['name']}:{o.get('value')}" for o in options]
+
+
+def control(item: dict[str, Any]) -> str:
+    """A button or menu as ``[Label]`` (struck through when disabled), or ``""``."""
+    if item.get("type") == BUTTON and item.get("label"):
+        shown = f"[{item['label']}]"
+    elif item.get("type") == STRING_SELECT:
+        shown = f"[{item.get('placeholder') or 'menu'} ▾]"
+    else:
+        return ""
+    return f"~~{shown}~~" if item.get("disabled") else shown
 
 
 async def quiet(sb: Sandbox, seconds: float = 0.3, longest: float = 10.0) -> None:
@@ -115,16 +172,22 @@ class ImageSaver:
 
     def __init__(self, sb: Sandbox, folder: Path) -> None:
         self.sb, self.folder = sb, folder
-        self.saved: set[int] = set()
+        self.saved: dict[int, str] = {}
         folder.mkdir(parents=True, exist_ok=True)
 
     def collect(self) -> None:
         for message in list(self.sb.server.world.messages.values()):
             for attachment in message.attachments:
                 if attachment.id not in self.saved:
-                    self.saved.add(attachment.id)
-                    name = f"{len(self.saved):03d}-{attachment.filename}"
+                    name = f"{len(self.saved) + 1:03d}-{attachment.filename}"
+                    self.saved[attachment.id] = name
                     (self.folder / name).write_bytes(attachment.data)
+
+    def where(self, attachment_id: int) -> str:
+        """The file an attachment was saved to (collected first if it is new)."""
+        if attachment_id not in self.saved:
+            self.collect()
+        return str(self.folder / self.saved[attachment_id])
 
 
 async def run_demo(variant: str, players: int, out: Path, seed: int,
@@ -139,19 +202,20 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
     with tempfile.TemporaryDirectory() as folder:
         # The demo plays at click speed, faster than a channel may be written:
         # no write budget here (the bot keeps it everywhere else).
-        async with Sandbox(members=names, settle=0.02, write_limit=False) as sb:
+        async with Sandbox(members=names, settle=0.02, write_limit=False,
+                           bot_name=BOT_NAME) as sb:
             unchecked = unavailable() if sb.server.validator is None else None
             await sb.run_bot(QwixxBot(Path(folder) / "demo.db", dev_guild=sb.guild.id, coalesce=0.1,
                                       seeds=lambda: seed, budget=WriteBudget(10_000, 1.0)))
             members = [sb.member(n) for n in names]
             host = members[0]
-            transcript = Transcript(sb, {m.id: m.name for m in members}, print_line)
             images = ImageSaver(sb, out)
+            transcript = Transcript(sb, {m.id: m.name for m in members}, print_line, images)
 
             def log(line: str) -> None:
                 images.collect()
                 transcript.catch_up()
-                transcript.say(line)
+                transcript.say(line.strip())
 
             log(f"{host.name}: /qwixx start variant:{variant}")
             lobby = (await host.slash("qwixx", "start", variant=variant)).message
@@ -172,9 +236,14 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
             await host.click(lobby, label="Start")
             await wait_for_turn(sb)
             transcript.catch_up()
-            policy = seeded_policy(seed)
+            policy, rounds = seeded_policy(seed), 0
             while await play_round(sb, members, policy, log=log):
                 transcript.catch_up()
+                rounds += 1
+                turn = turn_message(sb)
+                if rounds == TABLE_ROUND and turn is not None:
+                    log(f"{host.name} presses Table")
+                    transcript.show((await host.click(turn, label="Table")).message)
             await quiet(sb)  # the last edits (buttons and clocks gone) land after the scores
             transcript.catch_up()
             images.collect()

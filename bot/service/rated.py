@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.players import is_computer
+from bot.progress import stage, watched
 from bot.rules import game_from_json
 from bot.service.play import Options
 from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
@@ -140,17 +141,23 @@ class RatingService:
         return [change_of(line) for line in await self.store.rating_changes(game_id)]
 
     async def backfill(self) -> int:
-        """Rate every counted game not rated yet, oldest first; how many."""
+        """Rate every counted game not rated yet, oldest first; how many. More than a
+        batch of them (a first start with ratings) shows its progress on a terminal."""
         done, conflicts = 0, 0
-        while games := await self.store.unrated_games(BATCH):
-            try:
-                await self.store.rate_games(await self._matches(games), rate_stored)
-            except RatingConflict:
-                conflicts += 1  # another process rates too: read what is left again
-                if conflicts == ATTEMPTS:
-                    raise
-                continue
-            done += len(games)
+        games = await self.store.unrated_games(BATCH)
+        total = await self.store.count_unrated() if len(games) == BATCH and watched() else 0
+        with stage("rating the games played so far", total, "games") as advance:
+            while games:
+                try:
+                    await self.store.rate_games(await self._matches(games), rate_stored)
+                except RatingConflict:
+                    conflicts += 1  # another process rates too: read what is left again
+                    if conflicts == ATTEMPTS:
+                        raise
+                else:
+                    done += len(games)
+                    advance(len(games))
+                games = await self.store.unrated_games(BATCH)
         if done:
             log.info("rated %d counted games", done)
         return done

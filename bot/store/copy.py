@@ -18,10 +18,15 @@ from typing import Any
 
 import psycopg
 
+from bot.progress import Advance, stage
+
 from .errors import StoreError
 from .maintenance import backup
 from .postgres import redacted
 from .store import Store, is_postgres_url
+
+SHOWN_EVERY = 10_000
+"""Rows copied between two advances of the progress bar."""
 
 
 class CopyError(StoreError):
@@ -48,31 +53,41 @@ def _tables(source: sqlite3.Connection) -> list[str]:
 
 
 def _copy_table(source: sqlite3.Connection, target: psycopg.Connection[Any],
-                table: str) -> tuple[int, int]:
-    """Copy every row of ``table``; the row counts of source and target after it."""
+                table: str, advance: Advance) -> int:
+    """Copy every row of ``table``; the row count of the target after it."""
     columns = [row[1] for row in source.execute(f'PRAGMA table_info("{table}")')]
     names = ", ".join(f'"{c}"' for c in columns)
+    unshown = 0
     with target.cursor().copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
         for row in source.execute(f'SELECT {names} FROM "{table}"'):
             copy.write_row(row)
+            unshown += 1
+            if unshown == SHOWN_EVERY:
+                advance(unshown)
+                unshown = 0
+    advance(unshown)
     wrote = target.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()
-    read = source.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
-    return int(read), int(wrote[0] if wrote else -1)
+    return int(wrote[0] if wrote else -1)
 
 
 def _copy_all(snapshot: Path, url: str) -> dict[str, int]:
     with closing(sqlite3.connect(snapshot)) as source, psycopg.connect(url) as target:
         games = target.execute("SELECT COUNT(*) FROM games").fetchone()
         if games and games[0]:
-            raise CopyError(f"{redacted(url)} already has {games[0]} games; copy-db only "
-                            "fills an empty database")
+            count = f"{games[0]:,} game{'' if games[0] == 1 else 's'}"
+            raise CopyError(f"{redacted(url)} already has {count}; copy-db only fills an "
+                            "empty database")
+        tables = _tables(source)
+        read = {table: int(source.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0])
+                for table in tables}
         counts: dict[str, int] = {}
-        for table in _tables(source):
-            read, wrote = _copy_table(source, target, table)
-            if read != wrote:
-                raise CopyError(f"{table}: {read} rows read but {wrote} written; "
-                                "nothing was copied")
-            counts[table] = wrote
+        with stage("copying rows", sum(read.values()), "rows") as advance:
+            for table in tables:
+                wrote = _copy_table(source, target, table, advance)
+                if read[table] != wrote:
+                    raise CopyError(f"{table}: {read[table]} rows read but {wrote} written; "
+                                    "nothing was copied")
+                counts[table] = wrote
         # Later games get ids after the copied ones.
         target.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                        "COALESCE(MAX(id), 0) + 1, false) FROM games")

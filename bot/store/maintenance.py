@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import closing
+import threading
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from bot.progress import stage
 
 BUSY_TIMEOUT = 30.0
 """Seconds to wait for another connection's lock (the bot's writes are short)."""
 SHOWN_PROBLEMS = 3
+WATCH_EVERY = 0.25
+"""Seconds between two looks at a backup's growing file (for its progress bar)."""
 
 
 class DatabaseFileError(Exception):
@@ -70,6 +76,30 @@ def row_counts(db: sqlite3.Connection) -> dict[str, int]:
     return {name: db.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables}
 
 
+@contextmanager
+def _growing(copy: Path, size: int) -> Iterator[None]:
+    """A progress bar of ``copy`` growing to about ``size`` bytes while the block runs:
+    SQLite's backup copies in one step (one snapshot), so the bar follows the file."""
+    with stage("backing up", size, "B") as advance:
+        done = threading.Event()
+
+        def watch() -> None:
+            shown = 0
+            while not done.wait(WATCH_EVERY):
+                grown = min(size, copy.stat().st_size if copy.exists() else 0)
+                if grown > shown:
+                    advance(grown - shown)
+                    shown = grown
+            advance(size - shown)
+        watcher = threading.Thread(target=watch, name="backup-progress", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+
+
 def backup(source: Path, target: Path) -> BackupReport:
     """Copy ``source`` to ``target`` consistently, even while the bot writes to it.
 
@@ -84,7 +114,8 @@ def backup(source: Path, target: Path) -> BackupReport:
     partial.unlink(missing_ok=True)  # left over from an interrupted backup
     try:
         with closing(_open_existing(source)) as db, closing(sqlite3.connect(partial)) as copy:
-            db.backup(copy)  # all pages in one step: one snapshot of the source
+            with _growing(partial, source.stat().st_size):
+                db.backup(copy)  # all pages in one step: one snapshot of the source
             copy.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
             rows = row_counts(copy)
         problems = quick_check(partial)

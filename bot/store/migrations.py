@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.progress import stage
+
 from .daily import DAILY_OWED, DAILY_TABLES
 from .errors import StoreError
 from .privacy import PRIVACY_TABLES
@@ -378,15 +380,20 @@ def run_migrations(conn: Connection, now: float,
         raise StoreError(
             f"database schema version {version} is newer than this code ({len(migrations)})"
         )
-    for migration in migrations[version:]:
-        for statement in migration.statements:
-            conn.execute(statement)
-        conn.execute(
-            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-            (migration.version, migration.name, now),
-        )
-        log.info("applied migration %04d_%s", migration.version, migration.name)
-        version = migration.version
+    pending = migrations[version:]
+    # A new database's schema is made in a moment; an upgrade may rewrite whole tables.
+    steps = sum(len(m.statements) for m in pending) if version else 0
+    with stage("migrating the database", steps, "steps", eta=False) as advance:
+        for migration in pending:
+            for statement in migration.statements:
+                conn.execute(statement)
+                advance(1)
+            conn.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, now),
+            )
+            log.info("applied migration %04d_%s", migration.version, migration.name)
+            version = migration.version
     return version
 
 

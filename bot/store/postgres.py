@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -188,7 +189,7 @@ class Reconnect:
         with self._lock:
             now = time.monotonic()
             if self.failures and (self._trying or now < self._next):
-                raise StoreError(f"PostgreSQL {self.label} unreachable (tried again in "
+                raise StoreError(f"cannot connect to PostgreSQL {self.label} (tried again in "
                                  f"{max(0.0, self._next - now):.2f} s): {self._error}")
             self._trying = True
         try:
@@ -205,10 +206,10 @@ class Reconnect:
                 now = time.monotonic()
                 if not self.failures:
                     self._since = now
-                    log.warning("PostgreSQL %s unreachable: %s", self.label, one_line(exc))
+                    log.warning("cannot connect to PostgreSQL %s: %s", self.label, why_not(exc))
                 self.failures += 1
                 self._next = now + min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (self.failures - 1))
-                self._error = one_line(exc)
+                self._error = why_not(exc)
             raise
         with self._lock:
             self._trying = False
@@ -481,10 +482,66 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> bool:
 
 
 def redacted(url: str) -> str:
-    """``url`` without its password, for messages and logs."""
+    """``url`` without its password, for messages and logs: user, host, port (when
+    given) and database."""
     try:
         info = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:
         return "postgresql://…"
-    host = info.get("host", "")
-    return f"postgresql://{info.get('user', '')}@{host}/{info.get('dbname', '')}"
+    user = f"{info['user']}@" if info.get("user") else ""
+    host, port, database = (str(info.get(key) or "") for key in ("host", "port", "dbname"))
+    if host.startswith("/"):  # a Unix socket's folder
+        return f"postgresql://{user}/{database}?host={host}" + (f"&port={port}" if port else "")
+    shown = f"[{host}]" if ":" in host else host
+    return f"postgresql://{user}{shown}{f':{port}' if port else ''}/{database}"
+
+
+REFUSED = re.compile(r'server at "([^"]*)", port (\d+) failed: Connection refused')
+NO_SOCKET = re.compile(r'server on socket "([^"]*)" failed: No such file or directory')
+NO_DATABASE = re.compile(r'database "([^"]*)" does not exist')
+NO_ROLE = re.compile(r'role "([^"]*)" does not exist')
+WRONG_PASSWORD = re.compile(r'password authentication failed for user "([^"]*)"')
+NO_HOST = re.compile(r"(?:failed to resolve host '([^']*)'|could not translate host name "
+                     r'"([^"]*)")')
+
+
+def why_not(error: BaseException) -> str:
+    """Why a connection to PostgreSQL failed, in a sentence a host can act on (libpq's
+    own words, as one line, when none of the usual reasons fits)."""
+    text = str(error)
+    if found := REFUSED.search(text):
+        return (f"the connection was refused at {found[1]}, port {found[2]}: is PostgreSQL "
+                "running there, and listening on that address and port?")
+    if found := NO_SOCKET.search(text):
+        return (f"there is no PostgreSQL socket {found[1]}: is the server running, with "
+                "its socket in that folder?")
+    if found := NO_DATABASE.search(text):
+        return (f'the server has no database "{found[1]}" (make it first, e.g. '
+                f'createdb {found[1]})')
+    if found := WRONG_PASSWORD.search(text):
+        return f'wrong password for user "{found[1]}"'
+    if "no password supplied" in text:
+        return "the server asks for a password, and the URL has none"
+    if found := NO_ROLE.search(text):
+        return f'the server has no user (role) "{found[1]}"'
+    if found := NO_HOST.search(text):
+        return f"the host name {found[1] or found[2]} is not known (DNS)"
+    if "timeout expired" in text:
+        return f"no answer within {CONNECT_TIMEOUT} s"
+    return one_sentence(text)
+
+
+def one_sentence(text: str) -> str:
+    """libpq's lines as one, each ending as a sentence ends."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(line if line[-1] in ".?!:" or i == len(lines) - 1 else f"{line}."
+                    for i, line in enumerate(lines))
+
+
+def check_reachable(url: str) -> None:
+    """Connect to ``url`` once and close again; :class:`StoreError` with the reason
+    (see :func:`why_not`) if that fails."""
+    try:
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT).close()
+    except psycopg.Error as error:
+        raise StoreError(f"cannot connect to {redacted(url)}: {why_not(error)}") from None

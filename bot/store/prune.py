@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
+from bot.progress import stage, watched
+
 from .records import ENDED_STATUSES
 from .sql import Connection
 
@@ -103,13 +105,17 @@ async def prune(store: Store, before: float, *, dry_run: bool = False,
     free = await _free_bytes(store)
     games = moves = events = 0
     after_id = 0
-    while True:
-        done = await store._transact(partial(_prune_batch, before=before,
-                                             after_id=after_id, batch=batch))
-        if not done[0]:
-            break
-        games, moves, events = games + done[0], moves + done[1], events + done[2]
-        after_id = done[3]
+    found = await store._fetch(f"SELECT COUNT(*) FROM games WHERE {PRUNABLE_SQL}",
+                               (before,)) if watched() else [(0,)]
+    with stage("removing the logs of ended games", int(found[0][0]), "games") as advance:
+        while True:
+            done = await store._transact(partial(_prune_batch, before=before,
+                                                 after_id=after_id, batch=batch))
+            if not done[0]:
+                break
+            games, moves, events = games + done[0], moves + done[1], events + done[2]
+            after_id = done[3]
+            advance(done[0])
     free_now = await _free_bytes(store)
     freed = None if free is None or free_now is None else max(0, free_now - free)
     return PruneReport(games, moves, events, dry_run=False, free_bytes=free_now,

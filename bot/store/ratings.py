@@ -204,6 +204,11 @@ class RatingQueries:
         return await self._games_to_rate(
             _UNRATED + " ORDER BY m.finished_at, m.game_id LIMIT ?", (limit,))
 
+    async def count_unrated(self) -> int:
+        """How many counted games are not rated yet."""
+        rows = await self._fetch(f"SELECT COUNT(*) FROM ({_UNRATED}) AS unrated", ())
+        return int(rows[0][0])
+
     async def unrated_up_to(self, guild_id: int, variant: str, game_id: int,
                             finished_at: float) -> list[GameToRate]:
         """The counted games of ``guild_id``'s ``variant`` not rated yet that finished

@@ -1,7 +1,9 @@
-"""``qwixx-bot demo``: a whole game against the stand-in, a transcript and the images."""
+"""``qwixx-bot demo``: a whole game against the stand-in, a transcript that reads like
+Discord (each message framed), and the images."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,20 +11,65 @@ import pytest
 from bot.__main__ import main
 from bot.sandbox.demo import run_demo
 
+FRAME = re.compile(r"┌ Qwixx Bot(?: · message (\d+))?(?: · edited)?(?: · answers \w+'s /[^·]+)?"
+                   r"(?: · only (\w+) sees it)?")
 
-async def test_the_demo_plays_a_whole_game_and_keeps_the_images(tmp_path: Path) -> None:
+
+def frames(text: str) -> list[tuple[str, list[str]]]:
+    """Each message of a transcript: its header and its lines (what is after "│ ")."""
+    found: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("┌ "):
+            found.append((line, []))
+        elif line.startswith("│"):
+            found[-1][1].append(line[2:])
+    return found
+
+
+async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Path) -> None:
     lines: list[str] = []
     count = await run_demo("classic", 2, tmp_path / "out", seed=3, print_line=lines.append)
     text = "\n".join(lines)
-    assert "Ana: /qwixx start variant:classic" in text
-    assert "**Turn 1** · 🎲 @Ana is active" in text
+    assert "» Ana: /qwixx start variant:classic" in text
+    assert "│ **Turn 1** · 🎲 @Ana is active" in text
     assert "final scores" in text and ("wins" in text or "share the win" in text)
     assert "<@" not in text  # mentions are shown as names
+    assert "problems" not in text and "not checked" not in text  # the tests validate
+    assert "<t:" not in text and "⏳ Decide in 24 hours." in text  # times read as times
     files = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert len(files) == count > 3
     assert files[0] == "001-dice.png" and files[-1].endswith("scoreboard.png")
-    assert "problems" not in text and "not checked" not in text  # the tests validate
-    assert "<t:" not in text and "⏳ Decide in 24 hours." in text  # times read as times
+    for line in lines:  # a message's lines are marked, so a blank line inside one shows
+        assert line == "" or line[0] in "┌│»=" or line.endswith(f"written to {tmp_path}/out/")
+    live, after = text.split("===== The channel after the game =====")
+    headers = [h for h, _ in frames(after)]
+    assert all(FRAME.fullmatch(h) for h in headers), headers
+    numbers = [int(FRAME.fullmatch(h)[1]) for h in headers]  # type: ignore[index]
+    assert numbers == sorted(numbers) and numbers[0] == 1  # the channel's order
+    # The lobby was edited once the game started, and answered Ana's command.
+    assert headers[0] == ("┌ Qwixx Bot · message 1 · edited · answers Ana's /qwixx start "
+                          "variant:classic")
+    assert frames(after)[0][1] == ["🎲 **Qwixx** — started with @Ana, @Ben."]
+    lobby = frames(live)[0][1]
+    assert "Turn time: 24h · Rules: /qwixx rules `variant:classic` · Start needs 2 players." \
+        in lobby and "</" not in text  # command mentions as the reader sees them
+    assert "~~[Start]~~" in lobby[-1]  # greyed out until a second player joins
+    # Every image shown is named by the file it was written to, and that file is there.
+    shown = re.findall(r"🖼 ([\w.-]+) \((\S+)\)", text)
+    assert shown and all(Path(path).name.endswith(name) and Path(path).is_file()
+                         for name, path in shown)
+
+
+async def test_the_host_looks_at_the_table_once(tmp_path: Path) -> None:
+    lines: list[str] = []
+    await run_demo("qwinto", 2, tmp_path / "out", seed=2, print_line=lines.append)
+    text = "\n".join(lines)
+    tables = [p.name for p in (tmp_path / "out").iterdir() if p.name.endswith("-table.png")]
+    assert len(tables) == 1 and text.count("» Ana presses Table") == 1
+    [(header, body)] = [f for f in frames(text) if "table.png" in "\n".join(f[1])]
+    assert header == "┌ Qwixx Bot · only Ana sees it"
+    assert "everyone's sheet" in body[0]
+    assert body[-1] == f"🖼 table.png ({tmp_path / 'out' / tables[0]})"
 
 
 async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
@@ -32,41 +79,27 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
                            computers=2, level="hard")
     text = "\n".join(lines)
     live, after = text.split("===== The channel after the game =====")
-    assert live.count("Ana presses Add computer player") == 2
-    assert "Ana picks 🤖 Computer 2: Hard in" in live
-    assert "Players (1/5): @Ana" in live  # the lobby as it was posted
+    assert live.count("» Ana presses Add computer player") == 2
+    assert "» Ana picks 🤖 Computer 2: Hard in" in live
+    assert "│ Players (1/5): @Ana" in live  # the lobby as it was posted
     assert "final scores" in after and "🤖 Computer 1" in after
     # Each message once, in its newest version: the lobby has started, turns are over.
-    assert after.count("**Turn 1** ·") == 1 and "**Turn 1** · @Ana was active" in after
+    assert after.count("**Turn 1** ·") == 1 and "│ **Turn 1** · @Ana was active" in after
     assert "started with @Ana, 🤖 Computer 1, 🤖 Computer 2" in after
     assert "[Open my sheet]" not in after and "Decide in" not in after
-    assert "[Rematch]" in after and "<scoreboard.png>" in after
+    assert "[Rematch]" in after and "🖼 scoreboard.png (" in after
     assert count == len(list((tmp_path / "out").iterdir())) > 3
 
 
-def test_the_demo_command_refuses_a_wrong_player_count(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["demo", "--players", "9"])
-    assert exit_.value.code == 2
-    assert "--players: Qwixx is for 2-5 players, got 9" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(("argv", "error"), [
-    (["--players", "1", "--computers", "5"], "--players: Qwixx is for 2-5 players, got 6 "
-                                             "(1 + 5 computers)"),
-    (["--players", "0", "--computers", "2"], "--players: 1-6 simulated members, got 0"),
-    (["--level", "hard"], "--level: only with --computers"),
-    (["--computers", "1", "--level", "expert"], "invalid choice: 'expert'"),
-])
-def test_the_demo_command_refuses_wrong_seats(
-        argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["demo", *argv])
-    assert exit_.value.code == 2
-    assert error in capsys.readouterr().err
-
-
-def test_the_demo_command_refuses_an_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["demo", "--variant", "yahtzee"])
-    assert "invalid choice: 'yahtzee'" in capsys.readouterr().err
+def test_the_command_empties_the_folder_of_an_earlier_demo(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "demo"
+    out.mkdir()
+    for name in ("001-dice.png", "137-sheet.png", "138-scoreboard.png"):  # an earlier run's
+        (out / name).write_bytes(b"old")
+    assert main(["demo", "--out", str(out), "--players", "2", "--seed", "3"]) == 0
+    said = capsys.readouterr().out.splitlines()[-1]
+    files = list(out.iterdir())
+    assert said == f"{len(files)} images written to {out}/"
+    assert all(f.read_bytes() != b"old" for f in files)
+    assert not (out / "137-sheet.png").exists()
