@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import math
 import random
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -131,9 +130,10 @@ def streak(days: list[str], today: str) -> int:
     return count
 
 
-def top_percent(standing: Standing) -> int:
-    """The share of the day's players at or above this score's rank, in whole percent."""
-    return math.ceil(100 * (standing.above + 1) / max(standing.players, 1))
+def better_than(standing: Standing) -> int:
+    """The share of everyone who finished the day's dice that scored less, in whole
+    percent rounded down (never more than is true)."""
+    return 100 * standing.below // max(standing.players, 1)
 
 
 def daily_dice(day: str) -> int:

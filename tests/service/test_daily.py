@@ -14,6 +14,7 @@ from bot.rules import DICE_VERSION, new_game, replay
 from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.daily import (
     DailyService,
+    better_than,
     daily_dice,
     daily_seed,
     day_of,
@@ -22,7 +23,6 @@ from bot.service.daily import (
     over_everywhere,
     par_score,
     streak,
-    top_percent,
     turns_at,
 )
 from bot.service.games import GameService, ServiceError
@@ -89,11 +89,16 @@ def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
     assert streak(["2026-11-25"], "2026-11-27") == 0
 
 
-def test_top_percent_places_a_score_among_everyones() -> None:
-    assert top_percent(Standing(above=0, players=1)) == 100
-    assert top_percent(Standing(above=0, players=2)) == 50
-    assert top_percent(Standing(above=1, players=2)) == 100
-    assert top_percent(Standing(above=9, players=1000)) == 1
+def test_a_standing_gives_the_place_and_the_share_beaten_never_more() -> None:
+    assert (Standing(above=0, below=0, players=1).place, better_than(
+        Standing(above=0, below=0, players=1))) == (1, 0)
+    assert better_than(Standing(above=0, below=1, players=2)) == 50
+    assert Standing(above=1, below=0, players=2).place == 2
+    assert better_than(Standing(above=1, below=0, players=2)) == 0
+    assert better_than(Standing(above=0, below=2, players=3)) == 66  # 66.7%: rounded down
+    assert better_than(Standing(above=1, below=0, players=3)) == 0  # two share the top
+    assert better_than(Standing(above=9, below=990, players=1000)) == 99
+    assert better_than(Standing(above=998, below=1, players=1000)) == 0  # 0.1%
 
 
 @pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2),
@@ -257,3 +262,31 @@ async def test_a_finish_leaves_its_ranking_owed_until_a_write_shows_it(
     await daily.posted(ALPHA, "2026-11-27", "classic", 7, 99, shown=again.owed)
     assert await daily.owed() == []
 
+
+async def test_a_standing_counts_who_scored_more_and_less_ties_apart(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    for user, score in ((ANA, 30), (BEN, 30), (CEM, 12), (404, 45)):
+        attempt, _ = await daily.begin(ALPHA, 1, user, "classic")
+        await daily.store.finish_attempt(attempt.game_id, score, NOON)
+    standing = await daily.store.standing("2026-11-27", "classic", 30)
+    assert standing == Standing(above=1, below=1, players=4) and standing.place == 2
+
+
+async def test_a_new_ranking_goes_where_the_servers_first_attempt_of_the_day_began(
+        daily: DailyService, clock: FakeClock) -> None:
+    """Begun in channel 7 first, finished last: the ranking is in channel 7 all the same
+    (the README: "else where the first member of the day played")."""
+    clock.now = NOON
+    first, _ = await daily.begin(ALPHA, 7, ANA, "classic")
+    second, _ = await daily.begin(ALPHA, 8, BEN, "classic")
+    elsewhere, _ = await daily.begin(BETA, 9, CEM, "classic")  # another server's own
+    await daily.store.finish_attempt(second.game_id, 20, NOON)
+    await daily.store.finish_attempt(elsewhere.game_id, 20, NOON)
+    post = await daily.post(ALPHA, "2026-11-27", "classic")
+    assert post is not None and post.channel_id == 7
+    await daily.store.finish_attempt(first.game_id, 10, NOON)
+    post = await daily.post(ALPHA, "2026-11-27", "classic")
+    assert post is not None and (post.channel_id, post.owed) == (7, 2)
+    other = await daily.post(BETA, "2026-11-27", "classic")
+    assert other is not None and other.channel_id == 9
