@@ -296,7 +296,7 @@ class QwintoGame(Game):
 
     def _roll(self, attempt: int) -> list[Event]:
         self.attempt = attempt
-        # The documented throw: one die per rolled colour, in canonical order.
+        # The documented throw: one die per rolled colour, each with its own face.
         dice = self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt,
                                        among=ROWS)
         return [make_event(("rolled", self._active(), {

@@ -1,21 +1,45 @@
-"""Daily attempts played through the stand-in, for the daily tests: with the buttons a
-member sees, chosen at random (:func:`play_daily`) or move by move (:func:`play_moves`),
-on a bot whose database holds a known secret (:func:`know_secret`), so that a test
-knows a day's seed as the bot does."""
+"""Daily attempts played through the stand-in, for the daily tests: two servers
+(:func:`two_servers`), the buttons a member sees chosen at random (:func:`play_daily`)
+or move by move (:func:`play_moves`), and a database that holds a known secret
+(:func:`know_secret`), so that a test knows a day's seed as the bot does."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 
 from bot.app import QwixxBot
 from bot.cogs.buttons import Malformed, decode_move
 from bot.rules import Game, Move
-from bot.sandbox import SimMember
+from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, choices, seeded_policy
 from bot.sandbox.records import StoredMessage
+from tests.fakes import FakeClock
+
+from .conftest import UNLIMITED, fast_budget
 
 SECRET = "a secret of the tests' own"
+
+
+def daily_bot(database: Path, clock: FakeClock, tick: float = 0.05) -> QwixxBot:
+    """The bot of the daily tests, on ``clock``; its timers (rankings) tick, and its
+    channel edits wait, ``tick`` seconds."""
+    return QwixxBot(database, seeds=lambda: 7, coalesce=tick, budget=fast_budget(),
+                    clock=clock, tick=tick)
+
+
+@asynccontextmanager
+async def two_servers(bot: QwixxBot) -> AsyncIterator[Sandbox]:
+    """Alpha (#general, #daily) and Beta, with Ana and Cem, the bot running; no failure
+    a member would see allowed."""
+    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha", channels=("general", "daily")),
+                                               GuildSpec("Beta")],
+                       members=["Ana", "Cem"], settle=0.02) as sandbox:
+        await sandbox.run_bot(bot)
+        yield sandbox
+        assert sandbox.failures == [], sandbox.describe_failures()
 
 
 def noon(day: str) -> float:
@@ -51,6 +75,14 @@ async def play_daily(member: SimMember, variant: str = "classic",
         message = await confirmed(member, await policy(member, offered, message).take(
             member, message))
     raise AssertionError("the daily game did not end")
+
+
+async def shared(sb: Sandbox, member: SimMember, result: StoredMessage) -> StoredMessage:
+    """The text to share that follows ``result`` in a message of its own (it is sent
+    after the result: waited for)."""
+    def sent() -> StoredMessage | None:
+        return next((m for m in member.ephemeral_messages() if m.id > result.id), None)
+    return await sb.wait_for(sent)
 
 
 def move_of(choice: Choice) -> Move | None:

@@ -21,8 +21,8 @@ from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel, over_everywhere
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
-from .daily_play import play_daily
+from .conftest import UNLIMITED
+from .daily_play import daily_bot, play_daily, shared, two_servers
 
 DAY = 86400.0
 NOON = 2_000_000_000.0 - 2_000_000_000.0 % DAY + DAY / 2  # 12:00 UTC
@@ -38,18 +38,13 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def bot(database: Path, clock: FakeClock) -> QwixxBot:
-    return QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
-                    clock=clock, tick=0.05)
+    return daily_bot(database, clock)
 
 
 @pytest.fixture
 async def sb(bot: QwixxBot) -> AsyncIterator[Sandbox]:
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha", channels=("general", "daily")),
-                                               GuildSpec("Beta")],
-                       members=["Ana", "Cem"], settle=0.02) as sandbox:
-        await sandbox.run_bot(bot)
+    async with two_servers(bot) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
 
 
 def score_of(message: StoredMessage) -> int:
@@ -88,8 +83,8 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
     assert "first to finish these dice" in first.content
     assert "Streak: **1 day** in a row" in first.content
     # The text to share is a message of its own: copying it copies no number of the sheet.
-    share = ana.ephemeral_messages()[-1]
-    assert share.id != first.id and not share.attachments and not choices(share)
+    share = await shared(sb, ana, first)
+    assert not share.attachments and not choices(share)
     title, *grid = share.content.splitlines()
     assert title == f"Qwixx daily {TODAY}: {signed(ana_score)} 🔥1"
     assert grid and all(set(line) <= set("🟥🟨🟩🟦⬜🔒❌ ") for line in grid), grid
@@ -191,8 +186,7 @@ async def test_the_sheets_buttons_outlive_a_restart(sb: Sandbox, bot: QwixxBot,
     ana = sb.member("Ana")
     begun = (await ana.slash("qwixx", "daily", variant="longo")).message
     await sb.stop_bot()
-    await sb.run_bot(QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
-                              clock=clock, tick=0.05))
+    await sb.run_bot(daily_bot(database, clock))
     offered = choices(begun)
     moved = await offered[-1].take(ana, begun)  # the old message's button, the new process
     assert "Daily Qwixx Longo" in moved.content and choices(moved)
@@ -223,8 +217,7 @@ async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
         database: Path, clock: FakeClock) -> None:
     """The finish marks the server's ranking as owing it in the store: a bot that stops
     before its timers' next tick writes it once it runs again."""
-    slow = QwixxBot(database, seeds=lambda: 7, coalesce=3600.0, budget=fast_budget(),
-                    clock=clock, tick=3600.0)
+    slow = daily_bot(database, clock, tick=3600.0)
     async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha")], members=["Ana"],
                        settle=0.02) as sb:
         await sb.run_bot(slow)
@@ -232,8 +225,7 @@ async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
         final, _ = await play_daily(ana)  # after the slow timers' first tick, long before
         await sb.stop_bot()                # their next
         assert not [m for m in sb.messages() if "this server's ranking" in m.content]
-        await sb.run_bot(QwixxBot(database, seeds=lambda: 7, coalesce=0.05,
-                                  budget=fast_budget(), clock=clock, tick=0.05))
+        await sb.run_bot(daily_bot(database, clock))
         board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content)
         assert f"<@{ana.id}> — **{signed(score_of(final))}**" in board.content
         assert sb.failures == [], sb.describe_failures()

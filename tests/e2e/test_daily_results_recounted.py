@@ -19,11 +19,10 @@ import pytest
 from bot.app import QwixxBot
 from bot.players import choose
 from bot.rules import Game, Move, dice_version_of, new_game, replay
-from bot.sandbox import GuildSpec, Sandbox
+from bot.sandbox import Sandbox
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
-from .daily_play import noon, play_daily
+from .daily_play import daily_bot, noon, play_daily, shared, two_servers
 
 DAY = "2033-05-18"
 VARIANT = "classic"
@@ -38,18 +37,13 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def bot(database: Path, clock: FakeClock) -> QwixxBot:
-    return QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
-                    clock=clock, tick=0.05)
+    return daily_bot(database, clock)
 
 
 @pytest.fixture
 async def sb(bot: QwixxBot) -> AsyncIterator[Sandbox]:
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha", channels=("general", "daily")),
-                                               GuildSpec("Beta")],
-                       members=["Ana", "Cem"], settle=0.02) as sandbox:
-        await sandbox.run_bot(bot)
+    async with two_servers(bot) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
 
 
 @dataclass(frozen=True)
@@ -195,7 +189,7 @@ async def test_a_days_results_and_rankings_are_what_the_stored_attempts_replay_t
     for seed, member in enumerate(members, 1):
         clock.now += 60
         final, _ = await play_daily(member, VARIANT, seed=seed)
-        shown[member.id] = final.content, member.ephemeral_messages()[-1].content
+        shown[member.id] = final.content, (await shared(sb, member, final)).content
 
     everyone = [await replayed(bot, user) for user in [u for u, _, _ in others] +
                 [m.id for m in members]]

@@ -21,14 +21,13 @@ import pytest
 
 from bot.app import QwixxBot
 from bot.players import choose
-from bot.rules import PASS, Game, Move, new_game
+from bot.rules import PASS, Game, Move
 from bot.rules.dice import DICE_V4
-from bot.sandbox import GuildSpec, Sandbox
-from bot.service.daily import daily_dice, daily_seed
+from bot.sandbox import Sandbox
+from bot.service.daily import daily_dice, daily_game, daily_seed
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
-from .daily_play import SECRET, know_secret, noon, play_daily, play_moves
+from .daily_play import SECRET, daily_bot, know_secret, noon, play_daily, play_moves, two_servers
 
 DAYS = {"classic": "2030-07-05", "longo": "2030-05-22", "onboard": "2030-06-29",
         "qwinto": "2030-01-01"}
@@ -44,19 +43,15 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def bot(database: Path, clock: FakeClock) -> QwixxBot:
-    return QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
-                    clock=clock, tick=0.05)
+def bot(database: Path, clock: FakeClock) -> QwixxBot:
+    return daily_bot(database, clock)
 
 
 @pytest.fixture
 async def sb(bot: QwixxBot) -> AsyncIterator[Sandbox]:
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha"), GuildSpec("Beta")],
-                       members=["Ana", "Cem"], settle=0.02) as sandbox:
-        await sandbox.run_bot(bot)
+    async with two_servers(bot) as sandbox:
         await know_secret(bot)
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
 
 
 def lock_plan(game: Game, row: str, by_turn: int) -> list[Move] | None:
@@ -106,9 +101,9 @@ def qwinto_player(throws: list[tuple[str, ...]], reroll: int) -> Callable[[Game]
 
 
 def day_game(variant: str, player: int) -> Game:
+    """A new game of the variant's day for ``player``: the attempt as the bot begins it."""
     day = DAYS[variant]
-    return new_game(variant, [player], daily_seed(SECRET, day, variant), {}, solo=True,
-                    dice_version=daily_dice(day))
+    return daily_game(variant, player, daily_seed(SECRET, day, variant), day)
 
 
 def throws(events: Iterable[tuple[int, str, dict[str, Any]]]) -> Throws:
