@@ -645,11 +645,14 @@ EN: dict[str, str] = {
     "daily.par_above": "{points} above par",
     "daily.par_below": "{points} below par",
     "daily.par_level": "level with par",
-    "daily.standing": "🌍 Top **{percent}** of the {players} who finished these dice so far",
+    "daily.rank": "🌍 **{place}** of the {players} who finished these dice so far",
+    "daily.rank_share": "🌍 **{place}** of the {players} who finished these dice so far, "
+                        "better than **{percent}** of them",
     "daily.first": "🌍 You are the first to finish these dice.",
     "daily.place": "🏠 On this server: **{place}** of {players}",
     "daily.streak": "🔥 Streak: **{days}** in a row",
-    "daily.share": "Share it (no spoilers: each row's crosses, not its numbers):",
+    "daily.share_next": "📋 Your text to share is the next message: each row's crosses, "
+                        "not its numbers, so it gives no dice away.",
     "daily.share_title": "{title} daily {day}: {score} 🔥{streak}",
     "daily.board": "📅 **Daily {title} · {day}** — this server's ranking",
     "daily.board_line": "{place} {name} — **{score}**",

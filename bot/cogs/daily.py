@@ -25,7 +25,7 @@ from bot.messages import calendar_day, emoji, ordinal, percent, plural, signed, 
 from bot.render import render_sheet
 from bot.render.describe import sheet_alt, sheet_text
 from bot.rules import VARIANTS, Game
-from bot.service.daily import DailyService, Result, top_percent, turns_at
+from bot.service.daily import DailyService, Result, better_than, turns_at
 from bot.service.games import Outcome, ServiceError
 from bot.service.types import Attempt
 from bot.shards import ShardPlan
@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 BOARD_LINES = 25
 """The ranking message names the best 25 (a message holds 2,000 characters)."""
+SHARE_FROM = 10
+"""A standing gives the share of players one beat once this many finished: among fewer,
+the place says it all ("1st of 3", not "better than 66% of them")."""
 NO_PINGS = discord.AllowedMentions.none()
 ShowSheet = Callable[..., Awaitable[None]]
 """:meth:`bot.cogs.table.Table.show_sheet`."""
@@ -59,9 +62,22 @@ def share_grid(game: Game, player: int) -> list[str]:
     return lines + (["❌" * penalties] if penalties else [])
 
 
-def result_content(result: Result, game: Game, again: bool = False) -> str:
-    """What a member reads once their attempt is over: score, par, standing, streak, and
-    a share text that gives no dice away."""
+def standing_line(result: Result) -> str:
+    """Where the score stands among everyone's of the same dice: its place, and from
+    :data:`SHARE_FROM` players on the share it beat (when that is a whole percent)."""
+    standing = result.standing
+    if standing.players <= 1:
+        return t("daily.first")
+    place, players = ordinal(standing.place), plural("unit.player", standing.players)
+    share = better_than(standing) if standing.players >= SHARE_FROM else 0
+    if share:
+        return t("daily.rank_share", place=place, players=players, percent=percent(share / 100))
+    return t("daily.rank", place=place, players=players)
+
+
+def result_content(result: Result, again: bool = False) -> str:
+    """What a member reads once their attempt is over: score, par, standing, streak (the
+    text to share follows in a message of its own: :func:`share_content`)."""
     a = result.attempt
     name = title(a.variant)
     lines = [t("daily.again", title=name, score=signed(result.score), next=int(result.next))
@@ -72,18 +88,21 @@ def result_content(result: Result, game: Game, again: bool = False) -> str:
                t("daily.par_above" if gap > 0 else "daily.par_below",
                  points=plural("unit.point", abs(gap))))
     lines.append(t("daily.par", par=signed(result.par), verdict=verdict))
-    standing = result.standing
-    lines.append(t("daily.first") if standing.players <= 1 else t(
-        "daily.standing", percent=percent(top_percent(standing) / 100),
-        players=plural("unit.player", standing.players)))
+    lines.append(standing_line(result))
     lines.append(t("daily.place", place=ordinal(result.place),
                    players=plural("unit.player", len(result.ranking))))
     lines.append(t("daily.streak", days=plural("unit.day", result.streak)))
-    lines += ["", t("daily.share"),
-              t("daily.share_title", title=name, day=a.day, score=signed(result.score),
-                streak=result.streak),
-              *share_grid(game, a.user_id), ""]
+    lines += ["", t("daily.share_next"), ""]
     return "\n".join(lines)
+
+
+def share_content(result: Result, game: Game) -> str:
+    """The text to share, alone in its message so that copying it copies nothing else:
+    the day, the score, the streak and the sheet's shape without a number."""
+    a = result.attempt
+    return "\n".join([t("daily.share_title", title=title(a.variant), day=a.day,
+                         score=signed(result.score), streak=result.streak),
+                       *share_grid(game, a.user_id)])
 
 
 def board_content(variant: str, day: str, ranking: list[tuple[int, int]],
@@ -230,8 +249,9 @@ class DailyTable(PrivateAnswers):
         sheet = await png_file(render_sheet, game, attempt.user_id, name, [],
                                name="daily.png",
                                description=sheet_alt(game, attempt.user_id, name))
-        content = result_content(result, game, again)
+        content = result_content(result, again)
         text = sheet_text(game, attempt.user_id, name)
         fits = len(content) + len(text) + 1 <= 2000
         await edit(content=f"{content}\n{text}" if fits else content, attachments=[sheet],
                    view=None)
+        await interaction.followup.send(share_content(result, game), ephemeral=True)

@@ -318,9 +318,11 @@ class Game(ABC):
         game._load_state(data)
         return game
 
-    def _throw(self, dice: Sequence[str], faces: int, *salt: object) -> dict[str, int]:
-        """The faces of ``dice`` at the position ``salt`` names, by this game's derivation."""
-        return throw(self.dice_version, dice, faces, self.seed, *salt)
+    def _throw(self, dice: Sequence[str], faces: int, *salt: object,
+               among: Sequence[str]) -> dict[str, int]:
+        """The faces of ``dice`` (of the variant's every die, ``among``) at the position
+        ``salt`` names, by this game's derivation."""
+        return throw(self.dice_version, dice, faces, self.seed, *salt, among=among)
 
     @abstractmethod
     def _load_state(self, data: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """The dice: derived from the game's seed and a position in the game, never drawn from a
 global generator, so the same seed and moves always roll the same dice.
 
-Two derivations exist, and a game keeps the one it started with (``dice_version`` in
+Four derivations exist, and a game keeps the one it started with (``dice_version`` in
 its JSON; a game stored without the field uses version 1):
 
 1. ``random.Random`` seeded with the text ``"<seed>:<salt>:..."``, one
@@ -16,6 +16,15 @@ its JSON; a game stored without the field uses version 1):
    comes from the same hash too, each face naming one of the choices, a face drawn again
    skipped (versions 1 and 2 deal with ``random.Random``: a Mersenne Twister seeded for
    one deal a game cost a Longo game a sixth of its rules' time).
+4. Version 3's deals, and every die keeps its own face: a throw's hash (as in version 2)
+   gives faces to the variant's every die in its canonical order (``among``: white1,
+   white2, red, yellow, green, blue in the Qwixx games; orange, yellow, purple in
+   Qwinto), and the dice in play, or chosen to be thrown, take theirs. A die's face thus
+   depends on the seed, the throw's place in the game and the die alone, never on which
+   other dice are in play: versions 2 and 3 hand the faces in order to the dice in play,
+   so once a row closes the later dice's faces shift (the yellow die gets the face red
+   would have had), and two solo games on one seed throw alike only while the same rows
+   are open. With every die in play, version 4 throws what version 3 throws.
 """
 
 from __future__ import annotations
@@ -30,8 +39,9 @@ T = TypeVar("T")
 DICE_V1 = 1
 DICE_V2 = 2
 DICE_V3 = 3
-DICE_VERSIONS = (DICE_V1, DICE_V2, DICE_V3)
-DICE_VERSION = DICE_V3  # the derivation of new games
+DICE_V4 = 4
+DICE_VERSIONS = (DICE_V1, DICE_V2, DICE_V3, DICE_V4)
+DICE_VERSION = DICE_V4  # the derivation of new games
 
 
 def dice_key(seed: int, *salt: object) -> str:
@@ -89,7 +99,7 @@ def deal(version: int, choices: Sequence[T], count: int, seed: int, *salt: objec
     ``version``."""
     if not 1 <= count <= len(choices):
         raise ValueError(f"cannot deal {count} of {len(choices)} choices")
-    if version == DICE_V3:
+    if version in (DICE_V4, DICE_V3):
         key, drawn = dice_key(seed, *salt), count
         while True:  # hashed_faces(key, n) begins hashed_faces(key, n + count)
             faces = dict.fromkeys(hashed_faces(key, drawn, len(choices)))  # each face once
@@ -101,15 +111,22 @@ def deal(version: int, choices: Sequence[T], count: int, seed: int, *salt: objec
     raise ValueError(f"unknown dice version {version!r}")
 
 
-def throw(version: int, dice: Sequence[str], faces: int, seed: int,
-          *salt: object) -> dict[str, int]:
-    """Die -> face for ``dice``, in order, by derivation ``version`` (2 and 3 alike)."""
-    if version in (DICE_V3, DICE_V2):
-        # dice_key, inline (once per throw; "%s" is str(), and formats faster than a join)
-        key = ("%s" + ":%s" * len(salt)) % (seed, *salt)
-        # hashed_faces gives exactly one face per die. (zip's ``strict`` keyword alone,
-        # even False, doubles the cost of this line.)
-        return dict(zip(dice, hashed_faces(key, len(dice), faces)))  # noqa: B905
+def throw(version: int, dice: Sequence[str], faces: int, seed: int, *salt: object,
+          among: Sequence[str] | None = None) -> dict[str, int]:
+    """Die -> face for ``dice``, in order, by derivation ``version``.
+
+    ``among``: the variant's every die in canonical order, ``dice`` among them in that
+    order (None: ``dice`` are every die); version 4 gives each die its face there.
+    """
     if version == DICE_V1:
         return roll(dice_rng(seed, *salt), dice, faces)
-    raise ValueError(f"unknown dice version {version!r}")
+    if version not in DICE_VERSIONS:
+        raise ValueError(f"unknown dice version {version!r}")
+    # dice_key, inline (once per throw; "%s" is str(), and formats faster than a join)
+    key = ("%s" + ":%s" * len(salt)) % (seed, *salt)
+    every = dice if among is None or version != DICE_V4 else among
+    found = hashed_faces(key, len(every), faces)  # exactly one face per die
+    if len(dice) == len(every):  # every die is thrown: in order
+        # (zip's ``strict`` keyword alone, even False, doubles the cost of this line.)
+        return dict(zip(dice, found))  # noqa: B905
+    return {die: found[every.index(die)] for die in dice}

@@ -296,8 +296,9 @@ class QwintoGame(Game):
 
     def _roll(self, attempt: int) -> list[Event]:
         self.attempt = attempt
-        # The documented throw: one die per rolled colour, in canonical order.
-        dice = self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt)
+        # The documented throw: one die per rolled colour, each with its own face.
+        dice = self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt,
+                                       among=ROWS)
         return [make_event(("rolled", self._active(), {
             "dice": dict(dice), "total": sum(dice.values()), "attempt": attempt}))]
 

@@ -26,7 +26,7 @@ from .base import (
     offered,
     score_of,
 )
-from .dice import DICE_V1, FACE_TABLES, hashed_faces
+from .dice import DICE_V1, DICE_V4, FACE_TABLES, hashed_faces
 
 ROWS = ("red", "yellow", "green", "blue")
 ASCENDING = ("red", "yellow")
@@ -602,20 +602,23 @@ class QwixxGame(Game):
     def _start_turn(self, events: list[Event]) -> None:
         in_play = self.dice_in_play() if self.closed else ALL_DICE
         turn, faces = self.turn, self.rules.faces
-        if self.dice_version != DICE_V1 and faces in FACE_TABLES:  # throw(), inline
+        version = self.dice_version
+        if version != DICE_V1 and faces in FACE_TABLES:  # throw(), inline
             key = f"{self.seed}:turn:{turn}"  # dice_key(seed, "turn", turn)
             found = blake2b(key.encode()).digest().translate(FACE_TABLES[faces])
             found = found.replace(b"\0", b"")
-            if len(found) < len(in_play):
-                found = hashed_faces(key, len(in_play), faces)
-            if in_play is ALL_DICE:  # dict(zip(...)) costs more than a display
+            if len(found) < 6:  # a face for every die (a prefix of the same stream)
+                found = hashed_faces(key, 6, faces)
+            if in_play is ALL_DICE or version == DICE_V4:  # a display: cheaper than zip
                 white1, white2, red, yellow, green, blue = found[:6]
                 dice = {"white1": white1, "white2": white2, "red": red, "yellow": yellow,
                         "green": green, "blue": blue}
+                if in_play is not ALL_DICE:  # each die in play keeps its own face
+                    dice = {die: face for die, face in dice.items() if die in in_play}
             else:
                 dice = dict(zip(in_play, found))  # noqa: B905 (found holds enough faces)
         else:
-            dice = self._throw(in_play, faces, "turn", turn)
+            dice = self._throw(in_play, faces, "turn", turn, among=ALL_DICE)
         self.dice = dice
         self.phase = "action1"
         self.active_crossed = False

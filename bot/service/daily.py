@@ -3,10 +3,13 @@
 **The day's dice.** A day's game is seeded by an HMAC of the day and variant under a
 secret of the bot's database (:meth:`~bot.store.daily.DailyQueries.daily_secret`), so
 nobody can work the dice out before the day, and every member of every server of this
-bot gets the same throws (Qwinto's too, as long as the same dice are thrown). The seed
-is never shown. Every daily game derives its dice (and Longo's lucky numbers) by one
-fixed derivation, :data:`DAILY_DICE`, not the newest: a release that brings a new one
-must not deal the members who begin after it other lucky numbers than those before.
+bot gets the same throws. The seed is never shown. Every game of a day derives its dice
+(and Longo's lucky numbers) by that day's derivation, :func:`daily_dice`, never by
+whatever is newest when it begins: a release must not deal the members who begin after
+it other dice than those before. From :data:`DICE_V4_FROM` on that is version 4, in
+which each die's face depends on the throw alone, so the dice are the same for everyone
+all the way, whatever rows a member closed and whichever Qwinto dice they threw (the
+days before keep version 2, whose faces follow the dice still in play).
 
 **The day.** A day is a date. Each server chooses the local hour at which its day turns,
 in its time zone (:class:`~bot.store.daily.DailySettings`; midnight UTC by default), so
@@ -25,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import math
 import random
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -33,15 +35,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.players import choose
 from bot.rules import VARIANTS, Game, new_game
-from bot.rules.dice import DICE_V2
+from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.games import GameService, Outcome, ServiceError, opening
 from bot.service.play import event_rows
 from bot.service.timing import LONGEST, Clock
 from bot.store import ChannelBusy, GameRecord
 from bot.store.daily import Attempt, DailySettings, Post, Standing
 
-DAILY_DICE = DICE_V2
-"""The dice derivation of every daily game (see the module's docstring)."""
+DICE_V4_FROM = "2026-12-01"
+"""The first day whose games throw dice version 4 (see the module's docstring)."""
 HOUR = 3600
 FIRST_OUT = timedelta(hours=-14)
 """A day's dice are out first at its midnight at UTC+14."""
@@ -128,14 +130,26 @@ def streak(days: list[str], today: str) -> int:
     return count
 
 
-def top_percent(standing: Standing) -> int:
-    """The share of the day's players at or above this score's rank, in whole percent."""
-    return math.ceil(100 * (standing.above + 1) / max(standing.players, 1))
+def better_than(standing: Standing) -> int:
+    """The share of everyone who finished the day's dice that scored less, in whole
+    percent rounded down (never more than is true)."""
+    return 100 * standing.below // max(standing.players, 1)
 
 
-def par_score(variant: str, seed: int) -> int:
-    """What ``hard`` scores alone on the dice of ``seed`` (deterministic; CPU-bound)."""
-    game: Game = new_game(variant, [1], seed, {}, solo=True, dice_version=DAILY_DICE)
+def daily_dice(day: str) -> int:
+    """The dice derivation of every game of ``day``, par's included."""
+    return DICE_V4 if day >= DICE_V4_FROM else DICE_V2
+
+
+def daily_game(variant: str, player: int, seed: int, day: str) -> Game:
+    """A new game of ``day``'s dice (``seed``: the day's) for ``player`` alone."""
+    return new_game(variant, [player], seed, {}, solo=True, dice_version=daily_dice(day))
+
+
+def par_score(variant: str, seed: int, day: str) -> int:
+    """What ``hard`` scores alone on ``day``'s dice of ``seed`` (deterministic;
+    CPU-bound)."""
+    game = daily_game(variant, 1, seed, day)
     rng = random.Random(seed)
     while not game.finished:
         game, _ = game.apply(1, choose(game, 1, rng, "hard"))
@@ -240,8 +254,8 @@ class DailyService:
             return record
 
     async def _start(self, record: GameRecord) -> Outcome:
-        game = new_game(record.variant, record.players, record.seed, {}, solo=True,
-                        dice_version=DAILY_DICE)
+        game = daily_game(record.variant, record.players[0], record.seed,
+                          record.options["daily"])
         started = await self.store.start_game(
             record.id, record.version, game.to_json(),
             Clock.start(self.now, TURN_TIME).timing(), event_rows(1, opening(game)))
@@ -271,7 +285,7 @@ class DailyService:
         if known is not None:
             return known
         seed = daily_seed(await self.secret(), day, variant)
-        score = await asyncio.to_thread(par_score, variant, seed)
+        score = await asyncio.to_thread(par_score, variant, seed, day)
         await self.store.set_par(day, variant, score)
         return score
 

@@ -6,10 +6,11 @@ Tables (see :data:`DAILY_TABLES`):
   refuses a second attempt, across servers): the game played, the server it counts
   for, and the score once finished;
 * ``daily_pars`` — what ``hard`` scores on a day's dice, worked out once;
-* ``daily_posts`` — each server's live ranking message of a day and variant, and how
-  many finishes it still owes (schema 14: ``owed``, counted up with each finish in the
-  finish's transaction and cleared once a write showed them, so a ranking owed when
-  the bot stopped is written after the restart);
+* ``daily_posts`` — each server's live ranking message of a day and variant (in the
+  channel where the server's first attempt of the day was begun, unless the server
+  chose one), and how many finishes it still owes (schema 14: ``owed``, counted up with
+  each finish in the finish's transaction and cleared once a write showed them, so a
+  ranking owed when the bot stopped is written after the restart);
 * ``daily_settings`` — a server's channel for those messages and when its day turns;
 * ``daily_secret`` — the one secret of this bot's database that a day's dice are
   derived from (made on first use, so every process of one database shares it).
@@ -128,10 +129,16 @@ class DailySettings:
 @dataclass(frozen=True, slots=True)
 class Standing:
     """Where a score stands among everyone's of the same dice: ``above`` scored more,
-    ``players`` finished in all."""
+    ``below`` less, ``players`` finished in all."""
 
     above: int
+    below: int
     players: int
+
+    @property
+    def place(self) -> int:
+        """The score's place (1 is first; equal scores share one)."""
+        return self.above + 1
 
 
 _ATTEMPT = ("SELECT day, variant, user_id, guild_id, channel_id, game_id, score, finished_at "
@@ -187,7 +194,9 @@ class DailyQueries:
 
     async def finish_attempt(self, game_id: int, score: int, now: float) -> Attempt | None:
         """Give the attempt of ``game_id`` its score, once (a second call changes nothing),
-        and mark its server's ranking of the day as owing it, in the same transaction."""
+        and mark its server's ranking of the day as owing it, in the same transaction
+        (a new ranking is placed where the server's first attempt of the day was begun:
+        the lowest game id)."""
         def work(conn: Connection) -> Attempt | None:
             scored = conn.execute("UPDATE daily_attempts SET score = ?, finished_at = ? "
                                   "WHERE game_id = ? AND score IS NULL",
@@ -199,9 +208,11 @@ class DailyQueries:
             if scored:
                 conn.execute(
                     "INSERT INTO daily_posts (guild_id, day, variant, channel_id, owed) "
-                    "VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, day, variant) "
+                    "SELECT guild_id, day, variant, channel_id, 1 FROM daily_attempts "
+                    "WHERE guild_id = ? AND day = ? AND variant = ? ORDER BY game_id "
+                    "LIMIT 1 ON CONFLICT (guild_id, day, variant) "
                     "DO UPDATE SET owed = daily_posts.owed + 1",
-                    (a.guild_id, a.day, a.variant, a.channel_id))
+                    (a.guild_id, a.day, a.variant))
             return a
         return await self._transact(work)
 
@@ -216,12 +227,14 @@ class DailyQueries:
 
     async def standing(self, day: str, variant: str, score: int) -> Standing:
         """How ``score`` stands among every finished attempt of the day's dice."""
-        rows = await self._fetch(  # two ranges of the index on (day, variant, score)
+        rows = await self._fetch(  # three ranges of the index on (day, variant, score)
             "SELECT (SELECT COUNT(*) FROM daily_attempts WHERE day = ? AND variant = ? "
             "AND score IS NOT NULL), (SELECT COUNT(*) FROM daily_attempts WHERE day = ? "
-            "AND variant = ? AND score > ?)", (day, variant, day, variant, score))
-        players, above = rows[0]
-        return Standing(int(above), int(players))
+            "AND variant = ? AND score > ?), (SELECT COUNT(*) FROM daily_attempts "
+            "WHERE day = ? AND variant = ? AND score < ?)",
+            (day, variant, day, variant, score, day, variant, score))
+        players, above, below = rows[0]
+        return Standing(int(above), int(below), int(players))
 
     async def finished_days(self, user_id: int, before: str, limit: int = 1000) -> list[str]:
         """The days up to ``before`` on which ``user_id`` finished an attempt, newest

@@ -15,13 +15,14 @@ import pytest
 from bot.app import QwixxBot
 from bot.messages import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import choices, seeded_policy
+from bot.sandbox.autoplay import choices
 from bot.sandbox.permissions import Perm
 from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel, over_everywhere
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
+from .conftest import UNLIMITED
+from .daily_play import daily_bot, play_daily, shared, two_servers
 
 DAY = 86400.0
 NOON = 2_000_000_000.0 - 2_000_000_000.0 % DAY + DAY / 2  # 12:00 UTC
@@ -37,37 +38,13 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def bot(database: Path, clock: FakeClock) -> QwixxBot:
-    return QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
-                    clock=clock, tick=0.05)
+    return daily_bot(database, clock)
 
 
 @pytest.fixture
 async def sb(bot: QwixxBot) -> AsyncIterator[Sandbox]:
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha", channels=("general", "daily")),
-                                               GuildSpec("Beta")],
-                       members=["Ana", "Cem"], settle=0.02) as sandbox:
-        await sandbox.run_bot(bot)
+    async with two_servers(bot) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
-
-
-async def play_daily(member: SimMember, variant: str = "classic",
-                     seed: int = 1) -> tuple[StoredMessage, list[str]]:
-    """Begin the day's attempt and play it to its end with the buttons; the final
-    message and every message content seen before it."""
-    policy = seeded_policy(seed)
-    message = (await member.slash("qwixx", "daily", variant=variant)).message
-    seen = []
-    for _ in range(500):
-        offered = choices(message)
-        if not offered:  # the result: nothing left to play
-            return message, seen
-        seen.append(message.content)
-        message = await policy(member, offered, message).take(member, message)
-        confirm = [c for c in choices(message) if c.custom_id.endswith(":yes")]
-        if confirm:  # a costly move asks first (in the member's language)
-            message = await confirm[0].take(member, message)
-    raise AssertionError("the daily game did not end")
 
 
 def score_of(message: StoredMessage) -> int:
@@ -98,16 +75,18 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
     ben = sb.member("Ben", guild=beta)
 
     first, seen = await play_daily(ana, seed=1)
-    assert all("Par" not in text and "Share it" not in text for text in seen)
+    assert all("Par" not in text and "share" not in text for text in seen)
     assert "only you see this" in seen[0] and "May 18, 2033" in seen[0]
     assert "only you see this" not in seen[1] and "Daily Qwixx · May 18, 2033" in seen[1]
     ana_score = score_of(first)
-    assert "⛳ Par" in first.content and "Share it" in first.content
+    assert "⛳ Par" in first.content and "text to share is the next message" in first.content
     assert "first to finish these dice" in first.content
     assert "Streak: **1 day** in a row" in first.content
-    share = first.content.split("Share it")[1]
-    assert f"Qwixx daily {TODAY}" in share
-    grid = share.split("\n\n")[0].splitlines()[2:]
+    # The text to share is a message of its own: copying it copies no number of the sheet.
+    share = await shared(sb, ana, first)
+    assert not share.attachments and not choices(share)
+    title, *grid = share.content.splitlines()
+    assert title == f"Qwixx daily {TODAY}: {signed(ana_score)} 🔥1"
     assert grid and all(set(line) <= set("🟥🟨🟩🟦⬜🔒❌ ") for line in grid), grid
 
     again = (await ana.slash("qwixx", "daily", variant="classic")).message
@@ -115,7 +94,10 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
     assert not choices(again)  # nothing to play: the attempt is over
 
     other, _ = await play_daily(ben, seed=2)
-    assert "of the 2 players who finished these dice" in other.content
+    ben_score = score_of(other)
+    place = "2nd" if ben_score < ana_score else "1st"  # a tie shares the first place
+    assert f"🌍 **{place}** of the 2 players who finished these dice so far\n" in other.content
+    assert "%" not in other.content  # among two, the place says it all
     assert "On this server: **1st** of 1 player" in other.content
     ana_dice = await dice_of(bot, await attempt_game(bot, TODAY, ana))
     ben_dice = await dice_of(bot, await attempt_game(bot, TODAY, ben))
@@ -204,8 +186,7 @@ async def test_the_sheets_buttons_outlive_a_restart(sb: Sandbox, bot: QwixxBot,
     ana = sb.member("Ana")
     begun = (await ana.slash("qwixx", "daily", variant="longo")).message
     await sb.stop_bot()
-    await sb.run_bot(QwixxBot(database, seeds=lambda: 7, coalesce=0.05, budget=fast_budget(),
-                              clock=clock, tick=0.05))
+    await sb.run_bot(daily_bot(database, clock))
     offered = choices(begun)
     moved = await offered[-1].take(ana, begun)  # the old message's button, the new process
     assert "Daily Qwixx Longo" in moved.content and choices(moved)
@@ -236,8 +217,7 @@ async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
         database: Path, clock: FakeClock) -> None:
     """The finish marks the server's ranking as owing it in the store: a bot that stops
     before its timers' next tick writes it once it runs again."""
-    slow = QwixxBot(database, seeds=lambda: 7, coalesce=3600.0, budget=fast_budget(),
-                    clock=clock, tick=3600.0)
+    slow = daily_bot(database, clock, tick=3600.0)
     async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha")], members=["Ana"],
                        settle=0.02) as sb:
         await sb.run_bot(slow)
@@ -245,8 +225,7 @@ async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
         final, _ = await play_daily(ana)  # after the slow timers' first tick, long before
         await sb.stop_bot()                # their next
         assert not [m for m in sb.messages() if "this server's ranking" in m.content]
-        await sb.run_bot(QwixxBot(database, seeds=lambda: 7, coalesce=0.05,
-                                  budget=fast_budget(), clock=clock, tick=0.05))
+        await sb.run_bot(daily_bot(database, clock))
         board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content)
         assert f"<@{ana.id}> — **{signed(score_of(final))}**" in board.content
         assert sb.failures == [], sb.describe_failures()

@@ -76,19 +76,23 @@ def everyone_passes_action1(game: QwixxGame) -> tuple[QwixxGame, list[Event]]:
 
 
 def derived(dice: Sequence[str], faces: int, seed: int, *salt: object,
-            version: int = 2) -> dict[str, int]:
+            version: int = 2, among: Sequence[str] = ()) -> dict[str, int]:
     """The throw the core is documented to make at the position ``salt`` names, written
     out independently of it. Version 1: ``random.Random("seed:salt...")``, one ``randint``
-    per die; version 2: the BLAKE2b hash of that text, bytes below the largest multiple
-    of ``faces`` taken in order as ``byte % faces + 1``."""
+    per die; version 2 (and 3): the BLAKE2b hash of that text, bytes below the largest
+    multiple of ``faces`` taken in order as ``byte % faces + 1``, one per die of ``dice``;
+    version 4: those faces go to ``among`` (the variant's every die, in order), and each
+    die of ``dice`` shows its own."""
     key = ":".join(str(part) for part in (seed, *salt))
     if version == 1:
         rng = dice_rng(seed, *salt)
         return {die: rng.randint(1, faces) for die in dice}
     digest = hashlib.blake2b(key.encode()).digest()
     values = [b % faces + 1 for b in digest if b < 256 - 256 % faces]
-    assert len(values) >= len(dice), "the first block holds enough (true for these seeds)"
-    return dict(zip(dice, values, strict=False))
+    every = among if version == 4 else dice
+    assert len(values) >= len(every), "the first block holds enough (true for these seeds)"
+    thrown = dict(zip(every, values, strict=False))
+    return {die: thrown[die] for die in dice}
 
 
 def lucky_pairs(seed: int, count: int, version: int = 3) -> list[tuple[int, int]]:
@@ -106,9 +110,10 @@ def lucky_pairs(seed: int, count: int, version: int = 3) -> list[tuple[int, int]
 
 
 def roll(seed: int, turn: int, dice: Sequence[str] = ALL_DICE, *,
-         version: int = 2) -> dict[str, int]:
-    """What the core is documented to roll for ``turn`` of a classic game."""
-    return derived(dice, 6, seed, "turn", turn, version=version)
+         version: int = 4) -> dict[str, int]:
+    """What the core is documented to roll for ``turn`` of a classic game (of ``version``;
+    by default a new game's)."""
+    return derived(dice, 6, seed, "turn", turn, version=version, among=ALL_DICE)
 
 
 def seed_with_white_sum(turn: int, total: int) -> int:

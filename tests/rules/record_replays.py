@@ -44,6 +44,13 @@ CASES: tuple[tuple[str, tuple[int, ...], int, dict[str, Any], bool, int], ...] =
     ("longo", (1, 2, 3), 26, {}, False, 3),
     ("onboard", (1, 2), 35, {"board": "A"}, False, 3),
     ("qwinto", (1, 2), 45, {}, False, 3),
+    # Version 4, in games where a row closes and turns follow (seeds chosen so).
+    ("classic", (7,), 277, {}, True, 4),
+    ("classic", (1, 2, 3), 101, {}, False, 4),
+    ("longo", (7,), 27, {}, True, 4),
+    ("longo", (1, 2), 317, {}, False, 4),
+    ("onboard", (1, 2), 128, {"board": "B"}, False, 4),
+    ("qwinto", (1, 2, 3), 46, {}, False, 4),
 )
 
 

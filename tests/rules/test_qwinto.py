@@ -98,8 +98,10 @@ def roll(*colours: str) -> Move:
 
 
 def expected(seed: int, turn: int, attempt: int, colours: Iterable[str]) -> dict[str, int]:
-    """The throw the module is documented to make: one die per colour, canonical order."""
-    return derived(tuple(colours), 6, seed, "turn", turn, attempt)
+    """The throw the module is documented to make (a new game's): one die per colour,
+    each with its own face of the three."""
+    return derived(tuple(colours), 6, seed, "turn", turn, attempt, version=4,
+                   among=("orange", "yellow", "purple"))
 
 
 def seed_where(turn: int, colours: tuple[str, ...], ok) -> int:

@@ -38,7 +38,7 @@ def snapshot(game: QwintoGame) -> dict:
 
 
 def expected_dice(seed: int, turn: int, attempt: int, colours: tuple[str, ...]) -> dict:
-    return derived(colours, 6, seed, "turn", turn, attempt)
+    return derived(colours, 6, seed, "turn", turn, attempt, version=4, among=COLOURS)
 
 
 def expected_score(fields: dict[str, dict[int, int]], failed: int) -> tuple[dict, int, int]:

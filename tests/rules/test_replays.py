@@ -78,4 +78,8 @@ def test_the_recorded_games_cover_every_variant_and_form() -> None:
         forms = {(c["solo"], len(c["players"])) for c in cases if c["variant"] == variant}
         assert (True, 1) in forms and len(forms) >= 3, variant
     assert {c["options"].get("board") for c in cases if c["variant"] == "onboard"} == {"A", "B"}
-    assert {c["dice_version"] for c in cases} == {1, 2, 3}
+    assert {c["dice_version"] for c in cases} == {1, 2, 3, 4}
+    after_a_lock = {c["variant"] for c in cases if c["dice_version"] == 4 and any(
+        0 < len(e[2].get("dice", ())) < 6 for step in c["events"] for e in step
+        if e[0] == "turn")}
+    assert after_a_lock == {"classic", "longo", "onboard"}  # version 4 past a closed row

@@ -11,10 +11,11 @@ import pytest
 
 from bot.players import choose
 from bot.rules import DICE_VERSION, new_game, replay
-from bot.rules.dice import DICE_V2
+from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.daily import (
-    DAILY_DICE,
     DailyService,
+    better_than,
+    daily_dice,
     daily_seed,
     day_of,
     hidden_channel,
@@ -22,7 +23,6 @@ from bot.service.daily import (
     over_everywhere,
     par_score,
     streak,
-    top_percent,
     turns_at,
 )
 from bot.service.games import GameService, ServiceError
@@ -89,25 +89,32 @@ def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
     assert streak(["2026-11-25"], "2026-11-27") == 0
 
 
-def test_top_percent_places_a_score_among_everyones() -> None:
-    assert top_percent(Standing(above=0, players=1)) == 100
-    assert top_percent(Standing(above=0, players=2)) == 50
-    assert top_percent(Standing(above=1, players=2)) == 100
-    assert top_percent(Standing(above=9, players=1000)) == 1
+def test_a_standing_gives_the_place_and_the_share_beaten_never_more() -> None:
+    assert (Standing(above=0, below=0, players=1).place, better_than(
+        Standing(above=0, below=0, players=1))) == (1, 0)
+    assert better_than(Standing(above=0, below=1, players=2)) == 50
+    assert Standing(above=1, below=0, players=2).place == 2
+    assert better_than(Standing(above=1, below=0, players=2)) == 0
+    assert better_than(Standing(above=0, below=2, players=3)) == 66  # 66.7%: rounded down
+    assert better_than(Standing(above=1, below=0, players=3)) == 0  # two share the top
+    assert better_than(Standing(above=9, below=990, players=1000)) == 99
+    assert better_than(Standing(above=998, below=1, players=1000)) == 0  # 0.1%
 
 
+@pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2),
+                                              ("2026-12-01", DICE_V4)])
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
-def test_par_is_hards_game_on_the_days_dice(variant: str) -> None:
-    seed = daily_seed("s", "2026-11-27", variant)
+def test_par_is_hards_game_on_the_days_dice(variant: str, day: str, version: int) -> None:
+    seed = daily_seed("s", day, variant)
     rng, moves = random.Random(seed), []
-    game = replay(variant, [1], seed, {}, [], solo=True, dice_version=DAILY_DICE)
+    game = replay(variant, [1], seed, {}, [], solo=True, dice_version=version)
     while not game.finished:
         move = choose(game, 1, rng, "hard")
         moves.append((1, move))
         game, _ = game.apply(1, move)
-    assert par_score(variant, seed) == game.scores()[1].total
+    assert par_score(variant, seed, day) == game.scores()[1].total
     assert replay(variant, [1], seed, {}, moves, solo=True,
-                  dice_version=DAILY_DICE).scores()[1].total == par_score(variant, seed)
+                  dice_version=version).scores()[1].total == par_score(variant, seed, day)
 
 
 @pytest.fixture
@@ -131,23 +138,44 @@ async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
     assert other.game_id != ana.game_id
 
 
-async def test_every_daily_game_keeps_one_dice_derivation_whatever_new_games_roll(
-        daily: DailyService, clock: FakeClock) -> None:
+def test_the_days_dice_derivation_turns_on_a_day_not_in_the_middle_of_one() -> None:
+    assert [daily_dice(day) for day in ("2026-11-27", "2026-11-30", "2026-12-01",
+                                        "2026-12-02", "2033-05-18")] == [
+        DICE_V2, DICE_V2, DICE_V4, DICE_V4, DICE_V4]
+    assert DICE_VERSION == DICE_V4  # the days from then on throw what new games throw
+
+
+@pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2),
+                                              ("2026-12-01", DICE_V4)])
+async def test_every_game_of_a_day_keeps_that_days_dice_derivation(
+        daily: DailyService, clock: FakeClock, day: str, version: int) -> None:
     # A release that brings a new derivation must not split a day: the attempts begun
     # after it, and par, deal what those begun before dealt (Longo's lucky numbers too).
-    assert DAILY_DICE == DICE_V2 != DICE_VERSION
-    clock.now = NOON
+    clock.now = datetime.fromisoformat(f"{day}T12:00").replace(tzinfo=UTC).timestamp()
     _, begun = await daily.begin(ALPHA, 1, ANA, "longo")
-    assert begun.game is not None and begun.game.dice_version == DAILY_DICE
-    assert begun.game.to_json()["dice_version"] == DAILY_DICE  # as stored
+    assert begun.game is not None and begun.game.dice_version == version
+    assert begun.game.to_json()["dice_version"] == version  # as stored
     seed = begun.record.seed
-    par_game = new_game("longo", [1], seed, {}, solo=True, dice_version=DAILY_DICE)
+    par_game = new_game("longo", [1], seed, {}, solo=True, dice_version=version)
     assert begun.game.lucky_numbers(ANA) == par_game.lucky_numbers(1)
-    newest = new_game("longo", [1], seed, {}, solo=True)
-    assert newest.dice_on_table() == par_game.dice_on_table()  # the same throws ...
-    assert any(new_game("longo", [1], s, {}, solo=True).lucky_numbers(1) != new_game(
-        "longo", [1], s, {}, solo=True, dice_version=DAILY_DICE).lucky_numbers(1)
-        for s in range(20))  # ... but not the same deals
+    assert begun.game.dice_on_table() == par_game.dice_on_table()
+    other = DICE_V4 if version == DICE_V2 else DICE_V2
+    assert any(new_game("longo", [1], s, {}, solo=True, dice_version=other).lucky_numbers(1)
+               != new_game("longo", [1], s, {}, solo=True, dice_version=version)
+               .lucky_numbers(1) for s in range(20))  # the other derivation deals others
+
+
+async def test_a_server_still_on_the_last_day_of_version_2_plays_it_on_version_2(
+        daily: DailyService, clock: FakeClock) -> None:
+    """At 04:00 UTC on the first day of version 4, New York's day is still the one
+    before: its members play that day's dice, with that day's derivation."""
+    clock.now = datetime(2026, 12, 1, 4, tzinfo=UTC).timestamp()  # 23:00 there
+    await daily.set_settings(BETA, timezone="America/New_York")
+    ana, early = await daily.begin(ALPHA, 1, ANA, "classic")
+    ben, late = await daily.begin(BETA, 2, BEN, "classic")
+    assert (ana.day, ben.day) == ("2026-12-01", "2026-11-30")
+    assert early.game is not None and early.game.dice_version == DICE_V4
+    assert late.game is not None and late.game.dice_version == DICE_V2
 
 
 async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
@@ -233,3 +261,32 @@ async def test_a_finish_leaves_its_ranking_owed_until_a_write_shows_it(
     assert again is not None and (again.message_id, again.owed) == (99, 2)
     await daily.posted(ALPHA, "2026-11-27", "classic", 7, 99, shown=again.owed)
     assert await daily.owed() == []
+
+
+async def test_a_standing_counts_who_scored_more_and_less_ties_apart(
+        daily: DailyService, clock: FakeClock) -> None:
+    clock.now = NOON
+    for user, score in ((ANA, 30), (BEN, 30), (CEM, 12), (404, 45)):
+        attempt, _ = await daily.begin(ALPHA, 1, user, "classic")
+        await daily.store.finish_attempt(attempt.game_id, score, NOON)
+    standing = await daily.store.standing("2026-11-27", "classic", 30)
+    assert standing == Standing(above=1, below=1, players=4) and standing.place == 2
+
+
+async def test_a_new_ranking_goes_where_the_servers_first_attempt_of_the_day_began(
+        daily: DailyService, clock: FakeClock) -> None:
+    """Begun in channel 7 first, finished last: the ranking is in channel 7 all the same
+    (the README: "else where the first member of the day played")."""
+    clock.now = NOON
+    first, _ = await daily.begin(ALPHA, 7, ANA, "classic")
+    second, _ = await daily.begin(ALPHA, 8, BEN, "classic")
+    elsewhere, _ = await daily.begin(BETA, 9, CEM, "classic")  # another server's own
+    await daily.store.finish_attempt(second.game_id, 20, NOON)
+    await daily.store.finish_attempt(elsewhere.game_id, 20, NOON)
+    post = await daily.post(ALPHA, "2026-11-27", "classic")
+    assert post is not None and post.channel_id == 7
+    await daily.store.finish_attempt(first.game_id, 10, NOON)
+    post = await daily.post(ALPHA, "2026-11-27", "classic")
+    assert post is not None and (post.channel_id, post.owed) == (7, 2)
+    other = await daily.post(BETA, "2026-11-27", "classic")
+    assert other is not None and other.channel_id == 9
