@@ -1,12 +1,15 @@
 """Every benchmark in one run, one table: what, budget, figure, ratio (above 1 misses it).
 
-    python -m benchmarks [--quick] [--only rules,render,click,stats,ratings,daily,startup,players]
+    python -m benchmarks [--quick] [--only rules,render,click,bot,stats,ratings,daily,startup,...]
 
 * rules — random games through the rules API against the ``qwixx_sim`` anchor, measured
   in the same run (:mod:`benchmarks.bench_rules`);
 * render — every image of :mod:`benchmarks.bench_render`: time and PNG size;
 * click — the service's click path over a real SQLite file: one game, bursts of 100 and
   1,000 games, 2,000 clicks/s arriving over 1,000 games (:mod:`benchmarks.bench_click`);
+* bot — a click in the bot as a whole, through the local Discord stand-in: its CPU
+  against its own sheet image's, its SQL statements and HTTP requests
+  (:mod:`benchmarks.bench_bot`);
 * stats — every leaderboard, stats and history query on 100,000 results, once spread
   over a year and once all in the current month (:mod:`benchmarks.bench_stats`);
 * ratings — the rating leaderboard and a rating update at a game's end, on 100,000
@@ -18,7 +21,7 @@
   by far the longest section, over ten minutes: name the others with ``--only`` to
   leave it out);
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
-  (:mod:`benchmarks.bench_startup`);
+  before and after a sheet of each variant is drawn (:mod:`benchmarks.bench_startup`);
 * tournament — seating a round of 256 players and drawing their standings image, in CPU
   (:mod:`benchmarks.bench_tournament`).
 
@@ -34,6 +37,7 @@ import traceback
 from collections.abc import Callable
 
 from . import (
+    bench_bot,
     bench_click,
     bench_daily,
     bench_players,
@@ -98,8 +102,8 @@ def startup_rows(quick: bool) -> list[Row]:
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
-    "rules": rules_rows, "render": render_rows, "click": click_rows, "stats": stats_rows,
-    "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows,
+    "rules": rules_rows, "render": render_rows, "click": click_rows, "bot": bench_bot.rows,
+    "stats": stats_rows, "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows,
     "players": players_rows, "tournament": bench_tournament.rows}
 
 

@@ -132,10 +132,11 @@ class Internal:
 INTERNALS: tuple[Internal, ...] = (
     Internal("discord.py", "Client._connection: guild_ready_timeout, parsers",
              r"\._connection\b", ("bot/cogs/fallback.py", "bot/cogs/throttle.py",
-                                   "bot/sandbox/sandbox.py"),
+                                   "bot/sandbox/sandbox.py", "benchmarks/bench_bot.py"),
              "the stand-in sends every guild at once: no need to wait 2 s for more; a "
              "stopping bot answers every new interaction before discord.py sees it (Gate), "
-             "and so does the click throttle for a member clicking far too fast",
+             "and so does the click throttle for a member clicking far too fast; the "
+             "click benchmark notes when each interaction arrives",
              _client_connection),
     Internal("Python", "os._exit (documented; private only by its name)",
              r"\._exit\b", ("bot/__main__.py",),

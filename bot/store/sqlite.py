@@ -46,6 +46,9 @@ WRITER_CHECKPOINT_PAGES: Final = 10_000  # the writer checkpoints itself only if
 READER_CACHE_KIB: Final = 256  # the reader connection's page cache
 
 Opener = Callable[[], sqlite3.Connection]
+Heard = Callable[[str], object]
+"""Called with each statement SQLite runs, its parameters written in (see
+:meth:`SqliteEngine.watch`)."""
 Request = tuple[Callable[[sqlite3.Connection], Any], "asyncio.Future[Any]"]
 
 
@@ -211,6 +214,7 @@ class SqliteEngine:
         self._idle = asyncio.Event()  # set while no transaction is sent or queued
         self._idle.set()
         self._game_locks = KeyedLocks()
+        self._heard: Heard | None = None
 
     @property
     def is_open(self) -> bool:
@@ -245,6 +249,7 @@ class SqliteEngine:
         """A connection for ``role``, on the thread that will use it."""
         conn = sqlite3.connect(self.path, isolation_level=None)
         try:
+            conn.set_trace_callback(self._heard)
             conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms:d}")
             if role == "reader":
                 conn.execute("PRAGMA query_only = ON")
@@ -265,6 +270,16 @@ class SqliteEngine:
             conn.close()
             raise
         return conn
+
+    async def watch(self, heard: Heard | None) -> None:
+        """Have ``heard`` called with every statement run on any of the engine's
+        connections from now on (reads, transactions' ``BEGIN`` and ``COMMIT``, each row
+        of an ``executemany``), on that connection's thread; None: no longer. For
+        benchmarks that count a click's statements: it costs each statement a call."""
+        self._heard = heard
+        sides = (self.writer, self.reader, self.checkpointer)
+        for thread in {side for side in sides if side is not None}:
+            await thread.run(lambda conn: conn.set_trace_callback(heard))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One statement on the writer's connection, as it is (no transaction of its own)."""
