@@ -63,7 +63,7 @@ class Timers:
                 reminder = bool(outcome.events) and outcome.events[0].kind == "reminder"
                 if self.publisher.unreachable_since is not None:
                     if not reminder:  # the catch-up shows it once Discord is back
-                        self.publisher.lags(game_id)
+                        await self.publisher.lags(game_id)
                     continue
                 if reminder:
                     await self.publisher.remind(outcome)

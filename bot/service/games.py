@@ -142,9 +142,14 @@ class GameService:
         return await self.store.events(game_id, first_turn)
 
     async def lagging(self, shards: ShardPlan | None = None, limit: int = 50) -> list[int]:
-        """At most ``limit`` games whose channel shows less than the store holds (with
-        ``shards``: in the guilds this process serves)."""
+        """At most ``limit`` games whose channel shows less than the store holds, the one
+        behind longest first (with ``shards``: in the guilds this process serves)."""
         return await self.store.lagging_games(limit, shards=shard_ids(shards))
+
+    async def mark_behind(self, game_id: int) -> None:
+        """The channel of ``game_id`` could not be updated now (see
+        :attr:`GameRecord.behind_since`)."""
+        await self.store.mark_behind(game_id, self.clock())
 
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
