@@ -148,6 +148,9 @@ class Publisher:
         self._follow_ups: dict[int, tuple[float, discord.WebhookMessage]] = {}
         self.unreachable_since: float | None = None
         """Since when Discord has not answered (None: it did, last time it was asked)."""
+        self.started: float | None = service.clock()
+        """When this process started, until its first catch-up has marked the channels
+        the process before left behind (then None)."""
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(record.channel_id)
@@ -198,7 +201,14 @@ class Publisher:
 
         While Discord cannot be reached the pass stops at the first write that finds it
         so (the next tick tries again, from the oldest), so that a pass never waits on
-        Discord once per lagging channel."""
+        Discord once per lagging channel.
+
+        The first pass first marks the channels left behind by the process before
+        (:meth:`GameService.mark_left_behind`): turns stored but never shown were
+        played while the channel could not be updated too."""
+        if self.started is not None:
+            await self.service.mark_left_behind(self.started, shards)
+            self.started = None
         tried = 0
         for game_id in await self.service.lagging(shards, limit=CATCH_UP_BATCH):
             tried += 1

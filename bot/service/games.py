@@ -151,6 +151,12 @@ class GameService:
         :attr:`GameRecord.behind_since`)."""
         await self.store.mark_behind(game_id, self.clock())
 
+    async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:
+        """The games (with ``shards``: of the guilds this process serves) whose channel
+        lags a change made before ``started``, this process's start, could not be
+        updated: the process before stopped, or was killed, before showing it."""
+        return await self.store.mark_left_behind(started, self.clock(), shard_ids(shards))
+
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
         await self.store.set_shown(game_id, version, message_id, shown)

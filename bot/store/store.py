@@ -500,6 +500,18 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
             "UPDATE games SET behind_since = ? WHERE id = ? AND behind_since IS NULL "
             "AND shown_version < version", (since, game_id)))
 
+    async def mark_left_behind(self, before: float, since: float,
+                               shards: Shards | None = None) -> int:
+        """The games whose channel lags a change made before ``before`` (a process's
+        start: the one before it stopped without showing the change) could not be
+        updated: their ``behind_since`` is ``since`` unless set (with ``shards``: of
+        guilds on these shards only). How many."""
+        where, params = shard_filter(shards)
+        return await self._transact(lambda conn: conn.execute(
+            "UPDATE games SET behind_since = ? WHERE shown_version < version "
+            f"AND status != 'lobby' AND behind_since IS NULL AND updated_at < ?{where}",
+            (since, before, *params)).rowcount)
+
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
         """Remember that the channel now shows ``version`` (never moves backwards);

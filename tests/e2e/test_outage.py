@@ -6,11 +6,18 @@ missed rather than a line (or a message) per turn."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from benchmarks.outage import TICK, outage
+from benchmarks.outage import START, TICK, outage
+from bot.app import QwixxBot
+from bot.channel.publisher import Publisher
+from bot.sandbox import Sandbox
+
+from .conftest import fast_budget
 
 
 @pytest.mark.parametrize(("channels", "end_sessions", "restart", "reconnect"),
@@ -42,3 +49,43 @@ async def test_channels_are_caught_up_after_an_hour_without_discord(
     assert max(result.posts.values()) == 2
     assert max(result.writes.values()) <= 3
     assert result.untold == []  # every penalty, lock and failed throw is in its channel
+
+
+async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_start(
+        database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that stopped (or was killed) between storing a change and showing it: the
+    next one's first catch-up hands the channel's plan a record that says since when
+    the channel was behind (``behind_since``), and the write that shows it clears it."""
+    planned: list[tuple[int, float | None]] = []
+    project = Publisher.project
+
+    async def spy(self: Publisher, record: Any, *args: Any) -> Any:
+        planned.append((record.id, record.behind_since))
+        return await project(self, record, *args)
+
+    monkeypatch.setattr(Publisher, "project", spy)
+    now = [START]
+    async with Sandbox(members=["Ana"], settle=0.02) as sb:
+        def bot() -> QwixxBot:  # one catch-up at its start, the next an hour later
+            return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 7,
+                            clock=lambda: now[0], coalesce=0.05, tick=3600,
+                            budget=fast_budget())
+
+        await sb.run_bot(bot())
+        service = sb.bot.table.service  # type: ignore[union-attr]
+        ana = sb.member("Ana").id
+        lobby = await service.open_lobby(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
+        await service.add_computer(lobby.id, ana)
+        await service.start(lobby.id, ana)  # stored, never shown by this bot
+        await sb.stop_bot()
+        assert planned == []
+
+        now[0] += 60
+        await sb.run_bot(bot())
+        service = sb.bot.table.service  # type: ignore[union-attr]
+        async with asyncio.timeout(sb.timeout):
+            while await service.lagging():
+                await asyncio.sleep(0.01)
+        assert planned == [(lobby.id, now[0])]
+        assert (await service.get(lobby.id)).record.behind_since is None
+        assert sb.failures == [], sb.describe_failures()

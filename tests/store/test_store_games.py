@@ -332,3 +332,29 @@ async def test_the_behind_since_migration_keeps_every_game_lagging_as_it_was(
         assert store.schema_version == BEHIND_SINCE.version
         assert [(await store.get_game(g)).behind_since for g in (1, 2, 3)] == [None] * 3  # type: ignore[union-attr]
         assert await store.lagging_games() == [1, 2]
+
+
+async def test_games_left_behind_by_the_process_before_are_marked_once(
+        store: Store, clock: FakeClock) -> None:
+    """At a process's start, a channel that lags a change made before it (the process
+    before stopped without showing it) was left behind; a change made since, a lobby,
+    a game in sync or one marked earlier is not, nor a game of another process's shards."""
+    old, marked, shown, other = [await make_running(store, CHANNEL + n) for n in range(4)]
+    await store.mark_behind(marked.id, clock.now - 5)
+    await store.set_shown(shown.id, shown.version, None, {})
+    lobby = await make_lobby(store, CHANNEL + 9)
+    started = clock.tick(10)
+    fresh = await make_running(store, CHANNEL + 10)  # changed by the new process
+    other_guild = (1 << 22) + GUILD  # on shard 1 of 2 (GUILD is on shard 0)
+    elsewhere = await make_running(store, CHANNEL + 11)
+    await store._transact(lambda conn: conn.execute(
+        "UPDATE games SET guild_id = ?, updated_at = ? WHERE id = ?",
+        (other_guild, clock.now - 60, elsewhere.id)))
+    now = clock.tick(1)
+
+    assert await store.mark_left_behind(started, now, ([0], 2)) == 2
+    behind = {g.id: (await store.get_game(g.id)).behind_since  # type: ignore[union-attr]
+              for g in (old, marked, shown, other, lobby, fresh, elsewhere)}
+    assert behind == {old.id: now, marked.id: started - 15, shown.id: None, other.id: now,
+                      lobby.id: None, fresh.id: None, elsewhere.id: None}
+    assert await store.mark_left_behind(started, clock.tick(1), ([0], 2)) == 0
