@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from bot.channel.publisher import Publisher
 from bot.service.games import GameService, shard_ids
 from bot.service.privacy import PrivacyService
+from bot.service.types import StoreError
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -123,5 +124,10 @@ class Timers:
 
     async def _run(self) -> None:
         while True:
-            await self.tick()
+            try:
+                await self.tick()
+            except StoreError as error:  # the database away: the next tick tries again
+                log.warning("a timer pass failed (%s); the next one tries again", error)
+            except Exception:
+                log.exception("a timer pass failed; the next one tries again")
             await asyncio.sleep(self.interval)

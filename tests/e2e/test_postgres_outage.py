@@ -1,11 +1,14 @@
 """The real bot on PostgreSQL, against the Discord stand-in, while the database server
 restarts mid-game: a click meanwhile is answered "couldn't save" and leaves nothing
-behind, the bot connects again by itself, and the game goes on to its end."""
+behind, the bot connects again by itself, and the game goes on to its end; the timer
+loop goes on after a pass the server's absence failed."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+
+import pytest
 
 from bot.app import QwixxBot
 from bot.sandbox import Sandbox
@@ -75,3 +78,28 @@ async def test_a_game_goes_on_after_postgresql_restarts(postgres: PostgresServer
         assert (await service.replay(1)).to_json() == record.state
         assert sb.failures == [], sb.describe_failures()
         print(f"the store answered again {took:.2f} s after the server was back")
+
+
+async def test_the_timers_go_on_after_a_pass_the_database_failed(
+        postgres: PostgresServer, caplog: pytest.LogCaptureFixture) -> None:
+    """A timer pass that finds PostgreSQL away fails; the passes after it run again (a
+    game stored meanwhile, and never published, is shown by the timer loop's catch-up)."""
+    url = postgres.new_database()
+    async with Sandbox(**UNLIMITED, members=["Ana"], settle=0.02) as sb:
+        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
+                                  coalesce=0.05, tick=0.05, budget=fast_budget()))
+        service = sb.bot.table.service  # type: ignore[union-attr]
+        await asyncio.to_thread(postgres.halt, "fast")
+        try:  # until a timer pass (nothing else asks the store) has found it away
+            async with asyncio.timeout(PATIENCE):
+                while not [r for r in caplog.records if "unreachable" in r.message]:
+                    await asyncio.sleep(0.01)
+        finally:
+            await asyncio.to_thread(postgres.resume)
+        await answering(sb.bot.store)  # type: ignore[union-attr]
+        ana = sb.member("Ana").id
+        lobby = await service.open_lobby(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
+        await service.add_computer(lobby.id, ana)
+        await service.start(lobby.id, ana)  # stored, not published: the timers show it
+        await sb.wait_for_message(lambda m: bool(m.components))  # the turn's buttons
+        assert sb.failures == [], sb.describe_failures()
