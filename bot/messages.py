@@ -116,6 +116,7 @@ EN: dict[str, str] = {
     "turn.earlier": "… and {count} earlier turns played while nobody was asked.",
     "turn.missed": "**Turns {first}–{last}** were played while the channel could not be "
                    "updated:",
+    "turn.run": "**Turns {first}–{last}** were played out in one go — {why}:",
     "turn.missed_turn": "Turn {turn}: {what}",
     "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
     "story.header": "**Turn {turn}** · 🎲 {active} is active",

@@ -256,8 +256,8 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
 
 
 SUMMED_UP_AFTER = 10
-"""More turns than this that the channel never showed (Discord was away, say) are told
-in one summary rather than a line each."""
+"""More turns than this that the channel never showed (Discord was away, or the
+computers played many turns in one go) are told in one summary rather than a line each."""
 
 
 def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
@@ -269,7 +269,7 @@ def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
     those posts."""
     begun = [turn for turn in turns if events.get(turn)]
     if len(begun) > SUMMED_UP_AFTER:
-        lines = story.summary_lines(game, events, begun)
+        lines = story.summary_lines(game, events, begun, outage(record, events, begun), away)
         return turns.stop, [Post(text, f"qx{record.id}s{begun[0]}.{index}")
                             for index, text in enumerate(story.chunks(lines))]
     lines = story.played_out_lines(game, events, begun, away)
@@ -277,6 +277,14 @@ def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
     posts: list[Step] = [Post(text, f"qx{record.id}e{begun[0]}.{index}")
                          for index, text in enumerate(story.chunks(lines[:apart]))]
     return (begun[apart] if apart < len(begun) else turns.stop), posts
+
+
+def outage(record: GameRecord, events: Events, turns: Sequence[int]) -> bool:
+    """Whether ``turns`` went unshown because the channel could not be updated: a write
+    failed or the bot was down (the store marks the game behind), or a decision asked of
+    someone ran out in a turn the channel never showed."""
+    return record.behind_since is not None or any(
+        e.kind == "expired" for turn in turns for e in events.get(turn, []))
 
 
 def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:

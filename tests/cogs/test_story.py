@@ -59,6 +59,24 @@ def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
     assert not any("crossed" in line for line in lines)
 
 
+def test_each_lock_carries_its_own_die() -> None:
+    """Two rows locked in one action: each die leaves the game on its own lock's line; a
+    row two players lock together loses its die once, on the last of those lines."""
+    told = stored(
+        ("crossed", ANA, {"row": "green", "number": 2, "phase": "action1", "via": "cross"}),
+        ("locked", ANA, {"row": "green"}),
+        ("crossed", BEN, {"row": "blue", "number": 2, "phase": "action1", "via": "cross"}),
+        ("locked", BEN, {"row": "blue"}),
+        ("crossed", CEM, {"row": "blue", "number": 2, "phase": "action1", "via": "cross"}),
+        ("locked", CEM, {"row": "blue"}),
+        ("die_removed", None, {"row": "green"}), ("die_removed", None, {"row": "blue"}))
+    assert story.story(told)[1:] == [
+        f"🔒 <@{ANA}> locked **green** — the green die leaves the game",
+        f"🔒 <@{BEN}> locked **blue**",
+        f"🔒 <@{CEM}> locked **blue** — the blue die leaves the game",
+    ]
+
+
 def test_pawn_steps_are_counted_in_words() -> None:
     one = stored(("pawn_moved", ANA, {"steps": 1, "row": "red", "number": 5, "bonus": 2}))
     three = stored(("pawn_moved", ANA, {"steps": 3, "row": "red", "number": 5, "bonus": 2}))
@@ -103,6 +121,54 @@ def test_turns_nobody_was_asked_in_are_told_in_one_line_that_says_why() -> None:
     stand_in = stored(("turn", BEN, {"turn": 2}),
                       ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
     assert f"(<@{ANA}> away)" in story.played_out(game, 2, stand_in)
+
+
+def test_a_computer_that_passed_with_a_move_is_not_nobody() -> None:
+    """A computer could have crossed and passed: the turn says only the computers had a
+    move, and that it passed; a pass the rules made for someone with nothing to cross is
+    not told."""
+    game = new_game("classic", [ANA, BEN, -1], seed=1)
+    told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
+                  ("passed", BEN, {"phase": "action1"}),
+                  ("passed", -1, {"phase": "action1", "had_move": True}),
+                  ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
+    line = story.played_out(game, 2, told)
+    assert line.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a "
+                           "move: Action 1: 🤖 Computer 1 passed · ")
+    assert f"<@{ANA}> passed" not in line and f"<@{BEN}> passed" not in line
+    away = stored(("turn", BEN, {"turn": 2}),
+                  ("passed", ANA, {"phase": "action1", "had_move": True}), turn=2)
+    assert f"nobody was asked (<@{ANA}> away)" in story.played_out(game, 2, away)
+
+
+def test_a_turn_played_out_later_tells_its_own_scores_when_they_changed() -> None:
+    game = new_game("classic", [ANA, BEN, CEM], seed=1)
+    totals = {"totals": {str(ANA): 12, str(BEN): 0, str(CEM): 16}}
+    penalty = stored(("turn", BEN, {"turn": 14}), ("penalty", BEN, {"count": 3, "limit": 4}),
+                     ("scores", None, totals), turn=14)
+    assert story.played_out(game, 14, penalty).endswith(
+        f"❌ <@{BEN}> takes a penalty (3/4) · Scores: <@{CEM}>: 16 · <@{ANA}>: 12 · "
+        f"<@{BEN}>: 0")
+    quiet = stored(("turn", BEN, {"turn": 14}), ("passed", ANA, {"phase": "action1"}),
+                   ("scores", None, totals), turn=14)
+    assert "Scores:" not in story.played_out(game, 14, quiet)
+
+
+def test_many_unshown_turns_say_why_they_are_summed_up() -> None:
+    """After an outage the summary says the channel could not be updated; a run the
+    computers played out in one go says so instead. Its scores are those at the end of
+    its last turn."""
+    game = new_game("classic", [ANA, -1, -2], seed=1)
+    events = {turn: stored(("turn", game.players[(turn - 1) % 3], {"turn": turn}),
+                           ("crossed", -1, {"row": "red", "number": turn, "phase": "action1"}),
+                           ("scores", None, {"totals": {str(ANA): -turn, "-1": turn,
+                                                        "-2": 0}}), turn=turn)
+              for turn in range(11, 23)}
+    run = story.summary_lines(game, events, list(events))
+    assert run[0] == "**Turns 11–22** were played out in one go — only the computers had a move:"
+    assert run[-1] == f"Scores: 🤖 Computer 1: 22 · 🤖 Computer 2: 0 · <@{ANA}>: −22"
+    outage = story.summary_lines(game, events, list(events), outage=True)
+    assert outage[0] == "**Turns 11–22** were played while the channel could not be updated:"
 
 
 def test_a_turn_message_is_one_text_from_post_to_finish() -> None:
