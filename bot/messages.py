@@ -133,7 +133,7 @@ EN: dict[str, str] = {
     "story.scores": "Scores: {scores}",
     "story.score": "{name}: {total}",
     "story.nothing_happened": "nothing changed",
-    "status.deciding": "⏳ Deciding: {names}",
+    "status.deciding": "🤔 Deciding: {names}",
     "status.decided": "✅ Decided: {names}",
     "status.nothing": "Nothing to decide: {names}",
     "list.or": "{first} or {last}",
@@ -155,7 +155,11 @@ EN: dict[str, str] = {
     "event.locked": "🔒 {name} locked **{row}**",
     "event.die_removed": "the {row} die leaves the game",
     "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
-    "event.pawn_moved": "♟ {name} moved {steps} → {row} {number} (bonus {bonus})",
+    "event.pawn_moved": "♟ {name} moved {steps} → field {position}: {row} {number} (new "
+                        "cross, bonus {bonus})",
+    "event.pawn_moved_crossed": "♟ {name} moved {steps} → field {position}: {row} {number} "
+                                "(already crossed, bonus {bonus})",
+    "event.stayed": "♟ {name} stayed: their pawn did not move",
     "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
                             "one more turn.",
     "event.game_over.board_finish": "🏁 The final round is over: game over.",
@@ -166,7 +170,7 @@ EN: dict[str, str] = {
     "event.away.left": "🚪 {name} left the game; it no longer waits for them.",
     "event.game_over.no_seats": "🏁 Too few players are left: the game ends without ranking.",
     "event.rolled": "🎲 {name} rolled {dice} = {total}",
-    "event.rerolled": "🎲 {name} re-rolled: {dice} = {total}",
+    "event.rerolled": "🎲 {name} re-rolled {dice} = {total}",
     "event.placed": "{name} wrote {number} in {emoji}",
     "event.failed_throw": "❌ {name} crosses a failed throw ({count}/{limit})",
     "event.game_over.two_rows": "🏁 Two rows complete on one sheet: game over.",

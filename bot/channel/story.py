@@ -88,8 +88,11 @@ def event_lines(event: StoredEvent, before: list[str], variant: str = "classic",
     if kind == "penalty":
         return [t("event.penalty", name=who, **data)]
     if kind == "pawn_moved":
-        return [t("event.pawn_moved", name=who, steps=plural("unit.field", data["steps"]),
+        return [t("event.pawn_moved" if data["crosses"] else "event.pawn_moved_crossed",
+                  name=who, steps=plural("unit.field", data["steps"]), position=data["to"],
                   row=row_text(data["row"]), number=data["number"], bonus=data["bonus"])]
+    if kind == "passed" and data.get("phase") == "action3":
+        return [t("event.stayed", name=who)]
     if kind == "expired":
         family = "qwinto" if variant == "qwinto" else "qwixx"
         return [t(f"event.expired.{family}", names=mentions(data["players"]))]

@@ -52,11 +52,14 @@ def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
     lines = story.finished_turn(new_game("qwinto", [ANA, BEN], seed=1), 9, told).splitlines()
     assert lines[1:] == [
         f"🎲 <@{ANA}> rolled 🟧3 🟨5 = 8",
-        f"🎲 <@{ANA}> re-rolled: 🟧6 🟨5 = 11",
+        f"🎲 <@{ANA}> re-rolled 🟧6 🟨5 = 11",
         f"Written: <@{BEN}> wrote 11 in 🟨 Yellow · <@{ANA}> wrote nothing",
         f"❌ <@{ANA}> crosses a failed throw (1/4)",
     ]
     assert not any("crossed" in line for line in lines)
+    # a throw and its re-roll read alike: the verb, the dice, their total
+    assert [line.split()[3:] for line in lines[1:3]] == [["🟧3", "🟨5", "=", "8"],
+                                                        ["🟧6", "🟨5", "=", "11"]]
 
 
 def test_each_lock_carries_its_own_die() -> None:
@@ -77,11 +80,35 @@ def test_each_lock_carries_its_own_die() -> None:
     ]
 
 
+def pawn(steps: int, to: int, crosses: bool, number: int = 7,
+         bonus: int = 9) -> list[StoredEvent]:
+    return stored(("pawn_moved", ANA, {"from": to - steps, "to": to, "steps": steps,
+                                       "row": "red", "number": number, "bonus": bonus,
+                                       "crosses": crosses}))
+
+
 def test_pawn_steps_are_counted_in_words() -> None:
-    one = stored(("pawn_moved", ANA, {"steps": 1, "row": "red", "number": 5, "bonus": 2}))
-    three = stored(("pawn_moved", ANA, {"steps": 3, "row": "red", "number": 5, "bonus": 2}))
-    assert "moved 1 field →" in story.story(one)[0]
-    assert "moved 3 fields →" in story.story(three)[0]
+    assert "moved 1 field →" in story.story(pawn(1, 5, True))[0]
+    assert "moved 3 fields →" in story.story(pawn(3, 5, True))[0]
+
+
+def test_a_pawns_landing_names_its_field_and_whether_it_crossed() -> None:
+    """Two fields may both be Red 7: the field's number tells them apart, as on the board;
+    landing on a number crossed before crosses nothing new."""
+    new = story.story(pawn(3, 14, True))[0]
+    old = story.story(pawn(4, 22, False, bonus=12))[0]
+    assert new == f"♟ <@{ANA}> moved 3 fields → field 14: 🟥 Red 7 (new cross, bonus 9)"
+    assert old == f"♟ <@{ANA}> moved 4 fields → field 22: 🟥 Red 7 (already crossed, bonus 12)"
+
+
+def test_staying_is_told() -> None:
+    """On Board's action 3: the active player stays (a pass), and the story says so."""
+    told = stored(("passed", ANA, {"phase": "action2"}),
+                  ("passed", ANA, {"phase": "action3", "had_move": True}),
+                  ("penalty", ANA, {"count": 1, "limit": 4}))
+    assert story.story(told, "onboard") == [
+        f"Action 2: <@{ANA}> passed", f"♟ <@{ANA}> stayed: their pawn did not move",
+        f"❌ <@{ANA}> takes a penalty (1/4)"]
 
 
 def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
@@ -91,10 +118,11 @@ def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
     assert f"**Turn 1** · 🎲 <@{ANA}> is active" in text
     assert "⏳ Decide <t:1700000000:R>." in text
     assert "Scores:" in text
+    assert text.count("⏳") == 1, "one hourglass: the deadline's"
     status = story.status_line(game)
     if game.legal_moves(CEM) == [PASS]:
         assert f"Nothing to decide: <@{CEM}>" in status
-    assert f"⏳ Deciding: <@{ANA}>, <@{BEN}>" in status
+    assert f"🤔 Deciding: <@{ANA}>, <@{BEN}>" in status
     assert "Decide <t:" not in story.live_turn(game, [], None)
 
 
