@@ -577,6 +577,11 @@ EN: dict[str, str] = {
     "level.normal": "Normal",
     "level.hard": "Hard",
     "lobby.computer": "{name} ({level})",
+    "lobby.uncounted.people": "📊 Only one person plays, so this game does not count for "
+                              "the leaderboard or the ratings (that takes two people or "
+                              "more).",
+    "lobby.uncounted.hints": "📊 This game is played with hints, so it does not count for "
+                             "the leaderboard or the ratings.",
     "lobby.level_placeholder": "Change a computer player's level",
     "lobby.level_option": "{name}: {level}",
     "lobby.solo": "🧘 Solo practice: you play alone and every turn is yours. It does not "

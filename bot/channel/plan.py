@@ -21,6 +21,7 @@ from bot.channel.texts import end_content, message_link
 from bot.messages import t
 from bot.players import is_computer
 from bot.rules import Game
+from bot.service.play import Options
 from bot.service.types import GameRecord, StoredEvent
 
 Events = Mapping[int, Sequence[StoredEvent]]
@@ -195,7 +196,7 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
                           facts.get("best"),
                           {int(p): (int(r[0]), int(r[1]))
                            for p, r in facts.get("ratings", {}).items()},
-                          channel.accuracies)
+                          channel.accuracies, Options.of(channel.record.options))
     return [Edit(channel.record.message_id, content, None, "end", shown.files)]
 
 
@@ -224,7 +225,8 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
         steps += apart
         if record.status == "finished":
             steps.append(Post(end_content(game, preface, channel.wins, channel.best,
-                                          channel.ratings, channel.accuracies),
+                                          channel.ratings, channel.accuracies,
+                                          Options.of(record.options)),
                               f"qx{record.id}end", ("scoreboard",), "end",
                               tuple(humans(game.players)), live=True))
             if channel.accuracies is None:  # the review is worked out meanwhile
