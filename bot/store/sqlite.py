@@ -303,6 +303,10 @@ class SqliteEngine:
         """An :class:`asyncio.Lock` per game (one process per database file)."""
         return self._game_locks.hold(game_id)
 
+    async def transact_holding(self, game_id: int, work: Work[T]) -> T:
+        """:meth:`transact`: an :class:`asyncio.Lock` cannot be lost."""
+        return await self.transact(work)
+
     # -- reads and writes -----------------------------------------------------------
 
     def _writer(self) -> DatabaseThread:

@@ -172,8 +172,9 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         same game's lock until the block ends (the publisher's per-game serialisation).
 
         SQLite: an :class:`asyncio.Lock` per game (one process per database file).
-        PostgreSQL: also a session advisory lock, so it excludes other processes too.
-        Not re-entrant: a task must not take the same game's lock twice.
+        PostgreSQL: also a session advisory lock, so it excludes other processes too;
+        should its connection break, which frees it, the holder's :meth:`set_shown` is
+        refused. Not re-entrant: a task must not take the same game's lock twice.
         """
         return self._engine.game_lock(game_id)
 
@@ -515,13 +516,15 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
         """Remember that the channel now shows ``version`` (never moves backwards);
-        shown up to the stored version, it is no longer behind (``behind_since``).
+        shown up to the stored version, it is no longer behind (``behind_since``). Under
+        the game's lock (:meth:`game_lock`), stored only while the lock is still held
+        (else :class:`~bot.store.errors.LockLost`).
 
         Presentation metadata: does not bump ``version``, so it never races a move.
         """
         if message_id is not None:
             check_int("message_id", message_id)
-        await self._transact(lambda conn: conn.execute(
+        await self._conn().transact_holding(game_id, lambda conn: conn.execute(
             "UPDATE games SET shown_version = CASE WHEN shown_version < ? THEN ? "
             "ELSE shown_version END, behind_since = CASE WHEN ? >= version THEN NULL "
             "ELSE behind_since END, message_id = ?, shown = ? WHERE id = ?",
