@@ -151,12 +151,13 @@ def told_choices(before: Game, events: list[Event]) -> list[Event]:
     marked ``had_move`` when that player could have done something else: the story tells
     a computer's pass apart from having nothing to do. The passes of turns played out
     after it are the rules' own (nobody there had a move)."""
-    phase, marked = before.decision().phase, list(events)
+    marked = events
     for i, event in enumerate(events):
         if event.kind == "turn":
             break
-        if event.kind == "passed" and event.data.get("phase") == phase \
+        if event.kind == "passed" and event.data.get("phase") == before.phase \
                 and event.player is not None and before.legal_moves(event.player) != [PASS]:
+            marked = marked if marked is not events else list(events)
             marked[i] = Event("passed", event.player, {**event.data, "had_move": True})
     return marked
 
