@@ -20,6 +20,8 @@ transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity
 * Migrations: the one list of :mod:`bot.store.migrations`, in one transaction that
   first takes :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so processes that
   start together migrate one after the other, the later ones finding nothing to do.
+* Limits (:data:`LIMITS`): a statement that runs for half a minute is cancelled, a
+  transaction left open for a minute ended, unless the server or the URL says otherwise.
 * :meth:`PostgresEngine.game_lock`: a session advisory lock keyed by the game id.
   The in-process lock comes first (session locks are re-entrant within a session);
   then ``pg_try_advisory_lock`` on one shared connection, which is all it takes while
@@ -93,6 +95,21 @@ TCP_SETTINGS = {"keepalives": 1, "keepalives_idle": 15, "keepalives_interval": 5
 """libpq's defaults for a TCP connection unless the URL says otherwise: a server that
 vanished without closing its connections is noticed within about half a minute, not
 after hours (ignored on a Unix socket)."""
+LIMITS = {"statement_timeout": "30s", "idle_in_transaction_session_timeout": "60s"}
+"""Each session's limits, where the server, the database, the role or the URL
+(``?options=-c%20statement_timeout%3D10s``) sets none. A statement of the bot takes
+milliseconds, a migration's excepted (it lifts the limit for itself), so one that runs
+for half a minute waits on something that will not end (a lock held by a stuck
+process, a query gone wrong): it is cancelled, the click is answered that it was not
+saved, and the connection serves on; a wait for a game's lock that another process
+holds that long is given up too, its channel left to the catch-up. A transaction left
+open for a minute
+belongs to a process that stopped mid-way (the bot never leaves one open): the server
+ends its session, and the row locks it held stop blocking the other processes."""
+CONNECTED = "SELECT pg_postmaster_start_time(), " + ", ".join(
+    f"set_config('{name}', CASE current_setting('{name}') WHEN '0' THEN %s "
+    f"ELSE current_setting('{name}') END, false)" for name in LIMITS)
+"""A new session's first statement: when its server started, and its :data:`LIMITS`."""
 BEGIN = "BEGIN; SELECT txid_current()"
 """A transaction's start, and the id it will commit under, in one round trip."""
 Raw = psycopg.Connection[Any]
@@ -203,7 +220,7 @@ class Reconnect:
             raw = psycopg.connect(self._conninfo, autocommit=True,
                                   connect_timeout=CONNECT_TIMEOUT)
             try:
-                row = raw.execute("SELECT pg_postmaster_start_time()").fetchone()
+                row = raw.execute(CONNECTED, tuple(LIMITS.values())).fetchone()
             except BaseException:
                 raw.close()
                 raise
@@ -397,6 +414,7 @@ class PostgresEngine:
     async def migrate(self, work: Work[int]) -> int:
         """``work`` in one transaction that first takes :data:`MIGRATION_LOCK`."""
         def locked(conn: Connection) -> int:
+            conn.execute("SET LOCAL statement_timeout = 0")  # a big table takes its time
             conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
             return work(conn)
         try:

@@ -1,19 +1,22 @@
 """The real bot on PostgreSQL, against the Discord stand-in, while the database server
 restarts mid-game: a click meanwhile is answered "couldn't save" and leaves nothing
 behind, the bot connects again by itself, and the game goes on to its end; the timer
-loop goes on after a pass the server's absence failed."""
+loop goes on after a pass the server's absence failed; a click held up past the
+statement timeout is answered as not saved, and changes nothing."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
+import psycopg
 import pytest
 
 from bot.app import QwixxBot
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import play_round, play_to_end, seeded_policy, wait_for_turn
 from bot.store import Store, StoreError
+from bot.store import postgres as pg
 from tests.store.postgres_server import PostgresServer
 
 from .conftest import UNLIMITED, fast_budget
@@ -102,4 +105,50 @@ async def test_the_timers_go_on_after_a_pass_the_database_failed(
         await service.add_computer(lobby.id, ana)
         await service.start(lobby.id, ana)  # stored, not published: the timers show it
         await sb.wait_for_message(lambda m: bool(m.components))  # the turn's buttons
+        assert sb.failures == [], sb.describe_failures()
+
+
+async def test_a_click_held_past_the_statement_timeout_is_answered_and_changes_nothing(
+        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process keeps the game's row locked (a stuck transaction): the click's
+    transaction waits on it until ``statement_timeout`` cancels it; the member is told
+    the click was not saved, nothing of it is stored, and the game goes on."""
+    monkeypatch.setitem(pg.LIMITS, "statement_timeout", "300ms")
+    url = postgres.new_database()
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
+                                  coalesce=0.05, tick=0.5, budget=fast_budget()))
+        store = sb.bot.store  # type: ignore[union-attr]
+        ana, ben = sb.member("Ana"), sb.member("Ben")
+        lobby = (await ana.slash("qwixx", "start", variant="classic")).message
+        await ben.click(lobby, label="Join")
+        await ana.click(lobby, label="Start")
+        policy = seeded_policy(5)
+        assert await play_round(sb, [ana, ben], policy)
+        turn = await wait_for_turn(sb)
+        service = sb.bot.table.service  # type: ignore[union-attr]
+        game = (await service.get(1)).game
+        assert game is not None
+        clicker = next(m for m in (ana, ben) if m.id in game.decision().waiting)
+        before, moves = await store.get_game(1), await store.moves(1)
+
+        with psycopg.connect(url) as stuck:  # a transaction that holds the game's row
+            stuck.execute("SELECT id FROM games WHERE id = 1 FOR UPDATE")
+            refused = await clicker.click(turn, label="Pass")
+            stuck.rollback()
+        assert refused.failed is None
+        assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
+        after = await store.get_game(1)
+        assert after is not None and before is not None
+        assert (after.version, after.state) == (before.version, before.state)
+        assert await store.moves(1) == moves
+
+        passed = await clicker.click(await wait_for_turn(sb), label="Pass")
+        assert not [m for m in passed.ephemeral if NOT_SAVED in m.content]
+        assert len(await store.moves(1)) == len(moves) + 1
+        final = await play_to_end(sb, [ana, ben], policy)
+        assert "final scores" in final.content
+        record = await store.get_game(1)
+        assert record is not None and record.status == "finished"
+        assert (await service.replay(1)).to_json() == record.state
         assert sb.failures == [], sb.describe_failures()
