@@ -220,8 +220,8 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
             return [*steps, *accuracies_shown(channel, shown)], shown
         shown.ended = True
         last = game.turn + 1
-        since, apart = tell_apart(record, game, events, range(first_unseen, last), away)
-        preface = story.played_out_lines(game, events, range(since, last), away)
+        since, apart = tell_apart(record, game, events, range(first_unseen, last))
+        preface = story.played_out_lines(game, events, range(since, last))
         steps += apart
         if record.status == "finished":
             steps.append(Post(end_content(game, preface, channel.wins, channel.best,
@@ -237,7 +237,7 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
             steps.append(Post(story.fit(preface[:-1], preface[-1]), f"qx{record.id}over"))
         return steps, shown
     if shown.turn != game.turn:
-        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn), away)
+        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn))
         ping = tuple(humans(list(dict.fromkeys([*story.deciders(game), game.active]))))
         images, signature = live_images(game, events)
         content = story.turn_message(game, events, since, game.turn, record.deadline, away)
@@ -262,8 +262,8 @@ SUMMED_UP_AFTER = 10
 computers played many turns in one go) are told in one summary rather than a line each."""
 
 
-def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
-               away: Collection[int]) -> tuple[int, list[Step]]:
+def tell_apart(record: GameRecord, game: Game, events: Events,
+               turns: range) -> tuple[int, list[Step]]:
     """Turns played without anyone being asked open the next message, a line each; the
     oldest of them, when they would crowd it, are posted first in messages of their own
     (so no line is ever cut). More than :data:`SUMMED_UP_AFTER` of them are summed up
@@ -271,10 +271,10 @@ def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
     those posts."""
     begun = [turn for turn in turns if events.get(turn)]
     if len(begun) > SUMMED_UP_AFTER:
-        lines = story.summary_lines(game, events, begun, outage(record, events, begun), away)
+        lines = story.summary_lines(game, events, begun, outage(record, events, begun))
         return turns.stop, [Post(text, f"qx{record.id}s{begun[0]}.{index}")
                             for index, text in enumerate(story.chunks(lines))]
-    lines = story.played_out_lines(game, events, begun, away)
+    lines = story.played_out_lines(game, events, begun)
     apart = story.overflow(lines)
     posts: list[Step] = [Post(text, f"qx{record.id}e{begun[0]}.{index}")
                          for index, text in enumerate(story.chunks(lines[:apart]))]

@@ -138,7 +138,7 @@ def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since:
     """The one text of the message of ``turn``, whether it is posted, edited or finished:
     the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
     turn itself, open (what it asks of whom, by when) while it is the game's open turn."""
-    preface = played_out_lines(game, events, range(since, turn), away)
+    preface = played_out_lines(game, events, range(since, turn))
     told = events.get(turn, [])
     if turn == game.turn and not game.finished:
         return fit(preface, live_turn(game, told, deadline, away))
@@ -146,9 +146,9 @@ def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since:
 
 
 def played_out_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
-                     turns: Iterable[int], away: Collection[int] = ()) -> list[str]:
+                     turns: Iterable[int]) -> list[str]:
     """A line for each of ``turns`` (that has begun), played without asking anyone."""
-    return [played_out(game, turn, events[turn], away) for turn in turns if events.get(turn)]
+    return [played_out(game, turn, events[turn]) for turn in turns if events.get(turn)]
 
 
 def finished_turn(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
@@ -161,8 +161,7 @@ def finished_turn(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     return "\n".join(lines)
 
 
-def played_out(game: Game, turn: int, events: Sequence[StoredEvent],
-               away: Collection[int] = ()) -> str:
+def played_out(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     """A turn nobody was asked in (it began and ended between two looks at the channel),
     told in one line that says why nobody was asked: what was done in it (a pass only
     where the player could have done something else), and the scores at its end if
@@ -173,7 +172,7 @@ def played_out(game: Game, turn: int, events: Sequence[StoredEvent],
     if totals is not None and any(e.kind in SCORING for e in events):
         told.append(scores_line(totals))
     return t("turn.automatic", turn=turn, active=mention(active_in(game, turn)),
-             why=why_unasked(events, away),
+             why=why_unasked(events),
              what=" · ".join(told) or t("story.nothing_happened"))
 
 
@@ -190,8 +189,7 @@ NOTABLE = ("locked", "die_removed", "penalty", "failed_throw", "away", "finish_r
 
 
 def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
-                  turns: Sequence[int], outage: bool = False,
-                  away: Collection[int] = ()) -> list[str]:
+                  turns: Sequence[int], outage: bool = False) -> list[str]:
     """Many turns the channel never showed, summed up: which they were and why they were
     not shown (``outage``: the channel could not be updated; else they were played out
     in one go, nobody being asked), then a line for each of them in which something
@@ -200,7 +198,7 @@ def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
     first, last = turns[0], turns[-1]
     run = [e for turn in turns for e in events.get(turn, [])]
     lines = [t("turn.missed", first=first, last=last) if outage else
-             t("turn.run", first=first, last=last, why=why_unasked(run, away))]
+             t("turn.run", first=first, last=last, why=why_unasked(run))]
     for turn in turns:
         told: list[str] = []
         locks: dict[str, int] = {}
@@ -218,13 +216,14 @@ def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
 DECISIONS = ("crossed", "placed", "rolled", "pawn_moved")
 
 
-def why_unasked(events: Sequence[StoredEvent], away: Collection[int]) -> str:
-    """Why turns needed nobody: the people in them were away (a computer may have played
-    their seats), or only the computers had a move (crossed, or passed when they could
-    have crossed), or nobody had one."""
+def why_unasked(events: Sequence[StoredEvent]) -> str:
+    """Why turns needed nobody, from what was done in them: people who had a move were
+    away (a computer played their seats, or the game passed for them), or only the
+    computers had a move (crossed, or passed when they could have crossed), or nobody
+    had one."""
     moving = {e.player for e in events if e.player is not None
               and (e.kind in DECISIONS or e.data.get("had_move"))}
-    gone = sorted({p for p in moving if not is_computer(p)} | set(away))
+    gone = sorted(p for p in moving if not is_computer(p))
     if gone:
         return t("turn.unasked.away", names=mentions(gone))
     if moving:

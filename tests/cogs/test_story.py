@@ -144,11 +144,24 @@ def test_turns_nobody_was_asked_in_are_told_in_one_line_that_says_why() -> None:
     computer = stored(("turn", BEN, {"turn": 2}),
                       ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
     assert "— only the computers had a move: " in story.played_out(game, 2, computer)
-    assert f"— nobody was asked (<@{ANA}> away): " in story.played_out(game, 2, computer,
-                                                                        away={ANA})
     stand_in = stored(("turn", BEN, {"turn": 2}),
                       ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
     assert f"(<@{ANA}> away)" in story.played_out(game, 2, stand_in)
+
+
+def test_a_person_away_later_is_not_why_an_earlier_turn_was_played_out() -> None:
+    """The live message tells the turns before it again at each edit: a person who went
+    away since, and had nothing to do in them, does not become their reason."""
+    game = new_game("classic", [ANA, BEN, -1], seed=1)
+    while game.turn < 3:
+        game, _ = game.apply(min(game.decision().waiting), PASS)
+    events = {2: stored(("turn", BEN, {"turn": 2}),
+                        ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}),
+                        turn=2),
+              3: stored(("turn", -1, {"turn": 3}), turn=3)}
+    text = story.turn_message(game, events, 2, 3, None, away={ANA})
+    assert text.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a "
+                           "move: ")
 
 
 def test_a_computer_that_passed_with_a_move_is_not_nobody() -> None:
