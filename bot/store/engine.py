@@ -10,7 +10,7 @@ hands it to its engine:
   (group commit), a reader and a checkpointer beside it;
 * :class:`bot.store.postgres.PostgresEngine`: a few writer connections, a reader, and
   session advisory locks for :meth:`Engine.game_lock`, whose holder's writes go through
-  the connection that holds the lock (:meth:`Engine.transact_holding`).
+  the connection that holds the lock (:meth:`Engine.write_holding`).
 
 :func:`bot.store.store.engine_for` picks one for a target (a file path or a
 ``postgresql://`` URL).
@@ -66,6 +66,7 @@ class Engine(Protocol):
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Excludes every other holder of the same game's lock until the block ends."""
 
-    async def transact_holding(self, game_id: int, work: Work[T]) -> T:
-        """:meth:`transact`, committed only while the lock of ``game_id`` is still held
-        if this process holds it (else :class:`~bot.store.errors.LockLost`)."""
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
+        """One statement as a write transaction of its own, committed only while the lock
+        of ``game_id`` is still held if this process holds it (else
+        :class:`~bot.store.errors.LockLost`)."""

@@ -29,7 +29,7 @@ transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity
   (``pg_advisory_lock``) runs on a connection of its own, so it holds up no other game.
   A session lock lives as long as its connection: should that connection break, the
   server frees every lock it held, and another process may take those games. So what
-  a holder stores under its lock (:meth:`PostgresEngine.transact_holding`: the
+  a holder stores under its lock (:meth:`PostgresEngine.write_holding`: the
   channel's ``shown``) is committed on the very connection that took the lock, and
   only if it is still that connection: once it broke, each holder's write is refused
   (:class:`LockLost`, nothing stored) and its sync is left to the catch-up, rather
@@ -481,20 +481,24 @@ class PostgresEngine:
                 del self._holds[game_id]
                 await self._give_back(session, game_id, held)
 
-    async def transact_holding(self, game_id: int, work: Work[T]) -> T:
-        """``work`` as one transaction on the connection that holds ``game_id``'s lock,
-        if this process holds it: refused with :class:`LockLost` (nothing stored) once
-        that connection broke, which freed the lock. Without the lock, :meth:`transact`."""
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
+        """One statement, committed alone, on the connection that holds ``game_id``'s
+        lock if this process holds it (one round trip): refused with :class:`LockLost`
+        (nothing stored) once that connection broke, which freed the lock; should it
+        break during the statement, whether it was applied is unknown, but if it was,
+        it was while the lock was held. Without the lock, :meth:`transact`."""
         hold = self._holds.get(game_id)
         if hold is None:
-            return await self.transact(work)
+            await self.transact(lambda conn: conn.execute(sql, params))
+            return
+        query, values = to_postgres(sql), tuple(params)
 
-        def fenced(raw: Raw) -> T:
+        def fenced(raw: Raw) -> None:
             if raw is not hold.raw:
                 raise LockLost(game_id)
-            return atomically(raw, work)
+            raw.execute(query, values)
         try:
-            return await hold.session.run(fenced)
+            await hold.session.run(fenced)
         except LockLost:
             log.warning("game %d: its lock went with a broken connection; what its holder "
                         "was storing is refused", game_id)

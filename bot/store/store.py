@@ -524,11 +524,12 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         """
         if message_id is not None:
             check_int("message_id", message_id)
-        await self._conn().transact_holding(game_id, lambda conn: conn.execute(
+        await self._conn().write_holding(
+            game_id,
             "UPDATE games SET shown_version = CASE WHEN shown_version < ? THEN ? "
             "ELSE shown_version END, behind_since = CASE WHEN ? >= version THEN NULL "
             "ELSE behind_since END, message_id = ?, shown = ? WHERE id = ?",
-            (version, version, version, message_id, dump_json(shown), game_id)))
+            (version, version, version, message_id, dump_json(shown), game_id))
 
     # -- the server's language (issue 14) ------------------------------------------
 
