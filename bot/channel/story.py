@@ -134,13 +134,14 @@ players) always fits beside them; older ones get a message of their own."""
 
 def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since: int,
                  turn: int, deadline: float | None = None,
-                 away: Collection[int] = ()) -> str:
+                 away: Collection[int] = (), over: bool = False) -> str:
     """The one text of the message of ``turn``, whether it is posted, edited or finished:
     the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
-    turn itself, open (what it asks of whom, by when) while it is the game's open turn."""
+    turn itself, open (what it asks of whom, by when) while it is the game's open turn
+    (``over``: the game ended without finishing it, abandoned)."""
     preface = played_out_lines(game, events, range(since, turn))
     told = events.get(turn, [])
-    if turn == game.turn and not game.finished:
+    if turn == game.turn and not game.finished and not over:
         return fit(preface, live_turn(game, told, deadline, away))
     return fit(preface, finished_turn(game, turn, told))
 
@@ -259,13 +260,14 @@ def overflow(lines: Sequence[str], room: int = PREFACE_ROOM) -> int:
     return len(lines) - keep
 
 
-def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
-    """``lines`` joined into as few messages as fit (a line longer than a message is cut)."""
+def chunks(lines: Sequence[str], limit: int = LIMIT, between: str = "\n") -> list[str]:
+    """``lines`` joined by ``between`` into as few messages as fit (a line longer than a
+    message is cut)."""
     out: list[str] = []
     for line in lines:
         line = line[:limit]
-        if out and len(out[-1]) + 1 + len(line) <= limit:
-            out[-1] += "\n" + line
+        if out and len(out[-1]) + len(between) + len(line) <= limit:
+            out[-1] += between + line
         else:
             out.append(line)
     return out

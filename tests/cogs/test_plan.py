@@ -188,25 +188,31 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
         await store.close()
 
 
-def run_of_turns(behind_since: float | None) -> list[str]:
-    """The posts that catch a channel up on turns 11-22, played while it showed turn 10:
-    the channel fell behind in an outage (``behind_since``) or the computers played them
-    out in one go (None)."""
+def catch_up(behind_since: float | None, last: int = 22,
+             status: str = "running") -> list[Post | Edit]:
+    """The writes that catch a channel up on turns 11..``last``, played while it showed
+    turn 10: the channel fell behind in an outage (``behind_since``) or the computers
+    played them out in one go (None); ``status``: the game's, once they were played."""
     players = [HOST, -1, -2]
-    game = position("classic", players, seed=1, turn=23)
+    game = position("classic", players, seed=1, turn=last + 1)
     record = GameRecord(id=7, guild_id=1, channel_id=2, message_id=3, host_id=HOST,
                         variant="classic", options={"rules": {}}, seed=1, players=players,
-                        state=game.to_json(), status="running", version=40, created_at=0.0,
-                        updated_at=0.0, finished_at=None, shown_version=20,
+                        state=game.to_json(), status=status, version=40,  # type: ignore[arg-type]
+                        created_at=0.0, updated_at=0.0, finished_at=None, shown_version=20,
                         behind_since=behind_since)
     events = {turn: [StoredEvent(turn * 10, turn, "turn", players[(turn - 1) % 3],
                                  {"turn": turn}),
                      StoredEvent(turn * 10 + 1, turn, "crossed", -1,
                                  {"row": "red", "number": 2, "phase": "action1"})]
-              for turn in range(10, 24)}
+              for turn in range(10, last + 2)}
     with using("en-US"):
         steps, _ = plan(Channel(record, game, Shown(turn=10, since=10), events))
-    return [step.content for step in steps if isinstance(step, Post) and not step.live]
+    return [step for step in steps if isinstance(step, (Post, Edit))]
+
+
+def run_of_turns(behind_since: float | None) -> list[str]:
+    return [step.content for step in catch_up(behind_since)
+            if isinstance(step, Post) and not step.live]
 
 
 def test_a_run_of_unshown_turns_says_why_it_is_summed_up() -> None:
@@ -219,3 +225,26 @@ def test_a_run_of_unshown_turns_says_why_it_is_summed_up() -> None:
     outage = run_of_turns(1_000_000.0)
     assert outage[0].startswith("**Turns 11–22** were played while the channel could not "
                                 "be updated:")
+
+
+def test_turns_missed_in_an_outage_are_told_whole_not_as_played_out() -> None:
+    """People may have played the turns the channel missed: each is posted as a finished
+    turn reads, and none says that nobody was asked."""
+    steps = catch_up(1_000_000.0, last=13)
+    posts = [step.content for step in steps if isinstance(step, Post) and not step.live]
+    text = "\n".join(posts)
+    assert [line for line in text.splitlines() if line.startswith("**Turn ")] == [
+        f"**Turn {turn}** · {who} was active"
+        for turn, who in ((11, "🤖 Computer 1"), (12, "🤖 Computer 2"), (13, f"<@{HOST}>"))]
+    assert " — " not in text
+    live = next(step for step in steps if isinstance(step, Post) and step.live)
+    assert live.content.startswith("**Turn 14** · 🎲"), "the live turn opens its own message"
+
+
+def test_an_abandoned_games_last_turn_stops_asking() -> None:
+    """Its message is finished like any turn that is over: no call, no clock, nobody
+    deciding."""
+    steps = catch_up(None, last=9, status="abandoned")
+    final = next(step for step in steps if isinstance(step, Edit))
+    assert final.final and final.content.startswith(f"**Turn 10** · <@{HOST}> was active")
+    assert "Deciding" not in final.content and "is active" not in final.content
