@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.channel.publisher import Publisher
 from bot.sandbox import Sandbox
-from bot.sandbox.autoplay import final_message, play_round, play_to_end, seeded_policy
+from bot.sandbox.autoplay import final_message, play_round, play_to_end
 from bot.store import GameRecord, Store
 from bot.store.errors import LockLost
 from tests.store.helpers import query
 from tests.store.postgres_server import PostgresServer
 
-from .conftest import UNLIMITED, fast_budget
+from .conftest import UNLIMITED
+from .test_postgres_outage import playing
 
 PATIENCE = 60.0  # seconds before a hang counts as a failure (never a speed check)
 REFUSED = "its lock went with a broken connection"
@@ -53,18 +53,11 @@ async def test_a_lock_connection_ended_mid_game(
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb, \
             Store(url) as other:
         # tick: the timer loop's catch-up stays out of the way; clicks publish.
-        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
-                                  coalesce=0.05, tick=3600, budget=fast_budget()))
-        store: Store = sb.bot.store  # type: ignore[union-attr]
-        ana, ben = sb.member("Ana"), sb.member("Ben")
-        lobby = (await ana.slash("qwixx", "start", variant="classic")).message
-        await ben.click(lobby, label="Join")
-        await ana.click(lobby, label="Start")
-        policy = seeded_policy(5)
-        assert await play_round(sb, [ana, ben], policy)
+        table = await playing(sb, url, rounds=1, tick=3600)
+        store, ana, ben, policy = table.store, *table.members, table.policy
 
         armed[0] = True
-        playing = asyncio.ensure_future(play_round(sb, [ana, ben], policy))
+        round_ = asyncio.ensure_future(play_round(sb, [ana, ben], policy))
         await asyncio.wait_for(entered.wait(), PATIENCE)
         [(pid,)] = query(url, "SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
                               "AND granted AND objid = 1")
@@ -76,7 +69,7 @@ async def test_a_lock_connection_ended_mid_game(
                 await other.set_shown(1, before.shown_version, before.message_id,
                                       {**before.shown, "other": True})  # ...and stores
         go_on.set()
-        assert await asyncio.wait_for(playing, PATIENCE)
+        assert await asyncio.wait_for(round_, PATIENCE)
 
         # The bot's write under the lock it believed it held was refused: what the
         # other process stored stands.

@@ -20,12 +20,6 @@ from .helpers import HOST, PLAYER2, make_lobby, query
 from .postgres_server import PostgresServer
 from .test_postgres import PATIENCE, Held, eventually
 
-
-@pytest.fixture
-def url(postgres: PostgresServer) -> str:
-    return postgres.clean_database()
-
-
 SHOW_LIMITS = ("SELECT current_setting('statement_timeout'), "
                "current_setting('idle_in_transaction_session_timeout')")
 

@@ -7,7 +7,6 @@ locks are taken again and exclude as before."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 
 import pytest
@@ -16,20 +15,7 @@ from bot.store import GameRecord, Store
 from bot.store.errors import LockLost
 
 from .helpers import CHANNEL, make_running, query
-from .postgres_server import PostgresServer
 from .test_postgres import PATIENCE, eventually, held_advisory, in_turn, waiting_sessions
-
-
-@pytest.fixture
-def url(postgres: PostgresServer) -> str:
-    return postgres.clean_database()
-
-
-@pytest.fixture
-async def two(url: str) -> AsyncIterator[tuple[Store, Store]]:
-    """Two stores on one database: two processes of the bot."""
-    async with Store(url) as first, Store(url) as second:
-        yield first, second
 
 
 def lock_holder(url: str, game_id: int) -> int:
