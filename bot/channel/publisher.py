@@ -57,7 +57,7 @@ from bot.service.memo import load_game
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
-from bot.service.types import GameRecord, StoredEvent
+from bot.service.types import GameRecord, LockLost, StoredEvent
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -259,6 +259,8 @@ class Publisher:
         store's game lock makes it one sync at a time per game, across processes."""
         try:
             await self._sync(game_id)
+        except LockLost:  # written all the same; another process may be showing it now
+            raise
         except Exception as error:
             await self.behind(game_id, error)
             raise

@@ -103,9 +103,8 @@ for half a minute waits on something that will not end (a lock held by a stuck
 process, a query gone wrong): it is cancelled, the click is answered that it was not
 saved, and the connection serves on; a wait for a game's lock that another process
 holds that long is given up too, its channel left to the catch-up. A transaction left
-open for a minute
-belongs to a process that stopped mid-way (the bot never leaves one open): the server
-ends its session, and the row locks it held stop blocking the other processes."""
+open for a minute belongs to a process that stopped mid-way (the bot never leaves one
+open): the server ends its session, and the row locks it held stop blocking the others."""
 CONNECTED = "SELECT pg_postmaster_start_time(), " + ", ".join(
     f"set_config('{name}', CASE current_setting('{name}') WHEN '0' THEN %s "
     f"ELSE current_setting('{name}') END, false)" for name in LIMITS)

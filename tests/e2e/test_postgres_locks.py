@@ -42,14 +42,17 @@ async def test_a_lock_connection_ended_mid_game(
         return await project(self, *args)
 
     failed: list[tuple[BaseException, GameRecord | None]] = []
-    behind = Publisher.behind
+    sync = Publisher.sync
 
-    async def failing(self: Publisher, game_id: int, error: BaseException) -> None:
-        failed.append((error, await other.get_game(game_id)))  # the game as then stored
-        await behind(self, game_id, error)
+    async def syncing(self: Publisher, game_id: int) -> None:
+        try:
+            await sync(self, game_id)
+        except Exception as error:
+            failed.append((error, await other.get_game(game_id)))  # the game as then stored
+            raise
 
     monkeypatch.setattr(Publisher, "project", paused)
-    monkeypatch.setattr(Publisher, "behind", failing)
+    monkeypatch.setattr(Publisher, "sync", syncing)
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb, \
             Store(url) as other:
         # tick: the timer loop's catch-up stays out of the way; clicks publish.
@@ -78,6 +81,7 @@ async def test_a_lock_connection_ended_mid_game(
                                                if REFUSED in r.message]
         assert then is not None and then.shown.get("other") is True
         assert then.shown_version == before.shown_version < then.version
+        assert then.behind_since is None  # the channel was written: no outage to tell
 
         final = await play_to_end(sb, [ana, ben], policy)
         assert final is not None and final is final_message(sb)
