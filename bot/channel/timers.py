@@ -102,10 +102,12 @@ class Timers:
             await asyncio.sleep(REVIEW_AGAIN)
 
     async def _show_review(self, game_id: int) -> None:
-        """A final message may now show the accuracies (else the catch-up tries again)."""
+        """A final message may now show the accuracies, unless Discord is away or the
+        channel is behind since an outage: the catch-up shows them then, in its order."""
         if self.publisher.unreachable_since is None:
             try:
-                await self.publisher.sync(game_id)
+                if (await self.service.get(game_id)).record.behind_since is None:
+                    await self.publisher.sync(game_id)
             except Exception as error:
                 log.warning("game %s: its accuracies are shown later (%s)", game_id, error)
 
