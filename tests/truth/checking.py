@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.players import is_computer
 from bot.rules import PASS, VARIANTS, Move
+from bot.service.play import Options
 from tests.truth.facts import Facts, Turn
 from tests.truth.reading import Claim, Reading
 
@@ -110,6 +111,8 @@ def decision(claim: Claim, facts: Facts, turn: Turn) -> str | None:
         if wrote or not passed:
             return f"{name(who)} " + (f"wrote {wrote[0].data}" if wrote else
                                       f"made no decision in {phase}")
+        if values.get("chosen") and not turn.options.get(phase, {}).get(who):
+            return f"{name(who)} had nothing to choose in {phase}: no pass of theirs to tell"
         return None
     if kind == "wrote":
         found = [e for e in wrote if e.data["row"] == values["row"]
@@ -139,17 +142,28 @@ turn_checks("locked")(event_check("locked", "row"))
 turn_checks("finish_reached")(event_check("finish_reached"))
 
 
-@turn_checks("pawn_moved")
+@turn_checks("pawn_moved", "pawn_moved_crossed")
 def pawn(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """A pawn's move: how far, onto which field, its bonus, and whether landing there
+    crossed its number (``pawn_moved``) or found it crossed already."""
     values = claim.values
+    crosses = claim.kind == "pawn_moved"
     for event in turn.of("pawn_moved"):
         data = event.data
         if event.player == values["player"] and data["steps"] == values["steps"] \
                 and data["row"] == values["row"] and data["number"] == values["number"] \
-                and data["bonus"] == values["bonus"] \
-                and values.get("crosses", data["crosses"]) == data["crosses"]:
+                and data["bonus"] == values["bonus"] and data["crosses"] == crosses \
+                and data["to"] == values.get("position", data["to"]):
             return None
     return f"the pawns moved {[(name(e.player or 0), e.data) for e in turn.of('pawn_moved')]}"
+
+
+@turn_checks("stayed")
+def stayed(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """The active player chose not to move their pawn."""
+    who = claim.values["player"]
+    passed = [e for e in turn.of("passed") if e.player == who and e.data["phase"] == "action3"]
+    return None if passed else f"{name(who)} did not pass action 3 in turn {turn.number}"
 
 
 @turn_checks("rolled", "rerolled")
@@ -196,9 +210,14 @@ def scores_at(told: list[tuple[int, int]], true: dict[int, int] | None, facts: F
 
 @turn_checks("unasked.nobody", "unasked.computers", "unasked.away")
 def unasked(claim: Claim, facts: Facts, turn: Turn) -> str | None:
-    """Why nobody was asked in a turn: nobody had a move besides passing; or only the
-    computers had; or the people named were away (and no person present was asked)."""
-    why, movers = claim.kind.removeprefix("unasked."), turn.movers()
+    """Why nobody was asked in a turn."""
+    return unasked_in(claim.kind.removeprefix("unasked."), claim.values["players"], [turn])
+
+
+def unasked_in(why: str, named: list[int], turns: list[Turn]) -> str | None:
+    """Why nobody was asked in ``turns``: nobody had a move besides passing; or only the
+    computers had; or the people ``named`` were away (and no person present was asked)."""
+    movers = set().union(*(turn.movers() for turn in turns))
     people = {p for p in movers if not is_computer(p)}
     if why == "nobody":
         return None if not movers else f"{', '.join(map(name, sorted(movers)))} had a move"
@@ -207,13 +226,24 @@ def unasked(claim: Claim, facts: Facts, turn: Turn) -> str | None:
             return f"{', '.join(map(name, sorted(people)))} had a move"
         return None if movers else "nobody had a move"
     if why == "away":
-        named = claim.values["players"]
-        present = turn.asked() - turn.away
+        present = set().union(*(turn.asked() - turn.away for turn in turns))
         if present:
             return f"{', '.join(map(name, sorted(present)))} was asked"
-        not_away = [p for p in named if p not in turn.away]
+        away = set().union(*(turn.away for turn in turns))
+        not_away = [p for p in named if p not in away]
         return f"{', '.join(map(name, not_away))} was not away" if not_away else None
     return f"the checker does not know why {why!r}"
+
+
+@checks("run.unasked.nobody", "run.unasked.computers", "run.unasked.away")
+def run(claim: Claim, facts: Facts) -> str | None:
+    """Turns played out in one go (no outage among them), and why nobody was asked."""
+    numbers = range(claim.values["first"], claim.values["last"] + 1)
+    down = [n for n in numbers if n in facts.down]
+    if down:
+        return f"the channel could not be written in turns {down}"
+    turns = [facts.turns[n] for n in numbers if n in facts.turns]
+    return unasked_in(claim.kind.removeprefix("run.unasked."), claim.values["players"], turns)
 
 
 @turn_checks("expired.qwixx", "expired.qwinto")
@@ -231,11 +261,11 @@ def expired(claim: Claim, facts: Facts, turn: Turn) -> str | None:
 
 @turn_checks("away.expired", "away.stand_in")
 def went_away(claim: Claim, facts: Facts, turn: Turn) -> str | None:
-    """A person let a third decision in a row run out: in this turn, or in the one
-    before if that ended the turn (they are away from this one on)."""
-    who, before = claim.values["player"], facts.turns.get(turn.number - 1)
-    if who not in turn.went_away and (before is None or who not in before.went_away):
-        return f"{name(who)} did not let a third decision in a row run out in turn {turn.number}"
+    """A person let a third decision in a row run out in this turn."""
+    who = claim.values["player"]
+    if who not in turn.went_away:
+        when = [n for n, t in facts.turns.items() if who in t.went_away]
+        return f"{name(who)}'s third decision in a row ran out in turn {when}"
     filled = facts.record.options.get("fill_away", False)
     if filled != (claim.kind == "away.stand_in"):
         return "a computer plays away seats" if filled else "no computer plays away seats"
@@ -300,7 +330,26 @@ def earlier(claim: Claim, facts: Facts) -> str | None:
     return None
 
 
-# --- the final message ----------------------------------------------------------
+# --- the start and the final message -----------------------------------------------
+@checks("started")
+def started(claim: Claim, facts: Facts) -> str | None:
+    """The game's title and its seats, in order."""
+    true = VARIANTS[facts.record.variant].title
+    if claim.values["title"] != true or claim.values["players"] != list(facts.players):
+        return f"{true} started with {', '.join(map(name, facts.players))}"
+    return None
+
+
+@checks("uncounted.people", "uncounted.hints")
+def uncounted(claim: Claim, facts: Facts) -> str | None:
+    """The game does not count: fewer than two people (not solo practice), or hints."""
+    options = Options.of(facts.record.options)
+    people = sum(not is_computer(p) for p in facts.players)
+    true = people < 2 and not options.solo if claim.kind == "uncounted.people" \
+        else options.hints
+    return None if true else f"{people} people, options {facts.record.options}"
+
+
 @checks("live")
 def live(claim: Claim, facts: Facts) -> str | None:
     """What an open turn says (it asks, someone decides, the scores now): the game must
@@ -369,7 +418,7 @@ def told(reading: Reading, facts: Facts) -> list[Verdict]:
     """Each turn the game began is told (a message, a line, or a summary's span), and
     each penalty, lock, failed throw and finish of the game exactly once."""
     spans = [range(c.values["first"], c.values["last"] + 1)
-             for c in reading.claims if c.kind == "missed"]
+             for c in reading.claims if c.kind == "missed" or c.kind.startswith("run.")]
     headers = Counter(c.turn for c in reading.claims if c.kind == "header")
     verdicts = []
     for number, turn in sorted(facts.turns.items()):

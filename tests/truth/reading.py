@@ -50,6 +50,7 @@ def placeholders() -> dict[str, str]:
         "verb": words("end.verb.one", "end.verb.other"), "accuracy": r"\d+ ?%",
         "title": r".+?", "what": r".+", "why": r".+?", "scores": r".+",
         "accuracies": r".+", "level": level, "rows": r".+", "deadline": r"\d+",
+        "position": r"\d+",
     }
 
 
@@ -144,8 +145,9 @@ def number(text: str) -> int:
 # --- the story's sentences ------------------------------------------------------
 ACTIONS = {"story.action1": "action1", "story.action2": "action2", "story.place": "place"}
 ITEMS = ("story.crossed", "story.lucky", "story.passed", "story.wrote", "story.wrote_nothing")
-EVENTS = ("event.locked", "event.penalty", "event.pawn_moved", "event.finish_reached",
-          "event.failed_throw", "event.rolled", "event.rerolled")
+EVENTS = ("event.locked", "event.penalty", "event.pawn_moved", "event.pawn_moved_crossed",
+          "event.stayed", "event.finish_reached", "event.failed_throw", "event.rolled",
+          "event.rerolled")
 """Sentences of one event each (the keys of a kind with variants are found by prefix:
 ``event.expired.*``, ``event.away.*``, ``event.game_over.*``)."""
 FAMILIES = ("event.expired.", "event.away.", "event.game_over.")
@@ -171,9 +173,10 @@ def event_keys() -> Iterator[str]:
         yield from (key for key in EN if key.startswith(family))
 
 
-def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
+def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False) -> bool:
     """Read one sentence of a turn's story (a line, or a part of a one-line turn);
-    whether it was one the reader knows."""
+    whether it was one the reader knows. ``told``: a pass in it is told because the
+    player had a move (a turn played without asking anyone tells no other pass)."""
     dice = []
     while (suffix := die_suffix().search(text)) is not None:
         dice.insert(0, row_of(suffix["row"]))
@@ -194,7 +197,8 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
         phase, found = action
         for key, values in found:
             reading.add(key.removeprefix("story."), turn, line, phase=phase,
-                        player=player(values["name"]), **converted(values, "name"))
+                        player=player(values["name"]), chosen=told,
+                        **converted(values, "name"))
     else:
         key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))),
                       (None, None))
@@ -248,7 +252,7 @@ def pieces(what: str, turn: int, reading: Reading, line: str) -> bool:
     while start < len(parts):
         for end in range(len(parts), start, -1):
             trial = Reading()
-            if piece(" · ".join(parts[start:end]), turn, trial, line):
+            if piece(" · ".join(parts[start:end]), turn, trial, line, told=True):
                 reading.claims += trial.claims
                 start = end
                 break
@@ -297,13 +301,33 @@ def read_line(line: str, context: tuple[Any, ...], reading: Reading) -> tuple[An
     if (m := shape("turn.automatic").match(line)) is not None:
         turn = int(m["turn"])
         reading.add("header", turn, line, active=player(m["active"]))
-        if not why(m["why"], turn, reading, line) or not pieces(m["what"], turn, reading, line):
+        reason = why(m["why"])
+        if reason is not None:
+            reading.add(reason[0], turn, line, players=reason[1])
+        if reason is None or not pieces(m["what"], turn, reading, line):
             reading.unread.append(line)
         return ("played",)
     if (m := shape("turn.missed").match(line)) is not None:
         first, last = int(m["first"]), int(m["last"])
         reading.add("missed", None, line, first=first, last=last)
         return ("summary", first, last)
+    if (m := shape("turn.run").match(line)) is not None:
+        first, last = int(m["first"]), int(m["last"])
+        reason = why(m["why"])
+        if reason is None:
+            reading.unread.append(line)
+        else:
+            reading.add(f"run.{reason[0]}", None, line, players=reason[1], first=first,
+                        last=last)
+        return ("summary", first, last)
+    if (m := shape("lobby.started").match(line)) is not None:
+        reading.add("started", None, line, title=m["title"], players=players(m["names"]))
+        return ("start",)
+    if context[:1] == ("start",) and (key := next(
+            (k for k in EN if k.startswith("lobby.uncounted.") and shape(k).match(line)),
+            None)) is not None:
+        reading.add(key.removeprefix("lobby."), None, line)
+        return context
     if (m := shape("turn.earlier").match(line)) is not None:
         reading.add("earlier", None, line, count=int(m["count"]))
         return ("played",)
@@ -348,15 +372,15 @@ def live(line: str) -> bool:
     return all(any(shape(key).match(part) for key in STATUS) for part in line.split(" · "))
 
 
-def why(text: str, turn: int, reading: Reading, line: str) -> bool:
-    """Why a turn was played without asking anyone."""
+def why(text: str) -> tuple[str, list[int]] | None:
+    """Why a turn (or a run of turns) was played without asking anyone: the reason's
+    kind (``unasked.nobody``...) and the players it names."""
     for key in (k for k in EN if k.startswith("turn.unasked.")):
         m = shape(key).match(text)
         if m is not None:
-            found = players(m["names"]) if "names" in m.groupdict() else []
-            reading.add(key.removeprefix("turn."), turn, line, players=found)
-            return True
-    return False
+            return key.removeprefix("turn."), players(m["names"]) if "names" in m.groupdict() \
+                else []
+    return None
 
 
 def end_line(line: str, reading: Reading) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from bot.channel.plan import Channel, Shown, ending, plan, review_due
 from bot.channel.publisher import by_turn
+from bot.channel.texts import lobby_closed_content
 from bot.i18n import using
 from bot.players import choose, is_computer
 from bot.rules import Game, Move
@@ -19,7 +20,7 @@ from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
 from bot.service.types import GameRecord, Store
-from tests.cogs.test_plan import FakeChannel
+from tests.cogs.test_plan import FakeChannel, Message
 from tests.fakes import FakeClock
 
 GUILD = 7
@@ -140,9 +141,12 @@ class Table:
             record = await self.service.add_computer(record.id, host, level)
         played = Played(scenario, record.id, FakeChannel())
         self.played.append(played)
-        await self.service.start(record.id, host)
+        started = (await self.service.start(record.id, host)).record
+        with using("en-US"):  # the lobby's message, as the Start button leaves it
+            played.channel.messages[0] = Message(
+                lobby_closed_content(started, "lobby.started", host))
         plot = Plot.of(scenario, rng, people)
-        styles = {p: rng.choice(("random", "easy", "easy")) for p in people}
+        styles = {p: rng.choice(("random", "easy", "easy", "far")) for p in people}
         with using("en-US"):
             shown, behind = 0, False  # the turn the channel shows; a write failed since
             for _ in range(10_000):
@@ -276,7 +280,13 @@ class Plot:
 
 
 def person_move(game: Game, player: int, style: str, rng: random.Random) -> Move:
-    """A person's decision: any legal move at random, or as an Easy computer would."""
+    """A person's decision: any legal move at random, as an Easy computer would, or
+    (``far``) the one leaving the most numbers behind (a sheet soon closed, so that the
+    computers play long runs of turns nobody else can write in)."""
     if style == "easy":
         return choose(game, player, rng, "easy")
-    return rng.choice(game.legal_moves(player))
+    moves = game.legal_moves(player)
+    if style == "far":
+        return max(moves, key=lambda move: (len(game.skipped_by(player, move)),
+                                            rng.random()))
+    return rng.choice(moves)

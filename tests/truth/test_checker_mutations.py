@@ -74,6 +74,11 @@ def other_turn(claim: Claim, seen: Seen, kind: str, step: int = 1) -> Claim | No
                  if c.kind == kind and c.turn == (claim.turn or 0) + step), None)
 
 
+def t_en(key: str, **values: object) -> str:
+    with using("en-US"):
+        return t(key, **values)
+
+
 def unasked(claim: Claim, seen: Seen, why: str, who: Callable[[int], bool]) -> str | None:
     """A finished turn's header rewritten as a turn nobody was asked in, ``why``, if a
     player ``who`` picks had a move in it (and passed)."""
@@ -82,9 +87,8 @@ def unasked(claim: Claim, seen: Seen, why: str, who: Callable[[int], bool]) -> s
     passed = [p for p in turn.movers() if who(p) and p not in crossed]
     if not passed or "was active" not in claim.line or "—" in claim.line:
         return None
-    with using("en-US"):
-        return t("turn.automatic", turn=turn.number, active=claim.line.split(" · ")[1].split(
-            " was active")[0], why=t(f"turn.unasked.{why}"), what=t("story.nothing_happened"))
+    return t_en("turn.automatic", turn=turn.number, active=claim.line.split(" · ")[1].split(
+        " was active")[0], why=t_en(f"turn.unasked.{why}"), what=t_en("story.nothing_happened"))
 
 
 MUTATIONS: dict[str, tuple[str, str, Change]] = {
@@ -116,12 +120,17 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
         f"**{c.values['row']}**", "**green**" if c.values["row"] != "green" else "**red**", 1)),
     "a die left with another lock": ("classic", "locked", lambda c, s: (
         f"{c.line} — the blue die leaves the game" if c.values["row"] != "blue" else None)),
-    "a pawn's bonus": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"\(bonus (\d+)\)")),
+    "a pawn's bonus": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"bonus (\d+)\)")),
+    "a pawn's field": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"field (\d+):")),
+    "a new cross told as one crossed before": ("onboard", "pawn_moved", lambda c, s: (
+        c.line.replace("(new cross,", "(already crossed,", 1))),
+    "a pawn that moved told as staying": ("onboard", "pawn_moved", lambda c, s: re.sub(
+        r"moved .*", "stayed: their pawn did not move", c.line, count=1)),
     "a pawn's steps": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"moved (\d+) field")),
     "a failed throw's count": ("qwinto", "failed_throw", lambda c, s: bump(c.line, r"\((\d+)/4\)")),
     "a rolled die": ("qwinto", "rolled", lambda c, s: bump(c.line, r"[🟧🟨🟪](\d+)", 1)),
     "a re-roll told as the roll": ("qwinto", "rerolled", lambda c, s: c.line.replace(
-        "re-rolled:", "rolled", 1)),
+        "re-rolled", "rolled", 1)),
     "a written number": ("qwinto", "wrote", lambda c, s: bump(c.line, r"wrote (\d+) in")),
     "the active player": ("classic", "header", lambda c, s: c.line.replace(
         "<@111> was active", "🤖 Computer 1 was active", 1)),
@@ -137,6 +146,16 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
     "a summary of turns with no outage": ("classic", "header", lambda c, s: (
         f"**Turns {c.turn}–{c.turn}** were played while the channel could not be updated:\n"
         f"{c.line}" if c.turn not in s.facts.down else None)),
+    "a run of turns played in an outage": ("classic", "missed", lambda c, s: c.line.replace(
+        "were played while the channel could not be updated",
+        "were played out in one go — only the computers had a move", 1)),
+    "a seat left out of the game's start": ("classic", "started", lambda c, s: re.sub(
+        r", [^,]+(?=\.$)", "", c.line, count=1)),
+    "a game that counts told it does not": ("classic", "started", lambda c, s: (
+        c.line + "\n" + t_en("lobby.uncounted.people")
+        if sum(not is_computer(p) for p in s.facts.players) >= 2 else None)),
+    "a computer's level": ("classic", "level", lambda c, s: re.sub(
+        r"\((Easy|Normal)\)", "(Hard)", c.line, count=1)),
     "who left": ("classic", "away.left", lambda c, s: re.sub(r"<@\d+>", "<@999>", c.line,
                                                                      count=1)),
     "whose time ran out": ("classic", "expired.qwixx", lambda c, s: re.sub(
@@ -144,7 +163,11 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
 }
 """What a broken story would say: the variant whose games it is tried on, the kind of
 claim it changes, and how."""
-REPORTED = {"a cross told as a pass": "passed", "a pass told as a cross": "crossed",
+REPORTED = {"a new cross told as one crossed before": "pawn_moved_crossed",
+            "a pawn that moved told as staying": "stayed",
+            "a run of turns played in an outage": "run.unasked.computers",
+            "a game that counts told it does not": "uncounted.people",
+            "a cross told as a pass": "passed", "a pass told as a cross": "crossed",
             "a lucky number told as a cross": "crossed", "a re-roll told as the roll": "rolled",
             "a die left with another lock": "die",
             "the game's end": "game_over.rows_locked",
@@ -185,6 +208,7 @@ def test_a_penalty_left_untold_is_reported(games: dict[str, list[Seen]]) -> None
 
 def test_a_turn_told_twice_is_reported(games: dict[str, list[Seen]]) -> None:
     seen = games["classic"][0]
-    texts = [seen.texts[0], *seen.texts]
+    texts = [seen.texts[1], *seen.texts]  # the first turn's message (after the start's)
+    assert "**Turn 1**" in seen.texts[1]
     assert "told.turn" in {v.kind for v in seen.verdicts(texts) if not v.ok}
 

@@ -56,8 +56,7 @@ async def test_the_channel_through_discord_is_true_of_the_game(
     finally:
         await store.close()
     facts.ratings, facts.wins = Ledger().add(record, facts.game, facts.covered)
-    reading = read(texts[1:])  # the first message is the lobby's
-    verdicts = check(reading, facts)
+    verdicts = check(read(texts), facts)
     false = [f"turn {v.turn}: [{v.kind}] {v.line}\n    {v.why}" for v in verdicts if not v.ok]
     assert len(verdicts) > 100
     assert not false, "\n".join(false)
