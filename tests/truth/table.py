@@ -15,7 +15,7 @@ from bot.channel.texts import lobby_closed_content
 from bot.i18n import using
 from bot.players import choose, is_computer
 from bot.rules import Game, Move
-from bot.service.games import GameService
+from bot.service.games import GameService, Outcome
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
@@ -149,8 +149,10 @@ class Table:
         styles = {p: rng.choice(("random", "easy", "easy", "far")) for p in people}
         with using("en-US"):
             shown, behind = 0, False  # the turn the channel shows; a write failed since
+            outcome: Outcome | None = None
             for _ in range(10_000):
-                outcome = await self.service.get(record.id)
+                if outcome is None:
+                    outcome = await self.service.get(record.id)
                 game, record = outcome.game, outcome.record
                 assert game is not None
                 failing = plot.down(game.turn) and record.status == "running"
@@ -164,49 +166,50 @@ class Table:
                     shown, behind = game.turn, False
                 if record.status != "running":
                     break
-                if not await self.mishap(played, plot, record, game):
-                    await self.decide(plot, record, game, styles, rng)
+                outcome = await self.mishap(played, plot, record, game) \
+                    or await self.decide(plot, record, game, styles, rng)
             else:
                 raise AssertionError(f"{scenario.describe()} did not end")
         return played
 
     async def decide(self, plot: Plot, record: GameRecord, game: Game,
-                     styles: dict[int, str], rng: random.Random) -> None:
+                     styles: dict[int, str], rng: random.Random) -> Outcome | None:
         """The first person the game waits for decides; if only one who lets their
-        decision run out is waited for, its time runs out."""
+        decision run out is waited for, its time runs out. The game after it."""
         away = Seats.of(record).away
         waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)
                    and p not in away and not plot.holds_out(p, game.turn)]
         if not waiting:
             assert record.deadline is not None
             self.clock.now = record.deadline + 1
-            await self.service.fire(record.id)
             plot.late_times -= 1
-            return
+            return await self.service.fire(record.id)
         player = waiting[0]
         move = person_move(game, player, styles[player], rng)
-        await self.service.act(record.id, player, game.turn, game.decision().phase, move)
+        return await self.service.act(record.id, player, game.turn, game.decision().phase,
+                                      move)
 
-    async def mishap(self, played: Played, plot: Plot, record: GameRecord, game: Game) -> bool:
-        """What the plot has happen now, if anything (True: something happened)."""
+    async def mishap(self, played: Played, plot: Plot, record: GameRecord,
+                     game: Game) -> Outcome | None:
+        """What the plot has happen now, if anything: the game after it (None: nothing,
+        or a change whose game is to be read again)."""
         turn = game.turn
         if plot.abandon_at is not None and turn >= plot.abandon_at:
             await self.service.abandon(record.channel_id, PEOPLE[0], True)
             played.abandoned = turn
-            return True
+            return await self.service.get(record.id)
         if plot.leaver is not None and turn >= (plot.leave_at or 0) \
                 and plot.leaver not in played.left:
-            await self.service.leave_game(record.channel_id, plot.leaver)
             played.left[plot.leaver] = turn
-            return True
+            return await self.service.leave_game(record.channel_id, plot.leaver)
         if plot.sleeper is not None and plot.sleeper in Seats.of(record).away \
                 and plot.back_at is not None and turn >= plot.back_at:
             plot.back_at = None
-            if await self.service.come_back(record.id, plot.sleeper) is None:
-                return False
-            played.back[plot.sleeper] = turn
-            return True
-        return False
+            back = await self.service.come_back(record.id, plot.sleeper)
+            if back is not None:
+                played.back[plot.sleeper] = turn
+                return back
+        return None
 
     async def sync(self, played: Played, record: GameRecord, game: Game) -> None:
         """What the publisher does, minus Discord: the plan carried out on the channel,
