@@ -416,7 +416,8 @@ LASTING = ("penalty", "locked", "failed_throw", "finish_reached")
 
 def told(reading: Reading, facts: Facts) -> list[Verdict]:
     """Each turn the game began is told (a message, a line, or a summary's span), and
-    each penalty, lock, failed throw and finish of the game exactly once."""
+    each penalty, lock, die leaving, failed throw, finish and end of the game exactly
+    once."""
     spans = [range(c.values["first"], c.values["last"] + 1)
              for c in reading.claims if c.kind == "missed" or c.kind.startswith("run.")]
     headers = Counter(c.turn for c in reading.claims if c.kind == "header")
@@ -435,4 +436,14 @@ def told(reading: Reading, facts: Facts) -> list[Verdict]:
                                     for f in ("count", "row") if f in event.data))
                 verdicts.append(Verdict(f"told.{kind}", f"turn {number}: {event}", number,
                                         times == 1, f"told {times} times"))
+        for event in turn.of("die_removed"):
+            times = sum(c.values["rows"].count(event.data["row"]) for c in reading.claims
+                        if c.kind == "die" and c.turn == number)
+            verdicts.append(Verdict("told.die_removed", f"turn {number}: {event}", number,
+                                    times == 1, f"told {times} times"))
+        for event in turn.of("game_over"):
+            times = sum(1 for c in reading.claims
+                        if c.kind == f"game_over.{event.data['reason']}" and c.turn == number)
+            verdicts.append(Verdict("told.game_over", f"turn {number}: {event}", number,
+                                    times == 1, f"told {times} times"))
     return verdicts
