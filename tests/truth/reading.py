@@ -31,9 +31,11 @@ def words(*keys: str) -> str:
 @cache
 def placeholders() -> dict[str, str]:
     """Each placeholder of a story sentence and the pattern of what fills it."""
-    computer = re.escape(EN["player.computer"]).replace(r"\{number\}", r"\d+")
+    computer = "🤖 " + re.escape(EN["player.computer"]).replace(r"\{number\}", r"\d+")
     level = words(*(f"level.{level}" for level in LEVELS))
-    name = rf"<@\d+>|🤖 {computer}(?: \((?:{level})\)| · (?:{level}))?"
+    leveled = re.escape(EN["lobby.computer"]).replace(r"\{name\}", computer).replace(
+        r"\{level\}", f"(?:{level})")
+    name = rf"<@\d+>|{leveled}|{computer}"
     emoji = "|".join(sorted(set(ROW_EMOJI.values())))
     row = rf"(?:(?:{emoji}) ?)?(?i:{words(*(f'row.{row}' for row in ROWS))})"
     counts = "|".join(re.escape(EN[k]).replace(r"\{count\}", r"\d+")
@@ -156,11 +158,12 @@ NOTHING = ("story.nothing_happened",)
 is told: a turn in which nothing changed has no event to miss)."""
 
 
-def items(what: str) -> list[tuple[str, dict[str, str]]] | None:
-    """An action's decisions, `` · ``-separated; None if one is not a decision."""
+def parts(text: str, *keys: str) -> list[tuple[str, dict[str, str]]] | None:
+    """A `` · ``-separated list of sentences of ``keys``: each one's key and values;
+    None if one is of none of them."""
     found = []
-    for piece in what.split(" · "):
-        match = next(((key, m) for key in ITEMS if (m := shape(key).match(piece))), None)
+    for part in text.split(" · "):
+        match = next(((key, m) for key in keys if (m := shape(key).match(part))), None)
         if match is None:
             return None
         found.append((match[0], match[1].groupdict()))
@@ -184,13 +187,11 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
     if (m := shape("story.roll").match(text)) is not None:
         reading.add("dice", turn, line, dice=dice_of(m["dice"]), total=number(m["total"]))
     elif (m := shape("story.scores").match(text)) is not None:
-        scores = []
-        for part in m["scores"].split(" · "):
-            s = shape("story.score").match(part)
-            if s is None:
-                return False
-            scores.append((player(s["name"]), number(s["total"])))
-        reading.add("scores", turn, line, scores=scores)
+        scores = parts(m["scores"], "story.score")
+        if scores is None:
+            return False
+        reading.add("scores", turn, line, scores=[(player(v["name"]), number(v["total"]))
+                                                  for _, v in scores])
     elif any(shape(key).match(text) for key in NOTHING):
         pass
     elif (action := action_of(text)) is not None:
@@ -221,7 +222,7 @@ def action_of(text: str) -> tuple[str, list[tuple[str, dict[str, str]]]] | None:
     for key, phase in ACTIONS.items():
         m = shape(key).match(text)
         if m is not None:
-            found = items(m["what"])
+            found = parts(m["what"], *ITEMS)
             if found is not None:
                 return phase, found
     return None
@@ -271,8 +272,9 @@ def read(texts: list[str]) -> Reading:
         for line in text.splitlines():
             context = read_line(line, context, reading)
             for mention in split_names(line):
-                level = next((lv for lv in LEVELS if mention.endswith(
-                    (f"({EN[f'level.{lv}']})", f" · {EN[f'level.{lv}']}"))), None)
+                level = next((lv for lv in LEVELS if re.fullmatch(
+                    re.escape(EN["lobby.computer"]).replace(r"\{name\}", ".+").replace(
+                        r"\{level\}", re.escape(EN[f"level.{lv}"])), mention)), None)
                 if level is not None:
                     reading.add("level", None, line, player=player(mention), level=level)
         for claim in reading.claims[first:]:
@@ -400,12 +402,9 @@ def end_line(line: str, reading: Reading) -> bool:
                     count=number(re.findall(r"\d+", m["nth"])[0]))
         return True
     if (m := shape("review.end.accuracy").match(line)) is not None:
-        people = []
-        for part in m["accuracies"].split(" · "):
-            p = shape("review.end.person").match(part)
-            if p is None:
-                return False
-            people.append(player(p["name"]))
-        reading.add("accuracy", None, line, players=people)
+        people = parts(m["accuracies"], "review.end.person")
+        if people is None:
+            return False
+        reading.add("accuracy", None, line, players=[player(v["name"]) for _, v in people])
         return True
     return False
