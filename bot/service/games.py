@@ -561,15 +561,16 @@ class GameService:
         return Outcome(record, game, [event], game.decision())
 
     async def _expire(self, record: GameRecord, game: Game) -> Outcome:
-        """Time is up: whoever has not decided does nothing this turn."""
+        """Time is up: whoever has not decided does nothing this turn (a seat that goes
+        away with it is told in this turn, before the passes may end it)."""
         late = game.decision().waiting
         play = Play(game)
         play.events.append(Event("expired", None, {"players": sorted(late)}))
-        play.settle(late, "expired", this_turn=True)
         seats = Seats.of(record)
         filled = Options.of(record.options).fill_away and \
             seats.expired(late, []).people_present(record.players)
         seats = seats.expired(late, play.events, "stand_in" if filled else "expired")
+        play.settle(late, "expired", this_turn=True)
         return await self._save(record, play, seats)
 
     async def leave_game(self, channel_id: int, user: int) -> Outcome:

@@ -11,7 +11,9 @@ import pytest
 
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.positions import position
+from bot.service.games import GameService
 from bot.service.play import Play
+from tests.fakes import FakeClock
 
 ANA, BEN, CEM = 11, 22, 33
 
@@ -91,3 +93,28 @@ def test_the_active_players_own_pass_is_marked_only_with_a_choice() -> None:
               if kind == "passed" and data["phase"] == "action2"]
     assert passes == [{"phase": "action2", "had_move": True}]
 
+
+
+async def test_a_seat_that_goes_away_is_told_in_the_turn_its_third_decision_ran_out(
+        service: GameService, clock: FakeClock) -> None:
+    """ANA never decides: her third run-out is her own turn's last decision, which ends
+    that turn; she goes away in that turn, not in the next one."""
+    record = await service.open_lobby(1, 100, ANA, "classic")
+    await service.join(record.id, BEN)
+    await service.start(record.id, ANA)
+    for _ in range(20):
+        outcome = await service.get(record.id)
+        game = outcome.game
+        assert game is not None
+        if ANA in outcome.record.presence.get("away", []):
+            break
+        if BEN in game.decision().waiting:
+            await service.act(record.id, BEN, game.turn, game.decision().phase, PASS)
+        else:
+            clock.now += 86400
+            assert await service.fire(record.id) is not None
+    stored = await service.events(record.id)
+    ran_out = [e.turn for e in stored if e.kind == "expired" and ANA in e.data["players"]]
+    assert [e.turn for e in stored if e.kind == "away"] == [ran_out[2]]
+    assert any(e.kind == "turn" and e.turn > ran_out[2] for e in stored), \
+        "the run-out ended its turn (the case told here)"
