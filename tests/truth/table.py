@@ -51,10 +51,6 @@ class Scenario:
     review: bool = False
     """The people's accuracies are worked out before the end is shown."""
 
-    @property
-    def players(self) -> int:
-        return self.people + len(self.computers)
-
     def describe(self) -> str:
         extras = [name for name in ("fill_away", "deadline", "away", "leave", "abandon",
                                     "outage", "review") if getattr(self, name)]
