@@ -1,6 +1,6 @@
 """Discord away for an hour, then back: how the channels are caught up.
 
-    python -m benchmarks.outage [--channels 100] [--resume]
+    python -m benchmarks.outage [--channels 100] [--resume] [--restart]
 
 The real bot runs against the local Discord stand-in with its own clock injected. In
 each of ``--channels`` channels a member plays a classic game with four computer
@@ -16,7 +16,9 @@ identified anew: ``--resume`` keeps the sessions alive through the outage, as af
 short one; by default they end, as after an hour), how long the catch-up of every
 channel took (wall time, from Discord's return until every channel shows its game's
 stored version), the writes it took in all and per channel, whether any write was
-answered 429, and the order in which the channels were caught up.
+answered 429, and the order in which the channels were caught up. With ``--restart``
+the bot stops while Discord is away and a new one starts once it is back: the order
+comes from the store.
 
 discord.py waits up to 2^n seconds between reconnection attempts; the script makes it
 try every 0.1 s, so the figures measure the bot, not that wait.
@@ -131,8 +133,9 @@ def channel_of(call: Call) -> int | None:
 
 
 async def outage(channels: int, database: Path, *, end_sessions: bool = True,
-                 timeout: float = 60.0) -> Outage:
-    """Play the outage through the stand-in and measure it."""
+                 restart: bool = False, timeout: float = 60.0) -> Outage:
+    """Play the outage through the stand-in and measure it (``restart``: the bot stops
+    while Discord is away, and a new one starts once it is back)."""
     result = Outage(channels)
     now = [START]
     seeds = iter(range(1, 1_000_000))
@@ -140,11 +143,14 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
     with quick_reconnects():
         async with Sandbox(guilds=[GuildSpec(channels=names)], members=["Ana"],
                            settle=0.02, timeout=timeout) as sb:
-            bot = QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: next(seeds),
-                           clock=lambda: now[0], coalesce=0.05, tick=TICK,
-                           budget=WriteBudget(), limits=Limits())  # one member, many games
+            def new_bot() -> QwixxBot:
+                return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: next(seeds),
+                                clock=lambda: now[0], coalesce=0.05, tick=TICK,
+                                budget=WriteBudget(), limits=Limits())  # one member, many games
+
+            bot = new_bot()
             await sb.run_bot(bot)
-            service, publisher = bot.table.service, bot.table.publisher
+            service = bot.table.service
             ana = sb.member("Ana")
             games: dict[int, int] = {}  # game id -> channel id
             turn_times: dict[int, int] = {}
@@ -188,7 +194,8 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 if await service.due():
                     return False
                 moved = [gid for gid in games if await position(gid) != before[gid]]
-                return all(publisher.lagging_since(gid) is not None for gid in moved)
+                return all([(await service.get(gid)).record.behind_since is not None
+                            for gid in moved])
 
             async def running() -> bool:
                 for gid in games:
@@ -214,9 +221,15 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
             for gid, channel_id in games.items():
                 result.missed_turns[channel_id] = turn_of(await service.get(gid)) - first_turn[gid]
 
+            if restart:
+                await sb.stop_bot()
             back_from = len(sb.server.calls)
             started = time.perf_counter()
             await sb.server.outage(False)
+            if restart:
+                bot = new_bot()
+                await sb.run_bot(bot)
+                service = bot.table.service
 
             async def reconnected() -> bool:
                 return gateway.connected and (gateway.identifies > identifies
@@ -291,12 +304,15 @@ def main() -> None:
     parser.add_argument("--channels", type=int, default=100)
     parser.add_argument("--resume", action="store_true",
                         help="the gateway sessions survive the outage (a short one)")
+    parser.add_argument("--restart", action="store_true",
+                        help="the bot stops while Discord is away and starts once it is back")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)  # the bot's warnings while Discord is away
     logging.getLogger("discord").setLevel(logging.CRITICAL)  # each reconnection attempt
     with tempfile.TemporaryDirectory() as folder:
         result = asyncio.run(outage(args.channels, Path(folder) / "qwixx.db",
-                                    end_sessions=not args.resume, timeout=600.0))
+                                    end_sessions=not args.resume, restart=args.restart,
+                                    timeout=600.0))
     print(report(result))
 
 

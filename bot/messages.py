@@ -116,6 +116,7 @@ EN: dict[str, str] = {
     "turn.earlier": "… and {count} earlier turns played while nobody was asked.",
     "turn.missed": "**Turns {first}–{last}** were played while the channel could not be "
                    "updated:",
+    "turn.run": "**Turns {first}–{last}** were played out in one go — {why}:",
     "turn.missed_turn": "Turn {turn}: {what}",
     "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
     "story.header": "**Turn {turn}** · 🎲 {active} is active",
@@ -132,7 +133,7 @@ EN: dict[str, str] = {
     "story.scores": "Scores: {scores}",
     "story.score": "{name}: {total}",
     "story.nothing_happened": "nothing changed",
-    "status.deciding": "⏳ Deciding: {names}",
+    "status.deciding": "🤔 Deciding: {names}",
     "status.decided": "✅ Decided: {names}",
     "status.nothing": "Nothing to decide: {names}",
     "list.or": "{first} or {last}",
@@ -154,7 +155,11 @@ EN: dict[str, str] = {
     "event.locked": "🔒 {name} locked **{row}**",
     "event.die_removed": "the {row} die leaves the game",
     "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
-    "event.pawn_moved": "♟ {name} moved {steps} → {row} {number} (bonus {bonus})",
+    "event.pawn_moved": "♟ {name} moved {steps} → field {position}: {row} {number} (new "
+                        "cross, bonus {bonus})",
+    "event.pawn_moved_crossed": "♟ {name} moved {steps} → field {position}: {row} {number} "
+                                "(already crossed, bonus {bonus})",
+    "event.stayed": "♟ {name} stayed: their pawn did not move",
     "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
                             "one more turn.",
     "event.game_over.board_finish": "🏁 The final round is over: game over.",
@@ -165,7 +170,7 @@ EN: dict[str, str] = {
     "event.away.left": "🚪 {name} left the game; it no longer waits for them.",
     "event.game_over.no_seats": "🏁 Too few players are left: the game ends without ranking.",
     "event.rolled": "🎲 {name} rolled {dice} = {total}",
-    "event.rerolled": "🎲 {name} re-rolled: {dice} = {total}",
+    "event.rerolled": "🎲 {name} re-rolled {dice} = {total}",
     "event.placed": "{name} wrote {number} in {emoji}",
     "event.failed_throw": "❌ {name} crosses a failed throw ({count}/{limit})",
     "event.game_over.two_rows": "🏁 Two rows complete on one sheet: game over.",
@@ -572,6 +577,11 @@ EN: dict[str, str] = {
     "level.normal": "Normal",
     "level.hard": "Hard",
     "lobby.computer": "{name} ({level})",
+    "lobby.uncounted.people": "📊 Only one person plays, so this game does not count for "
+                              "the leaderboard or the ratings (that takes two people or "
+                              "more).",
+    "lobby.uncounted.hints": "📊 This game is played with hints, so it does not count for "
+                             "the leaderboard or the ratings.",
     "lobby.level_placeholder": "Change a computer player's level",
     "lobby.level_option": "{name}: {level}",
     "lobby.solo": "🧘 Solo practice: you play alone and every turn is yours. It does not "

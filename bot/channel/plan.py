@@ -21,6 +21,7 @@ from bot.channel.texts import end_content, message_link
 from bot.messages import t
 from bot.players import is_computer
 from bot.rules import Game
+from bot.service.play import Options
 from bot.service.types import GameRecord, StoredEvent
 
 Events = Mapping[int, Sequence[StoredEvent]]
@@ -195,7 +196,7 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
                           facts.get("best"),
                           {int(p): (int(r[0]), int(r[1]))
                            for p, r in facts.get("ratings", {}).items()},
-                          channel.accuracies)
+                          channel.accuracies, Options.of(channel.record.options))
     return [Edit(channel.record.message_id, content, None, "end", shown.files)]
 
 
@@ -210,7 +211,7 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
     if shown.turn is not None and record.message_id and not shown.ended \
             and (shown.turn < game.turn or ended):
         content = story.turn_message(game, events, shown.since or shown.turn, shown.turn,
-                                     None, away)
+                                     None, away, over=ended)
         steps.append(Edit(record.message_id, content, (), None, "", final=True))
     steps += clear_notes(game, shown, ended)
     first_unseen = 1 if shown.turn is None else shown.turn + 1
@@ -218,24 +219,29 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
         if shown.ended:
             return [*steps, *accuracies_shown(channel, shown)], shown
         shown.ended = True
-        last = game.turn + 1
-        since, apart = tell_apart(record, game, events, range(first_unseen, last), away)
-        preface = story.played_out_lines(game, events, range(since, last), away)
+        finished = record.status == "finished"
+        last = game.turn + 1 if finished else game.turn  # an abandoned turn was not played out
+        since, apart = tell_apart(record, game, events, range(first_unseen, last))
+        preface = story.played_out_lines(game, events, range(since, last))
         steps += apart
-        if record.status == "finished":
+        if finished:
             steps.append(Post(end_content(game, preface, channel.wins, channel.best,
-                                          channel.ratings, channel.accuracies),
+                                          channel.ratings, channel.accuracies,
+                                          Options.of(record.options)),
                               f"qx{record.id}end", ("scoreboard",), "end",
                               tuple(humans(game.players)), live=True))
             if channel.accuracies is None:  # the review is worked out meanwhile
                 shown.review, shown.end = DUE, end_facts(channel, preface)
             else:
                 shown.review = "shown"
-        elif preface:
-            steps.append(Post(story.fit(preface[:-1], preface[-1]), f"qx{record.id}over"))
+            return steps, shown
+        told = [*preface, *([story.finished_turn(game, game.turn, events[game.turn])]
+                            if first_unseen <= game.turn and events.get(game.turn) else [])]
+        if told:
+            steps.append(Post(story.fit(told[:-1], told[-1]), f"qx{record.id}over"))
         return steps, shown
     if shown.turn != game.turn:
-        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn), away)
+        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn))
         ping = tuple(humans(list(dict.fromkeys([*story.deciders(game), game.active]))))
         images, signature = live_images(game, events)
         content = story.turn_message(game, events, since, game.turn, record.deadline, away)
@@ -256,27 +262,41 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
 
 
 SUMMED_UP_AFTER = 10
-"""More turns than this that the channel never showed (Discord was away, say) are told
-in one summary rather than a line each."""
+"""More turns than this that the channel never showed (Discord was away, or the
+computers played many turns in one go) are told in one summary rather than a line each."""
 
 
-def tell_apart(record: GameRecord, game: Game, events: Events, turns: range,
-               away: Collection[int]) -> tuple[int, list[Step]]:
-    """Turns played without anyone being asked open the next message, a line each; the
-    oldest of them, when they would crowd it, are posted first in messages of their own
-    (so no line is ever cut). More than :data:`SUMMED_UP_AFTER` of them are summed up
-    instead, in as few messages as fit. The first turn the next message tells, and
-    those posts."""
+def tell_apart(record: GameRecord, game: Game, events: Events,
+               turns: range) -> tuple[int, list[Step]]:
+    """Turns the channel never showed, before the next message. Played without anyone
+    being asked, they open it, a line each; the oldest of them, when they would crowd
+    it, are posted first in messages of their own (so no line is ever cut). Missed in
+    an outage, people may have played them: each is posted whole, as a finished turn
+    reads. More than :data:`SUMMED_UP_AFTER` of them are summed up instead, in as few
+    messages as fit. The first turn the next message tells, and those posts."""
     begun = [turn for turn in turns if events.get(turn)]
+    missed = outage(record, events, begun)
     if len(begun) > SUMMED_UP_AFTER:
-        lines = story.summary_lines(game, events, begun)
+        lines = story.summary_lines(game, events, begun, missed)
         return turns.stop, [Post(text, f"qx{record.id}s{begun[0]}.{index}")
                             for index, text in enumerate(story.chunks(lines))]
-    lines = story.played_out_lines(game, events, begun, away)
+    if missed:
+        told = [story.finished_turn(game, turn, events[turn]) for turn in begun]
+        return turns.stop, [Post(text, f"qx{record.id}e{begun[0]}.{index}")
+                            for index, text in enumerate(story.chunks(told, between="\n\n"))]
+    lines = story.played_out_lines(game, events, begun)
     apart = story.overflow(lines)
     posts: list[Step] = [Post(text, f"qx{record.id}e{begun[0]}.{index}")
                          for index, text in enumerate(story.chunks(lines[:apart]))]
     return (begun[apart] if apart < len(begun) else turns.stop), posts
+
+
+def outage(record: GameRecord, events: Events, turns: Sequence[int]) -> bool:
+    """Whether ``turns`` went unshown because the channel could not be updated: a write
+    failed or the bot was down (the store marks the game behind), or a decision asked of
+    someone ran out in a turn the channel never showed."""
+    return record.behind_since is not None or any(
+        e.kind == "expired" for turn in turns for e in events.get(turn, []))
 
 
 def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:

@@ -57,7 +57,7 @@ from bot.service.memo import load_game
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
-from bot.service.types import GameRecord, StoredEvent
+from bot.service.types import GameRecord, LockLost, StoredEvent
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -146,10 +146,11 @@ class Publisher:
         self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = \
             defaultdict(list)
         self._follow_ups: dict[int, tuple[float, discord.WebhookMessage]] = {}
-        self._behind_since: dict[int, float] = {}
-        """When each lagging game's channel was first found behind (the service's clock)."""
         self.unreachable_since: float | None = None
         """Since when Discord has not answered (None: it did, last time it was asked)."""
+        self.started: float | None = service.clock()
+        """When this process started, until its first catch-up has marked the channels
+        the process before left behind (then None)."""
 
     def channel(self, record: GameRecord) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(record.channel_id)
@@ -195,16 +196,21 @@ class Publisher:
 
     async def catch_up(self, shards: ShardPlan | None = None) -> int:
         """Sync every game whose channel lags the store (with ``shards``: of the guilds
-        this process serves), the one that has lagged longest first; how many were tried.
+        this process serves), the one that has lagged longest first (its stored
+        ``behind_since``, so a restart keeps the order); how many were tried.
 
         While Discord cannot be reached the pass stops at the first write that finds it
         so (the next tick tries again, from the oldest), so that a pass never waits on
-        Discord once per lagging channel."""
-        lagging = await self.service.lagging(shards, limit=CATCH_UP_BATCH)
-        now = self.service.clock()  # not known to lag before (a reminder alone): last
-        lagging.sort(key=lambda game_id: self._behind_since.get(game_id, now))  # then ids
+        Discord once per lagging channel.
+
+        The first pass first marks the channels left behind by the process before
+        (:meth:`GameService.mark_left_behind`): turns stored but never shown were
+        played while the channel could not be updated too."""
+        if self.started is not None:
+            await self.service.mark_left_behind(self.started, shards)
+            self.started = None
         tried = 0
-        for game_id in lagging:
+        for game_id in await self.service.lagging(shards, limit=CATCH_UP_BATCH):
             tried += 1
             try:
                 await self.sync(game_id)
@@ -216,20 +222,21 @@ class Publisher:
                             game_id, error)
         return tried
 
-    def lags(self, game_id: int) -> None:
-        """The channel of ``game_id`` is behind the store from now on (unless it was)."""
-        self._behind_since.setdefault(game_id, self.service.clock())
+    async def lags(self, game_id: int) -> None:
+        """The channel of ``game_id`` could not be updated now: stored as its
+        ``behind_since`` unless an earlier time is. Should the store fail too, the
+        game is still caught up, only not first."""
+        try:
+            await self.service.mark_behind(game_id)
+        except Exception as error:
+            log.warning("game %s: when its channel fell behind is not stored (%s)", game_id,
+                        error)
 
-    def lagging_since(self, game_id: int) -> float | None:
-        """Since when the channel of ``game_id`` has been known to lag (the service's
-        clock); None if it is not known to."""
-        return self._behind_since.get(game_id)
-
-    def behind(self, game_id: int, error: BaseException) -> None:
+    async def behind(self, game_id: int, error: BaseException) -> None:
         """A sync of ``game_id`` failed: remember since when its channel lags, and
         whether Discord could be reached at all."""
-        self.lags(game_id)
         self.failed(error)
+        await self.lags(game_id)
 
     def failed(self, error: BaseException) -> None:
         """A write failed: if it says Discord is away, remember since when (the timer
@@ -252,15 +259,16 @@ class Publisher:
         store's game lock makes it one sync at a time per game, across processes."""
         try:
             await self._sync(game_id)
+        except LockLost:  # written all the same; another process may be showing it now
+            raise
         except Exception as error:
-            self.behind(game_id, error)
+            await self.behind(game_id, error)
             raise
 
     async def _sync(self, game_id: int) -> None:
         async with self.service.game_lock(game_id):
             record = (await self.service.get(game_id)).record
             if record.status == "lobby" or record.shown_version >= record.version:
-                self._behind_since.pop(game_id, None)
                 return
             if is_daily(record):  # played in no channel: nothing to show, only to mark
                 await self.service.set_shown(record.id, record.version, None,
@@ -275,7 +283,6 @@ class Publisher:
                 else:
                     message_id, shown = await self.project(record, game, shown)
             await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
-        self._behind_since.pop(game_id, None)
 
     async def language(self, guild_id: int) -> str:
         return await server_language(self.client, self.service, guild_id)

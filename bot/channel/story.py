@@ -43,6 +43,7 @@ def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
     """What happened in one turn, in order: the roll, each action's results, the rest."""
     lines: list[str] = []
     actions: dict[str, list[str]] = {}
+    locks: dict[str, int] = {}
     for event in events:
         phase = event.data.get("phase", "place" if event.kind == "placed" else "")
         if event.kind in ("crossed", "passed", "placed") and phase in ACTION_LINES:
@@ -51,7 +52,7 @@ def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
                 lines.append(phase)  # a placeholder, filled below
             actions[phase].append(decision_text(event))
         else:
-            lines += event_lines(event, lines, variant)
+            lines += event_lines(event, lines, variant, locks)
     return [t(ACTION_LINES[line], what=" · ".join(actions[line])) if line in actions
             else line for line in lines]
 
@@ -67,23 +68,31 @@ def decision_text(event: StoredEvent) -> str:
     return t(key, name=who, row=row_text(data["row"]), number=data["number"])
 
 
-def event_lines(event: StoredEvent, before: list[str], variant: str = "classic") -> list[str]:
-    """Lines for one event that is not a decision (a lock's die joins the lock's line)."""
+def event_lines(event: StoredEvent, before: list[str], variant: str = "classic",
+                locks: dict[str, int] | None = None) -> list[str]:
+    """Lines for one event that is not a decision. A row's die leaving the game joins the
+    line of the lock that closed the row: ``locks`` keeps, row by row, the place in
+    ``before`` of its last lock line (the caller's, for one list of lines)."""
     data, who = event.data, mention(event.player or 0)
-    kind = event.kind
+    kind, locks = event.kind, {} if locks is None else locks
     if kind == "die_removed" and before:
-        before[-1] = f"{before[-1]} — {t('event.die_removed', row=inline(row_name(data['row'])))}"
+        at = locks.get(data["row"], len(before) - 1)
+        before[at] = f"{before[at]} — {t('event.die_removed', row=inline(row_name(data['row'])))}"
         return []
     if kind == "turn" and "dice" in data:
         white = sum(v for c, v in data["dice"].items() if c.startswith("white"))
         return [t("story.roll", dice=dice_text(data["dice"]), total=white)]
     if kind == "locked":
+        locks[data["row"]] = len(before)
         return [t("event.locked", name=who, row=inline(row_name(data["row"])))]
     if kind == "penalty":
         return [t("event.penalty", name=who, **data)]
     if kind == "pawn_moved":
-        return [t("event.pawn_moved", name=who, steps=plural("unit.field", data["steps"]),
+        return [t("event.pawn_moved" if data["crosses"] else "event.pawn_moved_crossed",
+                  name=who, steps=plural("unit.field", data["steps"]), position=data["to"],
                   row=row_text(data["row"]), number=data["number"], bonus=data["bonus"])]
+    if kind == "passed" and data.get("phase") == "action3":
+        return [t("event.stayed", name=who)]
     if kind == "expired":
         family = "qwinto" if variant == "qwinto" else "qwixx"
         return [t(f"event.expired.{family}", names=mentions(data["players"]))]
@@ -125,21 +134,22 @@ players) always fits beside them; older ones get a message of their own."""
 
 def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since: int,
                  turn: int, deadline: float | None = None,
-                 away: Collection[int] = ()) -> str:
+                 away: Collection[int] = (), over: bool = False) -> str:
     """The one text of the message of ``turn``, whether it is posted, edited or finished:
     the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
-    turn itself, open (what it asks of whom, by when) while it is the game's open turn."""
-    preface = played_out_lines(game, events, range(since, turn), away)
+    turn itself, open (what it asks of whom, by when) while it is the game's open turn
+    (``over``: the game ended without finishing it, abandoned)."""
+    preface = played_out_lines(game, events, range(since, turn))
     told = events.get(turn, [])
-    if turn == game.turn and not game.finished:
+    if turn == game.turn and not game.finished and not over:
         return fit(preface, live_turn(game, told, deadline, away))
     return fit(preface, finished_turn(game, turn, told))
 
 
 def played_out_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
-                     turns: Iterable[int], away: Collection[int] = ()) -> list[str]:
+                     turns: Iterable[int]) -> list[str]:
     """A line for each of ``turns`` (that has begun), played without asking anyone."""
-    return [played_out(game, turn, events[turn], away) for turn in turns if events.get(turn)]
+    return [played_out(game, turn, events[turn]) for turn in turns if events.get(turn)]
 
 
 def finished_turn(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
@@ -152,49 +162,72 @@ def finished_turn(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     return "\n".join(lines)
 
 
-def played_out(game: Game, turn: int, events: Sequence[StoredEvent],
-               away: Collection[int] = ()) -> str:
+def played_out(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     """A turn nobody was asked in (it began and ended between two looks at the channel),
-    told in one line that says why nobody was asked."""
-    told = story([e for e in events if e.kind not in ("passed", "scores")], game.variant)
+    told in one line that says why nobody was asked: what was done in it (a pass only
+    where the player could have done something else), and the scores at its end if
+    anything in it changed them."""
+    told = story([e for e in events if e.kind != "scores" and not passed_for(e)],
+                 game.variant)
+    totals = stored_scores(events)
+    if totals is not None and any(e.kind in SCORING for e in events):
+        told.append(scores_line(totals))
     return t("turn.automatic", turn=turn, active=mention(active_in(game, turn)),
-             why=why_unasked(events, away),
+             why=why_unasked(events),
              what=" · ".join(told) or t("story.nothing_happened"))
 
 
+def passed_for(event: StoredEvent) -> bool:
+    """A pass the rules made for a player who had nothing else to do."""
+    return event.kind == "passed" and not event.data.get("had_move")
+
+
+SCORING = ("crossed", "placed", "pawn_moved", "penalty", "failed_throw")
+"""What changes a score."""
 NOTABLE = ("locked", "die_removed", "penalty", "failed_throw", "away", "finish_reached",
            "game_over")
 """What a summary of many unseen turns keeps of them."""
 
 
 def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
-                  turns: Sequence[int]) -> list[str]:
-    """Many turns the channel never showed, summed up: which they were, then a line for
-    each of them in which something lasting happened (a lock, a penalty, a failed throw,
-    a seat gone, the end), and the scores now."""
-    lines = [t("turn.missed", first=turns[0], last=turns[-1])]
+                  turns: Sequence[int], outage: bool = False) -> list[str]:
+    """Many turns the channel never showed, summed up: which they were and why they were
+    not shown (``outage``: the channel could not be updated; else they were played out
+    in one go, nobody being asked), then a line for each of them in which something
+    lasting happened (a lock, a penalty, a failed throw, a seat gone, the end), and the
+    scores at the end of the last."""
+    first, last = turns[0], turns[-1]
+    run = [e for turn in turns for e in events.get(turn, [])]
+    lines = [t("turn.missed", first=first, last=last) if outage else
+             t("turn.run", first=first, last=last, why=why_unasked(run))]
     for turn in turns:
         told: list[str] = []
+        locks: dict[str, int] = {}
         for event in events.get(turn, []):
             if event.kind in NOTABLE:
-                told += event_lines(event, told, game.variant)
+                told += event_lines(event, told, game.variant, locks)
         if told:
             lines.append(t("turn.missed_turn", turn=turn, what=" · ".join(told)))
-    lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
+    totals = stored_scores(events.get(last, []))
+    lines.append(scores_line(totals if totals is not None else
+                             {p: s.total for p, s in game.scores().items()}))
     return lines
 
 
 DECISIONS = ("crossed", "placed", "rolled", "pawn_moved")
 
 
-def why_unasked(events: Sequence[StoredEvent], away: Collection[int]) -> str:
-    """Why a turn needed nobody: the people in it were away (a computer may have played
-    their seats), or only the computers had a move, or nobody had one."""
-    deciding = {e.player for e in events if e.kind in DECISIONS and e.player is not None}
-    gone = sorted({p for p in deciding if not is_computer(p)} | set(away))
+def why_unasked(events: Sequence[StoredEvent]) -> str:
+    """Why turns needed nobody, from what was done in them: people who had a move were
+    away (a computer played their seats, or the game passed for them), or only the
+    computers had a move (crossed, or passed when they could have crossed), or nobody
+    had one."""
+    moving = {e.player for e in events if e.player is not None
+              and (e.kind in DECISIONS or e.data.get("had_move"))}
+    gone = sorted(p for p in moving if not is_computer(p))
     if gone:
         return t("turn.unasked.away", names=mentions(gone))
-    if deciding:
+    if moving:
         return t("turn.unasked.computers")
     return t("turn.unasked.nobody")
 
@@ -227,13 +260,14 @@ def overflow(lines: Sequence[str], room: int = PREFACE_ROOM) -> int:
     return len(lines) - keep
 
 
-def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
-    """``lines`` joined into as few messages as fit (a line longer than a message is cut)."""
+def chunks(lines: Sequence[str], limit: int = LIMIT, between: str = "\n") -> list[str]:
+    """``lines`` joined by ``between`` into as few messages as fit (a line longer than a
+    message is cut)."""
     out: list[str] = []
     for line in lines:
         line = line[:limit]
-        if out and len(out[-1]) + 1 + len(line) <= limit:
-            out[-1] += "\n" + line
+        if out and len(out[-1]) + len(between) + len(line) <= limit:
+            out[-1] += between + line
         else:
             out.append(line)
     return out

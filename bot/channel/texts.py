@@ -9,7 +9,9 @@ from collections.abc import Iterable, Mapping
 
 from bot.channel.story import fit, mention, mentions
 from bot.messages import change, ordinal, percent, plural, signed, t, whole
+from bot.players import is_computer
 from bot.rules import VARIANTS, Game
+from bot.service.play import Options
 from bot.service.types import GameRecord
 
 
@@ -18,21 +20,38 @@ def message_link(record: GameRecord) -> str:
             f"{record.message_id}")
 
 
+def seat_name(player: int, options: Options) -> str:
+    """A person's mention, or a computer's name with its level: ``🤖 Computer 1 (Hard)``."""
+    if not is_computer(player):
+        return mention(player)
+    return t("lobby.computer", name=mention(player), level=t(f"level.{options.level(player)}"))
+
+
 def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
-    """A lobby that closed without a game: why, and who was in it."""
-    title = VARIANTS[record.variant].title
-    return t(key, title=title, names=mentions(record.players), name=mention(by))
+    """A lobby that closed: why, and who was in it (the computers with their levels); a
+    game it started that will not count for the leaderboard says so, and why."""
+    title, options = VARIANTS[record.variant].title, Options.of(record.options)
+    text = t(key, title=title, names=", ".join(seat_name(p, options) for p in record.players),
+             name=mention(by))
+    if key != "lobby.started":
+        return text
+    people = sum(not is_computer(p) for p in record.players)
+    notes = [t("lobby.uncounted.people") if people < 2 and not options.solo else "",
+             t("lobby.uncounted.hints") if options.hints else ""]
+    return "\n".join([text, *filter(None, notes)])
 
 
 def end_content(game: Game, preface: Iterable[str] = (),
                 wins: Mapping[int, int] | None = None, best: int | None = None,
                 ratings: Mapping[int, tuple[int, int]] | None = None,
-                accuracies: Mapping[int, float] | None = None) -> str:
-    """The ranking, the winner named, and (``wins``) each winner's count on this server;
-    a solo game instead sets its score against the personal best ``best`` (None: the
-    player's first), for nobody wins a game played alone. ``ratings``: each rated
-    person's rating after the game and its change, shown on their line;
-    ``accuracies``: each person's accuracy against Hard, in a line of their own."""
+                accuracies: Mapping[int, float] | None = None,
+                options: Options | None = None) -> str:
+    """The ranking (a computer named with its level, from ``options``), the winner named,
+    and (``wins``) each winner's count on this server; a solo game instead sets its score
+    against the personal best ``best`` (None: the player's first), for nobody wins a game
+    played alone. ``ratings``: each rated person's rating after the game and its change,
+    shown on their line; ``accuracies``: each person's accuracy against Hard, in a line
+    of their own."""
     ranking = game.ranking()
     lines = [t("end.title", title=game.title)]
     if len(game.players) == 1:
@@ -42,11 +61,11 @@ def end_content(game: Game, preface: Iterable[str] = (),
                   *accuracy_line(game, accuracies)]
         return fit(list(preface), "\n".join(lines))
     winners = [s.player for s in ranking if s.rank == 1]
-    rated = ratings or {}
+    rated, seats = ratings or {}, options or Options()
     lines += [t("end.line_rated", rank=s.rank, name=mention(s.player), total=signed(s.total),
                 rating=whole(rated[s.player][0]), change=change(rated[s.player][1]))
               if s.player in rated else
-              t("end.line", rank=s.rank, name=mention(s.player), total=signed(s.total))
+              t("end.line", rank=s.rank, name=seat_name(s.player, seats), total=signed(s.total))
               for s in ranking]
     lines.append(t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners))))
     lines += [t("end.wins", name=mention(p), nth=ordinal(n)) for p, n in (wins or {}).items()

@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from bot.channel.publisher import Publisher
 from bot.service.games import GameService, shard_ids
 from bot.service.privacy import PrivacyService
+from bot.service.types import StoreError
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ class Timers:
                 reminder = bool(outcome.events) and outcome.events[0].kind == "reminder"
                 if self.publisher.unreachable_since is not None:
                     if not reminder:  # the catch-up shows it once Discord is back
-                        self.publisher.lags(game_id)
+                        await self.publisher.lags(game_id)
                     continue
                 if reminder:
                     await self.publisher.remind(outcome)
@@ -101,10 +102,12 @@ class Timers:
             await asyncio.sleep(REVIEW_AGAIN)
 
     async def _show_review(self, game_id: int) -> None:
-        """A final message may now show the accuracies (else the catch-up tries again)."""
+        """A final message may now show the accuracies, unless Discord is away or the
+        channel is behind since an outage: the catch-up shows them then, in its order."""
         if self.publisher.unreachable_since is None:
             try:
-                await self.publisher.sync(game_id)
+                if (await self.service.get(game_id)).record.behind_since is None:
+                    await self.publisher.sync(game_id)
             except Exception as error:
                 log.warning("game %s: its accuracies are shown later (%s)", game_id, error)
 
@@ -123,5 +126,10 @@ class Timers:
 
     async def _run(self) -> None:
         while True:
-            await self.tick()
+            try:
+                await self.tick()
+            except StoreError as error:  # the database away: the next tick tries again
+                log.warning("a timer pass failed (%s); the next one tries again", error)
+            except Exception:
+                log.exception("a timer pass failed; the next one tries again")
             await asyncio.sleep(self.interval)

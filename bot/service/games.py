@@ -142,9 +142,20 @@ class GameService:
         return await self.store.events(game_id, first_turn)
 
     async def lagging(self, shards: ShardPlan | None = None, limit: int = 50) -> list[int]:
-        """At most ``limit`` games whose channel shows less than the store holds (with
-        ``shards``: in the guilds this process serves)."""
+        """At most ``limit`` games whose channel shows less than the store holds, the one
+        behind longest first (with ``shards``: in the guilds this process serves)."""
         return await self.store.lagging_games(limit, shards=shard_ids(shards))
+
+    async def mark_behind(self, game_id: int) -> None:
+        """The channel of ``game_id`` could not be updated now (see
+        :attr:`GameRecord.behind_since`)."""
+        await self.store.mark_behind(game_id, self.clock())
+
+    async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:
+        """The games (with ``shards``: of the guilds this process serves) whose channel
+        lags a change made before ``started``, this process's start, could not be
+        updated: the process before stopped, or was killed, before showing it."""
+        return await self.store.mark_left_behind(started, self.clock(), shard_ids(shards))
 
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
@@ -550,15 +561,16 @@ class GameService:
         return Outcome(record, game, [event], game.decision())
 
     async def _expire(self, record: GameRecord, game: Game) -> Outcome:
-        """Time is up: whoever has not decided does nothing this turn."""
+        """Time is up: whoever has not decided does nothing this turn (a seat that goes
+        away with it is told in this turn, before the passes may end it)."""
         late = game.decision().waiting
         play = Play(game)
         play.events.append(Event("expired", None, {"players": sorted(late)}))
-        play.settle(late, "expired", this_turn=True)
         seats = Seats.of(record)
         filled = Options.of(record.options).fill_away and \
             seats.expired(late, []).people_present(record.players)
         seats = seats.expired(late, play.events, "stand_in" if filled else "expired")
+        play.settle(late, "expired", this_turn=True)
         return await self._save(record, play, seats)
 
     async def leave_game(self, channel_id: int, user: int) -> Outcome:

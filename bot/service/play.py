@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
-from bot.rules import Decision, Event, Game, Move
-from bot.rules.base import dice_rng
+from bot.rules import PASS, Decision, Event, Game, Move
+from bot.rules.base import dice_rng, score_of
 from bot.service.memo import IdentityMemo
 from bot.store import GameRecord
 
@@ -67,10 +68,10 @@ class Play:
         out when the change is made)."""
 
     def apply(self, player: int, move: Move, source: str) -> None:
-        turn = self.game.turn
-        self.game, events = self.game.apply(player, move)
+        before = self.game
+        self.game, events = before.apply(player, move)
         self.moves.append((player, move.to_json(), source))
-        self.events += with_scores(self.game, turn, events)
+        self.events += with_scores(self.game, told_choices(before, events))
 
     def event_rows(self) -> list[tuple[int, str, int | None, dict[str, Any]]]:
         """The events to store, each with the turn it belongs to."""
@@ -118,14 +119,47 @@ class Play:
             self.covered.add(player)
 
 
-def with_scores(game: Game, turn: int, events: list[Event]) -> list[Event]:
-    """``events``, with everyone's totals told where ``turn`` ended (if it did)."""
-    if game.turn == turn and not game.finished:
+def with_scores(game: Game, events: list[Event]) -> list[Event]:
+    """``events`` (of one move, ``game`` the game after it), with everyone's totals told
+    at the end of each turn that ended in them, and at the end if the game did.
+
+    One move may end several turns: the rules play out at once the turns in which nobody
+    has a decision, and those change the sheets by their penalties (Qwinto: failed
+    throws) alone. So the totals at an earlier turn's end are the last ones without the
+    penalties taken after it."""
+    ends = [i for i, event in enumerate(events) if event.kind == "turn"]
+    if game.finished:
+        ends.append(len(events))
+    if not ends:
         return events
-    totals = Event("scores", None, {"totals": {str(p): s.total for p, s in
-                                               game.scores().items()}})
-    cut = next((i for i, e in enumerate(events) if e.kind == "turn"), len(events))
-    return [*events[:cut], totals, *events[cut:]]
+    scores = game.scores()
+    told = list(events)
+    for end in reversed(ends):  # inserting from the back keeps the earlier places
+        later = Counter(e.player for e in events[end:] if e.kind in PENALTIES)
+        totals = {str(p): score_of(p, s.rows, s.penalties - later[p], s.bonus).total
+                  for p, s in scores.items()}
+        told.insert(end, Event("scores", None, {"totals": totals}))
+    return told
+
+
+PENALTIES = ("penalty", "failed_throw")
+"""The events of a turn nobody had a decision in that change a score."""
+
+
+def told_choices(before: Game, events: list[Event]) -> list[Event]:
+    """``events`` of a move made in ``before``, each pass of the decision it settled
+    marked ``had_move`` when that player could have done something else: the story tells
+    a computer's pass apart from having nothing to do. The passes of turns played out
+    after it are the rules' own (nobody there had a move)."""
+    marked = events
+    for i, event in enumerate(events):
+        if event.kind == "turn":
+            break
+        if event.kind == "passed" and event.data.get("phase") == before.phase \
+                and event.player is not None and before.legal_moves(event.player) != [PASS]:
+            marked = marked if marked is not events else list(events)
+            marked[i] = Event("passed", event.player, {**event.data, "had_move": True})
+    return marked
 
 
 def event_rows(turn: int, events: list[Event]) -> list[tuple[int, str, int | None,

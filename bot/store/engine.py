@@ -9,7 +9,8 @@ hands it to its engine:
 * :class:`bot.store.sqlite.SqliteEngine`: one writer connection on a thread of its own
   (group commit), a reader and a checkpointer beside it;
 * :class:`bot.store.postgres.PostgresEngine`: a few writer connections, a reader, and
-  session advisory locks for :meth:`Engine.game_lock`.
+  session advisory locks for :meth:`Engine.game_lock`, whose holder's writes go through
+  the connection that holds the lock (:meth:`Engine.write_holding`).
 
 :func:`bot.store.store.engine_for` picks one for a target (a file path or a
 ``postgresql://`` URL).
@@ -64,3 +65,8 @@ class Engine(Protocol):
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Excludes every other holder of the same game's lock until the block ends."""
+
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
+        """One statement as a write transaction of its own, committed only while the lock
+        of ``game_id`` is still held if this process holds it (else
+        :class:`~bot.store.errors.LockLost`)."""

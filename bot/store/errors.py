@@ -52,3 +52,14 @@ class CommitUnknown(StoreError):
     """The connection broke while a ``COMMIT`` was on its way, and the server could not
     say since whether it was applied (the caller may try again: a compare-and-set then
     refuses what was applied already)."""
+
+
+class LockLost(StoreError):
+    """The connection that held a game's lock broke while the lock was held, which
+    freed it: another process may have taken the game since, so what the holder was
+    about to store under the lock is refused (nothing of it is stored)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id}: its lock was lost with the connection that "
+                         "held it; nothing was stored")
+        self.game_id = game_id

@@ -343,10 +343,19 @@ DAILY = Migration(version=13, name="daily", statements=DAILY_TABLES)
 # so that a ranking owed when the bot stopped is written after the restart.
 OWED_RANKINGS = Migration(version=14, name="daily_owed", statements=DAILY_OWED)
 
+# Since when each game's channel could not be updated (a failed write, or a change
+# stored while Discord was away): the catch-up after an outage goes oldest first by it,
+# after a restart too, and the channel's story tells what was played meanwhile.
+BEHIND_SINCE = Migration(
+    version=15,
+    name="behind_since",
+    statements=("ALTER TABLE games ADD COLUMN behind_since DOUBLE PRECISION",),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
                                      PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
                                      RATINGS, PRIVACY, REVIEWS, DAILY,
-                                     OWED_RANKINGS)
+                                     OWED_RANKINGS, BEHIND_SINCE)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 

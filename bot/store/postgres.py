@@ -20,11 +20,20 @@ transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity
 * Migrations: the one list of :mod:`bot.store.migrations`, in one transaction that
   first takes :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so processes that
   start together migrate one after the other, the later ones finding nothing to do.
+* Limits (:data:`LIMITS`): a statement that runs for half a minute is cancelled, a
+  transaction left open for a minute ended, unless the server or the URL says otherwise.
 * :meth:`PostgresEngine.game_lock`: a session advisory lock keyed by the game id.
   The in-process lock comes first (session locks are re-entrant within a session);
   then ``pg_try_advisory_lock`` on one shared connection, which is all it takes while
   no other process holds the game; only when another does, the wait
   (``pg_advisory_lock``) runs on a connection of its own, so it holds up no other game.
+  A session lock lives as long as its connection: should that connection break, the
+  server frees every lock it held, and another process may take those games. So what
+  a holder stores under its lock (:meth:`PostgresEngine.write_holding`: the
+  channel's ``shown``) is committed on the very connection that took the lock, and
+  only if it is still that connection: once it broke, each holder's write is refused
+  (:class:`LockLost`, nothing stored) and its sync is left to the catch-up, rather
+  than overwriting what another process showed meanwhile.
 
 A server that restarts or drops connections (see :class:`Reconnect` and
 :class:`Session`): a broken connection is opened again by the next request that needs
@@ -51,13 +60,14 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg import errors
 
 from .dialect import to_postgres
-from .errors import CommitUnknown, StoreError
+from .errors import CommitUnknown, LockLost, StoreError
 from .locks import KeyedLocks
 from .sql import Connection, Row, T, Work
 
@@ -86,6 +96,20 @@ TCP_SETTINGS = {"keepalives": 1, "keepalives_idle": 15, "keepalives_interval": 5
 """libpq's defaults for a TCP connection unless the URL says otherwise: a server that
 vanished without closing its connections is noticed within about half a minute, not
 after hours (ignored on a Unix socket)."""
+LIMITS = {"statement_timeout": "30s", "idle_in_transaction_session_timeout": "60s"}
+"""Each session's limits, where the server, the database, the role or the URL
+(``?options=-c%20statement_timeout%3D10s``) sets none. A statement of the bot takes
+milliseconds, a migration's excepted (it lifts the limit for itself), so one that runs
+for half a minute waits on something that will not end (a lock held by a stuck
+process, a query gone wrong): it is cancelled, the click is answered that it was not
+saved, and the connection serves on; a wait for a game's lock that another process
+holds that long is given up too, its channel left to the catch-up. A transaction left
+open for a minute belongs to a process that stopped mid-way (the bot never leaves one
+open): the server ends its session, and the row locks it held stop blocking the others."""
+CONNECTED = "SELECT pg_postmaster_start_time(), " + ", ".join(
+    f"set_config('{name}', CASE current_setting('{name}') WHEN '0' THEN %s "
+    f"ELSE current_setting('{name}') END, false)" for name in LIMITS)
+"""A new session's first statement: when its server started, and its :data:`LIMITS`."""
 BEGIN = "BEGIN; SELECT txid_current()"
 """A transaction's start, and the id it will commit under, in one round trip."""
 Raw = psycopg.Connection[Any]
@@ -196,7 +220,7 @@ class Reconnect:
             raw = psycopg.connect(self._conninfo, autocommit=True,
                                   connect_timeout=CONNECT_TIMEOUT)
             try:
-                row = raw.execute("SELECT pg_postmaster_start_time()").fetchone()
+                row = raw.execute(CONNECTED, tuple(LIMITS.values())).fetchone()
             except BaseException:
                 raw.close()
                 raise
@@ -329,14 +353,29 @@ class Session:
             self.raw.close()
 
 
-def _take(raw: Raw, key: int, wait: bool) -> bool:
+def _take(raw: Raw, key: int, wait: bool) -> Raw | None:
+    """The connection that now holds ``key``'s lock (None: another session holds it)."""
     sql = "SELECT pg_advisory_lock(%s), true" if wait else "SELECT pg_try_advisory_lock(%s)"
     row = raw.execute(sql, (key,)).fetchone()
-    return bool(row and row[-1])
+    return raw if row and row[-1] else None
 
 
-def _release(raw: Raw, key: int) -> None:
+def _release(raw: Raw, key: int, held: Raw) -> bool:
+    """Give back ``key``'s lock if ``raw`` is ``held``, the connection that took it;
+    False if it is another (the lock went with that one)."""
+    if raw is not held:
+        return False
     raw.execute("SELECT pg_advisory_unlock(%s)", (key,))
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A game's lock as this process holds it: on ``session``, by its connection
+    ``raw`` (the lock lasts as long as that connection)."""
+
+    session: Session
+    raw: Raw
 
 
 class PostgresEngine:
@@ -354,6 +393,8 @@ class PostgresEngine:
         self._locker: Session | None = None
         self._waiters: list[Session] = []
         self._game_locks = KeyedLocks()
+        self._holds: dict[int, Hold] = {}
+        """The games whose advisory lock this process holds, and where."""
 
     @property
     def is_open(self) -> bool:
@@ -373,6 +414,7 @@ class PostgresEngine:
     async def migrate(self, work: Work[int]) -> int:
         """``work`` in one transaction that first takes :data:`MIGRATION_LOCK`."""
         def locked(conn: Connection) -> int:
+            conn.execute("SET LOCAL statement_timeout = 0")  # a big table takes its time
             conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
             return work(conn)
         try:
@@ -423,22 +465,49 @@ class PostgresEngine:
     async def _advisory(self, game_id: int) -> AsyncIterator[None]:
         async with self._game_locks.hold(game_id):
             session = self._session(self._locker)
-            if not await _settle(session, game_id, wait=False):
+            held = await _settle(session, game_id, wait=False)
+            if held is None:
                 session = self._waiters.pop() if self._waiters else Session(self._gate, "pg-wait")
                 try:
-                    await _settle(session, game_id, wait=True)
+                    held = await _settle(session, game_id, wait=True)
                 except BaseException:
                     await session.close()
                     raise
+                assert held is not None
+            self._holds[game_id] = Hold(session, held)
             try:
                 yield
             finally:
-                await self._give_back(session, game_id)
+                del self._holds[game_id]
+                await self._give_back(session, game_id, held)
 
-    async def _give_back(self, session: Session, game_id: int) -> None:
-        """Release ``game_id`` on ``session``, even when cancelled meanwhile (the
-        cancellation is passed on once the lock is free)."""
-        unlock = asyncio.ensure_future(session.run(lambda raw: _release(raw, game_id),
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
+        """One statement, committed alone, on the connection that holds ``game_id``'s
+        lock if this process holds it (one round trip): refused with :class:`LockLost`
+        (nothing stored) once that connection broke, which freed the lock; should it
+        break during the statement, whether it was applied is unknown, but if it was,
+        it was while the lock was held. Without the lock, :meth:`transact`."""
+        hold = self._holds.get(game_id)
+        if hold is None:
+            await self.transact(lambda conn: conn.execute(sql, params))
+            return
+        query, values = to_postgres(sql), tuple(params)
+
+        def fenced(raw: Raw) -> None:
+            if raw is not hold.raw:
+                raise LockLost(game_id)
+            raw.execute(query, values)
+        try:
+            await hold.session.run(fenced)
+        except LockLost:
+            log.warning("game %d: its lock went with a broken connection; what its holder "
+                        "was storing is refused", game_id)
+            raise
+
+    async def _give_back(self, session: Session, game_id: int, held: Raw) -> None:
+        """Release ``game_id``, taken by ``held`` on ``session``, even when cancelled
+        meanwhile (the cancellation is passed on once the lock is free)."""
+        unlock = asyncio.ensure_future(session.run(lambda raw: _release(raw, game_id, held),
                                                   again=False))
         cancelled = False
         try:
@@ -448,10 +517,11 @@ class PostgresEngine:
             await asyncio.wait([unlock])
         except StoreError:
             pass
-        released = not unlock.cancelled() and unlock.exception() is None
+        released = not unlock.cancelled() and unlock.exception() is None and unlock.result()
         if session is self._locker:
             if not released:  # a broken connection, which lost its locks with it
-                log.warning("game %d: advisory unlock failed: %s", game_id, unlock.exception())
+                log.warning("game %d: its lock had gone with its connection (%s)", game_id,
+                            unlock.exception() or "opened again since")
         elif released and self._idle is not None and len(self._waiters) < SPARE_WAITERS:
             self._waiters.append(session)
         else:
@@ -460,10 +530,11 @@ class PostgresEngine:
             raise asyncio.CancelledError
 
 
-async def _settle(session: Session, game_id: int, *, wait: bool) -> bool:
-    """Take ``game_id``'s advisory lock on ``session`` (``wait``: until it is free);
-    if the caller is cancelled meanwhile, stop the wait and give back whatever was
-    taken before passing the cancellation on."""
+async def _settle(session: Session, game_id: int, *, wait: bool) -> Raw | None:
+    """Take ``game_id``'s advisory lock on ``session`` (``wait``: until it is free); the
+    connection that holds it (None: another session does). If the caller is cancelled
+    meanwhile, stop the wait and give back whatever was taken before passing the
+    cancellation on."""
     future = asyncio.ensure_future(session.run(lambda raw: _take(raw, game_id, wait)))
     try:
         return await asyncio.shield(future)
@@ -475,9 +546,9 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> bool:
                 log.warning("game %d: cannot cancel the wait for its lock: %s", game_id, exc)
         await asyncio.wait([future], timeout=PATIENCE)
         if future.done() and not future.cancelled() and future.exception() is None \
-                and future.result():
+                and (held := future.result()) is not None:
             with suppress(StoreError):
-                await session.run(lambda raw: _release(raw, game_id), again=False)
+                await session.run(lambda raw: _release(raw, game_id, held), again=False)
         raise
 
 

@@ -63,6 +63,11 @@ class GameRecord:
     shown: dict[str, Any] = field(default_factory=dict)
     """What the channel shows, as the publisher left it (turn of ``message_id``, who
     was mentioned in it, whether the end was posted)."""
+    behind_since: float | None = None
+    """When the channel first could not be brought up to date (a write to Discord failed,
+    or a change was made while Discord was away); None while it is in sync, or lags only
+    because nothing tried to show the change yet. Cleared by the write that brings the
+    channel to ``version``; the catch-up after an outage goes oldest first by it."""
 
     @property
     def is_active(self) -> bool:
@@ -228,7 +233,7 @@ def changed(record: GameRecord, changes: dict[str, Any]) -> GameRecord:
 GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, message_id, host_id, variant, options, seed, players, "
     "state, status, version, created_at, updated_at, finished_at, turn_time, stage_started, "
-    "deadline, reminders, presence, shown_version, shown"
+    "deadline, reminders, presence, shown_version, shown, behind_since"
 )
 MOVE_COLUMNS: Final = "game_id, seq, player_id, move, created_at, source"
 
@@ -286,7 +291,7 @@ def game_from_row(row: Any) -> GameRecord:
     """Build a :class:`GameRecord` from a row selected with :data:`GAME_COLUMNS`."""
     (gid, guild, channel, message, host, variant, options, seed, players,
      state, status, version, created, updated, finished, turn_time, stage_started,
-     deadline, reminders, presence, shown_version, shown) = row  # fmt: skip
+     deadline, reminders, presence, shown_version, shown, behind_since) = row  # fmt: skip
     return GameRecord(
         id=gid,
         guild_id=guild,
@@ -310,6 +315,7 @@ def game_from_row(row: Any) -> GameRecord:
         presence=load_json(presence),
         shown_version=shown_version,
         shown=load_json(shown),
+        behind_since=behind_since,
     )
 
 

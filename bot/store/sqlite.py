@@ -318,6 +318,10 @@ class SqliteEngine:
         """An :class:`asyncio.Lock` per game (one process per database file)."""
         return self._game_locks.hold(game_id)
 
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
+        """:meth:`transact` of the one statement: an :class:`asyncio.Lock` cannot be lost."""
+        await self.transact(lambda conn: conn.execute(sql, params))
+
     # -- reads and writes -----------------------------------------------------------
 
     def _writer(self) -> DatabaseThread:

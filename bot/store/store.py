@@ -172,8 +172,9 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         same game's lock until the block ends (the publisher's per-game serialisation).
 
         SQLite: an :class:`asyncio.Lock` per game (one process per database file).
-        PostgreSQL: also a session advisory lock, so it excludes other processes too.
-        Not re-entrant: a task must not take the same game's lock twice.
+        PostgreSQL: also a session advisory lock, so it excludes other processes too;
+        should its connection break, which frees it, the holder's :meth:`set_shown` is
+        refused. Not re-entrant: a task must not take the same game's lock twice.
         """
         return self._engine.game_lock(game_id)
 
@@ -484,26 +485,51 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
 
     async def lagging_games(self, limit: int = 50,
                             shards: Shards | None = None) -> list[int]:
-        """Games whose channel shows an older version than the store holds, oldest first;
-        with ``shards``, only those of guilds on these shards."""
+        """Games whose channel shows an older version than the store holds: the one
+        behind longest first (``behind_since``), then those never found behind, each
+        group by id; with ``shards``, only those of guilds on these shards."""
         where, params = shard_filter(shards)
         sql = ("SELECT id FROM games WHERE shown_version < version AND status != 'lobby'"
-               f"{where} ORDER BY id LIMIT ?")
+               f"{where} ORDER BY behind_since IS NULL, behind_since, id LIMIT ?")
         rows = await self._fetch(sql, (*params, limit))
         return [int(row[0]) for row in rows]
 
+    async def mark_behind(self, game_id: int, since: float) -> None:
+        """The channel of ``game_id`` could not be updated at ``since``: remembered as
+        its ``behind_since`` unless an earlier time is, and only while it lags."""
+        await self._transact(lambda conn: conn.execute(
+            "UPDATE games SET behind_since = ? WHERE id = ? AND behind_since IS NULL "
+            "AND shown_version < version", (since, game_id)))
+
+    async def mark_left_behind(self, before: float, since: float,
+                               shards: Shards | None = None) -> int:
+        """The games whose channel lags a change made before ``before`` (a process's
+        start: the one before it stopped without showing the change) could not be
+        updated: their ``behind_since`` is ``since`` unless set (with ``shards``: of
+        guilds on these shards only). How many."""
+        where, params = shard_filter(shards)
+        return await self._transact(lambda conn: conn.execute(
+            "UPDATE games SET behind_since = ? WHERE shown_version < version "
+            f"AND status != 'lobby' AND behind_since IS NULL AND updated_at < ?{where}",
+            (since, before, *params)).rowcount)
+
     async def set_shown(self, game_id: int, version: int, message_id: int | None,
                         shown: dict[str, Any]) -> None:
-        """Remember that the channel now shows ``version`` (never moves backwards).
+        """Remember that the channel now shows ``version`` (never moves backwards);
+        shown up to the stored version, it is no longer behind (``behind_since``). Under
+        the game's lock (:meth:`game_lock`), stored only while the lock is still held
+        (else :class:`~bot.store.errors.LockLost`).
 
         Presentation metadata: does not bump ``version``, so it never races a move.
         """
         if message_id is not None:
             check_int("message_id", message_id)
-        await self._transact(lambda conn: conn.execute(
+        await self._conn().write_holding(
+            game_id,
             "UPDATE games SET shown_version = CASE WHEN shown_version < ? THEN ? "
-            "ELSE shown_version END, message_id = ?, shown = ? WHERE id = ?",
-            (version, version, message_id, dump_json(shown), game_id)))
+            "ELSE shown_version END, behind_since = CASE WHEN ? >= version THEN NULL "
+            "ELSE behind_since END, message_id = ?, shown = ? WHERE id = ?",
+            (version, version, version, message_id, dump_json(shown), game_id))
 
     # -- the server's language (issue 14) ------------------------------------------
 

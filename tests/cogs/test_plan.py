@@ -16,11 +16,12 @@ from bot.channel.plan import DUE, Channel, Delete, Edit, Post, Shown, ending, pl
 from bot.channel.publisher import by_turn
 from bot.i18n import using
 from bot.players import is_computer
+from bot.rules.positions import position
 from bot.service.games import GameService
 from bot.service.memo import load_game
 from bot.service.play import Seats
 from bot.service.review import ReviewKeeper
-from bot.service.types import Store
+from bot.service.types import GameRecord, Store, StoredEvent
 from bot.store.stats import DUE as STORED_DUE
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -185,3 +186,65 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
             assert channel.writes - before == posted
     finally:
         await store.close()
+
+
+def catch_up(behind_since: float | None, last: int = 22,
+             status: str = "running") -> list[Post | Edit]:
+    """The writes that catch a channel up on turns 11..``last``, played while it showed
+    turn 10: the channel fell behind in an outage (``behind_since``) or the computers
+    played them out in one go (None); ``status``: the game's, once they were played."""
+    players = [HOST, -1, -2]
+    game = position("classic", players, seed=1, turn=last + 1)
+    record = GameRecord(id=7, guild_id=1, channel_id=2, message_id=3, host_id=HOST,
+                        variant="classic", options={"rules": {}}, seed=1, players=players,
+                        state=game.to_json(), status=status, version=40,  # type: ignore[arg-type]
+                        created_at=0.0, updated_at=0.0, finished_at=None, shown_version=20,
+                        behind_since=behind_since)
+    events = {turn: [StoredEvent(turn * 10, turn, "turn", players[(turn - 1) % 3],
+                                 {"turn": turn}),
+                     StoredEvent(turn * 10 + 1, turn, "crossed", -1,
+                                 {"row": "red", "number": 2, "phase": "action1"})]
+              for turn in range(10, last + 2)}
+    with using("en-US"):
+        steps, _ = plan(Channel(record, game, Shown(turn=10, since=10), events))
+    return [step for step in steps if isinstance(step, (Post, Edit))]
+
+
+def run_of_turns(behind_since: float | None) -> list[str]:
+    return [step.content for step in catch_up(behind_since)
+            if isinstance(step, Post) and not step.live]
+
+
+def test_a_run_of_unshown_turns_says_why_it_is_summed_up() -> None:
+    """Twelve turns the computers played in one go are not an outage; after a failed
+    write they are."""
+    run = run_of_turns(None)
+    assert run[0].startswith("**Turns 11–22** were played out in one go — only the "
+                             "computers had a move:")
+    assert "could not be updated" not in "\n".join(run)
+    outage = run_of_turns(1_000_000.0)
+    assert outage[0].startswith("**Turns 11–22** were played while the channel could not "
+                                "be updated:")
+
+
+def test_turns_missed_in_an_outage_are_told_whole_not_as_played_out() -> None:
+    """People may have played the turns the channel missed: each is posted as a finished
+    turn reads, and none says that nobody was asked."""
+    steps = catch_up(1_000_000.0, last=13)
+    posts = [step.content for step in steps if isinstance(step, Post) and not step.live]
+    text = "\n".join(posts)
+    assert [line for line in text.splitlines() if line.startswith("**Turn ")] == [
+        f"**Turn {turn}** · {who} was active"
+        for turn, who in ((11, "🤖 Computer 1"), (12, "🤖 Computer 2"), (13, f"<@{HOST}>"))]
+    assert " — " not in text
+    live = next(step for step in steps if isinstance(step, Post) and step.live)
+    assert live.content.startswith("**Turn 14** · 🎲"), "the live turn opens its own message"
+
+
+def test_an_abandoned_games_last_turn_stops_asking() -> None:
+    """Its message is finished like any turn that is over: no call, no clock, nobody
+    deciding."""
+    steps = catch_up(None, last=9, status="abandoned")
+    final = next(step for step in steps if isinstance(step, Edit))
+    assert final.final and final.content.startswith(f"**Turn 10** · <@{HOST}> was active")
+    assert "Deciding" not in final.content and "is active" not in final.content

@@ -52,18 +52,63 @@ def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
     lines = story.finished_turn(new_game("qwinto", [ANA, BEN], seed=1), 9, told).splitlines()
     assert lines[1:] == [
         f"🎲 <@{ANA}> rolled 🟧3 🟨5 = 8",
-        f"🎲 <@{ANA}> re-rolled: 🟧6 🟨5 = 11",
+        f"🎲 <@{ANA}> re-rolled 🟧6 🟨5 = 11",
         f"Written: <@{BEN}> wrote 11 in 🟨 Yellow · <@{ANA}> wrote nothing",
         f"❌ <@{ANA}> crosses a failed throw (1/4)",
     ]
     assert not any("crossed" in line for line in lines)
+    # a throw and its re-roll read alike: the verb, the dice, their total
+    assert [line.split()[3:] for line in lines[1:3]] == [["🟧3", "🟨5", "=", "8"],
+                                                        ["🟧6", "🟨5", "=", "11"]]
+
+
+def test_each_lock_carries_its_own_die() -> None:
+    """Two rows locked in one action: each die leaves the game on its own lock's line; a
+    row two players lock together loses its die once, on the last of those lines."""
+    told = stored(
+        ("crossed", ANA, {"row": "green", "number": 2, "phase": "action1", "via": "cross"}),
+        ("locked", ANA, {"row": "green"}),
+        ("crossed", BEN, {"row": "blue", "number": 2, "phase": "action1", "via": "cross"}),
+        ("locked", BEN, {"row": "blue"}),
+        ("crossed", CEM, {"row": "blue", "number": 2, "phase": "action1", "via": "cross"}),
+        ("locked", CEM, {"row": "blue"}),
+        ("die_removed", None, {"row": "green"}), ("die_removed", None, {"row": "blue"}))
+    assert story.story(told)[1:] == [
+        f"🔒 <@{ANA}> locked **green** — the green die leaves the game",
+        f"🔒 <@{BEN}> locked **blue**",
+        f"🔒 <@{CEM}> locked **blue** — the blue die leaves the game",
+    ]
+
+
+def pawn(steps: int, to: int, crosses: bool, number: int = 7,
+         bonus: int = 9) -> list[StoredEvent]:
+    return stored(("pawn_moved", ANA, {"from": to - steps, "to": to, "steps": steps,
+                                       "row": "red", "number": number, "bonus": bonus,
+                                       "crosses": crosses}))
 
 
 def test_pawn_steps_are_counted_in_words() -> None:
-    one = stored(("pawn_moved", ANA, {"steps": 1, "row": "red", "number": 5, "bonus": 2}))
-    three = stored(("pawn_moved", ANA, {"steps": 3, "row": "red", "number": 5, "bonus": 2}))
-    assert "moved 1 field →" in story.story(one)[0]
-    assert "moved 3 fields →" in story.story(three)[0]
+    assert "moved 1 field →" in story.story(pawn(1, 5, True))[0]
+    assert "moved 3 fields →" in story.story(pawn(3, 5, True))[0]
+
+
+def test_a_pawns_landing_names_its_field_and_whether_it_crossed() -> None:
+    """Two fields may both be Red 7: the field's number tells them apart, as on the board;
+    landing on a number crossed before crosses nothing new."""
+    new = story.story(pawn(3, 14, True))[0]
+    old = story.story(pawn(4, 22, False, bonus=12))[0]
+    assert new == f"♟ <@{ANA}> moved 3 fields → field 14: 🟥 Red 7 (new cross, bonus 9)"
+    assert old == f"♟ <@{ANA}> moved 4 fields → field 22: 🟥 Red 7 (already crossed, bonus 12)"
+
+
+def test_staying_is_told() -> None:
+    """On Board's action 3: the active player stays (a pass), and the story says so."""
+    told = stored(("passed", ANA, {"phase": "action2"}),
+                  ("passed", ANA, {"phase": "action3", "had_move": True}),
+                  ("penalty", ANA, {"count": 1, "limit": 4}))
+    assert story.story(told, "onboard") == [
+        f"Action 2: <@{ANA}> passed", f"♟ <@{ANA}> stayed: their pawn did not move",
+        f"❌ <@{ANA}> takes a penalty (1/4)"]
 
 
 def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
@@ -73,10 +118,11 @@ def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
     assert f"**Turn 1** · 🎲 <@{ANA}> is active" in text
     assert "⏳ Decide <t:1700000000:R>." in text
     assert "Scores:" in text
+    assert text.count("⏳") == 1, "one hourglass: the deadline's"
     status = story.status_line(game)
     if game.legal_moves(CEM) == [PASS]:
         assert f"Nothing to decide: <@{CEM}>" in status
-    assert f"⏳ Deciding: <@{ANA}>, <@{BEN}>" in status
+    assert f"🤔 Deciding: <@{ANA}>, <@{BEN}>" in status
     assert "Decide <t:" not in story.live_turn(game, [], None)
 
 
@@ -98,11 +144,72 @@ def test_turns_nobody_was_asked_in_are_told_in_one_line_that_says_why() -> None:
     computer = stored(("turn", BEN, {"turn": 2}),
                       ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
     assert "— only the computers had a move: " in story.played_out(game, 2, computer)
-    assert f"— nobody was asked (<@{ANA}> away): " in story.played_out(game, 2, computer,
-                                                                        away={ANA})
     stand_in = stored(("turn", BEN, {"turn": 2}),
                       ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
     assert f"(<@{ANA}> away)" in story.played_out(game, 2, stand_in)
+
+
+def test_a_person_away_later_is_not_why_an_earlier_turn_was_played_out() -> None:
+    """The live message tells the turns before it again at each edit: a person who went
+    away since, and had nothing to do in them, does not become their reason."""
+    game = new_game("classic", [ANA, BEN, -1], seed=1)
+    while game.turn < 3:
+        game, _ = game.apply(min(game.decision().waiting), PASS)
+    events = {2: stored(("turn", BEN, {"turn": 2}),
+                        ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}),
+                        turn=2),
+              3: stored(("turn", -1, {"turn": 3}), turn=3)}
+    text = story.turn_message(game, events, 2, 3, None, away={ANA})
+    assert text.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a "
+                           "move: ")
+
+
+def test_a_computer_that_passed_with_a_move_is_not_nobody() -> None:
+    """A computer could have crossed and passed: the turn says only the computers had a
+    move, and that it passed; a pass the rules made for someone with nothing to cross is
+    not told."""
+    game = new_game("classic", [ANA, BEN, -1], seed=1)
+    told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
+                  ("passed", BEN, {"phase": "action1"}),
+                  ("passed", -1, {"phase": "action1", "had_move": True}),
+                  ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
+    line = story.played_out(game, 2, told)
+    assert line.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a "
+                           "move: Action 1: 🤖 Computer 1 passed · ")
+    assert f"<@{ANA}> passed" not in line and f"<@{BEN}> passed" not in line
+    away = stored(("turn", BEN, {"turn": 2}),
+                  ("passed", ANA, {"phase": "action1", "had_move": True}), turn=2)
+    assert f"nobody was asked (<@{ANA}> away)" in story.played_out(game, 2, away)
+
+
+def test_a_turn_played_out_later_tells_its_own_scores_when_they_changed() -> None:
+    game = new_game("classic", [ANA, BEN, CEM], seed=1)
+    totals = {"totals": {str(ANA): 12, str(BEN): 0, str(CEM): 16}}
+    penalty = stored(("turn", BEN, {"turn": 14}), ("penalty", BEN, {"count": 3, "limit": 4}),
+                     ("scores", None, totals), turn=14)
+    assert story.played_out(game, 14, penalty).endswith(
+        f"❌ <@{BEN}> takes a penalty (3/4) · Scores: <@{CEM}>: 16 · <@{ANA}>: 12 · "
+        f"<@{BEN}>: 0")
+    quiet = stored(("turn", BEN, {"turn": 14}), ("passed", ANA, {"phase": "action1"}),
+                   ("scores", None, totals), turn=14)
+    assert "Scores:" not in story.played_out(game, 14, quiet)
+
+
+def test_many_unshown_turns_say_why_they_are_summed_up() -> None:
+    """After an outage the summary says the channel could not be updated; a run the
+    computers played out in one go says so instead. Its scores are those at the end of
+    its last turn."""
+    game = new_game("classic", [ANA, -1, -2], seed=1)
+    events = {turn: stored(("turn", game.players[(turn - 1) % 3], {"turn": turn}),
+                           ("crossed", -1, {"row": "red", "number": turn, "phase": "action1"}),
+                           ("scores", None, {"totals": {str(ANA): -turn, "-1": turn,
+                                                        "-2": 0}}), turn=turn)
+              for turn in range(11, 23)}
+    run = story.summary_lines(game, events, list(events))
+    assert run[0] == "**Turns 11–22** were played out in one go — only the computers had a move:"
+    assert run[-1] == f"Scores: 🤖 Computer 1: 22 · 🤖 Computer 2: 0 · <@{ANA}>: −22"
+    outage = story.summary_lines(game, events, list(events), outage=True)
+    assert outage[0] == "**Turns 11–22** were played while the channel could not be updated:"
 
 
 def test_a_turn_message_is_one_text_from_post_to_finish() -> None:

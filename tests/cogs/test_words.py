@@ -14,7 +14,9 @@ from bot.i18n import commands as cited
 from bot.messages import signed, t
 from bot.players import Hint, Option
 from bot.rules import PASS, new_game
-from bot.service.types import StoredEvent
+from bot.service.play import Options
+from bot.service.stats import game_results
+from bot.service.types import GameRecord, StoredEvent
 
 ANA, BEN, COMPUTER = 11, 22, -1
 
@@ -75,6 +77,63 @@ def test_a_solo_game_ends_on_the_personal_best_and_nobody_wins() -> None:
 def test_a_duel_still_names_its_winner() -> None:
     game = new_game("classic", [ANA, BEN], seed=2)
     assert "🏆" in texts.end_content(game)
+
+
+def started(players: list[int], **options: object) -> GameRecord:
+    return GameRecord(id=5, guild_id=1, channel_id=2, message_id=3, host_id=ANA,
+                      variant="classic", options={"rules": {}, **options}, seed=1,
+                      players=players, state=None, status="running", version=2,
+                      created_at=0.0, updated_at=0.0, finished_at=None)
+
+
+def played(record: GameRecord) -> object:
+    """The record's game played to its end by random legal moves."""
+    game = new_game(record.variant, record.players, seed=4,
+                    solo=bool(record.options.get("solo")))
+    rng = random.Random(4)
+    while not game.finished:
+        player = min(game.decision().waiting)
+        game, _ = game.apply(player, rng.choice(game.legal_moves(player)))
+    return game
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    ([ANA, COMPUTER, -2], {}), ([ANA, BEN, COMPUTER], {}), ([ANA, BEN], {"hints": True}),
+    ([ANA, BEN], {}), ([ANA, COMPUTER], {"hints": True})])
+def test_the_start_says_when_a_game_will_not_count(players: list[int],
+                                                   options: dict[str, object]) -> None:
+    """The start message says the game will not count exactly when the stats will not
+    count it: fewer than two people, or hints."""
+    record = started(players, **options)
+    text = texts.lobby_closed_content(record, "lobby.started", ANA)
+    results = game_results(played(record), counted=Options.of(record.options).counted,  # type: ignore[arg-type]
+                           hints=bool(options.get("hints")))
+    assert ("does not count for the leaderboard" in text) == (not results.counted), text
+    assert ("Only one person plays" in text) == (sum(p > 0 for p in players) < 2)
+    assert ("played with hints" in text) == bool(options.get("hints"))
+
+
+def test_solo_practice_says_it_in_its_lobby_not_again_at_the_start() -> None:
+    record = started([ANA], solo=True)
+    assert "does not count for the leaderboard" in views.lobby_content(record)
+    assert "does not count" not in texts.lobby_closed_content(record, "lobby.started", ANA)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_computers_levels_show_at_the_start_and_in_the_ranking(locale: str) -> None:
+    record = started([ANA, COMPUTER, -2], levels={"-1": "hard", "-2": "easy"})
+    game = played(record)
+    with using(locale):
+        start = texts.lobby_closed_content(record, "lobby.started", ANA)
+        end = texts.end_content(game, options=Options.of(record.options))  # type: ignore[arg-type]
+        hard, easy = t("level.hard"), t("level.easy")
+        one = t("lobby.computer", name=story.mention(COMPUTER), level=hard)
+        two = t("lobby.computer", name=story.mention(-2), level=easy)
+        assert one in start and two in start and t("lobby.uncounted.people") in start
+    ranking = end.splitlines()[1:4]
+    assert sum(one in line for line in ranking) == 1 and sum(two in line for line in ranking) == 1
+    assert not any(f"<@{ANA}> (" in line for line in ranking), "a person has no level"
+    assert f"({hard})" not in end.splitlines()[4], "the winner's line names the seat only"
 
 
 def test_a_hint_that_takes_a_penalty_says_it_does_so_on_purpose() -> None:

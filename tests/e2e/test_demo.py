@@ -85,7 +85,9 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
     assert "final scores" in after and "🤖 Computer 1" in after
     # Each message once, in its newest version: the lobby has started, turns are over.
     assert after.count("**Turn 1** ·") == 1 and "│ **Turn 1** · @Ana was active" in after
-    assert "started with @Ana, 🤖 Computer 1, 🤖 Computer 2" in after
+    assert "started with @Ana, 🤖 Computer 1 (Hard), 🤖 Computer 2 (Hard)." in after
+    assert "Only one person plays, so this game does not count" in after
+    assert "1. 🤖 Computer" in after and "(Hard) — " in after  # the ranking names levels
     assert "[Open my sheet]" not in after and "Decide in" not in after
     assert "[Rematch]" in after and "🖼 scoreboard.png (" in after
     assert count == len(list((tmp_path / "out").iterdir())) > 3

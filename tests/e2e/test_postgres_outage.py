@@ -1,16 +1,30 @@
 """The real bot on PostgreSQL, against the Discord stand-in, while the database server
 restarts mid-game: a click meanwhile is answered "couldn't save" and leaves nothing
-behind, the bot connects again by itself, and the game goes on to its end."""
+behind, the bot connects again by itself, and the game goes on to its end; the timer
+loop goes on after a pass the server's absence failed; a click held up past the
+statement timeout is answered as not saved, and changes nothing."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
+
+import psycopg
+import pytest
 
 from bot.app import QwixxBot
-from bot.sandbox import Sandbox
-from bot.sandbox.autoplay import play_round, play_to_end, seeded_policy, wait_for_turn
-from bot.store import Store, StoreError
+from bot.sandbox import Outcome, Sandbox, SimMember
+from bot.sandbox.autoplay import (
+    Policy,
+    play_round,
+    play_to_end,
+    seeded_policy,
+    wait_for_turn,
+)
+from bot.sandbox.records import StoredMessage
+from bot.store import GameRecord, MoveRecord, Store, StoreError
+from bot.store import postgres as pg
 from tests.store.postgres_server import PostgresServer
 
 from .conftest import UNLIMITED, fast_budget
@@ -31,47 +45,121 @@ async def answering(store: Store) -> float:
             await asyncio.sleep(0.01)
 
 
-async def test_a_game_goes_on_after_postgresql_restarts(postgres: PostgresServer) -> None:
-    url = postgres.new_database()
-    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
-        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
-                                  coalesce=0.05, tick=0.5, budget=fast_budget()))
-        store = sb.bot.store  # type: ignore[union-attr]
-        ana, ben = sb.member("Ana"), sb.member("Ben")
-        lobby = (await ana.slash("qwixx", "start", variant="classic")).message
-        await ben.click(lobby, label="Join")
-        await ana.click(lobby, label="Start")
-        policy = seeded_policy(5)
-        for _ in range(2):
-            assert await play_round(sb, [ana, ben], policy)
-        turn = await wait_for_turn(sb)
-        service = sb.bot.table.service  # type: ignore[union-attr]
-        game = (await service.get(1)).game
+async def playing(sb: Sandbox, url: str, rounds: int, tick: float = 0.5) -> Table:
+    """The bot on ``url``, and Ana and Ben's classic game ``rounds`` rounds in."""
+    await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
+                              coalesce=0.05, tick=tick, budget=fast_budget()))
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    lobby = (await ana.slash("qwixx", "start", variant="classic")).message
+    await ben.click(lobby, label="Join")
+    await ana.click(lobby, label="Start")
+    table = Table(sb, [ana, ben], seeded_policy(5))
+    for _ in range(rounds):
+        assert await play_round(sb, table.members, table.policy)
+    return table
+
+
+@dataclass
+class Table:
+    """A game of the members, played by ``policy``."""
+
+    sb: Sandbox
+    members: list[SimMember]
+    policy: Policy
+
+    @property
+    def store(self) -> Store:
+        return self.sb.bot.store  # type: ignore[union-attr, no-any-return]
+
+    async def waited_for(self) -> tuple[StoredMessage, SimMember]:
+        """The turn message, and a member the game waits for."""
+        turn = await wait_for_turn(self.sb)
+        game = (await self.sb.bot.table.service.get(1)).game  # type: ignore[union-attr]
         assert game is not None
-        clicker = next(m for m in (ana, ben) if m.id in game.decision().waiting)
-        before, moves = await store.get_game(1), await store.moves(1)
+        return turn, next(m for m in self.members if m.id in game.decision().waiting)
+
+    async def refused_then_played_on(self, clicker: SimMember, refused: Outcome,
+                                     before: GameRecord | None,
+                                     moves: list[MoveRecord]) -> None:
+        """The ``refused`` click was answered that it was not saved, and nothing of it
+        is stored (the game as ``before``, the same ``moves``); a click again is saved,
+        and the game is played to its end, the stored state its replay."""
+        assert refused.failed is None
+        assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
+        store = self.store
+        after = await store.get_game(1)
+        assert after is not None and before is not None
+        assert (after.version, after.state) == (before.version, before.state)
+        assert await store.moves(1) == moves
+
+        passed = await clicker.click(await wait_for_turn(self.sb), label="Pass")
+        assert passed.failed is None
+        assert not [m for m in passed.ephemeral if NOT_SAVED in m.content]
+        assert len(await store.moves(1)) == len(moves) + 1
+        final = await play_to_end(self.sb, self.members, self.policy)
+        assert "final scores" in final.content
+        record = await store.get_game(1)
+        assert record is not None and record.status == "finished"
+        service = self.sb.bot.table.service  # type: ignore[union-attr]
+        assert (await service.replay(1)).to_json() == record.state
+        assert self.sb.failures == [], self.sb.describe_failures()
+
+
+async def test_a_game_goes_on_after_postgresql_restarts(postgres: PostgresServer) -> None:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        table = await playing(sb, postgres.new_database(), rounds=2)
+        turn, clicker = await table.waited_for()
+        before, moves = await table.store.get_game(1), await table.store.moves(1)
 
         await asyncio.to_thread(postgres.halt, "fast")
         try:
             refused = await clicker.click(turn, label="Pass")
         finally:
             await asyncio.to_thread(postgres.resume)
-        assert refused.failed is None
-        assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
-        took = await answering(store)
-        after = await store.get_game(1)
-        assert after is not None and before is not None
-        assert (after.version, after.state) == (before.version, before.state)
-        assert await store.moves(1) == moves
-
-        passed = await clicker.click(await wait_for_turn(sb), label="Pass")
-        assert passed.failed is None
-        assert not [m for m in passed.ephemeral if NOT_SAVED in m.content]
-        assert len(await store.moves(1)) == len(moves) + 1
-        final = await play_to_end(sb, [ana, ben], policy)
-        assert "final scores" in final.content
-        record = await store.get_game(1)
-        assert record is not None and record.status == "finished"
-        assert (await service.replay(1)).to_json() == record.state
-        assert sb.failures == [], sb.describe_failures()
+        took = await answering(table.store)
+        await table.refused_then_played_on(clicker, refused, before, moves)
         print(f"the store answered again {took:.2f} s after the server was back")
+
+
+async def test_the_timers_go_on_after_a_pass_the_database_failed(
+        postgres: PostgresServer, caplog: pytest.LogCaptureFixture) -> None:
+    """A timer pass that finds PostgreSQL away fails; the passes after it run again (a
+    game stored meanwhile, and never published, is shown by the timer loop's catch-up)."""
+    url = postgres.new_database()
+    async with Sandbox(**UNLIMITED, members=["Ana"], settle=0.02) as sb:
+        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
+                                  coalesce=0.05, tick=0.05, budget=fast_budget()))
+        service = sb.bot.table.service  # type: ignore[union-attr]
+        await asyncio.to_thread(postgres.halt, "fast")
+        try:  # until a timer pass (nothing else asks the store) has found it away
+            async with asyncio.timeout(PATIENCE):
+                while not [r for r in caplog.records if "unreachable" in r.message]:
+                    await asyncio.sleep(0.01)
+        finally:
+            await asyncio.to_thread(postgres.resume)
+        await answering(sb.bot.store)  # type: ignore[union-attr]
+        ana = sb.member("Ana").id
+        lobby = await service.open_lobby(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
+        await service.add_computer(lobby.id, ana)
+        await service.start(lobby.id, ana)  # stored, not published: the timers show it
+        await sb.wait_for_message(lambda m: bool(m.components))  # the turn's buttons
+        assert sb.failures == [], sb.describe_failures()
+
+
+async def test_a_click_held_past_the_statement_timeout_is_answered_and_changes_nothing(
+        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process keeps the game's row locked (a stuck transaction): the click's
+    transaction waits on it until ``statement_timeout`` cancels it; the member is told
+    the click was not saved, nothing of it is stored, and the game goes on."""
+    monkeypatch.setitem(pg.LIMITS, "statement_timeout", "300ms")
+    url = postgres.new_database()
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
+        table = await playing(sb, url, rounds=1)
+        turn, clicker = await table.waited_for()
+        before, moves = await table.store.get_game(1), await table.store.moves(1)
+
+        with psycopg.connect(url) as stuck:  # a transaction that holds the game's row
+            stuck.execute("SELECT id FROM games WHERE id = 1 FOR UPDATE")
+            refused = await clicker.click(turn, label="Pass")
+            stuck.rollback()
+        await table.refused_then_played_on(clicker, refused, before, moves)

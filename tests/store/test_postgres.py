@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +28,6 @@ PATIENCE = 30.0  # seconds before a hang counts as a failure (never a speed chec
 INSERT_LOBBY = ("INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, "
                 "players, status, created_at, updated_at) "
                 "VALUES (1, ?, 1, 'qwixx', '{}', 1, '[1]', 'lobby', 0, 0) RETURNING id")
-
-
-@pytest.fixture
-def url(postgres: PostgresServer) -> str:
-    return postgres.clean_database()
-
-
-@pytest.fixture
-async def two(url: str) -> AsyncIterator[tuple[Store, Store]]:
-    """Two stores on one database: two processes of the bot."""
-    async with Store(url) as first, Store(url) as second:
-        yield first, second
 
 
 async def eventually(check: Callable[[], bool], what: str) -> None:

@@ -81,7 +81,7 @@ async def test_the_kept_row_is_the_row_a_read_finds(store: Store, database: str 
 
 def row(game_id: int, state: str, version: int) -> tuple[Any, ...]:
     return (game_id, 1, 2, None, 3, "classic", "{}", 7, "[3]", state, "running", version,
-            1.0, 2.0, None, 60, None, None, 0, "{}", 0, "{}")
+            1.0, 2.0, None, 60, None, None, 0, "{}", 0, "{}", None)
 
 
 def test_a_write_that_never_committed_is_a_miss_not_a_wrong_answer() -> None:

@@ -11,7 +11,7 @@ import pytest
 from bot.store.records import changed, dump_json, game_from_row, load_json, state_text
 
 ROW = (1, 2, 3, None, 4, "classic", '{"rules":{}}', 7, "[4,5]", '{"turn":1}', "running", 3,
-       1.0, 2.0, None, 60, 1.5, 61.5, 0, '{"away":[]}', 2, "{}")
+       1.0, 2.0, None, 60, 1.5, 61.5, 0, '{"away":[]}', 2, "{}", None)
 
 
 @pytest.mark.parametrize("changes", [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.store import (
@@ -14,6 +16,9 @@ from bot.store import (
     VersionConflict,
     WrongStatus,
 )
+from bot.store.migrations import BEHIND_SINCE, MIGRATIONS
+from bot.store.migrations import apply_migrations as apply
+from bot.store.store import engine_for
 
 from .helpers import (
     CHANNEL,
@@ -271,3 +276,85 @@ async def test_due_and_lagging_games_of_some_shards_only(store: Store,
         [games[1].id, games[4].id]
     assert await store.lagging_games(shards=([2], 3)) == [games[2].id, games[5].id]
     assert await store.lagging_games(shards=([], 3)) == []
+
+
+async def test_behind_since_keeps_the_first_failure_until_the_channel_is_shown(
+        store: Store, clock: FakeClock) -> None:
+    """``behind_since``: the first time the channel could not be updated, kept through
+    later failures and a show of an older version, cleared by the show of the stored one."""
+    game = await make_running(store)
+    assert game.shown_version < game.version and game.behind_since is None
+    await store.mark_behind(game.id, clock.now)
+    first = clock.now
+    await store.mark_behind(game.id, clock.tick(60))
+    assert (await store.get_game(game.id)).behind_since == first  # type: ignore[union-attr]
+    await store.set_shown(game.id, game.version - 1, None, {"turn": 1})  # a move came since
+    assert (await store.get_game(game.id)).behind_since == first  # type: ignore[union-attr]
+    await store.set_shown(game.id, game.version, None, {"turn": 1})
+    shown = await store.get_game(game.id)
+    assert shown is not None and shown.behind_since is None
+    await store.mark_behind(game.id, clock.tick(60))  # in sync: nothing to remember
+    assert (await store.get_game(game.id)).behind_since is None  # type: ignore[union-attr]
+
+
+async def test_lagging_games_come_behind_longest_first_then_by_id(
+        database: str | Path, clock: FakeClock) -> None:
+    """The catch-up's order is the store's, so a store opened again (a restarted bot)
+    finds it: marked games by ``behind_since``, then the games never marked, by id."""
+    async with Store(database, clock=clock) as store:
+        games = [(await make_running(store, CHANNEL + n)).id for n in range(5)]
+        for game, seconds in ((games[3], 10.0), (games[1], 20.0), (games[4], 20.0)):
+            await store.mark_behind(game, clock.now + seconds)
+    async with Store(database, clock=clock) as store:
+        assert await store.lagging_games() == [games[3], games[1], games[4], games[0],
+                                               games[2]]
+        assert await store.lagging_games(limit=2) == [games[3], games[1]]
+
+
+async def test_the_behind_since_migration_keeps_every_game_lagging_as_it_was(
+        database: str | Path, request: pytest.FixtureRequest) -> None:
+    """A database from before version 15: its games get ``behind_since`` None and lag as
+    they did (caught up by id)."""
+    if isinstance(database, str):  # the shared one is at the latest version: a new one
+        database = request.getfixturevalue("postgres").new_database()
+    engine = engine_for(database)
+    await engine.open()
+    try:
+        assert await apply(engine, 1.0, MIGRATIONS[:BEHIND_SINCE.version - 1]) == 14
+        await engine.transact(lambda conn: conn.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, seed, "
+            "players, status, version, shown_version, created_at, updated_at) "
+            "VALUES (?, 1, ?, 3, 'classic', '{}', 7, '[3]', 'running', ?, 2, 1.0, 1.0)",
+            [(2, 20, 5), (1, 10, 4), (3, 30, 2)]))
+    finally:
+        await engine.close()
+    async with Store(database) as store:
+        assert store.schema_version == BEHIND_SINCE.version
+        assert [(await store.get_game(g)).behind_since for g in (1, 2, 3)] == [None] * 3  # type: ignore[union-attr]
+        assert await store.lagging_games() == [1, 2]
+
+
+async def test_games_left_behind_by_the_process_before_are_marked_once(
+        store: Store, clock: FakeClock) -> None:
+    """At a process's start, a channel that lags a change made before it (the process
+    before stopped without showing it) was left behind; a change made since, a lobby,
+    a game in sync or one marked earlier is not, nor a game of another process's shards."""
+    old, marked, shown, other = [await make_running(store, CHANNEL + n) for n in range(4)]
+    await store.mark_behind(marked.id, clock.now - 5)
+    await store.set_shown(shown.id, shown.version, None, {})
+    lobby = await make_lobby(store, CHANNEL + 9)
+    started = clock.tick(10)
+    fresh = await make_running(store, CHANNEL + 10)  # changed by the new process
+    other_guild = (1 << 22) + GUILD  # on shard 1 of 2 (GUILD is on shard 0)
+    elsewhere = await make_running(store, CHANNEL + 11)
+    await store._transact(lambda conn: conn.execute(
+        "UPDATE games SET guild_id = ?, updated_at = ? WHERE id = ?",
+        (other_guild, clock.now - 60, elsewhere.id)))
+    now = clock.tick(1)
+
+    assert await store.mark_left_behind(started, now, ([0], 2)) == 2
+    behind = {g.id: (await store.get_game(g.id)).behind_since  # type: ignore[union-attr]
+              for g in (old, marked, shown, other, lobby, fresh, elsewhere)}
+    assert behind == {old.id: now, marked.id: started - 15, shown.id: None, other.id: now,
+                      lobby.id: None, fresh.id: None, elsewhere.id: None}
+    assert await store.mark_left_behind(started, clock.tick(1), ([0], 2)) == 0

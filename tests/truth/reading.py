@@ -1,0 +1,410 @@
+"""The channel's final state read back into claims: each line matched against the shapes
+of the English catalogue's sentences (``bot.messages.EN``, its placeholders turned into
+patterns), its values taken out (mentions to players, row words to rows, numbers).
+
+Only the catalogue's wording is taken from the project, never how the channel's code
+fills it in: what a claim says is read from the text, and checked elsewhere against the
+game (:mod:`tests.truth.checking`). A line that matches no known shape is kept as
+unread: the check fails on it, so that no new wording escapes the check unseen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from bot.messages import EN, ROW_EMOJI
+
+ROWS = ("red", "yellow", "green", "blue", "orange", "purple", "white")
+LEVELS = ("easy", "normal", "hard")
+DIGITS = r"[0-9][0-9,]*"
+
+
+def words(*keys: str) -> str:
+    """The catalogue's texts of ``keys`` as alternatives of a pattern."""
+    return "|".join(re.escape(EN[key]) for key in keys)
+
+
+@cache
+def placeholders() -> dict[str, str]:
+    """Each placeholder of a story sentence and the pattern of what fills it."""
+    computer = "🤖 " + re.escape(EN["player.computer"]).replace(r"\{number\}", r"\d+")
+    level = words(*(f"level.{level}" for level in LEVELS))
+    leveled = re.escape(EN["lobby.computer"]).replace(r"\{name\}", computer).replace(
+        r"\{level\}", f"(?:{level})")
+    name = rf"<@\d+>|{leveled}|{computer}"
+    emoji = "|".join(sorted(set(ROW_EMOJI.values())))
+    row = rf"(?:(?:{emoji}) ?)?(?i:{words(*(f'row.{row}' for row in ROWS))})"
+    counts = "|".join(re.escape(EN[k]).replace(r"\{count\}", r"\d+")
+                      for k in EN if k.startswith("unit.field."))
+    ordinals = "|".join(re.escape(EN[k]).replace(r"\{count\}", r"\d+")
+                        for k in EN if k.startswith("ordinal."))
+    names = rf"(?:{name})(?:, (?:{name}))*"
+    return {
+        "name": name, "active": name, "names": names, "row": row, "emoji": row,
+        "number": r"\d+", "total": r"−?\d+", "turn": r"\d+", "count": r"\d+",
+        "limit": r"\d+", "bonus": r"\d+", "first": r"\d+", "last": r"\d+", "rank": r"\d+",
+        "steps": counts, "nth": ordinals, "dice": rf"(?:(?:{emoji})\d+)(?: (?:{emoji})\d+)*",
+        "rating": rf"−?{DIGITS}", "change": rf"±0|\+{DIGITS}|−{DIGITS}",
+        "verb": words("end.verb.one", "end.verb.other"), "accuracy": r"\d+ ?%",
+        "title": r".+?", "what": r".+", "why": r".+?", "scores": r".+",
+        "accuracies": r".+", "level": level, "rows": r".+", "deadline": r"\d+",
+        "position": r"\d+",
+    }
+
+
+@cache
+def shape(key: str, anchored: bool = True) -> re.Pattern[str]:
+    """The pattern of the catalogue's sentence ``key``: its text, each placeholder a
+    named group (a placeholder used twice must read the same twice)."""
+    parts = re.split(r"\{(\w+)\}", EN[key])
+    pattern, seen = [], set()
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            pattern.append(re.escape(part))
+        elif part in seen:
+            pattern.append(f"(?P={part})")
+        else:
+            if part not in placeholders():
+                raise KeyError(f"{key}: the reader knows no placeholder {{{part}}}")
+            seen.add(part)
+            pattern.append(f"(?P<{part}>{placeholders()[part]})")
+    body = "".join(pattern)
+    return re.compile(f"^{body}$" if anchored else body)
+
+
+@cache
+def die_suffix() -> re.Pattern[str]:
+    """`` — the red die leaves the game`` at a line's end (a die that left with a lock)."""
+    return re.compile(f" — {shape('event.die_removed', anchored=False).pattern}$")
+
+
+@dataclass
+class Claim:
+    """One thing a line says: ``kind`` names what, ``values`` its figures (players as
+    ids, rows as the rules name them), ``turn`` the turn it is about (None: the game)."""
+
+    kind: str
+    turn: int | None
+    line: str
+    values: dict[str, Any] = field(default_factory=dict)
+    message: int = 0
+    """Which of the channel's messages holds the line (0 the oldest)."""
+
+
+@dataclass
+class Reading:
+    claims: list[Claim] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+    """Lines that match no shape the reader knows."""
+
+    def add(self, kind: str, turn: int | None, line: str, **values: Any) -> None:
+        self.claims.append(Claim(kind, turn, line, values))
+
+
+def player(text: str) -> int:
+    """A mention's player: ``<@111>`` -> 111, ``🤖 Computer 2`` -> -2."""
+    found = re.match(r"<@(\d+)>$", text)
+    if found:
+        return int(found[1])
+    number = re.search(r"(\d+)", text)
+    assert number is not None, text
+    return -int(number[1])
+
+
+def players(text: str) -> list[int]:
+    return [player(p) for p in split_names(text)]
+
+
+def split_names(text: str) -> list[str]:
+    return re.findall(placeholders()["name"], text)
+
+
+def row_of(text: str) -> str:
+    word = text.split()[-1].lower()
+    for row in ROWS:
+        if EN[f"row.{row}"].lower() == word:
+            return row
+    raise ValueError(f"no row {text!r}")
+
+
+def dice_of(text: str) -> list[tuple[str, int]]:
+    """``⚪2 ⚪5 🟥5`` -> [("white", 2), ("white", 5), ("red", 5)]."""
+    by_emoji = {e: r for r, e in ROW_EMOJI.items()}
+    return [(by_emoji[e], int(n)) for e, n in re.findall(
+        f"({'|'.join(ROW_EMOJI.values())})(\\d+)", text)]
+
+
+def number(text: str) -> int:
+    """A figure as written: ``−1,234`` -> -1234, ``+5`` -> 5, ``±0`` -> 0."""
+    digits = text.replace(",", "").replace("±", "").replace("+", "").replace(" ", "")
+    return -int(digits[1:]) if digits.startswith("−") else int(digits)
+
+
+# --- the story's sentences ------------------------------------------------------
+ACTIONS = {"story.action1": "action1", "story.action2": "action2", "story.place": "place"}
+ITEMS = ("story.crossed", "story.lucky", "story.passed", "story.wrote", "story.wrote_nothing")
+EVENTS = ("event.locked", "event.penalty", "event.pawn_moved", "event.pawn_moved_crossed",
+          "event.stayed", "event.finish_reached", "event.failed_throw", "event.rolled",
+          "event.rerolled")
+"""Sentences of one event each (the keys of a kind with variants are found by prefix:
+``event.expired.*``, ``event.away.*``, ``event.game_over.*``)."""
+FAMILIES = ("event.expired.", "event.away.", "event.game_over.")
+NOTHING = ("story.nothing_happened",)
+"""Sentences that state no fact of their own (what they stand for is checked where it
+is told: a turn in which nothing changed has no event to miss)."""
+
+
+def parts(text: str, *keys: str) -> list[tuple[str, dict[str, str]]] | None:
+    """A `` · ``-separated list of sentences of ``keys``: each one's key and values;
+    None if one is of none of them."""
+    found = []
+    for part in text.split(" · "):
+        match = next(((key, m) for key in keys if (m := shape(key).match(part))), None)
+        if match is None:
+            return None
+        found.append((match[0], match[1].groupdict()))
+    return found
+
+
+def event_keys() -> Iterator[str]:
+    yield from EVENTS
+    for family in FAMILIES:
+        yield from (key for key in EN if key.startswith(family))
+
+
+def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False) -> bool:
+    """Read one sentence of a turn's story (a line, or a part of a one-line turn);
+    whether it was one the reader knows. ``told``: a pass in it is told because the
+    player had a move (a turn played without asking anyone tells no other pass)."""
+    dice = []
+    while (suffix := die_suffix().search(text)) is not None:
+        dice.insert(0, row_of(suffix["row"]))
+        text = text[:suffix.start()]
+    if (m := shape("story.roll").match(text)) is not None:
+        reading.add("dice", turn, line, dice=dice_of(m["dice"]), total=number(m["total"]))
+    elif (m := shape("story.scores").match(text)) is not None:
+        scores = parts(m["scores"], "story.score")
+        if scores is None:
+            return False
+        reading.add("scores", turn, line, scores=[(player(v["name"]), number(v["total"]))
+                                                  for _, v in scores])
+    elif any(shape(key).match(text) for key in NOTHING):
+        pass
+    elif (action := action_of(text)) is not None:
+        phase, found = action
+        for key, values in found:
+            reading.add(key.removeprefix("story."), turn, line, phase=phase,
+                        player=player(values["name"]), chosen=told,
+                        **converted(values, "name"))
+    else:
+        key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))),
+                      (None, None))
+        if key is None or m is None:
+            return False
+        values = m.groupdict()
+        who = {"player": player(values["name"])} if "name" in values else {}
+        if "names" in values:
+            who = {"players": players(values["names"])}
+        reading.add(key.removeprefix("event."), turn, line, **who,
+                    **converted(values, "name", "names"))
+    if dice:
+        last = reading.claims[-1] if reading.claims else None
+        lock = last.values.get("row") if last is not None and last.kind == "locked" else None
+        reading.add("die", turn, line, rows=dice, lock=lock)
+    return True
+
+
+def action_of(text: str) -> tuple[str, list[tuple[str, dict[str, str]]]] | None:
+    for key, phase in ACTIONS.items():
+        m = shape(key).match(text)
+        if m is not None:
+            found = parts(m["what"], *ITEMS)
+            if found is not None:
+                return phase, found
+    return None
+
+
+def converted(values: dict[str, str], *skip: str) -> dict[str, Any]:
+    """A sentence's other values as figures: rows, dice, numbers."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in skip or value is None:
+            continue
+        if key in ("row", "emoji"):
+            out["row"] = row_of(value)
+        elif key == "dice":
+            out["dice"] = dice_of(value)
+        elif key == "steps":
+            out["steps"] = number(re.findall(r"\d+", value)[0])
+        else:
+            out[key] = number(value) if re.fullmatch(r"[−+±]?[0-9][0-9,]*", value) else value
+    return out
+
+
+def pieces(what: str, turn: int, reading: Reading, line: str) -> bool:
+    """A one-line story: sentences joined by `` · `` (which a sentence may hold too: the
+    longest run of parts that reads as one sentence is taken)."""
+    parts = what.split(" · ")
+    start = 0
+    while start < len(parts):
+        for end in range(len(parts), start, -1):
+            trial = Reading()
+            if piece(" · ".join(parts[start:end]), turn, trial, line, told=True):
+                reading.claims += trial.claims
+                start = end
+                break
+        else:
+            return False
+    return True
+
+
+# --- the messages ---------------------------------------------------------------
+def read(texts: list[str]) -> Reading:
+    """Every claim of the channel's messages ``texts``, in order."""
+    reading = Reading()
+    for index, text in enumerate(texts):
+        context: tuple[Any, ...] = ()
+        first = len(reading.claims)
+        for line in text.splitlines():
+            context = read_line(line, context, reading)
+            for mention in split_names(line):
+                level = next((lv for lv in LEVELS if re.fullmatch(
+                    re.escape(EN["lobby.computer"]).replace(r"\{name\}", ".+").replace(
+                        r"\{level\}", re.escape(EN[f"level.{lv}"])), mention)), None)
+                if level is not None:
+                    reading.add("level", None, line, player=player(mention), level=level)
+        for claim in reading.claims[first:]:
+            claim.message = index
+    for claim in reading.claims:  # the turns summed up before the next one told
+        if claim.kind == "earlier":
+            claim.values["next"] = next((c.turn for c in reading.claims if c.kind == "header"
+                                         and c.message == claim.message
+                                         and c.line != claim.line), 0)
+    return reading
+
+
+def read_line(line: str, context: tuple[Any, ...], reading: Reading) -> tuple[Any, ...]:
+    """Read ``line`` in ``context`` (the block it is part of); the context after it."""
+    if not line.strip():
+        return ()
+    if (m := shape("story.header_done").match(line)) is not None:
+        turn = int(m["turn"])
+        reading.add("header", turn, line, active=player(m["active"]))
+        return ("turn", turn)
+    if (m := shape("story.header").match(line)) is not None:
+        turn = int(m["turn"])
+        reading.add("header", turn, line, active=player(m["active"]))
+        reading.add("live", turn, line)
+        return ("turn", turn, "live")
+    if (m := shape("turn.automatic").match(line)) is not None:
+        turn = int(m["turn"])
+        reading.add("header", turn, line, active=player(m["active"]))
+        reason = why(m["why"])
+        if reason is not None:
+            reading.add(reason[0], turn, line, players=reason[1])
+        if reason is None or not pieces(m["what"], turn, reading, line):
+            reading.unread.append(line)
+        return ("played",)
+    if (m := shape("turn.missed").match(line)) is not None:
+        first, last = int(m["first"]), int(m["last"])
+        reading.add("missed", None, line, first=first, last=last)
+        return ("summary", first, last)
+    if (m := shape("turn.run").match(line)) is not None:
+        first, last = int(m["first"]), int(m["last"])
+        reason = why(m["why"])
+        if reason is None:
+            reading.unread.append(line)
+        else:
+            reading.add(f"run.{reason[0]}", None, line, players=reason[1], first=first,
+                        last=last)
+        return ("summary", first, last)
+    if (m := shape("lobby.started").match(line)) is not None:
+        reading.add("started", None, line, title=m["title"], players=players(m["names"]))
+        return ("start",)
+    if context[:1] == ("start",) and (key := next(
+            (k for k in EN if k.startswith("lobby.uncounted.") and shape(k).match(line)),
+            None)) is not None:
+        reading.add(key.removeprefix("lobby."), None, line)
+        return context
+    if (m := shape("turn.earlier").match(line)) is not None:
+        reading.add("earlier", None, line, count=int(m["count"]))
+        return ("played",)
+    if (m := shape("end.title").match(line)) is not None:
+        reading.add("title", None, line, title=m["title"])
+        return ("end",)
+    if context[:1] == ("summary",):
+        if (m := shape("turn.missed_turn").match(line)) is not None:
+            turn = int(m["turn"])
+            reading.add("summary_turn", turn, line, first=context[1], last=context[2])
+            if not pieces(m["what"], turn, reading, line):
+                reading.unread.append(line)
+            return context
+        if piece(line, context[2], reading, line):
+            for claim in reading.claims[-1:]:
+                if claim.kind == "scores":
+                    claim.kind = "summary_scores"
+            return context
+    if context[:1] == ("turn",) and piece(line, context[1], reading, line):
+        if context[2:] and reading.claims[-1].kind == "scores":
+            reading.claims[-1].kind = "live"  # the scores now, of a turn still open
+        return context
+    if context[2:] == ("live",) and live(line):
+        reading.add("live", context[1], line)
+        return context
+    if context[:1] == ("end",) and end_line(line, reading):
+        return context
+    reading.unread.append(line)
+    return context
+
+
+LIVE = ("turn.white_sum", "turn.action2", "turn.action3", "turn.roll", "turn.reroll",
+        "turn.place", "turn.final_round", "turn.deadline")
+"""What an open turn asks of whom, and by when (besides its status line)."""
+STATUS = ("status.deciding", "status.decided", "status.nothing")
+
+
+def live(line: str) -> bool:
+    """Whether ``line`` is one of an open turn's calls: what it asks, who decides."""
+    if any(shape(key).match(line) for key in LIVE):
+        return True
+    return all(any(shape(key).match(part) for key in STATUS) for part in line.split(" · "))
+
+
+def why(text: str) -> tuple[str, list[int]] | None:
+    """Why a turn (or a run of turns) was played without asking anyone: the reason's
+    kind (``unasked.nobody``...) and the players it names."""
+    for key in (k for k in EN if k.startswith("turn.unasked.")):
+        m = shape(key).match(text)
+        if m is not None:
+            return key.removeprefix("turn."), players(m["names"]) if "names" in m.groupdict() \
+                else []
+    return None
+
+
+def end_line(line: str, reading: Reading) -> bool:
+    """A line of the final message after its title."""
+    for key in ("end.line_rated", "end.line"):
+        if (m := shape(key).match(line)) is not None:
+            values = m.groupdict()
+            reading.add("rank", None, line, player=player(values["name"]),
+                        **converted(values, "name"))
+            return True
+    if (m := shape("end.winner").match(line)) is not None:
+        reading.add("winner", None, line, players=players(m["names"]),
+                    plural=m["verb"] == EN["end.verb.other"])
+        return True
+    if (m := shape("end.wins").match(line)) is not None:
+        reading.add("wins", None, line, player=player(m["name"]),
+                    count=number(re.findall(r"\d+", m["nth"])[0]))
+        return True
+    if (m := shape("review.end.accuracy").match(line)) is not None:
+        people = parts(m["accuracies"], "review.end.person")
+        if people is None:
+            return False
+        reading.add("accuracy", None, line, players=[player(v["name"]) for _, v in people])
+        return True
+    return False
