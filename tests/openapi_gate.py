@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from bot.sandbox.validation import SOURCE, unavailable
+from bot.sandbox.validation import unavailable
 
 MARK = "openapi"
 BESIDE_HINT = "../shared/discord-api-spec/openapi.json"
