@@ -1,4 +1,7 @@
-# qwixx-bot: docker build -t qwixx-bot . && docker run -e DISCORD_TOKEN=... -v qwixx-data:/data qwixx-bot
+# qwixx-bot on SQLite, the database on the volume /data (README: "With Docker"):
+#   docker build -t qwixx-bot .
+#   docker run -d --name qwixx-bot --restart unless-stopped --env-file .env -v qwixx-data:/data qwixx-bot
+# Beside PostgreSQL: compose.yaml.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -3,6 +3,9 @@
 ``database`` is parametrized: each test that takes it (or the store and service
 tests' ``store``) runs on SQLite and on PostgreSQL. The PostgreSQL server is started
 once per session, by the tests themselves; if it cannot start, those tests fail.
+
+The tests that need Discord's OpenAPI description are marked ``openapi`` and skipped
+where it is not found, as ``tests/openapi_gate.py`` (whose hooks run from here) tells.
 """
 
 from __future__ import annotations
@@ -13,6 +16,11 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import commands as cited
+from tests.openapi_gate import (  # noqa: F401 -- pytest's hooks, found here by name
+    pytest_collection_modifyitems,
+    pytest_configure,
+    pytest_terminal_summary,
+)
 from tests.store.postgres_server import PostgresServer, ServerError
 
 BACKENDS = ("sqlite", "postgresql")

@@ -1,12 +1,15 @@
 """Check request bodies against Discord's OpenAPI description.
 
-The description is read at run time from ``shared/discord-api-spec/openapi.json``
-(never copied into the project). Bodies are first normalised for the few encodings
-discord.py sends that the description types differently but Discord accepts.
+The description is read at run time from ``$DISCORD_OPENAPI``, else from
+``../shared/discord-api-spec/openapi.json`` beside the repository (never copied into
+the project; Discord publishes it as ``specs/openapi.json`` of :data:`SOURCE`). Bodies
+are first normalised for the few encodings discord.py sends that the description types
+differently but Discord accepts.
 
-Validation needs ``jsonschema``, which comes with the dev extra (the tests always
-have it). Without it, or without the description, the stand-in runs unvalidated:
-``qwixx-bot demo`` after the plain install says so once and plays on.
+Validation needs ``jsonschema``, which comes with the dev extra. Without it, or without
+the description, the stand-in runs unvalidated (its own limits still apply):
+``qwixx-bot demo`` says so once and plays on, and the tests that need the description
+are skipped and named in pytest's summary (``tests/openapi_gate.py``).
 """
 
 from __future__ import annotations
@@ -28,20 +31,25 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 SPEC_URI = "urn:discord-openapi"
-DEFAULT_SPEC = Path(
-    os.environ.get("DISCORD_OPENAPI")
-    or Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
-)
-"""``$DISCORD_OPENAPI``, else ``../shared/discord-api-spec/openapi.json`` beside the repo."""
+SOURCE = "https://github.com/discord/discord-api-spec"
+"""Where Discord publishes its OpenAPI description (``specs/openapi.json``)."""
+BESIDE = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
+"""``../shared/discord-api-spec/openapi.json`` beside the repository."""
+
+
+def description_path() -> Path:
+    """Where the description is read: ``$DISCORD_OPENAPI``, else :data:`BESIDE`."""
+    return Path(os.environ.get("DISCORD_OPENAPI") or BESIDE)
 
 
 def unavailable(path: Path | None = None) -> str | None:
     """Why request bodies cannot be validated here (None if they can)."""
     if importlib.util.find_spec("jsonschema") is None:
         return "the jsonschema package is not installed (it comes with the dev extra)"
-    path = path or DEFAULT_SPEC
+    path = path or description_path()
     if not path.is_file():
-        return f"Discord's OpenAPI description is not at {path} (set $DISCORD_OPENAPI)"
+        return (f"Discord's OpenAPI description is not at {path} (set $DISCORD_OPENAPI to "
+                f"an openapi.json from {SOURCE})")
     return None
 
 
@@ -75,7 +83,7 @@ class OpenApiValidator:
     def load(cls, path: Path | None = None) -> OpenApiValidator | None:
         """The validator for the description at ``path``; None if the file is absent or
         jsonschema is not installed (see :func:`unavailable`)."""
-        path = path or DEFAULT_SPEC
+        path = path or description_path()
         reason = unavailable(path)
         if reason is not None:
             _log.info("request bodies are not validated: %s", reason)
