@@ -52,14 +52,15 @@ from . import (
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
 
-
 def rules_rows(quick: bool) -> list[Row]:
     return bench_rules.rows(1.0 if quick else 3.0)
 
 
 def render_rows(quick: bool) -> list[Row]:
-    return [(f"render: {name}", budget, figure, 0.0 if ratio == "-" else float(ratio))
-            for name, budget, figure, ratio in bench_render.results(5 if quick else 20)]
+    return [
+        (f"render: {name}", budget, figure, 0.0 if ratio == "-" else float(ratio))
+        for name, budget, figure, ratio in bench_render.results(5 if quick else 20)
+    ]
 
 
 def click_rows(quick: bool) -> list[Row]:
@@ -72,9 +73,14 @@ def stats_rows(quick: bool) -> list[Row]:
     for spread, days in (("over a year", bench_stats.SPAN_DAYS), ("all this month", 17)):
         timings = asyncio.run(bench_stats.measure(results, span_days=days, runs=runs))
         name, worst = max(timings, key=lambda t: t[1])
-        found.append((f"stats: slowest of {len(timings)} queries, {results:,} results {spread}",
-                      f"<= {bench_stats.TARGET_MS:g} ms", f"{worst:.1f} ms",
-                      worst / bench_stats.TARGET_MS))
+        found.append(
+            (
+                f"stats: slowest of {len(timings)} queries, {results:,} results {spread}",
+                f"<= {bench_stats.TARGET_MS:g} ms",
+                f"{worst:.1f} ms",
+                worst / bench_stats.TARGET_MS,
+            )
+        )
         found.append((f"  (that is: {name})", "", "", 0.0))
     return found
 
@@ -82,15 +88,29 @@ def stats_rows(quick: bool) -> list[Row]:
 def ratings_rows(quick: bool) -> list[Row]:
     results, runs = (20_000, 5) if quick else (100_000, 15)
     figures = asyncio.run(bench_ratings.measure(results, runs=runs))
-    return [(f"ratings: {name}, {results:,} results", f"<= {target:g} ms", f"{median:.2f} ms",
-             median / target) for name, median, target in figures]
+    return [
+        (
+            f"ratings: {name}, {results:,} results",
+            f"<= {target:g} ms",
+            f"{median:.2f} ms",
+            median / target,
+        )
+        for name, median, target in figures
+    ]
 
 
 def daily_rows(quick: bool) -> list[Row]:
     results, runs = (20_000, 5) if quick else (100_000, 15)
     figures = asyncio.run(bench_daily.measure(results, runs=runs))
-    return [(f"daily: {name}, {results:,} attempts at one day's dice", f"<= {target:g} ms",
-             f"{median:.2f} ms", median / target) for name, median, target in figures]
+    return [
+        (
+            f"daily: {name}, {results:,} attempts at one day's dice",
+            f"<= {target:g} ms",
+            f"{median:.2f} ms",
+            median / target,
+        )
+        for name, median, target in figures
+    ]
 
 
 def players_rows(quick: bool) -> list[Row]:
@@ -102,9 +122,17 @@ def startup_rows(quick: bool) -> list[Row]:
 
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
-    "rules": rules_rows, "render": render_rows, "click": click_rows, "bot": bench_bot.rows,
-    "stats": stats_rows, "ratings": ratings_rows, "daily": daily_rows, "startup": startup_rows,
-    "players": players_rows, "tournament": bench_tournament.rows}
+    "rules": rules_rows,
+    "render": render_rows,
+    "click": click_rows,
+    "bot": bench_bot.rows,
+    "stats": stats_rows,
+    "ratings": ratings_rows,
+    "daily": daily_rows,
+    "startup": startup_rows,
+    "players": players_rows,
+    "tournament": bench_tournament.rows,
+}
 
 
 def run(names: list[str], quick: bool) -> list[Row]:
@@ -132,8 +160,11 @@ def table(rows: list[Row]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs, for a smoke test")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections of {', '.join(SECTIONS)}")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections of {', '.join(SECTIONS)}",
+    )
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n]
     unknown = set(names) - set(SECTIONS)
@@ -142,8 +173,10 @@ def main() -> None:
     start = time.perf_counter()
     rows = run(names, args.quick)
     print(table(rows))
-    print(f"({time.perf_counter() - start:.0f} s; a ratio above 1 misses its budget, "
-          "the rules anchor is measured in the same run)")
+    print(
+        f"({time.perf_counter() - start:.0f} s; a ratio above 1 misses its budget, "
+        "the rules anchor is measured in the same run)"
+    )
 
 
 if __name__ == "__main__":

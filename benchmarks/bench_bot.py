@@ -91,8 +91,9 @@ class StandIn:
     async def _main(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
         tables = GuildSpec(channels=[f"table-{k}" for k in range(TABLES)])
-        async with Sandbox(guilds=[tables], members=self._members, write_limit=False,
-                           settle=0.02) as sb:
+        async with Sandbox(
+            guilds=[tables], members=self._members, write_limit=False, settle=0.02
+        ) as sb:
             self.sb = sb
             self._started.set()
             await self._stop.wait()
@@ -167,6 +168,7 @@ class Probe:
         def arrived(data: Any) -> None:
             self.arrivals.append((time.monotonic(), self.bot_cpu()))
             parse(data)
+
         parsers["INTERACTION_CREATE"] = arrived
 
     @contextmanager
@@ -192,14 +194,22 @@ class Probe:
             finally:
                 player = args[1] if name == "render_sheet" else None
                 self.images.append((name, player, time.thread_time() - start))
+
         return drawn
 
 
 class Players:
     """The members at one table of the stand-in, clicking through the bot."""
 
-    def __init__(self, stand_in: StandIn, sb: Sandbox, qwixx: QwixxBot, probe: Probe,
-                 names: list[str], rng: random.Random) -> None:
+    def __init__(
+        self,
+        stand_in: StandIn,
+        sb: Sandbox,
+        qwixx: QwixxBot,
+        probe: Probe,
+        names: list[str],
+        rng: random.Random,
+    ) -> None:
         self.stand_in, self.sb, self.qwixx, self.probe = stand_in, sb, qwixx, probe
         self.members = [sb.member(name) for name in names]
         self.rng = rng
@@ -216,8 +226,9 @@ class Players:
             if not gate.in_flight and not publisher._pending:
                 return
 
-    async def click(self, kind: str, member: SimMember, message: StoredMessage,
-                    **which: str) -> StoredMessage:
+    async def click(
+        self, kind: str, member: SimMember, message: StoredMessage, **which: str
+    ) -> StoredMessage:
         """One click, followed until the bot is idle again; what the member sees then."""
         probe, calls = self.probe, self.sb.server.calls
         statements, images, requests = len(probe.statements), len(probe.images), len(calls)
@@ -228,28 +239,36 @@ class Players:
         assert len(probe.arrivals) == arrivals + 1, "one interaction a click"
         arrived, before = probe.arrivals[-1]
         sent = calls[requests:]
-        click = Click(kind, cpu - before,
-                      max((c.at for c in sent), default=arrived) - arrived,
-                      probe.statements[statements:], [c.endpoint for c in sent],
-                      [(name, player == member.id, seconds)
-                       for name, player, seconds in probe.images[images:]])
+        click = Click(
+            kind,
+            cpu - before,
+            max((c.at for c in sent), default=arrived) - arrived,
+            probe.statements[statements:],
+            [c.endpoint for c in sent],
+            [
+                (name, player == member.id, seconds)
+                for name, player, seconds in probe.images[images:]
+            ],
+        )
         self.clicks.append(click)
         return answer.message
 
     async def look(self, see: Callable[[Sandbox], T]) -> T:
         """What ``see`` finds in the stand-in's world (read on its thread)."""
+
         async def seen() -> T:
             return see(self.sb)
+
         return await self.stand_in.run(seen())
 
     async def game(self, variant: str, channel: ChannelRecord) -> None:
         """Open, start and play one game to its end in ``channel``."""
         host, *others = self.members
-        await self.stand_in.run(host.slash("qwixx", "start", variant=variant,
-                                           in_channel=channel))
+        await self.stand_in.run(host.slash("qwixx", "start", variant=variant, in_channel=channel))
 
         def lobby(sb: Sandbox) -> StoredMessage:
             return next(m for m in sb.messages(channel) if "Join" in m.labels)
+
         for member in others:
             await self.stand_in.run(member.click(await self.look(lobby), label="Join"))
         await self.stand_in.run(host.click(await self.look(lobby), label="Start"))
@@ -268,8 +287,9 @@ class Players:
             offered = choices(sheet)
             if not offered or "change your choice" in sheet.content:
                 continue
-            after = await self.click("move", member, sheet,
-                                     custom_id=self.rng.choice(offered).custom_id)
+            after = await self.click(
+                "move", member, sheet, custom_id=self.rng.choice(offered).custom_id
+            )
             if CONFIRM in after.labels:  # a costly move: asked, then applied by [Yes]
                 self.clicks[-1].kind = "asked"
                 await self.click("move", member, after, label=CONFIRM)
@@ -283,9 +303,13 @@ async def play(variant: str, clicks: int, seed: int = SEED) -> list[Click]:
         stand_in = StandIn(names)
         probe = Probe(stand_in)
         async with stand_in as sb:
-            qwixx = QwixxBot(Path(folder) / "bench.db", dev_guild=sb.guild.id,
-                             seeds=lambda: seed, tick=3_600.0,
-                             budget=WriteBudget(writes=10_000, window=1.0))
+            qwixx = QwixxBot(
+                Path(folder) / "bench.db",
+                dev_guild=sb.guild.id,
+                seeds=lambda: seed,
+                tick=3_600.0,
+                budget=WriteBudget(writes=10_000, window=1.0),
+            )
             qwixx._connection.guild_ready_timeout = 0.05
             running = asyncio.create_task(qwixx.start("sandbox-token"))
             try:
@@ -314,7 +338,7 @@ def kind_of(sql: str) -> str:
     """A statement as a kind: what it does to which table, its values left out."""
     text = LITERAL.sub("?", " ".join(sql.split()))
     if text.startswith("UPDATE"):
-        table, _, rest = text[len("UPDATE "):].partition(" SET ")
+        table, _, rest = text[len("UPDATE ") :].partition(" SET ")
         columns = [part.split("=")[0].strip() for part in rest.split(" WHERE ")[0].split(", ")]
         return f"UPDATE {table} SET {', '.join(columns)}"
     if text.startswith("INSERT"):
@@ -345,13 +369,25 @@ def summary(clicks: list[Click], what: str) -> list[Row]:
     wall = statistics.median(c.last_request for c in clicks)
     budget = own + IMAGE_SLACK_MS / 1000
     return [
-        (f"bot: {what}, CPU per click ({count} clicks)",
-         f"<= own sheet + {IMAGE_SLACK_MS:g} ms",
-         f"{ms(cpu)} (sheet {ms(own)})", cpu / budget),
-        (f"  (median {ms(statistics.median(c.cpu for c in clicks))}; every image drawn "
-         f"{ms(drawn)}, the rest {ms(cpu - drawn)})", "", "", 0.0),
-        (f"bot: {what}, SQL statements per click", f"<= {STATEMENTS:g}",
-         f"{queries:.1f} (+{everything - queries:.1f} BEGIN/COMMIT)", queries / STATEMENTS),
+        (
+            f"bot: {what}, CPU per click ({count} clicks)",
+            f"<= own sheet + {IMAGE_SLACK_MS:g} ms",
+            f"{ms(cpu)} (sheet {ms(own)})",
+            cpu / budget,
+        ),
+        (
+            f"  (median {ms(statistics.median(c.cpu for c in clicks))}; every image drawn "
+            f"{ms(drawn)}, the rest {ms(cpu - drawn)})",
+            "",
+            "",
+            0.0,
+        ),
+        (
+            f"bot: {what}, SQL statements per click",
+            f"<= {STATEMENTS:g}",
+            f"{queries:.1f} (+{everything - queries:.1f} BEGIN/COMMIT)",
+            queries / STATEMENTS,
+        ),
         (f"bot: {what}, HTTP requests per click", "", f"{requests:.1f}", 0.0),
         (f"bot: {what}, interaction to last request, median", "", ms(wall), 0.0),
     ]
@@ -365,8 +401,11 @@ def images(clicks: list[Click]) -> str:
         for name, _, seconds in click.images:
             drawn[name] += 1
             cpu[name] += seconds
-    return ", ".join(f"{name.removeprefix('render_')} {drawn[name] / len(clicks):.2f} x "
-                     f"{ms(cpu[name] / drawn[name])}" for name in sorted(drawn))
+    return ", ".join(
+        f"{name.removeprefix('render_')} {drawn[name] / len(clicks):.2f} x "
+        f"{ms(cpu[name] / drawn[name])}"
+        for name in sorted(drawn)
+    )
 
 
 def statement_lines(clicks: list[Click]) -> list[str]:
@@ -387,8 +426,11 @@ def rows_of(clicks: list[Click]) -> list[Row]:
     """(what, budget, figure, ratio) lines for the one table."""
     found: list[Row] = []
     playing = [c for c in clicks if not c.last]
-    for kind, what in (("move", "a move"), ("open", "Open my sheet"),
-                       ("asked", "a costly move asked about")):
+    for kind, what in (
+        ("move", "a move"),
+        ("open", "Open my sheet"),
+        ("asked", "a costly move asked about"),
+    ):
         chosen = [c for c in playing if c.kind == kind]
         found += summary(chosen, what)
         if any(c.images for c in chosen):
@@ -396,17 +438,23 @@ def rows_of(clicks: list[Click]) -> list[Row]:
     ends = [c for c in clicks if c.last]
     if ends:
         cpu = statistics.fmean(c.cpu for c in ends)
-        found.append((f"bot: a game's last click ({len(ends)}: scores, ratings, review)", "",
-                      f"{ms(cpu)}, {statistics.fmean(len(c.queries) for c in ends):.0f} SQL",
-                      0.0))
+        found.append(
+            (
+                f"bot: a game's last click ({len(ends)}: scores, ratings, review)",
+                "",
+                f"{ms(cpu)}, {statistics.fmean(len(c.queries) for c in ends):.0f} SQL",
+                0.0,
+            )
+        )
     return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer clicks")
-    parser.add_argument("--statements", action="store_true",
-                        help="list each kind of click's statements")
+    parser.add_argument(
+        "--statements", action="store_true", help="list each kind of click's statements"
+    )
     args = parser.parse_args()
     clicks = clicks_of(args.quick)
     for what, budget, figure, ratio in rows_of(clicks):

@@ -56,6 +56,7 @@ def time_requests() -> None:
         if index < len(self.calls):
             self.calls[index].at = arrived
         return response
+
     Rest._handle = stamped  # type: ignore[method-assign]  # patched in for this benchmark
 
 
@@ -65,12 +66,14 @@ def make_bot(database: Path, sb: Sandbox, seed: int) -> QwixxBot:
     options: dict[str, Any] = {"coalesce": parameters["coalesce"].default / SCALE}
     if "budget" in parameters:
         from bot.channel.budget import WriteBudget
+
         options["budget"] = WriteBudget(writes=5, window=5.5 / SCALE)
     return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, **options)
 
 
-async def play(sb: Sandbox, members: list[SimMember], rng: random.Random,
-               think: tuple[float, float]) -> None:
+async def play(
+    sb: Sandbox, members: list[SimMember], rng: random.Random, think: tuple[float, float]
+) -> None:
     """Each member in turn opens their sheet from the newest turn message and decides."""
     idle = 0
     while final_message(sb) is None and idle < 200:
@@ -103,20 +106,24 @@ def public_by_click(sb: Sandbox) -> list[Any]:
                 found.append(call)
         elif call.method == "PATCH" and call.route == FOLLOW_UP + "/messages/@original":
             record = sb.server.world.interaction_by_token(call.path.split("/")[3])
-            target = None if record is None else \
-                sb.server.world.messages.get(record.original_id or 0)
+            target = (
+                None if record is None else sb.server.world.messages.get(record.original_id or 0)
+            )
             if target is not None and not target.ephemeral:
                 found.append(call)
     return found
 
 
 def figures(sb: Sandbox, turns: int, players: int) -> dict[str, float]:
-    calls = [c for c in sb.server.calls if c.method in ("POST", "PATCH", "DELETE")
-             and c.route in WRITES]
+    calls = [
+        c for c in sb.server.calls if c.method in ("POST", "PATCH", "DELETE") and c.route in WRITES
+    ]
     by_click = public_by_click(sb)
     stamps = [getattr(c, "at", 0.0) for c in calls]
-    busiest = max((sum(1 for t in stamps[i:] if t - start < WINDOW)
-                   for i, start in enumerate(stamps)), default=0)
+    busiest = max(
+        (sum(1 for t in stamps[i:] if t - start < WINDOW) for i, start in enumerate(stamps)),
+        default=0,
+    )
     pings: Counter[tuple[int, int]] = Counter()
     for call in [*calls, *(c for c in by_click if c.method == "POST")]:
         body = call.body if isinstance(call.body, dict) else {}
@@ -128,12 +135,17 @@ def figures(sb: Sandbox, turns: int, players: int) -> dict[str, float]:
         for user in (body.get("allowed_mentions") or {}).get("users") or []:
             pings[(int(user), turn)] += 1
     posts = sum(1 for c in calls if c.method == "POST")
-    return {"turns": turns, "writes/turn": len(calls) / turns, "posts/turn": posts / turns,
-            "edits/turn": (len(calls) - posts) / turns, "busiest": busiest,
-            "by click/turn": len(by_click) / turns,
-            "mentions/player/turn": sum(pings.values()) / turns / players,
-            "most mentions of one player in a turn": max(pings.values(), default=0),
-            "429s": sum(1 for c in sb.server.calls if c.status == 429)}
+    return {
+        "turns": turns,
+        "writes/turn": len(calls) / turns,
+        "posts/turn": posts / turns,
+        "edits/turn": (len(calls) - posts) / turns,
+        "busiest": busiest,
+        "by click/turn": len(by_click) / turns,
+        "mentions/player/turn": sum(pings.values()) / turns / players,
+        "most mentions of one player in a turn": max(pings.values(), default=0),
+        "429s": sum(1 for c in sb.server.calls if c.status == 429),
+    }
 
 
 async def one_game(variant: str, computers: int, seed: int) -> dict[str, float]:
@@ -167,19 +179,25 @@ async def one_game(variant: str, computers: int, seed: int) -> dict[str, float]:
 
 async def main(variants: list[str], seed: int) -> None:
     time_requests()
-    print(f"{'variant':9} {'table':9} {'turns':>5} {'writes/turn':>11} {'posts':>6} "
-          f"{'edits':>6} {'by click':>8} {'busiest 5s*':>11} {'mentions/player/turn':>20} "
-          f"{'max':>4} {'429s':>5}")
+    print(
+        f"{'variant':9} {'table':9} {'turns':>5} {'writes/turn':>11} {'posts':>6} "
+        f"{'edits':>6} {'by click':>8} {'busiest 5s*':>11} {'mentions/player/turn':>20} "
+        f"{'max':>4} {'429s':>5}"
+    )
     for variant in variants:
         for table, computers in (("human", 0), ("computer", COMPUTERS[variant])):
             f = await one_game(variant, computers, seed)
-            print(f"{variant:9} {table:9} {f['turns']:5.0f} {f['writes/turn']:11.2f} "
-                  f"{f['posts/turn']:6.2f} {f['edits/turn']:6.2f} "
-                  f"{f['by click/turn']:8.2f} {f['busiest']:11.0f} "
-                  f"{f['mentions/player/turn']:20.2f} "
-                  f"{f['most mentions of one player in a turn']:4.0f} {f['429s']:5.0f}")
-    print("* most channel writes in any 0.5 s of this 10x faster clock (Discord: 5 s); "
-          "budget: 1.5 writes/turn on average, at most 5 in a window, no 429")
+            print(
+                f"{variant:9} {table:9} {f['turns']:5.0f} {f['writes/turn']:11.2f} "
+                f"{f['posts/turn']:6.2f} {f['edits/turn']:6.2f} "
+                f"{f['by click/turn']:8.2f} {f['busiest']:11.0f} "
+                f"{f['mentions/player/turn']:20.2f} "
+                f"{f['most mentions of one player in a turn']:4.0f} {f['429s']:5.0f}"
+            )
+    print(
+        "* most channel writes in any 0.5 s of this 10x faster clock (Discord: 5 s); "
+        "budget: 1.5 writes/turn on average, at most 5 in a window, no 429"
+    )
 
 
 if __name__ == "__main__":

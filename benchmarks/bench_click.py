@@ -90,14 +90,16 @@ class Trips:
         def counted(fn: Any) -> Any:  # no coroutine of its own: the click's CPU is timed
             self.count += 1
             return send(fn)
+
         writer.run = counted
 
 
 class Table:
     """One game, and the state its client last saw."""
 
-    def __init__(self, service: GameService, channel: int, guild: int = GUILD,
-                 writes: Trips | None = None) -> None:
+    def __init__(
+        self, service: GameService, channel: int, guild: int = GUILD, writes: Trips | None = None
+    ) -> None:
         self.service, self.channel, self.guild = service, channel, guild
         self.writes = writes or Trips()
         self.game_id = 0
@@ -124,8 +126,9 @@ class Table:
             move = rng.choice(game.legal_moves(player))
             trips = self.writes.count
             cpu, start = time.process_time(), time.perf_counter()
-            outcome = await self.service.act(self.game_id, player, decision.turn,
-                                             decision.phase, move)
+            outcome = await self.service.act(
+                self.game_id, player, decision.turn, decision.phase, move
+            )
             elapsed = time.perf_counter() - start
             self.cpu += time.process_time() - cpu
             self.trips += self.writes.count - trips
@@ -149,8 +152,7 @@ async def tables(store_dir: Path, count: int) -> tuple[Store, list[Table]]:
     return store, opened
 
 
-async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Row]]]
-                      ) -> list[Row]:
+async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Row]]]) -> list[Row]:
     """``run`` on ``count`` open games, with the collector set as the bot sets it once
     started (:func:`bot.service.heap.tune_gc`); afterwards set back."""
     thresholds = gc.get_threshold()
@@ -177,19 +179,22 @@ async def floor(writes: int) -> tuple[float, float]:
         store = await Store.open(Path(folder) / "floor.db")
         engine = store._engine
         try:
-            await engine.transact(lambda conn: conn.execute(
-                "CREATE TABLE floor (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)"))
+            await engine.transact(
+                lambda conn: conn.execute(
+                    "CREATE TABLE floor (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)"
+                )
+            )
             await engine.transact(lambda conn: conn.execute("INSERT INTO floor VALUES (1, 0)"))
 
             def write(conn: Any) -> None:
                 conn.execute("UPDATE floor SET n = n + 1 WHERE id = 1")
+
             for _ in range(200):  # warm-up
                 await engine.transact(write)
             cpu, start = time.process_time(), time.perf_counter()
             for _ in range(writes):
                 await engine.transact(write)
-            return ((time.process_time() - cpu) / writes,
-                    (time.perf_counter() - start) / writes)
+            return ((time.process_time() - cpu) / writes, (time.perf_counter() - start) / writes)
         finally:
             await store.close()
 
@@ -230,6 +235,7 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
             written: list[Statement] = []
             sent.append((clicking, written))
             return await transact(lambda conn: work(Recording(conn, written)))
+
         engine.transact = recording  # type: ignore[method-assign]  # recorded for the floor
         seeds = iter(range(1, 10**9))
         service = GameService(store, seeds=lambda: next(seeds))
@@ -242,6 +248,7 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
                 return await act(*args)
             finally:
                 clicking = False
+
         service.act = flagged  # type: ignore[method-assign, assignment]  # tells clicks apart
         table = Table(service, 1_000)
         rng = random.Random(1)
@@ -279,12 +286,13 @@ class Replay:
                     conn.executemany(sql, params)
                 else:
                     conn.execute(sql, params).fetchall()
+
         return work
 
     async def send(self, store: Store, clicks: int, timed: bool = True) -> None:
         """The next ``clicks`` clicks' transactions; their CPU and wall time kept if ``timed``."""
         engine = store._engine
-        for before, statements in self.clicks[self.done:self.done + clicks]:
+        for before, statements in self.clicks[self.done : self.done + clicks]:
             for opening in before:
                 await engine.transact(self._work(opening))
             work = self._work(statements)
@@ -323,19 +331,35 @@ async def one_game(clicks: int, least: tuple[float, float], block: int = 10) -> 
         cpu, trips = table.cpu / clicks, table.trips / clicks
         p50, p99 = statistics.median(times), percentile(times, 0.99)
         budget = min(CPU_PER_CLICK_MS / 1000, FLOOR_TIMES * own[0])
-        return [("click: floor, the click's own commit (its statements, writer round trip)",
-                 "", f"{ms(own[0])} CPU, {ms(own[1])}", 0.0),
-                ("click: floor, one small row committed, writer round trip", "",
-                 f"{ms(least[0])} CPU, {ms(least[1])}", 0.0),
-                ("click: one game, CPU per click", f"<= {CPU_PER_CLICK_MS:g} ms, "
-                 f"<= {FLOOR_TIMES:g}x own commit",
-                 f"{ms(cpu)} ({cpu / own[0]:.2f}x own commit, {cpu / least[0]:.1f}x one row)",
-                 cpu / budget),
-                ("click: one game, p50", f"<= {ONE_GAME_P50_MS:g} ms", ms(p50),
-                 p50 * 1000 / ONE_GAME_P50_MS),
-                ("click: one game, p99", "", ms(p99), 0.0),
-                ("click: one game, writer round trips per click", "<= 1", f"{trips:.2f}",
-                 trips)]
+        return [
+            (
+                "click: floor, the click's own commit (its statements, writer round trip)",
+                "",
+                f"{ms(own[0])} CPU, {ms(own[1])}",
+                0.0,
+            ),
+            (
+                "click: floor, one small row committed, writer round trip",
+                "",
+                f"{ms(least[0])} CPU, {ms(least[1])}",
+                0.0,
+            ),
+            (
+                "click: one game, CPU per click",
+                f"<= {CPU_PER_CLICK_MS:g} ms, <= {FLOOR_TIMES:g}x own commit",
+                f"{ms(cpu)} ({cpu / own[0]:.2f}x own commit, {cpu / least[0]:.1f}x one row)",
+                cpu / budget,
+            ),
+            (
+                "click: one game, p50",
+                f"<= {ONE_GAME_P50_MS:g} ms",
+                ms(p50),
+                p50 * 1000 / ONE_GAME_P50_MS,
+            ),
+            ("click: one game, p99", "", ms(p99), 0.0),
+            ("click: one game, writer round trips per click", "<= 1", f"{trips:.2f}", trips),
+        ]
+
     return await with_tables(1, run)
 
 
@@ -352,11 +376,21 @@ async def burst(games: int, rounds: int, budget_ms: float = 0.0) -> list[Row]:
         rate = len(times) / (time.perf_counter() - start)
         cpu = (time.process_time() - cpu) / len(times)
         p99 = percentile(times, 0.99)
-        return [(f"click: {games:,} games clicked at once, p99",
-                 f"<= {budget_ms:g} ms" if budget_ms else "", ms(p99),
-                 p99 * 1000 / budget_ms if budget_ms else 0.0),
-                (f"click: {games:,} games clicked at once, p50, clicks/s, CPU per click", "",
-                 f"{ms(statistics.median(times))}, {rate:,.0f}/s, {ms(cpu)}", 0.0)]
+        return [
+            (
+                f"click: {games:,} games clicked at once, p99",
+                f"<= {budget_ms:g} ms" if budget_ms else "",
+                ms(p99),
+                p99 * 1000 / budget_ms if budget_ms else 0.0,
+            ),
+            (
+                f"click: {games:,} games clicked at once, p50, clicks/s, CPU per click",
+                "",
+                f"{ms(statistics.median(times))}, {rate:,.0f}/s, {ms(cpu)}",
+                0.0,
+            ),
+        ]
+
     return await with_tables(games, run)
 
 
@@ -395,12 +429,21 @@ async def sustained(games: int, seconds: float, rate: float = SUSTAINED_RATE) ->
         # then p99 alone makes the ratio; else the shortfall does, if larger.
         behind = 0.0 if done >= 0.99 * arrived else arrived / max(done, 1)
         name = f"click: {rate:,.0f}/s arriving over {games:,} games"
-        return [(f"{name}, p99 at the rate achieved",
-                 f"<= {SUSTAINED_P99_MS:g} ms at >= {rate:,.0f}/s",
-                 f"{ms(p99)} at {achieved:,.0f}/s",
-                 max(p99 * 1000 / SUSTAINED_P99_MS, behind)),
-                (f"{name}, p50, CPU per click, in garbage collection", "",
-                 f"{ms(statistics.median(latencies))}, {ms(cpu)}, {collected:.0%}", 0.0)]
+        return [
+            (
+                f"{name}, p99 at the rate achieved",
+                f"<= {SUSTAINED_P99_MS:g} ms at >= {rate:,.0f}/s",
+                f"{ms(p99)} at {achieved:,.0f}/s",
+                max(p99 * 1000 / SUSTAINED_P99_MS, behind),
+            ),
+            (
+                f"{name}, p50, CPU per click, in garbage collection",
+                "",
+                f"{ms(statistics.median(latencies))}, {ms(cpu)}, {collected:.0%}",
+                0.0,
+            ),
+        ]
+
     return await with_tables(games, run)
 
 
@@ -455,6 +498,7 @@ async def profile(clicks: int, shown: int = 25) -> str:
             pstats.Stats(profiled, stream=text).sort_stats("tottime").print_stats(shown)
             found.append(f"--- {clicks:,} clicks, the {name}\n{text.getvalue()}")
         return []
+
     found: list[str] = []
     await with_tables(1, run)
     return "\n".join(found)

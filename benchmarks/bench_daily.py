@@ -41,19 +41,30 @@ def fill(path: Path, results: int) -> None:
     year of days of :data:`MEMBER`; written directly, in one transaction."""
     rng = random.Random(1)
     conn = sqlite3.connect(path)
-    games = [(i, 1 + i % GUILDS, -i, 1 + i, VARIANT, "{}", i, "[]", "finished", 1.0, 1.0)
-             for i in range(1, results + 366)]
-    conn.executemany("INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
-                     "seed, players, status, created_at, updated_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
+    games = [
+        (i, 1 + i % GUILDS, -i, 1 + i, VARIANT, "{}", i, "[]", "finished", 1.0, 1.0)
+        for i in range(1, results + 366)
+    ]
+    conn.executemany(
+        "INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
+        "seed, players, status, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        games,
+    )
     attempts: list[tuple[Any, ...]] = [
         (DAY, VARIANT, 1_000 + i, 1 + i % GUILDS, 1, i, rng.randint(-20, 140), float(i))
-        for i in range(1, results + 1)]
+        for i in range(1, results + 1)
+    ]
     first = date.fromisoformat(DAY)
-    attempts += [((first - timedelta(days=d)).isoformat(), VARIANT, MEMBER, 1, 1,
-                  results + 1 + d, 50, 0.0) for d in range(365)]
-    conn.executemany("INSERT INTO daily_attempts (day, variant, user_id, guild_id, channel_id, "
-                     "game_id, score, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", attempts)
+    attempts += [
+        ((first - timedelta(days=d)).isoformat(), VARIANT, MEMBER, 1, 1, results + 1 + d, 50, 0.0)
+        for d in range(365)
+    ]
+    conn.executemany(
+        "INSERT INTO daily_attempts (day, variant, user_id, guild_id, channel_id, "
+        "game_id, score, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        attempts,
+    )
     conn.execute("INSERT INTO daily_pars (day, variant, score) VALUES (?, ?, 90)", (DAY, VARIANT))
     conn.commit()
     conn.execute("ANALYZE")
@@ -68,18 +79,26 @@ async def measure(results: int = 100_000, runs: int = 15) -> list[tuple[str, flo
         fill(path, results)
         store = await Store.open(path)
         try:
+
             async def result() -> None:
                 await store.standing(DAY, VARIANT, 60)
                 await store.server_ranking(1, DAY, VARIANT)
                 await store.finished_days(MEMBER, DAY)
                 await store.par(DAY, VARIANT)
+
             found = [
-                ("percentile among everyone's attempts",
-                 await timed(lambda: store.standing(DAY, VARIANT, 60), runs)),
-                ("a server's ranking of the day",
-                 await timed(lambda: store.server_ranking(1, DAY, VARIANT), runs)),
-                ("a member's days, for the streak",
-                 await timed(lambda: store.finished_days(MEMBER, DAY), runs)),
+                (
+                    "percentile among everyone's attempts",
+                    await timed(lambda: store.standing(DAY, VARIANT, 60), runs),
+                ),
+                (
+                    "a server's ranking of the day",
+                    await timed(lambda: store.server_ranking(1, DAY, VARIANT), runs),
+                ),
+                (
+                    "a member's days, for the streak",
+                    await timed(lambda: store.finished_days(MEMBER, DAY), runs),
+                ),
                 ("a result's reads together", await timed(result, runs)),
             ]
         finally:
@@ -93,8 +112,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     for what, ms, target in asyncio.run(measure(args.results, args.runs)):
-        print(f"daily: {what}, {args.results:,} attempts: {ms:.2f} ms "
-              f"(target {target:g} ms, ratio {ms / target:.2f})")
+        print(
+            f"daily: {what}, {args.results:,} attempts: {ms:.2f} ms "
+            f"(target {target:g} ms, ratio {ms / target:.2f})"
+        )
 
 
 if __name__ == "__main__":

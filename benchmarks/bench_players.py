@@ -53,8 +53,9 @@ def solo_game(variant: str, seed: int) -> Game:
     return _variant_class(variant)([-1], seed, {})
 
 
-def play(game: Game, levels: dict[int, str],
-         seconds: dict[str, list[float]] | None = None) -> dict[int, int]:
+def play(
+    game: Game, levels: dict[int, str], seconds: dict[str, list[float]] | None = None
+) -> dict[int, int]:
     """Play ``game`` to the end with each seat at its level; the final totals.
     ``seconds``: each level's CPU time per decision is added to it."""
     rng = random.Random(game.seed)
@@ -94,16 +95,23 @@ def speed_rows(variant: str, games: int) -> list[Row]:
     for seats in (n for n in SEATS if n == 1 or cls.min_players <= n <= cls.max_players):
         seconds: dict[str, list[float]] = {}
         for seed in range(games):
-            game = solo_game(variant, 2 * 10**6 + seed) if seats == 1 else \
-                new_game(variant, [-1 - i for i in range(seats)], 2 * 10**6 + seed)
+            game = (
+                solo_game(variant, 2 * 10**6 + seed)
+                if seats == 1
+                else new_game(variant, [-1 - i for i in range(seats)], 2 * 10**6 + seed)
+            )
             play(game, dict.fromkeys(game.players, "hard"), seconds)
         times = [t * 1000 for t in seconds["hard"]]
         p99 = percentile(times, 0.99)
         who = "alone" if seats == 1 else f"{seats} players"
-        found.append((f"players: hard decision CPU p99, {variant}, {who}",
-                      f"<= {BUDGET_MS:g} ms",
-                      f"{p99:.2f} ms (p50 {percentile(times, 0.5):.2f}, n {len(times)})",
-                      p99 / BUDGET_MS))
+        found.append(
+            (
+                f"players: hard decision CPU p99, {variant}, {who}",
+                f"<= {BUDGET_MS:g} ms",
+                f"{p99:.2f} ms (p50 {percentile(times, 0.5):.2f}, n {len(times)})",
+                p99 / BUDGET_MS,
+            )
+        )
     return found
 
 
@@ -112,9 +120,14 @@ def duel_rows(variant: str, games: int) -> list[Row]:
     for first, second in DUELS:
         points = [duel_game(variant, first, second, seed) for seed in range(games)]
         rate = statistics.fmean(points)
-        found.append((f"players: {first} beats {second}, {variant}, {games} games",
-                      f">= {WIN_TARGET:.0%}", f"{rate:.1%} ± {half_width(points):.1%}",
-                      WIN_TARGET / rate if rate else math.inf))
+        found.append(
+            (
+                f"players: {first} beats {second}, {variant}, {games} games",
+                f">= {WIN_TARGET:.0%}",
+                f"{rate:.1%} ± {half_width(points):.1%}",
+                WIN_TARGET / rate if rate else math.inf,
+            )
+        )
     return found
 
 
@@ -125,18 +138,26 @@ def score_rows(variant: str, games: int) -> list[Row]:
             continue
         values: list[float] = []
         for seed in range(games):
-            game = solo_game(variant, seed) if part == "solo" else \
-                new_game(variant, [-1, -2], seed)
+            game = solo_game(variant, seed) if part == "solo" else new_game(variant, [-1, -2], seed)
             values += play(game, dict.fromkeys(game.players, "hard")).values()
         mean, target = statistics.fmean(values), SCORE_TARGETS[variant, part]
-        found.append((f"players: hard mean score, {variant} {part}, {games} games",
-                      f">= {target:g}", f"{mean:.1f} ± {half_width(values):.1f}",
-                      target / mean if mean > 0 else math.inf))
+        found.append(
+            (
+                f"players: hard mean score, {variant} {part}, {games} games",
+                f">= {target:g}",
+                f"{mean:.1f} ± {half_width(values):.1f}",
+                target / mean if mean > 0 else math.inf,
+            )
+        )
     return found
 
 
-def rows(games: int = 4000, speed_games: int = 30, variants: Sequence[str] = VARIANTS,
-         parts: Sequence[str] = PARTS) -> list[Row]:
+def rows(
+    games: int = 4000,
+    speed_games: int = 30,
+    variants: Sequence[str] = VARIANTS,
+    parts: Sequence[str] = PARTS,
+) -> list[Row]:
     """Every budget row of the computer players, in one process, one game at a time."""
     found: list[Row] = []
     for variant in variants:
@@ -160,20 +181,28 @@ def table(found: Sequence[Row]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="games per duel (scores: "
-                        "at most 2,000)")
-    parser.add_argument("--speed-games", type=int, default=30,
-                        help="games per variant and seat count for the decision times")
+    parser.add_argument(
+        "--games", type=int, default=4000, help="games per duel (scores: at most 2,000)"
+    )
+    parser.add_argument(
+        "--speed-games",
+        type=int,
+        default=30,
+        help="games per variant and seat count for the decision times",
+    )
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--parts", default=",".join(PARTS))
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())}", flush=True)
     started = time.perf_counter()
     for variant in args.variants.split(","):  # a table per variant, as soon as it is done
-        print(table(rows(args.games, args.speed_games, [variant], args.parts.split(","))),
-              flush=True)
-    print(f"({time.perf_counter() - started:.0f} s; load average after: "
-          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}; a ratio above 1 misses its budget)")
+        print(
+            table(rows(args.games, args.speed_games, [variant], args.parts.split(","))), flush=True
+        )
+    print(
+        f"({time.perf_counter() - started:.0f} s; load average after: "
+        f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}; a ratio above 1 misses its budget)"
+    )
 
 
 if __name__ == "__main__":

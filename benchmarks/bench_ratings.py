@@ -59,21 +59,24 @@ def final_state(seed: int, players: list[int]) -> tuple[dict[str, Any], Any]:
     return game.to_json(), game
 
 
-async def finished_game(store: Store, players: list[int], seed: int,
-                        options: dict[str, Any]) -> int:
+async def finished_game(
+    store: Store, players: list[int], seed: int, options: dict[str, Any]
+) -> int:
     """A game of ``players`` stored as it ends: its final state and results together."""
     state, game = final_state(seed, players)
     people = [p for p in players if p > 0]
     record = await store.create_game(GUILD, 5_000 + seed, people[0], "classic", options, seed)
     record = await store.update_lobby(record.id, record.version, players)
     record = await store.start_game(record.id, record.version, {})
-    await store.record_move(record.id, record.version, people[0], {}, state, "finished",
-                            results=game_results(game))
+    await store.record_move(
+        record.id, record.version, people[0], {}, state, "finished", results=game_results(game)
+    )
     return record.id
 
 
-async def update_times(store: Store, ratings: RatingService, people: list[int], runs: int,
-                       computers: bool) -> list[float]:
+async def update_times(
+    store: Store, ratings: RatingService, people: list[int], runs: int, computers: bool
+) -> list[float]:
     rng = random.Random(11 if computers else 13)
     samples = []
     for k in range(runs):
@@ -92,8 +95,9 @@ async def update_times(store: Store, ratings: RatingService, people: list[int], 
     return samples
 
 
-async def measure(results: int = 100_000, players: int = 1_000, runs: int = 25,
-                  verbose: bool = False) -> list[tuple[str, float, float]]:
+async def measure(
+    results: int = 100_000, players: int = 1_000, runs: int = 25, verbose: bool = False
+) -> list[tuple[str, float, float]]:
     """(what, median ms, target ms) for each figure."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
@@ -106,15 +110,19 @@ async def measure(results: int = 100_000, players: int = 1_000, runs: int = 25,
             start = time.perf_counter()
             rated = await ratings.backfill()
             if verbose:
-                print(f"filled {results:,} results in {count:,} games over {players:,} players; "
-                      f"rated {rated:,} games (the first start's backfill) in "
-                      f"{time.perf_counter() - start:.1f} s")
+                print(
+                    f"filled {results:,} results in {count:,} games over {players:,} players; "
+                    f"rated {rated:,} games (the first start's backfill) in "
+                    f"{time.perf_counter() - start:.1f} s"
+                )
             ids = sorted(await store.ratings(GUILD, "classic"))
             typical = ids[len(ids) // 2]
             found: list[tuple[str, float, float]] = []
-            for name, variant in (("leaderboard sort=rating variant=classic", "classic"),
-                                  ("leaderboard sort=rating (most rated variant)", None),
-                                  ("leaderboard sort=rating variant=longo", "longo")):
+            for name, variant in (
+                ("leaderboard sort=rating variant=classic", "classic"),
+                ("leaderboard sort=rating (most rated variant)", None),
+                ("leaderboard sort=rating variant=longo", "longo"),
+            ):
                 samples = []
                 await ratings.leaderboard(GUILD, typical, variant)  # warm the caches
                 for _ in range(runs):
@@ -123,8 +131,10 @@ async def measure(results: int = 100_000, players: int = 1_000, runs: int = 25,
                     samples.append((time.perf_counter() - start) * 1000)
                 assert board.ranked > 500 and not board.empty
                 found.append((name, statistics.median(samples), BOARD_MS))
-            for name, computers in (("rating update at a game's end, 2-5 people", False),
-                                    ("rating update at a game's end, 2 people + Hard", True)):
+            for name, computers in (
+                ("rating update at a game's end, 2-5 people", False),
+                ("rating update at a game's end, 2 people + Hard", True),
+            ):
                 samples = await update_times(store, ratings, ids, runs, computers)
                 found.append((name, statistics.median(samples), UPDATE_MS))
             return found

@@ -48,33 +48,63 @@ from bot.rules.onboard import OnBoardGame
 
 PLAYERS = [101, 202, 303, 404, 505]
 NAMES = {101: "Ana", 202: "Mehmet", 303: "Zofia Wiśniewska", 404: "Lee", 505: "Bo"}
-VARIANTS = (("classic", None, 60), ("longo", None, 80), ("onboard", {"board": "A"}, 60),
-            ("qwinto", None, 40))
+VARIANTS = (
+    ("classic", None, 60),
+    ("longo", None, 80),
+    ("onboard", {"board": "A"}, 60),
+    ("qwinto", None, 40),
+)
 MAX_PLAYERS = {"onboard": 4}
 DICE = DICE_V2  # the games' dice, as those BASELINE_BYTES were drawn from (same games)
 # Caches of what players wrote, emptied at the start of each game "along" and before each
 # run of "sheet-cold": the sprites.
 WRITTEN_CACHES = ("CARD_SPRITES",)
-BUDGET_MS = {"sheet": 5.0, "dice": 10.0, "board": 40.0, "scoreboard": 80.0,
-             "scoreboard-5": 15.0, "table-5": 15.0, "leaderboard": 15.0}
+BUDGET_MS = {
+    "sheet": 5.0,
+    "dice": 10.0,
+    "board": 40.0,
+    "scoreboard": 80.0,
+    "scoreboard-5": 15.0,
+    "table-5": 15.0,
+    "leaderboard": 15.0,
+}
 # PNG bytes of the same images (same games) drawn by the renderer of commit acf24a9, when
 # issue 15 set the image budgets, on the games the rules deal with dice version 2 (commit
 # 103933c), which these games keep: sizes must not grow. Games dealt otherwise need these
 # measured again: that renderer (git archive acf24a9 bot/render) over the current rules,
 # then this script.
 BASELINE_BYTES = {
-    "sheet classic": 24263, "sheet longo": 29358, "sheet onboard": 25199,
-    "sheet qwinto": 13719, "dice classic": 3744, "dice longo": 3787, "dice onboard": 3756,
-    "dice qwinto": 2213, "board onboard": 34890, "scoreboard classic": 33011,
-    "scoreboard longo": 62963, "scoreboard onboard": 34832, "scoreboard qwinto": 21741,
-    "table-5 classic": 41319, "table-5 longo": 77922, "table-5 onboard": 36057,
-    "table-5 qwinto": 20471, "scoreboard-5 classic": 52670, "scoreboard-5 longo": 101098,
-    "scoreboard-5 onboard": 44966, "scoreboard-5 qwinto": 30803, "leaderboard top-10": 28469,
+    "sheet classic": 24263,
+    "sheet longo": 29358,
+    "sheet onboard": 25199,
+    "sheet qwinto": 13719,
+    "dice classic": 3744,
+    "dice longo": 3787,
+    "dice onboard": 3756,
+    "dice qwinto": 2213,
+    "board onboard": 34890,
+    "scoreboard classic": 33011,
+    "scoreboard longo": 62963,
+    "scoreboard onboard": 34832,
+    "scoreboard qwinto": 21741,
+    "table-5 classic": 41319,
+    "table-5 longo": 77922,
+    "table-5 onboard": 36057,
+    "table-5 qwinto": 20471,
+    "scoreboard-5 classic": 52670,
+    "scoreboard-5 longo": 101098,
+    "scoreboard-5 onboard": 44966,
+    "scoreboard-5 qwinto": 30803,
+    "leaderboard top-10": 28469,
 }
 # Sheets as drawn before issue 29 (commit 220771d), whose rows were deflated in cached runs:
 # one stream deflated whole must be no larger. The other images were encoded as now.
-BEFORE_29_BYTES = {"sheet classic": 23724, "sheet longo": 28550, "sheet onboard": 24869,
-                   "sheet qwinto": 13351}
+BEFORE_29_BYTES = {
+    "sheet classic": 23724,
+    "sheet longo": 28550,
+    "sheet onboard": 24869,
+    "sheet qwinto": 13351,
+}
 # The three On Board images above have their sizes as drawn at commit dcaab23: since
 # 93a191b every block of the table and scoreboard has a line of its own under the name
 # (names whole), which On Board's fills with the pawn's field and bonus and the penalty
@@ -94,11 +124,21 @@ BEFORE_29_BYTES = {"sheet classic": 23724, "sheet longo": 28550, "sheet onboard"
 # the On Board track has nine fields a line, its bonuses in pills and its words larger
 # (it was 33,514 B before, 37,545 B in the fixed palette, 41,313 B in an adaptive one).
 LEGIBLE_BYTES = {
-    "sheet classic": 23946, "sheet longo": 28868, "sheet onboard": 25139,
-    "scoreboard classic": 35543, "table-5 classic": 42978, "scoreboard-5 classic": 56463,
-    "scoreboard longo": 66721, "table-5 longo": 81923, "scoreboard-5 longo": 107236,
-    "board onboard": 37545, "scoreboard onboard": 37291, "table-5 onboard": 37758,
-    "scoreboard-5 onboard": 49118, "scoreboard qwinto": 22323, "table-5 qwinto": 21956,
+    "sheet classic": 23946,
+    "sheet longo": 28868,
+    "sheet onboard": 25139,
+    "scoreboard classic": 35543,
+    "table-5 classic": 42978,
+    "scoreboard-5 classic": 56463,
+    "scoreboard longo": 66721,
+    "table-5 longo": 81923,
+    "scoreboard-5 longo": 107236,
+    "board onboard": 37545,
+    "scoreboard onboard": 37291,
+    "table-5 onboard": 37758,
+    "scoreboard-5 onboard": 49118,
+    "scoreboard qwinto": 22323,
+    "table-5 qwinto": 21956,
     "scoreboard-5 qwinto": 31537,
 }
 
@@ -152,12 +192,14 @@ class Case:
         return f"{self.kind} {self.label}"
 
 
-def games(seed: int, variant: str, options: dict | None, decisions: int,
-          players: int) -> tuple[Game, Game]:
+def games(
+    seed: int, variant: str, options: dict | None, decisions: int, players: int
+) -> tuple[Game, Game]:
     """A game mid-way (``decisions`` in) and the same game played to its end."""
     rng = random.Random(seed)
-    game = play(new_game(variant, PLAYERS[:players], seed, options, dice_version=DICE),
-                decisions, rng)
+    game = play(
+        new_game(variant, PLAYERS[:players], seed, options, dice_version=DICE), decisions, rng
+    )
     return game, finish(game, rng)
 
 
@@ -169,16 +211,19 @@ def cases(seed: int) -> list[Case]:
         moves = game.legal_moves(player)
         sheet = partial(render_sheet, game, player, NAMES[player], moves)
         found.append(Case("sheet", variant, sheet))
-        found.append(Case("sheet-cold", variant, sheet,
-                          lambda: empty(WRITTEN_CACHES)))
+        found.append(Case("sheet-cold", variant, sheet, lambda: empty(WRITTEN_CACHES)))
         found.append(Case("dice", variant, partial(render_dice, game.dice_on_table())))
         if isinstance(game, OnBoardGame):
             found.append(Case("board", variant, partial(render_board, game, NAMES, moves)))
         found.append(Case("scoreboard", variant, partial(render_scoreboard, ended, NAMES)))
         most = MAX_PLAYERS.get(variant, 5)
         full, full_ended = games(seed, variant, options, decisions, most)
-        latest = {p: {(m.row, m.number)} for p in full.players[:2]
-                  for m in full.legal_moves(p)[:1] if m.row and m.number is not None}
+        latest = {
+            p: {(m.row, m.number)}
+            for p in full.players[:2]
+            for m in full.legal_moves(p)[:1]
+            if m.row and m.number is not None
+        }
         found.append(Case("table-5", variant, partial(render_table, full, NAMES, latest)))
         found.append(Case("scoreboard-5", variant, partial(render_scoreboard, full_ended, NAMES)))
     found.append(Case("leaderboard", "top-10", lambda: render_leaderboard(leaderboard())))
@@ -188,20 +233,42 @@ def cases(seed: int) -> list[Case]:
 def leaderboard() -> BoardTable:
     """A month's leaderboard as the bot shows it: ten lines, five value columns sorted by
     wins, and the caller's own line apart below them."""
-    rows = [BoardRow(str(rank), f"{NAMES[PLAYERS[rank % 5]]} {rank}",
-                     (str(90 - rank), str(60 - 3 * rank), f"{66 - rank} %", f"{70 - rank}.4",
-                      str(120 - rank)), leader=rank == 1, you=rank == 4)
-            for rank in range(1, 11)]
-    rows.append(BoardRow("17", "Zofia Wiśniewska", ("31", "12", "39 %", "51.0", "88"),
-                         you=True, detached=True))
-    return BoardTable("All games — this month", "ranked by wins · 184 players", "#", "player",
-                      ("games", "wins", "win rate", "average", "best"), tuple(rows),
-                      "Players with fewer than 5 games this month are not ranked.",
-                      sorted_column=1)
+    rows = [
+        BoardRow(
+            str(rank),
+            f"{NAMES[PLAYERS[rank % 5]]} {rank}",
+            (
+                str(90 - rank),
+                str(60 - 3 * rank),
+                f"{66 - rank} %",
+                f"{70 - rank}.4",
+                str(120 - rank),
+            ),
+            leader=rank == 1,
+            you=rank == 4,
+        )
+        for rank in range(1, 11)
+    ]
+    rows.append(
+        BoardRow(
+            "17", "Zofia Wiśniewska", ("31", "12", "39 %", "51.0", "88"), you=True, detached=True
+        )
+    )
+    return BoardTable(
+        "All games — this month",
+        "ranked by wins · 184 players",
+        "#",
+        "player",
+        ("games", "wins", "win rate", "average", "best"),
+        tuple(rows),
+        "Players with fewer than 5 games this month are not ranked.",
+        sorted_column=1,
+    )
 
 
-def median_ms(call: Callable[[], bytes], runs: int,
-              prepare: Callable[[], None] | None = None) -> tuple[float, int, float]:
+def median_ms(
+    call: Callable[[], bytes], runs: int, prepare: Callable[[], None] | None = None
+) -> tuple[float, int, float]:
     """Median wall time (ms), the PNG's size, and the median CPU time of this process
     (ms): the last moves less when other processes share the machine. ``prepare`` runs
     before each call, untimed."""
@@ -227,13 +294,15 @@ def rows_of(case: Case, runs: int) -> list[Row]:
     budget = BUDGET_MS.get(case.kind)
     if budget is None:
         return [(f"{case.name} cpu p50", "(no budget)", f"{cpu:.1f} ms", "-")]
-    rows = [(f"{case.name} p50", f"≤ {budget:g} ms", f"{ms:.1f} ms", f"{ms / budget:.2f}"),
-            (f"{case.name} cpu p50", f"≤ {budget:g} ms", f"{cpu:.1f} ms", f"{cpu / budget:.2f}")]
-    before = LEGIBLE_BYTES.get(case.name) or min(BASELINE_BYTES.get(case.name, 0),
-                                                 BEFORE_29_BYTES.get(case.name, 1 << 30))
+    rows = [
+        (f"{case.name} p50", f"≤ {budget:g} ms", f"{ms:.1f} ms", f"{ms / budget:.2f}"),
+        (f"{case.name} cpu p50", f"≤ {budget:g} ms", f"{cpu:.1f} ms", f"{cpu / budget:.2f}"),
+    ]
+    before = LEGIBLE_BYTES.get(case.name) or min(
+        BASELINE_BYTES.get(case.name, 0), BEFORE_29_BYTES.get(case.name, 1 << 30)
+    )
     if before:
-        rows.append((f"{case.name} PNG", f"≤ {before:,} B", f"{size:,} B",
-                     f"{size / before:.3f}"))
+        rows.append((f"{case.name} PNG", f"≤ {before:,} B", f"{size:,} B", f"{size / before:.3f}"))
     else:
         rows.append((f"{case.name} PNG", "(new)", f"{size:,} B", "-"))
     return rows
@@ -248,8 +317,9 @@ def empty(names: tuple[str, ...]) -> None:
             cache.clear()
 
 
-def states_of(variant: str, options: dict | None, seed: int,
-              decisions: int = 150) -> list[tuple[Game, int, list[Move]]]:
+def states_of(
+    variant: str, options: dict | None, seed: int, decisions: int = 150
+) -> list[tuple[Game, int, list[Move]]]:
     """A game's states as the bot renders them: at every decision, the player to decide
     and their options."""
     rng = random.Random(seed)
@@ -288,11 +358,11 @@ def along_games(seed: int, decisions: int = 150) -> list[Row]:
         mean, p90 = statistics.mean(times), sorted(times)[int(len(times) * 0.9)]
         p50 = statistics.median(times)
         name = f"sheets along {variant}"
-        found += [(f"{name} cpu mean", f"≤ {budget:g} ms", f"{mean:.1f} ms",
-                   f"{mean / budget:.2f}"),
-                  (f"{name} cpu p50", f"≤ {budget:g} ms", f"{p50:.1f} ms",
-                   f"{p50 / budget:.2f}"),
-                  (f"{name} cpu p90", "", f"{p90:.1f} ms", "-")]
+        found += [
+            (f"{name} cpu mean", f"≤ {budget:g} ms", f"{mean:.1f} ms", f"{mean / budget:.2f}"),
+            (f"{name} cpu p50", f"≤ {budget:g} ms", f"{p50:.1f} ms", f"{p50 / budget:.2f}"),
+            (f"{name} cpu p90", "", f"{p90:.1f} ms", "-"),
+        ]
     return found
 
 
@@ -304,10 +374,19 @@ def steady_games(seed: int, games: int = 2) -> list[Row]:
     for variant, options, _ in VARIANTS:
         for k in range(games):
             sheet_times(states_of(variant, options, seed + 1000 + k))
-        times = [t for k in range(games) for t in sheet_times(states_of(variant, options,
-                                                                         seed + 2000 + k))]
-        found.append((f"sheets over {games} more games {variant} cpu mean", "(no budget)",
-                      f"{statistics.mean(times):.1f} ms", "-"))
+        times = [
+            t
+            for k in range(games)
+            for t in sheet_times(states_of(variant, options, seed + 2000 + k))
+        ]
+        found.append(
+            (
+                f"sheets over {games} more games {variant} cpu mean",
+                "(no budget)",
+                f"{statistics.mean(times):.1f} ms",
+                "-",
+            )
+        )
     return found
 
 
@@ -338,8 +417,7 @@ def main() -> None:
         flag = "  !" if ratio != "-" and float(ratio) > 1 else ""
         print(f"{name:<40}{budget:>14}{figure:>13}{ratio:>7}{flag}")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"(load average {load} on {os.cpu_count()} cores: other processes slow the wall "
-          "clock)")
+    print(f"(load average {load} on {os.cpu_count()} cores: other processes slow the wall clock)")
 
 
 if __name__ == "__main__":

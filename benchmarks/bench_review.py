@@ -44,10 +44,23 @@ def finished(variant: str, players: int, seed: int) -> tuple[GameRecord, list[Mo
         moves.append(MoveRecord(0, len(moves) + 1, player, move.to_json(), 0.0))
         game, _ = game.apply(player, move)
     state = game.to_json()
-    record = GameRecord(id=0, guild_id=1, channel_id=1, message_id=None, host_id=seats[0],
-                        variant=variant, options={}, seed=seed, players=seats, state=state,
-                        status="finished", version=len(moves), created_at=0.0,
-                        updated_at=0.0, finished_at=0.0)
+    record = GameRecord(
+        id=0,
+        guild_id=1,
+        channel_id=1,
+        message_id=None,
+        host_id=seats[0],
+        variant=variant,
+        options={},
+        seed=seed,
+        players=seats,
+        state=state,
+        status="finished",
+        version=len(moves),
+        created_at=0.0,
+        updated_at=0.0,
+        finished_at=0.0,
+    )
     return record, moves
 
 
@@ -61,8 +74,11 @@ def measure(variant: str, players: int, games: int) -> tuple[list[float], list[R
     return times, reviews
 
 
-async def lateness(games: list[tuple[GameRecord, list[MoveRecord]]] | None,
-                   seconds: float = 1.0, yielding: bool = True) -> list[float]:
+async def lateness(
+    games: list[tuple[GameRecord, list[MoveRecord]]] | None,
+    seconds: float = 1.0,
+    yielding: bool = True,
+) -> list[float]:
     """How late (ms) a 1 ms ticker on the loop wakes while ``games`` are reviewed on the
     reviews' worker thread one after another (None: for ``seconds``, nothing else runs)."""
     loop, late = asyncio.get_running_loop(), []
@@ -99,22 +115,28 @@ def main() -> None:
     times, reviews = measure(args.variant, args.players, args.games)
     decisions = sum(len(r.rated) for r in reviews) / len(reviews)
     worst = max(times)
-    print(f"review of a finished {args.players}-player {args.variant} game "
-          f"({decisions:.0f} decisions rated on average, {args.games} games): "
-          f"mean {sum(times) / len(times):.3f} s, worst {worst:.3f} s of CPU; "
-          f"budget {BUDGET_S:.0f} s, ratio {worst / BUDGET_S:.2f}")
+    print(
+        f"review of a finished {args.players}-player {args.variant} game "
+        f"({decisions:.0f} decisions rated on average, {args.games} games): "
+        f"mean {sum(times) / len(times):.3f} s, worst {worst:.3f} s of CPU; "
+        f"budget {BUDGET_S:.0f} s, ratio {worst / BUDGET_S:.2f}"
+    )
     games = [finished(args.variant, args.players, seed) for seed in range(1, args.games + 1)]
     idle = asyncio.run(lateness(None))
     busy = asyncio.run(lateness(games))
     held = asyncio.run(lateness(games, yielding=False))
 
     def late(values: list[float]) -> str:
-        return (f"p50 {statistics.median(values):.2f} ms, p99 {p99(values):.2f} ms, "
-                f"worst {max(values):.2f} ms")
+        return (
+            f"p50 {statistics.median(values):.2f} ms, p99 {p99(values):.2f} ms, "
+            f"worst {max(values):.2f} ms"
+        )
 
-    print(f"event loop while they are reviewed on the worker thread, a 1 ms timer wakes "
-          f"late by: {late(busy)} (the review letting the lock go after each decision, as "
-          f"the bot does); {late(held)} (holding it); idle {late(idle)}")
+    print(
+        f"event loop while they are reviewed on the worker thread, a 1 ms timer wakes "
+        f"late by: {late(busy)} (the review letting the lock go after each decision, as "
+        f"the bot does); {late(held)} (holding it); idle {late(idle)}"
+    )
 
 
 if __name__ == "__main__":

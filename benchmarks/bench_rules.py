@@ -90,6 +90,7 @@ def anchor_play(anchor: ModuleType, players: int = 2) -> Callable[[int], int]:
     def play(_: int) -> int:
         _, turns = anchor.play(players, rng)
         return int(turns)
+
     return play
 
 
@@ -104,8 +105,10 @@ def engine_vs_anchor(seconds: float, anchor_path: Path = ANCHOR) -> tuple[Rate, 
 
 
 def median_rate(rates: list[Rate]) -> Rate:
-    return Rate(statistics.median(r.games_per_s for r in rates),
-                statistics.median(r.us_per_decision for r in rates))
+    return Rate(
+        statistics.median(r.games_per_s for r in rates),
+        statistics.median(r.us_per_decision for r in rates),
+    )
 
 
 def per_variant(seconds: float, players: tuple[int, ...] = PLAYERS) -> dict[str, Rate]:
@@ -114,32 +117,45 @@ def per_variant(seconds: float, players: tuple[int, ...] = PLAYERS) -> dict[str,
     rates: dict[str, list[Rate]] = {v: [] for v in VARIANTS}
     for _ in range(ROUNDS):
         for variant in VARIANTS:
-            rates[variant].append(measure(
-                partial(random_game, variant, players=players),
-                seconds / ROUNDS / len(VARIANTS)))
+            rates[variant].append(
+                measure(
+                    partial(random_game, variant, players=players), seconds / ROUNDS / len(VARIANTS)
+                )
+            )
     return {v: median_rate(r) for v, r in rates.items()}
 
 
-def rows(seconds: float = 2.0, anchor_path: Path = ANCHOR,
-         callgrind_games: int | None = None) -> list[tuple[str, str, str, float]]:
+def rows(
+    seconds: float = 2.0, anchor_path: Path = ANCHOR, callgrind_games: int | None = None
+) -> list[tuple[str, str, str, float]]:
     """(what, budget, figure, ratio) lines; a ratio above 1 misses the budget.
     ``callgrind_games``: games of each kind counted under callgrind (0: none; None:
     :data:`CALLGRIND_GAMES`, or 10 for a short run of under 2 s)."""
     ours, anchor = engine_vs_anchor(seconds, anchor_path)
     lines = [
         ("rules: anchor qwixx_sim 2p", "(yardstick)", f"{anchor.games_per_s:,.0f} games/s", 0.0),
-        ("rules: classic 2p random games", f">= {anchor.games_per_s:,.0f} games/s",
-         f"{ours.games_per_s:,.0f} games/s", anchor.games_per_s / ours.games_per_s),
+        (
+            "rules: classic 2p random games",
+            f">= {anchor.games_per_s:,.0f} games/s",
+            f"{ours.games_per_s:,.0f} games/s",
+            anchor.games_per_s / ours.games_per_s,
+        ),
     ]
     rates = per_variant(seconds)
     classic = rates["classic"].us_per_decision
     for variant, rate in rates.items():
-        lines.append((f"rules: {variant} per decision", f"<= {1.2 * classic:.1f} us",
-                      f"{rate.us_per_decision:.1f} us",
-                      rate.us_per_decision / (1.2 * classic)))
+        lines.append(
+            (
+                f"rules: {variant} per decision",
+                f"<= {1.2 * classic:.1f} us",
+                f"{rate.us_per_decision:.1f} us",
+                rate.us_per_decision / (1.2 * classic),
+            )
+        )
     four = measure(lambda seed: random_game("classic", seed, (1, 2, 3, 4)), seconds / 4)
-    lines.append(("rules: classic 4p random games", "(info)",
-                  f"{four.games_per_s:,.0f} games/s", 0.0))
+    lines.append(
+        ("rules: classic 4p random games", "(info)", f"{four.games_per_s:,.0f} games/s", 0.0)
+    )
     if callgrind_games is None:
         callgrind_games = CALLGRIND_GAMES if seconds >= 2 else 10
     if callgrind_games:
@@ -171,26 +187,41 @@ def callgrind(kind: str, games: int, anchor_path: Path = ANCHOR) -> tuple[int, i
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-             "-c", PLAY, str(anchor_path), kind, str(games)],
-            capture_output=True, text=True, check=True, cwd=ROOT,
-            env={**os.environ, "PYTHONHASHSEED": "0"})
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-c",
+                PLAY,
+                str(anchor_path),
+                kind,
+                str(games),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
         found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
         if found is None:
             raise RuntimeError("callgrind wrote no total")
         return int(found.group(1)), int(done.stdout.split()[-1])
 
 
-def instructions(kind: str, games: int, base: int, anchor_path: Path = ANCHOR) -> tuple[
-        float, float]:
+def instructions(
+    kind: str, games: int, base: int, anchor_path: Path = ANCHOR
+) -> tuple[float, float]:
     """Instructions per game and per decision of ``kind``, ``base`` (the warm-up run's
     count) taken off."""
     total, decisions = callgrind(kind, games, anchor_path)
     return (total - base) / games, (total - base) / max(decisions, 1)
 
 
-def instruction_rows(games: int = CALLGRIND_GAMES,
-                     anchor_path: Path = ANCHOR) -> list[tuple[str, str, str, float]]:
+def instruction_rows(
+    games: int = CALLGRIND_GAMES, anchor_path: Path = ANCHOR
+) -> list[tuple[str, str, str, float]]:
     """The callgrind rows: classic 2p per game against the anchor's, every variant per
     decision against 1.2x classic's (none when valgrind is not installed)."""
     if shutil.which("valgrind") is None:
@@ -200,25 +231,41 @@ def instruction_rows(games: int = CALLGRIND_GAMES,
     per = {v: instructions(v, games, base, anchor_path) for v in VARIANTS}
     classic = per["classic"][1]
     lines = [
-        ("rules: anchor qwixx_sim 2p, callgrind", "(yardstick)", f"{anchor:,.0f} instr/game",
-         0.0),
-        ("rules: classic 2p, callgrind", f"<= {anchor:,.0f} instr/game",
-         f"{per['classic'][0]:,.0f} instr/game", per["classic"][0] / anchor),
+        ("rules: anchor qwixx_sim 2p, callgrind", "(yardstick)", f"{anchor:,.0f} instr/game", 0.0),
+        (
+            "rules: classic 2p, callgrind",
+            f"<= {anchor:,.0f} instr/game",
+            f"{per['classic'][0]:,.0f} instr/game",
+            per["classic"][0] / anchor,
+        ),
     ]
     for variant, (_, decision) in per.items():
-        lines.append((f"rules: {variant} per decision, callgrind",
-                      f"<= {1.2 * classic / 1000:,.1f}k instr", f"{decision / 1000:,.1f}k instr",
-                      decision / (1.2 * classic)))
+        lines.append(
+            (
+                f"rules: {variant} per decision, callgrind",
+                f"<= {1.2 * classic / 1000:,.1f}k instr",
+                f"{decision / 1000:,.1f}k instr",
+                decision / (1.2 * classic),
+            )
+        )
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0,
-                        help="time spent on the engine (and as much on the anchor)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help="time spent on the engine (and as much on the anchor)",
+    )
     parser.add_argument("--anchor", type=Path, default=ANCHOR)
-    parser.add_argument("--callgrind-games", type=int, default=CALLGRIND_GAMES,
-                        help="games of each kind counted under callgrind (0: none)")
+    parser.add_argument(
+        "--callgrind-games",
+        type=int,
+        default=CALLGRIND_GAMES,
+        help="games of each kind counted under callgrind (0: none)",
+    )
     args = parser.parse_args()
     for what, budget, figure, ratio in rows(args.seconds, args.anchor, args.callgrind_games):
         shown = f"{ratio:6.2f}" if ratio else "     -"

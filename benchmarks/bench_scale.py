@@ -54,8 +54,9 @@ def guild_of(shard: int, count: int) -> int:
     return guild
 
 
-async def work(database: str, shard: int, count: int, games: int, seconds: float,
-               rate: float, channels: int) -> None:
+async def work(
+    database: str, shard: int, count: int, games: int, seconds: float, rate: float, channels: int
+) -> None:
     """One worker: open ``games`` games in its shard's guild, say so, wait for the go
     (a line on stdin), click for ``seconds`` (flat out, or ``rate`` clicks/s arriving),
     print the latencies as JSON. Channel ids start at ``channels`` (a database may
@@ -63,8 +64,9 @@ async def work(database: str, shard: int, count: int, games: int, seconds: float
     store = await Store.open(database if "://" in database else Path(database))
     seeds = iter(range(shard * 10**8 + 1, 10**9))
     service = GameService(store, seeds=lambda: next(seeds))
-    tables = [Table(service, channels + 10**7 * shard + k, guild_of(shard, count))
-              for k in range(games)]
+    tables = [
+        Table(service, channels + 10**7 * shard + k, guild_of(shard, count)) for k in range(games)
+    ]
     for table in tables:
         await table.open()
     warm_up = random.Random(0)
@@ -87,6 +89,7 @@ async def flat_out(tables: list[Table], seconds: float) -> list[float]:
     async def keep_clicking(table: Table) -> None:
         while time.perf_counter() < end:
             latencies.append(await table.click(rng))
+
     await asyncio.gather(*(keep_clicking(t) for t in tables))
     return latencies
 
@@ -99,6 +102,7 @@ async def arriving(tables: list[Table], seconds: float, rate: float) -> list[flo
     async def arrive(table: Table, due: float) -> None:
         await table.click(rng)
         latencies.append(loop.time() - due)
+
     pending, start = [], loop.time()
     for k in range(int(seconds * rate)):
         due = start + k / rate
@@ -109,17 +113,30 @@ async def arriving(tables: list[Table], seconds: float, rate: float) -> list[flo
     return latencies
 
 
-async def run(database: str, processes: int, seconds: float,
-              rate: float = 0.0) -> tuple[list[float], float]:
+async def run(
+    database: str, processes: int, seconds: float, rate: float = 0.0
+) -> tuple[list[float], float]:
     """Latencies of the clicks of ``processes`` workers sharing ``GAMES`` games, and
     the seconds until the last was answered."""
     run = next(RUNS)
-    workers = [await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "benchmarks.bench_scale", "--worker", database, str(shard),
-        str(processes), str(GAMES // processes), str(seconds), str(rate / processes),
-        str(10**9 * run),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        for shard in range(processes)]
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "benchmarks.bench_scale",
+            "--worker",
+            database,
+            str(shard),
+            str(processes),
+            str(GAMES // processes),
+            str(seconds),
+            str(rate / processes),
+            str(10**9 * run),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for shard in range(processes)
+    ]
     for worker in workers:  # every game open before any click
         assert worker.stdout is not None
         line = await worker.stdout.readline()
@@ -146,14 +163,15 @@ def rows_for(backend: str, database: Iterator[str], seconds: float) -> list[Row]
     for processes in (1, 2):
         name = f"scale: {backend}, {processes} process{'es' if processes > 1 else ''}"
         latencies, elapsed = asyncio.run(run(next(database), processes, seconds))
-        found += [(f"{name}, flat out, clicks/s", "", f"{len(latencies) / elapsed:,.0f}/s",
-                   0.0),
-                  (f"{name}, flat out, p99", "", ms(percentile(latencies, 0.99)), 0.0)]
+        found += [
+            (f"{name}, flat out, clicks/s", "", f"{len(latencies) / elapsed:,.0f}/s", 0.0),
+            (f"{name}, flat out, p99", "", ms(percentile(latencies, 0.99)), 0.0),
+        ]
         latencies, _ = asyncio.run(run(next(database), processes, seconds, ARRIVING))
-        found += [(f"{name}, {ARRIVING:,.0f}/s arriving, p50", "",
-                   ms(statistics.median(latencies)), 0.0),
-                  (f"{name}, {ARRIVING:,.0f}/s arriving, p99", "",
-                   ms(percentile(latencies, 0.99)), 0.0)]
+        found += [
+            (f"{name}, {ARRIVING:,.0f}/s arriving, p50", "", ms(statistics.median(latencies)), 0.0),
+            (f"{name}, {ARRIVING:,.0f}/s arriving, p99", "", ms(percentile(latencies, 0.99)), 0.0),
+        ]
     return found
 
 
@@ -201,8 +219,17 @@ def main() -> None:
     args = parser.parse_args()
     if args.worker:
         database, shard, count, games, seconds, rate, channels = args.worker
-        asyncio.run(work(database, int(shard), int(count), int(games), float(seconds),
-                         float(rate), int(channels)))
+        asyncio.run(
+            work(
+                database,
+                int(shard),
+                int(count),
+                int(games),
+                float(seconds),
+                float(rate),
+                int(channels),
+            )
+        )
         return
     for what, budget, figure, ratio in rows(args.quick, args.postgres):
         shown = f"{ratio:.2f}" if ratio else ""

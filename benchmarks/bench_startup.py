@@ -90,7 +90,6 @@ asyncio.run(main("--where" in sys.argv))
 """
 
 
-
 def states(count: int, seed: int = 1) -> list[tuple[str, list[int], dict]]:
     """``count`` mid-game states of every variant, played with random legal moves."""
     rng = random.Random(seed)
@@ -115,24 +114,45 @@ def fill(path: Path, games: int, running: int) -> None:
     for gid in range(1, games + 1):
         variant, players, state = samples[gid % len(samples)]
         status = "running" if gid <= running else "finished"
-        rows.append((gid, 1, 1_000 + gid, players[0], variant, "{}", gid, json.dumps(players),
-                     json.dumps(state), status, 40, NOW - 3_600, NOW,
-                     None if status == "running" else NOW))
-        moves += [(gid, seq, players[seq % len(players)], '{"kind": "pass"}', NOW)
-                  for seq in range(1, 41)]
+        rows.append(
+            (
+                gid,
+                1,
+                1_000 + gid,
+                players[0],
+                variant,
+                "{}",
+                gid,
+                json.dumps(players),
+                json.dumps(state),
+                status,
+                40,
+                NOW - 3_600,
+                NOW,
+                None if status == "running" else NOW,
+            )
+        )
+        moves += [
+            (gid, seq, players[seq % len(players)], '{"kind": "pass"}', NOW) for seq in range(1, 41)
+        ]
     with sqlite3.connect(path, isolation_level=None) as db:
         db.execute("BEGIN")
-        db.executemany("INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
-                       "seed, players, state, status, version, created_at, updated_at, "
-                       "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        db.executemany("INSERT INTO moves (game_id, seq, player_id, move, created_at) "
-                       "VALUES (?, ?, ?, ?, ?)", moves)
+        db.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
+            "seed, players, state, status, version, created_at, updated_at, "
+            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        db.executemany(
+            "INSERT INTO moves (game_id, seq, player_id, move, created_at) VALUES (?, ?, ?, ?, ?)",
+            moves,
+        )
         db.execute("COMMIT")
 
 
-
-def measure(games: int = 10_000, running: int = 1_000,
-            where: bool = False) -> tuple[dict[str, float], list[str]]:
+def measure(
+    games: int = 10_000, running: int = 1_000, where: bool = False
+) -> tuple[dict[str, float], list[str]]:
     """Fill a store, start a fresh process on it: its figures by name, and (``where``)
     the lines telling what holds the memory."""
     with tempfile.TemporaryDirectory() as folder:
@@ -141,13 +161,25 @@ def measure(games: int = 10_000, running: int = 1_000,
         async def create() -> None:
             async with Store(path):
                 pass
+
         asyncio.run(create())
         fill(path, games, running)
-        lines = subprocess.run([sys.executable, "-c", CHILD, str(path),
-                                *(["--where"] if where else [])],
-                               check=True, capture_output=True, text=True).stdout.splitlines()
-    names = ("restored", "import_s", "read_s", "restore_s", "ready_s", "imports_mb", "rss_mb",
-             "drawn_mb")
+        lines = subprocess.run(
+            [sys.executable, "-c", CHILD, str(path), *(["--where"] if where else [])],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()
+    names = (
+        "restored",
+        "import_s",
+        "read_s",
+        "restore_s",
+        "ready_s",
+        "imports_mb",
+        "rss_mb",
+        "drawn_mb",
+    )
     found = dict(zip(names, map(float, lines[0].split()), strict=True))
     return found, [line.removeprefix("# ") for line in lines[1:]]
 
@@ -157,22 +189,35 @@ def rows(games: int = 10_000, running: int = 1_000) -> list[tuple[str, str, str,
     return table(measure(games, running)[0], games, running)
 
 
-def table(found: dict[str, float], games: int, running: int
-          ) -> list[tuple[str, str, str, float]]:
+def table(found: dict[str, float], games: int, running: int) -> list[tuple[str, str, str, float]]:
     where = f"{games:,} games, {running:,} running"
     return [
-        (f"start-up: ready ({where})", f"< {READY_BUDGET_S:g} s", f"{found['ready_s']:.2f} s",
-         found["ready_s"] / READY_BUDGET_S),
+        (
+            f"start-up: ready ({where})",
+            f"< {READY_BUDGET_S:g} s",
+            f"{found['ready_s']:.2f} s",
+            found["ready_s"] / READY_BUDGET_S,
+        ),
         ("start-up: of which imports", "", f"{found['import_s']:.2f} s", 0.0),
-        ("start-up: read, then open the running games", "",
-         f"{found['read_s']:.2f} + {found['restore_s']:.2f} s", 0.0),
-        (f"memory: resident, {int(found['restored']):,} games open",
-         f"<= {MEMORY_BUDGET_MB:g} MB", f"{found['rss_mb']:.1f} MB",
-         found["rss_mb"] / MEMORY_BUDGET_MB),
+        (
+            "start-up: read, then open the running games",
+            "",
+            f"{found['read_s']:.2f} + {found['restore_s']:.2f} s",
+            0.0,
+        ),
+        (
+            f"memory: resident, {int(found['restored']):,} games open",
+            f"<= {MEMORY_BUDGET_MB:g} MB",
+            f"{found['rss_mb']:.1f} MB",
+            found["rss_mb"] / MEMORY_BUDGET_MB,
+        ),
         ("memory: of which the imports", "", f"{found['imports_mb']:.1f} MB", 0.0),
-        ("memory: the same, a sheet of each variant then drawn",
-         f"<= {DRAWN_BUDGET_MB:g} MB", f"{found['drawn_mb']:.1f} MB",
-         found["drawn_mb"] / DRAWN_BUDGET_MB),
+        (
+            "memory: the same, a sheet of each variant then drawn",
+            f"<= {DRAWN_BUDGET_MB:g} MB",
+            f"{found['drawn_mb']:.1f} MB",
+            found["drawn_mb"] / DRAWN_BUDGET_MB,
+        ),
     ]
 
 

@@ -37,8 +37,9 @@ BATCH = 20_000
 Row = tuple[Any, ...]
 
 
-def fake_games(rng: random.Random, guild: int, players: list[int], results: int,
-               first_id: int, span: float) -> tuple[list[Row], list[Row], list[Row]]:
+def fake_games(
+    rng: random.Random, guild: int, players: list[int], results: int, first_id: int, span: float
+) -> tuple[list[Row], list[Row], list[Row]]:
     """Rows for ``games``, ``matches`` and ``results`` until ``results`` player lines."""
     games: list[Row] = []
     matches: list[Row] = []
@@ -54,14 +55,31 @@ def fake_games(rng: random.Random, guild: int, players: list[int], results: int,
         started = finished - rng.uniform(600, 2_400)
         scores = [rng.randint(-20, 140) for _ in seats]
         ordered = sorted(scores, reverse=True)
-        games.append((game_id, guild, 1, guild, variant, "{}", 1, "[]", "finished", 2,
-                      started, finished, finished))
-        matches.append((game_id, guild, 1, variant, started, finished, rng.randint(12, 40),
-                        len(seats), 1))
+        games.append(
+            (
+                game_id,
+                guild,
+                1,
+                guild,
+                variant,
+                "{}",
+                1,
+                "[]",
+                "finished",
+                2,
+                started,
+                finished,
+                finished,
+            )
+        )
+        matches.append(
+            (game_id, guild, 1, variant, started, finished, rng.randint(12, 40), len(seats), 1)
+        )
         for seat, (player, score) in enumerate(zip(seats, scores, strict=True)):
             rank = ordered.index(score) + 1
-            lines.append((game_id, player, guild, variant, seat, score, rank, int(rank == 1), 1,
-                          finished))
+            lines.append(
+                (game_id, player, guild, variant, seat, score, rank, int(rank == 1), 1, finished)
+            )
         game_id += 1
     return games, matches, lines
 
@@ -72,47 +90,62 @@ def fill(path: Path, results: int, players: int, span_days: float, seed: int = 7
     ids = [10**17 + 7_919 * k for k in range(players)]
     span = span_days * 86_400
     games, matches, lines = fake_games(rng, GUILD, ids, results, 1, span)
-    noise = fake_games(rng, OTHER_GUILD, ids[: players // 10], results // 20, len(games) + 1,
-                       span)
+    noise = fake_games(rng, OTHER_GUILD, ids[: players // 10], results // 20, len(games) + 1, span)
     with sqlite3.connect(path, isolation_level=None) as db:
-        for table, marks, rows in (("games", 13, games + noise[0]),
-                                   ("matches", 9, matches + noise[1]),
-                                   ("results", 10, lines + noise[2])):
+        for table, marks, rows in (
+            ("games", 13, games + noise[0]),
+            ("matches", 9, matches + noise[1]),
+            ("results", 10, lines + noise[2]),
+        ):
             columns = {
                 "games": "id, guild_id, channel_id, host_id, variant, options, seed, players, "
-                         "status, version, created_at, updated_at, finished_at",
+                "status, version, created_at, updated_at, finished_at",
                 "matches": "game_id, guild_id, channel_id, variant, started_at, finished_at, "
-                           "turns, players, counted",
+                "turns, players, counted",
                 "results": "game_id, player_id, guild_id, variant, seat, score, rank, won, "
-                           "counted, finished_at",
+                "counted, finished_at",
             }[table]
             sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * marks)})"
             for start in range(0, len(rows), BATCH):
                 db.execute("BEGIN")
-                db.executemany(sql, rows[start:start + BATCH])
+                db.executemany(sql, rows[start : start + BATCH])
                 db.execute("COMMIT")
         # every game reviewed, every person's accuracy kept (what /qwixx stats averages)
         reviewed = [(g[0], g[1], NOW) for g in games + noise[0]]
-        accuracies = [(line[0], line[1], line[2], line[3], line[9], rng.random(),
-                       rng.randint(20, 60), 0) for line in lines + noise[2]]
+        accuracies = [
+            (line[0], line[1], line[2], line[3], line[9], rng.random(), rng.randint(20, 60), 0)
+            for line in lines + noise[2]
+        ]
         # and every person rated in every variant they played (the rating shown per variant)
         rated = sorted({(line[2], line[3], line[1]) for line in lines + noise[2]})
-        ratings = [(guild, variant, player, rng.uniform(15, 35), rng.uniform(1, 8),
-                    rng.randint(1, 300)) for guild, variant, player in rated]
+        ratings = [
+            (guild, variant, player, rng.uniform(15, 35), rng.uniform(1, 8), rng.randint(1, 300))
+            for guild, variant, player in rated
+        ]
         for sql, rows in (
-                ("INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
-                 "VALUES (?, ?, ?, ?, ?, ?)", ratings),
-                ("INSERT INTO reviewed_games (game_id, guild_id, reviewed_at) VALUES (?, ?, ?)",
-                 reviewed),
-                ("INSERT INTO accuracies (game_id, player_id, guild_id, variant, finished_at, "
-                 "accuracy, decisions, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", accuracies)):
+            (
+                "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                ratings,
+            ),
+            (
+                "INSERT INTO reviewed_games (game_id, guild_id, reviewed_at) VALUES (?, ?, ?)",
+                reviewed,
+            ),
+            (
+                "INSERT INTO accuracies (game_id, player_id, guild_id, variant, finished_at, "
+                "accuracy, decisions, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                accuracies,
+            ),
+        ):
             for start in range(0, len(rows), BATCH):
                 db.execute("BEGIN")
-                db.executemany(sql, rows[start:start + BATCH])
+                db.executemany(sql, rows[start : start + BATCH])
                 db.execute("COMMIT")
-        db.executemany("INSERT INTO player_names (guild_id, user_id, name, updated_at) "
-                       "VALUES (?, ?, ?, ?)", [(GUILD, p, f"player{k}", NOW)
-                                               for k, p in enumerate(ids)])
+        db.executemany(
+            "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)",
+            [(GUILD, p, f"player{k}", NOW) for k, p in enumerate(ids)],
+        )
     return len(games)
 
 
@@ -131,9 +164,13 @@ async def main() -> None:
     parser.add_argument("--results", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=1_000)
     parser.add_argument("--runs", type=int, default=25)
-    parser.add_argument("--span-days", type=float, default=SPAN_DAYS,
-                        help="finish times spread over this many days before now "
-                             "(e.g. 17 puts the whole history in this month)")
+    parser.add_argument(
+        "--span-days",
+        type=float,
+        default=SPAN_DAYS,
+        help="finish times spread over this many days before now "
+        "(e.g. 17 puts the whole history in this month)",
+    )
     args = parser.parse_args()
     timings = await measure(args.results, args.players, args.span_days, args.runs, verbose=True)
     width = max(len(name) for name, _ in timings)
@@ -144,8 +181,13 @@ async def main() -> None:
     print(f"slowest: {worst:.2f} ms ({'within' if worst < TARGET_MS else 'OVER'} the target)")
 
 
-async def measure(results: int = 100_000, players: int = 1_000, span_days: float = SPAN_DAYS,
-                  runs: int = 25, verbose: bool = False) -> list[tuple[str, float]]:
+async def measure(
+    results: int = 100_000,
+    players: int = 1_000,
+    span_days: float = SPAN_DAYS,
+    runs: int = 25,
+    verbose: bool = False,
+) -> list[tuple[str, float]]:
     """Fill a temporary store and time every query: (name, median ms) pairs."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
@@ -156,10 +198,12 @@ async def measure(results: int = 100_000, players: int = 1_000, span_days: float
         async with Store(path, clock=lambda: NOW) as store:
             await store.rebuild_player_totals()
             if verbose:
-                print(f"filled {results:,} results in {count:,} games over {players:,} "
-                      f"players in one guild over {span_days:g} days in "
-                      f"{time.perf_counter() - start:.1f} s (+{results // 20:,} results in "
-                      "another guild)")
+                print(
+                    f"filled {results:,} results in {count:,} games over {players:,} "
+                    f"players in one guild over {span_days:g} days in "
+                    f"{time.perf_counter() - start:.1f} s (+{results // 20:,} results in "
+                    "another guild)"
+                )
             return await timings(store, runs)
 
 
@@ -171,12 +215,25 @@ async def timings(store: Store, runs: int) -> list[tuple[str, float]]:
     cases: list[tuple[str, Callable[[], Awaitable[object]]]] = []
     for period in ("all", "month", "week"):
         for sort in SORTS:
-            cases.append((f"leaderboard period={period} sort={sort}",
-                          partial(service.leaderboard, GUILD, typical, period=period,
-                                  sort=sort)))
-        cases.append((f"leaderboard period={period} variant=longo sort=average",
-                      partial(service.leaderboard, GUILD, typical, variant="longo",
-                              period=period, sort="average")))
+            cases.append(
+                (
+                    f"leaderboard period={period} sort={sort}",
+                    partial(service.leaderboard, GUILD, typical, period=period, sort=sort),
+                )
+            )
+        cases.append(
+            (
+                f"leaderboard period={period} variant=longo sort=average",
+                partial(
+                    service.leaderboard,
+                    GUILD,
+                    typical,
+                    variant="longo",
+                    period=period,
+                    sort="average",
+                ),
+            )
+        )
     cases += [
         ("stats (a typical player)", lambda: service.player(GUILD, typical)),
         ("stats (the most winning player)", lambda: service.player(GUILD, regular)),

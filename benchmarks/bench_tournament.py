@@ -31,8 +31,16 @@ from tests.tournament.helpers import run
 BUDGET_MS = 50.0
 PLAYERS = 256
 SEED = 2026
-NAMES = ("Maximilian Alexander von Schönhausen-Überlingen", "王小明🎲", "Zoë Ñúñez 🐉✨",
-         "Zofia Wiśniewska", "Mehmet Yılmaz", "さくら", "김민준", "João Pedro")
+NAMES = (
+    "Maximilian Alexander von Schönhausen-Überlingen",
+    "王小明🎲",
+    "Zoë Ñúñez 🐉✨",
+    "Zofia Wiśniewska",
+    "Mehmet Yılmaz",
+    "さくら",
+    "김민준",
+    "João Pedro",
+)
 Row = tuple[str, str, str, float]
 
 
@@ -62,10 +70,16 @@ def rows(quick: bool = False, runs: int | None = None) -> list[Row]:
 
     def image() -> bytes:
         found = standings(settings, entrants, rounds, results)
-        table = BoardTable("Bench Cup — standings", f"after round {len(rounds)} of "
-                           f"{MAX_ROUNDS} · {PLAYERS} players", "#", "Player",
-                           ("Points", "Opp.", "Score"), standings_rows(found, names, viewer, notes),
-                           "Ties: opponents' points, then total score.", sorted_column=0)
+        table = BoardTable(
+            "Bench Cup — standings",
+            f"after round {len(rounds)} of {MAX_ROUNDS} · {PLAYERS} players",
+            "#",
+            "Player",
+            ("Points", "Opp.", "Score"),
+            standings_rows(found, names, viewer, notes),
+            "Ties: opponents' points, then total score.",
+            sorted_column=0,
+        )
         return render_standings(table)
 
     seat = cpu_ms(lambda: next_round(settings, entrants, rounds, results, SEED), runs)
@@ -73,12 +87,25 @@ def rows(quick: bool = False, runs: int | None = None) -> list[Row]:
     draw = cpu_ms(image, runs)
     size = len(image())
     return [
-        (f"tournament: seat a round of {PLAYERS}", f"<= {BUDGET_MS:g} ms",
-         f"{seat[0]:.1f} ms", seat[0] / BUDGET_MS),
-        (f"  (round {seated.number} of {MAX_ROUNDS}: {seated.repeats} repeats; "
-         f"slowest {seat[1]:.1f} ms)", "", "", 0.0),
-        (f"tournament: standings image of {PLAYERS}", f"<= {BUDGET_MS:g} ms",
-         f"{draw[0]:.1f} ms", draw[0] / BUDGET_MS),
+        (
+            f"tournament: seat a round of {PLAYERS}",
+            f"<= {BUDGET_MS:g} ms",
+            f"{seat[0]:.1f} ms",
+            seat[0] / BUDGET_MS,
+        ),
+        (
+            f"  (round {seated.number} of {MAX_ROUNDS}: {seated.repeats} repeats; "
+            f"slowest {seat[1]:.1f} ms)",
+            "",
+            "",
+            0.0,
+        ),
+        (
+            f"tournament: standings image of {PLAYERS}",
+            f"<= {BUDGET_MS:g} ms",
+            f"{draw[0]:.1f} ms",
+            draw[0] / BUDGET_MS,
+        ),
         (f"  ({size:,} B PNG; slowest {draw[1]:.1f} ms)", "", "", 0.0),
     ]
 

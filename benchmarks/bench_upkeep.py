@@ -61,8 +61,9 @@ async def play(store: Store, game_number: int, rng: random.Random) -> None:
     """One whole game through the service: a lobby, its players, random legal moves."""
     service = GameService(store, seeds=lambda: rng.randrange(2**31))
     seats = [PEOPLE[k] for k in rng.sample(range(50), rng.randint(2, 4))]
-    record = await service.open_lobby(GUILDS[0], 1_000 + game_number, seats[0],
-                                      VARIANTS[game_number % len(VARIANTS)])
+    record = await service.open_lobby(
+        GUILDS[0], 1_000 + game_number, seats[0], VARIANTS[game_number % len(VARIANTS)]
+    )
     for person in seats[1:]:
         await service.join(record.id, person)
     game = (await service.start(record.id, seats[0])).game
@@ -70,8 +71,7 @@ async def play(store: Store, game_number: int, rng: random.Random) -> None:
         decision = game.decision()
         player = min(decision.waiting)
         move = rng.choice(game.legal_moves(player))
-        game = (await service.act(record.id, player, decision.turn, decision.phase,
-                                  move)).game
+        game = (await service.act(record.id, player, decision.turn, decision.phase, move)).game
     done = await store.get_game(record.id)
     assert done is not None
     await store.set_shown(done.id, done.version, None, {})  # its channel shows the end
@@ -94,6 +94,7 @@ def templates(folder: Path, count: int, seed: int) -> list[dict[str, list[Row]]]
         async with Store(path) as store:
             for number in range(count):
                 await play(store, number, rng)
+
     asyncio.run(run())
     with closing(sqlite3.connect(path)) as db:
         ids = [row[0] for row in db.execute("SELECT id FROM games ORDER BY id")]
@@ -108,8 +109,9 @@ def schema(path: Path, version: int | None) -> None:
         db.execute("COMMIT")
 
 
-def copies(made: list[dict[str, list[Row]]], games: int,
-           seed: int) -> Iterator[dict[str, list[Row]]]:
+def copies(
+    made: list[dict[str, list[Row]]], games: int, seed: int
+) -> Iterator[dict[str, list[Row]]]:
     """Each game of the history: a template's rows under a new id, server, people and
     time; the oldest game first."""
     rng = random.Random(seed)
@@ -134,8 +136,13 @@ def copies(made: list[dict[str, list[Row]]], games: int,
                 for key in ("player_id", "host_id", "player"):
                     if new.get(key) in people:
                         new[key] = people[new[key]]
-                for key in ("created_at", "updated_at", "finished_at", "started_at",
-                            "stage_started"):
+                for key in (
+                    "created_at",
+                    "updated_at",
+                    "finished_at",
+                    "started_at",
+                    "stage_started",
+                ):
                     if new.get(key) is not None:
                         new[key] = float(new[key]) + shift
                 if "channel_id" in new:
@@ -144,24 +151,34 @@ def copies(made: list[dict[str, list[Row]]], games: int,
         yield moved
 
 
-def build(path: Path, made: list[dict[str, list[Row]]], games: int,
-          version: int | None = None, seed: int = 7) -> None:
+def build(
+    path: Path,
+    made: list[dict[str, list[Row]]],
+    games: int,
+    version: int | None = None,
+    seed: int = 7,
+) -> None:
     """The history of ``games`` finished games in a new SQLite file at ``path``."""
     schema(path, version)
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("PRAGMA journal_mode = WAL")
-        names = {t: [c[1] for c in db.execute(f'PRAGMA table_info("{t}")')
-                     if c[1] in made[0][t][0]] for t in TABLES}
+        names = {
+            t: [c[1] for c in db.execute(f'PRAGMA table_info("{t}")') if c[1] in made[0][t][0]]
+            for t in TABLES
+        }
         pending: dict[str, list[Row]] = {t: [] for t in TABLES}
 
         def flush() -> None:
             db.execute("BEGIN")
             for table, rows in pending.items():
-                db.executemany(f'INSERT INTO "{table}" ({", ".join(names[table])}) VALUES '
-                               f'({", ".join("?" * len(names[table]))})',
-                               [tuple(row[n] for n in names[table]) for row in rows])
+                db.executemany(
+                    f'INSERT INTO "{table}" ({", ".join(names[table])}) VALUES '
+                    f"({', '.join('?' * len(names[table]))})",
+                    [tuple(row[n] for n in names[table]) for row in rows],
+                )
                 rows.clear()
             db.execute("COMMIT")
+
         for number, game in enumerate(copies(made, games, seed), 1):
             for table, rows in game.items():
                 pending[table] += rows
@@ -170,17 +187,20 @@ def build(path: Path, made: list[dict[str, list[Row]]], games: int,
         flush()
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     if version is None:
+
         async def totals() -> None:
             async with Store(path) as store:
                 await store.rebuild_player_totals()
+
         asyncio.run(totals())
 
 
 def command(*args: str) -> float:
     """Seconds ``python -m bot ARGS`` takes (it must succeed); its output is shown."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *args], capture_output=True, text=True, check=False
+    )
     seconds = time.perf_counter() - start
     print("  " + "\n  ".join((done.stdout + done.stderr).strip().splitlines()))
     if done.returncode:
@@ -190,6 +210,7 @@ def command(*args: str) -> float:
 
 def rating(path: Path) -> float:
     """Seconds the first start's rating of every counted game takes."""
+
     async def run() -> float:
         async with Store(path) as store:
             start = time.perf_counter()
@@ -197,6 +218,7 @@ def rating(path: Path) -> float:
             seconds = time.perf_counter() - start
         print(f"  rated {rated:,} games")
         return seconds
+
     return asyncio.run(run())
 
 
@@ -234,14 +256,17 @@ def main() -> None:
         history.unlink(missing_ok=True)
         build(history, made, args.games)
         logs = sum(len(t["moves"]) + len(t["game_events"]) for t in made) / len(made)
-        print(f"built {args.games:,} finished games ({logs:.0f} moves and events a game, "
-              f"from {len(made)} played) in {time.perf_counter() - start:.0f} s: "
-              f"{history.stat().st_size / 1e9:.2f} GB")
+        print(
+            f"built {args.games:,} finished games ({logs:.0f} moves and events a game, "
+            f"from {len(made)} played) in {time.perf_counter() - start:.0f} s: "
+            f"{history.stat().st_size / 1e9:.2f} GB"
+        )
         times: list[tuple[str, float]] = []
         half = time.strftime("%Y-%m-%d", time.gmtime(NOW - YEAR / 2))
         if "backup" in only:
-            times.append(("backup", command("backup", str(folder / "backup.db"),
-                                            "--database", str(history))))
+            times.append(
+                ("backup", command("backup", str(folder / "backup.db"), "--database", str(history)))
+            )
             (folder / "backup.db").unlink()
         if "copy-db" in only:
             with postgres(args.postgres) as url:
@@ -257,10 +282,13 @@ def main() -> None:
             old = folder / "old.db"
             old.unlink(missing_ok=True)
             build(old, made, args.games, version=OLD_SCHEMA)
-            print(f"built the same history at schema version {OLD_SCHEMA}: "
-                  f"{old.stat().st_size / 1e9:.2f} GB")
-            times.append((f"migrate (from version {OLD_SCHEMA})",
-                          command("migrate", "--database", str(old))))
+            print(
+                f"built the same history at schema version {OLD_SCHEMA}: "
+                f"{old.stat().st_size / 1e9:.2f} GB"
+            )
+            times.append(
+                (f"migrate (from version {OLD_SCHEMA})", command("migrate", "--database", str(old)))
+            )
     width = max((len(name) for name, _ in times), default=0)
     print(f"\n{'command':<{width}}  seconds  ({args.games:,} games)")
     for name, seconds in times:

@@ -132,8 +132,14 @@ def channel_of(call: Call) -> int | None:
     return None
 
 
-async def outage(channels: int, database: Path, *, end_sessions: bool = True,
-                 restart: bool = False, timeout: float = 60.0) -> Outage:
+async def outage(
+    channels: int,
+    database: Path,
+    *,
+    end_sessions: bool = True,
+    restart: bool = False,
+    timeout: float = 60.0,
+) -> Outage:
     """Play the outage through the stand-in and measure it (``restart``: the bot stops
     while Discord is away, and a new one starts once it is back)."""
     result = Outage(channels)
@@ -141,12 +147,21 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
     seeds = iter(range(1, 1_000_000))
     names = tuple(f"table-{i}" for i in range(channels))
     with quick_reconnects():
-        async with Sandbox(guilds=[GuildSpec(channels=names)], members=["Ana"],
-                           settle=0.02, timeout=timeout) as sb:
+        async with Sandbox(
+            guilds=[GuildSpec(channels=names)], members=["Ana"], settle=0.02, timeout=timeout
+        ) as sb:
+
             def new_bot() -> QwixxBot:
-                return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: next(seeds),
-                                clock=lambda: now[0], coalesce=0.05, tick=TICK,
-                                budget=WriteBudget(), limits=Limits())  # one member, many games
+                return QwixxBot(
+                    database,
+                    dev_guild=sb.guild.id,
+                    seeds=lambda: next(seeds),
+                    clock=lambda: now[0],
+                    coalesce=0.05,
+                    tick=TICK,
+                    budget=WriteBudget(),
+                    limits=Limits(),
+                )  # one member, many games
 
             bot = new_bot()
             await sb.run_bot(bot)
@@ -158,8 +173,9 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 result.channel_numbers[channel_id] = index
                 group = (channels - 1 - index) * 20 // channels  # 20 moments to fall behind
                 turn_time = TURN_TIME + group * int(STEP)
-                lobby = await service.open_lobby(sb.guild.id, channel_id, ana.id, "classic",
-                                                 turn_time=turn_time)
+                lobby = await service.open_lobby(
+                    sb.guild.id, channel_id, ana.id, "classic", turn_time=turn_time
+                )
                 for _ in range(COMPUTERS):
                     await service.add_computer(lobby.id, ana.id)
                 await service.start(lobby.id, ana.id)
@@ -177,6 +193,7 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 return not await lagging()
 
             await until(all_shown)
+
             async def position(gid: int) -> tuple[str, int, str]:
                 outcome = await service.get(gid)
                 assert outcome.game is not None
@@ -194,8 +211,9 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 if await service.due():
                     return False
                 moved = [gid for gid in games if await position(gid) != before[gid]]
-                return all([(await service.get(gid)).record.behind_since is not None
-                            for gid in moved])
+                return all(
+                    [(await service.get(gid)).record.behind_since is not None for gid in moved]
+                )
 
             async def running() -> bool:
                 for gid in games:
@@ -214,10 +232,10 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                         seen[gid] = result.ticks_away
             result.seconds_away = time.perf_counter() - went
             result.minutes_away = (now[0] - START) / 60
-            result.failed_requests = sum(1 for call in sb.server.calls[away_from:]
-                                         if call.status == 503)
-            result.oldest_first = [games[gid] for gid in sorted(games, key=lambda g:
-                                                                   (seen[g], g))]
+            result.failed_requests = sum(
+                1 for call in sb.server.calls[away_from:] if call.status == 503
+            )
+            result.oldest_first = [games[gid] for gid in sorted(games, key=lambda g: (seen[g], g))]
             for gid, channel_id in games.items():
                 result.missed_turns[channel_id] = turn_of(await service.get(gid)) - first_turn[gid]
 
@@ -232,15 +250,17 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 service = bot.table.service
 
             async def reconnected() -> bool:
-                return gateway.connected and (gateway.identifies > identifies
-                                              or gateway.resumes > resumes)
+                return gateway.connected and (
+                    gateway.identifies > identifies or gateway.resumes > resumes
+                )
 
             async def timed(check: Callable[[], Awaitable[bool]]) -> float:
                 await until(check)
                 return time.perf_counter() - started
 
             result.catch_up_seconds, result.reconnect_seconds = await asyncio.gather(
-                timed(all_shown), timed(reconnected))
+                timed(all_shown), timed(reconnected)
+            )
             result.reconnect = "identified" if gateway.identifies > identifies else "resumed"
             result.lagging_after = len(await lagging())
 
@@ -261,12 +281,18 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
                 shown = sb.messages(sb.server.world.channels[channel_id])
                 text = "\n".join(m.content for m in shown)
                 with using("en-US"):
-                    result.untold += [line for e in await service.events(gid)
-                                      if e.kind in ("penalty", "locked", "failed_throw")
-                                      for line in story.event_lines(e, [], "classic")
-                                      if line not in text]
-                result.ended += bool(shown and shown[-1].attachments
-                                     and shown[-1].attachments[0].filename == "scoreboard.png")
+                    result.untold += [
+                        line
+                        for e in await service.events(gid)
+                        if e.kind in ("penalty", "locked", "failed_throw")
+                        for line in story.event_lines(e, [], "classic")
+                        if line not in text
+                    ]
+                result.ended += bool(
+                    shown
+                    and shown[-1].attachments
+                    and shown[-1].attachments[0].filename == "scoreboard.png"
+                )
             result.rate_limited = sum(1 for call in sb.server.calls if call.status == 429)
             result.failures = [str(f) for f in sb.failures]
     return result
@@ -275,44 +301,57 @@ async def outage(channels: int, database: Path, *, end_sessions: bool = True,
 def report(result: Outage) -> str:
     writes = sorted(result.writes.values()) or [0]
     missed = sorted(result.missed_turns.values()) or [0]
-    return "\n".join([
-        f"channels: {result.channels}; Discord away {result.minutes_away:.0f} min by the "
-        f"bot's clock ({result.ticks_away} steps of {STEP:.0f} s)",
-        f"turns missed per channel: min {missed[0]}, median {missed[len(missed) // 2]}, "
-        f"max {missed[-1]}",
-        f"requests answered 503 while away: {result.failed_requests} in "
-        f"{result.seconds_away:.1f} s (the timer loop ticks every {TICK} s)",
-        f"reconnect: {result.reconnect} after {result.reconnect_seconds:.2f} s",
-        f"catch-up: {result.catch_up_seconds:.2f} s until every channel showed its game",
-        f"writes: {sum(writes)} in all; per channel min {writes[0]}, median "
-        f"{writes[len(writes) // 2]}, max {writes[-1]}",
-        f"posts per channel: max {max(result.posts.values(), default=0)}; summaries per "
-        f"channel: {sorted(set(result.summaries.values()))}; one-line-per-turn lines "
-        f"posted: {result.turn_lines}",
-        "caught up in the order (channel numbers): "
-        f"{' '.join(str(result.channel_numbers[c]) for c in result.order)}",
-        f"stored penalties, locks and failed throws not in their channel: "
-        f"{len(result.untold)}",
-        f"429s: {result.rate_limited}; oldest first: "
-        f"{result.order == result.oldest_first}; still lagging: {result.lagging_after}; "
-        f"stand-in failures: {len(result.failures)}",
-    ])
+    return "\n".join(
+        [
+            f"channels: {result.channels}; Discord away {result.minutes_away:.0f} min by the "
+            f"bot's clock ({result.ticks_away} steps of {STEP:.0f} s)",
+            f"turns missed per channel: min {missed[0]}, median {missed[len(missed) // 2]}, "
+            f"max {missed[-1]}",
+            f"requests answered 503 while away: {result.failed_requests} in "
+            f"{result.seconds_away:.1f} s (the timer loop ticks every {TICK} s)",
+            f"reconnect: {result.reconnect} after {result.reconnect_seconds:.2f} s",
+            f"catch-up: {result.catch_up_seconds:.2f} s until every channel showed its game",
+            f"writes: {sum(writes)} in all; per channel min {writes[0]}, median "
+            f"{writes[len(writes) // 2]}, max {writes[-1]}",
+            f"posts per channel: max {max(result.posts.values(), default=0)}; summaries per "
+            f"channel: {sorted(set(result.summaries.values()))}; one-line-per-turn lines "
+            f"posted: {result.turn_lines}",
+            "caught up in the order (channel numbers): "
+            f"{' '.join(str(result.channel_numbers[c]) for c in result.order)}",
+            f"stored penalties, locks and failed throws not in their channel: {len(result.untold)}",
+            f"429s: {result.rate_limited}; oldest first: "
+            f"{result.order == result.oldest_first}; still lagging: {result.lagging_after}; "
+            f"stand-in failures: {len(result.failures)}",
+        ]
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=100)
-    parser.add_argument("--resume", action="store_true",
-                        help="the gateway sessions survive the outage (a short one)")
-    parser.add_argument("--restart", action="store_true",
-                        help="the bot stops while Discord is away and starts once it is back")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="the gateway sessions survive the outage (a short one)",
+    )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="the bot stops while Discord is away and starts once it is back",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)  # the bot's warnings while Discord is away
     logging.getLogger("discord").setLevel(logging.CRITICAL)  # each reconnection attempt
     with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(outage(args.channels, Path(folder) / "qwixx.db",
-                                    end_sessions=not args.resume, restart=args.restart,
-                                    timeout=600.0))
+        result = asyncio.run(
+            outage(
+                args.channels,
+                Path(folder) / "qwixx.db",
+                end_sessions=not args.resume,
+                restart=args.restart,
+                timeout=600.0,
+            )
+        )
     print(report(result))
 
 

@@ -46,8 +46,10 @@ def report(figures: Figures, seconds: float, failures: int) -> None:
     print(f"games          {len(figures.games)} ({len(figures.finished)} finished)")
     print(f"interactions   {figures.interactions}")
     print(f"failures       {failures}")
-    print(f"max ack time   {figures.max_ack:.3f} s (budget {ACK_BUDGET:g} s, "
-          f"ratio {figures.max_ack / ACK_BUDGET:.2f})")
+    print(
+        f"max ack time   {figures.max_ack:.3f} s (budget {ACK_BUDGET:g} s, "
+        f"ratio {figures.max_ack / ACK_BUDGET:.2f})"
+    )
     print(f"wall time      {seconds:.0f} s")
 
 

@@ -168,8 +168,13 @@ class Table:
         player = rng.choice(waiting)
         soak.counts.clicks += 1
         try:
-            outcome = await soak.service.act(self.game_id, player, game.turn, decision.phase,
-                                             rng.choice(game.legal_moves(player)))
+            outcome = await soak.service.act(
+                self.game_id,
+                player,
+                game.turn,
+                decision.phase,
+                rng.choice(game.legal_moves(player)),
+            )
         except ServiceError:
             soak.counts.refused += 1
             self.game = (await soak.service.get(self.game_id)).game
@@ -192,9 +197,12 @@ class Sample:
 
 
 def show(sample: Sample, days: float, seconds: float) -> None:
-    print(f"{sample.clicks:>9,} {days:>6.1f} {sample.finished:>8,} {sample.rss_kb / 1024:>8.1f} "
-          f"{sample.fds:>4} {sample.locks:>6,} {sample.db / 1e6:>8.2f} {sample.wal / 1e6:>7.2f} "
-          f"{seconds:>7.0f}", flush=True)
+    print(
+        f"{sample.clicks:>9,} {days:>6.1f} {sample.finished:>8,} {sample.rss_kb / 1024:>8.1f} "
+        f"{sample.fds:>4} {sample.locks:>6,} {sample.db / 1e6:>8.2f} {sample.wal / 1e6:>7.2f} "
+        f"{seconds:>7.0f}",
+        flush=True,
+    )
 
 
 @dataclass
@@ -211,8 +219,16 @@ class Figures:
     locks_left: int  # the service's per-game locks once every click was answered
 
 
-async def soak(folder: Path, clicks: int, tables: int, day_clicks: int, every: int,
-               keep_days: float, seed: int, shown: bool = True) -> Figures:
+async def soak(
+    folder: Path,
+    clicks: int,
+    tables: int,
+    day_clicks: int,
+    every: int,
+    keep_days: float,
+    seed: int,
+    shown: bool = True,
+) -> Figures:
     """Play ``clicks`` clicks (see the module's docstring) on a file in ``folder``;
     with ``shown``, print each sample as it is taken."""
     path = folder / "soak.db"
@@ -220,8 +236,9 @@ async def soak(folder: Path, clicks: int, tables: int, day_clicks: int, every: i
     store = await Store.open(path, clock=clock)
     seeds = iter(range(1, 10**9))
     service = GameService(store, seeds=lambda: next(seeds), clock=clock)
-    state = Soak(service, StatsService(store, clock=clock), RatingService(store), clock,
-                 random.Random(seed))
+    state = Soak(
+        service, StatsService(store, clock=clock), RatingService(store), clock, random.Random(seed)
+    )
     channels = [Table(state, 1 + k % GUILDS, 10_000 + k) for k in range(tables)]
     tune_gc()  # as the bot sets its collector once started
     step = DAY / day_clicks
@@ -229,8 +246,10 @@ async def soak(folder: Path, clicks: int, tables: int, day_clicks: int, every: i
     wal_max = 0
     started = time.monotonic()
     if shown:
-        print(f"{'clicks':>9} {'days':>6} {'finished':>8} {'RSS MB':>8} {'fds':>4} "
-              f"{'locks':>6} {'db MB':>8} {'WAL MB':>7} {'seconds':>7}")
+        print(
+            f"{'clicks':>9} {'days':>6} {'finished':>8} {'RSS MB':>8} {'fds':>4} "
+            f"{'locks':>6} {'db MB':>8} {'WAL MB':>7} {'seconds':>7}"
+        )
     next_sample, next_read = 0, 1_000
     while state.counts.clicks < clicks:
         before = state.counts.clicks
@@ -246,9 +265,15 @@ async def soak(folder: Path, clicks: int, tables: int, day_clicks: int, every: i
             await state.stats.history(guild)
             next_read += 1_000
         if state.counts.clicks >= next_sample:
-            sample = Sample(state.counts.clicks, rss_kb(), open_fds(),
-                            len(getattr(service, "_locks", ())), size(path),
-                            size(path.with_name("soak.db-wal")), state.counts.finished)
+            sample = Sample(
+                state.counts.clicks,
+                rss_kb(),
+                open_fds(),
+                len(getattr(service, "_locks", ())),
+                size(path),
+                size(path.with_name("soak.db-wal")),
+                state.counts.finished,
+            )
             samples.append(sample)
             if shown:
                 show(sample, (clock.now - START) / DAY, time.monotonic() - started)
@@ -260,34 +285,45 @@ async def soak(folder: Path, clicks: int, tables: int, day_clicks: int, every: i
     store = await Store.open(path, clock=clock)
     pruned = await prune(store, clock.now - keep_days * DAY)
     await store.close()
-    return Figures(state.counts, samples, seconds, (clock.now - START) / DAY, db, wal_max,
-                   pruned, locks_left)
+    return Figures(
+        state.counts, samples, seconds, (clock.now - START) / DAY, db, wal_max, pruned, locks_left
+    )
 
 
 def report(figures: Figures, keep_days: float) -> None:
     counts, samples, db = figures.counts, figures.samples, figures.db
     print()
-    print(f"clicks {counts.clicks:,} ({counts.refused:,} refused) in {figures.seconds:.0f} s "
-          f"over {figures.days:.1f} simulated days; games {counts.games:,}: "
-          f"{counts.finished:,} finished, {counts.abandoned:,} abandoned, "
-          f"{counts.cancelled:,} lobbies cancelled")
+    print(
+        f"clicks {counts.clicks:,} ({counts.refused:,} refused) in {figures.seconds:.0f} s "
+        f"over {figures.days:.1f} simulated days; games {counts.games:,}: "
+        f"{counts.finished:,} finished, {counts.abandoned:,} abandoned, "
+        f"{counts.cancelled:,} lobbies cancelled"
+    )
     xs = [s.clicks / 10_000 for s in samples]
     half = len(samples) // 2
-    for name, values in (("resident memory, MB", [s.rss_kb / 1024 for s in samples]),
-                         ("open file descriptors", [float(s.fds) for s in samples]),
-                         ("service's per-game locks", [float(s.locks) for s in samples])):
-        print(f"slope of {name} per 10,000 clicks: {slope(xs, values):+.3f} (all samples), "
-              f"{slope(xs[half:], values[half:]):+.3f} (second half); "
-              f"first {values[0]:g}, last {values[-1]:g}")
+    for name, values in (
+        ("resident memory, MB", [s.rss_kb / 1024 for s in samples]),
+        ("open file descriptors", [float(s.fds) for s in samples]),
+        ("service's per-game locks", [float(s.locks) for s in samples]),
+    ):
+        print(
+            f"slope of {name} per 10,000 clicks: {slope(xs, values):+.3f} (all samples), "
+            f"{slope(xs[half:], values[half:]):+.3f} (second half); "
+            f"first {values[0]:g}, last {values[-1]:g}"
+        )
     ended = counts.finished + counts.abandoned
-    print(f"database {db / 1e6:.1f} MB after its last checkpoint: {db / max(1, ended):,.0f} "
-          f"bytes per ended game ({db / max(1, counts.clicks):,.0f} per click); "
-          f"largest WAL seen {figures.wal_max / 1e6:.2f} MB")
+    print(
+        f"database {db / 1e6:.1f} MB after its last checkpoint: {db / max(1, ended):,.0f} "
+        f"bytes per ended game ({db / max(1, counts.clicks):,.0f} per click); "
+        f"largest WAL seen {figures.wal_max / 1e6:.2f} MB"
+    )
     pruned = figures.pruned
-    print(f"prune of the games that ended over {keep_days:g} days before the end: "
-          f"{pruned.games:,} games, {pruned.moves:,} moves, {pruned.events:,} events; "
-          f"{(pruned.freed_bytes or 0) / 1e6:.1f} MB freed inside the file "
-          f"({(pruned.freed_bytes or 0) / max(1, db):.0%} of it)")
+    print(
+        f"prune of the games that ended over {keep_days:g} days before the end: "
+        f"{pruned.games:,} games, {pruned.moves:,} moves, {pruned.events:,} events; "
+        f"{(pruned.freed_bytes or 0) / 1e6:.1f} MB freed inside the file "
+        f"({(pruned.freed_bytes or 0) / max(1, db):.0%} of it)"
+    )
 
 
 def main() -> None:
@@ -295,15 +331,20 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=200_000)
     parser.add_argument("--tables", type=int, default=40, help="games played at once")
     parser.add_argument("--day", type=int, default=5_000, help="clicks per simulated day")
-    parser.add_argument("--every", type=int, default=0,
-                        help="clicks between samples (default: a twentieth of the run)")
+    parser.add_argument(
+        "--every",
+        type=int,
+        default=0,
+        help="clicks between samples (default: a twentieth of the run)",
+    )
     parser.add_argument("--keep-days", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     every = args.every or max(100, args.clicks // 20)
     with tempfile.TemporaryDirectory(prefix="qwixx-soak-") as folder:
-        figures = asyncio.run(soak(Path(folder), args.clicks, args.tables, args.day, every,
-                                   args.keep_days, args.seed))
+        figures = asyncio.run(
+            soak(Path(folder), args.clicks, args.tables, args.day, every, args.keep_days, args.seed)
+        )
     report(figures, args.keep_days)
 
 

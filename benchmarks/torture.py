@@ -45,15 +45,28 @@ Decision = tuple[int, int, int, str, str]
 A choice taken again unchanged is the same decision (it is not stored twice)."""
 
 
-def decisions(game_id: int, variant: str, players: list[int], seed: int,
-              rules: dict[str, Any], rows: list[tuple[int, str, str]]) -> set[Decision]:
+def decisions(
+    game_id: int,
+    variant: str,
+    players: list[int],
+    seed: int,
+    rules: dict[str, Any],
+    rows: list[tuple[int, str, str]],
+) -> set[Decision]:
     """The members' decisions in a game's move log, each with its turn and phase."""
     game, found = new_game(variant, players, seed, rules), set()
     for player, move, source in rows:
         decision = game.decision()
         if source == "player":
-            found.add((game_id, player, decision.turn, decision.phase,
-                       json.dumps(json.loads(move), sort_keys=True)))
+            found.add(
+                (
+                    game_id,
+                    player,
+                    decision.turn,
+                    decision.phase,
+                    json.dumps(json.loads(move), sort_keys=True),
+                )
+            )
         game, _ = game.apply(player, Move.from_json(json.loads(move)))
     return found
 
@@ -81,11 +94,13 @@ class Lag:
     def rows(self) -> list[tuple[int, int, int, str]]:
         if not self.database.exists():
             return []
-        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True,
-                                                timeout=5)) as db:
+        with contextlib.closing(
+            sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        ) as db:
             try:
-                return db.execute("SELECT id, version, shown_version, status FROM games "
-                                  "WHERE status != 'lobby'").fetchall()
+                return db.execute(
+                    "SELECT id, version, shown_version, status FROM games WHERE status != 'lobby'"
+                ).fetchall()
             except sqlite3.OperationalError:  # not migrated yet
                 return []
 
@@ -123,13 +138,28 @@ class Torture:
         extra = ["--die-at", point] if point else []
         self.point = point
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", self.sb.server.base_url,
-            self.sb.server.gateway_url, str(self.database), str(self.sb.guild.id), *extra,
-            "--time-factor", str(TIME_FACTOR), "--time-base", str(self.base),
-            cwd=ROOT, stdout=self.log, stderr=self.log)
+            sys.executable,
+            "-m",
+            "tests.e2e.bot_process",
+            self.sb.server.base_url,
+            self.sb.server.gateway_url,
+            str(self.database),
+            str(self.sb.guild.id),
+            *extra,
+            "--time-factor",
+            str(TIME_FACTOR),
+            "--time-base",
+            str(self.base),
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=self.log,
+        )
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and self.alive() and not (
-                self.sb.server.gateway.connected and self.synced() > synced):
+        while (
+            time.monotonic() < deadline
+            and self.alive()
+            and not (self.sb.server.gateway.connected and self.synced() > synced)
+        ):
             await asyncio.sleep(0.05)
 
     def synced(self) -> int:
@@ -159,11 +189,14 @@ class Torture:
 
     # --- playing ------------------------------------------------------------------
     def current(self) -> tuple[int, str] | None:
-        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True,
-                                                timeout=5)) as db:
+        with contextlib.closing(
+            sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        ) as db:
             try:
-                row = db.execute("SELECT id, status FROM games WHERE channel_id = ? ORDER BY "
-                                 "id DESC LIMIT 1", (self.sb.channel.id,)).fetchone()
+                row = db.execute(
+                    "SELECT id, status FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                    (self.sb.channel.id,),
+                ).fetchone()
             except sqlite3.OperationalError:
                 return None
         return (int(row[0]), str(row[1])) if row else None
@@ -206,10 +239,14 @@ class Torture:
         outcome = await self.take(member, sheet, choice)
         move = decode_move(choice.value or choice.custom_id.split(":")[-1])
         number, phase = choice.custom_id.split(":")[2:4]
-        if outcome.failed is None and outcome.response is not None \
-                and you_did(move) in outcome.response.content:
-            self.figures.acknowledged.add((game_id, member.id, int(number), phase,
-                                           json.dumps(move.to_json(), sort_keys=True)))
+        if (
+            outcome.failed is None
+            and outcome.response is not None
+            and you_did(move) in outcome.response.content
+        ):
+            self.figures.acknowledged.add(
+                (game_id, member.id, int(number), phase, json.dumps(move.to_json(), sort_keys=True))
+            )
 
     @staticmethod
     async def take(member: SimMember, message: Any, choice: Choice) -> Outcome:
@@ -231,11 +268,13 @@ async def run(kills: int, games: int, seed: int, folder: Path) -> Figures:
             lag = Lag(database)
             watcher = asyncio.create_task(lag.watch())
             try:
-                while sum(torture.figures.kills.values()) < kills or \
-                        finished_games(database) < games:
+                while (
+                    sum(torture.figures.kills.values()) < kills or finished_games(database) < games
+                ):
                     await torture.ensure_running(kills)
-                    with contextlib.suppress(AssertionError, TimeoutError, ValueError,
-                                             LookupError, PermissionError):
+                    with contextlib.suppress(
+                        AssertionError, TimeoutError, ValueError, LookupError, PermissionError
+                    ):
                         await torture.step()
                 await torture.ensure_running(kills)
                 deadline = time.monotonic() + 60
@@ -248,8 +287,7 @@ async def run(kills: int, games: int, seed: int, folder: Path) -> Figures:
                     await torture.process.wait()
             figures = torture.figures
             figures.longest_lag = lag.longest
-            figures.other_failures = [str(f) for f in sb.failures
-                                      if f.kind != "interaction_failed"]
+            figures.other_failures = [str(f) for f in sb.failures if f.kind != "interaction_failed"]
     audit_database(database, figures)
     return figures
 
@@ -259,8 +297,9 @@ def finished_games(database: Path) -> int:
         return 0
     with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
         try:
-            return int(db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'")
-                       .fetchone()[0])
+            return int(
+                db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0]
+            )
         except sqlite3.OperationalError:
             return 0
 
@@ -271,11 +310,15 @@ def audit_database(database: Path, figures: Figures) -> None:
 
     stored: set[Decision] = set()
     with contextlib.closing(sqlite3.connect(database)) as db:
-        games = db.execute("SELECT id, variant, players, seed, options, state, status "
-                           "FROM games WHERE state IS NOT NULL").fetchall()
+        games = db.execute(
+            "SELECT id, variant, players, seed, options, state, status "
+            "FROM games WHERE state IS NOT NULL"
+        ).fetchall()
         for game_id, variant, players, seed, options, state, status in games:
-            rows = db.execute("SELECT player_id, move, source FROM moves WHERE game_id = ? "
-                              "ORDER BY seq", (game_id,)).fetchall()
+            rows = db.execute(
+                "SELECT player_id, move, source FROM moves WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
             moves = [(p, Move.from_json(json.loads(m))) for p, m, _ in rows]
             rules = json.loads(options or "{}").get("rules", {})
             stored |= decisions(game_id, variant, json.loads(players), seed, rules, rows)
@@ -288,8 +331,11 @@ def audit_database(database: Path, figures: Figures) -> None:
             figures.games += 1
     lost = figures.acknowledged - stored
     for decision in sorted(lost):
-        print(f"  lost: game {decision[0]}, turn {decision[2]} {decision[3]}: {decision[4]} "
-              f"by {decision[1]}", file=sys.stderr)
+        print(
+            f"  lost: game {decision[0]}, turn {decision[2]} {decision[3]}: {decision[4]} "
+            f"by {decision[1]}",
+            file=sys.stderr,
+        )
     figures.lost = len(lost)
 
 
@@ -300,8 +346,10 @@ def report(figures: Figures, seconds: float) -> None:
     print(f"moves lost          {figures.lost}")
     print(f"applied twice       {figures.twice}")
     print(f"games finished      {figures.finished} of {figures.games}")
-    print(f"longest lag         {figures.longest_lag:.1f} s (budget {LAG_BUDGET:g} s, "
-          f"ratio {figures.longest_lag / LAG_BUDGET:.2f})")
+    print(
+        f"longest lag         {figures.longest_lag:.1f} s (budget {LAG_BUDGET:g} s, "
+        f"ratio {figures.longest_lag / LAG_BUDGET:.2f})"
+    )
     print(f"other failures      {len(figures.other_failures)} {figures.other_failures[:3]}")
     print(f"wall time           {seconds:.0f} s")
 

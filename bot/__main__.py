@@ -58,8 +58,16 @@ def demo(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from bot.sandbox.demo import run_demo
 
-    asyncio.run(run_demo(args.variant, args.players, args.out, args.seed,
-                         computers=args.computers, level=args.level))
+    asyncio.run(
+        run_demo(
+            args.variant,
+            args.players,
+            args.out,
+            args.seed,
+            computers=args.computers,
+            level=args.level,
+        )
+    )
     return 0
 
 
@@ -99,8 +107,9 @@ def unreachable(error: BaseException) -> bool:
     import aiohttp
     import discord
 
-    return isinstance(error, aiohttp.ClientConnectionError | TimeoutError
-                      | discord.DiscordServerError)
+    return isinstance(
+        error, aiohttp.ClientConnectionError | TimeoutError | discord.DiscordServerError
+    )
 
 
 async def login(bot: discord.Client, token: str, sleep: Sleep = asyncio.sleep) -> None:
@@ -174,9 +183,12 @@ class Stopper:
             running = ", ".join(self.bot.gate.in_flight) if self.bot.gate else ""
         except RuntimeError:
             running = "?"
-        log.error("still stopping after %g s (%s%s): exiting anyway", STOP_WITHIN,
-                  self.bot.stage, f"; interactions still being handled: {running}"
-                  if running else "")
+        log.error(
+            "still stopping after %g s (%s%s): exiting anyway",
+            STOP_WITHIN,
+            self.bot.stage,
+            f"; interactions still being handled: {running}" if running else "",
+        )
         logging.shutdown()
         os._exit(1)
 
@@ -226,8 +238,9 @@ def main(argv: list[str] | None = None) -> int:
         upkeep.check_target(settings.database, exists=False)
     except REFUSALS as error:
         return refused(None, error)
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     for handler in logging.getLogger().handlers:
         handler.addFilter(Redact(settings.token))
     import discord
@@ -238,16 +251,24 @@ def main(argv: list[str] | None = None) -> int:
     from bot.service.limits import Limits
 
     limit_arenas()  # before the store's and Discord's threads start (see bot.service.heap)
-    bot = new_bot(settings.database, shards=settings.shards, dev_guild=settings.dev_guild,
-                  sync=not args.no_sync, forget_after=settings.forget_server_after,
-                  limits=Limits(settings.max_games_per_member, settings.max_games_per_server),
-                  clicks=ClickBuckets())
+    bot = new_bot(
+        settings.database,
+        shards=settings.shards,
+        dev_guild=settings.dev_guild,
+        sync=not args.no_sync,
+        forget_after=settings.forget_server_after,
+        limits=Limits(settings.max_games_per_member, settings.max_games_per_server),
+        clicks=ClickBuckets(),
+    )
     tune_gc()  # start-up's objects out of the collector's walks (see bot.service.heap)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
-        print(f"{PROG}: Discord refused DISCORD_TOKEN; copy the bot token again from the "
-              "developer portal (Bot → Reset Token)", file=sys.stderr)
+        print(
+            f"{PROG}: Discord refused DISCORD_TOKEN; copy the bot token again from the "
+            "developer portal (Bot → Reset Token)",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         pass

@@ -35,8 +35,9 @@ from bot.shards import ShardPlan
 log = logging.getLogger(__name__)
 # Never @everyone or a role, whatever a message says; each post narrows it further
 # to the players whose decision it opens.
-ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                           replied_user=False)
+ALLOWED_MENTIONS = discord.AllowedMentions(
+    everyone=False, roles=False, users=True, replied_user=False
+)
 # The bot never joins voice: no start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 LIMITS = Limits(MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER)
@@ -54,20 +55,34 @@ class QwixxBot(commands.Bot):
     One gateway connection for every guild; :class:`ShardedQwixxBot` runs some shards.
     """
 
-    def __init__(self, database: Path | str, dev_guild: int | None = None, sync: bool = True,
-                 seeds: Callable[[], int] | None = None,
-                 clock: Callable[[], float] = time.time, coalesce: float = 30.0,
-                 tick: float = 15.0, budget: WriteBudget | None = None,
-                 shards: ShardPlan | None = None,
-                 forget_after: float = DEFAULT_FORGET_AFTER,
-                 limits: Limits = LIMITS, clicks: throttle.ClickBuckets | None = None) -> None:
+    def __init__(
+        self,
+        database: Path | str,
+        dev_guild: int | None = None,
+        sync: bool = True,
+        seeds: Callable[[], int] | None = None,
+        clock: Callable[[], float] = time.time,
+        coalesce: float = 30.0,
+        tick: float = 15.0,
+        budget: WriteBudget | None = None,
+        shards: ShardPlan | None = None,
+        forget_after: float = DEFAULT_FORGET_AFTER,
+        limits: Limits = LIMITS,
+        clicks: throttle.ClickBuckets | None = None,
+    ) -> None:
         if shards is not None and not isinstance(self, discord.AutoShardedClient):
             raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
-        sharding: dict[str, Any] = {} if shards is None else {
-            "shard_ids": list(shards.ids), "shard_count": shards.count}
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.none()
-                         | discord.Intents(guilds=True), help_command=None,
-                         allowed_mentions=ALLOWED_MENTIONS, tree_cls=LocalisedTree, **sharding)
+        sharding: dict[str, Any] = (
+            {} if shards is None else {"shard_ids": list(shards.ids), "shard_count": shards.count}
+        )
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.none() | discord.Intents(guilds=True),
+            help_command=None,
+            allowed_mentions=ALLOWED_MENTIONS,
+            tree_cls=LocalisedTree,
+            **sharding,
+        )
         self.shard_plan = shards
         """The shards this process runs (None: all); timers and catch-up keep to them."""
         self.database = database
@@ -98,19 +113,27 @@ class QwixxBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
-        service = GameService(self.store, self.seeds or GameService.random_seed, self.clock,
-                              self.limits)
+        service = GameService(
+            self.store, self.seeds or GameService.random_seed, self.clock, self.limits
+        )
         self.table = Table(self, service, self.coalesce, self.budget)
         self.privacy = privacy = PrivacyService(self.store, self.clock, self.forget_after)
-        self.timers = Timers(service, self.table.publisher, self.tick, self.shard_plan,
-                             privacy, rankings=self.table.daily.board.catch_up)
+        self.timers = Timers(
+            service,
+            self.table.publisher,
+            self.tick,
+            self.shard_plan,
+            privacy,
+            rankings=self.table.daily.board.catch_up,
+        )
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded
         self.stats_table = StatsTable(self, stats, service)
         self.review_table = ReviewTable(self, ReviewService(service, stats), service)
         self.privacy_table = PrivacyTable(self, privacy)
-        await self.add_cog(QwixxCog(self.table, self.stats_table, self.review_table,
-                                    self.privacy_table))
+        await self.add_cog(
+            QwixxCog(self.table, self.stats_table, self.review_table, self.privacy_table)
+        )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.clicks is not None:  # before the gate, which then stands in front of it
             self.throttle = throttle.install(self, self.clicks)
@@ -141,8 +164,7 @@ class QwixxBot(commands.Bot):
         try:
             cited.learn(await self.tree.fetch_commands(guild=guild))
         except discord.HTTPException as error:
-            log.warning("could not fetch the commands' ids (%s); messages cite them as text",
-                        error)
+            log.warning("could not fetch the commands' ids (%s); messages cite them as text", error)
 
     def owns(self, guild_id: int) -> bool:
         """Whether this process serves ``guild_id`` (always, unless sharded)."""
@@ -150,8 +172,13 @@ class QwixxBot(commands.Bot):
 
     async def on_ready(self) -> None:
         shards = "" if self.shard_plan is None else f" (shards {self.shard_plan})"
-        log.info("logged in as %s (%s) in %d servers%s", self.user,
-                 getattr(self.user, "id", "?"), len(self.guilds), shards)
+        log.info(
+            "logged in as %s (%s) in %d servers%s",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+            shards,
+        )
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server (kicked, or the server deleted): its data is deleted
@@ -186,8 +213,9 @@ class QwixxBot(commands.Bot):
         if gate is not None:
             gate.close()
         handling = [] if gate is None else gate.in_flight
-        log.info("stopping (%s): new interactions are refused; %d being handled", reason,
-                 len(handling))
+        log.info(
+            "stopping (%s): new interactions are refused; %d being handled", reason, len(handling)
+        )
         cut: list[str] = []
         timers: Timers | None = getattr(self, "timers", None)
         if timers is not None:
@@ -206,8 +234,10 @@ class QwixxBot(commands.Bot):
                 async with asyncio.timeout(max(until - time.monotonic(), 0.5)):
                     await table.publisher.drain()
             except TimeoutError:
-                cut.append("channel syncs were cut off (the timers catch those channels up "
-                           "at the next start)")
+                cut.append(
+                    "channel syncs were cut off (the timers catch those channels up "
+                    "at the next start)"
+                )
         if gate is not None:  # refusals sent meanwhile
             await gate.settle(max(until - time.monotonic(), 0.5))
         self.stage = "closing the gateway"
@@ -219,11 +249,19 @@ class QwixxBot(commands.Bot):
         took = time.monotonic() - started
         refused = 0 if gate is None else gate.refused
         if cut:
-            log.warning("stopped in %.2f s, cut short: %s; %d interactions refused", took,
-                        "; ".join(cut), refused)
+            log.warning(
+                "stopped in %.2f s, cut short: %s; %d interactions refused",
+                took,
+                "; ".join(cut),
+                refused,
+            )
         else:
-            log.info("stopped in %.2f s: %d interactions finished, %d refused", took,
-                     len(handling), refused)
+            log.info(
+                "stopped in %.2f s: %d interactions finished, %d refused",
+                took,
+                len(handling),
+                refused,
+            )
 
 
 class ShardedQwixxBot(QwixxBot, commands.AutoShardedBot):
@@ -234,8 +272,7 @@ class ShardedQwixxBot(QwixxBot, commands.AutoShardedBot):
     """
 
 
-def new_bot(database: Path | str, *, shards: ShardPlan | None = None,
-            **options: Any) -> QwixxBot:
+def new_bot(database: Path | str, *, shards: ShardPlan | None = None, **options: Any) -> QwixxBot:
     """The bot for ``shards`` (``QWIXX_SHARDS``): sharded if given, else one connection."""
     cls = QwixxBot if shards is None else ShardedQwixxBot
     return cls(database, shards=shards, **options)

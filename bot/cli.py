@@ -22,8 +22,10 @@ PROG = "qwixx-bot"
 UNKNOWN_COMMAND = re.compile(r"argument COMMAND: invalid choice: '([^']*)'")
 SEED_LIMIT = 2**63
 """Seeds are kept as 64-bit numbers."""
-DATABASE_HELP = ("a SQLite file or postgresql:// URL (default: QWIXX_DATABASE from the "
-                 "environment or .env, else qwixx.db)")
+DATABASE_HELP = (
+    "a SQLite file or postgresql:// URL (default: QWIXX_DATABASE from the "
+    "environment or .env, else qwixx.db)"
+)
 ABOUT = f"""\
 Qwixx games on Discord.
 
@@ -31,9 +33,15 @@ Without a command, {PROG} runs the bot. It needs DISCORD_TOKEN, the bot token fr
 Discord's developer portal (Bot -> Reset Token), in the environment or in a .env file
 in the current folder, and keeps its games in QWIXX_DATABASE (default qwixx.db). Try
 it without a token first: {PROG} demo."""
-SETTINGS_HELP = "\n".join([
-    *textwrap.wrap(f"settings (environment or .env; the README lists them): "
-                   f"{', '.join(SETTINGS)}", 86), "", "Each command has its own --help."])
+SETTINGS_HELP = "\n".join(
+    [
+        *textwrap.wrap(
+            f"settings (environment or .env; the README lists them): {', '.join(SETTINGS)}", 86
+        ),
+        "",
+        "Each command has its own --help.",
+    ]
+)
 USAGE = f"{PROG} [-h] [--no-sync]\n       {PROG} COMMAND [-h] ..."
 
 
@@ -45,72 +53,128 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         unknown = UNKNOWN_COMMAND.match(message)
         if unknown:
-            message = (f"there is no command {unknown[1]!r}; the commands are "
-                       + ", ".join(self.commands))
+            message = f"there is no command {unknown[1]!r}; the commands are " + ", ".join(
+                self.commands
+            )
         message = message.removeprefix("argument ")
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def parser() -> tuple[Parser, dict[str, Parser]]:
     """The top-level parser and each command's."""
-    top = Parser(prog=PROG, usage=USAGE, description=ABOUT, epilog=SETTINGS_HELP,
-                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    top.add_argument("--no-sync", action="store_true",
-                     help="run the bot without syncing its slash commands with Discord at "
-                          "start (they are synced by default)")
-    commands = top.add_subparsers(dest="command", metavar="COMMAND", prog=PROG,
-                                  title="commands (none: run the bot)",
-                                  help="the command, with its own --help")
+    top = Parser(
+        prog=PROG,
+        usage=USAGE,
+        description=ABOUT,
+        epilog=SETTINGS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    top.add_argument(
+        "--no-sync",
+        action="store_true",
+        help="run the bot without syncing its slash commands with Discord at "
+        "start (they are synced by default)",
+    )
+    commands = top.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        prog=PROG,
+        title="commands (none: run the bot)",
+        help="the command, with its own --help",
+    )
     demo = commands.add_parser(
-        "demo", help="play a game against a local Discord stand-in (no token needed)",
+        "demo",
+        help="play a game against a local Discord stand-in (no token needed)",
         description="The real bot plays a whole game against a local stand-in for "
-                    "Discord, with simulated members; prints the channel and writes the "
-                    "images the bot sent to --out.")
-    demo.add_argument("--variant", default="classic", choices=sorted(VARIANTS),
-                      help="the game (default classic)")
-    demo.add_argument("--players", type=int, default=3, metavar="N",
-                      help="simulated members (default 3)")
-    demo.add_argument("--computers", type=int, default=0, metavar="N",
-                      help="computer players the host seats in the lobby (default 0)")
-    demo.add_argument("--level", choices=("easy", "normal", "hard"),
-                      help="the computer players' level (default: the lobby's, easy)")
-    demo.add_argument("--out", type=Path, default=Path("demo"), metavar="FOLDER",
-                      help="folder for the images the bot sent, emptied of an earlier "
-                           "demo's images first (default: demo)")
-    demo.add_argument("--seed", type=int, default=1, metavar="N",
-                      help="the game's seed: the same seed plays the same game (default 1)")
+        "Discord, with simulated members; prints the channel and writes the "
+        "images the bot sent to --out.",
+    )
+    demo.add_argument(
+        "--variant", default="classic", choices=sorted(VARIANTS), help="the game (default classic)"
+    )
+    demo.add_argument(
+        "--players", type=int, default=3, metavar="N", help="simulated members (default 3)"
+    )
+    demo.add_argument(
+        "--computers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="computer players the host seats in the lobby (default 0)",
+    )
+    demo.add_argument(
+        "--level",
+        choices=("easy", "normal", "hard"),
+        help="the computer players' level (default: the lobby's, easy)",
+    )
+    demo.add_argument(
+        "--out",
+        type=Path,
+        default=Path("demo"),
+        metavar="FOLDER",
+        help="folder for the images the bot sent, emptied of an earlier "
+        "demo's images first (default: demo)",
+    )
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the game's seed: the same seed plays the same game (default 1)",
+    )
     backup = commands.add_parser(
-        "backup", help="copy a SQLite database to FILE; safe while the bot runs",
+        "backup",
+        help="copy a SQLite database to FILE; safe while the bot runs",
         description="Copy a SQLite database to FILE as one consistent snapshot, even while "
-                    "the bot runs, checked before it replaces FILE. For PostgreSQL, use "
-                    "pg_dump.")
-    backup.add_argument("file", type=Path, metavar="FILE",
-                        help="where the copy goes (replaced if it exists; its folder is made)")
-    backup.add_argument("--database", help="the SQLite file to copy (default: "
-                        "QWIXX_DATABASE from the environment or .env, else qwixx.db)")
+        "the bot runs, checked before it replaces FILE. For PostgreSQL, use "
+        "pg_dump.",
+    )
+    backup.add_argument(
+        "file",
+        type=Path,
+        metavar="FILE",
+        help="where the copy goes (replaced if it exists; its folder is made)",
+    )
+    backup.add_argument(
+        "--database",
+        help="the SQLite file to copy (default: "
+        "QWIXX_DATABASE from the environment or .env, else qwixx.db)",
+    )
     migrate = commands.add_parser(
-        "migrate", help="bring the database to the current schema (the bot also does at start)",
+        "migrate",
+        help="bring the database to the current schema (the bot also does at start)",
         description="Bring the database to the current schema; the bot does the same "
-                    "when it starts.")
+        "when it starts.",
+    )
     migrate.add_argument("--database", help=DATABASE_HELP)
     copy_db = commands.add_parser(
-        "copy-db", help="copy a SQLite database's whole history into an empty PostgreSQL "
-                        "database",
+        "copy-db",
+        help="copy a SQLite database's whole history into an empty PostgreSQL database",
         description="Copy a SQLite database's whole history into an empty PostgreSQL "
-                    "database, all or nothing; the SQLite file is not changed.")
+        "database, all or nothing; the SQLite file is not changed.",
+    )
     copy_db.add_argument("source", metavar="SQLITE_FILE", help="the SQLite database to copy")
-    copy_db.add_argument("target", metavar="POSTGRES_URL",
-                         help="the empty PostgreSQL database to fill: "
-                              "postgresql://user:password@host:port/database")
+    copy_db.add_argument(
+        "target",
+        metavar="POSTGRES_URL",
+        help="the empty PostgreSQL database to fill: postgresql://user:password@host:port/database",
+    )
     prune = commands.add_parser(
-        "prune", help="remove the moves and events of games that ended before DATE",
+        "prune",
+        help="remove the moves and events of games that ended before DATE",
         description="Remove the moves and events of games that ended before DATE; their "
-                    "rows, results, statistics, ratings and final sheets stay. Lobbies and "
-                    "running games are never touched. May run beside the bot.")
-    prune.add_argument("--finished-before", metavar="DATE", required=True,
-                       help="YYYY-MM-DD (midnight UTC) or an ISO date and time")
-    prune.add_argument("--dry-run", action="store_true",
-                       help="say what would be removed; remove nothing")
+        "rows, results, statistics, ratings and final sheets stay. Lobbies and "
+        "running games are never touched. May run beside the bot.",
+    )
+    prune.add_argument(
+        "--finished-before",
+        metavar="DATE",
+        required=True,
+        help="YYYY-MM-DD (midnight UTC) or an ISO date and time",
+    )
+    prune.add_argument(
+        "--dry-run", action="store_true", help="say what would be removed; remove nothing"
+    )
     prune.add_argument("--database", help=DATABASE_HELP)
     top.commands = tuple(commands.choices)
     return top, dict(commands.choices)
@@ -138,15 +202,16 @@ def check_demo(args: argparse.Namespace) -> None:
         raise ConfigError(f"--computers: at least 0, got {args.computers}")
     if not cls.min_players <= seats <= cls.max_players:
         counted = f" ({args.players} + {args.computers} computers)" if args.computers else ""
-        raise ConfigError(f"--players: {cls.title} is for {cls.min_players}-{cls.max_players} "
-                          f"players, got {seats}{counted}")
+        raise ConfigError(
+            f"--players: {cls.title} is for {cls.min_players}-{cls.max_players} "
+            f"players, got {seats}{counted}"
+        )
     if not 1 <= args.players <= 6:
         raise ConfigError(f"--players: 1-6 simulated members, got {args.players}")
     if args.level and not args.computers:
         raise ConfigError("--level: only with --computers")
     if not 0 <= args.seed < SEED_LIMIT:
-        raise ConfigError(f"--seed: a whole number from 0 to {SEED_LIMIT - 1:,}, "
-                          f"got {args.seed:,}")
+        raise ConfigError(f"--seed: a whole number from 0 to {SEED_LIMIT - 1:,}, got {args.seed:,}")
 
 
 def file_in_the_way(folder: Path) -> Path | None:
@@ -171,8 +236,9 @@ def make_folder(folder: Path, what: str) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ConfigError(f"{what}: cannot make the folder {folder}: "
-                          f"{error.strerror or error}") from None
+        raise ConfigError(
+            f"{what}: cannot make the folder {folder}: {error.strerror or error}"
+        ) from None
 
 
 def demo_folder(out: Path) -> None:
@@ -182,12 +248,16 @@ def demo_folder(out: Path) -> None:
 
     make_folder(out, "--out")
     entries = sorted(out.iterdir())
-    others = [e.name + ("/" if e.is_dir() else "") for e in entries
-              if not (DEMO_FILE.fullmatch(e.name) and e.is_file())]
+    others = [
+        e.name + ("/" if e.is_dir() else "")
+        for e in entries
+        if not (DEMO_FILE.fullmatch(e.name) and e.is_file())
+    ]
     if others:
-        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3
-                                         else "")
-        raise ConfigError(f"--out: {out} holds files the demo did not write ({shown}); "
-                          "give an empty or new folder")
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise ConfigError(
+            f"--out: {out} holds files the demo did not write ({shown}); "
+            "give an empty or new folder"
+        )
     for entry in entries:
         entry.unlink()

@@ -25,13 +25,23 @@ MAX_GAMES_PER_MEMBER = 5
 several channels played asynchronously, well above what a person follows."""
 MAX_GAMES_PER_SERVER = 50
 """Default of lobbies and running games one server may have at once."""
-_MOST_GAMES = {"QWIXX_MAX_GAMES_PER_MEMBER": (MAX_GAMES_PER_MEMBER, 1000),
-               "QWIXX_MAX_GAMES_PER_SERVER": (MAX_GAMES_PER_SERVER, 100_000)}
-SETTINGS = ("DISCORD_TOKEN", "QWIXX_DATABASE", "QWIXX_DEV_GUILD", "QWIXX_LOG_LEVEL",
-            "QWIXX_SHARDS", "QWIXX_FORGET_SERVER_AFTER", *_MOST_GAMES)
+_MOST_GAMES = {
+    "QWIXX_MAX_GAMES_PER_MEMBER": (MAX_GAMES_PER_MEMBER, 1000),
+    "QWIXX_MAX_GAMES_PER_SERVER": (MAX_GAMES_PER_SERVER, 100_000),
+}
+SETTINGS = (
+    "DISCORD_TOKEN",
+    "QWIXX_DATABASE",
+    "QWIXX_DEV_GUILD",
+    "QWIXX_LOG_LEVEL",
+    "QWIXX_SHARDS",
+    "QWIXX_FORGET_SERVER_AFTER",
+    *_MOST_GAMES,
+)
 """Every setting the bot reads (the environment, or ``.env``)."""
-DATABASE_FORMS = ("a SQLite file (qwixx.db, sqlite:///path) or "
-                  "postgresql://user:password@host/database")
+DATABASE_FORMS = (
+    "a SQLite file (qwixx.db, sqlite:///path) or postgresql://user:password@host/database"
+)
 
 
 class ConfigError(ValueError):
@@ -104,8 +114,10 @@ def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
     if text.startswith("sqlite:"):
         path = text.removeprefix("sqlite:///")
         if path == text or not path:
-            raise ConfigError(f"{name}: a SQLite URL is sqlite:/// and the file's path "
-                              f"(sqlite:///qwixx.db, sqlite:////data/qwixx.db), got {quote(text)}")
+            raise ConfigError(
+                f"{name}: a SQLite URL is sqlite:/// and the file's path "
+                f"(sqlite:///qwixx.db, sqlite:////data/qwixx.db), got {quote(text)}"
+            )
         return Path(path)
     if text.startswith(POSTGRES_SCHEMES):
         problem = postgres_problem(text)
@@ -116,9 +128,10 @@ def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
         scheme = quote(text.partition("://")[0], 20)
         raise ConfigError(f"{name} must be {DATABASE_FORMS}, got a {scheme} URL")
     if not text:
-        raise ConfigError(f"{name} is empty: give {DATABASE_FORMS}"
-                          + (" (or leave the setting out for qwixx.db)"
-                             if name == "QWIXX_DATABASE" else ""))
+        raise ConfigError(
+            f"{name} is empty: give {DATABASE_FORMS}"
+            + (" (or leave the setting out for qwixx.db)" if name == "QWIXX_DATABASE" else "")
+        )
     return Path(text)
 
 
@@ -130,9 +143,11 @@ def postgres_problem(url: str) -> str | None:
     try:
         info = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:
-        return ("not a PostgreSQL URL that can be read; write it as "
-                "postgresql://user:password@host:port/database, with any @ : / % # ? in "
-                "the password written as %40 %3A %2F %25 %23 %3F")
+        return (
+            "not a PostgreSQL URL that can be read; write it as "
+            "postgresql://user:password@host:port/database, with any @ : / % # ? in "
+            "the password written as %40 %3A %2F %25 %23 %3F"
+        )
     for port in str(info.get("port") or "5432").split(","):
         if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
             return f"the port must be a number from 1 to 65535, got {quote(port, 20)}"
@@ -157,8 +172,10 @@ def grace_period(value: str) -> int:
     found = _GRACE.fullmatch(value.lower())
     seconds = 0 if found is None else int(found[1]) * _GRACE_UNITS[found[2]]
     if not _GRACE_RANGE[0] <= seconds <= _GRACE_RANGE[1]:
-        raise ConfigError("QWIXX_FORGET_SERVER_AFTER must be a time such as 30d, 12h or 90m "
-                          f"(a bare number counts days), from 1h to 3650d; got {quote(value)}")
+        raise ConfigError(
+            "QWIXX_FORGET_SERVER_AFTER must be a time such as 30d, 12h or 90m "
+            f"(a bare number counts days), from 1h to 3650d; got {quote(value)}"
+        )
     return seconds
 
 
@@ -170,28 +187,34 @@ def most_games(name: str, value: str) -> int:
         return default
     if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= ceiling:
         what = "one member may be in" if name.endswith("MEMBER") else "one server may have"
-        raise ConfigError(f"{name} must be a whole number from 1 to {ceiling} (the lobbies "
-                          f"and running games {what} at once; default {default}), "
-                          f"got {quote(value)}")
+        raise ConfigError(
+            f"{name} must be a whole number from 1 to {ceiling} (the lobbies "
+            f"and running games {what} at once; default {default}), "
+            f"got {quote(value)}"
+        )
     return int(value)
 
 
-def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".env"),
-                  need_token: bool = True) -> Settings:
+def load_settings(
+    env: Mapping[str, str] | None = None, dotenv: Path = Path(".env"), need_token: bool = True
+) -> Settings:
     environment = os.environ if env is None else env
     merged = {**read_dotenv(dotenv), **environment}
     refuse_mistyped(environment, merged)
     token = merged.get("DISCORD_TOKEN", "").strip()
     if need_token and not token:
-        raise ConfigError("DISCORD_TOKEN is not set: put the bot token in the environment "
-                          "or in a .env file in this folder (README: Settings)")
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: put the bot token in the environment "
+            "or in a .env file in this folder (README: Settings)"
+        )
     guild = merged.get("QWIXX_DEV_GUILD", "").strip()
     if guild and not (guild.isascii() and guild.isdigit()):
         raise ConfigError(f"QWIXX_DEV_GUILD must be a server id (digits), got {quote(guild)}")
     level = merged.get("QWIXX_LOG_LEVEL", "").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
-        raise ConfigError("QWIXX_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, "
-                          f"got {quote(level)}")
+        raise ConfigError(
+            f"QWIXX_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {quote(level)}"
+        )
     return Settings(
         token=token,
         database=database_path(merged.get("QWIXX_DATABASE", "qwixx.db")),
@@ -199,10 +222,12 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path = Path(".en
         log_level=level,
         shards=shard_plan(merged.get("QWIXX_SHARDS", "").strip()),
         forget_server_after=grace_period(merged.get("QWIXX_FORGET_SERVER_AFTER", "").strip()),
-        max_games_per_member=most_games("QWIXX_MAX_GAMES_PER_MEMBER",
-                                        merged.get("QWIXX_MAX_GAMES_PER_MEMBER", "").strip()),
-        max_games_per_server=most_games("QWIXX_MAX_GAMES_PER_SERVER",
-                                        merged.get("QWIXX_MAX_GAMES_PER_SERVER", "").strip()),
+        max_games_per_member=most_games(
+            "QWIXX_MAX_GAMES_PER_MEMBER", merged.get("QWIXX_MAX_GAMES_PER_MEMBER", "").strip()
+        ),
+        max_games_per_server=most_games(
+            "QWIXX_MAX_GAMES_PER_SERVER", merged.get("QWIXX_MAX_GAMES_PER_SERVER", "").strip()
+        ),
     )
 
 

@@ -12,20 +12,27 @@ from datetime import date
 from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
 from bot.i18n.commands import cite
 
-ROW_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "white": "⚪",
-             "orange": "🟧", "purple": "🟪"}
+ROW_EMOJI = {
+    "red": "🟥",
+    "yellow": "🟨",
+    "green": "🟩",
+    "blue": "🟦",
+    "white": "⚪",
+    "orange": "🟧",
+    "purple": "🟪",
+}
 
 EN: dict[str, str] = {
     # lobby
     "lobby.title": "🎲 **{title}** — lobby (host: {host})",
     "lobby.players": "Players ({count}/{max}): {names}",
     "lobby.hint": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}` · "
-                  "Start needs {min} players.",
+    "Start needs {min} players.",
     "lobby.started": "🎲 **{title}** — started with {names}.",
     "lobby.cancelled": "🎲 **{title}** — the lobby was cancelled by {name}.",
     "lobby.abandoned": "🎲 **{title}** — the lobby was closed by {name}.",
     "lobby.expired": "🎲 **{title}** — nobody started this lobby in time, so it closed "
-                     "(`/qwixx start` opens a new one).",
+    "(`/qwixx start` opens a new one).",
     "button.join": "Join",
     "button.leave": "Leave",
     "button.computer": "Add computer player",
@@ -41,25 +48,25 @@ EN: dict[str, str] = {
     "button.share": "Share",
     # the table view, confirmations, rematch, share (issue 12)
     "table.content": "**{title}**, turn {turn}: everyone's sheet (▶ whose turn it is; "
-                     "ringed: this turn's crosses).\n{summary}",
+    "ringed: this turn's crosses).\n{summary}",
     "confirm.skip": "{what} and skip {count} numbers?",
     "confirm.cross": "Cross {row} {number}",
     "confirm.lucky": "Cross {row} {number} with your lucky number",
     "confirm.leave": "Leave this game? Your seat is given up for good and you cannot "
-                     "come back to it.",
+    "come back to it.",
     "confirm.abandon": "Abandon this game for everyone? It ends now, without ranking.",
     "confirm.kept": "Nothing changed.",
     # members' data (/qwixx privacy, /qwixx forget-me)
     "privacy.title": "🔒 **What this bot keeps about you**",
     "privacy.nothing": "🔒 This bot keeps nothing about you: you have no game on any server it "
-                       "is on.",
+    "is on.",
     "privacy.server_gone": "A server the bot is no longer on ({id})",
     "privacy.name": "• Your display name, written on the game images: {name}",
     "privacy.games": "• Games you sat in: {games} — your seat, your moves and what happened, so "
-                     "that each game can be replayed and shown",
+    "that each game can be replayed and shown",
     "privacy.results": "• Finished games with your score and rank: {results} ({counted} counted "
-                       "for the leaderboard and statistics), {first} to {last}; your totals in "
-                       "{variants}",
+    "for the leaderboard and statistics), {first} to {last}; your totals in "
+    "{variants}",
     "unit.variant_in.one": "{count} variant",
     "unit.variant_in.other": "{count} variants",
     "unit.days_after.one": "{count} day",
@@ -68,54 +75,52 @@ EN: dict[str, str] = {
     "privacy.rating": "{variant} (rated games: {games})",
     "privacy.accuracies": "• Your accuracy in reviewed games: {games} — for `/qwixx stats`",
     "privacy.daily": "• Daily challenges you played for this server: {daily} — the day, the "
-                     "game and your score",
+    "game and your score",
     "privacy.more": "Servers not shown here: {count}",
     "privacy.kept": "**How long:** as long as the bot is on the server. Once it is removed from "
-                    "a server, everything of that server is deleted after {grace}; invited back "
-                    "before, it keeps it all.",
+    "a server, everything of that server is deleted after {grace}; invited back "
+    "before, it keeps it all.",
     "privacy.forget": "**`/qwixx forget-me`** deletes your names and puts an anonymous number "
-                      "in your place, on every server, in your games, results, statistics and "
-                      "ratings: the others' games stay whole, nothing leads back to you, and "
-                      "your next game starts afresh. It cannot be undone.",
+    "in your place, on every server, in your games, results, statistics and "
+    "ratings: the others' games stay whole, nothing leads back to you, and "
+    "your next game starts afresh. It cannot be undone.",
     "confirm.forget": "Forget you on every server? Your names are deleted and an anonymous "
-                      "number takes your place in all your games, results, statistics and "
-                      "ratings. This cannot be undone.",
+    "number takes your place in all your games, results, statistics and "
+    "ratings. This cannot be undone.",
     "forget.done": "Done: you are forgotten. Your names are deleted and an anonymous number has "
-                   "your seat in {games} games. Your next game starts afresh.",
+    "your seat in {games} games. Your next game starts afresh.",
     "error.forget_playing": "You still play in {games}{more}: leave those games first (`/qwixx "
-                            "leave` there; a host cancels their lobby), then ask again.",
+    "leave` there; a host cancels their lobby), then ask again.",
     "rematch.content": "🔁 Rematch! {names}: the same game again, and you are all seated "
-                       "(Leave if you would rather sit this one out).",
+    "(Leave if you would rather sit this one out).",
     "share.by": "Shared by {name}:",
-    "leaderboard.ties": "Equal values share a rank, listed by higher win rate, then more "
-                        "games.",
+    "leaderboard.ties": "Equal values share a rank, listed by higher win rate, then more games.",
     "leaderboard.ties_average": "Equal values share a rank, listed by higher win rate, then "
-                                "more games, then higher average.",
+    "more games, then higher average.",
     "sheet.moved_on": "Action done by everyone: your next decision.",
     "board.content": "The board of turn {turn}: where every pawn stands.",
     # turns
     "turn.header": "**Turn {turn}** · {active} is active",
     "turn.white_sum": "White sum **{total}**: everyone may cross {total} in one row; then "
-                      "{active} may add a white die to a coloured one.",
+    "{active} may add a white die to a coloured one.",
     "turn.action2": "{active}: now add a white die to a coloured one (or pass).",
     "turn.action3": "{active} may now move their pawn 1-5 free fields onto a number they "
-                    "cross now or have crossed (or stay).",
+    "cross now or have crossed (or stay).",
     "turn.final_round": "🏁 Final round: {names} still play as active player.",
     "turn.deadline": "⏳ Decide <t:{deadline}:R>.",
     "turn.reminder": "⏰ {names}: your decision is still open — time runs out <t:{deadline}:R>. "
-                     "{link}",
+    "{link}",
     "turn.roll": "{active} chooses which dice to roll (one, two or all three).",
     "turn.reroll": "{active} rolled {dice} = **{total}** and may keep it or re-roll the same "
-                   "dice once.",
+    "dice once.",
     "turn.place": "Sum **{total}** ({dice}): everyone may write {total} in one field of a "
-                  "{rows} row.",
+    "{rows} row.",
     "turn.automatic": "**Turn {turn}** · {active} was active — {why}: {what}",
     "turn.unasked.away": "nobody was asked ({names} away)",
     "turn.unasked.computers": "only the computers had a move",
     "turn.unasked.nobody": "nobody had a move",
     "turn.earlier": "… and {count} earlier turns played while nobody was asked.",
-    "turn.missed": "**Turns {first}–{last}** were played while the channel could not be "
-                   "updated:",
+    "turn.missed": "**Turns {first}–{last}** were played while the channel could not be updated:",
     "turn.run": "**Turns {first}–{last}** were played out in one go — {why}:",
     "turn.missed_turn": "Turn {turn}: {what}",
     "turn.ping": "🔔 {names}: a decision is waiting for you in **turn {turn}** — {link}",
@@ -156,17 +161,17 @@ EN: dict[str, str] = {
     "event.die_removed": "the {row} die leaves the game",
     "event.penalty": "❌ {name} takes a penalty ({count}/{limit})",
     "event.pawn_moved": "♟ {name} moved {steps} → field {position}: {row} {number} (new "
-                        "cross, bonus {bonus})",
+    "cross, bonus {bonus})",
     "event.pawn_moved_crossed": "♟ {name} moved {steps} → field {position}: {row} {number} "
-                                "(already crossed, bonus {bonus})",
+    "(already crossed, bonus {bonus})",
     "event.stayed": "♟ {name} stayed: their pawn did not move",
     "event.finish_reached": "🏁 {name} reached the finish area: every other player has "
-                            "one more turn.",
+    "one more turn.",
     "event.game_over.board_finish": "🏁 The final round is over: game over.",
     "event.expired.qwixx": "⏰ Time ran out for {names}: nothing crossed this time.",
     "event.expired.qwinto": "⏰ Time ran out for {names}: nothing written this time.",
     "event.away.expired": "💤 {name} let three decisions in a row run out and is away; the game "
-                          "no longer waits for them (any move brings them back).",
+    "no longer waits for them (any move brings them back).",
     "event.away.left": "🚪 {name} left the game; it no longer waits for them.",
     "event.game_over.no_seats": "🏁 Too few players are left: the game ends without ranking.",
     "event.rolled": "🎲 {name} rolled {dice} = {total}",
@@ -235,12 +240,12 @@ EN: dict[str, str] = {
     "status.scores": "Scores so far: {scores}",
     # errors (ephemeral)
     "error.channel_busy": "This channel already has a game. Finish or abandon it first "
-                          "(`/qwixx abandon`), play in another channel, or start this one "
-                          "in its own thread: `/qwixx start thread:true`.",
+    "(`/qwixx abandon`), play in another channel, or start this one "
+    "in its own thread: `/qwixx start thread:true`.",
     "error.no_game": "There is no game in this channel. Start one with `/qwixx start`.",
     "error.game_gone": "This game no longer exists.",
     "error.other_channel": "That button belongs to a game in another channel; use the "
-                           "buttons of the game where it is played.",
+    "buttons of the game where it is played.",
     "error.game_over": "This game is over. Start a new one with `/qwixx start`.",
     "error.already_started": "This game has already started.",
     "error.not_started": "This game has not started yet.",
@@ -252,50 +257,48 @@ EN: dict[str, str] = {
     "error.need_players": "{title} needs at least {min} players to start.",
     "error.not_player": "You are not in this game. Start one with `/qwixx start`.",
     "error.stale_turn": "That button belongs to turn {turn}; the game is on turn {current} — "
-                        "use the newest message.",
+    "use the newest message.",
     "error.stale_phase": "That choice belonged to an action that is already over. "
-                         "Open your sheet again for the current one.",
+    "Open your sheet again for the current one.",
     "error.not_your_decision": "Nothing for you to decide right now — waiting for {names}.",
     "error.illegal": "That move is no longer possible. Open your sheet again to see your options.",
-    "error.abandon_denied": "Only the host or a member with Manage Channels can abandon "
-                            "this game.",
+    "error.abandon_denied": "Only the host or a member with Manage Channels can abandon this game.",
     "error.busy": "Someone else changed the game at the same moment. Please try again.",
     "error.unknown_variant": "Unknown variant {variant!r}.",
     "error.cannot_post": "I cannot play here: I need the View Channel, Send Messages and "
-                         "Attach Files permissions in this channel.",
+    "Attach Files permissions in this channel.",
     "error.cannot_post_now": "Your move is saved, but I could not post in this channel: I need "
-                             "the View Channel, Send Messages and Attach Files permissions "
-                             "here.",
+    "the View Channel, Send Messages and Attach Files permissions "
+    "here.",
     "error.thread_here": "Games can get their own thread only in a text channel.",
     "error.thread_permission": "I cannot open a thread here: I need the Create Public Threads "
-                               "and Send Messages in Threads permissions in this channel. "
-                               "Start without `thread` or ask a moderator.",
-    "error.settings_denied": "Only members with Manage Server can change the server's "
-                             "settings.",
+    "and Send Messages in Threads permissions in this channel. "
+    "Start without `thread` or ask a moderator.",
+    "error.settings_denied": "Only members with Manage Server can change the server's settings.",
     "error.duration": "That turn time does not work: {problem}.",
     "error.board_only_onboard": "The board option is only for Qwixx On Board.",
     "error.internal": "Something went wrong on our side; the game is unchanged. Please try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",
     # limits against abuse: lobbies and running games at once, per member and per server
     "error.limit_you": "You are in {games} on this server already, lobbies included "
-                       "({limit} at once is the most one member may have); finish or leave "
-                       "one first — `/qwixx mygames` lists those waiting for you.",
+    "({limit} at once is the most one member may have); finish or leave "
+    "one first — `/qwixx mygames` lists those waiting for you.",
     "error.limit_player": "{name} is in {games} on this server already, lobbies included "
-                          "({limit} at once is the most one member may have); they need to "
-                          "finish or leave one first, or leave this lobby.",
+    "({limit} at once is the most one member may have); they need to "
+    "finish or leave one first, or leave this lobby.",
     "error.limit_host": "{name}, who would host the rematch, is in {games} on this server "
-                        "already, lobbies included ({limit} at once is the most one member "
-                        "may have); they need to finish or leave one first.",
+    "already, lobbies included ({limit} at once is the most one member "
+    "may have); they need to finish or leave one first.",
     "error.limit_server": "This server has {games} already, lobbies included ({limit} at once "
-                          "is the most one server may have); finish or abandon one first "
-                          "(`/qwixx abandon` in its channel).",
+    "is the most one server may have); finish or abandon one first "
+    "(`/qwixx abandon` in its channel).",
     "unit.game_in.one": "{count} game",
     "unit.game_in.other": "{count} games",
     "unit.open_game.one": "{count} game open",
     "unit.open_game.other": "{count} games open",
     # a member clicking far faster than a person can (bot.cogs.throttle)
     "error.too_fast": "Slow down a little: your clicks are coming faster than the bot takes "
-                      "them. Try again in a moment.",
+    "them. Try again in a moment.",
     # threads, seats, settings
     "thread.name": "{title} — {host}'s game",
     "thread.opened": "Your game is waiting in {thread}.",
@@ -306,7 +309,7 @@ EN: dict[str, str] = {
     "mygames.line": "• {title} in {channel} — turn {turn}, decide <t:{deadline}:R>: {link}",
     "mygames.none": "No game on this server is waiting for you.",
     "settings.current": "New games on this server give each decision **{turn_time}** "
-                        "(`/qwixx settings turn_time:` changes it; Manage Server needed).",
+    "(`/qwixx settings turn_time:` changes it; Manage Server needed).",
     "settings.saved": "New games on this server now give each decision **{turn_time}**.",
     # /qwixx rules
     "rules.classic": (
@@ -340,7 +343,7 @@ EN: dict[str, str] = {
         "them, you may instead cross the next number (no skipping) of your emptiest open "
         "row — the button reads `🍀 Lucky 6 → 🟩 16`. A lucky cross may lock a row.\n"
         "**Decisions of this bot:** each sheet gets two different lucky numbers from 5-13, "
-        "dealt from the game's seed, and no two sheets share a pair. \"Emptiest\" counts "
+        'dealt from the game\'s seed, and no two sheets share a pair. "Emptiest" counts '
         "crosses; only open rows whose next number may legally be crossed count, and on a "
         "tie you choose. With no such row there is no lucky option. Otherwise as in "
         "`/qwixx rules variant:classic`."
@@ -419,29 +422,29 @@ EN: dict[str, str] = {
     "leaderboard.subtitle": "ranked by {sort} · players ranked: {count}",
     "leaderboard.alt_title": "{scope} leaderboard, {period}, by {sort}:",
     "leaderboard.alt_line": "{rank}. {name}: games {games}, wins {wins} ({rate}), "
-                            "average {average}, best {best}",
+    "average {average}, best {best}",
     "leaderboard.rule": "Win rate and average rank only players with at least {min} games.",
     "leaderboard.left_out": "{count} with fewer than {min} games not ranked.",
     "leaderboard.unranked": "–",
     "leaderboard.empty": "No finished games to rank for {scope}, {period}, on this server yet. "
-                         "Play one with `/qwixx start`!",
+    "Play one with `/qwixx start`!",
     "leaderboard.rating_rule": "Rating: the skill every counted game's ranking shows, "
-                               "estimated cautiously, per game; beating stronger players "
-                               "(or a Hard computer) counts more. * provisional: fewer than "
-                               "{min} games. Equal ratings share a rank.",
+    "estimated cautiously, per game; beating stronger players "
+    "(or a Hard computer) counts more. * provisional: fewer than "
+    "{min} games. Equal ratings share a rank.",
     "leaderboard.rating_all_time": "Ratings take in every game since the first, so this one "
-                                   "is all time.",
+    "is all time.",
     "leaderboard.no_ratings": "No counted games to rate on this server yet: a game counts once "
-                              "two or more people finish it. Play one with `/qwixx start`!",
+    "two or more people finish it. Play one with `/qwixx start`!",
     "leaderboard.no_ratings_variant": "No rated games of {scope} on this server yet. Play one "
-                                      "with `/qwixx start`!",
+    "with `/qwixx start`!",
     "leaderboard.alt_rating_line": "{rank}. {name}: rating {rating}{mark}, games {games}",
     "leaderboard.provisional": "provisional",
     "stats.unknown_player": "Unknown player",
     "stats.title": "📊 {name} on this server",
     "stats.overall": "All games",
     "stats.figures": "Games **{games}** · Wins **{wins}** ({rate}) · Average **{average}** · "
-                     "Best **{best}**",
+    "Best **{best}**",
     "stats.last": "Last {count}: {scores}",
     "stats.last_game": "Last game: {score}",
     "stats.last_games.one": "Last {count} game:",
@@ -462,9 +465,9 @@ EN: dict[str, str] = {
     "final.content": "🏁 **{title}** of {date} with {names} — final sheets",
     "error.final_gone": "That game's final sheets are not available on this server.",
     "error.stats_guild_only": "Leaderboards, stats and history belong to a server: use this "
-                              "command in one of its channels.",
+    "command in one of its channels.",
     "error.bad_button": "That button is not one this bot can read, so nothing changed. "
-                        "Use the buttons on the latest game messages.",
+    "Use the buttons on the latest game messages.",
     # languages (issue 14): ordinal numbers by CLDR ordinal category, end of game
     "ordinal.one": "{count}st",
     "ordinal.two": "{count}nd",
@@ -473,17 +476,16 @@ EN: dict[str, str] = {
     "end.verb.one": "wins",
     "end.verb.other": "share the win",
     "settings.language_current": "Public game messages and images on this server are in "
-                                 "**{language}**; private answers follow each member's "
-                                 "Discord language (`/qwixx settings language:` changes "
-                                 "it; Manage Server needed).",
+    "**{language}**; private answers follow each member's "
+    "Discord language (`/qwixx settings language:` changes "
+    "it; Manage Server needed).",
     "settings.language_saved": "Public game messages and images on this server are now in "
-                               "**{language}**.",
+    "**{language}**.",
     "error.unknown_language": "I do not speak {language}; choose one of the offered languages.",
-    "duration.too_long": "{text} is too long for a duration; write it like 30m, 2h, 1h30m "
-                         "or 3d",
+    "duration.too_long": "{text} is too long for a duration; write it like 30m, 2h, 1h30m or 3d",
     "duration.not_read": "{text} is not read: use the digits 0-9 and the letters d, h, m "
-                         "(other digits are refused, not converted); write it like 30m, 2h, "
-                         "1h30m or 3d",
+    "(other digits are refused, not converted); write it like 30m, 2h, "
+    "1h30m or 3d",
     "duration.not_duration": "{text} is not a duration; write it like 30m, 2h, 1h30m or 3d",
     "duration.repeats": "{text} repeats a unit; give d, h and m at most once each",
     "duration.range": "{text} is outside the allowed 5m to 7d",
@@ -543,9 +545,9 @@ EN: dict[str, str] = {
     "describe.locks_none": "none",
     "describe.row_count": "{row} {count}",
     "describe.table_qwixx": "{mark}{name}: {total} points · penalties {penalties} · "
-                            "locks {locks} · crosses {rows}",
+    "locks {locks} · crosses {rows}",
     "describe.table_qwinto": "{mark}{name}: {total} points · failed throws {failed} · "
-                             "numbers {rows}",
+    "numbers {rows}",
     "describe.table_title": "{title} table, turn {turn}, {active} to play:",
     "describe.table_final": "{title} table, game over:",
     "describe.die": "{colour} {value}",
@@ -553,66 +555,66 @@ EN: dict[str, str] = {
     "describe.board": "{title} track, each player's pawn:",
     "describe.scoreboard": "{title}, final scores:",
     "describe.scoreboard_line": "{rank}. {name} {total} ({rows}, bonus {bonus}, "
-                                "penalties {penalty})",
+    "penalties {penalty})",
     # ... with their points counted in words (unit.point: "1 point", "5 points")
     "describe.qwixx_row_points": "{row}: {numbers}{marks} · {points}",
     "describe.qwinto_row_points": "{row}: {fields} · {count} of {size} fields · {points}",
     "describe.table_qwixx_points": "{mark}{name}: {points} · penalties {penalties} · "
-                                   "locks {locks} · crosses {rows}",
+    "locks {locks} · crosses {rows}",
     "describe.table_qwinto_points": "{mark}{name}: {points} · failed throws {failed} · "
-                                    "numbers {rows}",
+    "numbers {rows}",
     "describe.dice_white": "Dice: {dice} (white dice together {total})",
     "describe.dice_thrown": "Dice: {dice} (together {total})",
     "error.bad_command": "That command was not one I can read (an option outside its "
-                         "choices, or an outdated command), so nothing changed. Please "
-                         "try again from the command list.",
+    "choices, or an outdated command), so nothing changed. Please "
+    "try again from the command list.",
     "error.store": "I couldn't save that: the game's storage cannot be written right now. "
-                   "Nothing changed; please try again in a moment.",
+    "Nothing changed; please try again in a moment.",
     "error.restarting": "The bot is restarting; try again in a moment.",
     "error.store_unknown": "I couldn't tell whether that was saved: the game's storage "
-                           "stopped answering just then. Open your sheet to see where the "
-                           "game stands, then try again if it is still yours to decide.",
+    "stopped answering just then. Open your sheet to see where the "
+    "game stands, then try again if it is still yours to decide.",
     # computer levels, solo practice, hints and away seats (issue 16)
     "level.easy": "Easy",
     "level.normal": "Normal",
     "level.hard": "Hard",
     "lobby.computer": "{name} ({level})",
     "lobby.uncounted.people": "📊 Only one person plays, so this game does not count for "
-                              "the leaderboard or the ratings (that takes two people or "
-                              "more).",
+    "the leaderboard or the ratings (that takes two people or "
+    "more).",
     "lobby.uncounted.hints": "📊 This game is played with hints, so it does not count for "
-                             "the leaderboard or the ratings.",
+    "the leaderboard or the ratings.",
     "lobby.level_placeholder": "Change a computer player's level",
     "lobby.level_option": "{name}: {level}",
     "lobby.solo": "🧘 Solo practice: you play alone and every turn is yours. It does not "
-                  "count for the leaderboard; your best score shows in `/qwixx stats`.",
+    "count for the leaderboard; your best score shows in `/qwixx stats`.",
     "lobby.hints": "💡 Hints: each sheet has a Hint button. Games with hints do not count "
-                   "for the leaderboard.",
+    "for the leaderboard.",
     "lobby.fill_away": "🤖 A player who lets three decisions in a row run out is replaced "
-                       "by a Normal computer until they open their sheet again; that "
-                       "result does not count for them.",
+    "by a Normal computer until they open their sheet again; that "
+    "result does not count for them.",
     "error.solo_only": "This is a solo practice game: nobody else can take a seat.",
     "error.no_such_computer": "That seat is not a computer player of this lobby.",
     "error.unknown_level": "{level} is not a level; choose Easy, Normal or Hard.",
     "error.no_hints": "This game was started without hints.",
     "error.nothing_to_hint": "You have nothing to decide right now, so there is no hint.",
     "event.away.stand_in": "💤 {name} let three decisions in a row run out and is away; a "
-                           "Normal computer plays their seat until they open their sheet "
-                           "again. This game will not count for them.",
+    "Normal computer plays their seat until they open their sheet "
+    "again. This game will not count for them.",
     "event.away.back": "👋 {name} is back and plays their own seat again.",
     "button.hint": "Hint",
     "hint.best": "💡 **{move}**: about {value} points expected by the end of the game",
     "hint.ahead": "💡 **{move}**: about {value} points ahead of the best opponent expected "
-                  "by the end of the game",
+    "by the end of the game",
     "hint.behind": "💡 **{move}**: about {value} points behind the best opponent expected "
-                   "by the end of the game",
+    "by the end of the game",
     "hint.gain": ", {gain} more than {other}",
     "hint.surer": ", a better chance to win than {other}",
     "hint.equal": ", as good as {other}",
     "hint.on_purpose.penalty": "❌ This takes the penalty (−5) on purpose: every cross open to "
-                               "you this turn is expected to cost more than that.",
+    "you this turn is expected to cost more than that.",
     "hint.on_purpose.failed_throw": "❌ This crosses a failed throw (−5) on purpose: writing "
-                                    "this number is expected to cost more than that.",
+    "this number is expected to cost more than that.",
     "hint.risk.penalty": "⚠️ {risk} chance that this turn ends with a penalty.",
     "hint.risk.failed_throw": "⚠️ {risk} chance that this turn ends with a failed throw.",
     "hint.risk_other.penalty": "⚠️ {move} would risk a penalty ({risk}).",
@@ -622,7 +624,7 @@ EN: dict[str, str] = {
     "stats.practice_footer": "Solo practice does not count for the leaderboard.",
     "stats.uncounted": "🤖 Not counted (against computers only, or with hints)",
     "stats.uncounted_footer": "Games against computers only or with hints do not count for "
-                              "the leaderboard.",
+    "the leaderboard.",
     "stats.accuracy": "Accuracy **{accuracy}** over {games}",
     "stats.reviewed_games.one": "{count} reviewed game",
     "stats.reviewed_games.other": "{count} reviewed games",
@@ -630,95 +632,93 @@ EN: dict[str, str] = {
     "stats.rated_games.one": "{count} rated game",
     "stats.rated_games.other": "{count} rated games",
     "stats.accuracy_footer": "Accuracy: how close the player's own decisions came to the "
-                             "Hard computer player's, averaged over their reviewed games (solo "
-                             "and against computers too; games with hints left out).",
+    "Hard computer player's, averaged over their reviewed games (solo "
+    "and against computers too; games with hints left out).",
     "stats.rating_footer": "Rating: the skill the rankings of counted games show, estimated "
-                           "cautiously; * provisional under {min} rated games.",
+    "cautiously; * provisional under {min} rated games.",
     "history.practice": "(solo practice)",
     "history.daily": "(daily challenge)",
     "history.hints": "(with hints)",
     "history.stand_in": "🤖",
     "lobby.hint_solo": "Turn time: {turn_time} · Rules: `/qwixx rules variant:{variant}`",
     "history.stand_in_note": "🤖 A computer played this seat while its player was away; "
-                             "the result counts for nobody.",
+    "the result counts for nobody.",
     # /qwixx daily: the same dice for everyone, one attempt a day
     "command.daily": "Today's challenge: the same dice for everyone, one attempt a day",
     "option.daily.variant": "Which game (default Qwixx); each has its own daily dice",
     "daily.header": "📅 **Daily {title} · {day}** — only you see this. Everyone plays these "
-                    "dice today, one attempt each, at their own pace.",
+    "dice today, one attempt each, at their own pace.",
     "daily.title": "📅 **Daily {title} · {day}**",
     "daily.again": "📅 You played today's **daily {title}** already: **{score}**. The next "
-                   "one comes when the day turns <t:{next}:R>.",
+    "one comes when the day turns <t:{next}:R>.",
     "daily.done": "📅 **Daily {title} · {day}** — finished with **{score}**!",
     "daily.par": "⛳ Par, what the Hard computer player scores on these dice: **{par}** "
-                 "({verdict})",
+    "({verdict})",
     "daily.par_above": "{points} above par",
     "daily.par_below": "{points} below par",
     "daily.par_level": "level with par",
     "daily.rank": "🌍 **{place}** of the {players} who finished these dice so far",
     "daily.rank_share": "🌍 **{place}** of the {players} who finished these dice so far, "
-                        "better than **{percent}** of them",
+    "better than **{percent}** of them",
     "daily.first": "🌍 You are the first to finish these dice.",
     "daily.place": "🏠 On this server: **{place}** of {players}",
     "daily.streak": "🔥 Streak: **{days}** in a row",
     "daily.share_next": "📋 Your text to share is the next message: each row's crosses, "
-                        "not its numbers, so it gives no dice away.",
+    "not its numbers, so it gives no dice away.",
     "daily.share_title": "{title} daily {day}: {score} 🔥{streak}",
     "daily.board": "📅 **Daily {title} · {day}** — this server's ranking",
     "daily.board_line": "{place} {name} — **{score}**",
     "daily.board_footer": "Same dice for everyone today: `/qwixx daily variant:{variant}` "
-                          "(one attempt; par and your standing once you finish). The day "
-                          "turns <t:{next}:R>.",
+    "(one attempt; par and your standing once you finish). The day "
+    "turns <t:{next}:R>.",
     "daily.mygames": "• Daily {title} of {day} — turn {turn}: "
-                     "`/qwixx daily variant:{variant}` to go on",
+    "`/qwixx daily variant:{variant}` to go on",
     "unit.player.one": "{count} player",
     "unit.player.other": "{count} players",
     "unit.day.one": "{count} day",
     "unit.day.other": "{count} days",
     "error.daily_over": "That daily challenge's day is over: `/qwixx daily` starts today's.",
     "error.daily_not_yours": "That is another member's daily challenge; "
-                             "`/qwixx daily` starts yours.",
+    "`/qwixx daily` starts yours.",
     "error.daily_timezone": "I do not know the time zone “{timezone}”: write it as in "
-                            "Europe/Berlin, America/New_York, Asia/Tokyo or UTC.",
+    "Europe/Berlin, America/New_York, Asia/Tokyo or UTC.",
     "error.daily_hour": "The hour the day turns must be from 0 to 23, not {hour}.",
     "daily.sheets_later": "That was a daily challenge: its sheets show once its day is over "
-                          "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
+    "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
     "review.daily_later": "That was a daily challenge: its review opens once its day is over "
-                          "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
+    "everywhere, <t:{when}:R>, so that nobody sees the dice early.",
     "settings.daily": "📅 Daily challenge: the day turns at **{hour}** ({timezone}); the "
-                      "day's ranking is posted {where} (`/qwixx settings daily_channel: "
-                      "daily_hour: timezone:` change it; Manage Server needed).",
+    "day's ranking is posted {where} (`/qwixx settings daily_channel: "
+    "daily_hour: timezone:` change it; Manage Server needed).",
     "settings.daily_channel": "in {channel}",
     "settings.daily_anywhere": "in the channel where it is first played that day",
     # /qwixx review: a finished game's decisions against the Hard computer player's
     "command.review": "Your decisions in a finished game set against Hard's (only you see it)",
     "option.review.game": "The game's number in /qwixx history (default: this channel's game)",
     "review.title": "🔍 **Review of the {title} game** of {date}: each decision set against "
-                    "the Hard computer player's choice",
+    "the Hard computer player's choice",
     "review.accuracy": "{name}: accuracy **{accuracy}** over {decisions}",
     "review.no_decisions": "{name}: no decision of their own to rate",
     "review.costliest_yours": "Your costliest decisions:",
     "review.costliest_each": "Each player's costliest decision:",
     "review.clean": "No decision cost as much as a tenth of an expected point.",
     "review.decision": "**{number}. Turn {turn}**, {name}: {chosen} instead of {best} — "
-                       "{cost} expected points lost",
+    "{cost} expected points lost",
     "review.footer": "Accuracy: 100% minus the expected points lost against Hard's choice, "
-                     "over the sum of the gaps between Hard's choice and its worst option, "
-                     "across all of a player's own decisions (forced moves, computers and "
-                     "stand-ins do not count). In Qwixx games of two or more, points are "
-                     "Hard's expected lead over the best opponent. Each image shows the "
-                     "sheet before the decision with Hard's move outlined.",
-    "review.image": "Turn {turn}: the sheet of {name} before the decision, Hard's move "
-                    "outlined",
+    "over the sum of the gaps between Hard's choice and its worst option, "
+    "across all of a player's own decisions (forced moves, computers and "
+    "stand-ins do not count). In Qwixx games of two or more, points are "
+    "Hard's expected lead over the best opponent. Each image shows the "
+    "sheet before the decision with Hard's move outlined.",
+    "review.image": "Turn {turn}: the sheet of {name} before the decision, Hard's move outlined",
     "review.running": "This game is still running; its review opens when it ends.",
     "review.abandoned": "That game was abandoned before its end, so it has no review.",
     "review.other_server": "That game was played on another server; its review is shown "
-                           "only there.",
+    "only there.",
     "review.other_channel": "That game was played in {channel}; ask for its review there.",
     "review.unknown": "There is no game {number} in this server's history: `/qwixx history` "
-                      "numbers the last finished games, 1 the newest.",
-    "review.end.accuracy": "🎯 Accuracy against the Hard computer player's choices: "
-                           "{accuracies}",
+    "numbers the last finished games, 1 the newest.",
+    "review.end.accuracy": "🎯 Accuracy against the Hard computer player's choices: {accuracies}",
     "review.end.person": "{name} {accuracy}",
     "button.review": "Review",
     "unit.decision.one": "{count} decision",
@@ -757,6 +757,7 @@ def inline(word: str) -> str:
 def _form(key: str, count: int, ordinal: bool = False) -> str:
     """The form of ``key`` for ``count`` (``key.one``, ``key.few``...) by the current
     language's CLDR cardinal or ordinal rules, English's form where it has none."""
+
     def form(locale: str) -> str:
         rules = babel_locale(locale)
         return (rules.ordinal_form if ordinal else rules.plural_form)(count)

@@ -38,8 +38,9 @@ def _nothing(done: int) -> None:
 
 
 @contextmanager
-def stage(what: str, total: int, unit: str = "", *, eta: bool = True,
-          stream: TextIO | None = None) -> Iterator[Advance]:
+def stage(
+    what: str, total: int, unit: str = "", *, eta: bool = True, stream: TextIO | None = None
+) -> Iterator[Advance]:
     """A bar for ``total`` units of ``what`` on ``stream`` (standard error) if it is a
     terminal. ``eta``: whether the time left can be told from the units (not when one
     unit may take far longer than another)."""
@@ -50,12 +51,27 @@ def stage(what: str, total: int, unit: str = "", *, eta: bool = True,
     from tqdm import tqdm
 
     counts = "{n_fmt}/{total_fmt}{unit}"  # the unit written with its space, but for bytes
-    shape = (f"{{desc}}: {{percentage:3.0f}}% |{{bar}}| {counts} "
-             "[{elapsed}<{remaining}, {rate_fmt}]" if eta else f"{{desc}}: {counts} [{{elapsed}}]")
+    shape = (
+        f"{{desc}}: {{percentage:3.0f}}% |{{bar}}| {counts} "
+        "[{elapsed}<{remaining}, {rate_fmt}]"
+        if eta
+        else f"{{desc}}: {counts} [{{elapsed}}]"
+    )
     shown_unit = unit if unit == "B" else f" {unit or 'steps'}"
-    with tqdm(total=total, desc=what, unit=shown_unit, file=out, mininterval=MIN_INTERVAL,
-              dynamic_ncols=True, unit_scale=unit == "B" or total >= 100_000,
-              unit_divisor=1000, bar_format=shape, leave=True) as bar:
+    with tqdm(
+        total=total,
+        desc=what,
+        unit=shown_unit,
+        file=out,
+        mininterval=MIN_INTERVAL,
+        dynamic_ncols=True,
+        unit_scale=unit == "B" or total >= 100_000,
+        unit_divisor=1000,
+        bar_format=shape,
+        leave=True,
+    ) as bar:
+
         def advance(done: int) -> None:
             bar.update(done)
+
         yield advance

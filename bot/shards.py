@@ -42,8 +42,9 @@ class ShardPlan:
             raise ShardError("no shard ids given")
         wrong = [i for i in self.ids if not 0 <= i < self.count]
         if wrong:
-            raise ShardError(f"shard ids must be 0 to {self.count - 1} for {self.count} "
-                             f"shards, got {wrong[0]}")
+            raise ShardError(
+                f"shard ids must be 0 to {self.count - 1} for {self.count} shards, got {wrong[0]}"
+            )
         if len(set(self.ids)) != len(self.ids) or list(self.ids) != sorted(self.ids):
             raise ShardError("shard ids must be distinct and in increasing order")
 

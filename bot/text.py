@@ -13,7 +13,7 @@ QUOTE_LIMIT = 40
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` on one line, unprintable characters replaced, cut to ``limit`` with "…"."""
     flat = "".join(c if c.isprintable() else "\ufffd" for c in " ".join(text.split()))
-    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:

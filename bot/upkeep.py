@@ -50,8 +50,10 @@ def check_target(target: Path | str, *, exists: bool, checked: bool = True) -> N
         check_reachable(target)
         return
     if target.is_dir():
-        raise ConfigError(f"{target} is a folder, not a database file; name a file in it, "
-                          f"e.g. {target / 'qwixx.db'}")
+        raise ConfigError(
+            f"{target} is a folder, not a database file; name a file in it, "
+            f"e.g. {target / 'qwixx.db'}"
+        )
     if not target.exists():
         problem = folder_problem(target.parent)
         if problem:
@@ -81,8 +83,9 @@ def run_backup(file: Path, database: str | None) -> int:
         raise ConfigError("backup copies a SQLite file; for PostgreSQL use pg_dump")
     check_target(source, exists=True, checked=False)  # the copy is checked
     if file.is_dir():
-        raise ConfigError(f"FILE: {file} is a folder; name the backup file, e.g. "
-                          f"{file / 'qwixx-backup.db'}")
+        raise ConfigError(
+            f"FILE: {file} is a folder; name the backup file, e.g. {file / 'qwixx-backup.db'}"
+        )
     make_folder(file.parent, "FILE")
     try:
         report = backup(source, file)
@@ -99,6 +102,7 @@ def run_migrate(database: str | None) -> int:
     async def migrate() -> int:
         async with Store(target) as store:
             return store.schema_version
+
     target = database_of(database)
     check_target(target, exists=False)
     version = asyncio.run(migrate())
@@ -111,12 +115,17 @@ def run_copy_db(source_text: str, target_text: str) -> int:
 
     source = database_path(source_text, "SQLITE_FILE")
     if not isinstance(source, Path):
-        raise ConfigError("SQLITE_FILE is a PostgreSQL URL: copy-db copies a SQLite file "
-                          "into PostgreSQL, as in: qwixx-bot copy-db qwixx.db "
-                          "postgresql://user:password@host/database")
+        raise ConfigError(
+            "SQLITE_FILE is a PostgreSQL URL: copy-db copies a SQLite file "
+            "into PostgreSQL, as in: qwixx-bot copy-db qwixx.db "
+            "postgresql://user:password@host/database"
+        )
     if not target_text.startswith(POSTGRES_SCHEMES):
-        given = "a file path" if "://" not in target_text else \
-            f"a {quote(target_text.partition('://')[0], 20)} URL"
+        given = (
+            "a file path"
+            if "://" not in target_text
+            else f"a {quote(target_text.partition('://')[0], 20)} URL"
+        )
         raise ConfigError(f"POSTGRES_URL must be a postgresql:// URL, got {given}")
     target = str(database_path(target_text, "POSTGRES_URL"))
     check_target(source, exists=True)
@@ -134,13 +143,16 @@ def cutoff(text: str, now: float) -> float:
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ConfigError(f"--finished-before: {text!r} is not a date; write it as "
-                          "YYYY-MM-DD, e.g. 2026-01-01") from None
+        raise ConfigError(
+            f"--finished-before: {text!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-01-01"
+        ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     if when.timestamp() > now:
-        raise ConfigError(f"--finished-before: {text} is in the future; prune removes the "
-                          "logs of games that have already ended")
+        raise ConfigError(
+            f"--finished-before: {text} is in the future; prune removes the "
+            "logs of games that have already ended"
+        )
     return when.timestamp()
 
 
@@ -155,16 +167,23 @@ def run_prune(finished_before: str, dry_run: bool, database: str | None) -> int:
     async def run() -> PruneReport:
         async with Store(target) as store:
             return await prune(store, before, dry_run=dry_run)
+
     report = asyncio.run(run())
     date = finished_before.strip()
-    found = (f"{counted(report.games, 'game')} that ended before {date}: "
-             f"{counted(report.moves, 'move')}, {counted(report.events, 'event')}")
+    found = (
+        f"{counted(report.games, 'game')} that ended before {date}: "
+        f"{counted(report.moves, 'move')}, {counted(report.events, 'event')}"
+    )
     if report.dry_run:
-        print(f"{shown(target)}: would remove the moves and events of {found} (dry run: "
-              "nothing removed)")
+        print(
+            f"{shown(target)}: would remove the moves and events of {found} (dry run: "
+            "nothing removed)"
+        )
         return 0
-    print(f"{shown(target)}: removed the moves and events of {found}; their games, results, "
-          "statistics, ratings and final sheets are kept")
+    print(
+        f"{shown(target)}: removed the moves and events of {found}; their games, results, "
+        "statistics, ratings and final sheets are kept"
+    )
     if isinstance(target, Path) and report.freed_bytes is not None:
         print(space_line(target, report.freed_bytes, report.free_bytes or 0))
     return 0
@@ -175,9 +194,13 @@ def space_line(path: Path, freed: int, free: int) -> str:
     freed are used by new games first, and only VACUUM gives them back to the disk."""
     whole = f"{path} is {size(path.stat().st_size)}"
     if not freed:
-        return (f"{whole}; no page of it was freed (the rows removed shared their pages "
-                "with rows that stay)")
+        return (
+            f"{whole}; no page of it was freed (the rows removed shared their pages "
+            "with rows that stay)"
+        )
     inside = f" ({size(free)} free in all)" if free > freed else ""
-    return (f"{whole}; the prune freed {size(freed)} inside it{inside}, which new games use "
-            f"before the file grows. To give it back to the disk, stop the bot and run: "
-            f"sqlite3 {path} VACUUM")
+    return (
+        f"{whole}; the prune freed {size(freed)} inside it{inside}, which new games use "
+        f"before the file grows. To give it back to the disk, stop the bot and run: "
+        f"sqlite3 {path} VACUUM"
+    )

@@ -25,8 +25,10 @@ RAW = "https://raw.githubusercontent.com/discord/discord-api-spec/main/specs/ope
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", f"{MARK}: checks request bodies against Discord's OpenAPI description "
-                   "(skipped where it is not found)")
+        "markers",
+        f"{MARK}: checks request bodies against Discord's OpenAPI description "
+        "(skipped where it is not found)",
+    )
     reason = unavailable()
     if reason is not None and os.environ.get("DISCORD_OPENAPI"):
         raise pytest.UsageError(f"$DISCORD_OPENAPI asks for validation, but {reason}")
@@ -43,12 +45,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    skipped = [report for report in terminalreporter.stats.get("skipped", [])
-               if MARK in getattr(report, "keywords", {})]
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if MARK in getattr(report, "keywords", {})
+    ]
     if not skipped:
         return
-    terminalreporter.section("not checked against Discord's API description", sep="-",
-                             yellow=True)
+    terminalreporter.section("not checked against Discord's API description", sep="-", yellow=True)
     for line in summary(len(skipped)):
         terminalreporter.write_line(line)
 

@@ -17,8 +17,10 @@ def test_defaults_need_only_the_token(tmp_path: Path) -> None:
 
 def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     dotenv = tmp_path / ".env"
-    dotenv.write_text("# comment\nDISCORD_TOKEN='from-file'\nQWIXX_DEV_GUILD=42\n\n"
-                      "QWIXX_DATABASE=sqlite:///data/q.db\n")
+    dotenv.write_text(
+        "# comment\nDISCORD_TOKEN='from-file'\nQWIXX_DEV_GUILD=42\n\n"
+        "QWIXX_DATABASE=sqlite:///data/q.db\n"
+    )
     settings = load_settings({"QWIXX_LOG_LEVEL": "debug"}, dotenv=dotenv)
     assert settings.token == "from-file"
     assert settings.dev_guild == 42
@@ -27,12 +29,15 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     assert load_settings({"DISCORD_TOKEN": "env"}, dotenv=dotenv).token == "env"
 
 
-@pytest.mark.parametrize(("env", "named"), [
-    ({}, "DISCORD_TOKEN"),
-    ({"DISCORD_TOKEN": "x", "QWIXX_DEV_GUILD": "my-server"}, "QWIXX_DEV_GUILD"),
-    ({"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": "LOUD"}, "QWIXX_LOG_LEVEL"),
-    ({"DISCORD_TOKEN": "x", "QWIXX_DATABASE": "mysql://db/q"}, "QWIXX_DATABASE"),
-])
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "x", "QWIXX_DEV_GUILD": "my-server"}, "QWIXX_DEV_GUILD"),
+        ({"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": "LOUD"}, "QWIXX_LOG_LEVEL"),
+        ({"DISCORD_TOKEN": "x", "QWIXX_DATABASE": "mysql://db/q"}, "QWIXX_DATABASE"),
+    ],
+)
 def test_mistakes_name_the_setting(tmp_path: Path, env: dict[str, str], named: str) -> None:
     with pytest.raises(ConfigError, match=named):
         load_settings(env, dotenv=tmp_path / ".env")
@@ -46,18 +51,25 @@ def test_export_lines_and_a_byte_order_mark_are_read(tmp_path: Path) -> None:
 
 
 def test_an_empty_log_level_is_the_default(tmp_path: Path) -> None:
-    assert load_settings({"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": " "},
-                         dotenv=tmp_path / ".env").log_level == "INFO"
+    assert (
+        load_settings(
+            {"DISCORD_TOKEN": "x", "QWIXX_LOG_LEVEL": " "}, dotenv=tmp_path / ".env"
+        ).log_level
+        == "INFO"
+    )
 
 
 def test_a_near_miss_is_refused_only_when_its_setting_is_missing(tmp_path: Path) -> None:
     env = {"DISCORD_TOKEN": "x", "DISCORD_BOT_TOKEN": "another bot's"}
     assert load_settings(env, dotenv=tmp_path / ".env").token == "x"
-    with pytest.raises(ConfigError, match="DISCORD_BOT_TOKEN is not a setting; did you mean "
-                                          "DISCORD_TOKEN"):
+    with pytest.raises(
+        ConfigError, match="DISCORD_BOT_TOKEN is not a setting; did you mean DISCORD_TOKEN"
+    ):
         load_settings({"DISCORD_BOT_TOKEN": "x"}, dotenv=tmp_path / ".env")
-    assert load_settings({**env, "QWIXX_GOLDEN": "1", "PATH": "/bin"},
-                         dotenv=tmp_path / ".env").token == "x"  # unrelated names pass
+    assert (
+        load_settings({**env, "QWIXX_GOLDEN": "1", "PATH": "/bin"}, dotenv=tmp_path / ".env").token
+        == "x"
+    )  # unrelated names pass
 
 
 def test_a_malformed_dotenv_line_names_file_and_line(tmp_path: Path) -> None:
@@ -67,8 +79,9 @@ def test_a_malformed_dotenv_line_names_file_and_line(tmp_path: Path) -> None:
         load_settings({}, dotenv=dotenv)
 
 
-def test_main_reports_a_missing_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_reports_a_missing_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from bot.__main__ import main
 
     monkeypatch.chdir(tmp_path)
@@ -77,8 +90,9 @@ def test_main_reports_a_missing_token(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
 
 
-def test_main_explains_a_refused_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_explains_a_refused_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import discord
 
     from bot import __main__ as cli

@@ -15,8 +15,9 @@ def test_a_mistyped_token_line_is_not_repeated(tmp_path: Path) -> None:
     assert "secret" not in str(error.value)
 
 
-@pytest.mark.parametrize("name", ["QWIXX_DEV_GUILD", "QWIXX_LOG_LEVEL", "QWIXX_DATABASE",
-                                  "QWIXX_SHARDS"])
+@pytest.mark.parametrize(
+    "name", ["QWIXX_DEV_GUILD", "QWIXX_LOG_LEVEL", "QWIXX_DATABASE", "QWIXX_SHARDS"]
+)
 def test_long_values_are_shortened(tmp_path: Path, name: str) -> None:
     value = "mysql://" + "x" * 5000 if name == "QWIXX_DATABASE" else "x" * 5000
     with pytest.raises(ConfigError, match=name) as error:

@@ -24,14 +24,17 @@ def test_defaults_five_per_member_fifty_per_server(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("member", "server"), [("1", "1"), ("12", "300"), ("1000", "100000")])
 def test_whole_numbers_are_taken(member: str, server: str, tmp_path: Path) -> None:
     settings = settings_with(tmp_path, **{MEMBER: member, SERVER: server})
-    assert (settings.max_games_per_member, settings.max_games_per_server) == (int(member),
-                                                                              int(server))
+    assert (settings.max_games_per_member, settings.max_games_per_server) == (
+        int(member),
+        int(server),
+    )
 
 
 @pytest.mark.parametrize("name", [MEMBER, SERVER])
 @pytest.mark.parametrize("value", ["0", "-3", "five", "2.5", "1e3", "100001", "٣"])
-def test_anything_else_stops_the_bot_naming_the_setting(name: str, value: str,
-                                                        tmp_path: Path) -> None:
+def test_anything_else_stops_the_bot_naming_the_setting(
+    name: str, value: str, tmp_path: Path
+) -> None:
     if name == MEMBER and value == "100001":
         value = "1001"
     with pytest.raises(ConfigError, match=name) as error:
@@ -50,7 +53,8 @@ def test_read_from_dotenv_and_documented(tmp_path: Path) -> None:
 
 
 def test_the_running_bot_gets_the_limits_and_the_click_throttle(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import bot.__main__ as entry
     import bot.app
     import bot.service.heap
@@ -67,8 +71,12 @@ def test_the_running_bot_gets_the_limits_and_the_click_throttle(
         return None
 
     monkeypatch.chdir(tmp_path)
-    for name, value in {"DISCORD_TOKEN": "abc", MEMBER: "3", SERVER: "40",
-                        "QWIXX_DATABASE": str(tmp_path / "q.db")}.items():
+    for name, value in {
+        "DISCORD_TOKEN": "abc",
+        MEMBER: "3",
+        SERVER: "40",
+        "QWIXX_DATABASE": str(tmp_path / "q.db"),
+    }.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(bot.app, "new_bot", new_bot)
     monkeypatch.setattr(entry, "serve", serve)

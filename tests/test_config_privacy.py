@@ -14,10 +14,19 @@ def settings_with(value: str | None, tmp_path: Path) -> int:
     return load_settings(env, dotenv=tmp_path / ".env").forget_server_after
 
 
-@pytest.mark.parametrize(("value", "seconds"), [
-    (None, 30 * 86400), ("", 30 * 86400), ("30d", 30 * 86400), ("7", 7 * 86400),
-    ("12h", 12 * 3600), ("90m", 5400), ("1h", 3600), ("3650D", 3650 * 86400),
-])
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        (None, 30 * 86400),
+        ("", 30 * 86400),
+        ("30d", 30 * 86400),
+        ("7", 7 * 86400),
+        ("12h", 12 * 3600),
+        ("90m", 5400),
+        ("1h", 3600),
+        ("3650D", 3650 * 86400),
+    ],
+)
 def test_read_as_a_time(value: str | None, seconds: int, tmp_path: Path) -> None:
     assert settings_with(value, tmp_path) == seconds
 

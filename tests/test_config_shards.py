@@ -14,40 +14,46 @@ def settings(tmp_path: Path, **env: str) -> Settings:
     return load_settings({"DISCORD_TOKEN": "t", **env}, dotenv=tmp_path / ".env")
 
 
-@pytest.mark.parametrize(("text", "ids", "count"), [
-    ("3/4", (3,), 4),
-    ("0-1/4", (0, 1), 4),
-    ("0,2/4", (0, 2), 4),
-    ("2,0/4", (0, 2), 4),
-    (" 0-2 , 5 / 8 ", (0, 1, 2, 5), 8),
-    ("0/1", (0,), 1),
-])
+@pytest.mark.parametrize(
+    ("text", "ids", "count"),
+    [
+        ("3/4", (3,), 4),
+        ("0-1/4", (0, 1), 4),
+        ("0,2/4", (0, 2), 4),
+        ("2,0/4", (0, 2), 4),
+        (" 0-2 , 5 / 8 ", (0, 1, 2, 5), 8),
+        ("0/1", (0,), 1),
+    ],
+)
 def test_shard_lists_and_ranges_are_read(text: str, ids: tuple[int, ...], count: int) -> None:
     plan = ShardPlan.parse(text)
     assert (plan.ids, plan.count) == (ids, count)
     assert ShardPlan.parse(str(plan)) == plan
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    ("0-1", "IDS/COUNT"),
-    ("4/4", "0 to 3"),
-    ("5/4", "0 to 3 for 4 shards, got 5"),
-    ("7-9/4", "0 to 3 for 4 shards, got 7"),
-    ("1,99999999999999/4", "0 to 3 for 4 shards, got 99999999999999"),
-    ("0-9/4", "0 to 3"),
-    ("1/0", "count must be"),
-    ("a/4", "not a shard id"),
-    ("0-/4", "not a shard id"),
-    ("3-1/4", "backwards"),
-    ("0,0/4", "twice"),
-    ("0-2,1/4", "twice"),
-    ("/4", "not a shard id"),
-    ("0/four", "IDS/COUNT"),
-    ("0-99999999999999/4", "0 to 3"),
-    ("0-99999999999999/99999999999999", "count must be"),
-    ("0/４", "IDS/COUNT"),
-    ("²/4", "not a shard id"),
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("0-1", "IDS/COUNT"),
+        ("4/4", "0 to 3"),
+        ("5/4", "0 to 3 for 4 shards, got 5"),
+        ("7-9/4", "0 to 3 for 4 shards, got 7"),
+        ("1,99999999999999/4", "0 to 3 for 4 shards, got 99999999999999"),
+        ("0-9/4", "0 to 3"),
+        ("1/0", "count must be"),
+        ("a/4", "not a shard id"),
+        ("0-/4", "not a shard id"),
+        ("3-1/4", "backwards"),
+        ("0,0/4", "twice"),
+        ("0-2,1/4", "twice"),
+        ("/4", "not a shard id"),
+        ("0/four", "IDS/COUNT"),
+        ("0-99999999999999/4", "0 to 3"),
+        ("0-99999999999999/99999999999999", "count must be"),
+        ("0/４", "IDS/COUNT"),
+        ("²/4", "not a shard id"),
+    ],
+)
 def test_bad_shard_settings_say_what_is_wrong(tmp_path: Path, text: str, why: str) -> None:
     with pytest.raises(ShardError, match=why):
         ShardPlan.parse(text)
@@ -70,8 +76,9 @@ def test_without_shards_one_process_runs_all(tmp_path: Path) -> None:
     assert settings(tmp_path, QWIXX_SHARDS="1/2").shards == ShardPlan((1,), 2)
 
 
-@pytest.mark.parametrize("url", ["postgresql://qwixx:pw@db.example/qwixx",
-                                 "postgres://localhost/qwixx?sslmode=require"])
+@pytest.mark.parametrize(
+    "url", ["postgresql://qwixx:pw@db.example/qwixx", "postgres://localhost/qwixx?sslmode=require"]
+)
 def test_postgresql_urls_are_passed_through(tmp_path: Path, url: str) -> None:
     assert settings(tmp_path, QWIXX_DATABASE=url).database == url
 

@@ -41,6 +41,7 @@ SCANNED = ("bot", "benchmarks")
 # --- the checks: each raises (AssertionError, AttributeError, ...) if the part is gone
 # or has another shape than the one the bot uses.
 
+
 def _client_connection() -> None:
     import discord
 
@@ -49,8 +50,9 @@ def _client_connection() -> None:
     assert isinstance(timeout, int | float), f"guild_ready_timeout is {timeout!r}"
     client._connection.guild_ready_timeout = 0.05
     parsers = client._connection.parsers
-    assert callable(parsers.get("INTERACTION_CREATE")), \
+    assert callable(parsers.get("INTERACTION_CREATE")), (
         "ConnectionState.parsers has no INTERACTION_CREATE parser"
+    )
 
 
 def _os_exit() -> None:
@@ -64,8 +66,9 @@ def _tree_call() -> None:
 
     call = app_commands.CommandTree._call
     assert inspect.iscoroutinefunction(call), "CommandTree._call is no coroutine function"
-    assert list(inspect.signature(call).parameters) == ["self", "interaction"], \
+    assert list(inspect.signature(call).parameters) == ["self", "interaction"], (
         f"CommandTree._call takes {inspect.signature(call)}"
+    )
 
 
 def _compiled_template() -> None:
@@ -109,8 +112,9 @@ def _c_make_encoder() -> None:
 
     assert c_make_encoder is not None, "json has no C encoder"
     encoder = JSONEncoder(separators=(",", ":"))
-    encode = c_make_encoder(None, encoder.default, encode_basestring, None, ":", ",",
-                            False, False, False)
+    encode = c_make_encoder(
+        None, encoder.default, encode_basestring, None, ":", ",", False, False, False
+    )
     assert "".join(encode({"a": [1, 2]}, 0)) == '{"a":[1,2]}'
 
 
@@ -130,38 +134,70 @@ class Internal:
 
 
 INTERNALS: tuple[Internal, ...] = (
-    Internal("discord.py", "Client._connection: guild_ready_timeout, parsers",
-             r"\._connection\b", ("bot/cogs/fallback.py", "bot/cogs/throttle.py",
-                                   "bot/sandbox/sandbox.py", "benchmarks/bench_bot.py"),
-             "the stand-in sends every guild at once: no need to wait 2 s for more; a "
-             "stopping bot answers every new interaction before discord.py sees it (Gate), "
-             "and so does the click throttle for a member clicking far too fast; the "
-             "click benchmark notes when each interaction arrives",
-             _client_connection),
-    Internal("Python", "os._exit (documented; private only by its name)",
-             r"\._exit\b", ("bot/__main__.py",),
-             "a stop that hangs past its deadline still ends the process",
-             _os_exit),
-    Internal("discord.py", "app_commands.CommandTree._call(interaction)",
-             r"\btree\._call\b", ("bot/cogs/fallback.py",),
-             "errors in parsing a command's options reach on_error (guard_parsing)",
-             _tree_call),
-    Internal("discord.py", "DynamicItem.__discord_ui_compiled_template__",
-             r"__discord_ui_compiled_template__", ("bot/cogs/registry.py",),
-             "a malformed custom_id is told from one a button takes (claimed)",
-             _compiled_template),
-    Internal("discord.py", "GroupCog().__cog_app_commands_group__",
-             r"__cog_app_commands_group__", ("bot/i18n/sync.py",),
-             "the /qwixx commands' texts, for the slash-command catalogue",
-             _cog_group),
-    Internal("Python", "random.Random._randbelow",
-             r"\b_randbelow\b", ("bot/rules/dice.py",),
-             "dice: the very numbers of randint(1, faces), at half the cost",
-             _randbelow),
-    Internal("Python", "json.encoder.c_make_encoder",
-             r"\bc_make_encoder\b", ("bot/store/records.py",),
-             "the C JSON encoder made once, not on every json.dumps",
-             _c_make_encoder),
+    Internal(
+        "discord.py",
+        "Client._connection: guild_ready_timeout, parsers",
+        r"\._connection\b",
+        (
+            "bot/cogs/fallback.py",
+            "bot/cogs/throttle.py",
+            "bot/sandbox/sandbox.py",
+            "benchmarks/bench_bot.py",
+        ),
+        "the stand-in sends every guild at once: no need to wait 2 s for more; a "
+        "stopping bot answers every new interaction before discord.py sees it (Gate), "
+        "and so does the click throttle for a member clicking far too fast; the "
+        "click benchmark notes when each interaction arrives",
+        _client_connection,
+    ),
+    Internal(
+        "Python",
+        "os._exit (documented; private only by its name)",
+        r"\._exit\b",
+        ("bot/__main__.py",),
+        "a stop that hangs past its deadline still ends the process",
+        _os_exit,
+    ),
+    Internal(
+        "discord.py",
+        "app_commands.CommandTree._call(interaction)",
+        r"\btree\._call\b",
+        ("bot/cogs/fallback.py",),
+        "errors in parsing a command's options reach on_error (guard_parsing)",
+        _tree_call,
+    ),
+    Internal(
+        "discord.py",
+        "DynamicItem.__discord_ui_compiled_template__",
+        r"__discord_ui_compiled_template__",
+        ("bot/cogs/registry.py",),
+        "a malformed custom_id is told from one a button takes (claimed)",
+        _compiled_template,
+    ),
+    Internal(
+        "discord.py",
+        "GroupCog().__cog_app_commands_group__",
+        r"__cog_app_commands_group__",
+        ("bot/i18n/sync.py",),
+        "the /qwixx commands' texts, for the slash-command catalogue",
+        _cog_group,
+    ),
+    Internal(
+        "Python",
+        "random.Random._randbelow",
+        r"\b_randbelow\b",
+        ("bot/rules/dice.py",),
+        "dice: the very numbers of randint(1, faces), at half the cost",
+        _randbelow,
+    ),
+    Internal(
+        "Python",
+        "json.encoder.c_make_encoder",
+        r"\bc_make_encoder\b",
+        ("bot/store/records.py",),
+        "the C JSON encoder made once, not on every json.dumps",
+        _c_make_encoder,
+    ),
 )
 
 
@@ -170,14 +206,17 @@ def test_the_installed_library_has_the_private_part_the_bot_uses(internal: Inter
     try:
         internal.check()
     except Exception as failed:
-        pytest.fail(f"{internal.library} {internal.version()} no longer has "
-                    f"{internal.part} as the bot uses it ({type(failed).__name__}: {failed}).\n"
-                    f"Used in {', '.join(internal.used_in)}: {internal.why}.\n"
-                    "Adapt that code, or keep the upper bound in pyproject.toml below this "
-                    "version.")
+        pytest.fail(
+            f"{internal.library} {internal.version()} no longer has "
+            f"{internal.part} as the bot uses it ({type(failed).__name__}: {failed}).\n"
+            f"Used in {', '.join(internal.used_in)}: {internal.why}.\n"
+            "Adapt that code, or keep the upper bound in pyproject.toml below this "
+            "version."
+        )
 
 
 # --- every private part used is on the list
+
 
 def _sources() -> Iterator[tuple[str, str]]:
     for folder in SCANNED:
@@ -193,13 +232,50 @@ def _code(text: str) -> Iterator[tuple[int, str]]:
 
 
 # Dunder names of Python itself (data model, modules, functions, classes).
-_PYTHON_DUNDERS = {name for thing in (object, type, int, list, dict, type(sys), type(_sources),
-                                      Internal, property, staticmethod)
-                   for name in dir(thing) if name.startswith("__")} | {
-    "__main__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__",
-    "__aiter__", "__anext__", "__await__", "__call__", "__get__", "__set__", "__slots__",
-    "__wrapped__", "__mro__", "__file__", "__path__", "__version__", "__all__", "__func__",
-    "__self__", "__code__", "__defaults__", "__kwdefaults__", "__globals__", "__closure__",
+_PYTHON_DUNDERS = {
+    name
+    for thing in (
+        object,
+        type,
+        int,
+        list,
+        dict,
+        type(sys),
+        type(_sources),
+        Internal,
+        property,
+        staticmethod,
+    )
+    for name in dir(thing)
+    if name.startswith("__")
+} | {
+    "__main__",
+    "__enter__",
+    "__exit__",
+    "__aenter__",
+    "__aexit__",
+    "__iter__",
+    "__next__",
+    "__aiter__",
+    "__anext__",
+    "__await__",
+    "__call__",
+    "__get__",
+    "__set__",
+    "__slots__",
+    "__wrapped__",
+    "__mro__",
+    "__file__",
+    "__path__",
+    "__version__",
+    "__all__",
+    "__func__",
+    "__self__",
+    "__code__",
+    "__defaults__",
+    "__kwdefaults__",
+    "__globals__",
+    "__closure__",
 }
 
 
@@ -209,8 +285,10 @@ def _private_uses() -> dict[str, set[str]]:
     an assignment, an annotation) anywhere in the project. A heuristic: it finds
     names, not which library an object comes from."""
     texts = dict(_sources())
-    tests = {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
-             for p in (ROOT / "tests").rglob("*.py")}
+    tests = {
+        p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
+        for p in (ROOT / "tests").rglob("*.py")
+    }
     own: set[str] = set()
     for text in (*texts.values(), *tests.values()):
         own |= set(re.findall(r"\b(?:def|class)\s+(_\w+)", text))
@@ -250,7 +328,8 @@ def test_every_private_part_the_code_uses_is_listed() -> None:
     assert not unlisted, (
         "private parts of libraries used but not listed in INTERNALS "
         "(tests/test_dependencies.py): add them, with a check and an upper bound "
-        "in pyproject.toml:\n" + "\n".join(unlisted))
+        "in pyproject.toml:\n" + "\n".join(unlisted)
+    )
 
 
 def test_each_listed_library_has_an_upper_bound() -> None:
@@ -258,13 +337,16 @@ def test_each_listed_library_has_an_upper_bound() -> None:
     for library in {i.library for i in INTERNALS} - {"Python"}:
         requirement = bounded.get(canonicalize_name(library))
         assert requirement is not None, f"{library} is no dependency in pyproject.toml"
-        assert any(s.operator in ("<", "<=", "==", "~=") for s in requirement.specifier), \
+        assert any(s.operator in ("<", "<=", "==", "~=") for s in requirement.specifier), (
             f"{library}: its private parts are used, so it needs an upper bound ({requirement})"
-        assert requirement.specifier.contains(metadata.version(library)), \
+        )
+        assert requirement.specifier.contains(metadata.version(library)), (
             f"the installed {library} {metadata.version(library)} is outside {requirement}"
+        )
 
 
 # --- the lock file
+
 
 def _runtime_requirements() -> list[Requirement]:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -326,15 +408,17 @@ def test_the_lock_file_pins_every_runtime_dependency_within_its_range() -> None:
     for requirement in _runtime_requirements():
         name = canonicalize_name(requirement.name)
         assert name in pins, f"requirements.lock does not pin {requirement.name}"
-        assert requirement.specifier.contains(pins[name], prereleases=True), \
+        assert requirement.specifier.contains(pins[name], prereleases=True), (
             f"requirements.lock pins {name}=={pins[name]}, outside {requirement}"
+        )
         for extra in requirement.extras:
             dist = metadata.distribution(name)
             for line in dist.requires or []:
                 needed = Requirement(line)
                 if needed.marker is not None and needed.marker.evaluate({"extra": extra}):
-                    assert canonicalize_name(needed.name) in pins, \
+                    assert canonicalize_name(needed.name) in pins, (
                         f"requirements.lock does not pin {needed.name} ({name}[{extra}])"
+                    )
 
 
 def test_the_lock_file_pins_the_dependencies_of_what_it_pins() -> None:
@@ -356,9 +440,10 @@ def test_the_lock_file_pins_the_dependencies_of_what_it_pins() -> None:
             pinned = pins.get(canonicalize_name(needed.name))
             if pinned is None or not needed.specifier.contains(pinned, prereleases=True):
                 missing.append(f"{name} {version} needs {needed}; the lock has {pinned}")
-    assert not missing, ("requirements.lock is not closed; regenerate it: "
-                         ".venv/bin/python -m tests.test_dependencies > requirements.lock\n"
-                         + "\n".join(missing))
+    assert not missing, (
+        "requirements.lock is not closed; regenerate it: "
+        ".venv/bin/python -m tests.test_dependencies > requirements.lock\n" + "\n".join(missing)
+    )
 
 
 def test_the_docker_image_installs_the_lock_file() -> None:

@@ -22,14 +22,18 @@ PLAIN = re.compile(r"[^\s\[\]{}&*!|>'\"%@`#,][^#]*")
 
 # -- compose.yaml ------------------------------------------------------------------------
 
+
 def read_yaml(text: str) -> Any:
     """The block YAML ``compose.yaml`` is written in — mappings, lists of scalars, plain
     scalars, whole-line comments — read strictly: anything else (tabs, flow collections,
     quotes, anchors, multi-line scalars) fails, so the file stays plain for every YAML
     reader, Compose's among them."""
     assert "\t" not in text
-    rows = [(len(line) - len(line.lstrip(" ")), line.strip()) for line in text.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
+    rows = [
+        (len(line) - len(line.lstrip(" ")), line.strip())
+        for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     value, end = _block(rows, 0, rows[0][0])
     assert end == len(rows), f"unexpected indentation: {rows[end][1]!r}"
     return value
@@ -88,21 +92,30 @@ def test_the_bot_waits_for_a_healthy_database_and_reaches_it(compose: dict[str, 
     assert password.startswith("${POSTGRES_PASSWORD:?")
     user, name = db["environment"]["POSTGRES_USER"], db["environment"]["POSTGRES_DB"]
     assert url == f"postgresql://{user}:{password}@db:5432/{name}"
-    assert database_path(url.replace(password, "secret")) == \
-        f"postgresql://{user}:secret@db:5432/{name}"  # a PostgreSQL URL to the bot
+    assert (
+        database_path(url.replace(password, "secret"))
+        == f"postgresql://{user}:secret@db:5432/{name}"
+    )  # a PostgreSQL URL to the bot
     assert {s["restart"] for s in compose["services"].values()} == {"unless-stopped"}
     assert int(bot["stop_grace_period"].removesuffix("s")) > STOP_WITHIN
 
 
 def test_the_yaml_reader_refuses_what_it_does_not_know() -> None:
     assert read_yaml("a:\n  b: c\n  d:\n    - e:f\n") == {"a": {"b": "c", "d": ["e:f"]}}
-    for text in ("a: [b, c]\n", "a: 'b'\n", "a:\n  b: c\n   d: e\n", "a: &x b\n",
-                 "a:\n\tb: c\n", "a: b: c\n"):
+    for text in (
+        "a: [b, c]\n",
+        "a: 'b'\n",
+        "a:\n  b: c\n   d: e\n",
+        "a: &x b\n",
+        "a:\n\tb: c\n",
+        "a: b: c\n",
+    ):
         with pytest.raises(AssertionError):
             read_yaml(text)
 
 
 # -- the systemd unit --------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def unit() -> configparser.ConfigParser:
@@ -112,8 +125,7 @@ def unit() -> configparser.ConfigParser:
     return parser
 
 
-def test_the_unit_runs_the_checkout_the_readme_installs(
-        unit: configparser.ConfigParser) -> None:
+def test_the_unit_runs_the_checkout_the_readme_installs(unit: configparser.ConfigParser) -> None:
     service = unit["Service"]
     user, folder = service["User"], service["WorkingDirectory"]
     assert service["ExecStart"] == f"{folder}/.venv/bin/qwixx-bot"
@@ -125,8 +137,11 @@ def test_the_unit_runs_the_checkout_the_readme_installs(
 
 
 def test_the_unit_restarts_a_crash_but_not_a_wrong_setting(
-        unit: configparser.ConfigParser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    unit: configparser.ConfigParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from bot.__main__ import main
 
     monkeypatch.chdir(tmp_path)  # no .env here
@@ -141,25 +156,35 @@ def test_the_unit_restarts_a_crash_but_not_a_wrong_setting(
 
 # -- Docker ------------------------------------------------------------------------------
 
+
 def test_the_image_keeps_its_database_on_the_volume_the_readme_mounts() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     assert "QWIXX_DATABASE=/data/qwixx.db" in dockerfile and 'VOLUME ["/data"]' in dockerfile
-    assert ("docker run -d --name qwixx-bot --restart unless-stopped --env-file .env "
-            "-v qwixx-data:/data qwixx-bot") in README
+    assert (
+        "docker run -d --name qwixx-bot --restart unless-stopped --env-file .env "
+        "-v qwixx-data:/data qwixx-bot"
+    ) in README
 
 
 def test_the_build_context_holds_what_the_image_copies_and_no_secrets() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    sources = [part for line in dockerfile.splitlines() if line.startswith("COPY ")
-               for part in line.split()[1:-1]]
-    ignored = {line.strip().rstrip("/") for line in
-               (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
-               if line.strip() and not line.startswith("#")}
+    sources = [
+        part
+        for line in dockerfile.splitlines()
+        if line.startswith("COPY ")
+        for part in line.split()[1:-1]
+    ]
+    ignored = {
+        line.strip().rstrip("/")
+        for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    }
     assert sources and all((ROOT / s).exists() and s not in ignored for s in sources)
     assert {".env", "*.db", ".venv", ".git"} <= ignored
 
 
 # -- .env.example ------------------------------------------------------------------------
+
 
 def test_the_example_sets_only_the_token(tmp_path: Path) -> None:
     example = ROOT / ".env.example"

@@ -50,10 +50,12 @@ def imported(name: str, path: Path) -> set[str]:
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
-                anchor = anchor[:len(anchor) - node.level + 1]
+                anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
-            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
-                       for alias in node.names]
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
         else:
             continue
         for target in targets:
@@ -137,14 +139,22 @@ def strict_modules() -> Iterator[str]:
 def test_each_module_of_the_store_and_the_service_imports_first() -> None:
     """Whichever module a process imports first, it imports: no order of imports is
     needed to break a circle."""
-    script = ("import subprocess, sys\n"
-              "failed = [n for n in sys.argv[1:] if subprocess.run("
-              "[sys.executable, '-c', 'import ' + n], capture_output=True).returncode]\n"
-              "print(' '.join(failed))\n")
+    script = (
+        "import subprocess, sys\n"
+        "failed = [n for n in sys.argv[1:] if subprocess.run("
+        "[sys.executable, '-c', 'import ' + n], capture_output=True).returncode]\n"
+        "print(' '.join(failed))\n"
+    )
     names = list(strict_modules())
     assert len(names) > 10
-    done = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, *names],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     assert done.stdout.split() == []
 
 
@@ -152,11 +162,21 @@ def test_the_discord_side_takes_games_and_errors_from_the_service() -> None:
     """The adapter, the channel and the client import nothing of the store: its types
     and errors come through :mod:`bot.service.types`, its per-game lock through the
     service."""
-    side = {name: path for name, path in modules().items()
-            if name == "bot.app" or name.startswith(("bot.cogs", "bot.channel"))}
-    found = sorted(f"{name} imports {target}" for name, path in side.items()
-                   for target in imported(name, path) if target.startswith("bot.store"))
+    side = {
+        name: path
+        for name, path in modules().items()
+        if name == "bot.app" or name.startswith(("bot.cogs", "bot.channel"))
+    }
+    found = sorted(
+        f"{name} imports {target}"
+        for name, path in side.items()
+        for target in imported(name, path)
+        if target.startswith("bot.store")
+    )
     assert found == []
-    reaching = sorted(name for name, path in side.items()
-                      if ".store.game_lock" in path.read_text(encoding="utf-8"))
+    reaching = sorted(
+        name
+        for name, path in side.items()
+        if ".store.game_lock" in path.read_text(encoding="utf-8")
+    )
     assert reaching == []

@@ -11,16 +11,23 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFERRED = ("PIL", "bot.render.canvas", "bot.render.fonts", "babel.messages",
-            "babel.dates", "babel.numbers", "openskill")
+DEFERRED = (
+    "PIL",
+    "bot.render.canvas",
+    "bot.render.fonts",
+    "babel.messages",
+    "babel.dates",
+    "babel.numbers",
+    "openskill",
+)
 
 
 def loaded(code: str) -> set[str]:
     """The modules of :data:`DEFERRED` loaded after ``code``, in a fresh interpreter."""
-    script = (f"import sys\n{code}\n"
-              f"print(' '.join(m for m in {DEFERRED!r} if m in sys.modules))")
-    found = subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True,
-                           capture_output=True, text=True).stdout.split()
+    script = f"import sys\n{code}\nprint(' '.join(m for m in {DEFERRED!r} if m in sys.modules))"
+    found = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split()
     return set(found)
 
 
@@ -29,13 +36,17 @@ def test_the_bot_imports_without_the_drawing_code_babels_formatting_and_openskil
 
 
 def test_each_is_loaded_at_its_first_use() -> None:
-    assert loaded("import bot.app\nfrom bot.render import render_dice\n"
-                  "render_dice({'white1': 3, 'white2': 4})") == {
-        "PIL", "bot.render.canvas", "bot.render.fonts"}
+    assert loaded(
+        "import bot.app\nfrom bot.render import render_dice\n"
+        "render_dice({'white1': 3, 'white2': 4})"
+    ) == {"PIL", "bot.render.canvas", "bot.render.fonts"}
     numbers = loaded("import bot.app\nfrom bot.messages import whole\nwhole(1234)")
     assert "babel.numbers" in numbers and "babel.messages" not in numbers and "PIL" not in numbers
     assert loaded("import bot.app\nfrom bot.i18n import catalogue\ncatalogue('de')") >= {
-        "babel.messages"}
-    rated = ("import bot.app\nfrom bot.service.ratings import Seat, rate\n"
-             "rate([Seat(1, 1), Seat(2, 2)], {})")
+        "babel.messages"
+    }
+    rated = (
+        "import bot.app\nfrom bot.service.ratings import Seat, rate\n"
+        "rate([Seat(1, 1), Seat(2, 2)], {})"
+    )
     assert loaded(rated) == {"openskill"}

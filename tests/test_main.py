@@ -70,20 +70,28 @@ def test_waits_grow_to_a_minute() -> None:
     assert [next(waits) for _ in range(9)] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
 
 
-@pytest.mark.parametrize(("error", "retried"), [
-    (aiohttp.ClientConnectorDNSError(None, OSError(-3, "Temporary failure in name resolution")),
-     True),
-    (aiohttp.ServerDisconnectedError(), True),
-    (TimeoutError(), True),
-    (discord.LoginFailure("Improper token has been passed."), False),
-    (PermissionError(13, "Permission denied: 'qwixx.db'"), False),
-])
+@pytest.mark.parametrize(
+    ("error", "retried"),
+    [
+        (
+            aiohttp.ClientConnectorDNSError(
+                None, OSError(-3, "Temporary failure in name resolution")
+            ),
+            True,
+        ),
+        (aiohttp.ServerDisconnectedError(), True),
+        (TimeoutError(), True),
+        (discord.LoginFailure("Improper token has been passed."), False),
+        (PermissionError(13, "Permission denied: 'qwixx.db'"), False),
+    ],
+)
 def test_what_counts_as_unreachable(error: BaseException, retried: bool) -> None:
     assert cli.unreachable(error) is retried
 
 
 async def test_unreachable_discord_is_one_line_and_a_retry(
-        offline: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    offline: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     bot = QwixxBot(tmp_path / "q.db")
     sleep = FakeSleep(limit=8)
     with caplog.at_level(logging.WARNING), pytest.raises(Stop):
@@ -152,8 +160,9 @@ def refusing(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     server = HTTPServer(("127.0.0.1", 0), Refuses)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    monkeypatch.setattr(discord.http.Route, "BASE",
-                        f"http://127.0.0.1:{server.server_address[1]}/api/v10")
+    monkeypatch.setattr(
+        discord.http.Route, "BASE", f"http://127.0.0.1:{server.server_address[1]}/api/v10"
+    )
     yield
     server.shutdown()
     server.server_close()
@@ -171,14 +180,16 @@ def environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_main_explains_a_refused_token_in_one_line(
-        environment: Path, refusing: None, capsys: pytest.CaptureFixture[str]) -> None:
+    environment: Path, refusing: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["--no-sync"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Discord refused DISCORD_TOKEN" in error
 
 
 def test_main_names_a_damaged_database_before_connecting(
-        environment: Path, offline: str, capsys: pytest.CaptureFixture[str]) -> None:
+    environment: Path, offline: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     environment.write_bytes(b"not a database at all " * 100)
     assert cli.main([]) == 2
     error = capsys.readouterr().err
@@ -201,7 +212,8 @@ def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_backup_makes_the_folder_it_writes_to(
-        environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with closing(sqlite3.connect(environment)) as db, db:
         db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
     target = environment.parent / "backups" / "qwixx-2026-11-27.db"  # as the README has it
@@ -215,12 +227,12 @@ def test_backup_of_another_database(tmp_path: Path, capsys: pytest.CaptureFixtur
         db.executemany("CREATE TABLE t (x)", [()])
         db.executemany("INSERT INTO t VALUES (?)", [(1,), (2,), (3,)])
     assert cli.main(["backup", str(target), "--database", f"sqlite:///{source}"]) == 0
-    assert capsys.readouterr().out == (f"backed up {source} to {target} (quick_check ok): "
-                                       "3 t\n")
+    assert capsys.readouterr().out == (f"backed up {source} to {target} (quick_check ok): 3 t\n")
 
 
-def test_migrate_command(database: str | Path, environment: Path,
-                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_migrate_command(
+    database: str | Path, environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["migrate", "--database", str(database)]) == 0
     assert f"schema version {LATEST_VERSION} (up to date)" in capsys.readouterr().out
     assert cli.main(["migrate"]) == 0  # QWIXX_DATABASE
@@ -232,10 +244,16 @@ async def a_history(path: Path) -> None:
     ratings and events, a lobby, names and server settings."""
     async with Store(path) as store:
         game = await make_running(store)
-        results = GameResults(4, (PlayerResult(HOST, 0, 30, 1, True),
-                                  PlayerResult(PLAYER2, 1, 20, 2, False)))
-        change = GameChange([(HOST, {"kind": "pass"}, "player")], {"turn": 4}, "finished",
-                            results, events=[(4, "game_over", None, {"reason": "done"})])
+        results = GameResults(
+            4, (PlayerResult(HOST, 0, 30, 1, True), PlayerResult(PLAYER2, 1, 20, 2, False))
+        )
+        change = GameChange(
+            [(HOST, {"kind": "pass"}, "player")],
+            {"turn": 4},
+            "finished",
+            results,
+            events=[(4, "game_over", None, {"reason": "done"})],
+        )
         await store.record_change(game.id, game.version, change)
         await RatingService(store).backfill()
         finished = await store.get_game(game.id)
@@ -264,19 +282,28 @@ async def a_daily(store: Store) -> None:
 
 async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
     async with Store(target) as store:
-        return (await store.games_for_channel(CHANNEL), await store.moves(1),
-                await store.events(1), await store.history(GUILD),
-                sorted(await store.leaderboard_totals(GUILD), key=lambda t: t.player_id),
-                await store.player_totals(GUILD, HOST),
-                await store.names(GUILD, [HOST]), await store.guild_language(GUILD),
-                await store.ratings(GUILD, "qwixx"), await store.rating_changes(1),
-                await store.game_in_channel(CHANNEL + 1), await store.reviewed(1),
-                await store.attempt("2026-11-27", "classic", HOST),
-                await store.daily_settings(GUILD), await store.daily_secret())
+        return (
+            await store.games_for_channel(CHANNEL),
+            await store.moves(1),
+            await store.events(1),
+            await store.history(GUILD),
+            sorted(await store.leaderboard_totals(GUILD), key=lambda t: t.player_id),
+            await store.player_totals(GUILD, HOST),
+            await store.names(GUILD, [HOST]),
+            await store.guild_language(GUILD),
+            await store.ratings(GUILD, "qwixx"),
+            await store.rating_changes(1),
+            await store.game_in_channel(CHANNEL + 1),
+            await store.reviewed(1),
+            await store.attempt("2026-11-27", "classic", HOST),
+            await store.daily_settings(GUILD),
+            await store.daily_secret(),
+        )
 
 
 def test_copy_db_copies_every_table_and_shows_the_counts(
-        tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     source, url = tmp_path / "games.db", postgres.clean_database()
     asyncio.run(a_history(source))
     assert cli.main(["copy-db", str(source), url]) == 0
@@ -292,6 +319,7 @@ def test_copy_db_copies_every_table_and_shows_the_counts(
     async def new_game() -> int:
         async with Store(url) as store:
             return (await make_lobby(store, CHANNEL + 2)).id
+
     assert asyncio.run(new_game()) == 4  # after the copied ids (three games)
     # Copying again into a database that has games is refused, and changes nothing.
     assert cli.main(["copy-db", str(source), url]) == 2
@@ -302,36 +330,47 @@ async def an_old_history(path: str | Path) -> None:
     """:func:`a_history` a year ago (its game shown whole), and a game running now."""
     async with Store(path, clock=lambda: 1_750_000_000.0) as store:  # June 2025
         game = await make_running(store)
-        results = GameResults(4, (PlayerResult(HOST, 0, 30, 1, True),
-                                  PlayerResult(PLAYER2, 1, 20, 2, False)))
-        change = GameChange([(HOST, {"kind": "pass"}, "player")], {"turn": 4}, "finished",
-                            results, events=[(4, "game_over", None, {"reason": "done"})])
+        results = GameResults(
+            4, (PlayerResult(HOST, 0, 30, 1, True), PlayerResult(PLAYER2, 1, 20, 2, False))
+        )
+        change = GameChange(
+            [(HOST, {"kind": "pass"}, "player")],
+            {"turn": 4},
+            "finished",
+            results,
+            events=[(4, "game_over", None, {"reason": "done"})],
+        )
         done = await store.record_change(game.id, game.version, change)
         await store.set_shown(done.id, done.version, None, {})
     async with Store(path) as store:
         running = await make_running(store, CHANNEL + 1)
-        await store.record_moves(running.id, running.version,
-                                 [(HOST, {"kind": "pass"}, "player")], {"turn": 1})
+        await store.record_moves(
+            running.id, running.version, [(HOST, {"kind": "pass"}, "player")], {"turn": 1}
+        )
 
 
-def test_prune_command(database: str | Path, environment: Path,
-                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_prune_command(
+    database: str | Path, environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     asyncio.run(an_old_history(database))
     shown = asyncio.run(what_it_shows(database))
-    dry = ["prune", "--finished-before", "2026-01-01", "--dry-run", "--database",
-           str(database)]
+    dry = ["prune", "--finished-before", "2026-01-01", "--dry-run", "--database", str(database)]
     assert cli.main(dry) == 0
     out = capsys.readouterr().out
-    assert "would remove the moves and events of 1 game that ended before 2026-01-01: " \
-           "1 move, 1 event (dry run: nothing removed)" in out
+    assert (
+        "would remove the moves and events of 1 game that ended before 2026-01-01: "
+        "1 move, 1 event (dry run: nothing removed)" in out
+    )
     assert asyncio.run(what_it_shows(database)) == shown
     assert cli.main(dry[:3] + dry[4:]) == 0
     out = capsys.readouterr().out
     assert "removed the moves and events of 1 game " in out and "kept" in out
     if isinstance(database, Path):  # one game's rows shared their pages with others
-        assert out.splitlines()[1] == (f"{database} is {cli.upkeep.size(database.stat().st_size)}"
-                                       "; no page of it was freed (the rows removed shared "
-                                       "their pages with rows that stay)")
+        assert out.splitlines()[1] == (
+            f"{database} is {cli.upkeep.size(database.stat().st_size)}"
+            "; no page of it was freed (the rows removed shared "
+            "their pages with rows that stay)"
+        )
     else:
         assert out.count("\n") == 1
     after = asyncio.run(what_it_shows(database))
@@ -341,4 +380,5 @@ def test_prune_command(database: str | Path, environment: Path,
     async def running_moves() -> int:
         async with Store(database) as store:
             return len(await store.moves(2))
+
     assert asyncio.run(running_moves()) == 1

@@ -46,13 +46,20 @@ def run_suite(folder: Path, beside: Path, **env: str) -> subprocess.CompletedPro
     (folder / "test_marked.py").write_text(TESTS, encoding="utf-8")
     environment = {k: v for k, v in os.environ.items() if k != "DISCORD_OPENAPI"}
     environment.update(PYTHONPATH=str(ROOT), **env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                           str(folder)], cwd=folder, env=environment, capture_output=True,
-                          text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(folder)],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_without_the_description_its_tests_are_skipped_and_the_summary_says_so_once(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     absent = tmp_path / "shared" / "openapi.json"
 
     done = run_suite(tmp_path, absent)
@@ -61,11 +68,14 @@ def test_without_the_description_its_tests_are_skipped_and_the_summary_says_so_o
     assert "1 passed, 2 skipped" in done.stdout
     assert done.stdout.count(HEADING) == 1
     section = done.stdout.split(HEADING, 1)[1].splitlines()[1:5]
-    assert section[0].startswith(f"2 tests skipped: Discord's OpenAPI description is not at "
-                                 f"{absent} (set $DISCORD_OPENAPI")
+    assert section[0].startswith(
+        f"2 tests skipped: Discord's OpenAPI description is not at {absent} (set $DISCORD_OPENAPI"
+    )
     assert "its own limits were checked" in section[1]
-    assert section[3] == (f"  mkdir -p ../shared/discord-api-spec && curl -fsSLo "
-                          f"../shared/discord-api-spec/openapi.json {RAW}")
+    assert section[3] == (
+        f"  mkdir -p ../shared/discord-api-spec && curl -fsSLo "
+        f"../shared/discord-api-spec/openapi.json {RAW}"
+    )
 
 
 def test_with_the_description_every_test_runs_and_nothing_is_said(tmp_path: Path) -> None:
@@ -88,5 +98,6 @@ def test_a_description_asked_for_and_missing_stops_the_run_in_one_line(tmp_path:
     assert done.stderr.strip() == (
         f"ERROR: $DISCORD_OPENAPI asks for validation, but Discord's OpenAPI description is "
         f"not at {missing} (set $DISCORD_OPENAPI to an openapi.json from "
-        f"https://github.com/discord/discord-api-spec)")
+        f"https://github.com/discord/discord-api-spec)"
+    )
     assert "passed" not in done.stdout

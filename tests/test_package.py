@@ -47,10 +47,18 @@ print(json.dumps({
 """
 
 
-def run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None,
-        timeout: float = 300) -> str:
-    done = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout, check=False)
+def run(
+    *argv: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 300
+) -> str:
+    done = subprocess.run(
+        [str(a) for a in argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     assert done.returncode == 0, f"{argv} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -58,14 +66,20 @@ def run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None,
 def checkout_files(folder: str) -> list[str]:
     """Every file under ``folder`` of the checkout, relative to it."""
     base = ROOT / folder
-    return sorted(str(p.relative_to(base)) for p in base.rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts)
+    return sorted(
+        str(p.relative_to(base))
+        for p in base.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
 
 
 def test_every_package_under_bot_is_listed_in_pyproject() -> None:
     listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
-    found = {p for p in find_namespace_packages(str(ROOT), include=["bot", "bot.*"])
-             if (ROOT / p.replace(".", "/") / "__init__.py").is_file()}
+    found = {
+        p
+        for p in find_namespace_packages(str(ROOT), include=["bot", "bot.*"])
+        if (ROOT / p.replace(".", "/") / "__init__.py").is_file()
+    }
     assert found - listed == set(), "add these packages to pyproject.toml"
     assert listed - found == {"bot.assets"}
     assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"bot.assets": "assets"}
@@ -85,19 +99,43 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copytree(ROOT / folder, source / folder, ignore=ignore)
     offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     offline.pop("PYTHONPATH", None)
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-        "-w", tmp / "dist", source, cwd=tmp, env=offline)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "-w",
+        tmp / "dist",
+        source,
+        cwd=tmp,
+        env=offline,
+    )
     [wheel] = (tmp / "dist").glob("qwixx_bot-*.whl")
     venv = tmp / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
     python = venv / "bin" / "python"
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", wheel,
-        cwd=tmp, env=offline)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--no-deps",
+        wheel,
+        cwd=tmp,
+        env=offline,
+    )
     # The dependencies come from the dev environment, after the venv's own packages.
-    [own] = [Path(p) for p in run(python, "-c", "import site; print(site.getsitepackages()[0])",
-                                  cwd=tmp).split()]
+    [own] = [
+        Path(p)
+        for p in run(python, "-c", "import site; print(site.getsitepackages()[0])", cwd=tmp).split()
+    ]
     (own / "dev-dependencies.pth").write_text(
-        "\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
+        "\n".join(site.getsitepackages()) + "\n", encoding="utf-8"
+    )
     return venv
 
 
@@ -109,27 +147,41 @@ def installed_env() -> dict[str, str]:
 
 
 def test_the_wheel_holds_every_asset_and_language(installed: Path, tmp_path: Path) -> None:
-    found = json.loads(run(installed / "bin" / "python", "-c", PROBE, cwd=tmp_path,
-                           env=installed_env()))
+    found = json.loads(
+        run(installed / "bin" / "python", "-c", PROBE, cwd=tmp_path, env=installed_env())
+    )
     assert Path(found["bot"]).is_relative_to(installed)
     assert Path(found["assets"]).is_relative_to(installed)
     assert found["files"] == checkout_files("assets")  # whatever files assets/ holds
     assert found["boards"] == ["A", "B"] and found["tables"]
     assert found["fonts"] == [True, True, True]
-    assert all(count > 100 for locale, count in found["translated"].items()
-               if locale != "en-US"), found["translated"]
+    assert all(count > 100 for locale, count in found["translated"].items() if locale != "en-US"), (
+        found["translated"]
+    )
 
 
 def test_the_demo_plays_from_the_wheel(installed: Path, tmp_path: Path) -> None:
-    text = run(installed / "bin" / "qwixx-bot", "demo", "--variant", "classic", "--players", "1",
-               "--computers", "2", "--level", "hard", "--out", "images", cwd=tmp_path,
-               env=installed_env())
+    text = run(
+        installed / "bin" / "qwixx-bot",
+        "demo",
+        "--variant",
+        "classic",
+        "--players",
+        "1",
+        "--computers",
+        "2",
+        "--level",
+        "hard",
+        "--out",
+        "images",
+        cwd=tmp_path,
+        env=installed_env(),
+    )
     assert "Ana presses Add computer player" in text
     assert "The channel after the game" in text
     assert "final scores" in text and "🤖 Computer 2" in text
     assert "problems" not in text
-    assert ("not checked against Discord's API description" in text) == \
-        (unavailable() is not None)
+    assert ("not checked against Discord's API description" in text) == (unavailable() is not None)
     images = sorted((tmp_path / "images").iterdir())
     assert len(images) > 3 and images[-1].name.endswith("scoreboard.png")
     assert f"{len(images)} images written to images/" in text

@@ -13,8 +13,10 @@ from bot.config import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-RUN = ("python3 -m venv .venv && .venv/bin/pip install -e . && "
-       "DISCORD_TOKEN=your-token .venv/bin/qwixx-bot")
+RUN = (
+    "python3 -m venv .venv && .venv/bin/pip install -e . && "
+    "DISCORD_TOKEN=your-token .venv/bin/qwixx-bot"
+)
 TEST = "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest"
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+)\)")
@@ -51,8 +53,9 @@ chmod +x .venv/bin/pip .venv/bin/python
 """
 
 
-def run_ci(tmp_path: Path, pytest_status: int = 0,
-           **env: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+def run_ci(
+    tmp_path: Path, pytest_status: int = 0, **env: str
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
     """``.ci/run`` in a copy of the checkout's layout, with a ``python3`` on the PATH that
     makes a stand-in virtual environment; its exit status and the commands it ran."""
     checkout = tmp_path / "qwixx-bot"
@@ -66,18 +69,32 @@ def run_ci(tmp_path: Path, pytest_status: int = 0,
     (stubs / "python3").chmod(0o755)
     calls = tmp_path / "calls"
     environment = {k: v for k, v in os.environ.items() if k != "DISCORD_OPENAPI"}
-    environment.update(PATH=f"{stubs}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
-                       PYTEST_STATUS=str(pytest_status), **env)
-    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=environment,
-                          capture_output=True, text=True, timeout=60, check=False)
+    environment.update(
+        PATH=f"{stubs}{os.pathsep}{os.environ['PATH']}",
+        CALLS=str(calls),
+        PYTEST_STATUS=str(pytest_status),
+        **env,
+    )
+    done = subprocess.run(
+        ["bash", str(script)],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     ran = calls.read_text(encoding="utf-8").splitlines() if calls.exists() else []
     return done, ran
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert [line for line in script if "pytest" in line and not line.startswith("#")
-            and "echo" not in line] == [TEST]
+    assert [
+        line
+        for line in script
+        if "pytest" in line and not line.startswith("#") and "echo" not in line
+    ] == [TEST]
 
 
 def test_ci_checks_against_the_description_beside_the_checkout(tmp_path: Path) -> None:
@@ -88,8 +105,11 @@ def test_ci_checks_against_the_description_beside_the_checkout(tmp_path: Path) -
     done, ran = run_ci(tmp_path)
 
     assert done.returncode == 0, done.stderr
-    assert ran == ["python3 -m venv .venv", "pip install -e .[dev]",
-                   f"python -m pytest DISCORD_OPENAPI={beside}"]
+    assert ran == [
+        "python3 -m venv .venv",
+        "pip install -e .[dev]",
+        f"python -m pytest DISCORD_OPENAPI={beside}",
+    ]
     assert f"request bodies are checked against {beside}" in done.stdout
 
 
@@ -97,8 +117,10 @@ def test_ci_fails_without_the_description(tmp_path: Path) -> None:
     done, ran = run_ci(tmp_path)
 
     assert done.returncode == 1 and ran == []
-    assert done.stderr.startswith(".ci/run: Discord's OpenAPI description is not at "
-                                  f"{tmp_path}/shared/discord-api-spec/openapi.json")
+    assert done.stderr.startswith(
+        ".ci/run: Discord's OpenAPI description is not at "
+        f"{tmp_path}/shared/discord-api-spec/openapi.json"
+    )
     assert "github.com/discord/discord-api-spec" in done.stderr
     assert done.stderr.count("\n") == 1
 
@@ -129,6 +151,7 @@ def test_ci_passes_on_pytests_status_except_no_tests(tmp_path: Path) -> None:
 
 
 # -- links -------------------------------------------------------------------------------
+
 
 def documents() -> list[Path]:
     return [README, *sorted((ROOT / "docs").glob("*.md"))]

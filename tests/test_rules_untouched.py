@@ -50,31 +50,62 @@ from bot.rules import Game
 ROOT = Path(__file__).resolve().parent.parent
 
 # The folders whose tests handle games and sheets.
-CHECKED: tuple[str, ...] = ("tests/rules", "tests/players", "tests/render", "tests/cogs",
-                           "tests/i18n")
+CHECKED: tuple[str, ...] = (
+    "tests/rules",
+    "tests/players",
+    "tests/render",
+    "tests/cogs",
+    "tests/i18n",
+)
 # Folders whose tests still write into games or sheets; they are converted to
 # bot.rules.positions next, and this tuple is emptied as they are.
 STILL_TO_CONVERT: tuple[str, ...] = ()
 
 # (file, test function): why the test may write. Only where the write is the subject.
 EXEMPT: dict[tuple[str, str], str] = {
-    ("tests/rules/test_fast_core.py", "test_a_caller_may_still_set_attributes_on_a_game"):
-        "the rules' documented instance dict: a caller's attribute stays with that game",
+    (
+        "tests/rules/test_fast_core.py",
+        "test_a_caller_may_still_set_attributes_on_a_game",
+    ): "the rules' documented instance dict: a caller's attribute stays with that game",
 }
 
-MUTATORS = frozenset({
-    "update", "pop", "popitem", "add", "append", "extend", "insert", "clear", "discard",
-    "remove", "setdefault", "sort", "reverse", "__setitem__", "__delitem__", "__setattr__",
-    "__delattr__", "__iadd__", "__ior__", "difference_update", "intersection_update",
-    "symmetric_difference_update",
-})
+MUTATORS = frozenset(
+    {
+        "update",
+        "pop",
+        "popitem",
+        "add",
+        "append",
+        "extend",
+        "insert",
+        "clear",
+        "discard",
+        "remove",
+        "setdefault",
+        "sort",
+        "reverse",
+        "__setitem__",
+        "__delitem__",
+        "__setattr__",
+        "__delattr__",
+        "__iadd__",
+        "__ior__",
+        "difference_update",
+        "intersection_update",
+        "symmetric_difference_update",
+    }
+)
 OWN = frozenset({"self", "cls"})
 # Calls that hand out a container of the object they are called on (reads, not copies).
 READS = frozenset({"get", "values", "items", "setdefault"})
 
 
-def reached(node: ast.expr, aliases: set[str], imported: frozenset[str] = frozenset(),
-            typed: frozenset[str] = frozenset()) -> bool:
+def reached(
+    node: ast.expr,
+    aliases: set[str],
+    imported: frozenset[str] = frozenset(),
+    typed: frozenset[str] = frozenset(),
+) -> bool:
     """Whether ``node`` is (part of) an object reached through an attribute: a chain of
     attributes, items and reads (:data:`READS`) with at least one attribute not of the
     test's own ``self``, or rooted at a name bound to such a chain (``aliases``); not
@@ -88,8 +119,11 @@ def reached(node: ast.expr, aliases: set[str], imported: frozenset[str] = frozen
             node = node.value
         elif isinstance(node, ast.Subscript):
             node = node.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in READS:
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in READS
+        ):
             attributes -= 1  # the method's name is no attribute read
             node = node.func
         elif isinstance(node, ast.Name):
@@ -117,8 +151,9 @@ def project_type(module: str, name: str) -> bool:
         found = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         return False
-    return isinstance(found, type) and not issubclass(found, Game) \
-        and not from_rules(found.__module__)
+    return (
+        isinstance(found, type) and not issubclass(found, Game) and not from_rules(found.__module__)
+    )
 
 
 def names_in(target: ast.expr) -> list[str]:
@@ -138,8 +173,11 @@ def bound_by(target: ast.expr) -> list[str]:
 
 def is_raises(item: ast.withitem) -> bool:
     call = item.context_expr
-    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
         and call.func.attr == "raises"
+    )
 
 
 class Finder(ast.NodeVisitor):
@@ -157,28 +195,44 @@ class Finder(ast.NodeVisitor):
         self.outside: set[str] = set()
         self.typed: set[str] = set()
         self.function = ""
-        imports = [node for node in ast.parse(source).body
-                   if isinstance(node, (ast.Import, ast.ImportFrom))]
+        imports = [
+            node
+            for node in ast.parse(source).body
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+        ]
         # Names the file imports from outside the rules: modules and their tables
         # (``import bot.x`` binds ``bot``, from which the rules are reached too).
         self.imported = frozenset(
-            (alias.asname or alias.name).split(".")[0] for node in imports
+            (alias.asname or alias.name).split(".")[0]
+            for node in imports
             for alias in node.names
-            if (isinstance(node, ast.ImportFrom) and not node.level
+            if (
+                isinstance(node, ast.ImportFrom)
+                and not node.level
                 and not from_rules(node.module or "")
-                and not (node.module == "bot" and alias.name == "rules"))
-            or (isinstance(node, ast.Import) and not from_rules(alias.name)
-                and (alias.asname is not None or alias.name.split(".")[0] != "bot")))
-        self.types = frozenset(alias.asname or alias.name for node in imports
-                               if isinstance(node, ast.ImportFrom) and not node.level
-                               for alias in node.names
-                               if project_type(node.module or "", alias.name))
+                and not (node.module == "bot" and alias.name == "rules")
+            )
+            or (
+                isinstance(node, ast.Import)
+                and not from_rules(alias.name)
+                and (alias.asname is not None or alias.name.split(".")[0] != "bot")
+            )
+        )
+        self.types = frozenset(
+            alias.asname or alias.name
+            for node in imports
+            if isinstance(node, ast.ImportFrom) and not node.level
+            for alias in node.names
+            if project_type(node.module or "", alias.name)
+        )
         # Names taken from the rules (``from bot.rules.qwinto import GEOMETRY``): their
         # tables are rules objects themselves.
-        self.aliases |= {alias.asname or alias.name for node in imports
-                         if isinstance(node, ast.ImportFrom)
-                         and (node.module or "").startswith("bot.rules")
-                         for alias in node.names}
+        self.aliases |= {
+            alias.asname or alias.name
+            for node in imports
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.rules")
+            for alias in node.names
+        }
 
     # --- scopes --------------------------------------------------------------
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -207,8 +261,7 @@ class Finder(ast.NodeVisitor):
         name of one) imported from outside the rules, or at a name bound only to such."""
         while isinstance(node, (ast.Attribute, ast.Subscript)):
             node = node.value
-        return isinstance(node, ast.Name) and (node.id in self.imported
-                                               or node.id in self.outside)
+        return isinstance(node, ast.Name) and (node.id in self.imported or node.id in self.outside)
 
     def _bind_aliases(self, function: ast.AST) -> None:
         """Names bound anywhere in ``function`` to a container reached through an
@@ -228,19 +281,30 @@ class Finder(ast.NodeVisitor):
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 bindings.append((node.target, node.iter))
             elif isinstance(node, (ast.With, ast.AsyncWith)):
-                bindings += [(i.optional_vars, i.context_expr) for i in node.items
-                             if i.optional_vars is not None]
+                bindings += [
+                    (i.optional_vars, i.context_expr)
+                    for i in node.items
+                    if i.optional_vars is not None
+                ]
         for target, value in list(bindings):
             self.locals |= set(names_in(target))
-            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
-                    and len(target.elts) == len(value.elts):  # a, b = x, y: pair by pair
+            if (
+                isinstance(target, ast.Tuple)
+                and isinstance(value, ast.Tuple)
+                and len(target.elts) == len(value.elts)
+            ):  # a, b = x, y: pair by pair
                 bindings.remove((target, value))
                 bindings += list(zip(target.elts, value.elts, strict=True))
         # A typed name keeps its type while nothing else is bound to it.
-        rebound = {name for binding in bindings if binding not in annotated
-                   for name in bound_by(binding[0])}
-        self.typed = (self.typed | {name for target, _ in annotated
-                                    for name in bound_by(target)}) - rebound
+        rebound = {
+            name
+            for binding in bindings
+            if binding not in annotated
+            for name in bound_by(binding[0])
+        }
+        self.typed = (
+            self.typed | {name for target, _ in annotated for name in bound_by(target)}
+        ) - rebound
         # An outside name is one whose every binding is a chain from outside the rules.
         from_outside: dict[str, list[bool]] = {}
         for target, value in bindings:
@@ -272,12 +336,17 @@ class Finder(ast.NodeVisitor):
         if isinstance(target, ast.Starred):
             return self.written(target.value)
         if isinstance(target, ast.Attribute):
-            return not (isinstance(target.value, ast.Name)
-                        and (target.value.id in OWN or target.value.id in self.typed))
+            return not (
+                isinstance(target.value, ast.Name)
+                and (target.value.id in OWN or target.value.id in self.typed)
+            )
         if isinstance(target, ast.Subscript):
             base = target.value
-            if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) \
-                    and base.func.id == "vars":
+            if (
+                isinstance(base, ast.Call)
+                and isinstance(base.func, ast.Name)
+                and base.func.id == "vars"
+            ):
                 return True
             return reached(base, self.aliases, typed=frozenset(self.typed))
         return False
@@ -308,13 +377,19 @@ class Finder(ast.NodeVisitor):
             self.flag(node)
         elif isinstance(func, ast.Attribute):
             caches = self.imported | self.outside if func.attr == "clear" else frozenset()
-            if (func.attr in MUTATORS and reached(func.value, self.aliases, frozenset(caches),
-                                                  frozenset(self.typed))) \
-                    or func.attr in ("__setattr__", "__delattr__"):
+            if (
+                func.attr in MUTATORS
+                and reached(func.value, self.aliases, frozenset(caches), frozenset(self.typed))
+            ) or func.attr in ("__setattr__", "__delattr__"):
                 self.flag(node)
-            elif func.attr in ("setattr", "delattr") and node.args and any(
+            elif (
+                func.attr in ("setattr", "delattr")
+                and node.args
+                and any(
                     name in self.locals and name not in self.outside
-                    for name in names_in(node.args[0])):
+                    for name in names_in(node.args[0])
+                )
+            ):
                 self.flag(node)  # monkeypatch.setattr(game, ...)
         self.generic_visit(node)
 
@@ -335,19 +410,26 @@ def writes_in(source: str, path: str = "<sample>") -> list[tuple[int, str]]:
 
 
 def checked_files() -> list[Path]:
-    return [path for folder in CHECKED if folder not in STILL_TO_CONVERT
-            for path in sorted((ROOT / folder).rglob("*.py"))]
+    return [
+        path
+        for folder in CHECKED
+        if folder not in STILL_TO_CONVERT
+        for path in sorted((ROOT / folder).rglob("*.py"))
+    ]
 
 
 def test_no_test_writes_into_a_rules_object() -> None:
     offences = []
     for path in checked_files():
         name = path.relative_to(ROOT).as_posix()
-        offences += [f"{name}:{line}: {code}"
-                     for line, code in writes_in(path.read_text(encoding="utf-8"), name)]
+        offences += [
+            f"{name}:{line}: {code}"
+            for line, code in writes_in(path.read_text(encoding="utf-8"), name)
+        ]
     assert not offences, (
         "tests write into rules objects; build the position with bot.rules.positions "
-        "(position/reposition) instead:\n" + "\n".join(offences))
+        "(position/reposition) instead:\n" + "\n".join(offences)
+    )
 
 
 def test_the_folders_still_to_convert_exist() -> None:
@@ -357,7 +439,7 @@ def test_the_folders_still_to_convert_exist() -> None:
     assert all((ROOT / path).is_file() for path, _ in EXEMPT)
 
 
-BAD = '''
+BAD = """
 import bot.render.compact
 from bot import rules
 from bot.players import Hint
@@ -421,9 +503,9 @@ def test_bad_records(game, hint: Hint, other: Hint):
     record.penalties = 2
     other = game
     other.turn = 2
-'''
+"""
 
-GOOD = '''
+GOOD = """
 import pytest
 from bot.players import Hint
 from bot.render import canvas as canvas_module
@@ -472,17 +554,25 @@ def test_own_records(hint: Hint):
     options.append(None)
     later: Hint = Hint(None, [], "")
     later.options[0] = None
-'''
+"""
 
 
 def test_the_check_finds_every_kind_of_write() -> None:
     found = {line for line, _ in writes_in(BAD)}
     body = BAD.splitlines()
-    writes = {number for number, text in enumerate(body, start=1)
-              if text.startswith("    ") and not text.strip().startswith(("def ", "for "))
-              and not (" = game.sheets" in text or " = sheet.fields" in text
-                       or " = event.data" in text or text.strip().startswith("crossed = ")
-                       or text.strip() in ("other = game", "record: Hint = game.sheets[1]"))}
+    writes = {
+        number
+        for number, text in enumerate(body, start=1)
+        if text.startswith("    ")
+        and not text.strip().startswith(("def ", "for "))
+        and not (
+            " = game.sheets" in text
+            or " = sheet.fields" in text
+            or " = event.data" in text
+            or text.strip().startswith("crossed = ")
+            or text.strip() in ("other = game", "record: Hint = game.sheets[1]")
+        )
+    }
     assert found == writes, sorted(found ^ writes)
 
 

@@ -9,10 +9,10 @@ from bot.service.memo import KEPT
 from bot.store.cache import KEPT as RECORDS_KEPT
 
 
-async def test_a_short_soak_keeps_no_lock_descriptor_or_log_it_should_not(
-        tmp_path: Path) -> None:
-    figures = await soak(tmp_path, 4_000, tables=12, day_clicks=1_000, every=500,
-                         keep_days=2, seed=5, shown=False)
+async def test_a_short_soak_keeps_no_lock_descriptor_or_log_it_should_not(tmp_path: Path) -> None:
+    figures = await soak(
+        tmp_path, 4_000, tables=12, day_clicks=1_000, every=500, keep_days=2, seed=5, shown=False
+    )
     counts = figures.counts
     assert counts.clicks >= 4_000 and counts.finished >= 50
     assert len(figures.samples) >= 8

@@ -23,8 +23,13 @@ import discord
 def unreachable(error: BaseException) -> bool:
     """Whether ``error`` says Discord is away (its servers failing, or no connection),
     rather than that this one write was refused."""
-    return isinstance(error, discord.DiscordServerError | aiohttp.ClientConnectionError
-                      | ConnectionError | asyncio.TimeoutError)
+    return isinstance(
+        error,
+        discord.DiscordServerError
+        | aiohttp.ClientConnectionError
+        | ConnectionError
+        | asyncio.TimeoutError,
+    )
 
 
 class WriteBudget:
@@ -34,8 +39,9 @@ class WriteBudget:
     here in time still arrive in time when the network delays one of them.
     """
 
-    def __init__(self, writes: int = 5, window: float = 5.5,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, writes: int = 5, window: float = 5.5, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.writes = writes
         self.window = window
         self.clock = clock

@@ -61,15 +61,26 @@ class Shown:
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
         data = record.shown
-        return cls(data.get("turn"), list(data.get("pinged", [])), data.get("files", ""),
-                   bool(data.get("ended", False)), data.get("since"),
-                   [list(note) for note in data.get("notes", [])], data.get("review"),
-                   data.get("end"))
+        return cls(
+            data.get("turn"),
+            list(data.get("pinged", [])),
+            data.get("files", ""),
+            bool(data.get("ended", False)),
+            data.get("since"),
+            [list(note) for note in data.get("notes", [])],
+            data.get("review"),
+            data.get("end"),
+        )
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"turn": self.turn, "pinged": self.pinged,
-                                "files": self.files, "ended": self.ended, "since": self.since,
-                                "notes": self.notes}
+        data: dict[str, Any] = {
+            "turn": self.turn,
+            "pinged": self.pinged,
+            "files": self.files,
+            "ended": self.ended,
+            "since": self.since,
+            "notes": self.notes,
+        }
         if self.review is not None:
             data["review"] = self.review
         if self.end is not None:
@@ -150,8 +161,9 @@ def dice_signature(game: Game) -> str:
 
 def pawns_moved(game: Game, events: Events) -> int:
     """How many pawns moved in this turn and the one before (On Board)."""
-    return sum(e.kind == "pawn_moved" for turn in (game.turn - 1, game.turn)
-               for e in events.get(turn, []))
+    return sum(
+        e.kind == "pawn_moved" for turn in (game.turn - 1, game.turn) for e in events.get(turn, [])
+    )
 
 
 def live_images(game: Game, events: Events) -> tuple[tuple[Image, ...], str]:
@@ -178,10 +190,12 @@ def review_due(record: GameRecord, shown: Shown) -> bool:
 
 def end_facts(channel: Channel, preface: Sequence[str]) -> dict[str, Any]:
     """What the final message is made of, as stored with the game (JSON)."""
-    return {"preface": list(preface),
-            "wins": {str(p): n for p, n in (channel.wins or {}).items()},
-            "best": channel.best,
-            "ratings": {str(p): list(r) for p, r in (channel.ratings or {}).items()}}
+    return {
+        "preface": list(preface),
+        "wins": {str(p): n for p, n in (channel.wins or {}).items()},
+        "best": channel.best,
+        "ratings": {str(p): list(r) for p, r in (channel.ratings or {}).items()},
+    }
 
 
 def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
@@ -191,12 +205,15 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
     facts, shown.review, shown.end = shown.end or {}, "shown", None
     if not channel.accuracies or not channel.record.message_id:
         return []
-    content = end_content(channel.game, facts.get("preface", ()),
-                          {int(p): int(n) for p, n in facts.get("wins", {}).items()},
-                          facts.get("best"),
-                          {int(p): (int(r[0]), int(r[1]))
-                           for p, r in facts.get("ratings", {}).items()},
-                          channel.accuracies, Options.of(channel.record.options))
+    content = end_content(
+        channel.game,
+        facts.get("preface", ()),
+        {int(p): int(n) for p, n in facts.get("wins", {}).items()},
+        facts.get("best"),
+        {int(p): (int(r[0]), int(r[1])) for p, r in facts.get("ratings", {}).items()},
+        channel.accuracies,
+        Options.of(channel.record.options),
+    )
     return [Edit(channel.record.message_id, content, None, "end", shown.files)]
 
 
@@ -204,14 +221,22 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
     """The writes that bring the channel of ``channel.game`` up to the stored game, and
     what it shows once they are done (the publisher adds the ids only Discord knows)."""
     record, game, events, away = channel.record, channel.game, channel.events, channel.away
-    shown = replace(channel.shown, pinged=list(channel.shown.pinged),
-                    notes=[list(n) for n in channel.shown.notes])
+    shown = replace(
+        channel.shown,
+        pinged=list(channel.shown.pinged),
+        notes=[list(n) for n in channel.shown.notes],
+    )
     ended = record.status != "running"
     steps: list[Step] = []
-    if shown.turn is not None and record.message_id and not shown.ended \
-            and (shown.turn < game.turn or ended):
-        content = story.turn_message(game, events, shown.since or shown.turn, shown.turn,
-                                     None, away, over=ended)
+    if (
+        shown.turn is not None
+        and record.message_id
+        and not shown.ended
+        and (shown.turn < game.turn or ended)
+    ):
+        content = story.turn_message(
+            game, events, shown.since or shown.turn, shown.turn, None, away, over=ended
+        )
         steps.append(Edit(record.message_id, content, (), None, "", final=True))
     steps += clear_notes(game, shown, ended)
     first_unseen = 1 if shown.turn is None else shown.turn + 1
@@ -225,18 +250,37 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
         preface = story.played_out_lines(game, events, range(since, last))
         steps += apart
         if finished:
-            steps.append(Post(end_content(game, preface, channel.wins, channel.best,
-                                          channel.ratings, channel.accuracies,
-                                          Options.of(record.options)),
-                              f"qx{record.id}end", ("scoreboard",), "end",
-                              tuple(humans(game.players)), live=True))
+            steps.append(
+                Post(
+                    end_content(
+                        game,
+                        preface,
+                        channel.wins,
+                        channel.best,
+                        channel.ratings,
+                        channel.accuracies,
+                        Options.of(record.options),
+                    ),
+                    f"qx{record.id}end",
+                    ("scoreboard",),
+                    "end",
+                    tuple(humans(game.players)),
+                    live=True,
+                )
+            )
             if channel.accuracies is None:  # the review is worked out meanwhile
                 shown.review, shown.end = DUE, end_facts(channel, preface)
             else:
                 shown.review = "shown"
             return steps, shown
-        told = [*preface, *([story.finished_turn(game, game.turn, events[game.turn])]
-                            if first_unseen <= game.turn and events.get(game.turn) else [])]
+        told = [
+            *preface,
+            *(
+                [story.finished_turn(game, game.turn, events[game.turn])]
+                if first_unseen <= game.turn and events.get(game.turn)
+                else []
+            ),
+        ]
         if told:
             steps.append(Post(story.fit(told[:-1], told[-1]), f"qx{record.id}over"))
         return steps, shown
@@ -245,17 +289,26 @@ def plan(channel: Channel) -> tuple[list[Step], Shown]:
         ping = tuple(humans(list(dict.fromkeys([*story.deciders(game), game.active]))))
         images, signature = live_images(game, events)
         content = story.turn_message(game, events, since, game.turn, record.deadline, away)
-        steps += [*apart, Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping,
-                               live=True)]
-        shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, list(ping), \
-            signature
+        steps += [
+            *apart,
+            Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, live=True),
+        ]
+        shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, list(ping), signature
         return steps, shown
     assert record.message_id is not None
     images, signature = live_images(game, events)
-    content = story.turn_message(game, events, shown.since or game.turn, game.turn,
-                                 record.deadline, away)
-    steps.append(Edit(record.message_id, content, images if signature != shown.files else None,
-                      "turn", signature))
+    content = story.turn_message(
+        game, events, shown.since or game.turn, game.turn, record.deadline, away
+    )
+    steps.append(
+        Edit(
+            record.message_id,
+            content,
+            images if signature != shown.files else None,
+            "turn",
+            signature,
+        )
+    )
     shown.files = signature
     steps += call_newcomers(record, game, shown)
     return steps, shown
@@ -266,8 +319,9 @@ SUMMED_UP_AFTER = 10
 computers played many turns in one go) are told in one summary rather than a line each."""
 
 
-def tell_apart(record: GameRecord, game: Game, events: Events,
-               turns: range) -> tuple[int, list[Step]]:
+def tell_apart(
+    record: GameRecord, game: Game, events: Events, turns: range
+) -> tuple[int, list[Step]]:
     """Turns the channel never showed, before the next message. Played without anyone
     being asked, they open it, a line each; the oldest of them, when they would crowd
     it, are posted first in messages of their own (so no line is ever cut). Missed in
@@ -278,16 +332,22 @@ def tell_apart(record: GameRecord, game: Game, events: Events,
     missed = outage(record, events, begun)
     if len(begun) > SUMMED_UP_AFTER:
         lines = story.summary_lines(game, events, begun, missed)
-        return turns.stop, [Post(text, f"qx{record.id}s{begun[0]}.{index}")
-                            for index, text in enumerate(story.chunks(lines))]
+        return turns.stop, [
+            Post(text, f"qx{record.id}s{begun[0]}.{index}")
+            for index, text in enumerate(story.chunks(lines))
+        ]
     if missed:
         told = [story.finished_turn(game, turn, events[turn]) for turn in begun]
-        return turns.stop, [Post(text, f"qx{record.id}e{begun[0]}.{index}")
-                            for index, text in enumerate(story.chunks(told, between="\n\n"))]
+        return turns.stop, [
+            Post(text, f"qx{record.id}e{begun[0]}.{index}")
+            for index, text in enumerate(story.chunks(told, between="\n\n"))
+        ]
     lines = story.played_out_lines(game, events, begun)
     apart = story.overflow(lines)
-    posts: list[Step] = [Post(text, f"qx{record.id}e{begun[0]}.{index}")
-                         for index, text in enumerate(story.chunks(lines[:apart]))]
+    posts: list[Step] = [
+        Post(text, f"qx{record.id}e{begun[0]}.{index}")
+        for index, text in enumerate(story.chunks(lines[:apart]))
+    ]
     return (begun[apart] if apart < len(begun) else turns.stop), posts
 
 
@@ -296,7 +356,8 @@ def outage(record: GameRecord, events: Events, turns: Sequence[int]) -> bool:
     failed or the bot was down (the store marks the game behind), or a decision asked of
     someone ran out in a turn the channel never showed."""
     return record.behind_since is not None or any(
-        e.kind == "expired" for turn in turns for e in events.get(turn, []))
+        e.kind == "expired" for turn in turns for e in events.get(turn, [])
+    )
 
 
 def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:
@@ -306,8 +367,12 @@ def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:
     steps: list[Step] = []
     for note in shown.notes:
         message_id, players, phase = note
-        if ended or shown.turn != game.turn or phase != decision.phase \
-                or not decision.waiting & set(players):
+        if (
+            ended
+            or shown.turn != game.turn
+            or phase != decision.phase
+            or not decision.waiting & set(players)
+        ):
             steps.append(Delete(message_id, tuple(note)))
         else:
             kept.append(note)
@@ -323,5 +388,4 @@ def call_newcomers(record: GameRecord, game: Game, shown: Shown) -> list[Step]:
     shown.pinged += new
     phase = game.decision().phase
     text = t("turn.ping", names=story.mentions(new), turn=game.turn, link=message_link(record))
-    return [Post(text, f"qx{record.id}t{game.turn}{phase}"[:25], pinged=tuple(new),
-                 call=phase)]
+    return [Post(text, f"qx{record.id}t{game.turn}{phase}"[:25], pinged=tuple(new), call=phase)]

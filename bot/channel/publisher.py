@@ -76,8 +76,9 @@ EndView = Callable[[GameRecord], discord.ui.View]
 """The buttons under a game's final message (the adapter's)."""
 
 
-async def png_file(render: Callable[..., bytes], *args: Any, name: str,
-                   description: str | None = None) -> discord.File:
+async def png_file(
+    render: Callable[..., bytes], *args: Any, name: str, description: str | None = None
+) -> discord.File:
     """Render off the event loop: Pillow work must not stall the gateway.
     ``description``: the image in words (Discord's alt text)."""
     data = await asyncio.to_thread(render, *args)
@@ -120,17 +121,26 @@ async def server_language(client: discord.Client, service: GameService, guild_id
 
 def ping(users: Iterable[int]) -> discord.AllowedMentions:
     """Mentions that may ping ``users`` (people only), never everyone or a role."""
-    return discord.AllowedMentions(everyone=False, roles=False,
-                                   users=[discord.Object(u) for u in users if not is_computer(u)])
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in users if not is_computer(u)]
+    )
 
 
 class Publisher:
     """Carries out the channel's plans; the adapter gives it its buttons and the way to
     show a sheet again."""
 
-    def __init__(self, client: discord.Client, service: GameService, *, turn_view: TurnView,
-                 end_view: EndView, refresh_sheet: SheetRefresh, settle: float = 30.0,
-                 budget: WriteBudget | None = None) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        *,
+        turn_view: TurnView,
+        end_view: EndView,
+        refresh_sheet: SheetRefresh,
+        settle: float = 30.0,
+        budget: WriteBudget | None = None,
+    ) -> None:
         self.client = client
         self.service = service
         self.ratings = RatingService(service.store)
@@ -143,8 +153,7 @@ class Publisher:
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, tuple[str, str, bool]] = {}
         self._sheets: dict[tuple[int, int], OpenSheet] = {}
-        self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = \
-            defaultdict(list)
+        self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = defaultdict(list)
         self._follow_ups: dict[int, tuple[float, discord.WebhookMessage]] = {}
         self.unreachable_since: float | None = None
         """Since when Discord has not answered (None: it did, last time it was asked)."""
@@ -163,8 +172,12 @@ class Publisher:
         """Tell the channel about a change: news that opens a decision at once, the rest
         after ``settle`` seconds (several clicks become one edit)."""
         record, game, before = outcome.record, outcome.game, outcome.before
-        if game is not None and before is not None and record.status == "running" \
-                and game.turn == before.turn == Shown.of(record).turn:
+        if (
+            game is not None
+            and before is not None
+            and record.status == "running"
+            and game.turn == before.turn == Shown.of(record).turn
+        ):
             if game.decision().phase == before.phase:
                 self.later(record.id, self.settle)
                 return
@@ -175,8 +188,9 @@ class Publisher:
         try:
             await self.sync(record.id)
         except discord.Forbidden as error:
-            log.warning("cannot post in channel %s for game %s: %s", record.channel_id,
-                        record.id, error)
+            log.warning(
+                "cannot post in channel %s for game %s: %s", record.channel_id, record.id, error
+            )
             raise ServiceError("error.cannot_post_now") from error
         except Exception:  # stored all the same: the timer loop catches the channel up
             log.exception("publishing game %s failed; it is caught up later", record.id)
@@ -218,8 +232,9 @@ class Publisher:
                 if unreachable(error):  # said once, when Discord went away
                     log.debug("game %s: Discord still away (%s)", game_id, error)
                     break
-                log.warning("game %s: the channel still lags (%s); trying again later",
-                            game_id, error)
+                log.warning(
+                    "game %s: the channel still lags (%s); trying again later", game_id, error
+                )
         return tried
 
     async def lags(self, game_id: int) -> None:
@@ -229,8 +244,7 @@ class Publisher:
         try:
             await self.service.mark_behind(game_id)
         except Exception as error:
-            log.warning("game %s: when its channel fell behind is not stored (%s)", game_id,
-                        error)
+            log.warning("game %s: when its channel fell behind is not stored (%s)", game_id, error)
 
     async def behind(self, game_id: int, error: BaseException) -> None:
         """A sync of ``game_id`` failed: remember since when its channel lags, and
@@ -243,14 +257,18 @@ class Publisher:
         loop then leaves the channels to the catch-up, which stops at its first try)."""
         if unreachable(error) and self.unreachable_since is None:
             self.unreachable_since = self.service.clock()
-            log.warning("Discord cannot be reached (%s); channels are caught up once it "
-                        "answers again", error)
+            log.warning(
+                "Discord cannot be reached (%s); channels are caught up once it answers again",
+                error,
+            )
 
     def reached(self) -> None:
         """A write went through: Discord is there (again)."""
         if self.unreachable_since is not None:
-            log.warning("Discord answers again, after %.0f s; the lagging channels are "
-                        "caught up", self.service.clock() - self.unreachable_since)
+            log.warning(
+                "Discord answers again, after %.0f s; the lagging channels are caught up",
+                self.service.clock() - self.unreachable_since,
+            )
             self.unreachable_since = None
 
     # --- the projection -----------------------------------------------------
@@ -271,8 +289,9 @@ class Publisher:
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
             if is_daily(record):  # played in no channel: nothing to show, only to mark
-                await self.service.set_shown(record.id, record.version, None,
-                                             Shown.of(record).to_json())
+                await self.service.set_shown(
+                    record.id, record.version, None, Shown.of(record).to_json()
+                )
                 return
             with using(await self.language(record.guild_id)):
                 shown = Shown.of(record)
@@ -287,8 +306,9 @@ class Publisher:
     async def language(self, guild_id: int) -> str:
         return await server_language(self.client, self.service, guild_id)
 
-    async def project(self, record: GameRecord, game: Game,
-                      shown: Shown) -> tuple[int | None, Shown]:
+    async def project(
+        self, record: GameRecord, game: Game, shown: Shown
+    ) -> tuple[int | None, Shown]:
         """Carry out the plan for the stored ``game``; the live message's id and what the
         channel then shows."""
         events = by_turn(await self.service.events(record.id, shown.since or shown.turn or 0))
@@ -303,8 +323,11 @@ class Publisher:
             accuracies = await self.service.store.reviewed(record.id)
             if accuracies is None:
                 self.review_later(record)
-        steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away,
-                                    wins, best, ratings, accuracies))
+        steps, after = plan(
+            Channel(
+                record, game, shown, events, Seats.of(record).away, wins, best, ratings, accuracies
+            )
+        )
         if record.status != "running":
             self.forget(record.id)
         message_id = record.message_id
@@ -313,10 +336,14 @@ class Publisher:
                 if not await self.delete(record, step.message_id):
                     after.notes.append(list(step.note))
             elif isinstance(step, Edit):
-                await self.edit(record, step.message_id, step.content,
-                                await self.view(step.buttons, record, game),
-                                await self.files(step.images, record, game),
-                                step.signature)
+                await self.edit(
+                    record,
+                    step.message_id,
+                    step.content,
+                    await self.view(step.buttons, record, game),
+                    await self.files(step.images, record, game),
+                    step.signature,
+                )
                 if step.final:  # a finished turn is not edited again
                     self._last_edit.pop(step.message_id, None)
             else:
@@ -328,16 +355,16 @@ class Publisher:
                     after.notes.append([sent, list(step.pinged), step.call])
         return message_id, after
 
-    async def end_facts(self, record: GameRecord, game: Game) -> tuple[dict[int, int],
-                                                                         int | None]:
+    async def end_facts(self, record: GameRecord, game: Game) -> tuple[dict[int, int], int | None]:
         """What the final message says beyond the game: each winner's wins on the
         server, and a solo game's personal best before it."""
         winners = [s.player for s in game.ranking() if s.rank == 1]
         wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
         best = None
         if Options.of(record.options).solo:
-            best = await self.service.personal_best(record.guild_id, game.players[0],
-                                                    record.variant, record.id)
+            best = await self.service.personal_best(
+                record.guild_id, game.players[0], record.variant, record.id
+            )
         return wins, best
 
     async def rating_facts(self, record: GameRecord) -> dict[int, tuple[int, int]]:
@@ -383,16 +410,21 @@ class Publisher:
 
             async def follow_up(interaction: discord.Interaction) -> None:
                 message = await interaction.followup.send(
-                    step.content, allowed_mentions=ping(step.pinged), wait=True)
+                    step.content, allowed_mentions=ping(step.pinged), wait=True
+                )
                 self._follow_ups[message.id] = (time.monotonic(), message)
                 sent.append(message.id)
 
             if await self.by_token(record.message_id or 0, follow_up):
                 return sent[0]
-        message = await self.send(record, step.content,
-                                  files=await self.files(step.images, record, game) or (),
-                                  view=await self.view(step.buttons, record, game),
-                                  pinged=step.pinged, nonce=step.nonce)
+        message = await self.send(
+            record,
+            step.content,
+            files=await self.files(step.images, record, game) or (),
+            view=await self.view(step.buttons, record, game),
+            pinged=step.pinged,
+            nonce=step.nonce,
+        )
         return message.id
 
     def forget(self, game_id: int) -> None:
@@ -418,8 +450,7 @@ class Publisher:
         except discord.NotFound:
             return True
         except discord.HTTPException as error:
-            log.info("message %s of game %s could not be deleted: %s", message_id, record.id,
-                     error)
+            log.info("message %s of game %s could not be deleted: %s", message_id, record.id, error)
             return False
         return True
 
@@ -433,8 +464,9 @@ class Publisher:
             await self.edit(record, record.message_id, content, None)
 
     # --- images and buttons -------------------------------------------------
-    async def files(self, images: Sequence[Image] | None, record: GameRecord,
-                    game: Game) -> list[discord.File] | None:
+    async def files(
+        self, images: Sequence[Image] | None, record: GameRecord, game: Game
+    ) -> list[discord.File] | None:
         """The planned images, drawn off the event loop (None: leave them as they are)."""
         if images is None:
             return None
@@ -446,13 +478,20 @@ class Publisher:
                 files.append(await self.board_file(record, game))
             else:
                 names = await self.names(record)
-                files.append(await png_file(render_scoreboard, game, names,
-                                            name="scoreboard.png",
-                                            description=scoreboard_alt(game, names)))
+                files.append(
+                    await png_file(
+                        render_scoreboard,
+                        game,
+                        names,
+                        name="scoreboard.png",
+                        description=scoreboard_alt(game, names),
+                    )
+                )
         return files
 
-    async def view(self, buttons: Buttons | None, record: GameRecord,
-                   game: Game) -> discord.ui.View | None:
+    async def view(
+        self, buttons: Buttons | None, record: GameRecord, game: Game
+    ) -> discord.ui.View | None:
         if buttons is None:
             return None
         return self.turn_view(record, game) if buttons == "turn" else self.end_view(record)
@@ -464,35 +503,58 @@ class Publisher:
             return []
         return [await png_file(render_dice, dice, name="dice.png", description=dice_alt(dice))]
 
-    async def board_file(self, record: GameRecord, game: Game,
-                         highlight: list[Any] | None = None) -> discord.File:
+    async def board_file(
+        self, record: GameRecord, game: Game, highlight: list[Any] | None = None
+    ) -> discord.File:
         names = await self.names(record)
-        return await png_file(render_board, game, names, highlight or [],
-                              description=board_alt(game, names),
-                              name="board.png")
+        return await png_file(
+            render_board,
+            game,
+            names,
+            highlight or [],
+            description=board_alt(game, names),
+            name="board.png",
+        )
 
     # --- writes within the budget ------------------------------------------
-    async def send(self, record: GameRecord, content: str, *,
-                   files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
-                   pinged: Sequence[int] = (), nonce: str | None = None) -> discord.Message:
+    async def send(
+        self,
+        record: GameRecord,
+        content: str,
+        *,
+        files: Sequence[discord.File] = (),
+        view: discord.ui.View | None = None,
+        pinged: Sequence[int] = (),
+        nonce: str | None = None,
+    ) -> discord.Message:
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         if nonce is not None:
             extra["nonce"] = nonce
         async with self.budget.slot(record.channel_id):
             message = await self.channel(record).send(
-                content, files=list(files), allowed_mentions=ping(pinged), **extra)
+                content, files=list(files), allowed_mentions=ping(pinged), **extra
+            )
         self.reached()
         return message
 
-    async def edit(self, record: GameRecord, message_id: int, content: str,
-                   view: discord.ui.View | None, files: list[discord.File] | None = None,
-                   signature: str = "") -> None:
+    async def edit(
+        self,
+        record: GameRecord,
+        message_id: int,
+        content: str,
+        view: discord.ui.View | None,
+        files: list[discord.File] | None = None,
+        signature: str = "",
+    ) -> None:
         """Edit a message unless it already shows exactly this; a deleted one is let go."""
         key = (content, signature, view is not None)
         if self._last_edit.get(message_id) == key and files is None:
             return
-        fields: dict[str, Any] = {"content": content, "view": view,
-                                  "allowed_mentions": discord.AllowedMentions.none()}
+        fields: dict[str, Any] = {
+            "content": content,
+            "view": view,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
         if files is not None:
             fields["attachments"] = files
         try:
@@ -512,20 +574,25 @@ class Publisher:
         now = time.monotonic()
         fresh = [(at, i) for at, i in self._tokens[message_id] if now - at < TOKEN_LIFETIME]
         self._tokens[message_id] = [*fresh[-2:], (now, interaction)]
-        for stale in [m for m, tokens in self._tokens.items()
-                      if not tokens or now - tokens[-1][0] >= TOKEN_LIFETIME]:
+        for stale in [
+            m
+            for m, tokens in self._tokens.items()
+            if not tokens or now - tokens[-1][0] >= TOKEN_LIFETIME
+        ]:
             del self._tokens[stale]
 
     async def edit_by_token(self, message_id: int, fields: dict[str, Any]) -> bool:
         """Edit through the newest token lent for ``message_id``; False when none works."""
+
         async def edit(interaction: discord.Interaction) -> None:
             rewind(fields)
             await interaction.edit_original_response(**fields)
 
         return await self.by_token(message_id, edit)
 
-    async def by_token(self, message_id: int,
-                       write: Callable[[discord.Interaction], Awaitable[None]]) -> bool:
+    async def by_token(
+        self, message_id: int, write: Callable[[discord.Interaction], Awaitable[None]]
+    ) -> bool:
         """``write`` through the newest working token lent for ``message_id``; False when
         there is none (a deleted message still raises NotFound)."""
         tokens = self._tokens.get(message_id, [])
@@ -538,8 +605,7 @@ class Publisher:
                 except discord.HTTPException as error:
                     if error.code == UNKNOWN_MESSAGE:
                         raise
-                    log.info("the token of a click on %s no longer works: %s", message_id,
-                             error)
+                    log.info("the token of a click on %s no longer works: %s", message_id, error)
             tokens.pop()
         return False
 
@@ -551,23 +617,35 @@ class Publisher:
             return
         link = message_link(record) if record.message_id else ""
         with using(await self.language(record.guild_id)):
-            text = t("turn.reminder", names=story.mentions(data["players"]),
-                     deadline=int(data["deadline"]), link=link)
+            text = t(
+                "turn.reminder",
+                names=story.mentions(data["players"]),
+                deadline=int(data["deadline"]),
+                link=link,
+            )
         async with self.service.game_lock(record.id):  # one writer of ``shown``
             message = await self.send(record, text, pinged=data["players"])
             record = (await self.service.get(record.id)).record
             shown = Shown.of(record)
-            shown.notes.append([message.id, list(data["players"]), outcome.game.decision().phase
-                                if outcome.game is not None else ""])
-            await self.service.set_shown(record.id, record.shown_version, record.message_id,
-                                         shown.to_json())
+            shown.notes.append(
+                [
+                    message.id,
+                    list(data["players"]),
+                    outcome.game.decision().phase if outcome.game is not None else "",
+                ]
+            )
+            await self.service.set_shown(
+                record.id, record.shown_version, record.message_id, shown.to_json()
+            )
 
     # --- sheets that move on by themselves ------------------------------------
-    def sheet_opened(self, game_id: int, player: int, interaction: discord.Interaction,
-                     edit: Editor, game: Game) -> None:
+    def sheet_opened(
+        self, game_id: int, player: int, interaction: discord.Interaction, edit: Editor, game: Game
+    ) -> None:
         """Remember a player's open sheet, so it can offer their next decision itself."""
-        self._sheets[(game_id, player)] = OpenSheet(interaction, edit, game.turn,
-                                                    game.decision().phase, time.monotonic())
+        self._sheets[(game_id, player)] = OpenSheet(
+            interaction, edit, game.turn, game.decision().phase, time.monotonic()
+        )
 
     async def update_sheets(self, outcome: Outcome) -> set[int]:
         """Move the open sheets of players whose new decision opened; who was updated."""
@@ -575,20 +653,25 @@ class Publisher:
         assert game is not None
         for player in story.deciders(game):
             sheet = self._sheets.get((outcome.record.id, player))
-            if sheet is None or sheet.turn != game.turn \
-                    or time.monotonic() - sheet.opened > TOKEN_LIFETIME:
+            if (
+                sheet is None
+                or sheet.turn != game.turn
+                or time.monotonic() - sheet.opened > TOKEN_LIFETIME
+            ):
                 continue
             if sheet.phase == game.decision().phase:
                 updated.add(player)
                 continue
             try:
                 with using(sheet.interaction.locale):  # the sheet's reader's language
-                    await self.refresh_sheet(sheet.interaction, outcome, t("sheet.moved_on"),
-                                             sheet.edit)
+                    await self.refresh_sheet(
+                        sheet.interaction, outcome, t("sheet.moved_on"), sheet.edit
+                    )
                 updated.add(player)
             except discord.HTTPException as error:
-                log.info("sheet of %s in game %s could not move on: %s", player,
-                         outcome.record.id, error)
+                log.info(
+                    "sheet of %s in game %s could not move on: %s", player, outcome.record.id, error
+                )
                 self._sheets.pop((outcome.record.id, player), None)
         return updated
 

@@ -35,8 +35,7 @@ def dice_text(dice: dict[str, int]) -> str:
 
 # --- the story of a turn -------------------------------------------------
 # Decisions made together are told on one line per action, in seat order.
-ACTION_LINES = {"action1": "story.action1", "action2": "story.action2",
-                "place": "story.place"}
+ACTION_LINES = {"action1": "story.action1", "action2": "story.action2", "place": "story.place"}
 
 
 def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
@@ -53,23 +52,30 @@ def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
             actions[phase].append(decision_text(event))
         else:
             lines += event_lines(event, lines, variant, locks)
-    return [t(ACTION_LINES[line], what=" · ".join(actions[line])) if line in actions
-            else line for line in lines]
+    return [
+        t(ACTION_LINES[line], what=" · ".join(actions[line])) if line in actions else line
+        for line in lines
+    ]
 
 
 def decision_text(event: StoredEvent) -> str:
     who, data = mention(event.player or 0), event.data
     if event.kind == "passed":
-        return t("story.wrote_nothing" if data.get("phase") == "place" else "story.passed",
-                 name=who)
+        return t(
+            "story.wrote_nothing" if data.get("phase") == "place" else "story.passed", name=who
+        )
     if event.kind == "placed":
         return t("story.wrote", name=who, number=data["number"], row=row_text(data["row"]))
     key = "story.lucky" if data.get("via") == "lucky" else "story.crossed"
     return t(key, name=who, row=row_text(data["row"]), number=data["number"])
 
 
-def event_lines(event: StoredEvent, before: list[str], variant: str = "classic",
-                locks: dict[str, int] | None = None) -> list[str]:
+def event_lines(
+    event: StoredEvent,
+    before: list[str],
+    variant: str = "classic",
+    locks: dict[str, int] | None = None,
+) -> list[str]:
     """Lines for one event that is not a decision. A row's die leaving the game joins the
     line of the lock that closed the row: ``locks`` keeps, row by row, the place in
     ``before`` of its last lock line (the caller's, for one list of lines)."""
@@ -88,9 +94,17 @@ def event_lines(event: StoredEvent, before: list[str], variant: str = "classic",
     if kind == "penalty":
         return [t("event.penalty", name=who, **data)]
     if kind == "pawn_moved":
-        return [t("event.pawn_moved" if data["crosses"] else "event.pawn_moved_crossed",
-                  name=who, steps=plural("unit.field", data["steps"]), position=data["to"],
-                  row=row_text(data["row"]), number=data["number"], bonus=data["bonus"])]
+        return [
+            t(
+                "event.pawn_moved" if data["crosses"] else "event.pawn_moved_crossed",
+                name=who,
+                steps=plural("unit.field", data["steps"]),
+                position=data["to"],
+                row=row_text(data["row"]),
+                number=data["number"],
+                bonus=data["bonus"],
+            )
+        ]
     if kind == "passed" and data.get("phase") == "action3":
         return [t("event.stayed", name=who)]
     if kind == "expired":
@@ -114,8 +128,10 @@ def scores_line(totals: dict[int, int]) -> str:
     """``Scores: @Zofia: 41 · 🤖 Computer 1: 33``, best first (mentions do not ping in
     edits); the colon keeps a seat's number apart from its score."""
     ranked = sorted(totals.items(), key=lambda item: -item[1])
-    return t("story.scores", scores=" · ".join(t("story.score", name=mention(p),
-                                                 total=signed(s)) for p, s in ranked))
+    return t(
+        "story.scores",
+        scores=" · ".join(t("story.score", name=mention(p), total=signed(s)) for p, s in ranked),
+    )
 
 
 def stored_scores(events: Sequence[StoredEvent]) -> dict[int, int] | None:
@@ -132,9 +148,15 @@ being asked, so that the turn's own story (at most about 1,000 characters with f
 players) always fits beside them; older ones get a message of their own."""
 
 
-def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since: int,
-                 turn: int, deadline: float | None = None,
-                 away: Collection[int] = (), over: bool = False) -> str:
+def turn_message(
+    game: Game,
+    events: Mapping[int, Sequence[StoredEvent]],
+    since: int,
+    turn: int,
+    deadline: float | None = None,
+    away: Collection[int] = (),
+    over: bool = False,
+) -> str:
     """The one text of the message of ``turn``, whether it is posted, edited or finished:
     the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
     turn itself, open (what it asks of whom, by when) while it is the game's open turn
@@ -146,16 +168,19 @@ def turn_message(game: Game, events: Mapping[int, Sequence[StoredEvent]], since:
     return fit(preface, finished_turn(game, turn, told))
 
 
-def played_out_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
-                     turns: Iterable[int]) -> list[str]:
+def played_out_lines(
+    game: Game, events: Mapping[int, Sequence[StoredEvent]], turns: Iterable[int]
+) -> list[str]:
     """A line for each of ``turns`` (that has begun), played without asking anyone."""
     return [played_out(game, turn, events[turn]) for turn in turns if events.get(turn)]
 
 
 def finished_turn(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     """A turn that is over: its whole story, no call to action and no clock."""
-    lines = [t("story.header_done", turn=turn, active=mention(active_in(game, turn))),
-             *story(events, game.variant)]
+    lines = [
+        t("story.header_done", turn=turn, active=mention(active_in(game, turn))),
+        *story(events, game.variant),
+    ]
     totals = stored_scores(events)
     if totals is not None:
         lines.append(scores_line(totals))
@@ -167,14 +192,17 @@ def played_out(game: Game, turn: int, events: Sequence[StoredEvent]) -> str:
     told in one line that says why nobody was asked: what was done in it (a pass only
     where the player could have done something else), and the scores at its end if
     anything in it changed them."""
-    told = story([e for e in events if e.kind != "scores" and not passed_for(e)],
-                 game.variant)
+    told = story([e for e in events if e.kind != "scores" and not passed_for(e)], game.variant)
     totals = stored_scores(events)
     if totals is not None and any(e.kind in SCORING for e in events):
         told.append(scores_line(totals))
-    return t("turn.automatic", turn=turn, active=mention(active_in(game, turn)),
-             why=why_unasked(events),
-             what=" · ".join(told) or t("story.nothing_happened"))
+    return t(
+        "turn.automatic",
+        turn=turn,
+        active=mention(active_in(game, turn)),
+        why=why_unasked(events),
+        what=" · ".join(told) or t("story.nothing_happened"),
+    )
 
 
 def passed_for(event: StoredEvent) -> bool:
@@ -184,13 +212,24 @@ def passed_for(event: StoredEvent) -> bool:
 
 SCORING = ("crossed", "placed", "pawn_moved", "penalty", "failed_throw")
 """What changes a score."""
-NOTABLE = ("locked", "die_removed", "penalty", "failed_throw", "away", "finish_reached",
-           "game_over")
+NOTABLE = (
+    "locked",
+    "die_removed",
+    "penalty",
+    "failed_throw",
+    "away",
+    "finish_reached",
+    "game_over",
+)
 """What a summary of many unseen turns keeps of them."""
 
 
-def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
-                  turns: Sequence[int], outage: bool = False) -> list[str]:
+def summary_lines(
+    game: Game,
+    events: Mapping[int, Sequence[StoredEvent]],
+    turns: Sequence[int],
+    outage: bool = False,
+) -> list[str]:
     """Many turns the channel never showed, summed up: which they were and why they were
     not shown (``outage``: the channel could not be updated; else they were played out
     in one go, nobody being asked), then a line for each of them in which something
@@ -198,8 +237,11 @@ def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
     scores at the end of the last."""
     first, last = turns[0], turns[-1]
     run = [e for turn in turns for e in events.get(turn, [])]
-    lines = [t("turn.missed", first=first, last=last) if outage else
-             t("turn.run", first=first, last=last, why=why_unasked(run))]
+    lines = [
+        t("turn.missed", first=first, last=last)
+        if outage
+        else t("turn.run", first=first, last=last, why=why_unasked(run))
+    ]
     for turn in turns:
         told: list[str] = []
         locks: dict[str, int] = {}
@@ -209,8 +251,11 @@ def summary_lines(game: Game, events: Mapping[int, Sequence[StoredEvent]],
         if told:
             lines.append(t("turn.missed_turn", turn=turn, what=" · ".join(told)))
     totals = stored_scores(events.get(last, []))
-    lines.append(scores_line(totals if totals is not None else
-                             {p: s.total for p, s in game.scores().items()}))
+    lines.append(
+        scores_line(
+            totals if totals is not None else {p: s.total for p, s in game.scores().items()}
+        )
+    )
     return lines
 
 
@@ -222,8 +267,11 @@ def why_unasked(events: Sequence[StoredEvent]) -> str:
     away (a computer played their seats, or the game passed for them), or only the
     computers had a move (crossed, or passed when they could have crossed), or nobody
     had one."""
-    moving = {e.player for e in events if e.player is not None
-              and (e.kind in DECISIONS or e.data.get("had_move"))}
+    moving = {
+        e.player
+        for e in events
+        if e.player is not None and (e.kind in DECISIONS or e.data.get("had_move"))
+    }
     gone = sorted(p for p in moving if not is_computer(p))
     if gone:
         return t("turn.unasked.away", names=mentions(gone))
@@ -273,8 +321,9 @@ def chunks(lines: Sequence[str], limit: int = LIMIT, between: str = "\n") -> lis
     return out
 
 
-def live_turn(game: Game, events: Sequence[StoredEvent], deadline: float | None,
-              away: Collection[int] = ()) -> str:
+def live_turn(
+    game: Game, events: Sequence[StoredEvent], deadline: float | None, away: Collection[int] = ()
+) -> str:
     """The open turn: its story so far, what it asks of whom, scores, and the deadline."""
     active = mention(game.active)
     lines = [t("story.header", turn=game.turn, active=active), *story(events, game.variant)]
@@ -301,10 +350,18 @@ def call_lines(game: Game) -> list[str]:
     if phase in ("action2", "action3", "roll"):
         return [t(f"turn.{phase}", active=active)]
     dice = game.dice_on_table()
-    rows = t("list.or", first=", ".join(row_text(r) for r in list(dice)[:-1]),
-             last=row_text(list(dice)[-1])) if len(dice) > 1 else row_text(next(iter(dice)))
-    return [t(f"turn.{phase}", active=active, dice=dice_text(dice),
-              total=game.dice_total(), rows=rows)]
+    rows = (
+        t(
+            "list.or",
+            first=", ".join(row_text(r) for r in list(dice)[:-1]),
+            last=row_text(list(dice)[-1]),
+        )
+        if len(dice) > 1
+        else row_text(next(iter(dice)))
+    )
+    return [
+        t(f"turn.{phase}", active=active, dice=dice_text(dice), total=game.dice_total(), rows=rows)
+    ]
 
 
 def status_line(game: Game, away: Collection[int] = ()) -> str:
@@ -313,8 +370,7 @@ def status_line(game: Game, away: Collection[int] = ()) -> str:
     decision = game.decision()
     everyone = decision.phase in game.simultaneous_phases
     waiting = [p for p in game.players if p in decision.waiting]
-    done = [p for p in game.players
-            if everyone and p not in decision.waiting and p not in away]
+    done = [p for p in game.players if everyone and p not in decision.waiting and p not in away]
     idle = [p for p in done if game.legal_moves(p) in ([PASS], [])]
     parts = [t("status.deciding", names=mentions(waiting))] if waiting else []
     if [p for p in done if p not in idle]:
@@ -326,5 +382,8 @@ def status_line(game: Game, away: Collection[int] = ()) -> str:
 
 def deciders(game: Game) -> list[int]:
     """The players a decision of theirs is open for now (those with a real choice)."""
-    return [p for p in game.players if p in game.decision().waiting
-            and game.legal_moves(p) not in ([PASS], [])]
+    return [
+        p
+        for p in game.players
+        if p in game.decision().waiting and game.legal_moves(p) not in ([PASS], [])
+    ]

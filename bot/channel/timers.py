@@ -37,10 +37,15 @@ REVIEW_AGAIN = 3600.0
 
 
 class Timers:
-    def __init__(self, service: GameService, publisher: Publisher,
-                 interval: float = 15.0, shards: ShardPlan | None = None,
-                 privacy: PrivacyService | None = None,
-                 rankings: Callable[[ShardPlan | None], Awaitable[int]] | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        publisher: Publisher,
+        interval: float = 15.0,
+        shards: ShardPlan | None = None,
+        privacy: PrivacyService | None = None,
+        rankings: Callable[[ShardPlan | None], Awaitable[int]] | None = None,
+    ) -> None:
         self.service = service
         self.privacy = privacy
         self.rankings = rankings
@@ -95,8 +100,9 @@ class Timers:
     async def _review_earlier(self) -> None:
         while True:
             try:
-                await self.publisher.reviews.backfill(shard_ids(self.shards),
-                                                      shown=self._show_review)
+                await self.publisher.reviews.backfill(
+                    shard_ids(self.shards), shown=self._show_review
+                )
             except Exception:
                 log.exception("reviewing earlier games failed; tried again in an hour")
             await asyncio.sleep(REVIEW_AGAIN)

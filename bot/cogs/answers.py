@@ -36,8 +36,9 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
     called with ``public=True`` (a view shared with the channel: the server's)."""
 
     @functools.wraps(handler)
-    async def wrapper(self: A, interaction: discord.Interaction, *args: P.args,
-                      **kwargs: P.kwargs) -> None:
+    async def wrapper(
+        self: A, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
+    ) -> None:
         locale: object = interaction.locale
         if kwargs.get("public"):  # a view shared with the channel speaks the server's language
             locale = await self.language(interaction.guild_id or 0)
@@ -55,6 +56,7 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
             except Exception:
                 log.exception("handling interaction %s failed", interaction.id)
                 await self.tell(interaction, t("error.internal"))
+
     return wrapper
 
 

@@ -56,8 +56,10 @@ def share_grid(game: Game, player: int) -> list[str]:
     if game.variant == "qwinto":
         lines = [emoji(row) * len(fields) or "⬜" for row, fields in sheet.fields.items()]
     else:
-        lines = [(emoji(row) * len(numbers) or "⬜") + (" 🔒" if row in sheet.locks else "")
-                 for row, numbers in sheet.crossed.items()]
+        lines = [
+            (emoji(row) * len(numbers) or "⬜") + (" 🔒" if row in sheet.locks else "")
+            for row, numbers in sheet.crossed.items()
+        ]
     penalties = game.scores()[player].penalties
     return lines + (["❌" * penalties] if penalties else [])
 
@@ -80,17 +82,29 @@ def result_content(result: Result, again: bool = False) -> str:
     text to share follows in a message of its own: :func:`share_content`)."""
     a = result.attempt
     name = title(a.variant)
-    lines = [t("daily.again", title=name, score=signed(result.score), next=int(result.next))
-             if again else t("daily.done", title=name, day=calendar_day(a.day),
-                             score=signed(result.score))]
+    lines = [
+        t("daily.again", title=name, score=signed(result.score), next=int(result.next))
+        if again
+        else t("daily.done", title=name, day=calendar_day(a.day), score=signed(result.score))
+    ]
     gap = result.score - result.par
-    verdict = (t("daily.par_level") if gap == 0 else
-               t("daily.par_above" if gap > 0 else "daily.par_below",
-                 points=plural("unit.point", abs(gap))))
+    verdict = (
+        t("daily.par_level")
+        if gap == 0
+        else t(
+            "daily.par_above" if gap > 0 else "daily.par_below",
+            points=plural("unit.point", abs(gap)),
+        )
+    )
     lines.append(t("daily.par", par=signed(result.par), verdict=verdict))
     lines.append(standing_line(result))
-    lines.append(t("daily.place", place=ordinal(result.place),
-                   players=plural("unit.player", len(result.ranking))))
+    lines.append(
+        t(
+            "daily.place",
+            place=ordinal(result.place),
+            players=plural("unit.player", len(result.ranking)),
+        )
+    )
     lines.append(t("daily.streak", days=plural("unit.day", result.streak)))
     lines += ["", t("daily.share_next"), ""]
     return "\n".join(lines)
@@ -100,19 +114,33 @@ def share_content(result: Result, game: Game) -> str:
     """The text to share, alone in its message so that copying it copies nothing else:
     the day, the score, the streak and the sheet's shape without a number."""
     a = result.attempt
-    return "\n".join([t("daily.share_title", title=title(a.variant), day=a.day,
-                         score=signed(result.score), streak=result.streak),
-                       *share_grid(game, a.user_id)])
+    return "\n".join(
+        [
+            t(
+                "daily.share_title",
+                title=title(a.variant),
+                day=a.day,
+                score=signed(result.score),
+                streak=result.streak,
+            ),
+            *share_grid(game, a.user_id),
+        ]
+    )
 
 
-def board_content(variant: str, day: str, ranking: list[tuple[int, int]],
-                  turns: float) -> str:
+def board_content(variant: str, day: str, ranking: list[tuple[int, int]], turns: float) -> str:
     """A server's ranking of the day, best first; equal scores share a place."""
     lines = [t("daily.board", title=title(variant), day=calendar_day(day))]
     for user, score in ranking[:BOARD_LINES]:
         place = 1 + sum(other > score for _, other in ranking)
-        lines.append(t("daily.board_line", place=MEDALS.get(place, ordinal(place)),
-                       name=mention(user), score=signed(score)))
+        lines.append(
+            t(
+                "daily.board_line",
+                place=MEDALS.get(place, ordinal(place)),
+                name=mention(user),
+                score=signed(score),
+            )
+        )
     lines.append(t("daily.board_footer", variant=variant, next=int(turns)))
     return "\n".join(lines)
 
@@ -123,8 +151,9 @@ class DailyBoard:
     tick (:meth:`catch_up`), so finishes between two ticks make one write, and one owed
     when the bot stops is written after the restart."""
 
-    def __init__(self, client: discord.Client, daily: DailyService, language: Language,
-                 budget: WriteBudget) -> None:
+    def __init__(
+        self, client: discord.Client, daily: DailyService, language: Language, budget: WriteBudget
+    ) -> None:
         self.client, self.daily, self.language, self.budget = client, daily, language, budget
         self._writing = asyncio.Lock()
         """One ranking written at a time (a tick run by hand beside the loop's)."""
@@ -157,8 +186,12 @@ class DailyBoard:
         settings = await self.daily.settings(guild_id)
         channel_id = settings.channel_id or post.channel_id
         with using(await self.language(guild_id)):
-            content = board_content(variant, day, await self.daily.ranking(guild_id, day, variant),
-                                    turns_at(day, settings))
+            content = board_content(
+                variant,
+                day,
+                await self.daily.ranking(guild_id, day, variant),
+                turns_at(day, settings),
+            )
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         message_id = post.message_id if post.channel_id == channel_id else None
         try:
@@ -166,22 +199,33 @@ class DailyBoard:
                 if message_id is not None:
                     try:
                         await channel.get_partial_message(message_id).edit(
-                            content=content, allowed_mentions=NO_PINGS)
+                            content=content, allowed_mentions=NO_PINGS
+                        )
                     except discord.NotFound:  # deleted by someone: posted again
                         message_id = None
                 if message_id is None:
                     message_id = (await channel.send(content, allowed_mentions=NO_PINGS)).id
         except (discord.Forbidden, discord.NotFound) as error:  # trying again cannot help
-            log.warning("server %s: the daily ranking cannot be written in channel %s (%s)",
-                        guild_id, channel_id, error)
+            log.warning(
+                "server %s: the daily ranking cannot be written in channel %s (%s)",
+                guild_id,
+                channel_id,
+                error,
+            )
         await self.daily.posted(guild_id, day, variant, channel_id, message_id, post.owed)
 
 
 class DailyTable(PrivateAnswers):
     """The daily challenge's handlers."""
 
-    def __init__(self, client: discord.Client, daily: DailyService, show_sheet: ShowSheet,
-                 language: Language, budget: WriteBudget) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        daily: DailyService,
+        show_sheet: ShowSheet,
+        language: Language,
+        budget: WriteBudget,
+    ) -> None:
         self.service = daily
         self.show_sheet = show_sheet
         self._language = language
@@ -197,39 +241,51 @@ class DailyTable(PrivateAnswers):
             raise ServiceError("error.guild_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
         attempt, outcome = await self.service.begin(
-            interaction.guild_id, interaction.channel_id or 0, interaction.user.id, variant)
+            interaction.guild_id, interaction.channel_id or 0, interaction.user.id, variant
+        )
         edit = interaction.edit_original_response
         if outcome.record.status == "running":
             self.service.check_open(outcome.record)
             await self.show_sheet(interaction, outcome, self.header(attempt), editor=edit)
         elif outcome.game is not None and outcome.game.finished:
-            await self.show_result(interaction, attempt, outcome.game, edit,
-                                   again=attempt.score is not None)
+            await self.show_result(
+                interaction, attempt, outcome.game, edit, again=attempt.score is not None
+            )
         else:
             raise ServiceError("error.daily_over")
 
-    async def settings_text(self, guild_id: int, channel_id: int | None, hour: int | None,
-                            timezone: str | None) -> str:
+    async def settings_text(
+        self, guild_id: int, channel_id: int | None, hour: int | None, timezone: str | None
+    ) -> str:
         """The server's daily settings in words, once those given are changed (the caller
         checked Manage Server)."""
         if (channel_id, hour, timezone) == (None, None, None):
             settings = await self.service.settings(guild_id)
         else:
             settings = await self.service.set_settings(guild_id, channel_id, hour, timezone)
-        where = t("settings.daily_channel", channel=f"<#{settings.channel_id}>") \
-            if settings.channel_id else t("settings.daily_anywhere")
-        return t("settings.daily", hour=f"{settings.hour:02d}:00", timezone=settings.timezone,
-                 where=where)
+        where = (
+            t("settings.daily_channel", channel=f"<#{settings.channel_id}>")
+            if settings.channel_id
+            else t("settings.daily_anywhere")
+        )
+        return t(
+            "settings.daily",
+            hour=f"{settings.hour:02d}:00",
+            timezone=settings.timezone,
+            where=where,
+        )
 
     @staticmethod
     def header(attempt: Attempt, first: bool = True) -> str:
         """What a daily sheet opens with: the whole introduction when it is (re)opened
         by the command, the title alone after a move."""
-        return t("daily.header" if first else "daily.title", title=title(attempt.variant),
-                 day=calendar_day(attempt.day))
+        return t(
+            "daily.header" if first else "daily.title",
+            title=title(attempt.variant),
+            day=calendar_day(attempt.day),
+        )
 
-    async def moved(self, interaction: discord.Interaction, outcome: Outcome,
-                    said: str) -> None:
+    async def moved(self, interaction: discord.Interaction, outcome: Outcome, said: str) -> None:
         """After a move on a daily sheet: the next decision, or the attempt's result."""
         attempt = await self.service.attempt_of(outcome.record.id)
         game = outcome.game
@@ -239,19 +295,33 @@ class DailyTable(PrivateAnswers):
         if game.finished:
             await self.show_result(interaction, attempt, game, edit)
         else:
-            await self.show_sheet(interaction, outcome, f"{self.header(attempt, False)}\n{said}",
-                                  editor=edit)
+            await self.show_sheet(
+                interaction, outcome, f"{self.header(attempt, False)}\n{said}", editor=edit
+            )
 
-    async def show_result(self, interaction: discord.Interaction, attempt: Attempt,
-                          game: Game, edit: Editor, again: bool = False) -> None:
+    async def show_result(
+        self,
+        interaction: discord.Interaction,
+        attempt: Attempt,
+        game: Game,
+        edit: Editor,
+        again: bool = False,
+    ) -> None:
         result = await self.service.finish(attempt, game)  # its ranking now owes it
         name = interaction.user.display_name
-        sheet = await png_file(render_sheet, game, attempt.user_id, name, [],
-                               name="daily.png",
-                               description=sheet_alt(game, attempt.user_id, name))
+        sheet = await png_file(
+            render_sheet,
+            game,
+            attempt.user_id,
+            name,
+            [],
+            name="daily.png",
+            description=sheet_alt(game, attempt.user_id, name),
+        )
         content = result_content(result, again)
         text = sheet_text(game, attempt.user_id, name)
         fits = len(content) + len(text) + 1 <= 2000
-        await edit(content=f"{content}\n{text}" if fits else content, attachments=[sheet],
-                   view=None)
+        await edit(
+            content=f"{content}\n{text}" if fits else content, attachments=[sheet], view=None
+        )
         await interaction.followup.send(share_content(result, game), ephemeral=True)

@@ -35,8 +35,12 @@ class MalformedCommand(app_commands.AppCommandError):
     """Command data discord.py could not read (e.g. a user option that is no id)."""
 
 
-USER_ERRORS = (app_commands.TransformerError, app_commands.CommandNotFound,
-               app_commands.CommandSignatureMismatch, MalformedCommand)
+USER_ERRORS = (
+    app_commands.TransformerError,
+    app_commands.CommandNotFound,
+    app_commands.CommandSignatureMismatch,
+    MalformedCommand,
+)
 """Errors caused by what the client sent, not by the bot: logged without a traceback."""
 
 
@@ -54,8 +58,10 @@ def on_message(interaction: discord.Interaction) -> bool:
     if message is None:
         return False
     kind, custom_id = data.get("component_type"), data.get("custom_id")
-    return any(getattr(c, "custom_id", None) == custom_id and c.type.value == kind
-               for c in components(list(message.components)))
+    return any(
+        getattr(c, "custom_id", None) == custom_id and c.type.value == kind
+        for c in components(list(message.components))
+    )
 
 
 async def on_interaction(interaction: discord.Interaction) -> None:
@@ -67,13 +73,15 @@ async def on_interaction(interaction: discord.Interaction) -> None:
         await refuse(interaction)
 
 
-async def on_tree_error(interaction: discord.Interaction,
-                        error: app_commands.AppCommandError) -> None:
+async def on_tree_error(
+    interaction: discord.Interaction, error: app_commands.AppCommandError
+) -> None:
     """A polite ephemeral answer to a slash command that could not run."""
     name = getattr(interaction.command, "qualified_name", None) or "?"
     if isinstance(error, USER_ERRORS):
-        log.info("refused /%s from user %s: %s", name, interaction.user.id,
-                 shorten(str(error), 120))
+        log.info(
+            "refused /%s from user %s: %s", name, interaction.user.id, shorten(str(error), 120)
+        )
         key = "error.bad_command"
     else:
         log.error("command /%s failed", name, exc_info=error)
@@ -106,6 +114,7 @@ def guard_parsing(tree: app_commands.CommandTree[Any]) -> None:
             raise
         except (ValueError, TypeError, KeyError) as error:
             raise MalformedCommand(f"{type(error).__name__}: {error}") from error
+
     # discord.py has no hook before option parsing: the tree's dispatch is wrapped.
     tree._call = guarded  # type: ignore[method-assign]
 
@@ -160,8 +169,11 @@ class Gate:
             started = asyncio.all_tasks() - before
         else:
             self.refused += 1
-            started = {asyncio.get_running_loop().create_task(
-                self.refuse(data), name=f"qwixx-refuse-{data.get('id')}")}
+            started = {
+                asyncio.get_running_loop().create_task(
+                    self.refuse(data), name=f"qwixx-refuse-{data.get('id')}"
+                )
+            }
         for task in started:
             self._running[task] = describe(data)
             task.add_done_callback(self._ended)

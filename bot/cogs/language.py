@@ -17,8 +17,9 @@ from bot.service.games import GameService
 LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code in LOCALES]
 
 
-async def language_setting(service: GameService, interaction: discord.Interaction,
-                           guild_id: int, language: str | None) -> str:
+async def language_setting(
+    service: GameService, interaction: discord.Interaction, guild_id: int, language: str | None
+) -> str:
     """The server's language in words, once changed to ``language`` if given (the
     caller checked Manage Server)."""
     if language is None:

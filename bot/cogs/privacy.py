@@ -20,19 +20,22 @@ LONGEST: Final = 1900
 """Characters of the report's per-server part at most (Discord allows 2000 in all)."""
 
 
-class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"qx:forget:(?P<step>yes|back)"):
+class ForgetButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qx:forget:(?P<step>yes|back)"
+):
     """[Yes] and [Back] under the question of ``/qwixx forget-me``."""
 
     def __init__(self, step: str) -> None:
         style = discord.ButtonStyle.danger if step == "yes" else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=t(f"button.{step}"), style=style,
-                                           custom_id=f"qx:forget:{step}"))
+        super().__init__(
+            discord.ui.Button(label=t(f"button.{step}"), style=style, custom_id=f"qx:forget:{step}")
+        )
         self.step = step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ForgetButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ForgetButton:
         return cls(match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -65,13 +68,21 @@ def server_lines(server: ServerData, name: str) -> list[str]:
     if server.games:
         lines.append(t("privacy.games", games=server.games))
     if server.results:
-        lines.append(t("privacy.results", results=server.results, counted=server.counted,
-                       first=f"<t:{int(server.first or 0)}:d>",
-                       last=f"<t:{int(server.last or 0)}:d>",
-                       variants=plural("unit.variant_in", server.variants)))
+        lines.append(
+            t(
+                "privacy.results",
+                results=server.results,
+                counted=server.counted,
+                first=f"<t:{int(server.first or 0)}:d>",
+                last=f"<t:{int(server.last or 0)}:d>",
+                variants=plural("unit.variant_in", server.variants),
+            )
+        )
     if server.ratings:
-        ratings = ", ".join(t("privacy.rating", variant=VARIANTS[v].title if v in VARIANTS
-                              else v, games=games) for v, games in server.ratings)
+        ratings = ", ".join(
+            t("privacy.rating", variant=VARIANTS[v].title if v in VARIANTS else v, games=games)
+            for v, games in server.ratings
+        )
         lines.append(t("privacy.ratings", ratings=ratings))
     if server.accuracies:
         lines.append(t("privacy.accuracies", games=server.accuracies))
@@ -87,8 +98,11 @@ def report_text(servers: list[ServerData], names: dict[int, str], grace: int) ->
     parts: list[str] = [t("privacy.title")]
     shown = 0
     for server in servers:
-        block = "\n".join(server_lines(server, names.get(server.guild_id) or t(
-            "privacy.server_gone", id=server.guild_id)))
+        block = "\n".join(
+            server_lines(
+                server, names.get(server.guild_id) or t("privacy.server_gone", id=server.guild_id)
+            )
+        )
         if sum(len(p) for p in parts) + len(block) > LONGEST - 700:
             break
         parts.append(block)
@@ -124,15 +138,18 @@ class PrivacyTable(PrivateAnswers):
     async def on_privacy(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         servers = await self.service.report(interaction.user.id)
-        names = {s.guild_id: name for s in servers
-                 if (name := self.server_name(s.guild_id)) is not None}
+        names = {
+            s.guild_id: name for s in servers if (name := self.server_name(s.guild_id)) is not None
+        }
         await interaction.followup.send(
-            report_text(servers, names, int(self.service.forget_after)), ephemeral=True)
+            report_text(servers, names, int(self.service.forget_after)), ephemeral=True
+        )
 
     @answers_errors
     async def on_forget(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(t("confirm.forget"), view=forget_view(),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            t("confirm.forget"), view=forget_view(), ephemeral=True
+        )
 
     @answers_errors
     async def on_forget_answer(self, interaction: discord.Interaction, yes: bool) -> None:
@@ -146,5 +163,6 @@ class PrivacyTable(PrivateAnswers):
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.text(), view=None)
             return
-        await interaction.edit_original_response(content=t("forget.done", games=done.games),
-                                                 view=None)
+        await interaction.edit_original_response(
+            content=t("forget.done", games=done.games), view=None
+        )

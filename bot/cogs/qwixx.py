@@ -21,9 +21,13 @@ BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name 
 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
-    def __init__(self, table: Table, stats: StatsTable,
-                 review: ReviewTable | None = None,
-                 privacy: PrivacyTable | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        stats: StatsTable,
+        review: ReviewTable | None = None,
+        privacy: PrivacyTable | None = None,
+    ) -> None:
         self.table = table
         self.stats_table = stats
         self.review_table = review
@@ -31,25 +35,35 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
-    @app_commands.describe(variant="Which game to play",
-                           board="Qwixx On Board only: which side of the board (default A)",
-                           turn_time="Time for each decision, 5m to 7d (default: the "
-                                     "server's, else 24h)",
-                           thread="Play in a new thread of this channel",
-                           solo="Solo practice: play alone, not counted for the leaderboard",
-                           hints="Sheets get a Hint button; the game does not count for "
-                                 "the leaderboard",
-                           fill_away="A computer plays the seat of a player who is away "
-                                     "until they are back")
+    @app_commands.describe(
+        variant="Which game to play",
+        board="Qwixx On Board only: which side of the board (default A)",
+        turn_time="Time for each decision, 5m to 7d (default: the server's, else 24h)",
+        thread="Play in a new thread of this channel",
+        solo="Solo practice: play alone, not counted for the leaderboard",
+        hints="Sheets get a Hint button; the game does not count for the leaderboard",
+        fill_away="A computer plays the seat of a player who is away until they are back",
+    )
     @app_commands.choices(variant=VARIANT_CHOICES, board=BOARD_CHOICES)
-    async def start(self, interaction: discord.Interaction,
-                    variant: app_commands.Choice[str] | None = None,
-                    board: app_commands.Choice[str] | None = None,
-                    turn_time: str | None = None, thread: bool = False, solo: bool = False,
-                    hints: bool = False, fill_away: bool = False) -> None:
-        await self.table.on_start(interaction, variant.value if variant else "classic",
-                                  board.value if board else None, turn_time, thread,
-                                  Options(solo=solo, hints=hints, fill_away=fill_away))
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        board: app_commands.Choice[str] | None = None,
+        turn_time: str | None = None,
+        thread: bool = False,
+        solo: bool = False,
+        hints: bool = False,
+        fill_away: bool = False,
+    ) -> None:
+        await self.table.on_start(
+            interaction,
+            variant.value if variant else "classic",
+            board.value if board else None,
+            turn_time,
+            thread,
+            Options(solo=solo, hints=hints, fill_away=fill_away),
+        )
 
     @app_commands.command(description="Leave this channel's lobby, or give up your seat")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -60,31 +74,41 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         await self.table.on_my_games(interaction)
 
     @app_commands.command(description="Server settings (changing them needs Manage Server)")
-    @app_commands.describe(turn_time="Default time for each decision in new games, 5m to 7d",
-                           language="The language of this server's public game messages and "
-                                    "images",
-                           daily_channel="Where the daily challenge's ranking is posted "
-                                         "each day",
-                           daily_hour="The local hour (0-23) at which the daily challenge's "
-                                      "day turns",
-                           timezone="The server's time zone for the daily challenge, e.g. "
-                                    "Europe/Berlin")
+    @app_commands.describe(
+        turn_time="Default time for each decision in new games, 5m to 7d",
+        language="The language of this server's public game messages and images",
+        daily_channel="Where the daily challenge's ranking is posted each day",
+        daily_hour="The local hour (0-23) at which the daily challenge's day turns",
+        timezone="The server's time zone for the daily challenge, e.g. Europe/Berlin",
+    )
     @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def settings(self, interaction: discord.Interaction, turn_time: str | None = None,
-                       language: app_commands.Choice[str] | None = None,
-                       daily_channel: discord.TextChannel | None = None,
-                       daily_hour: app_commands.Range[int, 0, 23] | None = None,
-                       timezone: str | None = None) -> None:
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        turn_time: str | None = None,
+        language: app_commands.Choice[str] | None = None,
+        daily_channel: discord.TextChannel | None = None,
+        daily_hour: app_commands.Range[int, 0, 23] | None = None,
+        timezone: str | None = None,
+    ) -> None:
         """Without options: every setting as it stands; else the ones given change."""
-        await self.table.on_settings(interaction, Settings(
-            turn_time, language.value if language else None,
-            daily_channel.id if daily_channel else None, daily_hour, timezone))
+        await self.table.on_settings(
+            interaction,
+            Settings(
+                turn_time,
+                language.value if language else None,
+                daily_channel.id if daily_channel else None,
+                daily_hour,
+                timezone,
+            ),
+        )
 
     @app_commands.command(description=t("command.daily"))
     @app_commands.describe(variant=t("option.daily.variant"))
     @app_commands.choices(variant=VARIANT_CHOICES)
-    async def daily(self, interaction: discord.Interaction,
-                    variant: app_commands.Choice[str] | None = None) -> None:
+    async def daily(
+        self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
         await self.table.daily.on_daily(interaction, variant.value if variant else "classic")
 
     @app_commands.command(description="Show your sheet and your options (only you see it)")
@@ -95,19 +119,22 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def status(self, interaction: discord.Interaction) -> None:
         await self.table.on_status(interaction)
 
-    @app_commands.command(name="table",
-                          description="Everyone's sheet at a glance (only you see it)")
+    @app_commands.command(
+        name="table", description="Everyone's sheet at a glance (only you see it)"
+    )
     async def table_command(self, interaction: discord.Interaction) -> None:
         await self.table.on_table_command(interaction)
 
     @app_commands.command(description="A short summary of the rules")
     @app_commands.describe(variant="Which game (default: Qwixx)")
     @app_commands.choices(variant=VARIANT_CHOICES)
-    async def rules(self, interaction: discord.Interaction,
-                    variant: app_commands.Choice[str] | None = None) -> None:
+    async def rules(
+        self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
         key = variant.value if variant else "classic"
-        await interaction.response.send_message(f"{t(f'rules.{key}')}\n{t('rules.common')}",
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            f"{t(f'rules.{key}')}\n{t('rules.common')}", ephemeral=True
+        )
 
     @app_commands.command(description="End this channel's game (host or Manage Channels)")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -115,48 +142,60 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
 
     # --- statistics (bot/cogs/stats.py) ----------------------------------
     @app_commands.command(description=t("command.leaderboard"))
-    @app_commands.describe(variant=t("option.leaderboard.variant"),
-                           period=t("option.leaderboard.period"),
-                           sort=t("option.leaderboard.sort"))
+    @app_commands.describe(
+        variant=t("option.leaderboard.variant"),
+        period=t("option.leaderboard.period"),
+        sort=t("option.leaderboard.sort"),
+    )
     @app_commands.choices(variant=VARIANT_CHOICES, period=PERIOD_CHOICES, sort=SORT_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction,
-                          variant: app_commands.Choice[str] | None = None,
-                          period: app_commands.Choice[str] | None = None,
-                          sort: app_commands.Choice[str] | None = None) -> None:
-        await self.stats_table.on_leaderboard(interaction, variant.value if variant else None,
-                                              period.value if period else "all",
-                                              sort.value if sort else "wins")
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        period: app_commands.Choice[str] | None = None,
+        sort: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self.stats_table.on_leaderboard(
+            interaction,
+            variant.value if variant else None,
+            period.value if period else "all",
+            sort.value if sort else "wins",
+        )
 
     @app_commands.command(description=t("command.stats"))
     @app_commands.describe(user=t("option.stats.user"))
-    async def stats(self, interaction: discord.Interaction,
-                    user: discord.Member | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
         await self.stats_table.on_stats(interaction, user)
 
     @app_commands.command(description=t("command.history"))
     @app_commands.describe(user=t("option.history.user"))
-    async def history(self, interaction: discord.Interaction,
-                      user: discord.Member | None = None) -> None:
+    async def history(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
         await self.stats_table.on_history(interaction, user)
 
     @app_commands.command(description=t("command.review"))
     @app_commands.describe(game=t("option.review.game"))
-    async def review(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1, 1000] | None = None) -> None:
+    async def review(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 1000] | None = None
+    ) -> None:
         assert self.review_table is not None  # wired in setup_hook
         await self.review_table.on_review(interaction, game)
 
     # --- members' data (bot/cogs/privacy.py) ------------------------------
     @app_commands.command(
-        description="What this bot keeps about you, and for how long (only you see it)")
+        description="What this bot keeps about you, and for how long (only you see it)"
+    )
     async def privacy(self, interaction: discord.Interaction) -> None:
         assert self.privacy_table is not None  # wired in setup_hook
         await self.privacy_table.on_privacy(interaction)
 
     @app_commands.command(
         name="forget-me",
-        description="Delete your names and make your games anonymous on every server "
-                    "(asks first)")
+        description="Delete your names and make your games anonymous on every server (asks first)",
+    )
     async def forget_me(self, interaction: discord.Interaction) -> None:
         assert self.privacy_table is not None  # wired in setup_hook
         await self.privacy_table.on_forget(interaction)

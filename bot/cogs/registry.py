@@ -21,8 +21,9 @@ ITEMS = (*GAME_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS)
 
 class Unclaimed(BadComponent, template=r"qx:.*"):
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> Unclaimed:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Unclaimed:
         return cls(item, answer=not claimed(match.string))
 
 

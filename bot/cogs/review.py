@@ -34,9 +34,14 @@ def review_content(review: Review, asker: int, names: dict[int, str]) -> tuple[s
         if accuracy is None:
             lines.append(t("review.no_decisions", name=mention(person)))
         else:
-            lines.append(t("review.accuracy", name=mention(person),
-                           accuracy=messages.percent(accuracy),
-                           decisions=plural("unit.decision", len(review.decisions(person)))))
+            lines.append(
+                t(
+                    "review.accuracy",
+                    name=mention(person),
+                    accuracy=messages.percent(accuracy),
+                    decisions=plural("unit.decision", len(review.decisions(person))),
+                )
+            )
     if asker in review.people:
         shown, header = review.costliest(asker), t("review.costliest_yours")
     else:
@@ -56,17 +61,21 @@ def review_content(review: Review, asker: int, names: dict[int, str]) -> tuple[s
 
 def decision_line(number: int, rated: Rated) -> str:
     game, player = rated.before, rated.player
-    return t("review.decision", number=number, turn=rated.turn, name=mention(player),
-             chosen=option_label(game, player, rated.move),
-             best=option_label(game, player, rated.hint.move),
-             cost=messages.decimal(rated.loss, 1))
+    return t(
+        "review.decision",
+        number=number,
+        turn=rated.turn,
+        name=mention(player),
+        chosen=option_label(game, player, rated.move),
+        best=option_label(game, player, rated.hint.move),
+        cost=messages.decimal(rated.loss, 1),
+    )
 
 
 class ReviewTable(PrivateAnswers):
     """The handler behind ``/qwixx review``."""
 
-    def __init__(self, client: discord.Client, reviews: ReviewService,
-                 games: GameService) -> None:
+    def __init__(self, client: discord.Client, reviews: ReviewService, games: GameService) -> None:
         self.client = client
         self.reviews = reviews
         self.games = games
@@ -97,9 +106,18 @@ class ReviewTable(PrivateAnswers):
         review = await self.reviews.review(guild, channel, game_id)
         names = await self.games.names(guild, review.record.players)
         content, shown = review_content(review, interaction.user.id, names)
-        files = [await png_file(render_sheet, r.before, r.player, names[r.player], [r.hint.move],
-                                name=f"review-{k}.png",
-                                description=t("review.image", turn=r.turn, name=names[r.player]))
-                 for k, r in enumerate(shown, start=1)]
-        await interaction.edit_original_response(content=content, attachments=files,
-                                                 allowed_mentions=QUIET)
+        files = [
+            await png_file(
+                render_sheet,
+                r.before,
+                r.player,
+                names[r.player],
+                [r.hint.move],
+                name=f"review-{k}.png",
+                description=t("review.image", turn=r.turn, name=names[r.player]),
+            )
+            for k, r in enumerate(shown, start=1)
+        ]
+        await interaction.edit_original_response(
+            content=content, attachments=files, allowed_mentions=QUIET
+        )

@@ -39,10 +39,12 @@ def in_server_language(handler: Handler[Table, P]) -> Handler[Table, P]:
     refusals still reach the member in theirs (see :func:`answers_errors`)."""
 
     @functools.wraps(handler)
-    async def wrapper(self: Table, interaction: discord.Interaction, *args: P.args,
-                      **kwargs: P.kwargs) -> None:
+    async def wrapper(
+        self: Table, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
+    ) -> None:
         with using(await self.publisher.language(interaction.guild_id or 0)):
             await handler(self, interaction, *args, **kwargs)
+
     return wrapper
 
 
@@ -64,15 +66,27 @@ class Settings:
 class Table(PrivateAnswers):
     """The game table in Discord: interaction handlers and the public messages."""
 
-    def __init__(self, client: discord.Client, service: GameService,
-                 settle: float = 30.0, budget: WriteBudget | None = None) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        settle: float = 30.0,
+        budget: WriteBudget | None = None,
+    ) -> None:
         self.client = client
         self.service = service
-        self.publisher = Publisher(client, service, turn_view=views.turn_view,
-                                   end_view=views.end_view, refresh_sheet=self.show_sheet,
-                                   settle=settle, budget=budget)
-        self.daily = DailyTable(client, DailyService(service), self.show_sheet,
-                                self.language, self.publisher.budget)
+        self.publisher = Publisher(
+            client,
+            service,
+            turn_view=views.turn_view,
+            end_view=views.end_view,
+            refresh_sheet=self.show_sheet,
+            settle=settle,
+            budget=budget,
+        )
+        self.daily = DailyTable(
+            client, DailyService(service), self.show_sheet, self.language, self.publisher.budget
+        )
         """``/qwixx daily``: its games' clicks come here like any other's, and go there."""
 
     async def language(self, guild_id: int) -> str:
@@ -104,15 +118,22 @@ class Table(PrivateAnswers):
 
     async def remember(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is not None:
-            await self.service.remember_name(interaction.guild_id, interaction.user.id,
-                                             interaction.user.display_name)
+            await self.service.remember_name(
+                interaction.guild_id, interaction.user.id, interaction.user.display_name
+            )
 
     # --- commands --------------------------------------------------------
     @answers_errors
     @in_server_language
-    async def on_start(self, interaction: discord.Interaction, variant: str,
-                       board: str | None = None, turn_time: str | None = None,
-                       thread: bool = False, play: Options | None = None) -> None:
+    async def on_start(
+        self,
+        interaction: discord.Interaction,
+        variant: str,
+        board: str | None = None,
+        turn_time: str | None = None,
+        thread: bool = False,
+        play: Options | None = None,
+    ) -> None:
         """Open the lobby before answering: a refusal must stay private, and a
         single insert is far inside Discord's 3 seconds."""
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
@@ -125,18 +146,26 @@ class Table(PrivateAnswers):
         if thread:
             await self.start_in_thread(interaction, variant, board, seconds, play)
             return
-        record = await self.service.open_lobby(guild_id, channel_id, interaction.user.id,
-                                               variant, board, seconds, play)
+        record = await self.service.open_lobby(
+            guild_id, channel_id, interaction.user.id, variant, board, seconds, play
+        )
         response = await interaction.response.send_message(
-            views.lobby_content(record), view=views.lobby_view(record),
-            allowed_mentions=discord.AllowedMentions.none())
+            views.lobby_content(record),
+            view=views.lobby_view(record),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await self.remember(interaction)
         if isinstance(response.resource, discord.InteractionMessage):
             await self.service.set_message(record.id, response.resource.id)
 
-    async def start_in_thread(self, interaction: discord.Interaction, variant: str,
-                              board: str | None, seconds: int,
-                              play: Options | None = None) -> None:
+    async def start_in_thread(
+        self,
+        interaction: discord.Interaction,
+        variant: str,
+        board: str | None,
+        seconds: int,
+        play: Options | None = None,
+    ) -> None:
         """A long game gets its own public thread, so it does not flood the channel."""
         channel = interaction.channel
         allowed = interaction.app_permissions
@@ -148,12 +177,17 @@ class Table(PrivateAnswers):
         title = VARIANTS[variant].title
         thread = await channel.create_thread(
             name=t("thread.name", title=title, host=interaction.user.display_name)[:100],
-            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-        record = await self.service.open_lobby(interaction.guild_id or 0, thread.id,
-                                               interaction.user.id, variant, board, seconds,
-                                               play)
-        message = await thread.send(views.lobby_content(record), view=views.lobby_view(record),
-                                    allowed_mentions=discord.AllowedMentions.none())
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,
+        )
+        record = await self.service.open_lobby(
+            interaction.guild_id or 0, thread.id, interaction.user.id, variant, board, seconds, play
+        )
+        message = await thread.send(
+            views.lobby_content(record),
+            view=views.lobby_view(record),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await self.service.set_message(record.id, message.id)
         await self.remember(interaction)
         with using(interaction.locale):  # only the starter sees this: their language
@@ -170,8 +204,9 @@ class Table(PrivateAnswers):
         await self.leave(interaction)
 
     async def ask(self, interaction: discord.Interaction, what: str) -> None:
-        await interaction.response.send_message(t(f"confirm.{what}"), view=views.ask_view(what),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            t(f"confirm.{what}"), view=views.ask_view(what), ephemeral=True
+        )
 
     @answers_errors
     async def on_answer(self, interaction: discord.Interaction, what: str, yes: bool) -> None:
@@ -190,9 +225,12 @@ class Table(PrivateAnswers):
             await self.settle_question(interaction, t("leave.lobby"))
             if record.message_id:
                 with using(await self.publisher.language(record.guild_id)):
-                    await self.publisher.edit(record, record.message_id,
-                                              views.lobby_content(record),
-                                              views.lobby_view(record))
+                    await self.publisher.edit(
+                        record,
+                        record.message_id,
+                        views.lobby_content(record),
+                        views.lobby_view(record),
+                    )
             return
         await self.settle_question(interaction, t("leave.game"))
         await self.publisher.publish(outcome)
@@ -220,12 +258,26 @@ class Table(PrivateAnswers):
             raise ServiceError("error.guild_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
         waiting = await self.service.waiting_for(interaction.guild_id, interaction.user.id)
-        lines = [t("daily.mygames", title=o.game.title, day=calendar_day(o.record.options["daily"]),
-                   turn=o.game.turn, variant=o.record.variant) if is_daily(o.record) else
-                 t("mygames.line", title=o.game.title, channel=f"<#{o.record.channel_id}>",
-                   turn=o.game.turn, deadline=int(o.record.deadline or 0),
-                   link=message_link(o.record))
-                 for o in waiting if o.game is not None]
+        lines = [
+            t(
+                "daily.mygames",
+                title=o.game.title,
+                day=calendar_day(o.record.options["daily"]),
+                turn=o.game.turn,
+                variant=o.record.variant,
+            )
+            if is_daily(o.record)
+            else t(
+                "mygames.line",
+                title=o.game.title,
+                channel=f"<#{o.record.channel_id}>",
+                turn=o.game.turn,
+                deadline=int(o.record.deadline or 0),
+                link=message_link(o.record),
+            )
+            for o in waiting
+            if o.game is not None
+        ]
         text = "\n".join([t("mygames.title"), *lines]) if lines else t("mygames.none")
         await interaction.edit_original_response(content=text)
 
@@ -247,8 +299,9 @@ class Table(PrivateAnswers):
             current = await self.service.turn_time(guild_id, None)
             lines.append(t("settings.current", turn_time=format_duration(current)))
         if given.language is not None or not given.any:
-            lines.append(await language_setting(self.service, interaction, guild_id,
-                                                given.language))
+            lines.append(
+                await language_setting(self.service, interaction, guild_id, given.language)
+            )
         daily = (given.daily_channel, given.daily_hour, given.timezone)
         if daily != (None, None, None) or not given.any:
             lines.append(await self.daily.settings_text(guild_id, *daily))
@@ -289,25 +342,30 @@ class Table(PrivateAnswers):
         await self.show_table(interaction, await self.game_here(interaction, game_id), None)
         self.lend(interaction)
 
-    async def show_table(self, interaction: discord.Interaction, outcome: Outcome,
-                         editor: Editor | None) -> None:
+    async def show_table(
+        self, interaction: discord.Interaction, outcome: Outcome, editor: Editor | None
+    ) -> None:
         record, game = outcome.record, outcome.game
         if game is None:
             raise ServiceError("error.not_started")
         names = await self.publisher.names(record)
         latest = views.latest_cells(await self.service.events(record.id, game.turn))
-        image = await png_file(render_table, game, names, latest, name="table.png",
-                               description=table_alt(game, names))
-        content = t("table.content", title=game.title, turn=game.turn,
-                    summary=table_text(game, names))
+        image = await png_file(
+            render_table, game, names, latest, name="table.png", description=table_alt(game, names)
+        )
+        content = t(
+            "table.content", title=game.title, turn=game.turn, summary=table_text(game, names)
+        )
         await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
 
     @answers_errors
     async def on_abandon(self, interaction: discord.Interaction) -> None:
         """Refused at once to whoever may not; asks the host or a moderator first."""
         found = await self.service.in_channel(interaction.channel_id or 0)
-        if interaction.user.id != found.record.host_id and \
-                not interaction.permissions.manage_channels:
+        if (
+            interaction.user.id != found.record.host_id
+            and not interaction.permissions.manage_channels
+        ):
             raise ServiceError("error.abandon_denied")
         await self.ask(interaction, "abandon")
 
@@ -316,11 +374,11 @@ class Table(PrivateAnswers):
         can_manage = interaction.permissions.manage_channels  # resolved for this channel
         record = await self.service.abandon(interaction.channel_id or 0, member.id, can_manage)
         title = VARIANTS[record.variant].title
-        await self.settle_question(interaction, t("abandon.done", name=mention(member.id),
-                                                  title=title))
+        await self.settle_question(
+            interaction, t("abandon.done", name=mention(member.id), title=title)
+        )
         with using(await self.publisher.language(record.guild_id)):
-            await self.say(interaction, t("abandon.done", name=mention(member.id),
-                                          title=title))
+            await self.say(interaction, t("abandon.done", name=mention(member.id), title=title))
         await self.publisher.publish(Outcome(record, None))
 
     # --- the final message -------------------------------------------------
@@ -333,8 +391,10 @@ class Table(PrivateAnswers):
         record = await self.service.rematch(game_id, interaction.user.id)
         await self.remember(interaction)
         message = await interaction.response.send_message(
-            views.rematch_content(record, old.players), view=views.lobby_view(record),
-            allowed_mentions=ping(p for p in old.players if p != interaction.user.id))
+            views.rematch_content(record, old.players),
+            view=views.lobby_view(record),
+            allowed_mentions=ping(p for p in old.players if p != interaction.user.id),
+        )
         if isinstance(message.resource, discord.InteractionMessage):
             await self.service.set_message(record.id, message.resource.id)
 
@@ -349,12 +409,17 @@ class Table(PrivateAnswers):
         if action == "start":
             await self.start_game(interaction, game_id, user)
             return
-        change = {"join": self.service.join, "leave": self.service.leave,
-                  "computer": self.service.add_computer, "cancel": self.service.cancel}[action]
+        change = {
+            "join": self.service.join,
+            "leave": self.service.leave,
+            "computer": self.service.add_computer,
+            "cancel": self.service.cancel,
+        }[action]
         record = await change(game_id, user)
         if record.status == "lobby":
-            await interaction.edit_original_response(content=views.lobby_content(record),
-                                                     view=views.lobby_view(record))
+            await interaction.edit_original_response(
+                content=views.lobby_content(record), view=views.lobby_view(record)
+            )
         else:
             content = lobby_closed_content(record, "lobby.cancelled", user)
             await interaction.edit_original_response(content=content, view=None)
@@ -362,17 +427,18 @@ class Table(PrivateAnswers):
 
     @answers_errors
     @in_server_language
-    async def on_level(self, interaction: discord.Interaction, game_id: int, seat: int,
-                       level: str) -> None:
+    async def on_level(
+        self, interaction: discord.Interaction, game_id: int, seat: int, level: str
+    ) -> None:
         """The lobby's level select: the host sets a computer seat's level."""
         await interaction.response.defer()
         await self.game_here(interaction, game_id)
         record = await self.service.set_level(game_id, interaction.user.id, seat, level)
-        await interaction.edit_original_response(content=views.lobby_content(record),
-                                                 view=views.lobby_view(record))
+        await interaction.edit_original_response(
+            content=views.lobby_content(record), view=views.lobby_view(record)
+        )
 
-    async def start_game(self, interaction: discord.Interaction, game_id: int,
-                         user: int) -> None:
+    async def start_game(self, interaction: discord.Interaction, game_id: int, user: int) -> None:
         outcome = await self.service.start(game_id, user)
         record = outcome.record
         content = lobby_closed_content(record, "lobby.started", user)
@@ -381,8 +447,9 @@ class Table(PrivateAnswers):
 
     # --- playing ---------------------------------------------------------
     @answers_errors
-    async def on_open_sheet(self, interaction: discord.Interaction, game_id: int,
-                            turn: int) -> None:
+    async def on_open_sheet(
+        self, interaction: discord.Interaction, game_id: int, turn: int
+    ) -> None:
         await interaction.response.defer()  # a deferred update: see lend()
         await self.remember(interaction)
         outcome = await self.game_here(interaction, game_id)
@@ -406,10 +473,16 @@ class Table(PrivateAnswers):
         await self.game_here(interaction, game_id)
         game, hint = await self.service.hint(game_id, interaction.user.id, turn)
         await interaction.edit_original_response(
-            content=views.hint_content(game, interaction.user.id, hint))
+            content=views.hint_content(game, interaction.user.id, hint)
+        )
 
-    async def show_sheet(self, interaction: discord.Interaction, outcome: Outcome,
-                         header: str = "", editor: Editor | None = None) -> None:
+    async def show_sheet(
+        self,
+        interaction: discord.Interaction,
+        outcome: Outcome,
+        header: str = "",
+        editor: Editor | None = None,
+    ) -> None:
         """The player's sheet with their options, as a new private message (``editor``
         None) or in place; it moves on by itself to their next decision of the turn
         while the interaction lasts."""
@@ -420,16 +493,30 @@ class Table(PrivateAnswers):
             raise ServiceError("error.not_player")
         moves = game.legal_moves(player)
         name = interaction.user.display_name
-        files = [await png_file(render_sheet, game, player, name, moves, name="sheet.png",
-                                description=sheet_alt(game, player, name))]
+        files = [
+            await png_file(
+                render_sheet,
+                game,
+                player,
+                name,
+                moves,
+                name="sheet.png",
+                description=sheet_alt(game, player, name),
+            )
+        ]
         if any(m.kind == "pawn" for m in moves):
             board = await self.publisher.board_file(record, game, moves)
             board.description = board_alt(game, await self.publisher.names(record))
             files.append(board)
-        editor = await answer(interaction, editor,
-                              content=with_text(views.sheet_content(game, player, header),
-                                                sheet_text(game, player, name)),
-                              attachments=files, view=views.sheet_view(record, game, player))
+        editor = await answer(
+            interaction,
+            editor,
+            content=with_text(
+                views.sheet_content(game, player, header), sheet_text(game, player, name)
+            ),
+            attachments=files,
+            view=views.sheet_view(record, game, player),
+        )
         if record.status == "running" and not is_daily(record):
             self.publisher.sheet_opened(record.id, player, interaction, editor, game)
 
@@ -443,20 +530,34 @@ class Table(PrivateAnswers):
             raise ServiceError("error.not_started")
         board = await self.publisher.board_file(record, game)
         board.description = board_alt(game, await self.publisher.names(record))
-        await answer(interaction, None, content=t("board.content", turn=game.turn),
-                     attachments=[board])
+        await answer(
+            interaction, None, content=t("board.content", turn=game.turn), attachments=[board]
+        )
         self.lend(interaction)
 
     @answers_errors
-    async def on_move(self, interaction: discord.Interaction, game_id: int, turn: int,
-                      phase: str, move: Move, confirmed: bool = False) -> None:
+    async def on_move(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        turn: int,
+        phase: str,
+        move: Move,
+        confirmed: bool = False,
+    ) -> None:
         """A move; one that skips many numbers asks first, on the same message."""
         await interaction.response.defer()
         current = await self.game_here(interaction, game_id)
-        if confirmed and current.game is not None \
-                and current.game.chosen_move(interaction.user.id) == move:
-            await self.show_sheet(interaction, current,  # a second [Yes]: chosen already
-                                  editor=interaction.edit_original_response)
+        if (
+            confirmed
+            and current.game is not None
+            and current.game.chosen_move(interaction.user.id) == move
+        ):
+            await self.show_sheet(
+                interaction,
+                current,  # a second [Yes]: chosen already
+                editor=interaction.edit_original_response,
+            )
             return
         if not confirmed and await self.asked(interaction, current, turn, phase, move):
             return
@@ -467,34 +568,47 @@ class Table(PrivateAnswers):
             return
         try:
             header = self.after_move_text(outcome, interaction.user.id, move)
-            await self.show_sheet(interaction, outcome, header,
-                                  editor=interaction.edit_original_response)
+            await self.show_sheet(
+                interaction, outcome, header, editor=interaction.edit_original_response
+            )
         finally:  # the move is stored: the channel must hear of it, whatever happens here
             await self.publisher.publish(outcome)
 
-    async def asked(self, interaction: discord.Interaction, outcome: Outcome, turn: int,
-                    phase: str, move: Move) -> bool:
+    async def asked(
+        self, interaction: discord.Interaction, outcome: Outcome, turn: int, phase: str, move: Move
+    ) -> bool:
         """Whether ``move`` is a costly legal move, now put as a question (nothing applied)."""
         game, player = outcome.game, interaction.user.id
-        if (game is None or outcome.record.status != "running" or game.turn != turn
-                or game.decision().phase != phase or move not in game.legal_moves(player)
-                or not views.costly(game, player, move)):
+        if (
+            game is None
+            or outcome.record.status != "running"
+            or game.turn != turn
+            or game.decision().phase != phase
+            or move not in game.legal_moves(player)
+            or not views.costly(game, player, move)
+        ):
             return False
         await interaction.edit_original_response(
-            content=views.confirm_content(game, player, move), attachments=[],
-            view=views.confirm_view(outcome.record, game, move))
+            content=views.confirm_content(game, player, move),
+            attachments=[],
+            view=views.confirm_view(outcome.record, game, move),
+        )
         return True
 
     @answers_errors
     async def on_back(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
         """[Back] under a question: the sheet again, nothing changed."""
         await interaction.response.defer()
-        await self.show_sheet(interaction, await self.game_here(interaction, game_id),
-                              editor=interaction.edit_original_response)
+        await self.show_sheet(
+            interaction,
+            await self.game_here(interaction, game_id),
+            editor=interaction.edit_original_response,
+        )
 
     @answers_errors
-    async def on_public_pass(self, interaction: discord.Interaction, game_id: int,
-                             turn: int, phase: str | None = None) -> None:
+    async def on_public_pass(
+        self, interaction: discord.Interaction, game_id: int, turn: int, phase: str | None = None
+    ) -> None:
         await interaction.response.defer()  # a deferred update: see lend()
         await self.game_here(interaction, game_id)
         outcome = await self.service.pass_turn(game_id, interaction.user.id, turn, phase)
@@ -514,16 +628,16 @@ class Table(PrivateAnswers):
         return t("sheet.done", what=views.you_did(move), names=mentions(waiting))
 
 
-async def answer(interaction: discord.Interaction, editor: Editor | None,
-                 **fields: Any) -> Editor:
+async def answer(interaction: discord.Interaction, editor: Editor | None, **fields: Any) -> Editor:
     """Show a private answer: in place through ``editor``, or (None) as a new ephemeral
     follow-up; what edits that answer later."""
     if editor is not None:
         await editor(**fields)
         return editor
     files = fields.pop("attachments", [])
-    sent = await interaction.followup.send(ephemeral=True, wait=True, files=files,
-                                           **{k: v for k, v in fields.items() if v is not None})
+    sent = await interaction.followup.send(
+        ephemeral=True, wait=True, files=files, **{k: v for k, v in fields.items() if v is not None}
+    )
     return sent.edit
 
 

@@ -45,8 +45,13 @@ AUTOCOMPLETE = discord.InteractionType.autocomplete.value
 class ClickBuckets:
     """A token bucket per member, at most ``kept`` of them (least recently seen go)."""
 
-    def __init__(self, burst: int = BURST, refill: float = REFILL, kept: int = KEPT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        burst: int = BURST,
+        refill: float = REFILL,
+        kept: int = KEPT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if burst < 1 or refill <= 0 or kept < 1:
             raise ValueError("a bucket holds at least one token, refills and is kept")
         self.burst = burst
@@ -99,8 +104,9 @@ class Throttle:
             return
         self.throttled += 1
         log.debug("interaction %s of member %s refused: too fast", data.get("id"), member)
-        task = asyncio.get_running_loop().create_task(self.slow_down(data),
-                                                      name=f"qwixx-too-fast-{data.get('id')}")
+        task = asyncio.get_running_loop().create_task(
+            self.slow_down(data), name=f"qwixx-too-fast-{data.get('id')}"
+        )
         self._answers.add(task)
         task.add_done_callback(self._answers.discard)
 

@@ -35,8 +35,11 @@ from bot.service.types import GameRecord, StoredEvent
 LABEL_LIMIT = 80  # Discord's limit for a button's label
 COSTLY_SKIP = 3  # a move skipping this many numbers or more asks for a confirmation
 CERTAIN = 0.995  # a hint's move this sure to cost a penalty takes it on purpose
-ROW_STYLE = {"red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success,
-             "blue": discord.ButtonStyle.primary}
+ROW_STYLE = {
+    "red": discord.ButtonStyle.danger,
+    "green": discord.ButtonStyle.success,
+    "blue": discord.ButtonStyle.primary,
+}
 
 
 # --- lobby ---------------------------------------------------------------
@@ -44,15 +47,28 @@ def lobby_content(record: GameRecord) -> str:
     cls = VARIANTS[record.variant]
     options = Options.of(record.options)
     names = ", ".join(seat_name(p, options) for p in record.players)
-    return "\n".join([
-        t("lobby.title", title=cls.title, host=mention(record.host_id)),
-        t("lobby.players", count=len(record.players),
-          max=1 if options.solo else cls.max_players, names=names),
-        *[t(f"lobby.{flag}") for flag in ("solo", "hints", "fill_away")
-          if getattr(options, flag)],
-        t("lobby.hint_solo" if options.solo else "lobby.hint", variant=record.variant,
-          min=cls.min_players, turn_time=format_duration(record.turn_time)),
-    ])
+    return "\n".join(
+        [
+            t("lobby.title", title=cls.title, host=mention(record.host_id)),
+            t(
+                "lobby.players",
+                count=len(record.players),
+                max=1 if options.solo else cls.max_players,
+                names=names,
+            ),
+            *[
+                t(f"lobby.{flag}")
+                for flag in ("solo", "hints", "fill_away")
+                if getattr(options, flag)
+            ],
+            t(
+                "lobby.hint_solo" if options.solo else "lobby.hint",
+                variant=record.variant,
+                min=cls.min_players,
+                turn_time=format_duration(record.turn_time),
+            ),
+        ]
+    )
 
 
 def seat_name(player: int, options: Options) -> str:
@@ -79,21 +95,31 @@ def lobby_view(record: GameRecord) -> discord.ui.View:
     view.add_item(LobbyButton(record.id, "join", disabled=full))
     view.add_item(LobbyButton(record.id, "leave"))
     view.add_item(LobbyButton(record.id, "computer", disabled=full))
-    view.add_item(LobbyButton(record.id, "start", disabled=len(record.players) < (
-        1 if options.solo else cls.min_players)))
+    view.add_item(
+        LobbyButton(
+            record.id,
+            "start",
+            disabled=len(record.players) < (1 if options.solo else cls.min_players),
+        )
+    )
     view.add_item(LobbyButton(record.id, "cancel"))
     computers = [p for p in record.players if is_computer(p)]
     if computers:
-        choices = [(f"{seat}.{level}", t("lobby.level_option", name=mention(seat),
-                                         level=t(f"level.{level}")))
-                   for seat in computers for level in LEVELS]
+        choices = [
+            (
+                f"{seat}.{level}",
+                t("lobby.level_option", name=mention(seat), level=t(f"level.{level}")),
+            )
+            for seat in computers
+            for level in LEVELS
+        ]
         view.add_item(LevelSelect(record.id, t("lobby.level_placeholder"), choices))
     return view
 
 
 # --- the turn message ----------------------------------------------------
 def turn_view(record: GameRecord, game: Game) -> discord.ui.View:
-    """"Open my sheet"; "Pass" when a pass needs no sheet to be understood; everyone's
+    """ "Open my sheet"; "Pass" when a pass needs no sheet to be understood; everyone's
     sheets (for anyone, spectators too); the board on request (On Board)."""
     view = discord.ui.View(timeout=None)
     view.add_item(TurnButton(record.id, game.turn, "sheet"))
@@ -133,7 +159,8 @@ def sheet_content(game: Game, player: int, header: str = "") -> str:
         total = game.dice_total() or ""
         phase = t(f"sheet.phase.{decision.phase}", total=total)
         key = {"qwinto": "sheet.choose_write", "action3": "sheet.choose_pawn"}.get(
-            "qwinto" if game.variant == "qwinto" else decision.phase, "sheet.choose")
+            "qwinto" if game.variant == "qwinto" else decision.phase, "sheet.choose"
+        )
         lines.append(t(key, turn=game.turn, phase=phase))
         if decision.phase == "action1" and player not in decision.waiting:
             lines.append(t("sheet.changed"))
@@ -155,13 +182,13 @@ def option_label(game: Game, player: int, move: Move) -> str:
         return field_label(game, player, move)
     mark, row = emoji(move.row or ""), row_name(move.row or "")
     if move.kind == "lucky":
-        label = t("option.lucky", lucky=game.dice_total(), emoji=mark,
-                  row=row, number=move.number)
+        label = t("option.lucky", lucky=game.dice_total(), emoji=mark, row=row, number=move.number)
     elif phase == "action2":
         # Action 2 is the Qwixx family's alone, whose games tell their dice apart.
         white, colour = game.colour_dice(move)  # type: ignore[attr-defined]
-        label = t("option.colour", emoji=mark, row=row, number=move.number, white=white,
-                  colour=colour)
+        label = t(
+            "option.colour", emoji=mark, row=row, number=move.number, white=white, colour=colour
+        )
     else:
         label = t("option.cross", emoji=mark, row=row, number=move.number)
     skipped = game.skipped_by(player, move)
@@ -194,8 +221,17 @@ def confirm_view(record: GameRecord, game: Game, move: Move) -> discord.ui.View:
     """[Yes] applies ``move``, [Back] returns to the sheet; both carry the move."""
     view = discord.ui.View(timeout=None)
     phase = game.decision().phase
-    view.add_item(MoveButton(record.id, game.turn, phase, move, t("button.yes"),
-                             discord.ButtonStyle.danger, step="yes"))
+    view.add_item(
+        MoveButton(
+            record.id,
+            game.turn,
+            phase,
+            move,
+            t("button.yes"),
+            discord.ButtonStyle.danger,
+            step="yes",
+        )
+    )
     view.add_item(MoveButton(record.id, game.turn, phase, move, t("button.back"), step="back"))
     return view
 
@@ -215,9 +251,17 @@ def pawn_label(game: Game, player: int, move: Move) -> str:
     assert target is not None
     _, field, crosses = target
     what = t("option.pawn.cross") if crosses else t("option.pawn.crossed")
-    return fit_label(t("option.pawn", steps=move.number, emoji=emoji(field.colour),
-                       row=row_name(field.colour), number=field.number, what=what,
-                       bonus=field.bonus))
+    return fit_label(
+        t(
+            "option.pawn",
+            steps=move.number,
+            emoji=emoji(field.colour),
+            row=row_name(field.colour),
+            number=field.number,
+            what=what,
+            bonus=field.bonus,
+        )
+    )
 
 
 def field_label(game: Game, player: int, move: Move) -> str:
@@ -229,12 +273,20 @@ def field_label(game: Game, player: int, move: Move) -> str:
     if left and right:
         where = t("option.where.between", left=left[-1], right=right[0])
     elif left or right:
-        where = t("option.where.after", left=left[-1]) if left else \
-            t("option.where.before", right=right[0])
+        where = (
+            t("option.where.after", left=left[-1])
+            if left
+            else t("option.where.before", right=right[0])
+        )
     else:
         where = t("option.where.empty")
-    label = t("option.field", emoji=emoji(row), row=row_name(row),
-              position=ROW_COLUMNS[row].index(column) + 1, where=where)
+    label = t(
+        "option.field",
+        emoji=emoji(row),
+        row=row_name(row),
+        position=ROW_COLUMNS[row].index(column) + 1,
+        where=where,
+    )
     return label + (t("option.field_pentagon") if column in PENTAGONS[row] else "")
 
 
@@ -250,10 +302,11 @@ def sheet_view(record: GameRecord, game: Game, player: int) -> discord.ui.View |
     if Options.of(record.options).hints:
         view.add_item(TurnButton(record.id, game.turn, "hint"))
     phase = game.decision().phase
-    for move in moves[:BUTTONS_PER_ROW * ACTION_ROWS - len(view.children)]:
+    for move in moves[: BUTTONS_PER_ROW * ACTION_ROWS - len(view.children)]:
         style = ROW_STYLE.get(move.row or "", discord.ButtonStyle.secondary)
-        view.add_item(MoveButton(record.id, game.turn, phase, move,
-                                 option_label(game, player, move), style))
+        view.add_item(
+            MoveButton(record.id, game.turn, phase, move, option_label(game, player, move), style)
+        )
     return view
 
 
@@ -262,8 +315,7 @@ ACTION_ROWS = 5  # 5 action rows in a message, a select filling one
 OTHER_FIELDS = "other"  # the FieldSelect (``pick-other``) of fields without a button
 
 
-def field_view(record: GameRecord, game: Game, player: int,
-               moves: list[Move]) -> discord.ui.View:
+def field_view(record: GameRecord, game: Game, player: int, moves: list[Move]) -> discord.ui.View:
     """Qwinto's write: one tap. The fields open to the sum as buttons, a rolled row's on
     its own action row(s) (:func:`field_lines`); the fields left without a button, if
     any, in one select "Another field…"; **Pass** and **Hint** on the last row. A
@@ -277,19 +329,39 @@ def field_view(record: GameRecord, game: Game, player: int,
 
     lines, rest = field_lines(game, player, [m for m in moves if m.kind == "place"])
     items: list[tuple[int, discord.ui.Item[Any]]] = [
-        (index, MoveButton(record.id, game.turn, phase, move, field_button_label(move),
-                           style(move)))
-        for index, line in enumerate(lines) for move in line]
+        (
+            index,
+            MoveButton(record.id, game.turn, phase, move, field_button_label(move), style(move)),
+        )
+        for index, line in enumerate(lines)
+        for move in line
+    ]
     if rest:
-        items.append((len(lines), FieldSelect(
-            record.id, game.turn, phase, OTHER_FIELDS,
-            t("option.other_field", total=game.dice_total()),
-            [(encode_move(m), field_label(game, player, m)) for m in rest],
-            chosen=encode_move(chosen) if chosen in rest else None)))
+        items.append(
+            (
+                len(lines),
+                FieldSelect(
+                    record.id,
+                    game.turn,
+                    phase,
+                    OTHER_FIELDS,
+                    t("option.other_field", total=game.dice_total()),
+                    [(encode_move(m), field_label(game, player, m)) for m in rest],
+                    chosen=encode_move(chosen) if chosen in rest else None,
+                ),
+            )
+        )
     last = len(lines) + bool(rest)
-    items += [(last, MoveButton(record.id, game.turn, phase, move,
-                                option_label(game, player, move), style(move)))
-              for move in moves if move.kind != "place"]
+    items += [
+        (
+            last,
+            MoveButton(
+                record.id, game.turn, phase, move, option_label(game, player, move), style(move)
+            ),
+        )
+        for move in moves
+        if move.kind != "place"
+    ]
     if Options.of(record.options).hints:
         items.append((last, TurnButton(record.id, game.turn, "hint")))
     for row, item in items:
@@ -298,8 +370,7 @@ def field_view(record: GameRecord, game: Game, player: int,
     return view
 
 
-def field_lines(game: Game, player: int,
-                fields: list[Move]) -> tuple[list[list[Move]], list[Move]]:
+def field_lines(game: Game, player: int, fields: list[Move]) -> tuple[list[list[Move]], list[Move]]:
     """The fields shown as buttons, one list per action row, left to right, and those
     left for the select. Every field is a button when all fit above the last row (a
     rolled row's fields filling as many action rows as they need); else each rolled
@@ -321,11 +392,10 @@ def field_lines(game: Game, player: int,
     for row, row_fields in rows.items():
         fit_at = fitting_place(game, player, row)
         places = field_places(row)
-        nearest = sorted(row_fields, key=lambda m: (abs(places[m.number or 0] - fit_at),
-                                                    m.number))
-        keep = sorted(nearest[:share[row] * BUTTONS_PER_ROW], key=lambda m: m.number or 0)
+        nearest = sorted(row_fields, key=lambda m: (abs(places[m.number or 0] - fit_at), m.number))
+        keep = sorted(nearest[: share[row] * BUTTONS_PER_ROW], key=lambda m: m.number or 0)
         shown.update(keep)
-        lines += [keep[i:i + BUTTONS_PER_ROW] for i in range(0, len(keep), BUTTONS_PER_ROW)]
+        lines += [keep[i : i + BUTTONS_PER_ROW] for i in range(0, len(keep), BUTTONS_PER_ROW)]
     return lines, [m for m in fields if m not in shown]
 
 
@@ -342,8 +412,11 @@ def fitting_place(game: Game, player: int, row: str) -> float:
     number = game.dice_total() or 0  # the place phase always has dice
     places = field_places(row)
     written = game.sheets[player].fields[row]
-    marks = [(-1, 0), *sorted((places[c], n) for c, n in written.items()),
-             (len(places), FACES * len(ROWS) + 1)]
+    marks = [
+        (-1, 0),
+        *sorted((places[c], n) for c, n in written.items()),
+        (len(places), FACES * len(ROWS) + 1),
+    ]
     left = max((m for m in marks if m[1] < number), key=lambda m: m[0])
     right = min((m for m in marks if m[1] > number and m[0] > left[0]), key=lambda m: m[0])
     return left[0] + (right[0] - left[0]) * (number - left[1]) / (right[1] - left[1])
@@ -352,8 +425,14 @@ def fitting_place(game: Game, player: int, row: str) -> float:
 def field_button_label(move: Move) -> str:
     """A field on a button, told apart without colour: ``🟧 Orange 4/9``."""
     row = move.row or ""
-    return fit_label(t("option.field_button", emoji=emoji(row), row=row_name(row),
-                       position=field_places(row)[move.number or 0] + 1))
+    return fit_label(
+        t(
+            "option.field_button",
+            emoji=emoji(row),
+            row=row_name(row),
+            position=field_places(row)[move.number or 0] + 1,
+        )
+    )
 
 
 def hint_content(game: Game, player: int, hint: Hint) -> str:
@@ -362,6 +441,7 @@ def hint_content(game: Game, player: int, hint: Hint) -> str:
     opponent, which is what ``hard`` plays for — with its margin over the next best (or,
     where it expects less than the next but wins more surely, that), then a risk worth
     naming."""
+
     def label(move: Move) -> str:
         return option_label(game, player, move)
 
@@ -385,8 +465,13 @@ def hint_content(game: Game, player: int, hint: Hint) -> str:
     elif best.risk >= 0.05:
         lines.append(t(f"hint.risk.{loss}", risk=messages.percent(best.risk)))
     elif risky:
-        lines.append(t(f"hint.risk_other.{loss}", move=label(risky[0].move),
-                       risk=messages.percent(risky[0].risk)))
+        lines.append(
+            t(
+                f"hint.risk_other.{loss}",
+                move=label(risky[0].move),
+                risk=messages.percent(risky[0].risk),
+            )
+        )
     return "\n".join(lines)
 
 

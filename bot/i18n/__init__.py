@@ -27,8 +27,14 @@ ENGLISH = "en-US"
 # Discord's locale codes we speak, in the order /qwixx settings language lists them.
 LOCALES: tuple[str, ...] = (ENGLISH, "de", "fr", "pl", "pt-BR", "tr")
 ALIASES = {"en-GB": ENGLISH, "en": ENGLISH, "pt": "pt-BR"}
-NAMES = {ENGLISH: "English", "de": "Deutsch", "fr": "Français", "pl": "Polski",
-         "pt-BR": "Português (Brasil)", "tr": "Türkçe"}
+NAMES = {
+    ENGLISH: "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "pl": "Polski",
+    "pt-BR": "Português (Brasil)",
+    "tr": "Türkçe",
+}
 CAPITALISED_NOUNS = frozenset({"de"})  # languages whose nouns keep a capital mid-sentence
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 
@@ -99,8 +105,9 @@ def catalogue(locale: str) -> dict[str, str]:
     if locale == ENGLISH:
         return {}
     po = read_catalogue(locale)
-    return {str(m.id): str(m.string) for m in po
-            if m.id and m.string and not m.fuzzy and not m.context}
+    return {
+        str(m.id): str(m.string) for m in po if m.id and m.string and not m.fuzzy and not m.context
+    }
 
 
 @cache
@@ -109,8 +116,11 @@ def slash_catalogue(locale: str) -> dict[tuple[str, str], str]:
     if locale == ENGLISH:
         return {}
     po = read_catalogue(locale)
-    return {(str(m.context), str(m.id)): str(m.string) for m in po
-            if m.id and m.string and not m.fuzzy and m.context}
+    return {
+        (str(m.context), str(m.id)): str(m.string)
+        for m in po
+        if m.id and m.string and not m.fuzzy and m.context
+    }
 
 
 def language_name(locale: str) -> str:

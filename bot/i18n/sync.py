@@ -40,16 +40,22 @@ HEADER = """\
 
 def placeholders(text: str) -> set[str]:
     """The names of ``text``'s ``{placeholders}``."""
-    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text)
-            if name is not None}
+    return {
+        name.split(".")[0].split("[")[0]
+        for _, name, _, _ in string.Formatter().parse(text)
+        if name is not None
+    }
 
 
 def families(keys: Iterable[str]) -> dict[str, str]:
     """Keys of texts with one form per plural category: ``unit.field.one`` → ``unit.field``."""
     keys = set(keys)
     bases = {k.rsplit(".", 1)[0] for k in keys if k.endswith(".other")}
-    return {k: k.rsplit(".", 1)[0] for k in keys
-            if k.rsplit(".", 1)[0] in bases and k.rsplit(".", 1)[-1] in FORMS}
+    return {
+        k: k.rsplit(".", 1)[0]
+        for k in keys
+        if k.rsplit(".", 1)[0] in bases and k.rsplit(".", 1)[-1] in FORMS
+    }
 
 
 def forms(locale: str, base: str) -> list[str]:
@@ -89,12 +95,14 @@ class Report:
 def check(locale: str, texts: Mapping[str, str], english: Mapping[str, str]) -> Report:
     """Compare ``locale``'s keyed texts with what English asks of it."""
     needed = expected(locale, english)
-    report = Report(sorted(k for k in needed if not texts.get(k)),
-                    sorted(k for k in texts if k not in needed))
+    report = Report(
+        sorted(k for k in needed if not texts.get(k)), sorted(k for k in texts if k not in needed)
+    )
     for key, text in texts.items():
         if key in needed and text and placeholders(text) != needed[key]:
-            report.placeholders.append(f"{key}: wants {sorted(needed[key])}, "
-                                       f"has {sorted(placeholders(text))}")
+            report.placeholders.append(
+                f"{key}: wants {sorted(needed[key])}, has {sorted(placeholders(text))}"
+            )
     return report
 
 
@@ -106,20 +114,35 @@ def load(locale: str) -> tuple[dict[str, str], dict[SlashKey, str]]:
     with path.open("rb") as file:
         po = read_po(file, locale=folder(locale))
     keyed = {str(m.id): str(m.string or "") for m in po if m.id and not m.context}
-    slash = {(str(m.context), str(m.id)): str(m.string or "") for m in po
-             if m.id and m.context in SLASH_CONTEXTS}
+    slash = {
+        (str(m.context), str(m.id)): str(m.string or "")
+        for m in po
+        if m.id and m.context in SLASH_CONTEXTS
+    }
     return keyed, slash
 
 
-def save(locale: str, keyed: Mapping[str, str], slash: Mapping[SlashKey, str],
-         english: Mapping[str, str], slash_english: Iterable[SlashKey]) -> None:
+def save(
+    locale: str,
+    keyed: Mapping[str, str],
+    slash: Mapping[SlashKey, str],
+    english: Mapping[str, str],
+    slash_english: Iterable[SlashKey],
+) -> None:
     """Write ``locale``'s catalogue: the entries English asks for, in English's order,
     each with the English text as a comment."""
-    catalog = Catalog(locale=folder(locale), project="qwixx-bot", version="1",
-                      header_comment=HEADER.format(name=babel_locale(locale).english_name),
-                      msgid_bugs_address="", last_translator="qwixx-bot",
-                      language_team=babel_locale(locale).english_name,
-                      creation_date=STAMP, revision_date=STAMP, fuzzy=False)
+    catalog = Catalog(
+        locale=folder(locale),
+        project="qwixx-bot",
+        version="1",
+        header_comment=HEADER.format(name=babel_locale(locale).english_name),
+        msgid_bugs_address="",
+        last_translator="qwixx-bot",
+        language_team=babel_locale(locale).english_name,
+        creation_date=STAMP,
+        revision_date=STAMP,
+        fuzzy=False,
+    )
     family = families(english)
     for key in expected(locale, english):
         source = english.get(key) or english[f"{family.get(key, key.rsplit('.', 1)[0])}.other"]
@@ -139,16 +162,16 @@ def slash_texts() -> list[SlashKey]:
     # No table: only the commands the cog declares are read, and they need none.
     group = QwixxCog(None, object()).__cog_app_commands_group__  # type: ignore[arg-type]
     assert group is not None
-    found: list[SlashKey] = [("slash name", group.name),
-                             ("slash description", group.description)]
+    found: list[SlashKey] = [("slash name", group.name), ("slash description", group.description)]
     for command in group.walk_commands():
         found += [("slash name", command.name), ("slash description", command.description)]
         for option in getattr(command, "parameters", []):
             found += [("slash name", option.name), ("slash description", option.description)]
             found += [("slash choice", choice.name) for choice in option.choices]
     texts = english_keys()
-    unique = dict.fromkeys((c, s) for c, s in found
-                           if s != NO_DESCRIPTION and (c == "slash name" or s not in texts))
+    unique = dict.fromkeys(
+        (c, s) for c, s in found if s != NO_DESCRIPTION and (c == "slash name" or s not in texts)
+    )
     return list(unique)
 
 
@@ -170,8 +193,10 @@ def main(argv: list[str]) -> int:
     new = argv[1:2] if argv[:1] == ["--new"] else []
     locales = [*(loc for loc in LOCALES if loc != "en-US"), *new]
     for locale, report in sync(locales).items():
-        print(f"{locale}: {len(report.missing)} untranslated, {len(report.placeholders)} "
-              "with other placeholders")
+        print(
+            f"{locale}: {len(report.missing)} untranslated, {len(report.placeholders)} "
+            "with other placeholders"
+        )
         for line in report.missing + report.placeholders:
             print(f"  {line}")
     return 0

@@ -18,11 +18,15 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.i18n import ENGLISH, catalogue, set_locale, slash_catalogue, supported
 from bot.messages import EN
 
-CONTEXTS = {Where.group_name: "slash name", Where.command_name: "slash name",
-            Where.parameter_name: "slash name", Where.group_description: "slash description",
-            Where.command_description: "slash description",
-            Where.parameter_description: "slash description",
-            Where.choice_name: "slash choice"}
+CONTEXTS = {
+    Where.group_name: "slash name",
+    Where.command_name: "slash name",
+    Where.parameter_name: "slash name",
+    Where.group_description: "slash description",
+    Where.command_description: "slash description",
+    Where.parameter_description: "slash description",
+    Where.choice_name: "slash choice",
+}
 NO_DESCRIPTION = "…"  # discord.py's description of an option nobody described
 
 
@@ -41,14 +45,17 @@ def translate(text: str, context: str, locale: str) -> str | None:
 
 
 class Translator(app_commands.Translator):
-    async def translate(self, string: app_commands.locale_str, locale: Locale,
-                        context: app_commands.TranslationContext) -> str | None:
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
         code = supported(locale)
         where = CONTEXTS.get(context.location)
         if code is None or code == ENGLISH or where is None:
             return None
         return translate(string.message, where, code)
-
 
 
 class LocalisedTree(app_commands.CommandTree):

@@ -91,8 +91,10 @@ def rate(game: Game, player: int, level: str) -> list[Option]:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
     if game.variant == "qwinto":
         return [Option(m, v, r) for m, v, r in qwinto_player.rate_moves(game, player, level)]
-    return [Option(r.move, r.value, float(r.penalty))
-            for r in qwixx_player.rate_moves(game, player, level)]
+    return [
+        Option(r.move, r.value, float(r.penalty))
+        for r in qwixx_player.rate_moves(game, player, level)
+    ]
 
 
 def hint(game: Game, player: int) -> Hint:
@@ -133,8 +135,12 @@ def surer(options: tuple[Option, ...]) -> bool:
 
 def explain(options: tuple[Option, ...], loss: str, margin: bool = False) -> str:
     best = options[0]
-    expected = f"about {best.value:.0f} points expected" if not margin else \
-        f"about {abs(best.value):.0f} points {'ahead' if best.value >= 0 else 'behind'} expected"
+    expected = (
+        f"about {best.value:.0f} points expected"
+        if not margin
+        else f"about {abs(best.value):.0f} points "
+        f"{'ahead' if best.value >= 0 else 'behind'} expected"
+    )
     text = f"{describe(best.move).capitalize()}: {expected}"
     if surer(options):
         text += f", a better chance to win than {describe(options[1].move)}"

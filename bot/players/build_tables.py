@@ -31,12 +31,13 @@ def white_options(rules: RowRules, rows: Sequence[Row], white: int) -> list[tupl
     for r, row in enumerate(rows):
         after = rules.cross(row, rules.index(ASCENDING[r], white))
         if after is not None:
-            found.append((*rows[:r], after, *rows[r + 1:]))
+            found.append((*rows[:r], after, *rows[r + 1 :]))
     return found
 
 
-def colour_options(rules: RowRules, rows: Sequence[Row], whites: Sequence[int],
-                   colours: Sequence[int]) -> list[tuple[Row, ...]]:
+def colour_options(
+    rules: RowRules, rows: Sequence[Row], whites: Sequence[int], colours: Sequence[int]
+) -> list[tuple[Row, ...]]:
     """Every sheet after one white-plus-colour cross (a closed row has no die)."""
     found = []
     for r, row in enumerate(rows):
@@ -45,7 +46,7 @@ def colour_options(rules: RowRules, rows: Sequence[Row], whites: Sequence[int],
         for total in {whites[0] + colours[r], whites[1] + colours[r]}:
             after = rules.cross(row, rules.index(ASCENDING[r], total))
             if after is not None:
-                found.append((*rows[:r], after, *rows[r + 1:]))
+                found.append((*rows[:r], after, *rows[r + 1 :]))
     return found
 
 
@@ -63,8 +64,14 @@ class Judge(Protocol):
     def value(self, rows: Sequence[Row], penalties: int) -> float: ...
 
 
-def best_turn(table: Judge, rows: tuple[Row, ...], penalties: int, whites: Sequence[int],
-              colours: Sequence[int], crossed: bool = False) -> Plan:
+def best_turn(
+    table: Judge,
+    rows: tuple[Row, ...],
+    penalties: int,
+    whites: Sequence[int],
+    colours: Sequence[int],
+    crossed: bool = False,
+) -> Plan:
     """The active player's best turn with these dice: its value, the sheet and penalties
     it leaves, and the sheet after action 1 alone."""
     rules = table.rules
@@ -106,8 +113,7 @@ def learn_game(table: ValueTable, rng: random.Random, rate: float) -> int:
 def close_shared(sheets: list[tuple[Row, ...]]) -> list[tuple[Row, ...]]:
     """A row locked on one sheet is closed on every sheet."""
     closed = [any(sheet[r][2] for sheet in sheets) for r in range(4)]
-    return [tuple((s, c, x or closed[r]) for r, (s, c, x) in enumerate(sheet))
-            for sheet in sheets]
+    return [tuple((s, c, x or closed[r]) for r, (s, c, x) in enumerate(sheet)) for sheet in sheets]
 
 
 def learn_duel(tables: dict[bool, ValueTable], rng: random.Random, rate: float) -> list[int]:
@@ -128,23 +134,33 @@ def learn_duel(tables: dict[bool, ValueTable], rng: random.Random, rate: float) 
         sheets = close_shared(sheets)
         if sum(r[2] for r in sheets[0]) < rules.rows_to_end:
             sheets[active], pens[active] = colour_choice(
-                tables[False], sheets[active], pens[active], whites, colours, crossed)
+                tables[False], sheets[active], pens[active], whites, colours, crossed
+            )
             sheets = close_shared(sheets)
         over = any(tables[True].terminal(sheets[p], pens[p]) for p in (0, 1))
         for p in (0, 1):
             rows, pen, was_active = before[p]
-            target = (tables[True].score(sheets[p], pens[p]) if over else
-                      tables[p != active].value(sheets[p], pens[p]))
+            target = (
+                tables[True].score(sheets[p], pens[p])
+                if over
+                else tables[p != active].value(sheets[p], pens[p])
+            )
             table = tables[was_active]
             update(table, rows, pen, rate * (target - table.value(rows, pen)))
         active = passive
     return [tables[True].score(sheets[p], pens[p]) for p in (0, 1)]
 
 
-def colour_choice(table: ValueTable, rows: tuple[Row, ...], penalties: int,
-                  whites: Sequence[int], colours: Sequence[int],
-                  crossed: bool) -> tuple[tuple[Row, ...], int]:
+def colour_choice(
+    table: ValueTable,
+    rows: tuple[Row, ...],
+    penalties: int,
+    whites: Sequence[int],
+    colours: Sequence[int],
+    crossed: bool,
+) -> tuple[tuple[Row, ...], int]:
     """The active player's best action 2, and the penalties after the turn."""
+
     def after(sheet: tuple[Row, ...]) -> tuple[tuple[Row, ...], int]:
         return sheet, penalties + (not crossed and sheet is rows)
 
@@ -173,9 +189,12 @@ def train(name: str, games: int, seed: int, duel: bool) -> dict[bool, ValueTable
         rate = 0.02 * (1 - game / games) + 0.002
         recent += learn_duel(tables, rng, rate) if duel else [learn_game(tables[True], rng, rate)]
         if (game + 1) % 5000 == 0:
-            print(f"{name} {'duel' if duel else 'solo'}: {game + 1} games, mean score of the "
-                  f"last {len(recent)} sheets: {sum(recent) / len(recent):.1f} "
-                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+            print(
+                f"{name} {'duel' if duel else 'solo'}: {game + 1} games, mean score of the "
+                f"last {len(recent)} sheets: {sum(recent) / len(recent):.1f} "
+                f"({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
             recent = []
     for table in tables.values():
         table.games = games
@@ -191,8 +210,11 @@ def main() -> None:
     for name in [args.only] if args.only else sorted(RULES):
         solo = train(name, args.games, args.seed, duel=False)
         duel = train(name, args.games // 2, args.seed, duel=True)
-        data = {"solo": solo[True].to_json(), "active": duel[True].to_json(),
-                "passive": duel[False].to_json()}
+        data = {
+            "solo": solo[True].to_json(),
+            "active": duel[True].to_json(),
+            "passive": duel[False].to_json(),
+        }
         path = table_path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")

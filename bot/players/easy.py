@@ -30,8 +30,9 @@ def choose(game: Game, player: int, rng: random.Random) -> Move:
     return best if best is not None else game.fallback_move(player)
 
 
-def _best(game: Game, player: int, options: list[Move],
-          rng: random.Random | None = None) -> Move | None:
+def _best(
+    game: Game, player: int, options: list[Move], rng: random.Random | None = None
+) -> Move | None:
     """The cheapest option if it is cheap enough (:data:`CALM`), or up to 3 when a
     penalty looms."""
     if not options:
@@ -62,8 +63,7 @@ def _placements(game: Game, player: int) -> list[Move]:
     sheet = game.sheets[player]
     thrown = game.dice_on_table()  # the colours rolled, in the rules' order
     total = game.dice_total() or 0
-    return [Move(PLACE, row, column) for row in thrown
-            for column in sheet.free_fields(row, total)]
+    return [Move(PLACE, row, column) for row in thrown for column in sheet.free_fields(row, total)]
 
 
 def _penalty_looms(game: Game, player: int) -> bool:

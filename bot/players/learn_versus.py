@@ -84,12 +84,13 @@ class Duel:
 
     def over(self) -> bool:
         closed = closed_rows(self.sheets[0]) | closed_rows(self.sheets[1])
-        return len(closed) >= self.rules.rows_to_end or \
-            max(self.pens) >= self.rules.penalty_limit
+        return len(closed) >= self.rules.rows_to_end or max(self.pens) >= self.rules.penalty_limit
 
     def margin(self) -> int:
-        points = [sum(triangle(r[1]) for r in s) - PENALTY * p
-                  for s, p in zip(self.sheets, self.pens, strict=True)]
+        points = [
+            sum(triangle(r[1]) for r in s) - PENALTY * p
+            for s, p in zip(self.sheets, self.pens, strict=True)
+        ]
         return points[0] - points[1]
 
     def passive_choice(self, seat: int, whites: Sequence[int]) -> Rows:
@@ -107,16 +108,19 @@ class Duel:
             return cheapest(rows, white_options(self.rules, rows, sum(whites)), 1) or rows
         return best_turn(judge, rows, self.pens[seat], whites, colours)[3]
 
-    def active_second(self, seat: int, whites: Sequence[int], colours: Sequence[int],
-                      crossed: bool) -> None:
+    def active_second(
+        self, seat: int, whites: Sequence[int], colours: Sequence[int], crossed: bool
+    ) -> None:
         rows, pen = self.sheets[seat], self.pens[seat]
         options = colour_options(self.rules, rows, whites, colours)
         judge = self.judge(seat, False)
         if judge is None:
             after = cheapest(rows, options, 1 if crossed else 3) or rows
         else:
+
             def rated(sheet: Rows) -> float:
                 return judge.value(sheet, pen + (not crossed and sheet is rows))
+
             after = max([rows, *options], key=rated)
         self.sheets[seat] = after
         self.pens[seat] = pen + (not crossed and after is rows)
@@ -125,8 +129,10 @@ class Duel:
         whites, colours = roll(self.rng, self.rules.faces)
         active, passive = self.active, 1 - self.active
         start = self.sheets[active]
-        chosen = {passive: self.passive_choice(passive, whites),
-                  active: self.active_first(active, whites, colours)}
+        chosen = {
+            passive: self.passive_choice(passive, whites),
+            active: self.active_first(active, whites, colours),
+        }
         self.sheets = close_shared([chosen[0], chosen[1]])
         if len(closed_rows(self.sheets[0])) < self.rules.rows_to_end:
             self.active_second(active, whites, colours, self.sheets[active] != start)
@@ -168,9 +174,10 @@ def initial(rules: RowRules) -> tuple[ValueTable, ValueTable]:
 def shipped(name: str) -> Tables:
     """Fresh copies of the shipped margin tables, to learn on from."""
     data = json.loads(table_path(name).read_text(encoding="utf-8"))["versus"]
-    return {key: (ValueTable.from_json(data[role]["own"]),
-                  ValueTable.from_json(data[role]["rival"]))
-            for role, key in (("active", True), ("passive", False))}
+    return {
+        key: (ValueTable.from_json(data[role]["own"]), ValueTable.from_json(data[role]["rival"]))
+        for role, key in (("active", True), ("passive", False))
+    }
 
 
 def train(name: str, games: int, seed: int, resume: bool = False) -> Tables:
@@ -187,10 +194,14 @@ def train(name: str, games: int, seed: int, resume: bool = False) -> Tables:
         rate = high * (1 - game / games) + low
         recent[opponent].append(Duel(name, tables, rng, opponent).learn(rate))
         if (game + 1) % 6000 == 0:
-            wins = ", ".join(f"{o} {sum(m > 0 for m in ms) / max(1, len(ms)):.0%}"
-                             for o, ms in recent.items())
-            print(f"{name}: {game + 1} games, wins against {wins} "
-                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+            wins = ", ".join(
+                f"{o} {sum(m > 0 for m in ms) / max(1, len(ms)):.0%}" for o, ms in recent.items()
+            )
+            print(
+                f"{name}: {game + 1} games, wins against {wins} "
+                f"({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
             recent = {o: [] for o in OPPONENTS}
     for pair in tables.values():
         for table in pair:
@@ -203,16 +214,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=sorted(RULES))
-    parser.add_argument("--resume", action="store_true",
-                        help="go on from the shipped tables instead of starting afresh")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the shipped tables instead of starting afresh",
+    )
     args = parser.parse_args()
     for name in [args.only] if args.only else sorted(RULES):
         tables = train(name, args.games, args.seed, args.resume)
         path = table_path(name)
         data = json.loads(path.read_text(encoding="utf-8"))
-        data["versus"] = {role: {"own": tables[key][0].to_json(),
-                                 "rival": tables[key][1].to_json()}
-                          for role, key in (("active", True), ("passive", False))}
+        data["versus"] = {
+            role: {"own": tables[key][0].to_json(), "rival": tables[key][1].to_json()}
+            for role, key in (("active", True), ("passive", False))
+        }
         path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
         print(f"wrote {path}")
 

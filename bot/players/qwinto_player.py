@@ -85,8 +85,18 @@ PARAMS = Params()
 # an empty pentagon to get a little more than its ladder number, which makes it wait
 # for a higher one (paired games on three seed sets: +0.46 ± 0.73 and +0.72 ± 0.74 over
 # 2,000, +0.48 ± 1.00 over 1,000; 0.9 and 1.3 lost some 3 points, 1.15 gained 0.28).
-VERSUS = Params(room=0.7, per_field=0.99, column=0.62, other_min=1.0, pace=25.0, flex=8.0,
-                column_pace=2.0, others_pace=2.0, own_pace=4.0, guess=1.1)
+VERSUS = Params(
+    room=0.7,
+    per_field=0.99,
+    column=0.62,
+    other_min=1.0,
+    pace=25.0,
+    flex=8.0,
+    column_pace=2.0,
+    others_pace=2.0,
+    own_pace=4.0,
+    guess=1.1,
+)
 # ``normal`` does not plan for the triple columns' bonuses (with them it would be almost
 # as strong as ``hard``, which then beat it little more than half the time).
 NORMAL = Params(column=0.0)
@@ -105,12 +115,16 @@ def paced(params: Params, game: QwintoGame, player: int | None = None) -> Params
         return params
     near: float = max(s.failed for s in game.sheets.values())
     if params.others_pace:
-        near += params.others_pace * max((len(s.complete_rows()) for p, s in
-                                          game.sheets.items() if p != player), default=0)
+        near += params.others_pace * max(
+            (len(s.complete_rows()) for p, s in game.sheets.items() if p != player), default=0
+        )
     if params.own_pace and player is not None:
         near += params.own_pace * len(game.sheets[player].complete_rows())
-    return replace(params, per_field=params.per_field ** (1 + params.pace * near),
-                   column=params.column ** (1 + params.column_pace * near))
+    return replace(
+        params,
+        per_field=params.per_field ** (1 + params.pace * near),
+        column=params.column ** (1 + params.column_pace * near),
+    )
 
 
 @lru_cache(maxsize=8)
@@ -119,7 +133,7 @@ def sum_odds(dice: int) -> tuple[tuple[int, float], ...]:
     counts: dict[int, int] = {}
     for faces in itertools.product(range(1, 7), repeat=dice):
         counts[sum(faces)] = counts.get(sum(faces), 0) + 1
-    total = 6 ** dice
+    total = 6**dice
     return tuple((s, c / total) for s, c in sorted(counts.items()))
 
 
@@ -158,8 +172,12 @@ def ladder(slot: int) -> float:
     return 1 + slot * (HIGHEST - 1) / 8
 
 
-def column_value(sheet: QwintoSheet, column: int, extra: tuple[str, int] | None = None,
-                 params: Params | None = None) -> float:
+def column_value(
+    sheet: QwintoSheet,
+    column: int,
+    extra: tuple[str, int] | None = None,
+    params: Params | None = None,
+) -> float:
     """A triple column's pentagon if complete, else weighted by how many fields are full;
     ``extra`` is a (row, number) to count as written in this column."""
     rows = [r for r in ROWS if column in ROW_COLUMNS[r]]
@@ -171,8 +189,11 @@ def column_value(sheet: QwintoSheet, column: int, extra: tuple[str, int] | None 
     if len(written) == len(rows):
         return float(pentagon or 0)
     params = params or PARAMS
-    worth = pentagon if pentagon is not None else \
-        params.guess * ladder(ROW_COLUMNS[owner].index(column))
+    worth = (
+        pentagon
+        if pentagon is not None
+        else params.guess * ladder(ROW_COLUMNS[owner].index(column))
+    )
     return params.column ** (len(rows) - len(written)) * worth
 
 
@@ -182,9 +203,12 @@ def sheet_value(sheet: QwintoSheet, params: Params | None = None) -> float:
     if sheet.failed >= FAILED_LIMIT:
         return float(exact_score(sheet))
     rows = tuple(slots(sheet, r) for r in ROWS)
-    return (sum(row_value(values, params) for values in rows)
-            + sum(column_value(sheet, c, params=params) for c in TRIPLE_COLUMNS)
-            - FAIL * sheet.failed - params.flex * miss_chance(tuple(map(fits, rows))))
+    return (
+        sum(row_value(values, params) for values in rows)
+        + sum(column_value(sheet, c, params=params) for c in TRIPLE_COLUMNS)
+        - FAIL * sheet.failed
+        - params.flex * miss_chance(tuple(map(fits, rows)))
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -223,8 +247,13 @@ def hit_chance(mask: int, dice: int) -> float:
 def byte_odds(dice: int) -> tuple[tuple[float, ...], ...]:
     """For each byte of a sum mask, the chance of every byte value's sums."""
     odds = dict(sum_odds(dice))
-    return tuple(tuple(sum(odds.get(8 * part + bit, 0.0) for bit in range(8) if value >> bit & 1)
-                       for value in range(256)) for part in range(3))
+    return tuple(
+        tuple(
+            sum(odds.get(8 * part + bit, 0.0) for bit in range(8) if value >> bit & 1)
+            for value in range(256)
+        )
+        for part in range(3)
+    )
 
 
 BYTE_ODDS = {dice: byte_odds(dice) for dice in (1, 2, 3)}
@@ -248,25 +277,30 @@ class Before:
     def of(cls, sheet: QwintoSheet, params: Params) -> Before:
         rows = {r: slots(sheet, r) for r in ROWS}
         miss = miss_chance(tuple(fits(rows[r]) for r in ROWS)) if params.flex else 0.0
-        return cls(rows, miss, {c: column_value(sheet, c, params=params)
-                                for c in TRIPLE_COLUMNS})
+        return cls(rows, miss, {c: column_value(sheet, c, params=params) for c in TRIPLE_COLUMNS})
 
 
-def placement_gain(sheet: QwintoSheet, row: str, column: int, number: int,
-                   params: Params = PARAMS, before: Before | None = None) -> float:
+def placement_gain(
+    sheet: QwintoSheet,
+    row: str,
+    column: int,
+    number: int,
+    params: Params = PARAMS,
+    before: Before | None = None,
+) -> float:
     """How much writing ``number`` at ``row``/``column`` changes the rating (the sheet,
     which other games may share, is not touched; ``before``: the sheet's figures, if
     known)."""
     known = before or Before.of(sheet, params)
     was = known.rows[row]
     slot = ROW_COLUMNS[row].index(column)
-    after = (*was[:slot], number, *was[slot + 1:])
+    after = (*was[:slot], number, *was[slot + 1 :])
     gain = row_value(after, params) - row_value(was, params)
     if params.flex and fits(after) != fits(was):
         masks = tuple(fits(after if r == row else known.rows[r]) for r in ROWS)
         gain -= params.flex * (miss_chance(masks) - known.miss)
     if column in TRIPLE_COLUMNS:
-        gain += (column_value(sheet, column, (row, number), params) - known.columns[column])
+        gain += column_value(sheet, column, (row, number), params) - known.columns[column]
     return gain
 
 
@@ -288,9 +322,13 @@ class Planner:
         """The best field for ``number`` in ``row``: its gain and the move."""
         key = (row, number)
         if key not in self._best:
-            options = [(placement_gain(self.sheet, row, c, number, self.params, self.before),
-                        Move("place", row, c))
-                       for c in self.sheet.free_fields(row, number)]
+            options = [
+                (
+                    placement_gain(self.sheet, row, c, number, self.params, self.before),
+                    Move("place", row, c),
+                )
+                for c in self.sheet.free_fields(row, number)
+            ]
             self._best[key] = max(options, key=lambda o: o[0], default=(float("-inf"), None))
         return self._best[key]
 
@@ -319,8 +357,7 @@ class Planner:
     def with_reroll(self, colours: Sequence[str]) -> float:
         """The rating a throw of ``colours`` leads to, re-rolling when that is better."""
         again = self.expected(colours)
-        return sum(p * max(self.throw_value(colours, s), again)
-                   for s, p in sum_odds(len(colours)))
+        return sum(p * max(self.throw_value(colours, s), again) for s, p in sum_odds(len(colours)))
 
     def fail_chance(self, colours: Sequence[str], reroll: bool) -> float:
         miss = sum(p for s, p in sum_odds(len(colours)) if not self.writable(colours, s))
@@ -347,8 +384,14 @@ def rate(plan: Planner, move: Move, level: str) -> tuple[float, float]:
         return rate_keep(plan, move, level)
     if move == PASS:
         return plan.pass_value(active), float(active)
-    gain = placement_gain(plan.sheet, move.row or "", move.number or 0, game.dice_total() or 0,
-                          plan.params, plan.before)
+    gain = placement_gain(
+        plan.sheet,
+        move.row or "",
+        move.number or 0,
+        game.dice_total() or 0,
+        plan.params,
+        plan.before,
+    )
     return plan.now + gain, 0.0
 
 

@@ -76,13 +76,22 @@ def crossing_table(rules: RowRules) -> tuple[list[list[Crossings]], ...]:
     """For a descending and an ascending open row, ``[start][crosses]``: every dice total
     the rules let it cross and the row after it (precomputed: the lookahead asks for
     them thousands of times a decision)."""
-    def crossings(ascending: bool, start: int, crosses: int) -> Crossings:
-        return tuple((total, after) for total in range(2, 2 * rules.faces + 1)
-                     if (after := rules.cross((start, crosses, False),
-                                              rules.index(ascending, total))) is not None)
 
-    return tuple([[crossings(ascending, start, crosses) for crosses in range(rules.length + 2)]
-                  for start in range(rules.length + 1)] for ascending in (False, True))
+    def crossings(ascending: bool, start: int, crosses: int) -> Crossings:
+        return tuple(
+            (total, after)
+            for total in range(2, 2 * rules.faces + 1)
+            if (after := rules.cross((start, crosses, False), rules.index(ascending, total)))
+            is not None
+        )
+
+    return tuple(
+        [
+            [crossings(ascending, start, crosses) for crosses in range(rules.length + 2)]
+            for start in range(rules.length + 1)
+        ]
+        for ascending in (False, True)
+    )
 
 
 def triangle(crosses: int) -> int:
@@ -102,18 +111,27 @@ class ValueTable:
     def initial(cls, rules: RowRules) -> ValueTable:
         """A starting point for learning: points so far plus a little per open number."""
         n = rules.length
-        rows = [[[[triangle(c) + 0.8 * (n - s) for c in range(n + 2)] for s in range(n + 1)]
-                 for _ in range(rules.rows_to_end)] for _ in range(rules.penalty_limit)]
-        bias = [[float(-PENALTY * p) for _ in range(rules.rows_to_end)]
-                for p in range(rules.penalty_limit)]
+        rows = [
+            [
+                [[triangle(c) + 0.8 * (n - s) for c in range(n + 2)] for s in range(n + 1)]
+                for _ in range(rules.rows_to_end)
+            ]
+            for _ in range(rules.penalty_limit)
+        ]
+        bias = [
+            [float(-PENALTY * p) for _ in range(rules.rows_to_end)]
+            for p in range(rules.penalty_limit)
+        ]
         return cls(rules, bias, rows)
 
     def closed_count(self, rows: Sequence[Row]) -> int:
         return sum(1 for r in rows if r[2])
 
     def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
-        return penalties >= self.rules.penalty_limit or \
-            self.closed_count(rows) >= self.rules.rows_to_end
+        return (
+            penalties >= self.rules.penalty_limit
+            or self.closed_count(rows) >= self.rules.rows_to_end
+        )
 
     def score(self, rows: Sequence[Row], penalties: int) -> int:
         return sum(triangle(r[1]) for r in rows) - PENALTY * penalties
@@ -131,16 +149,26 @@ class ValueTable:
 
     def to_json(self) -> dict[str, Any]:
         r = self.rules
-        return {"faces": r.faces, "lock_span": r.lock_span, "lock_threshold": r.lock_threshold,
-                "penalty_limit": r.penalty_limit, "rows_to_end": r.rows_to_end,
-                "games": self.games,
-                "bias": [[round(v, 2) for v in b] for b in self.bias],
-                "rows": [[[[round(v, 2) for v in c] for c in s] for s in b] for b in self.rows]}
+        return {
+            "faces": r.faces,
+            "lock_span": r.lock_span,
+            "lock_threshold": r.lock_threshold,
+            "penalty_limit": r.penalty_limit,
+            "rows_to_end": r.rows_to_end,
+            "games": self.games,
+            "bias": [[round(v, 2) for v in b] for b in self.bias],
+            "rows": [[[[round(v, 2) for v in c] for c in s] for s in b] for b in self.rows],
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ValueTable:
-        rules = RowRules(data["faces"], data["lock_span"], data["lock_threshold"],
-                         data["penalty_limit"], data["rows_to_end"])
+        rules = RowRules(
+            data["faces"],
+            data["lock_span"],
+            data["lock_threshold"],
+            data["penalty_limit"],
+            data["rows_to_end"],
+        )
         return cls(rules, data["bias"], data["rows"], data.get("games", 0))
 
 
@@ -153,8 +181,10 @@ class RuleOfThumb:
     share: float = 0.55
 
     def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
-        return penalties >= self.rules.penalty_limit or \
-            sum(r[2] for r in rows) >= self.rules.rows_to_end
+        return (
+            penalties >= self.rules.penalty_limit
+            or sum(r[2] for r in rows) >= self.rules.rows_to_end
+        )
 
     def value(self, rows: Sequence[Row], penalties: int) -> float:
         if self.terminal(rows, penalties):
@@ -275,7 +305,7 @@ class Rating:
             if after[2]:
                 if now is None:
                     now = self.value(rows, penalties)
-                found[total] = self.value((*rows[:r], after, *rows[r + 1:]), penalties) - now
+                found[total] = self.value((*rows[:r], after, *rows[r + 1 :]), penalties) - now
             else:
                 found[total] = cells[after[0]][after[1]] - here
         return found
@@ -322,15 +352,18 @@ class Versus(Rating):
         return max(penalties, self.most)
 
     def terminal(self, rows: Sequence[Row], penalties: int) -> bool:
-        return self.pace(penalties) >= self.rules.penalty_limit or \
-            len(self.shut | closed_rows(rows)) >= self.rules.rows_to_end
+        return (
+            self.pace(penalties) >= self.rules.penalty_limit
+            or len(self.shut | closed_rows(rows)) >= self.rules.rows_to_end
+        )
 
     def value(self, rows: Sequence[Row], penalties: int) -> float:
         closed = self.shut | closed_rows(rows)
         mine = close_rows(rows, closed)
         if self.terminal(rows, penalties):
             margin = self.own.score(mine, penalties) - max(
-                self.own.score(close_rows(o, closed), p) for o, p in self.others)
+                self.own.score(close_rows(o, closed), p) for o, p in self.others
+            )
             if self.settle is None:
                 return margin
             crosses = sum(r[1] for r in rows) + sum(r[1] for o, _ in self.others for r in o)
@@ -338,8 +371,8 @@ class Versus(Rating):
         pace = self.pace(penalties)
         if (closed, pace) not in self._rival:
             self._rival[closed, pace] = max(
-                self.rival.value(close_rows(o, closed), pace) - PENALTY * p
-                for o, p in self.others)
+                self.rival.value(close_rows(o, closed), pace) - PENALTY * p for o, p in self.others
+            )
         return self.own.value(mine, pace) - PENALTY * penalties - self._rival[closed, pace]
 
     def cells(self, rows: Sequence[Row], penalties: int) -> tuple[frozenset[int], Cells]:
@@ -367,10 +400,12 @@ class Lookahead:
     def __post_init__(self) -> None:
         self.rules = self.after.rules
         faces = self.rules.faces
-        self.sums = [(s, (faces - abs(s - faces - 1)) / faces ** 2)
-                     for s in range(2, 2 * faces + 1)]
-        self.pairs = [(low, high, (1 if low == high else 2) / faces ** 2)
-                      for low in range(1, faces + 1) for high in range(low, faces + 1)]
+        self.sums = [(s, (faces - abs(s - faces - 1)) / faces**2) for s in range(2, 2 * faces + 1)]
+        self.pairs = [
+            (low, high, (1 if low == high else 2) / faces**2)
+            for low in range(1, faces + 1)
+            for high in range(low, faces + 1)
+        ]
         self._known: dict[Sheet, float] = {}
         self._flat_best = float("-inf")  # the best sheet by ``after`` so far (``prune``)
 
@@ -403,8 +438,14 @@ class Lookahead:
             total += p * self._coloured(best, low, high, floor)
         return base + total
 
-    def _white(self, rows: tuple[Row, ...], penalties: int, gains: list[list[float]],
-               penalty: float, total: int) -> tuple[float, list[list[float] | None]]:
+    def _white(
+        self,
+        rows: tuple[Row, ...],
+        penalties: int,
+        gains: list[list[float]],
+        penalty: float,
+        total: int,
+    ) -> tuple[float, list[list[float] | None]]:
         """One's own throw with this white sum: the best turn without a coloured cross
         (the white sum in some row, or a penalty), and by row and dice total, the best
         gain of a white-sum cross (or none) followed by a cross of that total in that row
@@ -418,15 +459,21 @@ class Lookahead:
             floor = max(floor, gain[total])
             crossed = self._cross(rows, r, total)
             if not self.after.terminal(crossed, penalties):
-                firsts.append((gain[total], [
-                    self.after.gains(crossed, penalties, q)
-                    if q == r or crossed[r][2] or rows[q][1] >= self.rules.lock_threshold
-                    else g for q, g in enumerate(gains)]))  # additive but for the locks
+                firsts.append(
+                    (
+                        gain[total],
+                        [
+                            self.after.gains(crossed, penalties, q)
+                            if q == r or crossed[r][2] or rows[q][1] >= self.rules.lock_threshold
+                            else g
+                            for q, g in enumerate(gains)
+                        ],
+                    )
+                )  # additive but for the locks
         return floor, [self._best_by_total(firsts, r) for r in range(len(gains))]
 
     @staticmethod
-    def _best_by_total(firsts: list[tuple[float, list[list[float]]]],
-                       r: int) -> list[float] | None:
+    def _best_by_total(firsts: list[tuple[float, list[list[float]]]], r: int) -> list[float] | None:
         """By dice total, the best of the ``firsts`` followed by a cross of it in row
         ``r``. Most ways share row ``r``'s gains (a cross elsewhere leaves them be): of
         those, only the largest first gain counts."""
@@ -438,17 +485,19 @@ class Lookahead:
         best: list[float] | None = None
         for first, gains in lead.values():
             shifted = [first + g for g in gains]
-            best = shifted if best is None else [a if a > b else b
-                                                 for a, b in zip(best, shifted, strict=True)]
+            best = (
+                shifted
+                if best is None
+                else [a if a > b else b for a, b in zip(best, shifted, strict=True)]
+            )
         return best if best is not None and max(best) > FORBIDDEN else None
 
     def _cross(self, rows: tuple[Row, ...], r: int, total: int) -> tuple[Row, ...]:
         crossed = self.rules.cross(rows[r], self.rules.index(ASCENDING[r], total))
         assert crossed is not None
-        return (*rows[:r], crossed, *rows[r + 1:])
+        return (*rows[:r], crossed, *rows[r + 1 :])
 
-    def _coloured(self, best: list[list[float] | None], low: int, high: int,
-                  floor: float) -> float:
+    def _coloured(self, best: list[list[float] | None], low: int, high: int, floor: float) -> float:
         """The expected best of ``floor`` and the white-sum cross (or none) followed by a
         cross of a white die (``low`` or ``high``) plus a row's coloured die."""
         faces = self.rules.faces

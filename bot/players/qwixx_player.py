@@ -140,9 +140,8 @@ class Turn:
             return rows, False
         colour, number = target
         r = ROWS.index(colour)
-        crossed = self.judge.rules.cross(rows[r], self.judge.rules.index(ASCENDING[colour],
-                                                                         number))
-        return (rows if crossed is None else (*rows[:r], crossed, *rows[r + 1:])), True
+        crossed = self.judge.rules.cross(rows[r], self.judge.rules.index(ASCENDING[colour], number))
+        return (rows if crossed is None else (*rows[:r], crossed, *rows[r + 1 :])), True
 
     def target(self, move: Move) -> tuple[str, int] | None:
         if move == PASS or move.row is None:
@@ -161,11 +160,15 @@ class Turn:
             if rows[r][2] or colour not in dice:
                 continue
             for total in {dice["white1"] + dice[colour], dice["white2"] + dice[colour]}:
-                after = self.judge.rules.cross(rows[r], self.judge.rules.index(
-                    ASCENDING[colour], total))
+                after = self.judge.rules.cross(
+                    rows[r], self.judge.rules.index(ASCENDING[colour], total)
+                )
                 if after is not None:
-                    best = max(best, self.best_pawn((*rows[:r], after, *rows[r + 1:]), True),
-                               key=lambda v: v[0])
+                    best = max(
+                        best,
+                        self.best_pawn((*rows[:r], after, *rows[r + 1 :]), True),
+                        key=lambda v: v[0],
+                    )
         return best
 
     def best_pawn(self, rows: tuple[Row, ...], crossed: bool) -> tuple[float, bool]:
@@ -177,8 +180,11 @@ class Turn:
             planned = self.pawn_plan(rows, steps)
             if planned is not None:
                 move, moved = planned
-                best = max(best, self.end_of_turn(moved, crossed or moved != rows, move),
-                           key=lambda v: v[0])
+                best = max(
+                    best,
+                    self.end_of_turn(moved, crossed or moved != rows, move),
+                    key=lambda v: v[0],
+                )
         return best
 
     def pawn_plan(self, rows: tuple[Row, ...], steps: int) -> tuple[Move, tuple[Row, ...]] | None:
@@ -188,16 +194,16 @@ class Turn:
             return None
         field = found[1]
         r = ROWS.index(field.colour)
-        after = self.judge.rules.cross(rows[r], self.judge.rules.index(ASCENDING[field.colour],
-                                                                       field.number))
+        after = self.judge.rules.cross(
+            rows[r], self.judge.rules.index(ASCENDING[field.colour], field.number)
+        )
         if after is not None:
-            return Move("pawn", field.colour, steps), (*rows[:r], after, *rows[r + 1:])
+            return Move("pawn", field.colour, steps), (*rows[:r], after, *rows[r + 1 :])
         if field.number in self.game.sheets[self.player].crossed[field.colour]:
             return Move("pawn", field.colour, steps), rows
         return None
 
-    def end_of_turn(self, rows: tuple[Row, ...], crossed: bool,
-                    pawn: Move) -> tuple[float, bool]:
+    def end_of_turn(self, rows: tuple[Row, ...], crossed: bool, pawn: Move) -> tuple[float, bool]:
         penalty = self.active and not crossed
         penalties = self.penalties + penalty
         if pawn.kind != "pawn":
@@ -213,8 +219,7 @@ class Turn:
         nobody left to play a last turn, that ends the game)."""
         game = self.board_game()
         position = game.landing(self.player, move.number or 0)
-        return len(game.players) == 1 and position is not None and \
-            game.board.in_finish(position)
+        return len(game.players) == 1 and position is not None and game.board.in_finish(position)
 
     def pawn_gain(self, move: Move) -> float:
         game = self.board_game()
@@ -229,8 +234,7 @@ class Turn:
         return self.game
 
 
-def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int,
-           colour: str) -> Row:
+def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int, colour: str) -> Row:
     start = rules.index(ASCENDING[colour], crossed[-1]) + 1 if crossed else 0
     return start, crosses, colour in game.closed_rows()
 
@@ -241,8 +245,7 @@ def rate_moves(game: Game, player: int, level: str, settled: bool = True) -> lis
     return Turn.of(game, player, evaluator(game, player, level, settled)).rate_all()
 
 
-def choose_rated(game: Game, player: int, level: str,
-                 tie: Callable[[], float]) -> Move:
+def choose_rated(game: Game, player: int, level: str, tie: Callable[[], float]) -> Move:
     """The best move; ``tie`` breaks exact ties (seeded by the caller)."""
     rated = rate_moves(game, player, level)
     top = [r for r in rated if r.value >= rated[0].value - 1e-9]

@@ -37,62 +37,81 @@ if TYPE_CHECKING:
     from .compact import Cell
     from .lines import BoardTable
 
-__all__ = ["latest_between", "latest_from_moves", "render_board", "render_dice",
-           "render_leaderboard", "render_scoreboard", "render_sheet", "render_standings",
-           "render_table"]
+__all__ = [
+    "latest_between",
+    "latest_from_moves",
+    "render_board",
+    "render_dice",
+    "render_leaderboard",
+    "render_scoreboard",
+    "render_sheet",
+    "render_standings",
+    "render_table",
+]
 
 
-def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
-                 highlight: Iterable[Move] = ()) -> bytes:
+def render_board(
+    game: OnBoardGame, names: dict[int, str] | None = None, highlight: Iterable[Move] = ()
+) -> bytes:
     """:func:`.board.render_board`."""
     from .board import render_board as draw
+
     return draw(game, names, highlight)
 
 
 def render_dice(dice: dict[str, int], show_sum: bool | None = None) -> bytes:
     """:func:`.dice.render_dice`."""
     from .dice import render_dice as draw
+
     return draw(dice, show_sum)
 
 
 def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """:func:`.scoreboard.render_scoreboard`."""
     from .scoreboard import render_scoreboard as draw
+
     return draw(game, names)
 
 
 def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] = ()) -> bytes:
     """:func:`.sheet.render_sheet`."""
     from .sheet import render_sheet as draw
+
     return draw(game, player, name, highlight)
 
 
-def render_table(game: Game, names: Mapping[int, str],
-                 latest: Mapping[int, Iterable[Cell]] | None = None) -> bytes:
+def render_table(
+    game: Game, names: Mapping[int, str], latest: Mapping[int, Iterable[Cell]] | None = None
+) -> bytes:
     """:func:`.table.render_table`."""
     from .table import render_table as draw
+
     return draw(game, names, latest)
 
 
 def render_leaderboard(table: BoardTable) -> bytes:
     """:func:`.leaderboard.render_leaderboard`."""
     from .leaderboard import render_leaderboard as draw
+
     return draw(table)
 
 
 def latest_from_moves(moves: Iterable[tuple[int, Move]]) -> dict[int, set[Cell]]:
     """:func:`.compact.latest_from_moves`."""
     from .compact import latest_from_moves as latest
+
     return latest(moves)
 
 
 def latest_between(before: Game, after: Game) -> dict[int, set[Cell]]:
     """:func:`.compact.latest_between`."""
     from .compact import latest_between as latest
+
     return latest(before, after)
 
 
 def render_standings(table: BoardTable) -> bytes:
     """:func:`.standings.render_standings` (the lines: :mod:`.standings_lines`)."""
     from .standings import render_standings as draw
+
     return draw(table)

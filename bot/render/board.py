@@ -77,8 +77,12 @@ class BoardLayout:
         """The chequered frame around the finish fields."""
         boxes = [self.field_box(p) for p in range(self.finish_from, self.last + 1)]
         pad = theme.TRACK_GAP * 0.9
-        return (min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad,
-                max(b[2] for b in boxes) + pad, max(b[3] for b in boxes) + pad)
+        return (
+            min(b[0] for b in boxes) - pad,
+            min(b[1] for b in boxes) - pad,
+            max(b[2] for b in boxes) + pad,
+            max(b[3] for b in boxes) + pad,
+        )
 
     def flag_area(self) -> Box:
         """The free slots after the last field, where the finish flag stands."""
@@ -112,8 +116,9 @@ class BoardLayout:
     @property
     def height(self) -> int:
         rows = -(-self.players // self.legend_columns)
-        return round(self.track_bottom + theme.SECTION_GAP + 8 + rows * theme.LEGEND_ROW
-                     + theme.MARGIN - 6)
+        return round(
+            self.track_bottom + theme.SECTION_GAP + 8 + rows * theme.LEGEND_ROW + theme.MARGIN - 6
+        )
 
 
 def board_size(game: OnBoardGame) -> tuple[int, int]:
@@ -139,8 +144,9 @@ def legend_box(game: OnBoardGame, player: int) -> tuple[int, int, int, int]:
 # --- drawing ---------------------------------------------------------------
 
 
-def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
-                 highlight: Iterable[Move] = ()) -> bytes:
+def render_board(
+    game: OnBoardGame, names: dict[int, str] | None = None, highlight: Iterable[Move] = ()
+) -> bytes:
     """The track with every pawn, and a legend naming the players, as a PNG in the fixed
     palette (:meth:`.Canvas.card_png`: every colour of the board is in it; a tenth smaller
     and a third faster than an adaptive palette).
@@ -154,21 +160,36 @@ def render_board(game: OnBoardGame, names: dict[int, str] | None = None,
     return canvas.card_png()
 
 
-def draw_board(canvas: Canvas, game: OnBoardGame, names: dict[int, str],
-               highlight: Iterable[Move] = (), layout: BoardLayout | None = None) -> None:
+def draw_board(
+    canvas: Canvas,
+    game: OnBoardGame,
+    names: dict[int, str],
+    highlight: Iterable[Move] = (),
+    layout: BoardLayout | None = None,
+) -> None:
     """The printed track (drawn once per board, see :meth:`Canvas.static`), then the
     final-round caption, the targets of ``highlight``, the pawns and the legend."""
     layout = layout or BoardLayout.of(game)
     board = game.board
     track = replace(layout, players=1)  # the same for any number of players: above the legend
-    canvas.static(("board", track, game.title, board), track.width, track.height,
-                  lambda card: draw_track(card, track, game.title, board))
+    canvas.static(
+        ("board", track, game.title, board),
+        track.width,
+        track.height,
+        lambda card: draw_track(card, track, game.title, board),
+    )
     draw_finish_caption(canvas, layout, game)
     draw_targets(canvas, layout, game, highlight)
     draw_pawns(canvas, layout, game)
     for k, player in enumerate(game.players):
-        draw_legend_entry(canvas, layout.legend_box(k), game, player, k,
-                          names.get(player) or t("describe.player", number=player))
+        draw_legend_entry(
+            canvas,
+            layout.legend_box(k),
+            game,
+            player,
+            k,
+            names.get(player) or t("describe.player", number=player),
+        )
 
 
 def draw_track(canvas: Canvas, layout: BoardLayout, title: str, board: Board) -> None:
@@ -185,11 +206,16 @@ def draw_track(canvas: Canvas, layout: BoardLayout, title: str, board: Board) ->
 
 def draw_title(canvas: Canvas, layout: BoardLayout, title: str, board_name: str) -> None:
     y = theme.MARGIN + theme.TRACK_TITLE / 2 - 6
-    canvas.text((theme.MARGIN, y), title, theme.TITLE_SIZE + 4, theme.INK, bold=True,
-                anchor="lm")
+    canvas.text((theme.MARGIN, y), title, theme.TITLE_SIZE + 4, theme.INK, bold=True, anchor="lm")
     side = t("image.board_side", name=board_name)
-    canvas.label((layout.width - theme.MARGIN, y), side, theme.TRACK_WORDS, layout.width / 4,
-                 theme.MUTED, anchor="rm")
+    canvas.label(
+        (layout.width - theme.MARGIN, y),
+        side,
+        theme.TRACK_WORDS,
+        layout.width / 4,
+        theme.MUTED,
+        anchor="rm",
+    )
 
 
 def draw_road(canvas: Canvas, layout: BoardLayout) -> None:
@@ -215,8 +241,9 @@ def draw_finish(canvas: Canvas, layout: BoardLayout) -> None:
     h = area[3] - area[1]
     flag, x, room = finish_flag(layout)
     icons.flag(canvas, flag, h * 0.07)
-    canvas.label((x, area[1] + h * 0.3), t("image.finish"), 26, room, theme.INK, bold=True,
-                 anchor="lm")
+    canvas.label(
+        (x, area[1] + h * 0.3), t("image.finish"), 26, room, theme.INK, bold=True, anchor="lm"
+    )
 
 
 def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
@@ -228,16 +255,16 @@ def draw_finish_caption(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) 
     last = game.last_turn()
     if last is not None and not game.finished:
         caption = t("image.final_round", turn=last)
-    canvas.label((x, area[1] + h * 0.62), caption, theme.TRACK_WORDS, room, theme.MUTED,
-                 anchor="lm")
+    canvas.label(
+        (x, area[1] + h * 0.62), caption, theme.TRACK_WORDS, room, theme.MUTED, anchor="lm"
+    )
 
 
 def draw_start(canvas: Canvas, b: Box) -> None:
     """The start field: no number and no bonus (it scores 0), room for every pawn."""
     canvas.rect(b, fill=theme.START_FIELD, outline=theme.INK, width=2.5, radius=theme.CELL_RADIUS)
     cx = (b[0] + b[2]) / 2
-    canvas.label((cx, b[1] + 13), t("image.start"), 16, b[2] - b[0] - 10, theme.INK,
-                 bold=True)
+    canvas.label((cx, b[1] + 13), t("image.start"), 16, b[2] - b[0] - 10, theme.INK, bold=True)
 
 
 def draw_field(canvas: Canvas, b: Box, position: int, field: Field) -> None:
@@ -247,8 +274,7 @@ def draw_field(canvas: Canvas, b: Box, position: int, field: Field) -> None:
     ink = theme.INK if light else theme.PAPER
     canvas.text(number_centre(b), str(field.number), theme.TRACK_NUMBER_SIZE, ink, bold=True)
     index_ink = colours.ink if light else colours.cell
-    canvas.text((b[0] + 5, b[1] + 3), str(position), theme.TRACK_INDEX_SIZE, index_ink,
-                anchor="lt")
+    canvas.text((b[0] + 5, b[1] + 3), str(position), theme.TRACK_INDEX_SIZE, index_ink, anchor="lt")
     draw_bonus(canvas, b, field.bonus)
 
 
@@ -267,12 +293,14 @@ def draw_bonus(canvas: Canvas, b: Box, bonus: int) -> None:
     """The bonus in a white pill at the bottom of a field."""
     pill = bonus_box(b)
     canvas.rect(pill, fill=theme.PAPER, outline=theme.INK, width=1.5, radius=theme.TRACK_BONUS / 2)
-    canvas.text(centre(pill), str(bonus), theme.TRACK_BONUS_SIZE, theme.INK, bold=True,
-                condensed=True)
+    canvas.text(
+        centre(pill), str(bonus), theme.TRACK_BONUS_SIZE, theme.INK, bold=True, condensed=True
+    )
 
 
-def draw_targets(canvas: Canvas, layout: BoardLayout, game: OnBoardGame,
-                 highlight: Iterable[Move]) -> None:
+def draw_targets(
+    canvas: Canvas, layout: BoardLayout, game: OnBoardGame, highlight: Iterable[Move]
+) -> None:
     """Outline where the active player's pawn moves would land, with their steps."""
     for move in highlight:
         if move.kind != PAWN or move.number is None or game.finished:
@@ -329,23 +357,27 @@ def draw_pawns(canvas: Canvas, layout: BoardLayout, game: OnBoardGame) -> None:
             draw_pawn(canvas, box, seat)
 
 
-def draw_legend_entry(canvas: Canvas, b: Box, game: OnBoardGame, player: int, seat: int,
-                      name: str) -> None:
+def draw_legend_entry(
+    canvas: Canvas, b: Box, game: OnBoardGame, player: int, seat: int, name: str
+) -> None:
     """The player's pawn, their name, and where the pawn stands (field and bonus)."""
     if not game.finished and player == game.active:
         canvas.rect(b, fill=theme.WINNER, radius=8)
     h = b[3] - b[1]
     pawn_h = h - 8
-    pawn = (b[0] + 8, b[1] + 4, b[0] + 8 + pawn_h * theme.PAWN[0] / theme.PAWN[1],
-            b[1] + 4 + pawn_h)
+    pawn = (
+        b[0] + 8,
+        b[1] + 4,
+        b[0] + 8 + pawn_h * theme.PAWN[0] / theme.PAWN[1],
+        b[1] + 4 + pawn_h,
+    )
     draw_pawn(canvas, pawn, seat)
     x = pawn[2] + 12
     room = b[2] - x - 8
     label, size = canvas.fit_name(name, theme.LEGEND_SIZE, room, bold=True)
     canvas.text((x, b[1] + h * 0.32), label, size, theme.INK, bold=True, anchor="lm")
     where = where_text(game.board, game.pawn_positions()[player])
-    canvas.label((x, b[1] + h * 0.74), where, theme.TRACK_WORDS, room, theme.MUTED,
-                 anchor="lm")
+    canvas.label((x, b[1] + h * 0.74), where, theme.TRACK_WORDS, room, theme.MUTED, anchor="lm")
 
 
 def where_text(board: Board, position: int) -> str:
@@ -354,5 +386,10 @@ def where_text(board: Board, position: int) -> str:
     field = board.field(position)
     assert field is not None
     key = "image.where_finish" if board.in_finish(position) else "image.where"
-    return t(key, position=position, row=row_word(field.colour).lower(), number=field.number,
-             bonus=field.bonus)
+    return t(
+        key,
+        position=position,
+        row=row_word(field.colour).lower(),
+        number=field.number,
+        bonus=field.bonus,
+    )

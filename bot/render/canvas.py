@@ -37,8 +37,13 @@ class Canvas:
     sheet can be drawn full size for one player or small on the scoreboard.
     """
 
-    def __init__(self, image: Image.Image | None, origin: Point = (0, 0), scale: float = 1.0,
-                 marks: Marks | None = None) -> None:
+    def __init__(
+        self,
+        image: Image.Image | None,
+        origin: Point = (0, 0),
+        scale: float = 1.0,
+        marks: Marks | None = None,
+    ) -> None:
         self.origin = origin
         self.scale = scale
         self.marks = marks or Marks()
@@ -120,8 +125,12 @@ class Canvas:
         parts = [*(p for sprite in under for p in sprite.parts), part]
         joint = (*(sprite.key for sprite in under), key)
         boxes = [box, *(sprite.box for sprite in under)]
-        joint_box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                     max(b[2] for b in boxes), max(b[3] for b in boxes))
+        joint_box = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
         if self.marks.touches(joint_box):
             self.marks.draw_parts(parts)
         else:
@@ -152,17 +161,20 @@ class Canvas:
             if not boxes:
                 return None
             s = theme.SUPERSAMPLE
-            box = (max(0, int(min(b[0] for b in boxes)) // s * s),
-                   max(0, int(min(b[1] for b in boxes)) // s * s),
-                   min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
-                   min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s))
+            box = (
+                max(0, int(min(b[0] for b in boxes)) // s * s),
+                max(0, int(min(b[1] for b in boxes)) // s * s),
+                min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
+                min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s),
+            )
             return box, palette.to_palette(image.crop(box).reduce(s))
         finally:
             scratch.marks.put_back()
             card.give(image)
 
-    def static(self, key: Hashable, width: float, height: float,
-               draw: Callable[[Canvas], None]) -> None:
+    def static(
+        self, key: Hashable, width: float, height: float, draw: Callable[[Canvas], None]
+    ) -> None:
         """Draw what ``draw`` draws in a ``width`` x ``height`` area at this canvas's origin,
         by pasting an image of it drawn once per ``key`` and scale.
 
@@ -193,15 +205,20 @@ class Canvas:
         Qwinto column's band turned gold under the fields drawn over it. The part is drawn
         once per ``key``, origin and scale."""
         x0, y0, x1, y1 = self.box(b)
-        box = (max(0, math.floor(x0)), max(0, math.floor(y0)),
-               min(self.marks.size[0], math.ceil(x1) + 1),
-               min(self.marks.size[1], math.ceil(y1) + 1))
+        box = (
+            max(0, math.floor(x0)),
+            max(0, math.floor(y0)),
+            min(self.marks.size[0], math.ceil(x1) + 1),
+            min(self.marks.size[1], math.ceil(y1) + 1),
+        )
 
         def part() -> Image.Image:
-            scratch = Canvas(Image.new("RGB", self.marks.size, theme.PAPER), self.origin,
-                             self.scale)
+            scratch = Canvas(
+                Image.new("RGB", self.marks.size, theme.PAPER), self.origin, self.scale
+            )
             draw(scratch)
             return scratch.image.crop(box)
+
         image = REDRAWN.get((key, self.origin, self.scale, box, current()), part)
         self._mark(box)
         self.image.paste(image, box[:2])
@@ -210,8 +227,10 @@ class Canvas:
     def point(self, p: Point) -> Point:
         """``p`` in image pixels, rounded to a millionth of a pixel: float noise (an edge at
         242.99999999999997) must not move a line by a pixel when the origin moves."""
-        return (round(self.origin[0] + p[0] * self.scale, 6),
-                round(self.origin[1] + p[1] * self.scale, 6))
+        return (
+            round(self.origin[0] + p[0] * self.scale, 6),
+            round(self.origin[1] + p[1] * self.scale, 6),
+        )
 
     def box(self, b: Box) -> Box:
         x0, y0 = self.point((b[0], b[1]))
@@ -222,28 +241,36 @@ class Canvas:
         return max(1, round(length * self.scale))
 
     # --- primitives ------------------------------------------------------
-    def rect(self, b: Box, fill: Colour | None = None, outline: Colour | None = None,
-             width: float = 1, radius: float = 0) -> None:
+    def rect(
+        self,
+        b: Box,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 1,
+        radius: float = 0,
+    ) -> None:
         w = self.px(width) if outline else 0
         box = self.box(b)
         self._mark(box, 1)
-        self.draw.rounded_rectangle(box, radius=self.px(radius) if radius else 0,
-                                    fill=fill, outline=outline, width=w)
+        self.draw.rounded_rectangle(
+            box, radius=self.px(radius) if radius else 0, fill=fill, outline=outline, width=w
+        )
 
-    def ellipse(self, b: Box, fill: Colour | None = None, outline: Colour | None = None,
-                width: float = 1) -> None:
+    def ellipse(
+        self, b: Box, fill: Colour | None = None, outline: Colour | None = None, width: float = 1
+    ) -> None:
         box = self.box(b)
         self._mark(box, 1)
-        self.draw.ellipse(box, fill=fill, outline=outline,
-                          width=self.px(width) if outline else 0)
+        self.draw.ellipse(box, fill=fill, outline=outline, width=self.px(width) if outline else 0)
 
     def arc(self, b: Box, start: float, end: float, fill: Colour, width: float) -> None:
         box = self.box(b)
         self._mark(box, self.px(width))
         self.draw.arc(box, start, end, fill=fill, width=self.px(width))
 
-    def line(self, points: Sequence[Point], fill: Colour, width: float,
-             round_ends: bool = True) -> None:
+    def line(
+        self, points: Sequence[Point], fill: Colour, width: float, round_ends: bool = True
+    ) -> None:
         pts = [self.point(p) for p in points]
         w = self.px(width)
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
@@ -254,17 +281,30 @@ class Canvas:
             for x, y in (pts[0], pts[-1]):
                 self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
-    def polygon(self, points: Sequence[Point], fill: Colour | None = None,
-                outline: Colour | None = None, width: float = 1) -> None:
+    def polygon(
+        self,
+        points: Sequence[Point],
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 1,
+    ) -> None:
         pts = [self.point(p) for p in points]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         self._mark((min(xs), min(ys), max(xs), max(ys)), self.px(width) + 1)
-        self.draw.polygon(pts, fill=fill, outline=outline,
-                          width=self.px(width) if outline else 0)
+        self.draw.polygon(pts, fill=fill, outline=outline, width=self.px(width) if outline else 0)
 
-    def text(self, p: Point, text: str, size: float, fill: Colour, bold: bool = False,
-             anchor: str = "mm", condensed: bool = False, halo: Colour | None = None,
-             halo_width: float = 0) -> None:
+    def text(
+        self,
+        p: Point,
+        text: str,
+        size: float,
+        fill: Colour,
+        bold: bool = False,
+        anchor: str = "mm",
+        condensed: bool = False,
+        halo: Colour | None = None,
+        halo_width: float = 0,
+    ) -> None:
         """Draw ``text`` with its ``anchor`` (Pillow anchors, centred by default) at ``p``,
         ringed ``halo_width`` wide in ``halo`` if given (a digit over a cross)."""
         at = self.point(p)
@@ -286,22 +326,33 @@ class Canvas:
             self.draw.text(at, text, fill=fill, font=face, anchor=anchor)
             return
         # What ImageDraw.text does for one line, with the glyphs' mask cached.
-        mask, offset = text_mask(text, self.px(size), bold, condensed, anchor,
-                                 (math.modf(at[0])[0], math.modf(at[1])[0]))
+        mask, offset = text_mask(
+            text, self.px(size), bold, condensed, anchor, (math.modf(at[0])[0], math.modf(at[1])[0])
+        )
         x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
         self._mark((x, y, x + mask.width, y + mask.height))
         self.draw.bitmap((x, y), mask, fill=fill)
 
-    def ring(self, at: Point, text: str, size: float, fill: Colour, bold: bool, anchor: str,
-             condensed: bool, width: float) -> None:
+    def ring(
+        self,
+        at: Point,
+        text: str,
+        size: float,
+        fill: Colour,
+        bold: bool,
+        anchor: str,
+        condensed: bool,
+        width: float,
+    ) -> None:
         """The ring ``width`` wide around ``text`` at image point ``at`` (see :meth:`text`),
         from a cached mask of the glyphs and their ring."""
         stroke = self.px(width)
         if at[0] < 0 or at[1] < 0:  # off the image's left or top: not worth a mask
             face = theme.font(self.px(size), bold, condensed)
             self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2)
-            self.draw.text(at, text, fill=fill, font=face, anchor=anchor, stroke_width=stroke,
-                           stroke_fill=fill)
+            self.draw.text(
+                at, text, fill=fill, font=face, anchor=anchor, stroke_width=stroke, stroke_fill=fill
+            )
             return
         start = (math.modf(at[0])[0], math.modf(at[1])[0])
         mask, offset = text_mask(text, self.px(size), bold, condensed, anchor, start, stroke)
@@ -309,28 +360,39 @@ class Canvas:
         self._mark((x, y, x + mask.width, y + mask.height))
         self.draw.bitmap((x, y), mask, fill=fill)
 
-    def text_width(self, text: str, size: float, bold: bool = False,
-                   condensed: bool = False) -> float:
+    def text_width(
+        self, text: str, size: float, bold: bool = False, condensed: bool = False
+    ) -> float:
         """Width of ``text`` in this canvas's units."""
         return theme.text_length(text, self.px(size), bold, condensed) / self.scale
 
-    def fit_text(self, text: str, size: float, width: float, bold: bool = False,
-                 condensed: bool = False) -> float:
+    def fit_text(
+        self, text: str, size: float, width: float, bold: bool = False, condensed: bool = False
+    ) -> float:
         """The largest size up to ``size`` at which ``text`` fits ``width``."""
         while size > 8 and self.text_width(text, size, bold, condensed) > width:
             size -= 1
         return size
 
-    def label(self, p: Point, text: str, size: float, room: float, fill: Colour,
-              bold: bool = False, anchor: str = "mm") -> float:
+    def label(
+        self,
+        p: Point,
+        text: str,
+        size: float,
+        room: float,
+        fill: Colour,
+        bold: bool = False,
+        anchor: str = "mm",
+    ) -> float:
         """Draw words from the catalogue shrunk to fit ``room`` (the width of their box);
         returns the width drawn. A test checks every language's words against their room."""
         size = self.fit_text(text, size, room, bold)
         self.text(p, text, size, fill, bold, anchor)
         return self.text_width(text, size, bold)
 
-    def fit_name(self, text: str, size: float, width: float,
-                 bold: bool = False) -> tuple[str, float]:
+    def fit_name(
+        self, text: str, size: float, width: float, bold: bool = False
+    ) -> tuple[str, float]:
         """A player's name as shown (:func:`bot.render.fonts.short_name`: never cut up to
         16 characters) and the size, up to ``size``, at which it fits ``width``."""
         text = fonts.short_name(text)
@@ -366,8 +428,7 @@ class Canvas:
         return palette_png(out, colours=palette.entries())
 
 
-def draw_static(size: tuple[int, int], scale: float,
-                draw: Callable[[Canvas], None]) -> Image.Image:
+def draw_static(size: tuple[int, int], scale: float, draw: Callable[[Canvas], None]) -> Image.Image:
     """What ``draw`` draws on paper of ``size`` (image pixels), at ``scale``."""
     canvas = Canvas(Image.new("RGB", size, theme.PAPER), scale=scale)
     draw(canvas)
@@ -410,8 +471,15 @@ class Card:
 
 
 @lru_cache(maxsize=4096)
-def text_mask(text: str, size: int, bold: bool, condensed: bool, anchor: str,
-              start: tuple[float, float], stroke: int = 0) -> tuple[Image.Image, tuple[int, int]]:
+def text_mask(
+    text: str,
+    size: int,
+    bold: bool,
+    condensed: bool,
+    anchor: str,
+    start: tuple[float, float],
+    stroke: int = 0,
+) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased mask of ``text`` anchored ``start`` (fractions of a pixel, from 0
     to 1) right of and below a pixel's corner, and the offset of its top-left corner from
     that corner: the mask ImageDraw.text fills with the ink there, drawn once per text,
@@ -424,8 +492,15 @@ def text_mask(text: str, size: int, bold: bool, condensed: bool, anchor: str,
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     x, y = max(1, 2 - math.floor(left)), max(1, 2 - math.floor(top))
     mask = Image.new("L", (x + math.ceil(right) + 2, y + math.ceil(bottom) + 2))
-    ImageDraw.Draw(mask).text((x + start[0], y + start[1]), text, fill=255, font=face,
-                              anchor=anchor, stroke_width=stroke, stroke_fill=255)
+    ImageDraw.Draw(mask).text(
+        (x + start[0], y + start[1]),
+        text,
+        fill=255,
+        font=face,
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=255,
+    )
     box = mask.getbbox() or (x, y, x, y)
     return mask.crop(box), (box[0] - x, box[1] - y)
 
@@ -456,8 +531,9 @@ class Key:
         return self.hash
 
     def __eq__(self, other: object) -> bool:
-        return other is self or (isinstance(other, Key) and other.hash == self.hash
-                                 and other.value == self.value)
+        return other is self or (
+            isinstance(other, Key) and other.hash == self.hash and other.value == self.value
+        )
 
 
 KEYS: dict[Key, Key] = {}  # one per card layout, language and scale: a few dozen
@@ -527,14 +603,21 @@ class Marks:
         """The sprites kept aside that ``box`` reaches, and those that the box around
         them all reaches, and so on, in the order they were kept."""
         x0, y0, x1, y1 = box  # most reach none: one pass, without a call per sprite
-        found = [s for s in self.pending
-                 if x0 < s.box[2] and s.box[0] < x1 and y0 < s.box[3] and s.box[1] < y1]
+        found = [
+            s
+            for s in self.pending
+            if x0 < s.box[2] and s.box[0] < x1 and y0 < s.box[3] and s.box[1] < y1
+        ]
         grown = box
         more = found
         while more:
             for sprite in more:
-                grown = (min(grown[0], sprite.box[0]), min(grown[1], sprite.box[1]),
-                         max(grown[2], sprite.box[2]), max(grown[3], sprite.box[3]))
+                grown = (
+                    min(grown[0], sprite.box[0]),
+                    min(grown[1], sprite.box[1]),
+                    max(grown[2], sprite.box[2]),
+                    max(grown[3], sprite.box[3]),
+                )
             more = [s for s in self.pending if s not in found and overlap(grown, s.box)]
             found += more
         return [s for s in self.pending if s in found]
@@ -542,15 +625,28 @@ class Marks:
     def touches(self, box: IntBox) -> bool:
         """Whether ``box`` shares an output pixel with anything drawn on the image."""
         s = theme.SUPERSAMPLE
-        return any(overlap(box, (int(b[0]) // s * s, int(b[1]) // s * s,
-                                 (int(b[2]) // s + 1) * s, (int(b[3]) // s + 1) * s))
-                   for b in self.dirty)
+        return any(
+            overlap(
+                box,
+                (
+                    int(b[0]) // s * s,
+                    int(b[1]) // s * s,
+                    (int(b[2]) // s + 1) * s,
+                    (int(b[3]) // s + 1) * s,
+                ),
+            )
+            for b in self.dirty
+        )
 
     def draw_pending(self, b: Box) -> None:
         """Draw the sprites kept aside that share an output pixel with ``b``."""
         s = theme.SUPERSAMPLE
-        grid = (int(b[0]) // s * s, int(b[1]) // s * s, (int(b[2]) // s + 1) * s,
-                (int(b[3]) // s + 1) * s)
+        grid = (
+            int(b[0]) // s * s,
+            int(b[1]) // s * s,
+            (int(b[2]) // s + 1) * s,
+            (int(b[3]) // s + 1) * s,
+        )
         hit = [sprite for sprite in self.pending if overlap(grid, sprite.box)]
         for sprite in hit:
             self.pending.remove(sprite)
@@ -573,8 +669,7 @@ def shifted(b: Box, by: Point) -> Box:
 STRIP = 32  # dirty boxes are merged per horizontal strip of this many image pixels
 
 
-def merged(boxes: list[Box], size: tuple[int, int], align: int) -> list[tuple[int, int, int,
-                                                                             int]]:
+def merged(boxes: list[Box], size: tuple[int, int], align: int) -> list[tuple[int, int, int, int]]:
     """``boxes`` clipped to ``size`` and merged into one box per horizontal strip they
     touch, on multiples of ``align``: few crops, each a whole block of the box filter."""
     strips = -(-size[1] // STRIP)
@@ -599,13 +694,14 @@ def merged(boxes: list[Box], size: tuple[int, int], align: int) -> list[tuple[in
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as a palette PNG (adaptive palette, zlib level
     ``theme.PNG_COMPRESS_LEVEL``)."""
-    return palette_png(image.quantize(colors=theme.PALETTE_COLOURS,
-                                      method=Image.Quantize.FASTOCTREE,
-                                      dither=Image.Dither.NONE))
+    return palette_png(
+        image.quantize(
+            colors=theme.PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    )
 
 
-def palette_png(image: Image.Image, level: int | None = None,
-                colours: int | None = None) -> bytes:
+def palette_png(image: Image.Image, level: int | None = None, colours: int | None = None) -> bytes:
     """Encode a palette image as it is, at compression ``level``
     (``theme.PNG_COMPRESS_LEVEL`` unless given), with its first ``colours`` palette
     entries (those it uses unless given)."""
@@ -620,9 +716,12 @@ class ImageCache(Generic[T]):
     build it, and the first one stored wins.
     """
 
-    def __init__(self, maxsize: int,
-                 dependents: Sequence[ImageCache[Any] | ImagePool] = (),
-                 max_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        maxsize: int,
+        dependents: Sequence[ImageCache[Any] | ImagePool] = (),
+        max_bytes: int | None = None,
+    ) -> None:
         self.maxsize = maxsize
         self.max_bytes = max_bytes
         self.dependents = dependents  # caches of images drawn over these: cleared with them
@@ -644,8 +743,8 @@ class ImageCache(Generic[T]):
                 self.bytes += held(image)
             self._images.move_to_end(key)
             while len(self._images) > self.maxsize or (
-                    self.max_bytes is not None and self.bytes > self.max_bytes
-                    and len(self._images) > 1):
+                self.max_bytes is not None and self.bytes > self.max_bytes and len(self._images) > 1
+            ):
                 _, dropped = self._images.popitem(last=False)
                 self.bytes -= held(dropped)
         return image
@@ -689,7 +788,8 @@ REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
 # kept is drawn again (about 9 ms). Emptied, they empty the caches of what is drawn over
 # printed parts too.
 STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
-    maxsize=2, dependents=[CARD_SPRITES, CARDS, REDRAWN])
+    maxsize=2, dependents=[CARD_SPRITES, CARDS, REDRAWN]
+)
 # The cards at output size in the fixed palette, what every sheet and board is composed on:
 # 0.5 MB a sheet (one byte a pixel), one per layout and language.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=8, max_bytes=4 * 2**20)

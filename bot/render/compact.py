@@ -158,8 +158,15 @@ class CompactLayout:
     def width_for(self, cell: int, size: float) -> int:
         points = measure(self.widest, size, bold=True, condensed=True) + 16
         lock = self.lock_width(cell) + GAP if self.lock else 0
-        return math.ceil(2 * EDGE + 2 * PAD + LABEL + LABEL_GAP + self.slots * (cell + GAP) + lock
-                         + (points if self.points_inline else 0))
+        return math.ceil(
+            2 * EDGE
+            + 2 * PAD
+            + LABEL
+            + LABEL_GAP
+            + self.slots * (cell + GAP)
+            + lock
+            + (points if self.points_inline else 0)
+        )
 
     @staticmethod
     def lock_width(cell: int) -> int:
@@ -234,15 +241,23 @@ def digit_height(size: float) -> float:
 SPRITES: ImageCache[Image.Image] = ImageCache(maxsize=4096, max_bytes=4 * 2**20)
 
 
-def sprite(key: Hashable, size: tuple[int, int], background: Colour,
-           draw: Callable[[Canvas], None], leaderboard: bool = False) -> Image.Image:
+def sprite(
+    key: Hashable,
+    size: tuple[int, int],
+    background: Colour,
+    draw: Callable[[Canvas], None],
+    leaderboard: bool = False,
+) -> Image.Image:
     """An output-size palette image of what ``draw`` draws on ``background``, drawn
     supersampled and mapped to the palette (the leaderboard's if asked) once per ``key``."""
+
     def build() -> Image.Image:
         canvas = Canvas.new(size[0], size[1], background)
         draw(canvas)
-        return palette.to_palette(canvas.image.reduce(theme.SUPERSAMPLE),
-                                  palette.palette_image(leaderboard))
+        return palette.to_palette(
+            canvas.image.reduce(theme.SUPERSAMPLE), palette.palette_image(leaderboard)
+        )
+
     return SPRITES.get((key, size, background, leaderboard), build)
 
 
@@ -256,8 +271,9 @@ class Surface:
     def __init__(self, width: int, height: int, leaderboard: bool = False) -> None:
         self.leaderboard = leaderboard
         self.key = (width, height, leaderboard)
-        self.image = SURFACES.take(self.key, lambda: palette.new_image(
-            width, height, leaderboard=leaderboard))
+        self.image = SURFACES.take(
+            self.key, lambda: palette.new_image(width, height, leaderboard=leaderboard)
+        )
         self.image.paste(palette.index(theme.PAPER, leaderboard), (0, 0, width, height))
         self.draw = ImageDraw.Draw(self.image)
 
@@ -277,28 +293,52 @@ class Surface:
         self.image.paste(tile, (round(x), round(y)))
 
     def rect(self, b: Box, fill: Colour) -> None:
-        self.draw.rectangle((round(b[0]), round(b[1]), round(b[2]) - 1, round(b[3]) - 1),
-                            fill=palette.index(fill, self.leaderboard))
+        self.draw.rectangle(
+            (round(b[0]), round(b[1]), round(b[2]) - 1, round(b[3]) - 1),
+            fill=palette.index(fill, self.leaderboard),
+        )
 
-    def text(self, p: tuple[float, float], text: str, size: float, fill: Colour,
-             bold: bool = False, anchor: str = "lm", condensed: bool = False,
-             ground: Colour = theme.PAPER) -> None:
+    def text(
+        self,
+        p: tuple[float, float],
+        text: str,
+        size: float,
+        fill: Colour,
+        bold: bool = False,
+        anchor: str = "lm",
+        condensed: bool = False,
+        ground: Colour = theme.PAPER,
+    ) -> None:
         """``text`` on a patch of ``ground`` (the colour under it); ``anchor`` is "lm",
         "mm" or "rm" (left, centre or right, middle)."""
         width = math.ceil(measure(text, size, bold, condensed)) + 2
         height = math.ceil(size * 1.3)
-        tile = sprite(("text", text, size, fill, bold, condensed), (width, height), ground,
-                      lambda c: c.text((width / 2, height / 2), text, size, fill, bold=bold,
-                                       condensed=condensed), self.leaderboard)
+        tile = sprite(
+            ("text", text, size, fill, bold, condensed),
+            (width, height),
+            ground,
+            lambda c: c.text(
+                (width / 2, height / 2), text, size, fill, bold=bold, condensed=condensed
+            ),
+            self.leaderboard,
+        )
         x = {"l": p[0] - 1, "m": p[0] - width / 2, "r": p[0] - width + 1}[anchor[0]]
         self.paste(tile, x, p[1] - height / 2)
 
     def width_of(self, text: str, size: float, bold: bool = False) -> float:
         return measure(text, size, bold)
 
-    def label(self, p: tuple[float, float], text: str, size: float, room: float,
-              fill: Colour, bold: bool = False, anchor: str = "lm",
-              ground: Colour = theme.PAPER) -> float:
+    def label(
+        self,
+        p: tuple[float, float],
+        text: str,
+        size: float,
+        room: float,
+        fill: Colour,
+        bold: bool = False,
+        anchor: str = "lm",
+        ground: Colour = theme.PAPER,
+    ) -> float:
         """Words from the catalogue shrunk to fit ``room`` wide; returns the width drawn
         (see :meth:`bot.render.canvas.Canvas.label`)."""
         while size > 8 and self.width_of(text, size, bold) > room:
@@ -315,16 +355,25 @@ class Surface:
         return text, size
 
 
-def draw_block(surface: Surface, layout: CompactLayout, game: Game, player: int, name: str,
-               x: float, y: float, active: bool = False,
-               latest: Iterable[Cell] = ()) -> None:
+def draw_block(
+    surface: Surface,
+    layout: CompactLayout,
+    game: Game,
+    player: int,
+    name: str,
+    x: float,
+    y: float,
+    active: bool = False,
+    latest: Iterable[Cell] = (),
+) -> None:
     """``player``'s compact sheet with its top-left corner at (x, y)."""
     width = layout.width - 2 * EDGE
     ground = ACTIVE_FILL if active else theme.PAPER
     if active:
         surface.rect((x, y, x + width, y + layout.block_height), theme.INK)
-        surface.rect((x + FRAME, y + FRAME, x + width - FRAME, y + layout.block_height - FRAME),
-                     ground)
+        surface.rect(
+            (x + FRAME, y + FRAME, x + width - FRAME, y + layout.block_height - FRAME), ground
+        )
     score = game.scores()[player]
     draw_header(surface, layout, game, player, name, score.total, x, y, active, ground)
     marked = set(latest)
@@ -336,12 +385,14 @@ def draw_block(surface: Surface, layout: CompactLayout, game: Game, player: int,
         if layout.points_inline:
             draw_points(surface, layout, score.rows[row], x, top, ground)
     if not layout.points_inline:
-        draw_points_line(surface, layout, score.rows, x, y + layout.row_top(len(layout.rows)),
-                         ground)
+        draw_points_line(
+            surface, layout, score.rows, x, y + layout.row_top(len(layout.rows)), ground
+        )
 
 
-def draw_chip(surface: Surface, row: str, x: float, top: float, height: int,
-              ground: Colour) -> None:
+def draw_chip(
+    surface: Surface, row: str, x: float, top: float, height: int, ground: Colour
+) -> None:
     """The row's letter on a chip of its colour: rows stay apart without colour."""
     colours = row_colours(row)
     ink = theme.INK if row in theme.LIGHT_BANDS else theme.PAPER
@@ -350,29 +401,54 @@ def draw_chip(surface: Surface, row: str, x: float, top: float, height: int,
     def draw(c: Canvas) -> None:
         c.rect((0, 0, LABEL, height), fill=colours.band, radius=6)
         c.label((LABEL / 2 + 0.5, height / 2), letter, LETTER_SIZE, LABEL - 4, ink, bold=True)
+
     surface.paste(sprite(("chip", row, letter), (LABEL, height), ground, draw), x, top)
 
 
-def draw_points_line(surface: Surface, layout: CompactLayout, points: Mapping[str, int],
-                     x: float, top: float, ground: Colour) -> None:
+def draw_points_line(
+    surface: Surface,
+    layout: CompactLayout,
+    points: Mapping[str, int],
+    x: float,
+    top: float,
+    ground: Colour,
+) -> None:
     """Each row's points in a line under the rows (long rows): chip, then points."""
     height = layout.cell[1]
     mid = top + height / 2
     left = x + PAD
     w = layout.word
-    left += surface.label((left, mid), t("image.points"), w(INFO_SIZE), w(WORD_ROOM),
-                          theme.MUTED, ground=ground) + w(12)
+    left += surface.label(
+        (left, mid), t("image.points"), w(INFO_SIZE), w(WORD_ROOM), theme.MUTED, ground=ground
+    ) + w(12)
     for row in layout.rows:
         draw_chip(surface, row, left, top, height, ground)
         left += LABEL + 6
         value = signed(points[row])
-        surface.text((left, mid), value, layout.digit_size, theme.INK, bold=True,
-                     condensed=True, ground=ground)
+        surface.text(
+            (left, mid),
+            value,
+            layout.digit_size,
+            theme.INK,
+            bold=True,
+            condensed=True,
+            ground=ground,
+        )
         left += measure(value, layout.digit_size, True, True) + w(18)
 
 
-def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int, name: str,
-                total: int, x: float, y: float, active: bool, ground: Colour) -> None:
+def draw_header(
+    surface: Surface,
+    layout: CompactLayout,
+    game: Game,
+    player: int,
+    name: str,
+    total: int,
+    x: float,
+    y: float,
+    active: bool,
+    ground: Colour,
+) -> None:
     """Two lines. The name's: the name (with a ▶ for the active player) and, right, the
     total; nothing else shares it, so names are whole (see :func:`draw_name`). The
     info line: "to play", lucky numbers or pawn left, the penalty boxes right."""
@@ -385,26 +461,50 @@ def draw_header(surface: Surface, layout: CompactLayout, game: Game, player: int
         left += surface.width_of("▶ ", w(NAME_SIZE), True)
     right = x + layout.width - 2 * EDGE - PAD
     value = signed(total)
-    surface.text((right, mid), value, w(NAME_SIZE + 2), theme.INK, bold=True, anchor="rm",
-                 ground=ground)
+    surface.text(
+        (right, mid), value, w(NAME_SIZE + 2), theme.INK, bold=True, anchor="rm", ground=ground
+    )
     right -= surface.width_of(value, w(NAME_SIZE + 2), True) + w(6)
-    right -= surface.label((right, mid), t("image.total"), w(INFO_SIZE), w(WORD_ROOM),
-                           theme.MUTED, anchor="rm", ground=ground) + w(14)
+    right -= surface.label(
+        (right, mid),
+        t("image.total"),
+        w(INFO_SIZE),
+        w(WORD_ROOM),
+        theme.MUTED,
+        anchor="rm",
+        ground=ground,
+    ) + w(14)
     draw_name(surface, (left, mid), name, w(NAME_SIZE), right - left, theme.INK, ground=ground)
     info = y + w(NAME_LINE + INFO_LINE / 2)
-    right = draw_marks(surface, layout, game, player, x + layout.width - 2 * EDGE - PAD, info,
-                       ground)
+    right = draw_marks(
+        surface, layout, game, player, x + layout.width - 2 * EDGE - PAD, info, ground
+    )
     left = inset
     extra = [*([(t("image.to_play"), True)] if active else []), (header_info(game, player), False)]
     extra = [(text, bold) for text, bold in extra if text]
     for k, (text, bold) in enumerate(extra):
         room = (right - left) / (len(extra) - k) - w(16)
-        left += surface.label((left, info), text, w(INFO_SIZE), min(w(INFO_ROOM), room),
-                              theme.INK, bold=bold, ground=ground) + w(16)
+        left += surface.label(
+            (left, info),
+            text,
+            w(INFO_SIZE),
+            min(w(INFO_ROOM), room),
+            theme.INK,
+            bold=bold,
+            ground=ground,
+        ) + w(16)
 
 
-def draw_name(surface: Surface, p: tuple[float, float], name: str, size: float, room: float,
-              fill: Colour, bold: bool = True, ground: Colour = theme.PAPER) -> None:
+def draw_name(
+    surface: Surface,
+    p: tuple[float, float],
+    name: str,
+    size: float,
+    room: float,
+    fill: Colour,
+    bold: bool = True,
+    ground: Colour = theme.PAPER,
+) -> None:
     """A player's name, left-aligned at ``p``: whole up to 16 characters, shrunk to fit
     ``room`` (see :func:`bot.render.fonts.short_name`)."""
     text, fitted = surface.fit(name, size, room, bold)
@@ -418,13 +518,21 @@ def header_info(game: Game, player: int) -> str:
         return t("image.header_lucky", a=a, b=b)
     if game.has_board:
         assert isinstance(game, OnBoardGame)  # the one variant with a board
-        return t("image.header_pawn", position=game.pawn_positions()[player],
-                 bonus=game.bonus(player))
+        return t(
+            "image.header_pawn", position=game.pawn_positions()[player], bonus=game.bonus(player)
+        )
     return ""
 
 
-def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
-               right: float, mid: float, ground: Colour) -> float:
+def draw_marks(
+    surface: Surface,
+    layout: CompactLayout,
+    game: Game,
+    player: int,
+    right: float,
+    mid: float,
+    ground: Colour,
+) -> float:
     """Penalty (or failed-throw) boxes, as many crossed as taken, ending at ``right``,
     after their caption; returns where the caption begins."""
     sheet = game.sheets[player]
@@ -439,12 +547,26 @@ def draw_marks(surface: Surface, layout: CompactLayout, game: Game, player: int,
     for k in reversed(range(limit)):
         right -= side
         crossed = k < count
-        surface.paste(sprite(("mark", crossed), (side, side), ground,
-                             partial(draw_mark, crossed=crossed, side=side)),
-                      right, mid - side / 2)
+        surface.paste(
+            sprite(
+                ("mark", crossed),
+                (side, side),
+                ground,
+                partial(draw_mark, crossed=crossed, side=side),
+            ),
+            right,
+            mid - side / 2,
+        )
         right -= w(4)
-    width = surface.label((right - 2, mid), caption, w(INFO_SIZE), w(WORD_ROOM), theme.MUTED,
-                          anchor="rm", ground=ground)
+    width = surface.label(
+        (right - 2, mid),
+        caption,
+        w(INFO_SIZE),
+        w(WORD_ROOM),
+        theme.MUTED,
+        anchor="rm",
+        ground=ground,
+    )
     return right - width - w(16)
 
 
@@ -457,16 +579,28 @@ def draw_mark(canvas: Canvas, crossed: bool, side: int) -> None:
         icons.cross(canvas, b, width=2.2 * scale, halo=None, reach=0.12)
 
 
-def draw_band(surface: Surface, layout: CompactLayout, x: float, top: float, start: float,
-              end: float, band: Colour, ground: Colour) -> None:
+def draw_band(
+    surface: Surface,
+    layout: CompactLayout,
+    x: float,
+    top: float,
+    start: float,
+    end: float,
+    band: Colour,
+    ground: Colour,
+) -> None:
     """A row's band from ``start`` to ``end`` (block coordinates)."""
     w, h = round(end - start), layout.cell[1]
-    surface.paste(sprite(("band", band), (w, h), ground,
-                         lambda c: c.rect((0, 0, w, h), fill=band, radius=6)), x + start, top)
+    surface.paste(
+        sprite(("band", band), (w, h), ground, lambda c: c.rect((0, 0, w, h), fill=band, radius=6)),
+        x + start,
+        top,
+    )
 
 
-def draw_points(surface: Surface, layout: CompactLayout, points: int, x: float, top: float,
-                ground: Colour) -> None:
+def draw_points(
+    surface: Surface, layout: CompactLayout, points: int, x: float, top: float, ground: Colour
+) -> None:
     """The row's points in a framed box at the end of its line."""
     left, right = layout.points_box
     size = (right - left, layout.cell[1])
@@ -474,14 +608,30 @@ def draw_points(surface: Surface, layout: CompactLayout, points: int, x: float, 
     digits = layout.digit_size
 
     def draw(c: Canvas) -> None:
-        c.rect((0.5, 0.5, size[0] - 0.5, size[1] - 0.5), fill=theme.PAPER, outline=theme.INK,
-               width=1.5, radius=6)
+        c.rect(
+            (0.5, 0.5, size[0] - 0.5, size[1] - 0.5),
+            fill=theme.PAPER,
+            outline=theme.INK,
+            width=1.5,
+            radius=6,
+        )
         c.text((size[0] / 2, size[1] / 2), text, digits, theme.INK, bold=True, condensed=True)
+
     surface.paste(sprite(("points", text, digits), size, ground, draw), x + left, top)
 
 
-def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: int, i: int,
-                   row: str, x: float, top: float, marked: set[Cell], ground: Colour) -> None:
+def draw_qwixx_row(
+    surface: Surface,
+    layout: CompactLayout,
+    game: Game,
+    player: int,
+    i: int,
+    row: str,
+    x: float,
+    top: float,
+    marked: set[Cell],
+    ground: Colour,
+) -> None:
     """A row's band, cells (open, crossed, struck, ringed when latest) and lock."""
     sheet = game.sheets[player]
     closed = row in game.closed_rows()
@@ -492,20 +642,30 @@ def draw_qwixx_row(surface: Surface, layout: CompactLayout, game: Game, player: 
     lock_w = layout.lock_width(cw)
     colours = row_colours(row)
     band = blend(colours.band, theme.CLOSED_BAND, 0.6) if closed else colours.band
-    draw_band(surface, layout, x, top, layout.cell_x(0) - 3, layout.lock_x(i) + lock_w + 2,
-              band, ground)
+    draw_band(
+        surface, layout, x, top, layout.cell_x(0) - 3, layout.lock_x(i) + lock_w + 2, band, ground
+    )
     for j, number in enumerate(numbers):
-        state = "crossed" if number in crossed else (
-            "skipped" if closed or j < last else "open")
+        state = "crossed" if number in crossed else ("skipped" if closed or j < last else "open")
         look = (row, number, state, (row, number) in marked, layout.digit_size)
-        surface.paste(sprite(("cell", *look), (cw, ch), band,
-                             partial(draw_cell, look=look, w=cw, h=ch)),
-                      x + layout.cell_x(j), top)
+        surface.paste(
+            sprite(("cell", *look), (cw, ch), band, partial(draw_cell, look=look, w=cw, h=ch)),
+            x + layout.cell_x(j),
+            top,
+        )
     lock = ("lock", row, row in sheet.locks, closed)
-    surface.paste(sprite(lock, (lock_w, ch), band,
-                         lambda c: draw_lock(c, (0, 0, lock_w, ch), row_colours(row), closed,
-                                             lock[2], compact=True)),
-                  x + layout.lock_x(i), top)
+    surface.paste(
+        sprite(
+            lock,
+            (lock_w, ch),
+            band,
+            lambda c: draw_lock(
+                c, (0, 0, lock_w, ch), row_colours(row), closed, lock[2], compact=True
+            ),
+        ),
+        x + layout.lock_x(i),
+        top,
+    )
 
 
 def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h: int) -> None:
@@ -514,8 +674,11 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
     row, number, state, latest, size = look
     colours = row_colours(row)
     b: Box = (0, 0, w, h)
-    fill = {"open": colours.cell, "skipped": theme.SKIPPED_CELL,
-            "crossed": blend(colours.cell, colours.band, theme.CROSSED_TINT)}[state]
+    fill = {
+        "open": colours.cell,
+        "skipped": theme.SKIPPED_CELL,
+        "crossed": blend(colours.cell, colours.band, theme.CROSSED_TINT),
+    }[state]
     canvas.rect(b, fill=fill, radius=5)
     ink = theme.SKIPPED_INK if state == "skipped" else colours.ink
     text = str(number)
@@ -523,36 +686,68 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
     crossed = state == "crossed"
     if crossed:
         draw_cell_cross(canvas, b, size)
-    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True,
-                halo=fill if crossed else None, halo_width=cross_halo(fitted))
+    canvas.text(
+        (w / 2, h / 2),
+        text,
+        fitted,
+        ink,
+        bold=True,
+        condensed=True,
+        halo=fill if crossed else None,
+        halo_width=cross_halo(fitted),
+    )
     if state == "skipped":
         canvas.line(((w * 0.18, h * 0.82), (w * 0.82, h * 0.18)), theme.SKIPPED_STROKE, 2.5)
     if latest:
-        canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
-                    radius=5)
+        canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3, radius=5)
 
 
-
-
-def draw_qwinto_row(surface: Surface, layout: CompactLayout, game: Game, player: int, i: int,
-                    row: str, x: float, top: float, marked: set[Cell], ground: Colour) -> None:
+def draw_qwinto_row(
+    surface: Surface,
+    layout: CompactLayout,
+    game: Game,
+    player: int,
+    i: int,
+    row: str,
+    x: float,
+    top: float,
+    marked: set[Cell],
+    ground: Colour,
+) -> None:
     """A Qwinto row across its own grid columns: written numbers, the blank field."""
     geometry = qwinto_rules.GEOMETRY[row]
     written = game.sheets[player].fields[row]
     cw, ch = layout.cell[0], layout.cell[1]
     band = row_colours(row).band
-    draw_band(surface, layout, x, top, layout.cell_x(geometry.first) - 3,
-              layout.cell_x(geometry.last) + cw + 3, band, ground)
+    draw_band(
+        surface,
+        layout,
+        x,
+        top,
+        layout.cell_x(geometry.first) - 3,
+        layout.cell_x(geometry.last) + cw + 3,
+        band,
+        ground,
+    )
     for column in geometry.span:
-        look = (row, written.get(column), column == geometry.blank,
-                column in geometry.pentagons, (row, column) in marked, layout.digit_size)
-        surface.paste(sprite(("field", *look), (cw, ch), band,
-                             partial(draw_field, look=look, w=cw, h=ch)),
-                      x + layout.cell_x(column), top)
+        look = (
+            row,
+            written.get(column),
+            column == geometry.blank,
+            column in geometry.pentagons,
+            (row, column) in marked,
+            layout.digit_size,
+        )
+        surface.paste(
+            sprite(("field", *look), (cw, ch), band, partial(draw_field, look=look, w=cw, h=ch)),
+            x + layout.cell_x(column),
+            top,
+        )
 
 
-def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, float], w: int,
-               h: int) -> None:
+def draw_field(
+    canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, float], w: int, h: int
+) -> None:
     """A Qwinto field as on the sheet: the blank one with the row's letter, the bonus
     fields pentagons; white once written, with the number; ringed when just written."""
     row, number, blank, pentagon, latest, size = look
@@ -569,24 +764,37 @@ def draw_field(canvas: Canvas, look: tuple[str, int | None, bool, bool, bool, fl
     if number is not None:
         text = str(number)
         fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
-        canvas.text(field_centre(b, pentagon), text, fitted, theme.INK, bold=True,
-                    condensed=True)
+        canvas.text(field_centre(b, pentagon), text, fitted, theme.INK, bold=True, condensed=True)
     if latest:
-        canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3,
-                    radius=5)
+        canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3, radius=5)
 
 
 def blocks_height(layout: CompactLayout, count: int) -> int:
     return count * layout.block_height + (count - 1) * BLOCK_GAP
 
 
-def draw_blocks(surface: Surface, layout: CompactLayout, game: Game,
-                order: Iterable[int], names: Mapping[int, str], top: float,
-                active: int | None = None,
-                latest: Mapping[int, Iterable[Cell]] | None = None) -> None:
+def draw_blocks(
+    surface: Surface,
+    layout: CompactLayout,
+    game: Game,
+    order: Iterable[int],
+    names: Mapping[int, str],
+    top: float,
+    active: int | None = None,
+    latest: Mapping[int, Iterable[Cell]] | None = None,
+) -> None:
     """Every player in ``order``, one block under the other from ``top``."""
     y = top
     for player in order:
-        draw_block(surface, layout, game, player, names.get(player) or f"Player {player}",
-                   EDGE, y, player == active, (latest or {}).get(player, ()))
+        draw_block(
+            surface,
+            layout,
+            game,
+            player,
+            names.get(player) or f"Player {player}",
+            EDGE,
+            y,
+            player == active,
+            (latest or {}).get(player, ()),
+        )
         y += layout.block_height + BLOCK_GAP

@@ -77,8 +77,15 @@ def qwixx_lines(game: Game, player: int, score: Score) -> list[str]:
         crossed = ", ".join(map(str, sheet.crossed[row])) or t("describe.crossed_none")
         marks = [t("describe.lock_crossed")] if row in sheet.locks else []
         marks += [t("describe.row_closed")] if row in closed else []
-        lines.append(t("describe.qwixx_row_points", row=row_word(row), numbers=crossed,
-                       marks="".join(f" · {m}" for m in marks), points=points(score.rows[row])))
+        lines.append(
+            t(
+                "describe.qwixx_row_points",
+                row=row_word(row),
+                numbers=crossed,
+                marks="".join(f" · {m}" for m in marks),
+                points=points(score.rows[row]),
+            )
+        )
     if game.has_lucky_numbers:
         a, b = game.lucky_numbers(player)
         lines.append(t("describe.lucky", a=a, b=b))
@@ -86,8 +93,14 @@ def qwixx_lines(game: Game, player: int, score: Score) -> list[str]:
         lines.append(pawn_line(game, player, game.pawn_positions()[player]))
     assert isinstance(game, QwixxGame)  # every other variant is of the Qwixx family
     limit = game.rules.penalty_limit
-    lines.append(t("describe.penalties", count=sheet.penalties, limit=limit,
-                   points=signed(score.penalty_points)))
+    lines.append(
+        t(
+            "describe.penalties",
+            count=sheet.penalties,
+            limit=limit,
+            points=signed(score.penalty_points),
+        )
+    )
     return lines
 
 
@@ -95,8 +108,13 @@ def pawn_line(game: Any, player: int, position: int) -> str:
     if position == 0:
         return t("describe.pawn_start")
     field = game.board.fields[position - 1]
-    return t("describe.pawn", position=position, row=row_word(field.colour),
-             number=field.number, bonus=game.bonus(player))
+    return t(
+        "describe.pawn",
+        position=position,
+        row=row_word(field.colour),
+        number=field.number,
+        bonus=game.bonus(player),
+    )
 
 
 def qwinto_lines(game: Game, player: int, score: Score) -> list[str]:
@@ -104,14 +122,29 @@ def qwinto_lines(game: Game, player: int, score: Score) -> list[str]:
     lines = []
     for row in QWINTO_ROWS:
         written = sheet.fields[row]
-        fields = " ".join(str(written[c]) if c in written else t("describe.empty_field")
-                          for c in GEOMETRY[row].columns)
-        lines.append(t("describe.qwinto_row_points", row=row_word(row), fields=fields,
-                       count=len(written), size=len(GEOMETRY[row].columns),
-                       points=points(score.rows[row])))
+        fields = " ".join(
+            str(written[c]) if c in written else t("describe.empty_field")
+            for c in GEOMETRY[row].columns
+        )
+        lines.append(
+            t(
+                "describe.qwinto_row_points",
+                row=row_word(row),
+                fields=fields,
+                count=len(written),
+                size=len(GEOMETRY[row].columns),
+                points=points(score.rows[row]),
+            )
+        )
     lines.append(t("describe.bonus", points=score.bonus))
-    lines.append(t("describe.failed", count=sheet.failed, limit=FAILED_LIMIT,
-                   points=signed(score.penalty_points)))
+    lines.append(
+        t(
+            "describe.failed",
+            count=sheet.failed,
+            limit=FAILED_LIMIT,
+            points=signed(score.penalty_points),
+        )
+    )
     return lines
 
 
@@ -123,23 +156,41 @@ def table_text(game: Game, names: Mapping[int, str]) -> str:
     (numbers written per row in Qwinto); the active player is marked."""
     scores = game.scores()
     active = game.decision().active
-    return "\n".join(player_summary(game, p, name_of(names, p), scores[p], p == active)
-                     for p in game.players)
+    return "\n".join(
+        player_summary(game, p, name_of(names, p), scores[p], p == active) for p in game.players
+    )
 
 
 def player_summary(game: Game, player: int, name: str, score: Score, active: bool) -> str:
     sheet = game.sheets[player]
     mark = t("describe.active_mark") if active else ""
     if game.variant == QWINTO:
-        counts = ", ".join(t("describe.row_count", row=row_word(r), count=len(sheet.fields[r]))
-                           for r in QWINTO_ROWS)
-        return t("describe.table_qwinto_points", mark=mark, name=name,
-                 points=points(score.total), failed=sheet.failed, rows=counts)
-    counts = ", ".join(t("describe.row_count", row=row_word(r), count=len(sheet.crossed[r]))
-                       for r in qwixx_rows(game))
+        counts = ", ".join(
+            t("describe.row_count", row=row_word(r), count=len(sheet.fields[r]))
+            for r in QWINTO_ROWS
+        )
+        return t(
+            "describe.table_qwinto_points",
+            mark=mark,
+            name=name,
+            points=points(score.total),
+            failed=sheet.failed,
+            rows=counts,
+        )
+    counts = ", ".join(
+        t("describe.row_count", row=row_word(r), count=len(sheet.crossed[r]))
+        for r in qwixx_rows(game)
+    )
     locks = ", ".join(map(row_word, sheet.locks)) or t("describe.locks_none")
-    return t("describe.table_qwixx_points", mark=mark, name=name, points=points(score.total),
-             penalties=sheet.penalties, locks=locks, rows=counts)
+    return t(
+        "describe.table_qwixx_points",
+        mark=mark,
+        name=name,
+        points=points(score.total),
+        penalties=sheet.penalties,
+        locks=locks,
+        rows=counts,
+    )
 
 
 # --- alt text of each image -------------------------------------------------------
@@ -156,8 +207,12 @@ def table_alt(game: Game, names: Mapping[int, str]) -> str:
     if decision.active is None:
         head = t("describe.table_final", title=game.title)
     else:
-        head = t("describe.table_title", title=game.title, turn=decision.turn,
-                 active=name_of(names, decision.active))
+        head = t(
+            "describe.table_title",
+            title=game.title,
+            turn=decision.turn,
+            active=name_of(names, decision.active),
+        )
     return fit(head + "\n" + table_text(game, names))
 
 
@@ -165,8 +220,10 @@ def dice_alt(dice: Mapping[str, int]) -> str:
     """The description of :func:`bot.render.render_dice`'s image: each die, and the sum
     that matters: the white dice's in the Qwixx games (what every player may use), the
     thrown dice's in Qwinto (which has no white dice)."""
-    parts = ", ".join(t("describe.die", colour=row_word(colour_of(die)), value=value)
-                      for die, value in dice.items())
+    parts = ", ".join(
+        t("describe.die", colour=row_word(colour_of(die)), value=value)
+        for die, value in dice.items()
+    )
     white = [value for die, value in dice.items() if colour_of(die) == "white"]
     if white:
         return fit(t("describe.dice_white", dice=parts, total=sum(white)))
@@ -194,9 +251,17 @@ def scoreboard_alt(game: Game, names: Mapping[int, str]) -> str:
     for standing in game.ranking():
         score = scores[standing.player]
         rows = ", ".join(f"{row_word(r)} {v}" for r, v in score.rows.items())
-        lines.append(t("describe.scoreboard_line", rank=standing.rank,
-                       name=name_of(names, standing.player), total=signed(score.total),
-                       rows=rows, bonus=score.bonus, penalty=signed(score.penalty_points)))
+        lines.append(
+            t(
+                "describe.scoreboard_line",
+                rank=standing.rank,
+                name=name_of(names, standing.player),
+                total=signed(score.total),
+                rows=rows,
+                bonus=score.bonus,
+                penalty=signed(score.penalty_points),
+            )
+        )
     return fit("\n".join(lines))
 
 

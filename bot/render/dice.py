@@ -66,8 +66,12 @@ def sum_box(dice: dict[str, int]) -> Box:
     right = max((b[2] for b in boxes.values()), default=theme.MARGIN)
     text = f"= {sum(dice.values())}"
     width = measure(text, theme.DICE_SUM_SIZE, bold=True)
-    return (right + theme.DIE_GROUP_GAP, theme.MARGIN,
-            right + theme.DIE_GROUP_GAP + width, theme.MARGIN + theme.DIE)
+    return (
+        right + theme.DIE_GROUP_GAP,
+        theme.MARGIN,
+        right + theme.DIE_GROUP_GAP + width,
+        theme.MARGIN + theme.DIE,
+    )
 
 
 def dice_size(dice: dict[str, int], show_sum: bool | None = None) -> tuple[int, int]:
@@ -90,8 +94,14 @@ def render_dice(dice: dict[str, int], show_sum: bool | None = None) -> bytes:
         draw_die(canvas, b, colour_of(die), dice[die])
     if shows_sum(dice, show_sum):
         b = sum_box(dice)
-        canvas.text((b[0], (b[1] + b[3]) / 2), f"= {sum(dice.values())}",
-                    theme.DICE_SUM_SIZE, theme.INK, bold=True, anchor="lm")
+        canvas.text(
+            (b[0], (b[1] + b[3]) / 2),
+            f"= {sum(dice.values())}",
+            theme.DICE_SUM_SIZE,
+            theme.INK,
+            bold=True,
+            anchor="lm",
+        )
     return canvas.png()
 
 
@@ -106,8 +116,9 @@ def body_colours(colour: str) -> tuple[Colour, Colour]:
 def draw_die(canvas: Canvas, b: Box, colour: str, face: int) -> None:
     body, pip = body_colours(colour)
     size = b[2] - b[0]
-    canvas.rect((b[0] + 2, b[1] + 4, b[2] + 2, b[3] + 4), fill=(215, 215, 215),
-                radius=size * 0.18)  # shadow
+    canvas.rect(
+        (b[0] + 2, b[1] + 4, b[2] + 2, b[3] + 4), fill=(215, 215, 215), radius=size * 0.18
+    )  # shadow
     canvas.rect(b, fill=body, outline=theme.DIE_EDGE, width=2.5, radius=size * 0.18)
     if 1 <= face <= 6:
         r = size * 0.085

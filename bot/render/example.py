@@ -38,8 +38,9 @@ TABLE_NAMES = {**NAMES, 4: "Zoë 🦊"}
 Played = TypeVar("Played", bound=QwixxGame)  # a Qwixx game, played on as its own kind
 
 
-def play(game: Played, moves: int, rng: random.Random, max_skip: int = 1,
-         keen: float = 0.85) -> Played:
+def play(
+    game: Played, moves: int, rng: random.Random, max_skip: int = 1, keen: float = 0.85
+) -> Played:
     """Play up to ``moves`` decisions, mostly (``keen``) crossing numbers that skip at most
     ``max_skip``."""
     for _ in range(moves):

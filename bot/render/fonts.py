@@ -99,10 +99,14 @@ def regional(code: int) -> bool:
 def joins(code: int) -> bool:
     """Whether ``code`` belongs to the cluster before it: combining marks, variation
     selectors, zero-width joiners, skin tones, tags and the keycap."""
-    return (code in (ZWJ, KEYCAP) or 0xFE00 <= code <= 0xFE0F
-            or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F
-            or 0xE0100 <= code <= 0xE01EF
-            or unicodedata.category(chr(code)) in ("Mn", "Me", "Mc"))
+    return (
+        code in (ZWJ, KEYCAP)
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0020 <= code <= 0xE007F
+        or 0xE0100 <= code <= 0xE01EF
+        or unicodedata.category(chr(code)) in ("Mn", "Me", "Mc")
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -117,7 +121,7 @@ def clusters(text: str) -> tuple[str, ...]:
             if joins(code) or ord(last[-1]) == ZWJ:
                 found[-1] += char
                 continue
-            if (regional(code) and len(last) == 1 and regional(ord(last))):
+            if regional(code) and len(last) == 1 and regional(ord(last)):
                 found[-1] += char
                 continue
         found.append(char)
@@ -136,8 +140,10 @@ def short_name(name: str) -> str:
 def emoji_like(cluster: str) -> bool:
     """Whether ``cluster`` asks for an emoji: a flag, a keycap, a joined sequence, a
     skin tone or the emoji variation selector."""
-    return any(ord(c) in (ZWJ, KEYCAP, 0xFE0F) or regional(ord(c)) or 0x1F3FB <= ord(c) <= 0x1F3FF
-               for c in cluster)
+    return any(
+        ord(c) in (ZWJ, KEYCAP, 0xFE0F) or regional(ord(c)) or 0x1F3FB <= ord(c) <= 0x1F3FF
+        for c in cluster
+    )
 
 
 def kind_of(cluster: str, main: Path) -> str | None:
@@ -196,8 +202,7 @@ def emboldened(size: int) -> int:
     return max(1, round(size / 36))
 
 
-def run_length(kind: str, text: str, size: int, main: ImageFont.FreeTypeFont,
-               bold: bool) -> float:
+def run_length(kind: str, text: str, size: int, main: ImageFont.FreeTypeFont, bold: bool) -> float:
     if kind == MAIN:
         return main.getlength(text)
     if kind == CJK:
@@ -205,11 +210,11 @@ def run_length(kind: str, text: str, size: int, main: ImageFont.FreeTypeFont,
     return emoji_font().getlength(text) * size * EMOJI_SCALE / EMOJI_PPEM
 
 
-def length(text: str, size: int, main_path: Path, main: ImageFont.FreeTypeFont,
-           bold: bool) -> float:
+def length(
+    text: str, size: int, main_path: Path, main: ImageFont.FreeTypeFont, bold: bool
+) -> float:
     """Width of ``text`` at ``size`` px, each run in its own font."""
-    return sum(run_length(kind, part, size, main, bold)
-               for kind, part in runs(text, main_path))
+    return sum(run_length(kind, part, size, main, bold) for kind, part in runs(text, main_path))
 
 
 @dataclass(frozen=True)
@@ -223,8 +228,9 @@ class Drawn:
 
 
 @lru_cache(maxsize=1024)
-def render(text: str, size: int, main_path: Path, main: ImageFont.FreeTypeFont, bold: bool,
-           anchor: str) -> Drawn:
+def render(
+    text: str, size: int, main_path: Path, main: ImageFont.FreeTypeFont, bold: bool, anchor: str
+) -> Drawn:
     """``text`` drawn at ``size`` px run by run, placed like Pillow places one font's
     text at ``anchor`` (l/m/r and a/t/m/s/b/d), by the main font's ascent and descent."""
     ascent, descent = main.getmetrics()
@@ -243,8 +249,15 @@ def render(text: str, size: int, main_path: Path, main: ImageFont.FreeTypeFont, 
             draw.text((x, baseline), part, fill=255, font=main, anchor="ls")
         elif kind == CJK:
             stroke = emboldened(size) if bold else 0
-            draw.text((x + stroke, baseline), part, fill=255, font=cjk_font(size),
-                      anchor="ls", stroke_width=stroke, stroke_fill=255)
+            draw.text(
+                (x + stroke, baseline),
+                part,
+                fill=255,
+                font=cjk_font(size),
+                anchor="ls",
+                stroke_width=stroke,
+                stroke_fill=255,
+            )
         else:
             colour = colour or Image.new("RGBA", (width, height), (0, 0, 0, 0))
             glyphs = emoji_glyphs(part)
@@ -255,14 +268,28 @@ def render(text: str, size: int, main_path: Path, main: ImageFont.FreeTypeFont, 
             colour.alpha_composite(small, (round(x), top))
         x += advance
     left = {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
-    rise = {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0, "b": -descent,
-            "d": -descent}[anchor[1]]
+    rise = {
+        "a": ascent,
+        "t": ascent,
+        "m": (ascent - descent) / 2,
+        "s": 0,
+        "b": -descent,
+        "d": -descent,
+    }[anchor[1]]
     box = mask.getbbox()
     if colour is not None:
         extra = colour.getbbox()
         if extra:
-            box = extra if box is None else (min(box[0], extra[0]), min(box[1], extra[1]),
-                                             max(box[2], extra[2]), max(box[3], extra[3]))
+            box = (
+                extra
+                if box is None
+                else (
+                    min(box[0], extra[0]),
+                    min(box[1], extra[1]),
+                    max(box[2], extra[2]),
+                    max(box[3], extra[3]),
+                )
+            )
     box = box or (0, 0, 1, 1)
     mask = mask.crop(box)
     colour = colour.crop(box) if colour is not None else None
@@ -275,8 +302,6 @@ def emoji_glyphs(text: str) -> Image.Image:
     """``text`` in Noto Color Emoji at its size, RGBA, the box of its advance and line."""
     font = emoji_font()
     ascent, descent = font.getmetrics()
-    image = Image.new("RGBA", (math.ceil(font.getlength(text)) + 1, ascent + descent),
-                      (0, 0, 0, 0))
+    image = Image.new("RGBA", (math.ceil(font.getlength(text)) + 1, ascent + descent), (0, 0, 0, 0))
     ImageDraw.Draw(image).text((0, ascent), text, font=font, anchor="ls", embedded_color=True)
     return image
-

@@ -10,9 +10,14 @@ def inset(b: Box, by: float) -> Box:
     return (b[0] + by, b[1] + by, b[2] - by, b[3] - by)
 
 
-def cross(canvas: Canvas, b: Box, colour: Colour = theme.INK,
-          width: float = theme.CROSS_WIDTH, halo: Colour | None = theme.PAPER,
-          reach: float = 0.16) -> None:
+def cross(
+    canvas: Canvas,
+    b: Box,
+    colour: Colour = theme.INK,
+    width: float = theme.CROSS_WIDTH,
+    halo: Colour | None = theme.PAPER,
+    reach: float = 0.16,
+) -> None:
     """A bold X across ``b`` (``reach`` of its width from the corners), with a light halo
     so it reads on any background."""
     x0, y0, x1, y1 = inset(b, (b[2] - b[0]) * reach)
@@ -24,8 +29,9 @@ def cross(canvas: Canvas, b: Box, colour: Colour = theme.INK,
         canvas.line(stroke, colour, width)
 
 
-def strike(canvas: Canvas, b: Box, colour: Colour = theme.SKIPPED_STROKE,
-           width: float = theme.STROKE_WIDTH) -> None:
+def strike(
+    canvas: Canvas, b: Box, colour: Colour = theme.SKIPPED_STROKE, width: float = theme.STROKE_WIDTH
+) -> None:
     """A single stroke through ``b``: the way a skipped number is struck off."""
     x0, y0, x1, y1 = inset(b, (b[2] - b[0]) * 0.14)
     canvas.line(((x0, y1), (x1, y0)), colour, width)
@@ -38,8 +44,9 @@ def outline(canvas: Canvas, b: Box, radius: float) -> None:
     canvas.rect(b, outline=theme.HIGHLIGHT_INNER, width=w * 0.6, radius=radius)
 
 
-def padlock(canvas: Canvas, b: Box, colour: Colour, closed: bool,
-            keyhole: Colour | None = None) -> None:
+def padlock(
+    canvas: Canvas, b: Box, colour: Colour, closed: bool, keyhole: Colour | None = None
+) -> None:
     """A padlock filling ``b``; open locks have their shackle lifted out on one side."""
     x0, y0, x1, y1 = b
     w, h = x1 - x0, y1 - y0
@@ -60,8 +67,15 @@ def padlock(canvas: Canvas, b: Box, colour: Colour, closed: bool,
         r = 0.08 * w
         ky = body[1] + (body[3] - body[1]) * 0.42
         canvas.ellipse((cx - r, ky - r, cx + r, ky + r), fill=keyhole)
-        canvas.polygon(((cx - r * 0.6, ky), (cx + r * 0.6, ky), (cx + r, ky + 2.6 * r),
-                        (cx - r, ky + 2.6 * r)), fill=keyhole)
+        canvas.polygon(
+            (
+                (cx - r * 0.6, ky),
+                (cx + r * 0.6, ky),
+                (cx + r, ky + 2.6 * r),
+                (cx - r, ky + 2.6 * r),
+            ),
+            fill=keyhole,
+        )
 
 
 def arrow(canvas: Canvas, b: Box, colour: Colour) -> None:
@@ -69,12 +83,19 @@ def arrow(canvas: Canvas, b: Box, colour: Colour) -> None:
     x0, y0, x1, y1 = b
     cy = (y0 + y1) / 2
     h = (x1 - x0) * 0.55
-    canvas.polygon(((x0 + 0.2 * (x1 - x0), cy - h), (x1 - 0.1 * (x1 - x0), cy),
-                    (x0 + 0.2 * (x1 - x0), cy + h)), fill=colour)
+    canvas.polygon(
+        (
+            (x0 + 0.2 * (x1 - x0), cy - h),
+            (x1 - 0.1 * (x1 - x0), cy),
+            (x0 + 0.2 * (x1 - x0), cy + h),
+        ),
+        fill=colour,
+    )
 
 
-def clover(canvas: Canvas, b: Box, colour: Colour = theme.CLOVER,
-           halo: Colour | None = None) -> None:
+def clover(
+    canvas: Canvas, b: Box, colour: Colour = theme.CLOVER, halo: Colour | None = None
+) -> None:
     """A four-leaf clover filling ``b``: Longo's lucky numbers."""
     x0, y0, x1, y1 = b
     size = min(x1 - x0, y1 - y0)
@@ -126,9 +147,15 @@ def pawn_shape(canvas: Canvas, b: Box, colour: Colour) -> None:
     cx = (x0 + x1) / 2
     r = w * 0.24
     head_y = y0 + r
-    canvas.polygon(((cx - w * 0.17, head_y + r * 0.6), (cx + w * 0.17, head_y + r * 0.6),
-                    (cx + w * 0.42, y1 - h * 0.14), (cx - w * 0.42, y1 - h * 0.14)),
-                   fill=colour)
+    canvas.polygon(
+        (
+            (cx - w * 0.17, head_y + r * 0.6),
+            (cx + w * 0.17, head_y + r * 0.6),
+            (cx + w * 0.42, y1 - h * 0.14),
+            (cx - w * 0.42, y1 - h * 0.14),
+        ),
+        fill=colour,
+    )
     canvas.ellipse((cx - r, y0, cx + r, y0 + 2 * r), fill=colour)
     canvas.rect((x0, y1 - h * 0.2, x1, y1), fill=colour, radius=h * 0.08)
 

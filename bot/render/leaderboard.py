@@ -91,10 +91,16 @@ def render_leaderboard(table: BoardTable) -> bytes:
     layout = Layout(len(table.headers), table.rows, len(footer), width)
     surface = Surface(width, layout.height, leaderboard=True)
     room = width - 2 * theme.MARGIN
-    surface.label((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room,
-                  theme.INK, bold=True)
-    surface.label((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
-                  SUBTITLE, room, theme.MUTED)
+    surface.label(
+        (theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room, theme.INK, bold=True
+    )
+    surface.label(
+        (theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2),
+        table.subtitle,
+        SUBTITLE,
+        room,
+        theme.MUTED,
+    )
     tint = sorted_band(layout, table.sorted_column)
     if tint:
         draw_band(surface, tint, SORTED_TINT, theme.PAPER)
@@ -104,8 +110,12 @@ def render_leaderboard(table: BoardTable) -> bytes:
             draw_gap(surface, layout, line)
         draw_row(surface, layout, line, row, table.sorted_column, tint)
     for k, text in enumerate(footer):
-        surface.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55), text,
-                     FOOTER, theme.MUTED)
+        surface.text(
+            (theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55),
+            text,
+            FOOTER,
+            theme.MUTED,
+        )
     return surface.png()
 
 
@@ -114,8 +124,13 @@ def width_for(table: BoardTable) -> int:
     :data:`TEXT` size, up to what 16 wide letters take at nine tenths of it (longer ones
     shrink, see :meth:`.compact.Surface.fit`)."""
     most = measure("W" * fonts.NAME_WHOLE, TEXT * 0.9, bold=True)
-    widest = max((measure(fonts.short_name(row.name), TEXT, bold=row.leader or row.you)
-                  for row in table.rows), default=0)
+    widest = max(
+        (
+            measure(fonts.short_name(row.name), TEXT, bold=row.leader or row.you)
+            for row in table.rows
+        ),
+        default=0,
+    )
     name = min(most, widest) + NAME_PAD
     needed = 2 * theme.MARGIN + RANK + len(table.headers) * NUMBER + name
     return max(WIDTH, math.ceil(needed / WIDTH_STEP) * WIDTH_STEP)
@@ -133,9 +148,17 @@ def sorted_band(layout: Layout, column: int | None) -> Box | None:
 def draw_band(surface: Surface, b: Box, fill: Colour, ground: Colour) -> None:
     """A rounded band filling ``b`` (whole pixels) on ``ground``."""
     w, h = round(b[2] - b[0]), round(b[3] - b[1])
-    surface.paste(sprite(("board-band", fill), (w + 1, h + 1), ground,
-                         lambda c: c.rect((0, 0, w, h), fill=fill, radius=8), True),
-                  b[0], b[1])
+    surface.paste(
+        sprite(
+            ("board-band", fill),
+            (w + 1, h + 1),
+            ground,
+            lambda c: c.rect((0, 0, w, h), fill=fill, radius=8),
+            True,
+        ),
+        b[0],
+        b[1],
+    )
 
 
 def ground_of(column: int, sorted_column: int | None, ground: Colour) -> Colour:
@@ -146,20 +169,32 @@ def ground_of(column: int, sorted_column: int | None, ground: Colour) -> Colour:
 def draw_header(surface: Surface, layout: Layout, table: BoardTable) -> None:
     size = HEADER_TEXT
     rank = layout.cell(0, 0)
-    surface.label(centre(rank), table.rank_header, size, rank[2] - rank[0] - 4, theme.MUTED,
-                  anchor="mm")
+    surface.label(
+        centre(rank), table.rank_header, size, rank[2] - rank[0] - 4, theme.MUTED, anchor="mm"
+    )
     name = layout.cell(0, 1)
-    surface.label((name[0] + 10, centre(name)[1]), table.name_header, size,
-                  name[2] - name[0] - 20, theme.MUTED)
+    surface.label(
+        (name[0] + 10, centre(name)[1]),
+        table.name_header,
+        size,
+        name[2] - name[0] - 20,
+        theme.MUTED,
+    )
     for k, header in enumerate(table.headers):
         b = layout.cell(0, k + 2)
         chosen = k == table.sorted_column
-        surface.label((b[2] - 10, centre(b)[1]), header, size, b[2] - b[0] - 12,
-                      theme.INK if chosen else theme.MUTED, bold=chosen, anchor="rm",
-                      ground=ground_of(k, table.sorted_column, theme.PAPER))
+        surface.label(
+            (b[2] - 10, centre(b)[1]),
+            header,
+            size,
+            b[2] - b[0] - 12,
+            theme.INK if chosen else theme.MUTED,
+            bold=chosen,
+            anchor="rm",
+            ground=ground_of(k, table.sorted_column, theme.PAPER),
+        )
     bottom = layout.cell(0, 0)[3]
-    surface.rect((theme.MARGIN, bottom - 1, layout.width - theme.MARGIN, bottom + 1),
-                 theme.RULE)
+    surface.rect((theme.MARGIN, bottom - 1, layout.width - theme.MARGIN, bottom + 1), theme.RULE)
 
 
 def draw_gap(surface: Surface, layout: Layout, line: int) -> None:
@@ -169,11 +204,18 @@ def draw_gap(surface: Surface, layout: Layout, line: int) -> None:
     def dots(c: Canvas) -> None:
         for dx in (-10, 0, 10):
             c.ellipse((dx + 12, 2, dx + 16, 6), fill=theme.MUTED)
+
     surface.paste(sprite(("gap",), (28, 8), theme.PAPER, dots, True), x - 14, y - 4)
 
 
-def draw_row(surface: Surface, layout: Layout, line: int, row: BoardRow,
-             sorted_column: int | None, tint: Box | None) -> None:
+def draw_row(
+    surface: Surface,
+    layout: Layout,
+    line: int,
+    row: BoardRow,
+    sorted_column: int | None,
+    tint: Box | None,
+) -> None:
     first = layout.cell(line, 0)
     right = layout.width - theme.MARGIN
     band = (first[0], first[1] + 3, right, first[3] - 3)
@@ -186,14 +228,26 @@ def draw_row(surface: Surface, layout: Layout, line: int, row: BoardRow,
     name_cell = layout.cell(line, 1)
     bold = row.leader or row.you
     name, size = surface.fit(row.name, TEXT, name_cell[2] - name_cell[0] - NAME_PAD, bold=bold)
-    surface.text((name_cell[0] + 10, centre(name_cell)[1]), name, size,
-                 YOU if row.you else theme.INK, bold=bold, ground=ground)
+    surface.text(
+        (name_cell[0] + 10, centre(name_cell)[1]),
+        name,
+        size,
+        YOU if row.you else theme.INK,
+        bold=bold,
+        ground=ground,
+    )
     for k, value in enumerate(row.values):
         b = layout.cell(line, k + 2)
         chosen = k == sorted_column
-        surface.text((b[2] - 10, centre(b)[1]), value, TEXT + (1 if chosen else 0),
-                     theme.INK if chosen or value.strip() else theme.MUTED, bold=chosen,
-                     anchor="rm", ground=ground_of(k, sorted_column, ground))
+        surface.text(
+            (b[2] - 10, centre(b)[1]),
+            value,
+            TEXT + (1 if chosen else 0),
+            theme.INK if chosen or value.strip() else theme.MUTED,
+            bold=chosen,
+            anchor="rm",
+            ground=ground_of(k, sorted_column, ground),
+        )
     if not row.detached and line < len(layout.rows) and not layout.rows[line].detached:
         y = round(first[3])
         surface.rect((first[0], y, right, y + 1), blend(theme.RULE, theme.PAPER, 0.5))
@@ -208,12 +262,13 @@ def draw_frame(surface: Surface, b: Box, ground: Colour, tint: Box | None) -> No
         if across:
             c.rect((across[0], -10, across[1], h + 10), fill=SORTED_TINT)
         c.rect((0, 0, w, h), outline=YOU, width=3, radius=8)
-    surface.paste(sprite(("frame", w, h, across), (w + 1, h + 1), ground, draw, True),
-                  b[0], b[1])
+
+    surface.paste(sprite(("frame", w, h, across), (w + 1, h + 1), ground, draw, True), b[0], b[1])
 
 
-def draw_rank(surface: Surface, middle: tuple[float, float], rank: str, ground: Colour,
-              medals: bool = True) -> None:
+def draw_rank(
+    surface: Surface, middle: tuple[float, float], rank: str, ground: Colour, medals: bool = True
+) -> None:
     """The rank, on a medal for the first three (if ``medals``)."""
     medal = MEDALS.get(int(rank)) if medals and rank.isdigit() else None
     if medal is None:
@@ -225,5 +280,9 @@ def draw_rank(surface: Surface, middle: tuple[float, float], rank: str, ground: 
     def draw(c: Canvas) -> None:
         c.ellipse((inset, inset, side - inset, side - inset), fill=medal)
         c.text((side / 2, side / 2), rank, TEXT, theme.INK, bold=True)
-    surface.paste(sprite(("medal", rank, medal), (side, side), ground, draw, True),
-                  middle[0] - side / 2, middle[1] - side / 2)
+
+    surface.paste(
+        sprite(("medal", rank, medal), (side, side), ground, draw, True),
+        middle[0] - side / 2,
+        middle[1] - side / 2,
+    )

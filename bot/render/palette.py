@@ -44,22 +44,47 @@ def colours() -> tuple[RGB, ...]:
     inks = [theme.INK, theme.MUTED, theme.PAPER, theme.GOLD]
     base: list[RGB] = [*grounds, *inks]
     base += [shade for row in rows for shade in row_shades(row)]
-    base += [theme.SKIPPED_CELL, theme.SKIPPED_INK, theme.SKIPPED_STROKE, theme.COLUMN_DONE,
-             theme.CLOVER, theme.RULE, theme.CARD_EDGE, theme.CLOVER_PALE, theme.COLUMN_BAND,
-             TABLE_FILL, *theme.PAWN_COLOURS]  # the first of two close colours stays
+    base += [
+        theme.SKIPPED_CELL,
+        theme.SKIPPED_INK,
+        theme.SKIPPED_STROKE,
+        theme.COLUMN_DONE,
+        theme.CLOVER,
+        theme.RULE,
+        theme.CARD_EDGE,
+        theme.CLOVER_PALE,
+        theme.COLUMN_BAND,
+        TABLE_FILL,
+        *theme.PAWN_COLOURS,
+    ]  # the first of two close colours stays
     pairs: list[tuple[RGB, RGB]] = list(itertools.product(inks[:2], grounds))
-    pairs += [(theme.SKIPPED_INK, theme.SKIPPED_CELL), (theme.SKIPPED_STROKE,
-                                                         theme.SKIPPED_CELL),
-              (theme.INK, theme.COLUMN_DONE), (theme.GOLD, theme.WINNER),
-              (theme.CLOVER, theme.CLOVER_PALE), (theme.CLOVER, theme.PAPER),
-              (theme.CARD_EDGE, theme.PAPER), (theme.RULE, theme.PAPER),
-              (theme.INK, TABLE_FILL), (theme.COLUMN_BAND, theme.PAPER)]
+    pairs += [
+        (theme.SKIPPED_INK, theme.SKIPPED_CELL),
+        (theme.SKIPPED_STROKE, theme.SKIPPED_CELL),
+        (theme.INK, theme.COLUMN_DONE),
+        (theme.GOLD, theme.WINNER),
+        (theme.CLOVER, theme.CLOVER_PALE),
+        (theme.CLOVER, theme.PAPER),
+        (theme.CARD_EDGE, theme.PAPER),
+        (theme.RULE, theme.PAPER),
+        (theme.INK, TABLE_FILL),
+        (theme.COLUMN_BAND, theme.PAPER),
+    ]
     for row in rows:
         band, cell, ink, crossed, closed = row_shades(row)
         pairs += [(band, ground) for ground in grounds] + [(closed, theme.PAPER)]
-        pairs += [(cell, band), (ink, cell), (ink, crossed), (theme.INK, crossed),
-                  (crossed, band), (theme.SKIPPED_CELL, band), (theme.INK, band),
-                  (theme.PAPER, band), (theme.INK, cell), (theme.INK, theme.PAPER)]
+        pairs += [
+            (cell, band),
+            (ink, cell),
+            (ink, crossed),
+            (theme.INK, crossed),
+            (crossed, band),
+            (theme.SKIPPED_CELL, band),
+            (theme.INK, band),
+            (theme.PAPER, band),
+            (theme.INK, cell),
+            (theme.INK, theme.PAPER),
+        ]
     return spread([*base, *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))])
 
 
@@ -79,11 +104,16 @@ def leaderboard_colours() -> tuple[RGB, ...]:
     them), then the blends of its text over its grounds."""
     medals = list(MEDALS.values())
     grounds = [theme.PAPER, theme.WINNER, SORTED_TINT]
-    pairs = [(ink, ground) for ink in (theme.INK, theme.MUTED, YOU, *medals)
-             for ground in grounds]
+    pairs = [(ink, ground) for ink in (theme.INK, theme.MUTED, YOU, *medals) for ground in grounds]
     pairs += [(theme.INK, medal) for medal in medals]
-    return spread([SORTED_TINT, *medals, *colours(),
-                   *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS))])
+    return spread(
+        [
+            SORTED_TINT,
+            *medals,
+            *colours(),
+            *(blend(a, b, t) for (a, b), t in itertools.product(pairs, STEPS)),
+        ]
+    )
 
 
 # Pillow maps a pixel to the palette colour nearest to the corner of its 4 x 4 x 4 cell
@@ -100,8 +130,11 @@ def distance(a: RGB, b: RGB) -> float:
 def palette_image(leaderboard: bool = False) -> Image.Image:
     """A palette image of :func:`colours` (of :func:`leaderboard_colours` if asked)."""
     image = Image.new("P", (1, 1))
-    flat = [channel for colour in (leaderboard_colours() if leaderboard else colours())
-            for channel in colour]
+    flat = [
+        channel
+        for colour in (leaderboard_colours() if leaderboard else colours())
+        for channel in colour
+    ]
     image.putpalette(flat + list(BLACK))
     return image
 
@@ -130,8 +163,9 @@ def index(colour: RGB, leaderboard: bool = False) -> int:
     return min(range(len(found)), key=lambda k: distance(found[k], colour))
 
 
-def new_image(width: int, height: int, background: RGB = theme.PAPER,
-              leaderboard: bool = False) -> Image.Image:
+def new_image(
+    width: int, height: int, background: RGB = theme.PAPER, leaderboard: bool = False
+) -> Image.Image:
     """A blank palette image of this palette (the leaderboard's if asked)."""
     image = Image.new("P", (width, height), index(background, leaderboard))
     image.putpalette(palette_image(leaderboard).getpalette() or [])

@@ -52,8 +52,9 @@ def rounded(b: Box) -> tuple[int, int, int, int]:
 
 
 def draw_card(canvas: Canvas, width: float, height: float) -> None:
-    canvas.rect((1, 1, width - 1, height - 1), fill=theme.PAPER, outline=theme.CARD_EDGE,
-                width=2, radius=14)
+    canvas.rect(
+        (1, 1, width - 1, height - 1), fill=theme.PAPER, outline=theme.CARD_EDGE, width=2, radius=14
+    )
 
 
 HEADER_BASELINE = theme.MARGIN + theme.HEADER - 14
@@ -64,8 +65,9 @@ def title_left(width: float, title: str) -> float:
     return width - theme.MARGIN - measure(title, theme.TITLE_SIZE)
 
 
-def draw_header(canvas: Canvas, width: float, name: str, title: str,
-                right: float | None = None) -> None:
+def draw_header(
+    canvas: Canvas, width: float, name: str, title: str, right: float | None = None
+) -> None:
     """The player's name left and the game's title right; the name ends before ``right``."""
     draw_title(canvas, width, title)
     draw_name(canvas, width, name, title, right)
@@ -77,23 +79,29 @@ def draw_title(canvas: Canvas, width: float, title: str) -> None:
     canvas.text((edge, HEADER_BASELINE), title, theme.TITLE_SIZE, theme.MUTED, anchor="rs")
 
 
-def draw_name(canvas: Canvas, width: float, name: str, title: str,
-              right: float | None = None) -> None:
+def draw_name(
+    canvas: Canvas, width: float, name: str, title: str, right: float | None = None
+) -> None:
     """The player's name, left in the name line, ending before ``right`` (the title)."""
     if right is None:
         right = title_left(width, title)
     room = right - theme.MARGIN - 20
     name, size = canvas.fit_name(name, theme.NAME_SIZE, room, bold=True)
-    canvas.text((theme.MARGIN + 4, HEADER_BASELINE), name, size, theme.INK, bold=True,
-                anchor="ls")
+    canvas.text((theme.MARGIN + 4, HEADER_BASELINE), name, size, theme.INK, bold=True, anchor="ls")
 
 
 # --- boxes to cross: penalties, failed throws -------------------------------
 
 
-def draw_tick_boxes(canvas: Canvas, boxes: Sequence[Box], crossed: int,
-                    caption: str | None = None, caption_at: tuple[float, float] | None = None,
-                    caption_size: float = theme.CAPTION_SIZE, room: float = 0) -> None:
+def draw_tick_boxes(
+    canvas: Canvas,
+    boxes: Sequence[Box],
+    crossed: int,
+    caption: str | None = None,
+    caption_at: tuple[float, float] | None = None,
+    caption_size: float = theme.CAPTION_SIZE,
+    room: float = 0,
+) -> None:
     """Empty boxes, the first ``crossed`` of them with an X, under an optional caption
     (at most ``room`` wide if given)."""
     if caption and caption_at:
@@ -111,8 +119,13 @@ def draw_cell_cross(canvas: Canvas, b: Box, digits: float) -> None:
     """The X of a crossed number cell ``b`` whose digits are ``digits`` large: corner to
     corner, as heavy for its digits on a sheet as on the small sheets of the table and
     the scoreboard. The number goes over it, whole."""
-    icons.cross(canvas, b, width=theme.CROSS_WIDTH * digits / theme.NUMBER_SIZE, halo=None,
-                reach=theme.CROSS_REACH)
+    icons.cross(
+        canvas,
+        b,
+        width=theme.CROSS_WIDTH * digits / theme.NUMBER_SIZE,
+        halo=None,
+        reach=theme.CROSS_REACH,
+    )
 
 
 def cross_halo(digits: float) -> float:
@@ -164,11 +177,15 @@ def draw_sum_box(canvas: Canvas, b: Box, entry: SumEntry, is_total: bool) -> Non
     if entry.colours:
         canvas.rect(b, fill=entry.colours.cell, outline=entry.colours.band, width=4, radius=8)
     else:
-        canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=4 if is_total else 2,
-                    radius=8)
+        canvas.rect(b, fill=theme.PAPER, outline=theme.INK, width=4 if is_total else 2, radius=8)
     if not is_total:
-        canvas.text((b[2] + theme.OPERATOR / 2, centre(b)[1]), entry.operator,
-                    theme.TOTAL_SIZE, theme.MUTED, bold=True)
+        canvas.text(
+            (b[2] + theme.OPERATOR / 2, centre(b)[1]),
+            entry.operator,
+            theme.TOTAL_SIZE,
+            theme.MUTED,
+            bold=True,
+        )
 
 
 def draw_sum_value(canvas: Canvas, b: Box, entry: SumEntry) -> None:
@@ -177,8 +194,7 @@ def draw_sum_value(canvas: Canvas, b: Box, entry: SumEntry) -> None:
     if entry.decorate:
         entry.decorate(canvas, b)
     text = signed(entry.value)
-    size = canvas.fit_text(text, theme.TOTAL_SIZE, b[2] - b[0] - 2 * entry.shift - 8,
-                           bold=True)
+    size = canvas.fit_text(text, theme.TOTAL_SIZE, b[2] - b[0] - 2 * entry.shift - 8, bold=True)
     canvas.text((middle[0] + entry.shift, middle[1]), text, size, theme.INK, bold=True)
 
 
@@ -219,8 +235,11 @@ def pawn_style(seat: int) -> PawnStyle:
     """How the pawn of the ``seat``-th player (0-based) looks."""
     fill = theme.PAWN_COLOURS[seat % len(theme.PAWN_COLOURS)]
     light = sum(fill) > 450
-    return PawnStyle(fill, theme.PAWN_EDGE_LIGHT if light else theme.PAWN_EDGE_DARK,
-                     theme.INK if light else theme.PAPER)
+    return PawnStyle(
+        fill,
+        theme.PAWN_EDGE_LIGHT if light else theme.PAWN_EDGE_DARK,
+        theme.INK if light else theme.PAPER,
+    )
 
 
 def draw_pawn(canvas: Canvas, b: Box, seat: int) -> None:
@@ -228,8 +247,7 @@ def draw_pawn(canvas: Canvas, b: Box, seat: int) -> None:
     style = pawn_style(seat)
     icons.pawn(canvas, b, style.fill, style.edge)
     w, h = b[2] - b[0], b[3] - b[1]
-    canvas.text(((b[0] + b[2]) / 2, b[1] + h * 0.62), str(seat + 1), w * 0.4, style.ink,
-                bold=True)
+    canvas.text(((b[0] + b[2]) / 2, b[1] + h * 0.62), str(seat + 1), w * 0.4, style.ink, bold=True)
 
 
 def square(b: Box) -> Box:
@@ -240,8 +258,14 @@ def square(b: Box) -> Box:
     return (x0, y0, x0 + side, y0 + side)
 
 
-def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
-              crossed: bool, compact: bool = False) -> None:
+def draw_lock(
+    canvas: Canvas,
+    b: Box,
+    colours: theme.RowColours,
+    closed: bool,
+    crossed: bool,
+    compact: bool = False,
+) -> None:
     """The lock symbol: open on a pale disc, or closed on a dark disc once the row is
     locked. ``compact`` (the table's small sheets): no ring, a thinner cross, no halo."""
     b = square(b)
@@ -255,8 +279,7 @@ def draw_lock(canvas: Canvas, b: Box, colours: theme.RowColours, closed: bool,
         icons.padlock(canvas, icons.inset(b, pad), theme.PAPER, closed=True, keyhole=theme.INK)
     else:
         canvas.ellipse(disc, fill=colours.cell)
-        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False,
-                      keyhole=colours.cell)
+        icons.padlock(canvas, icons.inset(b, pad), colours.ink, closed=False, keyhole=colours.cell)
     if not crossed:
         return
     colour = theme.PAPER if closed else theme.INK

@@ -54,15 +54,22 @@ def encode(image: Image.Image, level: int, colours: int | None = None) -> bytes:
         image.save(buffer, format="PNG", compress_level=min(level, 9))
         return buffer.getvalue()
     width, height = image.size
-    palette = bytes((image.getpalette() or [])[:3 * colours])
+    palette = bytes((image.getpalette() or [])[: 3 * colours])
     header = struct.pack(">IIBBBBB", width, height, 8, PALETTE_TYPE, 0, 0, 0)
     raw = rows_of(image, ROWS.take())
     try:
         pixels = compress(raw, level)
     finally:
         ROWS.give(raw.obj)
-    return b"".join((SIGNATURE, chunk(b"IHDR", header), chunk(b"PLTE", palette),
-                     chunk(b"IDAT", pixels), chunk(b"IEND", b"")))
+    return b"".join(
+        (
+            SIGNATURE,
+            chunk(b"IHDR", header),
+            chunk(b"PLTE", palette),
+            chunk(b"IDAT", pixels),
+            chunk(b"IEND", b""),
+        )
+    )
 
 
 def rows_of(image: Image.Image, buffer: bytearray | None = None) -> memoryview:
@@ -76,7 +83,7 @@ def rows_of(image: Image.Image, buffer: bytearray | None = None) -> memoryview:
     size = stride * image.height
     if buffer is None or len(buffer) < size:
         buffer = bytearray(size)
-    buffer[1:size] = memoryview(image.tobytes("raw", image.mode, stride))[:size - 1]
+    buffer[1:size] = memoryview(image.tobytes("raw", image.mode, stride))[: size - 1]
     buffer[0:size:stride] = bytes([NO_FILTER]) * image.height
     return memoryview(buffer)[:size]
 

@@ -57,8 +57,11 @@ VARIANT = "qwinto"
 
 def legal_fields(moves: Iterable[Move]) -> set[tuple[str, int]]:
     """The (row, column) number fields that ``moves`` would write; never a blank field."""
-    return {(m.row, m.number) for m in moves
-            if m.kind == PLACE and m.row in GEOMETRY and m.number in GEOMETRY[m.row].columns}
+    return {
+        (m.row, m.number)
+        for m in moves
+        if m.kind == PLACE and m.row in GEOMETRY and m.number in GEOMETRY[m.row].columns
+    }
 
 
 def complete_columns(game: QwintoGame, player: int) -> list[int]:
@@ -101,9 +104,12 @@ class QwintoLayout:
         """The coloured band of ``row``, across its own columns only (the stagger)."""
         geometry = GEOMETRY[row]
         y0 = self.row_top(self.rows.index(row))
-        return (self.column_x(geometry.first) - theme.BAND_PAD, y0,
-                self.column_x(geometry.last) + theme.QWINTO_CELL + theme.BAND_PAD,
-                y0 + self.band_height)
+        return (
+            self.column_x(geometry.first) - theme.BAND_PAD,
+            y0,
+            self.column_x(geometry.last) + theme.QWINTO_CELL + theme.BAND_PAD,
+            y0 + self.band_height,
+        )
 
     def field_box(self, row: str, column: int) -> Box:
         """The field of ``row`` in grid column ``column`` (blank fields included)."""
@@ -202,19 +208,26 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     return canvas.card_png()
 
 
-def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
-               highlight: Iterable[Move] = ()) -> None:
+def draw_sheet(
+    canvas: Canvas, game: Game, player: int, name: str, highlight: Iterable[Move] = ()
+) -> None:
     """Draw the sheet onto ``canvas`` with its top-left corner at the canvas origin: the
     printed card (drawn once, see :meth:`Canvas.static`), then what the player wrote on
     it, each piece a sprite (:meth:`Canvas.sprite`)."""
     assert isinstance(game, QwintoGame)
     layout = LAYOUT
-    canvas.static(("qwinto-sheet", game.title), layout.width, layout.height,
-                  lambda card: draw_printed(card, layout, game.title))
+    canvas.static(
+        ("qwinto-sheet", game.title),
+        layout.width,
+        layout.height,
+        lambda card: draw_printed(card, layout, game.title),
+    )
     canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title))
     for column in complete_columns(game, player):  # the column's band turns gold
-        canvas.sprite(("done", column),
-                      partial(draw_done_column, layout=layout, title=game.title, column=column))
+        canvas.sprite(
+            ("done", column),
+            partial(draw_done_column, layout=layout, title=game.title, column=column),
+        )
     legal = legal_fields(highlight)
     faint = (game.dice_total() or 0) if legal else 0
     for row in layout.rows:
@@ -224,22 +237,28 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
         canvas.sprite(("failed", k), partial(draw_tick, b=tick))
     dice = game.dice_on_table()
     if dice and not game.finished:
-        canvas.sprite(("throw", tuple(sorted(dice.items()))),
-                      lambda c: draw_throw(c, layout.throw_box, dice))
+        canvas.sprite(
+            ("throw", tuple(sorted(dice.items()))), lambda c: draw_throw(c, layout.throw_box, dice)
+        )
     boxes = layout.total_boxes()
-    for k, (b, entry) in enumerate(zip(boxes, sum_entries(layout, sum_values(game, player)),
-                                       strict=True)):
+    for k, (b, entry) in enumerate(
+        zip(boxes, sum_entries(layout, sum_values(game, player)), strict=True)
+    ):
         canvas.sprite(("sum", k, entry.value), partial(draw_sum_value, b=b, entry=entry))
 
 
 def draw_done_column(canvas: Canvas, layout: QwintoLayout, title: str, column: int) -> None:
     """A complete column's band, turned gold under the fields printed over it."""
-    canvas.redraw(("qwinto-done", title, column), layout.column_band(column),
-                  lambda card: draw_printed(card, layout, title, {column}))
+    canvas.redraw(
+        ("qwinto-done", title, column),
+        layout.column_band(column),
+        lambda card: draw_printed(card, layout, title, {column}),
+    )
 
 
-def draw_printed(canvas: Canvas, layout: QwintoLayout, title: str,
-                 done: set[int] | None = None) -> None:
+def draw_printed(
+    canvas: Canvas, layout: QwintoLayout, title: str, done: set[int] | None = None
+) -> None:
     """The printed card: the column bands (gold for the columns ``done``), the rows' bands
     and empty fields, the failed-throw boxes and the empty sum line."""
     draw_card(canvas, layout.width, layout.height)
@@ -251,8 +270,7 @@ def draw_printed(canvas: Canvas, layout: QwintoLayout, title: str,
         draw_printed_row(canvas, layout, row)
     draw_failed(canvas, layout, 0)
     boxes = layout.total_boxes()
-    for k, (b, entry) in enumerate(zip(boxes, sum_entries(layout, [0] * len(boxes)),
-                                       strict=True)):
+    for k, (b, entry) in enumerate(zip(boxes, sum_entries(layout, [0] * len(boxes)), strict=True)):
         draw_sum_box(canvas, b, entry, k == len(boxes) - 1)
 
 
@@ -260,8 +278,7 @@ def draw_printed_row(canvas: Canvas, layout: QwintoLayout, row: str) -> None:
     """A row's band with its empty fields: squares, pentagons and the blank field."""
     colours = row_colours(row)
     geometry = GEOMETRY[row]
-    canvas.rect(layout.band_box(row), fill=colours.band,
-                radius=theme.CELL_RADIUS + theme.BAND_PAD)
+    canvas.rect(layout.band_box(row), fill=colours.band, radius=theme.CELL_RADIUS + theme.BAND_PAD)
     for column in geometry.span:
         draw_field(canvas, layout, row, column)
 
@@ -279,8 +296,15 @@ def draw_field(canvas: Canvas, layout: QwintoLayout, row: str, column: int) -> N
         canvas.rect(b, fill=colours.cell, radius=theme.CELL_RADIUS)
 
 
-def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int, row: str,
-             legal: set[tuple[str, int]], faint: int) -> None:
+def draw_row(
+    canvas: Canvas,
+    layout: QwintoLayout,
+    game: QwintoGame,
+    player: int,
+    row: str,
+    legal: set[tuple[str, int]],
+    faint: int,
+) -> None:
     """What is written in a row: its numbers, the sum shown faintly in the fields open to
     it (pentagons outlined as pentagons), then the other open fields' rings."""
     colours = row_colours(row)
@@ -290,8 +314,9 @@ def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int
     reach = False  # an open pentagon's ring reaches over the next field...
     for column in geometry.span:
         if reach:  # ... which is printed over it again, as the whole sheet is drawn
-            canvas.sprite(("field", row, column),
-                          partial(draw_field, layout=layout, row=row, column=column))
+            canvas.sprite(
+                ("field", row, column), partial(draw_field, layout=layout, row=row, column=column)
+            )
         reach = False
         if column == geometry.blank:
             continue
@@ -301,39 +326,57 @@ def draw_row(canvas: Canvas, layout: QwintoLayout, game: QwintoGame, player: int
         middle = field_centre(b, pentagon)
         if column in written:
             scoring = complete and column == geometry.columns[-1]
-            canvas.sprite(("number", row, column, written[column], scoring),
-                          partial(draw_number, b=b, middle=middle, number=written[column],
-                                  scoring=scoring))
+            canvas.sprite(
+                ("number", row, column, written[column], scoring),
+                partial(draw_number, b=b, middle=middle, number=written[column], scoring=scoring),
+            )
         elif open_here:
-            canvas.sprite(("open", row, column, faint),
-                          partial(draw_open, b=b, middle=middle, pentagon=pentagon,
-                                  colours=colours, faint=faint))
+            canvas.sprite(
+                ("open", row, column, faint),
+                partial(
+                    draw_open, b=b, middle=middle, pentagon=pentagon, colours=colours, faint=faint
+                ),
+            )
             reach = pentagon
     for column in geometry.columns:  # rings last: neighbours must not cover them
         if (row, column) in legal and column not in geometry.pentagons:
             ring = layout.field_box(row, column)
-            canvas.sprite(("ring", row, column),
-                          partial(icons.outline, b=ring, radius=theme.CELL_RADIUS))
+            canvas.sprite(
+                ("ring", row, column), partial(icons.outline, b=ring, radius=theme.CELL_RADIUS)
+            )
 
 
-def draw_open(canvas: Canvas, b: Box, middle: tuple[float, float], pentagon: bool,
-              colours: theme.RowColours, faint: int) -> None:
+def draw_open(
+    canvas: Canvas,
+    b: Box,
+    middle: tuple[float, float],
+    pentagon: bool,
+    colours: theme.RowColours,
+    faint: int,
+) -> None:
     """A field open to the current sum: the sum faintly in it, a pentagon outlined."""
     if pentagon:
         icons.pentagon_outline(canvas, icons.inset(b, -2), colours.cell)
     if faint:
-        canvas.text(middle, str(faint), theme.QWINTO_NUMBER_SIZE,
-                    blend(colours.ink, colours.cell, 0.55), bold=True)
+        canvas.text(
+            middle,
+            str(faint),
+            theme.QWINTO_NUMBER_SIZE,
+            blend(colours.ink, colours.cell, 0.55),
+            bold=True,
+        )
 
 
-def draw_number(canvas: Canvas, b: Box, middle: tuple[float, float], number: int,
-                scoring: bool) -> None:
+def draw_number(
+    canvas: Canvas, b: Box, middle: tuple[float, float], number: int, scoring: bool
+) -> None:
     """A written number; the one that scores a complete row is ringed."""
     room = (b[2] - b[0]) - 6
     if scoring:
         r = (b[2] - b[0]) * 0.44
-        canvas.ellipse((middle[0] - r, middle[1] - r, middle[0] + r, middle[1] + r),
-                       outline=theme.INK, width=3)
+        canvas.ellipse(
+            (middle[0] - r, middle[1] - r, middle[0] + r, middle[1] + r), outline=theme.INK, width=3
+        )
         room = 2 * r - 14
     text = str(number)
     size = canvas.fit_text(text, theme.QWINTO_NUMBER_SIZE, room, bold=True)
@@ -344,19 +387,29 @@ def draw_throw(canvas: Canvas, b: Box, dice: dict[str, int]) -> None:
     """The current throw: a chip per rolled die in its colour, and the sum."""
     canvas.rect(b, fill=(246, 246, 246), outline=theme.RULE, width=2, radius=10)
     x0, y0, x1, y1 = b
-    canvas.label(((x0 + x1) / 2, y0 + 6), t("image.throw"), theme.CAPTION_SIZE - 2,
-                 x1 - x0 - 8, theme.MUTED, anchor="mt")
+    canvas.label(
+        ((x0 + x1) / 2, y0 + 6),
+        t("image.throw"),
+        theme.CAPTION_SIZE - 2,
+        x1 - x0 - 8,
+        theme.MUTED,
+        anchor="mt",
+    )
     chip = 15
     colours = [c for c in ROWS if c in dice]
     cy = (y0 + y1) / 2 + 9
     left = x0 + 10
     for k, colour in enumerate(colours):
         top = cy - len(colours) * (chip + 3) / 2 + k * (chip + 3)
-        canvas.rect((left, top, left + chip, top + chip), fill=row_colours(colour).band,
-                    outline=theme.DIE_EDGE, width=1.5, radius=4)
+        canvas.rect(
+            (left, top, left + chip, top + chip),
+            fill=row_colours(colour).band,
+            outline=theme.DIE_EDGE,
+            width=1.5,
+            radius=4,
+        )
     total = sum(dice.values())
-    canvas.text(((left + chip + x1) / 2, cy), f"= {total}", theme.TOTAL_SIZE, theme.INK,
-                bold=True)
+    canvas.text(((left + chip + x1) / 2, cy), f"= {total}", theme.TOTAL_SIZE, theme.INK, bold=True)
 
 
 def draw_failed(canvas: Canvas, layout: QwintoLayout, failed: int) -> None:
@@ -367,8 +420,9 @@ def draw_failed(canvas: Canvas, layout: QwintoLayout, failed: int) -> None:
     lines = t("image.failed_caption").split("\n")
     size = min(canvas.fit_text(line, theme.QWINTO_CAPTION, room) for line in lines)
     for k, line in enumerate(lines):
-        canvas.label((x, y + k * theme.QWINTO_CAPTION_LINE), line, size, room, theme.MUTED,
-                     anchor="lt")
+        canvas.label(
+            (x, y + k * theme.QWINTO_CAPTION_LINE), line, size, room, theme.MUTED, anchor="lt"
+        )
 
 
 BONUS_MARK = 24
@@ -392,6 +446,9 @@ def sum_entries(layout: QwintoLayout, values: list[int]) -> list[SumEntry]:
     order."""
     rows = len(layout.rows)
     entries = [SumEntry(v, row_colours(r)) for r, v in zip(layout.rows, values, strict=False)]
-    return [*entries, SumEntry(values[rows], operator="−", decorate=draw_bonus_mark,
-                               shift=BONUS_MARK / 2 + 2),
-            SumEntry(values[rows + 1], operator="="), SumEntry(values[rows + 2])]
+    return [
+        *entries,
+        SumEntry(values[rows], operator="−", decorate=draw_bonus_mark, shift=BONUS_MARK / 2 + 2),
+        SumEntry(values[rows + 1], operator="="),
+        SumEntry(values[rows + 2]),
+    ]

@@ -68,8 +68,13 @@ class BoardLayout:
         # Qwinto always scores its bonus (pentagons), On Board its pawns' fields; other
         # games show one only if someone has it.
         bonus = qwinto or game.has_board or any(s.bonus for s in game.scores().values())
-        return cls(score_rows(game), len(game.players), bonus, CompactLayout.of(game),
-                   "failed" if qwinto else "penalties")
+        return cls(
+            score_rows(game),
+            len(game.players),
+            bonus,
+            CompactLayout.of(game),
+            "failed" if qwinto else "penalties",
+        )
 
     @cached_property
     def width(self) -> int:
@@ -106,8 +111,7 @@ class BoardLayout:
         """What ``column``'s caption (or a row's chip) needs at ``size``, with its margin."""
         if column in self.rows:
             return LABEL + CAPTION_PAD
-        return math.ceil(measure(self.caption(column), size, bold=column == "total")
-                         + CAPTION_PAD)
+        return math.ceil(measure(self.caption(column), size, bold=column == "total") + CAPTION_PAD)
 
     def value_width(self, column: str) -> int:
         """What the widest value of ``column`` needs: a row's most points, or "−20"."""
@@ -118,8 +122,10 @@ class BoardLayout:
         """The rank column, then each score column, as wide as their widest value or
         disc and their captions at ``size``."""
         rank = max(math.ceil(self.line_height * 0.9), self.caption_width("rank", size))
-        return [rank, *(max(self.value_width(c), self.caption_width(c, size))
-                        for c in self.score_columns)]
+        return [
+            rank,
+            *(max(self.value_width(c), self.caption_width(c, size)) for c in self.score_columns),
+        ]
 
     @cached_property
     def caption_size(self) -> float:
@@ -180,7 +186,7 @@ class BoardLayout:
         if column == 1:
             return (x0, y0, right, y0 + names)
         widths = self.column_widths
-        x = x0 + sum(widths[:column - 2])
+        x = x0 + sum(widths[: column - 2])
         return (x, y0 + names, x + widths[column - 2], y0 + names + self.line_height)
 
     @cached_property
@@ -196,17 +202,29 @@ def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
     layout = BoardLayout.of(game)
     surface = Surface(layout.width, layout.height)
-    surface.label((EDGE, (EDGE + layout.table_top) / 2 - 4),
-                  t("image.final_scores", title=game.title), layout.sheets.word(TITLE_SIZE),
-                  layout.width - 2 * EDGE, theme.INK, bold=True)
+    surface.label(
+        (EDGE, (EDGE + layout.table_top) / 2 - 4),
+        t("image.final_scores", title=game.title),
+        layout.sheets.word(TITLE_SIZE),
+        layout.width - 2 * EDGE,
+        theme.INK,
+        bold=True,
+    )
     draw_table_header(surface, layout)
     scores = game.scores()
     standings = game.ranking()
     for line, standing in enumerate(standings, start=1):
-        draw_standing(surface, layout, line, standing, scores[standing.player],
-                      player_name(names, standing.player))
-    draw_blocks(surface, layout.sheets, game, [s.player for s in standings], names,
-                layout.sheets_top)
+        draw_standing(
+            surface,
+            layout,
+            line,
+            standing,
+            scores[standing.player],
+            player_name(names, standing.player),
+        )
+    draw_blocks(
+        surface, layout.sheets, game, [s.player for s in standings], names, layout.sheets_top
+    )
     return surface.png(theme.SCOREBOARD_COMPRESS_LEVEL)
 
 
@@ -219,25 +237,44 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
     column at it), and the rows' chips."""
     size = layout.caption_size
     rank = layout.table_cell(0, 0)
-    surface.label(centre(rank), layout.caption("rank"), size, rank[2] - rank[0] - CAPTION_PAD,
-                  theme.MUTED, anchor="mm")
+    surface.label(
+        centre(rank),
+        layout.caption("rank"),
+        size,
+        rank[2] - rank[0] - CAPTION_PAD,
+        theme.MUTED,
+        anchor="mm",
+    )
     names = layout.table_cell(0, 1)
-    surface.label((names[0] + 6, centre(names)[1] + 2), layout.caption("player"), size,
-                  names[2] - names[0] - 12, theme.MUTED)
+    surface.label(
+        (names[0] + 6, centre(names)[1] + 2),
+        layout.caption("player"),
+        size,
+        names[2] - names[0] - 12,
+        theme.MUTED,
+    )
     for k, column in enumerate(layout.score_columns):
         b = layout.table_cell(0, k + 2)
         if column in layout.rows:  # the row's letter chip, as on the sheets
             height = layout.line_height - 10
             draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
         else:
-            surface.label(centre(b), layout.caption(column), size, b[2] - b[0] - CAPTION_PAD,
-                          theme.MUTED, bold=column == "total", anchor="mm")
+            surface.label(
+                centre(b),
+                layout.caption(column),
+                size,
+                b[2] - b[0] - CAPTION_PAD,
+                theme.MUTED,
+                bold=column == "total",
+                anchor="mm",
+            )
     bottom = layout.table_cell(0, 0)[3]
     surface.rect((EDGE, bottom - 1, layout.width - EDGE, bottom + 1), theme.RULE)
 
 
-def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: Standing,
-                  score: Score, name: str) -> None:
+def draw_standing(
+    surface: Surface, layout: BoardLayout, line: int, standing: Standing, score: Score, name: str
+) -> None:
     """A standing in two lines beside its rank: the name, whole, over the scores."""
     first = layout.table_cell(line, 0)
     right = layout.width - EDGE
@@ -248,13 +285,27 @@ def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: St
     size = layout.text_size
     rank = str(standing.rank)
     side = layout.rank_width - 6
-    surface.paste(sprite(("rank", rank, winner, size), (side, side), ground,
-                         lambda c: draw_rank(c, rank, side, size, winner)),
-                  centre(first)[0] - side / 2, centre(first)[1] - side / 2)
+    surface.paste(
+        sprite(
+            ("rank", rank, winner, size),
+            (side, side),
+            ground,
+            lambda c: draw_rank(c, rank, side, size, winner),
+        ),
+        centre(first)[0] - side / 2,
+        centre(first)[1] - side / 2,
+    )
     name_cell = layout.table_cell(line, 1)
-    draw_name(surface, (name_cell[0] + 6, centre(name_cell)[1] + 2), name,
-              size * NAME_SCALE, name_cell[2] - name_cell[0] - 12, theme.INK, bold=winner,
-              ground=ground)
+    draw_name(
+        surface,
+        (name_cell[0] + 6, centre(name_cell)[1] + 2),
+        name,
+        size * NAME_SCALE,
+        name_cell[2] - name_cell[0] - 12,
+        theme.INK,
+        bold=winner,
+        ground=ground,
+    )
     values = [score.rows[r] for r in layout.rows]
     values += [*([score.bonus] if layout.bonus else []), score.penalty_points, score.total]
     for k, value in enumerate(values):
@@ -262,12 +313,26 @@ def draw_standing(surface: Surface, layout: BoardLayout, line: int, standing: St
         column = layout.score_columns[k]
         tint = row_colours(column).cell if column in layout.rows else ground
         if tint != ground:
-            surface.paste(sprite(("tint", tint), (round(b[2] - b[0]) - 4, round(b[3] - b[1]) - 8),
-                                 ground, partial(draw_tint, fill=tint, w=b[2] - b[0] - 4,
-                                                 h=b[3] - b[1] - 8)),
-                          b[0] + 2, b[1] + 4)
-        surface.text(centre(b), signed(value), size, theme.INK, bold=column == "total",
-                     anchor="mm", condensed=True, ground=tint)
+            surface.paste(
+                sprite(
+                    ("tint", tint),
+                    (round(b[2] - b[0]) - 4, round(b[3] - b[1]) - 8),
+                    ground,
+                    partial(draw_tint, fill=tint, w=b[2] - b[0] - 4, h=b[3] - b[1] - 8),
+                ),
+                b[0] + 2,
+                b[1] + 4,
+            )
+        surface.text(
+            centre(b),
+            signed(value),
+            size,
+            theme.INK,
+            bold=column == "total",
+            anchor="mm",
+            condensed=True,
+            ground=tint,
+        )
 
 
 def draw_tint(canvas: Canvas, fill: Colour, w: float, h: float) -> None:

@@ -60,9 +60,22 @@ LUCKY_KIND = "lucky"
 PAWN_KIND = "pawn"
 
 __all__ = [
-    "Cell", "SheetLayout", "blend", "cell_box", "draw_sheet", "highlighted", "lock_box",
-    "lucky_box", "lucky_cells", "lucky_numbers", "penalty_box", "render_sheet", "row_colours",
-    "row_states", "sheet_size", "signed",
+    "Cell",
+    "SheetLayout",
+    "blend",
+    "cell_box",
+    "draw_sheet",
+    "highlighted",
+    "lock_box",
+    "lucky_box",
+    "lucky_cells",
+    "lucky_numbers",
+    "penalty_box",
+    "render_sheet",
+    "row_colours",
+    "row_states",
+    "sheet_size",
+    "signed",
 ]
 
 
@@ -91,14 +104,20 @@ def row_states(game: QwixxGame, player: int, row: str) -> list[Cell]:
 
 def highlighted(moves: Iterable[Move]) -> set[tuple[str, int]]:
     """The (row, number) cells that ``moves`` would cross."""
-    return {(m.row, m.number) for m in moves
-            if m.kind == CROSS_KIND and m.row is not None and m.number is not None}
+    return {
+        (m.row, m.number)
+        for m in moves
+        if m.kind == CROSS_KIND and m.row is not None and m.number is not None
+    }
 
 
 def lucky_cells(moves: Iterable[Move]) -> set[tuple[str, int]]:
     """The (row, number) cells that lucky-number ``moves`` (Longo) would cross."""
-    return {(m.row, m.number) for m in moves
-            if m.kind == LUCKY_KIND and m.row is not None and m.number is not None}
+    return {
+        (m.row, m.number)
+        for m in moves
+        if m.kind == LUCKY_KIND and m.row is not None and m.number is not None
+    }
 
 
 def pawn_cells(game: QwixxGame, player: int, moves: Iterable[Move]) -> set[tuple[str, int]]:
@@ -148,10 +167,16 @@ class SheetLayout:
     def of(cls, game: QwixxGame) -> SheetLayout:
         rows = tuple(r for r in ROWS if r in game.sheets[game.players[0]].crossed)
         labels = sorted({str(n) for r in rows for n in game.rules.numbers(r)})
-        return cls(rows, tuple(len(game.rules.numbers(r)) for r in rows),
-                   max(max_crosses(game, r) for r in rows), game.rules.penalty_limit,
-                   game.title, lucky_numbers(game, game.players[0]) is not None, tuple(labels),
-                   game.has_board)
+        return cls(
+            rows,
+            tuple(len(game.rules.numbers(r)) for r in rows),
+            max(max_crosses(game, r) for r in rows),
+            game.rules.penalty_limit,
+            game.title,
+            lucky_numbers(game, game.players[0]) is not None,
+            tuple(labels),
+            game.has_board,
+        )
 
     # rows of cells
     @cached_property
@@ -206,8 +231,12 @@ class SheetLayout:
 
     def arrow_box(self, i: int) -> Box:
         bx0, by0, _, by1 = self.band_box(i)
-        return (bx0 + 3, by0 + theme.BAND_PAD, bx0 + theme.BAND_PAD + theme.ARROW - 2,
-                by1 - theme.BAND_PAD)
+        return (
+            bx0 + 3,
+            by0 + theme.BAND_PAD,
+            bx0 + theme.BAND_PAD + theme.ARROW - 2,
+            by1 - theme.BAND_PAD,
+        )
 
     # the name line
     @cached_property
@@ -325,8 +354,9 @@ def render_sheet(game: Game, player: int, name: str, highlight: Iterable[Move] =
     return canvas.card_png()
 
 
-def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
-               highlight: Iterable[Move] = ()) -> None:
+def draw_sheet(
+    canvas: Canvas, game: Game, player: int, name: str, highlight: Iterable[Move] = ()
+) -> None:
     """Draw any variant's sheet onto ``canvas`` with its top-left corner at the origin."""
     if is_qwinto(game):
         qwinto_sheet.draw_sheet(canvas, game, player, name, highlight)
@@ -335,19 +365,28 @@ def draw_sheet(canvas: Canvas, game: Game, player: int, name: str,
         draw_qwixx_sheet(canvas, game, player, name, highlight)
 
 
-def draw_qwixx_sheet(canvas: Canvas, game: QwixxGame, player: int, name: str,
-                     highlight: Iterable[Move] = (), layout: SheetLayout | None = None) -> None:
+def draw_qwixx_sheet(
+    canvas: Canvas,
+    game: QwixxGame,
+    player: int,
+    name: str,
+    highlight: Iterable[Move] = (),
+    layout: SheetLayout | None = None,
+) -> None:
     """The printed card (drawn once per layout, see :meth:`Canvas.static`), then what the
     player wrote on it."""
     layout = layout or SheetLayout.of(game)
     numbers = tuple(tuple(game.rules.numbers(row)) for row in layout.rows)
-    canvas.static(("qwixx-sheet", layout, numbers), layout.width, layout.height,
-                  lambda card: draw_printed(card, layout, numbers))
+    canvas.static(
+        ("qwixx-sheet", layout, numbers),
+        layout.width,
+        layout.height,
+        lambda card: draw_printed(card, layout, numbers),
+    )
     draw_written(canvas, layout, game, player, name, list(highlight))
 
 
-def draw_printed(canvas: Canvas, layout: SheetLayout,
-                 numbers: tuple[tuple[int, ...], ...]) -> None:
+def draw_printed(canvas: Canvas, layout: SheetLayout, numbers: tuple[tuple[int, ...], ...]) -> None:
     """Everything printed on the card: it depends on the layout and the numbers only."""
     draw_card(canvas, layout.width, layout.height)
     draw_title(canvas, layout.width, layout.title)
@@ -355,23 +394,31 @@ def draw_printed(canvas: Canvas, layout: SheetLayout,
         draw_band(canvas, layout, i, row, numbers[i])
         draw_lock(canvas, layout.cell_box(i, len(numbers[i])), row_colours(row), False, False)
     draw_points_table(canvas, layout)
-    draw_tick_boxes(canvas, penalty_boxes(layout), 0, t("image.penalty_caption"),
-                    penalty_caption(layout), room=layout.penalty_width)
+    draw_tick_boxes(
+        canvas,
+        penalty_boxes(layout),
+        0,
+        t("image.penalty_caption"),
+        penalty_caption(layout),
+        room=layout.penalty_width,
+    )
     boxes = layout.total_boxes()
     printed = sum_entries(layout, [0] * len(boxes))
     for k, (b, entry) in enumerate(zip(boxes, printed, strict=True)):
         draw_sum_box(canvas, b, entry, k == len(boxes) - 1)
 
 
-def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int,
-                 name: str, moves: list[Move]) -> None:
+def draw_written(
+    canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, name: str, moves: list[Move]
+) -> None:
     """What ``player`` wrote on the printed card, and the outlines of ``moves``.
 
     Drawn in the order a whole sheet is drawn, each piece over the printed piece it
     changes, so that card and writing give the same pixels as drawing all at once.
     """
-    canvas.sprite(("name", name), lambda c: draw_name(c, layout.width, name, game.title,
-                                                      layout.name_right))
+    canvas.sprite(
+        ("name", name), lambda c: draw_name(c, layout.width, name, game.title, layout.name_right)
+    )
     lucky, badge = lucky_numbers(game, player), layout.lucky_box
     if badge and lucky:
         canvas.sprite(("lucky", lucky), lambda c: draw_lucky_badge(c, badge, lucky))
@@ -380,20 +427,40 @@ def draw_written(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: i
     closed = game.closed_rows()
     for i, row in enumerate(layout.rows):
         if row in closed or row in sheet.locks:  # the band changes: draw it anew
-            look = ("row", i, tuple(row_states(game, player, row)), row in closed,
-                    row in sheet.locks, frozenset(n for r, n in marked | clovers if r == row),
-                    frozenset(n for r, n in clovers if r == row))
-            canvas.sprite(look, partial(draw_row, layout=layout, game=game, player=player, i=i,
-                                        row=row, marked=marked, clovers=clovers))
+            look = (
+                "row",
+                i,
+                tuple(row_states(game, player, row)),
+                row in closed,
+                row in sheet.locks,
+                frozenset(n for r, n in marked | clovers if r == row),
+                frozenset(n for r, n in clovers if r == row),
+            )
+            canvas.sprite(
+                look,
+                partial(
+                    draw_row,
+                    layout=layout,
+                    game=game,
+                    player=player,
+                    i=i,
+                    row=row,
+                    marked=marked,
+                    clovers=clovers,
+                ),
+            )
         else:
             draw_row_marks(canvas, layout, game, player, i, row, marked, clovers)
-    for k, b in enumerate(penalty_boxes(layout)[:sheet.penalties]):
+    for k, b in enumerate(penalty_boxes(layout)[: sheet.penalties]):
         canvas.sprite(("tick", k), partial(draw_tick, b=b))
     seat = game.players.index(player)
-    for k, (b, entry) in enumerate(zip(layout.total_boxes(), written_sums(layout, game, player),
-                                       strict=True)):
-        canvas.sprite(("sum", k, entry.value, entry.decorate and seat),
-                      partial(draw_sum_value, b=b, entry=entry))
+    for k, (b, entry) in enumerate(
+        zip(layout.total_boxes(), written_sums(layout, game, player), strict=True)
+    ):
+        canvas.sprite(
+            ("sum", k, entry.value, entry.decorate and seat),
+            partial(draw_sum_value, b=b, entry=entry),
+        )
 
 
 def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
@@ -410,15 +477,23 @@ def draw_lucky_badge(canvas: Canvas, b: Box, lucky: tuple[int, int]) -> None:
     # the numbers may give up a third of their size to a longer word than "lucky" (two
     # numbers of two digits and Polish's "szczęśliwe" need that much)
     room = right - x - 6 - canvas.text_width(numbers, theme.LUCKY_SIZE * 0.65, bold=True)
-    x += canvas.label((x, cy), t("image.lucky"), theme.LUCKY_CAPTION, room, theme.CLOVER,
-                      anchor="lm")
+    x += canvas.label(
+        (x, cy), t("image.lucky"), theme.LUCKY_CAPTION, room, theme.CLOVER, anchor="lm"
+    )
     size = canvas.fit_text(numbers, theme.LUCKY_SIZE, right - x - 6, bold=True)
     canvas.text((right, cy), numbers, size, theme.INK, bold=True, anchor="rm")
 
 
-def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, i: int,
-             row: str, marked: set[tuple[str, int]],
-             clovers: set[tuple[str, int]] | None = None) -> None:
+def draw_row(
+    canvas: Canvas,
+    layout: SheetLayout,
+    game: QwixxGame,
+    player: int,
+    i: int,
+    row: str,
+    marked: set[tuple[str, int]],
+    clovers: set[tuple[str, int]] | None = None,
+) -> None:
     """A whole row: its band with every cell as the player left it, the outlines of the
     cells open to them, and its lock."""
     colours = row_colours(row)
@@ -433,16 +508,30 @@ def draw_row(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, 
         draw_locked_tab(canvas, lock[2], band[1], (band[2] - band[0]) / 3)
 
 
-def draw_band(canvas: Canvas, layout: SheetLayout, i: int, row: str, numbers: Sequence[int],
-              closed: bool = False, states: Sequence[Cell] | None = None) -> None:
+def draw_band(
+    canvas: Canvas,
+    layout: SheetLayout,
+    i: int,
+    row: str,
+    numbers: Sequence[int],
+    closed: bool = False,
+    states: Sequence[Cell] | None = None,
+) -> None:
     """The band of row ``i`` with its arrow and number cells (all open without ``states``)."""
     colours = row_colours(row)
     band = blend(colours.band, theme.CLOSED_BAND, 0.6) if closed else colours.band
     canvas.rect(layout.band_box(i), fill=band, radius=theme.CELL_RADIUS + theme.BAND_PAD)
     draw_row_label(canvas, layout.arrow_box(i), row, closed)
     for j, number in enumerate(numbers):
-        draw_cell(canvas, layout.cell_box(i, j), number, states[j] if states else Cell.OPEN,
-                  colours, layout.number_size, layout.narrow)
+        draw_cell(
+            canvas,
+            layout.cell_box(i, j),
+            number,
+            states[j] if states else Cell.OPEN,
+            colours,
+            layout.number_size,
+            layout.narrow,
+        )
 
 
 def draw_row_label(canvas: Canvas, b: Box, row: str, closed: bool = False) -> None:
@@ -451,45 +540,75 @@ def draw_row_label(canvas: Canvas, b: Box, row: str, closed: bool = False) -> No
     ink = theme.INK if row in theme.LIGHT_BANDS and not closed else theme.PAPER
     x0, y0, x1, y1 = b
     cx = (x0 + x1) / 2
-    canvas.text((cx, y0 + theme.ROW_LETTER * 0.62), row_letter(row), theme.ROW_LETTER, ink,
-                bold=True)
+    canvas.text(
+        (cx, y0 + theme.ROW_LETTER * 0.62), row_letter(row), theme.ROW_LETTER, ink, bold=True
+    )
     h = (y1 - y0) * 0.34
     icons.arrow(canvas, (x0 + 2, y1 - h - 4, x1 - 2, y1 - 4), ink)
 
 
-def draw_row_marks(canvas: Canvas, layout: SheetLayout, game: QwixxGame, player: int, i: int,
-                   row: str, marked: set[tuple[str, int]],
-                   clovers: set[tuple[str, int]]) -> None:
+def draw_row_marks(
+    canvas: Canvas,
+    layout: SheetLayout,
+    game: QwixxGame,
+    player: int,
+    i: int,
+    row: str,
+    marked: set[tuple[str, int]],
+    clovers: set[tuple[str, int]],
+) -> None:
     """An open row's crosses, struck cells and outlines, over its printed band."""
     colours = row_colours(row)
     numbers = game.rules.numbers(row)
-    for j, (number, state) in enumerate(zip(numbers, row_states(game, player, row),
-                                            strict=True)):
+    for j, (number, state) in enumerate(zip(numbers, row_states(game, player, row), strict=True)):
         b = layout.cell_box(i, j)
         if state is Cell.SKIPPED:
-            canvas.sprite(("cell", i, j, state),
-                          partial(draw_cell, b=b, number=number, state=Cell.SKIPPED,
-                                  colours=colours, size=layout.number_size,
-                                  condensed=layout.narrow))
+            canvas.sprite(
+                ("cell", i, j, state),
+                partial(
+                    draw_cell,
+                    b=b,
+                    number=number,
+                    state=Cell.SKIPPED,
+                    colours=colours,
+                    size=layout.number_size,
+                    condensed=layout.narrow,
+                ),
+            )
         elif state is Cell.CROSSED:  # the printed cell already shows the number
-            canvas.sprite(("cell", i, j, state),
-                          partial(draw_cross_over, b=b, number=number, colours=colours,
-                                  size=layout.number_size, condensed=layout.narrow))
+            canvas.sprite(
+                ("cell", i, j, state),
+                partial(
+                    draw_cross_over,
+                    b=b,
+                    number=number,
+                    colours=colours,
+                    size=layout.number_size,
+                    condensed=layout.narrow,
+                ),
+            )
     draw_highlights(canvas, layout, i, row, numbers, marked, clovers)
     if (row, numbers[-1]) in marked | clovers:  # its outline reaches over the lock
         lock = layout.cell_box(i, len(numbers))
         canvas.sprite(("lock", i), lambda c: draw_lock(c, lock, colours, False, False))
 
 
-def draw_highlights(canvas: Canvas, layout: SheetLayout, i: int, row: str,
-                    numbers: Sequence[int], marked: set[tuple[str, int]],
-                    clovers: set[tuple[str, int]]) -> None:
+def draw_highlights(
+    canvas: Canvas,
+    layout: SheetLayout,
+    i: int,
+    row: str,
+    numbers: Sequence[int],
+    marked: set[tuple[str, int]],
+    clovers: set[tuple[str, int]],
+) -> None:
     """Outlines around the cells of row ``i`` a move would cross, clovers on lucky ones."""
     boxes = [layout.cell_box(i, j) for j in range(len(numbers))]
     for j, number in enumerate(numbers):
         if (row, number) in marked or (row, number) in clovers:
-            canvas.sprite(("outline", i, j),
-                          partial(icons.outline, b=boxes[j], radius=theme.CELL_RADIUS))
+            canvas.sprite(
+                ("outline", i, j), partial(icons.outline, b=boxes[j], radius=theme.CELL_RADIUS)
+            )
     for j, number in enumerate(numbers):
         if (row, number) in clovers:
             canvas.sprite(("clover", i, j), partial(draw_clover_mark, b=boxes[j]))
@@ -505,12 +624,17 @@ def draw_clover_mark(canvas: Canvas, b: Box) -> None:
     icons.clover(canvas, icons.inset(disc, s * 0.1))
 
 
-def draw_cell(canvas: Canvas, b: Box, number: int, state: Cell,
-              colours: theme.RowColours, size: float = theme.NUMBER_SIZE,
-              condensed: bool = False) -> None:
+def draw_cell(
+    canvas: Canvas,
+    b: Box,
+    number: int,
+    state: Cell,
+    colours: theme.RowColours,
+    size: float = theme.NUMBER_SIZE,
+    condensed: bool = False,
+) -> None:
     skipped = state is Cell.SKIPPED
-    canvas.rect(b, fill=theme.SKIPPED_CELL if skipped else colours.cell,
-                radius=theme.CELL_RADIUS)
+    canvas.rect(b, fill=theme.SKIPPED_CELL if skipped else colours.cell, radius=theme.CELL_RADIUS)
     ink = theme.SKIPPED_INK if skipped else colours.ink
     draw_number(canvas, b, number, ink, size, condensed)
     if state is Cell.CROSSED:
@@ -519,19 +643,35 @@ def draw_cell(canvas: Canvas, b: Box, number: int, state: Cell,
         icons.strike(canvas, square(b))
 
 
-def draw_number(canvas: Canvas, b: Box, number: int, ink: theme.RGB, size: float,
-                condensed: bool, halo: theme.RGB | None = None) -> None:
+def draw_number(
+    canvas: Canvas,
+    b: Box,
+    number: int,
+    ink: theme.RGB,
+    size: float,
+    condensed: bool,
+    halo: theme.RGB | None = None,
+) -> None:
     """``number`` centred in cell ``b``, as large as ``size`` if it fits; ringed in
     ``halo`` if given (see :func:`.parts.cross_halo`)."""
     text = str(number)
     room = (b[2] - b[0]) - (theme.NARROW_PAD if condensed else 6)
     size = canvas.fit_text(text, size, room, bold=True, condensed=condensed)
-    canvas.text(centre(b), text, size, ink, bold=True, condensed=condensed, halo=halo,
-                halo_width=cross_halo(size))
+    canvas.text(
+        centre(b),
+        text,
+        size,
+        ink,
+        bold=True,
+        condensed=condensed,
+        halo=halo,
+        halo_width=cross_halo(size),
+    )
 
 
-def draw_cross_over(canvas: Canvas, b: Box, number: int, colours: theme.RowColours,
-                    size: float, condensed: bool) -> None:
+def draw_cross_over(
+    canvas: Canvas, b: Box, number: int, colours: theme.RowColours, size: float, condensed: bool
+) -> None:
     """A crossed cell: tinted, an X from corner to corner, and the number written again
     over it, whole and readable."""
     canvas.rect(b, fill=crossed_fill(colours), radius=theme.CELL_RADIUS)
@@ -551,10 +691,16 @@ def draw_locked_tab(canvas: Canvas, right: float, y: float, room: float) -> None
     size = canvas.fit_text(text, theme.TAB_SIZE, room - 2 * theme.TAB_SIZE, bold=True)
     width = canvas.text_width(text, size, bold=True) + 2 * theme.TAB_SIZE
     h = theme.TAB_HEIGHT
-    canvas.rect((right - width, y - h / 2, right, y + h / 2), fill=theme.INK,
-                outline=theme.PAPER, width=2, radius=h / 2)
-    canvas.label((right - width / 2, y), text, size, width - 2 * theme.TAB_SIZE, theme.PAPER,
-                 bold=True)
+    canvas.rect(
+        (right - width, y - h / 2, right, y + h / 2),
+        fill=theme.INK,
+        outline=theme.PAPER,
+        width=2,
+        radius=h / 2,
+    )
+    canvas.label(
+        (right - width / 2, y), text, size, width - 2 * theme.TAB_SIZE, theme.PAPER, bold=True
+    )
 
 
 def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
@@ -562,16 +708,24 @@ def draw_points_table(canvas: Canvas, layout: SheetLayout) -> None:
     labels = (t("image.crosses"), t("image.points"))
     for line, label in enumerate(labels):
         lb = layout.table_box(line, 0)
-        canvas.label((lb[0] + 4, (lb[1] + lb[3]) / 2), label, theme.TABLE_SIZE - 2,
-                     lb[2] - lb[0] - 8, theme.MUTED, anchor="lm")
+        canvas.label(
+            (lb[0] + 4, (lb[1] + lb[3]) / 2),
+            label,
+            theme.TABLE_SIZE - 2,
+            lb[2] - lb[0] - 8,
+            theme.MUTED,
+            anchor="lm",
+        )
         for c in range(1, layout.table_columns + 1):
             b = layout.table_box(line, c)
             value = str(c if line == 0 else triangle(c))
-            canvas.rect(b, fill=theme.PAPER if line == 0 else TABLE_FILL,
-                        outline=theme.RULE, width=1)
+            canvas.rect(
+                b, fill=theme.PAPER if line == 0 else TABLE_FILL, outline=theme.RULE, width=1
+            )
             size = canvas.fit_text(value, theme.TABLE_SIZE, b[2] - b[0] - 4, bold=line == 1)
-            canvas.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), value, size, theme.INK,
-                        bold=line == 1)
+            canvas.text(
+                ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), value, size, theme.INK, bold=line == 1
+            )
 
 
 def penalty_boxes(layout: SheetLayout) -> list[Box]:
@@ -582,8 +736,11 @@ def penalty_caption(layout: SheetLayout) -> tuple[float, float]:
     return (layout.penalty_box(0)[0], layout.table_top)
 
 
-def sum_entries(layout: SheetLayout, values: Sequence[int],
-                decorate: Callable[[Canvas, Box], None] | None = None) -> list[SumEntry]:
+def sum_entries(
+    layout: SheetLayout,
+    values: Sequence[int],
+    decorate: Callable[[Canvas, Box], None] | None = None,
+) -> list[SumEntry]:
     """The sum line: row points + ... (+ board bonus) − penalty points = total.
 
     ``values`` in that order (see :func:`sum_values`); ``decorate`` the bonus box.
@@ -605,8 +762,9 @@ def sum_values(layout: SheetLayout, game: QwixxGame, player: int) -> list[int]:
 def written_sums(layout: SheetLayout, game: QwixxGame, player: int) -> list[SumEntry]:
     """``player``'s sum line, with their pawn in the bonus box (On Board)."""
     seat = game.players.index(player)
-    return sum_entries(layout, sum_values(layout, game, player),
-                       lambda c, b: draw_bonus_pawn(c, b, seat))
+    return sum_entries(
+        layout, sum_values(layout, game, player), lambda c, b: draw_bonus_pawn(c, b, seat)
+    )
 
 
 def draw_bonus_pawn(canvas: Canvas, b: Box, seat: int) -> None:

@@ -69,15 +69,24 @@ def render_standings(table: BoardTable) -> bytes:
     """The standings as a small palette PNG (see :class:`.compact.Surface`)."""
     numbers = number_widths(table)
     width = width_for(numbers)
-    footer = (wrap(Canvas.new(1, 1), table.footer, FOOTER, width - 2 * theme.MARGIN)
-              if table.footer else [])
+    footer = (
+        wrap(Canvas.new(1, 1), table.footer, FOOTER, width - 2 * theme.MARGIN)
+        if table.footer
+        else []
+    )
     layout = StandingsLayout(len(table.headers), table.rows, len(footer), width, numbers)
     surface = Surface(width, layout.height, leaderboard=True)
     room = width - 2 * theme.MARGIN
-    surface.label((theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room,
-                  theme.INK, bold=True)
-    surface.label((theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2), table.subtitle,
-                  SUBTITLE, room, theme.MUTED)
+    surface.label(
+        (theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room, theme.INK, bold=True
+    )
+    surface.label(
+        (theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2),
+        table.subtitle,
+        SUBTITLE,
+        room,
+        theme.MUTED,
+    )
     tint = sorted_band(layout, table.sorted_column)
     if tint:
         draw_band(surface, tint, SORTED_TINT, theme.PAPER)
@@ -89,18 +98,30 @@ def render_standings(table: BoardTable) -> bytes:
         draw_row(surface, layout, line, replace(row, name=""), table.sorted_column, tint)
         draw_name(surface, layout, line, row)
     for k, text in enumerate(footer):
-        surface.text((theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55), text,
-                     FOOTER, theme.MUTED)
+        surface.text(
+            (theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55),
+            text,
+            FOOTER,
+            theme.MUTED,
+        )
     return surface.png()
 
 
 def number_widths(table: BoardTable) -> tuple[float, ...]:
     """Each number column's width: its header's or its widest entry's, and room."""
     return tuple(
-        max(measure(header, HEADER_TEXT, bold=k == table.sorted_column),
-            *(measure(row.values[k], TEXT + (k == table.sorted_column),
-                      bold=k == table.sorted_column) for row in table.rows)) + NUMBER_PAD
-        for k, header in enumerate(table.headers))
+        max(
+            measure(header, HEADER_TEXT, bold=k == table.sorted_column),
+            *(
+                measure(
+                    row.values[k], TEXT + (k == table.sorted_column), bold=k == table.sorted_column
+                )
+                for row in table.rows
+            ),
+        )
+        + NUMBER_PAD
+        for k, header in enumerate(table.headers)
+    )
 
 
 def width_for(numbers: tuple[float, ...]) -> int:
@@ -119,9 +140,20 @@ def draw_name(surface: Surface, layout: StandingsLayout, line: int, row: BoardRo
     ground = theme.WINNER if row.leader else theme.PAPER
     room = cell[2] - cell[0] - NAME_PAD
     if note:
-        room -= surface.label((cell[2] - 10, middle), note, NOTE, room / 2, theme.MUTED,
-                              anchor="rm", ground=ground) + NOTE_GAP
+        room -= (
+            surface.label(
+                (cell[2] - 10, middle),
+                note,
+                NOTE,
+                room / 2,
+                theme.MUTED,
+                anchor="rm",
+                ground=ground,
+            )
+            + NOTE_GAP
+        )
     bold = row.leader or row.you
     name, size = surface.fit(row.name, TEXT, room, bold=bold)
-    surface.text((cell[0] + 10, middle), name, size, YOU if row.you else theme.INK, bold=bold,
-                 ground=ground)
+    surface.text(
+        (cell[0] + 10, middle), name, size, YOU if row.you else theme.INK, bold=bold, ground=ground
+    )

@@ -48,9 +48,13 @@ def excerpt(count: int, viewer: int | None = None) -> list[tuple[int, bool]]:
     return [(k, False) for k in range(head)] + [(k, k == start) for k in range(start, end)]
 
 
-def standings_rows(standings: Sequence[Standing], names: Mapping[int, str],
-                   viewer: int | None = None, notes: Mapping[int, str] | None = None,
-                   number: Callable[[int], str] = whole) -> tuple[StandingsRow, ...]:
+def standings_rows(
+    standings: Sequence[Standing],
+    names: Mapping[int, str],
+    viewer: int | None = None,
+    notes: Mapping[int, str] | None = None,
+    number: Callable[[int], str] = whole,
+) -> tuple[StandingsRow, ...]:
     """The image's lines for ``standings`` (best first): the :func:`excerpt` around
     ``viewer``'s line (a player id, framed) if given. ``notes``: a note per player;
     ``number`` writes whole numbers (the language's grouping by default)."""
@@ -60,19 +64,33 @@ def standings_rows(standings: Sequence[Standing], names: Mapping[int, str],
     rows = []
     for k, gap in excerpt(len(standings), index):
         line = standings[k]
-        rows.append(StandingsRow(
-            str(line.place), names.get(line.player, str(line.player)),
-            (points_text(line.points, number), points_text(line.opponents, number),
-             number(line.score)),
-            you=line.player == viewer, detached=gap, leader=played and line.place == 1,
-            medal=played, note=notes.get(line.player, "")))
+        rows.append(
+            StandingsRow(
+                str(line.place),
+                names.get(line.player, str(line.player)),
+                (
+                    points_text(line.points, number),
+                    points_text(line.opponents, number),
+                    number(line.score),
+                ),
+                you=line.player == viewer,
+                detached=gap,
+                leader=played and line.place == 1,
+                medal=played,
+                note=notes.get(line.player, ""),
+            )
+        )
     return tuple(rows)
 
 
 def standings_alt(table: BoardTable) -> str:
     """The image's description: the leaderboard's (:func:`.describe.leaderboard_alt`),
     each note in brackets after its name."""
-    rows = tuple(replace(row, name=f"{row.name} ({row.note})")
-                 if isinstance(row, StandingsRow) and row.note else row for row in table.rows)
+    rows = tuple(
+        replace(row, name=f"{row.name} ({row.note})")
+        if isinstance(row, StandingsRow) and row.note
+        else row
+        for row in table.rows
+    )
     # TableLike declares its attributes settable, which a frozen BoardTable's are not
     return leaderboard_alt(replace(table, rows=rows))  # type: ignore[arg-type]

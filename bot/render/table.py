@@ -29,8 +29,9 @@ def table_size(game: Game) -> tuple[int, int]:
     return layout.width, blocks_top(game) + blocks_height(layout, len(game.players)) + EDGE
 
 
-def render_table(game: Game, names: Mapping[int, str],
-                 latest: Mapping[int, Iterable[Cell]] | None = None) -> bytes:
+def render_table(
+    game: Game, names: Mapping[int, str], latest: Mapping[int, Iterable[Cell]] | None = None
+) -> bytes:
     """Every player's sheet in one compact PNG, in seat order.
 
     ``names``: player id -> display name. ``latest``: player id -> the cells to ring, as
@@ -42,10 +43,19 @@ def render_table(game: Game, names: Mapping[int, str],
     width, height = table_size(game)
     surface = Surface(width, height)
     decision = game.decision()
-    title = (t("image.table_turn", title=game.title, turn=decision.turn)
-             if decision.active is not None else t("image.table_over", title=game.title))
+    title = (
+        t("image.table_turn", title=game.title, turn=decision.turn)
+        if decision.active is not None
+        else t("image.table_over", title=game.title)
+    )
     top = blocks_top(game)
-    surface.label((EDGE, (EDGE + top) / 2 - 4), title, layout.word(TITLE_SIZE),
-                  width - 2 * EDGE, theme.INK, bold=True)
+    surface.label(
+        (EDGE, (EDGE + top) / 2 - 4),
+        title,
+        layout.word(TITLE_SIZE),
+        width - 2 * EDGE,
+        theme.INK,
+        bold=True,
+    )
     draw_blocks(surface, layout, game, game.players, names, top, decision.active, latest)
     return surface.png(theme.TABLE_COMPRESS_LEVEL)

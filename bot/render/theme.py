@@ -23,8 +23,11 @@ RGB = tuple[int, int, int]
 
 def blend(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved a fraction ``t`` towards ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
-            round(a[2] + (b[2] - a[2]) * t))
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,24 @@ from .qwinto import QwintoGame
 from .qwixx import QwixxGame
 
 VARIANTS: dict[str, type[Game]] = {
-    cls.variant: cls for cls in (QwixxGame, LongoGame, OnBoardGame, QwintoGame)}
+    cls.variant: cls for cls in (QwixxGame, LongoGame, OnBoardGame, QwintoGame)
+}
 
 __all__ = [
-    "DICE_VERSION", "PASS", "VARIANTS", "Decision", "Event", "Game", "Move", "RuleError", "Score",
-    "Standing", "dice_version_of", "game_from_json", "new_game", "replay",
+    "DICE_VERSION",
+    "PASS",
+    "VARIANTS",
+    "Decision",
+    "Event",
+    "Game",
+    "Move",
+    "RuleError",
+    "Score",
+    "Standing",
+    "dice_version_of",
+    "game_from_json",
+    "new_game",
+    "replay",
 ]
 
 
@@ -35,9 +48,14 @@ def variant_class(variant: str) -> type[Game]:
         raise RuleError(f"unknown variant {variant!r}; known variants: {known}") from None
 
 
-def new_game(variant: str, players: Sequence[int], seed: int,
-             options: dict[str, Any] | None = None, solo: bool = False,
-             dice_version: int = DICE_VERSION) -> Game:
+def new_game(
+    variant: str,
+    players: Sequence[int],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    solo: bool = False,
+    dice_version: int = DICE_VERSION,
+) -> Game:
     """Start a game: the first player is active and the first roll is made.
 
     ``solo``: the one-person form (practice), exactly one seat, active every turn;
@@ -59,9 +77,15 @@ def game_from_json(data: dict[str, Any]) -> Game:
     return variant_class(data["variant"]).from_json(data)
 
 
-def replay(variant: str, players: Sequence[int], seed: int, options: dict[str, Any] | None,
-           moves: Iterable[tuple[int, Move]], solo: bool = False,
-           dice_version: int = DICE_VERSION) -> Game:
+def replay(
+    variant: str,
+    players: Sequence[int],
+    seed: int,
+    options: dict[str, Any] | None,
+    moves: Iterable[tuple[int, Move]],
+    solo: bool = False,
+    dice_version: int = DICE_VERSION,
+) -> Game:
     """Rebuild a game from its seed and its move log; ``dice_version``: the stored
     game's (:func:`dice_version_of` its JSON)."""
     game = new_game(variant, players, seed, options, solo, dice_version)

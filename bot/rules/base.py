@@ -69,14 +69,16 @@ class Event(_EventFields):
 
     __slots__ = ()
 
-    def __new__(cls, kind: str, player: int | None = None,
-                data: dict[str, Any] | None = None) -> Event:
+    def __new__(
+        cls, kind: str, player: int | None = None, data: dict[str, Any] | None = None
+    ) -> Event:
         return tuple.__new__(cls, (kind, player, {} if data is None else data))
 
 
 # ``make_event((kind, player, data))``: an Event, without a Python-level call.
 make_event: Callable[[tuple[str, int | None, dict[str, Any]]], Event] = partial(
-    tuple.__new__, Event)
+    tuple.__new__, Event
+)
 
 
 class Decision(NamedTuple):
@@ -94,7 +96,8 @@ class Decision(NamedTuple):
 
 
 new_decision: Callable[[tuple[str, int, int | None, frozenset[int]]], Decision] = partial(
-    tuple.__new__, Decision)
+    tuple.__new__, Decision
+)
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,16 @@ class Game(ABC):
     """
 
     # "__dict__": callers (tests, say) may still set attributes of their own on a game.
-    __slots__ = ("__dict__", "_own", "dice_version", "end_reason", "options", "players", "seed",
-                 "turn")
+    __slots__ = (
+        "__dict__",
+        "_own",
+        "dice_version",
+        "end_reason",
+        "options",
+        "players",
+        "seed",
+        "turn",
+    )
     variant: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -140,8 +151,13 @@ class Game(ABC):
     chosen: dict[int, Move]
     sheets: dict[int, Any]
 
-    def __init__(self, players: Sequence[int], seed: int, options: dict[str, Any],
-                 dice_version: int = DICE_VERSION) -> None:
+    def __init__(
+        self,
+        players: Sequence[int],
+        seed: int,
+        options: dict[str, Any],
+        dice_version: int = DICE_VERSION,
+    ) -> None:
         self.players: tuple[int, ...] = tuple(players)
         self.seed = seed
         self.options = dict(options)
@@ -280,9 +296,7 @@ class Game(ABC):
 
     def ranking(self) -> list[Standing]:
         """Players by total, best first; equal totals share a rank."""
-        totals = sorted(
-            ((s.total, p) for p, s in self.scores().items()), key=lambda t: -t[0]
-        )
+        totals = sorted(((s.total, p) for p, s in self.scores().items()), key=lambda t: -t[0])
         standings: list[Standing] = []
         for index, (total, player) in enumerate(totals):
             tied = standings and standings[-1].total == total
@@ -318,8 +332,9 @@ class Game(ABC):
         game._load_state(data)
         return game
 
-    def _throw(self, dice: Sequence[str], faces: int, *salt: object,
-               among: Sequence[str]) -> dict[str, int]:
+    def _throw(
+        self, dice: Sequence[str], faces: int, *salt: object, among: Sequence[str]
+    ) -> dict[str, int]:
         """The faces of ``dice`` (of the variant's every die, ``among``) at the position
         ``salt`` names, by this game's derivation."""
         return throw(self.dice_version, dice, faces, self.seed, *salt, among=among)
@@ -335,13 +350,24 @@ def state_copier(cls: type[Game]) -> Callable[[Game], Game]:
     ``_own`` None. Attributes a caller set on a game of a fully slotted class stay with
     that game. Written out once per class, as dataclasses write their ``__init__``: a
     loop of ``setattr`` would cost four times as much on every move."""
-    names = [name for klass in reversed(cls.__mro__)
-             for name in klass.__dict__.get("__slots__", ()) if name not in ("_own", "__dict__")]
+    names = [
+        name
+        for klass in reversed(cls.__mro__)
+        for name in klass.__dict__.get("__slots__", ())
+        if name not in ("_own", "__dict__")
+    ]
     lines = [f"    game.{name} = self.{name}" for name in names]
     if any("__slots__" not in klass.__dict__ for klass in cls.__mro__[:-1]):
         lines.append("    game.__dict__.update(self.__dict__)")  # its state may live there
-    source = "\n".join(["def copy(self):", "    game = new(cls)", *lines,
-                        "    game._own = None", "    return game"])
+    source = "\n".join(
+        [
+            "def copy(self):",
+            "    game = new(cls)",
+            *lines,
+            "    game._own = None",
+            "    return game",
+        ]
+    )
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
     exec(source, namespace)  # the source holds nothing but the class's slot names
     # exec's namespace holds Any: the function it defined is the copier.
@@ -367,7 +393,6 @@ def dice_version_of(state: dict[str, Any]) -> int:
 
 def score_of(player: int, rows: dict[str, int], penalties: int, bonus: int = 0) -> Score:
     penalty_points = -5 * penalties
-    return Score(player, rows, penalties, penalty_points, bonus,
-                 sum(rows.values()) + penalty_points + bonus)
-
-
+    return Score(
+        player, rows, penalties, penalty_points, bonus, sum(rows.values()) + penalty_points + bonus
+    )

@@ -67,11 +67,17 @@ class Board:
     # state (:attr:`bot.rules.qwixx.Sheet.allow`) that says it may be crossed. A plain
     # attribute, as the rules read it on every pawn move.
     track: tuple[tuple[str, int, int], ...] = dataclasses.field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "track", tuple(
-            (f.colour, f.number, 4 * f.number + COLOURS.index(f.colour)) for f in self.fields))
+        object.__setattr__(
+            self,
+            "track",
+            tuple(
+                (f.colour, f.number, 4 * f.number + COLOURS.index(f.colour)) for f in self.fields
+            ),
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self  # immutable: games share it
@@ -94,8 +100,12 @@ class Board:
         return position >= self.finish_from
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "start": {"bonus": 0},
-                "fields": [f.to_json() for f in self.fields]}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "start": {"bonus": 0},
+            "fields": [f.to_json() for f in self.fields],
+        }
 
     @classmethod
     def from_json(cls, data: Any, source: str = "board data") -> Board:
@@ -114,6 +124,7 @@ def parse_board(data: Any, source: str, name: str | None = None) -> Board:
 
     Every problem raises :class:`BoardError` with a message naming ``source`` first.
     """
+
     def fail(problem: str) -> BoardError:
         return BoardError(f"{source}: {problem}")
 
@@ -134,8 +145,9 @@ def parse_board(data: Any, source: str, name: str | None = None) -> Board:
     if not isinstance(raw, list):
         raise fail("'fields' must be a list of fields")
     if len(raw) != TRACK_LENGTH:
-        raise fail(f"a track has {TRACK_LENGTH} fields after the start field, "
-                   f"this one has {len(raw)}")
+        raise fail(
+            f"a track has {TRACK_LENGTH} fields after the start field, this one has {len(raw)}"
+        )
     fields = tuple(parse_field(item, k, fail) for k, item in enumerate(raw, start=1))
     check_track(fields, fail)
     return Board(board_name, fields, TRACK_LENGTH - FINISH_FIELDS + 1, description)
@@ -165,8 +177,10 @@ def check_track(fields: tuple[Field, ...], fail: Callable[[str], BoardError]) ->
         raise fail(f"the first field's bonus must be {FIRST_BONUS}, not {fields[0].bonus}")
     for position, (a, b) in enumerate(itertools.pairwise(fields), start=2):
         if b.bonus < a.bonus:
-            raise fail(f"the bonus must not fall along the track: field {position} has "
-                       f"{b.bonus} after {a.bonus}")
+            raise fail(
+                f"the bonus must not fall along the track: field {position} has "
+                f"{b.bonus} after {a.bonus}"
+            )
     if fields[-1].bonus != LAST_BONUS:
         raise fail(f"the last field's bonus must be {LAST_BONUS}, not {fields[-1].bonus}")
     missing_colours = [c for c in COLOURS if c not in {f.colour for f in fields}]

@@ -111,8 +111,14 @@ def deal(version: int, choices: Sequence[T], count: int, seed: int, *salt: objec
     raise ValueError(f"unknown dice version {version!r}")
 
 
-def throw(version: int, dice: Sequence[str], faces: int, seed: int, *salt: object,
-          among: Sequence[str] | None = None) -> dict[str, int]:
+def throw(
+    version: int,
+    dice: Sequence[str],
+    faces: int,
+    seed: int,
+    *salt: object,
+    among: Sequence[str] | None = None,
+) -> dict[str, int]:
     """Die -> face for ``dice``, in order, by derivation ``version``.
 
     ``among``: the variant's every die in canonical order, ``dice`` among them in that

@@ -17,8 +17,9 @@ LUCKY_RANGE = range(5, 14)  # the project's decision: pairs dealt from 5-13
 PAIRS = tuple(itertools.combinations(LUCKY_RANGE, 2))
 
 
-def deal_lucky_numbers(seed: int, count: int,
-                       dice_version: int = DICE_VERSION) -> list[tuple[int, int]]:
+def deal_lucky_numbers(
+    seed: int, count: int, dice_version: int = DICE_VERSION
+) -> list[tuple[int, int]]:
     """Two different lucky numbers per sheet; no two sheets share a pair."""
     if dice_version not in DICE_VERSIONS:
         raise RuleError(f"unknown dice version {dice_version!r}")
@@ -32,9 +33,10 @@ def lucky_move(row: str, number: int) -> Move:
 
 
 RULES = QwixxRules(faces=8, lock_span=2, lock_threshold=6)
-LUCKY_ROWS = tuple((row, mask, row in ASCENDING,
-                    {n: lucky_move(row, n) for n in RULES.row_numbers[row]})
-                   for row, mask in zip(ROWS, RULES.row_masks, strict=True))
+LUCKY_ROWS = tuple(
+    (row, mask, row in ASCENDING, {n: lucky_move(row, n) for n in RULES.row_numbers[row]})
+    for row, mask in zip(ROWS, RULES.row_masks, strict=True)
+)
 """Per row: its name, its bits of :attr:`Sheet.allow`, whether its numbers ascend, and
 number -> the lucky move crossing it."""
 
@@ -46,10 +48,16 @@ class LongoGame(QwixxGame):
     rules = RULES
     has_lucky_numbers = True
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
-                 dice_version: int = DICE_VERSION) -> None:
-        self.lucky = dict(zip(players, deal_lucky_numbers(seed, len(players), dice_version),
-                              strict=True))
+    def __init__(
+        self,
+        players: list[int],
+        seed: int,
+        options: dict[str, Any],
+        dice_version: int = DICE_VERSION,
+    ) -> None:
+        self.lucky = dict(
+            zip(players, deal_lucky_numbers(seed, len(players), dice_version), strict=True)
+        )
         super().__init__(players, seed, options, dice_version)
 
     def _lucky_moves(self, player: int, total: int) -> list[Move]:
@@ -87,8 +95,9 @@ class LongoGame(QwixxGame):
             if not moves or count < fewest:
                 moves, fewest = [], count
             if count == fewest:  # the first allowed: the lowest bit, or the highest
-                moves.append(by_number[((bits & -bits) if ascending else bits).bit_length()
-                                       - 1 >> 2])
+                moves.append(
+                    by_number[((bits & -bits) if ascending else bits).bit_length() - 1 >> 2]
+                )
         return moves
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:

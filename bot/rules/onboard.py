@@ -35,10 +35,15 @@ PAWN = "pawn"  # (the Qwixx core's _apply names it too)
 ACTION3 = "action3"
 MAX_STEPS = 5
 START = 0
-PAWN_MOVES = {(colour, steps): Move(PAWN, colour, steps)  # shared: moves are immutable
-              for colour in ROWS for steps in range(1, MAX_STEPS + 1)}
-STEPS = {colour: {steps: PAWN_MOVES[colour, steps] for steps in range(1, MAX_STEPS + 1)}
-         for colour in ROWS}  # PAWN_MOVES by colour, then steps (no key tuple to make)
+PAWN_MOVES = {
+    (colour, steps): Move(PAWN, colour, steps)  # shared: moves are immutable
+    for colour in ROWS
+    for steps in range(1, MAX_STEPS + 1)
+}
+STEPS = {
+    colour: {steps: PAWN_MOVES[colour, steps] for steps in range(1, MAX_STEPS + 1)}
+    for colour in ROWS
+}  # PAWN_MOVES by colour, then steps (no key tuple to make)
 
 
 class OnBoardGame(QwixxGame):
@@ -51,14 +56,18 @@ class OnBoardGame(QwixxGame):
     ends_after_a_turn = True  # the final round (_turn_end_reason)
     has_board = True
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
-                 dice_version: int = DICE_VERSION) -> None:
+    def __init__(
+        self,
+        players: list[int],
+        seed: int,
+        options: dict[str, Any],
+        dice_version: int = DICE_VERSION,
+    ) -> None:
         self.board = board_option(options.get("board", DEFAULT_BOARD))
         self.pawns: dict[int, int] = {p: START for p in players}
         self.final_turn: int | None = None  # the last turn to be played, once announced
         self.finish_by: int | None = None  # who reached the finish area first
-        super().__init__(players, seed, {**options, "board": self.board.name},
-                         dice_version)
+        super().__init__(players, seed, {**options, "board": self.board.name}, dice_version)
 
     # --- questions the interface asks ------------------------------------
     def pawn_target(self, player: int, steps: int) -> tuple[int, Field, bool] | None:
@@ -115,8 +124,7 @@ class OnBoardGame(QwixxGame):
             target = self.pawn_target(player, move.number or 0)
             if target is None or not target[2]:
                 return []
-            return super().skipped_by(player, Move("cross", target[1].colour,
-                                                   target[1].number))
+            return super().skipped_by(player, Move("cross", target[1].colour, target[1].number))
         return super().skipped_by(player, move)
 
     # --- legality --------------------------------------------------------
@@ -125,14 +133,15 @@ class OnBoardGame(QwixxGame):
         now (the sheet's compact state, as in the crossings; a test holds them to it)."""
         sheet, closed, pawns = self.sheets[player], self.closed, self.pawns
         # The fields' numbers the sheet may cross now, or has crossed:
-        reach = (sheet.allow & self.rules.row_bits[tuple(closed)] if closed
-                 else sheet.allow) | sheet.marks
+        reach = (
+            sheet.allow & self.rules.row_bits[tuple(closed)] if closed else sheet.allow
+        ) | sheet.marks
         position = pawns[player]
         taken = pawns.values()  # as in landing: the player's own pawn lies behind
         moves: list[Move] = []
         steps = 0
         # The fields within reach: MAX_STEPS free ones, other pawns' fields among them.
-        for colour, _, bit in self.board.track[position:position + MAX_STEPS + len(pawns) - 1]:
+        for colour, _, bit in self.board.track[position : position + MAX_STEPS + len(pawns) - 1]:
             position += 1
             if position in taken:
                 continue
@@ -154,16 +163,33 @@ class OnBoardGame(QwixxGame):
             raise RuleError(f"malformed pawn move {move}")
         position, field, crosses = target
         start = self.pawns[player]
-        events = [make_event(("pawn_moved", player, {
-            "from": start, "to": position, "steps": move.number, "row": field.colour,
-            "number": field.number, "bonus": field.bonus, "crosses": crosses}))]
+        events = [
+            make_event(
+                (
+                    "pawn_moved",
+                    player,
+                    {
+                        "from": start,
+                        "to": position,
+                        "steps": move.number,
+                        "row": field.colour,
+                        "number": field.number,
+                        "bonus": field.bonus,
+                        "crosses": crosses,
+                    },
+                )
+            )
+        ]
         locked = crosses and self._cross(player, move, events, field.colour, field.number)
         self.pawns = {**self.pawns, player: position}
         if position >= self.board.finish_from and self.final_turn is None:  # in_finish
             self.final_turn = self.turn + len(self.players) - 1
             self.finish_by = player
-            events.append(make_event(("finish_reached", player, {
-                "position": position, "last_turn": self.final_turn})))
+            events.append(
+                make_event(
+                    ("finish_reached", player, {"position": position, "last_turn": self.final_turn})
+                )
+            )
         if locked:
             self._close_locked_rows(events)
         self._after_action(events)
@@ -184,14 +210,22 @@ class OnBoardGame(QwixxGame):
 
     # --- scoring ---------------------------------------------------------
     def _score(self, player: int, sheet: Sheet) -> Score:
-        return score_of(player, {r: triangle(sheet.crosses(r)) for r in ROWS}, sheet.penalties,
-                        bonus=self.bonus(player))
+        return score_of(
+            player,
+            {r: triangle(sheet.crosses(r)) for r in ROWS},
+            sheet.penalties,
+            bonus=self.bonus(player),
+        )
 
     # --- serialisation ---------------------------------------------------
     def _state_json(self) -> dict[str, Any]:
-        return {**super()._state_json(), "board": self.board.to_json(),
-                "pawns": {str(p): pos for p, pos in self.pawns.items()},
-                "final_turn": self.final_turn, "finish_by": self.finish_by}
+        return {
+            **super()._state_json(),
+            "board": self.board.to_json(),
+            "pawns": {str(p): pos for p, pos in self.pawns.items()},
+            "final_turn": self.final_turn,
+            "finish_by": self.finish_by,
+        }
 
     def _load_state(self, data: dict[str, Any]) -> None:
         super()._load_state(data)

@@ -103,9 +103,16 @@ SheetSpec = str | Mapping[str, Any]
 _UNSET: Any = object()
 
 
-def position(variant: str, players: Sequence[int] = (1, 2), *, seed: int = 1,
-             options: dict[str, Any] | None = None, solo: bool = False,
-             dice_version: int = DICE_VERSION, **state: Any) -> Game:
+def position(
+    variant: str,
+    players: Sequence[int] = (1, 2),
+    *,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    solo: bool = False,
+    dice_version: int = DICE_VERSION,
+    **state: Any,
+) -> Game:
     """A game of ``variant`` in the position ``state`` describes (see the module).
 
     ``players``, ``seed``, ``options``, ``solo`` and ``dice_version`` are those of
@@ -114,14 +121,23 @@ def position(variant: str, players: Sequence[int] = (1, 2), *, seed: int = 1,
     return reposition(new_game(variant, players, seed, options, solo, dice_version), **state)
 
 
-def reposition(game: Game, *, sheets: Mapping[int, SheetSpec] | None = None,
-               dice: Mapping[str, int] | None = None, turn: int | None = None,
-               phase: str | None = None, chosen: Mapping[int, Move] | None = None,
-               active_crossed: bool | None = None, closed: Sequence[str] | None = None,
-               lucky: Mapping[int, Sequence[int]] | None = None,
-               pawns: Mapping[int, int] | None = None, final_turn: int | None = _UNSET,
-               finish_by: int | None = _UNSET, attempt: int | None = None,
-               end_reason: str | None = _UNSET) -> Game:
+def reposition(
+    game: Game,
+    *,
+    sheets: Mapping[int, SheetSpec] | None = None,
+    dice: Mapping[str, int] | None = None,
+    turn: int | None = None,
+    phase: str | None = None,
+    chosen: Mapping[int, Move] | None = None,
+    active_crossed: bool | None = None,
+    closed: Sequence[str] | None = None,
+    lucky: Mapping[int, Sequence[int]] | None = None,
+    pawns: Mapping[int, int] | None = None,
+    final_turn: int | None = _UNSET,
+    finish_by: int | None = _UNSET,
+    attempt: int | None = None,
+    end_reason: str | None = _UNSET,
+) -> Game:
     """A new game: ``game`` with the parts named changed (``game`` itself is unchanged).
 
     When the phase changes and ``chosen`` is not given, the choices are emptied (they
@@ -153,7 +169,8 @@ def reposition(game: Game, *, sheets: Mapping[int, SheetSpec] | None = None,
         if key not in data["sheets"]:
             raise RuleError(f"player {player} has no sheet in this game")
         data["sheets"][key] = (_qwinto_sheet if family == "qwinto" else _qwixx_sheet)(
-            game, player, data["sheets"][key], spec)
+            game, player, data["sheets"][key], spec
+        )
     if family == "qwixx":
         _set_qwixx(game, data, dice, closed, active_crossed)
     else:
@@ -216,8 +233,7 @@ def _count(value: Any, what: str) -> int:
     return number
 
 
-def _qwixx_sheet(game: Game, player: int, base: dict[str, Any],
-                 spec: SheetSpec) -> dict[str, Any]:
+def _qwixx_sheet(game: Game, player: int, base: dict[str, Any], spec: SheetSpec) -> dict[str, Any]:
     # Only games of the Qwixx family reach here, and they carry their rules' tables.
     rules = game.rules  # type: ignore[attr-defined]
     sheet = copy.deepcopy(base)
@@ -240,8 +256,7 @@ def _qwixx_sheet(game: Game, player: int, base: dict[str, Any],
     return sheet
 
 
-def _qwinto_sheet(game: Game, player: int, base: dict[str, Any],
-                  spec: SheetSpec) -> dict[str, Any]:
+def _qwinto_sheet(game: Game, player: int, base: dict[str, Any], spec: SheetSpec) -> dict[str, Any]:
     rows = qwinto.ROWS
     sheet = copy.deepcopy(base)
     for name, value in _parts(spec, player).items():
@@ -255,22 +270,29 @@ def _qwinto_sheet(game: Game, player: int, base: dict[str, Any],
             for item in value.split():
                 column, equals, number = item.partition("=")
                 if not equals:
-                    raise RuleError(f"player {player}'s {name} row: write column=number, "
-                                    f"not {item!r}")
+                    raise RuleError(
+                        f"player {player}'s {name} row: write column=number, not {item!r}"
+                    )
                 pairs.append((column, number))
         else:
             pairs = list(dict(value).items())
         try:
             sheet["fields"][name] = {str(int(c)): int(n) for c, n in pairs}
         except (TypeError, ValueError):
-            raise RuleError(f"player {player}'s {name} row: {value!r} is not "
-                            "column=number pairs") from None
+            raise RuleError(
+                f"player {player}'s {name} row: {value!r} is not column=number pairs"
+            ) from None
     return sheet
 
 
 # --- the Qwixx family's table ------------------------------------------------
-def _set_qwixx(game: Game, data: dict[str, Any], dice: Mapping[str, int] | None,
-               closed: Sequence[str] | None, active_crossed: bool | None) -> None:
+def _set_qwixx(
+    game: Game,
+    data: dict[str, Any],
+    dice: Mapping[str, int] | None,
+    closed: Sequence[str] | None,
+    active_crossed: bool | None,
+) -> None:
     if closed is not None:
         data["closed"] = list(closed)
         if dice is None:  # the dice of rows closed now leave the table
@@ -311,8 +333,10 @@ def check_position(game: Game) -> None:
             raise RuleError("a finished game needs its end_reason")
         waiting = game.decision().waiting
         if game.phase in game.simultaneous_phases and not waiting:
-            raise RuleError("every player has chosen: the rules would have applied the "
-                            "choices together; leave at least one player undecided")
+            raise RuleError(
+                "every player has chosen: the rules would have applied the "
+                "choices together; leave at least one player undecided"
+            )
     elif game.phase != "finished":
         raise RuleError(f"a game that ended ({game.end_reason}) is in phase 'finished'")
     _check_chosen(game)
@@ -323,8 +347,9 @@ def _check_chosen(game: Game) -> None:
     if not chosen:
         return
     if game.phase not in game.simultaneous_phases:
-        raise RuleError(f"choices wait only in {', '.join(game.simultaneous_phases)}, "
-                        f"not in {game.phase}")
+        raise RuleError(
+            f"choices wait only in {', '.join(game.simultaneous_phases)}, not in {game.phase}"
+        )
     probe = reposition(game, chosen={})
     for player, move in chosen.items():
         if player not in game.players:
@@ -341,31 +366,40 @@ def _check_qwixx(game: Any) -> None:
     for player, sheet in game.sheets.items():
         for row in rules.row_numbers:
             _check_qwixx_row(game, player, row, sheet.crossed[row])
-        derived = [r for r in rules.row_numbers
-                   if any(n in rules.locking[r] for n in sheet.crossed[r])]
+        derived = [
+            r for r in rules.row_numbers if any(n in rules.locking[r] for n in sheet.crossed[r])
+        ]
         if sorted(sheet.locks) != sorted(derived) or len(set(sheet.locks)) != len(sheet.locks):
-            raise RuleError(f"player {player}'s locks {sheet.locks} are not the rows whose "
-                            f"lock number is crossed ({derived})")
+            raise RuleError(
+                f"player {player}'s locks {sheet.locks} are not the rows whose "
+                f"lock number is crossed ({derived})"
+            )
         if sheet.penalties > rules.penalty_limit:
-            raise RuleError(f"player {player} has {sheet.penalties} penalties; the game ends "
-                            f"at {rules.penalty_limit}")
+            raise RuleError(
+                f"player {player} has {sheet.penalties} penalties; the game ends "
+                f"at {rules.penalty_limit}"
+            )
         for row in sheet.locks:
             if row not in game.closed:
-                raise RuleError(f"player {player} locked {row}, so {row} is closed: "
-                                "name it in closed")
-    if len(set(game.closed)) != len(game.closed) or not set(game.closed) <= set(
-            rules.row_numbers):
+                raise RuleError(
+                    f"player {player} locked {row}, so {row} is closed: name it in closed"
+                )
+    if len(set(game.closed)) != len(game.closed) or not set(game.closed) <= set(rules.row_numbers):
         raise RuleError(f"closed rows {game.closed}: each a row of {title}, once")
     in_play = game.dice_in_play()
     if list(game.dice) != in_play:
-        raise RuleError(f"the dice on the table are {', '.join(in_play)} (a closed row's "
-                        f"die has left the game), not {', '.join(game.dice) or 'none'}")
+        raise RuleError(
+            f"the dice on the table are {', '.join(in_play)} (a closed row's "
+            f"die has left the game), not {', '.join(game.dice) or 'none'}"
+        )
     for die, face in game.dice.items():
         if not (isinstance(face, int) and 1 <= face <= rules.faces):
             raise RuleError(f"the {die} die shows {face!r}; its faces are 1-{rules.faces}")
     if game.phase == "action1" and game.active_crossed:
-        raise RuleError("nobody has crossed anything yet in action 1: active_crossed is "
-                        "False until the choices are applied")
+        raise RuleError(
+            "nobody has crossed anything yet in action 1: active_crossed is "
+            "False until the choices are applied"
+        )
     if game.variant == "longo":
         _check_lucky(game)
     if game.variant == "onboard":
@@ -375,8 +409,7 @@ def _check_qwixx(game: Any) -> None:
         ends.append("rows_locked")
     if any(s.penalties >= rules.penalty_limit for s in game.sheets.values()):
         ends.append("penalties")
-    if game.variant == "onboard" and game.final_turn is not None \
-            and game.turn >= game.final_turn:
+    if game.variant == "onboard" and game.final_turn is not None and game.turn >= game.final_turn:
         ends.append("board_finish")  # checked as the final turn ends
     _check_end(game, ends, ("board_finish",))
 
@@ -389,13 +422,17 @@ def _check_qwixx_row(game: Any, player: int, row: str, crossed: list[int]) -> No
             raise RuleError(f"{where}: {number} is not a number of the row")
     places = [index[n] for n in crossed]
     if places != sorted(set(places)):
-        raise RuleError(f"{where}: {crossed} — crosses go left to right, each once "
-                        f"(the row reads {' '.join(map(str, rules.row_numbers[row]))})")
+        raise RuleError(
+            f"{where}: {crossed} — crosses go left to right, each once "
+            f"(the row reads {' '.join(map(str, rules.row_numbers[row]))})"
+        )
     for count, number in enumerate(crossed):
         if number in rules.locking[row]:
             if count < rules.lock_threshold:
-                raise RuleError(f"{where}: the lock number {number} needs "
-                                f"{rules.lock_threshold} crosses before it, not {count}")
+                raise RuleError(
+                    f"{where}: the lock number {number} needs "
+                    f"{rules.lock_threshold} crosses before it, not {count}"
+                )
             if count != len(crossed) - 1:
                 raise RuleError(f"{where}: nothing is crossed after the lock number {number}")
 
@@ -405,8 +442,10 @@ def _check_lucky(game: Any) -> None:
     for player in game.players:
         pair = tuple(game.lucky[player])
         if len(pair) != 2 or pair[0] == pair[1] or not all(n in LUCKY_RANGE for n in pair):
-            raise RuleError(f"player {player}'s lucky numbers {pair}: two different numbers "
-                            f"from {LUCKY_RANGE.start}-{LUCKY_RANGE.stop - 1}")
+            raise RuleError(
+                f"player {player}'s lucky numbers {pair}: two different numbers "
+                f"from {LUCKY_RANGE.start}-{LUCKY_RANGE.stop - 1}"
+            )
         pairs.append(frozenset(pair))
     if len(set(pairs)) != len(pairs):
         raise RuleError("no two sheets share a pair of lucky numbers")
@@ -425,12 +464,17 @@ def _check_pawns(game: Any) -> None:
         raise RuleError("the final round needs both final_turn and finish_by")
     if finish_by is not None:
         if finish_by not in pawns or not board.in_finish(pawns[finish_by]):
-            raise RuleError(f"player {finish_by} reached the finish: their pawn stands in "
-                            f"the finish area (from field {board.finish_from})")
-        if not 1 <= final_turn <= game.turn + len(game.players) - 1 \
-                or game.turn > final_turn + (game.end_reason is not None):
-            raise RuleError(f"the final round: turn {game.turn} cannot be played with the "
-                            f"last turn {final_turn}")
+            raise RuleError(
+                f"player {finish_by} reached the finish: their pawn stands in "
+                f"the finish area (from field {board.finish_from})"
+            )
+        if not 1 <= final_turn <= game.turn + len(game.players) - 1 or game.turn > final_turn + (
+            game.end_reason is not None
+        ):
+            raise RuleError(
+                f"the final round: turn {game.turn} cannot be played with the "
+                f"last turn {final_turn}"
+            )
 
 
 def _check_qwinto(game: Any) -> None:
@@ -442,8 +486,9 @@ def _check_qwinto(game: Any) -> None:
             where = f"player {player}'s {row} row"
             for column, number in sorted(fields.items()):
                 if column not in q.ROW_COLUMNS[row]:
-                    raise RuleError(f"{where}: no field in column {column} (its fields: "
-                                    f"{q.ROW_COLUMNS[row]})")
+                    raise RuleError(
+                        f"{where}: no field in column {column} (its fields: {q.ROW_COLUMNS[row]})"
+                    )
                 if not 1 <= number <= 3 * q.FACES:
                     raise RuleError(f"{where}: {number} is no throw of Qwinto's dice")
                 if number in used.setdefault(column, set()):
@@ -453,8 +498,10 @@ def _check_qwinto(game: Any) -> None:
             if any(a >= b for a, b in itertools.pairwise(values)):
                 raise RuleError(f"{where}: numbers rise from left to right ({fields})")
         if sheet.failed > q.FAILED_LIMIT:
-            raise RuleError(f"player {player} has {sheet.failed} failed throws; the game "
-                            f"ends at {q.FAILED_LIMIT}")
+            raise RuleError(
+                f"player {player} has {sheet.failed} failed throws; the game "
+                f"ends at {q.FAILED_LIMIT}"
+            )
     phase, dice = game.phase, game.dice
     if game.end_reason is None and phase not in (q.ROLL, q.REROLL, q.PLACE):
         raise RuleError(f"Qwinto has the phases roll, reroll, place, not {phase!r}")
@@ -467,8 +514,10 @@ def _check_qwinto(game: Any) -> None:
     if phase in (q.REROLL, q.PLACE) and not dice:
         raise RuleError(f"in phase {phase} the active player has rolled: give dice")
     if game.attempt not in (0, 1) or (phase == q.REROLL and game.attempt):
-        raise RuleError(f"attempt {game.attempt}: 0 for the first throw, 1 after the "
-                        "re-roll (which ends the rolling)")
+        raise RuleError(
+            f"attempt {game.attempt}: 0 for the first throw, 1 after the "
+            "re-roll (which ends the rolling)"
+        )
     ends = []
     if any(len(s.complete_rows()) >= q.ROWS_TO_END for s in game.sheets.values()):
         ends.append("two_rows")
@@ -485,8 +534,10 @@ def _check_end(game: Game, ends: list[str], at_turn_end: tuple[str, ...]) -> Non
         if now:
             raise RuleError(f"the game would be over ({now[0]}): give end_reason")
     elif game.end_reason not in ends:
-        raise RuleError(f"the game cannot have ended by {game.end_reason!r} here"
-                        + (f" (it meets {', '.join(ends)})" if ends else ""))
+        raise RuleError(
+            f"the game cannot have ended by {game.end_reason!r} here"
+            + (f" (it meets {', '.join(ends)})" if ends else "")
+        )
 
 
 __all__ = ["SheetSpec", "check_position", "position", "reposition"]

@@ -100,7 +100,8 @@ ROLL_MOVES: tuple[Move, ...] = tuple(Move(ROLL, dice=combo) for combo in roll_ch
 ROLL_MOVE_SET = frozenset(ROLL_MOVES)
 KEEP_MOVE, REROLL_MOVE = Move(KEEP), Move(REROLL)
 PLACE_MOVES: dict[str, dict[int, Move]] = {
-    r: {c: Move(PLACE, r, c) for c in ROW_COLUMNS[r]} for r in ROWS}  # shared: immutable
+    r: {c: Move(PLACE, r, c) for c in ROW_COLUMNS[r]} for r in ROWS
+}  # shared: immutable
 
 
 @dataclass
@@ -112,7 +113,8 @@ class QwintoSheet:
     # The sheet's place moves by the colours thrown and their sum, worked out the first
     # time they are asked for (a copy, which the rules make before writing, starts empty).
     options: dict[tuple[tuple[str, ...], int], tuple[Move, ...]] = field(
-        default_factory=dict, compare=False, repr=False)
+        default_factory=dict, compare=False, repr=False
+    )
 
     def place_options(self, rolled: tuple[str, ...], total: int) -> tuple[Move, ...]:
         """The moves writing ``total`` in a free field of a ``rolled`` colour's row, row by
@@ -120,8 +122,10 @@ class QwintoSheet:
         found = self.options.get((rolled, total))
         if found is None:
             found = self.options[rolled, total] = tuple(
-                PLACE_MOVES[row][column] for row in rolled
-                for column in self.free_fields(row, total))
+                PLACE_MOVES[row][column]
+                for row in rolled
+                for column in self.free_fields(row, total)
+            )
         return found
 
     def can_write(self, row: str, column: int, number: int) -> bool:
@@ -148,7 +152,7 @@ class QwintoSheet:
             if value >= number and column < before:
                 before = column
         columns = ROW_COLUMNS[row]
-        candidates = columns[bisect_right(columns, after):bisect_left(columns, before)]
+        candidates = columns[bisect_right(columns, after) : bisect_left(columns, before)]
         one, two = OTHER_ROWS[row]
         first, second = self.fields[one], self.fields[two]
         return [c for c in candidates if first.get(c) != number and second.get(c) != number]
@@ -170,8 +174,7 @@ class QwintoSheet:
 
     def complete_triples(self) -> list[int]:
         """The triple columns with all three fields filled."""
-        return [c for c in TRIPLE_COLUMNS
-                if all(c in self.fields[r] for r in column_fields(c))]
+        return [c for c in TRIPLE_COLUMNS if all(c in self.fields[r] for r in column_fields(c))]
 
     def bonus(self) -> int:
         """The pentagon numbers of every completely filled triple column."""
@@ -183,9 +186,10 @@ class QwintoSheet:
         return total
 
     def to_json(self) -> dict[str, Any]:
-        return {"fields": {r: {str(c): n for c, n in sorted(self.fields[r].items())}
-                           for r in ROWS},
-                "failed": self.failed}
+        return {
+            "fields": {r: {str(c): n for c, n in sorted(self.fields[r].items())} for r in ROWS},
+            "failed": self.failed,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> QwintoSheet:
@@ -201,8 +205,13 @@ class QwintoGame(Game):
     max_players = 6
     simultaneous_phases: ClassVar[tuple[str, ...]] = (PLACE,)
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
-                 dice_version: int = DICE_VERSION) -> None:
+    def __init__(
+        self,
+        players: list[int],
+        seed: int,
+        options: dict[str, Any],
+        dice_version: int = DICE_VERSION,
+    ) -> None:
         super().__init__(players, seed, options, dice_version)
         self.sheets: dict[int, QwintoSheet] = {p: QwintoSheet() for p in self.players}
         self.phase = ROLL
@@ -217,8 +226,7 @@ class QwintoGame(Game):
         if self.end_reason is not None or player not in self.players:
             return []
         if self.phase == PLACE:
-            return [*self.sheets[player].place_options(self.rolled, sum(self.dice.values())),
-                    PASS]
+            return [*self.sheets[player].place_options(self.rolled, sum(self.dice.values())), PASS]
         if player != self.active:
             return []
         if self.phase == ROLL:
@@ -234,8 +242,9 @@ class QwintoGame(Game):
         """``move in self.legal_moves(player)``, without listing every move."""
         if self.phase == PLACE:
             if move.kind == PLACE:
-                return offered(move, self.sheets[player].place_options(
-                    self.rolled, sum(self.dice.values())))
+                return offered(
+                    move, self.sheets[player].place_options(self.rolled, sum(self.dice.values()))
+                )
             return move == PASS
         if player != self._active():
             return False
@@ -297,10 +306,16 @@ class QwintoGame(Game):
     def _roll(self, attempt: int) -> list[Event]:
         self.attempt = attempt
         # The documented throw: one die per rolled colour, each with its own face.
-        dice = self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt,
-                                       among=ROWS)
-        return [make_event(("rolled", self._active(), {
-            "dice": dict(dice), "total": sum(dice.values()), "attempt": attempt}))]
+        dice = self.dice = self._throw(self.rolled, FACES, "turn", self.turn, attempt, among=ROWS)
+        return [
+            make_event(
+                (
+                    "rolled",
+                    self._active(),
+                    {"dice": dict(dice), "total": sum(dice.values()), "attempt": attempt},
+                )
+            )
+        ]
 
     def _active(self) -> int:
         players = self.players
@@ -331,8 +346,9 @@ class QwintoGame(Game):
         if not placed:
             sheet = self._sheet(active)
             sheet.failed += 1
-            events.append(make_event(("failed_throw", active,
-                                      {"count": sheet.failed, "limit": FAILED_LIMIT})))
+            events.append(
+                make_event(("failed_throw", active, {"count": sheet.failed, "limit": FAILED_LIMIT}))
+            )
         if self._check_end(events):
             return events
         self.turn += 1
@@ -350,8 +366,11 @@ class QwintoGame(Game):
         sheet = self._sheet(player)
         sheet.fields[move.row][move.number] = total
         sheet.options = {}  # what it allowed before this number is written
-        events.append(make_event(("placed", player, {
-            "row": move.row, "column": move.number, "number": total})))
+        events.append(
+            make_event(
+                ("placed", player, {"row": move.row, "column": move.number, "number": total})
+            )
+        )
         return True
 
     def _check_end(self, events: list[Event]) -> bool:
@@ -385,8 +404,9 @@ class QwintoGame(Game):
 
     # --- scoring ---------------------------------------------------------
     def _score(self, player: int, sheet: QwintoSheet) -> Score:
-        return score_of(player, {r: sheet.row_points(r) for r in ROWS}, sheet.failed,
-                        bonus=sheet.bonus())
+        return score_of(
+            player, {r: sheet.row_points(r) for r in ROWS}, sheet.failed, bonus=sheet.bonus()
+        )
 
     # --- serialisation ---------------------------------------------------
     def _state_json(self) -> dict[str, Any]:

@@ -38,9 +38,25 @@ RowTable = tuple[str, int, tuple[Move, ...]]
 """A row, its place in :data:`ROWS`, and the cross of each dice sum (see ``tables``)."""
 
 
-TABLES = ("row_numbers", "row_length", "index", "short", "cross_moves", "tables", "_open",
-          "locking", "spread", "row_masks", "others", "after", "open_bits", "row_bits",
-          "white_moves", "white_options", "fresh")
+TABLES = (
+    "row_numbers",
+    "row_length",
+    "index",
+    "short",
+    "cross_moves",
+    "tables",
+    "_open",
+    "locking",
+    "spread",
+    "row_masks",
+    "others",
+    "after",
+    "open_bits",
+    "row_bits",
+    "white_moves",
+    "white_options",
+    "fresh",
+)
 """The tables of :class:`QwixxRules`, in the order they are built."""
 
 
@@ -63,19 +79,23 @@ class QwixxRules:
     cross_moves: dict[str, dict[int, Move]] = field(init=False, repr=False, compare=False)
     tables: tuple[RowTable, ...] = field(init=False, repr=False, compare=False)
     _open: dict[tuple[str, ...], tuple[RowTable, ...]] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     locking: dict[str, frozenset[int]] = field(init=False, repr=False, compare=False)
     spread: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     row_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
     others: tuple[int, ...] = field(init=False, repr=False, compare=False)
     after: dict[str, dict[int, tuple[int, int, int, bool, int]]] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     open_bits: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
     row_bits: dict[tuple[str, ...], int] = field(init=False, repr=False, compare=False)
     white_moves: tuple[tuple[tuple[Move, ...], ...], ...] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     white_options: tuple[tuple[tuple[Move, ...], ...], ...] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     fresh: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -106,8 +126,10 @@ class QwixxRules:
         :attr:`Sheet.allow`), and indexed by any dice sum 0..2*faces the move crossing it
         (PASS where the row has no such number; never offered, the mask lacking it)."""
         sums = range(2 * self.faces + 1)
-        return tuple((r, i, tuple(self.cross_moves[r].get(n, PASS) for n in sums))
-                     for i, r in enumerate(ROWS))
+        return tuple(
+            (r, i, tuple(self.cross_moves[r].get(n, PASS) for n in sums))
+            for i, r in enumerate(ROWS)
+        )
 
     def open_tables(self, closed: list[str]) -> tuple[RowTable, ...]:
         """:attr:`tables` without the ``closed`` rows (one tuple per set of closed rows)."""
@@ -122,7 +144,7 @@ class QwixxRules:
 
     def _make_locking(self) -> dict[str, frozenset[int]]:
         """Row -> the numbers that lock it."""
-        return {r: frozenset(ns[-self.lock_span:]) for r, ns in self.row_numbers.items()}
+        return {r: frozenset(ns[-self.lock_span :]) for r, ns in self.row_numbers.items()}
 
     # The compact sheet (:attr:`Sheet.allow`): one integer, bit ``4 * n + i`` set when
     # row ``i`` (in ROWS order) lets the sheet cross number ``n`` now, closed rows aside.
@@ -133,10 +155,14 @@ class QwixxRules:
         it has crosses enough to lock): the row's part of :attr:`Sheet.allow` —
         :meth:`QwixxGame._span`'s rule as a table."""
         length = self.row_length
-        return tuple(tuple(
-            sum(1 << 4 * numbers[p] + i for p in range(start, length if enough else self.short))
-            for enough in (False, True) for start in range(length + 1))
-            for i, numbers in enumerate(self.row_numbers[r] for r in ROWS))
+        return tuple(
+            tuple(
+                sum(1 << 4 * numbers[p] + i for p in range(start, length if enough else self.short))
+                for enough in (False, True)
+                for start in range(length + 1)
+            )
+            for i, numbers in enumerate(self.row_numbers[r] for r in ROWS)
+        )
 
     def _make_row_masks(self) -> tuple[int, ...]:
         """Per row ``i``: its bits of :attr:`Sheet.allow`."""
@@ -152,10 +178,19 @@ class QwixxRules:
         other rows (kept), the row's part without and with crosses enough to lock, and
         whether the number locks the row; and its bit in :attr:`Sheet.marks`."""
         length = self.row_length
-        return {r: {n: (self.others[i], self.spread[i][p + 1], self.spread[i][p + 2 + length],
-                        n in self.locking[r], 1 << 4 * n + i)
-                    for n, p in self.index[r].items()}
-                for i, r in enumerate(ROWS)}
+        return {
+            r: {
+                n: (
+                    self.others[i],
+                    self.spread[i][p + 1],
+                    self.spread[i][p + 2 + length],
+                    n in self.locking[r],
+                    1 << 4 * n + i,
+                )
+                for n, p in self.index[r].items()
+            }
+            for i, r in enumerate(ROWS)
+        }
 
     def state(self, row: str, crossed: list[int], crosses: int) -> int:
         """The index into :attr:`spread` of ``row`` with ``crossed`` numbers and
@@ -170,15 +205,18 @@ class QwixxRules:
 
     def allow(self, sheet: Sheet) -> int:
         """``sheet``'s :attr:`Sheet.allow`, worked out from its crosses."""
-        return sum(self.spread[i][self.state(r, sheet.crossed[r], sheet.crosses(r))]
-                   for i, r in enumerate(ROWS))
+        return sum(
+            self.spread[i][self.state(r, sheet.crossed[r], sheet.crosses(r))]
+            for i, r in enumerate(ROWS)
+        )
 
     def _make_row_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> every bit of :attr:`Sheet.allow` that belongs to
         an open row (a sheet with ``allow & row_bits[closed]`` may cross something)."""
-        return {closed: sum(m for m, r in zip(self.row_masks, ROWS, strict=True)
-                            if r not in closed)
-                for closed in self.open_bits}
+        return {
+            closed: sum(m for m, r in zip(self.row_masks, ROWS, strict=True) if r not in closed)
+            for closed in self.open_bits
+        }
 
     def _make_fresh(self) -> int:
         """An empty sheet's :attr:`Sheet.allow`."""
@@ -187,10 +225,17 @@ class QwixxRules:
     def _make_white_moves(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
         """Indexed by a dice sum, then by a set of rows (4 bits, as in :attr:`Sheet.allow`):
         the crosses of that sum in those rows, top row first."""
-        return tuple(tuple(tuple(self.cross_moves[r][total] for i, r in enumerate(ROWS)
-                                 if rows >> i & 1 and total in self.cross_moves[r])
-                           for rows in range(16))
-                     for total in range(2 * self.faces + 1))
+        return tuple(
+            tuple(
+                tuple(
+                    self.cross_moves[r][total]
+                    for i, r in enumerate(ROWS)
+                    if rows >> i & 1 and total in self.cross_moves[r]
+                )
+                for rows in range(16)
+            )
+            for total in range(2 * self.faces + 1)
+        )
 
     def _make_white_options(self) -> tuple[tuple[tuple[Move, ...], ...], ...]:
         """:attr:`white_moves` with the pass after them: action 1's legal moves."""
@@ -198,9 +243,11 @@ class QwixxRules:
 
     def _make_open_bits(self) -> dict[tuple[str, ...], int]:
         """Closed rows, in any order -> the 4 bits of the rows still open."""
-        return {closed: sum(1 << i for i, r in enumerate(ROWS) if r not in closed)
-                for size in range(len(ROWS) + 1)
-                for closed in itertools.permutations(ROWS, size)}
+        return {
+            closed: sum(1 << i for i, r in enumerate(ROWS) if r not in closed)
+            for size in range(len(ROWS) + 1)
+            for closed in itertools.permutations(ROWS, size)
+        }
 
     def _make_cross_moves(self) -> dict[str, dict[int, Move]]:
         """Row -> number -> the move crossing it (shared: moves are immutable)."""
@@ -244,8 +291,9 @@ class Sheet:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Sheet:
-        return cls({r: list(data["crossed"][r]) for r in ROWS}, list(data["locks"]),
-                   data["penalties"])
+        return cls(
+            {r: list(data["crossed"][r]) for r in ROWS}, list(data["locks"]), data["penalties"]
+        )
 
 
 class QwixxGame(Game):
@@ -263,8 +311,13 @@ class QwixxGame(Game):
     # Whether the variant has a reason of its own to end the game as a turn ends.
     ends_after_a_turn: ClassVar[bool] = False
 
-    def __init__(self, players: list[int], seed: int, options: dict[str, Any],
-                 dice_version: int = DICE_VERSION) -> None:
+    def __init__(
+        self,
+        players: list[int],
+        seed: int,
+        options: dict[str, Any],
+        dice_version: int = DICE_VERSION,
+    ) -> None:
         super().__init__(players, seed, options, dice_version)
         self.sheets: dict[int, Sheet] = {p: self._new_sheet() for p in self.players}
         self.closed: list[str] = []  # rows locked for everyone, in the order they closed
@@ -283,9 +336,12 @@ class QwixxGame(Game):
         if self.phase == "action1":  # _white_crossings, inline, and the pass with them
             rules, dice, closed = self.rules, self.dice, self.closed
             total = dice["white1"] + dice["white2"]
-            moves = list(rules.white_options[total][
-                self.sheets[player].allow >> 4 * total
-                & (rules.open_bits[tuple(closed)] if closed else 15)])
+            moves = list(
+                rules.white_options[total][
+                    self.sheets[player].allow >> 4 * total
+                    & (rules.open_bits[tuple(closed)] if closed else 15)
+                ]
+            )
             if self.has_lucky_numbers:  # before the pass
                 moves[-1:-1] = self._lucky_moves(player, total)
             return moves
@@ -314,8 +370,12 @@ class QwixxGame(Game):
         return tuple(self.closed)
 
     def passing_costs_penalty(self, player: int) -> bool:
-        return (self.end_reason is None and player == self.active
-                and self.phase == self.active_phases[-1] and not self.active_crossed)
+        return (
+            self.end_reason is None
+            and player == self.active
+            and self.phase == self.active_phases[-1]
+            and not self.active_crossed
+        )
 
     def colour_dice(self, move: Move) -> tuple[int, int]:
         """The white and coloured die values that make an action-2 cross."""
@@ -331,10 +391,10 @@ class QwixxGame(Game):
             return []
         numbers = self.rules.numbers(move.row)
         start = self._next_index(self.sheets[player], move.row)
-        return numbers[start:self.rules.index[move.row][move.number]]
+        return numbers[start : self.rules.index[move.row][move.number]]
 
     def lock_numbers(self, row: str) -> list[int]:
-        return self.rules.numbers(row)[-self.rules.lock_span:]
+        return self.rules.numbers(row)[-self.rules.lock_span :]
 
     # --- legality --------------------------------------------------------
     # ``first``: the caller only asks whether there is a move; stop at the first found.
@@ -344,8 +404,9 @@ class QwixxGame(Game):
         """The crosses of the white sum ``player`` may make, top row first."""
         rules, dice, closed = self.rules, self.dice, self.closed
         total = dice["white1"] + dice["white2"]
-        rows = self.sheets[player].allow >> 4 * total & (rules.open_bits[tuple(closed)]
-                                                           if closed else 15)
+        rows = self.sheets[player].allow >> 4 * total & (
+            rules.open_bits[tuple(closed)] if closed else 15
+        )
         moves = rules.white_moves[total][rows]
         return [moves[0]] if first and moves else list(moves)
 
@@ -381,9 +442,15 @@ class QwixxGame(Game):
         change, so a game made by a later move finds them stale and works them out)."""
         turn, phase, found = self.turn, self.phase, self._options
         if found is None or found[0] != turn or found[1] != phase:
-            found = self._options = (turn, phase, tuple(
-                self._colour_crossings(player) if phase == "action2"
-                else self._later_moves(player)))
+            found = self._options = (
+                turn,
+                phase,
+                tuple(
+                    self._colour_crossings(player)
+                    if phase == "action2"
+                    else self._later_moves(player)
+                ),
+            )
         return found[2]
 
     # The variants' hooks (the core calls them only where the variant has the feature).
@@ -415,7 +482,8 @@ class QwixxGame(Game):
                 rules, dice, closed = self.rules, self.dice, self.closed
                 total = dice["white1"] + dice["white2"]
                 rows = self.sheets[player].allow >> 4 * total & (
-                    rules.open_bits[tuple(closed)] if closed else 15)
+                    rules.open_bits[tuple(closed)] if closed else 15
+                )
                 return offered(move, rules.white_moves[total][rows])
             return super()._allows(player, move)
         players = self.players
@@ -432,8 +500,9 @@ class QwixxGame(Game):
         crossed = sheet.crossed[row]
         return self.rules.index[row][crossed[-1]] + 1 if crossed else 0
 
-    def _can_cross(self, sheet: Sheet, row: str, number: int,
-                   spans: dict[str, tuple[int, int]] | None = None) -> bool:
+    def _can_cross(
+        self, sheet: Sheet, row: str, number: int, spans: dict[str, tuple[int, int]] | None = None
+    ) -> bool:
         """Whether ``sheet`` may cross ``number`` in ``row`` now (``spans``: the sheet's
         :meth:`_spans`, when the caller has them already)."""
         start, end = self._span(sheet, row) if spans is None else spans.get(row, (0, 0))
@@ -497,8 +566,14 @@ class QwixxGame(Game):
             self._after_action(events)
         return events
 
-    def _cross(self, player: int, move: Move, events: list[Event],
-               row: str | None = None, number: int | None = None) -> bool:
+    def _cross(
+        self,
+        player: int,
+        move: Move,
+        events: list[Event],
+        row: str | None = None,
+        number: int | None = None,
+    ) -> bool:
         """Cross ``move`` on ``player``'s sheet, telling ``events``; whether the cross
         locked its row (which closes only once every cross of the action is made).
         ``row`` and ``number``: what ``move`` crosses, when the caller knows it already."""
@@ -518,23 +593,34 @@ class QwixxGame(Game):
         else:  # Sheet.copy, inline
             sheet, old = object.__new__(Sheet), self.sheets[player]
             sheet.crossed, sheet.locks, sheet.penalties, sheet.allow, sheet.marks = (
-                old.crossed.copy(), old.locks, old.penalties, old.allow, old.marks)
+                old.crossed.copy(),
+                old.locks,
+                old.penalties,
+                old.allow,
+                old.marks,
+            )
             self.sheets[player] = sheet
             own.add(player)
         crossed = sheet.crossed[row] = [*sheet.crossed[row], number]
         players = self.players
         if player == players[(self.turn - 1) % len(players)]:  # self.active, inline
             self.active_crossed = True
-        events.append(make_event(("crossed", player, {
-            "row": row, "number": number, "phase": self.phase, "via": move.kind})))
+        events.append(
+            make_event(
+                (
+                    "crossed",
+                    player,
+                    {"row": row, "number": number, "phase": self.phase, "via": move.kind},
+                )
+            )
+        )
         others, short, enough, locks, mark = rules.after[row][number]
         sheet.marks |= mark
         if locks:
             sheet.locks = [*sheet.locks, row]
             events.append(make_event(("locked", player, {"row": row})))
         crosses = len(crossed) + (row in sheet.locks)
-        sheet.allow = sheet.allow & others | (
-            enough if crosses >= rules.lock_threshold else short)
+        sheet.allow = sheet.allow & others | (enough if crosses >= rules.lock_threshold else short)
         return locks
 
     def _target(self, player: int, move: Move) -> tuple[str, int]:
@@ -567,8 +653,15 @@ class QwixxGame(Game):
             active = players[(self.turn - 1) % len(players)]  # self.active, inline
             sheet = self._sheet(active)
             sheet.penalties += 1
-            events.append(make_event(("penalty", active, {
-                "count": sheet.penalties, "limit": self.rules.penalty_limit})))
+            events.append(
+                make_event(
+                    (
+                        "penalty",
+                        active,
+                        {"count": sheet.penalties, "limit": self.rules.penalty_limit},
+                    )
+                )
+            )
         if not self._check_end(events, turn_over=True):
             self.turn += 1
             self._start_turn(events)
@@ -611,8 +704,14 @@ class QwixxGame(Game):
                 found = hashed_faces(key, 6, faces)
             if in_play is ALL_DICE or version == DICE_V4:  # a display: cheaper than zip
                 white1, white2, red, yellow, green, blue = found[:6]
-                dice = {"white1": white1, "white2": white2, "red": red, "yellow": yellow,
-                        "green": green, "blue": blue}
+                dice = {
+                    "white1": white1,
+                    "white2": white2,
+                    "red": red,
+                    "yellow": yellow,
+                    "green": green,
+                    "blue": blue,
+                }
                 if in_play is not ALL_DICE:  # each die in play keeps its own face
                     dice = {die: face for die, face in dice.items() if die in in_play}
             else:

@@ -13,8 +13,9 @@ from .world import World
 class AppEndpoints:
     """``/users/@me``, ``/oauth2/applications/@me``, ``/gateway[/bot]`` and commands."""
 
-    def __init__(self, world: World, gateway_url: Callable[[], str],
-                 shards: Callable[[], int] = lambda: 1) -> None:
+    def __init__(
+        self, world: World, gateway_url: Callable[[], str], shards: Callable[[], int] = lambda: 1
+    ) -> None:
         self.world = world
         self._gateway_url = gateway_url
         self._shards = shards
@@ -25,15 +26,22 @@ class AppEndpoints:
         rest.add("GET", "/oauth2/applications/@me", self.application)
         rest.add("GET", "/gateway", self.gateway, auth=False)
         rest.add("GET", "/gateway/bot", self.gateway_bot)
-        for template in ("/applications/{application_id}/commands",
-                         "/applications/{application_id}/guilds/{guild_id}/commands"):
+        for template in (
+            "/applications/{application_id}/commands",
+            "/applications/{application_id}/guilds/{guild_id}/commands",
+        ):
             rest.add("GET", template, self.list_commands)
             rest.add("PUT", template, self.put_commands)
 
     async def me(self, request: ApiRequest) -> dict[str, Any]:
         """The bot user."""
-        return {**payloads.user(self.world.bot), "verified": True, "mfa_enabled": False,
-                "flags": 0, "locale": "en-US"}
+        return {
+            **payloads.user(self.world.bot),
+            "verified": True,
+            "mfa_enabled": False,
+            "flags": 0,
+            "locale": "en-US",
+        }
 
     async def application(self, request: ApiRequest) -> dict[str, Any]:
         """The bot's application."""
@@ -47,8 +55,7 @@ class AppEndpoints:
         """The gateway URL with shard advice (the shard count a sharded client uses when
         it is not told one)."""
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self._gateway_url(), "shards": self._shards(),
-                "session_start_limit": limit}
+        return {"url": self._gateway_url(), "shards": self._shards(), "session_start_limit": limit}
 
     async def list_commands(self, request: ApiRequest) -> list[dict[str, Any]]:
         """Registered commands (global or of one guild)."""
@@ -58,8 +65,13 @@ class AppEndpoints:
         """Replace the commands of a scope, keeping the ids of names already known."""
         scope = self._scope(request)
         if not isinstance(request.body, list):
-            raise ApiError(400, "Invalid Form Body", 50035, kind="schema",
-                           detail="bulk overwrite needs a JSON array")
+            raise ApiError(
+                400,
+                "Invalid Form Body",
+                50035,
+                kind="schema",
+                detail="bulk overwrite needs a JSON array",
+            )
         old = {c["name"]: c for c in self.world.commands.get(scope, [])}
         stored = [self._command(body, old.get(body.get("name")), scope) for body in request.body]
         self.world.commands[scope] = stored
@@ -68,18 +80,29 @@ class AppEndpoints:
 
     def _scope(self, request: ApiRequest) -> int | None:
         if int(request.params["application_id"]) != self.world.application_id:
-            raise ApiError(403, "Missing Access", 50001, kind="forbidden",
-                           detail="application id is not the bot's")
+            raise ApiError(
+                403,
+                "Missing Access",
+                50001,
+                kind="forbidden",
+                detail="application id is not the bot's",
+            )
         guild_id = request.params.get("guild_id")
         if guild_id is None:
             return None
         if int(guild_id) not in self.world.guilds:
-            raise ApiError(403, "Missing Access", 50001, kind="forbidden",
-                           detail=f"bot is not in guild {guild_id}")
+            raise ApiError(
+                403,
+                "Missing Access",
+                50001,
+                kind="forbidden",
+                detail=f"bot is not in guild {guild_id}",
+            )
         return int(guild_id)
 
-    def _command(self, body: dict[str, Any], old: dict[str, Any] | None,
-                 scope: int | None) -> dict[str, Any]:
+    def _command(
+        self, body: dict[str, Any], old: dict[str, Any] | None, scope: int | None
+    ) -> dict[str, Any]:
         command = {
             "type": 1,
             "description": "",

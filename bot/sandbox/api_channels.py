@@ -36,23 +36,38 @@ class ChannelEndpoints:
     def _channel(self, request: ApiRequest) -> ChannelRecord:
         channel = self.world.channels.get(int(request.params["channel_id"]))
         if channel is None:
-            raise ApiError(404, "Unknown Channel", 10003, kind="not_found",
-                           detail=f"channel {request.params['channel_id']}")
+            raise ApiError(
+                404,
+                "Unknown Channel",
+                10003,
+                kind="not_found",
+                detail=f"channel {request.params['channel_id']}",
+            )
         return channel
 
     def _require(self, channel: ChannelRecord, permission: Perm) -> None:
         """Discord's 403 when the bot lacks ``permission`` (guild-wide; no overwrites here)."""
         bot = self.world.members.get((channel.guild_id, self.world.bot.id))
         if bot is not None and not bot.permissions & (permission | Perm.ADMINISTRATOR):
-            raise ApiError(403, "Missing Permissions", 50013, kind="forbidden",
-                           detail=f"the bot lacks {permission.name} in channel {channel.id}")
+            raise ApiError(
+                403,
+                "Missing Permissions",
+                50013,
+                kind="forbidden",
+                detail=f"the bot lacks {permission.name} in channel {channel.id}",
+            )
 
     def _message(self, request: ApiRequest) -> StoredMessage:
         channel = self._channel(request)
         message = self.messages.find(channel.id, int(request.params["message_id"]))
         if message.visible_to is not None:
-            raise ApiError(404, "Unknown Message", 10008, kind="not_found",
-                           detail="ephemeral messages are not channel messages")
+            raise ApiError(
+                404,
+                "Unknown Message",
+                10008,
+                kind="not_found",
+                detail="ephemeral messages are not channel messages",
+            )
         return message
 
     async def get_channel(self, request: ApiRequest) -> dict[str, Any]:
@@ -73,8 +88,9 @@ class ChannelEndpoints:
     async def create_message(self, request: ApiRequest) -> dict[str, Any]:
         """Send a message as the bot (which needs Send Messages, and Attach Files for files)."""
         channel = self._channel(request)
-        self._require(channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread
-                      else Perm.SEND_MESSAGES)
+        self._require(
+            channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
+        )
         if request.files:
             self._require(channel, Perm.ATTACH_FILES)
         body = request.json()
@@ -94,8 +110,13 @@ class ChannelEndpoints:
         """Edit one of the bot's messages."""
         message = self._message(request)
         if message.author.id != self.world.bot.id:
-            raise ApiError(403, "Cannot edit a message authored by another user", 50005,
-                           kind="forbidden", detail=f"message {message.id}")
+            raise ApiError(
+                403,
+                "Cannot edit a message authored by another user",
+                50005,
+                kind="forbidden",
+                detail=f"message {message.id}",
+            )
         await self.messages.edit(message, request.json(), request.files)
         return self.messages.payload(message)
 
@@ -113,19 +134,34 @@ class ChannelEndpoints:
         """Start a public thread on a message; the thread takes the message's id."""
         message = self._message(request)
         if message.id in self.world.channels:
-            raise ApiError(400, "A thread has already been created for this message", 160004,
-                           kind="thread_exists", detail=f"message {message.id}")
+            raise ApiError(
+                400,
+                "A thread has already been created for this message",
+                160004,
+                kind="thread_exists",
+                detail=f"message {message.id}",
+            )
         parent = self.world.channels[message.channel_id]
         return await self._thread(parent, request.json(), PUBLIC_THREAD, message.id)
 
-    async def _thread(self, parent: ChannelRecord, body: dict[str, Any], kind: int,
-                      thread_id: int | None) -> dict[str, Any]:
+    async def _thread(
+        self, parent: ChannelRecord, body: dict[str, Any], kind: int, thread_id: int | None
+    ) -> dict[str, Any]:
         if parent.is_thread:
-            raise ApiError(400, "Cannot create a thread inside a thread", 50024,
-                           kind="bad_request", detail=f"channel {parent.id} is a thread")
+            raise ApiError(
+                400,
+                "Cannot create a thread inside a thread",
+                50024,
+                kind="bad_request",
+                detail=f"channel {parent.id} is a thread",
+            )
         thread = self.world.add_channel(
-            parent.guild_id, str(body.get("name") or "thread"), id=thread_id, type=kind,
-            parent_id=parent.id, owner_id=self.world.bot.id,
+            parent.guild_id,
+            str(body.get("name") or "thread"),
+            id=thread_id,
+            type=kind,
+            parent_id=parent.id,
+            owner_id=self.world.bot.id,
         )
         data = payloads.channel(thread)
         await self.messages.dispatch("THREAD_CREATE", {**data, "newly_created": True})

@@ -42,7 +42,8 @@ class InteractionEndpoints:
     async def callback(self, request: ApiRequest) -> dict[str, Any] | None:
         """Acknowledge an interaction; answers ``{interaction, resource}`` with ?with_response."""
         record = self.interactions.for_callback(
-            int(request.params["interaction_id"]), request.params["interaction_token"])
+            int(request.params["interaction_id"]), request.params["interaction_token"]
+        )
         body = request.json()
         kind = body.get("type")
         data = body.get("data") or {}
@@ -54,8 +55,9 @@ class InteractionEndpoints:
             return None
         return self._callback_reply(record, kind, message)
 
-    async def _apply(self, record: InteractionRecord, kind: Any, data: dict[str, Any],
-                     files: list[UploadedFile]) -> StoredMessage | None:
+    async def _apply(
+        self, record: InteractionRecord, kind: Any, data: dict[str, Any], files: list[UploadedFile]
+    ) -> StoredMessage | None:
         if kind == MESSAGE:
             return await self._new_response(record, data, files)
         if kind == DEFERRED_MESSAGE:
@@ -69,34 +71,50 @@ class InteractionEndpoints:
         if kind == MODAL and record.type in (2, COMPONENT):
             record.modal = data
             return None
-        raise ApiError(400, "Interaction callback type is not valid for this interaction", 50035,
-                       kind="bad_callback", detail=f"callback type {kind} for type {record.type}")
+        raise ApiError(
+            400,
+            "Interaction callback type is not valid for this interaction",
+            50035,
+            kind="bad_callback",
+            detail=f"callback type {kind} for type {record.type}",
+        )
 
-    async def _new_response(self, record: InteractionRecord, data: dict[str, Any],
-                            files: list[UploadedFile]) -> StoredMessage:
+    async def _new_response(
+        self, record: InteractionRecord, data: dict[str, Any], files: list[UploadedFile]
+    ) -> StoredMessage:
         ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
         message = await self.messages.create(
-            record.channel_id, data, files, visible_to=record.user_id if ephemeral else None,
-            interaction_id=record.id, webhook_id=self.world.application_id,
+            record.channel_id,
+            data,
+            files,
+            visible_to=record.user_id if ephemeral else None,
+            interaction_id=record.id,
+            webhook_id=self.world.application_id,
             type=COMMAND_MESSAGE_TYPE if record.type == 2 else 0,
         )
         record.original_id = message.id
         return message
 
-    async def _update_clicked(self, record: InteractionRecord, kind: int, data: dict[str, Any],
-                              files: list[UploadedFile]) -> StoredMessage:
+    async def _update_clicked(
+        self, record: InteractionRecord, kind: int, data: dict[str, Any], files: list[UploadedFile]
+    ) -> StoredMessage:
         if record.type not in (COMPONENT, MODAL_SUBMIT) or record.message_id is None:
-            raise ApiError(400, "Interaction callback type is not valid for this interaction",
-                           50035, kind="bad_callback",
-                           detail=f"type {kind} needs a component interaction")
+            raise ApiError(
+                400,
+                "Interaction callback type is not valid for this interaction",
+                50035,
+                kind="bad_callback",
+                detail=f"type {kind} needs a component interaction",
+            )
         message = self.world.messages[record.message_id]
         record.original_id = message.id
         if kind == UPDATE:
             await self.messages.edit(message, data, files)
         return message
 
-    def _callback_reply(self, record: InteractionRecord, kind: Any,
-                        message: StoredMessage | None) -> dict[str, Any]:
+    def _callback_reply(
+        self, record: InteractionRecord, kind: Any, message: StoredMessage | None
+    ) -> dict[str, Any]:
         interaction: dict[str, Any] = {
             "id": str(record.id),
             "type": record.type,
@@ -113,7 +131,8 @@ class InteractionEndpoints:
 
     def _record(self, request: ApiRequest) -> InteractionRecord:
         return self.interactions.for_webhook(
-            int(request.params["webhook_id"]), request.params["webhook_token"])
+            int(request.params["webhook_id"]), request.params["webhook_token"]
+        )
 
     async def followup(self, request: ApiRequest) -> dict[str, Any] | None:
         """A follow-up; the first one after a deferred reply replaces the "thinking" message."""
@@ -126,9 +145,12 @@ class InteractionEndpoints:
         else:
             ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
             message = await self.messages.create(
-                record.channel_id, body, request.files,
+                record.channel_id,
+                body,
+                request.files,
                 visible_to=record.user_id if ephemeral else None,
-                interaction_id=record.id, webhook_id=self.world.application_id,
+                interaction_id=record.id,
+                webhook_id=self.world.application_id,
             )
         return self.messages.payload(message) if request.flag("wait") else None
 
@@ -138,15 +160,26 @@ class InteractionEndpoints:
             wanted = int(request.params["message_id"])
             message = self.world.messages.get(wanted)
             ours = message is not None and (
-                wanted == record.original_id or message.interaction_id == record.id)
+                wanted == record.original_id or message.interaction_id == record.id
+            )
             if not ours:
-                raise ApiError(404, "Unknown Message", 10008, kind="not_found",
-                               detail=f"message {wanted} does not belong to this interaction")
+                raise ApiError(
+                    404,
+                    "Unknown Message",
+                    10008,
+                    kind="not_found",
+                    detail=f"message {wanted} does not belong to this interaction",
+                )
         else:
             message = self.world.messages.get(record.original_id or 0)
         if message is None or message.deleted:
-            raise ApiError(404, "Unknown Message", 10008, kind="not_found",
-                           detail="the interaction has no (live) message here")
+            raise ApiError(
+                404,
+                "Unknown Message",
+                10008,
+                kind="not_found",
+                detail="the interaction has no (live) message here",
+            )
         return message
 
     async def get_message(self, request: ApiRequest) -> dict[str, Any]:

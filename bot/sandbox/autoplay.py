@@ -51,18 +51,22 @@ def choices(message: StoredMessage) -> list[Choice]:
         if item.get("type") == BUTTON and item.get("custom_id"):
             found.append(Choice(item.get("label") or "", item["custom_id"]))
         elif item.get("type") == STRING_SELECT:
-            found += [Choice(f"{item.get('placeholder', '')} {o['label']}", item["custom_id"],
-                             o["value"]) for o in item.get("options") or []]
+            found += [
+                Choice(f"{item.get('placeholder', '')} {o['label']}", item["custom_id"], o["value"])
+                for o in item.get("options") or []
+            ]
     return found
 
 
 def seeded_policy(seed: int) -> Policy:
     """Choose among what is offered at random, reproducibly from what is shown."""
+
     def choose(member: SimMember, offered: list[Choice], sheet: StoredMessage) -> Choice:
         first_line = sheet.content.splitlines()[0] if sheet.content else ""
         texts = sorted(c.text for c in offered)
         rng = random.Random(f"{seed}:{member.name}:{first_line}:{texts}")
         return rng.choice(offered)
+
     return choose
 
 
@@ -85,8 +89,10 @@ async def next_turn(sb: Sandbox, channel: ChannelRecord | None) -> StoredMessage
     Between two turns the old message has lost its buttons before the new one is
     posted: wait for the bot rather than give up.
     """
+
     def ready() -> bool:
         return final_message(sb, channel) is not None or turn_message(sb, channel) is not None
+
     await sb.wait_for(ready, timeout=WAIT)
     return None if final_message(sb, channel) is not None else turn_message(sb, channel)
 
@@ -113,8 +119,13 @@ def final_message(sb: Sandbox, channel: ChannelRecord | None = None) -> StoredMe
     return next((m for m in reversed(sb.messages(channel)) if GAME_OVER in m.content), None)
 
 
-async def play_round(sb: Sandbox, members: Sequence[SimMember], policy: Policy,
-                     channel: ChannelRecord | None = None, log: Log | None = None) -> bool:
+async def play_round(
+    sb: Sandbox,
+    members: Sequence[SimMember],
+    policy: Policy,
+    channel: ChannelRecord | None = None,
+    log: Log | None = None,
+) -> bool:
     """Let every member decide once on the newest turn message; False once the game is over."""
     for member in members:
         turn = await next_turn(sb, channel)
@@ -148,15 +159,21 @@ async def caught_up(sb: Sandbox, seen: str, channel: ChannelRecord | None) -> No
         if final_message(sb, channel) is not None:
             return True
         return turn is not None and (wanted is None or wanted in turn.content)
+
     try:
         await sb.wait_for(shown, timeout=WAIT)
     except (AssertionError, TimeoutError):
         return
 
 
-async def play_to_end(sb: Sandbox, members: Sequence[SimMember], policy: Policy,
-                      channel: ChannelRecord | None = None, rounds: int = 400,
-                      log: Log | None = None) -> StoredMessage:
+async def play_to_end(
+    sb: Sandbox,
+    members: Sequence[SimMember],
+    policy: Policy,
+    channel: ChannelRecord | None = None,
+    rounds: int = 400,
+    log: Log | None = None,
+) -> StoredMessage:
     """Play until the final scoreboard is posted; the final message."""
     for _ in range(rounds):
         if not await play_round(sb, members, policy, channel, log):

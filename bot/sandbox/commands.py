@@ -27,8 +27,9 @@ def registered(world: World, guild_id: int) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-def command_data(world: World, member: MemberRecord, path: Sequence[str],
-                 values: Mapping[str, Any]) -> dict[str, Any]:
+def command_data(
+    world: World, member: MemberRecord, path: Sequence[str], values: Mapping[str, Any]
+) -> dict[str, Any]:
     """The interaction ``data`` for ``/path[0] path[1:] **values`` used by ``member``."""
     if not path:
         raise ValueError("name the command, e.g. slash('qwixx', 'start')")
@@ -47,8 +48,12 @@ def command_data(world: World, member: MemberRecord, path: Sequence[str],
         channel["permissions"] = allowed  # with what the member may do there
     for parent in reversed(chain):
         options = [{"name": parent["name"], "type": parent["type"], "options": options}]
-    data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1,
-                            "options": options}
+    data: dict[str, Any] = {
+        "id": command["id"],
+        "name": command["name"],
+        "type": 1,
+        "options": options,
+    }
     if command.get("guild_id"):
         data["guild_id"] = command["guild_id"]
     if resolved:
@@ -71,24 +76,30 @@ def _child(node: dict[str, Any], name: str) -> dict[str, Any]:
     subs = [o for o in node.get("options") or [] if o.get("type") in (SUBCOMMAND, GROUP)]
     found = next((o for o in subs if o["name"] == name), None)
     if found is None:
-        raise LookupError(f"no subcommand {name!r} under {node['name']!r}; "
-                          f"have {[o['name'] for o in subs]}")
+        raise LookupError(
+            f"no subcommand {name!r} under {node['name']!r}; have {[o['name'] for o in subs]}"
+        )
     return found
 
 
-def _values(node: dict[str, Any], values: Mapping[str, Any],
-            resolved: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _values(
+    node: dict[str, Any], values: Mapping[str, Any], resolved: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
     declared = {o["name"]: o for o in node.get("options") or []}
     unknown = set(values) - set(declared)
     if unknown:
-        raise LookupError(f"unknown options {sorted(unknown)} for {node['name']!r}; "
-                          f"have {sorted(declared)}")
+        raise LookupError(
+            f"unknown options {sorted(unknown)} for {node['name']!r}; have {sorted(declared)}"
+        )
     missing = [n for n, o in declared.items() if o.get("required") and n not in values]
     if missing:
         raise ValueError(f"missing required options {missing} for {node['name']!r}")
     return [
-        {"name": name, "type": declared[name]["type"],
-         "value": _convert(declared[name], value, resolved)}
+        {
+            "name": name,
+            "type": declared[name]["type"],
+            "value": _convert(declared[name], value, resolved),
+        }
         for name, value in values.items()
     ]
 
@@ -105,8 +116,9 @@ def _convert(option: dict[str, Any], value: Any, resolved: dict[str, dict[str, A
     converted = _scalar(kind, value, option["name"])
     choices = option.get("choices")
     if choices and converted not in [c["value"] for c in choices]:
-        raise ValueError(f"{converted!r} is not a choice of {option['name']!r}: "
-                         f"{[c['value'] for c in choices]}")
+        raise ValueError(
+            f"{converted!r} is not a choice of {option['name']!r}: {[c['value'] for c in choices]}"
+        )
     return converted
 
 

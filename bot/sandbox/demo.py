@@ -48,8 +48,14 @@ TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 def relative(seconds: float) -> str:
     """``in 23 hours``, ``5 minutes ago``: roughly what Discord shows for ``<t:…:R>``."""
     size = abs(seconds)
-    unit, length = next(((name, length) for name, length in (
-        ("day", 86_400), ("hour", 3_600), ("minute", 60)) if size >= length), ("second", 1))
+    unit, length = next(
+        (
+            (name, length)
+            for name, length in (("day", 86_400), ("hour", 3_600), ("minute", 60))
+            if size >= length
+        ),
+        ("second", 1),
+    )
     count = round(size / length)
     words = f"{count} {unit}{'' if count == 1 else 's'}"
     return f"in {words}" if seconds >= 0 else f"{words} ago"
@@ -61,8 +67,7 @@ class Transcript:
     the ``/qwixx rules`` a reader sees, times as times, images by the file they were
     saved to."""
 
-    def __init__(self, sb: Sandbox, names: dict[int, str], out: Print,
-                 images: ImageSaver) -> None:
+    def __init__(self, sb: Sandbox, names: dict[int, str], out: Print, images: ImageSaver) -> None:
         self.sb, self.names, self.out, self.images = sb, names, out, images
         self.numbers: dict[int, int] = {}
         """Each message's number, in the order it was first shown."""
@@ -100,8 +105,10 @@ class Transcript:
             parts.append("edited")
         interaction = self.sb.server.world.interactions.get(message.interaction_id or 0)
         if interaction is not None and interaction.type == COMMAND:
-            parts.append(f"answers {self.names.get(interaction.user_id, '?')}'s "
-                         f"/{' '.join(command_path(interaction.data))}")
+            parts.append(
+                f"answers {self.names.get(interaction.user_id, '?')}'s "
+                f"/{' '.join(command_path(interaction.data))}"
+            )
         if message.ephemeral:
             parts.append(f"only {self.names.get(message.visible_to or 0, '?')} sees it")
         return " · ".join(parts)
@@ -112,8 +119,11 @@ class Transcript:
         if message.content:
             lines += self.readable(message.content).splitlines()
         for embed in message.embeds:
-            parts = [embed.get("title"), embed.get("description"),
-                     *(f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or [])]
+            parts = [
+                embed.get("title"),
+                embed.get("description"),
+                *(f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []),
+            ]
             lines += self.readable("\n".join(str(p) for p in parts if p)).splitlines()
         lines += [f"🖼 {a.filename} ({self.images.where(a.id)})" for a in message.attachments]
         controls = [control(item) for item in message.interactive()]
@@ -190,9 +200,16 @@ class ImageSaver:
         return str(self.folder / self.saved[attachment_id])
 
 
-async def run_demo(variant: str, players: int, out: Path, seed: int,
-                   print_line: Print = print, *, computers: int = 0,
-                   level: str | None = None) -> int:
+async def run_demo(
+    variant: str,
+    players: int,
+    out: Path,
+    seed: int,
+    print_line: Print = print,
+    *,
+    computers: int = 0,
+    level: str | None = None,
+) -> int:
     """Play one game; returns the number of images written.
 
     ``computers`` seats are added by the host in the lobby; ``level`` (easy, normal
@@ -202,11 +219,17 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
     with tempfile.TemporaryDirectory() as folder:
         # The demo plays at click speed, faster than a channel may be written:
         # no write budget here (the bot keeps it everywhere else).
-        async with Sandbox(members=names, settle=0.02, write_limit=False,
-                           bot_name=BOT_NAME) as sb:
+        async with Sandbox(members=names, settle=0.02, write_limit=False, bot_name=BOT_NAME) as sb:
             unchecked = unavailable() if sb.server.validator is None else None
-            await sb.run_bot(QwixxBot(Path(folder) / "demo.db", dev_guild=sb.guild.id, coalesce=0.1,
-                                      seeds=lambda: seed, budget=WriteBudget(10_000, 1.0)))
+            await sb.run_bot(
+                QwixxBot(
+                    Path(folder) / "demo.db",
+                    dev_guild=sb.guild.id,
+                    coalesce=0.1,
+                    seeds=lambda: seed,
+                    budget=WriteBudget(10_000, 1.0),
+                )
+            )
             members = [sb.member(n) for n in names]
             host = members[0]
             images = ImageSaver(sb, out)
@@ -230,8 +253,9 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
                 for option in menu.get("options") or []:
                     if option["value"].endswith(f".{level}"):
                         log(f"{host.name} picks {option['label']} in {LEVEL_MENU!r}")
-                        lobby = (await host.select(lobby, [option["value"]],
-                                                   placeholder=LEVEL_MENU)).message
+                        lobby = (
+                            await host.select(lobby, [option["value"]], placeholder=LEVEL_MENU)
+                        ).message
             log(f"{host.name} presses Start")
             await host.click(lobby, label="Start")
             await wait_for_turn(sb)
@@ -253,8 +277,9 @@ async def run_demo(variant: str, players: int, out: Path, seed: int,
     print_line("")
     print_line(f"{len(images.saved)} images written to {out}/")
     if unchecked:
-        print_line(f"(Request bodies were not checked against Discord's API description: "
-                   f"{unchecked}.)")
+        print_line(
+            f"(Request bodies were not checked against Discord's API description: {unchecked}.)"
+        )
     if problems:
         print_line(f"The stand-in recorded problems:\n{problems}")
     return len(images.saved)

@@ -28,7 +28,7 @@ class Outcome:
 
     @property
     def failed(self) -> str | None:
-        """"This interaction failed" (or None) – what the Discord client would show."""
+        """ "This interaction failed" (or None) – what the Discord client would show."""
         return self.interaction.failed
 
     @property
@@ -40,8 +40,11 @@ class Outcome:
     @property
     def followups(self) -> list[StoredMessage]:
         """The messages this interaction created after its response (its follow-ups)."""
-        return [m for m in self.messages
-                if m.interaction_id == self.interaction.id and m.id != self.interaction.original_id]
+        return [
+            m
+            for m in self.messages
+            if m.interaction_id == self.interaction.id and m.id != self.interaction.original_id
+        ]
 
     @property
     def message(self) -> StoredMessage:
@@ -49,9 +52,13 @@ class Outcome:
         first follow-up; else the response if there is one, else the first message;
         AssertionError if none."""
         public_update = self.interaction.callback_type == DEFERRED_UPDATE and (
-            self.response is None or not self.response.ephemeral)
-        found = (self.followups[0] if public_update and self.followups else None) \
-            or self.response or (self.messages[0] if self.messages else None)
+            self.response is None or not self.response.ephemeral
+        )
+        found = (
+            (self.followups[0] if public_update and self.followups else None)
+            or self.response
+            or (self.messages[0] if self.messages else None)
+        )
         if found is None:
             raise AssertionError(f"interaction {self.interaction.id} produced no message")
         return found
@@ -70,8 +77,15 @@ class Outcome:
 class SimMember:
     """A guild member driven by a test: ``await ana.slash("qwixx", "start", variant="classic")``."""
 
-    def __init__(self, server: FakeDiscord, record: MemberRecord, channel: ChannelRecord, *,
-                 timeout: float = 5.0, settle: float = 0.05) -> None:
+    def __init__(
+        self,
+        server: FakeDiscord,
+        record: MemberRecord,
+        channel: ChannelRecord,
+        *,
+        timeout: float = 5.0,
+        settle: float = 0.05,
+    ) -> None:
         self.server = server
         self.record = record
         self.channel = channel
@@ -98,16 +112,18 @@ class SimMember:
 
     # -- actions -------------------------------------------------------------------
 
-    async def slash(self, *path: str, in_channel: ChannelRecord | None = None,
-                    **options: Any) -> Outcome:
+    async def slash(
+        self, *path: str, in_channel: ChannelRecord | None = None, **options: Any
+    ) -> Outcome:
         """Run a slash command (``path`` = command, [group,] subcommand) with options."""
         values = {k: v.record if isinstance(v, SimMember) else v for k, v in options.items()}
         data = command_data(self.server.world, self.record, path, values)
         channel = in_channel or self.channel
         return await self._act(COMMAND, channel, data, None)
 
-    async def click(self, message: StoredMessage, *, label: str | None = None,
-                    custom_id: str | None = None) -> Outcome:
+    async def click(
+        self, message: StoredMessage, *, label: str | None = None, custom_id: str | None = None
+    ) -> Outcome:
         """Click a button of ``message`` found by label and/or custom_id."""
         button = self._component(message, label=label, custom_id=custom_id)
         if button.get("type") != BUTTON or "custom_id" not in button:
@@ -115,15 +131,24 @@ class SimMember:
         data = {"custom_id": button["custom_id"], "component_type": BUTTON}
         return await self._act(COMPONENT, self._channel_of(message), data, message)
 
-    async def select(self, message: StoredMessage, values: Sequence[str], *,
-                     custom_id: str | None = None, placeholder: str | None = None) -> Outcome:
+    async def select(
+        self,
+        message: StoredMessage,
+        values: Sequence[str],
+        *,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+    ) -> Outcome:
         """Pick ``values`` in a string select of ``message``."""
         menu = self._component(message, custom_id=custom_id, placeholder=placeholder)
         if menu.get("type") != STRING_SELECT:
             raise NotImplementedError("only string selects are simulated")
         _check_choice(menu, list(values))
-        data = {"custom_id": menu["custom_id"], "component_type": STRING_SELECT,
-                "values": list(values)}
+        data = {
+            "custom_id": menu["custom_id"],
+            "component_type": STRING_SELECT,
+            "values": list(values),
+        }
         return await self._act(COMPONENT, self._channel_of(message), data, message)
 
     # -- what the member sees --------------------------------------------------------
@@ -157,8 +182,9 @@ class SimMember:
     def _channel_of(self, message: StoredMessage) -> ChannelRecord:
         return self.server.world.channels[message.channel_id]
 
-    async def _act(self, kind: int, channel: ChannelRecord, data: dict[str, Any],
-                   message: StoredMessage | None) -> Outcome:
+    async def _act(
+        self, kind: int, channel: ChannelRecord, data: dict[str, Any], message: StoredMessage | None
+    ) -> Outcome:
         record = await self.server.interactions.open(kind, self.record, channel, data, message)
         world = self.server.world
         limit = max(self.timeout, self.server.interactions.ack_window + 1.0)

@@ -57,8 +57,14 @@ class Faults:
         """(method, route template, status) of every fault answered."""
 
     def add(
-        self, status: int, *, method: str | None = None, route: str | None = None,
-        count: int = 1, retry_after: float = 0.05, is_global: bool = False,
+        self,
+        status: int,
+        *,
+        method: str | None = None,
+        route: str | None = None,
+        count: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
     ) -> Fault:
         """Answer the next ``count`` matching requests with ``status`` (429, 500, 502…)."""
         fault = Fault(status, method, route, count, retry_after, is_global)

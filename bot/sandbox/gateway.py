@@ -79,8 +79,7 @@ class ShardRefused(Exception):
 
 def read_shard(data: object) -> tuple[int, int]:
     """IDENTIFY's ``shard`` field, ``[shard_id, num_shards]``; ShardRefused (4010) if invalid."""
-    if not (isinstance(data, list) and len(data) == 2
-            and all(type(n) is int for n in data)):
+    if not (isinstance(data, list) and len(data) == 2 and all(type(n) is int for n in data)):
         raise ShardRefused(INVALID_SHARD, f"shard must be [shard_id, num_shards], got {data!r}")
     shard, count = data
     if not 0 <= shard < count:
@@ -148,8 +147,9 @@ class Gateway:
         _log.info("gateway session %s disconnected (%s)", session.id, socket.close_code)
         self.world.notify()
 
-    async def _on_frame(self, socket: web.WebSocketResponse, frame: dict[str, Any],
-                        session: Session | None) -> Session | None:
+    async def _on_frame(
+        self, socket: web.WebSocketResponse, frame: dict[str, Any], session: Session | None
+    ) -> Session | None:
         op, data = frame.get("op"), frame.get("d") or {}
         if op == HEARTBEAT:
             await socket.send_str(json.dumps({"op": HEARTBEAT_ACK}))
@@ -161,16 +161,20 @@ class Gateway:
             await self._members_chunk(session, data)
         return session
 
-    async def _identify(self, socket: web.WebSocketResponse,
-                        data: dict[str, Any]) -> Session | None:
+    async def _identify(
+        self, socket: web.WebSocketResponse, data: dict[str, Any]
+    ) -> Session | None:
         self.identifies += 1
         session = Session(secrets.token_hex(16), data.get("token", ""), int(data.get("intents", 0)))
         try:
             session.shard = None if data.get("shard") is None else read_shard(data["shard"])
             self._check_size(session)
         except ShardRefused as refused:
-            self.world.fail("invalid_shard" if refused.code == INVALID_SHARD
-                            else "sharding_required", "gateway IDENTIFY", refused.reason)
+            self.world.fail(
+                "invalid_shard" if refused.code == INVALID_SHARD else "sharding_required",
+                "gateway IDENTIFY",
+                refused.reason,
+            )
             await socket.close(code=refused.code, message=refused.reason.encode()[:120])
             return None
         session.socket = socket
@@ -187,8 +191,11 @@ class Gateway:
     def _check_size(self, session: Session) -> None:
         held = len(self._guilds_of(session))
         if held > self.max_guilds_per_shard:
-            raise ShardRefused(SHARDING_REQUIRED, f"a session would hold {held} guilds, more "
-                               f"than {self.max_guilds_per_shard}: more shards are needed")
+            raise ShardRefused(
+                SHARDING_REQUIRED,
+                f"a session would hold {held} guilds, more "
+                f"than {self.max_guilds_per_shard}: more shards are needed",
+            )
 
     def recommended_shards(self) -> int:
         """What ``GET /gateway/bot`` advises: one shard per 1,000 guilds, as Discord does."""

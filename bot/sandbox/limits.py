@@ -66,8 +66,11 @@ def _check_row(where: Path, children: list[Any]) -> Iterator[Problem]:
         yield _too_long((*where, "components"), MAX_ROW_WIDTH)
     selects = [c for c in children if isinstance(c, dict) and c.get("type") in (3, 5, 6, 7, 8)]
     if selects and len(children) > 1:
-        yield ((*where, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-               "The specified component exceeds the maximum width")
+        yield (
+            (*where, "components"),
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
 
 
 def _check_item(where: Path, item: dict[str, Any], seen: set[str]) -> Iterator[Problem]:
@@ -76,8 +79,11 @@ def _check_item(where: Path, item: dict[str, Any], seen: set[str]) -> Iterator[P
         if len(custom_id) > MAX_CUSTOM_ID:
             yield _too_long((*where, "custom_id"), MAX_CUSTOM_ID)
         if custom_id in seen:
-            yield ((*where, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED",
-                   "Component custom id cannot be duplicated")
+            yield (
+                (*where, "custom_id"),
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
         seen.add(custom_id)
     label = item.get("label")
     if item.get("type") == 2 and isinstance(label, str) and len(label) > MAX_LABEL:

@@ -29,23 +29,45 @@ class Messages:
         """Raise a Discord-like 400/413 if the body breaks a limit."""
         problems = limits.check_message(body)
         if problems:
-            raise ApiError(400, "Invalid Form Body", 50035, kind="limit",
-                           body=limits.error_body(problems), detail=limits.describe(problems))
+            raise ApiError(
+                400,
+                "Invalid Form Body",
+                50035,
+                kind="limit",
+                body=limits.error_body(problems),
+                detail=limits.describe(problems),
+            )
         for upload in files:
             if len(upload.data) > payloads.ATTACHMENT_SIZE_LIMIT:
-                raise ApiError(413, "Request entity too large", 40005, kind="limit",
-                               detail=f"{upload.filename} is {len(upload.data)} bytes")
+                raise ApiError(
+                    413,
+                    "Request entity too large",
+                    40005,
+                    kind="limit",
+                    detail=f"{upload.filename} is {len(upload.data)} bytes",
+                )
 
     async def create(
-        self, channel_id: int, body: dict[str, Any], files: list[UploadedFile], *,
-        author: UserRecord | None = None, visible_to: int | None = None, **extra: Any,
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        author: UserRecord | None = None,
+        visible_to: int | None = None,
+        **extra: Any,
     ) -> StoredMessage:
         """Store a new message (ephemeral when ``visible_to`` is a user id)."""
         self.check(body, files)
         channel = self.world.channels[channel_id]
         message = StoredMessage(
-            id=self.world.ids.next(), channel_id=channel_id, guild_id=channel.guild_id,
-            author=author or self.world.bot, visible_to=visible_to, timestamp=iso_now(), **extra,
+            id=self.world.ids.next(),
+            channel_id=channel_id,
+            guild_id=channel.guild_id,
+            author=author or self.world.bot,
+            visible_to=visible_to,
+            timestamp=iso_now(),
+            **extra,
         )
         message.content = str(body.get("content") or "")
         message.embeds = list(body.get("embeds") or [])
@@ -58,8 +80,9 @@ class Messages:
         await self._announce("MESSAGE_CREATE", message)
         return message
 
-    async def edit(self, message: StoredMessage, body: dict[str, Any],
-                   files: list[UploadedFile]) -> StoredMessage:
+    async def edit(
+        self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]
+    ) -> StoredMessage:
         """Apply a PATCH body: only the fields present change."""
         self.check(body, files)
         if "content" in body:
@@ -93,8 +116,13 @@ class Messages:
         """A live message in a channel, or 404 Unknown Message."""
         message = self.world.messages.get(message_id)
         if message is None or message.deleted or message.channel_id != channel_id:
-            raise ApiError(404, "Unknown Message", 10008, kind="not_found",
-                           detail=f"message {message_id} in channel {channel_id}")
+            raise ApiError(
+                404,
+                "Unknown Message",
+                10008,
+                kind="not_found",
+                detail=f"message {message_id} in channel {channel_id}",
+            )
         return message
 
     def payload(self, message: StoredMessage) -> dict[str, Any]:
@@ -105,8 +133,9 @@ class Messages:
         if message.visible_to is None:
             await self.dispatch(event, self.payload(message))
 
-    def _attachments(self, message: StoredMessage, body: dict[str, Any],
-                     files: list[UploadedFile]) -> list[StoredAttachment]:
+    def _attachments(
+        self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]
+    ) -> list[StoredAttachment]:
         uploads = {upload.index: upload for upload in files}
         entries = body.get("attachments")
         if entries is None:
@@ -121,19 +150,26 @@ class Messages:
                 result.append(self._store(message, uploads.pop(int(key)), entry))
         return result + [self._store(message, u, {}) for u in uploads.values()]
 
-    def _store(self, message: StoredMessage, upload: UploadedFile,
-               entry: dict[str, Any]) -> StoredAttachment:
+    def _store(
+        self, message: StoredMessage, upload: UploadedFile, entry: dict[str, Any]
+    ) -> StoredAttachment:
         attachment_id = self.world.ids.next()
         filename = entry.get("filename") or upload.filename
         url = f"{self._http_base()}/attachments/{message.channel_id}/{attachment_id}/{filename}"
         content_type = mimetypes.guess_type(filename)[0] or upload.content_type
-        return StoredAttachment(attachment_id, filename, upload.data, content_type, url,
-                                entry.get("description"))
+        return StoredAttachment(
+            attachment_id, filename, upload.data, content_type, url, entry.get("description")
+        )
 
 
 def _require_something(message: StoredMessage) -> None:
     if message.flags & LOADING:
         return
     if not (message.content or message.embeds or message.components or message.attachments):
-        raise ApiError(400, "Cannot send an empty message", 50006, kind="empty_message",
-                       detail="no content, embeds, components or files")
+        raise ApiError(
+            400,
+            "Cannot send an empty message",
+            50006,
+            kind="empty_message",
+            detail="no content, embeds, components or files",
+        )

@@ -41,10 +41,7 @@ MEMBER_DEFAULT = (
 """What an ordinary member may do (the @everyone role of a fresh guild, roughly)."""
 
 BOT_DEFAULT = (
-    MEMBER_DEFAULT
-    | Perm.MANAGE_MESSAGES
-    | Perm.MANAGE_THREADS
-    | Perm.CREATE_PRIVATE_THREADS
+    MEMBER_DEFAULT | Perm.MANAGE_MESSAGES | Perm.MANAGE_THREADS | Perm.CREATE_PRIVATE_THREADS
 )
 """What the bot is granted when invited (its managed role)."""
 

@@ -147,7 +147,10 @@ class StoredMessage:
         return [c["label"] for c in self.interactive() if c.get("type") == 2 and c.get("label")]
 
     def find_component(
-        self, *, label: str | None = None, custom_id: str | None = None,
+        self,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
         placeholder: str | None = None,
     ) -> dict[str, Any]:
         """The one component matching every given criterion; LookupError otherwise."""
@@ -155,8 +158,10 @@ class StoredMessage:
         wanted = {k: v for k, v in wanted.items() if v is not None}
         found = [c for c in self.interactive() if all(c.get(k) == v for k, v in wanted.items())]
         if len(found) != 1:
-            have = [(c.get("label") or c.get("placeholder"), c.get("custom_id"))
-                    for c in self.interactive()]
+            have = [
+                (c.get("label") or c.get("placeholder"), c.get("custom_id"))
+                for c in self.interactive()
+            ]
             raise LookupError(f"{len(found)} components match {wanted}; message has {have}")
         return found[0]
 

@@ -57,8 +57,14 @@ class ApiError(Exception):
     """An error answer; ``kind`` set means it is also recorded as a failure."""
 
     def __init__(
-        self, status: int, message: str, code: int = 0, *, kind: str | None = None,
-        body: dict[str, Any] | None = None, detail: str | None = None,
+        self,
+        status: int,
+        message: str,
+        code: int = 0,
+        *,
+        kind: str | None = None,
+        body: dict[str, Any] | None = None,
+        detail: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -81,8 +87,9 @@ def json_reply(status: int, body: Any, headers: dict[str, str] | None = None) ->
 class Rest:
     """Dispatches ``/api/v10/...`` requests to registered handlers."""
 
-    def __init__(self, world: World, validator: OpenApiValidator | None, *,
-                 strict_schema: bool = True) -> None:
+    def __init__(
+        self, world: World, validator: OpenApiValidator | None, *, strict_schema: bool = True
+    ) -> None:
         self.world = world
         self.validator = validator
         self.strict_schema = strict_schema
@@ -126,8 +133,9 @@ class Rest:
         call.status = response.status
         return response
 
-    async def _answer(self, request: web.Request, call: Call,
-                      found: tuple[Route[Handler], dict[str, str]] | None) -> web.Response:
+    async def _answer(
+        self, request: web.Request, call: Call, found: tuple[Route[Handler], dict[str, str]] | None
+    ) -> web.Response:
         endpoint = call.endpoint
         try:
             body, files = await _read_body(request)
@@ -141,8 +149,11 @@ class Rest:
             limit = self.write_limit
             limited = limit and limit.take(call.method, call.route, call.path, call.at)
             if limit and limited:
-                self.world.fail("rate_limited", endpoint, f"more than {limit.writes} "
-                                f"writes in {limit.window:g} s to {call.path}")
+                self.world.fail(
+                    "rate_limited",
+                    endpoint,
+                    f"more than {limit.writes} writes in {limit.window:g} s to {call.path}",
+                )
                 return json_reply(*limited.reply())
             if found is None:
                 raise self._unknown(call)
@@ -150,8 +161,9 @@ class Rest:
             if route.auth:
                 self._authorise(request)
             self._validate(call, body)
-            api_request = ApiRequest(call.method, call.route, call.path, params, call.query,
-                                     body, files)
+            api_request = ApiRequest(
+                call.method, call.route, call.path, params, call.query, body, files
+            )
             return json_reply(200, await route.handler(api_request))
         except ApiError as error:
             if error.kind is not None:
@@ -170,17 +182,25 @@ class Rest:
 
     def _unknown(self, call: Call) -> ApiError:
         known = call.route != call.path
-        detail = ("endpoint exists in Discord's API but not in the stand-in" if known
-                  else "unknown endpoint")
-        return ApiError(404, "404: Not Found", kind="unknown_endpoint",
-                        detail=f"{call.method} {call.path}: {detail}")
+        detail = (
+            "endpoint exists in Discord's API but not in the stand-in"
+            if known
+            else "unknown endpoint"
+        )
+        return ApiError(
+            404,
+            "404: Not Found",
+            kind="unknown_endpoint",
+            detail=f"{call.method} {call.path}: {detail}",
+        )
 
     def _authorise(self, request: web.Request) -> None:
         header = request.headers.get("Authorization", "")
         token = header.removeprefix("Bot ")
         if not header.startswith("Bot ") or (self.tokens is not None and token not in self.tokens):
-            raise ApiError(401, "401: Unauthorized", kind="unauthorized",
-                           detail="missing or wrong bot token")
+            raise ApiError(
+                401, "401: Unauthorized", kind="unauthorized", detail="missing or wrong bot token"
+            )
 
     def _validate(self, call: Call, body: Any) -> None:
         if self.validator is None or body is None:
@@ -204,8 +224,13 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     try:
         return json.loads(raw), []
     except ValueError as error:
-        raise ApiError(400, "The request body contains invalid JSON.", 50109,
-                       kind="bad_json", detail=str(error)) from error
+        raise ApiError(
+            400,
+            "The request body contains invalid JSON.",
+            50109,
+            kind="bad_json",
+            detail=str(error),
+        ) from error
 
 
 async def _read_multipart(request: web.Request) -> tuple[Any, list[UploadedFile]]:
@@ -221,6 +246,7 @@ async def _read_multipart(request: web.Request) -> tuple[Any, list[UploadedFile]
             body = json.loads(data)
         elif name.startswith("files[") and name.endswith("]"):
             content_type = part.headers.get("Content-Type")
-            files.append(UploadedFile(int(name[6:-1]), part.filename or name, bytes(data),
-                                      content_type))
+            files.append(
+                UploadedFile(int(name[6:-1]), part.filename or name, bytes(data), content_type)
+            )
     return body, files

@@ -38,9 +38,16 @@ class Sandbox:
     """A started :class:`FakeDiscord` with discord.py pointed at it, guilds and members."""
 
     def __init__(
-        self, *, guilds: Sequence[GuildSpec | str] | None = None, members: Sequence[str] = (),
-        openapi: Path | None = None, strict_schema: bool = True, timeout: float = 5.0,
-        settle: float = 0.05, bot_name: str = "Sandbox Bot", write_limit: bool = True,
+        self,
+        *,
+        guilds: Sequence[GuildSpec | str] | None = None,
+        members: Sequence[str] = (),
+        openapi: Path | None = None,
+        strict_schema: bool = True,
+        timeout: float = 5.0,
+        settle: float = 0.05,
+        bot_name: str = "Sandbox Bot",
+        write_limit: bool = True,
     ) -> None:
         self.server = FakeDiscord(openapi=openapi, strict_schema=strict_schema, bot_name=bot_name)
         if not write_limit:  # for tests that play faster than any channel may be written
@@ -48,8 +55,9 @@ class Sandbox:
         self.timeout = timeout
         self.settle = settle
         specs = [GuildSpec(g) if isinstance(g, str) else g for g in guilds or [GuildSpec()]]
-        self.guilds = [self.server.world.add_guild(s.name, list(s.channels), s.shard)
-                       for s in specs]
+        self.guilds = [
+            self.server.world.add_guild(s.name, list(s.channels), s.shard) for s in specs
+        ]
         for spec, record in zip(specs, self.guilds, strict=True):
             record.locale = spec.locale
         self._members: dict[tuple[int, str], SimMember] = {}
@@ -65,8 +73,12 @@ class Sandbox:
         self._patch.__enter__()
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         try:
             await self.stop_bot()
         finally:
@@ -90,9 +102,15 @@ class Sandbox:
         """A channel or thread by name."""
         return next(c for c in self.server.world.channels.values() if c.name == name)
 
-    def member(self, name: str, *, permissions: int | None = None,
-               guild: GuildRecord | None = None, channel: ChannelRecord | None = None,
-               locale: str | None = None) -> SimMember:
+    def member(
+        self,
+        name: str,
+        *,
+        permissions: int | None = None,
+        guild: GuildRecord | None = None,
+        channel: ChannelRecord | None = None,
+        locale: str | None = None,
+    ) -> SimMember:
         """The member called ``name`` in ``guild``, created on first use; ``locale`` sets
         the language of their Discord client (sent with each of their interactions)."""
         guild = guild or self.guild
@@ -100,8 +118,9 @@ class Sandbox:
         if key not in self._members:
             record = self.server.world.add_member(guild.id, name, permissions)
             where = channel or self.server.world.channels[guild.channel_ids[0]]
-            self._members[key] = SimMember(self.server, record, where,
-                                           timeout=self.timeout, settle=self.settle)
+            self._members[key] = SimMember(
+                self.server, record, where, timeout=self.timeout, settle=self.settle
+            )
         if locale is not None:
             self._members[key].record.user.locale = locale
         return self._members[key]
@@ -115,23 +134,34 @@ class Sandbox:
         """Everything real Discord would have refused or reported."""
         return self.server.failures
 
-    async def wait_for(self, predicate: Callable[[], T | None],
-                       timeout: float | None = None) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float | None = None) -> T:
         """Wait until ``predicate()`` is truthy (re-checked after every change) and return it."""
         return await self.server.world.wait_until(predicate, timeout or self.timeout)
 
-    async def wait_for_message(self, predicate: Callable[[StoredMessage], bool], *,
-                               channel: ChannelRecord | None = None,
-                               timeout: float | None = None) -> StoredMessage:
+    async def wait_for_message(
+        self,
+        predicate: Callable[[StoredMessage], bool],
+        *,
+        channel: ChannelRecord | None = None,
+        timeout: float | None = None,
+    ) -> StoredMessage:
         """The first public message satisfying ``predicate``, waiting for it if needed."""
+
         def first() -> StoredMessage | None:
             return next((m for m in self.messages(channel) if predicate(m)), None)
+
         return await self.wait_for(first, timeout)
 
     # -- the bot ---------------------------------------------------------------------
 
-    async def run_bot(self, bot: discord.Client, token: str = "sandbox-token", *,
-                      timeout: float = 10.0, fast_ready: bool = True) -> None:
+    async def run_bot(
+        self,
+        bot: discord.Client,
+        token: str = "sandbox-token",
+        *,
+        timeout: float = 10.0,
+        fast_ready: bool = True,
+    ) -> None:
         """Start ``bot.start(token)`` as a task and return once the bot is ready.
 
         ``fast_ready`` shortens discord.py's 2 s wait after the last GUILD_CREATE

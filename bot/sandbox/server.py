@@ -32,8 +32,12 @@ class FakeDiscord:
     """Discord's REST API and gateway, enough of them for a discord.py bot, on 127.0.0.1."""
 
     def __init__(
-        self, *, openapi: Path | None = None, clock: Clock | None = None,
-        bot_name: str = "Sandbox Bot", strict_schema: bool = True,
+        self,
+        *,
+        openapi: Path | None = None,
+        clock: Clock | None = None,
+        bot_name: str = "Sandbox Bot",
+        strict_schema: bool = True,
         heartbeat_ms: int = 41_250,
     ) -> None:
         self.clock = clock or Clock()
@@ -43,8 +47,9 @@ class FakeDiscord:
         self.gateway = Gateway(self.world, lambda: self.gateway_url, heartbeat_ms)
         self.messages = Messages(self.world, self.gateway.dispatch, lambda: self.http_url)
         self.interactions = Interactions(self.world, self.gateway.dispatch)
-        AppEndpoints(self.world, lambda: self.gateway_url,
-                     self.gateway.recommended_shards).register(self.rest)
+        AppEndpoints(
+            self.world, lambda: self.gateway_url, self.gateway.recommended_shards
+        ).register(self.rest)
         ChannelEndpoints(self.world, self.messages).register(self.rest)
         InteractionEndpoints(self.world, self.messages, self.interactions).register(self.rest)
         self._runner: web.AppRunner | None = None
@@ -57,8 +62,7 @@ class FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.rest.handle)
         app.router.add_get("/gateway", self.gateway.handle)
-        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}",
-                           self._attachment)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._attachment)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, HOST, 0)

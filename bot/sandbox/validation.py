@@ -48,8 +48,10 @@ def unavailable(path: Path | None = None) -> str | None:
         return "the jsonschema package is not installed (it comes with the dev extra)"
     path = path or description_path()
     if not path.is_file():
-        return (f"Discord's OpenAPI description is not at {path} (set $DISCORD_OPENAPI to "
-                f"an openapi.json from {SOURCE})")
+        return (
+            f"Discord's OpenAPI description is not at {path} (set $DISCORD_OPENAPI to "
+            f"an openapi.json from {SOURCE})"
+        )
     return None
 
 

@@ -79,8 +79,9 @@ class World:
 
     # -- guilds and members ----------------------------------------------------
 
-    def add_guild(self, name: str, channels: list[str],
-                  shard: tuple[int, int] | None = None) -> GuildRecord:
+    def add_guild(
+        self, name: str, channels: list[str], shard: tuple[int, int] | None = None
+    ) -> GuildRecord:
         """Create a guild with text channels and the bot as a member; ``shard``
         (id, count) picks a guild id whose events go to that shard."""
         guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
@@ -94,12 +95,21 @@ class World:
         self._join(guild, self.bot, [bot_role.id], int(BOT_DEFAULT | MEMBER_DEFAULT))
         return guild
 
-    def add_channel(self, guild_id: int, name: str, *, id: int | None = None,
-                    type: int = TEXT_CHANNEL, parent_id: int | None = None,
-                    owner_id: int | None = None, position: int = 0) -> ChannelRecord:
+    def add_channel(
+        self,
+        guild_id: int,
+        name: str,
+        *,
+        id: int | None = None,
+        type: int = TEXT_CHANNEL,
+        parent_id: int | None = None,
+        owner_id: int | None = None,
+        position: int = 0,
+    ) -> ChannelRecord:
         """Create a text channel (or, with ``type``/``parent_id``, a thread)."""
-        channel = ChannelRecord(id or self.ids.next(), guild_id, name, type, parent_id,
-                                owner_id, position)
+        channel = ChannelRecord(
+            id or self.ids.next(), guild_id, name, type, parent_id, owner_id, position
+        )
         self.channels[channel.id] = channel
         self.guilds[guild_id].channel_ids.append(channel.id)
         return channel
@@ -117,8 +127,9 @@ class World:
             granted |= permissions
         return self._join(guild, user, role_ids, granted)
 
-    def _join(self, guild: GuildRecord, user: UserRecord, roles: list[int],
-              perms: int) -> MemberRecord:
+    def _join(
+        self, guild: GuildRecord, user: UserRecord, roles: list[int], perms: int
+    ) -> MemberRecord:
         member = MemberRecord(user, guild.id, roles, perms, iso_now())
         self.members[(guild.id, user.id)] = member
         return member
@@ -137,14 +148,16 @@ class World:
     def visible_messages(self, user_id: int, channel_id: int | None = None) -> list[StoredMessage]:
         """Messages ``user_id`` can see, oldest first (optionally in one channel)."""
         return [
-            m for m in self.messages.values()
+            m
+            for m in self.messages.values()
             if m.visible_for(user_id) and channel_id in (None, m.channel_id)
         ]
 
     def public_messages(self, channel_id: int | None = None) -> list[StoredMessage]:
         """Non-ephemeral, non-deleted messages, oldest first."""
         return [
-            m for m in self.messages.values()
+            m
+            for m in self.messages.values()
             if not m.deleted and m.visible_to is None and channel_id in (None, m.channel_id)
         ]
 

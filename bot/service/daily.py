@@ -100,8 +100,9 @@ def midnight(day: str) -> datetime:
 
 def turns_at(day: str, settings: DailySettings) -> float:
     """When the server's ``day`` ends and its next one begins (unix seconds)."""
-    local = datetime.combine(date.fromisoformat(day) + timedelta(days=1),
-                             datetime.min.time(), zone(settings.timezone))
+    local = datetime.combine(
+        date.fromisoformat(day) + timedelta(days=1), datetime.min.time(), zone(settings.timezone)
+    )
     return (local + timedelta(hours=settings.hour)).timestamp()
 
 
@@ -204,24 +205,32 @@ class DailyService:
         if timezone is not None:
             zone(timezone)
 
-    async def set_settings(self, guild_id: int, channel_id: int | None = None,
-                           hour: int | None = None, timezone: str | None = None) -> DailySettings:
+    async def set_settings(
+        self,
+        guild_id: int,
+        channel_id: int | None = None,
+        hour: int | None = None,
+        timezone: str | None = None,
+    ) -> DailySettings:
         """Change what is given (None keeps a setting as it is)."""
         self.check_settings(hour, timezone)
         old = await self.settings(guild_id)
         if timezone is not None:
             timezone = zone(timezone).key
-        new = DailySettings(old.channel_id if channel_id is None else channel_id,
-                            old.hour if hour is None else hour,
-                            old.timezone if timezone is None else timezone)
+        new = DailySettings(
+            old.channel_id if channel_id is None else channel_id,
+            old.hour if hour is None else hour,
+            old.timezone if timezone is None else timezone,
+        )
         await self.store.set_daily_settings(guild_id, new)
         return new
 
     async def today(self, guild_id: int) -> str:
         return day_of(self.now, await self.settings(guild_id))
 
-    async def begin(self, guild_id: int, channel_id: int, user: int,
-                    variant: str) -> tuple[Attempt, Outcome]:
+    async def begin(
+        self, guild_id: int, channel_id: int, user: int, variant: str
+    ) -> tuple[Attempt, Outcome]:
         """Today's attempt of ``user`` at ``variant``: begun now, or the one begun before
         (finished or not; the caller tells which)."""
         if variant not in VARIANTS:
@@ -230,8 +239,9 @@ class DailyService:
         attempt = await self.store.attempt(day, variant, user)
         if attempt is None:
             record = await self._game(guild_id, user, day, variant)
-            attempt = await self.store.add_attempt(Attempt(
-                day, variant, user, guild_id, channel_id, record.id, None, None))
+            attempt = await self.store.add_attempt(
+                Attempt(day, variant, user, guild_id, channel_id, record.id, None, None)
+            )
             if attempt.game_id != record.id:  # begun twice at once: the first one stands
                 await self.store.abandon(record.id, record.version)
         outcome = await self.games.get(attempt.game_id)
@@ -244,9 +254,15 @@ class DailyService:
         channel = hidden_channel(day, variant, user)
         try:
             return await self.store.create_game(
-                guild_id, channel, user, variant, {"rules": {}, "solo": True, "daily": day},
-                daily_seed(await self.secret(), day, variant), TURN_TIME,
-                expires=over_everywhere(day))
+                guild_id,
+                channel,
+                user,
+                variant,
+                {"rules": {}, "solo": True, "daily": day},
+                daily_seed(await self.secret(), day, variant),
+                TURN_TIME,
+                expires=over_everywhere(day),
+            )
         except ChannelBusy:
             record = await self.store.game_in_channel(channel)
             if record is None:  # it ended meanwhile: nothing to adopt
@@ -254,11 +270,14 @@ class DailyService:
             return record
 
     async def _start(self, record: GameRecord) -> Outcome:
-        game = daily_game(record.variant, record.players[0], record.seed,
-                          record.options["daily"])
+        game = daily_game(record.variant, record.players[0], record.seed, record.options["daily"])
         started = await self.store.start_game(
-            record.id, record.version, game.to_json(),
-            Clock.start(self.now, TURN_TIME).timing(), event_rows(1, opening(game)))
+            record.id,
+            record.version,
+            game.to_json(),
+            Clock.start(self.now, TURN_TIME).timing(),
+            event_rows(1, opening(game)),
+        )
         return Outcome(started, game)
 
     def check_open(self, record: GameRecord) -> None:
@@ -273,11 +292,15 @@ class DailyService:
         attempt = stored or attempt
         score = attempt.score if attempt.score is not None else score
         day, variant = attempt.day, attempt.variant
-        return Result(attempt, score, await self.store.standing(day, variant, score),
-                      await self.store.server_ranking(attempt.guild_id, day, variant),
-                      await self.par(day, variant),
-                      streak(await self.store.finished_days(attempt.user_id, day), day),
-                      turns_at(day, await self.settings(attempt.guild_id)))
+        return Result(
+            attempt,
+            score,
+            await self.store.standing(day, variant, score),
+            await self.store.server_ranking(attempt.guild_id, day, variant),
+            await self.par(day, variant),
+            streak(await self.store.finished_days(attempt.user_id, day), day),
+            turns_at(day, await self.settings(attempt.guild_id)),
+        )
 
     async def par(self, day: str, variant: str) -> int:
         """What ``hard`` scores on the day's dice: worked out once, off the event loop."""
@@ -299,8 +322,15 @@ class DailyService:
         """The server's ranking message of the day, once a finish asked for one."""
         return await self.store.daily_post(guild_id, day, variant)
 
-    async def posted(self, guild_id: int, day: str, variant: str, channel_id: int,
-                     message_id: int | None, shown: int) -> None:
+    async def posted(
+        self,
+        guild_id: int,
+        day: str,
+        variant: str,
+        channel_id: int,
+        message_id: int | None,
+        shown: int,
+    ) -> None:
         """The ranking is written, showing the finishes it owed when read (``shown``);
         ``message_id`` None: it could not be, for good (the next finish tries again)."""
         await self.store.set_daily_post(guild_id, day, variant, channel_id, message_id, shown)

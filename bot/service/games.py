@@ -101,8 +101,13 @@ def opening(game: Game) -> list[Event]:
 
 
 class GameService:
-    def __init__(self, store: Store, seeds: Callable[[], int] | None = None,
-                 clock: Callable[[], float] = time.time, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        seeds: Callable[[], int] | None = None,
+        clock: Callable[[], float] = time.time,
+        limits: Limits | None = None,
+    ) -> None:
         self.store = store
         self.limits = limits or Limits()
         """How many lobbies and running games a member and a server may have at once."""
@@ -157,8 +162,9 @@ class GameService:
         updated: the process before stopped, or was killed, before showing it."""
         return await self.store.mark_left_behind(started, self.clock(), shard_ids(shards))
 
-    async def set_shown(self, game_id: int, version: int, message_id: int | None,
-                        shown: dict[str, Any]) -> None:
+    async def set_shown(
+        self, game_id: int, version: int, message_id: int | None, shown: dict[str, Any]
+    ) -> None:
         await self.store.set_shown(game_id, version, message_id, shown)
 
     async def remember_name(self, guild_id: int, user: int, name: str) -> None:
@@ -167,17 +173,19 @@ class GameService:
     async def names(self, guild_id: int, users: list[int]) -> dict[int, str]:
         """Display names for images; a player never seen gets a neutral label."""
         known = await self.store.names(guild_id, [u for u in users if not is_computer(u)])
-        return {u: computer_name(u) if is_computer(u)
-                else known.get(u, t("describe.player", number=i))
-                for i, u in enumerate(users, 1)}
+        return {
+            u: computer_name(u) if is_computer(u) else known.get(u, t("describe.player", number=i))
+            for i, u in enumerate(users, 1)
+        }
 
     async def wins_on_server(self, guild_id: int, player: int) -> int:
         """Counted wins of ``player`` on this server, every variant together."""
         totals = await self.store.player_totals(guild_id, player)
         return sum(t.wins for t in totals.values())
 
-    async def personal_best(self, guild_id: int, player: int, variant: str,
-                            game_id: int) -> int | None:
+    async def personal_best(
+        self, guild_id: int, player: int, variant: str, game_id: int
+    ) -> int | None:
         """``player``'s best solo score of ``variant`` here before ``game_id`` (None: none)."""
         return await self.store.practice_best(guild_id, player, variant, game_id)
 
@@ -185,15 +193,27 @@ class GameService:
         """The game rebuilt from its seed and move log (the audit trail)."""
         record = (await self.get(game_id)).record
         moves = [(m.player_id, Move.from_json(m.move)) for m in await self.store.moves(game_id)]
-        return replay_game(record.variant, record.players, record.seed,
-                           record.options.get("rules", {}), moves,
-                           solo=Options.of(record.options).solo,
-                           dice_version=dice_version_of(record.state or {}))
+        return replay_game(
+            record.variant,
+            record.players,
+            record.seed,
+            record.options.get("rules", {}),
+            moves,
+            solo=Options.of(record.options).solo,
+            dice_version=dice_version_of(record.state or {}),
+        )
 
     # --- the lobby -------------------------------------------------------
-    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, variant: str,
-                         board: str | None = None, turn_time: int = DEFAULT_TURN_TIME,
-                         play: Options | None = None) -> GameRecord:
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: str,
+        board: str | None = None,
+        turn_time: int = DEFAULT_TURN_TIME,
+        play: Options | None = None,
+    ) -> GameRecord:
         """A lobby; ``play``'s flags (solo, hints, fill_away) hold for its game."""
         play = play or Options()
         if variant not in VARIANTS:
@@ -204,9 +224,16 @@ class GameService:
         flags = {name: True for name in ("solo", "hints", "fill_away") if getattr(play, name)}
         await self._within_limits(guild_id, lambda games: self.limits.to_open(games, host_id))
         try:
-            return await self.store.create_game(guild_id, channel_id, host_id, variant,
-                                                {"rules": rules, **flags}, self.seeds(),
-                                                turn_time, expires=self.clock() + turn_time)
+            return await self.store.create_game(
+                guild_id,
+                channel_id,
+                host_id,
+                variant,
+                {"rules": rules, **flags},
+                self.seeds(),
+                turn_time,
+                expires=self.clock() + turn_time,
+            )
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
 
@@ -223,14 +250,24 @@ class GameService:
         players = [p for p in old.players if not is_anonymous(p)]
         players = players if host in players else [host, *players]
         try:
-            record = await self.open_lobby(old.guild_id, old.channel_id, host, old.variant,
-                                           board, old.turn_time, Options.of(old.options))
+            record = await self.open_lobby(
+                old.guild_id,
+                old.channel_id,
+                host,
+                old.variant,
+                board,
+                old.turn_time,
+                Options.of(old.options),
+            )
         except ServiceError as error:  # the host is over the limit, not the one who asks
             if error.key == "error.limit_you" and host != user:
                 raise ServiceError("error.limit_host", **error.values) from None
             raise
-        levels = {seat: level for seat, level in old.options.get("levels", {}).items()
-                  if int(seat) in old.players}
+        levels = {
+            seat: level
+            for seat, level in old.options.get("levels", {}).items()
+            if int(seat) in old.players
+        }
         options = {**record.options, "levels": levels} if levels else record.options
         return await self.store.update_lobby_seats(record.id, record.version, players, options)
 
@@ -243,10 +280,11 @@ class GameService:
             cls = VARIANTS[record.variant]
             if len(record.players) >= cls.max_players:
                 raise ServiceError("error.lobby_full", max=cls.max_players)
-            await self._within_limits(record.guild_id,
-                                      lambda games: self.limits.to_join(games, record.id, user))
-            return await self.store.update_lobby(record.id, record.version,
-                                                 [*record.players, user])
+            await self._within_limits(
+                record.guild_id, lambda games: self.limits.to_join(games, record.id, user)
+            )
+            return await self.store.update_lobby(record.id, record.version, [*record.players, user])
+
         return await self._lobby_change(game_id, change)
 
     async def leave(self, game_id: int, user: int) -> GameRecord:
@@ -257,13 +295,16 @@ class GameService:
                 raise ServiceError("error.not_joined")
             players = [p for p in record.players if p != user]
             return await self.store.update_lobby(record.id, record.version, players)
+
         return await self._lobby_change(game_id, change)
 
     async def cancel(self, game_id: int, user: int) -> GameRecord:
         async def change(record: GameRecord) -> GameRecord:
             self._require_host(record, user)
-            return await self.store.abandon(record.id, record.version,
-                                            [(0, "lobby_closed", user, {"reason": "cancelled"})])
+            return await self.store.abandon(
+                record.id, record.version, [(0, "lobby_closed", user, {"reason": "cancelled"})]
+            )
+
         return await self._lobby_change(game_id, change)
 
     async def start(self, game_id: int, user: int) -> Outcome:
@@ -273,18 +314,32 @@ class GameService:
             solo = Options.of(record.options).solo
             if not solo and len(record.players) < cls.min_players:
                 raise ServiceError("error.need_players", title=cls.title, min=cls.min_players)
-            await self._within_limits(record.guild_id, lambda games: self.limits.to_start(
-                games, record.id, record.players, user))
-            game = new_game(record.variant, record.players, record.seed,
-                            record.options.get("rules", {}), solo=solo)
+            await self._within_limits(
+                record.guild_id,
+                lambda games: self.limits.to_start(games, record.id, record.players, user),
+            )
+            game = new_game(
+                record.variant,
+                record.players,
+                record.seed,
+                record.options.get("rules", {}),
+                solo=solo,
+            )
             clock = Clock.start(self.clock(), record.turn_time)
-            return await self.store.start_game(record.id, record.version, game.to_json(),
-                                               clock.timing(), event_rows(1, opening(game)))
+            return await self.store.start_game(
+                record.id,
+                record.version,
+                game.to_json(),
+                clock.timing(),
+                event_rows(1, opening(game)),
+            )
+
         record = await self._lobby_change(game_id, change)
         return await self._computers_first(record.id, Event("started", user))
 
     async def _computers_first(self, game_id: int, started: Event) -> Outcome:
         """Computer seats make their first decisions right after the start."""
+
         async def attempt() -> Outcome:
             outcome = await self.get(game_id)
             assert outcome.game is not None
@@ -293,11 +348,12 @@ class GameService:
             if not any(is_computer(p) for p in outcome.game.decision().waiting):
                 return Outcome(outcome.record, outcome.game, play.events, play.before)
             return await self._save(outcome.record, play, Seats.of(outcome.record))
+
         return await self._retrying(game_id, attempt)
 
-    async def add_computer(self, game_id: int, user: int,
-                           level: str = DEFAULT_LEVEL) -> GameRecord:
+    async def add_computer(self, game_id: int, user: int, level: str = DEFAULT_LEVEL) -> GameRecord:
         """The host seats a computer player at ``level`` in the lobby."""
+
         async def change(record: GameRecord) -> GameRecord:
             self._require_host(record, user)
             cls = VARIANTS[record.variant]
@@ -307,27 +363,33 @@ class GameService:
                 raise ServiceError("error.lobby_full", max=cls.max_players)
             seat = computer_seat(sum(is_computer(p) for p in record.players) + 1)
             return await self._seat_level(record, [*record.players, seat], seat, level)
+
         return await self._lobby_change(game_id, change)
 
     async def set_level(self, game_id: int, user: int, seat: int, level: str) -> GameRecord:
         """The host changes the level of a computer seat in the lobby."""
+
         async def change(record: GameRecord) -> GameRecord:
             self._require_host(record, user)
             if seat not in record.players or not is_computer(seat):
                 raise ServiceError("error.no_such_computer")
             return await self._seat_level(record, record.players, seat, level)
+
         return await self._lobby_change(game_id, change)
 
-    async def _seat_level(self, record: GameRecord, players: list[int], seat: int,
-                          level: str) -> GameRecord:
+    async def _seat_level(
+        self, record: GameRecord, players: list[int], seat: int, level: str
+    ) -> GameRecord:
         if level not in LEVELS:
             raise ServiceError("error.unknown_level", level=quote(level))
         levels = {**record.options.get("levels", {}), str(seat): level}
-        return await self.store.update_lobby_seats(record.id, record.version, players,
-                                                   {**record.options, "levels": levels})
+        return await self.store.update_lobby_seats(
+            record.id, record.version, players, {**record.options, "levels": levels}
+        )
 
-    async def _within_limits(self, guild_id: int,
-                             check: Callable[[list[InPlay]], Refusal | None]) -> None:
+    async def _within_limits(
+        self, guild_id: int, check: Callable[[list[InPlay]], Refusal | None]
+    ) -> None:
         """Refuse what ``check`` refuses, given the server's lobbies and running games
         (read only when something is limited)."""
         if not self.limits.any:
@@ -341,8 +403,9 @@ class GameService:
         if user != record.host_id:
             raise ServiceError("error.host_only", host=f"<@{record.host_id}>")
 
-    async def _lobby_change(self, game_id: int,
-                            change: Callable[[GameRecord], Awaitable[GameRecord]]) -> GameRecord:
+    async def _lobby_change(
+        self, game_id: int, change: Callable[[GameRecord], Awaitable[GameRecord]]
+    ) -> GameRecord:
         async def attempt() -> GameRecord:
             record = (await self.get(game_id)).record
             if record.status == "running":
@@ -350,11 +413,13 @@ class GameService:
             if record.status != "lobby":
                 raise ServiceError("error.game_over")
             return await change(record)
+
         return await self._retrying(game_id, attempt)
 
     # --- playing ---------------------------------------------------------
-    async def act(self, game_id: int, user: int, turn: int, phase: str | None,
-                  move: Move) -> Outcome:
+    async def act(
+        self, game_id: int, user: int, turn: int, phase: str | None, move: Move
+    ) -> Outcome:
         """Apply ``move`` for ``user`` if it is still legal on ``turn`` (and ``phase``).
 
         One transaction for the person's move alone: the rules decide on the record read
@@ -363,9 +428,11 @@ class GameService:
         for answer at once, each step decided outside any transaction and stored by
         compare-and-set (see :meth:`_answer`); the outcome tells both.
         """
+
         def decide(record: GameRecord) -> tuple[GameChange, Play]:
-            game, legal, decision = self._check_turn(record, self._games.game(record), user,
-                                                     turn, phase)
+            game, legal, decision = self._check_turn(
+                record, self._games.game(record), user, turn, phase
+            )
             if move not in legal:
                 raise ServiceError("error.illegal")
             if game.chosen.get(user) == move:  # a double tap: the choice is already made
@@ -416,16 +483,14 @@ class GameService:
             except Exception:  # the store failing, or a computer: the move stays stored
                 log.exception("game %d: the computers' answer is left to the timer", record.id)
                 break
-            return Outcome(answered.record, answered.game, events + answered.events,
-                           moved.before)
+            return Outcome(answered.record, answered.game, events + answered.events, moved.before)
         return Outcome(record, game, events, moved.before)
 
     @staticmethod
     def _absent_waited_for(record: GameRecord, game: Game) -> bool:
         """Whether the running game waits for a computer seat or an away one (which
         :meth:`Play.for_the_absent` decides for)."""
-        return record.status == "running" and GameService._waits_for_absent(game,
-                                                                           Seats.of(record))
+        return record.status == "running" and GameService._waits_for_absent(game, Seats.of(record))
 
     async def _save(self, record: GameRecord, play: Play, seats: Seats) -> Outcome:
         """Store what ``play`` did (see :meth:`_change`), compare-and-set.
@@ -437,8 +502,9 @@ class GameService:
         self._games.keep(record, play.game)
         return Outcome(record, play.game, play.events, play.before)
 
-    def _change(self, record: GameRecord, play: Play, seats: Seats,
-                absent: bool = True) -> GameChange:
+    def _change(
+        self, record: GameRecord, play: Play, seats: Seats, absent: bool = True
+    ) -> GameChange:
         """What to store of ``play``, with a fresh clock when a new decision began.
 
         ``absent``: computer and away seats decide first, so the game then waits for
@@ -457,22 +523,33 @@ class GameService:
             status = "abandoned"  # too few seats left: the game ends without ranking
             play.events.append(Event("game_over", None, {"reason": "no_seats"}))
         # A finished game's results go in with its end, in the same transaction.
-        results = None if status != "finished" else game_results(
-            game, counted=options.counted, practice=options.solo, hints=options.hints,
-            stand_in=seats.covered)
+        results = (
+            None
+            if status != "finished"
+            else game_results(
+                game,
+                counted=options.counted,
+                practice=options.solo,
+                hints=options.hints,
+                stand_in=seats.covered,
+            )
+        )
         if status == "running":
             decision = game.decision()
             play.absent_waited = self._waits_for(decision, seats)
-            timing = self._due_for_absent(record, play.absent_waited,
-                                          self._timing(record, play, decision), absent)
+            timing = self._due_for_absent(
+                record, play.absent_waited, self._timing(record, play, decision), absent
+            )
         else:
             play.absent_waited, timing = False, NO_TIMING
         presence = None if seats is Seats.of(record) else seats.to_json()  # None: unchanged
-        return GameChange(play.moves, game.to_json(), status, results, timing,
-                          presence, play.event_rows())
+        return GameChange(
+            play.moves, game.to_json(), status, results, timing, presence, play.event_rows()
+        )
 
-    def _due_for_absent(self, record: GameRecord, waits: bool, timing: Timing | None,
-                        absent: bool) -> Timing | None:
+    def _due_for_absent(
+        self, record: GameRecord, waits: bool, timing: Timing | None, absent: bool
+    ) -> Timing | None:
         """A person's move that leaves the game waiting (``waits``) for computer or away
         seats makes it due at once (the timer has them answer, should nothing else);
         their answer makes it due again when its clock says."""
@@ -480,8 +557,11 @@ class GameService:
             if not waits:
                 return timing
             now = self.clock()
-            return replace(timing, next_due=now) if timing is not None else Timing(
-                record.stage_started, record.deadline, record.reminders, now)
+            return (
+                replace(timing, next_due=now)
+                if timing is not None
+                else Timing(record.stage_started, record.deadline, record.reminders, now)
+            )
         clock = Clock.of(record) if timing is None else None
         return timing if clock is None else clock.timing()
 
@@ -516,8 +596,9 @@ class GameService:
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
         """Games with a reminder or a deadline due now, most overdue first; with
         ``shards``, only those in the guilds this process serves (others fire the rest)."""
-        records = await self.store.due_games(self.clock(), limit=DUE_BATCH,
-                                             shards=shard_ids(shards))
+        records = await self.store.due_games(
+            self.clock(), limit=DUE_BATCH, shards=shard_ids(shards)
+        )
         return [r.id for r in records]
 
     async def fire(self, game_id: int) -> Outcome | None:
@@ -526,6 +607,7 @@ class GameService:
         Compare-and-set makes this safe to call twice (or from two processes):
         what fired once is not due any more.
         """
+
         async def attempt() -> Outcome | None:
             outcome = await self.get(game_id)
             record, game, clock = outcome.record, outcome.game, Clock.of(outcome.record)
@@ -543,6 +625,7 @@ class GameService:
             if due == "expire":
                 return await self._expire(record, game)
             return None
+
         return await self._retrying(game_id, attempt)
 
     async def _expire_lobby(self, record: GameRecord) -> Outcome | None:
@@ -550,8 +633,9 @@ class GameService:
         if self.clock() < record.created_at + record.turn_time:
             return None
         closed = Event("lobby_closed", None, {"reason": "expired"})
-        record = await self.store.abandon(record.id, record.version,
-                                          [(0, closed.kind, None, closed.data)])
+        record = await self.store.abandon(
+            record.id, record.version, [(0, closed.kind, None, closed.data)]
+        )
         return Outcome(record, None, [closed])
 
     async def _remind(self, record: GameRecord, game: Game, clock: Clock) -> Outcome:
@@ -567,8 +651,9 @@ class GameService:
         play = Play(game)
         play.events.append(Event("expired", None, {"players": sorted(late)}))
         seats = Seats.of(record)
-        filled = Options.of(record.options).fill_away and \
-            seats.expired(late, []).people_present(record.players)
+        filled = Options.of(record.options).fill_away and seats.expired(late, []).people_present(
+            record.players
+        )
         seats = seats.expired(late, play.events, "stand_in" if filled else "expired")
         play.settle(late, "expired", this_turn=True)
         return await self._save(record, play, seats)
@@ -590,21 +675,28 @@ class GameService:
             play = Play(game)
             seats = seats.leave(user, play.events)
             return await self._save(record, play, seats)
+
         return await self._retrying(found.record.id, attempt)
 
     async def come_back(self, game_id: int, user: int) -> Outcome | None:
         """A player whose seat a computer plays (``fill_away``) opened their sheet: the
         game waits for them again from their next decision. None if nothing changed."""
+
         async def attempt() -> Outcome | None:
             outcome = await self.get(game_id)
             record, game = outcome.record, outcome.game
             seats = Seats.of(record)
-            if (record.status != "running" or game is None or user not in seats.away
-                    or not Options.of(record.options).fill_away):
+            if (
+                record.status != "running"
+                or game is None
+                or user not in seats.away
+                or not Options.of(record.options).fill_away
+            ):
                 return None
             play = Play(game)
             play.events.append(Event("away", user, {"reason": "back"}))
             return await self._save(record, play, seats.back(user))
+
         return await self._retrying(game_id, attempt)
 
     async def hint(self, game_id: int, user: int, turn: int) -> tuple[Game, Hint]:
@@ -641,8 +733,9 @@ class GameService:
         await self.store.set_guild_turn_time(guild_id, seconds)
         return seconds
 
-    async def pass_turn(self, game_id: int, user: int, turn: int,
-                        phase: str | None = None) -> Outcome:
+    async def pass_turn(
+        self, game_id: int, user: int, turn: int, phase: str | None = None
+    ) -> Outcome:
         """The public Pass button: pass what ``user`` has to decide in ``phase`` (buttons
         made before phases were named on them: whatever they decide now)."""
         return await self.act(game_id, user, turn, phase, PASS)
@@ -665,8 +758,9 @@ class GameService:
             raise ServiceError("error.stale_turn", turn=turn, current=game.turn)
         return game
 
-    def _check_turn(self, record: GameRecord, game: Game | None, user: int, turn: int,
-                    phase: str | None) -> tuple[Game, list[Move], Decision]:
+    def _check_turn(
+        self, record: GameRecord, game: Game | None, user: int, turn: int, phase: str | None
+    ) -> tuple[Game, list[Move], Decision]:
         """The game of ``record``, ``user``'s legal moves in it (there are some, or a
         refusal) and the decision pending."""
         game = self._playing(record, game, user, turn)
@@ -685,9 +779,13 @@ class GameService:
             record, game = found.record, found.game
             if user != record.host_id and not can_manage:
                 raise ServiceError("error.abandon_denied")
-            event = ((0, "lobby_closed", user, {"reason": "abandoned"}) if game is None else
-                     (game.turn, "game_over", user, {"reason": "abandoned"}))
+            event = (
+                (0, "lobby_closed", user, {"reason": "abandoned"})
+                if game is None
+                else (game.turn, "game_over", user, {"reason": "abandoned"})
+            )
             return await self.store.abandon(record.id, record.version, [event])
+
         return await self._retrying(None, attempt)
 
     async def _retrying(self, game_id: int | None, attempt: Callable[[], Awaitable[T]]) -> T:

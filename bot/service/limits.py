@@ -63,8 +63,9 @@ class Limits:
         """Refused if ``user`` plays in as many other games as allowed already."""
         return self._member(games, user, game_id, "error.limit_you")
 
-    def to_start(self, games: Sequence[InPlay], game_id: int, players: Iterable[int],
-                 user: int) -> Refusal | None:
+    def to_start(
+        self, games: Sequence[InPlay], game_id: int, players: Iterable[int], user: int
+    ) -> Refusal | None:
         """Refused if, with lobby ``game_id`` started, the server or a person seated in
         it (``user``, who starts it, or another) would be over the limit."""
         refusal = self._server(games, game_id)
@@ -80,13 +81,22 @@ class Limits:
         others = sum(game.game_id != game_id for game in games)
         if self.per_server is None or others < self.per_server:
             return None
-        return Refusal("error.limit_server", {"games": Counted("unit.open_game", others),
-                                              "limit": self.per_server})
+        return Refusal(
+            "error.limit_server",
+            {"games": Counted("unit.open_game", others), "limit": self.per_server},
+        )
 
-    def _member(self, games: Sequence[InPlay], user: int, game_id: int | None,
-                key: str) -> Refusal | None:
+    def _member(
+        self, games: Sequence[InPlay], user: int, game_id: int | None, key: str
+    ) -> Refusal | None:
         others = sum(user in game.people and game.game_id != game_id for game in games)
         if self.per_member is None or others < self.per_member:
             return None
-        return Refusal(key, {"games": Counted("unit.game_in", others),
-                             "limit": self.per_member, "name": f"<@{user}>"})
+        return Refusal(
+            key,
+            {
+                "games": Counted("unit.game_in", others),
+                "limit": self.per_member,
+                "name": f"<@{user}>",
+            },
+        )

@@ -36,10 +36,13 @@ class Options:
 
     @classmethod
     def read(cls, options: Mapping[str, Any]) -> Options:
-        levels = {int(p): str(v) for p, v in options.get("levels", {}).items()
-                  if v in LEVELS}
-        return cls(levels, bool(options.get("solo")), bool(options.get("hints")),
-                   bool(options.get("fill_away")))
+        levels = {int(p): str(v) for p, v in options.get("levels", {}).items() if v in LEVELS}
+        return cls(
+            levels,
+            bool(options.get("solo")),
+            bool(options.get("hints")),
+            bool(options.get("fill_away")),
+        )
 
     def level(self, player: int) -> str:
         """The level a computer plays ``player``'s seat at."""
@@ -89,8 +92,9 @@ class Play:
                 return
             self.apply(absent[0], self.game.fallback_move(absent[0]), source)
 
-    def for_the_absent(self, away: Collection[int], options: Options | None = None,
-                       fill: bool = False) -> None:
+    def for_the_absent(
+        self, away: Collection[int], options: Options | None = None, fill: bool = False
+    ) -> None:
         """Computer seats choose at their level; away seats make the fallback move or,
         if ``fill``, are played by a computer; until the game waits for a present
         human (or ends)."""
@@ -109,8 +113,9 @@ class Play:
 
     def choose_for(self, player: int, options: Options) -> None:
         """A computer decides for ``player`` (a computer seat, or an away one it fills)."""
-        rng = dice_rng(self.game.seed, "computer", self.game.turn,
-                       self.game.decision().phase, player)
+        rng = dice_rng(
+            self.game.seed, "computer", self.game.turn, self.game.decision().phase, player
+        )
         move = choose(self.game, player, rng, options.level(player))
         if is_computer(player):
             self.apply(player, move, "computer")
@@ -136,8 +141,10 @@ def with_scores(game: Game, events: list[Event]) -> list[Event]:
     told = list(events)
     for end in reversed(ends):  # inserting from the back keeps the earlier places
         later = Counter(e.player for e in events[end:] if e.kind in PENALTIES)
-        totals = {str(p): score_of(p, s.rows, s.penalties - later[p], s.bonus).total
-                  for p, s in scores.items()}
+        totals = {
+            str(p): score_of(p, s.rows, s.penalties - later[p], s.bonus).total
+            for p, s in scores.items()
+        }
         told.insert(end, Event("scores", None, {"totals": totals}))
     return told
 
@@ -155,15 +162,18 @@ def told_choices(before: Game, events: list[Event]) -> list[Event]:
     for i, event in enumerate(events):
         if event.kind == "turn":
             break
-        if event.kind == "passed" and event.data.get("phase") == before.phase \
-                and event.player is not None and before.legal_moves(event.player) != [PASS]:
+        if (
+            event.kind == "passed"
+            and event.data.get("phase") == before.phase
+            and event.player is not None
+            and before.legal_moves(event.player) != [PASS]
+        ):
             marked = marked if marked is not events else list(events)
             marked[i] = Event("passed", event.player, {**event.data, "had_move": True})
     return marked
 
 
-def event_rows(turn: int, events: list[Event]) -> list[tuple[int, str, int | None,
-                                                             dict[str, Any]]]:
+def event_rows(turn: int, events: list[Event]) -> list[tuple[int, str, int | None, dict[str, Any]]]:
     """Events as stored: ``(turn, kind, player, data)``; a "turn" event opens its turn."""
     rows = []
     for event in events:
@@ -193,13 +203,17 @@ class Seats:
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> Seats:
-        return cls(frozenset(data.get("away", [])),
-                   {int(p): n for p, n in data.get("streak", {}).items()},
-                   frozenset(data.get("covered", [])))
+        return cls(
+            frozenset(data.get("away", [])),
+            {int(p): n for p, n in data.get("streak", {}).items()},
+            frozenset(data.get("covered", [])),
+        )
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"away": sorted(self.away),
-                                "streak": {str(p): n for p, n in self.streak.items()}}
+        data: dict[str, Any] = {
+            "away": sorted(self.away),
+            "streak": {str(p): n for p, n in self.streak.items()},
+        }
         if self.covered:
             data["covered"] = sorted(self.covered)
         return data
@@ -220,8 +234,7 @@ class Seats:
     def people_present(self, players: Collection[int]) -> bool:
         return any(not is_computer(p) and p not in self.away for p in players)
 
-    def expired(self, late: Collection[int], events: list[Event],
-                reason: str = "expired") -> Seats:
+    def expired(self, late: Collection[int], events: list[Event], reason: str = "expired") -> Seats:
         """``reason``: "stand_in" when a computer will play the seats that go away."""
         streak = {**self.streak, **{p: self.streak.get(p, 0) + 1 for p in late}}
         gone = {p for p in late if streak[p] >= self.AWAY_AFTER and p not in self.away}

@@ -33,8 +33,12 @@ __all__ = ["DEFAULT_FORGET_AFTER", "Forgotten", "PrivacyService", "ServerData", 
 
 
 class PrivacyService:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 forget_after: float = DEFAULT_FORGET_AFTER) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        forget_after: float = DEFAULT_FORGET_AFTER,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.forget_after = forget_after
@@ -51,18 +55,28 @@ class PrivacyService:
         except StillPlaying as playing:
             channels = [f"<#{channel}>" for _, channel, _ in playing.games[:LISTED]]
             more = len(playing.games) - len(channels)
-            raise ServiceError("error.forget_playing", games=", ".join(channels),
-                               count=len(playing.games),
-                               more=f" (+{more})" if more > 0 else "") from None
-        log.info("a member was forgotten: %d games now carry anonymous id %d, %d names removed",
-                 done.games, done.anonymous_id, done.names)
+            raise ServiceError(
+                "error.forget_playing",
+                games=", ".join(channels),
+                count=len(playing.games),
+                more=f" (+{more})" if more > 0 else "",
+            ) from None
+        log.info(
+            "a member was forgotten: %d games now carry anonymous id %d, %d names removed",
+            done.games,
+            done.anonymous_id,
+            done.names,
+        )
         return done
 
     async def guild_left(self, guild_id: int) -> None:
         """The bot was removed from ``guild_id``: its data goes after the grace period."""
         await self.store.mark_guild_departed(guild_id, self.clock())
-        log.info("removed from server %d: its data is deleted in %d s unless the bot is back",
-                 guild_id, self.forget_after)
+        log.info(
+            "removed from server %d: its data is deleted in %d s unless the bot is back",
+            guild_id,
+            self.forget_after,
+        )
 
     async def guild_back(self, guild_id: int) -> bool:
         """The bot joined ``guild_id``: a departure mark is cleared (its data stays)."""
@@ -80,6 +94,10 @@ class PrivacyService:
             rows = await self.store.delete_departed_guild(guild_id, before)
             if rows is not None:
                 deleted.append(guild_id)
-                log.info("data of server %d deleted (%d rows), %d s after the bot left it",
-                         guild_id, sum(rows.values()), self.forget_after)
+                log.info(
+                    "data of server %d deleted (%d rows), %d s after the bot left it",
+                    guild_id,
+                    sum(rows.values()),
+                    self.forget_after,
+                )
         return deleted

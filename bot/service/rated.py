@@ -84,8 +84,11 @@ def computers_of(record: GameRecord) -> list[tuple[str, int]]:
     if record.state is None:
         return []
     options = Options.of(record.options)
-    return [(options.level(s.player), s.rank) for s in game_from_json(record.state).ranking()
-            if is_computer(s.player)]
+    return [
+        (options.level(s.player), s.rank)
+        for s in game_from_json(record.state).ranking()
+        if is_computer(s.player)
+    ]
 
 
 class RatingService:
@@ -95,21 +98,28 @@ class RatingService:
         self.store = store
         self.top = top
 
-    async def _matches(self, games: Sequence[GameToRate],
-                       known: GameRecord | None = None) -> list[tuple[GameToRate, Any]]:
+    async def _matches(
+        self, games: Sequence[GameToRate], known: GameRecord | None = None
+    ) -> list[tuple[GameToRate, Any]]:
         """Each game with its match; the computers' ranks are read from the game's state
         (``known``: a record already at hand)."""
         found: list[tuple[GameToRate, Any]] = []
         for game in games:
             computers: list[tuple[str, int]] = []
             if game.has_computers:
-                record = known if known is not None and known.id == game.game_id else \
-                    await self.store.get_game(game.game_id)
+                record = (
+                    known
+                    if known is not None and known.id == game.game_id
+                    else await self.store.get_game(game.game_id)
+                )
                 try:
                     computers = [] if record is None else computers_of(record)
                 except Exception:  # a state that no longer loads: the people alone
-                    log.warning("game %d: its computers are left out of its rating",
-                                game.game_id, exc_info=True)
+                    log.warning(
+                        "game %d: its computers are left out of its rating",
+                        game.game_id,
+                        exc_info=True,
+                    )
             found.append((game, match_of(game.people, computers)))
         return found
 
@@ -120,13 +130,13 @@ class RatingService:
         if record.status != "finished" or record.finished_at is None:
             return []
         for attempt in range(ATTEMPTS):
-            games = await self.store.unrated_up_to(record.guild_id, record.variant, record.id,
-                                                   record.finished_at)
+            games = await self.store.unrated_up_to(
+                record.guild_id, record.variant, record.id, record.finished_at
+            )
             if not games:
                 break
             try:
-                done = await self.store.rate_games(await self._matches(games, record),
-                                                   rate_stored)
+                done = await self.store.rate_games(await self._matches(games, record), rate_stored)
             except RatingConflict:
                 if attempt == ATTEMPTS - 1:
                     raise
@@ -169,8 +179,9 @@ class RatingService:
             return variant
         return next(iter(await self.store.rated_variants(guild_id)), None)
 
-    async def leaderboard(self, guild_id: int, caller: int,
-                          variant: str | None = None) -> RatingBoard:
+    async def leaderboard(
+        self, guild_id: int, caller: int, variant: str | None = None
+    ) -> RatingBoard:
         """The server's people by conservative rating in ``variant`` (None: the variant
         most played with ratings), best first."""
         chosen = await self.variant_for(guild_id, variant)
@@ -178,7 +189,7 @@ class RatingService:
             return RatingBoard(variant, (), None, 0)
         ratings = {p: _rating(r) for p, r in (await self.store.ratings(guild_id, chosen)).items()}
         ranked = standings(ratings)
-        shown = ranked[:self.top]
+        shown = ranked[: self.top]
         own = None
         if all(p != caller for _, p, _ in shown):
             own = next(((r, p, x) for r, p, x in ranked if p == caller), None)
@@ -188,5 +199,6 @@ class RatingService:
         def line(rank: int, player: int, rating: Rating) -> RatingLine:
             return RatingLine(rank, player, names.get(player, ""), rating)
 
-        return RatingBoard(chosen, tuple(line(*x) for x in shown),
-                           line(*own) if own else None, len(ranked))
+        return RatingBoard(
+            chosen, tuple(line(*x) for x in shown), line(*own) if own else None, len(ranked)
+        )

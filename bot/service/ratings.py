@@ -48,8 +48,9 @@ PROVISIONAL: Final = 5  # games under which a rating is marked provisional
 COMPUTER_SIGMA: Final = 1.0
 COMPUTER_DUEL: Final = 0.75  # how often a level beats the one below it, at the least
 BETA: Final = SIGMA / 2  # the model's default
-COMPUTER_STEP: Final = round(BETA * sqrt(2 + 2 * (COMPUTER_SIGMA / BETA) ** 2)
-                             * log(COMPUTER_DUEL / (1 - COMPUTER_DUEL)), 1)
+COMPUTER_STEP: Final = round(
+    BETA * sqrt(2 + 2 * (COMPUTER_SIGMA / BETA) ** 2) * log(COMPUTER_DUEL / (1 - COMPUTER_DUEL)), 1
+)
 COMPUTER: Final[Mapping[str, tuple[float, float]]] = {
     "easy": (MU - COMPUTER_STEP, COMPUTER_SIGMA),
     "normal": (MU, COMPUTER_SIGMA),
@@ -110,23 +111,25 @@ class Change:
         return self.after.shown - self.before.shown
 
 
-def match_of(people: Iterable[tuple[int, int, bool]],
-             computers: Iterable[tuple[str, int]]) -> tuple[Seat, ...]:
+def match_of(
+    people: Iterable[tuple[int, int, bool]], computers: Iterable[tuple[str, int]]
+) -> tuple[Seat, ...]:
     """The seats of a game's update: ``people`` as ``(player, rank, counts)`` (a seat
     that does not count, a stand-in's, is left out), ``computers`` as ``(level, rank)``
     (an unknown level plays as ``easy``, the default one). Ordered by rank, people
     before computers, then by id, so the same game always makes the same match."""
     seats = [Seat(rank, player=player) for player, rank, counts in people if counts]
-    seats += [Seat(rank, level=level if level in COMPUTER else "easy")
-              for level, rank in computers]
-    return tuple(sorted(seats, key=lambda s: (s.rank, s.player is None, s.player or 0,
-                                              s.level or "")))
+    seats += [Seat(rank, level=level if level in COMPUTER else "easy") for level, rank in computers]
+    return tuple(
+        sorted(seats, key=lambda s: (s.rank, s.player is None, s.player or 0, s.level or ""))
+    )
 
 
 @cache
 def _model() -> PlackettLuce:
     # Imported at the first rating (a rated game's end), not with the bot: 1.4 MB.
     from openskill.models import PlackettLuce
+
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
@@ -151,13 +154,15 @@ def rate(match: Sequence[Seat], ratings: Mapping[int, Rating]) -> list[Change]:
     for seat, (new,) in zip(match, rated, strict=True):
         if seat.player is not None:
             old = before[seat.player]
-            changes.append(Change(seat.player, old,
-                                  Rating(float(new.mu), float(new.sigma), old.games + 1)))
+            changes.append(
+                Change(seat.player, old, Rating(float(new.mu), float(new.sigma), old.games + 1))
+            )
     return changes
 
 
-def replay(matches: Iterable[Sequence[Seat]],
-           ratings: Mapping[int, Rating] | None = None) -> dict[int, Rating]:
+def replay(
+    matches: Iterable[Sequence[Seat]], ratings: Mapping[int, Rating] | None = None
+) -> dict[int, Rating]:
     """Ratings after ``matches`` in order, from ``ratings`` (default: everyone new)."""
     found = dict(ratings or {})
     for match in matches:

@@ -116,15 +116,19 @@ class Review:
         return sorted(costly, key=lambda r: (-r.loss, r.seq))[:count]
 
 
-def review_game(record: GameRecord, moves: Sequence[MoveRecord],
-                yielding: bool = False) -> Review:
+def review_game(record: GameRecord, moves: Sequence[MoveRecord], yielding: bool = False) -> Review:
     """Rebuild ``record``'s game from its seed and ``moves`` and rate every decision a
     person made. Pure and CPU-bound: run it in a worker thread. ``yielding``: after
     each decision rated, let the interpreter's lock go to a thread waiting for it (the
     event loop's), rather than hold it for the 5 ms Python grants a thread at a time."""
-    game = new_game(record.variant, record.players, record.seed,
-                    record.options.get("rules", {}), solo=Options.of(record.options).solo,
-                    dice_version=dice_version_of(record.state or {}))
+    game = new_game(
+        record.variant,
+        record.players,
+        record.seed,
+        record.options.get("rules", {}),
+        solo=Options.of(record.options).solo,
+        dice_version=dice_version_of(record.state or {}),
+    )
     rated = []
     for stored in moves:
         player, move = stored.player_id, Move.from_json(stored.move)
@@ -231,26 +235,33 @@ class ReviewKeeper:
         if moves:
             try:
                 review = await asyncio.get_running_loop().run_in_executor(
-                    _WORKER, review_game, record, moves, True)
+                    _WORKER, review_game, record, moves, True
+                )
                 lines = accuracies_of(review)
             except Exception:  # a log the rules no longer replay: no accuracy, once
-                log.warning("game %d cannot be reviewed; it is kept without accuracies",
-                            record.id, exc_info=True)
-        await self.store.add_review(record, lines, Options.of(record.options).hints,
-                                    self.clock())
+                log.warning(
+                    "game %d cannot be reviewed; it is kept without accuracies",
+                    record.id,
+                    exc_info=True,
+                )
+        await self.store.add_review(record, lines, Options.of(record.options).hints, self.clock())
         return {player: accuracy for player, accuracy, _ in lines}
 
-    async def backfill(self, shards: tuple[tuple[int, ...], int] | None = None,
-                       rest: float = 1.0,
-                       shown: Callable[[int], Awaitable[None]] | None = None) -> int:
+    async def backfill(
+        self,
+        shards: tuple[tuple[int, ...], int] | None = None,
+        rest: float = 1.0,
+        shown: Callable[[int], Awaitable[None]] | None = None,
+    ) -> int:
         """Review every finished game not reviewed yet (with ``shards``: of those shards'
         guilds), newest first; after each, wait ``rest`` times as long as it took, so the
         reviews leave the processor to the games. ``shown``: called with each game whose
         channel is to show the review (its final message waits for it, or is still to
         be posted). How many were reviewed."""
         done, before = 0, None
-        while batch := await self.store.unreviewed_games(BACKFILL_BATCH, before=before,
-                                                          shards=shards):
+        while batch := await self.store.unreviewed_games(
+            BACKFILL_BATCH, before=before, shards=shards
+        ):
             for record in batch:
                 started = time.monotonic()
                 try:
@@ -260,8 +271,9 @@ class ReviewKeeper:
                     if shown is not None and waits_for_review(record):
                         await shown(record.id)
                 except Exception:  # the store refused: tried again at the next pass
-                    log.warning("game %d: its review is left to the next pass", record.id,
-                                exc_info=True)
+                    log.warning(
+                        "game %d: its review is left to the next pass", record.id, exc_info=True
+                    )
                 await asyncio.sleep(rest * (time.monotonic() - started))
             before = batch[-1].id
         if done:

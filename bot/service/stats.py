@@ -45,8 +45,14 @@ LAST_SCORES: Final = 5
 HISTORY: Final = 10
 
 
-def game_results(game: Game, *, counted: bool = True, practice: bool = False,
-                 hints: bool = False, stand_in: Collection[int] = ()) -> GameResults:
+def game_results(
+    game: Game,
+    *,
+    counted: bool = True,
+    practice: bool = False,
+    hints: bool = False,
+    stand_in: Collection[int] = (),
+) -> GameResults:
     """The results to record with ``game``'s end: per player score, rank and win.
 
     A game counts for statistics when it ended with a ranking of at least two
@@ -58,14 +64,21 @@ def game_results(game: Game, *, counted: bool = True, practice: bool = False,
     ranking = game.ranking()
     seats = {player: seat for seat, player in enumerate(game.players)}
     if sorted(s.player for s in ranking) != sorted(game.players):
-        return GameResults(turns=game.turn, players=(), counted=False, practice=practice,
-                           hints=hints)
-    lines = tuple(PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1,
-                               s.player in stand_in)
-                  for s in ranking if not is_computer(s.player))  # people's stats only
-    return GameResults(turns=game.turn, players=lines,
-                       counted=counted and game.finished and len(lines) >= 2,
-                       practice=practice, hints=hints)
+        return GameResults(
+            turns=game.turn, players=(), counted=False, practice=practice, hints=hints
+        )
+    lines = tuple(
+        PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1, s.player in stand_in)
+        for s in ranking
+        if not is_computer(s.player)
+    )  # people's stats only
+    return GameResults(
+        turns=game.turn,
+        players=lines,
+        counted=counted and game.finished and len(lines) >= 2,
+        practice=practice,
+        hints=hints,
+    )
 
 
 def period_start(period: str, now: float) -> float | None:
@@ -151,8 +164,9 @@ def _tie_break(t: Totals) -> tuple[float, int, int]:
     return (-t.wins / t.games, -t.games, t.player_id)
 
 
-def rank_players(totals: Iterable[Totals], sort: str,
-                 min_games: int = MIN_GAMES) -> tuple[list[tuple[int, Totals]], list[Totals]]:
+def rank_players(
+    totals: Iterable[Totals], sort: str, min_games: int = MIN_GAMES
+) -> tuple[list[tuple[int, Totals]], list[Totals]]:
     """``(ranked, unranked)``: ``ranked`` best first as ``(rank, totals)``, equal values
     sharing a rank (1, 2, 2, 4); for rate sorts, players under ``min_games`` are
     ``unranked``."""
@@ -160,8 +174,9 @@ def rank_players(totals: Iterable[Totals], sort: str,
     totals = list(totals)
     if sort in RATE_SORTS:
         eligible = [t for t in totals if t.games >= min_games]
-        unranked = sorted((t for t in totals if t.games < min_games),
-                          key=lambda t: (-t.games, t.player_id))
+        unranked = sorted(
+            (t for t in totals if t.games < min_games), key=lambda t: (-t.games, t.player_id)
+        )
     else:
         eligible, unranked = totals, []
     keyed = sorted(((key(t), t) for t in eligible), key=lambda kt: (-kt[0], _tie_break(kt[1])))
@@ -214,23 +229,38 @@ class PlayerStats:
         games = sum(a.games for a in self.accuracies.values())
         if not games:
             return None
-        return Accuracy(sum(a.accuracy * a.games for a in self.accuracies.values()) / games,
-                        games)
+        return Accuracy(sum(a.accuracy * a.games for a in self.accuracies.values()) / games, games)
 
 
-def _player_stats(player: int, totals: dict[str, Totals], recent: Sequence[RecentScore],
-                  last: int) -> PlayerStats:
-    variants = tuple(sorted(
-        (VariantStats(variant, t.games, t.wins, t.score_sum, t.best,
-                      tuple(r.score for r in recent if r.variant == variant)[:last])
-         for variant, t in totals.items()),
-        key=lambda v: (-v.games, v.variant or "")))
+def _player_stats(
+    player: int, totals: dict[str, Totals], recent: Sequence[RecentScore], last: int
+) -> PlayerStats:
+    variants = tuple(
+        sorted(
+            (
+                VariantStats(
+                    variant,
+                    t.games,
+                    t.wins,
+                    t.score_sum,
+                    t.best,
+                    tuple(r.score for r in recent if r.variant == variant)[:last],
+                )
+                for variant, t in totals.items()
+            ),
+            key=lambda v: (-v.games, v.variant or ""),
+        )
+    )
     if not variants:
         return PlayerStats(player, None, ())
     overall = VariantStats(
-        None, sum(v.games for v in variants), sum(v.wins for v in variants),
-        sum(v.score_sum for v in variants), max(v.best for v in variants),
-        tuple(r.score for r in recent)[:last])
+        None,
+        sum(v.games for v in variants),
+        sum(v.wins for v in variants),
+        sum(v.score_sum for v in variants),
+        max(v.best for v in variants),
+        tuple(r.score for r in recent)[:last],
+    )
     return PlayerStats(player, overall, variants)
 
 
@@ -247,8 +277,9 @@ class FinalGame:
 class StatsService:
     """Read-only use cases over the recorded results of one store."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 min_games: int = MIN_GAMES) -> None:
+    def __init__(
+        self, store: Store, clock: Callable[[], float] = time.time, min_games: int = MIN_GAMES
+    ) -> None:
         self.store = store
         self.clock = clock
         self.min_games = min_games
@@ -265,7 +296,8 @@ class StatsService:
             for record in batch:
                 try:
                     await self.store.add_results(
-                        record, game_results(game_from_json(record.state or {})))
+                        record, game_results(game_from_json(record.state or {}))
+                    )
                 except Exception:  # any old state that no longer loads or fits
                     log.warning("game %d: cannot rebuild its results", record.id, exc_info=True)
                     await self.store.add_results(record, GameResults(0, (), counted=False))
@@ -279,9 +311,16 @@ class StatsService:
         """Remembered display names (unknown players left out)."""
         return await self.store.names(guild_id, list(dict.fromkeys(users)))
 
-    async def leaderboard(self, guild_id: int, caller: int, *, variant: str | None = None,
-                          period: str = "all", sort: str = "wins",
-                          top: int = TOP) -> Leaderboard:
+    async def leaderboard(
+        self,
+        guild_id: int,
+        caller: int,
+        *,
+        variant: str | None = None,
+        period: str = "all",
+        sort: str = "wins",
+        top: int = TOP,
+    ) -> Leaderboard:
         """The server's ranking by ``sort`` over ``period`` (``variant`` None: every game)."""
         _sort_key(sort)  # reject an unknown sort before reading
         since = period_start(period, self.clock())
@@ -297,28 +336,44 @@ class StatsService:
         names = await self.names(guild_id, users)
 
         def line(rank: int | None, t: Totals) -> BoardLine:
-            return BoardLine(rank, t.player_id, names.get(t.player_id, ""), t.games, t.wins,
-                             t.score_sum, t.best)
+            return BoardLine(
+                rank, t.player_id, names.get(t.player_id, ""), t.games, t.wins, t.score_sum, t.best
+            )
 
-        return Leaderboard(variant, period, sort, since, self.min_games,
-                           tuple(line(r, t) for r, t in shown),
-                           line(*own) if own else None, len(ranked), len(unranked))
+        return Leaderboard(
+            variant,
+            period,
+            sort,
+            since,
+            self.min_games,
+            tuple(line(r, t) for r, t in shown),
+            line(*own) if own else None,
+            len(ranked),
+            len(unranked),
+        )
 
-    async def player(self, guild_id: int, player_id: int,
-                     last: int = LAST_SCORES) -> PlayerStats:
+    async def player(self, guild_id: int, player_id: int, last: int = LAST_SCORES) -> PlayerStats:
         """Games, wins, average, best and last scores of a member, per variant and overall."""
         totals = await self.store.player_totals(guild_id, player_id)
         recent = await self.store.recent_scores(guild_id, player_id, last) if totals else []
         practice = tuple(await self.store.practice_bests(guild_id, player_id))
         uncounted = tuple(await self.store.uncounted_bests(guild_id, player_id))
         accuracies = await self.store.average_accuracies(guild_id, player_id)
-        ratings = {variant: Rating(r.mu, r.sigma, r.games) for variant, r in
-                   (await self.store.player_ratings(guild_id, player_id)).items()}
-        return replace(_player_stats(player_id, totals, recent, last), practice=practice,
-                       uncounted=uncounted, accuracies=accuracies, ratings=ratings)
+        ratings = {
+            variant: Rating(r.mu, r.sigma, r.games)
+            for variant, r in (await self.store.player_ratings(guild_id, player_id)).items()
+        }
+        return replace(
+            _player_stats(player_id, totals, recent, last),
+            practice=practice,
+            uncounted=uncounted,
+            accuracies=accuracies,
+            ratings=ratings,
+        )
 
-    async def history(self, guild_id: int, player_id: int | None = None,
-                      limit: int = HISTORY) -> list[HistoryGame]:
+    async def history(
+        self, guild_id: int, player_id: int | None = None, limit: int = HISTORY
+    ) -> list[HistoryGame]:
         """The server's last finished games (those of ``player_id`` if given), newest first."""
         return await self.store.history(guild_id, player_id=player_id, limit=limit)
 
@@ -326,8 +381,12 @@ class StatsService:
         """A finished game of ``guild_id`` rebuilt for its final sheets; None if there is
         none (another server's game is "none" too)."""
         record = await self.store.get_game(game_id)
-        if (record is None or record.guild_id != guild_id or record.status != "finished"
-                or not record.state):
+        if (
+            record is None
+            or record.guild_id != guild_id
+            or record.status != "finished"
+            or not record.state
+        ):
             return None
         known = await self.store.names(guild_id, record.players)
         names = {p: known.get(p, f"Player {i}") for i, p in enumerate(record.players, 1)}

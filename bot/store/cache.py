@@ -36,8 +36,9 @@ from .sql import Row
 KEPT: Final = 4_096
 """Games kept; when full, the cache starts again empty (a click then decodes once)."""
 _INDEX: Final = {name.strip(): i for i, name in enumerate(GAME_COLUMNS.split(","))}
-SHARED: Final = tuple(_INDEX[name] for name in ("variant", "status", "options", "presence",
-                                                "shown"))
+SHARED: Final = tuple(
+    _INDEX[name] for name in ("variant", "status", "options", "presence", "shown")
+)
 """The columns whose texts a row keeps interned: few distinct values among many games."""
 
 
@@ -75,8 +76,7 @@ class RecordCache:
         self._keep(row, record)
         return record
 
-    def written(self, before: GameRecord, columns: Mapping[str, Any],
-                after: GameRecord) -> None:
+    def written(self, before: GameRecord, columns: Mapping[str, Any], after: GameRecord) -> None:
         """``before``'s row had ``columns`` (``games`` column names) written, which made
         ``after``: keep that row, if ``before`` is the record kept for its row."""
         kept = self._rows.get(before.id)

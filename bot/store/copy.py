@@ -36,11 +36,18 @@ class CopyError(StoreError):
 def _tables(source: sqlite3.Connection) -> list[str]:
     """Every table to copy, each after those its foreign keys point at (read from the
     schema, so a table added later takes its place by itself), else in name order."""
-    names = {row[0] for row in source.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "AND name != 'schema_version'")}
-    needs = {name: {row[2] for row in source.execute(f'PRAGMA foreign_key_list("{name}")')}
-             & names - {name} for name in names}
+    names = {
+        row[0]
+        for row in source.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "AND name != 'schema_version'"
+        )
+    }
+    needs = {
+        name: {row[2] for row in source.execute(f'PRAGMA foreign_key_list("{name}")')}
+        & names - {name}
+        for name in names
+    }
     ordered: list[str] = []
     while needs:
         ready = sorted(name for name, before in needs.items() if before <= set(ordered))
@@ -52,8 +59,9 @@ def _tables(source: sqlite3.Connection) -> list[str]:
     return ordered
 
 
-def _copy_table(source: sqlite3.Connection, target: psycopg.Connection[Any],
-                table: str, advance: Advance) -> int:
+def _copy_table(
+    source: sqlite3.Connection, target: psycopg.Connection[Any], table: str, advance: Advance
+) -> int:
     """Copy every row of ``table``; the row count of the target after it."""
     columns = [row[1] for row in source.execute(f'PRAGMA table_info("{table}")')]
     names = ", ".join(f'"{c}"' for c in columns)
@@ -75,22 +83,28 @@ def _copy_all(snapshot: Path, url: str) -> dict[str, int]:
         games = target.execute("SELECT COUNT(*) FROM games").fetchone()
         if games and games[0]:
             count = f"{games[0]:,} game{'' if games[0] == 1 else 's'}"
-            raise CopyError(f"{redacted(url)} already has {count}; copy-db only fills an "
-                            "empty database")
+            raise CopyError(
+                f"{redacted(url)} already has {count}; copy-db only fills an empty database"
+            )
         tables = _tables(source)
-        read = {table: int(source.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0])
-                for table in tables}
+        read = {
+            table: int(source.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0])
+            for table in tables
+        }
         counts: dict[str, int] = {}
         with stage("copying rows", sum(read.values()), "rows") as advance:
             for table in tables:
                 wrote = _copy_table(source, target, table, advance)
                 if read[table] != wrote:
-                    raise CopyError(f"{table}: {read[table]} rows read but {wrote} written; "
-                                    "nothing was copied")
+                    raise CopyError(
+                        f"{table}: {read[table]} rows read but {wrote} written; nothing was copied"
+                    )
                 counts[table] = wrote
         # Later games get ids after the copied ones.
-        target.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
-                       "COALESCE(MAX(id), 0) + 1, false) FROM games")
+        target.execute(
+            "SELECT setval(pg_get_serial_sequence('games', 'id'), "
+            "COALESCE(MAX(id), 0) + 1, false) FROM games"
+        )
         target.commit()
     return counts
 

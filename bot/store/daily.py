@@ -141,21 +141,31 @@ class Standing:
         return self.above + 1
 
 
-_ATTEMPT = ("SELECT day, variant, user_id, guild_id, channel_id, game_id, score, finished_at "
-            "FROM daily_attempts")
+_ATTEMPT = (
+    "SELECT day, variant, user_id, guild_id, channel_id, game_id, score, finished_at "
+    "FROM daily_attempts"
+)
 
 
 def _attempt(row: Row) -> Attempt:
     day, variant, user, guild, channel, game, score, finished = row
-    return Attempt(str(day), str(variant), int(user), int(guild), int(channel), int(game),
-                   None if score is None else int(score),
-                   None if finished is None else float(finished))
+    return Attempt(
+        str(day),
+        str(variant),
+        int(user),
+        int(guild),
+        int(channel),
+        int(game),
+        None if score is None else int(score),
+        None if finished is None else float(finished),
+    )
 
 
 class DailyQueries:
     """The daily challenge's reads and writes of :class:`~bot.store.Store` (mixed in)."""
 
     if TYPE_CHECKING:
+
         async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
         async def _transact(self, work: Work[T]) -> T: ...
 
@@ -164,14 +174,18 @@ class DailyQueries:
         fresh = secrets.token_hex(32)
 
         def work(conn: Connection) -> str:
-            conn.execute("INSERT INTO daily_secret (id, secret) VALUES (1, ?) "
-                         "ON CONFLICT (id) DO NOTHING", (fresh,))
+            conn.execute(
+                "INSERT INTO daily_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
+                (fresh,),
+            )
             return str(conn.execute("SELECT secret FROM daily_secret WHERE id = 1").fetchone()[0])
+
         return await self._transact(work)
 
     async def attempt(self, day: str, variant: str, user_id: int) -> Attempt | None:
-        rows = await self._fetch(f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
-                                 (day, variant, user_id))
+        rows = await self._fetch(
+            f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?", (day, variant, user_id)
+        )
         return _attempt(rows[0]) if rows else None
 
     async def attempt_of_game(self, game_id: int) -> Attempt | None:
@@ -186,10 +200,16 @@ class DailyQueries:
             conn.execute(
                 "INSERT INTO daily_attempts (day, variant, user_id, guild_id, channel_id, "
                 "game_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, variant, user_id) "
-                "DO NOTHING", (a.day, a.variant, a.user_id, a.guild_id, a.channel_id, a.game_id))
-            return _attempt(conn.execute(
-                f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
-                (a.day, a.variant, a.user_id)).fetchone())
+                "DO NOTHING",
+                (a.day, a.variant, a.user_id, a.guild_id, a.channel_id, a.game_id),
+            )
+            return _attempt(
+                conn.execute(
+                    f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
+                    (a.day, a.variant, a.user_id),
+                ).fetchone()
+            )
+
         return await self._transact(work)
 
     async def finish_attempt(self, game_id: int, score: int, now: float) -> Attempt | None:
@@ -197,10 +217,13 @@ class DailyQueries:
         and mark its server's ranking of the day as owing it, in the same transaction
         (a new ranking is placed where the server's first attempt of the day was begun:
         the lowest game id)."""
+
         def work(conn: Connection) -> Attempt | None:
-            scored = conn.execute("UPDATE daily_attempts SET score = ?, finished_at = ? "
-                                  "WHERE game_id = ? AND score IS NULL",
-                                  (score, now, game_id)).rowcount
+            scored = conn.execute(
+                "UPDATE daily_attempts SET score = ?, finished_at = ? "
+                "WHERE game_id = ? AND score IS NULL",
+                (score, now, game_id),
+            ).rowcount
             row = conn.execute(f"{_ATTEMPT} WHERE game_id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
@@ -212,17 +235,19 @@ class DailyQueries:
                     "WHERE guild_id = ? AND day = ? AND variant = ? ORDER BY game_id "
                     "LIMIT 1 ON CONFLICT (guild_id, day, variant) "
                     "DO UPDATE SET owed = daily_posts.owed + 1",
-                    (a.guild_id, a.day, a.variant))
+                    (a.guild_id, a.day, a.variant),
+                )
             return a
+
         return await self._transact(work)
 
-    async def server_ranking(self, guild_id: int, day: str,
-                             variant: str) -> list[tuple[int, int]]:
+    async def server_ranking(self, guild_id: int, day: str, variant: str) -> list[tuple[int, int]]:
         """``(member, score)`` of the server's finished attempts, best first."""
         rows = await self._fetch(
             "SELECT user_id, score FROM daily_attempts WHERE guild_id = ? AND day = ? "
             "AND variant = ? AND score IS NOT NULL ORDER BY score DESC, finished_at",
-            (guild_id, day, variant))
+            (guild_id, day, variant),
+        )
         return [(int(user), int(score)) for user, score in rows]
 
     async def standing(self, day: str, variant: str, score: int) -> Standing:
@@ -232,7 +257,8 @@ class DailyQueries:
             "AND score IS NOT NULL), (SELECT COUNT(*) FROM daily_attempts WHERE day = ? "
             "AND variant = ? AND score > ?), (SELECT COUNT(*) FROM daily_attempts "
             "WHERE day = ? AND variant = ? AND score < ?)",
-            (day, variant, day, variant, score, day, variant, score))
+            (day, variant, day, variant, score, day, variant, score),
+        )
         players, above, below = rows[0]
         return Standing(int(above), int(below), int(players))
 
@@ -241,23 +267,30 @@ class DailyQueries:
         first (what a streak is counted from)."""
         rows = await self._fetch(
             "SELECT DISTINCT day FROM daily_attempts WHERE user_id = ? AND day <= ? "
-            "AND score IS NOT NULL ORDER BY day DESC LIMIT ?", (user_id, before, limit))
+            "AND score IS NOT NULL ORDER BY day DESC LIMIT ?",
+            (user_id, before, limit),
+        )
         return [str(day) for (day,) in rows]
 
     async def par(self, day: str, variant: str) -> int | None:
-        rows = await self._fetch("SELECT score FROM daily_pars WHERE day = ? AND variant = ?",
-                                 (day, variant))
+        rows = await self._fetch(
+            "SELECT score FROM daily_pars WHERE day = ? AND variant = ?", (day, variant)
+        )
         return int(rows[0][0]) if rows else None
 
     async def set_par(self, day: str, variant: str, score: int) -> None:
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO daily_pars (day, variant, score) VALUES (?, ?, ?) "
-            "ON CONFLICT (day, variant) DO NOTHING", (day, variant, score)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO daily_pars (day, variant, score) VALUES (?, ?, ?) "
+                "ON CONFLICT (day, variant) DO NOTHING",
+                (day, variant, score),
+            )
+        )
 
     async def daily_settings(self, guild_id: int) -> DailySettings:
         rows = await self._fetch(
-            "SELECT channel_id, hour, timezone FROM daily_settings WHERE guild_id = ?",
-            (guild_id,))
+            "SELECT channel_id, hour, timezone FROM daily_settings WHERE guild_id = ?", (guild_id,)
+        )
         if not rows:
             return DailySettings()
         channel, hour, zone = rows[0]
@@ -265,35 +298,52 @@ class DailyQueries:
 
     async def set_daily_settings(self, guild_id: int, settings: DailySettings) -> None:
         s = settings
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO daily_settings (guild_id, channel_id, hour, timezone) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-            "channel_id = excluded.channel_id, hour = excluded.hour, "
-            "timezone = excluded.timezone", (guild_id, s.channel_id, s.hour, s.timezone)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO daily_settings (guild_id, channel_id, hour, timezone) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "channel_id = excluded.channel_id, hour = excluded.hour, "
+                "timezone = excluded.timezone",
+                (guild_id, s.channel_id, s.hour, s.timezone),
+            )
+        )
 
     async def daily_post(self, guild_id: int, day: str, variant: str) -> Post | None:
         """A server's ranking of the day, if a finish asked for one."""
         rows = await self._fetch(
             "SELECT channel_id, message_id, owed FROM daily_posts WHERE guild_id = ? "
-            "AND day = ? AND variant = ?", (guild_id, day, variant))
+            "AND day = ? AND variant = ?",
+            (guild_id, day, variant),
+        )
         if not rows:
             return None
         channel, message, owed = rows[0]
         return Post(int(channel), None if message is None else int(message), int(owed))
 
-    async def set_daily_post(self, guild_id: int, day: str, variant: str, channel_id: int,
-                             message_id: int | None, shown: int = 0) -> None:
+    async def set_daily_post(
+        self,
+        guild_id: int,
+        day: str,
+        variant: str,
+        channel_id: int,
+        message_id: int | None,
+        shown: int = 0,
+    ) -> None:
         """The ranking is ``message_id`` in ``channel_id``, and shows every finish if it
         still owed ``shown`` of them (a finish meanwhile leaves it owing)."""
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO daily_posts (guild_id, day, variant, channel_id, message_id) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, variant) DO UPDATE SET "
-            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-            "owed = CASE WHEN daily_posts.owed = ? THEN 0 ELSE daily_posts.owed END",
-            (guild_id, day, variant, channel_id, message_id, shown)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO daily_posts (guild_id, day, variant, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, variant) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "owed = CASE WHEN daily_posts.owed = ? THEN 0 ELSE daily_posts.owed END",
+                (guild_id, day, variant, channel_id, message_id, shown),
+            )
+        )
 
     async def owed_daily_posts(self) -> list[tuple[int, str, str, int]]:
         """``(guild, day, variant, channel)`` of every ranking that owes finishes."""
-        rows = await self._fetch("SELECT guild_id, day, variant, channel_id FROM daily_posts "
-                                 "WHERE owed > 0")
+        rows = await self._fetch(
+            "SELECT guild_id, day, variant, channel_id FROM daily_posts WHERE owed > 0"
+        )
         return [(int(g), str(d), str(v), int(c)) for g, d, v, c in rows]

@@ -60,6 +60,8 @@ class LockLost(StoreError):
     about to store under the lock is refused (nothing of it is stored)."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"game {game_id}: its lock was lost with the connection that "
-                         "held it; nothing was stored")
+        super().__init__(
+            f"game {game_id}: its lock was lost with the connection that "
+            "held it; nothing was stored"
+        )
         self.game_id = game_id

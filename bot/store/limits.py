@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 # No ORDER BY: SQLite would then walk the whole table in id order rather than the
 # partial index of active games. A daily challenge's game holds no channel (its id is
 # negative, see bot/service/daily.py) and counts against no limit.
-IN_PLAY_SQL = (f"SELECT id, players, status, presence FROM games WHERE {ACTIVE_SQL} "
-               "AND guild_id = ? AND channel_id > 0")
+IN_PLAY_SQL = (
+    f"SELECT id, players, status, presence FROM games WHERE {ACTIVE_SQL} "
+    "AND guild_id = ? AND channel_id > 0"
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class LimitQueries:
     """The limits' read of :class:`~bot.store.Store` (mixed into it)."""
 
     if TYPE_CHECKING:
+
         async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
 
     async def games_in_play(self, guild_id: int) -> list[InPlay]:

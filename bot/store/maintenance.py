@@ -38,8 +38,9 @@ class BackupReport:
 
 def _open_existing(path: Path) -> sqlite3.Connection:
     """A connection to ``path`` that never creates the file."""
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True,
-                           timeout=BUSY_TIMEOUT, isolation_level=None)
+    return sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=BUSY_TIMEOUT, isolation_level=None
+    )
 
 
 def quick_check(path: Path) -> list[str]:
@@ -62,17 +63,25 @@ def check_database(path: Path) -> None:
     problems = quick_check(path)
     if problems:
         shown = "; ".join(problems[:SHOWN_PROBLEMS])
-        more = f" (and {len(problems) - SHOWN_PROBLEMS} more)" if len(problems) > SHOWN_PROBLEMS \
+        more = (
+            f" (and {len(problems) - SHOWN_PROBLEMS} more)"
+            if len(problems) > SHOWN_PROBLEMS
             else ""
+        )
         raise DatabaseFileError(
             f"the database file {path} failed SQLite's quick_check: {shown}{more}. Restore it "
-            f"from a backup (README, Operations) or move it aside to start with an empty one")
+            f"from a backup (README, Operations) or move it aside to start with an empty one"
+        )
 
 
 def row_counts(db: sqlite3.Connection) -> dict[str, int]:
-    tables = [row[0] for row in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name")]
+    tables = [
+        row[0]
+        for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
     return {name: db.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables}
 
 
@@ -91,6 +100,7 @@ def _growing(copy: Path, size: int) -> Iterator[None]:
                     advance(grown - shown)
                     shown = grown
             advance(size - shown)
+
         watcher = threading.Thread(target=watch, name="backup-progress", daemon=True)
         watcher.start()
         try:

@@ -287,10 +287,12 @@ PRACTICE = Migration(
 def _rebuilt_without_rowid(table: str, columns: str, names: str) -> tuple[str, ...]:
     """``table`` again as a ``WITHOUT ROWID`` table of ``columns`` (keeping ``names``'
     rows): its rows then live in the primary key's own B-tree."""
-    return (f"CREATE TABLE {table}_keyed ({columns}) WITHOUT ROWID",
-            f"INSERT INTO {table}_keyed ({names}) SELECT {names} FROM {table}",
-            f"DROP TABLE {table}",
-            f"ALTER TABLE {table}_keyed RENAME TO {table}")
+    return (
+        f"CREATE TABLE {table}_keyed ({columns}) WITHOUT ROWID",
+        f"INSERT INTO {table}_keyed ({names}) SELECT {names} FROM {table}",
+        f"DROP TABLE {table}",
+        f"ALTER TABLE {table}_keyed RENAME TO {table}",
+    )
 
 
 # A click appends a move and a few events. As rowid tables with a (game_id, seq)
@@ -301,7 +303,9 @@ KEYED_LOGS = Migration(
     version=9,
     name="moves_events_without_rowid",
     statements=(
-        *_rebuilt_without_rowid("moves", """
+        *_rebuilt_without_rowid(
+            "moves",
+            """
             game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             seq        INTEGER NOT NULL CHECK (seq >= 1),
             player_id  BIGINT NOT NULL,
@@ -309,8 +313,12 @@ KEYED_LOGS = Migration(
             created_at DOUBLE PRECISION NOT NULL,
             source     TEXT NOT NULL DEFAULT 'player',
             PRIMARY KEY (game_id, seq)
-        """, "game_id, seq, player_id, move, created_at, source"),
-        *_rebuilt_without_rowid("game_events", """
+        """,
+            "game_id, seq, player_id, move, created_at, source",
+        ),
+        *_rebuilt_without_rowid(
+            "game_events",
+            """
             game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             seq     INTEGER NOT NULL,
             turn    INTEGER NOT NULL,
@@ -318,7 +326,9 @@ KEYED_LOGS = Migration(
             player  BIGINT,
             data    TEXT NOT NULL,
             PRIMARY KEY (game_id, seq)
-        """, "game_id, seq, turn, kind, player, data"),
+        """,
+            "game_id, seq, turn, kind, player, data",
+        ),
         "CREATE INDEX game_events_turn ON game_events (game_id, turn, seq)",
     ),
 )
@@ -352,10 +362,23 @@ BEHIND_SINCE = Migration(
     statements=("ALTER TABLE games ADD COLUMN behind_since DOUBLE PRECISION",),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, PLAYER_NAMES, STATS, DEADLINES, CHANNEL,
-                                     PERIOD_TOTALS, GUILD_LANGUAGE, PRACTICE, KEYED_LOGS,
-                                     RATINGS, PRIVACY, REVIEWS, DAILY,
-                                     OWED_RANKINGS, BEHIND_SINCE)
+MIGRATIONS: tuple[Migration, ...] = (
+    INITIAL,
+    PLAYER_NAMES,
+    STATS,
+    DEADLINES,
+    CHANNEL,
+    PERIOD_TOTALS,
+    GUILD_LANGUAGE,
+    PRACTICE,
+    KEYED_LOGS,
+    RATINGS,
+    PRIVACY,
+    REVIEWS,
+    DAILY,
+    OWED_RANKINGS,
+    BEHIND_SINCE,
+)
 LATEST_VERSION: int = MIGRATIONS[-1].version
 
 
@@ -372,8 +395,9 @@ def current_version(conn: Connection) -> int:
     return 0 if row is None or row[0] is None else int(row[0])
 
 
-def run_migrations(conn: Connection, now: float,
-                   migrations: Sequence[Migration] | None = None) -> int:
+def run_migrations(
+    conn: Connection, now: float, migrations: Sequence[Migration] | None = None
+) -> int:
     """Apply the pending ``migrations`` (default: all) inside the caller's write
     transaction, which must already exclude other migrators (SQLite's write lock,
     PostgreSQL's :data:`~bot.store.postgres.MIGRATION_LOCK`); return the schema version.

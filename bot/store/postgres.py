@@ -91,8 +91,13 @@ BACKOFF_CAP = 1.0
 SETTLE_PATIENCE = 10.0
 """Seconds spent learning whether a ``COMMIT`` whose answer was lost was applied."""
 CONNECT_TIMEOUT = 10
-TCP_SETTINGS = {"keepalives": 1, "keepalives_idle": 15, "keepalives_interval": 5,
-                "keepalives_count": 3, "tcp_user_timeout": 30_000}
+TCP_SETTINGS = {
+    "keepalives": 1,
+    "keepalives_idle": 15,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30_000,
+}
 """libpq's defaults for a TCP connection unless the URL says otherwise: a server that
 vanished without closing its connections is noticed within about half a minute, not
 after hours (ignored on a Unix socket)."""
@@ -108,7 +113,9 @@ open for a minute belongs to a process that stopped mid-way (the bot never leave
 open): the server ends its session, and the row locks it held stop blocking the others."""
 CONNECTED = "SELECT pg_postmaster_start_time(), " + ", ".join(
     f"set_config('{name}', CASE current_setting('{name}') WHEN '0' THEN %s "
-    f"ELSE current_setting('{name}') END, false)" for name in LIMITS)
+    f"ELSE current_setting('{name}') END, false)"
+    for name in LIMITS
+)
 """A new session's first statement: when its server started, and its :data:`LIMITS`."""
 BEGIN = "BEGIN; SELECT txid_current()"
 """A transaction's start, and the id it will commit under, in one round trip."""
@@ -120,8 +127,7 @@ class LostCommit(Exception):
     was lost with the connection (``result``: what the work returned)."""
 
     def __init__(self, xid: int, result: Any, error: psycopg.Error) -> None:
-        super().__init__(f"the answer to COMMIT of transaction {xid} was lost: "
-                         f"{one_line(error)}")
+        super().__init__(f"the answer to COMMIT of transaction {xid} was lost: {one_line(error)}")
         self.xid, self.result, self.error = xid, result, error
 
 
@@ -193,7 +199,8 @@ class Reconnect:
         try:
             given = psycopg.conninfo.conninfo_to_dict(url)
             self._conninfo = psycopg.conninfo.make_conninfo(
-                url, **{k: v for k, v in TCP_SETTINGS.items() if k not in given})
+                url, **{k: v for k, v in TCP_SETTINGS.items() if k not in given}
+            )
         except psycopg.ProgrammingError:
             self._conninfo = url  # the connection attempt will say what is wrong
         self._lock = threading.Lock()
@@ -213,12 +220,13 @@ class Reconnect:
         with self._lock:
             now = time.monotonic()
             if self.failures and (self._trying or now < self._next):
-                raise StoreError(f"cannot connect to PostgreSQL {self.label} (tried again in "
-                                 f"{max(0.0, self._next - now):.2f} s): {self._error}")
+                raise StoreError(
+                    f"cannot connect to PostgreSQL {self.label} (tried again in "
+                    f"{max(0.0, self._next - now):.2f} s): {self._error}"
+                )
             self._trying = True
         try:
-            raw = psycopg.connect(self._conninfo, autocommit=True,
-                                  connect_timeout=CONNECT_TIMEOUT)
+            raw = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
             try:
                 row = raw.execute(CONNECTED, tuple(LIMITS.values())).fetchone()
             except BaseException:
@@ -238,8 +246,12 @@ class Reconnect:
         with self._lock:
             self._trying = False
             if self.failures:
-                log.warning("PostgreSQL %s reachable again after %.1f s (%d attempts)",
-                            self.label, time.monotonic() - self._since, self.failures)
+                log.warning(
+                    "PostgreSQL %s reachable again after %.1f s (%d attempts)",
+                    self.label,
+                    time.monotonic() - self._since,
+                    self.failures,
+                )
             self.failures = 0
         return raw, None if row is None else row[0]
 
@@ -281,24 +293,34 @@ class Session:
             try:
                 return fn(raw)
             except LostCommit as lost:
-                log.warning("PostgreSQL %s: connection lost while committing: %s",
-                            self.gate.label, one_line(lost.error))
+                log.warning(
+                    "PostgreSQL %s: connection lost while committing: %s",
+                    self.gate.label,
+                    one_line(lost.error),
+                )
                 fate = self._settle(lost.xid, started)
                 if fate == "committed":
                     result: T = lost.result  # what ``fn`` returned
                     return result
                 if fate is None:
-                    raise CommitUnknown(f"the connection to PostgreSQL {self.gate.label} "
-                                        "broke while committing, and whether the "
-                                        "transaction was stored is unknown") from lost.error
+                    raise CommitUnknown(
+                        f"the connection to PostgreSQL {self.gate.label} "
+                        "broke while committing, and whether the "
+                        "transaction was stored is unknown"
+                    ) from lost.error
                 if attempt == 2:
-                    raise StoreError(f"the connection to PostgreSQL {self.gate.label} "
-                                     "broke twice; nothing was stored") from lost.error
+                    raise StoreError(
+                        f"the connection to PostgreSQL {self.gate.label} "
+                        "broke twice; nothing was stored"
+                    ) from lost.error
             except psycopg.OperationalError as exc:
                 if not (again and raw.closed) or attempt == 2:
                     raise
-                log.warning("PostgreSQL %s: connection lost (%s); once more on a new one",
-                            self.gate.label, one_line(exc))
+                log.warning(
+                    "PostgreSQL %s: connection lost (%s); once more on a new one",
+                    self.gate.label,
+                    one_line(exc),
+                )
         raise AssertionError("unreachable")
 
     def _settle(self, xid: int, started: Any) -> str | None:
@@ -313,8 +335,9 @@ class Session:
         while (left := deadline - time.monotonic()) > 0:
             try:
                 raw = self._ready()
-                row = raw.execute("SELECT txid_status(%s), pg_postmaster_start_time()",
-                                  (xid,)).fetchone()
+                row = raw.execute(
+                    "SELECT txid_status(%s), pg_postmaster_start_time()", (xid,)
+                ).fetchone()
             except errors.InvalidParameterValue:  # "transaction ID … is in the future"
                 return self._settled(xid, "aborted")
             except (psycopg.Error, StoreError):
@@ -330,8 +353,12 @@ class Session:
         return self._settled(xid, None)
 
     def _settled(self, xid: int, fate: str | None) -> str | None:
-        log.warning("PostgreSQL %s: transaction %d, whose COMMIT's answer was lost: %s",
-                    self.gate.label, xid, fate or "unknown")
+        log.warning(
+            "PostgreSQL %s: transaction %d, whose COMMIT's answer was lost: %s",
+            self.gate.label,
+            xid,
+            fate or "unknown",
+        )
         return fate
 
     def interrupt(self) -> None:
@@ -405,18 +432,20 @@ class PostgresEngine:
         if self._idle is not None:
             return
         self.reader, self._locker, *self.writers = [
-            Session(self._gate, f"pg-{role}")
-            for role in ("reader", "locks", *["writer"] * WRITERS)]
+            Session(self._gate, f"pg-{role}") for role in ("reader", "locks", *["writer"] * WRITERS)
+        ]
         self._idle = asyncio.Queue()
         for writer in self.writers:
             self._idle.put_nowait(writer)
 
     async def migrate(self, work: Work[int]) -> int:
         """``work`` in one transaction that first takes :data:`MIGRATION_LOCK`."""
+
         def locked(conn: Connection) -> int:
             conn.execute("SET LOCAL statement_timeout = 0")  # a big table takes its time
             conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
             return work(conn)
+
         try:
             return await self.transact(locked)
         except StoreError as exc:
@@ -453,7 +482,8 @@ class PostgresEngine:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         query, values = to_postgres(sql), tuple(params)
         rows: list[Row] = await self._session(self.reader).run(
-            lambda raw: raw.execute(query, values).fetchall())
+            lambda raw: raw.execute(query, values).fetchall()
+        )
         return rows
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
@@ -497,18 +527,23 @@ class PostgresEngine:
             if raw is not hold.raw:
                 raise LockLost(game_id)
             raw.execute(query, values)
+
         try:
             await hold.session.run(fenced)
         except LockLost:
-            log.warning("game %d: its lock went with a broken connection; what its holder "
-                        "was storing is refused", game_id)
+            log.warning(
+                "game %d: its lock went with a broken connection; what its holder "
+                "was storing is refused",
+                game_id,
+            )
             raise
 
     async def _give_back(self, session: Session, game_id: int, held: Raw) -> None:
         """Release ``game_id``, taken by ``held`` on ``session``, even when cancelled
         meanwhile (the cancellation is passed on once the lock is free)."""
-        unlock = asyncio.ensure_future(session.run(lambda raw: _release(raw, game_id, held),
-                                                  again=False))
+        unlock = asyncio.ensure_future(
+            session.run(lambda raw: _release(raw, game_id, held), again=False)
+        )
         cancelled = False
         try:
             await asyncio.shield(unlock)
@@ -520,8 +555,11 @@ class PostgresEngine:
         released = not unlock.cancelled() and unlock.exception() is None and unlock.result()
         if session is self._locker:
             if not released:  # a broken connection, which lost its locks with it
-                log.warning("game %d: its lock had gone with its connection (%s)", game_id,
-                            unlock.exception() or "opened again since")
+                log.warning(
+                    "game %d: its lock had gone with its connection (%s)",
+                    game_id,
+                    unlock.exception() or "opened again since",
+                )
         elif released and self._idle is not None and len(self._waiters) < SPARE_WAITERS:
             self._waiters.append(session)
         else:
@@ -545,8 +583,12 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> Raw | None:
             except psycopg.Error as exc:
                 log.warning("game %d: cannot cancel the wait for its lock: %s", game_id, exc)
         await asyncio.wait([future], timeout=PATIENCE)
-        if future.done() and not future.cancelled() and future.exception() is None \
-                and (held := future.result()) is not None:
+        if (
+            future.done()
+            and not future.cancelled()
+            and future.exception() is None
+            and (held := future.result()) is not None
+        ):
             with suppress(StoreError):
                 await session.run(lambda raw: _release(raw, game_id, held), again=False)
         raise
@@ -572,8 +614,10 @@ NO_SOCKET = re.compile(r'server on socket "([^"]*)" failed: No such file or dire
 NO_DATABASE = re.compile(r'database "([^"]*)" does not exist')
 NO_ROLE = re.compile(r'role "([^"]*)" does not exist')
 WRONG_PASSWORD = re.compile(r'password authentication failed for user "([^"]*)"')
-NO_HOST = re.compile(r"(?:failed to resolve host '([^']*)'|could not translate host name "
-                     r'"([^"]*)")')
+NO_HOST = re.compile(
+    r"(?:failed to resolve host '([^']*)'|could not translate host name "
+    r'"([^"]*)")'
+)
 
 
 def why_not(error: BaseException) -> str:
@@ -581,14 +625,17 @@ def why_not(error: BaseException) -> str:
     own words, as one line, when none of the usual reasons fits)."""
     text = str(error)
     if found := REFUSED.search(text):
-        return (f"the connection was refused at {found[1]}, port {found[2]}: is PostgreSQL "
-                "running there, and listening on that address and port?")
+        return (
+            f"the connection was refused at {found[1]}, port {found[2]}: is PostgreSQL "
+            "running there, and listening on that address and port?"
+        )
     if found := NO_SOCKET.search(text):
-        return (f"there is no PostgreSQL socket {found[1]}: is the server running, with "
-                "its socket in that folder?")
+        return (
+            f"there is no PostgreSQL socket {found[1]}: is the server running, with "
+            "its socket in that folder?"
+        )
     if found := NO_DATABASE.search(text):
-        return (f'the server has no database "{found[1]}" (make it first, e.g. '
-                f'createdb {found[1]})')
+        return f'the server has no database "{found[1]}" (make it first, e.g. createdb {found[1]})'
     if found := WRONG_PASSWORD.search(text):
         return f'wrong password for user "{found[1]}"'
     if "no password supplied" in text:
@@ -605,8 +652,10 @@ def why_not(error: BaseException) -> str:
 def one_sentence(text: str) -> str:
     """libpq's lines as one, each ending as a sentence ends."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return " ".join(line if line[-1] in ".?!:" or i == len(lines) - 1 else f"{line}."
-                    for i, line in enumerate(lines))
+    return " ".join(
+        line if line[-1] in ".?!:" or i == len(lines) - 1 else f"{line}."
+        for i, line in enumerate(lines)
+    )
 
 
 def check_reachable(url: str) -> None:

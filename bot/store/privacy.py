@@ -114,6 +114,7 @@ class Forgotten:
 
 # -- the schema, read ---------------------------------------------------------------
 
+
 def schema(conn: Connection, postgres: bool) -> dict[str, list[tuple[str, str]]]:
     """Every table of the store with its columns: ``(name, "int" | "text" | "other")``."""
     tables: dict[str, list[tuple[str, str]]] = {}
@@ -121,16 +122,23 @@ def schema(conn: Connection, postgres: bool) -> dict[str, list[tuple[str, str]]]
         rows = conn.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns "
             "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position",
-            ()).fetchall()
+            (),
+        ).fetchall()
         for table, column, kind in rows:
             tables.setdefault(str(table), []).append((str(column), _kind(str(kind))))
         return tables
-    names = [str(r[0]) for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' "
-        "ESCAPE '!' ORDER BY name").fetchall()]
+    names = [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' "
+            "ESCAPE '!' ORDER BY name"
+        ).fetchall()
+    ]
     for table in names:
-        tables[table] = [(str(r[1]), _kind(str(r[2])))
-                         for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()]
+        tables[table] = [
+            (str(r[1]), _kind(str(r[2])))
+            for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+        ]
     return tables
 
 
@@ -145,11 +153,12 @@ def _kind(declared: str) -> str:
 
 def _chunks(ids: Sequence[int]) -> Iterable[tuple[str, Sequence[int]]]:
     for start in range(0, len(ids), _CHUNK):
-        part = ids[start:start + _CHUNK]
+        part = ids[start : start + _CHUNK]
         yield ", ".join("?" for _ in part), part
 
 
 # -- a person's games ---------------------------------------------------------------
+
 
 def _seated(players: str, user_id: int) -> bool:
     return user_id in load_json(players)
@@ -161,7 +170,8 @@ def games_of(conn: Connection, user_id: int) -> list[Row]:
     rows = conn.execute(
         "SELECT id, guild_id, channel_id, status, presence, players, host_id FROM games "
         "WHERE players LIKE ? OR host_id = ? ORDER BY id",
-        (f"%{user_id}%", user_id)).fetchall()
+        (f"%{user_id}%", user_id),
+    ).fetchall()
     return [r[:5] for r in rows if int(r[6]) == user_id or _seated(str(r[5]), user_id)]
 
 
@@ -178,6 +188,7 @@ def still_playing(games: Iterable[Row], user_id: int) -> list[tuple[int, int, in
 
 # -- replacing an id ----------------------------------------------------------------
 
+
 def replaced(value: Any, old: int, new: int) -> Any:
     """``value`` (decoded JSON) with the person ``old`` made ``new``: integers, keys,
     and the id inside strings (a mention ``<@old>``)."""
@@ -190,8 +201,12 @@ def replaced(value: Any, old: int, new: int) -> Any:
     if isinstance(value, list):
         return [replaced(item, old, new) for item in value]
     if isinstance(value, dict):
-        return {(str(new) if key == str(old) else _digits(old).sub(str(new), key)):
-                replaced(item, old, new) for key, item in value.items()}
+        return {
+            (str(new) if key == str(old) else _digits(old).sub(str(new), key)): replaced(
+                item, old, new
+            )
+            for key, item in value.items()
+        }
     return value
 
 
@@ -210,8 +225,14 @@ def replaced_text(text: str, old: int, new: int) -> str:
     return dump_json(replaced(decoded, old, new))
 
 
-def _replace_in_table(conn: Connection, table: str, columns: list[tuple[str, str]],
-                      game_ids: Sequence[int], old: int, new: int) -> int:
+def _replace_in_table(
+    conn: Connection,
+    table: str,
+    columns: list[tuple[str, str]],
+    game_ids: Sequence[int],
+    old: int,
+    new: int,
+) -> int:
     """Replace ``old`` by ``new`` in ``table`` (only in rows of ``game_ids`` if it has a
     ``game_id`` or is ``games``); the rows' changes counted."""
     names = {name for name, _ in columns}
@@ -225,15 +246,18 @@ def _replace_in_table(conn: Connection, table: str, columns: list[tuple[str, str
             if kind == "int" and _PEOPLE.fullmatch(name):
                 changed += conn.execute(
                     f'UPDATE "{table}" SET "{name}" = ? WHERE "{name}" = ?{where}',
-                    (new, old, *part)).rowcount
+                    (new, old, *part),
+                ).rowcount
             elif kind == "text":
                 found = conn.execute(
                     f'SELECT DISTINCT "{name}" FROM "{table}" WHERE "{name}" LIKE ?{where}',
-                    (f"%{old}%", *part)).fetchall()
+                    (f"%{old}%", *part),
+                ).fetchall()
                 for (text,) in found:
                     changed += conn.execute(
                         f'UPDATE "{table}" SET "{name}" = ? WHERE "{name}" = ?{where}',
-                        (replaced_text(str(text), old, new), text, *part)).rowcount
+                        (replaced_text(str(text), old, new), text, *part),
+                    ).rowcount
     return changed
 
 
@@ -246,7 +270,8 @@ def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
         raise StillPlaying(playing)
     row = conn.execute(
         "INSERT INTO anonymous_ids (id) SELECT COALESCE(MAX(id), 0) + 1 FROM anonymous_ids "
-        "RETURNING id").fetchone()
+        "RETURNING id"
+    ).fetchone()
     new = ANONYMOUS_FLOOR + int(row[0])
     if new >= ANONYMOUS_CEILING:
         raise OverflowError("no anonymous ids left")
@@ -255,8 +280,9 @@ def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
     rows: dict[str, int] = {}
     # Their accuracies go (nothing of the others' rests on them); a review asked for
     # again works them out afresh from the move log, under the anonymous id.
-    if accuracies := conn.execute("DELETE FROM accuracies WHERE player_id = ?",
-                                  (user_id,)).rowcount:
+    if accuracies := conn.execute(
+        "DELETE FROM accuracies WHERE player_id = ?", (user_id,)
+    ).rowcount:
         rows["accuracies"] = accuracies
     for table, columns in schema(conn, postgres).items():
         if table in _KEPT_APART:
@@ -271,23 +297,33 @@ def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
         conn.execute(
             "UPDATE games SET shown_version = CASE WHEN shown_version = version "
             f"THEN version + 1 ELSE shown_version END, version = version + 1 WHERE id IN ({marks})",
-            part)
+            part,
+        )
     return Forgotten(new, names, len(games), rows)
 
 
 # -- a server's data ----------------------------------------------------------------
 
+
 def delete_guild(conn: Connection, guild_id: int, postgres: bool) -> dict[str, int]:
     """Every row of ``guild_id`` in every table (its games' logs first, its games last);
     the rows deleted per table."""
-    tables = {table: {name for name, _ in columns}
-              for table, columns in schema(conn, postgres).items()
-              if table not in {"schema_version", "anonymous_ids"}}
+    tables = {
+        table: {name for name, _ in columns}
+        for table, columns in schema(conn, postgres).items()
+        if table not in {"schema_version", "anonymous_ids"}
+    }
     games = "SELECT id FROM games WHERE guild_id = ?"
-    steps = [(t, f"game_id IN ({games})") for t, cols in tables.items()
-             if "game_id" in cols and "guild_id" not in cols]
-    steps += [(t, "guild_id = ?") for t, cols in tables.items()
-              if "guild_id" in cols and t not in {"matches", "games"}]
+    steps = [
+        (t, f"game_id IN ({games})")
+        for t, cols in tables.items()
+        if "game_id" in cols and "guild_id" not in cols
+    ]
+    steps += [
+        (t, "guild_id = ?")
+        for t, cols in tables.items()
+        if "guild_id" in cols and t not in {"matches", "games"}
+    ]
     steps += [(t, "guild_id = ?") for t in ("matches", "games") if t in tables]
     deleted: dict[str, int] = {}
     for table, where in steps:
@@ -318,35 +354,44 @@ class PrivacyQueries:
             return servers.setdefault(int(guild_id), {})
 
         for guild_id, name in await self._fetch(
-                "SELECT guild_id, name FROM player_names WHERE user_id = ?", (user_id,)):
+            "SELECT guild_id, name FROM player_names WHERE user_id = ?", (user_id,)
+        ):
             server(guild_id)["name"] = str(name)
         games = await self._fetch(
             "SELECT guild_id, players, host_id FROM games WHERE players LIKE ? OR host_id = ?",
-            (f"%{user_id}%", user_id))
+            (f"%{user_id}%", user_id),
+        )
         for guild_id, players, host_id in games:
             if int(host_id) == user_id or _seated(str(players), user_id):
                 entry = server(guild_id)
                 entry["games"] = entry.get("games", 0) + 1
         for guild_id, count, counted, first, last in await self._fetch(
-                "SELECT guild_id, COUNT(*), SUM(counted), MIN(finished_at), MAX(finished_at) "
-                "FROM results WHERE player_id = ? GROUP BY guild_id", (user_id,)):
-            server(guild_id).update(results=int(count), counted=int(counted or 0),
-                                    first=float(first), last=float(last))
+            "SELECT guild_id, COUNT(*), SUM(counted), MIN(finished_at), MAX(finished_at) "
+            "FROM results WHERE player_id = ? GROUP BY guild_id",
+            (user_id,),
+        ):
+            server(guild_id).update(
+                results=int(count), counted=int(counted or 0), first=float(first), last=float(last)
+            )
         for guild_id, variants in await self._fetch(
-                "SELECT guild_id, COUNT(*) FROM player_totals WHERE player_id = ? "
-                "GROUP BY guild_id", (user_id,)):
+            "SELECT guild_id, COUNT(*) FROM player_totals WHERE player_id = ? GROUP BY guild_id",
+            (user_id,),
+        ):
             server(guild_id)["variants"] = int(variants)
         for guild_id, accuracies in await self._fetch(
-                "SELECT guild_id, COUNT(*) FROM accuracies WHERE player_id = ? "
-                "GROUP BY guild_id", (user_id,)):
+            "SELECT guild_id, COUNT(*) FROM accuracies WHERE player_id = ? GROUP BY guild_id",
+            (user_id,),
+        ):
             server(guild_id)["accuracies"] = int(accuracies)
         for guild_id, daily in await self._fetch(
-                "SELECT guild_id, COUNT(*) FROM daily_attempts WHERE user_id = ? "
-                "GROUP BY guild_id", (user_id,)):
+            "SELECT guild_id, COUNT(*) FROM daily_attempts WHERE user_id = ? GROUP BY guild_id",
+            (user_id,),
+        ):
             server(guild_id)["daily"] = int(daily)
         for guild_id, variant, rated in await self._fetch(
-                "SELECT guild_id, variant, games FROM ratings WHERE player_id = ? "
-                "ORDER BY variant", (user_id,)):
+            "SELECT guild_id, variant, games FROM ratings WHERE player_id = ? ORDER BY variant",
+            (user_id,),
+        ):
             entry = server(guild_id)
             entry["ratings"] = (*entry.get("ratings", ()), (str(variant), int(rated)))
         return [ServerData(guild_id, **values) for guild_id, values in sorted(servers.items())]
@@ -361,20 +406,32 @@ class PrivacyQueries:
 
     async def mark_guild_departed(self, guild_id: int, when: float) -> None:
         """The bot was removed from ``guild_id`` at ``when`` (an earlier mark stays)."""
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO departed_guilds (guild_id, left_at) VALUES (?, ?) "
-            "ON CONFLICT (guild_id) DO NOTHING", (guild_id, when)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO departed_guilds (guild_id, left_at) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, when),
+            )
+        )
 
     async def unmark_guild(self, guild_id: int) -> bool:
         """The bot is back in ``guild_id``: its data stays. Whether it was marked."""
-        return bool(await self._transact(lambda conn: conn.execute(
-            "DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,)).rowcount))
+        return bool(
+            await self._transact(
+                lambda conn: (
+                    conn.execute(
+                        "DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,)
+                    ).rowcount
+                )
+            )
+        )
 
     async def departed_guilds(self, before: float) -> list[int]:
         """The servers the bot left before ``before``, longest gone first."""
         rows = await self._fetch(
             "SELECT guild_id FROM departed_guilds WHERE left_at < ? ORDER BY left_at, guild_id",
-            (before,))
+            (before,),
+        )
         return [int(r[0]) for r in rows]
 
     async def delete_departed_guild(self, guild_id: int, before: float) -> dict[str, int] | None:
@@ -384,13 +441,16 @@ class PrivacyQueries:
         postgres = self.backend == "postgresql"
 
         def work(conn: Connection) -> dict[str, int] | None:
-            due = conn.execute("SELECT 1 FROM departed_guilds WHERE guild_id = ? AND left_at < ?",
-                               (guild_id, before)).fetchall()
+            due = conn.execute(
+                "SELECT 1 FROM departed_guilds WHERE guild_id = ? AND left_at < ?",
+                (guild_id, before),
+            ).fetchall()
             if not due:
                 return None
             deleted = delete_guild(conn, guild_id, postgres)
             deleted.setdefault("departed_guilds", 1)
             return deleted
+
         deleted = await self._transact(work)
         if deleted is not None:
             for key in [key for key in self._names if key[0] == guild_id]:

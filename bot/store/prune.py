@@ -75,17 +75,21 @@ async def count_prunable(store: Store, before: float) -> PruneReport:
         f"SELECT (SELECT COUNT(*) FROM games WHERE {PRUNABLE_SQL}), "
         f"(SELECT COUNT(*) FROM moves WHERE game_id IN ({games})), "
         f"(SELECT COUNT(*) FROM game_events WHERE game_id IN ({games}))",
-        (before, before, before))
+        (before, before, before),
+    )
     found, moves, events = (int(value) for value in counts[0])
     return PruneReport(found, moves, events, dry_run=True, free_bytes=await _free_bytes(store))
 
 
-def _prune_batch(conn: Connection, before: float, after_id: int,
-                 batch: int) -> tuple[int, int, int, int]:
+def _prune_batch(
+    conn: Connection, before: float, after_id: int, batch: int
+) -> tuple[int, int, int, int]:
     """Remove the logs of the next ``batch`` prunable games after ``after_id``, in one
     transaction: ``(games, moves, events, last game id)``; ``games`` 0 when none is left."""
-    rows = conn.execute(f"SELECT id FROM games WHERE id > ? AND {PRUNABLE_SQL} "
-                        "ORDER BY id LIMIT ?", (after_id, before, batch)).fetchall()
+    rows = conn.execute(
+        f"SELECT id FROM games WHERE id > ? AND {PRUNABLE_SQL} ORDER BY id LIMIT ?",
+        (after_id, before, batch),
+    ).fetchall()
     ids = [int(row[0]) for row in rows]
     if not ids:
         return 0, 0, 0, after_id
@@ -95,8 +99,9 @@ def _prune_batch(conn: Connection, before: float, after_id: int,
     return len(ids), moves, events, ids[-1]
 
 
-async def prune(store: Store, before: float, *, dry_run: bool = False,
-                batch: int = BATCH) -> PruneReport:
+async def prune(
+    store: Store, before: float, *, dry_run: bool = False, batch: int = BATCH
+) -> PruneReport:
     """Remove the moves and events of the games that finished or were abandoned before
     ``before`` (unix seconds) and whose channel shows their end; keep everything else.
     With ``dry_run``, only count them."""
@@ -105,12 +110,16 @@ async def prune(store: Store, before: float, *, dry_run: bool = False,
     free = await _free_bytes(store)
     games = moves = events = 0
     after_id = 0
-    found = await store._fetch(f"SELECT COUNT(*) FROM games WHERE {PRUNABLE_SQL}",
-                               (before,)) if watched() else [(0,)]
+    found = (
+        await store._fetch(f"SELECT COUNT(*) FROM games WHERE {PRUNABLE_SQL}", (before,))
+        if watched()
+        else [(0,)]
+    )
     with stage("removing the logs of ended games", int(found[0][0]), "games") as advance:
         while True:
-            done = await store._transact(partial(_prune_batch, before=before,
-                                                 after_id=after_id, batch=batch))
+            done = await store._transact(
+                partial(_prune_batch, before=before, after_id=after_id, batch=batch)
+            )
             if not done[0]:
                 break
             games, moves, events = games + done[0], moves + done[1], events + done[2]
@@ -118,5 +127,4 @@ async def prune(store: Store, before: float, *, dry_run: bool = False,
             advance(done[0])
     free_now = await _free_bytes(store)
     freed = None if free is None or free_now is None else max(0, free_now - free)
-    return PruneReport(games, moves, events, dry_run=False, free_bytes=free_now,
-                       freed_bytes=freed)
+    return PruneReport(games, moves, events, dry_run=False, free_bytes=free_now, freed_bytes=freed)

@@ -70,8 +70,9 @@ GAME_SQL: Final = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 LOCKED_GAME_SQL: Final = GAME_SQL + LOCK_ROW
 
 
-def fetch_game(conn: Connection, game_id: int, lock: bool = False,
-               decode: Decode = game_from_row) -> GameRecord | None:
+def fetch_game(
+    conn: Connection, game_id: int, lock: bool = False, decode: Decode = game_from_row
+) -> GameRecord | None:
     """The game's row; ``lock`` keeps other writers off it until the transaction ends
     (PostgreSQL's ``FOR UPDATE``; SQLite's one writer needs no more, and ignores the
     comment :mod:`bot.store.dialect` turns into it)."""
@@ -79,8 +80,9 @@ def fetch_game(conn: Connection, game_id: int, lock: bool = False,
     return None if row is None else decode(row)
 
 
-def existing_game(conn: Connection, game_id: int, lock: bool = False,
-                  decode: Decode = game_from_row) -> GameRecord:
+def existing_game(
+    conn: Connection, game_id: int, lock: bool = False, decode: Decode = game_from_row
+) -> GameRecord:
     record = fetch_game(conn, game_id, lock, decode)
     if record is None:
         raise GameNotFound(game_id)
@@ -93,12 +95,20 @@ def _update_sql(columns: tuple[str, ...], statuses: int) -> str:
     made once, and the connection's statement cache finds it by a hash kept with it)."""
     assignments = "".join(f"{column} = ?, " for column in columns)
     marks = ", ".join("?" * statuses)
-    return (f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-            f"WHERE id = ? AND version = ? AND status IN ({marks})")
+    return (
+        f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+        f"WHERE id = ? AND version = ? AND status IN ({marks})"
+    )
 
 
-def compare_and_set(conn: Connection, game_id: int, expected_version: int,
-                    allowed: tuple[str, ...], changes: dict[str, Any], now: float) -> None:
+def compare_and_set(
+    conn: Connection,
+    game_id: int,
+    expected_version: int,
+    allowed: tuple[str, ...],
+    changes: dict[str, Any],
+    now: float,
+) -> None:
     """Apply ``changes`` and bump the version iff version and status match.
 
     ``changes`` keys are trusted column names from this module, never user input.
@@ -134,27 +144,36 @@ _DATA: Final = itemgetter(3)
 
 _EVENT_SQL: Final = (
     "INSERT INTO game_events (game_id, seq, turn, kind, player, data) VALUES (?, "
-    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM game_events WHERE game_id = ?), ?, ?, ?, ?)")
+    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM game_events WHERE game_id = ?), ?, ?, ?, ?)"
+)
 _MOVE_SQL: Final = (
     "INSERT INTO moves (game_id, seq, player_id, move, created_at, source) VALUES (?, "
-    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?)")
+    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?)"
+)
 
 
-def _append_events(conn: Connection, game_id: int, events: Sequence[EventRow],
-                   texts: Sequence[str] | None = None) -> None:
+def _append_events(
+    conn: Connection, game_id: int, events: Sequence[EventRow], texts: Sequence[str] | None = None
+) -> None:
     """Append ``events``; ``texts``: their data as JSON, if written already."""
     if not events:
         return
     if texts is None:
         texts = json_texts(list(map(_DATA, events)))
-    conn.executemany(_EVENT_SQL, [(game_id, game_id, turn, kind, player, text) for
-                                  (turn, kind, player, _), text in zip(events, texts, strict=True)])
+    conn.executemany(
+        _EVENT_SQL,
+        [
+            (game_id, game_id, turn, kind, player, text)
+            for (turn, kind, player, _), text in zip(events, texts, strict=True)
+        ],
+    )
 
 
 def check_change(change: GameChange) -> None:
     if change.status not in (RUNNING, FINISHED, ABANDONED):
-        raise ValueError(f"record_move status must be running, finished or abandoned, "
-                         f"not {change.status!r}")
+        raise ValueError(
+            f"record_move status must be running, finished or abandoned, not {change.status!r}"
+        )
     if change.results is not None and change.status != FINISHED:
         raise ValueError("results can only be recorded when the game finishes")
     for player_id, _, _ in change.moves:
@@ -165,8 +184,14 @@ _RECORD_COLUMNS: Final = ("stage_started", "deadline", "reminders", "finished_at
 """Columns a change may set that :class:`GameRecord` holds under the same name."""
 
 
-def store_change(conn: Connection, before: GameRecord, expected_version: int,
-                 change: GameChange, now: float, records: RecordCache) -> GameRecord:
+def store_change(
+    conn: Connection,
+    before: GameRecord,
+    expected_version: int,
+    change: GameChange,
+    now: float,
+    records: RecordCache,
+) -> GameRecord:
     """Write ``change`` to the running game ``before`` (compare-and-set) inside the open
     transaction; the record after it, built without reading the row again (and kept
     in ``records`` with the row the write left)."""
@@ -174,8 +199,12 @@ def store_change(conn: Connection, before: GameRecord, expected_version: int,
     moves, events = change.moves, change.events
     texts = json_texts([change.state, *map(_MOVE, moves), *map(_DATA, events)])
     columns: dict[str, Any] = {"state": texts[0]}
-    fields: dict[str, Any] = {"status": change.status, "version": before.version + 1,
-                              "updated_at": now, "state": stored_state(texts[0])}
+    fields: dict[str, Any] = {
+        "status": change.status,
+        "version": before.version + 1,
+        "updated_at": now,
+        "state": stored_state(texts[0]),
+    }
     if change.status != before.status:
         # Only then: setting a column rewrites the entries of every index that
         # names it (games_due, games_active_channel), a page each, even unchanged.
@@ -189,9 +218,13 @@ def store_change(conn: Connection, before: GameRecord, expected_version: int,
     game_id = before.id
     compare_and_set(conn, game_id, expected_version, (RUNNING,), columns, now)
     moved = 1 + len(moves)
-    conn.executemany(_MOVE_SQL, [(game_id, game_id, player_id, text, now, source) for
-                                 (player_id, _, source), text in zip(moves, texts[1:moved],
-                                                                     strict=True)])
+    conn.executemany(
+        _MOVE_SQL,
+        [
+            (game_id, game_id, player_id, text, now, source)
+            for (player_id, _, source), text in zip(moves, texts[1:moved], strict=True)
+        ],
+    )
     _append_events(conn, game_id, events, texts[moved:])
     record = changed(before, fields)
     if change.results is not None:
@@ -215,15 +248,21 @@ def shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
 
 
 def log_change(record: GameRecord, change: GameChange) -> None:
-    log.debug("game %d: %d move(s), now version %d", record.id, len(change.moves),
-              record.version)
+    log.debug("game %d: %d move(s), now version %d", record.id, len(change.moves), record.version)
     if change.status == FINISHED:
         log.info("game %d finished", record.id)
 
 
-def set_columns(conn: Connection, game_id: int, expected_version: int,
-                allowed: tuple[str, ...], changes: dict[str, Any], events: Sequence[EventRow],
-                ends: bool, now: float) -> GameRecord:
+def set_columns(
+    conn: Connection,
+    game_id: int,
+    expected_version: int,
+    allowed: tuple[str, ...],
+    changes: dict[str, Any],
+    events: Sequence[EventRow],
+    ends: bool,
+    now: float,
+) -> GameRecord:
     """Compare-and-set ``changes`` and append ``events``; ``ends`` also stamps
     ``finished_at`` and clears ``next_due``. The record as it now is."""
     columns = {**changes, "finished_at": now, "next_due": None} if ends else changes

@@ -129,10 +129,13 @@ _UNRATED = (
 
 def _mark(conn: Connection, game: GameToRate) -> bool:
     """Mark ``game`` rated; False if it was already (nothing more to do)."""
-    return bool(conn.execute(
-        "INSERT INTO rated_games (game_id, guild_id, variant, finished_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-        (game.game_id, game.guild_id, game.variant, game.finished_at)).fetchall())
+    return bool(
+        conn.execute(
+            "INSERT INTO rated_games (game_id, guild_id, variant, finished_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+            (game.game_id, game.guild_id, game.variant, game.finished_at),
+        ).fetchall()
+    )
 
 
 def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> list[RatedLine]:
@@ -147,7 +150,8 @@ def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> lis
         rows = conn.execute(
             "SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
             f"variant = ? AND player_id IN ({marks}) ORDER BY player_id{LOCK_ROW}",
-            (game.guild_id, game.variant, *people)).fetchall()
+            (game.guild_id, game.variant, *people),
+        ).fetchall()
         current = {int(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
     lines = sorted(rate(match, dict(current)), key=lambda line: line.player_id)
     if not lines:
@@ -156,18 +160,37 @@ def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> lis
         # Written only over the rating it was worked out from: a person new here whom
         # another process rated meanwhile (no row to lock before) is a conflict.
         if not conn.execute(
-                "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, variant, player_id) "
-                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                "games = excluded.games WHERE ratings.games = ? RETURNING player_id",
-                (game.guild_id, game.variant, line.player_id, line.after.mu,
-                 line.after.sigma, line.after.games, line.before.games)).fetchall():
+            "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, variant, player_id) "
+            "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "games = excluded.games WHERE ratings.games = ? RETURNING player_id",
+            (
+                game.guild_id,
+                game.variant,
+                line.player_id,
+                line.after.mu,
+                line.after.sigma,
+                line.after.games,
+                line.before.games,
+            ),
+        ).fetchall():
             raise RatingConflict(game.game_id, line.player_id)
     conn.executemany(
         "INSERT INTO rating_changes (game_id, player_id, mu_before, sigma_before, games_before, "
         "mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(game.game_id, line.player_id, line.before.mu, line.before.sigma, line.before.games,
-          line.after.mu, line.after.sigma) for line in lines])
+        [
+            (
+                game.game_id,
+                line.player_id,
+                line.before.mu,
+                line.before.sigma,
+                line.before.games,
+                line.after.mu,
+                line.after.sigma,
+            )
+            for line in lines
+        ],
+    )
     return lines
 
 
@@ -175,15 +198,24 @@ def _to_rate(rows: Sequence[Row], people: Sequence[Row]) -> list[GameToRate]:
     lines: dict[int, list[tuple[int, int, bool]]] = {}
     for game_id, player_id, rank, counted in people:
         lines.setdefault(int(game_id), []).append((int(player_id), int(rank), bool(counted)))
-    return [GameToRate(int(r[0]), int(r[1]), str(r[2]), float(r[3]), int(r[4]),
-                       tuple(sorted(lines.get(int(r[0]), []))))
-            for r in rows]
+    return [
+        GameToRate(
+            int(r[0]),
+            int(r[1]),
+            str(r[2]),
+            float(r[3]),
+            int(r[4]),
+            tuple(sorted(lines.get(int(r[0]), []))),
+        )
+        for r in rows
+    ]
 
 
 class RatingQueries:
     """The ratings' reads and writes of :class:`~bot.store.Store` (mixed into it)."""
 
     if TYPE_CHECKING:
+
         async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
 
         async def _transact(self, work: Work[T]) -> T: ...
@@ -195,22 +227,24 @@ class RatingQueries:
         ids = [int(r[0]) for r in rows]
         marks = ", ".join("?" for _ in ids)
         people = await self._fetch(
-            f"SELECT game_id, player_id, rank, counted FROM results WHERE game_id IN ({marks})",
-            ids)
+            f"SELECT game_id, player_id, rank, counted FROM results WHERE game_id IN ({marks})", ids
+        )
         return _to_rate(rows, people)
 
     async def unrated_games(self, limit: int = 500) -> list[GameToRate]:
         """The oldest ``limit`` counted games not rated yet, in the order they finished."""
         return await self._games_to_rate(
-            _UNRATED + " ORDER BY m.finished_at, m.game_id LIMIT ?", (limit,))
+            _UNRATED + " ORDER BY m.finished_at, m.game_id LIMIT ?", (limit,)
+        )
 
     async def count_unrated(self) -> int:
         """How many counted games are not rated yet."""
         rows = await self._fetch(f"SELECT COUNT(*) FROM ({_UNRATED}) AS unrated", ())
         return int(rows[0][0])
 
-    async def unrated_up_to(self, guild_id: int, variant: str, game_id: int,
-                            finished_at: float) -> list[GameToRate]:
+    async def unrated_up_to(
+        self, guild_id: int, variant: str, game_id: int, finished_at: float
+    ) -> list[GameToRate]:
         """The counted games of ``guild_id``'s ``variant`` not rated yet that finished
         after its newest rated one and no later than ``game_id`` (which finished at
         ``finished_at``), and ``game_id`` itself if not rated, in the order they
@@ -219,21 +253,28 @@ class RatingQueries:
         rated after it)."""
         # Two selects, so that each reads an index range: the guild's games since its
         # newest rated one (matches_guild_time), and the game itself (its key).
-        sql = (_UNRATED + " AND m.guild_id = ? AND m.finished_at <= ? AND m.finished_at >= "
-               "COALESCE((SELECT MAX(finished_at) FROM rated_games WHERE guild_id = ? "
-               "AND variant = ?), 0) AND m.variant = ? UNION "
-               + _UNRATED + " AND m.game_id = ? ORDER BY 4, 1")
-        found = await self._games_to_rate(sql, (guild_id, finished_at, guild_id, variant,
-                                                variant, game_id))
+        sql = (
+            _UNRATED + " AND m.guild_id = ? AND m.finished_at <= ? AND m.finished_at >= "
+            "COALESCE((SELECT MAX(finished_at) FROM rated_games WHERE guild_id = ? "
+            "AND variant = ?), 0) AND m.variant = ? UNION "
+            + _UNRATED
+            + " AND m.game_id = ? ORDER BY 4, 1"
+        )
+        found = await self._games_to_rate(
+            sql, (guild_id, finished_at, guild_id, variant, variant, game_id)
+        )
         return [g for g in found if (g.finished_at, g.game_id) <= (finished_at, game_id)]
 
-    async def rate_games(self, games: Sequence[tuple[GameToRate, Any]],
-                         rate: Rater) -> dict[int, list[RatedLine]]:
+    async def rate_games(
+        self, games: Sequence[tuple[GameToRate, Any]], rate: Rater
+    ) -> dict[int, list[RatedLine]]:
         """Rate ``games`` (each with what ``rate`` takes of it) in order, in one
         transaction; each game once however often it is asked (one already rated is
         left as it is). The lines written, by game."""
+
         def work(conn: Connection) -> dict[int, list[RatedLine]]:
             return {game.game_id: rate_one(conn, game, match, rate) for game, match in games}
+
         return await self._transact(work)
 
     async def rating_changes(self, game_id: int) -> list[RatedLine]:
@@ -241,9 +282,17 @@ class RatingQueries:
         counted)."""
         rows = await self._fetch(
             "SELECT player_id, mu_before, sigma_before, games_before, mu, sigma "
-            "FROM rating_changes WHERE game_id = ? ORDER BY player_id", (game_id,))
-        return [RatedLine(int(r[0]), StoredRating(float(r[1]), float(r[2]), int(r[3])),
-                          StoredRating(float(r[4]), float(r[5]), int(r[3]) + 1)) for r in rows]
+            "FROM rating_changes WHERE game_id = ? ORDER BY player_id",
+            (game_id,),
+        )
+        return [
+            RatedLine(
+                int(r[0]),
+                StoredRating(float(r[1]), float(r[2]), int(r[3])),
+                StoredRating(float(r[4]), float(r[5]), int(r[3]) + 1),
+            )
+            for r in rows
+        ]
 
     async def is_rated(self, game_id: int) -> bool:
         rows = await self._fetch("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,))
@@ -253,7 +302,8 @@ class RatingQueries:
         """Every rated person of ``guild_id`` in ``variant``."""
         rows = await self._fetch(
             "SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND variant = ?",
-            (guild_id, variant))
+            (guild_id, variant),
+        )
         return {int(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
     async def rated_variants(self, guild_id: int) -> dict[str, int]:
@@ -261,12 +311,15 @@ class RatingQueries:
         summed), most first."""
         rows = await self._fetch(
             "SELECT variant, SUM(games) FROM ratings WHERE guild_id = ? GROUP BY variant "
-            "ORDER BY SUM(games) DESC, variant", (guild_id,))
+            "ORDER BY SUM(games) DESC, variant",
+            (guild_id,),
+        )
         return {str(r[0]): int(r[1]) for r in rows}
 
     async def player_ratings(self, guild_id: int, player_id: int) -> dict[str, StoredRating]:
         """One person's ratings on ``guild_id``, by variant."""
         rows = await self._fetch(
             "SELECT variant, mu, sigma, games FROM ratings WHERE guild_id = ? AND player_id = ?",
-            (guild_id, player_id))
+            (guild_id, player_id),
+        )
         return {str(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}

@@ -97,7 +97,8 @@ def _read_state(record: GameRecord) -> dict[str, Any] | None:
 # ``GameRecord.state`` reads through this property; the dataclass's __init__ (and so
 # ``replace``, ``==``, ``repr``) still set and read the attribute by its name.
 GameRecord.state = property(  # type: ignore[misc, assignment]  # the field's slot read through a property
-    _read_state, _STATE_SLOT.__set__, doc="The game's state (None in the lobby).")
+    _read_state, _STATE_SLOT.__set__, doc="The game's state (None in the lobby)."
+)
 
 
 def stored_state(text: str | None) -> Any:
@@ -157,8 +158,12 @@ def timing_columns(timing: Timing | None) -> dict[str, Any]:
     """The ``games`` columns a timing sets (none when ``timing`` is None)."""
     if timing is None:
         return {}
-    return {"stage_started": timing.stage_started, "deadline": timing.deadline,
-            "reminders": timing.reminders, "next_due": timing.next_due}
+    return {
+        "stage_started": timing.stage_started,
+        "deadline": timing.deadline,
+        "reminders": timing.reminders,
+        "next_due": timing.next_due,
+    }
 
 
 EventRow = tuple[int, str, int | None, dict[str, Any]]
@@ -239,8 +244,13 @@ MOVE_COLUMNS: Final = "game_id, seq, player_id, move, created_at, source"
 
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-_C_ENCODE: Final = None if c_make_encoder is None else c_make_encoder(
-    None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False)
+_C_ENCODE: Final = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False
+    )
+)
 """json's C encoder, made once (``json.dumps`` with options builds it, and an encoder,
 on every call; a click encodes about six values). Made without the table of values
 being encoded, which is what makes it safe to share between threads: a value that

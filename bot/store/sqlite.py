@@ -140,8 +140,7 @@ class _WroteThenFailed(Exception):
     a savepoint of its own."""
 
 
-def atomically_each(conn: sqlite3.Connection,
-                    works: Sequence[Work[Any]]) -> list[tuple[bool, Any]]:
+def atomically_each(conn: sqlite3.Connection, works: Sequence[Work[Any]]) -> list[tuple[bool, Any]]:
     """Run ``works`` in order in one write transaction, each as if alone: what one
     raises undoes that one alone and is its outcome ``(False, error)``; the others'
     are ``(True, result)``. One commit for all: should it fail (or an error undo the
@@ -157,8 +156,9 @@ def atomically_each(conn: sqlite3.Connection,
         return _each_in_one(conn, works, saved=True)
 
 
-def _each_in_one(conn: sqlite3.Connection, works: Sequence[Work[Any]],
-                 saved: bool) -> list[tuple[bool, Any]]:
+def _each_in_one(
+    conn: sqlite3.Connection, works: Sequence[Work[Any]], saved: bool
+) -> list[tuple[bool, Any]]:
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[tuple[bool, Any]] = []
     try:
@@ -374,7 +374,8 @@ class SqliteEngine:
                 batch, self._queued = self._queued[:BATCH], self._queued[BATCH:]
                 try:
                     outcomes = await writer.run(
-                        partial(atomically_each, works=[work for work, _ in batch]))
+                        partial(atomically_each, works=[work for work, _ in batch])
+                    )
                 except asyncio.CancelledError:
                     for _, future in batch:
                         future.cancel()
@@ -402,6 +403,7 @@ class SqliteEngine:
     async def _checkpoint(self, checkpointer: DatabaseThread) -> None:
         try:
             await checkpointer.run(
-                lambda conn: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+                lambda conn: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            )
         except (sqlite3.Error, StoreError) as exc:  # StoreError: closed meanwhile
             log.warning("store %s: checkpoint failed: %s", self.path, exc)

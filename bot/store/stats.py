@@ -159,8 +159,7 @@ def _check_results(results: GameResults, record: GameRecord) -> None:
             raise ValueError(f"inconsistent result line {line}")
 
 
-def write_results(conn: Connection, record: GameRecord, results: GameResults,
-                  now: float) -> bool:
+def write_results(conn: Connection, record: GameRecord, results: GameResults, now: float) -> bool:
     """Write ``matches``, ``results`` and the sums rows for ``record``, unless its
     ``matches`` row exists already; True if written.
 
@@ -172,62 +171,116 @@ def write_results(conn: Connection, record: GameRecord, results: GameResults,
     """
     first, *rest = results_statements(record, results, now)
     sql, rows = first
-    if not conn.execute(sql + " ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                        rows[0]).fetchall():
+    if not conn.execute(
+        sql + " ON CONFLICT (game_id) DO NOTHING RETURNING game_id", rows[0]
+    ).fetchall():
         return False
     for sql, rows in rest:
         conn.executemany(sql, rows)
     return True
 
 
-def results_statements(record: GameRecord, results: GameResults, now: float
-                       ) -> list[tuple[str, list[tuple[Any, ...]]]]:
+def results_statements(
+    record: GameRecord, results: GameResults, now: float
+) -> list[tuple[str, list[tuple[Any, ...]]]]:
     """The statements (each with its rows of parameters) that record ``results``,
     ``matches`` first; the sums rows in player order, so concurrent transactions
     lock them in the same order (no deadlock on PostgreSQL)."""
     _check_results(results, record)
     practice = int(results.practice)
-    found: list[tuple[str, list[tuple[Any, ...]]]] = [(
-        "INSERT INTO matches (game_id, guild_id, channel_id, variant, started_at, finished_at, "
-        "turns, players, counted, practice, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(record.id, record.guild_id, record.channel_id, record.variant, record.created_at, now,
-          results.turns, len(record.players), int(results.counted), practice,
-          int(results.hints))],
-    ), (
-        "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, won, "
-        "counted, finished_at, practice, stand_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(record.id, p.player_id, record.guild_id, record.variant, p.seat, p.score, p.rank,
-          int(p.won), int(results.counted and not p.stand_in), now, practice, int(p.stand_in))
-         for p in results.players],
-    )]
-    counted = sorted((p for p in results.players if results.counted and not p.stand_in),
-                     key=lambda p: p.player_id)
+    found: list[tuple[str, list[tuple[Any, ...]]]] = [
+        (
+            "INSERT INTO matches (game_id, guild_id, channel_id, variant, started_at, finished_at, "
+            "turns, players, counted, practice, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    record.id,
+                    record.guild_id,
+                    record.channel_id,
+                    record.variant,
+                    record.created_at,
+                    now,
+                    results.turns,
+                    len(record.players),
+                    int(results.counted),
+                    practice,
+                    int(results.hints),
+                )
+            ],
+        ),
+        (
+            "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, won, "
+            "counted, finished_at, practice, stand_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    record.id,
+                    p.player_id,
+                    record.guild_id,
+                    record.variant,
+                    p.seat,
+                    p.score,
+                    p.rank,
+                    int(p.won),
+                    int(results.counted and not p.stand_in),
+                    now,
+                    practice,
+                    int(p.stand_in),
+                )
+                for p in results.players
+            ],
+        ),
+    ]
+    counted = sorted(
+        (p for p in results.players if results.counted and not p.stand_in),
+        key=lambda p: p.player_id,
+    )
     if not counted:
         return found
-    found.append((
-        "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, best) "
-        "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player_id, variant) DO UPDATE SET "
-        + _add_one_to("player_totals"),
-        [(record.guild_id, p.player_id, record.variant, int(p.won), p.score, p.score)
-         for p in counted],
-    ))
-    found.append((
-        "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
-        "score_sum, best) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) "
-        "ON CONFLICT (guild_id, period, start, variant, player_id) DO UPDATE SET "
-        + _add_one_to("period_totals"),
-        [(record.guild_id, period, start, p.player_id, record.variant, int(p.won), p.score,
-          p.score) for period, start in period_starts(now) for p in counted],
-    ))
+    found.append(
+        (
+            "INSERT INTO player_totals "
+            "(guild_id, player_id, variant, games, wins, score_sum, best) "
+            "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player_id, variant) DO UPDATE SET "
+            + _add_one_to("player_totals"),
+            [
+                (record.guild_id, p.player_id, record.variant, int(p.won), p.score, p.score)
+                for p in counted
+            ],
+        )
+    )
+    found.append(
+        (
+            "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
+            "score_sum, best) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) "
+            "ON CONFLICT (guild_id, period, start, variant, player_id) DO UPDATE SET "
+            + _add_one_to("period_totals"),
+            [
+                (
+                    record.guild_id,
+                    period,
+                    start,
+                    p.player_id,
+                    record.variant,
+                    int(p.won),
+                    p.score,
+                    p.score,
+                )
+                for period, start in period_starts(now)
+                for p in counted
+            ],
+        )
+    )
     return found
 
 
 def _add_one_to(table: str) -> str:
     """The ``DO UPDATE SET`` part that adds one result (``excluded``) to a sums row."""
-    return (f"games = {table}.games + 1, wins = {table}.wins + excluded.wins, "
-            f"score_sum = {table}.score_sum + excluded.score_sum, "
-            f"best = CASE WHEN excluded.best > {table}.best "
-            f"THEN excluded.best ELSE {table}.best END")
+    return (
+        f"games = {table}.games + 1, wins = {table}.wins + excluded.wins, "
+        f"score_sum = {table}.score_sum + excluded.score_sum, "
+        f"best = CASE WHEN excluded.best > {table}.best "
+        f"THEN excluded.best ELSE {table}.best END"
+    )
 
 
 SUMMARY_PERIODS = ("month", "week")
@@ -236,8 +289,10 @@ SUMMARY_PERIODS = ("month", "week")
 def period_starts(when: float) -> list[tuple[str, float]]:
     """The first instant (UTC) of the month and of the week (from Monday) around ``when``."""
     day = datetime.fromtimestamp(when, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    return [("month", day.replace(day=1).timestamp()),
-            ("week", (day - timedelta(days=day.weekday())).timestamp())]
+    return [
+        ("month", day.replace(day=1).timestamp()),
+        ("week", (day - timedelta(days=day.weekday())).timestamp()),
+    ]
 
 
 def summary_period(since: float) -> str | None:
@@ -254,7 +309,7 @@ def summary_period(since: float) -> str | None:
 PERIOD_START_SQL = {
     "month": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of month') AS REAL)",
     "week": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of day', 'weekday 0', "
-            "'-6 days') AS REAL)",
+    "'-6 days') AS REAL)",
 }
 FILL_PERIOD_TOTALS = tuple(
     "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
@@ -288,21 +343,26 @@ class StatsQueries:
     """The statistics reads of :class:`~bot.store.Store` (mixed into it)."""
 
     if TYPE_CHECKING:
+
         async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
 
         async def _transact(self, work: Work[T]) -> T: ...
 
     async def rebuild_player_totals(self) -> None:
         """Recompute the all-time and the per-period sums from ``results`` (one transaction)."""
+
         def work(conn: Connection) -> None:
             for statement in REBUILD_TOTALS:
                 conn.execute(statement)
+
         await self._transact(work)
 
     async def finished_without_results(self, limit: int = 500) -> list[GameRecord]:
         """Finished games that have no ``matches`` row yet (finished before schema 3)."""
-        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND NOT EXISTS "
-               "(SELECT 1 FROM matches WHERE matches.game_id = games.id) ORDER BY id LIMIT ?")
+        sql = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND NOT EXISTS "
+            "(SELECT 1 FROM matches WHERE matches.game_id = games.id) ORDER BY id LIMIT ?"
+        )
         return [game_from_row(row) for row in await self._fetch(sql, (limit,))]
 
     async def add_results(self, record: GameRecord, results: GameResults) -> None:
@@ -312,8 +372,9 @@ class StatsQueries:
         finished_at = record.finished_at
         await self._transact(lambda conn: write_results(conn, record, results, finished_at))
 
-    async def leaderboard_totals(self, guild_id: int, *, variant: str | None = None,
-                                 since: float | None = None) -> list[Totals]:
+    async def leaderboard_totals(
+        self, guild_id: int, *, variant: str | None = None, since: float | None = None
+    ) -> list[Totals]:
         """Per player of ``guild_id``: counted games, wins, score sum and best score.
 
         ``variant`` None means every variant; ``since`` (unix seconds, inclusive)
@@ -332,8 +393,10 @@ class StatsQueries:
             if variant is not None:
                 where += " AND variant = ?"
                 params.append(variant)
-            sql = (f"SELECT player_id, SUM(games), SUM(wins), SUM(score_sum), MAX(best) "
-                   f"FROM {table} WHERE {where} GROUP BY player_id")
+            sql = (
+                f"SELECT player_id, SUM(games), SUM(wins), SUM(score_sum), MAX(best) "
+                f"FROM {table} WHERE {where} GROUP BY player_id"
+            )
             return _totals(await self._fetch(sql, params))
         where = "guild_id = ? AND finished_at >= ? AND counted = 1"
         params2: list[Any] = [guild_id, since]
@@ -345,13 +408,16 @@ class StatsQueries:
 
     async def player_totals(self, guild_id: int, player_id: int) -> dict[str, Totals]:
         """All-time counted totals of one player of ``guild_id``, by variant."""
-        sql = ("SELECT variant, player_id, games, wins, score_sum, best FROM player_totals "
-               "WHERE guild_id = ? AND player_id = ?")
+        sql = (
+            "SELECT variant, player_id, games, wins, score_sum, best FROM player_totals "
+            "WHERE guild_id = ? AND player_id = ?"
+        )
         rows = await self._fetch(sql, (guild_id, player_id))
         return {str(r[0]): _totals([r[1:]])[0] for r in rows}
 
-    async def recent_scores(self, guild_id: int, player_id: int,
-                            per_variant: int = 5) -> list[RecentScore]:
+    async def recent_scores(
+        self, guild_id: int, player_id: int, per_variant: int = 5
+    ) -> list[RecentScore]:
         """The last ``per_variant`` counted scores of a player in each variant, newest first.
 
         The newest ``per_variant`` of all variants together are among them, so one
@@ -367,17 +433,22 @@ class StatsQueries:
         rows = await self._fetch(sql, (guild_id, player_id, per_variant))
         return [RecentScore(str(r[0]), int(r[1]), float(r[2])) for r in rows]
 
-    async def history(self, guild_id: int, *, player_id: int | None = None,
-                      limit: int = 10) -> list[HistoryGame]:
+    async def history(
+        self, guild_id: int, *, player_id: int | None = None, limit: int = 10
+    ) -> list[HistoryGame]:
         """The last ``limit`` finished games of ``guild_id`` (with ``player_id`` if given),
         newest first, counted or not; each with its players' lines, best first."""
         if player_id is None:
-            newest = ("SELECT game_id FROM matches WHERE guild_id = ? "
-                      "ORDER BY finished_at DESC, game_id DESC LIMIT ?")
+            newest = (
+                "SELECT game_id FROM matches WHERE guild_id = ? "
+                "ORDER BY finished_at DESC, game_id DESC LIMIT ?"
+            )
             params: tuple[Any, ...] = (guild_id, limit)
         else:
-            newest = ("SELECT game_id FROM results WHERE guild_id = ? AND player_id = ? "
-                      "ORDER BY finished_at DESC, game_id DESC LIMIT ?")
+            newest = (
+                "SELECT game_id FROM results WHERE guild_id = ? AND player_id = ? "
+                "ORDER BY finished_at DESC, game_id DESC LIMIT ?"
+            )
             params = (guild_id, player_id, limit)
         # The guild is chosen in the subquery; the outer query reads those few games by
         # primary key (a second guild test there would tempt the planner into a scan).
@@ -392,24 +463,36 @@ class StatsQueries:
         for row in await self._fetch(sql, params):
             game_id = int(row[0])
             if game_id not in games:
-                games[game_id] = HistoryGame(game_id, int(row[1]), str(row[2]), float(row[3]),
-                                             float(row[4]), int(row[5]), bool(row[6]), (),
-                                             bool(row[11]), bool(row[12]))
+                games[game_id] = HistoryGame(
+                    game_id,
+                    int(row[1]),
+                    str(row[2]),
+                    float(row[3]),
+                    float(row[4]),
+                    int(row[5]),
+                    bool(row[6]),
+                    (),
+                    bool(row[11]),
+                    bool(row[12]),
+                )
             if row[7] is not None:
                 game = games[game_id]
-                line = HistoryLine(int(row[7]), int(row[8]), int(row[9]), bool(row[10]),
-                                   bool(row[13]))
+                line = HistoryLine(
+                    int(row[7]), int(row[8]), int(row[9]), bool(row[10]), bool(row[13])
+                )
                 games[game_id] = replace(game, lines=(*game.lines, line))
         return list(games.values())
 
-    async def practice_best(self, guild_id: int, player_id: int, variant: str,
-                            before_game: int) -> int | None:
+    async def practice_best(
+        self, guild_id: int, player_id: int, variant: str, before_game: int
+    ) -> int | None:
         """A player's best solo practice score of ``variant`` on ``guild_id`` in other games
         than ``before_game`` (None: it is their first)."""
         rows = await self._fetch(
             "SELECT MAX(score) FROM results WHERE guild_id = ? AND player_id = ? AND "
             "variant = ? AND practice = 1 AND game_id <> ?",
-            (guild_id, player_id, variant, before_game))
+            (guild_id, player_id, variant, before_game),
+        )
         return None if not rows or rows[0][0] is None else int(rows[0][0])
 
     async def practice_bests(self, guild_id: int, player_id: int) -> list[PracticeBest]:
@@ -421,8 +504,9 @@ class StatsQueries:
         """The same for the player's other games that do not count (against computers
         only, with hints, or left with one person); not a seat a computer played for a
         while, whose result counts for nobody."""
-        return await self._bests(guild_id, player_id,
-                                 "counted = 0 AND practice = 0 AND stand_in = 0")
+        return await self._bests(
+            guild_id, player_id, "counted = 0 AND practice = 0 AND stand_in = 0"
+        )
 
     async def _bests(self, guild_id: int, player_id: int, which: str) -> list[PracticeBest]:
         sql = (
@@ -439,9 +523,13 @@ class StatsQueries:
 
     # -- reviews (schema version 12) ----------------------------------------------
 
-    async def unreviewed_games(self, limit: int = 50, *, before: int | None = None,
-                               shards: tuple[tuple[int, ...], int] | None = None
-                               ) -> list[GameRecord]:
+    async def unreviewed_games(
+        self,
+        limit: int = 50,
+        *,
+        before: int | None = None,
+        shards: tuple[tuple[int, ...], int] | None = None,
+    ) -> list[GameRecord]:
         """Finished games without a review yet, newest first (``before``: only those of
         lower id; ``shards``: ``(ids, count)``, only the games of those shards' guilds)."""
         where, params = "", []
@@ -451,13 +539,20 @@ class StatsQueries:
             ids, count = shards
             where += f" AND (guild_id >> 22) % ? IN ({', '.join('?' for _ in ids) or 'NULL'})"
             params += [count, *ids]
-        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished'{where} AND NOT "
-               "EXISTS (SELECT 1 FROM reviewed_games AS r WHERE r.game_id = games.id) "
-               "ORDER BY id DESC LIMIT ?")
+        sql = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished'{where} AND NOT "
+            "EXISTS (SELECT 1 FROM reviewed_games AS r WHERE r.game_id = games.id) "
+            "ORDER BY id DESC LIMIT ?"
+        )
         return [game_from_row(row) for row in await self._fetch(sql, (*params, limit))]
 
-    async def add_review(self, record: GameRecord, accuracies: Sequence[tuple[int, float, int]],
-                         hints: bool, now: float) -> bool:
+    async def add_review(
+        self,
+        record: GameRecord,
+        accuracies: Sequence[tuple[int, float, int]],
+        hints: bool,
+        now: float,
+    ) -> bool:
         """Keep the review of the finished ``record``: each person's ``(player, accuracy,
         decisions)``, once (False: it was kept already). When its channel may show it
         (the final message is posted and waits for it, or is still to be posted), the
@@ -467,23 +562,39 @@ class StatsQueries:
 
         def work(conn: Connection) -> bool:
             if not conn.execute(
-                    "INSERT INTO reviewed_games (game_id, guild_id, reviewed_at) "
-                    "VALUES (?, ?, ?) ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                    (record.id, record.guild_id, now)).fetchall():
+                "INSERT INTO reviewed_games (game_id, guild_id, reviewed_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+                (record.id, record.guild_id, now),
+            ).fetchall():
                 return False
             conn.executemany(
                 "INSERT INTO accuracies (game_id, player_id, guild_id, variant, finished_at, "
                 "accuracy, decisions, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(record.id, player, record.guild_id, record.variant, finished_at,
-                  min(1.0, max(0.0, accuracy)), decisions, int(hints))
-                 for player, accuracy, decisions in accuracies])
-            row = conn.execute("SELECT shown_version, version, shown FROM games WHERE id = ?",
-                               (record.id,)).fetchone()
-            if row is not None and accuracies and (
-                    int(row[0]) < int(row[1]) or load_json(row[2] or "{}").get("review") == DUE):
-                conn.execute("UPDATE games SET version = version + 1 WHERE id = ?",
-                             (record.id,))
+                [
+                    (
+                        record.id,
+                        player,
+                        record.guild_id,
+                        record.variant,
+                        finished_at,
+                        min(1.0, max(0.0, accuracy)),
+                        decisions,
+                        int(hints),
+                    )
+                    for player, accuracy, decisions in accuracies
+                ],
+            )
+            row = conn.execute(
+                "SELECT shown_version, version, shown FROM games WHERE id = ?", (record.id,)
+            ).fetchone()
+            if (
+                row is not None
+                and accuracies
+                and (int(row[0]) < int(row[1]) or load_json(row[2] or "{}").get("review") == DUE)
+            ):
+                conn.execute("UPDATE games SET version = version + 1 WHERE id = ?", (record.id,))
             return True
+
         return await self._transact(work)
 
     async def reviewed(self, game_id: int) -> dict[int, float] | None:
@@ -491,16 +602,20 @@ class StatsQueries:
         rows = await self._fetch(
             "SELECT r.game_id, a.player_id, a.accuracy FROM reviewed_games AS r "
             "LEFT JOIN accuracies AS a ON a.game_id = r.game_id WHERE r.game_id = ?",
-            (game_id,))
+            (game_id,),
+        )
         if not rows:
             return None
         return {int(r[1]): float(r[2]) for r in rows if r[1] is not None}
 
-    async def average_accuracies(self, guild_id: int, player_id: int,
-                                 since: float | None = None) -> dict[str, Accuracy]:
+    async def average_accuracies(
+        self, guild_id: int, player_id: int, since: float | None = None
+    ) -> dict[str, Accuracy]:
         """A person's average accuracy per variant on ``guild_id`` (games with hints left
         out; ``since``: of the games finished then or later), with the games averaged."""
-        sql = ("SELECT variant, AVG(accuracy), COUNT(*) FROM accuracies WHERE guild_id = ? "
-               "AND player_id = ? AND hints = 0 AND finished_at >= ? GROUP BY variant")
+        sql = (
+            "SELECT variant, AVG(accuracy), COUNT(*) FROM accuracies WHERE guild_id = ? "
+            "AND player_id = ? AND hints = 0 AND finished_at >= ? GROUP BY variant"
+        )
         rows = await self._fetch(sql, (guild_id, player_id, -1.0 if since is None else since))
         return {str(r[0]): Accuracy(float(r[1]), int(r[2])) for r in rows}

@@ -90,8 +90,9 @@ def engine_for(target: str | Path, *, busy_timeout: float = 5.0) -> Engine:
     return SqliteEngine(target, busy_timeout=busy_timeout)
 
 
-async def open_store(target: str | Path, *, clock: Clock = time.time,
-                     busy_timeout: float = 5.0) -> Store:
+async def open_store(
+    target: str | Path, *, clock: Clock = time.time, busy_timeout: float = 5.0
+) -> Store:
     """The store of ``target`` (a SQLite file, created if missing, or a PostgreSQL URL),
     connected and migrated."""
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
@@ -271,8 +272,9 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
                  players_json, LOBBY, now, now, turn_time, expires),
             ).fetchall()  # fmt: skip
             if not created:
-                busy = conn.execute(f"SELECT id FROM games WHERE channel_id = ? AND {ACTIVE_SQL}",
-                                    (channel_id,)).fetchone()
+                busy = conn.execute(
+                    f"SELECT id FROM games WHERE channel_id = ? AND {ACTIVE_SQL}", (channel_id,)
+                ).fetchone()
                 raise ChannelBusy(channel_id, None if busy is None else busy[0])
             return existing_game(conn, int(created[0][0]))
 
@@ -280,13 +282,22 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         log.info("game %d created in channel %d (%s)", record.id, channel_id, variant)
         return record
 
-    async def _set(self, game_id: int, expected_version: int, allowed: tuple[str, ...],
-                   changes: dict[str, Any], events: Sequence[EventRow] = (),
-                   ends: bool = False) -> GameRecord:
+    async def _set(
+        self,
+        game_id: int,
+        expected_version: int,
+        allowed: tuple[str, ...],
+        changes: dict[str, Any],
+        events: Sequence[EventRow] = (),
+        ends: bool = False,
+    ) -> GameRecord:
         """Compare-and-set ``changes`` (and append ``events``), one round trip; ``ends``
         also stamps ``finished_at`` and clears ``next_due``."""
-        return await self._transact(lambda conn: set_columns(
-            conn, game_id, expected_version, allowed, changes, events, ends, self._clock()))
+        return await self._transact(
+            lambda conn: set_columns(
+                conn, game_id, expected_version, allowed, changes, events, ends, self._clock()
+            )
+        )
 
     async def update_lobby(
         self, game_id: int, expected_version: int, players: Sequence[int]
@@ -296,8 +307,12 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         return await self._set(game_id, expected_version, (LOBBY,), {"players": players_json})
 
     async def start_game(
-        self, game_id: int, expected_version: int, state: dict[str, Any],
-        timing: Timing | None = None, events: Sequence[EventRow] = (),
+        self,
+        game_id: int,
+        expected_version: int,
+        state: dict[str, Any],
+        timing: Timing | None = None,
+        events: Sequence[EventRow] = (),
     ) -> GameRecord:
         """Move a lobby to ``running`` with its initial ``state`` (compare-and-set)."""
         changes = {"state": dump_json(state), "status": RUNNING, **timing_columns(timing)}
@@ -316,8 +331,9 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         results: GameResults | None = None,
     ) -> GameRecord:
         """One player's move: :meth:`record_moves` with a single entry."""
-        return await self.record_moves(game_id, expected_version, [(player_id, move, "player")],
-                                       state, status, results)
+        return await self.record_moves(
+            game_id, expected_version, [(player_id, move, "player")], state, status, results
+        )
 
     async def record_moves(
         self,
@@ -346,13 +362,21 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         change = GameChange(moves, state, status, results, timing, presence, events)
         return await self.record_change(game_id, expected_version, change)
 
-    async def record_change(self, game_id: int, expected_version: int,
-                            change: GameChange) -> GameRecord:
+    async def record_change(
+        self, game_id: int, expected_version: int, change: GameChange
+    ) -> GameRecord:
         """:meth:`record_moves` taking a :class:`GameChange`: one transaction, one round trip."""
         check_change(change)
         record = await self._transact(
-            lambda conn: store_change(conn, self._existing(conn, game_id), expected_version,
-                                       change, self._clock(), self._records))
+            lambda conn: store_change(
+                conn,
+                self._existing(conn, game_id),
+                expected_version,
+                change,
+                self._clock(),
+                self._records,
+            )
+        )
         log_change(record, change)
         return record
 
@@ -369,13 +393,15 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         Raises :class:`GameNotFound`, or :class:`WrongStatus` unless the game is running
         when there is something to store.
         """
+
         def work(conn: Connection) -> tuple[GameRecord, T, GameChange | None]:
             record = self._existing(conn, game_id, lock=True)  # decide on the latest state
             change, value = decide(record)
             if change is not None:
                 check_change(change)
-                record = store_change(conn, record, record.version, change, self._clock(),
-                                       self._records)
+                record = store_change(
+                    conn, record, record.version, change, self._clock(), self._records
+                )
             return record, value, change
 
         record, value, change = await self._transact(work)
@@ -387,41 +413,52 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         """Replace the decision clock alone (a reminder went out), compare-and-set."""
         return await self._set(game_id, expected_version, (RUNNING,), timing_columns(timing))
 
-    async def due_games(self, now: float, limit: int = 50,
-                        shards: Shards | None = None) -> list[GameRecord]:
+    async def due_games(
+        self, now: float, limit: int = 50, shards: Shards | None = None
+    ) -> list[GameRecord]:
         """Lobbies and running games with something due at ``now``, most overdue first;
         with ``shards``, only those of guilds on these shards."""
         where, params = shard_filter(shards)
-        sql = (f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') "
-               f"AND next_due <= ?{where} ORDER BY next_due, id LIMIT ?")
+        sql = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') "
+            f"AND next_due <= ?{where} ORDER BY next_due, id LIMIT ?"
+        )
         rows = await self._fetch(sql, (now, *params, limit))
         return [game_from_row(row) for row in rows]
 
     async def running_games(self, guild_id: int) -> list[GameRecord]:
         """The running games of one server, oldest first."""
-        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'running' " \
-              "ORDER BY id"
+        sql = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'running' "
+            "ORDER BY id"
+        )
         rows = await self._fetch(sql, (guild_id,))
         return [game_from_row(row) for row in rows]
 
     async def guild_turn_time(self, guild_id: int) -> int | None:
         """The server's default turn time in seconds, if one was set."""
-        row = await self._fetch_one("SELECT turn_time FROM guild_settings WHERE guild_id = ?",
-                                  (guild_id,))
+        row = await self._fetch_one(
+            "SELECT turn_time FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
         return None if row is None or row[0] is None else int(row[0])
 
     async def set_guild_turn_time(self, guild_id: int, seconds: int) -> None:
         check_int("guild_id", guild_id)
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET turn_time = excluded.turn_time",
-            (guild_id, seconds)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET turn_time = excluded.turn_time",
+                (guild_id, seconds),
+            )
+        )
 
-    async def abandon(self, game_id: int, expected_version: int,
-                      events: Sequence[EventRow] = ()) -> GameRecord:
+    async def abandon(
+        self, game_id: int, expected_version: int, events: Sequence[EventRow] = ()
+    ) -> GameRecord:
         """Mark a lobby or running game ``abandoned`` (sets ``finished_at``); frees the channel."""
-        record = await self._set(game_id, expected_version, ACTIVE_STATUSES,
-                                 {"status": ABANDONED}, events, ends=True)
+        record = await self._set(
+            game_id, expected_version, ACTIVE_STATUSES, {"status": ABANDONED}, events, ends=True
+        )
         log.info("game %d abandoned", game_id)
         return record
 
@@ -436,12 +473,15 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
         key = (guild_id, user_id)
         if self._names.get(key) == name:
             return
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) "
-            "DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at "
-            "WHERE player_names.name <> excluded.name",
-            (guild_id, user_id, name, self._clock())))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO player_names (guild_id, user_id, name, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) "
+                "DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at "
+                "WHERE player_names.name <> excluded.name",
+                (guild_id, user_id, name, self._clock()),
+            )
+        )
         self._keep_name(key, name)
 
     def _keep_name(self, key: tuple[int, int], name: str) -> None:
@@ -471,50 +511,67 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
             sql = "UPDATE games SET message_id = ? WHERE id = ?"
             if conn.execute(sql, (message_id, game_id)).rowcount != 1:
                 raise GameNotFound(game_id)
+
         await self._transact(work)
 
     # -- the channel's side ---------------------------------------------------------
 
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
         """The stored events of ``game_id`` from ``first_turn`` on, in order."""
-        sql = ("SELECT seq, turn, kind, player, data FROM game_events "
-               "WHERE game_id = ? AND turn >= ? ORDER BY seq")
+        sql = (
+            "SELECT seq, turn, kind, player, data FROM game_events "
+            "WHERE game_id = ? AND turn >= ? ORDER BY seq"
+        )
         rows = await self._fetch(sql, (game_id, first_turn))
-        return [StoredEvent(seq, turn, kind, player, load_json(data))
-                for seq, turn, kind, player, data in rows]
+        return [
+            StoredEvent(seq, turn, kind, player, load_json(data))
+            for seq, turn, kind, player, data in rows
+        ]
 
-    async def lagging_games(self, limit: int = 50,
-                            shards: Shards | None = None) -> list[int]:
+    async def lagging_games(self, limit: int = 50, shards: Shards | None = None) -> list[int]:
         """Games whose channel shows an older version than the store holds: the one
         behind longest first (``behind_since``), then those never found behind, each
         group by id; with ``shards``, only those of guilds on these shards."""
         where, params = shard_filter(shards)
-        sql = ("SELECT id FROM games WHERE shown_version < version AND status != 'lobby'"
-               f"{where} ORDER BY behind_since IS NULL, behind_since, id LIMIT ?")
+        sql = (
+            "SELECT id FROM games WHERE shown_version < version AND status != 'lobby'"
+            f"{where} ORDER BY behind_since IS NULL, behind_since, id LIMIT ?"
+        )
         rows = await self._fetch(sql, (*params, limit))
         return [int(row[0]) for row in rows]
 
     async def mark_behind(self, game_id: int, since: float) -> None:
         """The channel of ``game_id`` could not be updated at ``since``: remembered as
         its ``behind_since`` unless an earlier time is, and only while it lags."""
-        await self._transact(lambda conn: conn.execute(
-            "UPDATE games SET behind_since = ? WHERE id = ? AND behind_since IS NULL "
-            "AND shown_version < version", (since, game_id)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "UPDATE games SET behind_since = ? WHERE id = ? AND behind_since IS NULL "
+                "AND shown_version < version",
+                (since, game_id),
+            )
+        )
 
-    async def mark_left_behind(self, before: float, since: float,
-                               shards: Shards | None = None) -> int:
+    async def mark_left_behind(
+        self, before: float, since: float, shards: Shards | None = None
+    ) -> int:
         """The games whose channel lags a change made before ``before`` (a process's
         start: the one before it stopped without showing the change) could not be
         updated: their ``behind_since`` is ``since`` unless set (with ``shards``: of
         guilds on these shards only). How many."""
         where, params = shard_filter(shards)
-        return await self._transact(lambda conn: conn.execute(
-            "UPDATE games SET behind_since = ? WHERE shown_version < version "
-            f"AND status != 'lobby' AND behind_since IS NULL AND updated_at < ?{where}",
-            (since, before, *params)).rowcount)
+        return await self._transact(
+            lambda conn: (
+                conn.execute(
+                    "UPDATE games SET behind_since = ? WHERE shown_version < version "
+                    f"AND status != 'lobby' AND behind_since IS NULL AND updated_at < ?{where}",
+                    (since, before, *params),
+                ).rowcount
+            )
+        )
 
-    async def set_shown(self, game_id: int, version: int, message_id: int | None,
-                        shown: dict[str, Any]) -> None:
+    async def set_shown(
+        self, game_id: int, version: int, message_id: int | None, shown: dict[str, Any]
+    ) -> None:
         """Remember that the channel now shows ``version`` (never moves backwards);
         shown up to the stored version, it is no longer behind (``behind_since``). Under
         the game's lock (:meth:`game_lock`), stored only while the lock is still held
@@ -529,27 +586,35 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
             "UPDATE games SET shown_version = CASE WHEN shown_version < ? THEN ? "
             "ELSE shown_version END, behind_since = CASE WHEN ? >= version THEN NULL "
             "ELSE behind_since END, message_id = ?, shown = ? WHERE id = ?",
-            (version, version, version, message_id, dump_json(shown), game_id))
+            (version, version, version, message_id, dump_json(shown), game_id),
+        )
 
     # -- the server's language (issue 14) ------------------------------------------
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages, if it chose one."""
-        row = await self._fetch_one("SELECT language FROM guild_settings WHERE guild_id = ?",
-                                  (guild_id,))
+        row = await self._fetch_one(
+            "SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
         return None if row is None else row[0]
 
     async def set_guild_language(self, guild_id: int, language: str) -> None:
         check_int("guild_id", guild_id)
-        await self._transact(lambda conn: conn.execute(
-            "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
-            (guild_id, language)))
+        await self._transact(
+            lambda conn: conn.execute(
+                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+                (guild_id, language),
+            )
+        )
 
     # -- lobby options (issue 16) ----------------------------------------------------
 
     async def update_lobby_seats(
-        self, game_id: int, expected_version: int, players: Sequence[int],
+        self,
+        game_id: int,
+        expected_version: int,
+        players: Sequence[int],
         options: dict[str, Any],
     ) -> GameRecord:
         """Replace a lobby's players and options together (a computer seat and its

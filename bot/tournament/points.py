@@ -32,9 +32,17 @@ from bot.rules import Standing
 
 UNIT = 60  # a share is a mean of at most MOST_SEATS places: a whole number of sixtieths
 MOST_SEATS = 6
-FRACTIONS = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔",
-             Fraction(1, 4): "¼", Fraction(3, 4): "¾", Fraction(1, 5): "⅕",
-             Fraction(2, 5): "⅖", Fraction(3, 5): "⅗", Fraction(4, 5): "⅘"}
+FRACTIONS = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+    Fraction(1, 5): "⅕",
+    Fraction(2, 5): "⅖",
+    Fraction(3, 5): "⅗",
+    Fraction(4, 5): "⅘",
+}
 
 
 @dataclass(frozen=True)
@@ -58,14 +66,32 @@ class TableResult:
     seats: tuple[SeatResult, ...]
 
     @classmethod
-    def of(cls, round: int, table: int, ranking: Sequence[Standing],
-           computers: Collection[int] = (), away: Collection[int] = (),
-           timeouts: Mapping[int, int] | None = None) -> TableResult:
+    def of(
+        cls,
+        round: int,
+        table: int,
+        ranking: Sequence[Standing],
+        computers: Collection[int] = (),
+        away: Collection[int] = (),
+        timeouts: Mapping[int, int] | None = None,
+    ) -> TableResult:
         """The result of a finished game from its ranking (:meth:`bot.rules.Game.ranking`)."""
         timeouts = timeouts or {}
-        return cls(round, table, tuple(
-            SeatResult(s.player, s.total, s.rank, s.player in computers, s.player in away,
-                       timeouts.get(s.player, 0)) for s in ranking))
+        return cls(
+            round,
+            table,
+            tuple(
+                SeatResult(
+                    s.player,
+                    s.total,
+                    s.rank,
+                    s.player in computers,
+                    s.player in away,
+                    timeouts.get(s.player, 0),
+                )
+                for s in ranking
+            ),
+        )
 
     @property
     def people(self) -> tuple[SeatResult, ...]:
@@ -86,7 +112,7 @@ def sixtieths(ranks: Sequence[int], place_points: Sequence[int]) -> list[int]:
         raise ValueError(f"ranks {sorted(ranks)} are not a ranking (1, 1, 3, ...)")
     found = {}
     for rank, count in tied.items():
-        span = place_points[rank - 1:rank - 1 + count + missing]
+        span = place_points[rank - 1 : rank - 1 + count + missing]
         found[rank] = sum(span) * (UNIT // len(span))
     return [found[rank] for rank in ranks]
 
@@ -116,8 +142,9 @@ def table_points(result: TableResult, place_points: Sequence[int]) -> dict[int, 
 def table_parts(result: TableResult, place_points: Sequence[int]) -> dict[int, int]:
     """:func:`table_points` in :data:`UNIT` parts of a point."""
     parts = sixtieths([seat.rank for seat in result.seats], place_points)
-    return {seat.player: n for seat, n in zip(result.seats, parts, strict=True)
-            if not seat.computer}
+    return {
+        seat.player: n for seat, n in zip(result.seats, parts, strict=True) if not seat.computer
+    }
 
 
 def points_text(value: Fraction, whole: Callable[[int], str] = str) -> str:

@@ -18,9 +18,14 @@ from .settings import Settings
 from .standings import Entrant, standings
 
 
-def next_round(settings: Settings, entrants: Sequence[Entrant], rounds: Sequence[Round],
-               results: Iterable[TableResult], seed: int,
-               ratings: Mapping[int, float] | None = None) -> Round:
+def next_round(
+    settings: Settings,
+    entrants: Sequence[Entrant],
+    rounds: Sequence[Round],
+    results: Iterable[TableResult],
+    seed: int,
+    ratings: Mapping[int, float] | None = None,
+) -> Round:
     """Round ``len(rounds) + 1`` (ValueError past the last) for the entrants who have not
     withdrawn. ``ratings``: the players' ratings on the server (higher is better; none: a
     random first round)."""

@@ -123,9 +123,11 @@ def seeded(seed: int, round: int, player: int) -> int:
 def first_order(players: Iterable[int], ratings: Mapping[int, float], seed: int) -> list[int]:
     """Round one's order: rated players by rating, best first, then the unrated; equal
     ratings, and the unrated, in a seeded random order."""
+
     def key(player: int) -> tuple[bool, float, int]:
         rating = ratings.get(player)
         return (rating is None, -(rating or 0.0), seeded(seed, 1, player))
+
     return sorted(players, key=key)
 
 
@@ -141,26 +143,37 @@ def met_before(rounds: Iterable[Round]) -> dict[int, set[int]]:
 
 def repeats(groups: Iterable[Sequence[int]], met: Met) -> int:
     """How many pairs sitting together have met before."""
-    return sum(1 for group in groups for k, a in enumerate(group) for b in group[k + 1:]
-               if b in met.get(a, ()))
+    return sum(
+        1
+        for group in groups
+        for k, a in enumerate(group)
+        for b in group[k + 1 :]
+        if b in met.get(a, ())
+    )
 
 
-def seat(order: Sequence[int], settings: Settings, number: int, met: Met | None = None,
-         byes_had: Mapping[int, int] | None = None) -> Round:
+def seat(
+    order: Sequence[int],
+    settings: Settings,
+    number: int,
+    met: Met | None = None,
+    byes_had: Mapping[int, int] | None = None,
+) -> Round:
     """Round ``number`` for the players of ``order`` (best first): byes, then tables
     (see the module's docstring); ``met``: whom each has met (:func:`met_before`),
     ``byes_had``: how many byes each has had."""
     plan = split(len(order), settings)
     byes_had = byes_had or {}
     place = {player: k for k, player in enumerate(order)}
-    out = set(sorted(order, key=lambda p: (byes_had.get(p, 0), -place[p]))[:plan.byes])
+    out = set(sorted(order, key=lambda p: (byes_had.get(p, 0), -place[p]))[: plan.byes])
     byes = [p for p in order if p in out]
     playing = [p for p in order if p not in out]
     met = met or {}
     groups = group(playing, plan.people, met if settings.avoid_repeats else {})
-    tables = tuple(Table(k + 1, tuple(people), computers)
-                   for k, (people, computers) in enumerate(zip(groups, plan.computers,
-                                                               strict=True)))
+    tables = tuple(
+        Table(k + 1, tuple(people), computers)
+        for k, (people, computers) in enumerate(zip(groups, plan.computers, strict=True))
+    )
     return Round(number, tables, tuple(byes), repeats(groups, met))
 
 
@@ -201,8 +214,9 @@ class Search:
     repeats stay within ``allowed``, the next one when the players after them find no
     seat; empty tables of one size are alike, so only the first of them is tried."""
 
-    def __init__(self, players: Sequence[int], sizes: Sequence[int], met: Met, allowed: int,
-                 work: Work) -> None:
+    def __init__(
+        self, players: Sequence[int], sizes: Sequence[int], met: Met, allowed: int, work: Work
+    ) -> None:
         self.players = players
         self.sizes = sizes
         self.met = met
@@ -281,9 +295,15 @@ def fewer_repeats(tables: list[list[int]], met: Met, work: Work) -> list[list[in
     out: a player who meets someone again changes places with the player of the nearest
     table for whom the swap lowers them most (so players move as little as they can)."""
     while work.spend(sum(map(len, tables))):
-        swap = next((found for i, table in enumerate(tables) for a in table
-                     if again(a, table, met) and (found := best_swap(tables, i, a, met, work))),
-                    None)
+        swap = next(
+            (
+                found
+                for i, table in enumerate(tables)
+                for a in table
+                if again(a, table, met) and (found := best_swap(tables, i, a, met, work))
+            ),
+            None,
+        )
         if swap is None:
             break
         i, a, j, b = swap
@@ -292,8 +312,9 @@ def fewer_repeats(tables: list[list[int]], met: Met, work: Work) -> list[list[in
     return tables
 
 
-def best_swap(tables: list[list[int]], i: int, a: int, met: Met,
-              work: Work) -> tuple[int, int, int, int] | None:
+def best_swap(
+    tables: list[list[int]], i: int, a: int, met: Met, work: Work
+) -> tuple[int, int, int, int] | None:
     """The swap of ``a`` (at table ``i``) with a player of the nearest table where one
     lowers the repeats, the one that lowers them most there."""
     for j in sorted(range(len(tables)), key=lambda j: (abs(j - i), j)):
@@ -301,9 +322,17 @@ def best_swap(tables: list[list[int]], i: int, a: int, met: Met,
             continue
         if not work.spend(len(tables[j]) * (len(tables[i]) + len(tables[j]))):
             return None
-        gains = [(again(a, tables[i], met) + again(b, tables[j], met)
-                  - again(a, tables[j], met, b) - again(b, tables[i], met, a), -k, b)
-                 for k, b in enumerate(tables[j])]
+        gains = [
+            (
+                again(a, tables[i], met)
+                + again(b, tables[j], met)
+                - again(a, tables[j], met, b)
+                - again(b, tables[i], met, a),
+                -k,
+                b,
+            )
+            for k, b in enumerate(tables[j])
+        ]
         gain, _, b = max(gains)
         if gain > 0:
             return i, a, j, b

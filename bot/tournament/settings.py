@@ -38,8 +38,7 @@ class Refusal(ValueError):
         self.values = values
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Refusal) and (self.key, self.values)
-                == (other.key, other.values))
+        return isinstance(other, Refusal) and (self.key, self.values) == (other.key, other.values)
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -107,8 +106,9 @@ class Settings:
 def table_sizes(variant: str) -> range:
     """The table sizes ``variant`` can be played at in a tournament."""
     cls = VARIANTS[variant]
-    return range(max(TABLE_SIZES.start, cls.min_players),
-                 min(TABLE_SIZES.stop - 1, cls.max_players) + 1)
+    return range(
+        max(TABLE_SIZES.start, cls.min_players), min(TABLE_SIZES.stop - 1, cls.max_players) + 1
+    )
 
 
 def validate(settings: Settings, now: int) -> None:
@@ -118,14 +118,19 @@ def validate(settings: Settings, now: int) -> None:
     if not name or len(name) > MAX_NAME or "\n" in name:
         raise Refusal("tournament.error.name", most=MAX_NAME)
     if settings.variant not in VARIANTS:
-        raise Refusal("tournament.error.variant", variant=settings.variant,
-                      known=", ".join(VARIANTS))
+        raise Refusal(
+            "tournament.error.variant", variant=settings.variant, known=", ".join(VARIANTS)
+        )
     if not 1 <= settings.rounds <= MAX_ROUNDS:
         raise Refusal("tournament.error.rounds", most=MAX_ROUNDS)
     sizes = table_sizes(settings.variant)
     if settings.table_size not in sizes:
-        raise Refusal("tournament.error.table_size", variant=settings.variant,
-                      least=sizes.start, most=sizes.stop - 1)
+        raise Refusal(
+            "tournament.error.table_size",
+            variant=settings.variant,
+            least=sizes.start,
+            most=sizes.stop - 1,
+        )
     if not 2 <= settings.smallest <= settings.table_size:
         raise Refusal("tournament.error.smallest_table", most=settings.table_size)
     if settings.points:
@@ -160,8 +165,11 @@ def check_start(settings: Settings, now: int) -> None:
         if settings.deadline is None:
             raise Refusal("tournament.error.check_in_manual")
         if not CHECK_IN[0] <= settings.check_in <= CHECK_IN[1]:
-            raise Refusal("tournament.error.check_in_range", least=CHECK_IN[0] // MINUTE,
-                          most=CHECK_IN[1] // HOUR)
+            raise Refusal(
+                "tournament.error.check_in_range",
+                least=CHECK_IN[0] // MINUTE,
+                most=CHECK_IN[1] // HOUR,
+            )
 
 
 def parse_points(text: str, size: int) -> tuple[int, ...]:
@@ -170,9 +178,11 @@ def parse_points(text: str, size: int) -> tuple[int, ...]:
     only, whole numbers, separated by commas, spaces, semicolons or slashes."""
     cleaned = text.strip()
     parts = [p for p in SEPARATORS.split(cleaned) if p]
-    if (len(cleaned) > POINTS_TEXT or not parts
-            or not all(p.removeprefix("+").isascii() and p.removeprefix("+").isdigit()
-                       for p in parts)):
+    if (
+        len(cleaned) > POINTS_TEXT
+        or not parts
+        or not all(p.removeprefix("+").isascii() and p.removeprefix("+").isdigit() for p in parts)
+    ):
         raise Refusal("tournament.error.points_read", size=size)
     points = tuple(int(p.removeprefix("+")) for p in parts)
     check_points(points, size)

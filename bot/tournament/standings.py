@@ -73,14 +73,27 @@ class Tally:
         return (-self.points, -self.opponents, -self.score)
 
     def standing(self, player: int, place: int, withdrawn_after: int | None) -> Standing:
-        return Standing(player, place, as_points(self.points), as_points(self.opponents),
-                        self.score, tuple(None if n is None else as_points(n)
-                                          for n in self.rounds),
-                        self.games, self.byes, self.away, self.timeouts, withdrawn_after)
+        return Standing(
+            player,
+            place,
+            as_points(self.points),
+            as_points(self.opponents),
+            self.score,
+            tuple(None if n is None else as_points(n) for n in self.rounds),
+            self.games,
+            self.byes,
+            self.away,
+            self.timeouts,
+            withdrawn_after,
+        )
 
 
-def standings(settings: Settings, entrants: Sequence[Entrant], rounds: Sequence[Round],
-              results: Iterable[TableResult]) -> list[Standing]:
+def standings(
+    settings: Settings,
+    entrants: Sequence[Entrant],
+    rounds: Sequence[Round],
+    results: Iterable[TableResult],
+) -> list[Standing]:
     """Every entrant, best first (see the module's docstring). ``rounds``: the rounds
     seated, round 1 first; ``results``: the finished tables."""
     tallies = tally(settings, entrants, rounds, checked(results, rounds))
@@ -94,8 +107,12 @@ def standings(settings: Settings, entrants: Sequence[Entrant], rounds: Sequence[
     return lines
 
 
-def tally(settings: Settings, entrants: Sequence[Entrant], rounds: Sequence[Round],
-          finished: Sequence[TableResult]) -> dict[int, Tally]:
+def tally(
+    settings: Settings,
+    entrants: Sequence[Entrant],
+    rounds: Sequence[Round],
+    finished: Sequence[TableResult],
+) -> dict[int, Tally]:
     """Each entrant's figures: byes and tables round by round, then opponents' points."""
     tallies = {e.player: Tally([None] * len(rounds)) for e in entrants}
     skipped = sixtieths([1], settings.place_points)[0]
@@ -135,8 +152,10 @@ def checked(results: Iterable[TableResult], rounds: Sequence[Round]) -> list[Tab
         table = tables[result.table - 1]
         people = sorted(seat.player for seat in result.people)
         if people != sorted(table.players) or len(result.seats) != table.seats:
-            raise ValueError(f"round {result.round} table {result.table} seated "
-                             f"{sorted(table.players)} (+{table.computers}), not {people}")
+            raise ValueError(
+                f"round {result.round} table {result.table} seated "
+                f"{sorted(table.players)} (+{table.computers}), not {people}"
+            )
         if (result.round, result.table) in found:
             raise ValueError(f"round {result.round} table {result.table}: a second result")
         found[result.round, result.table] = result

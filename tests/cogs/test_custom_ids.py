@@ -25,8 +25,14 @@ from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed, claimed
 from bot.messages import t
 from bot.rules import Move
 
-MOVES = [Move("pass"), Move("cross", "red", 7), Move("lucky", "green", 16),
-         Move("roll", dice=("white", "red")), Move("place", "orange", 3), Move("pawn", "blue", 5)]
+MOVES = [
+    Move("pass"),
+    Move("cross", "red", 7),
+    Move("lucky", "green", 16),
+    Move("roll", dice=("white", "red")),
+    Move("place", "orange", 3),
+    Move("pawn", "blue", 5),
+]
 
 
 @pytest.mark.parametrize("move", MOVES)
@@ -34,18 +40,42 @@ def test_moves_survive_the_round_trip(move: Move) -> None:
     assert decode_move(encode_move(move)) == move
 
 
-@pytest.mark.parametrize("text", [
-    "cross.red.x", "cross.red.-5", "cross.red.07", "cross.red.", "cross..red", ".red.5",
-    "cross.red.5.", "cross.red.5.white+", "CROSS", "cross.red.1234", "cross.red.5.a.b", "",
-    "cross.red.٣"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cross.red.x",
+        "cross.red.-5",
+        "cross.red.07",
+        "cross.red.",
+        "cross..red",
+        ".red.5",
+        "cross.red.5.",
+        "cross.red.5.white+",
+        "CROSS",
+        "cross.red.1234",
+        "cross.red.5.a.b",
+        "",
+        "cross.red.٣",
+    ],
+)
 def test_moves_the_bot_never_writes_are_malformed(text: str) -> None:
     with pytest.raises(Malformed):
         decode_move(text)
 
 
-@pytest.mark.parametrize(("text", "ok"), [
-    ("0", True), ("9223372036854775807", True), ("9223372036854775808", False),
-    ("1" * 40, False), ("٣", False), ("-1", False), ("", False), ("1e3", False)])
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("0", True),
+        ("9223372036854775807", True),
+        ("9223372036854775808", False),
+        ("1" * 40, False),
+        ("٣", False),
+        ("-1", False),
+        ("", False),
+        ("1e3", False),
+    ],
+)
 def test_identifiers_fit_sqlite(text: str, ok: bool) -> None:
     if ok:
         assert identifier(text) == int(text)
@@ -75,6 +105,7 @@ class FakeTable:
 
         async def handler(interaction: object, *args: object) -> None:
             self.calls.append((name, *args))
+
         return handler
 
 
@@ -98,12 +129,14 @@ def message_item(custom_id: str, options: list[str] | None = None) -> discord.ui
     """The component as discord.py rebuilds it from the clicked message."""
     if options is None:
         return discord.ui.Button(label="x", custom_id=custom_id)
-    return discord.ui.Select(custom_id=custom_id,
-                             options=[discord.SelectOption(label=v, value=v) for v in options])
+    return discord.ui.Select(
+        custom_id=custom_id, options=[discord.SelectOption(label=v, value=v) for v in options]
+    )
 
 
-async def click(custom_id: str, values: list[str] | None = None,
-                options: list[str] | None = None) -> FakeInteraction:
+async def click(
+    custom_id: str, values: list[str] | None = None, options: list[str] | None = None
+) -> FakeInteraction:
     """Dispatch as discord.py does: every template that fully matches gets the click."""
     interaction = FakeInteraction(custom_id, values)
     item = message_item(custom_id, options)
@@ -118,31 +151,52 @@ async def click(custom_id: str, values: list[str] | None = None,
 REFUSAL = (t("error.bad_button"), True)
 
 
-@pytest.mark.parametrize("custom_id", [
-    "qx:", "qx:1", "qx:1:2", "qx:1:2:3:4:5:6", "qx:x:lobby:join", "qx:1:lobby:dance",
-    "qx:1:2:bogus", "qx:1:2:action1:cross.red.x", "qx:1:2:action1:cross.red.-5",
-    "qx:1:2:action1:cross..red", "qx:1:2:ACTION1:cross.red.5", "qx:1:2:action1:",
-    f"qx:{'1' * 40}:lobby:join", f"qx:{'9' * 19}:1:sheet", "qx:1:99999999999999999999:pass",
-    f"qx:1:2:action1:{'cross.red.5' * 20}", "qx:٣:1:sheet", "qx:1:2:place:pick-",
-    "qx:1:2:place:pick-red-blue", "qx:1:final:x",
-])
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "qx:",
+        "qx:1",
+        "qx:1:2",
+        "qx:1:2:3:4:5:6",
+        "qx:x:lobby:join",
+        "qx:1:lobby:dance",
+        "qx:1:2:bogus",
+        "qx:1:2:action1:cross.red.x",
+        "qx:1:2:action1:cross.red.-5",
+        "qx:1:2:action1:cross..red",
+        "qx:1:2:ACTION1:cross.red.5",
+        "qx:1:2:action1:",
+        f"qx:{'1' * 40}:lobby:join",
+        f"qx:{'9' * 19}:1:sheet",
+        "qx:1:99999999999999999999:pass",
+        f"qx:1:2:action1:{'cross.red.5' * 20}",
+        "qx:٣:1:sheet",
+        "qx:1:2:place:pick-",
+        "qx:1:2:place:pick-red-blue",
+        "qx:1:final:x",
+    ],
+)
 async def test_malformed_ids_get_one_polite_private_answer(custom_id: str) -> None:
     interaction = await click(custom_id)
     assert interaction.response.sent == [REFUSAL]
     assert interaction.calls == []
 
 
-@pytest.mark.parametrize(("custom_id", "call"), [
-    ("qx:7:lobby:join", ("on_lobby", 7, "join")),
-    ("qx:7:3:sheet", ("on_open_sheet", 7, 3)),
-    ("qx:7:3:pass", ("on_public_pass", 7, 3)),
-    ("qx:7:3:action1:cross.red.5", ("on_move", 7, 3, "action1", Move("cross", "red", 5))),
-    # well-formed but stale or unknown: the service refuses it (tested there), not this layer
-    ("qx:7:3:zzz:cross.red.5", ("on_move", 7, 3, "zzz", Move("cross", "red", 5))),
-    ("qx:7:3:action1:foo", ("on_move", 7, 3, "action1", Move("foo"))),
-])
-async def test_well_formed_ids_reach_exactly_one_handler(custom_id: str,
-                                                         call: tuple[Any, ...]) -> None:
+@pytest.mark.parametrize(
+    ("custom_id", "call"),
+    [
+        ("qx:7:lobby:join", ("on_lobby", 7, "join")),
+        ("qx:7:3:sheet", ("on_open_sheet", 7, 3)),
+        ("qx:7:3:pass", ("on_public_pass", 7, 3)),
+        ("qx:7:3:action1:cross.red.5", ("on_move", 7, 3, "action1", Move("cross", "red", 5))),
+        # well-formed but stale or unknown: the service refuses it (tested there), not this layer
+        ("qx:7:3:zzz:cross.red.5", ("on_move", 7, 3, "zzz", Move("cross", "red", 5))),
+        ("qx:7:3:action1:foo", ("on_move", 7, 3, "action1", Move("foo"))),
+    ],
+)
+async def test_well_formed_ids_reach_exactly_one_handler(
+    custom_id: str, call: tuple[Any, ...]
+) -> None:
     interaction = await click(custom_id)
     assert interaction.calls == [call]
     assert interaction.response.sent == []
@@ -153,38 +207,48 @@ async def test_the_history_buttons_are_left_to_their_own_item() -> None:
     item = message_item("qx:12:final")
     match = re.fullmatch(".*", "qx:12:final")
     assert match is not None
-    silent = await Unclaimed.from_custom_id(
-        FakeInteraction("qx:12:final"), item, match)  # type: ignore[arg-type]
+    silent = await Unclaimed.from_custom_id(FakeInteraction("qx:12:final"), item, match)  # type: ignore[arg-type]
     assert not silent.answer
 
 
-@pytest.mark.parametrize(("values", "options"), [
-    (["place.red.3.x"], ["place.red.3"]),      # not among the options
-    (["place.red.4"], ["place.red.3"]),
-    ([], ["place.red.3"]),
-    (["place.red.3", "place.red.3"], ["place.red.3"]),
-    (["place.red.03"], ["place.red.03"]),       # among the options, yet not a move
-])
-async def test_select_values_must_be_options_and_moves(values: list[str],
-                                                       options: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("values", "options"),
+    [
+        (["place.red.3.x"], ["place.red.3"]),  # not among the options
+        (["place.red.4"], ["place.red.3"]),
+        ([], ["place.red.3"]),
+        (["place.red.3", "place.red.3"], ["place.red.3"]),
+        (["place.red.03"], ["place.red.03"]),  # among the options, yet not a move
+    ],
+)
+async def test_select_values_must_be_options_and_moves(
+    values: list[str], options: list[str]
+) -> None:
     interaction = await click("qx:7:3:place:pick-red", values, options)
     assert interaction.response.sent == [REFUSAL]
     assert interaction.calls == []
 
 
 async def test_a_chosen_option_is_played() -> None:
-    interaction = await click("qx:7:3:place:pick-red", ["place.red.3"],
-                              ["place.red.3", "place.red.4"])
+    interaction = await click(
+        "qx:7:3:place:pick-red", ["place.red.3"], ["place.red.3", "place.red.4"]
+    )
     assert interaction.calls == [("on_move", 7, 3, "place", Move("place", "red", 3))]
 
 
 def test_templates_still_read_what_the_bot_writes() -> None:
-    written = [LobbyButton(5, "start"), *(TurnButton(5, 2, a) for a in TURN_ACTIONS),
-               MoveButton(5, 2, "action2", Move("cross", "blue", 12)),
-               FieldSelect(5, 2, "place", "red", options=[("place.red.3", "3")])]
+    written = [
+        LobbyButton(5, "start"),
+        *(TurnButton(5, 2, a) for a in TURN_ACTIONS),
+        MoveButton(5, 2, "action2", Move("cross", "blue", 12)),
+        FieldSelect(5, 2, "place", "red", options=[("place.red.3", "3")]),
+    ]
     for item in written:
-        matching = [cls for cls in DYNAMIC_ITEMS
-                    if cls.__discord_ui_compiled_template__.fullmatch(item.custom_id)]
+        matching = [
+            cls
+            for cls in DYNAMIC_ITEMS
+            if cls.__discord_ui_compiled_template__.fullmatch(item.custom_id)
+        ]
         assert matching == [type(item), Unclaimed]
         assert claimed(item.custom_id)
     assert set(TURN_ACTIONS) == set(TURN_HANDLERS)

@@ -20,25 +20,38 @@ DAY = "2026-12-03"
 
 def result(above: int, below: int, players: int, score: int = 31) -> Result:
     attempt = Attempt(DAY, "classic", 101, 11, 1, 5, score, 0.0)
-    return Result(attempt, score, Standing(above, below, players), [(101, score)], 40, 2,
-                  0.0)
+    return Result(attempt, score, Standing(above, below, players), [(101, score)], 40, 2, 0.0)
 
 
-@pytest.mark.parametrize(("above", "below", "players", "line"), [
-    (0, 0, 1, "🌍 You are the first to finish these dice."),
-    (1, 0, 2, "🌍 **2nd** of the 2 players who finished these dice so far"),
-    (0, 1, 2, "🌍 **1st** of the 2 players who finished these dice so far"),
-    (0, 2, 3, "🌍 **1st** of the 3 players who finished these dice so far"),
-    (1, 0, 3, "🌍 **2nd** of the 3 players who finished these dice so far"),  # two share 1st
-    (2, 7, 10, "🌍 **3rd** of the 10 players who finished these dice so far, better than "
-               "**70%** of them"),
-    (0, 9, 10, "🌍 **1st** of the 10 players who finished these dice so far, better than "
-               "**90%** of them"),
-    (0, 2, 3000, "🌍 **1st** of the 3000 players who finished these dice so far"),  # 0.07%
-    (9, 0, 10, "🌍 **10th** of the 10 players who finished these dice so far"),
-])
-def test_a_standing_reads_as_a_place_and_among_many_a_share(above: int, below: int,
-                                                             players: int, line: str) -> None:
+@pytest.mark.parametrize(
+    ("above", "below", "players", "line"),
+    [
+        (0, 0, 1, "🌍 You are the first to finish these dice."),
+        (1, 0, 2, "🌍 **2nd** of the 2 players who finished these dice so far"),
+        (0, 1, 2, "🌍 **1st** of the 2 players who finished these dice so far"),
+        (0, 2, 3, "🌍 **1st** of the 3 players who finished these dice so far"),
+        (1, 0, 3, "🌍 **2nd** of the 3 players who finished these dice so far"),  # two share 1st
+        (
+            2,
+            7,
+            10,
+            "🌍 **3rd** of the 10 players who finished these dice so far, better than "
+            "**70%** of them",
+        ),
+        (
+            0,
+            9,
+            10,
+            "🌍 **1st** of the 10 players who finished these dice so far, better than "
+            "**90%** of them",
+        ),
+        (0, 2, 3000, "🌍 **1st** of the 3000 players who finished these dice so far"),  # 0.07%
+        (9, 0, 10, "🌍 **10th** of the 10 players who finished these dice so far"),
+    ],
+)
+def test_a_standing_reads_as_a_place_and_among_many_a_share(
+    above: int, below: int, players: int, line: str
+) -> None:
     assert standing_line(result(above, below, players)) == line
 
 

@@ -86,11 +86,13 @@ async def sync(service: GameService, channel: FakeChannel, game_id: int) -> None
     if ending(record, shown):
         wins = {p: await service.wins_on_server(record.guild_id, p) for p in game.players}
     accuracies = await service.store.reviewed(game_id) if review_due(record, shown) else None
-    steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away, wins, best,
-                                accuracies=accuracies))
+    steps, after = plan(
+        Channel(
+            record, game, shown, events, Seats.of(record).away, wins, best, accuracies=accuracies
+        )
+    )
     live = channel.carry_out(steps, after)
-    await service.set_shown(game_id, record.version, live or record.message_id,
-                            after.to_json())
+    await service.set_shown(game_id, record.version, live or record.message_id, after.to_json())
 
 
 async def play(tmp_path: Path, variant: str, seed: int) -> FakeChannel:
@@ -112,8 +114,13 @@ async def play(tmp_path: Path, variant: str, seed: int) -> FakeChannel:
                     await sync(service, channel, record.id)
                     break
                 waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-                await service.act(record.id, waiting[0], game.turn, game.decision().phase,
-                                  rng.choice(game.legal_moves(waiting[0])))
+                await service.act(
+                    record.id,
+                    waiting[0],
+                    game.turn,
+                    game.decision().phase,
+                    rng.choice(game.legal_moves(waiting[0])),
+                )
     finally:
         await store.close()
     return channel
@@ -131,7 +138,8 @@ async def test_a_whole_game_reads_as_its_golden_transcript(tmp_path: Path, varia
 
 @pytest.mark.parametrize("variant", ["classic", "qwinto"])
 async def test_after_the_game_only_the_scoreboard_has_an_image_or_a_button(
-        tmp_path: Path, variant: str) -> None:
+    tmp_path: Path, variant: str
+) -> None:
     messages = list((await play(tmp_path, variant, seed=8)).messages.values())
     assert [m.images for m in messages[:-1]] == [()] * (len(messages) - 1)
     assert [m.buttons for m in messages[:-1]] == [None] * (len(messages) - 1)
@@ -156,7 +164,8 @@ async def test_the_final_message_is_edited_once_to_show_the_accuracies(tmp_path:
 
 
 async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     store = await Store.open(tmp_path / "early.db")
     service = GameService(store, seeds=lambda: 5, clock=lambda: 1_000_000.0)
     channel, rng = FakeChannel(), random.Random(5)
@@ -171,8 +180,13 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
                 if game.finished:
                     break
                 waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-                await service.act(record.id, waiting[0], game.turn, game.decision().phase,
-                                  rng.choice(game.legal_moves(waiting[0])))
+                await service.act(
+                    record.id,
+                    waiting[0],
+                    game.turn,
+                    game.decision().phase,
+                    rng.choice(game.legal_moves(waiting[0])),
+                )
             finished = (await service.get(record.id)).record
             assert await ReviewKeeper(store).keep(finished)
             before = channel.writes
@@ -188,43 +202,65 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
         await store.close()
 
 
-def catch_up(behind_since: float | None, last: int = 22,
-             status: str = "running") -> list[Post | Edit]:
+def catch_up(
+    behind_since: float | None, last: int = 22, status: str = "running"
+) -> list[Post | Edit]:
     """The writes that catch a channel up on turns 11..``last``, played while it showed
     turn 10: the channel fell behind in an outage (``behind_since``) or the computers
     played them out in one go (None); ``status``: the game's, once they were played."""
     players = [HOST, -1, -2]
     game = position("classic", players, seed=1, turn=last + 1)
-    record = GameRecord(id=7, guild_id=1, channel_id=2, message_id=3, host_id=HOST,
-                        variant="classic", options={"rules": {}}, seed=1, players=players,
-                        state=game.to_json(), status=status, version=40,  # type: ignore[arg-type]
-                        created_at=0.0, updated_at=0.0, finished_at=None, shown_version=20,
-                        behind_since=behind_since)
-    events = {turn: [StoredEvent(turn * 10, turn, "turn", players[(turn - 1) % 3],
-                                 {"turn": turn}),
-                     StoredEvent(turn * 10 + 1, turn, "crossed", -1,
-                                 {"row": "red", "number": 2, "phase": "action1"})]
-              for turn in range(10, last + 2)}
+    record = GameRecord(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=HOST,
+        variant="classic",
+        options={"rules": {}},
+        seed=1,
+        players=players,
+        state=game.to_json(),
+        status=status,
+        version=40,  # type: ignore[arg-type]
+        created_at=0.0,
+        updated_at=0.0,
+        finished_at=None,
+        shown_version=20,
+        behind_since=behind_since,
+    )
+    events = {
+        turn: [
+            StoredEvent(turn * 10, turn, "turn", players[(turn - 1) % 3], {"turn": turn}),
+            StoredEvent(
+                turn * 10 + 1, turn, "crossed", -1, {"row": "red", "number": 2, "phase": "action1"}
+            ),
+        ]
+        for turn in range(10, last + 2)
+    }
     with using("en-US"):
         steps, _ = plan(Channel(record, game, Shown(turn=10, since=10), events))
     return [step for step in steps if isinstance(step, (Post, Edit))]
 
 
 def run_of_turns(behind_since: float | None) -> list[str]:
-    return [step.content for step in catch_up(behind_since)
-            if isinstance(step, Post) and not step.live]
+    return [
+        step.content for step in catch_up(behind_since) if isinstance(step, Post) and not step.live
+    ]
 
 
 def test_a_run_of_unshown_turns_says_why_it_is_summed_up() -> None:
     """Twelve turns the computers played in one go are not an outage; after a failed
     write they are."""
     run = run_of_turns(None)
-    assert run[0].startswith("**Turns 11–22** were played out in one go — only the "
-                             "computers had a move:")
+    assert run[0].startswith(
+        "**Turns 11–22** were played out in one go — only the computers had a move:"
+    )
     assert "could not be updated" not in "\n".join(run)
     outage = run_of_turns(1_000_000.0)
-    assert outage[0].startswith("**Turns 11–22** were played while the channel could not "
-                                "be updated:")
+    assert outage[0].startswith(
+        "**Turns 11–22** were played while the channel could not be updated:"
+    )
 
 
 def test_turns_missed_in_an_outage_are_told_whole_not_as_played_out() -> None:
@@ -235,7 +271,8 @@ def test_turns_missed_in_an_outage_are_told_whole_not_as_played_out() -> None:
     text = "\n".join(posts)
     assert [line for line in text.splitlines() if line.startswith("**Turn ")] == [
         f"**Turn {turn}** · {who} was active"
-        for turn, who in ((11, "🤖 Computer 1"), (12, "🤖 Computer 2"), (13, f"<@{HOST}>"))]
+        for turn, who in ((11, "🤖 Computer 1"), (12, "🤖 Computer 2"), (13, f"<@{HOST}>"))
+    ]
     assert " — " not in text
     live = next(step for step in steps if isinstance(step, Post) and step.live)
     assert live.content.startswith("**Turn 14** · 🎲"), "the live turn opens its own message"

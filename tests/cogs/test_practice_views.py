@@ -18,15 +18,31 @@ ANA, BEN = 11, 22
 
 
 def lobby(players: list[int], **options: object) -> GameRecord:
-    return GameRecord(id=5, guild_id=1, channel_id=2, message_id=3, host_id=ANA,
-                      variant="classic", options={"rules": {}, **options}, seed=1,
-                      players=players, state=None, status="lobby", version=1,
-                      created_at=0.0, updated_at=0.0, finished_at=None)
+    return GameRecord(
+        id=5,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=ANA,
+        variant="classic",
+        options={"rules": {}, **options},
+        seed=1,
+        players=players,
+        state=None,
+        status="lobby",
+        version=1,
+        created_at=0.0,
+        updated_at=0.0,
+        finished_at=None,
+    )
 
 
 def buttons(view: object) -> dict[str, bool]:
-    return {item.action: item.item.disabled for item in view.children  # type: ignore[attr-defined]
-            if isinstance(item, LobbyButton)}
+    return {
+        item.action: item.item.disabled
+        for item in view.children  # type: ignore[attr-defined]
+        if isinstance(item, LobbyButton)
+    }
 
 
 def test_the_lobby_names_each_computers_level_and_offers_every_level_of_each() -> None:
@@ -35,16 +51,22 @@ def test_the_lobby_names_each_computers_level_and_offers_every_level_of_each() -
     assert "🤖 Computer 1 (Hard)" in content and "🤖 Computer 2 (Easy)" in content
     assert "do not count for the leaderboard" in content
     [select] = [i for i in views.lobby_view(record).children if isinstance(i, LevelSelect)]
-    assert sorted(select.allowed) == sorted(f"{seat}.{level}" for seat in (-1, -2)
-                                            for level in ("easy", "normal", "hard"))
+    assert sorted(select.allowed) == sorted(
+        f"{seat}.{level}" for seat in (-1, -2) for level in ("easy", "normal", "hard")
+    )
     assert not any(isinstance(i, LevelSelect) for i in views.lobby_view(lobby([ANA])).children)
 
 
 def test_a_solo_lobby_starts_alone_and_takes_nobody_else() -> None:
     solo = lobby([ANA], solo=True)
     assert "(1/1)" in views.lobby_content(solo) and "Solo practice" in views.lobby_content(solo)
-    assert buttons(views.lobby_view(solo)) == {"join": True, "leave": False, "computer": True,
-                                               "start": False, "cancel": False}
+    assert buttons(views.lobby_view(solo)) == {
+        "join": True,
+        "leave": False,
+        "computer": True,
+        "start": False,
+        "cancel": False,
+    }
     assert buttons(views.lobby_view(lobby([ANA])))["start"]  # two needed otherwise
 
 
@@ -61,32 +83,47 @@ def test_sheets_of_a_hinted_game_carry_the_hint_button_and_every_option() -> Non
 
 
 def test_a_hint_says_the_move_its_gain_and_a_risk_in_two_lines_at_most() -> None:
-    game = position("classic", [ANA, BEN], seed=2, dice={"white1": 4, "white2": 1, "red": 2,
-                                                         "yellow": 3, "green": 6, "blue": 6})
+    game = position(
+        "classic",
+        [ANA, BEN],
+        seed=2,
+        dice={"white1": 4, "white2": 1, "red": 2, "yellow": 3, "green": 6, "blue": 6},
+    )
     cross = Move("cross", "red", 5)
     safe = Hint(cross, (Option(cross, 41.4, 0.0), Option(PASS, 39.2, 0.0)), "")
-    assert views.hint_content(game, ANA, safe) == \
-        "💡 **🟥 Red 5 (skips 3)**: about 41 points ahead of the best opponent expected by " \
-        "the end of the game, 2.2 more than Pass."  # hard plays for its lead in a duel
+    assert (
+        views.hint_content(game, ANA, safe)
+        == "💡 **🟥 Red 5 (skips 3)**: about 41 points ahead of the best opponent expected by "
+        "the end of the game, 2.2 more than Pass."
+    )  # hard plays for its lead in a duel
     behind = Hint(cross, (Option(cross, -6.6, 0.0),), "")
-    assert views.hint_content(game, ANA, behind) == "💡 **🟥 Red 5 (skips 3)**: about 7 " \
+    assert (
+        views.hint_content(game, ANA, behind) == "💡 **🟥 Red 5 (skips 3)**: about 7 "
         "points behind the best opponent expected by the end of the game."
+    )
     surer = Hint(PASS, (Option(PASS, -29.6, 0.0), Option(cross, -12.0, 0.0)), "")
-    assert views.hint_content(game, ANA, surer) == "💡 **Pass**: about 30 points behind " \
-        "the best opponent expected by the end of the game, a better chance to win than " \
-        "🟥 Red 5 (skips 3)."  # hard plays on rather than end the game 12 behind
+    assert (
+        views.hint_content(game, ANA, surer) == "💡 **Pass**: about 30 points behind "
+        "the best opponent expected by the end of the game, a better chance to win than "
+        "🟥 Red 5 (skips 3)."
+    )  # hard plays on rather than end the game 12 behind
     risky = Hint(PASS, (Option(PASS, 30.0, 0.25), Option(cross, 20.0, 1.0)), "")
-    assert views.hint_content(game, ANA, risky).splitlines()[1] == \
-        "⚠️ 25% chance that this turn ends with a penalty."
+    assert (
+        views.hint_content(game, ANA, risky).splitlines()[1]
+        == "⚠️ 25% chance that this turn ends with a penalty."
+    )
     solo = position("classic", [ANA], seed=2, solo=True, dice=game.dice_on_table())
     other = Hint(PASS, (Option(PASS, -0.4, 0.0), Option(cross, -3.0, 1.0)), "")
     assert views.hint_content(solo, ANA, other).splitlines() == [
         "💡 **Pass**: about 0 points expected by the end of the game, 2.6 more than "
         "🟥 Red 5 (skips 3).",
-        "⚠️ 🟥 Red 5 (skips 3) would risk a penalty (100%)."]
+        "⚠️ 🟥 Red 5 (skips 3) would risk a penalty (100%).",
+    ]
     alone = Hint(PASS, (Option(PASS, 12.0, 0.0),), "")
-    assert views.hint_content(solo, ANA, alone) == \
-        "💡 **Pass**: about 12 points expected by the end of the game."
+    assert (
+        views.hint_content(solo, ANA, alone)
+        == "💡 **Pass**: about 12 points expected by the end of the game."
+    )
 
 
 def test_the_history_marks_practice_hints_and_seats_a_computer_played() -> None:
@@ -95,8 +132,7 @@ def test_the_history_marks_practice_hints_and_seats_a_computer_played() -> None:
     text = history_line(1, game)
     assert f"<@{BEN}> 30 🤖" in text and "(not counted)" not in text
     assert history_line(1, replace(game, counted=False, hints=True)).endswith("(with hints)")
-    assert history_line(1, replace(game, counted=False, practice=True)).endswith(
-        "(solo practice)")
+    assert history_line(1, replace(game, counted=False, practice=True)).endswith("(solo practice)")
     assert history_line(1, replace(game, counted=False)).endswith("(not counted)")
 
 

@@ -10,8 +10,17 @@ from bot.i18n import LOCALES, using
 from bot.messages import plural
 from bot.service.privacy import ServerData
 
-FULL = ServerData(1, name="Ana *the* Bold", games=12, results=10, counted=8, first=1.7e9,
-                  last=1.8e9, variants=2, ratings=(("classic", 8), ("qwinto", 2)))
+FULL = ServerData(
+    1,
+    name="Ana *the* Bold",
+    games=12,
+    results=10,
+    counted=8,
+    first=1.7e9,
+    last=1.8e9,
+    variants=2,
+    ratings=(("classic", 8), ("qwinto", 2)),
+)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -19,8 +28,20 @@ def test_every_kind_of_data_is_named(locale: str) -> None:
     with using(locale):
         text = report_text([FULL, ServerData(2, games=1)], {1: "Alpha"}, 30 * 86400)
         words = (plural("unit.days_after", 30), plural("unit.variant_in", 2))
-    for part in ("**Alpha**", "Ana \\*the\\* Bold", "12", "10", "8", "<t:1700000000:d>",
-                 "<t:1800000000:d>", "Qwixx", "Qwinto", *words, "(2)", "forget-me"):
+    for part in (
+        "**Alpha**",
+        "Ana \\*the\\* Bold",
+        "12",
+        "10",
+        "8",
+        "<t:1700000000:d>",
+        "<t:1800000000:d>",
+        "Qwixx",
+        "Qwinto",
+        *words,
+        "(2)",
+        "forget-me",
+    ):
         assert part in text, (locale, part)
     assert "30d" not in text  # the grace period in words: "30 days", "30 Tagen"...
     assert len(text) <= 2000
@@ -28,8 +49,20 @@ def test_every_kind_of_data_is_named(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_many_servers_stay_within_one_message(locale: str) -> None:
-    servers = [ServerData(i, name="N" * 32, games=99, results=9, counted=9, first=1.7e9,
-                          last=1.8e9, variants=4, ratings=(("classic", 9),)) for i in range(60)]
+    servers = [
+        ServerData(
+            i,
+            name="N" * 32,
+            games=99,
+            results=9,
+            counted=9,
+            first=1.7e9,
+            last=1.8e9,
+            variants=4,
+            ratings=(("classic", 9),),
+        )
+        for i in range(60)
+    ]
     with using(locale):
         text = report_text(servers, {i: "S" * 100 for i in range(60)}, 12 * 3600)
     assert len(text) <= 2000 and "12h" in text

@@ -26,10 +26,23 @@ HINT = "hint"
 
 
 def record(players: list[int], hints: bool) -> GameRecord:
-    return GameRecord(id=123456789, guild_id=1, channel_id=2, message_id=3, host_id=players[0],
-                      variant="qwinto", options={"rules": {}, "hints": hints}, seed=1,
-                      players=players, state=None, status="running", version=1,
-                      created_at=0.0, updated_at=0.0, finished_at=None)
+    return GameRecord(
+        id=123456789,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=players[0],
+        variant="qwinto",
+        options={"rules": {}, "hints": hints},
+        seed=1,
+        players=players,
+        state=None,
+        status="running",
+        version=1,
+        created_at=0.0,
+        updated_at=0.0,
+        finished_at=None,
+    )
 
 
 def place_positions(seed: int, count: int) -> list[tuple[Game, int]]:
@@ -47,9 +60,12 @@ def place_positions(seed: int, count: int) -> list[tuple[Game, int]]:
     return found
 
 
-POSITIONS = [(g, p, hints) for seed in range(40)
-             for hints in (seed % 2 == 0,)
-             for g, p in place_positions(seed, 2 + seed % 5)]
+POSITIONS = [
+    (g, p, hints)
+    for seed in range(40)
+    for hints in (seed % 2 == 0,)
+    for g, p in place_positions(seed, 2 + seed % 5)
+]
 
 
 def components(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -74,9 +90,14 @@ def offered(rows: list[dict[str, Any]]) -> tuple[list[Move], list[Move], list[st
 def test_positions_cover_every_kind_of_throw() -> None:
     assert len(POSITIONS) > 1000
     assert {len(g.rolled) for g, _, _ in POSITIONS} == {1, 2, 3}  # type: ignore[attr-defined]
-    with_select = [g for g, p, h in POSITIONS
-                   if any(r["components"][0]["type"] == SELECT for r in components(
-                       views.sheet_view(record(g.players, h), g, p)))]  # type: ignore[arg-type]
+    with_select = [
+        g
+        for g, p, h in POSITIONS
+        if any(
+            r["components"][0]["type"] == SELECT
+            for r in components(views.sheet_view(record(g.players, h), g, p))
+        )
+    ]  # type: ignore[arg-type]
     assert len(with_select) > 50  # the select is tested too
 
 
@@ -97,8 +118,9 @@ def test_every_legal_field_is_reachable_once_and_nothing_else(start: int) -> Non
                     assert 1 <= len(item["label"]) <= 80
                 else:
                     assert 1 <= len(item["options"]) <= 25 and len(item["placeholder"]) <= 150
-                    assert all(len(o["label"]) <= 100 and len(o["value"]) <= 100
-                               for o in item["options"])
+                    assert all(
+                        len(o["label"]) <= 100 and len(o["value"]) <= 100 for o in item["options"]
+                    )
         buttons, options, labels = offered(rows)
         legal = game.legal_moves(player)
         assert Counter(buttons + options) == Counter(legal)  # each exactly once, nothing else
@@ -122,7 +144,7 @@ def test_fields_are_buttons_whenever_they_fit_and_each_rolled_row_has_some() -> 
             assert len(shown) == (count if fit else min(count, 5))
             legal = [m for m in fields if m.row == row]
             first = legal.index(shown[0])  # the buttons: a run of neighbouring fields
-            assert legal[first:first + len(shown)] == shown
+            assert legal[first : first + len(shown)] == shown
 
 
 def test_a_button_row_holds_one_rolled_row_labelled_by_name_and_place() -> None:
@@ -130,8 +152,11 @@ def test_a_button_row_holds_one_rolled_row_labelled_by_name_and_place() -> None:
         view = views.sheet_view(record(game.players, hints), game, player)
         assert view is not None
         for row in components(view):
-            moves = [decode_move(c["custom_id"].split(":")[4]) for c in row["components"]
-                     if c["type"] == BUTTON and not c["custom_id"].endswith(f":{HINT}")]
+            moves = [
+                decode_move(c["custom_id"].split(":")[4])
+                for c in row["components"]
+                if c["type"] == BUTTON and not c["custom_id"].endswith(f":{HINT}")
+            ]
             fields = [m for m in moves if m.kind == "place"]
             if not fields:
                 continue
@@ -160,11 +185,14 @@ def test_a_seven_goes_a_third_of_the_way_along_an_empty_row() -> None:
     rows = components(view)
     assert [[c["label"] for c in row["components"]] for row in rows[:3]] == [
         [f"{mark} {name} {n}/9" for n in range(2, 7)]
-        for mark, name in (("🟧", "Orange"), ("🟨", "Yellow"), ("🟪", "Purple"))]
+        for mark, name in (("🟧", "Orange"), ("🟨", "Yellow"), ("🟪", "Purple"))
+    ]
     [select] = rows[3]["components"]
     assert select["placeholder"] == "Write 7 in another field…"
     assert [o["label"] for o in select["options"]][:2] == [
-        "🟧 Orange field 1 of 9 — empty row", "🟧 Orange field 7 of 9 — empty row"]
+        "🟧 Orange field 1 of 9 — empty row",
+        "🟧 Orange field 7 of 9 — empty row",
+    ]
     assert [c["label"] for c in rows[4]["components"]] == ["Pass"]
 
 
@@ -173,13 +201,16 @@ def test_a_high_throw_goes_to_the_right_and_one_die_shows_every_field() -> None:
     view = views.sheet_view(record(game.players, False), game, player)
     assert view is not None
     assert [c["label"] for c in components(view)[0]["components"]] == [
-        f"🟧 Orange {n}/9" for n in range(5, 10)]
+        f"🟧 Orange {n}/9" for n in range(5, 10)
+    ]
     game, player = first_throw(3, 1)
     view = views.sheet_view(record(game.players, True), game, player)
     assert view is not None
     assert [[c["label"] for c in row["components"]] for row in components(view)] == [
-        [f"🟧 Orange {n}/9" for n in range(1, 6)], [f"🟧 Orange {n}/9" for n in range(6, 10)],
-        ["Pass", "Hint"]]
+        [f"🟧 Orange {n}/9" for n in range(1, 6)],
+        [f"🟧 Orange {n}/9" for n in range(6, 10)],
+        ["Pass", "Hint"],
+    ]
 
 
 def test_a_field_button_carries_its_move_and_is_read_back_after_a_restart() -> None:
@@ -188,8 +219,11 @@ def test_a_field_button_carries_its_move_and_is_read_back_after_a_restart() -> N
     assert view is not None
     button = next(i for i in view.children if isinstance(i, MoveButton))
     assert button.custom_id == f"qx:123456789:1:place:place.orange.{ROW_COLUMNS['orange'][1]}"
-    matching = [cls for cls in DYNAMIC_ITEMS
-                if cls.__discord_ui_compiled_template__.fullmatch(button.custom_id)]
+    matching = [
+        cls
+        for cls in DYNAMIC_ITEMS
+        if cls.__discord_ui_compiled_template__.fullmatch(button.custom_id)
+    ]
     assert MoveButton in matching
 
 
@@ -211,10 +245,20 @@ def test_a_field_chosen_already_shows_as_chosen_until_the_throw_is_over() -> Non
         view = views.sheet_view(record(game.players, False), chose, player)
         assert view is not None
         rows = components(view)
-        marked = [c["label"] for row in rows for c in row["components"]
-                  if c["type"] == BUTTON and c["style"] == discord.ButtonStyle.success.value]
-        defaults = [o["label"] for row in rows for c in row["components"]
-                    if c["type"] == SELECT for o in c["options"] if o.get("default")]
+        marked = [
+            c["label"]
+            for row in rows
+            for c in row["components"]
+            if c["type"] == BUTTON and c["style"] == discord.ButtonStyle.success.value
+        ]
+        defaults = [
+            o["label"]
+            for row in rows
+            for c in row["components"]
+            if c["type"] == SELECT
+            for o in c["options"]
+            if o.get("default")
+        ]
         if in_select:
             assert marked == [] and defaults == ["🟧 Orange field 1 of 9 — empty row"]
         else:
@@ -223,5 +267,8 @@ def test_a_field_chosen_already_shows_as_chosen_until_the_throw_is_over() -> Non
         assert Counter(buttons + options) == Counter(chose.legal_moves(player))
     untouched = views.sheet_view(record(game.players, False), game, player)
     assert untouched is not None
-    assert all(c.get("style") != discord.ButtonStyle.success.value
-               for row in components(untouched) for c in row["components"])
+    assert all(
+        c.get("style") != discord.ButtonStyle.success.value
+        for row in components(untouched)
+        for c in row["components"]
+    )

@@ -73,9 +73,8 @@ async def test_the_answer_in_every_language(reviews: ReviewService) -> None:
 SCOREBOARD_ACCURACY = {
     "en-US": "🎯 Accuracy against the Hard computer player's choices: <@22> 75% · <@11> 50%",
     "de": "🎯 Genauigkeit gemessen an der Wahl des Computerspielers Schwer: <@22> 75 % · "
-          "<@11> 50 %",
-    "fr": "🎯 Précision par rapport aux choix de l’ordinateur Difficile : <@22> 75 % · "
-          "<@11> 50 %",
+    "<@11> 50 %",
+    "fr": "🎯 Précision par rapport aux choix de l’ordinateur Difficile : <@22> 75 % · <@11> 50 %",
     "pl": "🎯 Trafność względem wyborów komputera Trudny: <@22> 75% · <@11> 50%",
     "pt-BR": "🎯 Precisão em relação às escolhas do computador Difícil: <@22> 75% · <@11> 50%",
     "tr": "🎯 Zor bilgisayar oyuncusunun seçimlerine göre isabet: <@22> %75 · <@11> %50",

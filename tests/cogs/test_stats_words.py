@@ -22,11 +22,22 @@ from bot.service.ratings import Rating
 from bot.service.stats import Accuracy, BoardLine, Leaderboard, PlayerStats, VariantStats
 from bot.store.stats import PracticeBest
 
-LAST_GAME = {"en-US": "Last game: −4", "de": "Letztes Spiel: −4", "fr": "Dernière partie : −4",
-             "pl": "Ostatnia gra: −4", "pt-BR": "Último jogo: −4", "tr": "Son oyun: −4"}
-LAST_THREE = {"en-US": "Last 3 games: 12 · −4 · 30", "de": "Letzte 3 Spiele: 12 · −4 · 30",
-              "fr": "3 dernières parties : 12 · −4 · 30", "pl": "Ostatnie 3 gry: 12 · −4 · 30",
-              "pt-BR": "Últimos 3 jogos: 12 · −4 · 30", "tr": "Son 3 oyun: 12 · −4 · 30"}
+LAST_GAME = {
+    "en-US": "Last game: −4",
+    "de": "Letztes Spiel: −4",
+    "fr": "Dernière partie : −4",
+    "pl": "Ostatnia gra: −4",
+    "pt-BR": "Último jogo: −4",
+    "tr": "Son oyun: −4",
+}
+LAST_THREE = {
+    "en-US": "Last 3 games: 12 · −4 · 30",
+    "de": "Letzte 3 Spiele: 12 · −4 · 30",
+    "fr": "3 dernières parties : 12 · −4 · 30",
+    "pl": "Ostatnie 3 gry: 12 · −4 · 30",
+    "pt-BR": "Últimos 3 jogos: 12 · −4 · 30",
+    "tr": "Son 3 oyun: 12 · −4 · 30",
+}
 
 
 def test_every_language_is_checked() -> None:
@@ -71,8 +82,11 @@ def test_no_medals_for_nobodys_zero_wins_and_ties_listed_by_average() -> None:
 
 
 def test_real_standings_keep_their_medals() -> None:
-    lines = (BoardLine(1, 1, "Ana", 4, 3, 120, 40), BoardLine(2, 2, "Ben", 4, 1, 90, 30),
-             BoardLine(3, 3, "Cem", 4, 0, 80, 25))
+    lines = (
+        BoardLine(1, 1, "Ana", 4, 3, 120, 40),
+        BoardLine(2, 2, "Ben", 4, 1, 90, 30),
+        BoardLine(3, 3, "Cem", 4, 0, 80, 25),
+    )
     table = board_table(board(lines), caller=99)
     assert [row.medal for row in table.rows] == [True, True, False]  # Cem has no win
     assert table.rows[0].leader
@@ -87,9 +101,11 @@ def medal_pixels(data: bytes, line: int, table: object) -> int:
     layout = Layout(5, table.rows, 1, width_for(table))  # type: ignore[attr-defined]
     x0, y0, x1, y1 = (round(v) for v in layout.cell(line, 0))
     colours = image.crop((x0, y0, x1, y1)).getcolors(10_000) or []
-    return sum(n for n, c in colours
-               if any(max(abs(a - b) for a, b in zip(c, m, strict=True)) < 8
-                      for m in MEDALS.values()))
+    return sum(
+        n
+        for n, c in colours
+        if any(max(abs(a - b) for a, b in zip(c, m, strict=True)) < 8 for m in MEDALS.values())
+    )
 
 
 def test_the_image_draws_no_medal_without_a_standing() -> None:
@@ -106,12 +122,16 @@ def test_a_variants_field_shows_the_average_accuracy_and_the_rating() -> None:
     with using("en-US"):
         name, value = stats_field(stats, Accuracy(0.834, 3), Rating(30.0, 3.0, 4))
     assert name == "Qwixx"
-    assert value.splitlines()[1:] == ["Accuracy **83%** over 3 reviewed games",
-                                      "Rating **2,100*** after 4 rated games"]
+    assert value.splitlines()[1:] == [
+        "Accuracy **83%** over 3 reviewed games",
+        "Rating **2,100*** after 4 rated games",
+    ]
     with using("en-US"):
         _, settled = stats_field(stats, Accuracy(1.0, 1), Rating(30.0, 3.0, 5))
-    assert settled.splitlines()[1:] == ["Accuracy **100%** over 1 reviewed game",
-                                        "Rating **2,100** after 5 rated games"]
+    assert settled.splitlines()[1:] == [
+        "Accuracy **100%** over 1 reviewed game",
+        "Rating **2,100** after 5 rated games",
+    ]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -119,8 +139,15 @@ def test_accuracy_and_rating_read_in_every_language(locale: str) -> None:
     stats = VariantStats(None, 12, 3, 300, 60, ())
     with using(locale):
         _, value = stats_field(stats, Accuracy(0.5, 5), Rating(25.0, 2.0, 12))
-        footer = stats_footer(PlayerStats(1, stats, (), accuracies={"classic": Accuracy(0.5, 5)},
-                                          ratings={"classic": Rating(25.0, 2.0, 12)}))
+        footer = stats_footer(
+            PlayerStats(
+                1,
+                stats,
+                (),
+                accuracies={"classic": Accuracy(0.5, 5)},
+                ratings={"classic": Rating(25.0, 2.0, 12)},
+            )
+        )
     accuracy, rating = value.splitlines()[1:]
     assert "50" in accuracy and "5" in accuracy and "**" in accuracy
     assert re.search(r"\*\*1\D?900\*\*", rating)  # 1,900 / 1.900 / 1 900: the language's
@@ -129,19 +156,37 @@ def test_accuracy_and_rating_read_in_every_language(locale: str) -> None:
 
 
 def test_the_footer_explains_accuracy_and_rating_only_when_they_are_shown() -> None:
-    practice_only = PlayerStats(1, None, (), practice=(PracticeBest("classic", 1, 20, 20),),
-                                accuracies={"classic": Accuracy(0.5, 1)})
+    practice_only = PlayerStats(
+        1,
+        None,
+        (),
+        practice=(PracticeBest("classic", 1, 20, 20),),
+        accuracies={"classic": Accuracy(0.5, 1)},
+    )
     counted = VariantStats("classic", 1, 1, 20, 20, (20,))
-    both = PlayerStats(1, counted, (counted,), accuracies={"classic": Accuracy(0.5, 1)},
-                       ratings={"classic": Rating(25.0, 8.0, 1)})
+    both = PlayerStats(
+        1,
+        counted,
+        (counted,),
+        accuracies={"classic": Accuracy(0.5, 1)},
+        ratings={"classic": Rating(25.0, 8.0, 1)},
+    )
     nowhere = PlayerStats(1, None, (), accuracies={"classic": Accuracy(0.5, 1)})
     with using("en-US"):
         assert "Accuracy:" in stats_footer(practice_only)  # shown with the solo games
         assert practice_line(practice_only.practice[0], practice_only).endswith(
-            " · Accuracy **50%** over 1 reviewed game")
-        assert "Accuracy" not in practice_line(practice_only.practice[0], PlayerStats(
-            1, counted, (counted,), practice=practice_only.practice,
-            accuracies={"classic": Accuracy(0.5, 1)}))  # the counted games' field shows it
+            " · Accuracy **50%** over 1 reviewed game"
+        )
+        assert "Accuracy" not in practice_line(
+            practice_only.practice[0],
+            PlayerStats(
+                1,
+                counted,
+                (counted,),
+                practice=practice_only.practice,
+                accuracies={"classic": Accuracy(0.5, 1)},
+            ),
+        )  # the counted games' field shows it
         assert "Accuracy:" not in stats_footer(nowhere)
         assert "Accuracy:" in stats_footer(both) and "Rating:" in stats_footer(both)
 
@@ -150,11 +195,14 @@ def test_a_variants_accuracy_is_shown_once_where_its_games_are() -> None:
     """With the counted games, else the solo practice, else the other uncounted games."""
     longo, qwinto = PracticeBest("longo", 2, 80, 70), PracticeBest("qwinto", 1, -3, -3)
     accuracies = {"longo": Accuracy(0.6, 2), "qwinto": Accuracy(0.4, 1)}
-    stats = PlayerStats(1, None, (), practice=(longo,), uncounted=(longo, qwinto),
-                        accuracies=accuracies)
+    stats = PlayerStats(
+        1, None, (), practice=(longo,), uncounted=(longo, qwinto), accuracies=accuracies
+    )
     with using("en-US"):
         assert "Accuracy **60%**" in practice_line(longo, stats)
         assert "Accuracy" not in practice_line(longo, stats, "uncounted")  # shown already
-        assert practice_line(qwinto, stats, "uncounted") == \
-            "Qwinto: best **−3** · games 1 · last −3 · Accuracy **40%** over 1 reviewed game"
+        assert (
+            practice_line(qwinto, stats, "uncounted")
+            == "Qwinto: best **−3** · games 1 · last −3 · Accuracy **40%** over 1 reviewed game"
+        )
         assert "against computers only" in stats_footer(stats)

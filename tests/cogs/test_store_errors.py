@@ -36,6 +36,7 @@ def failing(error: Exception) -> Any:
     @answers_errors
     async def handler(self: Answering, interaction: Any) -> None:
         raise error
+
     return handler
 
 

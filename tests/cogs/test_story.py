@@ -14,20 +14,31 @@ ANA, BEN, CEM = 11, 22, 33
 
 
 def stored(*events: tuple[str, int | None, dict[str, Any]], turn: int = 1) -> list[StoredEvent]:
-    return [StoredEvent(seq, turn, kind, player, data)
-            for seq, (kind, player, data) in enumerate(events, 1)]
+    return [
+        StoredEvent(seq, turn, kind, player, data)
+        for seq, (kind, player, data) in enumerate(events, 1)
+    ]
 
 
 def test_a_finished_turn_keeps_roll_actions_locks_and_scores_in_order() -> None:
     told = stored(
-        ("turn", BEN, {"turn": 7, "dice": {"white1": 4, "white2": 4, "red": 2, "yellow": 6,
-                                           "green": 1, "blue": 5}}),
+        (
+            "turn",
+            BEN,
+            {
+                "turn": 7,
+                "dice": {"white1": 4, "white2": 4, "red": 2, "yellow": 6, "green": 1, "blue": 5},
+            },
+        ),
         ("passed", ANA, {"phase": "action1"}),
         ("crossed", BEN, {"row": "yellow", "number": 8, "phase": "action1", "via": "cross"}),
         ("crossed", CEM, {"row": "red", "number": 8, "phase": "action1", "via": "cross"}),
         ("crossed", BEN, {"row": "blue", "number": 10, "phase": "action2", "via": "cross"}),
-        ("locked", BEN, {"row": "blue"}), ("die_removed", None, {"row": "blue"}),
-        ("scores", None, {"totals": {str(ANA): 28, str(BEN): 41, str(CEM): 33}}), turn=7)
+        ("locked", BEN, {"row": "blue"}),
+        ("die_removed", None, {"row": "blue"}),
+        ("scores", None, {"totals": {str(ANA): 28, str(BEN): 41, str(CEM): 33}}),
+        turn=7,
+    )
     game = new_game("classic", [BEN, CEM, ANA], seed=1)  # BEN is active in turn 7
     text = story.finished_turn(game, 7, told)
     assert text.splitlines() == [
@@ -48,7 +59,9 @@ def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
         ("rolled", ANA, {"dice": {"orange": 6, "yellow": 5}, "total": 11, "attempt": 1}),
         ("placed", BEN, {"row": "yellow", "column": 4, "number": 11}),
         ("passed", ANA, {"phase": "place", "total": 11}),
-        ("failed_throw", ANA, {"count": 1, "limit": 4}), turn=9)
+        ("failed_throw", ANA, {"count": 1, "limit": 4}),
+        turn=9,
+    )
     lines = story.finished_turn(new_game("qwinto", [ANA, BEN], seed=1), 9, told).splitlines()
     assert lines[1:] == [
         f"🎲 <@{ANA}> rolled 🟧3 🟨5 = 8",
@@ -58,8 +71,10 @@ def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
     ]
     assert not any("crossed" in line for line in lines)
     # a throw and its re-roll read alike: the verb, the dice, their total
-    assert [line.split()[3:] for line in lines[1:3]] == [["🟧3", "🟨5", "=", "8"],
-                                                        ["🟧6", "🟨5", "=", "11"]]
+    assert [line.split()[3:] for line in lines[1:3]] == [
+        ["🟧3", "🟨5", "=", "8"],
+        ["🟧6", "🟨5", "=", "11"],
+    ]
 
 
 def test_each_lock_carries_its_own_die() -> None:
@@ -72,7 +87,9 @@ def test_each_lock_carries_its_own_die() -> None:
         ("locked", BEN, {"row": "blue"}),
         ("crossed", CEM, {"row": "blue", "number": 2, "phase": "action1", "via": "cross"}),
         ("locked", CEM, {"row": "blue"}),
-        ("die_removed", None, {"row": "green"}), ("die_removed", None, {"row": "blue"}))
+        ("die_removed", None, {"row": "green"}),
+        ("die_removed", None, {"row": "blue"}),
+    )
     assert story.story(told)[1:] == [
         f"🔒 <@{ANA}> locked **green** — the green die leaves the game",
         f"🔒 <@{BEN}> locked **blue**",
@@ -80,11 +97,22 @@ def test_each_lock_carries_its_own_die() -> None:
     ]
 
 
-def pawn(steps: int, to: int, crosses: bool, number: int = 7,
-         bonus: int = 9) -> list[StoredEvent]:
-    return stored(("pawn_moved", ANA, {"from": to - steps, "to": to, "steps": steps,
-                                       "row": "red", "number": number, "bonus": bonus,
-                                       "crosses": crosses}))
+def pawn(steps: int, to: int, crosses: bool, number: int = 7, bonus: int = 9) -> list[StoredEvent]:
+    return stored(
+        (
+            "pawn_moved",
+            ANA,
+            {
+                "from": to - steps,
+                "to": to,
+                "steps": steps,
+                "row": "red",
+                "number": number,
+                "bonus": bonus,
+                "crosses": crosses,
+            },
+        )
+    )
 
 
 def test_pawn_steps_are_counted_in_words() -> None:
@@ -103,12 +131,16 @@ def test_a_pawns_landing_names_its_field_and_whether_it_crossed() -> None:
 
 def test_staying_is_told() -> None:
     """On Board's action 3: the active player stays (a pass), and the story says so."""
-    told = stored(("passed", ANA, {"phase": "action2"}),
-                  ("passed", ANA, {"phase": "action3", "had_move": True}),
-                  ("penalty", ANA, {"count": 1, "limit": 4}))
+    told = stored(
+        ("passed", ANA, {"phase": "action2"}),
+        ("passed", ANA, {"phase": "action3", "had_move": True}),
+        ("penalty", ANA, {"count": 1, "limit": 4}),
+    )
     assert story.story(told, "onboard") == [
-        f"Action 2: <@{ANA}> passed", f"♟ <@{ANA}> stayed: their pawn did not move",
-        f"❌ <@{ANA}> takes a penalty (1/4)"]
+        f"Action 2: <@{ANA}> passed",
+        f"♟ <@{ANA}> stayed: their pawn did not move",
+        f"❌ <@{ANA}> takes a penalty (1/4)",
+    ]
 
 
 def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
@@ -128,24 +160,35 @@ def test_an_open_turn_asks_whom_and_says_who_has_nothing_to_decide() -> None:
 
 def test_the_final_round_names_who_still_plays() -> None:
     # CEM reached the finish in turn 3: ANA and BEN play turns 4 and 5, the last ones
-    game = position("onboard", [ANA, BEN, CEM], seed=1, turn=4, pawns={CEM: 40},
-                    final_turn=5, finish_by=CEM)
+    game = position(
+        "onboard", [ANA, BEN, CEM], seed=1, turn=4, pawns={CEM: 40}, final_turn=5, finish_by=CEM
+    )
     assert isinstance(game, OnBoardGame)
     assert f"Final round: <@{ANA}>, <@{BEN}> still play" in story.live_turn(game, [], None)
 
 
 def test_turns_nobody_was_asked_in_are_told_in_one_line_that_says_why() -> None:
     game = new_game("classic", [ANA, BEN, -1], seed=1)  # BEN is active in turn 2
-    told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
-                  ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
+    told = stored(
+        ("turn", BEN, {"turn": 2}),
+        ("passed", ANA, {"phase": "action1"}),
+        ("penalty", BEN, {"count": 1, "limit": 4}),
+        turn=2,
+    )
     assert story.played_out(game, 2, told) == (
-        f"**Turn 2** · <@{BEN}> was active — nobody had a move: "
-        f"❌ <@{BEN}> takes a penalty (1/4)")
-    computer = stored(("turn", BEN, {"turn": 2}),
-                      ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
+        f"**Turn 2** · <@{BEN}> was active — nobody had a move: ❌ <@{BEN}> takes a penalty (1/4)"
+    )
+    computer = stored(
+        ("turn", BEN, {"turn": 2}),
+        ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}),
+        turn=2,
+    )
     assert "— only the computers had a move: " in story.played_out(game, 2, computer)
-    stand_in = stored(("turn", BEN, {"turn": 2}),
-                      ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1"}), turn=2)
+    stand_in = stored(
+        ("turn", BEN, {"turn": 2}),
+        ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1"}),
+        turn=2,
+    )
     assert f"(<@{ANA}> away)" in story.played_out(game, 2, stand_in)
 
 
@@ -155,13 +198,16 @@ def test_a_person_away_later_is_not_why_an_earlier_turn_was_played_out() -> None
     game = new_game("classic", [ANA, BEN, -1], seed=1)
     while game.turn < 3:
         game, _ = game.apply(min(game.decision().waiting), PASS)
-    events = {2: stored(("turn", BEN, {"turn": 2}),
-                        ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}),
-                        turn=2),
-              3: stored(("turn", -1, {"turn": 3}), turn=3)}
+    events = {
+        2: stored(
+            ("turn", BEN, {"turn": 2}),
+            ("crossed", -1, {"row": "red", "number": 6, "phase": "action1"}),
+            turn=2,
+        ),
+        3: stored(("turn", -1, {"turn": 3}), turn=3),
+    }
     text = story.turn_message(game, events, 2, 3, None, away={ANA})
-    assert text.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a "
-                           "move: ")
+    assert text.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a move: ")
 
 
 def test_a_computer_that_passed_with_a_move_is_not_nobody() -> None:
@@ -169,29 +215,44 @@ def test_a_computer_that_passed_with_a_move_is_not_nobody() -> None:
     move, and that it passed; a pass the rules made for someone with nothing to cross is
     not told."""
     game = new_game("classic", [ANA, BEN, -1], seed=1)
-    told = stored(("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1"}),
-                  ("passed", BEN, {"phase": "action1"}),
-                  ("passed", -1, {"phase": "action1", "had_move": True}),
-                  ("penalty", BEN, {"count": 1, "limit": 4}), turn=2)
+    told = stored(
+        ("turn", BEN, {"turn": 2}),
+        ("passed", ANA, {"phase": "action1"}),
+        ("passed", BEN, {"phase": "action1"}),
+        ("passed", -1, {"phase": "action1", "had_move": True}),
+        ("penalty", BEN, {"count": 1, "limit": 4}),
+        turn=2,
+    )
     line = story.played_out(game, 2, told)
-    assert line.startswith(f"**Turn 2** · <@{BEN}> was active — only the computers had a "
-                           "move: Action 1: 🤖 Computer 1 passed · ")
+    assert line.startswith(
+        f"**Turn 2** · <@{BEN}> was active — only the computers had a "
+        "move: Action 1: 🤖 Computer 1 passed · "
+    )
     assert f"<@{ANA}> passed" not in line and f"<@{BEN}> passed" not in line
-    away = stored(("turn", BEN, {"turn": 2}),
-                  ("passed", ANA, {"phase": "action1", "had_move": True}), turn=2)
+    away = stored(
+        ("turn", BEN, {"turn": 2}), ("passed", ANA, {"phase": "action1", "had_move": True}), turn=2
+    )
     assert f"nobody was asked (<@{ANA}> away)" in story.played_out(game, 2, away)
 
 
 def test_a_turn_played_out_later_tells_its_own_scores_when_they_changed() -> None:
     game = new_game("classic", [ANA, BEN, CEM], seed=1)
     totals = {"totals": {str(ANA): 12, str(BEN): 0, str(CEM): 16}}
-    penalty = stored(("turn", BEN, {"turn": 14}), ("penalty", BEN, {"count": 3, "limit": 4}),
-                     ("scores", None, totals), turn=14)
+    penalty = stored(
+        ("turn", BEN, {"turn": 14}),
+        ("penalty", BEN, {"count": 3, "limit": 4}),
+        ("scores", None, totals),
+        turn=14,
+    )
     assert story.played_out(game, 14, penalty).endswith(
-        f"❌ <@{BEN}> takes a penalty (3/4) · Scores: <@{CEM}>: 16 · <@{ANA}>: 12 · "
-        f"<@{BEN}>: 0")
-    quiet = stored(("turn", BEN, {"turn": 14}), ("passed", ANA, {"phase": "action1"}),
-                   ("scores", None, totals), turn=14)
+        f"❌ <@{BEN}> takes a penalty (3/4) · Scores: <@{CEM}>: 16 · <@{ANA}>: 12 · <@{BEN}>: 0"
+    )
+    quiet = stored(
+        ("turn", BEN, {"turn": 14}),
+        ("passed", ANA, {"phase": "action1"}),
+        ("scores", None, totals),
+        turn=14,
+    )
     assert "Scores:" not in story.played_out(game, 14, quiet)
 
 
@@ -200,11 +261,15 @@ def test_many_unshown_turns_say_why_they_are_summed_up() -> None:
     computers played out in one go says so instead. Its scores are those at the end of
     its last turn."""
     game = new_game("classic", [ANA, -1, -2], seed=1)
-    events = {turn: stored(("turn", game.players[(turn - 1) % 3], {"turn": turn}),
-                           ("crossed", -1, {"row": "red", "number": turn, "phase": "action1"}),
-                           ("scores", None, {"totals": {str(ANA): -turn, "-1": turn,
-                                                        "-2": 0}}), turn=turn)
-              for turn in range(11, 23)}
+    events = {
+        turn: stored(
+            ("turn", game.players[(turn - 1) % 3], {"turn": turn}),
+            ("crossed", -1, {"row": "red", "number": turn, "phase": "action1"}),
+            ("scores", None, {"totals": {str(ANA): -turn, "-1": turn, "-2": 0}}),
+            turn=turn,
+        )
+        for turn in range(11, 23)
+    }
     run = story.summary_lines(game, events, list(events))
     assert run[0] == "**Turns 11–22** were played out in one go — only the computers had a move:"
     assert run[-1] == f"Scores: 🤖 Computer 1: 22 · 🤖 Computer 2: 0 · <@{ANA}>: −22"
@@ -218,25 +283,28 @@ def test_a_turn_message_is_one_text_from_post_to_finish() -> None:
     while game.turn < 3:  # play two turns by passing
         player = min(game.decision().waiting)
         game, _ = game.apply(player, PASS)
-    events = {1: stored(("turn", ANA, {"turn": 1}), ("penalty", ANA, {"count": 1, "limit": 4})),
-              2: stored(("turn", BEN, {"turn": 2}), turn=2), 3: stored(("turn", ANA, {}), turn=3)}
+    events = {
+        1: stored(("turn", ANA, {"turn": 1}), ("penalty", ANA, {"count": 1, "limit": 4})),
+        2: stored(("turn", BEN, {"turn": 2}), turn=2),
+        3: stored(("turn", ANA, {}), turn=3),
+    }
     live = story.turn_message(game, events, 1, 3, 1_700_000_000)
     assert live.startswith("**Turn 1** · ") and "\n**Turn 2** · " in live
     assert "**Turn 3** · 🎲" in live and "<t:1700000000:R>" in live
-    later = {**events, 3: [*events[3], *stored(("penalty", ANA, {"count": 2, "limit": 4}),
-                                                turn=3)]}
+    later = {**events, 3: [*events[3], *stored(("penalty", ANA, {"count": 2, "limit": 4}), turn=3)]}
     edited = story.turn_message(game, later, 1, 3, 1_700_000_000)
     assert edited.splitlines()[:2] == live.splitlines()[:2]
     assert "(2/4)" in edited
 
 
 def test_turns_that_would_crowd_a_message_go_to_messages_of_their_own() -> None:
-    lines = [f"**Turn {n}** · <@{ANA}> was active — nobody had a move: " + "x" * 80
-             for n in range(1, 30)]
+    lines = [
+        f"**Turn {n}** · <@{ANA}> was active — nobody had a move: " + "x" * 80 for n in range(1, 30)
+    ]
     apart = story.overflow(lines)
     assert 0 < apart < len(lines)
     assert len("\n".join(lines[apart:])) <= story.PREFACE_ROOM
-    assert len("\n".join(lines[apart - 1:])) > story.PREFACE_ROOM
+    assert len("\n".join(lines[apart - 1 :])) > story.PREFACE_ROOM
     chunks = story.chunks(lines[:apart])
     assert all(len(chunk) <= story.LIMIT for chunk in chunks)
     assert "\n".join(chunks).splitlines() == lines[:apart]
@@ -253,8 +321,10 @@ def test_deciders_are_only_players_with_a_real_choice() -> None:
 
 
 def test_a_long_preface_is_summed_up_to_fit_a_message() -> None:
-    preface = [f"**Turn {n}** (<@{ANA}> active): nobody could decide anything — " + "x" * 80
-               for n in range(1, 60)]
+    preface = [
+        f"**Turn {n}** (<@{ANA}> active): nobody could decide anything — " + "x" * 80
+        for n in range(1, 60)
+    ]
     text = story.fit(preface, "**Turn 60** · the body")
     assert len(text) <= 2000 and text.endswith("**Turn 60** · the body")
     assert "earlier turns" in text.splitlines()[0] and "**Turn 59**" in text
@@ -277,11 +347,17 @@ def test_a_player_the_game_passed_for_is_offered_nothing() -> None:
 
     # White 2 + 3: BEN is past 5 in every row, ANA in every row but red; the rules pass
     # BEN, who has nothing to cross
-    game = position("classic", [ANA, BEN], seed=1,
-                    dice={"white1": 2, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1},
-                    sheets={ANA: "yellow: 6 | green: 4 | blue: 4",
-                            BEN: "red: 6 | yellow: 6 | green: 4 | blue: 4"},
-                    chosen={BEN: PASS})
+    game = position(
+        "classic",
+        [ANA, BEN],
+        seed=1,
+        dice={"white1": 2, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1},
+        sheets={
+            ANA: "yellow: 6 | green: 4 | blue: 4",
+            BEN: "red: 6 | yellow: 6 | green: 4 | blue: 4",
+        },
+        chosen={BEN: PASS},
+    )
     assert game.legal_moves(BEN) == [PASS]
     assert views.options_of(game, BEN) == []
     assert "nothing for you to decide" in views.sheet_content(game, BEN)

@@ -22,12 +22,19 @@ def readers(custom_id: str) -> list[type]:
     return [cls for cls in ITEMS if cls.__discord_ui_compiled_template__.fullmatch(custom_id)]
 
 
-@pytest.mark.parametrize("item", [
-    MoveButton(5, 2, "action1", Move("cross", "red", 9), step="yes"),
-    MoveButton(5, 2, "action1", Move("cross", "red", 9), step="back"),
-    AskButton("leave", "yes"), AskButton("abandon", "back"), RematchButton(5),
-    ShareButton("leaderboard", "all.week.rate"), ShareButton("stats", "42"),
-    ShareButton("history", "0")])
+@pytest.mark.parametrize(
+    "item",
+    [
+        MoveButton(5, 2, "action1", Move("cross", "red", 9), step="yes"),
+        MoveButton(5, 2, "action1", Move("cross", "red", 9), step="back"),
+        AskButton("leave", "yes"),
+        AskButton("abandon", "back"),
+        RematchButton(5),
+        ShareButton("leaderboard", "all.week.rate"),
+        ShareButton("stats", "42"),
+        ShareButton("history", "0"),
+    ],
+)
 def test_new_buttons_are_read_by_their_own_class(item: Any) -> None:
     assert set(readers(item.custom_id)) == {type(item), Unclaimed}
     assert len(item.custom_id) <= 100
@@ -39,16 +46,29 @@ async def test_a_confirming_move_button_keeps_its_move_and_step() -> None:
     assert match is not None
     read = await MoveButton.from_custom_id(None, written.item, match)  # type: ignore[arg-type]
     assert isinstance(read, MoveButton)
-    assert (read.game, read.turn, read.phase, read.move, read.step) == \
-        (7, 3, "action2", Move("cross", "green", 4), "yes")
+    assert (read.game, read.turn, read.phase, read.move, read.step) == (
+        7,
+        3,
+        "action2",
+        Move("cross", "green", 4),
+        "yes",
+    )
     assert readers("qx:7:3:action2:cross.green.4:maybe") == [Unclaimed]
 
 
-@pytest.mark.parametrize(("what", "args", "ok"), [
-    ("leaderboard", "classic.all.wins", True), ("leaderboard", "all.month.best", True),
-    ("leaderboard", "chess.all.wins", False), ("leaderboard", "all.year.wins", False),
-    ("leaderboard", "all.all", False), ("stats", "123", True), ("stats", "1" * 20, False),
-    ("history", "x", False)])
+@pytest.mark.parametrize(
+    ("what", "args", "ok"),
+    [
+        ("leaderboard", "classic.all.wins", True),
+        ("leaderboard", "all.month.best", True),
+        ("leaderboard", "chess.all.wins", False),
+        ("leaderboard", "all.year.wins", False),
+        ("leaderboard", "all.all", False),
+        ("stats", "123", True),
+        ("stats", "1" * 20, False),
+        ("history", "x", False),
+    ],
+)
 def test_share_ids_carry_only_known_views(what: str, args: str, ok: bool) -> None:
     assert share_args_valid(what, args) is ok
 

@@ -16,8 +16,7 @@ ANA, BEN = 101, 102
 
 def click(member: int, kind: int = 3, in_guild: bool = True) -> dict[str, Any]:
     user = {"id": str(member)}
-    return {"id": "1", "type": kind, **({"member": {"user": user}} if in_guild
-                                        else {"user": user})}
+    return {"id": "1", "type": kind, **({"member": {"user": user}} if in_guild else {"user": user})}
 
 
 def test_ten_at_once_then_one_every_half_second() -> None:

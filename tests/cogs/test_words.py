@@ -40,8 +40,7 @@ def test_a_score_is_kept_apart_from_a_computer_seats_number(locale: str) -> None
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_time_running_out_speaks_of_crossing_in_qwixx_and_of_writing_in_qwinto(
-        locale: str) -> None:
+def test_time_running_out_speaks_of_crossing_in_qwixx_and_of_writing_in_qwinto(locale: str) -> None:
     expired = StoredEvent(1, 3, "expired", None, {"players": [ANA]})
     with using(locale):
         qwixx = story.event_lines(expired, [], "classic")[0]
@@ -80,16 +79,28 @@ def test_a_duel_still_names_its_winner() -> None:
 
 
 def started(players: list[int], **options: object) -> GameRecord:
-    return GameRecord(id=5, guild_id=1, channel_id=2, message_id=3, host_id=ANA,
-                      variant="classic", options={"rules": {}, **options}, seed=1,
-                      players=players, state=None, status="running", version=2,
-                      created_at=0.0, updated_at=0.0, finished_at=None)
+    return GameRecord(
+        id=5,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=ANA,
+        variant="classic",
+        options={"rules": {}, **options},
+        seed=1,
+        players=players,
+        state=None,
+        status="running",
+        version=2,
+        created_at=0.0,
+        updated_at=0.0,
+        finished_at=None,
+    )
 
 
 def played(record: GameRecord) -> object:
     """The record's game played to its end by random legal moves."""
-    game = new_game(record.variant, record.players, seed=4,
-                    solo=bool(record.options.get("solo")))
+    game = new_game(record.variant, record.players, seed=4, solo=bool(record.options.get("solo")))
     rng = random.Random(4)
     while not game.finished:
         player = min(game.decision().waiting)
@@ -97,17 +108,28 @@ def played(record: GameRecord) -> object:
     return game
 
 
-@pytest.mark.parametrize(("players", "options"), [
-    ([ANA, COMPUTER, -2], {}), ([ANA, BEN, COMPUTER], {}), ([ANA, BEN], {"hints": True}),
-    ([ANA, BEN], {}), ([ANA, COMPUTER], {"hints": True})])
-def test_the_start_says_when_a_game_will_not_count(players: list[int],
-                                                   options: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        ([ANA, COMPUTER, -2], {}),
+        ([ANA, BEN, COMPUTER], {}),
+        ([ANA, BEN], {"hints": True}),
+        ([ANA, BEN], {}),
+        ([ANA, COMPUTER], {"hints": True}),
+    ],
+)
+def test_the_start_says_when_a_game_will_not_count(
+    players: list[int], options: dict[str, object]
+) -> None:
     """The start message says the game will not count exactly when the stats will not
     count it: fewer than two people, or hints."""
     record = started(players, **options)
     text = texts.lobby_closed_content(record, "lobby.started", ANA)
-    results = game_results(played(record), counted=Options.of(record.options).counted,  # type: ignore[arg-type]
-                           hints=bool(options.get("hints")))
+    results = game_results(
+        played(record),
+        counted=Options.of(record.options).counted,  # type: ignore[arg-type]
+        hints=bool(options.get("hints")),
+    )
     assert ("does not count for the leaderboard" in text) == (not results.counted), text
     assert ("Only one person plays" in text) == (sum(p > 0 for p in players) < 2)
     assert ("played with hints" in text) == bool(options.get("hints"))
@@ -141,8 +163,10 @@ def test_a_hint_that_takes_a_penalty_says_it_does_so_on_purpose() -> None:
     cross = next(m for m in game.legal_moves(ANA) if m.kind == "cross")
     planned = Hint(PASS, (Option(PASS, 4.0, 1.0), Option(cross, 0.1, 0.0)), "")
     lines = views.hint_content(game, ANA, planned).splitlines()
-    assert lines[1] == ("❌ This takes the penalty (−5) on purpose: every cross open to you "
-                        "this turn is expected to cost more than that.")
+    assert lines[1] == (
+        "❌ This takes the penalty (−5) on purpose: every cross open to you "
+        "this turn is expected to cost more than that."
+    )
     assert "100%" not in "\n".join(lines)
     qwinto = new_game("qwinto", [ANA], seed=2, solo=True)
     written = Hint(PASS, (Option(PASS, 4.0, 1.0),), "")
@@ -174,14 +198,12 @@ def test_commands_are_cited_as_mentions_in_each_language(known_commands: object)
     assert "/qwixx rules variant" not in text
     with using("en-US"):
         assert "</qwixx start:9876>" in t("error.not_player")
-        assert "</qwixx settings:9876> `turn_time:`" in t("settings.current",
-                                                            turn_time="24 h")
+        assert "</qwixx settings:9876> `turn_time:`" in t("settings.current", turn_time="24 h")
 
 
 def test_without_the_commands_id_citations_stay_as_written() -> None:
     cited.forget()
     assert "`/qwixx start`" in t("error.not_player")
-
 
 
 def test_a_negative_score_has_a_minus_sign_not_a_dash() -> None:

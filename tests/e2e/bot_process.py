@@ -68,6 +68,7 @@ def die_after_commit(turn: int) -> None:
         if outcome.game is not None and outcome.game.turn >= turn:
             die()
         return outcome
+
     GameService.act = act_then_die  # type: ignore[method-assign]
 
 
@@ -79,11 +80,16 @@ def countdown(count: int) -> Callable[[], None]:
         calls[0] += 1
         if calls[0] >= count:
             die()
+
     return tick
 
 
-def after(owner: Any, name: str, tick: Callable[[], None],
-          when: Callable[[Any], bool] = lambda result: True) -> None:
+def after(
+    owner: Any,
+    name: str,
+    tick: Callable[[], None],
+    when: Callable[[Any], bool] = lambda result: True,
+) -> None:
     """Call ``tick`` after ``owner.name`` (a coroutine method) returns ``when`` its result."""
     method = getattr(owner, name)
 
@@ -92,6 +98,7 @@ def after(owner: Any, name: str, tick: Callable[[], None],
         if when(result):
             tick()
         return result
+
     setattr(owner, name, wrapped)
 
 
@@ -110,6 +117,7 @@ def die_at(point: str, count: int) -> None:
         async def die_before_shown(self: GameService, *args: Any, **kwargs: Any) -> None:
             tick()
             await set_shown(self, *args, **kwargs)
+
         GameService.set_shown = die_before_shown  # type: ignore[method-assign]
     elif point == "startup":
         after(store_module.Store, "connect", tick)
@@ -123,11 +131,13 @@ def die_at(point: str, count: int) -> None:
                 if sql == "COMMIT":
                     tick()
                 return execute(sql, *more)
+
             db.execute = guarded
             try:
                 return await migrate(db, now, *args)
             finally:
                 del db.execute
+
         store_module.apply_migrations = die_before_commit
     else:
         raise SystemExit(f"unknown --die-at point {point!r}; one of {sorted(POINTS)}")
@@ -142,6 +152,7 @@ def report_fires() -> None:
             kind = outcome.events[0].kind if outcome.events else "?"
             print(f"fired {game_id} {kind}", file=sys.stdout, flush=True)
         return outcome
+
     GameService.fire = reported  # type: ignore[method-assign]
 
 
@@ -150,8 +161,9 @@ def hold_move(count: int) -> None:
     act = GameService.act
     calls = [0]
 
-    async def act_then_hold(self: GameService, game_id: int, user: int,
-                            *args: Any, **kwargs: Any) -> Outcome:
+    async def act_then_hold(
+        self: GameService, game_id: int, user: int, *args: Any, **kwargs: Any
+    ) -> Outcome:
         outcome = await act(self, game_id, user, *args, **kwargs)  # committed
         calls[0] += 1
         if calls[0] == count:
@@ -160,6 +172,7 @@ def hold_move(count: int) -> None:
             print(f"held {user}", file=sys.stdout, flush=True)
             await released.wait()
         return outcome
+
     GameService.act = act_then_hold  # type: ignore[method-assign]
 
 
@@ -182,8 +195,11 @@ def main() -> None:
     parser.add_argument("--hold-move", type=int)
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
-    logging.basicConfig(level=args.log_level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=args.log_level,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     discord.http.Route.BASE = args.base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     if args.die_at_turn:
@@ -196,9 +212,16 @@ def main() -> None:
     if args.hold_move:
         hold_move(args.hold_move)
     base, factor = args.time_base, args.time_factor
-    bot = new_bot(args.database, shards=args.shards, dev_guild=args.guild or None,
-                  seeds=lambda: 5, coalesce=0.05, tick=0.5, budget=WriteBudget(10_000, 1.0),
-                  clock=lambda: base + (time.time() - base) * factor)
+    bot = new_bot(
+        args.database,
+        shards=args.shards,
+        dev_guild=args.guild or None,
+        seeds=lambda: 5,
+        coalesce=0.05,
+        tick=0.5,
+        budget=WriteBudget(10_000, 1.0),
+        clock=lambda: base + (time.time() - base) * factor,
+    )
     bot._connection.guild_ready_timeout = 0.1
     asyncio.run(serve(bot, "sandbox-token"))
 

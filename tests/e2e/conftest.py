@@ -23,8 +23,9 @@ def fast_budget() -> WriteBudget:
 
 
 def make_bot(database: Path, sb: Sandbox, seed: int = SEED) -> QwixxBot:
-    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: seed, coalesce=0.05,
-                    budget=fast_budget())
+    return QwixxBot(
+        database, dev_guild=sb.guild.id, seeds=lambda: seed, coalesce=0.05, budget=fast_budget()
+    )
 
 
 @pytest.fixture
@@ -36,8 +37,9 @@ def database(tmp_path: Path) -> Path:
 async def sb(database: Path) -> AsyncIterator[Sandbox]:
     """A sandbox with four members and two channels, and the bot logged in."""
     guild = GuildSpec(channels=("general", "games"))
-    async with Sandbox(guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"], **UNLIMITED,
-                       settle=0.02) as sandbox:
+    async with Sandbox(
+        guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"], **UNLIMITED, settle=0.02
+    ) as sandbox:
         await sandbox.run_bot(make_bot(database, sandbox))
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()

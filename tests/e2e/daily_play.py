@@ -26,17 +26,21 @@ SECRET = "a secret of the tests' own"
 def daily_bot(database: Path, clock: FakeClock, tick: float = 0.05) -> QwixxBot:
     """The bot of the daily tests, on ``clock``; its timers (rankings) tick, and its
     channel edits wait, ``tick`` seconds."""
-    return QwixxBot(database, seeds=lambda: 7, coalesce=tick, budget=fast_budget(),
-                    clock=clock, tick=tick)
+    return QwixxBot(
+        database, seeds=lambda: 7, coalesce=tick, budget=fast_budget(), clock=clock, tick=tick
+    )
 
 
 @asynccontextmanager
 async def two_servers(bot: QwixxBot) -> AsyncIterator[Sandbox]:
     """Alpha (#general, #daily) and Beta, with Ana and Cem, the bot running; no failure
     a member would see allowed."""
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha", channels=("general", "daily")),
-                                               GuildSpec("Beta")],
-                       members=["Ana", "Cem"], settle=0.02) as sandbox:
+    async with Sandbox(
+        **UNLIMITED,
+        guilds=[GuildSpec("Alpha", channels=("general", "daily")), GuildSpec("Beta")],
+        members=["Ana", "Cem"],
+        settle=0.02,
+    ) as sandbox:
         await sandbox.run_bot(bot)
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()
@@ -50,8 +54,9 @@ def noon(day: str) -> float:
 async def know_secret(bot: QwixxBot) -> None:
     """Give the bot's database :data:`SECRET` before any day's dice are dealt."""
     assert bot.store is not None
-    await bot.store._transact(lambda conn: conn.execute(
-        "INSERT INTO daily_secret (id, secret) VALUES (1, ?)", (SECRET,)))
+    await bot.store._transact(
+        lambda conn: conn.execute("INSERT INTO daily_secret (id, secret) VALUES (1, ?)", (SECRET,))
+    )
 
 
 async def confirmed(member: SimMember, message: StoredMessage) -> StoredMessage:
@@ -60,8 +65,9 @@ async def confirmed(member: SimMember, message: StoredMessage) -> StoredMessage:
     return await confirm[0].take(member, message) if confirm else message
 
 
-async def play_daily(member: SimMember, variant: str = "classic",
-                     seed: int = 1) -> tuple[StoredMessage, list[str]]:
+async def play_daily(
+    member: SimMember, variant: str = "classic", seed: int = 1
+) -> tuple[StoredMessage, list[str]]:
     """Begin the day's attempt and play it to its end with the buttons, chosen at random;
     the final message and every message content seen before it."""
     policy = seeded_policy(seed)
@@ -72,16 +78,19 @@ async def play_daily(member: SimMember, variant: str = "classic",
         if not offered:  # the result: nothing left to play
             return message, seen
         seen.append(message.content)
-        message = await confirmed(member, await policy(member, offered, message).take(
-            member, message))
+        message = await confirmed(
+            member, await policy(member, offered, message).take(member, message)
+        )
     raise AssertionError("the daily game did not end")
 
 
 async def shared(sb: Sandbox, member: SimMember, result: StoredMessage) -> StoredMessage:
     """The text to share that follows ``result`` in a message of its own (it is sent
     after the result: waited for)."""
+
     def sent() -> StoredMessage | None:
         return next((m for m in member.ephemeral_messages() if m.id > result.id), None)
+
     return await sb.wait_for(sent)
 
 
@@ -93,8 +102,9 @@ def move_of(choice: Choice) -> Move | None:
         return None
 
 
-async def play_moves(member: SimMember, variant: str, game: Game,
-                     choose: Callable[[Game], Move]) -> StoredMessage:
+async def play_moves(
+    member: SimMember, variant: str, game: Game, choose: Callable[[Game], Move]
+) -> StoredMessage:
     """Begin the day's attempt and play it to its end with the buttons, each move the one
     ``choose`` picks on ``game``: the rules' copy of the attempt (a new solo game of the
     member on the day's dice), kept in step move by move. The final message."""

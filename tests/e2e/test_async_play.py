@@ -20,23 +20,29 @@ HOUR = 3600.0
 MANAGE_GUILD = 1 << 5
 
 
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
 
 
 def timed_bot(database: Path, sb: Sandbox, clock: FakeClock, coalesce: float = 0.05) -> QwixxBot:
-    return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 99, clock=clock,
-                    coalesce=coalesce, tick=3600, budget=fast_budget())
+    return QwixxBot(
+        database,
+        dev_guild=sb.guild.id,
+        seeds=lambda: 99,
+        clock=clock,
+        coalesce=coalesce,
+        tick=3600,
+        budget=fast_budget(),
+    )
 
 
 @pytest.fixture
 async def sb(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec(channels=("general", "games"))
-    async with Sandbox(**UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"],
-                       settle=0.02) as sandbox:
+    async with Sandbox(
+        **UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"], settle=0.02
+    ) as sandbox:
         await sandbox.run_bot(timed_bot(database, sandbox, clock))
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()
@@ -55,8 +61,7 @@ def bot(sb: Sandbox) -> QwixxBot:
     return sb.bot
 
 
-async def test_the_lobby_and_the_turn_message_show_the_time(sb: Sandbox,
-                                                             clock: FakeClock) -> None:
+async def test_the_lobby_and_the_turn_message_show_the_time(sb: Sandbox, clock: FakeClock) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic", turn_time="2h")).message
     assert "Turn time: 2h" in lobby.content
@@ -64,13 +69,15 @@ async def test_the_lobby_and_the_turn_message_show_the_time(sb: Sandbox,
     await ana.click(lobby, label="Start")
     turn = await wait_for_turn(sb)
     assert f"<t:{int(clock.now + 2 * HOUR)}:R>" in turn.content
-    bad = await ana.slash("qwixx", "start", variant="classic", turn_time="1m", in_channel=sb.
-                          channel_named("games"))
+    bad = await ana.slash(
+        "qwixx", "start", variant="classic", turn_time="1m", in_channel=sb.channel_named("games")
+    )
     assert bad.message.ephemeral and "outside the allowed 5m to 7d" in bad.message.content
 
 
 async def test_reminders_mention_only_who_still_decides_and_never_twice(
-        sb: Sandbox, clock: FakeClock) -> None:
+    sb: Sandbox, clock: FakeClock
+) -> None:
     ana, ben, cem = sb.member("Ana"), sb.member("Ben"), sb.member("Cem")
     turn = await start(sb, [ana, ben, cem], turn_time="24h")
     await ben.click(turn, label="Pass")
@@ -90,12 +97,12 @@ async def test_reminders_mention_only_who_still_decides_and_never_twice(
     assert len([m for m in sb.messages() if "still open" in m.content]) == 2
     await cem.click(turn, label="Pass")  # now nobody they name still has to decide
     await sb.wait_for(lambda: not any("still open" in m.content for m in sb.messages()))
-    assert not any(re.search(r"<t:\d+:R>", m.content) for m in sb.messages()
-                   if m.id != turn_message(sb).id)  # the live turn alone counts down
+    assert not any(
+        re.search(r"<t:\d+:R>", m.content) for m in sb.messages() if m.id != turn_message(sb).id
+    )  # the live turn alone counts down
 
 
-async def test_expiry_resolves_missing_decisions_and_says_so(sb: Sandbox,
-                                                             clock: FakeClock) -> None:
+async def test_expiry_resolves_missing_decisions_and_says_so(sb: Sandbox, clock: FakeClock) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     turn = await start(sb, [ana, ben], turn_time="1h")
     await ana.click(turn, label="Pass")
@@ -107,7 +114,8 @@ async def test_expiry_resolves_missing_decisions_and_says_so(sb: Sandbox,
 
 
 async def test_a_pending_deadline_survives_a_restart_and_fires_once(
-        sb: Sandbox, clock: FakeClock, database: Path) -> None:
+    sb: Sandbox, clock: FakeClock, database: Path
+) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     await start(sb, [ana, ben], turn_time="30m")
     await sb.stop_bot()
@@ -176,14 +184,17 @@ async def test_my_games_and_leaving(sb: Sandbox) -> None:
     await ben.click((await ben.slash("qwixx", "leave")).message, label="Yes")
     await sb.wait_for_message(lambda m: "without ranking" in m.content)
     assert turn_message(sb) is None
-    told = [line for m in sb.messages() for line in m.content.splitlines()
-            if "left the game" in line]
-    assert sorted(told) == sorted(f"🚪 <@{p.id}> left the game; it no longer waits for them."
-                                  for p in (ben, cem))  # each leave told once
+    told = [
+        line for m in sb.messages() for line in m.content.splitlines() if "left the game" in line
+    ]
+    assert sorted(told) == sorted(
+        f"🚪 <@{p.id}> left the game; it no longer waits for them." for p in (ben, cem)
+    )  # each leave told once
 
 
 async def test_decisions_within_the_window_become_one_edit(
-        database: Path, clock: FakeClock, tmp_path: Path) -> None:
+    database: Path, clock: FakeClock, tmp_path: Path
+) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben", "Cem", "Dan"], settle=0.02) as sb:
         await sb.run_bot(timed_bot(tmp_path / "slow.db", sb, clock, coalesce=0.6))
         members = [sb.member(n) for n in ("Ana", "Ben", "Cem", "Dan")]
@@ -194,6 +205,7 @@ async def test_decisions_within_the_window_become_one_edit(
         await sb.wait_for(lambda: "✅" in (turn_message(sb) or turn).content, timeout=3)
         await bot(sb).table.publisher.drain()
         assert len(edits_of(sb, turn)) - before == 1
-        decided = next(line for line in turn_message(sb).content.splitlines()
-                       if "✅ Decided:" in line)
+        decided = next(
+            line for line in turn_message(sb).content.splitlines() if "✅ Decided:" in line
+        )
         assert all(f"<@{m.id}>" in decided for m in members[1:])

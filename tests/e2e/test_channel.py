@@ -29,8 +29,9 @@ TURN = re.compile(r"\*\*Turn (\d+)\*\*|turn (\d+)\*\*")
 TURN_DONE = re.compile(r"^\*\*Turn \d+\*\* · .* was active$")
 
 
-async def open_game(sb: Sandbox, members: list[SimMember], variant: str = "classic",
-                    computers: int = 0) -> None:
+async def open_game(
+    sb: Sandbox, members: list[SimMember], variant: str = "classic", computers: int = 0
+) -> None:
     host = members[0]
     lobby = (await host.slash("qwixx", "start", variant=variant)).message
     for member in members[1:]:
@@ -42,8 +43,11 @@ async def open_game(sb: Sandbox, members: list[SimMember], variant: str = "class
 
 
 def writes(sb: Sandbox) -> list[Call]:
-    return [c for c in sb.server.calls if c.method in ("POST", "PATCH", "DELETE")
-            and c.route in CHANNEL_WRITES]
+    return [
+        c
+        for c in sb.server.calls
+        if c.method in ("POST", "PATCH", "DELETE") and c.route in CHANNEL_WRITES
+    ]
 
 
 def busiest(calls: list[Call], window: float) -> int:
@@ -51,8 +55,12 @@ def busiest(calls: list[Call], window: float) -> int:
     most = 0
     for i, call in enumerate(calls):
         channel = call.path.split("/")[2]
-        most = max(most, sum(1 for c in calls[i:] if c.path.split("/")[2] == channel
-                             and c.at - call.at < window))
+        most = max(
+            most,
+            sum(
+                1 for c in calls[i:] if c.path.split("/")[2] == channel and c.at - call.at < window
+            ),
+        )
     return most
 
 
@@ -64,8 +72,11 @@ def pings_per_turn(sb: Sandbox) -> Counter[tuple[int, int]]:
         body = call.body if isinstance(call.body, dict) else {}
         text = str(body.get("content") or "")
         public_follow_up = call.route == WEBHOOK and not int(body.get("flags") or 0) & 64
-        if call.method != "POST" or text.startswith("⏰") or not (
-                call.route == CHANNEL_WRITES[0] or public_follow_up):
+        if (
+            call.method != "POST"
+            or text.startswith("⏰")
+            or not (call.route == CHANNEL_WRITES[0] or public_follow_up)
+        ):
             continue
         found = TURN.search(text)
         turn = int(found[1] or found[2]) if found else 0
@@ -79,20 +90,22 @@ def own_lines(content: str) -> list[str]:
     turns it opens with (each one line that says why nobody was asked)."""
     lines = content.splitlines()
     headers = [i for i, line in enumerate(lines) if TURN_DONE.match(line)]
-    return lines[headers[-1]:] if headers else []
+    return lines[headers[-1] :] if headers else []
 
 
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
-async def test_each_finished_turn_message_tells_its_whole_turn(database: Path,
-                                                                variant: str) -> None:
+async def test_each_finished_turn_message_tells_its_whole_turn(
+    database: Path, variant: str
+) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb))
         members = [sb.member("Ana"), sb.member("Ben")]
         await open_game(sb, members, variant)
         final = await play_to_end(sb, members, seeded_policy(11))
         assert sb.failures == [], sb.describe_failures()
-        numbers = [int(n) for m in sb.messages()
-                   for n in re.findall(r"\*\*Turn (\d+)\*\*", m.content)]
+        numbers = [
+            int(n) for m in sb.messages() for n in re.findall(r"\*\*Turn (\d+)\*\*", m.content)
+        ]
         assert numbers == sorted(numbers) and len(numbers) > 3  # in order, one per turn
         told = [m for m in sb.messages() if own_lines(m.content)]
         for message in told:
@@ -113,10 +126,14 @@ async def test_each_finished_turn_message_tells_its_whole_turn(database: Path,
         assert len(writes(sb)) <= 1.5 * turns  # edits ride on the players' clicks
         pings = pings_per_turn(sb)
         assert max(pings.values()) == 1  # at most once a turn, for each player
-        final_post = next(c for c in sb.server.calls if isinstance(c.body, dict)
-                          and "final scores" in str(c.body.get("content")))
-        assert {int(u) for u in final_post.body["allowed_mentions"]["users"]} == \
-            {m.id for m in members}
+        final_post = next(
+            c
+            for c in sb.server.calls
+            if isinstance(c.body, dict) and "final scores" in str(c.body.get("content"))
+        )
+        assert {int(u) for u in final_post.body["allowed_mentions"]["users"]} == {
+            m.id for m in members
+        }
         for call in sb.server.calls:  # nobody can make the bot ping everyone or a role
             mentions = call.body.get("allowed_mentions") if isinstance(call.body, dict) else None
             if mentions is not None:
@@ -132,8 +149,13 @@ async def test_a_fast_computer_table_keeps_the_write_budget(database: Path) -> N
     """
     async with Sandbox(members=["Ana"], settle=0.02) as sb:
         sb.server.rest.write_limit = ChannelWriteLimit(writes=5, window=0.5)
-        bot = QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 3, coalesce=0.05,
-                       budget=WriteBudget(writes=5, window=1.0))
+        bot = QwixxBot(
+            database,
+            dev_guild=sb.guild.id,
+            seeds=lambda: 3,
+            coalesce=0.05,
+            budget=WriteBudget(writes=5, window=1.0),
+        )
         await sb.run_bot(bot)
         ana = sb.member("Ana")
         await open_game(sb, [ana], computers=4)
@@ -144,23 +166,39 @@ async def test_a_fast_computer_table_keeps_the_write_budget(database: Path) -> N
 
 
 async def test_a_bot_killed_between_commit_and_post_catches_up_once(
-        database: Path, tmp_path: Path) -> None:
+    database: Path, tmp_path: Path
+) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         log = (tmp_path / "bot.log").open("w")
 
         async def spawn(*extra: str) -> asyncio.subprocess.Process:
             synced = len([c for c in sb.server.calls if "commands" in c.route])
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.e2e.bot_process", sb.server.base_url,
-                sb.server.gateway_url, str(database), str(sb.guild.id), *extra, cwd=ROOT,
-                stdout=log, stderr=log)
-            await sb.wait_for(lambda: sb.server.gateway.connected and synced < len(
-                [c for c in sb.server.calls if "commands" in c.route]), timeout=60)
+                sys.executable,
+                "-m",
+                "tests.e2e.bot_process",
+                sb.server.base_url,
+                sb.server.gateway_url,
+                str(database),
+                str(sb.guild.id),
+                *extra,
+                cwd=ROOT,
+                stdout=log,
+                stderr=log,
+            )
+            await sb.wait_for(
+                lambda: (
+                    sb.server.gateway.connected
+                    and synced < len([c for c in sb.server.calls if "commands" in c.route])
+                ),
+                timeout=60,
+            )
             return process
 
         first = await spawn("--die-at-turn", "2")
         ana, ben = sb.member("Ana"), sb.member("Ben")
         await open_game(sb, [ana, ben])
+
         async def pass_until_killed() -> None:
             while first.returncode is None:
                 turn = turn_message(sb)
@@ -168,6 +206,7 @@ async def test_a_bot_killed_between_commit_and_post_catches_up_once(
                     if turn is not None and "Pass" in turn.labels and first.returncode is None:
                         await member.click(turn, label="Pass")
                 await asyncio.sleep(0.05)  # the bot answers first, then edits the message
+
         await asyncio.wait_for(pass_until_killed(), timeout=120)
         assert await first.wait() == -9  # SIGKILL, right after the commit
         assert not any("**Turn 2**" in m.content for m in sb.messages())
@@ -178,14 +217,17 @@ async def test_a_bot_killed_between_commit_and_post_catches_up_once(
 
         second = await spawn()
         try:
-            turn2 = await sb.wait_for(lambda: next(
-                (m for m in sb.messages() if "**Turn 2**" in m.content), None), timeout=30)
+            turn2 = await sb.wait_for(
+                lambda: next((m for m in sb.messages() if "**Turn 2**" in m.content), None),
+                timeout=30,
+            )
             assert "Open my sheet" in turn2.labels
 
             async def caught_up() -> bool:
                 async with Store(database) as store:
                     game = await store.get_game(1)
                 return game is not None and game.shown_version >= game.version
+
             for _ in range(300):
                 if await caught_up():
                     break
@@ -212,16 +254,18 @@ async def test_a_lobby_nobody_starts_closes_after_the_turn_time(database: Path) 
         assert "Join" in sb.messages()[-1].labels
         clock.now += 2
         await bot.timers.tick()
-        closed = await sb.wait_for(lambda: (m := sb.server.world.messages[lobby.id])
-                                   and "closed" in m.content and m)
+        closed = await sb.wait_for(
+            lambda: (m := sb.server.world.messages[lobby.id]) and "closed" in m.content and m
+        )
         assert not closed.components
         again = await sb.member("Ben").slash("qwixx", "start")  # the channel is free
         assert "lobby" in again.message.content and not again.message.ephemeral
         assert sb.failures == [], sb.describe_failures()
 
 
-async def to_action_2(sb: Sandbox, ana: SimMember, ben: SimMember
-                      ) -> tuple[StoredMessage, StoredMessage]:
+async def to_action_2(
+    sb: Sandbox, ana: SimMember, ben: SimMember
+) -> tuple[StoredMessage, StoredMessage]:
     """A classic duel to Ana's action 2: she opens her sheet and passes action 1, Ben
     passes on the turn message; the turn message, and her sheet once it moved on."""
     await open_game(sb, [ana, ben])
@@ -231,8 +275,9 @@ async def to_action_2(sb: Sandbox, ana: SimMember, ben: SimMember
     assert opened.ephemeral and "action 1" in opened.content
     sheet = (await ana.click(opened, label="Pass")).message  # tap 2: action 1
     await ben.click(turn, label="Pass")  # action 1 resolves on Ben's click
-    moved = await sb.wait_for(lambda: (m := sb.server.world.messages[sheet.id])
-                              and "action 2" in m.content and m)
+    moved = await sb.wait_for(
+        lambda: (m := sb.server.world.messages[sheet.id]) and "action 2" in m.content and m
+    )
     return turn, moved
 
 

@@ -59,8 +59,12 @@ async def stored_lines(database: Path, variant: str) -> list[str]:
     finally:
         await store.close()
     with using("en-US"):
-        return [line for e in events if e.kind in ("penalty", "locked", "failed_throw")
-                for line in story.event_lines(e, [], variant)]
+        return [
+            line
+            for e in events
+            if e.kind in ("penalty", "locked", "failed_throw")
+            for line in story.event_lines(e, [], variant)
+        ]
 
 
 def finished_turns(messages: list[StoredMessage]) -> list[tuple[list[str], StoredMessage]]:
@@ -76,7 +80,8 @@ def finished_turns(messages: list[StoredMessage]) -> list[tuple[list[str], Store
 @pytest.mark.parametrize("seed", [1, 5])
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
 async def test_the_channel_keeps_the_whole_story_after_the_game(
-        database: Path, variant: str, seed: int, record_property: Any) -> None:
+    database: Path, variant: str, seed: int, record_property: Any
+) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana"], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb, seed))
         await play_with_computers(sb, variant, seed)
@@ -91,8 +96,9 @@ async def test_the_channel_keeps_the_whole_story_after_the_game(
     shown_once = {found for version in ever for found in TOLD.findall(version)}
     assert shown_once, "a game with computers shows some penalty or lock"
     assert [found for found in shown_once if found not in text] == []
-    assert [line for line in await stored_lines(database, variant)
-            if line.split(" — ")[0] not in text] == []
+    assert [
+        line for line in await stored_lines(database, variant) if line.split(" — ")[0] not in text
+    ] == []
 
     turns = finished_turns(final)
     assert turns

@@ -21,8 +21,7 @@ from bot.store import Store
 from .conftest import UNLIMITED, make_bot
 
 
-async def open_game(sb: Sandbox, host: SimMember, *guests: SimMember,
-                    variant: str = "classic"):
+async def open_game(sb: Sandbox, host: SimMember, *guests: SimMember, variant: str = "classic"):
     lobby = (await host.slash("qwixx", "start", variant=variant)).message
     for guest in guests:
         await guest.click(lobby, label="Join")
@@ -62,7 +61,9 @@ async def test_a_full_classic_game_with_three_members(sb: Sandbox, database: Pat
     assert isinstance(board, Image.Image) and board.size[0] > 400
     state = await stored_state(database)
     assert state["status"] == "finished" and state["state"]["end_reason"] in (
-        "rows_locked", "penalties")
+        "rows_locked",
+        "penalties",
+    )
     assert turn_message(sb) is None  # no live buttons left on finished turns
 
 

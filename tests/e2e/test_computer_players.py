@@ -13,7 +13,8 @@ from bot.store import Store
 
 @pytest.mark.parametrize("variant", ["classic", "qwinto"])
 async def test_one_person_plays_a_whole_game_against_computers(
-        sb: Sandbox, database: Path, variant: str) -> None:
+    sb: Sandbox, database: Path, variant: str
+) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant=variant)).message
     refused = await ben.click(lobby, label="Add computer player")

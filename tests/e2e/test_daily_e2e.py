@@ -60,8 +60,7 @@ async def dice_of(bot: QwixxBot, game_id: int) -> list[dict[str, int]]:
     return [e.data["dice"] for e in events if e.kind == "turn" and "dice" in e.data]
 
 
-async def attempt_game(bot: QwixxBot, day: str, member: SimMember,
-                       variant: str = "classic") -> int:
+async def attempt_game(bot: QwixxBot, day: str, member: SimMember, variant: str = "classic") -> int:
     assert bot.store is not None
     attempt = await bot.store.attempt(day, variant, member.id)
     assert attempt is not None
@@ -69,7 +68,8 @@ async def attempt_game(bot: QwixxBot, day: str, member: SimMember,
 
 
 async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
-        sb: Sandbox, bot: QwixxBot, clock: FakeClock) -> None:
+    sb: Sandbox, bot: QwixxBot, clock: FakeClock
+) -> None:
     alpha, beta = sb.guilds
     ana, cem = sb.member("Ana", guild=alpha), sb.member("Cem", guild=alpha)
     ben = sb.member("Ben", guild=beta)
@@ -105,21 +105,27 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
     # closes on one sheet only, its die leaves that game and the others' faces follow
     # the dice still in play).
     turns = 0
-    while (turns < min(len(ana_dice), len(ben_dice))
-           and len(ana_dice[turns]) == len(ben_dice[turns]) == 6):
+    while (
+        turns < min(len(ana_dice), len(ben_dice))
+        and len(ana_dice[turns]) == len(ben_dice[turns]) == 6
+    ):
         turns += 1
     assert turns >= 3 and ana_dice[:turns] == ben_dice[:turns]
 
     await play_daily(cem, seed=3)
     board = await sb.wait_for_message(
-        lambda m: "this server's ranking" in m.content and m.content.count("<@") == 2)
+        lambda m: "this server's ranking" in m.content and m.content.count("<@") == 2
+    )
     ranking = [int(n) for n in re.findall(r"<@(\d+)>", board.content)]
     assert set(ranking) == {ana.id, cem.id}
     assert ben.id not in ranking  # another server's member is ranked there, not here
     boards = [m for m in sb.messages() if "this server's ranking" in m.content]
     assert len(boards) == 2  # one per server: the second finish edited the first post
-    beta_board = [m for m in sb.messages() if "this server's ranking" in m.content
-                  and f"<@{ben.id}>" in m.content]
+    beta_board = [
+        m
+        for m in sb.messages()
+        if "this server's ranking" in m.content and f"<@{ben.id}>" in m.content
+    ]
     assert len(beta_board) == 1
 
     clock.now += DAY  # midnight passes: a new day, new dice, the streak goes on
@@ -133,7 +139,8 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
 
 
 async def test_an_attempt_is_resumed_where_it_was_left_and_is_no_one_elses(
-        sb: Sandbox, bot: QwixxBot) -> None:
+    sb: Sandbox, bot: QwixxBot
+) -> None:
     ana, cem = sb.member("Ana"), sb.member("Cem")
     begun = (await ana.slash("qwixx", "daily", variant="qwinto")).message
     offered = choices(begun)
@@ -151,7 +158,8 @@ async def test_an_attempt_is_resumed_where_it_was_left_and_is_no_one_elses(
 
 
 async def test_the_server_chooses_the_ranking_channel_and_when_its_day_turns(
-        sb: Sandbox, bot: QwixxBot, clock: FakeClock) -> None:
+    sb: Sandbox, bot: QwixxBot, clock: FakeClock
+) -> None:
     admin = sb.member("Admin", permissions=MANAGE_GUILD)
     ana = sb.member("Ana")
     shown = await ana.slash("qwixx", "settings")
@@ -164,15 +172,15 @@ async def test_the_server_chooses_the_ranking_channel_and_when_its_day_turns(
     assert "do not know the time zone “Europe/Berln”" in wrong.message.content
     assert "**24h**" in (await ana.slash("qwixx", "settings")).message.content  # nothing saved
     games = sb.channel_named("daily")
-    saved = await admin.slash("qwixx", "settings", daily_channel=games, daily_hour=6,
-                              timezone="Asia/Tokyo")
+    saved = await admin.slash(
+        "qwixx", "settings", daily_channel=games, daily_hour=6, timezone="Asia/Tokyo"
+    )
     assert "**06:00** (Asia/Tokyo)" in saved.message.content
     assert f"<#{games.id}>" in saved.message.content
     # 12:00 UTC is 21:00 in Tokyo: the day there is the 18th; at 22:00 UTC (07:00 in
     # Tokyo the next morning, past 06:00) it is the 19th.
     await play_daily(ana)
-    board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content,
-                                      channel=games)
+    board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content, channel=games)
     assert "May 18, 2033" in board.content
     clock.now += 10 * 3600
     mine = (await ana.slash("qwixx", "daily")).message
@@ -181,8 +189,9 @@ async def test_the_server_chooses_the_ranking_channel_and_when_its_day_turns(
     assert "Daily Qwixx of May 19, 2033 — turn 1" in listed.content
 
 
-async def test_the_sheets_buttons_outlive_a_restart(sb: Sandbox, bot: QwixxBot,
-                                                    clock: FakeClock, database: Path) -> None:
+async def test_the_sheets_buttons_outlive_a_restart(
+    sb: Sandbox, bot: QwixxBot, clock: FakeClock, database: Path
+) -> None:
     ana = sb.member("Ana")
     begun = (await ana.slash("qwixx", "daily", variant="longo")).message
     await sb.stop_bot()
@@ -194,7 +203,8 @@ async def test_the_sheets_buttons_outlive_a_restart(sb: Sandbox, bot: QwixxBot,
 
 
 async def test_a_daily_games_sheets_and_review_wait_until_its_day_is_over_everywhere(
-        sb: Sandbox, clock: FakeClock) -> None:
+    sb: Sandbox, clock: FakeClock
+) -> None:
     ana, cem = sb.member("Ana"), sb.member("Cem")
     await play_daily(ana, "onboard")
     history = (await cem.slash("qwixx", "history")).message
@@ -214,16 +224,18 @@ async def test_a_daily_games_sheets_and_review_wait_until_its_day_is_over_everyw
 
 
 async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
-        database: Path, clock: FakeClock) -> None:
+    database: Path, clock: FakeClock
+) -> None:
     """The finish marks the server's ranking as owing it in the store: a bot that stops
     before its timers' next tick writes it once it runs again."""
     slow = daily_bot(database, clock, tick=3600.0)
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha")], members=["Ana"],
-                       settle=0.02) as sb:
+    async with Sandbox(
+        **UNLIMITED, guilds=[GuildSpec("Alpha")], members=["Ana"], settle=0.02
+    ) as sb:
         await sb.run_bot(slow)
         ana = sb.member("Ana")
         final, _ = await play_daily(ana)  # after the slow timers' first tick, long before
-        await sb.stop_bot()                # their next
+        await sb.stop_bot()  # their next
         assert not [m for m in sb.messages() if "this server's ranking" in m.content]
         await sb.run_bot(daily_bot(database, clock))
         board = await sb.wait_for_message(lambda m: "this server's ranking" in m.content)
@@ -232,7 +244,8 @@ async def test_a_ranking_owed_when_the_bot_died_is_written_after_the_restart(
 
 
 async def test_a_ranking_the_channel_refuses_is_not_tried_again_and_again(
-        sb: Sandbox, bot: QwixxBot) -> None:
+    sb: Sandbox, bot: QwixxBot
+) -> None:
     """Discord's 403 cannot be helped by trying again: the ranking owes nothing more
     (the next finish tries again), and the member's result is shown all the same."""
     bot_member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]

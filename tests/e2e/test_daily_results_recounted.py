@@ -68,8 +68,15 @@ async def replayed(bot: QwixxBot, user: int) -> Replayed:
     record = await bot.store.get_game(attempt.game_id)
     assert record is not None and record.state is not None
     moves = [(m.player_id, Move.from_json(m.move)) for m in await bot.store.moves(record.id)]
-    game = replay(VARIANT, [user], record.seed, {}, moves, solo=True,
-                  dice_version=dice_version_of(record.state))
+    game = replay(
+        VARIANT,
+        [user],
+        record.seed,
+        {},
+        moves,
+        solo=True,
+        dice_version=dice_version_of(record.state),
+    )
     assert game.finished
     return Replayed(user, attempt.guild_id, attempt.finished_at, game)
 
@@ -91,8 +98,7 @@ def place_among(score: int, scores: list[int]) -> int:
     return 1 + sum(other > score for other in scores)
 
 
-def check_result(text: str, share: str, mine: Replayed, everyone: list[Replayed],
-                 par: int) -> None:
+def check_result(text: str, share: str, mine: Replayed, everyone: list[Replayed], par: int) -> None:
     """Every fact of a result message and its text to share, against the replays."""
     so_far = [r for r in everyone if r.finished_at <= mine.finished_at]
     scores = [r.score for r in so_far]
@@ -102,13 +108,17 @@ def check_result(text: str, share: str, mine: Replayed, everyone: list[Replayed]
     assert found and number(found[1]) == par, text
     gap = mine.score - par
     unit = "point" if abs(gap) == 1 else "points"
-    assert found[2] == ("level with par" if gap == 0 else
-                        f"{abs(gap)} {unit} {'above' if gap > 0 else 'below'} par"), text
+    assert found[2] == (
+        "level with par" if gap == 0 else f"{abs(gap)} {unit} {'above' if gap > 0 else 'below'} par"
+    ), text
     if len(so_far) == 1:
         assert "🌍 You are the first to finish these dice." in text
     else:
-        found = re.search(rf"🌍 {ORDINAL} of the (\d+) players who finished these dice so "
-                          r"far(?:, better than \*\*(\d+)%\*\* of them)?\n", text)
+        found = re.search(
+            rf"🌍 {ORDINAL} of the (\d+) players who finished these dice so "
+            r"far(?:, better than \*\*(\d+)%\*\* of them)?\n",
+            text,
+        )
         assert found, text
         assert int(found[1]) == place_among(mine.score, scores) and int(found[2]) == len(so_far)
         below = sum(score < mine.score for score in scores)
@@ -118,8 +128,10 @@ def check_result(text: str, share: str, mine: Replayed, everyone: list[Replayed]
             assert len(so_far) < 10 or 100 * below // len(so_far) == 0, text
     server = [r.score for r in so_far if r.guild == mine.guild]
     found = re.search(rf"🏠 On this server: {ORDINAL} of (\d+) players?\n", text)
-    assert found and (int(found[1]), int(found[2])) == (place_among(mine.score, server),
-                                                      len(server)), text
+    assert found and (int(found[1]), int(found[2])) == (
+        place_among(mine.score, server),
+        len(server),
+    ), text
     assert "🔥 Streak: **1 day** in a row" in text  # the first day played
     title, *grid = share.splitlines()
     assert title == f"Qwixx daily {DAY}: {str(mine.score).replace('-', '−')} 🔥1"
@@ -132,7 +144,8 @@ def check_result(text: str, share: str, mine: Replayed, everyone: list[Replayed]
         assert line.count(line[0]) == len(crossed) or (line == "⬜" and not crossed), line
         assert ("🔒" in line) == (row in sheet.locks), line
     assert [ROWS[line[0]] for line in rows if line[0] in ROWS] == [
-        row for row, numbers in sheet.crossed.items() if numbers]
+        row for row, numbers in sheet.crossed.items() if numbers
+    ]
     assert grid[4:] == (["❌" * penalties] if penalties else [])
 
 
@@ -153,16 +166,18 @@ def check_ranking(text: str, guild: int, everyone: list[Replayed]) -> None:
     assert shown == sorted(shown, reverse=True)  # best first
 
 
-async def play_through_the_service(bot: QwixxBot, clock: FakeClock, user: int, guild: int,
-                                   channel: int, level: str) -> None:
+async def play_through_the_service(
+    bot: QwixxBot, clock: FakeClock, user: int, guild: int, channel: int, level: str
+) -> None:
     """An attempt of someone the test does not look at, begun, played and finished."""
     daily = bot.table.daily.service
     attempt, outcome = await daily.begin(guild, channel, user, VARIANT)
     game, rng = outcome.game, random.Random(user)
     assert game is not None
     while not game.finished:
-        outcome = await daily.games.act(attempt.game_id, user, game.turn, game.decision().phase,
-                                        choose(game, user, rng, level))
+        outcome = await daily.games.act(
+            attempt.game_id, user, game.turn, game.decision().phase, choose(game, user, rng, level)
+        )
         assert outcome.game is not None
         game = outcome.game
     clock.now += 60
@@ -170,15 +185,21 @@ async def play_through_the_service(bot: QwixxBot, clock: FakeClock, user: int, g
 
 
 async def test_a_days_results_and_rankings_are_what_the_stored_attempts_replay_to(
-        sb: Sandbox, bot: QwixxBot, clock: FakeClock) -> None:
+    sb: Sandbox, bot: QwixxBot, clock: FakeClock
+) -> None:
     alpha, beta = sb.guilds
-    members = [sb.member("Ana", guild=alpha), sb.member("Ben", guild=beta),
-               sb.member("Cem", guild=alpha), sb.member("Dan", guild=alpha),
-               sb.member("Eve", guild=beta)]
+    members = [
+        sb.member("Ana", guild=alpha),
+        sb.member("Ben", guild=beta),
+        sb.member("Cem", guild=alpha),
+        sb.member("Dan", guild=alpha),
+        sb.member("Eve", guild=beta),
+    ]
     where = {alpha.id: sb.channel_named("general"), beta.id: members[1].channel}
-    others = [(9001 + i, (alpha, beta)[i % 2].id, level)
-              for i, level in enumerate(["easy", "normal", "easy", "hard", "normal", "easy",
-                                         "normal"])]
+    others = [
+        (9001 + i, (alpha, beta)[i % 2].id, level)
+        for i, level in enumerate(["easy", "normal", "easy", "hard", "normal", "easy", "normal"])
+    ]
     # Alpha's first attempt of the day is begun in #daily, and finished after others':
     # its ranking is posted there all the same (where the first member of the day played).
     first = {**where, alpha.id: sb.channel_named("daily")}
@@ -191,21 +212,25 @@ async def test_a_days_results_and_rankings_are_what_the_stored_attempts_replay_t
         final, _ = await play_daily(member, VARIANT, seed=seed)
         shown[member.id] = final.content, (await shared(sb, member, final)).content
 
-    everyone = [await replayed(bot, user) for user in [u for u, _, _ in others] +
-                [m.id for m in members]]
+    everyone = [
+        await replayed(bot, user) for user in [u for u, _, _ in others] + [m.id for m in members]
+    ]
     day = everyone[0].game
-    assert all((r.game.seed, r.game.dice_version) == (day.seed, day.dice_version)
-               for r in everyone)  # one day's dice
+    assert all(
+        (r.game.seed, r.game.dice_version) == (day.seed, day.dice_version) for r in everyone
+    )  # one day's dice
     par = par_of(day.seed, day.dice_version)
     for member in members:
         final, share = shown[member.id]
-        check_result(final, share, next(r for r in everyone if r.user == member.id),
-                     everyone, par)
+        check_result(final, share, next(r for r in everyone if r.user == member.id), everyone, par)
     assert any("better than" in final for final, _ in shown.values())  # from 10 on
 
     for guild, channel in first.items():
         count = sum(r.guild == guild for r in everyone)
         board = await sb.wait_for_message(
-            lambda m, count=count: "this server's ranking" in m.content
-            and m.content.count("<@") == count, channel=channel)
+            lambda m, count=count: (
+                "this server's ranking" in m.content and m.content.count("<@") == count
+            ),
+            channel=channel,
+        )
         check_ranking(board.content, guild, everyone)

@@ -29,8 +29,12 @@ from tests.fakes import FakeClock
 
 from .daily_play import SECRET, daily_bot, know_secret, noon, play_daily, play_moves, two_servers
 
-DAYS = {"classic": "2030-07-05", "longo": "2030-05-22", "onboard": "2030-06-29",
-        "qwinto": "2030-01-01"}
+DAYS = {
+    "classic": "2030-07-05",
+    "longo": "2030-05-22",
+    "onboard": "2030-06-29",
+    "qwinto": "2030-01-01",
+}
 """Each Qwixx variant's first day from 2030-01-01 on whose dice let a member lock red by
 turn 6 and another lock green after that (:func:`lock_plan`, :data:`SECRET`)."""
 Throws = dict[tuple[int, int], dict[str, int]]
@@ -62,8 +66,10 @@ def lock_plan(game: Game, row: str, by_turn: int) -> list[Move] | None:
     if game.finished or game.turn > by_turn:
         return None
     (player,) = game.players
-    for move in [*(m for m in game.legal_moves(player)
-                   if m.kind in ("cross", "lucky") and m.row == row), PASS]:
+    for move in [
+        *(m for m in game.legal_moves(player) if m.kind in ("cross", "lucky") and m.row == row),
+        PASS,
+    ]:
         rest = lock_plan(game.apply(player, move)[0], row, by_turn)
         if rest is not None:
             return [move, *rest]
@@ -89,6 +95,7 @@ QWINTO = ("orange", "yellow", "purple")
 def qwinto_player(throws: list[tuple[str, ...]], reroll: int) -> Callable[[Game], Move]:
     """Throws ``throws[turn % len]``, re-rolls every ``reroll``-th turn (0: never), then
     writes the sum in the first field it may (else passes)."""
+
     def play(game: Game) -> Move:
         (player,) = game.players
         phase = game.decision().phase
@@ -97,6 +104,7 @@ def qwinto_player(throws: list[tuple[str, ...]], reroll: int) -> Callable[[Game]
         if phase == "reroll":
             return Move("reroll" if reroll and game.turn % reroll == 0 else "keep")
         return game.legal_moves(player)[0]
+
     return play
 
 
@@ -145,16 +153,27 @@ def closed_from(found: Throws, die: str) -> int | None:
 
 @pytest.mark.parametrize("variant", sorted(DAYS))
 async def test_every_die_shows_everyone_the_same_face_whatever_they_closed_par_too(
-        sb: Sandbox, bot: QwixxBot, clock: FakeClock, variant: str) -> None:
+    sb: Sandbox, bot: QwixxBot, clock: FakeClock, variant: str
+) -> None:
     clock.now = noon(DAYS[variant])
     alpha, beta = sb.guilds
     ana, cem = sb.member("Ana", guild=alpha), sb.member("Cem", guild=alpha)
     ben = sb.member("Ben", guild=beta)
     if variant == "qwinto":  # each throws other dice, Ana re-rolls now and then
-        await play_moves(ana, variant, day_game(variant, ana.id), qwinto_player(
-            [("orange", "yellow"), ("purple",), QWINTO, ("yellow", "purple")], reroll=3))
-        await play_moves(ben, variant, day_game(variant, ben.id),
-                         qwinto_player([QWINTO, ("orange", "purple")], reroll=0))
+        await play_moves(
+            ana,
+            variant,
+            day_game(variant, ana.id),
+            qwinto_player(
+                [("orange", "yellow"), ("purple",), QWINTO, ("yellow", "purple")], reroll=3
+            ),
+        )
+        await play_moves(
+            ben,
+            variant,
+            day_game(variant, ben.id),
+            qwinto_player([QWINTO, ("orange", "purple")], reroll=0),
+        )
     else:
         red = lock_plan(day_game(variant, ana.id), "red", by_turn=6)
         green = lock_plan(day_game(variant, ben.id), "green", by_turn=16)
@@ -162,8 +181,7 @@ async def test_every_die_shows_everyone_the_same_face_whatever_they_closed_par_t
         await play_moves(ana, variant, day_game(variant, ana.id), following(red))
         await play_moves(ben, variant, day_game(variant, ben.id), following(green))
     await play_daily(cem, variant, seed=3)
-    seen = {member.name: await stored_throws(bot, variant, member.id)
-            for member in (ana, ben, cem)}
+    seen = {member.name: await stored_throws(bot, variant, member.id) for member in (ana, ben, cem)}
     seen["par"] = par_throws(variant)
     assert daily_dice(DAYS[variant]) == DICE_V4
 
@@ -178,8 +196,10 @@ async def test_every_die_shows_everyone_the_same_face_whatever_they_closed_par_t
 
     # What the comparison covers: the dice in play (or thrown) differed among them.
     if variant == "qwinto":
-        assert any(len(seen["Ana"][key]) != len(seen["Ben"][key])
-                   for key in seen["Ana"].keys() & seen["Ben"].keys())
+        assert any(
+            len(seen["Ana"][key]) != len(seen["Ben"][key])
+            for key in seen["Ana"].keys() & seen["Ben"].keys()
+        )
         assert any(attempt for _, attempt in seen["Ana"])  # re-rolls are throws too
         return
     red_gone, green_gone = closed_from(seen["Ana"], "red"), closed_from(seen["Ben"], "green")
@@ -187,5 +207,7 @@ async def test_every_die_shows_everyone_the_same_face_whatever_they_closed_par_t
     assert green_gone is not None and green_gone > red_gone
     assert max(turn for turn, _ in seen["Ana"]) >= red_gone + 2  # turns after the lock
     assert max(turn for turn, _ in seen["Ben"]) >= green_gone + 2
-    assert any("red" not in seen["Ana"][key] and "red" in seen["Ben"][key]
-               for key in seen["Ana"].keys() & seen["Ben"].keys())
+    assert any(
+        "red" not in seen["Ana"][key] and "red" in seen["Ben"][key]
+        for key in seen["Ana"].keys() & seen["Ben"].keys()
+    )

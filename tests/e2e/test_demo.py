@@ -12,8 +12,10 @@ from bot.__main__ import main
 from bot.sandbox.demo import run_demo
 from bot.sandbox.validation import unavailable
 
-FRAME = re.compile(r"┌ Qwixx Bot(?: · message (\d+))?(?: · edited)?(?: · answers \w+'s /[^·]+)?"
-                   r"(?: · only (\w+) sees it)?")
+FRAME = re.compile(
+    r"┌ Qwixx Bot(?: · message (\d+))?(?: · edited)?(?: · answers \w+'s /[^·]+)?"
+    r"(?: · only (\w+) sees it)?"
+)
 
 
 def frames(text: str) -> list[tuple[str, list[str]]]:
@@ -40,8 +42,7 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert files[0] == "001-dice.png" and files[-1].endswith("scoreboard.png")
     assert "problems" not in text
     # Checked against Discord's description where it is found, else it says so.
-    assert ("not checked against Discord's API description" in text) == \
-        (unavailable() is not None)
+    assert ("not checked against Discord's API description" in text) == (unavailable() is not None)
     assert "<t:" not in text and "⏳ Decide in 24 hours." in text  # times read as times
     for line in lines:  # a message's lines are marked, so a blank line inside one shows
         assert line == "" or line[0] in "┌│»=" or line.endswith(f"written to {tmp_path}/out/")
@@ -51,17 +52,21 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     numbers = [int(FRAME.fullmatch(h)[1]) for h in headers]  # type: ignore[index]
     assert numbers == sorted(numbers) and numbers[0] == 1  # the channel's order
     # The lobby was edited once the game started, and answered Ana's command.
-    assert headers[0] == ("┌ Qwixx Bot · message 1 · edited · answers Ana's /qwixx start "
-                          "variant:classic")
+    assert headers[0] == (
+        "┌ Qwixx Bot · message 1 · edited · answers Ana's /qwixx start variant:classic"
+    )
     assert frames(after)[0][1] == ["🎲 **Qwixx** — started with @Ana, @Ben."]
     lobby = frames(live)[0][1]
-    assert "Turn time: 24h · Rules: /qwixx rules `variant:classic` · Start needs 2 players." \
-        in lobby and "</" not in text  # command mentions as the reader sees them
+    assert (
+        "Turn time: 24h · Rules: /qwixx rules `variant:classic` · Start needs 2 players." in lobby
+        and "</" not in text
+    )  # command mentions as the reader sees them
     assert "~~[Start]~~" in lobby[-1]  # greyed out until a second player joins
     # Every image shown is named by the file it was written to, and that file is there.
     shown = re.findall(r"🖼 ([\w.-]+) \((\S+)\)", text)
-    assert shown and all(Path(path).name.endswith(name) and Path(path).is_file()
-                         for name, path in shown)
+    assert shown and all(
+        Path(path).name.endswith(name) and Path(path).is_file() for name, path in shown
+    )
 
 
 async def test_the_host_looks_at_the_table_once(tmp_path: Path) -> None:
@@ -77,10 +82,12 @@ async def test_the_host_looks_at_the_table_once(tmp_path: Path) -> None:
 
 
 async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     lines: list[str] = []
-    count = await run_demo("classic", 1, tmp_path / "out", seed=5, print_line=lines.append,
-                           computers=2, level="hard")
+    count = await run_demo(
+        "classic", 1, tmp_path / "out", seed=5, print_line=lines.append, computers=2, level="hard"
+    )
     text = "\n".join(lines)
     live, after = text.split("===== The channel after the game =====")
     assert live.count("» Ana presses Add computer player") == 2
@@ -98,7 +105,8 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
 
 
 def test_the_command_empties_the_folder_of_an_earlier_demo(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "demo"
     out.mkdir()
     for name in ("001-dice.png", "137-sheet.png", "138-scoreboard.png"):  # an earlier run's

@@ -30,9 +30,16 @@ async def test_the_bot_calls_only_known_endpoints_with_valid_bodies(sb: Sandbox)
     turn = await wait_for_turn(sb)
     await dan.click(turn, label=OPEN_SHEET)
     await ben.click(turn, label="Pass")
-    for command, options in (("sheet", {}), ("status", {}), ("rules", {}), ("mygames", {}),
-                             ("settings", {}), ("leaderboard", {}), ("stats", {}),
-                             ("history", {})):
+    for command, options in (
+        ("sheet", {}),
+        ("status", {}),
+        ("rules", {}),
+        ("mygames", {}),
+        ("settings", {}),
+        ("leaderboard", {}),
+        ("stats", {}),
+        ("history", {}),
+    ):
         await ana.slash("qwixx", command, **options)
     await play_to_end(sb, [ana, ben], seeded_policy(8))
     history = (await ana.slash("qwixx", "history")).message
@@ -40,8 +47,9 @@ async def test_the_bot_calls_only_known_endpoints_with_valid_bodies(sb: Sandbox)
     lobby = (await ana.slash("qwixx", "start", variant="longo")).message
     await ben.click(lobby, label="Join")
     await ben.slash("qwixx", "leave")  # out of a lobby at once: its message is edited
-    await ana.slash("qwixx", "start", variant="qwinto", thread=True,
-                    in_channel=sb.channel_named("games"))
+    await ana.slash(
+        "qwixx", "start", variant="qwinto", thread=True, in_channel=sb.channel_named("games")
+    )
     await sb.wait_for(lambda: any(c.is_thread for c in sb.server.world.channels.values()))
     assert sb.failures == [], sb.describe_failures()
     used = set(sb.server.endpoints())

@@ -6,13 +6,13 @@ from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import OPEN_SHEET, play_round, play_to_end, seeded_policy, wait_for_turn
 
 
-async def test_a_game_survives_rate_limits_server_errors_and_a_dropped_gateway(
-        sb: Sandbox) -> None:
+async def test_a_game_survives_rate_limits_server_errors_and_a_dropped_gateway(sb: Sandbox) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic")).message
     await ben.click(lobby, label="Join")
-    sb.server.inject(429, method="POST", route="/channels/{channel_id}/messages",
-                     retry_after=0.05)  # the first turn message is rate limited
+    sb.server.inject(
+        429, method="POST", route="/channels/{channel_id}/messages", retry_after=0.05
+    )  # the first turn message is rate limited
     await ana.click(lobby, label="Start")
     turn = await wait_for_turn(sb)
     assert "**Turn 1**" in turn.content
@@ -20,8 +20,11 @@ async def test_a_game_survives_rate_limits_server_errors_and_a_dropped_gateway(
     policy = seeded_policy(11)
     await play_round(sb, [ana, ben], policy)
     sb.server.inject(500, method="PATCH", route="/channels/{channel_id}/messages/{message_id}")
-    sb.server.inject(500, method="PATCH",  # the turn message, edited through a click's token
-                     route="/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    sb.server.inject(
+        500,
+        method="PATCH",  # the turn message, edited through a click's token
+        route="/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    )
     await play_round(sb, [ana, ben], policy)
 
     await sb.server.gateway.drop()

@@ -35,31 +35,49 @@ async def moves_stored(sb: Sandbox, game: int) -> int:
     return len(await store.moves(game))
 
 
-@pytest.mark.parametrize("tail", [
-    "{turn}:action1:cross.red.x", "{turn}:action1:cross.red.-5", "{turn}:action1:cross..red",
-    "{turn}:bogus", "lobby:dance", "{turn}:action1:cross.red.5:extra", "{turn}",
-])
-async def test_garbled_ids_are_answered_politely(sb: Sandbox, tail: str,
-                                                 caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "{turn}:action1:cross.red.x",
+        "{turn}:action1:cross.red.-5",
+        "{turn}:action1:cross..red",
+        "{turn}:bogus",
+        "lobby:dance",
+        "{turn}:action1:cross.red.5:extra",
+        "{turn}",
+    ],
+)
+async def test_garbled_ids_are_answered_politely(
+    sb: Sandbox, tail: str, caplog: pytest.LogCaptureFixture
+) -> None:
     turn = await started(sb)
     game, number = turn.find_component(label=OPEN_SHEET)["custom_id"].split(":")[1:3]
     before = await moves_stored(sb, int(game))
     custom_id = f"qx:{game}:" + tail.format(turn=number)
     with caplog.at_level(logging.WARNING):
-        clicked = await sb.member("Ben").click(forged(turn, "Pass", custom_id),
-                                               custom_id=custom_id)
+        clicked = await sb.member("Ben").click(forged(turn, "Pass", custom_id), custom_id=custom_id)
     assert clicked.failed is None
     assert len(clicked.ephemeral) == 1 and REFUSED in clicked.ephemeral[0].content
     assert await moves_stored(sb, int(game)) == before
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
-@pytest.mark.parametrize("custom_id", [
-    f"qx:{'1' * 40}:1:sheet", "qx:9223372036854775808:1:pass", f"qx:1:{'9' * 30}:pass",
-    f"qx:{'4' * 40}:lobby:join", "qx:٣:1:sheet", "qx:", "qx:1:2:3:4:5:6",
-    f"qx:{'7' * 40}:final", "qx:9999999999999999999:final", "qx:share:stats:9999999999999999999",
-    f"qx:{'8' * 25}:rematch",
-])
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        f"qx:{'1' * 40}:1:sheet",
+        "qx:9223372036854775808:1:pass",
+        f"qx:1:{'9' * 30}:pass",
+        f"qx:{'4' * 40}:lobby:join",
+        "qx:٣:1:sheet",
+        "qx:",
+        "qx:1:2:3:4:5:6",
+        f"qx:{'7' * 40}:final",
+        "qx:9999999999999999999:final",
+        "qx:share:stats:9999999999999999999",
+        f"qx:{'8' * 25}:rematch",
+    ],
+)
 async def test_ids_out_of_range_or_shape_are_answered(sb: Sandbox, custom_id: str) -> None:
     turn = await started(sb)
     clicked = await sb.member("Ana").click(forged(turn, "Pass", custom_id), custom_id=custom_id)
@@ -88,12 +106,18 @@ async def test_a_select_value_that_was_not_offered_is_refused(sb: Sandbox) -> No
     turn = await started(sb)
     game, number = turn.find_component(label=OPEN_SHEET)["custom_id"].split(":")[1:3]
     menu = copy.deepcopy(turn)
-    component = {"type": STRING_SELECT, "custom_id": f"qx:{game}:{number}:action1:pick-red",
-                 "options": [{"label": "5", "value": "cross.red.5"}]}
+    component = {
+        "type": STRING_SELECT,
+        "custom_id": f"qx:{game}:{number}:action1:pick-red",
+        "options": [{"label": "5", "value": "cross.red.5"}],
+    }
     menu.components.append({"type": 1, "components": [component]})
     ben = sb.member("Ben")
-    data = {"custom_id": component["custom_id"], "component_type": STRING_SELECT,
-            "values": ["cross.red.6"]}
+    data = {
+        "custom_id": component["custom_id"],
+        "component_type": STRING_SELECT,
+        "values": ["cross.red.6"],
+    }
     clicked = await ben._act(COMPONENT, sb.channel, data, menu)
     assert clicked.failed is None
     assert len(clicked.ephemeral) == 1 and REFUSED in clicked.ephemeral[0].content

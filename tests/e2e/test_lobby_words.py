@@ -24,7 +24,8 @@ async def test_a_german_lobby_cites_its_rules_command_as_a_mention(database: Pat
 
 
 async def test_rematch_seats_the_same_people_and_computers_with_the_same_host(
-        database: Path) -> None:
+    database: Path,
+) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb))
         ana, ben = sb.member("Ana"), sb.member("Ben")

@@ -20,12 +20,13 @@ from bot.sandbox import GuildSpec, Sandbox
 from .conftest import fast_budget
 
 
-@pytest.mark.parametrize(("channels", "end_sessions", "restart", "reconnect"),
-                         [(20, True, False, "identified"), (4, False, False, "resumed"),
-                          (8, True, True, "identified")])
+@pytest.mark.parametrize(
+    ("channels", "end_sessions", "restart", "reconnect"),
+    [(20, True, False, "identified"), (4, False, False, "resumed"), (8, True, True, "identified")],
+)
 async def test_channels_are_caught_up_after_an_hour_without_discord(
-        database: Path, channels: int, end_sessions: bool, restart: bool,
-        reconnect: str) -> None:
+    database: Path, channels: int, end_sessions: bool, restart: bool, reconnect: str
+) -> None:
     result = await outage(channels, database, end_sessions=end_sessions, restart=restart)
 
     assert result.failures == []
@@ -52,7 +53,8 @@ async def test_channels_are_caught_up_after_an_hour_without_discord(
 
 
 async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_start(
-        database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A bot that stopped (or was killed) between storing a change and showing it: the
     next one's first catch-up hands the channel's plan a record that says since when
     the channel was behind (``behind_since``), and the write that shows it clears it."""
@@ -66,10 +68,17 @@ async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_star
     monkeypatch.setattr(Publisher, "project", spy)
     now = [START]
     async with Sandbox(members=["Ana"], settle=0.02) as sb:
+
         def bot() -> QwixxBot:  # one catch-up at its start, the next an hour later
-            return QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 7,
-                            clock=lambda: now[0], coalesce=0.05, tick=3600,
-                            budget=fast_budget())
+            return QwixxBot(
+                database,
+                dev_guild=sb.guild.id,
+                seeds=lambda: 7,
+                clock=lambda: now[0],
+                coalesce=0.05,
+                tick=3600,
+                budget=fast_budget(),
+            )
 
         await sb.run_bot(bot())
         service = sb.bot.table.service  # type: ignore[union-attr]
@@ -92,15 +101,23 @@ async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_star
 
 
 async def test_a_review_leaves_a_channel_behind_since_an_outage_to_the_catch_up(
-        database: Path) -> None:
+    database: Path,
+) -> None:
     """The reviews of games that ended while Discord was away are done after a restart,
     beside the catch-up: showing their accuracies at once would write those channels
     out of the catch-up's order, so a channel behind since an outage waits for it; one
     that is not is shown at once."""
-    async with Sandbox(members=["Ana"], guilds=[GuildSpec(channels=("a", "b"))],
-                       settle=0.02) as sb:
-        await sb.run_bot(QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 7,
-                                  coalesce=0.05, tick=3600, budget=fast_budget()))
+    async with Sandbox(members=["Ana"], guilds=[GuildSpec(channels=("a", "b"))], settle=0.02) as sb:
+        await sb.run_bot(
+            QwixxBot(
+                database,
+                dev_guild=sb.guild.id,
+                seeds=lambda: 7,
+                coalesce=0.05,
+                tick=3600,
+                budget=fast_budget(),
+            )
+        )
         bot: Any = sb.bot
         service, ana = bot.table.service, sb.member("Ana").id
         games = []

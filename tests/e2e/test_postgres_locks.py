@@ -27,8 +27,8 @@ REFUSED = "its lock went with a broken connection"
 
 
 async def test_a_lock_connection_ended_mid_game(
-        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     url = postgres.new_database()
     entered, go_on = asyncio.Event(), asyncio.Event()
     armed = [False]
@@ -53,8 +53,7 @@ async def test_a_lock_connection_ended_mid_game(
 
     monkeypatch.setattr(Publisher, "project", paused)
     monkeypatch.setattr(Publisher, "sync", syncing)
-    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb, \
-            Store(url) as other:
+    async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb, Store(url) as other:
         # tick: the timer loop's catch-up stays out of the way; clicks publish.
         table = await playing(sb, url, rounds=1, tick=3600)
         store, ana, ben, policy = table.store, *table.members, table.policy
@@ -62,23 +61,24 @@ async def test_a_lock_connection_ended_mid_game(
         armed[0] = True
         round_ = asyncio.ensure_future(play_round(sb, [ana, ben], policy))
         await asyncio.wait_for(entered.wait(), PATIENCE)
-        [(pid,)] = query(url, "SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
-                              "AND granted AND objid = 1")
+        [(pid,)] = query(
+            url, "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = 1"
+        )
         assert query(url, "SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
         async with asyncio.timeout(PATIENCE):  # the other process takes the game...
             async with other.game_lock(1):
                 before = await other.get_game(1)
                 assert before is not None
-                await other.set_shown(1, before.shown_version, before.message_id,
-                                      {**before.shown, "other": True})  # ...and stores
+                await other.set_shown(
+                    1, before.shown_version, before.message_id, {**before.shown, "other": True}
+                )  # ...and stores
         go_on.set()
         assert await asyncio.wait_for(round_, PATIENCE)
 
         # The bot's write under the lock it believed it held was refused: what the
         # other process stored stands.
         [(error, then)] = failed
-        assert isinstance(error, LockLost) and [r for r in caplog.records
-                                               if REFUSED in r.message]
+        assert isinstance(error, LockLost) and [r for r in caplog.records if REFUSED in r.message]
         assert then is not None and then.shown.get("other") is True
         assert then.shown_version == before.shown_version < then.version
         assert then.behind_since is None  # the channel was written: no outage to tell

@@ -47,8 +47,16 @@ async def answering(store: Store) -> float:
 
 async def playing(sb: Sandbox, url: str, rounds: int, tick: float = 0.5) -> Table:
     """The bot on ``url``, and Ana and Ben's classic game ``rounds`` rounds in."""
-    await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
-                              coalesce=0.05, tick=tick, budget=fast_budget()))
+    await sb.run_bot(
+        QwixxBot(
+            url,
+            dev_guild=sb.guild.id,
+            seeds=lambda: 7,
+            coalesce=0.05,
+            tick=tick,
+            budget=fast_budget(),
+        )
+    )
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic")).message
     await ben.click(lobby, label="Join")
@@ -78,9 +86,13 @@ class Table:
         assert game is not None
         return turn, next(m for m in self.members if m.id in game.decision().waiting)
 
-    async def refused_then_played_on(self, clicker: SimMember, refused: Outcome,
-                                     before: GameRecord | None,
-                                     moves: list[MoveRecord]) -> None:
+    async def refused_then_played_on(
+        self,
+        clicker: SimMember,
+        refused: Outcome,
+        before: GameRecord | None,
+        moves: list[MoveRecord],
+    ) -> None:
         """The ``refused`` click was answered that it was not saved, and nothing of it
         is stored (the game as ``before``, the same ``moves``); a click again is saved,
         and the game is played to its end, the stored state its replay."""
@@ -122,13 +134,22 @@ async def test_a_game_goes_on_after_postgresql_restarts(postgres: PostgresServer
 
 
 async def test_the_timers_go_on_after_a_pass_the_database_failed(
-        postgres: PostgresServer, caplog: pytest.LogCaptureFixture) -> None:
+    postgres: PostgresServer, caplog: pytest.LogCaptureFixture
+) -> None:
     """A timer pass that finds PostgreSQL away fails; the passes after it run again (a
     game stored meanwhile, and never published, is shown by the timer loop's catch-up)."""
     url = postgres.new_database()
     async with Sandbox(**UNLIMITED, members=["Ana"], settle=0.02) as sb:
-        await sb.run_bot(QwixxBot(url, dev_guild=sb.guild.id, seeds=lambda: 7,
-                                  coalesce=0.05, tick=0.05, budget=fast_budget()))
+        await sb.run_bot(
+            QwixxBot(
+                url,
+                dev_guild=sb.guild.id,
+                seeds=lambda: 7,
+                coalesce=0.05,
+                tick=0.05,
+                budget=fast_budget(),
+            )
+        )
         service = sb.bot.table.service  # type: ignore[union-attr]
         await asyncio.to_thread(postgres.halt, "fast")
         try:  # until a timer pass (nothing else asks the store) has found it away
@@ -147,7 +168,8 @@ async def test_the_timers_go_on_after_a_pass_the_database_failed(
 
 
 async def test_a_click_held_past_the_statement_timeout_is_answered_and_changes_nothing(
-        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another process keeps the game's row locked (a stuck transaction): the click's
     transaction waits on it until ``statement_timeout`` cancels it; the member is told
     the click was not saved, nothing of it is stored, and the game goes on."""

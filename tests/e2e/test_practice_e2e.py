@@ -38,7 +38,8 @@ async def stats_of(member: SimMember) -> StoredMessage:
 
 
 async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
-        sb: Sandbox, database: Path) -> None:
+    sb: Sandbox, database: Path
+) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic", solo=True)).message
     assert "Solo practice" in lobby.content and "(1/1)" in lobby.content
@@ -48,8 +49,11 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     await wait_for_turn(sb)
     final = await play_to_end(sb, [ana], seeded_policy(4))
     assert "final scores" in final.content
-    reviewed = await sb.wait_for(lambda: re.search(  # the accuracy, once reviewed
-        r"🎯 .*<@\d+> (\d+%)", sb.server.world.messages[final.id].content))
+    reviewed = await sb.wait_for(
+        lambda: re.search(  # the accuracy, once reviewed
+            r"🎯 .*<@\d+> (\d+%)", sb.server.world.messages[final.id].content
+        )
+    )
     store = await Store.open(database)
     try:
         [played] = await store.history(sb.guild.id)
@@ -57,16 +61,16 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     finally:
         await store.close()
     assert played.practice and not played.counted
-    assert [(b.variant, b.games, b.best) for b in bests] == \
-        [("classic", 1, played.lines[0].score)]
+    assert [(b.variant, b.games, b.best) for b in bests] == [("classic", 1, played.lines[0].score)]
 
     stats = await stats_of(ana)
     [embed] = stats.embeds
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     score = signed(played.lines[0].score)
-    assert fields == {"🧘 Solo practice":
-                      f"Qwixx: best **{score}** · games 1 · last {score} · "
-                      f"Accuracy **{reviewed[1]}** over 1 reviewed game"}
+    assert fields == {
+        "🧘 Solo practice": f"Qwixx: best **{score}** · games 1 · last {score} · "
+        f"Accuracy **{reviewed[1]}** over 1 reviewed game"
+    }
     assert "Accuracy: how close" in embed["footer"]["text"]
     board = (await ben.slash("qwixx", "leaderboard")).message
     assert "No counted games" in board.content or not board.attachments
@@ -102,18 +106,19 @@ async def play_with_hints(sb: Sandbox, members: list[SimMember]) -> list[str]:
 
 
 async def test_a_hard_computer_and_hints_play_to_the_end_and_do_not_count(
-        sb: Sandbox, database: Path) -> None:
+    sb: Sandbox, database: Path
+) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic", hints=True)).message
     assert "Games with hints do not count for the leaderboard" in lobby.content
     await ben.click(lobby, label="Join")
     lobby = (await ana.click(lobby, label="Add computer player")).message
     assert "🤖 Computer 1 (Easy)" in lobby.content
-    refused = await ben.select(lobby, ["-1.hard"],
-                               placeholder="Change a computer player's level")
+    refused = await ben.select(lobby, ["-1.hard"], placeholder="Change a computer player's level")
     assert "Only the host" in refused.ephemeral[0].content
-    lobby = (await ana.select(lobby, ["-1.hard"],
-                              placeholder="Change a computer player's level")).message
+    lobby = (
+        await ana.select(lobby, ["-1.hard"], placeholder="Change a computer player's level")
+    ).message
     assert "🤖 Computer 1 (Hard)" in lobby.content
     await ana.click(lobby, label="Start")
     await wait_for_turn(sb)
@@ -136,8 +141,6 @@ async def test_a_hard_computer_and_hints_play_to_the_end_and_do_not_count(
 # --- an away seat, with a clock the test moves -----------------------------------
 
 
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
@@ -146,11 +149,18 @@ def clock() -> FakeClock:
 @pytest.fixture
 async def timed(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec(channels=("general",))
-    async with Sandbox(**UNLIMITED, guilds=[guild], members=["Ana", "Ben"],
-                       settle=0.02) as sandbox:
-        await sandbox.run_bot(QwixxBot(database, dev_guild=sandbox.guild.id, seeds=lambda: 99,
-                                       clock=clock, coalesce=0.05, tick=3600,
-                                       budget=fast_budget()))
+    async with Sandbox(**UNLIMITED, guilds=[guild], members=["Ana", "Ben"], settle=0.02) as sandbox:
+        await sandbox.run_bot(
+            QwixxBot(
+                database,
+                dev_guild=sandbox.guild.id,
+                seeds=lambda: 99,
+                clock=clock,
+                coalesce=0.05,
+                tick=3600,
+                budget=fast_budget(),
+            )
+        )
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()
 
@@ -173,11 +183,13 @@ async def decide(member: SimMember, turn: StoredMessage) -> bool:
 
 
 async def test_an_away_seat_is_played_by_a_computer_and_handed_back(
-        timed: Sandbox, clock: FakeClock, database: Path) -> None:
+    timed: Sandbox, clock: FakeClock, database: Path
+) -> None:
     sb = timed
     ana, ben = sb.member("Ana"), sb.member("Ben")
-    lobby = (await ana.slash("qwixx", "start", variant="classic", turn_time="1h",
-                             fill_away=True)).message
+    lobby = (
+        await ana.slash("qwixx", "start", variant="classic", turn_time="1h", fill_away=True)
+    ).message
     assert "replaced by a Normal computer" in lobby.content
     await ben.click(lobby, label="Join")
     await ana.click(lobby, label="Start")
@@ -220,14 +232,14 @@ async def test_an_away_seat_is_played_by_a_computer_and_handed_back(
 async def moves_of(database: Path, player: int, source: str) -> list[int]:
     store = await Store.open(database)
     try:
-        return [m.seq for m in await store.moves(1)
-                if m.player_id == player and m.source == source]
+        return [m.seq for m in await store.moves(1) if m.player_id == player and m.source == source]
     finally:
         await store.close()
 
 
 async def test_games_against_computers_alone_show_in_stats_as_not_counted(
-        sb: Sandbox, database: Path) -> None:
+    sb: Sandbox, database: Path
+) -> None:
     """A member who has only played against computers has finished games: /qwixx stats
     shows them (best, games, last, accuracy), apart from the counted ones."""
     ana = sb.member("Ana")
@@ -236,20 +248,24 @@ async def test_games_against_computers_alone_show_in_stats_as_not_counted(
     await ana.click(lobby, label="Start")
     await wait_for_turn(sb)
     final = await play_to_end(sb, [ana], seeded_policy(3))
-    reviewed = await sb.wait_for(lambda: re.search(
-        r"🎯 .*<@\d+> (\d+%)", sb.server.world.messages[final.id].content))
+    reviewed = await sb.wait_for(
+        lambda: re.search(r"🎯 .*<@\d+> (\d+%)", sb.server.world.messages[final.id].content)
+    )
     store = await Store.open(database)
     try:
         [played] = await store.history(sb.guild.id)
         assert await store.uncounted_bests(sb.guild.id, ana.id) == [
-            PracticeBest("longo", 1, played.lines[0].score, played.lines[0].score)]
+            PracticeBest("longo", 1, played.lines[0].score, played.lines[0].score)
+        ]
         assert await store.practice_bests(sb.guild.id, ana.id) == []
     finally:
         await store.close()
     [embed] = (await stats_of(ana)).embeds
     score = signed(played.lines[0].score)
     assert {f["name"]: f["value"] for f in embed["fields"]} == {
-        "🤖 Not counted (against computers only, or with hints)":
+        "🤖 Not counted (against computers only, or with hints)": (
             f"Qwixx Longo: best **{score}** · games 1 · last {score} · "
-            f"Accuracy **{reviewed[1]}** over 1 reviewed game"}
+            f"Accuracy **{reviewed[1]}** over 1 reviewed game"
+        )
+    }
     assert "against computers only or with hints do not count" in embed["footer"]["text"]

@@ -33,21 +33,33 @@ def clock() -> FakeClock:
 def bot(database: Path, clock: FakeClock) -> QwixxBot:
     """Commands synced globally, so that every guild of the stand-in has them; the
     timers tick every 50 ms on ``clock``."""
-    return QwixxBot(database, seeds=lambda: SEED, coalesce=0.05, budget=fast_budget(),
-                    clock=clock, tick=0.05, forget_after=30 * DAY)
+    return QwixxBot(
+        database,
+        seeds=lambda: SEED,
+        coalesce=0.05,
+        budget=fast_budget(),
+        clock=clock,
+        tick=0.05,
+        forget_after=30 * DAY,
+    )
 
 
 @pytest.fixture
 async def sb(bot: QwixxBot) -> AsyncIterator[Sandbox]:
-    async with Sandbox(**UNLIMITED, guilds=[GuildSpec("Alpha"), GuildSpec("Beta")],
-                       members=["Ana", "Ben"], settle=0.02) as sandbox:
+    async with Sandbox(
+        **UNLIMITED,
+        guilds=[GuildSpec("Alpha"), GuildSpec("Beta")],
+        members=["Ana", "Ben"],
+        settle=0.02,
+    ) as sandbox:
         await sandbox.run_bot(bot)
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()
 
 
-async def quick_game(sb: Sandbox, host: SimMember, guest: SimMember,
-                     channel: ChannelRecord | None = None) -> StoredMessage:
+async def quick_game(
+    sb: Sandbox, host: SimMember, guest: SimMember, channel: ChannelRecord | None = None
+) -> StoredMessage:
     lobby = (await host.slash("qwixx", "start", variant="classic", in_channel=channel)).message
     await guest.click(lobby, label="Join")
     await host.click(lobby, label="Start")
@@ -63,8 +75,9 @@ async def rows_of(bot: QwixxBot, guild_id: int) -> tuple[int, int]:
     """The server's games, and whether the bot marked it as left."""
     assert bot.store is not None
     games = await bot.store._fetch("SELECT COUNT(*) FROM games WHERE guild_id = ?", (guild_id,))
-    left = await bot.store._fetch("SELECT COUNT(*) FROM departed_guilds WHERE guild_id = ?",
-                                  (guild_id,))
+    left = await bot.store._fetch(
+        "SELECT COUNT(*) FROM departed_guilds WHERE guild_id = ?", (guild_id,)
+    )
     return int(games[0][0]), int(left[0][0])
 
 
@@ -75,7 +88,8 @@ async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0
 
 
 async def test_a_server_that_removes_the_bot_loses_its_data_after_the_grace_period(
-        sb: Sandbox, bot: QwixxBot, clock: FakeClock) -> None:
+    sb: Sandbox, bot: QwixxBot, clock: FakeClock
+) -> None:
     alpha, beta = sb.guilds
     await quick_game(sb, sb.member("Ana"), sb.member("Ben"))
     eve, fay = sb.member("Eve", guild=beta), sb.member("Fay", guild=beta)
@@ -139,8 +153,9 @@ async def test_privacy_then_forget_me_after_leaving_the_lobby(sb: Sandbox, bot: 
     assert "Done: you are forgotten" in done.message.content and "2 games" in done.message.content
     assert done.message.components == []
     assert bot.store is not None
-    for table, in await bot.store._fetch(
-            "SELECT name FROM sqlite_master WHERE type = 'table'", ()):
+    for (table,) in await bot.store._fetch(
+        "SELECT name FROM sqlite_master WHERE type = 'table'", ()
+    ):
         for row in await bot.store._fetch(f'SELECT * FROM "{table}"', ()):
             assert str(ana.id) not in str(row) and "'Ana'" not in str(row), (table, row)
     assert "keeps nothing about you" in said(await ana.slash("qwixx", "privacy"))

@@ -31,8 +31,14 @@ async def thrown(sb: Sandbox) -> tuple[SimMember, SimMember, int]:
     rolled = (await active.click(sheets[active], label="Roll 🟧🟨🟪")).message
     keep = next(label for label in rolled.labels if label.startswith("Keep "))
     await active.click(rolled, label=keep)
-    await sb.wait_for(lambda: (m := turn_message(sb)) is not None and "Keep" not in m.content
-                      and m.attachments and m.attachments[0].filename == "dice.png")
+    await sb.wait_for(
+        lambda: (
+            (m := turn_message(sb)) is not None
+            and "Keep" not in m.content
+            and m.attachments
+            and m.attachments[0].filename == "dice.png"
+        )
+    )
     return active, other, game
 
 
@@ -44,8 +50,9 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     fields = [label for label in sheet.labels if FIELD.fullmatch(label)]
     assert len(fields) == 15  # an empty sheet, three dice: five fields of each row as buttons
     assert "Pass" in sheet.labels
-    assert all(len(row["components"]) <= 5 for row in sheet.components) \
-        and len(sheet.components) <= 5
+    assert (
+        all(len(row["components"]) <= 5 for row in sheet.components) and len(sheet.components) <= 5
+    )
     chosen = fields[len(fields) // 2]
     button = sheet.find_component(label=chosen)
     done = await other.click(sheet, label=chosen)  # the one click

@@ -39,6 +39,7 @@ async def test_the_rating_leaderboard(sb: Sandbox, database: Path) -> None:
     assert "by rating" in posted.content
 
     week = (await cem.slash("qwixx", "leaderboard", sort="rating", period="week")).message
-    assert week.content.splitlines()[1] == ("Ratings take in every game since the first, so "
-                                            "this one is all time.")
+    assert week.content.splitlines()[1] == (
+        "Ratings take in every game since the first, so this one is all time."
+    )
     assert "2. Cem: rating 323 (provisional), games 1" in alt_text(week)

@@ -51,12 +51,14 @@ def store_of(sb: Sandbox) -> Store:
 async def click_raw(member: SimMember, message: StoredMessage, custom_id: str) -> Outcome:
     """A click on ``message`` with a button it does not carry (a tampered client)."""
     data = {"custom_id": custom_id, "component_type": 2}
-    return await member._act(COMPONENT, member.server.world.channels[message.channel_id],
-                             data, message)
+    return await member._act(
+        COMPONENT, member.server.world.channels[message.channel_id], data, message
+    )
 
 
-async def slash_raw(member: SimMember, change: Callable[[dict[str, Any]], None],
-                    *path: str, **options: Any) -> Outcome:
+async def slash_raw(
+    member: SimMember, change: Callable[[dict[str, Any]], None], *path: str, **options: Any
+) -> Outcome:
     """``/path options`` as a tampered client could send it: ``change`` edits the data."""
     data = command_data(member.server.world, member.record, path, options)
     change(data)
@@ -65,8 +67,10 @@ async def slash_raw(member: SimMember, change: Callable[[dict[str, Any]], None],
 
 # --- an answer for everything ---------------------------------------------------------
 
+
 async def test_a_component_that_is_not_on_the_clicked_message_is_answered(
-        sb: Sandbox, caplog: pytest.LogCaptureFixture) -> None:
+    sb: Sandbox, caplog: pytest.LogCaptureFixture
+) -> None:
     lobby, turn = await started(sb)
     join = f"qx:{turn.find_component(label=OPEN_SHEET)['custom_id'].split(':')[1]}:lobby:join"
     assert not sb.server.world.messages[lobby.id].components  # the started lobby has none
@@ -91,12 +95,14 @@ async def test_another_bots_components_are_left_alone(sb: Sandbox) -> None:
 def set_option(value: object) -> Callable[[dict[str, Any]], None]:
     def change(data: dict[str, Any]) -> None:
         data["options"][0]["options"][0]["value"] = value
+
     return change
 
 
 @pytest.mark.parametrize("value", ["chess", "x" * 6000, ""])
 async def test_an_option_outside_its_choices_gets_a_polite_answer(
-        sb: Sandbox, value: str, caplog: pytest.LogCaptureFixture) -> None:
+    sb: Sandbox, value: str, caplog: pytest.LogCaptureFixture
+) -> None:
     ana = sb.member("Ana")
     with caplog.at_level(logging.WARNING):
         answer = await slash_raw(ana, set_option(value), "qwixx", "start", variant="classic")
@@ -110,16 +116,19 @@ async def test_an_option_outside_its_choices_gets_a_polite_answer(
 async def test_an_unknown_command_gets_a_polite_answer(sb: Sandbox) -> None:
     def rename(data: dict[str, Any]) -> None:
         data["options"][0]["name"] = "teleport"
+
     answer = await slash_raw(sb.member("Ana"), rename, "qwixx", "status")
     assert answer.failed is None and BAD_COMMAND in answer.ephemeral[0].content
 
 
 async def test_an_unexpected_error_in_a_command_gets_a_polite_answer(
-        sb: Sandbox, caplog: pytest.LogCaptureFixture) -> None:
+    sb: Sandbox, caplog: pytest.LogCaptureFixture
+) -> None:
     rules = sb.bot.tree.get_command("qwixx").get_command("rules")  # type: ignore[union-attr]
 
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("surprise")
+
     rules._callback = broken  # type: ignore[union-attr]
     with caplog.at_level(logging.ERROR, logger="bot"):
         answer = await sb.member("Ana").slash("qwixx", "rules")
@@ -129,12 +138,14 @@ async def test_an_unexpected_error_in_a_command_gets_a_polite_answer(
 
 # --- a disk that cannot be written -----------------------------------------------------
 
+
 async def read_only(store: Store) -> Callable[[], Awaitable[None]]:
     db = store._conn()
     await db.execute("PRAGMA query_only = ON")
 
     async def undo() -> None:
         await db.execute("PRAGMA query_only = OFF")
+
     return undo
 
 
@@ -146,16 +157,19 @@ async def disk_full(store: Store) -> Callable[[], Awaitable[None]]:
 
     def failing(*args: Any) -> None:
         raise sqlite3.OperationalError("database or disk is full")
+
     module._append_events = failing  # type: ignore[assignment]
 
     async def undo() -> None:
         module._append_events = append
+
     return undo
 
 
 @pytest.mark.parametrize("fault", [read_only, disk_full])
 async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_written(
-        sb: Sandbox, fault: Callable[[Store], Awaitable[Callable[[], Awaitable[None]]]]) -> None:
+    sb: Sandbox, fault: Callable[[Store], Awaitable[Callable[[], Awaitable[None]]]]
+) -> None:
     _, turn = await started(sb)
     store, ben = store_of(sb), sb.member("Ben")
     before = await store.get_game(1)
@@ -178,6 +192,7 @@ async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_writt
 
 
 # --- Discord's faults ------------------------------------------------------------------
+
 
 class RandomFaults:
     """About ``rate`` of REST calls answer 429 (with Discord's Via header) or 500.
@@ -215,10 +230,19 @@ async def nothing_lost(sb: Sandbox, game_id: int) -> None:
 
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
 async def test_a_whole_game_survives_failing_calls_and_gateway_drops(
-        database: Path, variant: str) -> None:
+    database: Path, variant: str
+) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
-        await sb.run_bot(QwixxBot(database, dev_guild=sb.guild.id, seeds=lambda: 7,
-                                  coalesce=0.05, tick=0.5, budget=fast_budget()))
+        await sb.run_bot(
+            QwixxBot(
+                database,
+                dev_guild=sb.guild.id,
+                seeds=lambda: 7,
+                coalesce=0.05,
+                tick=0.5,
+                budget=fast_budget(),
+            )
+        )
         members = [sb.member("Ana"), sb.member("Ben")]
         faults = RandomFaults(sb, seed=len(variant), rate=0.1)
         await started(sb, variant)
@@ -237,6 +261,7 @@ async def test_a_whole_game_survives_failing_calls_and_gateway_drops(
 
 
 # --- kills -----------------------------------------------------------------------------
+
 
 async def test_a_bot_killed_at_random_points_loses_no_acknowledged_move(tmp_path: Path) -> None:
     """The small version of ``python -m benchmarks.torture``: a few SIGKILLs (in the

@@ -77,8 +77,7 @@ def people_in(line: str) -> dict[str, str]:
     return dict(found)
 
 
-async def test_the_final_scoreboard_gains_each_persons_accuracy_once_reviewed(
-        sb: Sandbox) -> None:
+async def test_the_final_scoreboard_gains_each_persons_accuracy_once_reviewed(sb: Sandbox) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     games = sb.channel_named("games")
     final = await quick_game(sb, ana, ben, games, reviewed=False)
@@ -94,8 +93,7 @@ async def test_the_final_scoreboard_gains_each_persons_accuracy_once_reviewed(
     assert "🏆" in shown.content  # the rest of the message as it was
 
 
-async def test_games_with_computers_and_solo_games_show_the_peoples_accuracy(
-        sb: Sandbox) -> None:
+async def test_games_with_computers_and_solo_games_show_the_peoples_accuracy(sb: Sandbox) -> None:
     ana, cem = sb.member("Ana"), sb.member("Cem")
     general, games = sb.channel_named("general"), sb.channel_named("games")
     lobby = (await ana.slash("qwixx", "start", variant="classic", in_channel=general)).message
@@ -106,8 +104,9 @@ async def test_games_with_computers_and_solo_games_show_the_peoples_accuracy(
     line = await sb.wait_for(lambda: accuracy_line(sb, final.id))
     assert list(people_in(line)) == [f"<@{ana.id}>"] and "Computer" not in line
 
-    solo = (await cem.slash("qwixx", "start", variant="classic", solo=True,
-                            in_channel=games)).message
+    solo = (
+        await cem.slash("qwixx", "start", variant="classic", solo=True, in_channel=games)
+    ).message
     await cem.click(solo, label="Start")
     await wait_for_turn(sb, games)
     alone = await play_to_end(sb, [cem], seeded_policy(4), games)
@@ -124,7 +123,8 @@ class Stalled(ReviewKeeper):
 
 
 async def test_a_review_cut_short_by_a_stop_is_done_and_shown_after_the_restart(
-        sb: Sandbox, database: Path) -> None:
+    sb: Sandbox, database: Path
+) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     games = sb.channel_named("games")
     bot = cast(QwixxBot, sb.bot)

@@ -79,17 +79,36 @@ class BotProcess:
         self.runs += 1
         with self.log.open("a") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.e2e.bot_process", self.sb.server.base_url,
-                self.sb.server.gateway_url, self.database, "0", "--shards", str(self.shards),
-                "--report-fires", "--time-factor", str(TIME_FACTOR),
-                "--time-base", str(self.base), cwd=ROOT, stdout=log, stderr=log)
+                sys.executable,
+                "-m",
+                "tests.e2e.bot_process",
+                self.sb.server.base_url,
+                self.sb.server.gateway_url,
+                self.database,
+                "0",
+                "--shards",
+                str(self.shards),
+                "--report-fires",
+                "--time-factor",
+                str(TIME_FACTOR),
+                "--time-base",
+                str(self.base),
+                cwd=ROOT,
+                stdout=log,
+                stderr=log,
+            )
 
         def connected() -> bool:
             if self.process is not None and self.process.returncode is not None:
                 raise AssertionError(f"bot process exited: {self.log.read_text()[-2000:]}")
-            return any(s.socket is not None and not s.socket.closed and s.id not in known
-                       and s.shard == (self.shards.ids[0], self.shards.count)
-                       for s in self.sb.server.gateway.live)
+            return any(
+                s.socket is not None
+                and not s.socket.closed
+                and s.id not in known
+                and s.shard == (self.shards.ids[0], self.shards.count)
+                for s in self.sb.server.gateway.live
+            )
+
         await self.sb.wait_for(connected, timeout=START)
 
     async def kill(self) -> None:
@@ -97,9 +116,14 @@ class BotProcess:
         self.process.send_signal(signal.SIGKILL)
         assert await self.process.wait() == -signal.SIGKILL
         gateway = self.sb.server.gateway
-        await self.sb.wait_for(lambda: not any(
-            s.socket is not None and s.shard == (self.shards.ids[0], self.shards.count)
-            for s in gateway.live))
+        await self.sb.wait_for(
+            lambda: (
+                not any(
+                    s.socket is not None and s.shard == (self.shards.ids[0], self.shards.count)
+                    for s in gateway.live
+                )
+            )
+        )
 
     async def stop(self) -> None:
         if self.process is not None and self.process.returncode is None:
@@ -108,8 +132,12 @@ class BotProcess:
 
     def fires(self) -> list[tuple[int, str]]:
         """(game, kind) of every timer firing this process reported, in all its runs."""
-        return [(int(game), kind) for line in self.log.read_text().splitlines()
-                if line.startswith("fired ") for _, game, kind in [line.split()]]
+        return [
+            (int(game), kind)
+            for line in self.log.read_text().splitlines()
+            if line.startswith("fired ")
+            for _, game, kind in [line.split()]
+        ]
 
 
 def always_pass(member: SimMember, offered: list[Choice], sheet: StoredMessage) -> Choice:
@@ -133,14 +161,16 @@ class Table:
     final: StoredMessage | None = None
 
     def members(self) -> list[SimMember]:
-        return [self.sb.member(name, guild=self.guild, channel=self.channel)
-                for name in self.names]
+        return [self.sb.member(name, guild=self.guild, channel=self.channel) for name in self.names]
 
     async def play(self, hold_turn: int | None = None) -> None:
         """The whole game; before acting on ``hold_turn`` it waits for ``go_on``."""
         host, guest = self.members()
-        lobby = (await host.slash("qwixx", "start", variant="classic", turn_time="5m",
-                                  in_channel=self.channel)).message
+        lobby = (
+            await host.slash(
+                "qwixx", "start", variant="classic", turn_time="5m", in_channel=self.channel
+            )
+        ).message
         await guest.click(lobby, label="Join")
         await host.click(lobby, label="Start")
         while (turn := await next_turn(self.sb, self.channel)) is not None:
@@ -160,7 +190,8 @@ class Table:
         """The deadline of ``turn`` was shown: a newer turn message, or the end."""
         now = turn_message(self.sb, self.channel)
         return final_message(self.sb, self.channel) is not None or (
-            now is not None and now.id != turn.id)
+            now is not None and now.id != turn.id
+        )
 
 
 def bot_now(base: float) -> float:
@@ -168,8 +199,9 @@ def bot_now(base: float) -> float:
     return base + (time.time() - base) * TIME_FACTOR
 
 
-async def run_kill_scenario(sb: Sandbox, even: list[Table], odd: list[Table],
-                            second: BotProcess, database: str) -> None:
+async def run_kill_scenario(
+    sb: Sandbox, even: list[Table], odd: list[Table], second: BotProcess, database: str
+) -> None:
     """Kill shard 1 while its games idle; let shard 0 fire deadlines of its own that
     fall due after shard 1's; then restart shard 1, whose deadlines are overdue."""
     await asyncio.gather(*(t.idling.wait() for t in odd))
@@ -189,19 +221,33 @@ async def run_kill_scenario(sb: Sandbox, even: list[Table], odd: list[Table],
 
 
 async def test_two_shard_processes_share_one_database_and_survive_a_kill(
-        shared_database: str, tmp_path: Path) -> None:
-    guilds = [GuildSpec("Even", channels=("one", "two"), shard=(0, 2)),
-              GuildSpec("Odd", channels=("one", "two"), shard=(1, 2))]
+    shared_database: str, tmp_path: Path
+) -> None:
+    guilds = [
+        GuildSpec("Even", channels=("one", "two"), shard=(0, 2)),
+        GuildSpec("Odd", channels=("one", "two"), shard=(1, 2)),
+    ]
     async with Sandbox(**UNLIMITED, guilds=guilds, settle=0.02) as sb:
         base = time.time()
-        first, second = (BotProcess(sb, shared_database, ShardPlan((n,), 2), base,
-                                    tmp_path / f"shard{n}.log") for n in (0, 1))
+        first, second = (
+            BotProcess(sb, shared_database, ShardPlan((n,), 2), base, tmp_path / f"shard{n}.log")
+            for n in (0, 1)
+        )
         try:
             await asyncio.gather(first.start(), second.start())
-            even, odd = ([Table(sb, guild, sb.server.world.channels[channel],
-                                (f"Ana{n}{i}", f"Ben{n}{i}"), idle_turn=3 - n)
-                          for i, channel in enumerate(guild.channel_ids)]
-                         for n, guild in enumerate(sb.guilds))
+            even, odd = (
+                [
+                    Table(
+                        sb,
+                        guild,
+                        sb.server.world.channels[channel],
+                        (f"Ana{n}{i}", f"Ben{n}{i}"),
+                        idle_turn=3 - n,
+                    )
+                    for i, channel in enumerate(guild.channel_ids)
+                ]
+                for n, guild in enumerate(sb.guilds)
+            )
             games = [*(t.play(hold_turn=2) for t in even), *(t.play() for t in odd)]
             playing = asyncio.gather(*games)
             try:
@@ -221,13 +267,13 @@ async def test_two_shard_processes_share_one_database_and_survive_a_kill(
         assert sb.failures == [], sb.describe_failures()
 
 
-async def check_games(sb: Sandbox, tables: list[Table], processes: list[BotProcess],
-                      database: str) -> None:
+async def check_games(
+    sb: Sandbox, tables: list[Table], processes: list[BotProcess], database: str
+) -> None:
     """Every game finished; every deadline fired once, by its guild's process; each
     turn posted once."""
     async with opened(database) as store:
-        records = {t.channel.id: (await store.games_for_channel(t.channel.id))[0]
-                   for t in tables}
+        records = {t.channel.id: (await store.games_for_channel(t.channel.id))[0] for t in tables}
         events = {r.id: await store.events(r.id) for r in records.values()}
     owner = {r.id: r.guild_id for r in records.values()}
     for table in tables:
@@ -237,8 +283,9 @@ async def check_games(sb: Sandbox, tables: list[Table], processes: list[BotProce
         expired = Counter(e.turn for e in events[record.id] if e.kind == "expired")
         assert table.idle_turn in expired
         assert max(expired.values()) <= 2, expired  # a classic turn has two decisions
-        turns = Counter(int(n) for m in sb.messages(table.channel)
-                        for n in TURN.findall(m.content)[:1])
+        turns = Counter(
+            int(n) for m in sb.messages(table.channel) for n in TURN.findall(m.content)[:1]
+        )
         assert turns and set(turns.values()) == {1}, turns  # each turn posted once
     for process in processes:
         fired = [game for game, kind in process.fires() if kind == "expired"]
@@ -255,15 +302,21 @@ async def check_leaderboards(sb: Sandbox, *guild_tables: list[Table]) -> None:
         for table in tables:
             assert table.final is not None
             for rank, user, score in RANKED.findall(table.final.content):
-                expected.setdefault(int(user), []).append((int(rank),
-                                                           int(score.replace("−", "-"))))
+                expected.setdefault(int(user), []).append((int(rank), int(score.replace("−", "-"))))
         host = tables[0].members()[0]
         board = (await host.slash("qwixx", "leaderboard", in_channel=tables[0].channel)).message
         [image] = board.attachments
-        shown = {m[1]: (int(m[2]), int(m[3]), int(m[4])) for line in
-                 (image.description or "").splitlines() if (m := BOARD_LINE.match(line))}
+        shown = {
+            m[1]: (int(m[2]), int(m[3]), int(m[4]))
+            for line in (image.description or "").splitlines()
+            if (m := BOARD_LINE.match(line))
+        }
         names = {m.id: m.name for t in tables for m in t.members()}
-        assert shown == {names[user]: (len(games), sum(rank == 1 for rank, _ in games),
-                                       max(score for _, score in games))
-                         for user, games in expected.items()}
-
+        assert shown == {
+            names[user]: (
+                len(games),
+                sum(rank == 1 for rank, _ in games),
+                max(score for _, score in games),
+            )
+            for user, games in expected.items()
+        }

@@ -70,17 +70,30 @@ class BotProcess:
     async def start(self, *extra: str) -> None:
         known = set(self.sb.server.gateway.sessions)
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", self.sb.server.base_url,
-            self.sb.server.gateway_url, str(self.database), str(self.sb.guild.id),
-            "--log-level", "INFO", *extra, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT)
+            sys.executable,
+            "-m",
+            "tests.e2e.bot_process",
+            self.sb.server.base_url,
+            self.sb.server.gateway_url,
+            str(self.database),
+            str(self.sb.guild.id),
+            "--log-level",
+            "INFO",
+            *extra,
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
         self._reader = asyncio.create_task(self._read(self.process))
 
         def connected() -> bool:
             if self.process is not None and self.process.returncode is not None:
                 raise AssertionError(f"bot process exited: {''.join(self.lines[-30:])}")
-            return any(s.socket is not None and not s.socket.closed and s.id not in known
-                       for s in self.sb.server.gateway.live)
+            return any(
+                s.socket is not None and not s.socket.closed and s.id not in known
+                for s in self.sb.server.gateway.live
+            )
+
         await self.sb.wait_for(connected, timeout=START)
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
@@ -94,8 +107,10 @@ class BotProcess:
 
     async def line(self, text: str) -> str:
         """The first line of output containing ``text``, once there is one."""
+
         def found() -> str | None:
             return next((line for line in self.lines if text in line), None)
+
         async with asyncio.timeout(LONG), self._changed:
             await self._changed.wait_for(lambda: found() is not None)
         return found() or ""
@@ -126,8 +141,11 @@ class Click:
     def said(self) -> str:
         """What this click was answered, privately (not the member's other messages
         that changed meanwhile)."""
-        return "\n".join(m.content for m in self.sb.server.world.messages.values()
-                         if m.interaction_id == self.outcome.interaction.id and m.ephemeral)
+        return "\n".join(
+            m.content
+            for m in self.sb.server.world.messages.values()
+            if m.interaction_id == self.outcome.interaction.id and m.ephemeral
+        )
 
     @property
     def refused(self) -> bool:
@@ -138,8 +156,9 @@ class Click:
         return PASSED in self.said
 
 
-async def keep_passing(sb: Sandbox, member: SimMember, clicks: list[Click],
-                       released: asyncio.Event) -> None:
+async def keep_passing(
+    sb: Sandbox, member: SimMember, clicks: list[Click], released: asyncio.Event
+) -> None:
     """Press **Pass** on the turn message, again and again, until refused (or, for the
     member whose click was held, until it was released)."""
     while not released.is_set():
@@ -171,15 +190,19 @@ def always_pass(member: SimMember, offered: list[Choice], sheet: StoredMessage) 
 
 def unanswered(sb: Sandbox) -> list[int]:
     """Interactions never acknowledged, or deferred and never answered."""
-    return [r.id for r in sb.server.world.interactions.values()
-            if not r.acknowledged or (r.callback_type in DEFERRED and not r.answered)]
+    return [
+        r.id
+        for r in sb.server.world.interactions.values()
+        if not r.acknowledged or (r.callback_type in DEFERRED and not r.answered)
+    ]
 
 
-async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(
-        tmp_path: Path) -> None:
+async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(tmp_path: Path) -> None:
     database = tmp_path / "qwixx.db"
-    async with Sandbox(**UNLIMITED, members=list(NAMES), settle=0.02, timeout=LONG) as sb, \
-            asyncio.timeout(LONG * 4):
+    async with (
+        Sandbox(**UNLIMITED, members=list(NAMES), settle=0.02, timeout=LONG) as sb,
+        asyncio.timeout(LONG * 4),
+    ):
         with (tmp_path / "bot.log").open("w") as log:
             first = BotProcess(sb, database, log)
             second = BotProcess(sb, database, log)
@@ -189,8 +212,10 @@ async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(
                 await open_game(sb, members)
                 clicks: list[Click] = []
                 released = asyncio.Event()
-                clicking = {m.id: asyncio.create_task(keep_passing(sb, m, clicks, released))
-                            for m in members}
+                clicking = {
+                    m.id: asyncio.create_task(keep_passing(sb, m, clicks, released))
+                    for m in members
+                }
                 held = int((await first.line("held ")).split()[1])
                 signalled = time.monotonic()
                 first.signal(signal.SIGTERM)
@@ -217,17 +242,24 @@ async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(
                     stored = Counter(m.player_id for m in await store.moves(1))
                 # A second Pass on the same turn and action repeats the choice: answered
                 # again, kept once.
-                passed = Counter(member for member, _ in {
-                    (c.member.id, c.outcome.interaction.data.get("custom_id"))
-                    for c in clicks if c.passed})
+                passed = Counter(
+                    member
+                    for member, _ in {
+                        (c.member.id, c.outcome.interaction.data.get("custom_id"))
+                        for c in clicks
+                        if c.passed
+                    }
+                )
                 told = "\n".join(f"{c.member.name}: {c.said!r}" for c in clicks)
                 assert stored == passed, told  # each answered pass is kept, nothing else is
                 assert any(c.passed for c in clicks if c.member.id == held)
                 answered = sum(passed.values())
-                print(f"\nstop: {took:.2f} s from SIGTERM to exit ({stopped.strip()}); "
-                      f"{len(clicks)} clicks: {answered} passes answered and stored, "
-                      f"{len(refused)} refused, {len(clicks) - answered - len(refused)} "
-                      f"answered otherwise (not theirs to decide), 1 command refused")
+                print(
+                    f"\nstop: {took:.2f} s from SIGTERM to exit ({stopped.strip()}); "
+                    f"{len(clicks)} clicks: {answered} passes answered and stored, "
+                    f"{len(refused)} refused, {len(clicks) - answered - len(refused)} "
+                    f"answered otherwise (not theirs to decide), 1 command refused"
+                )
 
                 await second.start()  # the game goes on from the store
                 await play_to_end(sb, members, always_pass)
@@ -243,6 +275,7 @@ async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(
 
 # --- in process ------------------------------------------------------------------------
 
+
 class Held:
     """The service's ``act`` of a bot, held after its commit until released."""
 
@@ -257,6 +290,7 @@ class Held:
             self.reached.set()
             await self.release.wait()
             return outcome
+
         service.act = held  # type: ignore[method-assign]
 
 
@@ -266,7 +300,8 @@ def bot_of(sb: Sandbox) -> QwixxBot:
 
 
 async def test_a_new_interaction_after_the_stop_began_is_refused(
-        sb: Sandbox, database: Path, caplog: pytest.LogCaptureFixture) -> None:
+    sb: Sandbox, database: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     bot = bot_of(sb)
     ana, ben, cem = sb.member("Ana"), sb.member("Ben"), sb.member("Cem")
     turn = await open_game(sb, [ana, ben, cem])
@@ -291,15 +326,18 @@ async def test_a_new_interaction_after_the_stop_began_is_refused(
         moves = await store.moves(1)
     assert [m.player_id for m in moves] == [ben.id]  # Ben's pass, and nothing of Cem's
     said = [r.getMessage() for r in caplog.records if r.name == "bot.app"]
-    assert any(s.startswith("stopping (test): new interactions are refused; 1 being handled")
-               for s in said), said
-    assert any(s.startswith("stopped in ") and "1 interactions finished, 3 refused" in s
-               for s in said), said
+    assert any(
+        s.startswith("stopping (test): new interactions are refused; 1 being handled") for s in said
+    ), said
+    assert any(
+        s.startswith("stopped in ") and "1 interactions finished, 3 refused" in s for s in said
+    ), said
     assert bot.store is None and bot.is_closed()
 
 
 async def test_a_stop_cuts_short_what_outlives_its_limit(
-        sb: Sandbox, caplog: pytest.LogCaptureFixture) -> None:
+    sb: Sandbox, caplog: pytest.LogCaptureFixture
+) -> None:
     bot = bot_of(sb)
     ana, ben = sb.member("Ana"), sb.member("Ben")
     turn = await open_game(sb, [ana, ben])
@@ -324,8 +362,8 @@ def closed_port() -> int:
 
 
 async def test_a_signal_before_the_bot_is_connected_ends_the_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """Discord cannot be reached and the bot waits to try again: SIGTERM ends the wait."""
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
     bot = QwixxBot(tmp_path / "q.db")
@@ -335,6 +373,7 @@ async def test_a_signal_before_the_bot_is_connected_ends_the_start(
             pytest.skip("no signal handler here (not the main thread)")
         os.kill(os.getpid(), signal.SIGTERM)
         await asyncio.sleep(LONG)  # ended by the signal
+
     with caplog.at_level(logging.INFO, logger="bot"):
         await asyncio.wait_for(cli.serve(bot, "token", sleep), LONG)
     said = [r.getMessage() for r in caplog.records]
@@ -368,8 +407,13 @@ asyncio.run(main())
 
 async def test_a_stop_that_hangs_ends_the_process_at_the_deadline() -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", HANGING, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT)
+        sys.executable,
+        "-c",
+        HANGING,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     output, _ = await asyncio.wait_for(process.communicate(), LONG)
     assert process.returncode == 1, output.decode()
     assert "still stopping after 0.5 s (closing the store): exiting anyway" in output.decode()

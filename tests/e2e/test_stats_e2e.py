@@ -35,16 +35,22 @@ def make_bot(database: Path) -> QwixxBot:
 @pytest.fixture
 async def sb(database: Path) -> AsyncIterator[Sandbox]:
     alpha = GuildSpec("Alpha", channels=("one", "two", "three", "four"))
-    async with Sandbox(**UNLIMITED, guilds=[alpha, GuildSpec("Beta")],
-                       members=["Ana", "Ben", "Cem"], settle=0.02) as sandbox:
+    async with Sandbox(
+        **UNLIMITED, guilds=[alpha, GuildSpec("Beta")], members=["Ana", "Ben", "Cem"], settle=0.02
+    ) as sandbox:
         await sandbox.run_bot(make_bot(database))
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()
 
 
-async def quick_game(sb: Sandbox, host: SimMember, guest: SimMember,
-                     channel: ChannelRecord | None = None, *,
-                     reviewed: bool = True) -> StoredMessage:
+async def quick_game(
+    sb: Sandbox,
+    host: SimMember,
+    guest: SimMember,
+    channel: ChannelRecord | None = None,
+    *,
+    reviewed: bool = True,
+) -> StoredMessage:
     """A classic game of two members who always pass, played to its end; with
     ``reviewed``, once its final scoreboard shows their accuracies too (the one edit
     that follows the end), so that nothing of the game changes afterwards."""
@@ -94,8 +100,10 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     # everyone has one win: one shared first place, better win rate shown first
     board = (await ben.slash("qwixx", "leaderboard")).message
     assert board.ephemeral
-    assert board.content.splitlines() == ["🏆 **All games** leaderboard · all time · by wins",
-                                          t("leaderboard.ties_average")]  # ties: stated keys
+    assert board.content.splitlines() == [
+        "🏆 **All games** leaderboard · all time · by wins",
+        t("leaderboard.ties_average"),
+    ]  # ties: stated keys
     assert alt_text(board).splitlines() == [
         "All games leaderboard, all time, by wins:",
         "1. Cem: games 1, wins 1 (100%), average -15.0, best -15",
@@ -104,8 +112,9 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
         "Win rate and average rank only players with at least 3 games.",
     ]
     # a rate sort ranks only Ana (3 games); Ben sees his own line, unranked
-    rate = (await ben.slash("qwixx", "leaderboard", sort="rate", period="week",
-                            variant="classic")).message
+    rate = (
+        await ben.slash("qwixx", "leaderboard", sort="rate", period="week", variant="classic")
+    ).message
     assert rate.content.splitlines()[0] == "🏆 **Qwixx** leaderboard · this week · by win rate"
     assert alt_text(rate).splitlines()[1:] == [
         "1. Ana: games 3, wins 1 (33%), average -18.3, best -15",
@@ -115,14 +124,18 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     ]
     other = (await eve.slash("qwixx", "leaderboard", sort="best")).message
     assert [line.split(":")[0] for line in alt_text(other).splitlines()[1:-1]] == [
-        "1. Fay", "2. Eve"]
+        "1. Fay",
+        "2. Eve",
+    ]
 
     await cast(QwixxBot, sb.bot).table.publisher.reviewed()  # the games' accuracies kept
     stats = (await ana.slash("qwixx", "stats", user=ben)).message
     assert stats.ephemeral and stats.embeds[0]["title"] == "📊 Ben on this server"
     fields = {name: value.splitlines() for name, value in field_values(stats).items()}
-    figures = ["Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**",
-               "Last 2 games: −20 · −15"]
+    figures = [
+        "Games **2** · Wins **1** (50%) · Average **-17.5** · Best **-15**",
+        "Last 2 games: −20 · −15",
+    ]
     assert fields.keys() == {"All games", "Qwixx"}
     assert fields["All games"][:2] == fields["Qwixx"][:2] == figures
     accuracy = fields["Qwixx"][2]  # the average of his two games' accuracies

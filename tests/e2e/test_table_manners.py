@@ -103,10 +103,12 @@ async def test_public_pass_and_the_action2_call(sb: Sandbox) -> None:
     passed = await ben.click(turn, label="Pass")
     assert passed.message.ephemeral and "You passed" in passed.message.content
     refreshed = await sb.wait_for(
-        lambda: (m := turn_message(sb)) and f"✅ Decided: <@{ben.id}>" in m.content and m)
+        lambda: (m := turn_message(sb)) and f"✅ Decided: <@{ben.id}>" in m.content and m
+    )
     await ana.click(refreshed, label="Pass")
-    call = await sb.wait_for_message(lambda m: "now add a white die" in m.content
-                                     or "**Turn 2**" in m.content)
+    call = await sb.wait_for_message(
+        lambda m: "now add a white die" in m.content or "**Turn 2**" in m.content
+    )
     assert not call.ephemeral
 
 
@@ -203,12 +205,14 @@ async def test_a_move_is_kept_when_the_channel_refuses_the_bot(database: Path) -
         await ben.click(turn, label="Pass")
         await ana.click(turn, label="Pass")
         call = await sb.wait_for(
-            lambda: (m := turn_message(sb)) and "now add a white die" in m.content and m)
+            lambda: (m := turn_message(sb)) and "now add a white die" in m.content and m
+        )
         bot_member = sb.server.world.members[(sb.guild.id, sb.server.world.bot.id)]
         bot_member.permissions &= ~int(Perm.SEND_MESSAGES)  # a moderator changed the channel
         await ana.click(call, label="Pass")  # action 2: the turn ends, a post is due
-        await sb.wait_for(lambda: any("Your move is saved" in m.content
-                                      for m in ana.ephemeral_messages()))
+        await sb.wait_for(
+            lambda: any("Your move is saved" in m.content for m in ana.ephemeral_messages())
+        )
         assert [f.kind for f in sb.failures] == ["forbidden"]  # Discord's 403, as expected
         sb.server.world.failures.clear()
         store = sb.bot.table.service.store  # type: ignore[attr-defined]

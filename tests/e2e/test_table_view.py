@@ -14,8 +14,9 @@ from bot.sandbox.records import StoredMessage
 SKIPS = re.compile(r"\(skips (\d+)\)")
 
 
-async def started(sb: Sandbox, host: SimMember, *guests: SimMember,
-                  **options: str) -> StoredMessage:
+async def started(
+    sb: Sandbox, host: SimMember, *guests: SimMember, **options: str
+) -> StoredMessage:
     lobby = (await host.slash("qwixx", "start", **options)).message
     for guest in guests:
         await guest.click(lobby, label="Join")
@@ -35,16 +36,17 @@ def uploads(sb: Sandbox, *members: SimMember) -> list[tuple[str, str | None, boo
     """(file name, description, ephemeral) of every file public or seen by ``members``."""
     seen = {m.id: m for member in members for m in member.messages()}
     seen.update({m.id: m for m in sb.messages()})
-    return [(a.filename, a.description, m.ephemeral)
-            for m in seen.values() for a in m.attachments]
+    return [(a.filename, a.description, m.ephemeral) for m in seen.values() for a in m.attachments]
 
 
 async def test_a_spectator_opens_the_table_by_button_and_by_command(sb: Sandbox) -> None:
     ana, ben, dan = sb.member("Ana"), sb.member("Ben"), sb.member("Dan")
     turn = await started(sb, ana, ben)
     assert "Table" in turn.labels
-    for answer in [(await dan.click(turn, label="Table")).message,
-                   (await dan.slash("qwixx", "table")).message]:
+    for answer in [
+        (await dan.click(turn, label="Table")).message,
+        (await dan.slash("qwixx", "table")).message,
+    ]:
         assert answer.ephemeral and "everyone's sheet" in answer.content
         assert "▶ Ana" in answer.content and "Ben" in answer.content  # Ana's turn, marked
         [image] = answer.attachments
@@ -67,15 +69,17 @@ async def test_the_table_counts_this_turns_cross(sb: Sandbox) -> None:
     assert any(f"{word} 1" in ben_line for word in ("Red", "Yellow", "Green", "Blue"))
 
 
-async def test_a_costly_cross_asks_first_back_changes_nothing_yes_applies_once(
-        sb: Sandbox) -> None:
+async def test_a_costly_cross_asks_first_back_changes_nothing_yes_applies_once(sb: Sandbox) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     turn = await started(sb, ana, ben)
     game = game_id(turn)
     sheet = copy.deepcopy((await ben.click(turn, label=OPEN_SHEET)).message)  # as first shown
     assert t("describe.penalties", count=0, limit=4, points=0) in sheet.content  # in words
-    costly = next(label for label in sheet.labels
-                  if (found := SKIPS.search(label)) and int(found.group(1)) >= 3)
+    costly = next(
+        label
+        for label in sheet.labels
+        if (found := SKIPS.search(label)) and int(found.group(1)) >= 3
+    )
     skipped = SKIPS.search(costly).group(1)  # type: ignore[union-attr]
     before = await moves_stored(sb, game)
 
@@ -107,12 +111,12 @@ async def test_leave_and_abandon_ask_and_back_keeps_the_game(sb: Sandbox) -> Non
         back = (await member.click(asked, label="Back")).message
         assert back.content == t("confirm.kept") and back.labels == []
     assert (await ana.slash("qwixx", "status")).message.content  # still running
-    assert "Table" in turn.labels and not any("left the game" in m.content or
-                                              "abandoned" in m.content for m in sb.messages())
+    assert "Table" in turn.labels and not any(
+        "left the game" in m.content or "abandoned" in m.content for m in sb.messages()
+    )
 
 
-async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(
-        sb: Sandbox) -> None:
+async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(sb: Sandbox) -> None:
     ana, ben, dan = sb.member("Ana"), sb.member("Ben"), sb.member("Dan")
     turn = await started(sb, ana, ben, variant="onboard", board="B", turn_time="2h")
     game = game_id(turn)
@@ -120,8 +124,7 @@ async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(
     await dan.click(turn, label="Board")
     await ana.slash("qwixx", "status")
     final = await play_to_end(sb, [ana, ben], seeded_policy(12))
-    private = [(name, text) for name, text, ephemeral in uploads(sb, ana, ben, dan)
-               if ephemeral]
+    private = [(name, text) for name, text, ephemeral in uploads(sb, ana, ben, dan) if ephemeral]
     assert {name for name, _ in private} >= {"sheet.png", "table.png", "board.png"}
     assert all(text for _, text in private), [name for name, text in private if not text]
 
@@ -136,8 +139,11 @@ async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(
     found = await sb.bot.table.service.in_channel(sb.channel.id)  # type: ignore[union-attr]
     assert found.record.status == "lobby" and found.record.host_id == ana.id
     assert found.record.players == [ana.id, ben.id]  # seated again, in the same order
-    assert (found.record.variant, found.record.options, found.record.turn_time) == \
-        ("onboard", outcome.record.options, 7200)
+    assert (found.record.variant, found.record.options, found.record.turn_time) == (
+        "onboard",
+        outcome.record.options,
+        7200,
+    )
 
 
 async def test_every_public_file_of_a_game_is_described(sb: Sandbox) -> None:

@@ -22,18 +22,25 @@ SLOW_DOWN = "Slow down a little: your clicks are coming faster than the bot take
 
 @pytest.fixture
 async def throttled(tmp_path: Path) -> AsyncIterator[tuple[Sandbox, QwixxBot]]:
-    async with Sandbox(guilds=[GuildSpec(channels=("general",))], members=["Ana", "Ben"],
-                       **UNLIMITED, settle=0.02) as sandbox:
-        bot = QwixxBot(tmp_path / "qwixx.db", dev_guild=sandbox.guild.id, seeds=lambda: SEED,
-                       coalesce=0.05, budget=fast_budget(),
-                       clicks=ClickBuckets(refill=600.0))  # no refill during the burst
+    async with Sandbox(
+        guilds=[GuildSpec(channels=("general",))], members=["Ana", "Ben"], **UNLIMITED, settle=0.02
+    ) as sandbox:
+        bot = QwixxBot(
+            tmp_path / "qwixx.db",
+            dev_guild=sandbox.guild.id,
+            seeds=lambda: SEED,
+            coalesce=0.05,
+            budget=fast_budget(),
+            clicks=ClickBuckets(refill=600.0),
+        )  # no refill during the burst
         await sandbox.run_bot(bot)
         yield sandbox, bot
         assert sandbox.failures == [], sandbox.describe_failures()
 
 
 async def test_a_burst_is_slowed_down_politely_another_member_goes_through(
-        throttled: tuple[Sandbox, QwixxBot]) -> None:
+    throttled: tuple[Sandbox, QwixxBot],
+) -> None:
     sb, bot = throttled
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic")).message

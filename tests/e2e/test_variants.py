@@ -24,6 +24,7 @@ def recording(seed: int, seen: list[str]):
     def choose(member: SimMember, offered: list[Choice], sheet: StoredMessage) -> Choice:
         seen.extend(c.text for c in offered)
         return policy(member, offered, sheet)
+
     return choose
 
 
@@ -34,8 +35,9 @@ async def test_a_whole_longo_game_with_lucky_options(sb: Sandbox) -> None:
     final = await play_to_end(sb, members, recording(2, seen))
     assert "Qwixx Longo** — final scores" in final.content
     assert any(text.startswith("🍀 Lucky") for text in seen)
-    assert max(int(t.split()[2]) for t in seen if t[:1] in "🟥🟨" and t.split()[2].isdigit()) \
-        <= 16  # labels read "🟥 Red 9"
+    assert (
+        max(int(t.split()[2]) for t in seen if t[:1] in "🟥🟨" and t.split()[2].isdigit()) <= 16
+    )  # labels read "🟥 Red 9"
     assert final.attachments[0].image().size[0] > 400
 
 
@@ -51,8 +53,9 @@ async def test_a_whole_qwinto_game(sb: Sandbox) -> None:
     assert any(t.startswith(("Keep ", "Re-roll ")) for t in seen)
     fields = [t for t in seen if re.fullmatch(r"(🟧 Orange|🟨 Yellow|🟪 Purple) [1-9]/9", t)]
     assert len(set(fields)) > 20  # a field is one button: row and place
-    assert any(t.startswith("Write ") and "in another field… 🟧 Orange field " in t
-               for t in seen)  # the select of the fields without a button (three dice)
+    assert any(
+        t.startswith("Write ") and "in another field… 🟧 Orange field " in t for t in seen
+    )  # the select of the fields without a button (three dice)
     throws = [c for c in sb.server.calls if "dice.png" in c.files]
     assert len(throws) > 5  # each throw was shown with its dice while its turn was open
     assert not any(m.attachments for m in sb.messages()[:-1])  # finished turns: words only
@@ -75,8 +78,11 @@ async def test_a_whole_on_board_game_shows_the_board_when_a_pawn_moved(sb: Sandb
     assert "Stay" in seen
     moved = [m for m in sb.messages() if "♟" in m.content]
     posts = [c for c in sb.server.calls if c.endpoint == "POST /channels/{channel_id}/messages"]
-    boards = [c for c in posts + [c for m in sb.messages() for c in edits_of(sb, m)]
-              if "board.png" in c.files]
+    boards = [
+        c
+        for c in posts + [c for m in sb.messages() for c in edits_of(sb, m)]
+        if "board.png" in c.files
+    ]
     assert boards  # the open turn showed the board after a pawn moved
     assert moved and not any(m.attachments for m in sb.messages()[:-1])  # words only after
 

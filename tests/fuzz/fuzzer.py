@@ -47,8 +47,20 @@ MEMBERS = ("Ana", "Ben", "Cem", "Eve")
 CHANGEABLE = ("action1", "place")
 """Simultaneous phases (Qwixx action 1, Qwinto's place): a player may change the
 choice until everyone has decided, so a choice taken again is no double."""
-TEXTS = ("1h", "5m", "7d", "soon", "٣h", "５m", "1m" * 40, "x" * 3000, "", "-1h", "0",
-         "99999999999999999999d")
+TEXTS = (
+    "1h",
+    "5m",
+    "7d",
+    "soon",
+    "٣h",
+    "５m",
+    "1m" * 40,
+    "x" * 3000,
+    "",
+    "-1h",
+    "0",
+    "99999999999999999999d",
+)
 
 
 class Chooser(Protocol):
@@ -103,20 +115,28 @@ class ErrorLog(logging.Handler):
 
 
 def new_bot(database: Path, sb: Sandbox, clock: FakeClock) -> QwixxBot:
-    return QwixxBot(database, dev_guild=sb.guild.id, clock=clock, coalesce=0.05, tick=3600,
-                    budget=WriteBudget(10_000, 1.0))
+    return QwixxBot(
+        database,
+        dev_guild=sb.guild.id,
+        clock=clock,
+        coalesce=0.05,
+        tick=3600,
+        budget=WriteBudget(10_000, 1.0),
+    )
 
 
 def sandbox() -> Sandbox:
-    return Sandbox(guilds=[GuildSpec(channels=("general",))], members=MEMBERS,
-                   write_limit=False, settle=0.01)
+    return Sandbox(
+        guilds=[GuildSpec(channels=("general",))], members=MEMBERS, write_limit=False, settle=0.01
+    )
 
 
 class Fuzzer:
     """Drives members at random and checks the invariants after every action."""
 
-    def __init__(self, sb: Sandbox, bot: QwixxBot, clock: FakeClock, choose: Chooser,
-                 errors: ErrorLog) -> None:
+    def __init__(
+        self, sb: Sandbox, bot: QwixxBot, clock: FakeClock, choose: Chooser, errors: ErrorLog
+    ) -> None:
         self.sb, self.bot, self.clock, self.choose, self.errors = sb, bot, clock, choose, errors
         self.members = [sb.member(name) for name in MEMBERS]
         self.figures = Figures()
@@ -132,16 +152,31 @@ class Fuzzer:
         """(message, component) pairs the member can use, newest messages first."""
         found = []
         for message in reversed(member.messages()[-12:]):
-            found += [(message, c) for c in message.interactive()
-                      if not c.get("disabled") and c.get("type") in (BUTTON, STRING_SELECT)
-                      and c.get("custom_id")]
+            found += [
+                (message, c)
+                for c in message.interactive()
+                if not c.get("disabled")
+                and c.get("type") in (BUTTON, STRING_SELECT)
+                and c.get("custom_id")
+            ]
         return found
 
     # --- the actions -------------------------------------------------------------
     async def step(self) -> None:
         """One random action, then the invariants."""
-        kinds = ("click", "click", "click", "click", "start", "slash", "forge", "stray",
-                 "bad_value", "twice", "time")
+        kinds = (
+            "click",
+            "click",
+            "click",
+            "click",
+            "start",
+            "slash",
+            "forge",
+            "stray",
+            "bad_value",
+            "twice",
+            "time",
+        )
         kind = self.pick(kinds)
         self.figures.actions[kind] += 1
         outcomes = await getattr(self, f"do_{kind}")()
@@ -159,8 +194,9 @@ class Fuzzer:
         message, component = self.pick(options)
         return [await self.use(member, message, component)]
 
-    async def use(self, member: SimMember, message: StoredMessage,
-                  component: dict[str, Any]) -> Outcome:
+    async def use(
+        self, member: SimMember, message: StoredMessage, component: dict[str, Any]
+    ) -> Outcome:
         if component["type"] == BUTTON:
             return await member.click(message, custom_id=component["custom_id"])
         value = self.pick([o["value"] for o in component.get("options") or []])
@@ -223,7 +259,8 @@ class Fuzzer:
         message, component = self.pick(options)
         parts = component["custom_id"].split(":")
         parts[1 + self.choose.index(len(parts) - 1)] = self.pick(  # keep the "qx" prefix
-            [self.choose.text(), "9" * 25, "0", str(2**63), "٣", "lobby", "cross.red.x"])
+            [self.choose.text(), "9" * 25, "0", str(2**63), "٣", "lobby", "cross.red.x"]
+        )
         custom_id = ":".join(parts)[:100]
         forged = copy.deepcopy(message)
         forged.find_component(custom_id=component["custom_id"])["custom_id"] = custom_id
@@ -243,8 +280,11 @@ class Fuzzer:
         message = self.pick(seen)
         if component in list(message.interactive()):
             return []
-        data = {"custom_id": component["custom_id"], "component_type": component["type"],
-                "values": [o["value"] for o in component.get("options") or []][:1]}
+        data = {
+            "custom_id": component["custom_id"],
+            "component_type": component["type"],
+            "values": [o["value"] for o in component.get("options") or []][:1],
+        }
         return [await member._act(COMPONENT, member._channel_of(message), data, message)]
 
     async def do_bad_value(self) -> list[Outcome]:
@@ -253,8 +293,11 @@ class Fuzzer:
         if not menus:
             return []
         message, menu = self.pick(menus)
-        data = {"custom_id": menu["custom_id"], "component_type": STRING_SELECT,
-                "values": [self.pick(["cross.red.5", "pass", self.choose.text(), "place.x.1"])]}
+        data = {
+            "custom_id": menu["custom_id"],
+            "component_type": STRING_SELECT,
+            "values": [self.pick(["cross.red.5", "pass", self.choose.text(), "place.x.1"])],
+        }
         return [await member._act(COMPONENT, member._channel_of(message), data, message)]
 
     async def do_twice(self) -> list[Outcome]:
@@ -269,8 +312,9 @@ class Fuzzer:
         game = component["custom_id"].split(":")[1]
         phase = await self.phase(int(game)) if game.isdigit() else None
         before = await self.player_moves(member.id)
-        both = await asyncio.gather(self.use(member, message, component),
-                                    self.use(member, message, component))
+        both = await asyncio.gather(
+            self.use(member, message, component), self.use(member, message, component)
+        )
         added = await self.player_moves(member.id) - before
         # An action-1 choice may be picked again until everyone has decided: the same
         # choice twice is stored twice but changes nothing. Any other double is a bug.
@@ -300,11 +344,15 @@ class Fuzzer:
     # --- the invariants ------------------------------------------------------------
     async def check(self, after: str) -> None:
         where = f"after {after} ({sum(self.figures.actions.values())} actions)"
-        unanswered = [str(r.data)[:300] for r in self.sb.server.world.interactions.values()
-                      if r.failed]
+        unanswered = [
+            str(r.data)[:300] for r in self.sb.server.world.interactions.values() if r.failed
+        ]
         assert self.sb.failures == [], f"{where}: {self.sb.describe_failures()} {unanswered}"
-        errors = [r.getMessage() + (logging.Formatter().formatException(r.exc_info)[-600:]
-                                    if r.exc_info else "") for r in self.errors.records]
+        errors = [
+            r.getMessage()
+            + (logging.Formatter().formatException(r.exc_info)[-600:] if r.exc_info else "")
+            for r in self.errors.records
+        ]
         assert not errors, f"{where}: unhandled errors logged: {errors}"
         store = self.bot.store
         assert store is not None
@@ -314,11 +362,26 @@ class Fuzzer:
                 self.figures.finished.add(record.id)
             if record.state is None:
                 continue
-            await self.check_game(record.id, record.variant, record.players, record.seed,
-                                  record.options.get("rules", {}), record.state, where)
+            await self.check_game(
+                record.id,
+                record.variant,
+                record.players,
+                record.seed,
+                record.options.get("rules", {}),
+                record.state,
+                where,
+            )
 
-    async def check_game(self, game_id: int, variant: str, players: list[int], seed: int,
-                         rules: dict[str, Any], state: dict[str, Any], where: str) -> None:
+    async def check_game(
+        self,
+        game_id: int,
+        variant: str,
+        players: list[int],
+        seed: int,
+        rules: dict[str, Any],
+        state: dict[str, Any],
+        where: str,
+    ) -> None:
         """Stored state = replay of seed + log; one move per decision; players only."""
         store = self.bot.store
         assert store is not None
@@ -330,8 +393,13 @@ class Fuzzer:
         assert game.to_json() == state, f"{where}: game {game_id} differs from its replay"
 
 
-def audit(variant: str, players: list[int], seed: int, rules: dict[str, Any],
-          moves: list[tuple[int, Move]]) -> tuple[Game, list[tuple[int, int, str]]]:
+def audit(
+    variant: str,
+    players: list[int],
+    seed: int,
+    rules: dict[str, Any],
+    moves: list[tuple[int, Move]],
+) -> tuple[Game, list[tuple[int, int, str]]]:
     """The replayed game and the (player, turn, phase) decisions taken more than once
     (outside the :data:`CHANGEABLE` phases)."""
     game = new_game(variant, players, seed, rules)

@@ -16,8 +16,11 @@ from hypothesis import strategies as st
 
 from .fuzzer import TEXTS, run
 
-TEXT = st.one_of(st.sampled_from(TEXTS), st.text(max_size=40),
-                 st.text(alphabet="0123456789smhd٣５ ", max_size=12))
+TEXT = st.one_of(
+    st.sampled_from(TEXTS),
+    st.text(max_size=40),
+    st.text(alphabet="0123456789smhd٣５ ", max_size=12),
+)
 
 
 class Drawn:
@@ -33,9 +36,14 @@ class Drawn:
         return self.data.draw(TEXT)
 
 
-@settings(max_examples=6, deadline=None, derandomize=True, database=None,
-          phases=(Phase.explicit, Phase.generate),  # CI reports the drawn sequence unshrunk
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=(Phase.explicit, Phase.generate),  # CI reports the drawn sequence unshrunk
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.data())
 def test_random_member_actions_keep_every_invariant(data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:

@@ -32,8 +32,12 @@ def test_every_catalogue_has_every_key_with_its_placeholders(locale: str) -> Non
 
 
 def test_the_check_names_missing_and_extra_keys_and_wrong_placeholders() -> None:
-    english = {"a": "Hello {name}", "b": "Bye", "unit.x.one": "{count} x",
-               "unit.x.other": "{count} xs"}
+    english = {
+        "a": "Hello {name}",
+        "b": "Bye",
+        "unit.x.one": "{count} x",
+        "unit.x.other": "{count} xs",
+    }
     report = check("pl", {"a": "Cześć {imie}", "c": "?", "unit.x.one": "{count} x"}, english)
     assert report.missing == ["b", "unit.x.few", "unit.x.many", "unit.x.other"]
     assert report.extra == ["c"]
@@ -53,8 +57,7 @@ def test_plural_families_take_the_languages_cldr_categories() -> None:
 def test_every_key_renders_in_every_language(locale: str) -> None:
     with using(locale):
         for key in expected(locale, EN):
-            text = t(key, **sample_values(key)) if key in EN or key in catalogue(locale) \
-                else ""
+            text = t(key, **sample_values(key)) if key in EN or key in catalogue(locale) else ""
             assert text.strip(), f"{locale}: {key} renders empty"
             assert "{" not in text.replace("{{", ""), f"{locale}: {key} left {text!r}"
 
@@ -62,20 +65,33 @@ def test_every_key_renders_in_every_language(locale: str) -> None:
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_translations_are_not_english_left_over(locale: str) -> None:
     """Long sentences differ from English (short ones may be the same: "Start", "#")."""
+
     def words(text: str) -> str:
         return re.sub(r"\{[^}]*\}|[^a-z]", "", text.lower())
 
-    same = [k for k, v in catalogue(locale).items()
-            if k in EN and v == EN[k] and len(words(EN[k])) > 12]
+    same = [
+        k for k, v in catalogue(locale).items() if k in EN and v == EN[k] and len(words(EN[k])) > 12
+    ]
     assert same == []
 
 
 def test_polish_has_three_forms_and_turkish_keeps_the_noun_singular() -> None:
     with using("pl"):
         assert [plural("unit.field", n) for n in (1, 2, 4, 5, 12, 22, 25, 112)] == [
-            "1 pole", "2 pola", "4 pola", "5 pól", "12 pól", "22 pola", "25 pól", "112 pól"]
+            "1 pole",
+            "2 pola",
+            "4 pola",
+            "5 pól",
+            "12 pól",
+            "22 pola",
+            "25 pól",
+            "112 pól",
+        ]
         assert [plural("end.verb", n) for n in (1, 2, 5)] == [
-            "wygrywa", "dzielą się zwycięstwem", "dzielą się zwycięstwem"]
+            "wygrywa",
+            "dzielą się zwycięstwem",
+            "dzielą się zwycięstwem",
+        ]
     with using("tr"):
         assert [plural("unit.field", n) for n in (1, 3, 10)] == ["1 alan", "3 alan", "10 alan"]
     with using("en-US"):
@@ -85,8 +101,19 @@ def test_polish_has_three_forms_and_turkish_keeps_the_noun_singular() -> None:
 def test_ordinals_follow_each_languages_rules() -> None:
     with using("en-US"):
         assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
-            "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
-            "101st", "111th"]
+            "1st",
+            "2nd",
+            "3rd",
+            "4th",
+            "11th",
+            "12th",
+            "13th",
+            "21st",
+            "22nd",
+            "23rd",
+            "101st",
+            "111th",
+        ]
     with using("fr"):
         assert [ordinal(n) for n in (1, 2)] == ["1re", "2e"]
     with using("pl"):
@@ -134,9 +161,13 @@ async def test_the_translator_maps_english_texts_to_the_catalogues() -> None:
     choice = TranslationContext(TranslationContextLocation.choice_name, None)
     ask = translator.translate
     assert await ask(app_commands.locale_str("leave"), Locale.polish, name) == "wyjdź"
-    assert await ask(app_commands.locale_str(EN["command.stats"]), Locale.turkish,
-                     description) == catalogue("tr")["command.stats"]
-    assert await ask(app_commands.locale_str(EN["period.week"]), Locale.german,
-                     choice) == "Diese Woche"
+    assert (
+        await ask(app_commands.locale_str(EN["command.stats"]), Locale.turkish, description)
+        == catalogue("tr")["command.stats"]
+    )
+    assert (
+        await ask(app_commands.locale_str(EN["period.week"]), Locale.german, choice)
+        == "Diese Woche"
+    )
     assert await ask(app_commands.locale_str("leave"), Locale.british_english, name) is None
     assert await ask(app_commands.locale_str("leave"), Locale.japanese, name) is None

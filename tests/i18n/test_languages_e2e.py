@@ -30,8 +30,7 @@ def final(sb: Sandbox) -> StoredMessage | None:
 
 def turn(sb: Sandbox) -> StoredMessage | None:
     """The newest public message with the Turkish "Pass" button."""
-    return next((m for m in reversed(sb.messages())
-                 if said("tr", "button.pass") in m.labels), None)
+    return next((m for m in reversed(sb.messages()) if said("tr", "button.pass") in m.labels), None)
 
 
 async def pass_to_the_end(sb: Sandbox, ana: SimMember) -> list[str]:
@@ -45,8 +44,10 @@ async def pass_to_the_end(sb: Sandbox, ana: SimMember) -> list[str]:
         before = message.content
         outcome = await ana.click(message, label=said("tr", "button.pass"))
         answers += [m.content for m in outcome.ephemeral]
-        await sb.wait_for(lambda m=message, b=before: final(sb) or turn(sb) is not m
-                          or turn(sb).content != b, timeout=30)  # type: ignore[union-attr]
+        await sb.wait_for(
+            lambda m=message, b=before: final(sb) or turn(sb) is not m or turn(sb).content != b,
+            timeout=30,
+        )  # type: ignore[union-attr]
     raise AssertionError("the game did not end")
 
 
@@ -86,11 +87,14 @@ async def test_a_polish_member_plays_in_a_turkish_server(database: Path) -> None
         turns = [m for m in public if "**Tur " in m.content]
         assert turns and all("Turn " not in m.content for m in public)
         assert said("tr", "event.penalty", name=f"<@{ana.id}>", count=1, limit=4) in "\n".join(
-            m.content for m in turns)
+            m.content for m in turns
+        )
         ending = final(sb)
         assert ending is not None
-        assert said("tr", "end.verb.one") in ending.content \
+        assert (
+            said("tr", "end.verb.one") in ending.content
             or said("tr", "end.verb.other") in ending.content
+        )
         board = next(a for a in ending.attachments if a.filename == "scoreboard.png")
         outcome = await bot.table.service.get(1)
         assert outcome.game is not None
@@ -119,8 +123,10 @@ async def test_slash_commands_carry_translated_names(database: Path) -> None:
         stats = {o["name"]: o for o in commands["leaderboard"]["options"]}
         period = {c["value"]: c for c in stats["period"]["choices"]}
         assert period["week"]["name_localizations"]["de"] == "Diese Woche"
-        assert commands["leaderboard"]["description_localizations"]["tr"] == \
-            "Bu sunucunun en iyi oyuncuları"
+        assert (
+            commands["leaderboard"]["description_localizations"]["tr"]
+            == "Bu sunucunun en iyi oyuncuları"
+        )
         # every command and option is named in every language we speak
         for command in qwixx["options"]:
             for node in [command, *(command.get("options") or [])]:
@@ -133,13 +139,18 @@ async def test_the_server_language_is_chosen_with_manage_server(database: Path) 
         boss = sb.member("Boss", permissions=MANAGE_GUILD)
         ana = sb.member("Ana", locale="pl")
         await ana.slash("qwixx", "settings")  # both settings: two answers, one after the other
-        await sb.wait_for(lambda: any("**angielski**" in m.content  # English, said in Polish
-                                      for m in ana.ephemeral_messages()))
+        await sb.wait_for(
+            lambda: any(
+                "**angielski**" in m.content  # English, said in Polish
+                for m in ana.ephemeral_messages()
+            )
+        )
         refused = (await ana.slash("qwixx", "settings", language="de")).message
         assert refused.content == said("pl", "error.settings_denied")
         saved = (await boss.slash("qwixx", "settings", language="de")).message
         assert saved.ephemeral and saved.content == said(
-            "en-US", "settings.language_saved", language="German")
+            "en-US", "settings.language_saved", language="German"
+        )
         lobby = (await ana.slash("qwixx", "start", variant="qwinto")).message
         assert not lobby.ephemeral and "Lobby (Gastgeber: " in lobby.content
         assert said("de", "button.join") in lobby.labels
@@ -151,8 +162,7 @@ async def test_the_server_language_is_chosen_with_manage_server(database: Path) 
         assert sb.failures == [], sb.describe_failures()
 
 
-async def test_a_view_shared_with_the_channel_speaks_the_servers_language(
-        database: Path) -> None:
+async def test_a_view_shared_with_the_channel_speaks_the_servers_language(database: Path) -> None:
     guild = GuildSpec(channels=("general",), locale="tr")
     async with Sandbox(**UNLIMITED, guilds=[guild], settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb))

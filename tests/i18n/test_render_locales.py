@@ -59,18 +59,25 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Drawn]]:
     for cls in (canvas_module.Canvas, compact.Surface):
         original = cls.label
 
-        def label(self: object, p: object, text: str, size: float, room: float,
-                  *args: object, _original: object = original, **kwargs: object) -> float:
+        def label(
+            self: object,
+            p: object,
+            text: str,
+            size: float,
+            room: float,
+            *args: object,
+            _original: object = original,
+            **kwargs: object,
+        ) -> float:
             width = _original(self, p, text, size, room, *args, **kwargs)  # type: ignore[operator]
             found.append(Drawn(text, width, room))
             return width
+
         monkeypatch.setattr(cls, "label", label)
-    for cache in (canvas_module.STATIC_IMAGES, canvas_module.CARD_PALETTE_IMAGES,
-                  compact.SPRITES):
+    for cache in (canvas_module.STATIC_IMAGES, canvas_module.CARD_PALETTE_IMAGES, compact.SPRITES):
         cache.clear()
     yield found
-    for cache in (canvas_module.STATIC_IMAGES, canvas_module.CARD_PALETTE_IMAGES,
-                  compact.SPRITES):
+    for cache in (canvas_module.STATIC_IMAGES, canvas_module.CARD_PALETTE_IMAGES, compact.SPRITES):
         cache.clear()
 
 
@@ -90,16 +97,25 @@ def games() -> dict[str, Game]:
     # The player before the active one reached the finish: the active player and the
     # next play the final round.
     before = onboard.players[(onboard.turn - 2) % len(onboard.players)]
-    finish = next(at for at in range(onboard.board.finish_from, onboard.board.last + 1)
-                  if at not in onboard.pawns.values())
-    final_round = reposition(onboard, pawns={before: finish}, final_turn=onboard.turn + 1,
-                             finish_by=before)
+    finish = next(
+        at
+        for at in range(onboard.board.finish_from, onboard.board.last + 1)
+        if at not in onboard.pawns.values()
+    )
+    final_round = reposition(
+        onboard, pawns={before: finish}, final_turn=onboard.turn + 1, finish_by=before
+    )
     # The widest lucky numbers: two of two digits (the badge's words get the least room).
     wide = next(s for s in range(1000) if min(start(s, "longo").lucky_numbers(1)) >= 10)
-    return {"classic": locked, "longo": longo_example(SEED), "longo-wide": start(wide, "longo"),
-            "onboard": final_round,
-            "qwinto": qwinto_example(SEED), "classic-over": finished(classic, rng),
-            "qwinto-over": finished(qwinto_example(SEED), rng)}
+    return {
+        "classic": locked,
+        "longo": longo_example(SEED),
+        "longo-wide": start(wide, "longo"),
+        "onboard": final_round,
+        "qwinto": qwinto_example(SEED),
+        "classic-over": finished(classic, rng),
+        "qwinto-over": finished(qwinto_example(SEED), rng),
+    }
 
 
 GAMES = games()
@@ -108,13 +124,20 @@ GAMES = games()
 def leaderboard() -> BoardTable:
     """A leaderboard as the stats cog builds it: every caption from the catalogue."""
     columns = ("games", "wins", "rate", "average", "best")
-    rows = tuple(BoardRow(str(rank), name, ("12", "7", "58%", "61.5", "98"), leader=rank == 1)
-                 for rank, name in enumerate(LONG_NAMES.values(), start=1))
+    rows = tuple(
+        BoardRow(str(rank), name, ("12", "7", "58%", "61.5", "98"), leader=rank == 1)
+        for rank, name in enumerate(LONG_NAMES.values(), start=1)
+    )
     return BoardTable(
         t("leaderboard.image_title", scope=t("leaderboard.all_games"), period=t("period.month")),
-        t("leaderboard.subtitle", sort=t("sort.average"), count=len(rows)), t("column.rank"),
-        t("column.player"), tuple(t(f"column.{c}") for c in columns), rows,
-        t("leaderboard.rule", min=3), sorted_column=3)
+        t("leaderboard.subtitle", sort=t("sort.average"), count=len(rows)),
+        t("column.rank"),
+        t("column.player"),
+        tuple(t(f"column.{c}") for c in columns),
+        rows,
+        t("leaderboard.rule", min=3),
+        sorted_column=3,
+    )
 
 
 def render_everything() -> None:
@@ -138,8 +161,9 @@ def render_everything() -> None:
 def test_no_word_overflows_its_box(locale: str, drawn: list[Drawn]) -> None:
     with using(locale):
         render_everything()
-    over = [f"{d.text!r}: {d.width:.1f} px in {d.room:.1f}" for d in drawn
-            if d.width > d.room + 0.01]
+    over = [
+        f"{d.text!r}: {d.width:.1f} px in {d.room:.1f}" for d in drawn if d.width > d.room + 0.01
+    ]
     assert over == [], f"{locale}: {over}"
 
 
@@ -147,13 +171,33 @@ def test_no_word_overflows_its_box(locale: str, drawn: list[Drawn]) -> None:
 def test_the_images_words_are_the_languages(locale: str, drawn: list[Drawn]) -> None:
     with using(locale):
         render_everything()
-        wanted = {t(f"image.{key}") for key in (
-            "crosses", "points", "penalty_caption", "lucky", "locked", "start", "finish",
-            "total", "to_play", "penalties", "failed", "throw", "bonus", "rank", "player")}
+        wanted = {
+            t(f"image.{key}")
+            for key in (
+                "crosses",
+                "points",
+                "penalty_caption",
+                "lucky",
+                "locked",
+                "start",
+                "finish",
+                "total",
+                "to_play",
+                "penalties",
+                "failed",
+                "throw",
+                "bonus",
+                "rank",
+                "player",
+            )
+        }
         wanted |= set(t("image.failed_caption").split("\n"))
         wanted |= {t(f"column.{c}") for c in ("player", "games", "wins", "rate", "best")}
-        wanted |= {t("image.final_round", turn=GAMES["onboard"].turn + 1),
-                   t("image.final_scores", title="Qwixx"),
-                   t("letter.red"), t("letter.purple")}
+        wanted |= {
+            t("image.final_round", turn=GAMES["onboard"].turn + 1),
+            t("image.final_scores", title="Qwixx"),
+            t("letter.red"),
+            t("letter.purple"),
+        }
     texts = {d.text for d in drawn}
     assert wanted - texts == set()

@@ -52,8 +52,7 @@ async def test_the_migration_keeps_the_turn_times_set_before(tmp_path: Path) -> 
     path = tmp_path / "old.db"
     await apply_migrations(path, 1.0, MIGRATIONS[:6])
     with closing(sqlite3.connect(path, isolation_level=None)) as db:  # as an older bot left it
-        db.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?)",
-                   (GUILD, 7200))
+        db.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?)", (GUILD, 7200))
     store = await Store.open(path)
     try:
         assert await store.guild_turn_time(GUILD) == 7200

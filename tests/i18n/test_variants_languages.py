@@ -47,8 +47,9 @@ class Table:
         return next((m for m in self.sb.messages() if self.ended in m.content), None)
 
     def turn(self) -> StoredMessage | None:
-        return next((m for m in reversed(self.sb.messages())
-                     if self.sheet_button in m.labels), None)
+        return next(
+            (m for m in reversed(self.sb.messages()) if self.sheet_button in m.labels), None
+        )
 
     def shows(self, number: int | None) -> bool:
         turn = self.turn()
@@ -79,18 +80,24 @@ async def play_round(table: Table, members: list[SimMember], seed: int) -> bool:
     return table.final() is None
 
 
-GAMES = [("classic", "de", ("pl", "fr")), ("longo", "tr", ("pt-BR", "de")),
-         ("onboard", "pl", ("tr", "en-GB")), ("qwinto", "pt-BR", ("fr", "pl"))]
+GAMES = [
+    ("classic", "de", ("pl", "fr")),
+    ("longo", "tr", ("pt-BR", "de")),
+    ("onboard", "pl", ("tr", "en-GB")),
+    ("qwinto", "pt-BR", ("fr", "pl")),
+]
 
 
 @pytest.mark.parametrize(("variant", "server", "players"), GAMES)
-async def test_a_whole_game_in_every_language(tmp_path: Path, variant: str, server: str,
-                                              players: tuple[str, str]) -> None:
+async def test_a_whole_game_in_every_language(
+    tmp_path: Path, variant: str, server: str, players: tuple[str, str]
+) -> None:
     guild = GuildSpec(channels=("general",), locale=server)
     async with Sandbox(**UNLIMITED, guilds=[guild], settle=0.02) as sb:
         await sb.run_bot(make_bot(tmp_path / "qwixx.db", sb))
-        members = [sb.member(name, locale=loc) for name, loc in zip(("Ana", "Ben"), players,
-                                                                     strict=True)]
+        members = [
+            sb.member(name, locale=loc) for name, loc in zip(("Ana", "Ben"), players, strict=True)
+        ]
         lobby = (await members[0].slash("qwixx", "start", variant=variant)).message
         await members[1].click(lobby, label=said(server, "button.join"))
         await members[0].click(lobby, label=said(server, "button.start"))

@@ -19,7 +19,11 @@ def test_resuming_moves_the_tables_a_little_and_counts_the_games() -> None:
     own = train("classic", 12, 1, resume=True)[True][0]
     shipped = load_versus("classic", "active")[0]
     assert own.games == shipped.games + 12
-    moved = [abs(a - b) for p, q in zip(own.rows, shipped.rows, strict=True)
-             for r, s in zip(p, q, strict=True) for x, y in zip(r, s, strict=True)
-             for a, b in zip(x, y, strict=True)]
+    moved = [
+        abs(a - b)
+        for p, q in zip(own.rows, shipped.rows, strict=True)
+        for r, s in zip(p, q, strict=True)
+        for x, y in zip(r, s, strict=True)
+        for a, b in zip(x, y, strict=True)
+    ]
     assert 0 < max(moved) < 1  # small steps from where the shipped tables stand

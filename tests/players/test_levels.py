@@ -16,8 +16,9 @@ VARIANTS = ("classic", "longo", "onboard", "qwinto")
 def play(variant: str, seed: int, levels: list[str], solo: bool = False) -> list[Move]:
     """A whole game with one seat per level; asserts every move is legal; the moves."""
     players = [-1 - i for i in range(len(levels))]
-    game: Game = (variant_class(variant)(players, seed, {}) if solo
-                  else new_game(variant, players, seed))
+    game: Game = (
+        variant_class(variant)(players, seed, {}) if solo else new_game(variant, players, seed)
+    )
     rng, made = random.Random(seed), []
     while not game.finished:
         player = min(game.decision().waiting)
@@ -94,8 +95,11 @@ def test_value_tables_load_with_the_expected_shape(name: str, faces: int, role: 
     assert rules == (RowRules() if faces == 6 else RowRules(8, 2, 6))
     assert len(table.bias) == rules.penalty_limit == len(table.rows)
     assert all(len(by_closed) == rules.rows_to_end for by_closed in table.rows)
-    assert all(len(cells) == rules.length + 1 and len(cells[0]) == rules.length + 2
-               for by_closed in table.rows for cells in by_closed)
+    assert all(
+        len(cells) == rules.length + 1 and len(cells[0]) == rules.length + 2
+        for by_closed in table.rows
+        for cells in by_closed
+    )
     empty = ((0, 0, False),) * 4
     assert 40 < table.value(empty, 0) < 250  # an empty sheet is worth a plausible score
     advanced = ((4, 4, False),) + ((0, 0, False),) * 3

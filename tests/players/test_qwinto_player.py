@@ -80,9 +80,16 @@ def test_the_chance_of_a_failed_throw_counts_the_best_dice_and_the_reroll() -> N
 def test_hard_rates_down_a_field_that_leaves_few_sums_to_write() -> None:
     # Full rows (which end the game): only purple takes numbers. Yellow skips 5, which
     # purple holds in the same column (5).
-    game = two_player_game(sheets={-1: {
-        "orange": complete("orange"), "yellow": complete("yellow", [1, 2, 3, 4, 6, 7, 8, 9, 10]),
-        "purple": {0: 1, 1: 2, 2: 3, 3: 4, 5: 5, 6: 6}}}, end_reason="two_rows")
+    game = two_player_game(
+        sheets={
+            -1: {
+                "orange": complete("orange"),
+                "yellow": complete("yellow", [1, 2, 3, 4, 6, 7, 8, 9, 10]),
+                "purple": {0: 1, 1: 2, 2: 3, 3: 4, 5: 5, 6: 6},
+            }
+        },
+        end_reason="two_rows",
+    )
     sheet = game.sheets[-1]
     blind = replace(VERSUS, flex=0.0)
     closing = placement_gain(sheet, "purple", 7, 12, VERSUS)  # 13-17 is all that is left
@@ -99,7 +106,7 @@ def test_pacing_lowers_the_columns_weight_and_counts_another_s_complete_rows() -
     assert calm.column == pytest.approx(0.6)
     game = reposition(game, sheets={-2: {"purple": complete("purple")}})  # a complete row
     near = paced(paces, game, -1)
-    assert near.column == pytest.approx(0.6 ** 2) and near.per_field < calm.per_field
+    assert near.column == pytest.approx(0.6**2) and near.per_field < calm.per_field
     assert paced(paces, game, -2).column == pytest.approx(0.6)  # one's own row: no pace
     assert column_value(sheet, 3, params=near) < column_value(sheet, 3, params=calm)
 
@@ -107,8 +114,8 @@ def test_pacing_lowers_the_columns_weight_and_counts_another_s_complete_rows() -
 def test_hard_counts_its_own_complete_rows_in_the_pace_too() -> None:
     game = two_player_game(sheets={-2: {"purple": complete("purple")}})  # -2's is complete
     paces = Params(pace=1.0, column=0.6, column_pace=1.0, others_pace=2.0, own_pace=3.0)
-    assert paced(paces, game, -2).column == pytest.approx(0.6 ** 4)  # own row: 3 throws
-    assert paced(paces, game, -1).column == pytest.approx(0.6 ** 3)  # another's: 2
+    assert paced(paces, game, -2).column == pytest.approx(0.6**4)  # own row: 3 throws
+    assert paced(paces, game, -1).column == pytest.approx(0.6**3)  # another's: 2
     assert paced(replace(paces, own_pace=0.0), game, -2).column == pytest.approx(0.6)
     assert VERSUS.own_pace > 0  # hard in games of two paces itself so
 
@@ -136,9 +143,11 @@ def test_hard_expects_a_little_more_than_the_ladder_number_of_an_empty_pentagon(
     sheet = two_player_game().sheets[-1]
     slot = ROW_COLUMNS["yellow"].index(8)  # column 8: the yellow pentagon, all empty
     plain = replace(VERSUS, guess=1.0)
-    assert column_value(sheet, 8, params=plain) == pytest.approx(0.62 ** 3 * ladder(slot))
-    assert column_value(sheet, 8, params=VERSUS) == pytest.approx(
-        0.62 ** 3 * 1.1 * ladder(slot))
+    assert column_value(sheet, 8, params=plain) == pytest.approx(0.62**3 * ladder(slot))
+    assert column_value(sheet, 8, params=VERSUS) == pytest.approx(0.62**3 * 1.1 * ladder(slot))
     sheet = two_player_game(sheets={-1: "yellow: 8=12"}).sheets[-1]  # a written pentagon
-    assert column_value(sheet, 8, params=VERSUS) == column_value(sheet, 8, params=plain) \
-        == pytest.approx(0.62 ** 2 * 12)
+    assert (
+        column_value(sheet, 8, params=VERSUS)
+        == column_value(sheet, 8, params=plain)
+        == pytest.approx(0.62**2 * 12)
+    )

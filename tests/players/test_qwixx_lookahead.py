@@ -61,8 +61,7 @@ def test_gains_are_the_changes_of_the_margin() -> None:
         for r in range(4):
             gains = judge.gains(rows, 0, r)
             for total in range(2, 13):
-                after = [o for o in white_options(judge.rules, rows, total)
-                         if o[r] != rows[r]]
+                after = [o for o in white_options(judge.rules, rows, total) if o[r] != rows[r]]
                 if not after:
                     assert gains[total] == FORBIDDEN
                 else:
@@ -92,9 +91,16 @@ def test_before_ones_own_roll_the_whole_turn_is_averaged_over_the_dice() -> None
             if first != rows:
                 best = max(best, judge.value(first, 0))
             if not judge.terminal(first, 0):
-                best = max([best, *(judge.value(o, 0)
-                                    for o in colour_options(judge.rules, first, whites, dice))])
-        expected += best / 6 ** 5
+                best = max(
+                    [
+                        best,
+                        *(
+                            judge.value(o, 0)
+                            for o in colour_options(judge.rules, first, whites, dice)
+                        ),
+                    ]
+                )
+        expected += best / 6**5
     assert Lookahead(judge, own_roll=True).value(rows, 0) == pytest.approx(expected)
 
 
@@ -113,10 +119,18 @@ def test_hard_keeps_numbers_for_the_next_roll_where_the_tables_alone_would_skip(
     from bot.rules.qwixx import QwixxGame
 
     game = position(
-        "classic", [-1, -2], seed=1, turn=11, phase="action2", active_crossed=True,
+        "classic",
+        [-1, -2],
+        seed=1,
+        turn=11,
+        phase="action2",
+        active_crossed=True,
         dice={"white1": 1, "white2": 3, "red": 1, "yellow": 1, "green": 6, "blue": 2},
-        sheets={-1: "red: 4 5 7 8 | yellow: 5 6 7 8 9 | green: 11 10",
-                -2: "yellow: 3 5 6 8 9 | penalties: 2"})
+        sheets={
+            -1: "red: 4 5 7 8 | yellow: 5 6 7 8 9 | green: 11 10",
+            -2: "yellow: 3 5 6 8 9 | penalties: 2",
+        },
+    )
     assert isinstance(game, QwixxGame)
     nine, seven = Move("cross", "green", 9), Move("cross", "green", 7)
     assert {nine, seven} <= set(game.legal_moves(-1))
@@ -130,15 +144,19 @@ def test_hard_keeps_numbers_for_the_next_roll_where_the_tables_alone_would_skip(
 
 @pytest.mark.parametrize("variant", ["classic", "longo"])
 def test_hard_looks_a_roll_deeper_alone_and_in_classic_and_longo_games_of_two_or_more(
-        variant: str) -> None:
+    variant: str,
+) -> None:
     from bot.players.qwixx_player import evaluator
     from bot.rules import new_game, variant_class
     from bot.rules.qwixx import QwixxGame
 
     game = new_game(variant, [-1, -2, -3], 2)
     assert isinstance(game, QwixxGame) and game.turn == 1  # -1 throws, then -2, then -3
-    for player, own_roll, then in ((-1, False, "passive"), (-2, True, "passive"),
-                                   (-3, False, "active")):
+    for player, own_roll, then in (
+        (-1, False, "passive"),
+        (-2, True, "passive"),
+        (-3, False, "active"),
+    ):
         judge = evaluator(game, player, "hard")
         assert isinstance(judge, Lookahead) and judge.own_roll is own_roll
         assert isinstance(judge.after, Versus) and judge.prune is None
@@ -184,8 +202,7 @@ def test_a_pruned_lookahead_rates_sheets_far_below_the_best_by_the_table_alone()
 
 
 def test_a_final_margin_is_raised_by_the_tables_running_high_and_its_sure_outcome() -> None:
-    settle = Settle(high=2.0, high_per_cross=0.5, spread=20.0, narrowing=1.0, least=8.0,
-                    sure=1.0)
+    settle = Settle(high=2.0, high_per_cross=0.5, spread=20.0, narrowing=1.0, least=8.0, sure=1.0)
     assert settle.worth(3, 10) == pytest.approx(3 + 2 + 5 + 10)  # a win: one spread up
     assert settle.worth(-3, 10) == pytest.approx(-3 + 2 + 5 - 10)  # a loss: one down
     assert settle.worth(0, 10) == pytest.approx(2 + 5)  # a tie: neither
@@ -194,13 +211,16 @@ def test_a_final_margin_is_raised_by_the_tables_running_high_and_its_sure_outcom
 
 def test_hard_rates_a_game_it_ends_by_the_settled_margin_and_others_as_before() -> None:
     settle = Settle()
-    plain, settled = versus("active", penalties=0), Versus(*load_versus("classic", "active"),
-                                                          ((THEIRS, 0),), settle)
+    plain, settled = (
+        versus("active", penalties=0),
+        Versus(*load_versus("classic", "active"), ((THEIRS, 0),), settle),
+    )
     locked: Rows = ((11, 7, True), (11, 6, True), OPEN, OPEN)
     crosses = 7 + 6 + sum(r[1] for r in THEIRS)
     margin = plain.value(locked, 0)
-    assert margin > 0 and settled.value(locked, 0) == pytest.approx(settle.worth(
-        int(margin), crosses))
+    assert margin > 0 and settled.value(locked, 0) == pytest.approx(
+        settle.worth(int(margin), crosses)
+    )
     assert settled.value(locked, 0) > margin + settle.spread * settle.sure / 2
     assert settled.value(MINE, 0) == plain.value(MINE, 0)  # a game that goes on
 
@@ -220,8 +240,11 @@ def test_hard_settles_final_margins_in_classic_only() -> None:
 def test_the_crossing_table_holds_what_the_row_rules_allow(rules: RowRules) -> None:
     table = crossing_table(rules)
     for ascending, start, crosses in itertools.product(
-            (False, True), range(rules.length + 1), range(rules.length + 2)):
+        (False, True), range(rules.length + 1), range(rules.length + 2)
+    ):
         row: Row = (start, crosses, False)
-        expected = [(total, rules.cross(row, rules.index(ascending, total)))
-                    for total in range(2, 2 * rules.faces + 1)]
+        expected = [
+            (total, rules.cross(row, rules.index(ascending, total)))
+            for total in range(2, 2 * rules.faces + 1)
+        ]
         assert list(table[ascending][start][crosses]) == [e for e in expected if e[1]]

@@ -29,8 +29,15 @@ def classic(players: int = 2, seed: int = 1) -> QwixxGame:
     return game
 
 
-def with_state(game: QwixxGame, player: int = 1, *, crossed: dict[str, list[int]] | None = None,
-               closed: tuple[str, ...] = (), penalties: int = 0, **state: Any) -> QwixxGame:
+def with_state(
+    game: QwixxGame,
+    player: int = 1,
+    *,
+    crossed: dict[str, list[int]] | None = None,
+    closed: tuple[str, ...] = (),
+    penalties: int = 0,
+    **state: Any,
+) -> QwixxGame:
     """``game`` with ``player``'s crossed rows and penalties and the closed rows as given
     (a row holding its lock number is locked; ``state``: more of
     :func:`~bot.rules.positions.reposition`'s keywords)."""
@@ -66,8 +73,9 @@ def grown(box: Box, by: int) -> Box:
     return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
-def longo(players: int = 2, seed: int = 1,
-          lucky: dict[int, tuple[int, int]] | None = None) -> QwixxGame:
+def longo(
+    players: int = 2, seed: int = 1, lucky: dict[int, tuple[int, int]] | None = None
+) -> QwixxGame:
     """A real Longo game, its lucky numbers replaced by ``lucky`` where given."""
     game = new_game("longo", list(range(1, players + 1)), seed)
     assert isinstance(game, QwixxGame)
@@ -80,9 +88,15 @@ def qwinto(players: int = 2, seed: int = 1) -> QwintoGame:
     return game
 
 
-def with_fields(game: QwintoGame, player: int = 1, *,
-                fields: dict[str, dict[int, int]] | None = None, failed: int = 0,
-                dice: dict[str, int] | None = None, **state: Any) -> QwintoGame:
+def with_fields(
+    game: QwintoGame,
+    player: int = 1,
+    *,
+    fields: dict[str, dict[int, int]] | None = None,
+    failed: int = 0,
+    dice: dict[str, int] | None = None,
+    **state: Any,
+) -> QwintoGame:
     """``game`` with ``player``'s written numbers and failed throws as given, and, where
     given, the dice thrown (the active player is then placing them; ``state``: more of
     :func:`~bot.rules.positions.reposition`'s keywords)."""

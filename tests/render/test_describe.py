@@ -30,21 +30,35 @@ NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
 
 def test_the_module_stays_pure() -> None:
     tree = ast.parse(inspect.getsource(describe))
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree)
-                if isinstance(node, ast.Import | ast.ImportFrom)
-                for alias in ([*node.names] if isinstance(node, ast.Import) else
-                              [ast.alias(node.module or "")])}
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in (
+            [*node.names] if isinstance(node, ast.Import) else [ast.alias(node.module or "")]
+        )
+    }
     assert "discord" not in imported and "PIL" not in imported
 
 
 def test_rows_are_named_in_words() -> None:
     assert [row_word(r) for r in ("red", "yellow", "green", "blue", "orange", "purple")] == [
-        "Red", "Yellow", "Green", "Blue", "Orange", "Purple"]
+        "Red",
+        "Yellow",
+        "Green",
+        "Blue",
+        "Orange",
+        "Purple",
+    ]
 
 
 def test_a_classic_sheet_in_words() -> None:
-    game = with_state(classic(), crossed={"red": [2, 3, 5], "blue": [12, 11, 10, 9, 8, 2]},
-                      closed=("blue",), penalties=2)
+    game = with_state(
+        classic(),
+        crossed={"red": [2, 3, 5], "blue": [12, 11, 10, 9, 8, 2]},
+        closed=("blue",),
+        penalties=2,
+    )
     lines = sheet_text(game, 1, "Ana").splitlines()
     assert lines == [
         "Ana's sheet, Qwixx:",
@@ -69,7 +83,8 @@ def test_an_onboard_sheet_names_the_pawn() -> None:
     game = reposition(game, pawns={1: 3})
     field = game.board.fields[2]  # type: ignore[attr-defined]
     assert f"Pawn on field 3 ({row_word(field.colour)} {field.number})" in sheet_text(
-        game, 1, "Ana")
+        game, 1, "Ana"
+    )
 
 
 def test_a_qwinto_sheet_in_words() -> None:
@@ -86,11 +101,13 @@ def test_the_table_in_words_marks_the_active_player() -> None:
     lines = table_text(game, NAMES).splitlines()
     assert len(lines) == 3
     assert lines[0].startswith("▶ Ana: 0 points")
-    assert lines[1] == ("Mehmet: −2 points · penalties 1 · locks none · "
-                        "crosses Red 0, Yellow 0, Green 2, Blue 0")
+    assert lines[1] == (
+        "Mehmet: −2 points · penalties 1 · locks none · crosses Red 0, Yellow 0, Green 2, Blue 0"
+    )
     qwinto_lines = table_text(qwinto(2), NAMES).splitlines()
-    assert qwinto_lines[1] == ("Mehmet: 0 points · failed throws 0 · "
-                               "numbers Orange 0, Yellow 0, Purple 0")
+    assert qwinto_lines[1] == (
+        "Mehmet: 0 points · failed throws 0 · numbers Orange 0, Yellow 0, Purple 0"
+    )
 
 
 def test_alt_texts_say_what_each_image_shows() -> None:
@@ -104,22 +121,32 @@ def test_alt_texts_say_what_each_image_shows() -> None:
     ended = with_state(game, 2, crossed={"red": [2, 3]})
     lines = scoreboard_alt(ended, NAMES).splitlines()
     assert lines[0] == "Qwixx, final scores:"
-    assert lines[1] == ("1. Mehmet 3 (Red 3, Yellow 0, Green 0, Blue 0, bonus 0, "
-                        "penalties 0)")
+    assert lines[1] == ("1. Mehmet 3 (Red 3, Yellow 0, Green 0, Blue 0, bonus 0, penalties 0)")
 
 
 def test_the_leaderboard_alt_text_reads_the_image_table() -> None:
-    table = BoardTable("All games — this month", "ranked by wins", "#", "player",
-                       ("Games", "Wins"), (BoardRow("1", "Ana", ("4", "3")),), "rule")
-    assert leaderboard_alt(table) == ("All games — this month (ranked by wins)\n"
-                                      "1. Ana: Games 4, Wins 3\nrule")
+    table = BoardTable(
+        "All games — this month",
+        "ranked by wins",
+        "#",
+        "player",
+        ("Games", "Wins"),
+        (BoardRow("1", "Ana", ("4", "3")),),
+        "rule",
+    )
+    assert leaderboard_alt(table) == (
+        "All games — this month (ranked by wins)\n1. Ana: Games 4, Wins 3\nrule"
+    )
 
 
 def test_alt_text_stays_within_discords_limit() -> None:
     names = {p: "A very long display name " * 4 for p in range(1, 6)}
     game = classic(5)
-    for text in (table_alt(game, names), scoreboard_alt(game, names),
-                 sheet_alt(game, 1, names[1] * 20)):
+    for text in (
+        table_alt(game, names),
+        scoreboard_alt(game, names),
+        sheet_alt(game, 1, names[1] * 20),
+    ):
         assert len(text) <= ALT_TEXT
     assert fit("x" * 2000).endswith("…") and len(fit("x" * 2000)) == ALT_TEXT
     assert fit("short") == "short"

@@ -11,12 +11,30 @@ from bot.render.describe import dice_alt, sheet_alt, sheet_text, table_alt, tabl
 from .helpers import classic, qwinto, with_fields, with_state
 
 NAMES = {1: "Ana", 2: "Mehmet"}
-ONE_POINT = {"en-US": "1 point", "de": "1 Punkt", "fr": "1 point", "pl": "1 punkt",
-             "pt-BR": "1 ponto", "tr": "1 puan"}
-THREE_POINTS = {"en-US": "3 points", "de": "3 Punkte", "fr": "3 points", "pl": "3 punkty",
-                "pt-BR": "3 pontos", "tr": "3 puan"}
-FIVE_BELOW = {"en-US": "−5 points", "de": "−5 Punkte", "fr": "−5 points", "pl": "−5 punktów",
-              "pt-BR": "−5 pontos", "tr": "−5 puan"}
+ONE_POINT = {
+    "en-US": "1 point",
+    "de": "1 Punkt",
+    "fr": "1 point",
+    "pl": "1 punkt",
+    "pt-BR": "1 ponto",
+    "tr": "1 puan",
+}
+THREE_POINTS = {
+    "en-US": "3 points",
+    "de": "3 Punkte",
+    "fr": "3 points",
+    "pl": "3 punkty",
+    "pt-BR": "3 pontos",
+    "tr": "3 puan",
+}
+FIVE_BELOW = {
+    "en-US": "−5 points",
+    "de": "−5 Punkte",
+    "fr": "−5 points",
+    "pl": "−5 punktów",
+    "pt-BR": "−5 pontos",
+    "tr": "−5 puan",
+}
 
 
 def test_every_language_is_checked() -> None:

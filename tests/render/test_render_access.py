@@ -29,10 +29,16 @@ NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia", 4: "Lee", 5: "Bo"}
 Box = tuple[int, int, int, int]
 
 # Machado, Oliveira & Fernandes (2009), severity 1, applied to linear RGB.
-DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
-                (-0.011820, 0.042940, 0.968881))
-PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
-              (-0.003882, -0.048116, 1.051998))
+DEUTERANOPIA = (
+    (0.367322, 0.860646, -0.227968),
+    (0.280085, 0.672501, 0.047413),
+    (-0.011820, 0.042940, 0.968881),
+)
+PROTANOPIA = (
+    (0.152286, 1.052583, -0.204868),
+    (0.114503, 0.786281, 0.099216),
+    (-0.003882, -0.048116, 1.051998),
+)
 
 
 def to_linear(v: float) -> float:
@@ -112,8 +118,7 @@ def test_table_rows_stay_apart_without_red_and_green(matrix: tuple, variant: str
 def test_qwinto_sheet_rows_carry_their_letter() -> None:
     game = qwinto()
     seen = simulate(rgb(render_sheet(game, 1, "Ana")), DEUTERANOPIA)
-    assert_labels_differ([seen.crop(field_box(game, row, g.blank))
-                          for row, g in GEOMETRY.items()])
+    assert_labels_differ([seen.crop(field_box(game, row, g.blank)) for row, g in GEOMETRY.items()])
 
 
 def test_qwinto_small_sheets_rows_carry_their_letter_as_the_sheet_does() -> None:
@@ -131,12 +136,17 @@ def test_qwinto_small_sheets_rows_carry_their_letter_as_the_sheet_does() -> None
 
 
 def ink_pixels(img: Image.Image, ink: tuple[int, int, int], near: int = 60) -> set[tuple[int, int]]:
-    return {(x, y) for x in range(img.width) for y in range(img.height)
-            if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), ink, strict=True)) < near}
+    return {
+        (x, y)
+        for x in range(img.width)
+        for y in range(img.height)
+        if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), ink, strict=True)) < near
+    }
 
 
-def assert_digits_survive(open_cell: Image.Image, crossed_cell: Image.Image,
-                          ink: tuple[int, int, int]) -> None:
+def assert_digits_survive(
+    open_cell: Image.Image, crossed_cell: Image.Image, ink: tuple[int, int, int]
+) -> None:
     inner = (6, 6, open_cell.width - 6, open_cell.height - 6)  # not the band's corners
     open_cell, crossed_cell = open_cell.crop(inner), crossed_cell.crop(inner)
     digits = ink_pixels(open_cell, ink)
@@ -145,15 +155,19 @@ def assert_digits_survive(open_cell: Image.Image, crossed_cell: Image.Image,
     assert len(kept) >= 0.9 * len(digits)
 
 
-@pytest.mark.parametrize(("make", "row", "number"), [(classic, "red", 5), (classic, "blue", 8),
-                                                     (longo, "yellow", 12)])
+@pytest.mark.parametrize(
+    ("make", "row", "number"), [(classic, "red", 5), (classic, "blue", 8), (longo, "yellow", 12)]
+)
 def test_a_crossed_number_keeps_its_digits(make: object, row: str, number: int) -> None:
     game = make()  # type: ignore[operator]
     crossed = with_state(game, crossed={row: [number]})
     box = number_box(game, row, number)
     ink = row_colours(row).ink
-    assert_digits_survive(rgb(render_sheet(game, 1, "Ana")).crop(box),
-                          rgb(render_sheet(crossed, 1, "Ana")).crop(box), ink)
+    assert_digits_survive(
+        rgb(render_sheet(game, 1, "Ana")).crop(box),
+        rgb(render_sheet(crossed, 1, "Ana")).crop(box),
+        ink,
+    )
 
 
 def test_a_crossed_number_keeps_its_digits_on_the_table() -> None:
@@ -162,8 +176,11 @@ def test_a_crossed_number_keeps_its_digits_on_the_table() -> None:
     layout = CompactLayout.of(game)
     x, y = EDGE + layout.cell_x(8), blocks_top(game) + layout.row_top(0)  # red 10
     box = (x, y, x + layout.cell[0], y + layout.cell[1])
-    assert_digits_survive(rgb(render_table(game, NAMES)).crop(box),
-                          rgb(render_table(crossed, NAMES)).crop(box), row_colours("red").ink)
+    assert_digits_survive(
+        rgb(render_table(game, NAMES)).crop(box),
+        rgb(render_table(crossed, NAMES)).crop(box),
+        row_colours("red").ink,
+    )
 
 
 # --- readable at a phone's width --------------------------------------------------------

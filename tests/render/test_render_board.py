@@ -21,10 +21,18 @@ from .helpers import changed, classic, crop, dark, grown, image
 NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia", 4: "Lee"}
 
 
-def onboard(players: int = 3, board: str = "A", pawns: dict[int, int] | None = None,
-            phase: str = "action1") -> OnBoardGame:
-    game = position("onboard", list(range(1, players + 1)), seed=7, options={"board": board},
-                    pawns=pawns or {}, phase=phase, chosen={})
+def onboard(
+    players: int = 3, board: str = "A", pawns: dict[int, int] | None = None, phase: str = "action1"
+) -> OnBoardGame:
+    game = position(
+        "onboard",
+        list(range(1, players + 1)),
+        seed=7,
+        options={"board": board},
+        pawns=pawns or {},
+        phase=phase,
+        chosen={},
+    )
     assert isinstance(game, OnBoardGame)
     return game
 
@@ -43,8 +51,12 @@ def test_the_board_is_a_small_png_about_730_px_wide() -> None:
 def ink_lines(img: Image.Image, box: tuple[int, int, int, int], ink: tuple[int, ...]) -> int:
     """How many pixel lines of ``box`` hold pixels near ``ink`` (a digit's height)."""
     part = img.crop(box)
-    lines = {y for x in range(part.width) for y in range(part.height)
-             if max(abs(a - b) for a, b in zip(part.getpixel((x, y)), ink, strict=True)) < 90}
+    lines = {
+        y
+        for x in range(part.width)
+        for y in range(part.height)
+        if max(abs(a - b) for a, b in zip(part.getpixel((x, y)), ink, strict=True)) < 90
+    }
     return max(lines) - min(lines) + 1 if lines else 0
 
 
@@ -72,7 +84,7 @@ def test_fields_lie_inside_the_image_in_order_without_overlap() -> None:
     boxes = [field_box(game, p) for p in range(41)]
     assert all(0 <= b[0] < b[2] <= width and 0 <= b[1] < b[3] <= height for b in boxes)
     for k, a in enumerate(boxes):
-        for b in boxes[k + 1:]:
+        for b in boxes[k + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
     assert field_box(game, 0)[:2] < field_box(game, 1)[:2]  # the start is top left
 
@@ -100,8 +112,12 @@ def printed(img: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[int, 
     (its rounded corners left out)."""
     x0, y0, x1, y1 = box
     band = img.getpixel(((x0 + x1) // 2, y0 + 2))
-    return {(x, y) for x in range(x0 + 4, x1 - 4) for y in range(y0 + 4, y1 - 4)
-            if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), band, strict=True)) > 24}
+    return {
+        (x, y)
+        for x in range(x0 + 4, x1 - 4)
+        for y in range(y0 + 4, y1 - 4)
+        if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), band, strict=True)) > 24
+    }
 
 
 @pytest.mark.parametrize("board", ["A", "B"])
@@ -117,9 +133,14 @@ def test_no_pawn_hides_what_is_printed_on_its_field(board: str) -> None:
             box = field_box(game, p)
             ink = printed(plain, box)
             assert len(ink) > 400  # the number alone
-            moved = [xy for xy in ink if max(abs(a - b) for a, b in
-                                             zip(img.getpixel(xy), plain.getpixel(xy),
-                                                 strict=True)) > 24]
+            moved = [
+                xy
+                for xy in ink
+                if max(
+                    abs(a - b) for a, b in zip(img.getpixel(xy), plain.getpixel(xy), strict=True)
+                )
+                > 24
+            ]
             assert not moved, (p, len(moved))
 
 
@@ -130,7 +151,7 @@ def test_every_pawn_looks_different() -> None:
         game = reposition(base, pawns={player: 10})
         crops.append(crop(render_board(game, NAMES), pawn_box(game, 10)))
     for k, a in enumerate(crops):
-        for b in crops[k + 1:]:
+        for b in crops[k + 1 :]:
             assert changed(a, b) > 0.05
 
 
@@ -170,8 +191,9 @@ def test_the_legend_tells_where_each_pawn_stands() -> None:
     game = onboard(pawns={1: 3})
     moved = onboard(pawns={1: 30})
     box = legend_box(game, 1)
-    assert changed(crop(render_board(game, NAMES), box),
-                   crop(render_board(moved, NAMES), box)) > 0.01
+    assert (
+        changed(crop(render_board(game, NAMES), box), crop(render_board(moved, NAMES), box)) > 0.01
+    )
 
 
 def test_pawn_moves_are_outlined_on_the_board() -> None:
@@ -193,14 +215,21 @@ def test_pawn_moves_are_outlined_on_the_board() -> None:
 def test_the_sheet_has_a_bonus_box_showing_the_pawns_bonus() -> None:
     game = onboard()
     layout = SheetLayout.of(game)
-    assert layout.board and len(layout.total_boxes()) == len(SheetLayout.of(classic())
-                                                              .total_boxes()) + 1
+    assert (
+        layout.board
+        and len(layout.total_boxes()) == len(SheetLayout.of(classic()).total_boxes()) + 1
+    )
     assert layout.total_boxes()[-1][2] <= layout.width - 10
     far = onboard(pawns={1: 40})
     assert far.scores()[1].bonus == 20 and far.scores()[1].total == 20
     bonus_box = tuple(round(v) for v in layout.total_boxes()[4])
-    assert changed(crop(render_sheet(game, 1, "Ana"), bonus_box),
-                   crop(render_sheet(far, 1, "Ana"), bonus_box)) > 0.02
+    assert (
+        changed(
+            crop(render_sheet(game, 1, "Ana"), bonus_box),
+            crop(render_sheet(far, 1, "Ana"), bonus_box),
+        )
+        > 0.02
+    )
     assert len(render_sheet(far, 1, "A rather long display name here")) < 60_000
 
 
@@ -226,8 +255,13 @@ def test_classic_sheets_and_scoreboards_keep_their_layout() -> None:
 def test_the_scoreboard_always_shows_the_bonus_column() -> None:
     game = onboard(pawns={1: 0, 2: 0, 3: 0})
     assert "bonus" in ScoreboardLayout.of(game).score_columns
-    ended = reposition(game, pawns={1: game.board.last}, final_turn=game.turn, finish_by=1,
-                       end_reason="board_finish")
+    ended = reposition(
+        game,
+        pawns={1: game.board.last},
+        final_turn=game.turn,
+        finish_by=1,
+        end_reason="board_finish",
+    )
     assert "bonus" in ScoreboardLayout.of(ended).score_columns
     data = render_scoreboard(ended, NAMES)
     assert image(data).width <= 1000

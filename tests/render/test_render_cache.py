@@ -45,12 +45,20 @@ def renders() -> dict[str, Callable[[], bytes]]:
         ended = play(ended, 1, rng)
     longo = longo_example(5)
     onboard = onboard_example(5)
-    closed = with_state(classic(3), 2, crossed={"red": [2, 3, 5, 8, 10, 11, 12],
-                                                "blue": [12, 9, 7]},
-                        closed=("red", "green"), penalties=3,
-                        end_reason="rows_locked")
-    ends = [Move("cross", "red", 16), Move("lucky", "yellow", 16), Move("cross", "blue", 2),
-            Move("cross", "green", 3)]  # outlines and clovers that reach over the locks
+    closed = with_state(
+        classic(3),
+        2,
+        crossed={"red": [2, 3, 5, 8, 10, 11, 12], "blue": [12, 9, 7]},
+        closed=("red", "green"),
+        penalties=3,
+        end_reason="rows_locked",
+    )
+    ends = [
+        Move("cross", "red", 16),
+        Move("lucky", "yellow", 16),
+        Move("cross", "blue", 2),
+        Move("cross", "green", 3),
+    ]  # outlines and clovers that reach over the locks
     qwinto_rng = random.Random(2)
     qwinto = play_qwinto(qwinto_example(2), 10, qwinto_rng)  # an open pentagon's ring
     qwinto_later = play_qwinto(qwinto, 3, qwinto_rng)  # a gold column
@@ -59,25 +67,29 @@ def renders() -> dict[str, Callable[[], bytes]]:
         "longo-ends": lambda: render_sheet(longo, 2, NAMES[2], ends),
         "closed": lambda: render_sheet(closed, 2, "Mehmet", closed.legal_moves(2)),
         "longo": lambda: render_sheet(longo, 1, NAMES[1], longo.legal_moves(1)),
-        "onboard": lambda: render_sheet(onboard, onboard.active, "Zofia",
-                                        onboard.legal_moves(onboard.active)),
+        "onboard": lambda: render_sheet(
+            onboard, onboard.active, "Zofia", onboard.legal_moves(onboard.active)
+        ),
         "board": lambda: render_board(onboard, NAMES, onboard.legal_moves(onboard.active)),
         "qwinto": lambda: render_sheet(qwinto, 1, NAMES[1], qwinto.legal_moves(1)),
-        "qwinto-later": lambda: render_sheet(qwinto_later, 1, NAMES[1],
-                                             qwinto_later.legal_moves(1)),
+        "qwinto-later": lambda: render_sheet(
+            qwinto_later, 1, NAMES[1], qwinto_later.legal_moves(1)
+        ),
         "scoreboard": lambda: render_scoreboard(ended, NAMES),
         "scoreboard-longo": lambda: render_scoreboard(longo, NAMES),
     }
 
 
-def draw_directly(canvas: Canvas, key: object, width: float, height: float,
-                  draw: Callable[[Canvas], None]) -> None:
+def draw_directly(
+    canvas: Canvas, key: object, width: float, height: float, draw: Callable[[Canvas], None]
+) -> None:
     draw(canvas)
 
 
 @pytest.mark.parametrize("name", list(renders()))
 def test_the_cached_card_gives_the_same_pixels_as_drawing_it(
-        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     render = renders()[name]
     cached = render()
     assert render() == cached  # from the cache this time
@@ -91,7 +103,8 @@ def draw_sprite_directly(canvas: Canvas, key: object, draw: Callable[[Canvas], N
 
 @pytest.mark.parametrize("name", list(renders()))
 def test_sprites_give_the_same_pixels_as_drawing_them(
-        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Crossed cells, outlines, names and sums pasted from the sprite cache, some drawn
     after all because something is drawn over them: the same image as drawing in turn."""
     render = renders()[name]
@@ -104,7 +117,8 @@ def test_sprites_give_the_same_pixels_as_drawing_them(
 
 @pytest.mark.parametrize("name", list(renders()))
 def test_sprites_drawn_on_a_card_leave_it_as_it_was(
-        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Sprites are drawn on the cached card itself, and what they drew over put back: the
     card given back after drawing every sprite of a render is the card drawn afresh."""
     given: dict[object, tuple[Card, Image.Image]] = {}
@@ -113,6 +127,7 @@ def test_sprites_drawn_on_a_card_leave_it_as_it_was(
     def give(card: Card, image: Image.Image) -> None:
         given[card.key] = (card, image)
         original(card, image)
+
     monkeypatch.setattr(Card, "give", give)
     CARD_SPRITES.clear()
     CARDS.clear()
@@ -151,6 +166,7 @@ def test_the_cache_keeps_the_latest_images_up_to_its_size() -> None:
         def make() -> Image.Image:
             built.append(k)
             return Image.new("RGB", (1, 1))
+
         return make
 
     first = cache.get(1, build(1))
@@ -164,7 +180,6 @@ def test_the_cache_keeps_the_latest_images_up_to_its_size() -> None:
     assert built == [1, 2, 3, 2]
 
 
-
 def test_the_cache_keeps_the_latest_images_up_to_its_bytes() -> None:
     """Images of 10 x 10 palette pixels (100 bytes) and RGB ones (400): at most 500 bytes,
     the oldest dropped first; a build that gives None (a sprite that draws nothing) is
@@ -176,6 +191,7 @@ def test_the_cache_keeps_the_latest_images_up_to_its_bytes() -> None:
         def make() -> Image.Image | None:
             built.append(k)
             return Image.new(mode, (10, 10)) if mode else None
+
         return make
 
     for k in range(5):
@@ -192,22 +208,41 @@ def test_the_cache_keeps_the_latest_images_up_to_its_bytes() -> None:
 
 def test_drawn_boxes_merge_per_strip_on_whole_blocks() -> None:
     boxes = [(-5.0, 3.0, 10.5, 9.0), (20.0, 5.0, 31.0, 40.0), (50.0, 70.0, 90.0, 200.0)]
-    assert merged(boxes, (80, 100), 2) == [(0, 0, 32, 32), (20, 32, 32, 64),
-                                          (50, 64, 80, 96), (50, 96, 80, 100)]
+    assert merged(boxes, (80, 100), 2) == [
+        (0, 0, 32, 32),
+        (20, 32, 32, 64),
+        (50, 64, 80, 96),
+        (50, 96, 80, 100),
+    ]
     assert merged([], (80, 100), 2) == []
 
 
 @pytest.mark.parametrize("at", [(40.0, 40.0), (40.25, 39.5), (37.75, 41.125)])
 def test_ringed_digits_from_cached_masks_match_pillows_stroked_text(
-        at: tuple[float, float]) -> None:
+    at: tuple[float, float],
+) -> None:
     """A crossed number's digits and their ring (Canvas.text with a halo) are the pixels
     ImageDraw.text draws with a stroke, at whole and fractional positions."""
     size, stroke = 76, 3
     ours = Image.new("RGB", (80, 80), (240, 200, 200))
-    Canvas(ours).text(at, "16", size, (178, 20, 30), bold=True, condensed=True,
-                      halo=(250, 220, 220), halo_width=stroke)
+    Canvas(ours).text(
+        at,
+        "16",
+        size,
+        (178, 20, 30),
+        bold=True,
+        condensed=True,
+        halo=(250, 220, 220),
+        halo_width=stroke,
+    )
     pillows = Image.new("RGB", (80, 80), (240, 200, 200))
-    ImageDraw.Draw(pillows).text(at, "16", fill=(178, 20, 30), anchor="mm",
-                                 font=theme.font(size, True, True), stroke_width=stroke,
-                                 stroke_fill=(250, 220, 220))
+    ImageDraw.Draw(pillows).text(
+        at,
+        "16",
+        fill=(178, 20, 30),
+        anchor="mm",
+        font=theme.font(size, True, True),
+        stroke_width=stroke,
+        stroke_fill=(250, 220, 220),
+    )
     assert ours.tobytes() == pillows.tobytes()

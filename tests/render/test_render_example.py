@@ -45,7 +45,6 @@ def test_the_docs_images_are_what_the_command_draws(tmp_path: Path) -> None:
     stale = []
     for name, path in sorted(drawn.items()):
         now, kept = image(path.read_bytes()), image((DOCS / name).read_bytes())
-        if now.size != kept.size or now.convert("RGB").tobytes() != kept.convert(
-                "RGB").tobytes():
+        if now.size != kept.size or now.convert("RGB").tobytes() != kept.convert("RGB").tobytes():
             stale.append(name)
     assert not stale, f"{stale} are out of date: run python -m bot.render.example docs/"

@@ -12,17 +12,32 @@ from bot.render.canvas import Canvas
 
 from .helpers import changed
 
-WORLD = ["さくら", "王小明", "김민준", "Zoë 🎲", "🦊 Fuchs", "Ana 🇧🇷", "Łukasz Żółć",
-         "Çağrı Şahin", "João Conceição", "Ренат", "Νίκος", "👨‍👩‍👧 family", "❤️ Lia",
-         "👍🏽 ok", "1️⃣ first", "Noël ✨"]
-EVERY_FONT = {fonts.MAIN: theme.FONT_BOLD, fonts.CJK: fonts.CJK_FONT,
-              fonts.EMOJI: fonts.EMOJI_FONT}
+WORLD = [
+    "さくら",
+    "王小明",
+    "김민준",
+    "Zoë 🎲",
+    "🦊 Fuchs",
+    "Ana 🇧🇷",
+    "Łukasz Żółć",
+    "Çağrı Şahin",
+    "João Conceição",
+    "Ренат",
+    "Νίκος",
+    "👨‍👩‍👧 family",
+    "❤️ Lia",
+    "👍🏽 ok",
+    "1️⃣ first",
+    "Noël ✨",
+]
+EVERY_FONT = {fonts.MAIN: theme.FONT_BOLD, fonts.CJK: fonts.CJK_FONT, fonts.EMOJI: fonts.EMOJI_FONT}
 
 
 @pytest.mark.parametrize("name", WORLD)
 @pytest.mark.parametrize("bold", [True, False])
 def test_every_character_of_a_name_has_a_glyph_in_the_font_that_draws_it(
-        name: str, bold: bool) -> None:
+    name: str, bold: bool
+) -> None:
     main = theme.font_path(bold)
     drawn = fonts.runs(name, main)
     assert "".join(part for _, part in drawn) == name  # nothing replaced
@@ -107,7 +122,8 @@ def test_widths_count_every_run() -> None:
 @pytest.mark.parametrize("anchor", ["mm", "ls", "rs", "lt", "rm", "la"])
 @pytest.mark.parametrize("bold,condensed", [(False, False), (True, False), (True, True)])
 def test_text_from_a_cached_mask_has_the_pixels_of_imagedraw_text(
-        anchor: str, bold: bool, condensed: bool) -> None:
+    anchor: str, bold: bool, condensed: bool
+) -> None:
     """Canvas.text draws a mask made once per text, font and sub-pixel start: the same
     pixels as ImageDraw.text at the same point, wherever it falls (off the image too)."""
     rng = random.Random(anchor)
@@ -115,9 +131,14 @@ def test_text_from_a_cached_mask_has_the_pixels_of_imagedraw_text(
         for size in (7, 19, 40):
             x, y = rng.uniform(-30, 90), rng.uniform(-30, 90)
             ours, theirs = (Image.new("RGB", (140, 120), theme.PAPER) for _ in range(2))
-            Canvas(ours, (x, y)).text((0, 0), text, size, theme.INK, bold=bold, anchor=anchor,
-                                      condensed=condensed)
-            ImageDraw.Draw(theirs).text(Canvas(theirs, (x, y)).point((0, 0)), text,
-                                        fill=theme.INK, font=theme.font(size, bold, condensed),
-                                        anchor=anchor)
+            Canvas(ours, (x, y)).text(
+                (0, 0), text, size, theme.INK, bold=bold, anchor=anchor, condensed=condensed
+            )
+            ImageDraw.Draw(theirs).text(
+                Canvas(theirs, (x, y)).point((0, 0)),
+                text,
+                fill=theme.INK,
+                font=theme.font(size, bold, condensed),
+                anchor=anchor,
+            )
             assert ours.tobytes() == theirs.tobytes(), (text, size, x, y)

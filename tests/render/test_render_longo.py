@@ -39,9 +39,17 @@ def test_longo_sheet_stays_under_1050_px_and_60_kb() -> None:
 
 
 def test_a_busy_longo_sheet_stays_under_60_kb() -> None:
-    game = with_state(longo(), crossed={"red": [2, 3, 5, 6, 8, 9, 11, 13], "yellow": [4, 7],
-                                        "green": [16, 14, 13, 11, 9, 8, 7], "blue": [12]},
-                      closed=("green",), penalties=3)
+    game = with_state(
+        longo(),
+        crossed={
+            "red": [2, 3, 5, 6, 8, 9, 11, 13],
+            "yellow": [4, 7],
+            "green": [16, 14, 13, 11, 9, 8, 7],
+            "blue": [12],
+        },
+        closed=("green",),
+        penalties=3,
+    )
     moves = [Move("cross", "red", 14), LUCKY_GREEN_16, Move("lucky", "blue", 11), PASS]
     assert len(render_sheet(game, 1, "A rather long display name here", moves)) < 60_000
 
@@ -114,16 +122,22 @@ def test_lucky_option_is_outlined_and_marked() -> None:
 def test_lucky_highlight_touches_only_its_cell() -> None:
     game = longo()
     far = number_box(game, "blue", 10)
-    assert changed(crop(render_sheet(game, 1, "Ana"), far),
-                   crop(render_sheet(game, 1, "Ana", [LUCKY_GREEN_16]), far)) < 0.01
+    assert (
+        changed(
+            crop(render_sheet(game, 1, "Ana"), far),
+            crop(render_sheet(game, 1, "Ana", [LUCKY_GREEN_16]), far),
+        )
+        < 0.01
+    )
 
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_longo_scoreboard(players: int) -> None:
     game = longo(players)
     for p in game.players:
-        game = with_state(game, p, crossed={"red": list(range(2, 3 + p)), "green": [16, 15]},
-                          penalties=p % 3)
+        game = with_state(
+            game, p, crossed={"red": list(range(2, 3 + p)), "green": [16, 15]}, penalties=p % 3
+        )
     data = render_scoreboard(game, NAMES)
     img = image(data)
     layout = BoardLayout.of(game)

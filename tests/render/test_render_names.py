@@ -95,7 +95,8 @@ def test_the_table_shows_the_name_of_an_active_player_in_another_seat(variant: s
 @pytest.mark.parametrize("length", [12, 16])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_scoreboard_shows_every_name_whole_in_the_ranking_and_the_sheets(
-        variant: str, length: int) -> None:
+    variant: str, length: int
+) -> None:
     game = game_of(variant)
     layout = BoardLayout.of(game)
     a, b = pair(length)
@@ -144,14 +145,22 @@ def test_a_sheet_shows_its_players_name_whole(variant: str, length: int) -> None
 
 def board(names: list[str]) -> BoardTable:
     values = ("12", "5", "42%", "31.5", "77")
-    rows = [BoardRow("1", names[0], values, leader=True),
-            BoardRow("2", names[1], values),
-            BoardRow("3", names[2], values, you=True),
-            BoardRow("–", names[3], values, you=True, detached=True)]
-    return BoardTable("All games — this month", "ranked by wins", "#", "Player",
-                      ("Games", "Wins", "Win rate", "Average", "Best"), tuple(rows),
-                      "Win rate and average rank only players with at least 3 games.",
-                      sorted_column=1)
+    rows = [
+        BoardRow("1", names[0], values, leader=True),
+        BoardRow("2", names[1], values),
+        BoardRow("3", names[2], values, you=True),
+        BoardRow("–", names[3], values, you=True, detached=True),
+    ]
+    return BoardTable(
+        "All games — this month",
+        "ranked by wins",
+        "#",
+        "Player",
+        ("Games", "Wins", "Win rate", "Average", "Best"),
+        tuple(rows),
+        "Win rate and average rank only players with at least 3 games.",
+        sorted_column=1,
+    )
 
 
 @pytest.mark.parametrize("length", [12, 16])
@@ -174,8 +183,11 @@ def renders(variant: str, player: int, name: str) -> list[bytes]:
     """Every image of ``variant`` that shows ``player``'s name."""
     game = game_of(variant)
     names = with_name(player, name)
-    found = [render_table(game, names), render_scoreboard(game, names),
-             render_sheet(game, player, name, game.legal_moves(player))]
+    found = [
+        render_table(game, names),
+        render_scoreboard(game, names),
+        render_sheet(game, player, name, game.legal_moves(player)),
+    ]
     if isinstance(game, OnBoardGame):
         found.append(render_board(game, names, game.legal_moves(game.active)))
     return found

@@ -18,8 +18,16 @@ def test_every_palette_colour_maps_to_itself() -> None:
 
 
 def test_the_theme_colours_are_in_the_palette() -> None:
-    wanted = [theme.PAPER, theme.INK, theme.MUTED, palette.ACTIVE_FILL, theme.WINNER,
-              theme.SKIPPED_CELL, theme.COLUMN_DONE, theme.CLOVER]
+    wanted = [
+        theme.PAPER,
+        theme.INK,
+        theme.MUTED,
+        palette.ACTIVE_FILL,
+        theme.WINNER,
+        theme.SKIPPED_CELL,
+        theme.COLUMN_DONE,
+        theme.CLOVER,
+    ]
     for row in theme.ROW_COLOURS.values():
         wanted += [row.band, row.cell, row.ink]
     assert [c for c in wanted if c not in palette.colours()] == []

@@ -76,8 +76,16 @@ def compact_box(game: QwixxGame, top: float, row: str, number: int) -> Box:
     return (x, y, x + layout.cell[0], y + layout.cell[1])
 
 
-CELLS = [(classic, "red", 5), (classic, "red", 10), (classic, "blue", 6), (classic, "yellow", 7),
-         (longo, "green", 16), (longo, "blue", 16), (longo, "yellow", 12), (longo, "blue", 6)]
+CELLS = [
+    (classic, "red", 5),
+    (classic, "red", 10),
+    (classic, "blue", 6),
+    (classic, "yellow", 7),
+    (longo, "green", 16),
+    (longo, "blue", 16),
+    (longo, "yellow", 12),
+    (longo, "blue", 6),
+]
 Make = Callable[..., QwixxGame]
 
 
@@ -85,8 +93,9 @@ Make = Callable[..., QwixxGame]
 def test_a_cross_reads_as_a_cross_on_the_sheet(make: Make, row: str, number: int) -> None:
     game = make()
     crossed = with_state(game, crossed={row: [number]})
-    assert_reads_as_a_cross(render_sheet(crossed, 1, "Ana"), render_sheet(game, 1, "Ana"),
-                            number_box(game, row, number))
+    assert_reads_as_a_cross(
+        render_sheet(crossed, 1, "Ana"), render_sheet(game, 1, "Ana"), number_box(game, row, number)
+    )
 
 
 @pytest.mark.parametrize(("make", "row", "number"), CELLS)
@@ -107,26 +116,32 @@ def test_a_cross_reads_as_a_cross_on_the_scoreboard(make: Make, row: str, number
     assert [s.player for s in crossed.ranking()][:2] == [1, 2]
     second = layout.sheets_top + layout.sheets.block_height + BLOCK_GAP
     box = compact_box(game, second, row, number)
-    assert_reads_as_a_cross(render_scoreboard(crossed, NAMES), render_scoreboard(game, NAMES),
-                            box)
+    assert_reads_as_a_cross(render_scoreboard(crossed, NAMES), render_scoreboard(game, NAMES), box)
 
 
 # --- words large enough -------------------------------------------------------------------
 
-REAL_NAMES = {1: "Maximilian Alexander von Schönhausen-Überlingen", 2: "王小明🎲",
-              3: "Zoë Ñúñez 🐉✨", 4: "Computer 1", 5: "Ana"}
+REAL_NAMES = {
+    1: "Maximilian Alexander von Schönhausen-Überlingen",
+    2: "王小明🎲",
+    3: "Zoë Ñúñez 🐉✨",
+    4: "Computer 1",
+    5: "Ana",
+}
 SEATS = {"classic": 5, "longo": 5, "onboard": 4, "qwinto": 5}
 
 
-def words_drawn(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], bytes]) -> tuple[
-        list[tuple[str, float]], int]:
+def words_drawn(
+    monkeypatch: pytest.MonkeyPatch, draw: Callable[[], bytes]
+) -> tuple[list[tuple[str, float]], int]:
     """Every text an image composed of small sheets draws, with its size, and the image's
     width."""
     drawn: list[tuple[str, float]] = []
     text = Surface.text
 
-    def spy(surface: Surface, p: tuple[float, float], words: str, size: float,
-            *args: Any, **kwargs: Any) -> None:
+    def spy(
+        surface: Surface, p: tuple[float, float], words: str, size: float, *args: Any, **kwargs: Any
+    ) -> None:
         drawn.append((words, size))
         text(surface, p, words, size, *args, **kwargs)
 
@@ -138,7 +153,8 @@ def words_drawn(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], bytes]) -> t
 @pytest.mark.parametrize("variant", list(SEATS))
 @pytest.mark.parametrize("kind", ["table", "scoreboard"])
 def test_every_word_of_the_table_and_scoreboard_is_readable_on_a_phone(
-        variant: str, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    variant: str, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Names, "total", "penalties", lucky numbers, captions: none under
     ``READABLE_WORDS`` px at a phone's width (Longo's wide blocks drew them at 7-8 px)."""
     game = new_game(variant, list(range(1, SEATS[variant] + 1)), 5)
@@ -147,6 +163,9 @@ def test_every_word_of_the_table_and_scoreboard_is_readable_on_a_phone(
     else:
         drawn, width = words_drawn(monkeypatch, lambda: render_scoreboard(game, REAL_NAMES))
     assert len(drawn) > 4 * SEATS[variant]  # at least a name and three words a block
-    small = [(words, round(size * theme.PHONE_WIDTH / width, 1)) for words, size in drawn
-             if size * theme.PHONE_WIDTH / width < theme.READABLE_WORDS]
+    small = [
+        (words, round(size * theme.PHONE_WIDTH / width, 1))
+        for words, size in drawn
+        if size * theme.PHONE_WIDTH / width < theme.READABLE_WORDS
+    ]
     assert not small

@@ -28,8 +28,9 @@ def read(data: bytes) -> Image.Image:
 
 @pytest.mark.parametrize("colours", [2, 16, 17, 120, 256])
 @pytest.mark.parametrize("with_libdeflate", [True, False])
-def test_a_palette_image_reads_back_the_same(colours: int, with_libdeflate: bool,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_palette_image_reads_back_the_same(
+    colours: int, with_libdeflate: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not with_libdeflate:
         monkeypatch.setattr(png, "libdeflate", None)
     image = palette_image(colours)
@@ -42,7 +43,7 @@ def test_the_palette_keeps_only_the_colours_up_to_the_last_used() -> None:
     image = palette_image(40)
     back = read(png.encode(image, 7))
     assert back.mode == "P"
-    assert back.getpalette() == (image.getpalette() or [])[:3 * 40]
+    assert back.getpalette() == (image.getpalette() or [])[: 3 * 40]
     assert back.tobytes() == image.tobytes()
 
 
@@ -58,8 +59,9 @@ def test_the_rows_are_the_image_rows_each_after_a_filter_byte(size: tuple[int, i
     for k in range(size[1]):  # rows that end in non-zero bytes, where the filter bytes go
         image.putpixel((size[0] - 1, k), 255)
     width, data = size[0], image.tobytes()
-    expected = b"".join(bytes([png.NO_FILTER]) + data[k * width:(k + 1) * width]
-                        for k in range(size[1]))
+    expected = b"".join(
+        bytes([png.NO_FILTER]) + data[k * width : (k + 1) * width] for k in range(size[1])
+    )
     assert png.rows_of(image) == expected
 
 

@@ -32,8 +32,9 @@ def test_the_pool_gives_back_what_it_kept_and_keeps_at_most_its_bound() -> None:
 
 def test_a_scoreboard_composed_on_a_kept_image_is_the_one_composed_on_a_new_image() -> None:
     early = with_state(classic(3), 1, crossed={"red": [2, 3, 4]}, penalties=1)
-    late = with_state(classic(3), 2, crossed={"blue": [12, 11, 9, 8, 7, 6, 2]},
-                      closed=("blue",), penalties=2)
+    late = with_state(
+        classic(3), 2, crossed={"blue": [12, 11, 9, 8, 7, 6, 2]}, closed=("blue",), penalties=2
+    )
     names = {1: "Ana", 2: "Mehmet", 3: "Zofia"}
     compact.SURFACES.clear()
     fresh = render_scoreboard(late, names)

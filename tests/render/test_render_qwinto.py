@@ -38,8 +38,11 @@ from bot.rules.qwinto import (
 from .helpers import changed, crop, dark, grown, image, qwinto, with_fields
 
 NAMES = {1: "Ana", 2: "Mehmet", 3: "Zofia", 4: "Lee", 5: "Bo", 6: "Eun"}
-BUSY = {"orange": {2: 3, 3: 4, 4: 5, 7: 9, 11: 17}, "yellow": {1: 1, 3: 6, 8: 11, 10: 16},
-        "purple": {0: 2, 2: 5, 3: 8, 9: 18}}
+BUSY = {
+    "orange": {2: 3, 3: 4, 4: 5, 7: 9, 11: 17},
+    "yellow": {1: 1, 3: 6, 8: 11, 10: 16},
+    "purple": {0: 2, 2: 5, 3: 8, 9: 18},
+}
 DICE = {"orange": 3, "yellow": 6}  # a throw of 9 in the orange and yellow rows
 
 
@@ -190,8 +193,12 @@ def test_complete_triple_columns_change_their_band() -> None:
     assert complete_columns(qwinto(), 1) == []
     # the band shows between the orange and yellow rows
     x0, _, x1, _ = column_band_box(game, column)
-    gap = (x0 + 4, field_box(game, "orange", column)[3] + 9, x1 - 4,
-           field_box(game, "yellow", column)[1] - 9)
+    gap = (
+        x0 + 4,
+        field_box(game, "orange", column)[3] + 9,
+        x1 - 4,
+        field_box(game, "yellow", column)[1] - 9,
+    )
     assert changed(crop(render(qwinto()), gap), crop(render(game), gap), threshold=20) > 0.5
 
 
@@ -261,8 +268,13 @@ def pentagonal(img: Image.Image, box: tuple[float, float, float, float], row: st
         colour = row_colours(row).band
         return max(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 30
 
-    return (band(0.2, 0.1) and band(0.8, 0.1) and not band(0.5, 0.15)
-            and not band(0.2, 0.6) and not band(0.8, 0.6))
+    return (
+        band(0.2, 0.1)
+        and band(0.8, 0.1)
+        and not band(0.5, 0.15)
+        and not band(0.2, 0.6)
+        and not band(0.8, 0.6)
+    )
 
 
 def test_pentagons_are_drawn_alike_on_the_sheet_the_table_and_the_scoreboard() -> None:
@@ -273,8 +285,10 @@ def test_pentagons_are_drawn_alike_on_the_sheet_the_table_and_the_scoreboard() -
     table = image(render_table(game, NAMES)).convert("RGB")
     board = image(render_scoreboard(game, NAMES)).convert("RGB")
     layout = CompactLayout.of(game)
-    tops = [(table, blocks_top(game)),
-            (board, BoardLayout.of(game).sheets_top + layout.block_height + BLOCK_GAP)]
+    tops = [
+        (table, blocks_top(game)),
+        (board, BoardLayout.of(game).sheets_top + layout.block_height + BLOCK_GAP),
+    ]
     assert [s.player for s in game.ranking()] == [2, 1]
     for i, row in enumerate(ROWS):
         geometry = GEOMETRY[row]

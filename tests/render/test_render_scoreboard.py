@@ -33,7 +33,8 @@ def winner_fill(data: bytes, layout: BoardLayout, line: int) -> bool:
     box = (round(x0) + 4, round((y0 + y1) / 2) - 2, round(x0) + 8, round((y0 + y1) / 2) + 2)
     colours = crop(data, box).getcolors()
     return colours is not None and any(
-        max(abs(a - b) for a, b in zip(c, theme.WINNER, strict=True)) < 12 for _, c in colours)
+        max(abs(a - b) for a, b in zip(c, theme.WINNER, strict=True)) < 12 for _, c in colours
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -79,14 +80,16 @@ def test_missing_names_fall_back() -> None:
 @pytest.mark.parametrize("language", ["en", "de", "fr", "pl", "pt_BR", "tr"])
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
 def test_the_header_words_are_of_one_size_and_fit_their_columns(
-        variant: str, language: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """"penalties" is as large as "bonus" and "total" (On Board's seven columns, and
+    variant: str, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "penalties" is as large as "bonus" and "total" (On Board's seven columns, and
     Portuguese's "em branco", once drew it smaller), "rank" and "player" too."""
     drawn: list[tuple[tuple[float, float], str, float]] = []
     text = Surface.text
 
-    def spy(surface: Surface, p: tuple[float, float], words: str, size: float,
-            *args: Any, **kwargs: Any) -> None:
+    def spy(
+        surface: Surface, p: tuple[float, float], words: str, size: float, *args: Any, **kwargs: Any
+    ) -> None:
         drawn.append((p, words, size))
         text(surface, p, words, size, *args, **kwargs)
 

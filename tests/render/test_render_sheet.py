@@ -20,8 +20,12 @@ from bot.rules import PASS, Move
 
 from .helpers import LongoLike, changed, classic, crop, dark, grown, image, with_state
 
-FULL = {"red": [2, 3, 5, 6, 8, 9], "yellow": [4, 7, 11], "green": [12, 9, 8, 6, 5, 2],
-        "blue": [11, 7]}
+FULL = {
+    "red": [2, 3, 5, 6, 8, 9],
+    "yellow": [4, 7, 11],
+    "green": [12, 9, 8, 6, 5, 2],
+    "blue": [11, 7],
+}
 
 
 def test_sheet_is_a_small_palette_png_about_900_px_wide() -> None:
@@ -37,8 +41,9 @@ def test_sheet_is_a_small_palette_png_about_900_px_wide() -> None:
 
 
 def test_a_busy_sheet_stays_under_60_kb() -> None:
-    game = with_state(classic(), crossed=FULL, closed=("green", "blue"), end_reason="rows_locked",
-                      penalties=3)
+    game = with_state(
+        classic(), crossed=FULL, closed=("green", "blue"), end_reason="rows_locked", penalties=3
+    )
     moves = [Move("cross", "red", 10), Move("cross", "yellow", 10), PASS]
     assert len(render_sheet(game, 1, "A rather long display name here", moves)) < 60_000
 
@@ -74,8 +79,12 @@ def test_cross_on_one_sheet_does_not_touch_other_cells() -> None:
     empty = classic()
     crossed = with_state(empty, crossed={"red": [5]})
     box = cell_box(empty, "red", 6)  # right of the cross: still open
-    assert changed(crop(render_sheet(empty, 1, "Ana"), box),
-                   crop(render_sheet(crossed, 1, "Ana"), box)) < 0.01
+    assert (
+        changed(
+            crop(render_sheet(empty, 1, "Ana"), box), crop(render_sheet(crossed, 1, "Ana"), box)
+        )
+        < 0.01
+    )
 
 
 def test_skipped_cells_are_greyed_and_struck() -> None:
@@ -133,8 +142,12 @@ def test_lock_crossed_by_the_player_shows_a_cross() -> None:
     by_other = with_state(classic(), crossed={"red": [2, 3]}, closed=("red",))
     by_me = with_state(classic(), crossed=crosses, closed=("red",))
     box = lock_box(by_me, "red")
-    assert changed(crop(render_sheet(by_other, 1, "Ana"), box),
-                   crop(render_sheet(by_me, 1, "Ana"), box)) > 0.05
+    assert (
+        changed(
+            crop(render_sheet(by_other, 1, "Ana"), box), crop(render_sheet(by_me, 1, "Ana"), box)
+        )
+        > 0.05
+    )
 
 
 @pytest.mark.parametrize("penalties", [1, 2, 3, 4])

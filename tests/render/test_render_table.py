@@ -70,13 +70,19 @@ def test_qwinto_fields_are_ringed_by_column() -> None:
     game = reposition(game_of("qwinto"), sheets={1: "orange: 3=5"})
     plain = render_table(game, NAMES)
     ringed = render_table(game, NAMES, {1: {("orange", 3)}})
-    assert changed(crop(plain, cell_box(game, 0, 0, 3)),
-                   crop(ringed, cell_box(game, 0, 0, 3))) > 0.15
+    assert (
+        changed(crop(plain, cell_box(game, 0, 0, 3)), crop(ringed, cell_box(game, 0, 0, 3))) > 0.15
+    )
 
 
 def test_latest_cells_from_moves_and_from_two_states() -> None:
-    moves = [(1, Move("cross", "red", 5)), (2, PASS), (2, Move("lucky", "blue", 9)),
-             (3, Move("place", "orange", 4)), (1, Move("roll", dice=("orange",)))]
+    moves = [
+        (1, Move("cross", "red", 5)),
+        (2, PASS),
+        (2, Move("lucky", "blue", 9)),
+        (3, Move("place", "orange", 4)),
+        (1, Move("roll", dice=("orange",))),
+    ]
     assert latest_from_moves(moves) == {1: {("red", 5)}, 2: {("blue", 9)}, 3: {("orange", 4)}}
     before = game_of("classic")
     after = with_state(before, 3, crossed={"yellow": [2, 4]})

@@ -21,21 +21,48 @@ from .test_render_access import digit_height, readable
 from .test_render_names import LONG, differs, rgb
 
 HEADERS = ("Points", "Opp.", "Score")
-NAMES = ["Maximilian Alexander von Schönhausen-Überlingen", "王小明🎲", "Zoë Ñúñez 🐉✨",
-         "Ana", "Mehmet Yılmaz", "Zofia Wiśniewska", "さくら", "김민준"]
+NAMES = [
+    "Maximilian Alexander von Schönhausen-Überlingen",
+    "王小明🎲",
+    "Zoë Ñúñez 🐉✨",
+    "Ana",
+    "Mehmet Yılmaz",
+    "Zofia Wiśniewska",
+    "さくら",
+    "김민준",
+]
 Box = tuple[int, int, int, int]
 
 
 def lines(count: int, score: int = 700) -> list[Standing]:
     """``count`` standings, best first, some points with a half."""
-    return [Standing(k + 1, k + 1, Fraction(3 * (count - k), 2), Fraction(900 - k), score - k,
-                     (Fraction(3 * (count - k), 2),), games=1) for k in range(count)]
+    return [
+        Standing(
+            k + 1,
+            k + 1,
+            Fraction(3 * (count - k), 2),
+            Fraction(900 - k),
+            score - k,
+            (Fraction(3 * (count - k), 2),),
+            games=1,
+        )
+        for k in range(count)
+    ]
 
 
-def table(rows: tuple[StandingsRow, ...], footer: str = "Ties: opponents' points, then score."
-          ) -> BoardTable:
-    return BoardTable("Spring Cup — standings", "after round 3 of 5 · 13 players", "#",
-                      "Player", HEADERS, rows, footer, sorted_column=0)
+def table(
+    rows: tuple[StandingsRow, ...], footer: str = "Ties: opponents' points, then score."
+) -> BoardTable:
+    return BoardTable(
+        "Spring Cup — standings",
+        "after round 3 of 5 · 13 players",
+        "#",
+        "Player",
+        HEADERS,
+        rows,
+        footer,
+        sorted_column=0,
+    )
 
 
 def names_for(count: int, **special: str) -> dict[int, str]:
@@ -70,8 +97,7 @@ def test_the_image_is_phone_width_and_at_most_twenty_lines_tall(count: int) -> N
 @pytest.mark.parametrize(("column", "bold"), [(0, True), (1, False), (2, False)])
 def test_digits_are_readable_at_350_px(column: int, bold: bool) -> None:
     """Points (bold, the sorted column), opponents' points and scores of four digits."""
-    board = table(standings_rows(lines(13, score=1234), names_for(13),
-                                 number=lambda n: f"{n:,}"))
+    board = table(standings_rows(lines(13, score=1234), names_for(13), number=lambda n: f"{n:,}"))
     picture = rgb(render_standings(board))
     box = tuple(round(v) for v in layout_of(board).cell(2, column + 2))
     height = digit_height(picture, box, theme.INK)  # type: ignore[arg-type]
@@ -79,13 +105,15 @@ def test_digits_are_readable_at_350_px(column: int, bold: bool) -> None:
     assert readable(height, picture.width), (height, picture.width)
 
 
-@pytest.mark.parametrize(("score", "name"), [
-    (900, "Zofia Wiśniewska"),  # three digits: sixteen letters
-    (1234, "Maximilian A…"),  # four digits: a long name as it is cut
-])
+@pytest.mark.parametrize(
+    ("score", "name"),
+    [
+        (900, "Zofia Wiśniewska"),  # three digits: sixteen letters
+        (1234, "Maximilian A…"),  # four digits: a long name as it is cut
+    ],
+)
 def test_a_name_keeps_its_full_size_beside_the_tie_breaks(score: int, name: str) -> None:
-    board = table(standings_rows(lines(13, score=score), names_for(13),
-                                 number=lambda n: f"{n:,}"))
+    board = table(standings_rows(lines(13, score=score), names_for(13), number=lambda n: f"{n:,}"))
     assert len(board.rows[1].values[2]) == len(f"{score:,}")
     cell = layout_of(board).cell(2, 1)
     assert cell[2] - cell[0] - NAME_PAD >= measure(name, TEXT)
@@ -112,13 +140,20 @@ def test_every_line_shows_its_name_whole(length: int) -> None:
     a, b = LONG[length] + "a", LONG[length] + "e"
     notes = {2: "withdrawn"}
     for player, line in ((1, 1), (2, 2), (5, 5), (38, 16), (40, 18)):
-        first = table(standings_rows(lines(count), names_for(count, **{f"p{player}": a}),
-                                     viewer=40, notes=notes))
-        second = table(standings_rows(lines(count), names_for(count, **{f"p{player}": b}),
-                                      viewer=40, notes=notes))
+        first = table(
+            standings_rows(
+                lines(count), names_for(count, **{f"p{player}": a}), viewer=40, notes=notes
+            )
+        )
+        second = table(
+            standings_rows(
+                lines(count), names_for(count, **{f"p{player}": b}), viewer=40, notes=notes
+            )
+        )
         assert first.rows[line - 1].name == a
-        assert differs(render_standings(first), render_standings(second),
-                       name_box(first, line)), player
+        assert differs(render_standings(first), render_standings(second), name_box(first, line)), (
+            player
+        )
 
 
 def test_a_note_stands_beside_the_name_in_its_cell() -> None:
@@ -133,19 +168,30 @@ def test_a_note_stands_beside_the_name_in_its_cell() -> None:
 
 def test_a_32_character_name_is_cut_after_its_12th_character() -> None:
     name = "Abcdefghijklmnopqrstuvwxyz012345"
+
     def drawn(text: str) -> bytes:
         return render_standings(table(standings_rows(lines(4), names_for(4, p3=text))))
+
     whole = drawn(name)
     assert whole != drawn(name[:11] + "X" + name[12:])
     assert whole == drawn(name[:19] + "X" + name[20:])
 
 
-@pytest.mark.parametrize(("name", "other"), [("王小明🎲", "王小红🎲"), ("さくら", "さくま"),
-                                             ("김민준", "김민수"), ("Zoë Ñúñez", "Zoë Ñúñéz")])
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("王小明🎲", "王小红🎲"),
+        ("さくら", "さくま"),
+        ("김민준", "김민수"),
+        ("Zoë Ñúñez", "Zoë Ñúñéz"),
+    ],
+)
 def test_names_in_any_script_are_drawn_letter_by_letter(name: str, other: str) -> None:
     """Another letter of the same script draws otherwise: no replacement boxes."""
+
     def drawn(text: str) -> bytes:
         return render_standings(table(standings_rows(lines(4), names_for(4, p2=text))))
+
     board = table(standings_rows(lines(4), names_for(4)))
     assert differs(drawn(name), drawn(other), name_box(board, 2))
 
@@ -154,6 +200,9 @@ def test_emoji_are_drawn_in_colour() -> None:
     board = table(standings_rows(lines(4), names_for(4, p2="Zoë Ñúñez 🐉✨")))
     cell = rgb(render_standings(board)).crop(name_box(board, 2))
     data = cell.tobytes()
-    colourful = sum(1 for pixel in zip(data[0::3], data[1::3], data[2::3], strict=True)
-                    if max(pixel) - min(pixel) > 60)
+    colourful = sum(
+        1
+        for pixel in zip(data[0::3], data[1::3], data[2::3], strict=True)
+        if max(pixel) - min(pixel) > 60
+    )
     assert colourful > 40

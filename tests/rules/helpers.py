@@ -33,18 +33,38 @@ def make_game(players: Sequence[int] = (1, 2, 3), seed: int = 1) -> QwixxGame:
     return game
 
 
-def with_dice(game: QwixxGame, *, white1: int = 1, white2: int = 1, red: int = 1,
-              yellow: int = 1, green: int = 1, blue: int = 1,
-              phase: str = "action1", active_crossed: bool = False) -> QwixxGame:
+def with_dice(
+    game: QwixxGame,
+    *,
+    white1: int = 1,
+    white2: int = 1,
+    red: int = 1,
+    yellow: int = 1,
+    green: int = 1,
+    blue: int = 1,
+    phase: str = "action1",
+    active_crossed: bool = False,
+) -> QwixxGame:
     """``game`` at the start of ``phase`` with exactly these dice (a new game).
 
     No player is pre-passed: in action 1 every player has to choose explicitly.
     Dice of closed rows are left out, as the core would not have rolled them.
     """
-    values = {"white1": white1, "white2": white2, "red": red, "yellow": yellow,
-              "green": green, "blue": blue}
-    built = reposition(game, dice={d: v for d, v in values.items() if d not in game.closed},
-                       phase=phase, chosen={}, active_crossed=active_crossed)
+    values = {
+        "white1": white1,
+        "white2": white2,
+        "red": red,
+        "yellow": yellow,
+        "green": green,
+        "blue": blue,
+    }
+    built = reposition(
+        game,
+        dice={d: v for d, v in values.items() if d not in game.closed},
+        phase=phase,
+        chosen={},
+        active_crossed=active_crossed,
+    )
     assert isinstance(built, QwixxGame)
     return built
 
@@ -75,8 +95,14 @@ def everyone_passes_action1(game: QwixxGame) -> tuple[QwixxGame, list[Event]]:
     return play(game, *((p, PASS) for p in sorted(game.decision().waiting)))
 
 
-def derived(dice: Sequence[str], faces: int, seed: int, *salt: object,
-            version: int = 2, among: Sequence[str] = ()) -> dict[str, int]:
+def derived(
+    dice: Sequence[str],
+    faces: int,
+    seed: int,
+    *salt: object,
+    version: int = 2,
+    among: Sequence[str] = (),
+) -> dict[str, int]:
     """The throw the core is documented to make at the position ``salt`` names, written
     out independently of it. Version 1: ``random.Random("seed:salt...")``, one ``randint``
     per die; version 2 (and 3): the BLAKE2b hash of that text, bytes below the largest
@@ -109,8 +135,9 @@ def lucky_pairs(seed: int, count: int, version: int = 3) -> list[tuple[int, int]
     return [pairs[i] for i in picks[:count]]
 
 
-def roll(seed: int, turn: int, dice: Sequence[str] = ALL_DICE, *,
-         version: int = 4) -> dict[str, int]:
+def roll(
+    seed: int, turn: int, dice: Sequence[str] = ALL_DICE, *, version: int = 4
+) -> dict[str, int]:
     """What the core is documented to roll for ``turn`` of a classic game (of ``version``;
     by default a new game's)."""
     return derived(dice, 6, seed, "turn", turn, version=version, among=ALL_DICE)

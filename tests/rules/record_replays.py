@@ -66,22 +66,39 @@ def state_digest(game: Game, events: list[Event], digest: Any) -> None:
     """Fold one step into ``digest``: the game's JSON, its decision, scores, every
     player's legal moves, and the events of the step."""
     decision = game.decision()
-    digest.update(canonical({
-        "json": game.to_json(),
-        "decision": [decision.phase, decision.turn, decision.active, sorted(decision.waiting)],
-        "legal": {str(p): [m.to_json() for m in game.legal_moves(p)] for p in game.players},
-        "scores": scores_json(game),
-        "events": events_json(events),
-    }).encode())
+    digest.update(
+        canonical(
+            {
+                "json": game.to_json(),
+                "decision": [
+                    decision.phase,
+                    decision.turn,
+                    decision.active,
+                    sorted(decision.waiting),
+                ],
+                "legal": {str(p): [m.to_json() for m in game.legal_moves(p)] for p in game.players},
+                "scores": scores_json(game),
+                "events": events_json(events),
+            }
+        ).encode()
+    )
 
 
 def scores_json(game: Game) -> dict[str, Any]:
-    return {str(p): [s.rows, s.penalties, s.penalty_points, s.bonus, s.total]
-            for p, s in game.scores().items()}
+    return {
+        str(p): [s.rows, s.penalties, s.penalty_points, s.bonus, s.total]
+        for p, s in game.scores().items()
+    }
 
 
-def record(variant: str, players: tuple[int, ...], seed: int, options: dict[str, Any],
-           solo: bool, dice_version: int) -> dict[str, Any]:
+def record(
+    variant: str,
+    players: tuple[int, ...],
+    seed: int,
+    options: dict[str, Any],
+    solo: bool,
+    dice_version: int,
+) -> dict[str, Any]:
     rng = random.Random(seed)
     game = new_game(variant, players, seed, options, solo, dice_version)
     digest = hashlib.sha256()
@@ -95,11 +112,20 @@ def record(variant: str, players: tuple[int, ...], seed: int, options: dict[str,
         moves.append([player, move.to_json()])
         events.append(events_json(happened))
         state_digest(game, happened, digest)
-    return {"variant": variant, "players": list(players), "seed": seed, "options": options,
-            "solo": solo, "dice_version": dice_version, "moves": moves, "events": events,
-            "final": game.to_json(), "scores": scores_json(game),
-            "ranking": [[s.rank, s.player, s.total] for s in game.ranking()],
-            "digest": digest.hexdigest()}
+    return {
+        "variant": variant,
+        "players": list(players),
+        "seed": seed,
+        "options": options,
+        "solo": solo,
+        "dice_version": dice_version,
+        "moves": moves,
+        "events": events,
+        "final": game.to_json(),
+        "scores": scores_json(game),
+        "ranking": [[s.rank, s.player, s.total] for s in game.ranking()],
+        "digest": digest.hexdigest(),
+    }
 
 
 def main() -> None:
@@ -107,8 +133,9 @@ def main() -> None:
     held = {(g["variant"], tuple(g["players"]), g["seed"], g["dice_version"]) for g in games}
     added = [record(*case) for case in CASES if case[:3] + case[5:] not in held]
     DATA.write_text(canonical(games + added) + "\n")
-    print(f"{len(added)} games added, {len(games) + len(added)} in all, "
-          f"{DATA.stat().st_size:,} bytes")
+    print(
+        f"{len(added)} games added, {len(games) + len(added)} in all, {DATA.stat().st_size:,} bytes"
+    )
 
 
 if __name__ == "__main__":

@@ -106,8 +106,11 @@ def expected_moves(game: QwixxGame, player: int) -> set[Move]:
     if game.phase == "action1":
         sums = {row: {game.dice["white1"] + game.dice["white2"]} for row in ROWS}
     elif player == game.active:
-        sums = {row: {game.dice[w] + game.dice[row] for w in WHITE}
-                for row in ROWS if row not in game.closed}
+        sums = {
+            row: {game.dice[w] + game.dice[row] for w in WHITE}
+            for row in ROWS
+            if row not in game.closed
+        }
     else:
         return set()
     moves = {PASS}
@@ -134,7 +137,7 @@ def check_state(before: QwixxGame, after: QwixxGame, events: list[Event]) -> Non
             crossed = new.crossed[row]
             indices = [printed.index(n) for n in crossed]
             assert indices == sorted(set(indices)), "crosses go strictly left to right"
-            assert crossed[:len(old.crossed[row])] == old.crossed[row], "crosses never vanish"
+            assert crossed[: len(old.crossed[row])] == old.crossed[row], "crosses never vanish"
             if row in before.closed:
                 assert crossed == old.crossed[row], "nothing is crossed in a closed row"
             last = printed[-1]
@@ -144,7 +147,8 @@ def check_state(before: QwixxGame, after: QwixxGame, events: list[Event]) -> Non
                 assert row in after.closed
             assert (row in new.locks) == (last in crossed)
         assert new.penalties - old.penalties == sum(
-            1 for e in events if e.kind == "penalty" and e.player == player)
+            1 for e in events if e.kind == "penalty" and e.player == player
+        )
         assert 0 <= new.penalties <= 4
         score = after.scores()[player]
         rows = {r: TRIANGLE[len(new.crossed[r]) + (r in new.locks)] for r in ROWS}
@@ -157,7 +161,7 @@ def check_state(before: QwixxGame, after: QwixxGame, events: list[Event]) -> Non
     for standing in ranking:
         assert standing.total == totals[standing.player]
         assert standing.rank == 1 + sum(t > standing.total for t in totals.values())
-    assert after.closed[:len(before.closed)] == before.closed
+    assert after.closed[: len(before.closed)] == before.closed
     assert len(after.closed) <= 3
     if after.finished:
         assert after.decision().waiting == frozenset()
@@ -183,8 +187,9 @@ def check_state(before: QwixxGame, after: QwixxGame, events: list[Event]) -> Non
             assert after.legal_moves(after.active) != [PASS], "nothing to choose: auto-pass"
 
 
-def choose(game: QwixxGame, rnd: random.Random, style: int | None,
-           active_crossed: bool) -> tuple[int, Move]:
+def choose(
+    game: QwixxGame, rnd: random.Random, style: int | None, active_crossed: bool
+) -> tuple[int, Move]:
     """A random waiting player (sometimes one changing their action-1 choice) and a move.
 
     ``style`` None picks any legal move; an int plays "carefully": the cross that skips the
@@ -215,16 +220,21 @@ def choose(game: QwixxGame, rnd: random.Random, style: int | None,
 
 # A whole game draws a few hundred random choices: its smallest input is large by nature,
 # and shrinking it takes minutes, so a failure reports the drawn game and its move log as is.
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.large_base_example],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.large_base_example],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(
     seed=st.integers(min_value=0, max_value=2**64),
     count=st.integers(min_value=2, max_value=5),
     rnd=st.randoms(use_true_random=False),
     style=st.sampled_from([None, 0, 1, 2]),
 )
-def test_random_legal_games_keep_the_rules(seed: int, count: int, rnd: random.Random,
-                                           style: int | None) -> None:
+def test_random_legal_games_keep_the_rules(
+    seed: int, count: int, rnd: random.Random, style: int | None
+) -> None:
     players = list(range(100, 100 + count))
     game = new_game("classic", players, seed)
     assert isinstance(game, QwixxGame)
@@ -245,8 +255,10 @@ def test_random_legal_games_keep_the_rules(seed: int, count: int, rnd: random.Ra
             check_state(game, after, events)
             if after.phase == "action1":
                 assert after.decision().waiting == {
-                    p for p in players
-                    if p not in tracker.intents and after.legal_moves(p) != [PASS]}
+                    p
+                    for p in players
+                    if p not in tracker.intents and after.legal_moves(p) != [PASS]
+                }
             # JSON round trip, and the restored game plays on identically.
             assert game_from_json(snapshot(after)).to_json() == after.to_json()
             restored, restored_events = game_from_json(before).apply(player, move)
@@ -272,8 +284,9 @@ def test_random_legal_games_keep_the_rules(seed: int, count: int, rnd: random.Ra
     locks=st.sets(st.sampled_from(ROWS)),
     penalties=st.integers(min_value=0, max_value=4),
 )
-def test_score_is_the_triangle_table_minus_penalties(counts: dict[str, int], locks: set[str],
-                                                     penalties: int) -> None:
+def test_score_is_the_triangle_table_minus_penalties(
+    counts: dict[str, int], locks: set[str], penalties: int
+) -> None:
     crossed: dict[str, list[int]] = {}
     expected = {}
     locked = []
@@ -285,12 +298,17 @@ def test_score_is_the_triangle_table_minus_penalties(counts: dict[str, int], loc
             locked.append(row)
             expected[row] = TRIANGLE[count + 2]
         else:
-            crossed[row] = printed[:min(count, 10)]
+            crossed[row] = printed[: min(count, 10)]
             expected[row] = TRIANGLE[min(count, 10)]
     # Locked rows are closed; two closed rows or a fourth penalty have ended the game.
     end = "rows_locked" if len(locked) >= 2 else "penalties" if penalties == 4 else None
-    game = position("classic", (1, 2), sheets={1: {**crossed, "penalties": penalties}},
-                    closed=locked, end_reason=end)
+    game = position(
+        "classic",
+        (1, 2),
+        sheets={1: {**crossed, "penalties": penalties}},
+        closed=locked,
+        end_reason=end,
+    )
     assert sorted(game.sheets[1].locks) == sorted(locked)
     score = game.scores()[1]
     assert score.rows == expected

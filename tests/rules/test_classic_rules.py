@@ -35,7 +35,11 @@ def test_sheet_rows_and_their_order() -> None:
     assert game.rules.numbers("green") == [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
     assert game.rules.numbers("blue") == [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
     assert [game.lock_numbers(r) for r in ("red", "yellow", "green", "blue")] == [
-        [12], [12], [2], [2]]
+        [12],
+        [12],
+        [2],
+        [2],
+    ]
 
 
 def test_rulebook_example_scores_70() -> None:
@@ -57,7 +61,7 @@ def test_rulebook_example_scores_70() -> None:
 @pytest.mark.parametrize("crosses", range(13))
 def test_row_scores_follow_the_triangle_table(crosses: int) -> None:
     # 11 crosses = 3..12 + lock; 12 crosses = all 11 numbers + the lock symbol.
-    row = first("yellow", crosses) if crosses <= 10 else numbers("yellow")[12 - crosses:]
+    row = first("yellow", crosses) if crosses <= 10 else numbers("yellow")[12 - crosses :]
     locked = ["yellow"] if crosses > 10 else []  # a locked row is closed for everyone
     game = reposition(make_game((1, 2)), sheets={1: {"yellow": row}}, closed=locked)
     assert game.sheets[1].crosses("yellow") == crosses
@@ -160,8 +164,7 @@ def test_action1_is_only_the_white_sum_not_colour_sums() -> None:
 def test_every_player_including_the_active_one_may_cross_in_action1() -> None:
     game = with_dice(make_game(), white1=3, white2=4)
     assert game.decision().waiting == {1, 2, 3}
-    game, events = play(game, (1, cross("red", 7)), (2, cross("yellow", 7)),
-                        (3, cross("blue", 7)))
+    game, events = play(game, (1, cross("red", 7)), (2, cross("yellow", 7)), (3, cross("blue", 7)))
     assert game.sheets[1].crossed == {"red": [7], "yellow": [], "green": [], "blue": []}
     assert game.sheets[2].crossed == {"red": [], "yellow": [7], "green": [], "blue": []}
     assert game.sheets[3].crossed == {"red": [], "yellow": [], "green": [], "blue": [7]}
@@ -225,8 +228,14 @@ def test_action1_choices_cannot_change_after_resolution() -> None:
 
 
 def test_a_player_whose_only_move_is_pass_is_not_waited_for_in_action1() -> None:
-    game = with_dice(make_game(seed=seed_with_white_sum(2, 7)), white1=3, white2=4, red=1,
-                     phase="action2", active_crossed=True)
+    game = with_dice(
+        make_game(seed=seed_with_white_sum(2, 7)),
+        white1=3,
+        white2=4,
+        red=1,
+        phase="action2",
+        active_crossed=True,
+    )
     for row in ("red", "yellow", "green", "blue"):
         game = set_row(game, 3, row, [7])  # 7 can no longer be crossed anywhere
     game, _ = play(game, (1, PASS))
@@ -263,10 +272,14 @@ def test_action2_offers_either_white_die_plus_each_colour_in_that_colour() -> No
     game = with_dice(make_game(), white1=2, white2=5, red=3, yellow=4, green=6, blue=1)
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     assert set(game.legal_moves(1)) == {
-        cross("red", 5), cross("red", 8),
-        cross("yellow", 6), cross("yellow", 9),
-        cross("green", 8), cross("green", 11),
-        cross("blue", 3), cross("blue", 6),
+        cross("red", 5),
+        cross("red", 8),
+        cross("yellow", 6),
+        cross("yellow", 9),
+        cross("green", 8),
+        cross("green", 11),
+        cross("blue", 3),
+        cross("blue", 6),
         PASS,
     }
     assert cross("red", 7) not in game.legal_moves(1)  # the white sum is not an action-2 sum
@@ -291,8 +304,7 @@ def test_action2_sums_are_deduplicated() -> None:
     game = with_dice(make_game(), white1=3, white2=3, red=4, yellow=4, green=4, blue=4)
     game, _ = play(game, (1, PASS), (2, PASS), (3, PASS))
     moves = game.legal_moves(1)
-    assert moves == [cross("red", 7), cross("yellow", 7), cross("green", 7), cross("blue", 7),
-                     PASS]
+    assert moves == [cross("red", 7), cross("yellow", 7), cross("green", 7), cross("blue", 7), PASS]
 
 
 def test_action2_is_applied_after_action1_and_must_lie_to_its_right() -> None:
@@ -304,8 +316,7 @@ def test_action2_is_applied_after_action1_and_must_lie_to_its_right() -> None:
     assert cross("red", 7) not in moves  # 5 + 2, left of 8
     game = with_dice(make_game(), white1=3, white2=5, red=6, yellow=1, green=1, blue=1)
     game, _ = play(game, (1, cross("red", 8)), (2, PASS), (3, PASS))
-    assert {m for m in game.legal_moves(1) if m.row == "red"} == {cross("red", 9),
-                                                                  cross("red", 11)}
+    assert {m for m in game.legal_moves(1) if m.row == "red"} == {cross("red", 9), cross("red", 11)}
     game, _ = play(game, (1, cross("red", 9)))
     assert game.sheets[1].crossed["red"] == [8, 9]
     assert game.sheets[1].penalties == 0
@@ -339,7 +350,8 @@ def test_action2_without_legal_cross_ends_the_turn_with_penalty_after_nothing() 
     assert game.turn == 2
     assert game.sheets[1].penalties == 1
     assert [(e.kind, e.player, e.data) for e in events if e.kind == "penalty"] == [
-        ("penalty", 1, {"count": 1, "limit": 4})]
+        ("penalty", 1, {"count": 1, "limit": 4})
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -415,10 +427,12 @@ def test_fourth_penalty_ends_the_game_at_once() -> None:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("row", "white1", "white2"), [
-    ("red", 6, 6), ("yellow", 6, 6), ("green", 1, 1), ("blue", 1, 1)])
+@pytest.mark.parametrize(
+    ("row", "white1", "white2"), [("red", 6, 6), ("yellow", 6, 6), ("green", 1, 1), ("blue", 1, 1)]
+)
 def test_four_crosses_are_not_enough_to_cross_the_last_number(
-        row: str, white1: int, white2: int) -> None:
+    row: str, white1: int, white2: int
+) -> None:
     game = with_dice(make_game(), white1=white1, white2=white2)
     game = set_row(game, 1, row, first(row, 4))
     assert cross(row, numbers(row)[-1]) not in game.legal_moves(1)
@@ -426,8 +440,9 @@ def test_four_crosses_are_not_enough_to_cross_the_last_number(
         game.apply(1, cross(row, numbers(row)[-1]))
 
 
-@pytest.mark.parametrize(("row", "white1", "white2"), [
-    ("red", 6, 6), ("yellow", 6, 6), ("green", 1, 1), ("blue", 1, 1)])
+@pytest.mark.parametrize(
+    ("row", "white1", "white2"), [("red", 6, 6), ("yellow", 6, 6), ("green", 1, 1), ("blue", 1, 1)]
+)
 def test_five_crosses_allow_locking_a_row(row: str, white1: int, white2: int) -> None:
     game = with_dice(make_game(), white1=white1, white2=white2)
     game = set_row(game, 1, row, first(row, 5))
@@ -469,7 +484,8 @@ def test_a_row_locked_in_action1_loses_its_die_for_action2_of_the_same_turn() ->
     assert all(m.row != "red" for m in game.legal_moves(1))
     assert cross("yellow", 7) in game.legal_moves(1)
     assert [(e.kind, e.data) for e in events if e.kind == "die_removed"] == [
-        ("die_removed", {"row": "red"})]
+        ("die_removed", {"row": "red"})
+    ]
 
 
 def test_a_removed_die_is_not_rolled_in_later_turns() -> None:
@@ -503,7 +519,8 @@ def test_locking_in_action2_closes_the_row_and_removes_its_die() -> None:
 
 @pytest.mark.parametrize("lockers", [(1, 2), (2, 3), (1, 3), (1, 2, 3)])
 def test_several_players_may_lock_the_same_row_in_the_same_action1(
-        lockers: tuple[int, ...]) -> None:
+    lockers: tuple[int, ...],
+) -> None:
     game = with_dice(make_game(), white1=1, white2=1)
     for player in lockers:
         game = set_row(game, player, "green", first("green", 5))
@@ -547,8 +564,9 @@ def test_simultaneous_action1_crosses_survive_a_lock_whatever_the_seat_order() -
     game = with_dice(make_game(), white1=6, white2=6, red=6, yellow=6, green=6, blue=6)
     game = set_row(game, 1, "yellow", first("yellow", 5))
     game = set_row(game, 3, "yellow", first("yellow", 5))
-    game, events = play(game, (3, cross("yellow", 12)), (2, cross("green", 12)),
-                        (1, cross("yellow", 12)))
+    game, events = play(
+        game, (3, cross("yellow", 12)), (2, cross("green", 12)), (1, cross("yellow", 12))
+    )
     assert game.sheets[1].locks == ["yellow"]
     assert game.sheets[3].locks == ["yellow"]
     assert game.sheets[2].crossed["green"] == [12]
@@ -597,8 +615,9 @@ def test_a_third_row_can_be_locked_together_with_the_second() -> None:
     game = set_row(game, 1, "red", first("red", 5))
     game = set_row(game, 2, "yellow", first("yellow", 5))
     game = set_row(game, 3, "red", first("red", 5))
-    game, events = play(game, (1, cross("red", 12)), (2, cross("yellow", 12)),
-                        (3, cross("red", 12)))
+    game, events = play(
+        game, (1, cross("red", 12)), (2, cross("yellow", 12)), (3, cross("red", 12))
+    )
     assert game.finished
     assert game.end_reason == "rows_locked"
     assert game.closed == ["green", "red", "yellow"]

@@ -53,4 +53,5 @@ def test_a_qwinto_sheet_remembers_exactly_its_free_fields() -> None:
         for sheet in game.sheets.values():
             fresh = QwintoSheet({r: dict(f) for r, f in sheet.fields.items()}, sheet.failed)
             assert sheet.place_options(game.rolled, total) == fresh.place_options(
-                game.rolled, total)
+                game.rolled, total
+            )

@@ -32,7 +32,8 @@ from bot.rules.positions import reposition
 from .helpers import ALL_DICE, derived, lucky_pairs
 
 RECORDED: dict[str, Any] = json.loads(
-    (Path(__file__).parent / "data" / "v1_games.json").read_text())
+    (Path(__file__).parent / "data" / "v1_games.json").read_text()
+)
 PLAYERS = {"classic": [1, 2], "longo": [1, 2], "onboard": [1, 2], "qwinto": [1, 2]}
 QWINTO = ("orange", "yellow", "purple")
 
@@ -49,12 +50,20 @@ def moves_of(record: dict[str, Any]) -> list[tuple[int, Move]]:
 def test_version_1_draws_the_values_it_always_drew() -> None:
     # Written down with the derivation as it was before version 2 existed.
     assert [tuple(throw(DICE_V1, ALL_DICE, 6, 9, "turn", t).values()) for t in range(1, 6)] == [
-        (3, 4, 5, 1, 6, 2), (4, 2, 2, 6, 3, 3), (2, 5, 4, 1, 1, 3), (2, 5, 6, 1, 4, 6),
-        (4, 6, 3, 4, 5, 2)]
+        (3, 4, 5, 1, 6, 2),
+        (4, 2, 2, 6, 3, 3),
+        (2, 5, 4, 1, 1, 3),
+        (2, 5, 6, 1, 4, 6),
+        (4, 6, 3, 4, 5, 2),
+    ]
     assert [tuple(throw(DICE_V1, ALL_DICE, 8, 9, "turn", t).values()) for t in range(1, 4)] == [
-        (6, 7, 1, 3, 6, 4), (8, 3, 3, 5, 6, 4), (4, 7, 1, 1, 5, 8)]
-    assert [tuple(throw(DICE_V1, QWINTO, 6, 9, "turn", t, a).values())
-            for t in (1, 2) for a in (0, 1)] == [(4, 5, 6), (6, 3, 6), (3, 2, 6), (4, 2, 1)]
+        (6, 7, 1, 3, 6, 4),
+        (8, 3, 3, 5, 6, 4),
+        (4, 7, 1, 1, 5, 8),
+    ]
+    assert [
+        tuple(throw(DICE_V1, QWINTO, 6, 9, "turn", t, a).values()) for t in (1, 2) for a in (0, 1)
+    ] == [(4, 5, 6), (6, 3, 6), (3, 2, 6), (4, 2, 1)]
 
 
 @pytest.mark.parametrize("variant", sorted(RECORDED))
@@ -71,8 +80,14 @@ def test_a_stored_game_plays_on_exactly_as_before(variant: str) -> None:
 @pytest.mark.parametrize("variant", sorted(RECORDED))
 def test_a_stored_game_replays_from_its_log_exactly_as_before(variant: str) -> None:
     record = RECORDED[variant]
-    game = replay(variant, record["players"], record["seed"], None, moves_of(record),
-                  dice_version=dice_version_of(record["final"]))
+    game = replay(
+        variant,
+        record["players"],
+        record["seed"],
+        None,
+        moves_of(record),
+        dice_version=dice_version_of(record["final"]),
+    )
     assert dump(game.to_json()) == dump(record["final"])
 
 
@@ -106,18 +121,22 @@ def test_a_game_of_version_2_3_or_4_keeps_its_version_through_json(version: int)
 def test_versions_2_to_4_throw_the_same_dice_while_every_die_is_in_play(version: int) -> None:
     for seed in range(50):
         assert new_game("classic", [1, 2], seed, dice_version=version).dice == derived(
-            ALL_DICE, 6, seed, "turn", 1)
+            ALL_DICE, 6, seed, "turn", 1
+        )
         assert new_game("longo", [1, 2], seed, dice_version=version).dice == derived(
-            ALL_DICE, 8, seed, "turn", 1)
+            ALL_DICE, 8, seed, "turn", 1
+        )
 
 
 @pytest.mark.parametrize("version", [DICE_V3, DICE_V4])
 @pytest.mark.parametrize("players", [1, 2, 3, 5])
-def test_versions_3_and_4_deal_the_lucky_numbers_the_hash_documents(players: int,
-                                                                    version: int) -> None:
+def test_versions_3_and_4_deal_the_lucky_numbers_the_hash_documents(
+    players: int, version: int
+) -> None:
     for seed in range(200):
-        game = new_game("longo", list(range(1, players + 1)), seed, solo=players == 1,
-                        dice_version=version)
+        game = new_game(
+            "longo", list(range(1, players + 1)), seed, solo=players == 1, dice_version=version
+        )
         assert list(game.lucky.values()) == lucky_pairs(seed, players, version=3)
 
 
@@ -127,8 +146,7 @@ def test_versions_1_and_2_deal_the_lucky_numbers_they_always_dealt(version: int)
         game = new_game("longo", [1, 2, 3], seed, dice_version=version)
         assert list(game.lucky.values()) == lucky_pairs(seed, 3, version=version)
     # Written down with version 2 as it was before version 3 existed.
-    assert new_game("longo", [1, 2], 9, dice_version=version).lucky == {
-        1: (5, 13), 2: (10, 12)}
+    assert new_game("longo", [1, 2], 9, dice_version=version).lucky == {1: (5, 13), 2: (10, 12)}
 
 
 def test_version_3_lucky_pairs_are_uniform() -> None:
@@ -152,9 +170,11 @@ def test_a_deal_longer_than_one_hash_takes_further_blocks() -> None:
 @pytest.mark.parametrize("version", [DICE_V2, DICE_V3])
 def test_a_game_of_version_2_or_3_rolls_what_version_2_documents(version: int) -> None:
     assert new_game("classic", [1, 2], 77, dice_version=version).dice == derived(
-        ALL_DICE, 6, 77, "turn", 1)
+        ALL_DICE, 6, 77, "turn", 1
+    )
     assert new_game("longo", [1, 2], 77, dice_version=version).dice == derived(
-        ALL_DICE, 8, 77, "turn", 1)
+        ALL_DICE, 8, 77, "turn", 1
+    )
     game = new_game("qwinto", [1, 2], 77, dice_version=version)
     game, _ = game.apply(1, Move("roll", dice=("orange", "purple")))
     assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 0)
@@ -166,24 +186,29 @@ def test_a_game_of_version_2_or_3_rolls_what_version_2_documents(version: int) -
 
 def test_a_new_game_rolls_what_version_4_documents() -> None:
     assert new_game("classic", [1, 2], 77).dice == derived(
-        ALL_DICE, 6, 77, "turn", 1, version=4, among=ALL_DICE)
+        ALL_DICE, 6, 77, "turn", 1, version=4, among=ALL_DICE
+    )
     assert new_game("longo", [1, 2], 77).dice == derived(
-        ALL_DICE, 8, 77, "turn", 1, version=4, among=ALL_DICE)
+        ALL_DICE, 8, 77, "turn", 1, version=4, among=ALL_DICE
+    )
     game = new_game("qwinto", [1, 2], 77)
     game, _ = game.apply(1, Move("roll", dice=("orange", "purple")))
-    assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 0, version=4,
-                                among=QWINTO)
+    assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 0, version=4, among=QWINTO)
     game, _ = game.apply(1, Move("reroll"))
-    assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 1, version=4,
-                                among=QWINTO)
+    assert game.dice == derived(("orange", "purple"), 6, 77, "turn", 1, 1, version=4, among=QWINTO)
     assert game.dice["purple"] == derived(QWINTO, 6, 77, "turn", 1, 1)["purple"]
 
 
-def thrown_after(variant: str, seed: int, turn: int, closed: list[str],
-                 version: int = DICE_V4) -> dict[str, int]:
+def thrown_after(
+    variant: str, seed: int, turn: int, closed: list[str], version: int = DICE_V4
+) -> dict[str, int]:
     """The dice a solo game of ``version`` throws at ``turn`` with the rows ``closed``."""
-    game = reposition(new_game(variant, [1], seed, solo=True, dice_version=version),
-                      turn=turn - 1, phase="action2", closed=closed)
+    game = reposition(
+        new_game(variant, [1], seed, solo=True, dice_version=version),
+        turn=turn - 1,
+        phase="action2",
+        closed=closed,
+    )
     while game.turn < turn:  # the turn before passes to its end (one penalty)
         game, _ = game.apply(1, PASS)
     return game.dice
@@ -198,8 +223,9 @@ def test_version_4_gives_each_die_its_own_face_whatever_rows_are_closed(variant:
             for closed in ([], ["red"], ["yellow"], ["green"], ["blue"]):
                 dice = thrown_after(variant, seed, turn, closed)
                 in_play = [die for die in ALL_DICE if die not in closed]
-                assert dice == derived(in_play, faces, seed, "turn", turn, version=4,
-                                       among=ALL_DICE)
+                assert dice == derived(
+                    in_play, faces, seed, "turn", turn, version=4, among=ALL_DICE
+                )
                 for die, face in dice.items():
                     seen.setdefault(die, set()).add(face)
             assert all(len(found) == 1 for found in seen.values()), (seed, turn, seen)
@@ -208,13 +234,22 @@ def test_version_4_gives_each_die_its_own_face_whatever_rows_are_closed(variant:
 def test_version_3_shifted_the_faces_once_a_row_closed() -> None:
     # What version 4 mends: one seed, one turn, and yellow shows red's face once red
     # is closed (the same games stored with version 3 keep doing so).
-    shifted = [seed for seed in range(30) if thrown_after("classic", seed, 2, ["red"], DICE_V3)
-               != {die: face for die, face in thrown_after("classic", seed, 2, [], DICE_V3).items()
-                   if die != "red"}]
+    shifted = [
+        seed
+        for seed in range(30)
+        if thrown_after("classic", seed, 2, ["red"], DICE_V3)
+        != {
+            die: face
+            for die, face in thrown_after("classic", seed, 2, [], DICE_V3).items()
+            if die != "red"
+        }
+    ]
     assert len(shifted) > 20
     for seed in shifted:
-        assert thrown_after("classic", seed, 2, ["red"], DICE_V3)["yellow"] == thrown_after(
-            "classic", seed, 2, [], DICE_V3)["red"]
+        assert (
+            thrown_after("classic", seed, 2, ["red"], DICE_V3)["yellow"]
+            == thrown_after("classic", seed, 2, [], DICE_V3)["red"]
+        )
 
 
 QWINTO_THROWS = [dice for size in (1, 2, 3) for dice in itertools.combinations(QWINTO, size)]
@@ -227,8 +262,7 @@ def test_version_4_gives_each_qwinto_die_its_own_face_whichever_are_thrown() -> 
             game, _ = new_game("qwinto", [1, 2], seed).apply(1, Move("roll", dice=dice))
             rolled, _ = game.apply(1, Move("reroll"))  # a new throw of the same dice
             for attempt, thrown in ((0, game.dice), (1, rolled.dice)):
-                assert thrown == derived(dice, 6, seed, "turn", 1, attempt, version=4,
-                                         among=QWINTO)
+                assert thrown == derived(dice, 6, seed, "turn", 1, attempt, version=4, among=QWINTO)
                 for die, face in thrown.items():
                     seen.setdefault((die, attempt), set()).add(face)
         assert all(len(found) == 1 for found in seen.values()), (seed, seen)
@@ -281,10 +315,11 @@ def test_version_4_faces_are_uniform_for_every_die_whatever_is_in_play(faces: in
     turns = 20_000
     by_die: dict[str, Counter[int]] = {d: Counter() for d in ALL_DICE}
     for turn in range(1, turns + 1):
-        closed = ALL_DICE[2 + turn % 5:3 + turn % 5]  # no row, or one of the four
+        closed = ALL_DICE[2 + turn % 5 : 3 + turn % 5]  # no row, or one of the four
         in_play = [die for die in ALL_DICE if die not in closed]
-        for die, face in throw(DICE_V4, in_play, faces, 654_321, "turn", turn,
-                               among=ALL_DICE).items():
+        for die, face in throw(
+            DICE_V4, in_play, faces, 654_321, "turn", turn, among=ALL_DICE
+        ).items():
             by_die[die][face] += 1
     for die in ALL_DICE:
         assert set(by_die[die]) == set(range(1, faces + 1)), die

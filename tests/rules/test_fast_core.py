@@ -102,7 +102,8 @@ def test_roll_draws_what_randint_draws(faces: int) -> None:
     for turn in range(50):
         expected = dice_rng(9, "turn", turn)
         assert roll(dice_rng(9, "turn", turn), dice, faces) == {
-            d: expected.randint(1, faces) for d in dice}
+            d: expected.randint(1, faces) for d in dice
+        }
 
 
 def test_free_fields_agree_with_can_write() -> None:
@@ -111,14 +112,14 @@ def test_free_fields_agree_with_can_write() -> None:
         written: dict[str, dict[int, int]] = {r: {} for r in ROWS}
         for _ in range(rng.randint(0, 14)):
             row, column, number = rng.choice(ROWS), rng.choice(COLUMNS), rng.randint(1, 18)
-            if QwintoSheet({r: dict(f) for r, f in written.items()}).can_write(
-                    row, column, number):
+            if QwintoSheet({r: dict(f) for r, f in written.items()}).can_write(row, column, number):
                 written[row][column] = number
         sheet = QwintoSheet(written)
         for row in ROWS:
             for number in range(1, 19):
                 assert sheet.free_fields(row, number) == [
-                    c for c in ROW_COLUMNS[row] if sheet.can_write(row, c, number)]
+                    c for c in ROW_COLUMNS[row] if sheet.can_write(row, c, number)
+                ]
 
 
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard"])
@@ -133,12 +134,18 @@ def test_crossings_agree_with_can_cross(variant: str) -> None:
             for player in game.players:
                 sheet = game.sheets[player]
                 total = dice["white1"] + dice["white2"]
-                white = [Move("cross", row, total) for row in QWIXX_ROWS
-                         if game._can_cross(sheet, row, total)]
-                coloured = [Move("cross", row, n) for row in QWIXX_ROWS if row in dice
-                            for n in sorted({dice["white1"] + dice[row],
-                                             dice["white2"] + dice[row]})
-                            if game._can_cross(sheet, row, n)]
+                white = [
+                    Move("cross", row, total)
+                    for row in QWIXX_ROWS
+                    if game._can_cross(sheet, row, total)
+                ]
+                coloured = [
+                    Move("cross", row, n)
+                    for row in QWIXX_ROWS
+                    if row in dice
+                    for n in sorted({dice["white1"] + dice[row], dice["white2"] + dice[row]})
+                    if game._can_cross(sheet, row, n)
+                ]
                 assert game._crossings(player, False) == white
                 assert game._crossings(player, True) == coloured
                 assert game._crossings(player, True, first=True) == coloured[:1]
@@ -160,8 +167,9 @@ def test_a_copy_shares_every_attribute_but_owns_no_sheet(cls: type[Game]) -> Non
     game = cls([1, 2], 3, {})
     assert (getattr(game, "note", None) == "kept") == (cls is Unslotted)
     twin = game._copy()
-    names = [n for k in type(game).__mro__ for n in k.__dict__.get("__slots__", ())
-             if n != "__dict__"]
+    names = [
+        n for k in type(game).__mro__ for n in k.__dict__.get("__slots__", ()) if n != "__dict__"
+    ]
     assert len(names) > 7 and "_own" in names
     for name in names:
         if name != "_own":
@@ -213,8 +221,14 @@ def test_every_turn_rolls_what_throw_derives(variant: str, version: int) -> None
                     in_play = ["white1", "white2", *(r for r in rows if r not in closed)]
                     short += len(in_play) < 6
                     assert event.data["dice"] == throw(
-                        version, in_play, game.rules.faces, seed, "turn", event.data["turn"],
-                        among=["white1", "white2", *rows])
+                        version,
+                        in_play,
+                        game.rules.faces,
+                        seed,
+                        "turn",
+                        event.data["turn"],
+                        among=["white1", "white2", *rows],
+                    )
                     turns += 1
     assert turns > 100 and short > 0  # some throws after a row closed
 
@@ -247,8 +261,7 @@ def test_pawn_moves_agree_with_pawn_target() -> None:
 
 
 @pytest.mark.parametrize("closed", [[], ["red"], ["green", "blue"]])
-def test_pawn_moves_agree_with_pawn_target_near_locks_and_closed_rows(
-        closed: list[str]) -> None:
+def test_pawn_moves_agree_with_pawn_target_near_locks_and_closed_rows(closed: list[str]) -> None:
     """Every pawn position, with rows crossed up to (not) enough to lock and rows closed."""
     start = new_game("onboard", (1, 2), 3)
     assert isinstance(start, OnBoardGame)
@@ -257,8 +270,13 @@ def test_pawn_moves_agree_with_pawn_target_near_locks_and_closed_rows(
     for count in (0, 3, 4, 5):
         crossed = {row: list(numbers[row][:count]) for row in QWIXX_ROWS}
         for at in range(last):
-            game = reposition(start, closed=closed, end_reason=end, sheets={1: crossed},
-                              pawns={1: at, 2: min(at + 2, last)})
+            game = reposition(
+                start,
+                closed=closed,
+                end_reason=end,
+                sheets={1: crossed},
+                pawns={1: at, 2: min(at + 2, last)},
+            )
             assert isinstance(game, OnBoardGame)
             assert game._pawn_moves(1) == pawn_moves_by_target(game, 1), (count, at)
 
@@ -270,17 +288,24 @@ def test_lucky_moves_agree_with_the_spans() -> None:
     for positions in random_games("longo", 8):
         for played in positions:
             # The same sheets, with blue and red closed too (and so the game over).
-            closing = reposition(played, closed=[*played.closed, *(
-                row for row in ("blue", "red") if row not in played.closed)],
-                end_reason=played.end_reason or "rows_locked")
+            closing = reposition(
+                played,
+                closed=[
+                    *played.closed,
+                    *(row for row in ("blue", "red") if row not in played.closed),
+                ],
+                end_reason=played.end_reason or "rows_locked",
+            )
             for game, player in itertools.product((played, closing), played.players):
                 assert isinstance(game, LongoGame)
                 sheet = game.sheets[player]
                 spans = game._spans(sheet)
                 fewest = min((sheet.crosses(row) for row in spans), default=0)
-                expected = [Move("lucky", row, game.rules.row_numbers[row][start])
-                            for row, (start, _) in spans.items()
-                            if sheet.crosses(row) == fewest]
+                expected = [
+                    Move("lucky", row, game.rules.row_numbers[row][start])
+                    for row, (start, _) in spans.items()
+                    if sheet.crosses(row) == fewest
+                ]
                 assert game.lucky_moves(player) == expected
                 checked += len(expected) > 1
     assert checked > 50

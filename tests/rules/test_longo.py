@@ -15,15 +15,21 @@ from bot.rules.positions import position, reposition
 ANA, BEN = 1, 2
 
 
-def longo(*, lucky: tuple[int, int] | None = None, sheet: dict[str, Any] | None = None,
-          **dice: int) -> LongoGame:
+def longo(
+    *, lucky: tuple[int, int] | None = None, sheet: dict[str, Any] | None = None, **dice: int
+) -> LongoGame:
     """Action 1 of turn 1 with these dice (white 3 + 3, colours 1 unless given), ANA's
     lucky numbers and ``sheet`` (see :mod:`bot.rules.positions`) where given."""
-    game = position("longo", [ANA, BEN], seed=5, phase="action1", chosen={},
-                    dice={"white1": 3, "white2": 3, "red": 1, "yellow": 1, "green": 1,
-                          "blue": 1, **dice},
-                    lucky={ANA: lucky} if lucky else None,
-                    sheets={ANA: sheet} if sheet else None)
+    game = position(
+        "longo",
+        [ANA, BEN],
+        seed=5,
+        phase="action1",
+        chosen={},
+        dice={"white1": 3, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1, **dice},
+        lucky={ANA: lucky} if lucky else None,
+        sheets={ANA: sheet} if sheet else None,
+    )
     assert isinstance(game, LongoGame)
     return game
 
@@ -41,8 +47,7 @@ def test_dice_have_eight_faces_and_rows_fifteen_numbers() -> None:
 
 
 def test_rulebook_lucky_six_with_an_empty_green_row_crosses_green_16() -> None:
-    game = longo(white1=2, white2=4, lucky=(6, 11),
-                 sheet={"red": [2], "yellow": [3], "blue": [15]})
+    game = longo(white1=2, white2=4, lucky=(6, 11), sheet={"red": [2], "yellow": [3], "blue": [15]})
     assert game.lucky_moves(ANA) == [lucky("green", 16)]
     assert lucky("green", 16) in game.legal_moves(ANA)
     game, _ = game.apply(ANA, lucky("green", 16))
@@ -64,23 +69,45 @@ def test_lucky_ties_let_the_player_choose_among_the_emptiest_rows() -> None:
 
 
 def test_lucky_takes_the_next_number_without_skipping() -> None:
-    game = longo(sheet={"red": [2, 3, 9], "yellow": [2, 3, 4, 5], "green": [16, 15, 14],
-                        "blue": [16, 15, 14, 13]})
+    game = longo(
+        sheet={
+            "red": [2, 3, 9],
+            "yellow": [2, 3, 4, 5],
+            "green": [16, 15, 14],
+            "blue": [16, 15, 14, 13],
+        }
+    )
     assert game.lucky_moves(ANA) == [lucky("red", 10), lucky("green", 13)]
 
 
 def test_no_lucky_option_when_no_row_qualifies() -> None:
-    game = longo(white1=3, white2=3, lucky=(6, 9), sheet={
-        "red": [2, 3, 4, 5, 14], "yellow": [2, 3, 4, 5, 14], "green": [16, 15, 14, 13, 4],
-        "blue": [16, 15, 14, 13, 4]})
+    game = longo(
+        white1=3,
+        white2=3,
+        lucky=(6, 9),
+        sheet={
+            "red": [2, 3, 4, 5, 14],
+            "yellow": [2, 3, 4, 5, 14],
+            "green": [16, 15, 14, 13, 4],
+            "blue": [16, 15, 14, 13, 4],
+        },
+    )
     assert game.lucky_moves(ANA) == []
     assert not any(m.kind == "lucky" for m in game.legal_moves(ANA))
 
 
 def test_a_lucky_cross_may_lock_a_row() -> None:
-    game = longo(white1=3, white2=3, lucky=(6, 9), sheet={
-        "red": [2, 3, 4, 5, 6, 14], "yellow": list(range(2, 10)),
-        "green": list(range(16, 8, -1)), "blue": list(range(16, 8, -1))})
+    game = longo(
+        white1=3,
+        white2=3,
+        lucky=(6, 9),
+        sheet={
+            "red": [2, 3, 4, 5, 6, 14],
+            "yellow": list(range(2, 10)),
+            "green": list(range(16, 8, -1)),
+            "blue": list(range(16, 8, -1)),
+        },
+    )
     assert game.lucky_moves(ANA) == [lucky("red", 15)]
     game, _ = game.apply(ANA, lucky("red", 15))
     game, events = game.apply(BEN, PASS)
@@ -116,9 +143,15 @@ def test_15_and_16_are_never_both_crossed() -> None:
 
 
 def test_rulebook_example_emel_scores_87() -> None:
-    game = longo(sheet={"red": [2, 3, 4, 5], "yellow": [2, 3, 4],
-                        "green": list(range(16, 7, -1)), "blue": list(range(16, 8, -1)),
-                        "penalties": 2})
+    game = longo(
+        sheet={
+            "red": [2, 3, 4, 5],
+            "yellow": [2, 3, 4],
+            "green": list(range(16, 7, -1)),
+            "blue": list(range(16, 8, -1)),
+            "penalties": 2,
+        }
+    )
     score = game.scores()[ANA]
     assert score.rows == {"red": 10, "yellow": 6, "green": 45, "blue": 36}
     assert score.total == 87
@@ -153,8 +186,9 @@ def test_random_longo_games_end_round_trip_and_replay() -> None:
             move = rng.choice(game.legal_moves(player))
             game, _ = game.apply(player, move)
             log.append((player, move))
-            assert game_from_json(json.loads(json.dumps(game.to_json()))).to_json() == \
-                game.to_json()
+            assert (
+                game_from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
+            )
             for sheet in game.sheets.values():
                 for row in ("red", "yellow"):
                     assert not {15, 16} <= set(sheet.crossed[row])

@@ -24,25 +24,42 @@ def board(fields: dict[int, tuple[str, int]] | None = None, name: str = "T") -> 
     """A valid test track: ``fields`` at the given positions, a mixed filler elsewhere."""
     track = []
     for position in range(1, 41):
-        colour, number = (fields or {}).get(
-            position, (ROWS[position % 4], 2 + (position * 3) % 11))
+        colour, number = (fields or {}).get(position, (ROWS[position % 4], 2 + (position * 3) % 11))
         track.append({"colour": colour, "number": number, "bonus": math.ceil(position / 2)})
     return parse_board({"name": name, "fields": track}, "test board")
 
 
-def onboard(players: tuple[int, ...] = (TIM, LINUS), seed: int = 3,
-            fields: dict[int, tuple[str, int]] | None = None,
-            pawns: dict[int, int] | None = None, phase: str = "action3",
-            active_crossed: bool = False, dice: dict[str, int] | None = None,
-            closed: tuple[str, ...] = ()) -> OnBoardGame:
+def onboard(
+    players: tuple[int, ...] = (TIM, LINUS),
+    seed: int = 3,
+    fields: dict[int, tuple[str, int]] | None = None,
+    pawns: dict[int, int] | None = None,
+    phase: str = "action3",
+    active_crossed: bool = False,
+    dice: dict[str, int] | None = None,
+    closed: tuple[str, ...] = (),
+) -> OnBoardGame:
     """A game on a test track, in ``phase`` of turn 1 (TIM active), pawns where given;
     the dice white 1 + 2 and every colour 1 unless ``dice`` says otherwise (a closed
     row's die is not on the table)."""
-    game = build_position("onboard", players, seed=seed, options={"board": board(fields)},
-                          pawns=pawns or {}, closed=list(closed))
+    game = build_position(
+        "onboard",
+        players,
+        seed=seed,
+        options={"board": board(fields)},
+        pawns=pawns or {},
+        closed=list(closed),
+    )
     assert isinstance(game, OnBoardGame)
-    values = {"white1": 1, "white2": 2, "red": 1, "yellow": 1, "green": 1, "blue": 1,
-              **(dice or {})}
+    values = {
+        "white1": 1,
+        "white2": 2,
+        "red": 1,
+        "yellow": 1,
+        "green": 1,
+        "blue": 1,
+        **(dice or {}),
+    }
     game = with_dice(game, **values, phase=phase, active_crossed=active_crossed)
     assert isinstance(game, OnBoardGame)
     return game
@@ -111,8 +128,15 @@ def test_rulebook_tim_moves_five_free_fields_from_start_to_green_10_and_crosses_
     assert game.sheets[TIM].crossed["green"] == [10]
     moved = next(e for e in events if e.kind == "pawn_moved")
     assert moved.player == TIM
-    assert moved.data == {"from": 0, "to": 5, "steps": 5, "row": "green", "number": 10,
-                          "bonus": 3, "crosses": True}
+    assert moved.data == {
+        "from": 0,
+        "to": 5,
+        "steps": 5,
+        "row": "green",
+        "number": 10,
+        "bonus": 3,
+        "crosses": True,
+    }
     crossed = next(e for e in events if e.kind == "crossed")
     assert crossed.data == {"row": "green", "number": 10, "phase": "action3", "via": "pawn"}
     assert "penalty" not in kinds(events)
@@ -161,8 +185,7 @@ def test_the_start_field_holds_every_pawn() -> None:
 
 
 def test_only_fields_crossable_now_or_already_crossed_are_offered() -> None:
-    fields = {1: ("red", 4), 2: ("red", 9), 3: ("yellow", 12), 4: ("blue", 5),
-              5: ("green", 11)}
+    fields = {1: ("red", 4), 2: ("red", 9), 3: ("yellow", 12), 4: ("blue", 5), 5: ("green", 11)}
     game = onboard(fields=fields)
     game = set_row(game, TIM, "red", [5])  # red 4 is left behind: not offered
     game = set_row(game, TIM, "yellow", [2, 3, 4])  # yellow 12 needs five crosses: not offered
@@ -240,8 +263,7 @@ def test_a_second_lock_in_action3_ends_the_game_at_once() -> None:
 
 
 def test_a_second_lock_in_action2_ends_the_game_before_action3() -> None:
-    game = onboard(phase="action2", dice={"white1": 6, "white2": 5, "red": 6},
-                   closed=("blue",))
+    game = onboard(phase="action2", dice={"white1": 6, "white2": 5, "red": 6}, closed=("blue",))
     game = set_row(game, TIM, "red", first("red", 5))
     game, events = game.apply(TIM, cross("red", 12))
     assert game.finished and game.end_reason == "rows_locked"
@@ -304,11 +326,11 @@ def reach_finish(players: tuple[int, ...]) -> tuple[OnBoardGame, list[Event]]:
 
 @pytest.mark.parametrize("players", [(TIM, LINUS), (TIM, LINUS, ADA), (TIM, LINUS, ADA, BO)])
 def test_after_the_finish_every_other_player_has_exactly_one_more_turn(
-        players: tuple[int, ...]) -> None:
+    players: tuple[int, ...],
+) -> None:
     game, events = reach_finish(players)
     finish = [e for e in events if e.kind == "finish_reached"]
-    assert finish == [Event("finish_reached", TIM, {"position": 36,
-                                                    "last_turn": len(players)})]
+    assert finish == [Event("finish_reached", TIM, {"position": 36, "last_turn": len(players)})]
     assert game.final_round and game.finish_by == TIM
     actives = []
     while not game.finished:
@@ -359,9 +381,18 @@ def test_the_final_round_state_round_trips_through_json() -> None:
 
 def test_the_bonus_under_each_pawn_is_added_to_the_score() -> None:
     game = onboard(players=(TIM, LINUS, ADA), pawns={TIM: 40, LINUS: 13})
-    game = reposition(game, sheets={TIM: {
-        "red": [2, 3, 4, 5], "yellow": [2, 3, 4], "green": list(range(12, 5, -1)),
-        "blue": list(range(12, 4, -1)), "penalties": 2}})
+    game = reposition(
+        game,
+        sheets={
+            TIM: {
+                "red": [2, 3, 4, 5],
+                "yellow": [2, 3, 4],
+                "green": list(range(12, 5, -1)),
+                "blue": list(range(12, 4, -1)),
+                "penalties": 2,
+            }
+        },
+    )
     scores = game.scores()
     assert scores[TIM].bonus == 20
     assert scores[TIM].total == 70 + 20  # the rulebook's 70 plus the last field's bonus

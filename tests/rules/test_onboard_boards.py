@@ -28,10 +28,11 @@ ROWS = ("red", "yellow", "green", "blue")
 
 
 def good_data(name: str = "X") -> dict[str, Any]:
-    fields = [{"colour": ROWS[k % 4], "number": 2 + k % 11, "bonus": math.ceil(k / 2)}
-              for k in range(1, 41)]
-    return {"name": name, "description": "a test track", "start": {"bonus": 0},
-            "fields": fields}
+    fields = [
+        {"colour": ROWS[k % 4], "number": 2 + k % 11, "bonus": math.ceil(k / 2)}
+        for k in range(1, 41)
+    ]
+    return {"name": name, "description": "a test track", "start": {"bonus": 0}, "fields": fields}
 
 
 def write(tmp_path: Path, data: Any, name: str = "X") -> Path:
@@ -70,7 +71,7 @@ def test_shipped_boards_are_designed_to_play_well(name: str) -> None:
     assert min(counts[n] for n in (6, 7, 8)) > max(counts[n] for n in (2, 3, 12))
     assert all(8 <= c <= 12 for c in Counter(f.colour for f in fields).values())
     colours = [f.colour for f in fields]
-    assert all(len({*colours[k:k + 3]}) > 1 for k in range(38)), "no colour thrice in a row"
+    assert all(len({*colours[k : k + 3]}) > 1 for k in range(38)), "no colour thrice in a row"
 
 
 def test_the_sides_differ_and_loading_is_cached() -> None:
@@ -90,8 +91,12 @@ def test_a_board_round_trips_through_json() -> None:
 
 def test_games_saved_on_a_shipped_board_share_it_and_others_keep_their_own() -> None:
     shipped = load_board("A")
-    games = [game_from_json(json.loads(json.dumps(
-        new_game("onboard", [1, 2], seed, {"board": "A"}).to_json()))) for seed in (1, 2)]
+    games = [
+        game_from_json(
+            json.loads(json.dumps(new_game("onboard", [1, 2], seed, {"board": "A"}).to_json()))
+        )
+        for seed in (1, 2)
+    ]
     assert all(isinstance(g, OnBoardGame) and g.board is shipped for g in games)
     # A board named like a shipped one but not the same (an older edition, say) is its own.
     edited = {**shipped.to_json(), "description": "an older edition"}
@@ -164,27 +169,31 @@ def broken(change: str) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ("not an object", r"must be a JSON object"),
-    ("39 fields", r"40 fields after the start field, this one has 39"),
-    ("41 fields", r"this one has 41"),
-    ("no fields", r"'fields' must be a list"),
-    ("bad colour", r"field 7 has colour 'purple'"),
-    ("number 13", r"field 10 has number 13; numbers run 2-12"),
-    ("number 1", r"field 10 has number 1;"),
-    ("number as text", r"field 10 has number '7'"),
-    ("extra key", r"field 3 must be an object with exactly colour, number and bonus"),
-    ("bonus falls", r"bonus must not fall.*field 21 has 3 after 10"),
-    ("bonus not whole", r"field 21 has bonus 10\.5"),
-    ("last bonus 19", r"last field's bonus must be 20, not 19"),
-    ("first bonus 2", r"first field's bonus must be 1, not 2"),
-    ("colour missing", r"colour missing from the track: blue"),
-    ("number missing", r"number missing from the track: 7"),
-    ("start bonus", r"start field's bonus must be 0"),
-    ("wrong name", r"named 'Y' but its file says 'X'"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("not an object", r"must be a JSON object"),
+        ("39 fields", r"40 fields after the start field, this one has 39"),
+        ("41 fields", r"this one has 41"),
+        ("no fields", r"'fields' must be a list"),
+        ("bad colour", r"field 7 has colour 'purple'"),
+        ("number 13", r"field 10 has number 13; numbers run 2-12"),
+        ("number 1", r"field 10 has number 1;"),
+        ("number as text", r"field 10 has number '7'"),
+        ("extra key", r"field 3 must be an object with exactly colour, number and bonus"),
+        ("bonus falls", r"bonus must not fall.*field 21 has 3 after 10"),
+        ("bonus not whole", r"field 21 has bonus 10\.5"),
+        ("last bonus 19", r"last field's bonus must be 20, not 19"),
+        ("first bonus 2", r"first field's bonus must be 1, not 2"),
+        ("colour missing", r"colour missing from the track: blue"),
+        ("number missing", r"number missing from the track: 7"),
+        ("start bonus", r"start field's bonus must be 0"),
+        ("wrong name", r"named 'Y' but its file says 'X'"),
+    ],
+)
 def test_each_malformed_file_names_the_file_and_the_problem(
-        tmp_path: Path, change: str, message: str) -> None:
+    tmp_path: Path, change: str, message: str
+) -> None:
     data = broken(change)
     assert data != good_data() or change == "not an object"
     with pytest.raises(BoardError, match=r"^X\.json: .*" + message):

@@ -39,14 +39,18 @@ def choose(game: OnBoardGame, rnd: random.Random, keen: float | None) -> tuple[i
     return player, best
 
 
-def check_move(before: OnBoardGame, after: OnBoardGame, player: int, move: Move,
-               events: list[Event]) -> None:
+def check_move(
+    before: OnBoardGame, after: OnBoardGame, player: int, move: Move, events: list[Event]
+) -> None:
     """Pawns move only in action 3, forward over 1-5 free fields, onto a legal field."""
     moved = [e for e in events if e.kind == "pawn_moved"]
     if move.kind != "pawn":
         assert not moved
-        assert all(after.pawns[p] == before.pawns[p] for p in before.players
-                   if p != player or after.turn == before.turn)
+        assert all(
+            after.pawns[p] == before.pawns[p]
+            for p in before.players
+            if p != player or after.turn == before.turn
+        )
         return
     assert before.phase == "action3" and player == before.active
     assert len(moved) == 1
@@ -115,16 +119,19 @@ class Turns:
             assert self.turn == self.finish_turn + len(self.players) - 1
             assert self.penalised == (not self.crossed)
             finisher = self.players[(self.finish_turn - 1) % len(self.players)]
-            assert sorted(self.actives_after) == sorted(p for p in self.players
-                                                        if p != finisher)
+            assert sorted(self.actives_after) == sorted(p for p in self.players if p != finisher)
         elif reason == "penalties":
             assert self.penalised
         if self.finish_turn is not None:
             assert self.turn <= self.finish_turn + len(self.players) - 1
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.large_base_example],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.large_base_example],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(
     seed=st.integers(min_value=0, max_value=2**64),
     count=st.integers(min_value=2, max_value=4),
@@ -132,8 +139,9 @@ class Turns:
     rnd=st.randoms(use_true_random=False),
     keen=st.sampled_from([None, 0.5, 0.9, 1.0]),
 )
-def test_random_legal_games_keep_the_rules(seed: int, count: int, board: str,
-                                           rnd: random.Random, keen: float | None) -> None:
+def test_random_legal_games_keep_the_rules(
+    seed: int, count: int, board: str, rnd: random.Random, keen: float | None
+) -> None:
     players = list(range(10, 10 + count))
     game = new_game("onboard", players, seed, {"board": board})
     assert isinstance(game, OnBoardGame)

@@ -18,11 +18,11 @@ CLASSIC_DICE = {"white1": 3, "white2": 4, "red": 2, "yellow": 1, "green": 5, "bl
 
 
 def test_a_classic_position_from_a_described_sheet() -> None:
-    game = position("classic", [1, 2], dice=CLASSIC_DICE,
-                    sheets={1: "red: 2 3 5 | green: 12 11 | penalties: 1"})
+    game = position(
+        "classic", [1, 2], dice=CLASSIC_DICE, sheets={1: "red: 2 3 5 | green: 12 11 | penalties: 1"}
+    )
     assert isinstance(game, QwixxGame)
-    assert game.sheets[1].crossed == {"red": [2, 3, 5], "yellow": [], "green": [12, 11],
-                                      "blue": []}
+    assert game.sheets[1].crossed == {"red": [2, 3, 5], "yellow": [], "green": [12, 11], "blue": []}
     assert game.sheets[1].penalties == 1 and game.sheets[2].crossed["red"] == []
     assert game.dice == CLASSIC_DICE and game.phase == "action1" and game.chosen == {}
     assert game.decision().waiting == {1, 2}
@@ -40,8 +40,9 @@ def test_a_sheet_as_a_dict_is_the_same_sheet() -> None:
 def test_reposition_changes_only_what_it_names_and_leaves_the_game_alone() -> None:
     game = position("classic", [1, 2, 3], dice=CLASSIC_DICE, sheets={1: "red: 2 3"})
     before = game.to_json()
-    later = reposition(game, turn=2, closed=["red"], sheets={2: "red: 2 3 4 5 6 12"},
-                       chosen={3: PASS})
+    later = reposition(
+        game, turn=2, closed=["red"], sheets={2: "red: 2 3 4 5 6 12"}, chosen={3: PASS}
+    )
     assert game.to_json() == before
     assert isinstance(later, QwixxGame)
     assert later.sheets[1].crossed["red"] == [2, 3]  # kept
@@ -60,46 +61,50 @@ def test_a_finished_position_needs_its_reason() -> None:
         position("classic", end_reason="rows_locked")
 
 
-@pytest.mark.parametrize(("state", "message"), [
-    ({"sheets": {1: "red: 3 2"}}, "left to right"),
-    ({"sheets": {1: "red: 2 2"}}, "left to right"),
-    ({"sheets": {1: "green: 2 3"}}, "left to right"),
-    ({"sheets": {1: "red: 13"}}, "not a number of the row"),
-    ({"sheets": {1: "red: 2 3 4 5 12"}}, "needs 5 crosses"),
-    ({"sheets": {1: "red: 2 3 4 5 6 12"}}, "so red is closed"),
-    ({"sheets": {1: "purple: 2"}}, "no row 'purple'"),
-    ({"sheets": {1: "red 2 3"}}, "name: values"),
-    ({"sheets": {1: "penalties: -1"}}, "negative"),
-    ({"sheets": {9: "red: 2"}}, "no sheet"),
-    ({"dice": {"white1": 1, "white2": 2}}, "dice on the table"),
-    ({"dice": {**CLASSIC_DICE, "red": 7}}, "faces are 1-6"),
-    ({"closed": ["red"], "dice": CLASSIC_DICE}, "dice on the table"),
-    ({"closed": ["red", "red"]}, "once"),
-    ({"phase": "action3"}, "phases"),
-    ({"phase": "finished"}, "end_reason"),
-    ({"turn": 0}, "count from 1"),
-    ({"active_crossed": True}, "action 1"),
-    ({"chosen": {1: PASS, 2: PASS}}, "every player has chosen"),
-    ({"chosen": {1: Move("cross", "red", 12)}}, "cannot choose"),
-    ({"phase": "action2", "chosen": {1: PASS}}, "choices wait only"),
-    ({"pawns": {1: 3}}, "no pawns"),
-    ({"lucky": {1: (5, 6)}}, "no lucky numbers"),
-    ({"attempt": 1}, "no attempt"),
-])
-def test_positions_the_rules_could_never_reach_are_refused(state: dict[str, Any],
-                                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        ({"sheets": {1: "red: 3 2"}}, "left to right"),
+        ({"sheets": {1: "red: 2 2"}}, "left to right"),
+        ({"sheets": {1: "green: 2 3"}}, "left to right"),
+        ({"sheets": {1: "red: 13"}}, "not a number of the row"),
+        ({"sheets": {1: "red: 2 3 4 5 12"}}, "needs 5 crosses"),
+        ({"sheets": {1: "red: 2 3 4 5 6 12"}}, "so red is closed"),
+        ({"sheets": {1: "purple: 2"}}, "no row 'purple'"),
+        ({"sheets": {1: "red 2 3"}}, "name: values"),
+        ({"sheets": {1: "penalties: -1"}}, "negative"),
+        ({"sheets": {9: "red: 2"}}, "no sheet"),
+        ({"dice": {"white1": 1, "white2": 2}}, "dice on the table"),
+        ({"dice": {**CLASSIC_DICE, "red": 7}}, "faces are 1-6"),
+        ({"closed": ["red"], "dice": CLASSIC_DICE}, "dice on the table"),
+        ({"closed": ["red", "red"]}, "once"),
+        ({"phase": "action3"}, "phases"),
+        ({"phase": "finished"}, "end_reason"),
+        ({"turn": 0}, "count from 1"),
+        ({"active_crossed": True}, "action 1"),
+        ({"chosen": {1: PASS, 2: PASS}}, "every player has chosen"),
+        ({"chosen": {1: Move("cross", "red", 12)}}, "cannot choose"),
+        ({"phase": "action2", "chosen": {1: PASS}}, "choices wait only"),
+        ({"pawns": {1: 3}}, "no pawns"),
+        ({"lucky": {1: (5, 6)}}, "no lucky numbers"),
+        ({"attempt": 1}, "no attempt"),
+    ],
+)
+def test_positions_the_rules_could_never_reach_are_refused(
+    state: dict[str, Any], message: str
+) -> None:
     with pytest.raises(RuleError, match=message):
         position("classic", [1, 2], **state)
 
 
 def test_longo_lucky_numbers_and_its_lock_span() -> None:
-    game = position("longo", [1, 2], lucky={1: (6, 11)}, sheets={1: "red: 2 3 4 5 6 7 15"},
-                    closed=["red"])
+    game = position(
+        "longo", [1, 2], lucky={1: (6, 11)}, sheets={1: "red: 2 3 4 5 6 7 15"}, closed=["red"]
+    )
     assert isinstance(game, LongoGame)
     assert game.lucky[1] == (6, 11) and game.lucky_numbers(1) == (6, 11)
     assert game.sheets[1].locks == ["red"] and game.has_lucky_numbers
-    for lucky, message in (((6, 6), "two different"), ((4, 6), "5-13"),
-                           (game.lucky[2], "share")):
+    for lucky, message in (((6, 6), "two different"), ((4, 6), "5-13"), (game.lucky[2], "share")):
         with pytest.raises(RuleError, match=message):
             reposition(game, lucky={1: lucky})
     with pytest.raises(RuleError, match="nothing is crossed after"):
@@ -107,16 +112,17 @@ def test_longo_lucky_numbers_and_its_lock_span() -> None:
 
 
 def test_on_board_pawns_and_the_final_round() -> None:
-    game = position("onboard", [1, 2, 3], turn=2, pawns={1: 37, 2: 12}, final_turn=3,
-                    finish_by=1)
+    game = position("onboard", [1, 2, 3], turn=2, pawns={1: 37, 2: 12}, final_turn=3, finish_by=1)
     assert isinstance(game, OnBoardGame)
     assert game.pawns == {1: 37, 2: 12, 3: 0} and game.final_round
     assert game.pawn_positions() == game.pawns and game.last_turn() == 3 and game.has_board
-    for state, message in (({"pawns": {2: 37}}, "start field"),
-                           ({"pawns": {2: 41}}, "positions are 0-40"),
-                           ({"final_turn": None}, "both"),
-                           ({"finish_by": 2}, "finish area"),
-                           ({"turn": 4}, "last turn 3")):
+    for state, message in (
+        ({"pawns": {2: 37}}, "start field"),
+        ({"pawns": {2: 41}}, "positions are 0-40"),
+        ({"final_turn": None}, "both"),
+        ({"finish_by": 2}, "finish area"),
+        ({"turn": 4}, "last turn 3"),
+    ):
         with pytest.raises(RuleError, match=message):
             reposition(game, **state)
     over = reposition(game, turn=3, phase="action3", end_reason="board_finish")
@@ -124,22 +130,29 @@ def test_on_board_pawns_and_the_final_round() -> None:
 
 
 def test_qwinto_fields_dice_and_failed_throws() -> None:
-    game = position("qwinto", [1, 2, 3], phase="place", dice={"yellow": 5, "orange": 4},
-                    sheets={1: "orange: 2=2 3=4 4=6 | failed: 1", 2: {"purple": {0: 1}}})
+    game = position(
+        "qwinto",
+        [1, 2, 3],
+        phase="place",
+        dice={"yellow": 5, "orange": 4},
+        sheets={1: "orange: 2=2 3=4 4=6 | failed: 1", 2: {"purple": {0: 1}}},
+    )
     assert isinstance(game, QwintoGame)
     assert game.rolled == ("orange", "yellow") and game.total == 9
     assert game.sheets[1].fields["orange"] == {2: 2, 3: 4, 4: 6} and game.sheets[1].failed == 1
     assert game.sheets[2].fields["purple"] == {0: 1}
     assert Move("place", "orange", 6) in game.legal_moves(1)
-    for state, message in (({"sheets": {1: "orange: 2=5 3=4"}}, "rise"),
-                           ({"sheets": {1: "orange: 5=4"}}, "no field in column 5"),
-                           ({"sheets": {1: "yellow: 3=4"}}, "holds 4 twice"),
-                           ({"sheets": {1: "orange: 2"}}, "column=number"),
-                           ({"sheets": {1: "failed: 4"}}, "would be over"),
-                           ({"phase": "roll"}, "no dice"),
-                           ({"phase": "reroll", "attempt": 1}, "attempt"),
-                           ({"dice": {"red": 3}}, "no die 'red'"),
-                           ({"closed": ["orange"]}, "no closed")):
+    for state, message in (
+        ({"sheets": {1: "orange: 2=5 3=4"}}, "rise"),
+        ({"sheets": {1: "orange: 5=4"}}, "no field in column 5"),
+        ({"sheets": {1: "yellow: 3=4"}}, "holds 4 twice"),
+        ({"sheets": {1: "orange: 2"}}, "column=number"),
+        ({"sheets": {1: "failed: 4"}}, "would be over"),
+        ({"phase": "roll"}, "no dice"),
+        ({"phase": "reroll", "attempt": 1}, "attempt"),
+        ({"dice": {"red": 3}}, "no die 'red'"),
+        ({"closed": ["orange"]}, "no closed"),
+    ):
         with pytest.raises(RuleError, match=message):
             reposition(game, **state)
 

@@ -35,8 +35,15 @@ SPEC = {
     "purple": (list(range(0, 10)), 4, (2, 9)),
 }
 COLOURS = ("orange", "yellow", "purple")
-ALL_ROLLS = [("orange",), ("yellow",), ("purple",), ("orange", "yellow"),
-             ("orange", "purple"), ("yellow", "purple"), ("orange", "yellow", "purple")]
+ALL_ROLLS = [
+    ("orange",),
+    ("yellow",),
+    ("purple",),
+    ("orange", "yellow"),
+    ("orange", "purple"),
+    ("yellow", "purple"),
+    ("orange", "yellow", "purple"),
+]
 
 
 def spec_fields(row: str) -> list[int]:
@@ -59,8 +66,9 @@ def at_place(game: QwintoGame, **dice: int) -> QwintoGame:
     return built
 
 
-def fill(game: QwintoGame, player: int, row: str, numbers: dict[int, int],
-         **state: Any) -> QwintoGame:
+def fill(
+    game: QwintoGame, player: int, row: str, numbers: dict[int, int], **state: Any
+) -> QwintoGame:
     """``game`` with ``player``'s ``row`` written exactly so, and ``state`` as
     :func:`~bot.rules.positions.reposition` takes it (a new game)."""
     built = reposition(game, sheets={player: {row: dict(numbers)}}, **state)
@@ -100,8 +108,16 @@ def roll(*colours: str) -> Move:
 def expected(seed: int, turn: int, attempt: int, colours: Iterable[str]) -> dict[str, int]:
     """The throw the module is documented to make (a new game's): one die per colour,
     each with its own face of the three."""
-    return derived(tuple(colours), 6, seed, "turn", turn, attempt, version=4,
-                   among=("orange", "yellow", "purple"))
+    return derived(
+        tuple(colours),
+        6,
+        seed,
+        "turn",
+        turn,
+        attempt,
+        version=4,
+        among=("orange", "yellow", "purple"),
+    )
 
 
 def seed_where(turn: int, colours: tuple[str, ...], ok) -> int:
@@ -182,10 +198,25 @@ IGA = {
 }
 # An order of writing that uses gaps: right ends first, then the middle, then the left.
 IGA_ORDER = [
-    ("yellow", 10), ("orange", 11), ("purple", 8), ("yellow", 5), ("orange", 7),
-    ("purple", 2), ("yellow", 1), ("orange", 2), ("purple", 7), ("yellow", 8), ("orange", 3),
-    ("purple", 0), ("yellow", 9), ("yellow", 3), ("purple", 3), ("yellow", 7), ("yellow", 2),
-    ("purple", 1), ("yellow", 4),
+    ("yellow", 10),
+    ("orange", 11),
+    ("purple", 8),
+    ("yellow", 5),
+    ("orange", 7),
+    ("purple", 2),
+    ("yellow", 1),
+    ("orange", 2),
+    ("purple", 7),
+    ("yellow", 8),
+    ("orange", 3),
+    ("purple", 0),
+    ("yellow", 9),
+    ("yellow", 3),
+    ("purple", 3),
+    ("yellow", 7),
+    ("yellow", 2),
+    ("purple", 1),
+    ("yellow", 4),
 ]
 
 
@@ -346,8 +377,16 @@ def test_the_active_player_has_seven_dice_choices_in_canonical_order() -> None:
     assert roll_choices() == ALL_ROLLS
     assert game.legal_moves(1) == [roll(*c) for c in ALL_ROLLS]
     assert game.legal_moves(2) == [] and game.legal_moves(3) == []
-    for bad in [roll(), roll("yellow", "orange"), roll("orange", "orange"), roll("red"),
-                Move("keep"), Move("reroll"), PASS, place("orange", 2)]:
+    for bad in [
+        roll(),
+        roll("yellow", "orange"),
+        roll("orange", "orange"),
+        roll("red"),
+        Move("keep"),
+        Move("reroll"),
+        PASS,
+        place("orange", 2),
+    ]:
         with pytest.raises(RuleError):
             game.apply(1, bad)
     with pytest.raises(RuleError):
@@ -361,8 +400,7 @@ def test_a_roll_throws_exactly_the_chosen_dice(colours: tuple[str, ...]) -> None
     assert game.dice == expected(11, 1, 0, colours)
     assert list(game.dice) == list(colours)
     assert game.total == sum(game.dice.values())
-    assert events == [Event("rolled", 1, {"dice": game.dice, "total": game.total,
-                                          "attempt": 0})]
+    assert events == [Event("rolled", 1, {"dice": game.dice, "total": game.total, "attempt": 0})]
     assert game.phase == "reroll" and game.can_reroll
     assert game.decision().waiting == {1}
     assert game.legal_moves(1) == [Move("keep"), Move("reroll")]
@@ -378,8 +416,9 @@ def test_reroll_throws_the_same_dice_once_and_goes_to_placing() -> None:
     second = expected(seed, 1, 1, colours)
     assert game.dice == second != first
     assert game.rolled == colours
-    assert events[0] == Event("rolled", 1, {"dice": second, "total": sum(second.values()),
-                                            "attempt": 1})
+    assert events[0] == Event(
+        "rolled", 1, {"dice": second, "total": sum(second.values()), "attempt": 1}
+    )
     assert game.phase == "place" and not game.can_reroll
     assert Move("reroll") not in game.legal_moves(1)
     with pytest.raises(RuleError):
@@ -430,8 +469,7 @@ def test_players_without_a_legal_field_are_passed_automatically() -> None:
     assert game.decision().waiting == {1, 3}
     assert game.legal_moves(2) == [PASS]
     game, events = play(game, (1, place("purple", 0)), (3, PASS))
-    assert [(e.kind, e.player) for e in events][:3] == [("placed", 1), ("passed", 2),
-                                                        ("passed", 3)]
+    assert [(e.kind, e.player) for e in events][:3] == [("placed", 1), ("passed", 2), ("passed", 3)]
 
 
 def test_when_nobody_can_write_the_throw_resolves_at_once() -> None:
@@ -457,7 +495,8 @@ def test_active_player_passing_voluntarily_crosses_a_failed_throw() -> None:
     assert game.sheets[1].failed == 1
     assert game.sheets[2].failed == 0 and game.sheets[3].failed == 0
     assert [e for e in events if e.kind == "failed_throw"] == [
-        Event("failed_throw", 1, {"count": 1, "limit": 4})]
+        Event("failed_throw", 1, {"count": 1, "limit": 4})
+    ]
     assert game.scores()[1].total == -5
 
 
@@ -471,8 +510,7 @@ def test_active_player_who_writes_crosses_nothing_and_others_never_do() -> None:
     assert "failed_throw" not in kinds(events)
     game = at_place(game, yellow=5)  # turn 3: player 3 active
     game, events = play(game, (1, PASS), (2, PASS), (3, PASS))
-    assert [(e.kind, e.player) for e in events if e.kind == "failed_throw"] == [
-        ("failed_throw", 3)]
+    assert [(e.kind, e.player) for e in events if e.kind == "failed_throw"] == [("failed_throw", 3)]
 
 
 def test_the_fourth_failed_throw_ends_the_game_after_the_throw() -> None:
@@ -594,7 +632,10 @@ def test_ranking_orders_by_total() -> None:
     game = fill(game, 2, "orange", {2: 1, 3: 2})
     game = reposition(game, sheets={3: {"failed": 1}})
     assert [(s.rank, s.player, s.total) for s in game.ranking()] == [
-        (1, 2, 2), (2, 1, 0), (3, 3, -5)]
+        (1, 2, 2),
+        (2, 1, 0),
+        (3, 3, -5),
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -609,13 +650,23 @@ def test_moves_out_of_turn_or_phase_raise() -> None:
     with pytest.raises(RuleError):
         game.apply(9, roll("orange"))
     game, _ = play(game, (1, roll("orange")))
-    for player, move in [(2, Move("keep")), (1, roll("orange")), (1, place("orange", 2)),
-                         (2, place("orange", 2)), (1, PASS)]:
+    for player, move in [
+        (2, Move("keep")),
+        (1, roll("orange")),
+        (1, place("orange", 2)),
+        (2, place("orange", 2)),
+        (1, PASS),
+    ]:
         with pytest.raises(RuleError):
             game.apply(player, move)
     game, _ = play(game, (1, Move("keep")))
-    for player, move in [(1, Move("keep")), (1, roll("orange")), (2, place("yellow", 1)),
-                         (2, Move("place", "orange")), (2, Move("place", None, 2))]:
+    for player, move in [
+        (1, Move("keep")),
+        (1, roll("orange")),
+        (2, place("yellow", 1)),
+        (2, Move("place", "orange")),
+        (2, Move("place", None, 2)),
+    ]:
         with pytest.raises(RuleError):
             game.apply(player, move)
 
@@ -637,16 +688,14 @@ def test_new_game_rejects_other_player_counts(count: int) -> None:
 
 def test_registered_as_qwinto() -> None:
     assert VARIANTS["qwinto"] is QwintoGame
-    assert (QwintoGame.title, QwintoGame.min_players, QwintoGame.max_players) == (
-        "Qwinto", 2, 6)
+    assert (QwintoGame.title, QwintoGame.min_players, QwintoGame.max_players) == ("Qwinto", 2, 6)
 
 
 def test_the_turn_rotates_and_announces_the_next_player() -> None:
     game = at_place(make((4, 5)), purple=1)
     game, events = play(game, (4, place("purple", 0)), (5, PASS))
     assert events[-1] == Event("turn", 5, {"turn": 2})
-    assert (game.turn, game.active, game.phase, game.dice, game.rolled) == (
-        2, 5, "roll", {}, ())
+    assert (game.turn, game.active, game.phase, game.dice, game.rolled) == (2, 5, "roll", {}, ())
     game = at_place(game, purple=1)
     game, events = play(game, (4, PASS), (5, PASS))
     assert events[-1] == Event("turn", 4, {"turn": 3})
@@ -667,7 +716,11 @@ def test_json_round_trip_in_every_phase(steps: int) -> None:
     assert restored.to_json() == game.to_json()
     assert restored.sheets == game.sheets
     assert (restored.phase, restored.rolled, restored.dice, restored.chosen) == (
-        game.phase, game.rolled, game.dice, game.chosen)
+        game.phase,
+        game.rolled,
+        game.dice,
+        game.chosen,
+    )
     for player in game.players:
         assert restored.legal_moves(player) == game.legal_moves(player)
 

@@ -65,8 +65,9 @@ class Tracker:
         self.total = 0
         self.attempts: list[int] = []
 
-    def follow(self, before: QwintoGame, move: Move, after: QwintoGame,
-               events: list[Event]) -> None:
+    def follow(
+        self, before: QwintoGame, move: Move, after: QwintoGame, events: list[Event]
+    ) -> None:
         placed: set[int] = set()
         for event in events:
             if event.kind == "rolled":
@@ -78,8 +79,9 @@ class Tracker:
                     assert event.data["attempt"] == 1 and self.attempts == [0]
                 dice = event.data["dice"]
                 assert tuple(dice) == self.rolled, "a re-roll throws exactly the same dice"
-                assert dice == expected_dice(self.seed, self.turn, event.data["attempt"],
-                                             self.rolled)
+                assert dice == expected_dice(
+                    self.seed, self.turn, event.data["attempt"], self.rolled
+                )
                 self.total = event.data["total"]
                 assert self.total == sum(dice.values())
                 self.attempts.append(event.data["attempt"])
@@ -123,14 +125,17 @@ def check_state(before: QwintoGame, after: QwintoGame, events: list[Event]) -> N
             in_column = [new.fields[r][column] for r in COLOURS if column in new.fields[r]]
             assert len(in_column) == len(set(in_column)), "no number twice in a column"
         assert new.failed - old.failed == sum(
-            1 for e in events if e.kind == "failed_throw" and e.player == player)
+            1 for e in events if e.kind == "failed_throw" and e.player == player
+        )
         assert 0 <= new.failed <= 4
         score = after.scores()[player]
         rows, bonus, total = expected_score(new.fields, new.failed)
         assert (score.rows, score.bonus, score.total) == (rows, bonus, total)
         assert score.penalty_points == -5 * new.failed
-    full_rows = max(sum(all(c in s.fields[r] for c in FIELDS[r][0]) for r in COLOURS)
-                    for s in after.sheets.values())
+    full_rows = max(
+        sum(all(c in s.fields[r] for c in FIELDS[r][0]) for r in COLOURS)
+        for s in after.sheets.values()
+    )
     failed = max(s.failed for s in after.sheets.values())
     if after.finished:
         assert after.decision().waiting == frozenset()
@@ -178,14 +183,21 @@ def distance(row: str, column: int, number: int) -> float:
 def good_totals(game: QwintoGame, player: int, style: int) -> dict[str, set[int]]:
     """Per row, the sums ``player`` could write within ``style`` fields of their place."""
     sheet = game.sheets[player]
-    return {row: {n for n in range(1, 19)
-                  if any(sheet.can_write(row, c, n) and distance(row, c, n) <= style
-                         for c in FIELDS[row][0])}
-            for row in COLOURS}
+    return {
+        row: {
+            n
+            for n in range(1, 19)
+            if any(
+                sheet.can_write(row, c, n) and distance(row, c, n) <= style for c in FIELDS[row][0]
+            )
+        }
+        for row in COLOURS
+    }
 
 
-def choose(game: QwintoGame, rnd: random.Random, style: int | None,
-           changes: dict[int, int]) -> tuple[int, Move]:
+def choose(
+    game: QwintoGame, rnd: random.Random, style: int | None, changes: dict[int, int]
+) -> tuple[int, Move]:
     """A random waiting player (sometimes one changing their choice) and a move.
 
     ``changes`` counts changed choices per turn: at most two, so that even a degenerate
@@ -242,8 +254,9 @@ def choose(game: QwintoGame, rnd: random.Random, style: int | None,
     rnd=st.randoms(use_true_random=False),
     style=st.sampled_from([None, 1, 2, 3]),
 )
-def test_random_legal_games_keep_the_rules(seed: int, count: int, rnd: random.Random,
-                                           style: int | None) -> None:
+def test_random_legal_games_keep_the_rules(
+    seed: int, count: int, rnd: random.Random, style: int | None
+) -> None:
     players = list(range(100, 100 + count))
     game = new_game("qwinto", players, seed)
     assert isinstance(game, QwintoGame)
@@ -282,8 +295,9 @@ def test_random_legal_games_keep_the_rules(seed: int, count: int, rnd: random.Ra
     row=st.sampled_from(COLOURS),
     number=st.integers(min_value=1, max_value=18),
 )
-def test_can_write_is_exactly_the_two_writing_rules(data: st.DataObject, row: str,
-                                                    number: int) -> None:
+def test_can_write_is_exactly_the_two_writing_rules(
+    data: st.DataObject, row: str, number: int
+) -> None:
     """Random valid sheets: a field is offered iff writing there keeps the sheet valid."""
     written: dict[str, dict[int, int]] = {r: {} for r in COLOURS}
     for _ in range(data.draw(st.integers(min_value=0, max_value=20))):

@@ -35,16 +35,22 @@ def name(case: dict[str, Any]) -> str:
     return f"{case['variant']}-{kind}-seed{case['seed']}-v{case['dice_version']}"
 
 
-@pytest.mark.parametrize("index", range(len(recorded())),
-                         ids=[name(c) for c in recorded()])
+@pytest.mark.parametrize("index", range(len(recorded())), ids=[name(c) for c in recorded()])
 def test_a_recorded_game_replays_exactly(index: int) -> None:
     case = recorded()[index]
-    game = new_game(case["variant"], case["players"], case["seed"], case["options"],
-                    case["solo"], case["dice_version"])
+    game = new_game(
+        case["variant"],
+        case["players"],
+        case["seed"],
+        case["options"],
+        case["solo"],
+        case["dice_version"],
+    )
     digest = hashlib.sha256()
     state_digest(game, [], digest)
     for step, ((player, move), expected) in enumerate(
-            zip(case["moves"], case["events"], strict=True)):
+        zip(case["moves"], case["events"], strict=True)
+    ):
         assert not game.finished, step
         game, events = game.apply(player, Move.from_json(move))
         assert events_json(events) == json.loads(canonical(expected)), step
@@ -58,13 +64,19 @@ def test_a_recorded_game_replays_exactly(index: int) -> None:
     assert digest.hexdigest() == case["digest"]
 
 
-@pytest.mark.parametrize("index", range(len(recorded())),
-                         ids=[name(c) for c in recorded()])
+@pytest.mark.parametrize("index", range(len(recorded())), ids=[name(c) for c in recorded()])
 def test_replay_and_the_stored_json_give_the_recorded_end(index: int) -> None:
     case = recorded()[index]
     moves = [(player, Move.from_json(move)) for player, move in case["moves"]]
-    game = replay(case["variant"], case["players"], case["seed"], case["options"], moves,
-                  case["solo"], case["dice_version"])
+    game = replay(
+        case["variant"],
+        case["players"],
+        case["seed"],
+        case["options"],
+        moves,
+        case["solo"],
+        case["dice_version"],
+    )
     assert json.loads(canonical(game.to_json())) == case["final"]
     stored = game_from_json(case["final"])
     assert json.loads(canonical(scores_json(stored))) == case["scores"]
@@ -79,7 +91,15 @@ def test_the_recorded_games_cover_every_variant_and_form() -> None:
         assert (True, 1) in forms and len(forms) >= 3, variant
     assert {c["options"].get("board") for c in cases if c["variant"] == "onboard"} == {"A", "B"}
     assert {c["dice_version"] for c in cases} == {1, 2, 3, 4}
-    after_a_lock = {c["variant"] for c in cases if c["dice_version"] == 4 and any(
-        0 < len(e[2].get("dice", ())) < 6 for step in c["events"] for e in step
-        if e[0] == "turn")}
+    after_a_lock = {
+        c["variant"]
+        for c in cases
+        if c["dice_version"] == 4
+        and any(
+            0 < len(e[2].get("dice", ())) < 6
+            for step in c["events"]
+            for e in step
+            if e[0] == "turn"
+        )
+    }
     assert after_a_lock == {"classic", "longo", "onboard"}  # version 4 past a closed row

@@ -111,13 +111,16 @@ def test_apply_never_mutates_the_original_game() -> None:
     assert after2.closed == ["red"]
 
 
-@pytest.mark.parametrize("move", [
-    cross("red", 8),            # not the white sum
-    cross("purple", 7),         # no such row
-    Move("cross", "red"),       # no number
-    Move("jump", "red", 7),     # no such move kind
-    Move("cross", "red", 7, ("white1", "red")),  # dice do not belong to a classic cross
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        cross("red", 8),  # not the white sum
+        cross("purple", 7),  # no such row
+        Move("cross", "red"),  # no number
+        Move("jump", "red", 7),  # no such move kind
+        Move("cross", "red", 7, ("white1", "red")),  # dice do not belong to a classic cross
+    ],
+)
 def test_illegal_moves_raise_rule_error(move: Move) -> None:
     game = with_dice(make_game((1, 2)), white1=3, white2=4)
     with pytest.raises(RuleError, match="not a legal move"):
@@ -167,11 +170,15 @@ def _with_totals(totals: dict[int, int]) -> QwixxGame:
     game = make_game(tuple(totals))
     for player, total in totals.items():
         # 10 crosses = 55 points; take penalties to reach lower totals.
-        crosses = next(n for n in range(11) if n * (n + 1) // 2 >= total and
-                       (n * (n + 1) // 2 - total) % 5 == 0)
+        crosses = next(
+            n
+            for n in range(11)
+            if n * (n + 1) // 2 >= total and (n * (n + 1) // 2 - total) % 5 == 0
+        )
         penalties = (crosses * (crosses + 1) // 2 - total) // 5
-        game = reposition(game, sheets={player: {"yellow": first("yellow", crosses),
-                                                 "penalties": penalties}})
+        game = reposition(
+            game, sheets={player: {"yellow": first("yellow", crosses), "penalties": penalties}}
+        )
     assert {p: s.total for p, s in game.scores().items()} == totals
     assert isinstance(game, QwixxGame)
     return game

@@ -37,5 +37,7 @@ def test_a_solo_game_is_played_to_the_end_by_its_one_player(variant: str) -> Non
 
 
 def test_the_solo_form_changes_nothing_for_several_players() -> None:
-    assert new_game("classic", [1, 2], seed=3).to_json() == \
-        new_game("classic", [1, 2], seed=3, solo=False).to_json()
+    assert (
+        new_game("classic", [1, 2], seed=3).to_json()
+        == new_game("classic", [1, 2], seed=3, solo=False).to_json()
+    )

@@ -32,8 +32,9 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(
         self.n = n
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> Counter:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> Counter:
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -44,8 +45,11 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(
 class PickView(discord.ui.View):
     """A select that rewrites its own message."""
 
-    @discord.ui.select(custom_id="demo:pick", placeholder="Pick a colour",
-                       options=[discord.SelectOption(label=c, value=c) for c in "rgb"])
+    @discord.ui.select(
+        custom_id="demo:pick",
+        placeholder="Pick a colour",
+        options=[discord.SelectOption(label=c, value=c) for c in "rgb"],
+    )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
 
@@ -56,9 +60,11 @@ def demo_group(bot: DemoBot) -> app_commands.Group:
 
     @demo.command(description="Start something")
     @app_commands.choices(
-        variant=[app_commands.Choice(name=v, value=v) for v in ("classic", "longo")])
-    async def start(interaction: discord.Interaction, variant: app_commands.Choice[str],
-                    rounds: int = 3) -> None:
+        variant=[app_commands.Choice(name=v, value=v) for v in ("classic", "longo")]
+    )
+    async def start(
+        interaction: discord.Interaction, variant: app_commands.Choice[str], rounds: int = 3
+    ) -> None:
         view = discord.ui.View(timeout=None).add_item(Counter(1))
         await interaction.response.send_message(f"Started {variant.value} x{rounds}", view=view)
 
@@ -69,8 +75,9 @@ def demo_group(bot: DemoBot) -> app_commands.Group:
 
     @demo.command(description="An ephemeral reply with a file")
     async def card(interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("your card", file=png_file("card.png"),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            "your card", file=png_file("card.png"), ephemeral=True
+        )
 
     @demo.command(description="Deferred reply with an image")
     async def picture(interaction: discord.Interaction) -> None:
@@ -98,7 +105,8 @@ def demo_group(bot: DemoBot) -> app_commands.Group:
         await interaction.response.defer()
         assert isinstance(interaction.channel, discord.TextChannel)
         thread = await interaction.channel.create_thread(
-            name="game-1", type=discord.ChannelType.public_thread)
+            name="game-1", type=discord.ChannelType.public_thread
+        )
         await thread.send("in the thread")
         await interaction.followup.send(f"thread {thread.id}")
 
@@ -116,8 +124,11 @@ def demo_group(bot: DemoBot) -> app_commands.Group:
 
 def admin_group() -> app_commands.Group:
     """``/admin reset``, usable only with Manage Channels."""
-    admin = app_commands.Group(name="admin", description="Moderation",
-                               default_permissions=discord.Permissions(manage_channels=True))
+    admin = app_commands.Group(
+        name="admin",
+        description="Moderation",
+        default_permissions=discord.Permissions(manage_channels=True),
+    )
 
     @admin.command(description="Reset")
     async def reset(interaction: discord.Interaction) -> None:
@@ -142,5 +153,3 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Counter)
         await self.tree.sync()
-
-

@@ -43,7 +43,8 @@ async def test_unknown_endpoint_is_404_and_recorded(sb: Sandbox, bot: DemoBot) -
 
 @pytest.mark.openapi
 async def test_an_endpoint_of_discord_missing_from_the_stand_in_is_named(
-        sb: Sandbox, bot: DemoBot) -> None:
+    sb: Sandbox, bot: DemoBot
+) -> None:
     with pytest.raises(discord.NotFound):
         await bot.http.request(Route("GET", "/guilds/{guild_id}/roles", guild_id=sb.guild.id))
 
@@ -89,14 +90,18 @@ async def test_openapi_violation_is_rejected_and_recorded(sb: Sandbox, bot: Demo
 async def test_message_limits_answer_invalid_form_body(sb: Sandbox, bot: DemoBot) -> None:
     channel = bot.get_channel(sb.channel.id)
     assert isinstance(channel, discord.TextChannel)
-    row = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"}]}
-           for i in range(6)]
+    row = [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"}]}
+        for i in range(6)
+    ]
 
     with pytest.raises(discord.HTTPException) as too_long:
         await channel.send("x" * 2001)
     with pytest.raises(discord.HTTPException) as too_many_rows:
-        await bot.http.request(Route("POST", MESSAGES, channel_id=channel.id),
-                               json={"content": "rows", "components": row})
+        await bot.http.request(
+            Route("POST", MESSAGES, channel_id=channel.id),
+            json={"content": "rows", "components": row},
+        )
 
     assert "In content: Must be 2000 or fewer in length." in too_long.value.text
     assert "In components: Must be 5 or fewer in length." in too_many_rows.value.text

@@ -53,7 +53,8 @@ async def test_ephemeral_messages_are_seen_only_by_their_user(sb: Sandbox, bot: 
 
 
 async def test_clicking_someone_elses_ephemeral_message_is_impossible(
-    sb: Sandbox, bot: DemoBot,
+    sb: Sandbox,
+    bot: DemoBot,
 ) -> None:
     ana, ben = sb.member("Ana"), sb.member("Ben")
     start = await ana.slash("demo", "start", variant="classic")

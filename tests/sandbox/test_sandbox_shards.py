@@ -22,8 +22,9 @@ class ShardedDemo(commands.AutoShardedBot):
     """The demo commands on some shards; ``last_interaction`` tells which process answered."""
 
     def __init__(self, ids: list[int] | None, count: int | None) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default(),
-                         shard_ids=ids, shard_count=count)
+        super().__init__(
+            command_prefix="!", intents=discord.Intents.default(), shard_ids=ids, shard_count=count
+        )
         self.last_interaction: discord.Interaction | None = None
         self.tree.add_command(demo_group(self))  # type: ignore[arg-type]
         self._connection.guild_ready_timeout = 0.05
@@ -83,8 +84,10 @@ async def test_one_process_may_run_several_shards() -> None:
         bot = ShardedDemo([0, 1], 2)
         async with running(bot):
             assert sorted(bot.shards) == [0, 1]
-            assert {g.id: g.shard_id for g in bot.guilds} == {sb.guilds[0].id: 0,
-                                                             sb.guilds[1].id: 1}
+            assert {g.id: g.shard_id for g in bot.guilds} == {
+                sb.guilds[0].id: 0,
+                sb.guilds[1].id: 1,
+            }
             await sb.member("Ana", guild=sb.guilds[1]).slash("demo", "secret")
             assert bot.last_interaction is not None
         assert sb.failures == [], sb.describe_failures()
@@ -101,12 +104,16 @@ async def test_a_client_without_a_shard_count_takes_discords_advice() -> None:
         assert sb.server.gateway.recommended_shards() == 2  # 1,002 guilds
 
 
-@pytest.mark.parametrize(("ids", "count", "code", "kind"), [
-    ([2], 2, INVALID_SHARD, "invalid_shard"),
-    ([0], 1, SHARDING_REQUIRED, "sharding_required"),
-])
+@pytest.mark.parametrize(
+    ("ids", "count", "code", "kind"),
+    [
+        ([2], 2, INVALID_SHARD, "invalid_shard"),
+        ([0], 1, SHARDING_REQUIRED, "sharding_required"),
+    ],
+)
 async def test_a_shard_discord_cannot_serve_is_closed_with_its_code(
-        ids: list[int], count: int, code: int, kind: str) -> None:
+    ids: list[int], count: int, code: int, kind: str
+) -> None:
     async with Sandbox(guilds=two_shards()) as sb:
         sb.server.gateway.max_guilds_per_shard = 1  # two guilds on one shard: too many
         with pytest.raises(discord.ConnectionClosed) as closed:

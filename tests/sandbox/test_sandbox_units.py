@@ -16,8 +16,10 @@ def button(custom_id: str, label: str = "b") -> dict:
 
 
 def test_literal_segments_win_over_parameters() -> None:
-    templates = ["/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-                 "/webhooks/{webhook_id}/{webhook_token}/messages/@original"]
+    templates = [
+        "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    ]
 
     original = best_template(templates, "/webhooks/1/abc/messages/@original")
     other = best_template(templates, "/webhooks/1/abc/messages/42")
@@ -29,10 +31,18 @@ def test_literal_segments_win_over_parameters() -> None:
 
 def test_component_limits_are_reported_with_discord_paths() -> None:
     wide_row = {"type": 1, "components": [button(f"w{i}") for i in range(6)]}
-    menu = {"type": 3, "custom_id": "m", "options": [{"label": str(i), "value": str(i)}
-                                                    for i in range(26)]}
-    body = {"components": [wide_row, {"type": 1, "components": [menu]},
-                           {"type": 1, "components": [button("x" * 101, "y" * 81), button("w0")]}]}
+    menu = {
+        "type": 3,
+        "custom_id": "m",
+        "options": [{"label": str(i), "value": str(i)} for i in range(26)],
+    }
+    body = {
+        "components": [
+            wide_row,
+            {"type": 1, "components": [menu]},
+            {"type": 1, "components": [button("x" * 101, "y" * 81), button("w0")]},
+        ]
+    }
 
     problems = {(".".join(map(str, where)), message) for where, _, message in check_message(body)}
 
@@ -49,8 +59,13 @@ def test_error_body_nests_like_discord() -> None:
     body = error_body([(("content",), "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")])
 
     assert body["code"] == 50035
-    assert body["errors"] == {"content": {"_errors": [
-        {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}]}}
+    assert body["errors"] == {
+        "content": {
+            "_errors": [
+                {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}
+            ]
+        }
+    }
 
 
 def test_components_v2_messages_may_have_more_than_five_top_level_items() -> None:
@@ -109,8 +124,7 @@ def test_with_the_description_the_stand_in_validates_every_request_body() -> Non
     assert FakeDiscord().rest.validator is not None
 
 
-def test_without_jsonschema_the_stand_in_runs_unvalidated(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_jsonschema_the_stand_in_runs_unvalidated(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "jsonschema", None)  # as if it were not installed
 
     assert "jsonschema" in (unavailable() or "")

@@ -15,8 +15,9 @@ TOKEN = "MTQ0MjE4ODg4ODg4ODg4ODg4.GsEcRt.x7Yq2Lp9Vw3Zk8Rt5Nm1Bc6Hd4Fg0JsQaWeTyUi
 SECRET = TOKEN.rsplit(".", 1)[1]
 
 
-async def test_the_token_is_never_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+async def test_the_token_is_never_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     with caplog.at_level(logging.DEBUG):
         async with Sandbox(members=["Ana", "Ben"]) as sb:
             sb.server.rest.tokens = {TOKEN}  # only this token is accepted
@@ -35,8 +36,9 @@ async def test_the_token_is_never_logged(tmp_path: Path, caplog: pytest.LogCaptu
         assert TOKEN not in text and SECRET not in text
 
 
-async def test_the_log_filter_masks_interaction_tokens(tmp_path: Path,
-                                                       caplog: pytest.LogCaptureFixture) -> None:
+async def test_the_log_filter_masks_interaction_tokens(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """discord.py logs request URLs at DEBUG, and those hold interaction tokens."""
     caplog.handler.addFilter(Redact(TOKEN))
     with caplog.at_level(logging.DEBUG):
@@ -53,7 +55,6 @@ async def test_the_log_filter_masks_interaction_tokens(tmp_path: Path,
 
 
 def test_the_log_filter_masks_the_bot_token_wherever_it_is() -> None:
-    record = logging.LogRecord("x", logging.DEBUG, __file__, 1, "headers %s", ({"a": TOKEN},),
-                               None)
+    record = logging.LogRecord("x", logging.DEBUG, __file__, 1, "headers %s", ({"a": TOKEN},), None)
     assert Redact(TOKEN).filter(record)
     assert TOKEN not in record.getMessage() and "<token>" in record.getMessage()

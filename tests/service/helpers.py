@@ -12,8 +12,7 @@ Chooser = Callable[[Game, int], Move]
 """What a player decides in a position."""
 
 
-async def play(service: GameService, game_id: int, choose: Chooser,
-               limit: int = 10_000) -> None:
+async def play(service: GameService, game_id: int, choose: Chooser, limit: int = 10_000) -> None:
     """Whoever is awaited first decides by ``choose`` (the service plays the computers),
     until the game ends."""
     for _ in range(limit):
@@ -27,8 +26,8 @@ async def play(service: GameService, game_id: int, choose: Chooser,
     raise AssertionError("game did not end")
 
 
-async def play_randomly(service: GameService, game_id: int, rng: random.Random,
-                        limit: int = 10_000) -> None:
+async def play_randomly(
+    service: GameService, game_id: int, rng: random.Random, limit: int = 10_000
+) -> None:
     """Whoever is awaited first makes a random legal move, until the game ends."""
-    await play(service, game_id, lambda game, player: rng.choice(game.legal_moves(player)),
-               limit)
+    await play(service, game_id, lambda game, player: rng.choice(game.legal_moves(player)), limit)

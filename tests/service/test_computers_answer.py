@@ -28,8 +28,11 @@ class SlowComputer:
     """``choose`` that, once armed, blocks its first call on a thread until released."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.armed, self.thinking, self.release = (threading.Event(), threading.Event(),
-                                                   threading.Event())
+        self.armed, self.thinking, self.release = (
+            threading.Event(),
+            threading.Event(),
+            threading.Event(),
+        )
         self.calls = 0
         choose: Callable[..., Move] = play_module.choose
 
@@ -40,6 +43,7 @@ class SlowComputer:
                 self.thinking.set()
                 assert self.release.wait(PATIENCE), "never released"
             return choose(game, player, rng, level)
+
         monkeypatch.setattr(play_module, "choose", slow)
 
 
@@ -62,8 +66,9 @@ def anas_move(game: Game, rng: random.Random) -> tuple[Move, bool]:
     return move, not after.finished and any(is_computer(p) for p in after.decision().waiting)
 
 
-async def until_the_computer_answers_next(service: GameService, game_id: int,
-                                          rng: random.Random) -> tuple[Game, Move]:
+async def until_the_computer_answers_next(
+    service: GameService, game_id: int, rng: random.Random
+) -> tuple[Game, Move]:
     """Play Ana's moves until her next one makes the computer decide; that game and move."""
     for _ in range(200):
         game = (await service.get(game_id)).game
@@ -84,7 +89,8 @@ async def sources_after(service: GameService, game_id: int, seq: int) -> list[tu
 
 
 async def test_a_computer_thinking_long_holds_up_no_other_game(
-        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = random.Random(5)
     slow_game, other = await against_a_computer(service), await two_people(service, CHANNEL + 1)
     game, move = await until_the_computer_answers_next(service, slow_game, rng)
@@ -100,9 +106,16 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
         assert elsewhere is not None
         decision = elsewhere.decision()
         person = sorted(decision.waiting)[0]
-        done = await asyncio.wait_for(service.act(
-            other, person, elsewhere.turn, decision.phase,
-            rng.choice(elsewhere.legal_moves(person))), PATIENCE)
+        done = await asyncio.wait_for(
+            service.act(
+                other,
+                person,
+                elsewhere.turn,
+                decision.phase,
+                rng.choice(elsewhere.legal_moves(person)),
+            ),
+            PATIENCE,
+        )
         assert [m.player_id for m in await service.store.moves(other)] == [person]
         assert done.record.version > 0
         assert not clicked.done() and not computer.release.is_set()  # still thinking
@@ -120,7 +133,8 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
 
 
 async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
-        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = random.Random(8)
     game_id = await against_a_computer(service)
     game, move = await until_the_computer_answers_next(service, game_id, rng)
@@ -147,7 +161,8 @@ async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
 
 
 async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
-        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The person's move stays acknowledged; the game, left waiting for its computer,
     is due at once, and firing it has the computer answer."""
     rng = random.Random(3)
@@ -157,6 +172,7 @@ async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
 
     async def failing(*args: Any, **kwargs: Any) -> Any:
         raise StoreError("database or disk is full")
+
     with monkeypatch.context() as patched:
         patched.setattr(service.store, "record_change", failing)
         outcome = await click(service, game_id, game, move)

@@ -37,30 +37,40 @@ ALPHA, BETA = 11, 22
 def test_the_days_dice_come_from_the_secret_the_day_and_the_variant() -> None:
     seed = daily_seed("s3cret", "2026-11-27", "classic")
     assert seed == daily_seed("s3cret", "2026-11-27", "classic")
-    others = {daily_seed("other", "2026-11-27", "classic"),
-              daily_seed("s3cret", "2026-11-28", "classic"),
-              daily_seed("s3cret", "2026-11-27", "qwinto")}
+    others = {
+        daily_seed("other", "2026-11-27", "classic"),
+        daily_seed("s3cret", "2026-11-28", "classic"),
+        daily_seed("s3cret", "2026-11-27", "qwinto"),
+    }
     assert seed not in others and len(others) == 3
     assert all(0 <= s < 2**62 for s in (seed, *others))
 
 
 def test_an_attempt_lives_in_no_channel_of_its_own_per_member_day_and_variant() -> None:
-    ids = {hidden_channel(day, variant, user) for day in ("2026-11-27", "2026-11-28")
-           for variant in ("classic", "qwinto") for user in (ANA, BEN)}
+    ids = {
+        hidden_channel(day, variant, user)
+        for day in ("2026-11-27", "2026-11-28")
+        for variant in ("classic", "qwinto")
+        for user in (ANA, BEN)
+    }
     assert len(ids) == 8 and all(i < 0 for i in ids)
 
 
-@pytest.mark.parametrize(("zone", "hour", "when", "day"), [
-    ("UTC", 0, "2026-11-27T23:59", "2026-11-27"),
-    ("UTC", 0, "2026-11-28T00:00", "2026-11-28"),
-    ("UTC", 6, "2026-11-28T05:59", "2026-11-27"),
-    ("Asia/Tokyo", 0, "2026-11-27T15:00", "2026-11-28"),  # midnight in Tokyo
-    ("America/New_York", 0, "2026-11-28T04:59", "2026-11-27"),  # 23:59 EST
-    ("Europe/Berlin", 3, "2026-03-29T01:30", "2026-03-29"),  # 03:30 CEST, after the change
-    ("Pacific/Kiritimati", 0, "2026-11-27T10:00", "2026-11-28"),
-])
-def test_a_servers_day_turns_at_its_hour_in_its_time_zone(zone: str, hour: int, when: str,
-                                                           day: str) -> None:
+@pytest.mark.parametrize(
+    ("zone", "hour", "when", "day"),
+    [
+        ("UTC", 0, "2026-11-27T23:59", "2026-11-27"),
+        ("UTC", 0, "2026-11-28T00:00", "2026-11-28"),
+        ("UTC", 6, "2026-11-28T05:59", "2026-11-27"),
+        ("Asia/Tokyo", 0, "2026-11-27T15:00", "2026-11-28"),  # midnight in Tokyo
+        ("America/New_York", 0, "2026-11-28T04:59", "2026-11-27"),  # 23:59 EST
+        ("Europe/Berlin", 3, "2026-03-29T01:30", "2026-03-29"),  # 03:30 CEST, after the change
+        ("Pacific/Kiritimati", 0, "2026-11-27T10:00", "2026-11-28"),
+    ],
+)
+def test_a_servers_day_turns_at_its_hour_in_its_time_zone(
+    zone: str, hour: int, when: str, day: str
+) -> None:
     now = datetime.fromisoformat(when).replace(tzinfo=UTC).timestamp()
     assert day_of(now, DailySettings(None, hour, zone)) == day
 
@@ -74,8 +84,9 @@ def test_every_servers_day_lies_within_the_days_dice_being_out() -> None:
             continue
         for hour in (0, 12, 23):
             settings = DailySettings(None, hour, zone)
-            begins = datetime.combine(datetime.fromisoformat(day).date(), datetime.min.time(),
-                                      ZoneInfo(zone)) + timedelta(hours=hour)
+            begins = datetime.combine(
+                datetime.fromisoformat(day).date(), datetime.min.time(), ZoneInfo(zone)
+            ) + timedelta(hours=hour)
             assert out_somewhere(day) <= begins.timestamp(), (zone, hour)
             assert turns_at(day, settings) <= over_everywhere(day), (zone, hour)
             assert day_of(begins.timestamp(), settings) == day
@@ -90,8 +101,10 @@ def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
 
 
 def test_a_standing_gives_the_place_and_the_share_beaten_never_more() -> None:
-    assert (Standing(above=0, below=0, players=1).place, better_than(
-        Standing(above=0, below=0, players=1))) == (1, 0)
+    assert (
+        Standing(above=0, below=0, players=1).place,
+        better_than(Standing(above=0, below=0, players=1)),
+    ) == (1, 0)
     assert better_than(Standing(above=0, below=1, players=2)) == 50
     assert Standing(above=1, below=0, players=2).place == 2
     assert better_than(Standing(above=1, below=0, players=2)) == 0
@@ -101,8 +114,7 @@ def test_a_standing_gives_the_place_and_the_share_beaten_never_more() -> None:
     assert better_than(Standing(above=998, below=1, players=1000)) == 0  # 0.1%
 
 
-@pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2),
-                                              ("2026-12-01", DICE_V4)])
+@pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2), ("2026-12-01", DICE_V4)])
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
 def test_par_is_hards_game_on_the_days_dice(variant: str, day: str, version: int) -> None:
     seed = daily_seed("s", day, variant)
@@ -113,8 +125,9 @@ def test_par_is_hards_game_on_the_days_dice(variant: str, day: str, version: int
         moves.append((1, move))
         game, _ = game.apply(1, move)
     assert par_score(variant, seed, day) == game.scores()[1].total
-    assert replay(variant, [1], seed, {}, moves, solo=True,
-                  dice_version=version).scores()[1].total == par_score(variant, seed, day)
+    assert replay(variant, [1], seed, {}, moves, solo=True, dice_version=version).scores()[
+        1
+    ].total == par_score(variant, seed, day)
 
 
 @pytest.fixture
@@ -123,7 +136,8 @@ def daily(service: GameService) -> DailyService:
 
 
 async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     clock.now = NOON
     ana, ana_game = await daily.begin(ALPHA, 1, ANA, "classic")
     ben, ben_game = await daily.begin(BETA, 2, BEN, "classic")
@@ -139,16 +153,17 @@ async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
 
 
 def test_the_days_dice_derivation_turns_on_a_day_not_in_the_middle_of_one() -> None:
-    assert [daily_dice(day) for day in ("2026-11-27", "2026-11-30", "2026-12-01",
-                                        "2026-12-02", "2033-05-18")] == [
-        DICE_V2, DICE_V2, DICE_V4, DICE_V4, DICE_V4]
+    assert [
+        daily_dice(day)
+        for day in ("2026-11-27", "2026-11-30", "2026-12-01", "2026-12-02", "2033-05-18")
+    ] == [DICE_V2, DICE_V2, DICE_V4, DICE_V4, DICE_V4]
     assert DICE_VERSION == DICE_V4  # the days from then on throw what new games throw
 
 
-@pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2),
-                                              ("2026-12-01", DICE_V4)])
+@pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2), ("2026-12-01", DICE_V4)])
 async def test_every_game_of_a_day_keeps_that_days_dice_derivation(
-        daily: DailyService, clock: FakeClock, day: str, version: int) -> None:
+    daily: DailyService, clock: FakeClock, day: str, version: int
+) -> None:
     # A release that brings a new derivation must not split a day: the attempts begun
     # after it, and par, deal what those begun before dealt (Longo's lucky numbers too).
     clock.now = datetime.fromisoformat(f"{day}T12:00").replace(tzinfo=UTC).timestamp()
@@ -160,13 +175,16 @@ async def test_every_game_of_a_day_keeps_that_days_dice_derivation(
     assert begun.game.lucky_numbers(ANA) == par_game.lucky_numbers(1)
     assert begun.game.dice_on_table() == par_game.dice_on_table()
     other = DICE_V4 if version == DICE_V2 else DICE_V2
-    assert any(new_game("longo", [1], s, {}, solo=True, dice_version=other).lucky_numbers(1)
-               != new_game("longo", [1], s, {}, solo=True, dice_version=version)
-               .lucky_numbers(1) for s in range(20))  # the other derivation deals others
+    assert any(
+        new_game("longo", [1], s, {}, solo=True, dice_version=other).lucky_numbers(1)
+        != new_game("longo", [1], s, {}, solo=True, dice_version=version).lucky_numbers(1)
+        for s in range(20)
+    )  # the other derivation deals others
 
 
 async def test_a_server_still_on_the_last_day_of_version_2_plays_it_on_version_2(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     """At 04:00 UTC on the first day of version 4, New York's day is still the one
     before: its members play that day's dice, with that day's derivation."""
     clock.now = datetime(2026, 12, 1, 4, tzinfo=UTC).timestamp()  # 23:00 there
@@ -179,7 +197,8 @@ async def test_a_server_still_on_the_last_day_of_version_2_plays_it_on_version_2
 
 
 async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     clock.now = NOON
     results, games = {}, {}
     for user, guild in ((ANA, ALPHA), (BEN, BETA), (CEM, ALPHA)):
@@ -187,9 +206,13 @@ async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
         game, rng = outcome.game, random.Random(user)
         assert game is not None
         while not game.finished:
-            outcome = await daily.games.act(attempt.game_id, user, game.turn,
-                                            game.decision().phase,
-                                            choose(game, user, rng, "easy"))
+            outcome = await daily.games.act(
+                attempt.game_id,
+                user,
+                game.turn,
+                game.decision().phase,
+                choose(game, user, rng, "easy"),
+            )
             assert outcome.game is not None
             game = outcome.game
         results[user], games[user] = await daily.finish(attempt, game), game
@@ -205,7 +228,8 @@ async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
 
 
 async def test_an_attempt_closes_when_its_day_is_over_everywhere(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     clock.now = NOON
     _, outcome = await daily.begin(ALPHA, 1, ANA, "longo")
     daily.check_open(outcome.record)
@@ -230,7 +254,8 @@ async def test_settings_are_checked_before_they_are_kept(daily: DailyService) ->
 
 
 async def test_forgetting_a_member_makes_their_attempts_anonymous(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     clock.now = NOON
     attempt, _ = await daily.begin(ALPHA, 1, ANA, "classic")
     store = daily.store
@@ -245,7 +270,8 @@ async def test_forgetting_a_member_makes_their_attempts_anonymous(
 
 
 async def test_a_finish_leaves_its_ranking_owed_until_a_write_shows_it(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     clock.now = NOON
     attempt, _ = await daily.begin(ALPHA, 7, ANA, "classic")
     await daily.store.finish_attempt(attempt.game_id, 30, NOON)
@@ -264,7 +290,8 @@ async def test_a_finish_leaves_its_ranking_owed_until_a_write_shows_it(
 
 
 async def test_a_standing_counts_who_scored_more_and_less_ties_apart(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     clock.now = NOON
     for user, score in ((ANA, 30), (BEN, 30), (CEM, 12), (404, 45)):
         attempt, _ = await daily.begin(ALPHA, 1, user, "classic")
@@ -274,7 +301,8 @@ async def test_a_standing_counts_who_scored_more_and_less_ties_apart(
 
 
 async def test_a_new_ranking_goes_where_the_servers_first_attempt_of_the_day_began(
-        daily: DailyService, clock: FakeClock) -> None:
+    daily: DailyService, clock: FakeClock
+) -> None:
     """Begun in channel 7 first, finished last: the ranking is in channel 7 all the same
     (the README: "else where the first member of the day played")."""
     clock.now = NOON

@@ -15,12 +15,10 @@ GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 HOUR = 3600.0
 
 
-
-
-async def started(service: GameService, *players: int, turn_time: int = 86400,
-                  channel: int = CHANNEL) -> int:
-    record = await service.open_lobby(GUILD, channel, players[0], "classic",
-                                      turn_time=turn_time)
+async def started(
+    service: GameService, *players: int, turn_time: int = 86400, channel: int = CHANNEL
+) -> int:
+    record = await service.open_lobby(GUILD, channel, players[0], "classic", turn_time=turn_time)
     for player in players[1:]:
         await service.join(record.id, player)
     await service.start(record.id, players[0])
@@ -32,7 +30,8 @@ async def sources(service: GameService, game_id: int) -> list[tuple[int, str]]:
 
 
 async def test_a_started_game_has_a_deadline_and_nothing_is_due_before_half_time(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     game_id = await started(service, ANA, BEN)
     record = (await service.get(game_id)).record
     assert record.deadline == clock.now + 86400 and record.stage_started == clock.now
@@ -42,7 +41,8 @@ async def test_a_started_game_has_a_deadline_and_nothing_is_due_before_half_time
 
 
 async def test_reminders_at_half_time_and_before_the_end_never_twice_never_for_the_decided(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     await service.act(game_id, BEN, 1, "action1", PASS)
     clock.now += 12 * HOUR
@@ -60,7 +60,8 @@ async def test_reminders_at_half_time_and_before_the_end_never_twice_never_for_t
 
 
 async def test_expiry_in_action_1_passes_the_late_and_starts_a_new_clock(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     game = (await service.get(game_id)).game
     assert game is not None
@@ -80,7 +81,8 @@ async def test_expiry_in_action_1_passes_the_late_and_starts_a_new_clock(
 
 
 async def test_an_active_player_who_lets_the_time_run_out_takes_the_penalty(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     game_id = await started(service, ANA, BEN)
     await service.act(game_id, BEN, 1, "action1", PASS)
     clock.now += 86400
@@ -93,7 +95,8 @@ async def test_an_active_player_who_lets_the_time_run_out_takes_the_penalty(
 
 
 async def test_three_expiries_in_a_row_mark_a_player_away_and_the_game_stops_waiting(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     events = []
     for _ in range(12):
@@ -120,8 +123,7 @@ async def test_three_expiries_in_a_row_mark_a_player_away_and_the_game_stops_wai
     assert game is not None and CEM not in game.decision().waiting
 
 
-async def test_a_player_who_decides_again_is_back(service: GameService,
-                                                  clock: FakeClock) -> None:
+async def test_a_player_who_decides_again_is_back(service: GameService, clock: FakeClock) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     await service.leave_game(CHANNEL, CEM)
     record = (await service.get(game_id)).record
@@ -139,7 +141,8 @@ async def test_a_player_who_decides_again_is_back(service: GameService,
 
 
 async def test_leaving_gives_up_the_seat_and_too_few_seats_end_without_ranking(
-        service: GameService) -> None:
+    service: GameService,
+) -> None:
     await started(service, ANA, BEN, CEM)
     left = await service.leave_game(CHANNEL, CEM)
     assert left.record.status == "running"
@@ -161,7 +164,8 @@ async def test_leaving_a_lobby_is_the_lobby_leave(service: GameService) -> None:
 
 
 async def test_overdue_deadlines_after_downtime_fire_once_in_order(
-        database: str | Path, clock: FakeClock) -> None:
+    database: str | Path, clock: FakeClock
+) -> None:
     store = await Store.open(database, clock=clock)
     service = GameService(store, seeds=lambda: 7, clock=clock)
     first = await started(service, ANA, BEN, channel=1)
@@ -185,7 +189,8 @@ async def test_overdue_deadlines_after_downtime_fire_once_in_order(
 
 
 async def test_a_game_with_players_who_never_answer_ends_driven_by_deadlines(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     game_id = await started(service, ANA, BEN, CEM, turn_time=300)
     for _ in range(2000):
         outcome = await service.get(game_id)

@@ -26,9 +26,12 @@ async def started(service: GameService, guild: int, channel: int) -> int:
 
 
 async def test_each_shard_fires_its_own_games_and_together_they_fire_all(
-        service: GameService, clock: FakeClock) -> None:
-    games = {shard: [await started(service, guild_on(shard, 2, n), 100 * shard + n)
-                     for n in range(3)] for shard in (0, 1)}
+    service: GameService, clock: FakeClock
+) -> None:
+    games = {
+        shard: [await started(service, guild_on(shard, 2, n), 100 * shard + n) for n in range(3)]
+        for shard in (0, 1)
+    }
     clock.now += DAY
     first, second = ShardPlan((0,), 2), ShardPlan((1,), 2)
     assert await service.due(first) == games[0]
@@ -38,7 +41,8 @@ async def test_each_shard_fires_its_own_games_and_together_they_fire_all(
 
 
 async def test_the_overdue_games_of_a_process_that_is_down_do_not_hide_ones_own(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     """Shard 1's games fell due first and nobody fired them; shard 0 still sees its own."""
     for n in range(DUE_BATCH + 5):
         await started(service, guild_on(1, 2, n), 10_000 + n)
@@ -51,8 +55,12 @@ async def test_the_overdue_games_of_a_process_that_is_down_do_not_hide_ones_own(
 
 async def test_each_shard_catches_up_only_its_own_channels(service: GameService) -> None:
     """No channel has shown these games yet: each process sees only its guilds' games."""
-    games = {shard: [await started(service, guild_on(shard, 2, n), 300 + 100 * shard + n)
-                     for n in range(2)] for shard in (0, 1)}
+    games = {
+        shard: [
+            await started(service, guild_on(shard, 2, n), 300 + 100 * shard + n) for n in range(2)
+        ]
+        for shard in (0, 1)
+    }
     assert await service.lagging(ShardPlan((0,), 2)) == games[0]
     assert await service.lagging(ShardPlan((1,), 2)) == games[1]
     assert await service.lagging() == games[0] + games[1]

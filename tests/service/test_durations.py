@@ -13,16 +13,19 @@ from bot.text import QUOTE_LIMIT, quote, shorten
 DISCORD_MESSAGE_LIMIT = 2000
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("５m", "other digits are refused"),       # full-width digit
-    ("5ｍ", "other digits are refused"),       # full-width letter
-    ("٥m", "other digits are refused"),        # Arabic-Indic digit
-    ("1m1m", "repeats a unit"),
-    ("1h 2m 3h", "repeats a unit"),
-    ("1m" * 3000, "too long"),
-    ("1" * 5000 + "m", "too long"),            # beyond int()'s digit limit, too
-    ("-5m", "not a duration"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("５m", "other digits are refused"),  # full-width digit
+        ("5ｍ", "other digits are refused"),  # full-width letter
+        ("٥m", "other digits are refused"),  # Arabic-Indic digit
+        ("1m1m", "repeats a unit"),
+        ("1h 2m 3h", "repeats a unit"),
+        ("1m" * 3000, "too long"),
+        ("1" * 5000 + "m", "too long"),  # beyond int()'s digit limit, too
+        ("-5m", "not a duration"),
+    ],
+)
 def test_strange_durations_are_refused_and_say_why(text: str, problem: str) -> None:
     with pytest.raises(DurationError, match=problem):
         parse_duration(text)

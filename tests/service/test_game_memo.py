@@ -32,14 +32,16 @@ async def started(service: GameService) -> int:
     return record.id
 
 
-async def click(service: GameService, game_id: int, rng: random.Random,
-                game: Game | None = None) -> Outcome:
+async def click(
+    service: GameService, game_id: int, rng: random.Random, game: Game | None = None
+) -> Outcome:
     """A random legal move of whoever the game waits for (``game``: as last seen)."""
     game = game or (await service.get(game_id)).game
     assert game is not None and not game.finished
     player = min(game.decision().waiting)
-    return await service.act(game_id, player, game.turn, game.decision().phase,
-                             rng.choice(game.legal_moves(player)))
+    return await service.act(
+        game_id, player, game.turn, game.decision().phase, rng.choice(game.legal_moves(player))
+    )
 
 
 def counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -49,12 +51,14 @@ def counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     def counted(data: dict[str, object]) -> Game:
         built.append(1)
         return build(data)
+
     monkeypatch.setattr(memo, "game_from_json", counted)
     return built
 
 
 async def test_clicks_in_a_row_build_the_game_once(
-        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     service, rng = GameService(store, seeds=lambda: 7), random.Random(1)
     game_id = await started(service)
     outcome = await click(service, game_id, rng)
@@ -67,7 +71,8 @@ async def test_clicks_in_a_row_build_the_game_once(
 
 
 async def test_a_move_stored_by_another_process_is_played_on(
-        store: Store, database: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store: Store, database: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     service, rng = GameService(store, seeds=lambda: 7), random.Random(2)
     game_id = await started(service)
     await click(service, game_id, rng)
@@ -98,6 +103,7 @@ def test_an_identity_memo_derives_once_per_object() -> None:
     def derive(source: dict[str, int]) -> int:
         derived.append(source)
         return source["n"] * 2
+
     twice = memo.IdentityMemo(derive, kept=2)
     first, equal, other = {"n": 1}, {"n": 1}, {"n": 5}
     assert [twice(first), twice(first), twice(equal), twice(other)] == [2, 2, 2, 10]

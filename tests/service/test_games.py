@@ -49,16 +49,18 @@ async def test_lobby_join_leave_and_start(service: GameService) -> None:
     assert outcome.game is not None and outcome.game.players == (ANA, BEN)
 
 
-@pytest.mark.parametrize(("action", "key"), [
-    ("join_twice", "error.already_joined"),
-    ("start_alone", "error.need_players"),
-    ("start_by_guest", "error.host_only"),
-    ("host_leaves", "error.host_leaves"),
-    ("stranger_leaves", "error.not_joined"),
-    ("cancel_by_guest", "error.host_only"),
-])
-async def test_lobby_refusals_name_the_problem(service: GameService, action: str,
-                                               key: str) -> None:
+@pytest.mark.parametrize(
+    ("action", "key"),
+    [
+        ("join_twice", "error.already_joined"),
+        ("start_alone", "error.need_players"),
+        ("start_by_guest", "error.host_only"),
+        ("host_leaves", "error.host_leaves"),
+        ("stranger_leaves", "error.not_joined"),
+        ("cancel_by_guest", "error.host_only"),
+    ],
+)
+async def test_lobby_refusals_name_the_problem(service: GameService, action: str, key: str) -> None:
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     calls = {
         "join_twice": lambda: service.join(record.id, ANA),
@@ -118,12 +120,15 @@ async def test_moves_are_checked_against_turn_phase_and_seat(service: GameServic
 
 
 async def test_simultaneous_clicks_by_different_players_both_count(
-        service: GameService, database: str | Path) -> None:
+    service: GameService, database: str | Path
+) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     other = GameService(await Store.open(database))  # a second process
     try:
-        await asyncio.gather(service.act(game_id, ANA, 1, "action1", PASS),
-                             other.act(game_id, BEN, 1, "action1", PASS))
+        await asyncio.gather(
+            service.act(game_id, ANA, 1, "action1", PASS),
+            other.act(game_id, BEN, 1, "action1", PASS),
+        )
     finally:
         await other.store.close()
     moves = await service.store.moves(game_id)
@@ -138,8 +143,8 @@ async def test_double_click_counts_once(service: GameService) -> None:
     assert game is not None and game.decision().phase == "action2"
     move = game.legal_moves(ANA)[0]
     results = await asyncio.gather(
-        *(service.act(game_id, ANA, 1, "action2", move) for _ in range(2)),
-        return_exceptions=True)
+        *(service.act(game_id, ANA, 1, "action2", move) for _ in range(2)), return_exceptions=True
+    )
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], ServiceError)
     assert errors[0].key == "error.stale_turn"
@@ -150,7 +155,8 @@ async def test_a_secret_choice_tapped_twice_is_stored_once(service: GameService)
     game_id = await started(service, ANA, BEN, CEM)
     version = (await service.get(game_id)).record.version
     first, second = await asyncio.gather(
-        *(service.act(game_id, ANA, 1, "action1", PASS) for _ in range(2)))
+        *(service.act(game_id, ANA, 1, "action1", PASS) for _ in range(2))
+    )
     assert [m.player_id for m in await service.store.moves(game_id)] == [ANA]
     assert (await service.get(game_id)).record.version == version + 1
     assert first.game is not None and second.game is not None
@@ -214,7 +220,8 @@ async def test_names_fall_back_to_seat_labels(service: GameService) -> None:
 
 
 async def test_computer_seats_are_added_by_the_host_and_never_waited_for(
-        service: GameService) -> None:
+    service: GameService,
+) -> None:
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     with pytest.raises(ServiceError) as guest:
         await service.add_computer(record.id, BEN)
@@ -235,7 +242,8 @@ async def test_computer_seats_are_added_by_the_host_and_never_waited_for(
 
 
 async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
-        service: GameService) -> None:
+    service: GameService,
+) -> None:
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     for _ in range(2):
         record = await service.add_computer(record.id, ANA)
@@ -246,8 +254,7 @@ async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
     assert not game.counted and [line.player_id for line in game.lines] == [ANA]
 
 
-async def test_a_click_is_one_round_trip_to_the_writer_and_no_read(
-        service: GameService) -> None:
+async def test_a_click_is_one_round_trip_to_the_writer_and_no_read(service: GameService) -> None:
     game_id = await started(service, ANA, BEN)
     writes, reads = counting_trips(service.store, "_db"), counting_trips(service.store, "_reader")
     outcome = await service.act(game_id, ANA, 1, "action1", PASS)
@@ -262,8 +269,7 @@ async def test_a_click_on_a_vanished_game_is_refused(service: GameService) -> No
     assert refusal(gone) == "error.game_gone"
 
 
-async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(
-        service: GameService) -> None:
+async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(service: GameService) -> None:
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "onboard")
     await service.join(record.id, BEN)
     await service.start(record.id, ANA)
@@ -272,15 +278,16 @@ async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(
     game = (await service.get(record.id)).game
     assert game is not None and game.decision().phase == "action2"  # then action 3 follows
     results = await asyncio.gather(
-        *(service.pass_turn(record.id, ANA, 1, "action2") for _ in range(2)),
-        return_exceptions=True)
+        *(service.pass_turn(record.id, ANA, 1, "action2") for _ in range(2)), return_exceptions=True
+    )
     errors = [r for r in results if isinstance(r, ServiceError)]
     assert len(errors) == 1 and errors[0].key == "error.stale_phase"
     assert len(await service.store.moves(record.id)) == 3
 
 
 async def test_the_publishers_of_a_game_take_turns_through_the_service(
-        service: GameService) -> None:
+    service: GameService,
+) -> None:
     """``service.game_lock``: one holder per game at a time; other games are free."""
     held, other_game = asyncio.Event(), asyncio.Event()
     order: list[str] = []
@@ -298,6 +305,7 @@ async def test_the_publishers_of_a_game_take_turns_through_the_service(
         await held.wait()
         async with service.game_lock(1):
             order.append("second in")
+
     await asyncio.gather(first(), second())
     assert other_game.is_set()
     assert order == ["first in", "first out", "second in"]

@@ -31,7 +31,8 @@ def test_start_up_objects_are_frozen_and_the_young_generation_grows(restored: No
 
 
 def test_malloc_keeps_to_two_arenas_unless_the_environment_sets_them(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
     assert not limit_arenas()
     monkeypatch.delenv("MALLOC_ARENA_MAX")

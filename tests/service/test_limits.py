@@ -27,8 +27,12 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
 
 
 def limited(store: Store, member: int = 2, server: int = 4) -> GameService:
-    return GameService(store, seeds=lambda: 4321, clock=FakeClock(1_000_000.0),
-                       limits=Limits(per_member=member, per_server=server))
+    return GameService(
+        store,
+        seeds=lambda: 4321,
+        clock=FakeClock(1_000_000.0),
+        limits=Limits(per_member=member, per_server=server),
+    )
 
 
 async def refused(call: object) -> ServiceError:
@@ -37,8 +41,7 @@ async def refused(call: object) -> ServiceError:
     return error.value
 
 
-async def test_a_member_opens_as_many_lobbies_as_allowed_then_is_told_why_not(
-        store: Store) -> None:
+async def test_a_member_opens_as_many_lobbies_as_allowed_then_is_told_why_not(store: Store) -> None:
     service = limited(store)
     await service.open_lobby(GUILD, 1, ANA, "classic")
     await service.open_lobby(GUILD, 2, ANA, "qwinto")
@@ -47,7 +50,8 @@ async def test_a_member_opens_as_many_lobbies_as_allowed_then_is_told_why_not(
     assert error.text() == (
         "You are in 2 games on this server already, lobbies included (2 at once is the most "
         "one member may have); finish or leave one first — `/qwixx mygames` lists those "
-        "waiting for you.")
+        "waiting for you."
+    )
     # another member, and the same member on another server, are not held back
     await service.open_lobby(GUILD, 3, BEN, "classic")
     await service.open_lobby(OTHER_GUILD, 4, ANA, "classic")
@@ -58,8 +62,7 @@ async def test_ended_games_and_given_up_seats_no_longer_count(store: Store) -> N
     first = await service.open_lobby(GUILD, 1, ANA, "classic")
     second = await service.open_lobby(GUILD, 2, BEN, "classic")
     await service.join(second.id, ANA)
-    assert (await refused(service.open_lobby(GUILD, 3, ANA, "classic"))).key == \
-        "error.limit_you"
+    assert (await refused(service.open_lobby(GUILD, 3, ANA, "classic"))).key == "error.limit_you"
     await service.cancel(first.id, ANA)  # a lobby closed
     third = await service.open_lobby(GUILD, 3, ANA, "classic")
     await service.join(third.id, CEM)
@@ -90,7 +93,8 @@ async def test_the_server_opens_as_many_games_as_allowed(store: Store) -> None:
     assert error.key == "error.limit_server"
     assert error.text() == (
         "This server has 3 games open already, lobbies included (3 at once is the most one "
-        "server may have); finish or abandon one first (`/qwixx abandon` in its channel).")
+        "server may have); finish or abandon one first (`/qwixx abandon` in its channel)."
+    )
     await service.open_lobby(OTHER_GUILD, 4, DAN, "classic")
     await service.abandon(1, ANA, can_manage=False)
     await service.open_lobby(GUILD, 5, DAN, "classic")
@@ -150,14 +154,22 @@ async def test_without_limits_nothing_is_read(store: Store) -> None:
         await service.start(lobby.id, ANA)
 
 
-@pytest.mark.parametrize(("locale", "count", "words"), [
-    ("pl", 1, "jesteś już w 1 grze"), ("pl", 2, "jesteś już w 2 grach"),
-    ("pl", 5, "jesteś już w 5 grach"), ("de", 1, "schon in 1 Spiel,"),
-    ("de", 5, "schon in 5 Spielen"), ("fr", 2, "déjà dans 2 parties"),
-    ("pt-BR", 1, "já está em 1 jogo "), ("tr", 5, "zaten 5 oyunda varsın"),
-])
-async def test_refusals_speak_the_members_language(store: Store, locale: str, count: int,
-                                                   words: str) -> None:
+@pytest.mark.parametrize(
+    ("locale", "count", "words"),
+    [
+        ("pl", 1, "jesteś już w 1 grze"),
+        ("pl", 2, "jesteś już w 2 grach"),
+        ("pl", 5, "jesteś już w 5 grach"),
+        ("de", 1, "schon in 1 Spiel,"),
+        ("de", 5, "schon in 5 Spielen"),
+        ("fr", 2, "déjà dans 2 parties"),
+        ("pt-BR", 1, "já está em 1 jogo "),
+        ("tr", 5, "zaten 5 oyunda varsın"),
+    ],
+)
+async def test_refusals_speak_the_members_language(
+    store: Store, locale: str, count: int, words: str
+) -> None:
     service = limited(store, member=count, server=100)
     for channel in range(1, count + 1):
         await service.open_lobby(GUILD, channel, ANA, "classic")

@@ -21,8 +21,6 @@ from tests.service.helpers import play_randomly
 GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 
 
-
-
 @pytest.fixture
 async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
     store = await Store.open(database, clock=clock)
@@ -55,20 +53,21 @@ async def test_a_computer_seat_plays_at_its_level(service: GameService) -> None:
     for stored in await service.store.moves(lobby.id):
         move = Move.from_json(stored.move)
         if stored.player_id < 0:  # each computer move is the one its level picks
-            rng = dice_rng(game.seed, "computer", game.turn, game.decision().phase,
-                           stored.player_id)
+            rng = dice_rng(
+                game.seed, "computer", game.turn, game.decision().phase, stored.player_id
+            )
             assert move == choose(game, stored.player_id, rng, levels[stored.player_id])
         game, _ = game.apply(stored.player_id, move)
     assert game.to_json() == record.state
 
 
 async def test_solo_practice_is_played_alone_and_gives_personal_bests(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     stats = StatsService(service.store, clock=clock)
     scores = []
     for game in range(2):
-        lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic",
-                                         play=Options(solo=True))
+        lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
         await refused("error.solo_only", service.join(lobby.id, BEN))
         await refused("error.solo_only", service.add_computer(lobby.id, ANA))
         started = await service.start(lobby.id, ANA)
@@ -83,15 +82,20 @@ async def test_solo_practice_is_played_alone_and_gives_personal_bests(
     mine = await stats.player(GUILD, ANA)
     assert mine.overall is None and not mine.empty  # nothing counted, practice kept
     [best] = mine.practice
-    assert (best.variant, best.games, best.best, best.last) == ("classic", 2, max(scores),
-                                                                scores[-1])
+    assert (best.variant, best.games, best.best, best.last) == (
+        "classic",
+        2,
+        max(scores),
+        scores[-1],
+    )
     assert (await stats.leaderboard(GUILD, ANA)).empty
     history = await stats.history(GUILD)
     assert [(h.practice, h.counted) for h in history] == [(True, False)] * 2
 
 
 async def test_a_game_with_hints_hints_a_legal_move_and_does_not_count(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(hints=True))
     await service.join(lobby.id, BEN)
     outcome = await service.start(lobby.id, ANA)
@@ -131,9 +135,9 @@ async def let_expire(service: GameService, clock: FakeClock, game_id: int, late:
 
 
 async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
-        service: GameService, clock: FakeClock) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic",
-                                     play=Options(fill_away=True))
+    service: GameService, clock: FakeClock
+) -> None:
+    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(fill_away=True))
     await service.join(lobby.id, BEN)
     await service.start(lobby.id, ANA)
     await let_expire(service, clock, lobby.id, BEN)
@@ -145,14 +149,16 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
         await service.act(lobby.id, ANA, game.turn, None, game.legal_moves(ANA)[0])
         game = (await service.get(lobby.id)).game
         assert game is not None and BEN not in game.decision().waiting
-    assert (BEN, "stand_in") in [(m.player_id, m.source)
-                                 for m in await service.store.moves(lobby.id)]
+    assert (BEN, "stand_in") in [
+        (m.player_id, m.source) for m in await service.store.moves(lobby.id)
+    ]
     record = (await service.get(lobby.id)).record
     assert record.status == "running" and record.presence["covered"] == [BEN]
 
     back = await service.come_back(lobby.id, BEN)
-    assert back is not None and [e.data for e in back.events if e.kind == "away"] == \
-        [{"reason": "back"}]
+    assert back is not None and [e.data for e in back.events if e.kind == "away"] == [
+        {"reason": "back"}
+    ]
     assert await service.come_back(lobby.id, BEN) is None  # once
     assert BEN not in back.record.presence["away"]
     waited = False
@@ -179,7 +185,8 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
 
 
 async def test_without_fill_away_an_away_seat_is_not_played_and_cannot_come_back(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     for player in (BEN, CEM):
         await service.join(lobby.id, player)

@@ -45,12 +45,17 @@ def privacy(store: Store, clock: FakeClock) -> PrivacyService:
 
 def traces(rows: dict[str, list[tuple[Any, ...]]], *needles: object) -> list[str]:
     """Every ``table.column`` value in which one of ``needles`` appears."""
-    return [f"{table}: {row}" for table, table_rows in rows.items() for row in table_rows
-            if any(str(needle) in str(value) for value in row for needle in needles)]
+    return [
+        f"{table}: {row}"
+        for table, table_rows in rows.items()
+        for row in table_rows
+        if any(str(needle) in str(value) for value in row for needle in needles)
+    ]
 
 
-async def finished(games: GameService, guild: int, channel: int, *people: int,
-                   computers: int = 1, seed: int = 1) -> int:
+async def finished(
+    games: GameService, guild: int, channel: int, *people: int, computers: int = 1, seed: int = 1
+) -> int:
     record = await games.open_lobby(guild, channel, people[0], "classic")
     for person in people[1:]:
         await games.join(record.id, person)
@@ -62,7 +67,8 @@ async def finished(games: GameService, guild: int, channel: int, *people: int,
 
 
 async def test_forget_me_leaves_no_trace_and_every_game_whole(
-        store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock) -> None:
+    store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
+) -> None:
     for guild in (GUILD, GUILD2):
         for person in (ANA, BEN, CEM):
             await games.remember_name(guild, person, NAMES[person])
@@ -83,7 +89,9 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     states = {g: (await games.get(g)).record.state for g in [*played, running.id]}
     report = await privacy.report(ANA)
     assert [(s.guild_id, s.name, s.games, s.results) for s in report] == [
-        (GUILD, NAMES[ANA], 4, 4), (GUILD2, NAMES[ANA], 2, 1)]
+        (GUILD, NAMES[ANA], 4, 4),
+        (GUILD2, NAMES[ANA], 2, 1),
+    ]
 
     done = await privacy.forget(ANA)
     anonymous = done.anonymous_id
@@ -95,20 +103,23 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     for guild in (GUILD, GUILD2):  # the others' sums as they were; Ana's under her new id
         old = {t.player_id: t for t in boards[guild]}
         new = {t.player_id: t for t in await store.leaderboard_totals(guild)}
-        assert {p: t for p, t in new.items() if p != anonymous} == \
-            {p: t for p, t in old.items() if p != ANA}
-        assert (new[anonymous].games, new[anonymous].score_sum) == \
-            (old[ANA].games, old[ANA].score_sum)
+        assert {p: t for p, t in new.items() if p != anonymous} == {
+            p: t for p, t in old.items() if p != ANA
+        }
+        assert (new[anonymous].games, new[anonymous].score_sum) == (
+            old[ANA].games,
+            old[ANA].score_sum,
+        )
         now = await store.ratings(guild, "classic")
-        assert {p: r for p, r in now.items() if p != anonymous} == \
-            {p: r for p, r in ratings[guild].items() if p != ANA}
+        assert {p: r for p, r in now.items() if p != anonymous} == {
+            p: r for p, r in ratings[guild].items() if p != ANA
+        }
         assert now[anonymous] == ratings[guild][ANA]
     for game_id in [*played, running.id]:  # each game replays to its stored state
         record = (await games.get(game_id)).record
         assert record.state is not None and ANA not in record.players
         assert (await games.replay(game_id)).to_json() == record.state
-        assert str(record.state).count(str(anonymous)) == \
-            str(states[game_id]).count(str(ANA))
+        assert str(record.state).count(str(anonymous)) == str(states[game_id]).count(str(ANA))
     assert await privacy.report(ANA) == []
 
     # The running game goes on for the others, to its end.
@@ -120,8 +131,7 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     await games.remember_name(GUILD, ANA, NAMES[ANA])
     fresh = await finished(games, GUILD, 50, ANA, BEN, seed=11)
     assert (await store.player_totals(GUILD, ANA))["classic"].games == 1
-    assert [(s.guild_id, s.games, s.results) for s in await privacy.report(ANA)] == [
-        (GUILD, 1, 1)]
+    assert [(s.guild_id, s.games, s.results) for s in await privacy.report(ANA)] == [(GUILD, 1, 1)]
     assert await store.names(GUILD, [ANA]) == {ANA: NAMES[ANA]}
     # A rematch of a game with the forgotten seat leaves it out.
     lobby = await games.rematch(played[0], BEN)
@@ -129,8 +139,9 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     assert fresh not in played
 
 
-async def test_forget_me_is_refused_while_playing(store: Store, games: GameService,
-                                                  privacy: PrivacyService) -> None:
+async def test_forget_me_is_refused_while_playing(
+    store: Store, games: GameService, privacy: PrivacyService
+) -> None:
     await finished(games, GUILD, 10, ANA, BEN)
     record = await games.open_lobby(GUILD, 11, BEN, "classic")
     await games.join(record.id, ANA)
@@ -149,7 +160,8 @@ async def test_forget_me_is_refused_while_playing(store: Store, games: GameServi
 
 
 async def test_a_departed_server_is_deleted_after_the_grace_period(
-        store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock) -> None:
+    store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
+) -> None:
     await games.remember_name(GUILD, ANA, NAMES[ANA])
     await finished(games, GUILD, 10, ANA, BEN)
     await finished(games, GUILD2, 20, ANA, BEN)
@@ -179,7 +191,8 @@ class Channels:
 
 
 async def test_the_timer_loop_deletes_a_departed_server_when_due(
-        store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock) -> None:
+    store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
+) -> None:
     from bot.channel.timers import Timers
 
     await finished(games, GUILD, 10, ANA, BEN)

@@ -39,22 +39,45 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
     await opened.close()
 
 
-def lines(scores: dict[int, int], stand_in: frozenset[int] = frozenset()
-          ) -> tuple[PlayerResult, ...]:
+def lines(
+    scores: dict[int, int], stand_in: frozenset[int] = frozenset()
+) -> tuple[PlayerResult, ...]:
     totals = list(scores.values())
-    return tuple(PlayerResult(p, seat, s, 1 + sum(1 for o in totals if o > s),
-                              all(o <= s for o in totals), p in stand_in)
-                 for seat, (p, s) in enumerate(scores.items()))
+    return tuple(
+        PlayerResult(
+            p,
+            seat,
+            s,
+            1 + sum(1 for o in totals if o > s),
+            all(o <= s for o in totals),
+            p in stand_in,
+        )
+        for seat, (p, s) in enumerate(scores.items())
+    )
 
 
-async def finish(store: Store, guild: int, scores: dict[int, int], *, variant: str = "classic",
-                 stand_in: frozenset[int] = frozenset(), counted: bool = True) -> int:
+async def finish(
+    store: Store,
+    guild: int,
+    scores: dict[int, int],
+    *,
+    variant: str = "classic",
+    stand_in: frozenset[int] = frozenset(),
+    counted: bool = True,
+) -> int:
     players = list(scores)
     game = await store.create_game(guild, CHANNEL + guild, players[0], variant, {}, 1)
     game = await store.update_lobby(game.id, game.version, players)
     game = await store.start_game(game.id, game.version, {})
-    await store.record_move(game.id, game.version, players[0], {}, {}, "finished",
-                            results=GameResults(8, lines(scores, stand_in), counted=counted))
+    await store.record_move(
+        game.id,
+        game.version,
+        players[0],
+        {},
+        {},
+        "finished",
+        results=GameResults(8, lines(scores, stand_in), counted=counted),
+    )
     return game.id
 
 
@@ -88,15 +111,15 @@ async def test_uncounted_games_and_stand_ins_are_not_rated(store: Store) -> None
     ratings = RatingService(store)
     uncounted = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30}, counted=False))
     assert uncounted is not None and await ratings.settle(uncounted) == []
-    stood = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30, 33: 10},
-                                              stand_in=frozenset({22})))
+    stood = await store.get_game(
+        await finish(store, LIVE, {11: 50, 22: 30, 33: 10}, stand_in=frozenset({22}))
+    )
     assert stood is not None
     assert sorted(c.player for c in await ratings.settle(stood)) == [11, 33]
     assert sorted(await store.ratings(LIVE, "classic")) == [11, 33]
 
 
-async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(
-        store: Store) -> None:
+async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(store: Store) -> None:
     """One server's games rated as each ends (some out of order, as channels may post
     late), another's same games only recorded and then backfilled, as at the first
     start with ratings: the same ratings, to the last bit, and those of the pure model."""
@@ -118,9 +141,17 @@ async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(
         kept = await store.ratings(LIVE, variant)
         rebuilt = await store.ratings(REBUILT, variant)
         assert kept == rebuilt and kept
-        expected = replay(match_of(((p, r.rank, not r.stand_in) for p, r in zip(
-            scores, lines(scores, stand_in), strict=True)), [])
-            for scores, v, stand_in in games if v == variant)
+        expected = replay(
+            match_of(
+                (
+                    (p, r.rank, not r.stand_in)
+                    for p, r in zip(scores, lines(scores, stand_in), strict=True)
+                ),
+                [],
+            )
+            for scores, v, stand_in in games
+            if v == variant
+        )
         assert {p: Rating(r.mu, r.sigma, r.games) for p, r in kept.items()} == expected
 
 
@@ -163,8 +194,10 @@ async def test_a_rating_changed_meanwhile_is_not_overwritten(store: Store) -> No
 
     def stale(match: object, current: dict[int, StoredRating]) -> list[RatedLine]:
         # as if 11's row had been read before the first game was rated
-        return [RatedLine(p, StoredRating(25.0, 25 / 3, 0), StoredRating(30.0, 8.0, 1))
-                for p in (11, 33)]
+        return [
+            RatedLine(p, StoredRating(25.0, 25 / 3, 0), StoredRating(30.0, 8.0, 1))
+            for p in (11, 33)
+        ]
 
     with pytest.raises(RatingConflict):
         await store.rate_games([(game, None)], stale)

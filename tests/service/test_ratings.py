@@ -90,8 +90,9 @@ def test_rebuilt_in_order_equals_game_by_game() -> None:
     for _ in range(200):
         seated = rng.sample(everyone, rng.randint(2, 5))
         ranks = sorted(rng.randint(1, 4) for _ in seated)
-        computers = [(rng.choice(list(COMPUTER)), rng.randint(1, 4))
-                     for _ in range(rng.randint(0, 2))]
+        computers = [
+            (rng.choice(list(COMPUTER)), rng.randint(1, 4)) for _ in range(rng.randint(0, 2))
+        ]
         people = [(p, r, rng.random() > 0.1) for p, r in zip(seated, ranks, strict=True)]
         matches.append(match_of(people, computers))
     live: dict[int, Rating] = {}

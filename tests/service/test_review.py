@@ -45,7 +45,8 @@ async def refused(key: str, call: object) -> None:
 
 
 async def test_a_pass_into_a_penalty_is_the_costliest_decision(
-        service: GameService, reviews: ReviewService) -> None:
+    service: GameService, reviews: ReviewService
+) -> None:
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
     await service.start(lobby.id, ANA)
     blunder: list[int] = []
@@ -54,8 +55,12 @@ async def test_a_pass_into_a_penalty_is_the_costliest_decision(
         """Hard's moves, but on the first turn where hard passes the white sum and the
         coloured dice offer a cross, a pass there too: a penalty though a cross was free."""
         phase, best = game.decision().phase, hards(game, player)
-        if phase == "action1" and not blunder and best == PASS and \
-                len(game.apply(player, PASS)[0].legal_moves(player)) > 1:
+        if (
+            phase == "action1"
+            and not blunder
+            and best == PASS
+            and len(game.apply(player, PASS)[0].legal_moves(player)) > 1
+        ):
             blunder.append(game.turn)
         if blunder and game.turn == blunder[0] and phase == "action2":
             assert len(game.legal_moves(player)) > 1  # a cross was free
@@ -78,7 +83,8 @@ async def test_a_pass_into_a_penalty_is_the_costliest_decision(
 
 
 async def test_hards_own_moves_are_100_percent_accurate(
-        service: GameService, reviews: ReviewService) -> None:
+    service: GameService, reviews: ReviewService
+) -> None:
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     await service.join(lobby.id, BEN)
     await service.add_computer(lobby.id, ANA, "hard")
@@ -93,8 +99,9 @@ async def test_hards_own_moves_are_100_percent_accurate(
     assert review.decisions(-1) == []  # computers are not reviewed
 
 
-async def test_qwinto_and_solo_games_are_reviewed(service: GameService,
-                                                  reviews: ReviewService) -> None:
+async def test_qwinto_and_solo_games_are_reviewed(
+    service: GameService, reviews: ReviewService
+) -> None:
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "qwinto", play=Options(solo=True))
     await service.start(lobby.id, ANA)
     await play(service, lobby.id, hards)
@@ -129,8 +136,9 @@ async def test_refusals(service: GameService, reviews: ReviewService) -> None:
     await refused("review.abandoned", reviews.review(GUILD, CHANNEL, abandoned.id))
 
 
-async def test_a_finished_games_accuracies_are_kept_once(service: GameService,
-                                                         clock: FakeClock) -> None:
+async def test_a_finished_games_accuracies_are_kept_once(
+    service: GameService, clock: FakeClock
+) -> None:
     lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     await service.join(lobby.id, BEN)
     await service.add_computer(lobby.id, ANA, "hard")
@@ -145,8 +153,9 @@ async def test_a_finished_games_accuracies_are_kept_once(service: GameService,
     assert await keeper.backfill(rest=0.0) == 0
 
 
-async def test_the_backfill_reviews_earlier_games_newest_first(service: GameService,
-                                                               clock: FakeClock) -> None:
+async def test_the_backfill_reviews_earlier_games_newest_first(
+    service: GameService, clock: FakeClock
+) -> None:
     ids = []
     for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
         lobby = await service.open_lobby(GUILD, channel, ANA, "classic", play=Options(solo=True))
@@ -155,7 +164,8 @@ async def test_the_backfill_reviews_earlier_games_newest_first(service: GameServ
         ids.append(lobby.id)
     pruned = (await service.get(ids[0])).record  # its move log gone: kept, without accuracy
     await service.store._transact(  # what bot/store/prune.py does to old logs
-        lambda conn: conn.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,)))
+        lambda conn: conn.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,))
+    )
     shown: list[int] = []
 
     async def show(game_id: int) -> None:
@@ -170,14 +180,18 @@ async def test_the_backfill_reviews_earlier_games_newest_first(service: GameServ
 
 
 async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     clock.now = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
     daily = DailyService(service)
     attempt, outcome = await daily.begin(GUILD, CHANNEL, ANA, "classic")
     game = outcome.game
     while game is not None and not game.finished:
-        game = (await service.act(attempt.game_id, ANA, game.turn, game.decision().phase,
-                                  hards(game, ANA))).game
+        game = (
+            await service.act(
+                attempt.game_id, ANA, game.turn, game.decision().phase, hards(game, ANA)
+            )
+        ).game
     record = (await service.get(attempt.game_id)).record
     assert record.status == "finished"
     keeper = ReviewKeeper(service.store, clock)

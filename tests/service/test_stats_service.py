@@ -63,35 +63,52 @@ def stats(store: Store, clock: Clock) -> StatsService:
 
 def ranked(scores: dict[int, int]) -> tuple[PlayerResult, ...]:
     totals = list(scores.values())
-    return tuple(PlayerResult(p, seat, s, 1 + sum(1 for o in totals if o > s),
-                              all(o <= s for o in totals))
-                 for seat, (p, s) in enumerate(scores.items()))
+    return tuple(
+        PlayerResult(p, seat, s, 1 + sum(1 for o in totals if o > s), all(o <= s for o in totals))
+        for seat, (p, s) in enumerate(scores.items())
+    )
 
 
-async def finish(store: Store, scores: dict[int, int], *, guild: int = GUILD,
-                 variant: str = "classic", channel: int = CHANNEL) -> int:
+async def finish(
+    store: Store,
+    scores: dict[int, int],
+    *,
+    guild: int = GUILD,
+    variant: str = "classic",
+    channel: int = CHANNEL,
+) -> int:
     """A game of ``scores`` finished now (the store's clock), straight through the store."""
     players = list(scores)
     game = await store.create_game(guild, channel, players[0], variant, {}, 1)
     game = await store.update_lobby(game.id, game.version, players)
     game = await store.start_game(game.id, game.version, {})
-    await store.record_move(game.id, game.version, players[0], {}, {}, "finished",
-                            results=GameResults(8, ranked(scores)))
+    await store.record_move(
+        game.id,
+        game.version,
+        players[0],
+        {},
+        {},
+        "finished",
+        results=GameResults(8, ranked(scores)),
+    )
     return game.id
 
 
 # --- pure rules ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("now", "period", "start"), [
-    (utc(2026, 1, 14, 15, 30), "week", utc(2026, 1, 12)),
-    (utc(2026, 1, 14, 15, 30), "month", utc(2026, 1, 1)),
-    (utc(2026, 1, 12, 0, 0), "week", utc(2026, 1, 12)),  # Monday midnight opens a week
-    (utc(2026, 1, 11, 23, 59, 59), "week", utc(2026, 1, 5)),  # Sunday night still the old one
-    (utc(2026, 3, 1, 0, 0), "month", utc(2026, 3, 1)),
-    (utc(2026, 2, 28, 23, 59, 59), "month", utc(2026, 2, 1)),
-    (utc(2026, 1, 1, 8, 0), "week", utc(2025, 12, 29)),  # a week across the new year
-])
+@pytest.mark.parametrize(
+    ("now", "period", "start"),
+    [
+        (utc(2026, 1, 14, 15, 30), "week", utc(2026, 1, 12)),
+        (utc(2026, 1, 14, 15, 30), "month", utc(2026, 1, 1)),
+        (utc(2026, 1, 12, 0, 0), "week", utc(2026, 1, 12)),  # Monday midnight opens a week
+        (utc(2026, 1, 11, 23, 59, 59), "week", utc(2026, 1, 5)),  # Sunday night still the old one
+        (utc(2026, 3, 1, 0, 0), "month", utc(2026, 3, 1)),
+        (utc(2026, 2, 28, 23, 59, 59), "month", utc(2026, 2, 1)),
+        (utc(2026, 1, 1, 8, 0), "week", utc(2025, 12, 29)),  # a week across the new year
+    ],
+)
 def test_periods_start_in_utc(now: datetime, period: str, start: datetime) -> None:
     assert period_start(period, now.timestamp()) == start.timestamp()
 
@@ -109,8 +126,7 @@ def totals(player: int, games: int, wins: int, score_sum: int = 0, best: int = 0
 def test_ties_share_a_rank() -> None:
     lines = [totals(1, 9, 5), totals(2, 4, 3), totals(3, 8, 3), totals(4, 2, 1), totals(5, 7, 0)]
     ranking, unranked = rank_players(lines, "wins")
-    assert [(rank, t.player_id) for rank, t in ranking] == [(1, 1), (2, 2), (2, 3), (4, 4),
-                                                             (5, 5)]
+    assert [(rank, t.player_id) for rank, t in ranking] == [(1, 1), (2, 2), (2, 3), (4, 4), (5, 5)]
     assert unranked == []  # wins and best rank everyone
 
 
@@ -121,8 +137,13 @@ def test_best_ranks_everyone_by_top_score() -> None:
 
 
 def test_rates_only_rank_players_with_enough_games() -> None:
-    lines = [totals(1, 2, 2, 200), totals(2, 3, 2, 90), totals(3, 6, 4, 180),
-             totals(4, 4, 1, 120), totals(5, 1, 0, 10)]
+    lines = [
+        totals(1, 2, 2, 200),
+        totals(2, 3, 2, 90),
+        totals(3, 6, 4, 180),
+        totals(4, 4, 1, 120),
+        totals(5, 1, 0, 10),
+    ]
     ranking, unranked = rank_players(lines, "rate", min_games=3)
     # 2/3 and 4/6 are the same rate: a shared rank, more games shown first
     assert [(rank, t.player_id) for rank, t in ranking] == [(1, 3), (1, 2), (3, 4)]
@@ -144,12 +165,16 @@ class FakeGame:
 
 
 def test_game_results_keep_seats_ranks_and_shared_wins() -> None:
-    game = FakeGame((ANA, BEN, CEM), [Standing(1, BEN, 40), Standing(1, CEM, 40),
-                                      Standing(3, ANA, 12)])
+    game = FakeGame(
+        (ANA, BEN, CEM), [Standing(1, BEN, 40), Standing(1, CEM, 40), Standing(3, ANA, 12)]
+    )
     results = game_results(game)  # type: ignore[arg-type]
     assert results.counted and results.turns == 12
     assert [(r.player_id, r.seat, r.score, r.rank, r.won) for r in results.players] == [
-        (BEN, 1, 40, 1, True), (CEM, 2, 40, 1, True), (ANA, 0, 12, 3, False)]
+        (BEN, 1, 40, 1, True),
+        (CEM, 2, 40, 1, True),
+        (ANA, 0, 12, 3, False),
+    ]
 
 
 def test_a_game_without_a_full_ranking_is_not_counted() -> None:
@@ -170,8 +195,17 @@ async def test_top_ten_and_the_callers_own_line(store: Store, stats: StatsServic
     await store.remember_name(GUILD, 111, "Kai")
     board = await stats.leaderboard(GUILD, caller=101)
     assert [(line.rank, line.player_id) for line in board.lines] == [
-        (1, 112), (2, 111), (3, 110), (4, 109), (5, 108), (6, 107), (7, 106), (8, 105),
-        (9, 104), (10, 103)]
+        (1, 112),
+        (2, 111),
+        (3, 110),
+        (4, 109),
+        (5, 108),
+        (6, 107),
+        (7, 106),
+        (8, 105),
+        (9, 104),
+        (10, 103),
+    ]
     assert board.lines[1].name == "Kai" and board.lines[0].name == ""
     assert board.own is None  # 101 never finished a game
     board = await stats.leaderboard(GUILD, caller=102)
@@ -182,7 +216,8 @@ async def test_top_ten_and_the_callers_own_line(store: Store, stats: StatsServic
 
 
 async def test_rate_sorts_leave_out_and_show_players_under_the_minimum(
-        store: Store, stats: StatsService) -> None:
+    store: Store, stats: StatsService
+) -> None:
     for _ in range(3):
         await finish(store, {ANA: 60, BEN: 40})
     await finish(store, {CEM: 99, BEN: 1})
@@ -198,8 +233,9 @@ async def test_rate_sorts_leave_out_and_show_players_under_the_minimum(
         await stats.leaderboard(GUILD, caller=ANA, sort="luck")
 
 
-async def test_periods_follow_the_injected_clock(store: Store, stats: StatsService,
-                                                 clock: Clock) -> None:
+async def test_periods_follow_the_injected_clock(
+    store: Store, stats: StatsService, clock: Clock
+) -> None:
     clock.set(utc(2025, 12, 31, 22, 0))  # last year, last month
     await finish(store, {ANA: 80, BEN: 10})
     clock.set(utc(2026, 1, 9, 12, 0))  # this month, last week
@@ -212,8 +248,7 @@ async def test_periods_follow_the_injected_clock(store: Store, stats: StatsServi
         return {line.player_id: line.wins for line in board.lines}  # type: ignore[attr-defined]
 
     assert wins(await stats.leaderboard(GUILD, ANA)) == {ANA: 1, BEN: 1, CEM: 1}
-    assert wins(await stats.leaderboard(GUILD, ANA, period="month")) == {BEN: 1, CEM: 1,
-                                                                          ANA: 0}
+    assert wins(await stats.leaderboard(GUILD, ANA, period="month")) == {BEN: 1, CEM: 1, ANA: 0}
     week = await stats.leaderboard(GUILD, ANA, period="week")
     assert wins(week) == {CEM: 1, ANA: 0}
     assert week.since == utc(2026, 1, 12).timestamp()
@@ -225,10 +260,8 @@ async def test_periods_follow_the_injected_clock(store: Store, stats: StatsServi
 async def test_guilds_are_isolated(store: Store, stats: StatsService) -> None:
     first = await finish(store, {ANA: 10, BEN: 5})
     second = await finish(store, {ANA: 1, CEM: 90}, guild=OTHER, channel=CHANNEL + 1)
-    assert [line.player_id for line in (await stats.leaderboard(GUILD, ANA)).lines] == [
-        ANA, BEN]
-    assert [line.player_id for line in (await stats.leaderboard(OTHER, ANA)).lines] == [
-        CEM, ANA]
+    assert [line.player_id for line in (await stats.leaderboard(GUILD, ANA)).lines] == [ANA, BEN]
+    assert [line.player_id for line in (await stats.leaderboard(OTHER, ANA)).lines] == [CEM, ANA]
     assert (await stats.player(GUILD, CEM)).overall is None
     mine = await stats.player(GUILD, ANA)
     assert mine.overall is not None and (mine.overall.games, mine.overall.best) == (1, 10)
@@ -240,10 +273,19 @@ async def test_guilds_are_isolated(store: Store, stats: StatsService) -> None:
 # --- personal stats --------------------------------------------------------------
 
 
-async def test_stats_per_variant_and_overall(store: Store, stats: StatsService,
-                                             clock: Clock) -> None:
-    scores = [(30, "classic"), (70, "classic"), (-5, "longo"), (44, "classic"),
-              (90, "longo"), (12, "classic"), (61, "classic"), (8, "classic")]
+async def test_stats_per_variant_and_overall(
+    store: Store, stats: StatsService, clock: Clock
+) -> None:
+    scores = [
+        (30, "classic"),
+        (70, "classic"),
+        (-5, "longo"),
+        (44, "classic"),
+        (90, "longo"),
+        (12, "classic"),
+        (61, "classic"),
+        (8, "classic"),
+    ]
     for score, variant in scores:
         clock.now += 60
         await finish(store, {ANA: score, BEN: 40}, variant=variant)
@@ -264,7 +306,8 @@ async def test_stats_per_variant_and_overall(store: Store, stats: StatsService,
 
 
 async def test_a_finished_game_is_recorded_by_the_move_that_ends_it(
-        store: Store, stats: StatsService) -> None:
+    store: Store, stats: StatsService
+) -> None:
     service = GameService(store, seeds=lambda: 4321)
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     await service.join(record.id, BEN)
@@ -279,18 +322,19 @@ async def test_a_finished_game_is_recorded_by_the_move_that_ends_it(
     [entry] = await stats.history(GUILD)
     assert entry.game_id == record.id and entry.turns == game.turn and entry.counted
     assert [(line.player_id, line.score, line.rank, line.won) for line in entry.lines] == [
-        (s.player, s.total, s.rank, s.rank == 1) for s in ranking]
+        (s.player, s.total, s.rank, s.rank == 1) for s in ranking
+    ]
     board = await stats.leaderboard(GUILD, ANA, sort="best")
     assert {(line.player_id, line.best) for line in board.lines} == {
-        (s.player, s.total) for s in ranking}
+        (s.player, s.total) for s in ranking
+    }
     assert sum(line.wins for line in board.lines) == sum(1 for s in ranking if s.rank == 1)
     final = await stats.final_game(GUILD, record.id)
     assert final is not None and final.game.to_json() == game.to_json()
     assert set(final.names) == {ANA, BEN, CEM}
 
 
-async def test_abandoned_and_running_games_do_not_count(store: Store,
-                                                        stats: StatsService) -> None:
+async def test_abandoned_and_running_games_do_not_count(store: Store, stats: StatsService) -> None:
     service = GameService(store, seeds=lambda: 99)
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     await service.join(record.id, BEN)
@@ -305,7 +349,8 @@ async def test_abandoned_and_running_games_do_not_count(store: Store,
 
 
 async def test_games_finished_before_results_were_kept_are_backfilled(
-        store: Store, stats: StatsService) -> None:
+    store: Store, stats: StatsService
+) -> None:
     service = GameService(store, seeds=lambda: 4321)
     record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
     await service.join(record.id, BEN)
@@ -313,14 +358,17 @@ async def test_games_finished_before_results_were_kept_are_backfilled(
     await play_randomly(service, record.id, random.Random(5))
     broken = await finish(store, {CEM: 1, DAN: 2}, channel=CHANNEL + 1)
     before = await stats.leaderboard(GUILD, ANA)
+
     def forget(conn: Connection) -> None:  # every result, as a database from before schema 3
         for table in ("results", "matches", "player_totals"):
             conn.execute(f"DELETE FROM {table}")
         conn.execute("UPDATE games SET state = ? WHERE id = ?", ('{"variant": "gone"}', broken))
+
     await store._transact(forget)
     assert (await stats.leaderboard(GUILD, ANA)).empty
     assert await stats.backfill() == 2
     assert await stats.backfill() == 0  # once only
+
     def figures(board: Leaderboard) -> set[tuple[int, int, int, int, int]]:
         return {(x.player_id, x.games, x.wins, x.score_sum, x.best) for x in board.lines}
 
@@ -335,7 +383,8 @@ async def test_games_finished_before_results_were_kept_are_backfilled(
 
 
 async def test_stats_average_the_stored_accuracies_per_variant_and_overall(
-        store: Store, stats: StatsService) -> None:
+    store: Store, stats: StatsService
+) -> None:
     reviews = [("classic", 0.9), ("classic", 0.6), ("classic", 0.3), ("qwinto", 0.5)]
     for k, (variant, accuracy) in enumerate(reviews):
         game_id = await finish(store, {ANA: 10 + k, BEN: 5}, variant=variant, channel=CHANNEL + k)

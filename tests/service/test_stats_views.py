@@ -20,10 +20,13 @@ from bot.service.stats import BoardLine, Leaderboard, VariantStats
 from bot.service.types import HistoryGame, HistoryLine
 
 
-def board(sort: str = "wins", own_rank: int | None = 14, unranked: int = 0,
-          names: str = "Player") -> Leaderboard:
-    lines = tuple(BoardLine(k + 1, 100 + k, f"{names} {k}", 10, 10 - k, 400 - 7 * k, 80 - k)
-                  for k in range(10))
+def board(
+    sort: str = "wins", own_rank: int | None = 14, unranked: int = 0, names: str = "Player"
+) -> Leaderboard:
+    lines = tuple(
+        BoardLine(k + 1, 100 + k, f"{names} {k}", 10, 10 - k, 400 - 7 * k, 80 - k)
+        for k in range(10)
+    )
     own = BoardLine(own_rank, 999, "Me", 2, 1, -30, 5)
     return Leaderboard(None, "month", sort, 0.0, 3, lines, own, 20, unranked)
 
@@ -44,8 +47,10 @@ def test_the_image_shows_the_top_and_the_callers_line_apart() -> None:
 
 def test_rate_sorts_state_the_rule_and_who_is_left_out() -> None:
     lb = board("rate", own_rank=None, unranked=4)
-    assert footer(lb) == ("Win rate and average rank only players with at least 3 games. "
-                          "4 with fewer than 3 games not ranked.")
+    assert footer(lb) == (
+        "Win rate and average rank only players with at least 3 games. "
+        "4 with fewer than 3 games not ranked."
+    )
     assert footer(board("wins")) == "Win rate and average rank only players with at least 3 games."
     table = board_table(lb, caller=999)
     assert table.rows[-1].rank == "–" and table.sorted_column == 2
@@ -63,14 +68,24 @@ def test_alt_text_stays_within_discords_limit() -> None:
 def test_stats_and_history_lines() -> None:
     name, value = stats_field(VariantStats("longo", 4, 1, 203, 88, (50, 88, 40)))
     assert name == "Qwixx Longo"
-    assert value == ("Games **4** · Wins **1** (25%) · Average **50.8** · Best **88**\n"
-                     "Last 3 games: 50 · 88 · 40")
+    assert value == (
+        "Games **4** · Wins **1** (25%) · Average **50.8** · Best **88**\n"
+        "Last 3 games: 50 · 88 · 40"
+    )
     assert stats_field(VariantStats(None, 1, 0, 5, 5, ()))[0] == "All games"
-    game = HistoryGame(7, 1, "classic", 0.0, 1_767_225_600.0, 21, False,
-                       (HistoryLine(1, 40, 1, True), HistoryLine(2, 40, 1, True),
-                        HistoryLine(3, -5, 3, False)))
-    assert history_line(2, game) == ("**2.** <t:1767225600:d> · Qwixx · 🏆 <@1> 40 · 🏆 <@2> 40 · "
-                                     "<@3> -5 (not counted)")
+    game = HistoryGame(
+        7,
+        1,
+        "classic",
+        0.0,
+        1_767_225_600.0,
+        21,
+        False,
+        (HistoryLine(1, 40, 1, True), HistoryLine(2, 40, 1, True), HistoryLine(3, -5, 3, False)),
+    )
+    assert history_line(2, game) == (
+        "**2.** <t:1767225600:d> · Qwixx · 🏆 <@1> 40 · 🏆 <@2> 40 · <@3> -5 (not counted)"
+    )
 
 
 def test_the_final_sheets_button_is_restart_proof() -> None:
@@ -85,4 +100,15 @@ def test_ordinals_read_like_english() -> None:
     from bot.messages import ordinal
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "101st",
+        "111th",
+    ]

@@ -5,25 +5,42 @@ import pytest
 from bot.service.timing import Clock, DurationError, format_duration, parse_duration
 
 
-@pytest.mark.parametrize(("text", "seconds"), [
-    ("5m", 300), ("90m", 5400), ("1h30m", 5400), ("24h", 86400), ("7d", 604800),
-    (" 2H ", 7200), ("1d 12h", 129600),
-])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("5m", 300),
+        ("90m", 5400),
+        ("1h30m", 5400),
+        ("24h", 86400),
+        ("7d", 604800),
+        (" 2H ", 7200),
+        ("1d 12h", 129600),
+    ],
+)
 def test_durations_are_read(text: str, seconds: int) -> None:
     assert parse_duration(text) == seconds
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("4m", "outside"), ("8d", "outside"), ("soon", "not a duration"), ("", "not a duration"),
-    ("10", "not a duration"), ("5x", "not a duration"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("4m", "outside"),
+        ("8d", "outside"),
+        ("soon", "not a duration"),
+        ("", "not a duration"),
+        ("10", "not a duration"),
+        ("5x", "not a duration"),
+    ],
+)
 def test_bad_durations_name_the_problem(text: str, problem: str) -> None:
     with pytest.raises(DurationError, match=problem):
         parse_duration(text)
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (300, "5m"), (5400, "1h30m"), (86400, "24h"), (172800, "2d"), (3600, "1h")])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(300, "5m"), (5400, "1h30m"), (86400, "24h"), (172800, "2d"), (3600, "1h")],
+)
 def test_durations_are_written_back(seconds: int, text: str) -> None:
     assert format_duration(seconds) == text
     assert parse_duration(text) == seconds

@@ -66,37 +66,52 @@ def test_each_turn_tells_the_scores_at_its_own_end(variant: str) -> None:
 def test_a_pass_is_marked_when_the_player_could_have_crossed() -> None:
     """White 2 + 3: BEN and CEM are past 5 in every row, ANA may cross red 5. ANA passes
     with a move open; BEN and CEM pass because they must."""
-    game = position("classic", [ANA, BEN, CEM], seed=1,
-                    dice={"white1": 2, "white2": 3, "red": 1, "yellow": 1, "green": 1,
-                          "blue": 1},
-                    sheets={ANA: "yellow: 6 | green: 4 | blue: 4",
-                            BEN: "red: 6 | yellow: 6 | green: 4 | blue: 4",
-                            CEM: "red: 6 | yellow: 6 | green: 4 | blue: 4"})
+    game = position(
+        "classic",
+        [ANA, BEN, CEM],
+        seed=1,
+        dice={"white1": 2, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1},
+        sheets={
+            ANA: "yellow: 6 | green: 4 | blue: 4",
+            BEN: "red: 6 | yellow: 6 | green: 4 | blue: 4",
+            CEM: "red: 6 | yellow: 6 | green: 4 | blue: 4",
+        },
+    )
     play = Play(game)
     for player in (ANA, BEN, CEM):
         play.apply(player, PASS, "computer")
-    passes = {player: data for _, kind, player, data in play.event_rows()
-              if kind == "passed" and data["phase"] == "action1"}
+    passes = {
+        player: data
+        for _, kind, player, data in play.event_rows()
+        if kind == "passed" and data["phase"] == "action1"
+    }
     assert passes[ANA].get("had_move") is True
     assert "had_move" not in passes[BEN] and "had_move" not in passes[CEM]
 
 
 def test_the_active_players_own_pass_is_marked_only_with_a_choice() -> None:
     """Action 2: ANA, active, passes with a colour cross open (red 1 + white 2 = 3)."""
-    game = position("classic", [ANA, BEN], seed=1, phase="action2",
-                    dice={"white1": 2, "white2": 3, "red": 1, "yellow": 6, "green": 6,
-                          "blue": 6})
+    game = position(
+        "classic",
+        [ANA, BEN],
+        seed=1,
+        phase="action2",
+        dice={"white1": 2, "white2": 3, "red": 1, "yellow": 6, "green": 6, "blue": 6},
+    )
     assert Move("cross", "red", 3) in game.legal_moves(ANA)
     play = Play(game)
     play.apply(ANA, PASS, "player")
-    passes = [data for _, kind, _, data in play.event_rows()
-              if kind == "passed" and data["phase"] == "action2"]
+    passes = [
+        data
+        for _, kind, _, data in play.event_rows()
+        if kind == "passed" and data["phase"] == "action2"
+    ]
     assert passes == [{"phase": "action2", "had_move": True}]
 
 
-
 async def test_a_seat_that_goes_away_is_told_in_the_turn_its_third_decision_ran_out(
-        service: GameService, clock: FakeClock) -> None:
+    service: GameService, clock: FakeClock
+) -> None:
     """ANA never decides: her third run-out is her own turn's last decision, which ends
     that turn; she goes away in that turn, not in the next one."""
     record = await service.open_lobby(1, 100, ANA, "classic")
@@ -116,5 +131,6 @@ async def test_a_seat_that_goes_away_is_told_in_the_turn_its_third_decision_ran_
     stored = await service.events(record.id)
     ran_out = [e.turn for e in stored if e.kind == "expired" and ANA in e.data["players"]]
     assert [e.turn for e in stored if e.kind == "away"] == [ran_out[2]]
-    assert any(e.kind == "turn" and e.turn > ran_out[2] for e in stored), \
+    assert any(e.kind == "turn" and e.turn > ran_out[2] for e in stored), (
         "the run-out ended its turn (the case told here)"
+    )

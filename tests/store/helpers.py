@@ -43,8 +43,11 @@ async def every_row(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     postgres = store.backend == "postgresql"
 
     def work(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
-        return {table: [tuple(r) for r in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
-                for table in schema(conn, postgres)}
+        return {
+            table: [tuple(r) for r in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
+            for table in schema(conn, postgres)
+        }
+
     return await store._transact(work)
 
 
@@ -94,6 +97,7 @@ def counting_trips(store: Store, name: str) -> list[str]:
         async def counted(fn: Callable[..., Any], _send: Any = send) -> Any:
             trips.append(getattr(fn, "__name__", "?"))
             return await _send(fn)
+
         connection.run = counted
     return trips
 
@@ -105,8 +109,9 @@ def writer(store: Store) -> Any:
     return thread
 
 
-async def apply_migrations(db: Any, now: float,
-                           migrations: Sequence[_migrations.Migration] | None = None) -> int:
+async def apply_migrations(
+    db: Any, now: float, migrations: Sequence[_migrations.Migration] | None = None
+) -> int:
     """:func:`bot.store.migrations.apply_migrations` for the SQLite file a path or an
     (idle, open) connection ``db`` names: a database as an older bot left it."""
     if isinstance(db, (str, Path)):

@@ -27,8 +27,10 @@ import psycopg
 from bot.store import LATEST_VERSION
 
 UNPRIVILEGED = "nobody"
-SETTINGS = ("-c listen_addresses='' -c fsync=off -c full_page_writes=off "
-            "-c synchronous_commit=off -c max_connections=300")
+SETTINGS = (
+    "-c listen_addresses='' -c fsync=off -c full_page_writes=off "
+    "-c synchronous_commit=off -c max_connections=300"
+)
 
 
 class ServerError(RuntimeError):
@@ -45,8 +47,10 @@ def binaries() -> Path:
     for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
         if (folder / "pg_ctl").exists():
             return folder
-    raise ServerError("no PostgreSQL binaries: install the dev extra "
-                      "(.venv/bin/pip install -e '.[dev]', which brings pgserver)")
+    raise ServerError(
+        "no PostgreSQL binaries: install the dev extra "
+        "(.venv/bin/pip install -e '.[dev]', which brings pgserver)"
+    )
 
 
 def _open_to_others(folder: Path) -> bool:
@@ -98,16 +102,25 @@ class PostgresServer:
         if self._user is not None:
             extra = {"user": self._user.pw_uid, "group": self._user.pw_gid, "extra_groups": []}
         try:
-            done = subprocess.run([str(self.bin / args[0]), *args[1:]], capture_output=True,
-                                  text=True, timeout=120, check=False, **extra)
+            done = subprocess.run(
+                [str(self.bin / args[0]), *args[1:]],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+                **extra,
+            )
         except (OSError, subprocess.SubprocessError) as error:
-            raise ServerError(f"PostgreSQL for the tests could not start: {args[0]}: "
-                              f"{error}") from error
+            raise ServerError(
+                f"PostgreSQL for the tests could not start: {args[0]}: {error}"
+            ) from error
         if done.returncode != 0:
             log = self.root / "server.log"
             tail = log.read_text()[-2000:] if log.exists() else ""
-            raise ServerError(f"PostgreSQL for the tests could not start: {args[0]} failed "
-                              f"({done.returncode}): {done.stderr.strip()}\n{tail}")
+            raise ServerError(
+                f"PostgreSQL for the tests could not start: {args[0]} failed "
+                f"({done.returncode}): {done.stderr.strip()}\n{tail}"
+            )
 
     def start(self) -> None:
         self.data.mkdir(mode=0o700)
@@ -117,8 +130,17 @@ class PostgresServer:
                 os.chown(path, self._user.pw_uid, self._user.pw_gid)
             if not _open_to_others(self.bin):
                 self.bin = _copied(self.bin, self.root / "pginstall")
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "--encoding=UTF8", "--no-locale", "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--no-locale",
+            "--no-sync",
+        )
         self.resume()
 
     def halt(self, mode: str = "fast") -> None:
@@ -131,8 +153,19 @@ class PostgresServer:
     def resume(self) -> None:
         """Start the server again on the same data folder (after :meth:`halt`); returns
         once it accepts connections."""
-        self._run("pg_ctl", "start", "-w", "-t", "60", "-D", str(self.data),
-                  "-l", str(self.root / "server.log"), "-o", f"{SETTINGS} -k {self.data}")
+        self._run(
+            "pg_ctl",
+            "start",
+            "-w",
+            "-t",
+            "60",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.root / "server.log"),
+            "-o",
+            f"{SETTINGS} -k {self.data}",
+        )
 
     def terminate_sessions(self, database: str) -> int:
         """End every session on ``database`` from a connection of its own
@@ -140,7 +173,9 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as admin:
             rows = admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = %s AND pid <> pg_backend_pid()", (database,)).fetchall()
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                (database,),
+            ).fetchall()
         return sum(1 for (ended,) in rows if ended)
 
     def stop(self) -> None:
@@ -170,10 +205,17 @@ class PostgresServer:
             self._shared = True
         url = self.url("qwixx")
         with psycopg.connect(url, autocommit=True) as conn:
-            tables = {row[0] for row in conn.execute(
-                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
-            version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone() \
-                if "schema_version" in tables else None
+            tables = {
+                row[0]
+                for row in conn.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                )
+            }
+            version = (
+                conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+                if "schema_version" in tables
+                else None
+            )
             if version is None or version[0] != LATEST_VERSION:
                 conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
                 return url

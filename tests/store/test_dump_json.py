@@ -12,7 +12,15 @@ import pytest
 from bot.store.records import dump_json, encoded
 
 VALUES: list[Any] = [
-    None, 0, -3, 2**62, 1.5, "red", "é ✓ \"quoted\"\n", [], {},
+    None,
+    0,
+    -3,
+    2**62,
+    1.5,
+    "red",
+    'é ✓ "quoted"\n',
+    [],
+    {},
     {"turn": 4, "sheets": {"1": {"red": [2, 3], "locked": True}}, "dice": [1, 6]},
     [{"kind": "cross", "row": "blue", "number": 12}, None, [1.25, False]],
 ]
@@ -42,21 +50,26 @@ def test_threads_encoding_at_once_each_get_their_own_text() -> None:
 
     def encode(n: int) -> None:
         found[n] = [dump_json(values[n]) for _ in range(300)]
+
     threads = [threading.Thread(target=encode, args=(n,)) for n in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert all(texts == [json.dumps(values[n], separators=(",", ":"))] * 300
-               for n, texts in found.items())
+    assert all(
+        texts == [json.dumps(values[n], separators=(",", ":"))] * 300 for n, texts in found.items()
+    )
 
 
-@pytest.mark.parametrize("value", [*VALUES, {1: "a", 2: [3]}, (1, 2), {"t": (3, {4: 5})},
-                                   {"deadline": 1.5e-7, "big": 1e22}])
+@pytest.mark.parametrize(
+    "value",
+    [*VALUES, {1: "a", 2: [3]}, (1, 2), {"t": (3, {4: 5})}, {"deadline": 1.5e-7, "big": 1e22}],
+)
 def test_encoded_gives_the_text_and_what_reading_it_finds(value: Any) -> None:
     text, found = encoded(value)
     assert json.loads(text) == json.loads(
-        json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False))
+        json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    )
     assert found == json.loads(text)
 
 

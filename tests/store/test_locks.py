@@ -17,6 +17,7 @@ async def test_one_holder_at_a_time_per_key_and_none_kept_after() -> None:
             order.append(f"{name} in")
             await asyncio.sleep(0.01)
             order.append(f"{name} out")
+
     await asyncio.gather(hold(1, "a"), hold(1, "b"), hold(2, "c"))
     assert order.index("a out") < order.index("b in")
     assert order.index("c in") < order.index("a out")  # another key does not wait

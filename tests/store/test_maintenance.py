@@ -60,7 +60,7 @@ async def test_damaged_pages_are_found(db_path: Path, store: Store) -> None:
     data = bytearray(db_path.read_bytes())
     for page in range(2, pages):  # every page but the schema's: headers and cells garbled
         start = page * page_size
-        data[start:start + 64] = b"\xff" * 64
+        data[start : start + 64] = b"\xff" * 64
     db_path.write_bytes(bytes(data))
     with pytest.raises(DatabaseFileError, match=str(db_path)) as damaged:
         check_database(db_path)
@@ -74,8 +74,11 @@ async def writer(store: Store, started: asyncio.Event, stop: asyncio.Event) -> i
     while not stop.is_set():
         count += MOVES_PER_COMMIT
         game = await store.record_moves(
-            game.id, game.version, [(HOST, {"kind": "pass"}, "player")] * MOVES_PER_COMMIT,
-            {"moves": count})
+            game.id,
+            game.version,
+            [(HOST, {"kind": "pass"}, "player")] * MOVES_PER_COMMIT,
+            {"moves": count},
+        )
         commits += 1
         if commits == 5:
             started.set()
@@ -83,8 +86,9 @@ async def writer(store: Store, started: asyncio.Event, stop: asyncio.Event) -> i
     return commits
 
 
-async def test_a_backup_while_a_writer_commits_is_consistent(db_path: Path, store: Store,
-                                                             tmp_path: Path) -> None:
+async def test_a_backup_while_a_writer_commits_is_consistent(
+    db_path: Path, store: Store, tmp_path: Path
+) -> None:
     started, stop = asyncio.Event(), asyncio.Event()
     writing = asyncio.create_task(writer(store, started, stop))
     await started.wait()
@@ -97,7 +101,7 @@ async def test_a_backup_while_a_writer_commits_is_consistent(db_path: Path, stor
     [(state,)] = rows(copy, "SELECT state FROM games")
     copied = moves(copy)
     assert json.loads(str(state))["moves"] == len(copied) >= 5 * MOVES_PER_COMMIT  # no half commit
-    assert copied == moves(db_path)[:len(copied)]
+    assert copied == moves(db_path)[: len(copied)]
     assert report.rows["moves"] == len(copied) and report.target == copy
 
     again = await asyncio.to_thread(backup, db_path, copy)  # the bot still runs, idle now
@@ -107,8 +111,9 @@ async def test_a_backup_while_a_writer_commits_is_consistent(db_path: Path, stor
     assert not list(tmp_path.glob(".*.partial"))
 
 
-async def test_an_open_write_transaction_is_not_copied(db_path: Path, store: Store,
-                                                       tmp_path: Path) -> None:
+async def test_an_open_write_transaction_is_not_copied(
+    db_path: Path, store: Store, tmp_path: Path
+) -> None:
     game = await make_running(store)
     await store.record_move(game.id, game.version, PLAYER2, {"kind": "pass"}, {})
     with closing(sqlite3.connect(db_path, isolation_level=None)) as other:

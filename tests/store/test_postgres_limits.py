@@ -20,8 +20,10 @@ from .helpers import HOST, PLAYER2, make_lobby, query
 from .postgres_server import PostgresServer
 from .test_postgres import PATIENCE, Held, eventually
 
-SHOW_LIMITS = ("SELECT current_setting('statement_timeout'), "
-               "current_setting('idle_in_transaction_session_timeout')")
+SHOW_LIMITS = (
+    "SELECT current_setting('statement_timeout'), "
+    "current_setting('idle_in_transaction_session_timeout')"
+)
 
 
 async def limits(store: Store) -> list[tuple[str, str]]:
@@ -32,21 +34,24 @@ async def limits(store: Store) -> list[tuple[str, str]]:
 
 
 async def test_sessions_get_the_limits_unless_the_database_or_the_url_sets_them(
-        postgres: PostgresServer) -> None:
+    postgres: PostgresServer,
+) -> None:
     url = postgres.new_database()
     async with Store(url) as store:
         assert await limits(store) == [("30s", "1min")] * 2
     async with Store(f"{url}&options=-c%20statement_timeout%3D7s") as store:
         assert await limits(store) == [("7s", "1min")] * 2
     with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f"ALTER DATABASE {admin.info.dbname} "
-                      "SET idle_in_transaction_session_timeout = '5s'")
+        admin.execute(
+            f"ALTER DATABASE {admin.info.dbname} SET idle_in_transaction_session_timeout = '5s'"
+        )
     async with Store(url) as store:
         assert await limits(store) == [("30s", "5s")] * 2
 
 
 async def test_a_statement_past_the_limit_is_cancelled_and_nothing_is_stored(
-        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(pg.LIMITS, "statement_timeout", "200ms")
     async with Store(url) as store, Store(url) as other:
         lobby = await make_lobby(store)
@@ -54,8 +59,10 @@ async def test_a_statement_past_the_limit_is_cancelled_and_nothing_is_stored(
             await store._fetch("SELECT pg_sleep(30)")
         # A change that waits past the limit on the game's row, which another process
         # holds locked, is cancelled and rolled back; the game is as it was.
-        held = Held(other, lambda conn: conn.execute(
-            "SELECT id FROM games WHERE id = ? FOR UPDATE", (lobby.id,)))
+        held = Held(
+            other,
+            lambda conn: conn.execute("SELECT id FROM games WHERE id = ? FOR UPDATE", (lobby.id,)),
+        )
         await held.entered()
         with pytest.raises(StoreError, match="statement timeout"):
             await store.update_lobby(lobby.id, lobby.version, [HOST, PLAYER2])
@@ -67,7 +74,8 @@ async def test_a_statement_past_the_limit_is_cancelled_and_nothing_is_stored(
 
 
 async def test_a_transaction_left_open_is_ended_and_blocks_nobody(
-        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A process stuck inside a transaction that holds a game's row (here: a thread that
     waits before its ``COMMIT``): the server ends its session, so the other process's
     change goes through; the stuck one hears, when it goes on, that nothing of its
@@ -76,14 +84,22 @@ async def test_a_transaction_left_open_is_ended_and_blocks_nobody(
         lobby = await make_lobby(other)
     monkeypatch.setitem(pg.LIMITS, "idle_in_transaction_session_timeout", "300ms")
     async with Store(url) as stuck, Store(url) as other:
-        held = Held(stuck, lambda conn: conn.execute(
-            "UPDATE games SET message_id = 5 WHERE id = ?", (lobby.id,)))
+        held = Held(
+            stuck,
+            lambda conn: conn.execute("UPDATE games SET message_id = 5 WHERE id = ?", (lobby.id,)),
+        )
         await held.entered()
-        await eventually(lambda: not query(url, "SELECT pid FROM pg_stat_activity "
-                                                "WHERE state = 'idle in transaction'"),
-                         "the server ended the stuck session")
+        await eventually(
+            lambda: (
+                not query(
+                    url, "SELECT pid FROM pg_stat_activity WHERE state = 'idle in transaction'"
+                )
+            ),
+            "the server ended the stuck session",
+        )
         joined = await asyncio.wait_for(
-            other.update_lobby(lobby.id, lobby.version, [HOST, PLAYER2]), PATIENCE)
+            other.update_lobby(lobby.id, lobby.version, [HOST, PLAYER2]), PATIENCE
+        )
         with pytest.raises(StoreError, match="idle-in-transaction timeout"):
             await held.commit()
         assert await stuck.get_game(lobby.id) == joined  # its message id never stored
@@ -93,7 +109,8 @@ async def test_a_transaction_left_open_is_ended_and_blocks_nobody(
 
 
 async def test_a_migration_takes_as_long_as_it_needs(
-        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(pg.LIMITS, "statement_timeout", "200ms")
     slow = Migration(len(MIGRATIONS) + 1, "slow", ("SELECT pg_sleep(0.5)",))
     engine = pg.PostgresEngine(postgres.new_database())
@@ -104,4 +121,3 @@ async def test_a_migration_takes_as_long_as_it_needs(
             await engine.fetch("SELECT pg_sleep(0.5)")
     finally:
         await engine.close()
-

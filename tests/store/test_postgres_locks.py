@@ -20,8 +20,12 @@ from .test_postgres import PATIENCE, eventually, held_advisory, in_turn, waiting
 
 def lock_holder(url: str, game_id: int) -> int:
     """The server process whose session holds ``game_id``'s advisory lock."""
-    rows = query(url, "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                      "AND objsubid = 1 AND objid = ?", (game_id,))
+    rows = query(
+        url,
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND objsubid = 1 AND objid = ?",
+        (game_id,),
+    )
     assert len(rows) == 1, rows
     return int(rows[0][0])
 
@@ -37,7 +41,8 @@ async def shown(store: Store, game: GameRecord) -> tuple[int, dict[str, object]]
 
 
 async def test_a_broken_lock_connection_refuses_every_holder_and_play_goes_on(
-        url: str, two: tuple[Store, Store]) -> None:
+    url: str, two: tuple[Store, Store]
+) -> None:
     first, second = two
     games = [await make_running(first, CHANNEL + n) for n in range(3)]
     one, two_ = games[:2]
@@ -68,8 +73,8 @@ async def test_a_broken_lock_connection_refuses_every_holder_and_play_goes_on(
     async def show() -> None:
         await first.set_shown(two_.id, two_.version, None, {"by": "first"})
         await release.wait()
-    holder = asyncio.ensure_future(in_turn(log, "first", lambda: first.game_lock(two_.id),
-                                           show))
+
+    holder = asyncio.ensure_future(in_turn(log, "first", lambda: first.game_lock(two_.id), show))
     await eventually(lambda: held_advisory(url) == [two_.id], "the first holds it again")
     waiter = asyncio.ensure_future(in_turn(log, "second", lambda: second.game_lock(two_.id)))
     await eventually(lambda: waiting_sessions(url, "advisory") == 1, "the second waits")
@@ -81,7 +86,8 @@ async def test_a_broken_lock_connection_refuses_every_holder_and_play_goes_on(
 
 
 async def test_a_lock_taken_after_the_break_is_held_on_the_new_connection(
-        url: str, two: tuple[Store, Store]) -> None:
+    url: str, two: tuple[Store, Store]
+) -> None:
     """A lock taken while an earlier holder's connection is broken lives on the new
     connection: its holder stores, the earlier one is refused."""
     first, second = two
@@ -98,8 +104,7 @@ async def test_a_lock_taken_after_the_break_is_held_on_the_new_connection(
     assert held_advisory(url) == []
 
 
-async def test_without_the_lock_a_write_is_not_fenced(url: str,
-                                                     two: tuple[Store, Store]) -> None:
+async def test_without_the_lock_a_write_is_not_fenced(url: str, two: tuple[Store, Store]) -> None:
     """``set_shown`` outside any lock (a lobby's closing message) is a plain write."""
     first, _ = two
     game = await make_running(first, CHANNEL)

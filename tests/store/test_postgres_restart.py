@@ -35,9 +35,13 @@ GUILD, PLAYERS = 1, (11, 22, 33)
 GAMES = 4
 
 
-async def until(check: Callable[[], bool], what: str, patience: float = PATIENCE,
-                tasks: Sequence[asyncio.Task[None]] = (),
-                state: Callable[[], object] = lambda: "") -> None:
+async def until(
+    check: Callable[[], bool],
+    what: str,
+    patience: float = PATIENCE,
+    tasks: Sequence[asyncio.Task[None]] = (),
+    state: Callable[[], object] = lambda: "",
+) -> None:
     """Wait until ``check()`` holds, at most ``patience`` seconds (failing at once
     should one of ``tasks`` fail)."""
     loop = asyncio.get_running_loop()
@@ -125,15 +129,16 @@ class Table:
         """Whether a click since ``cut`` was refused, or a click is under way (with the
         server away: its commit's answer lost, it waits to learn its fate), or the game
         is over."""
-        return any(when > cut for when in self.refused) or self.pending is not None \
-            or self.finished
+        return any(when > cut for when in self.refused) or self.pending is not None or self.finished
 
     def state(self, cut: float) -> str:
         now = time.monotonic()
-        return (f"game {self.game_id}: {len(self.answered)} answered, {len(self.refused)} "
-                f"refused, last answered {self.answered[-1][2] - cut:.2f} s after the cut, "
-                f"pending since {None if self.pending is None else now - self.pending} s, "
-                f"finished {self.finished}")
+        return (
+            f"game {self.game_id}: {len(self.answered)} answered, {len(self.refused)} "
+            f"refused, last answered {self.answered[-1][2] - cut:.2f} s after the cut, "
+            f"pending since {None if self.pending is None else now - self.pending} s, "
+            f"finished {self.finished}"
+        )
 
     def spanned(self, cut: float, back: float) -> bool:
         """Whether a click sent before ``cut`` was answered after ``back`` (it waited
@@ -155,28 +160,37 @@ async def tables(service: GameService) -> list[Table]:
 def check_stored(url: str, table: Table) -> None:
     """The game's moves are the clicks that were answered, each once, in order (and
     those whose fate was unknown, or not); it finished."""
-    rows = query(url, "SELECT player_id, move FROM moves WHERE game_id = ? AND "
-                      "source = 'player' ORDER BY seq", (table.game_id,))
+    rows = query(
+        url,
+        "SELECT player_id, move FROM moves WHERE game_id = ? AND source = 'player' ORDER BY seq",
+        (table.game_id,),
+    )
     stored = [(int(player), pg_json(move)) for player, move in rows]
     answered = [(player, move) for player, move, _ in table.answered]
     if not table.unknown:
         assert stored == answered
     else:  # an unknown click, if stored, sits among the answered ones
-        assert [s for s in stored if s not in table.unknown] == \
-            [a for a in answered if a not in table.unknown]
+        assert [s for s in stored if s not in table.unknown] == [
+            a for a in answered if a not in table.unknown
+        ]
     status = query(url, "SELECT status FROM games WHERE id = ?", (table.game_id,))
     assert status == [("finished",)]
-    assert query(url, "SELECT COUNT(*) FROM results WHERE game_id = ?",
-                 (table.game_id,)) == [(len(PLAYERS),)]
+    assert query(url, "SELECT COUNT(*) FROM results WHERE game_id = ?", (table.game_id,)) == [
+        (len(PLAYERS),)
+    ]
 
 
 def pg_json(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else dict(json.loads(value))
 
 
-async def outage(postgres: PostgresServer, service: GameService, games: list[Table],
-                 interrupt: Callable[[], None], resume: Callable[[], None] | None,
-                 ) -> tuple[float, float, float]:
+async def outage(
+    postgres: PostgresServer,
+    service: GameService,
+    games: list[Table],
+    interrupt: Callable[[], None],
+    resume: Callable[[], None] | None,
+) -> tuple[float, float, float]:
     """Games being played, ``interrupt`` the server mid-game (then ``resume`` it, once
     every table has had a click refused, or has one waiting),
     and play the games to their end. The seconds from the server answering again to
@@ -184,21 +198,29 @@ async def outage(postgres: PostgresServer, service: GameService, games: list[Tab
     stop = asyncio.Event()
     players = [asyncio.create_task(table.play(stop)) for table in games]
     try:
-        await until(lambda: all(len(t.answered) >= 3 for t in games), "the games under way",
-                    tasks=players)
+        await until(
+            lambda: all(len(t.answered) >= 3 for t in games), "the games under way", tasks=players
+        )
         cut = time.monotonic()
         await asyncio.to_thread(interrupt)
         if resume is not None:
-            await until(lambda: all(t.refused_or_waiting(cut) for t in games),
-                        "a click refused at every table while the server is away", tasks=players,
-                        state=lambda: [t.state(cut) for t in games])
+            await until(
+                lambda: all(t.refused_or_waiting(cut) for t in games),
+                "a click refused at every table while the server is away",
+                tasks=players,
+                state=lambda: [t.state(cut) for t in games],
+            )
             assert any(t.refused for t in games)
             await asyncio.to_thread(resume)
         back = time.monotonic()
-        await until(lambda: all(t.answered_after(back) or t.finished for t in games),
-                    "every table's clicks answered again", tasks=players)
-        took = max(min((w for _, _, w in t.answered if w > back), default=back) - back
-                   for t in games)
+        await until(
+            lambda: all(t.answered_after(back) or t.finished for t in games),
+            "every table's clicks answered again",
+            tasks=players,
+        )
+        took = max(
+            min((w for _, _, w in t.answered if w > back), default=back) - back for t in games
+        )
         await until(lambda: all(t.finished for t in games), "every game finished", 300, players)
         return took, cut, back
     finally:
@@ -207,23 +229,28 @@ async def outage(postgres: PostgresServer, service: GameService, games: list[Tab
 
 
 @pytest.mark.parametrize("mode", ["fast", "immediate"])
-async def test_a_server_restart_mid_game(postgres: PostgresServer, service: GameService,
-                                         url: str, mode: str) -> None:
+async def test_a_server_restart_mid_game(
+    postgres: PostgresServer, service: GameService, url: str, mode: str
+) -> None:
     """``fast``: a restart (every session ended, a clean shutdown); ``immediate``: the
     server killed and started again on the same data (crash recovery)."""
     games = await tables(service)
-    took, cut, back = await outage(postgres, service, games, lambda: postgres.halt(mode),
-                                   postgres.resume)
+    took, cut, back = await outage(
+        postgres, service, games, lambda: postgres.halt(mode), postgres.resume
+    )
     for table in games:
         check_stored(url, table)
-    print(f"restart ({mode}): every table answered again {took:.2f} s after the server "
-          f"was back; {sum(len(t.refused) for t in games)} refusals, "
-          f"{sum(len(t.unknown) for t in games)} unknown, "
-          f"{sum(t.spanned(cut, back) for t in games)} answered across the outage")
+    print(
+        f"restart ({mode}): every table answered again {took:.2f} s after the server "
+        f"was back; {sum(len(t.refused) for t in games)} refusals, "
+        f"{sum(len(t.unknown) for t in games)} unknown, "
+        f"{sum(t.spanned(cut, back) for t in games)} answered across the outage"
+    )
 
 
-async def test_every_session_ended_mid_game(postgres: PostgresServer, service: GameService,
-                                            url: str) -> None:
+async def test_every_session_ended_mid_game(
+    postgres: PostgresServer, service: GameService, url: str
+) -> None:
     """``pg_terminate_backend`` on every session of the database, several times while
     the games go on: the bot opens new connections at the next request."""
     games = await tables(service)
@@ -240,12 +267,15 @@ async def test_every_session_ended_mid_game(postgres: PostgresServer, service: G
                     return
                 assert time.monotonic() < deadline, "no click answered after a termination"
                 time.sleep(0.01)
+
     took, _, _ = await outage(postgres, service, games, terminate, None)
     assert sum(rounds) >= 3, rounds  # sessions were there to end
     for table in games:
         check_stored(url, table)
-    print(f"terminations {rounds}: {sum(len(t.refused) for t in games)} refusals, "
-          f"{sum(len(t.unknown) for t in games)} unknown, answered again within {took:.2f} s")
+    print(
+        f"terminations {rounds}: {sum(len(t.refused) for t in games)} refusals, "
+        f"{sum(len(t.unknown) for t in games)} unknown, answered again within {took:.2f} s"
+    )
 
 
 # -- one transaction, its connection broken at each point ---------------------------
@@ -254,8 +284,9 @@ async def test_every_session_ended_mid_game(postgres: PostgresServer, service: G
 @pytest.fixture
 async def store(url: str) -> AsyncIterator[Store]:
     async with Store(url) as opened:
-        await opened._transact(lambda conn: conn.execute(
-            "CREATE TABLE marks (id INTEGER PRIMARY KEY, note TEXT)"))
+        await opened._transact(
+            lambda conn: conn.execute("CREATE TABLE marks (id INTEGER PRIMARY KEY, note TEXT)")
+        )
         yield opened
 
 
@@ -281,12 +312,14 @@ async def test_a_session_ended_before_commit_runs_again_once(store: Store, url: 
         if len(runs) == 1:
             end_own_session(conn)
         return "done"
+
     assert await store._transact(work) == "done"
     assert (len(runs), marks(url)) == (2, [(2, "x")])  # the first run left nothing
 
 
 async def test_an_idle_connection_ended_meanwhile_is_replaced(
-        postgres: PostgresServer, store: Store, url: str) -> None:
+    postgres: PostgresServer, store: Store, url: str
+) -> None:
     await store._transact(lambda conn: conn.execute("INSERT INTO marks VALUES (1, 'a')"))
     name = str(psycopg.conninfo.conninfo_to_dict(url)["dbname"])
     assert postgres.terminate_sessions(name) >= 2  # a writer and the reader at least
@@ -294,8 +327,9 @@ async def test_an_idle_connection_ended_meanwhile_is_replaced(
     assert await store._fetch("SELECT id FROM marks ORDER BY id") == [(1,), (2,)]
 
 
-def lose_the_commit(conn: Connection, commit: bool,
-                    crash: Callable[[], None] | None = None) -> None:
+def lose_the_commit(
+    conn: Connection, commit: bool, crash: Callable[[], None] | None = None
+) -> None:
     """The next ``COMMIT`` on this connection is (with ``commit``) or is not applied,
     and its answer lost with the connection (``crash``: the server killed and started
     again meanwhile)."""
@@ -310,12 +344,14 @@ def lose_the_commit(conn: Connection, commit: bool,
             crash()
         raw.pgconn.finish()  # the socket closed: the answer never arrives
         raise psycopg.OperationalError("server closed the connection unexpectedly")
+
     raw.execute = broken  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("applied", [True, False])
-async def test_a_lost_commit_answer_is_settled_by_asking(store: Store, url: str,
-                                                         applied: bool) -> None:
+async def test_a_lost_commit_answer_is_settled_by_asking(
+    store: Store, url: str, applied: bool
+) -> None:
     """Applied: the caller hears of success and nothing runs twice; not applied: the
     work runs again (nothing of it was stored)."""
     runs: list[int] = []
@@ -326,13 +362,15 @@ async def test_a_lost_commit_answer_is_settled_by_asking(store: Store, url: str,
         if len(runs) == 1:
             lose_the_commit(conn, applied)
         return len(runs)
+
     assert await store._transact(work) == (1 if applied else 2)
     assert marks(url) == [(1 if applied else 2, "m")]
 
 
 @pytest.mark.parametrize("applied", [True, False])
-async def test_a_commit_lost_in_a_crash(postgres: PostgresServer, store: Store, url: str,
-                                        applied: bool) -> None:
+async def test_a_commit_lost_in_a_crash(
+    postgres: PostgresServer, store: Store, url: str, applied: bool
+) -> None:
     """After a crash a transaction id may be handed out again: one not committed is
     known not to be (it runs again); one committed cannot be told from another's
     (:class:`CommitUnknown`), and nothing runs twice."""
@@ -348,6 +386,7 @@ async def test_a_commit_lost_in_a_crash(postgres: PostgresServer, store: Store, 
         if len(runs) == 1:
             lose_the_commit(conn, applied, crash)
         return len(runs)
+
     if applied:
         with pytest.raises(pg.CommitUnknown):
             await store._transact(work)
@@ -358,10 +397,12 @@ async def test_a_commit_lost_in_a_crash(postgres: PostgresServer, store: Store, 
 
 
 async def test_an_unknown_commit_is_an_error_and_a_repeat_is_refused(
-        store: Store, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store: Store, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The server cannot be asked: :class:`CommitUnknown` (the store's error); the
     click repeated is refused by the game's compare-and-set, never applied twice."""
     from .helpers import make_running
+
     game = await make_running(store)
     monkeypatch.setattr(pg, "SETTLE_PATIENCE", 0.3)
     engine: Any = store._engine
@@ -369,28 +410,31 @@ async def test_an_unknown_commit_is_an_error_and_a_repeat_is_refused(
 
     def unreachable() -> Any:
         raise StoreError("unreachable")
+
     calls = 0
 
     def change(conn: Connection) -> Any:
         nonlocal calls
         calls += 1
-        conn.execute("UPDATE games SET version = version + 1 WHERE id = ? AND version = ?",
-                     (game.id, game.version))
+        conn.execute(
+            "UPDATE games SET version = version + 1 WHERE id = ? AND version = ?",
+            (game.id, game.version),
+        )
         lose_the_commit(conn, True)
         monkeypatch.setattr(engine._gate, "connect", unreachable)
+
     with pytest.raises(pg.CommitUnknown):
         await store._transact(change)
     monkeypatch.setattr(engine._gate, "connect", connect)
     assert calls == 1
     with pytest.raises(VersionConflict):  # the click again, on the version it saw
-        await store.record_move(game.id, game.version, PLAYERS[0], {"kind": "pass"},
-                                {"turn": 1})
-    assert query(url, "SELECT version FROM games WHERE id = ?", (game.id,)) == \
-        [(game.version + 1,)]
+        await store.record_move(game.id, game.version, PLAYERS[0], {"kind": "pass"}, {"turn": 1})
+    assert query(url, "SELECT version FROM games WHERE id = ?", (game.id,)) == [(game.version + 1,)]
 
 
 async def test_a_server_away_is_refused_at_once_and_tried_again_later(
-        postgres: PostgresServer, store: Store) -> None:
+    postgres: PostgresServer, store: Store
+) -> None:
     """While the server is away requests fail (most without an attempt to connect: the
     attempts are spaced out); once it is back, requests work again."""
     engine: Any = store._engine

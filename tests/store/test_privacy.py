@@ -26,13 +26,20 @@ ANA, BEN = 700_000_000_000_000_011, 700_000_000_000_000_022
 
 def holding(rows: dict[str, list[tuple[Any, ...]]], needle: object) -> dict[str, list[Any]]:
     text = str(needle)
-    found = {table: [r for r in table_rows if any(text in str(v) for v in r)]
-             for table, table_rows in rows.items()}
+    found = {
+        table: [r for r in table_rows if any(text in str(v) for v in r)]
+        for table, table_rows in rows.items()
+    }
     return {table: hits for table, hits in found.items() if hits}
 
 
-async def seed_rows(store: Store, guild: int, players: list[int], status: str = "finished",
-                    away: list[int] | None = None) -> int:
+async def seed_rows(
+    store: Store,
+    guild: int,
+    players: list[int],
+    status: str = "finished",
+    away: list[int] | None = None,
+) -> int:
     """A game of ``players`` on ``guild`` written straight into every table that keeps
     something of them (its state, log, events, results, totals, ratings, names)."""
     state = {"players": players, "sheets": {str(p): {"crossed": {"red": [2, 3]}} for p in players}}
@@ -43,41 +50,63 @@ async def seed_rows(store: Store, guild: int, players: list[int], status: str = 
             "state, status, version, created_at, updated_at, finished_at, presence, shown, "
             "shown_version) VALUES (?, ?, ?, 'classic', ?, 7, ?, ?, ?, 3, 1, 2, 3, ?, ?, 3) "
             "RETURNING id",
-            (guild, guild + 5, players[0], dump_json({"rules": {}, "levels": {"-1": "easy"}}),
-             dump_json(players), dump_json(state), status,
-             dump_json({"away": away or [], "streak": {str(p): 1 for p in players}}),
-             dump_json({"mentioned": players, "text": f"<@{players[0]}>"}))).fetchone()
+            (
+                guild,
+                guild + 5,
+                players[0],
+                dump_json({"rules": {}, "levels": {"-1": "easy"}}),
+                dump_json(players),
+                dump_json(state),
+                status,
+                dump_json({"away": away or [], "streak": {str(p): 1 for p in players}}),
+                dump_json({"mentioned": players, "text": f"<@{players[0]}>"}),
+            ),
+        ).fetchone()
         game = int(row[0])
-        conn.executemany("INSERT INTO moves (game_id, seq, player_id, move, created_at) "
-                         "VALUES (?, ?, ?, '{\"kind\":\"pass\"}', 1)",
-                         [(game, i + 1, p) for i, p in enumerate(players)])
-        conn.executemany("INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
-                         "VALUES (?, ?, 1, 'scores', ?, ?)",
-                         [(game, i + 1, p, dump_json({"totals": {str(p): 4}}))
-                          for i, p in enumerate(players)])
+        conn.executemany(
+            "INSERT INTO moves (game_id, seq, player_id, move, created_at) "
+            'VALUES (?, ?, ?, \'{"kind":"pass"}\', 1)',
+            [(game, i + 1, p) for i, p in enumerate(players)],
+        )
+        conn.executemany(
+            "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
+            "VALUES (?, ?, 1, 'scores', ?, ?)",
+            [(game, i + 1, p, dump_json({"totals": {str(p): 4}})) for i, p in enumerate(players)],
+        )
         if status == "finished":
-            conn.execute("INSERT INTO matches (game_id, guild_id, channel_id, variant, "
-                         "started_at, finished_at, turns, players, counted) "
-                         "VALUES (?, ?, 1, 'classic', 1, 3, 1, ?, 1)", (game, guild, len(players)))
+            conn.execute(
+                "INSERT INTO matches (game_id, guild_id, channel_id, variant, "
+                "started_at, finished_at, turns, players, counted) "
+                "VALUES (?, ?, 1, 'classic', 1, 3, 1, ?, 1)",
+                (game, guild, len(players)),
+            )
             conn.executemany(
                 "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, "
                 "won, counted, finished_at) VALUES (?, ?, ?, 'classic', ?, ?, ?, ?, 1, 3)",
-                [(game, p, guild, i, 10 - i, i + 1, int(i == 0)) for i, p in enumerate(players)])
+                [(game, p, guild, i, 10 - i, i + 1, int(i == 0)) for i, p in enumerate(players)],
+            )
             conn.executemany(
                 "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, "
                 "best) VALUES (?, ?, 'classic', 1, 0, 9, 9) ON CONFLICT DO NOTHING",
-                [(guild, p) for p in players])
+                [(guild, p) for p in players],
+            )
             conn.executemany(
                 "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
                 "VALUES (?, 'classic', ?, 25, 8, 1) ON CONFLICT DO NOTHING",
-                [(guild, p) for p in players])
-            conn.execute("INSERT INTO rated_games (game_id, guild_id, variant, finished_at) "
-                         "VALUES (?, ?, 'classic', 3)", (game, guild))
+                [(guild, p) for p in players],
+            )
+            conn.execute(
+                "INSERT INTO rated_games (game_id, guild_id, variant, finished_at) "
+                "VALUES (?, ?, 'classic', 3)",
+                (game, guild),
+            )
             conn.executemany(
                 "INSERT INTO rating_changes (game_id, player_id, mu_before, sigma_before, "
                 "games_before, mu, sigma) VALUES (?, ?, 25, 8, 0, 26, 7)",
-                [(game, p) for p in players])
+                [(game, p) for p in players],
+            )
         return game
+
     game = await store._transact(work)
     for player in players:
         await store.remember_name(guild, player, f"Name{player % 1000}")
@@ -90,10 +119,20 @@ def test_anonymous_ids_are_neither_people_nor_computers() -> None:
 
 
 def test_replaced_reaches_keys_lists_and_mentions_only() -> None:
-    value = {"players": [ANA, BEN], str(ANA): {"n": ANA}, "text": f"<@{ANA}> and <@{BEN}1>",
-             "flag": True, "score": 11}
-    assert replaced(value, ANA, 5) == {"players": [5, BEN], "5": {"n": 5},
-                                       "text": f"<@5> and <@{BEN}1>", "flag": True, "score": 11}
+    value = {
+        "players": [ANA, BEN],
+        str(ANA): {"n": ANA},
+        "text": f"<@{ANA}> and <@{BEN}1>",
+        "flag": True,
+        "score": 11,
+    }
+    assert replaced(value, ANA, 5) == {
+        "players": [5, BEN],
+        "5": {"n": 5},
+        "text": f"<@5> and <@{BEN}1>",
+        "flag": True,
+        "score": 11,
+    }
 
 
 async def test_personal_data_per_server(store: Store) -> None:
@@ -120,8 +159,9 @@ async def test_forget_leaves_no_trace_and_the_others_whole(store: Store) -> None
     # Ben's rows are where they were, and as many rows as before carry someone.
     assert holding(after, BEN).keys() == holding(before, BEN).keys()
     counted = {"player_names", "anonymous_ids"}
-    assert {t: len(r) for t, r in after.items() if t not in counted} == \
-        {t: len(r) for t, r in before.items() if t not in counted}
+    assert {t: len(r) for t, r in after.items() if t not in counted} == {
+        t: len(r) for t, r in before.items() if t not in counted
+    }
     assert await store.player_totals(GUILD, BEN) == bens
     totals = await store.player_totals(GUILD, done.anonymous_id)
     assert totals["classic"].games == 1
@@ -148,13 +188,16 @@ async def test_forget_refuses_a_person_still_playing(store: Store) -> None:
     assert await every_row(store) == before
 
 
-async def test_a_departed_server_goes_after_its_grace_and_only_it(store: Store,
-                                                                  clock: FakeClock) -> None:
+async def test_a_departed_server_goes_after_its_grace_and_only_it(
+    store: Store, clock: FakeClock
+) -> None:
     await seed_rows(store, GUILD, [ANA, BEN])
     await seed_rows(store, OTHER_GUILD, [BEN, ANA])
     await store.set_guild_language(GUILD, "de")
-    kept = {t: [r for r in rows if str(OTHER_GUILD) in str(r) or t == "schema_version"]
-            for t, rows in (await every_row(store)).items()}
+    kept = {
+        t: [r for r in rows if str(OTHER_GUILD) in str(r) or t == "schema_version"]
+        for t, rows in (await every_row(store)).items()
+    }
     await store.mark_guild_departed(GUILD, 100.0)
     await store.mark_guild_departed(GUILD, 500.0)  # the first mark stays
     assert await store.departed_guilds(before=100.0) == []
@@ -164,8 +207,10 @@ async def test_a_departed_server_goes_after_its_grace_and_only_it(store: Store,
     assert deleted is not None and deleted["games"] == 1 and deleted["moves"] == 2
     rows = await every_row(store)
     assert holding(rows, GUILD) == {}
-    assert {t: [r for r in rows_ if str(OTHER_GUILD) in str(r) or t == "schema_version"]
-            for t, rows_ in rows.items()} == kept
+    assert {
+        t: [r for r in rows_ if str(OTHER_GUILD) in str(r) or t == "schema_version"]
+        for t, rows_ in rows.items()
+    } == kept
     assert rows["moves"] and rows["rating_changes"]  # the other server's logs stayed
 
 
@@ -184,8 +229,9 @@ async def test_personal_data_counts_accuracies_and_daily_challenges(store: Store
     assert record is not None
     await store.add_review(record, [(ANA, 0.8, 10), (BEN, 0.6, 9)], False, 4.0)
     daily = await store.create_game(GUILD, -9, ANA, "classic", {"daily": "2026-11-27"}, 3)
-    await store.add_attempt(Attempt("2026-11-27", "classic", ANA, GUILD, GUILD + 5,
-                                    daily.id, None, None))
+    await store.add_attempt(
+        Attempt("2026-11-27", "classic", ANA, GUILD, GUILD + 5, daily.id, None, None)
+    )
     [data] = await store.personal_data(ANA)
     assert (data.accuracies, data.daily) == (1, 1)
     [bens] = await store.personal_data(BEN)

@@ -66,10 +66,13 @@ async def server(database: str | Path) -> Any:
     clock = FakeClock(OLD)
     seeds = iter(range(1, 1_000))
     store = await Store.open(database, clock=clock)
-    here = Server(store, GameService(store, seeds=lambda: next(seeds), clock=clock),
-                  StatsService(store, clock=clock), clock)
-    here.old += [await finished(here, 1, 1), await finished(here, 2, 2),
-                 await abandoned(here, 3)]
+    here = Server(
+        store,
+        GameService(store, seeds=lambda: next(seeds), clock=clock),
+        StatsService(store, clock=clock),
+        clock,
+    )
+    here.old += [await finished(here, 1, 1), await finished(here, 2, 2), await abandoned(here, 3)]
     here.kept.append(await finished(here, 4, 4, shown=False))  # its channel lags: kept
     clock.now = OLD + 60 * DAY
     here.kept += [await finished(here, 5, 5), await finished(here, 6, 6)]
@@ -89,8 +92,9 @@ async def play_randomly_for(service: GameService, game_id: int, clicks: int) -> 
         game = (await service.get(game_id)).game
         assert game is not None and not game.finished
         player = sorted(game.decision().waiting)[0]
-        await service.act(game_id, player, game.turn, game.decision().phase,
-                          rng.choice(game.legal_moves(player)))
+        await service.act(
+            game_id, player, game.turn, game.decision().phase, rng.choice(game.legal_moves(player))
+        )
 
 
 def logs(database: str | Path, games: list[int]) -> dict[int, tuple[int, int]]:
@@ -106,9 +110,12 @@ def logs(database: str | Path, games: list[int]) -> dict[int, tuple[int, int]]:
 async def answers(server: Server) -> tuple[Any, ...]:
     """What the leaderboard, stats and history commands read, and the kept tables."""
     stats, store = server.stats, server.store
-    boards = [await stats.leaderboard(GUILD, ANA, variant=variant, period=period, sort=sort)
-              for variant in (None, "classic") for period in ("all", "month", "week")
-              for sort in ("wins", "rate", "average", "best")]
+    boards = [
+        await stats.leaderboard(GUILD, ANA, variant=variant, period=period, sort=sort)
+        for variant in (None, "classic")
+        for period in ("all", "month", "week")
+        for sort in ("wins", "rate", "average", "best")
+    ]
     players = [await stats.player(GUILD, p) for p in (ANA, BEN, CEM)]
     history = [await stats.history(GUILD), *[await stats.history(GUILD, p) for p in (ANA, CEM)]]
     games = sorted(server.old + server.kept)
@@ -124,22 +131,27 @@ async def test_a_dry_run_counts_and_changes_nothing(server: Server, database: st
     report = await prune(server.store, OLD + 30 * DAY, dry_run=True)
     assert report.dry_run
     assert (report.games, report.moves, report.events) == (
-        len(server.old), sum(before[g][0] for g in server.old),
-        sum(before[g][1] for g in server.old))
+        len(server.old),
+        sum(before[g][0] for g in server.old),
+        sum(before[g][1] for g in server.old),
+    )
     assert report.moves > 20 and report.events > 20
     assert logs(database, everything) == before
     assert await answers(server) == shown
 
 
 async def test_a_prune_removes_exactly_the_old_games_logs(
-        server: Server, database: str | Path) -> None:
+    server: Server, database: str | Path
+) -> None:
     everything = server.old + server.kept
     before, shown = logs(database, everything), await answers(server)
     report = await prune(server.store, OLD + 30 * DAY, batch=2)  # two transactions
     assert not report.dry_run
     assert (report.games, report.moves, report.events) == (
-        len(server.old), sum(before[g][0] for g in server.old),
-        sum(before[g][1] for g in server.old))
+        len(server.old),
+        sum(before[g][0] for g in server.old),
+        sum(before[g][1] for g in server.old),
+    )
     after = logs(database, everything)
     assert all(after[g] == (0, 0) for g in server.old)
     assert all(after[g] == before[g] for g in server.kept)
@@ -162,8 +174,9 @@ async def test_a_pruned_games_final_sheets_still_render(server: Server) -> None:
     assert set(server.old[:2]) <= listed
 
 
-async def test_a_date_before_every_game_removes_nothing(server: Server,
-                                                        database: str | Path) -> None:
+async def test_a_date_before_every_game_removes_nothing(
+    server: Server, database: str | Path
+) -> None:
     before = logs(database, server.old + server.kept)
     report = await prune(server.store, OLD - DAY)
     assert (report.games, report.moves, report.events) == (0, 0, 0)

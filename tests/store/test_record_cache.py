@@ -37,7 +37,8 @@ async def seen(store: Store, game_id: int) -> GameRecord:
 
 async def step(store: Store, game_id: int, turn: int) -> GameRecord:
     record, _ = await store.change_game(
-        game_id, lambda found: (GameChange([MOVE], {"turn": turn}), None))
+        game_id, lambda found: (GameChange([MOVE], {"turn": turn}), None)
+    )
     return record
 
 
@@ -49,7 +50,8 @@ async def test_a_click_decides_on_the_record_the_last_write_left(store: Store) -
 
 
 async def test_a_write_by_another_store_is_seen(
-        store: Store, database: str | Path, clock: FakeClock) -> None:
+    store: Store, database: str | Path, clock: FakeClock
+) -> None:
     game = await make_running(store)
     await step(store, game.id, 1)
     async with Store(database, clock=clock) as other:
@@ -61,11 +63,15 @@ async def test_a_write_by_another_store_is_seen(
 
 
 async def test_a_row_changed_without_a_version_bump_is_decoded_afresh(
-        store: Store, database: str | Path) -> None:
+    store: Store, database: str | Path
+) -> None:
     game = await make_running(store)
     before = await step(store, game.id, 1)
-    write_raw(database, "UPDATE games SET state = ?, shown = ? WHERE id = ?",
-              ('{"turn":9}', '{"turn":9}', game.id))
+    write_raw(
+        database,
+        "UPDATE games SET state = ?, shown = ? WHERE id = ?",
+        ('{"turn":9}', '{"turn":9}', game.id),
+    )
     found = await seen(store, game.id)
     assert found.version == before.version
     assert (found.state, found.shown) == ({"turn": 9}, {"turn": 9})
@@ -75,20 +81,45 @@ async def test_the_kept_row_is_the_row_a_read_finds(store: Store, database: str 
     game = await make_running(store)
     await step(store, game.id, 1)
     kept_row, _ = store._records._rows[game.id]
-    assert kept_row == query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
-                             (game.id,))[0]
+    assert (
+        kept_row == query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game.id,))[0]
+    )
 
 
 def row(game_id: int, state: str, version: int) -> tuple[Any, ...]:
-    return (game_id, 1, 2, None, 3, "classic", "{}", 7, "[3]", state, "running", version,
-            1.0, 2.0, None, 60, None, None, 0, "{}", 0, "{}", None)
+    return (
+        game_id,
+        1,
+        2,
+        None,
+        3,
+        "classic",
+        "{}",
+        7,
+        "[3]",
+        state,
+        "running",
+        version,
+        1.0,
+        2.0,
+        None,
+        60,
+        None,
+        None,
+        0,
+        "{}",
+        0,
+        "{}",
+        None,
+    )
 
 
 def test_a_write_that_never_committed_is_a_miss_not_a_wrong_answer() -> None:
     cache = RecordCache()
     before = cache.record(row(1, '{"turn":1}', 4))
-    after = GameRecord(**{**{f: getattr(before, f) for f in before.__slots__},
-                          "state": {"turn": 2}, "version": 5})  # type: ignore[arg-type]
+    after = GameRecord(
+        **{**{f: getattr(before, f) for f in before.__slots__}, "state": {"turn": 2}, "version": 5}
+    )  # type: ignore[arg-type]
     cache.written(before, {"state": '{"turn":2}', "version": 5}, after)
     assert cache.record(row(1, '{"turn":2}', 5)) is after
     found = cache.record(row(1, '{"turn":1}', 4))  # the write was rolled back after all
@@ -115,8 +146,13 @@ def test_the_cache_stays_within_its_size() -> None:
 def test_an_ended_game_is_let_go() -> None:
     cache = RecordCache()
     running = cache.record(row(1, '{"turn":1}', 4))
-    ended = GameRecord(**{**{f: getattr(running, f) for f in running.__slots__},
-                          "status": "finished", "version": 5})  # type: ignore[arg-type]
+    ended = GameRecord(
+        **{
+            **{f: getattr(running, f) for f in running.__slots__},
+            "status": "finished",
+            "version": 5,
+        }
+    )  # type: ignore[arg-type]
     cache.written(running, {"status": "finished", "version": 5}, ended)
     assert 1 not in cache._rows
     finished = (*row(2, "{}", 1)[:10], "abandoned", *row(2, "{}", 1)[11:])

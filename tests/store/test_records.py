@@ -10,15 +10,41 @@ import pytest
 
 from bot.store.records import changed, dump_json, game_from_row, load_json, state_text
 
-ROW = (1, 2, 3, None, 4, "classic", '{"rules":{}}', 7, "[4,5]", '{"turn":1}', "running", 3,
-       1.0, 2.0, None, 60, 1.5, 61.5, 0, '{"away":[]}', 2, "{}", None)
+ROW = (
+    1,
+    2,
+    3,
+    None,
+    4,
+    "classic",
+    '{"rules":{}}',
+    7,
+    "[4,5]",
+    '{"turn":1}',
+    "running",
+    3,
+    1.0,
+    2.0,
+    None,
+    60,
+    1.5,
+    61.5,
+    0,
+    '{"away":[]}',
+    2,
+    "{}",
+    None,
+)
 
 
-@pytest.mark.parametrize("changes", [
-    {},
-    {"state": {"turn": 2}, "version": 4, "updated_at": 9.0},
-    {"status": "finished", "finished_at": 9.0, "presence": {"away": [5]}, "deadline": None},
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"state": {"turn": 2}, "version": 4, "updated_at": 9.0},
+        {"status": "finished", "finished_at": 9.0, "presence": {"away": [5]}, "deadline": None},
+    ],
+)
 def test_changed_is_replace(changes: dict[str, Any]) -> None:
     record = game_from_row(ROW)
     copy = changed(record, changes)
@@ -31,10 +57,21 @@ def test_changed_refuses_a_name_that_is_no_field() -> None:
         changed(game_from_row(ROW), {"colour": "red"})
 
 
-@pytest.mark.parametrize("value", [
-    None, 0, -(2**63), 2**63 - 1, 1.5, 1e-7, "é ✓ \"quoted\"\n😀", [], {},
-    {"sheets": {"1": {"red": [2, 3], "locked": True}}, "end_reason": None},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        0,
+        -(2**63),
+        2**63 - 1,
+        1.5,
+        1e-7,
+        'é ✓ "quoted"\n😀',
+        [],
+        {},
+        {"sheets": {"1": {"red": [2, 3], "locked": True}}, "end_reason": None},
+    ],
+)
 def test_load_json_reads_what_json_reads(value: Any) -> None:
     text = dump_json(value)
     assert load_json(text) == json.loads(text) == value

@@ -22,13 +22,25 @@ async def test_a_watcher_hears_each_statement_of_reads_and_writes(store: Store) 
     game = await make_running(store)
     heard: list[str] = []
     await engine(store).watch(heard.append)
-    await store.record_change(game.id, game.version, GameChange([MOVE], {"turn": 2}, events=[
-        (2, "passed", HOST, {}), (2, "turn", HOST, {"turn": 3})]))
+    await store.record_change(
+        game.id,
+        game.version,
+        GameChange(
+            [MOVE], {"turn": 2}, events=[(2, "passed", HOST, {}), (2, "turn", HOST, {"turn": 3})]
+        ),
+    )
     await store.events(game.id)
     kinds = [" ".join(sql.split()[:3]) for sql in heard]
-    assert kinds == ["BEGIN IMMEDIATE", "SELECT id, guild_id,", "UPDATE games SET",
-                     "INSERT INTO moves", "INSERT INTO game_events", "INSERT INTO game_events",
-                     "COMMIT", "SELECT seq, turn,"]
+    assert kinds == [
+        "BEGIN IMMEDIATE",
+        "SELECT id, guild_id,",
+        "UPDATE games SET",
+        "INSERT INTO moves",
+        "INSERT INTO game_events",
+        "INSERT INTO game_events",
+        "COMMIT",
+        "SELECT seq, turn,",
+    ]
     assert f"WHERE game_id = {game.id} AND turn >= 0" in heard[-1]  # parameters written in
 
 

@@ -21,25 +21,51 @@ def lines(scores: dict[int, int]) -> tuple[PlayerResult, ...]:
     """Result lines with competition ranks (1, 2, 2, 4) in seat order."""
     totals = list(scores.values())
     return tuple(
-        PlayerResult(player, seat, score, 1 + sum(1 for s in totals if s > score),
-                     all(s <= score for s in totals))
-        for seat, (player, score) in enumerate(scores.items()))
+        PlayerResult(
+            player,
+            seat,
+            score,
+            1 + sum(1 for s in totals if s > score),
+            all(s <= score for s in totals),
+        )
+        for seat, (player, score) in enumerate(scores.items())
+    )
 
 
-async def running(store: Store, players: list[int], *, guild: int = GUILD,
-                  channel: int = CHANNEL, variant: str = "classic") -> GameRecord:
+async def running(
+    store: Store,
+    players: list[int],
+    *,
+    guild: int = GUILD,
+    channel: int = CHANNEL,
+    variant: str = "classic",
+) -> GameRecord:
     lobby = await make_lobby(store, channel, guild_id=guild, host_id=players[0], variant=variant)
     lobby = await store.update_lobby(lobby.id, lobby.version, players)
     return await store.start_game(lobby.id, lobby.version, {"turn": 1})
 
 
-async def finish(store: Store, scores: dict[int, int], *, guild: int = GUILD,
-                 channel: int = CHANNEL, variant: str = "classic", counted: bool = True,
-                 turns: int = 9) -> GameRecord:
+async def finish(
+    store: Store,
+    scores: dict[int, int],
+    *,
+    guild: int = GUILD,
+    channel: int = CHANNEL,
+    variant: str = "classic",
+    counted: bool = True,
+    turns: int = 9,
+) -> GameRecord:
     game = await running(store, list(scores), guild=guild, channel=channel, variant=variant)
     results = GameResults(turns, lines(scores), counted)
-    return await store.record_move(game.id, game.version, next(iter(scores)), {"kind": "pass"},
-                                   {"turn": turns, "over": True}, "finished", results=results)
+    return await store.record_move(
+        game.id,
+        game.version,
+        next(iter(scores)),
+        {"kind": "pass"},
+        {"turn": turns, "over": True},
+        "finished",
+        results=results,
+    )
 
 
 def by_player(totals: list[Totals]) -> dict[int, tuple[int, int, int, int]]:
@@ -50,35 +76,49 @@ def table(database: str | Path, sql: str) -> list[tuple]:
     return query(database, sql)
 
 
-async def test_results_are_written_with_the_games_end(store: Store, database: str | Path,
-                                                      clock: FakeClock) -> None:
+async def test_results_are_written_with_the_games_end(
+    store: Store, database: str | Path, clock: FakeClock
+) -> None:
     started = clock.now  # the lobby opens
     game = await running(store, [ANA, BEN, CEM])
     clock.tick(600)
     results = GameResults(14, lines({ANA: 40, BEN: 55, CEM: 40}))
-    record = await store.record_move(game.id, game.version, ANA, {"kind": "pass"}, {},
-                                     "finished", results=results)
+    record = await store.record_move(
+        game.id, game.version, ANA, {"kind": "pass"}, {}, "finished", results=results
+    )
     assert record.status == "finished" and record.finished_at == clock.now
-    assert table(database, "SELECT game_id, guild_id, channel_id, variant, started_at, "
-                          "finished_at, turns, players, counted FROM matches") == [
-        (record.id, GUILD, CHANNEL, "classic", started, clock.now, 14, 3, 1)]
-    rows = table(database, "SELECT player_id, seat, score, rank, won, finished_at FROM results "
-                          "ORDER BY seat")
-    assert rows == [(ANA, 0, 40, 2, 0, clock.now), (BEN, 1, 55, 1, 1, clock.now),
-                    (CEM, 2, 40, 2, 0, clock.now)]
+    assert table(
+        database,
+        "SELECT game_id, guild_id, channel_id, variant, started_at, "
+        "finished_at, turns, players, counted FROM matches",
+    ) == [(record.id, GUILD, CHANNEL, "classic", started, clock.now, 14, 3, 1)]
+    rows = table(
+        database, "SELECT player_id, seat, score, rank, won, finished_at FROM results ORDER BY seat"
+    )
+    assert rows == [
+        (ANA, 0, 40, 2, 0, clock.now),
+        (BEN, 1, 55, 1, 1, clock.now),
+        (CEM, 2, 40, 2, 0, clock.now),
+    ]
 
 
 async def test_a_refused_end_writes_no_results(store: Store, database: str | Path) -> None:
     game = await running(store, [ANA, BEN])
     results = GameResults(5, lines({ANA: 10, BEN: 20}))
     with pytest.raises(VersionConflict):
-        await store.record_move(game.id, game.version + 1, ANA, {}, {}, "finished",
-                                results=results)
+        await store.record_move(game.id, game.version + 1, ANA, {}, {}, "finished", results=results)
     with pytest.raises(ValueError):
         await store.record_move(game.id, game.version, ANA, {}, {}, "running", results=results)
     with pytest.raises(ValueError):  # results of other players: the whole end is rolled back
-        await store.record_move(game.id, game.version, ANA, {}, {}, "finished",
-                                results=GameResults(5, lines({ANA: 10, CEM: 20})))
+        await store.record_move(
+            game.id,
+            game.version,
+            ANA,
+            {},
+            {},
+            "finished",
+            results=GameResults(5, lines({ANA: 10, CEM: 20})),
+        )
     assert (await store.get_game(game.id)).status == "running"  # type: ignore[union-attr]
     assert table(database, "SELECT COUNT(*) FROM matches") == [(0,)]
     assert table(database, "SELECT COUNT(*) FROM results") == [(0,)]
@@ -114,33 +154,44 @@ async def test_periods_use_the_lower_bound(store: Store, clock: FakeClock) -> No
     clock.tick(DAY)
     await finish(store, {ANA: 3, BEN: 4}, variant="longo")
     assert by_player(await store.leaderboard_totals(GUILD, since=since)) == {
-        ANA: (2, 0, 4, 3), BEN: (2, 2, 54, 50)}
+        ANA: (2, 0, 4, 3),
+        BEN: (2, 2, 54, 50),
+    }
     assert by_player(await store.leaderboard_totals(GUILD, since=since + 1)) == {
-        ANA: (1, 0, 3, 3), BEN: (1, 1, 4, 4)}
+        ANA: (1, 0, 3, 3),
+        BEN: (1, 1, 4, 4),
+    }
     assert by_player(await store.leaderboard_totals(GUILD, since=since, variant="classic")) == {
-        ANA: (1, 0, 1, 1), BEN: (1, 1, 50, 50)}
+        ANA: (1, 0, 1, 1),
+        BEN: (1, 1, 50, 50),
+    }
     assert await store.leaderboard_totals(GUILD, since=clock.now + 1) == []
 
 
 async def test_uncounted_games_stay_in_history_only(store: Store) -> None:
     counted = await finish(store, {ANA: 10, BEN: 5})
     uncounted = await finish(store, {ANA: 99, BEN: 0}, counted=False)
-    assert by_player(await store.leaderboard_totals(GUILD)) == {ANA: (1, 1, 10, 10),
-                                                                BEN: (1, 0, 5, 5)}
+    assert by_player(await store.leaderboard_totals(GUILD)) == {
+        ANA: (1, 1, 10, 10),
+        BEN: (1, 0, 5, 5),
+    }
     assert by_player(await store.leaderboard_totals(GUILD, since=0.0)) == {
-        ANA: (1, 1, 10, 10), BEN: (1, 0, 5, 5)}
+        ANA: (1, 1, 10, 10),
+        BEN: (1, 0, 5, 5),
+    }
     assert [r.score for r in await store.recent_scores(GUILD, ANA)] == [10]
     history = await store.history(GUILD)
-    assert [(g.game_id, g.counted) for g in history] == [(uncounted.id, False),
-                                                         (counted.id, True)]
+    assert [(g.game_id, g.counted) for g in history] == [(uncounted.id, False), (counted.id, True)]
 
 
 async def test_abandoned_games_are_not_recorded(store: Store) -> None:
     game = await running(store, [ANA, BEN])
     await store.abandon(game.id, game.version)
     await finish(store, {ANA: 10, BEN: 5})
-    assert by_player(await store.leaderboard_totals(GUILD)) == {ANA: (1, 1, 10, 10),
-                                                                BEN: (1, 0, 5, 5)}
+    assert by_player(await store.leaderboard_totals(GUILD)) == {
+        ANA: (1, 1, 10, 10),
+        BEN: (1, 0, 5, 5),
+    }
     assert [g.game_id for g in await store.history(GUILD)] != [game.id]
     assert len(await store.history(GUILD)) == 1
 
@@ -148,10 +199,14 @@ async def test_abandoned_games_are_not_recorded(store: Store) -> None:
 async def test_guilds_never_see_each_other(store: Store) -> None:
     ours = await finish(store, {ANA: 10, BEN: 5})
     theirs = await finish(store, {ANA: 70, CEM: 80}, guild=OTHER_GUILD, channel=CHANNEL + 1)
-    assert by_player(await store.leaderboard_totals(GUILD)) == {ANA: (1, 1, 10, 10),
-                                                                BEN: (1, 0, 5, 5)}
+    assert by_player(await store.leaderboard_totals(GUILD)) == {
+        ANA: (1, 1, 10, 10),
+        BEN: (1, 0, 5, 5),
+    }
     assert by_player(await store.leaderboard_totals(OTHER_GUILD, since=0.0)) == {
-        ANA: (1, 0, 70, 70), CEM: (1, 1, 80, 80)}
+        ANA: (1, 0, 70, 70),
+        CEM: (1, 1, 80, 80),
+    }
     assert set(await store.player_totals(GUILD, ANA)) == {"classic"}
     assert (await store.player_totals(GUILD, ANA))["classic"].best == 10
     assert [r.score for r in await store.recent_scores(OTHER_GUILD, ANA)] == [70]
@@ -167,10 +222,16 @@ async def test_recent_scores_per_variant(store: Store, clock: FakeClock) -> None
         await finish(store, {ANA: k, BEN: 100}, variant="classic" if k % 2 else "longo")
     recent = await store.recent_scores(GUILD, ANA, per_variant=2)
     assert [(r.variant, r.score) for r in recent] == [
-        ("longo", 6), ("classic", 5), ("longo", 4), ("classic", 3)]
+        ("longo", 6),
+        ("classic", 5),
+        ("longo", 4),
+        ("classic", 3),
+    ]
     totals = await store.player_totals(GUILD, ANA)
     assert {v: (t.games, t.wins, t.best) for v, t in totals.items()} == {
-        "classic": (3, 0, 5), "longo": (4, 0, 6)}
+        "classic": (3, 0, 5),
+        "longo": (4, 0, 6),
+    }
 
 
 async def test_history_newest_first_with_ranked_lines(store: Store, clock: FakeClock) -> None:
@@ -183,10 +244,16 @@ async def test_history_newest_first_with_ranked_lines(store: Store, clock: FakeC
     newest = history[0]
     assert newest.turns == 12 and newest.variant == "classic" and newest.channel_id == CHANNEL
     assert [(line.player_id, line.score, line.rank, line.won) for line in newest.lines] == [
-        (ANA, 11, 1, True), (BEN, 5, 2, False), (CEM, 5, 2, False)]
+        (ANA, 11, 1, True),
+        (BEN, 5, 2, False),
+        (CEM, 5, 2, False),
+    ]
     oldest_shown = history[-1]
     assert [(line.player_id, line.rank) for line in oldest_shown.lines] == [
-        (BEN, 1), (CEM, 1), (ANA, 3)]
+        (BEN, 1),
+        (CEM, 1),
+        (ANA, 3),
+    ]
     assert [g.game_id for g in await store.history(GUILD, player_id=DAN)] == []
 
 
@@ -199,30 +266,47 @@ async def test_rebuilding_totals_gives_the_same_figures(store: Store) -> None:
     assert by_player(await store.leaderboard_totals(GUILD)) == before
 
 
-@pytest.mark.parametrize(("sql", "index"), [
-    ("SELECT player_id, COUNT(*), SUM(won), SUM(score), MAX(score) FROM results "
-     "WHERE guild_id = ? AND finished_at >= ? AND counted = 1 GROUP BY player_id",
-     "results_period"),
-    ("SELECT player_id, COUNT(*), SUM(won), SUM(score), MAX(score) FROM results "
-     "WHERE guild_id = ? AND finished_at >= ? AND counted = 1 AND variant = ? "
-     "GROUP BY player_id", "results_period"),
-    ("SELECT game_id FROM results WHERE guild_id = ? AND player_id = ? "
-     "ORDER BY finished_at DESC, game_id DESC LIMIT ?", "results_player"),
-    ("SELECT game_id FROM matches WHERE guild_id = ? ORDER BY finished_at DESC, game_id DESC "
-     "LIMIT ?", "matches_guild_time"),
-    ("SELECT player_id, SUM(games) FROM player_totals WHERE guild_id = ? GROUP BY player_id",
-     "sqlite_autoindex_player_totals_1"),
-])
+@pytest.mark.parametrize(
+    ("sql", "index"),
+    [
+        (
+            "SELECT player_id, COUNT(*), SUM(won), SUM(score), MAX(score) FROM results "
+            "WHERE guild_id = ? AND finished_at >= ? AND counted = 1 GROUP BY player_id",
+            "results_period",
+        ),
+        (
+            "SELECT player_id, COUNT(*), SUM(won), SUM(score), MAX(score) FROM results "
+            "WHERE guild_id = ? AND finished_at >= ? AND counted = 1 AND variant = ? "
+            "GROUP BY player_id",
+            "results_period",
+        ),
+        (
+            "SELECT game_id FROM results WHERE guild_id = ? AND player_id = ? "
+            "ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            "results_player",
+        ),
+        (
+            "SELECT game_id FROM matches WHERE guild_id = ? "
+            "ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            "matches_guild_time",
+        ),
+        (
+            "SELECT player_id, SUM(games) FROM player_totals WHERE guild_id = ? GROUP BY player_id",
+            "sqlite_autoindex_player_totals_1",
+        ),
+    ],
+)
 @sqlite_only
-async def test_queries_use_their_indexes(store: Store, db_path: Path, sql: str,
-                                         index: str) -> None:
+async def test_queries_use_their_indexes(store: Store, db_path: Path, sql: str, index: str) -> None:
     with sqlite3.connect(db_path) as conn:
-        plan = " ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}",
-                                                        [1] * sql.count("?")))
+        plan = " ".join(
+            str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", [1] * sql.count("?"))
+        )
     assert index in plan and "SCAN" not in plan.replace("SCAN (", ""), plan
 
 
 # -- reviews (schema version 12) -------------------------------------------------------
+
 
 async def test_a_review_is_kept_once_and_read_back(store: Store) -> None:
     record = await finish(store, {ANA: 30, BEN: 10})
@@ -246,11 +330,16 @@ async def test_unreviewed_games_come_newest_first_and_page_by_id(store: Store) -
 
 
 async def test_average_accuracy_per_variant_leaves_out_hints_and_other_servers(
-        store: Store, clock: FakeClock) -> None:
-    for k, (variant, accuracy, hints) in enumerate([("classic", 0.9, False),
-                                                    ("classic", 0.7, False),
-                                                    ("classic", 0.1, True),
-                                                    ("qwinto", 0.6, False)]):
+    store: Store, clock: FakeClock
+) -> None:
+    for k, (variant, accuracy, hints) in enumerate(
+        [
+            ("classic", 0.9, False),
+            ("classic", 0.7, False),
+            ("classic", 0.1, True),
+            ("qwinto", 0.6, False),
+        ]
+    ):
         record = await finish(store, {ANA: k, BEN: 0}, channel=CHANNEL + k, variant=variant)
         await store.add_review(record, [(ANA, accuracy, 20), (BEN, 0.2, 20)], hints, 1.0)
         clock.tick(DAY)
@@ -265,8 +354,7 @@ async def test_average_accuracy_per_variant_leaves_out_hints_and_other_servers(
     assert (await store.average_accuracies(OTHER_GUILD, ANA))["classic"].accuracy == 0.0
 
 
-async def test_a_review_moves_the_game_on_only_when_its_channel_waits_for_it(
-        store: Store) -> None:
+async def test_a_review_moves_the_game_on_only_when_its_channel_waits_for_it(store: Store) -> None:
     shown = await finish(store, {ANA: 3, BEN: 1})
     await store.set_shown(shown.id, shown.version, None, {"ended": True})  # an old game
     shown = await store.get_game(shown.id)  # type: ignore[assignment]
@@ -287,8 +375,7 @@ async def test_a_review_moves_the_game_on_only_when_its_channel_waits_for_it(
     assert after is not None and after.shown_version < after.version
 
 
-async def test_forgetting_a_member_and_deleting_a_server_reach_the_accuracies(
-        store: Store) -> None:
+async def test_forgetting_a_member_and_deleting_a_server_reach_the_accuracies(store: Store) -> None:
     record = await finish(store, {ANA: 3, BEN: 1})
     await store.add_review(record, [(ANA, 0.5, 3), (BEN, 0.75, 4)], False, 1.0)
     done = await store.forget_person(ANA)

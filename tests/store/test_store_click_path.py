@@ -43,48 +43,66 @@ async def test_change_game_is_one_round_trip_and_no_read(store: Store) -> None:
     def decide(record: GameRecord) -> tuple[GameChange, str]:
         assert record == game
         return change(), "seen"
+
     record, value = await store.change_game(game.id, decide)
     assert (len(writes), reads, value) == (1, [], "seen")
     assert record.version == game.version + 1
 
 
-@pytest.mark.parametrize("fields", [
-    {},
-    {"timing": Timing(1.0, 2.0, 1, 2.0), "presence": {"away": [PLAYER2]},
-     "events": [(2, "cross", HOST, {"row": "red"})]},
-    {"status": "abandoned", "events": [(2, "game_over", None, {"reason": "no_seats"})]},
-    {"status": "finished", "results": GameResults(9, (
-        PlayerResult(HOST, 0, 30, 1, True), PlayerResult(PLAYER2, 1, 20, 2, False)))},
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {
+            "timing": Timing(1.0, 2.0, 1, 2.0),
+            "presence": {"away": [PLAYER2]},
+            "events": [(2, "cross", HOST, {"row": "red"})],
+        },
+        {"status": "abandoned", "events": [(2, "game_over", None, {"reason": "no_seats"})]},
+        {
+            "status": "finished",
+            "results": GameResults(
+                9, (PlayerResult(HOST, 0, 30, 1, True), PlayerResult(PLAYER2, 1, 20, 2, False))
+            ),
+        },
+    ],
+)
 async def test_the_record_after_a_change_is_what_a_read_finds(
-        store: Store, clock: FakeClock, fields: dict[str, Any], database: str | Path) -> None:
+    store: Store, clock: FakeClock, fields: dict[str, Any], database: str | Path
+) -> None:
     game = await make_running(store)
     clock.tick(5)
     record, _ = await store.change_game(game.id, lambda r: (change(**fields), None))
     assert record == await store.get_game(game.id) == decoded(database, game.id)
-    recorded = await store.record_change(record.id, record.version, change()) \
-        if record.status == "running" else record
+    recorded = (
+        await store.record_change(record.id, record.version, change())
+        if record.status == "running"
+        else record
+    )
     assert recorded == await store.get_game(game.id) == decoded(database, game.id)
 
 
 def decoded(database: str | Path, game_id: int) -> GameRecord:
     """The game's row decoded afresh (a store's reads may hand back the record it kept)."""
-    return game_from_row(query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
-                               (game_id,))[0])
+    return game_from_row(
+        query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))[0]
+    )
 
 
 async def test_an_unchanged_presence_is_not_written_again(
-        store: Store, database: str | Path) -> None:
+    store: Store, database: str | Path
+) -> None:
     game = await make_running(store)
     away = {"away": [PLAYER2], "streak": {str(HOST): 0}}
     first, _ = await store.change_game(game.id, lambda r: (change(presence=away), None))
     again, _ = await store.change_game(
-        game.id, lambda r: (change(presence={"streak": {str(HOST): 0}, "away": [PLAYER2]}),
-                            None))
+        game.id, lambda r: (change(presence={"streak": {str(HOST): 0}, "away": [PLAYER2]}), None)
+    )
     assert first.presence == again.presence == away
     assert again == decoded(database, game.id)
     assert query(database, "SELECT presence FROM games WHERE id = ?", (game.id,)) == [
-        (f'{{"away":[{PLAYER2}],"streak":{{"{HOST}":0}}}}',)]
+        (f'{{"away":[{PLAYER2}],"streak":{{"{HOST}":0}}}}',)
+    ]
 
 
 async def test_a_refusal_in_decide_writes_nothing(store: Store) -> None:
@@ -92,6 +110,7 @@ async def test_a_refusal_in_decide_writes_nothing(store: Store) -> None:
 
     def decide(record: GameRecord) -> tuple[GameChange, None]:
         raise LookupError("not your turn")
+
     with pytest.raises(LookupError):
         await store.change_game(game.id, decide)
     assert await store.get_game(game.id) == game
@@ -141,8 +160,9 @@ async def test_reads_do_not_wait_behind_a_write(store: Store) -> None:
     assert (await store.get_game(game.id) or game).state == {}
 
 
-async def test_an_unchanged_name_is_not_written(store: Store, database: str | Path,
-                                                clock: FakeClock) -> None:
+async def test_an_unchanged_name_is_not_written(
+    store: Store, database: str | Path, clock: FakeClock
+) -> None:
     await store.remember_name(GUILD, HOST, "Ana")
     writes = counting_trips(store, "_db")
     clock.tick()
@@ -162,8 +182,11 @@ async def test_an_unchanged_name_is_not_written(store: Store, database: str | Pa
 @sqlite_only
 async def test_writer_is_in_wal_mode_with_normal_sync(store: Store) -> None:
     def pragmas(conn: sqlite3.Connection) -> tuple[str, int]:
-        return (conn.execute("PRAGMA journal_mode").fetchone()[0],
-                conn.execute("PRAGMA synchronous").fetchone()[0])
+        return (
+            conn.execute("PRAGMA journal_mode").fetchone()[0],
+            conn.execute("PRAGMA synchronous").fetchone()[0],
+        )
+
     assert await store._transact(pragmas) == ("wal", 1)  # 1: NORMAL
 
 
@@ -182,7 +205,8 @@ async def test_checkpoints_run_beside_the_writes(store: Store, db_path: Path) ->
 
 
 async def test_clicks_from_two_processes_each_decide_on_the_latest_state(
-        store: Store, database: str | Path, clock: FakeClock) -> None:
+    store: Store, database: str | Path, clock: FakeClock
+) -> None:
     """Clicks racing through two stores (and PostgreSQL's several writers) never decide
     on a state another click already replaced: none fails, none is lost."""
     game = await make_running(store)
@@ -191,8 +215,8 @@ async def test_clicks_from_two_processes_each_decide_on_the_latest_state(
     def decide(record: GameRecord) -> tuple[GameChange, None]:
         seen.append(record.version)
         return change(), None
+
     async with Store(database, clock=clock) as other:
-        await asyncio.gather(*(s.change_game(game.id, decide)
-                               for s in (store, other) * 4))
+        await asyncio.gather(*(s.change_game(game.id, decide) for s in (store, other) * 4))
     assert sorted(seen) == list(range(game.version, game.version + 8))
     assert len(await store.moves(game.id)) == 8

@@ -257,8 +257,7 @@ async def test_names_are_remembered_per_guild_latest_wins(store) -> None:
     assert await store.names(1, []) == {}
 
 
-async def test_due_and_lagging_games_of_some_shards_only(store: Store,
-                                                         clock: FakeClock) -> None:
+async def test_due_and_lagging_games_of_some_shards_only(store: Store, clock: FakeClock) -> None:
     """A sharded process asks for its own guilds' games: the filter is in the query, so
     the limit counts only those (Discord's shard of a guild: ``(id >> 22) % count``)."""
     guilds = [(n << 22) + 7 for n in range(6)]  # on shards 0, 1, 2, 0, 1, 2 of 3
@@ -266,20 +265,23 @@ async def test_due_and_lagging_games_of_some_shards_only(store: Store,
     for channel, guild in enumerate(guilds, CHANNEL):
         game = await make_lobby(store, channel, guild_id=guild, expires=clock.now + channel)
         game = await store.update_lobby(game.id, game.version, [HOST, PLAYER2])
-        games.append(await store.start_game(game.id, game.version, {"turn": 0},
-                                            Timing(clock.now, None, 0, clock.now + channel)))
+        games.append(
+            await store.start_game(
+                game.id, game.version, {"turn": 0}, Timing(clock.now, None, 0, clock.now + channel)
+            )
+        )
     now = clock.now + 1000
     assert [g.id for g in await store.due_games(now)] == [g.id for g in games]
     mine = await store.due_games(now, limit=2, shards=([0, 2], 3))
     assert [g.guild_id for g in mine] == [guilds[0], guilds[2]]
-    assert [g.id for g in await store.due_games(now, shards=([1], 3))] == \
-        [games[1].id, games[4].id]
+    assert [g.id for g in await store.due_games(now, shards=([1], 3))] == [games[1].id, games[4].id]
     assert await store.lagging_games(shards=([2], 3)) == [games[2].id, games[5].id]
     assert await store.lagging_games(shards=([], 3)) == []
 
 
 async def test_behind_since_keeps_the_first_failure_until_the_channel_is_shown(
-        store: Store, clock: FakeClock) -> None:
+    store: Store, clock: FakeClock
+) -> None:
     """``behind_since``: the first time the channel could not be updated, kept through
     later failures and a show of an older version, cleared by the show of the stored one."""
     game = await make_running(store)
@@ -298,7 +300,8 @@ async def test_behind_since_keeps_the_first_failure_until_the_channel_is_shown(
 
 
 async def test_lagging_games_come_behind_longest_first_then_by_id(
-        database: str | Path, clock: FakeClock) -> None:
+    database: str | Path, clock: FakeClock
+) -> None:
     """The catch-up's order is the store's, so a store opened again (a restarted bot)
     finds it: marked games by ``behind_since``, then the games never marked, by id."""
     async with Store(database, clock=clock) as store:
@@ -306,13 +309,13 @@ async def test_lagging_games_come_behind_longest_first_then_by_id(
         for game, seconds in ((games[3], 10.0), (games[1], 20.0), (games[4], 20.0)):
             await store.mark_behind(game, clock.now + seconds)
     async with Store(database, clock=clock) as store:
-        assert await store.lagging_games() == [games[3], games[1], games[4], games[0],
-                                               games[2]]
+        assert await store.lagging_games() == [games[3], games[1], games[4], games[0], games[2]]
         assert await store.lagging_games(limit=2) == [games[3], games[1]]
 
 
 async def test_the_behind_since_migration_keeps_every_game_lagging_as_it_was(
-        database: str | Path, request: pytest.FixtureRequest) -> None:
+    database: str | Path, request: pytest.FixtureRequest
+) -> None:
     """A database from before version 15: its games get ``behind_since`` None and lag as
     they did (caught up by id)."""
     if isinstance(database, str):  # the shared one is at the latest version: a new one
@@ -320,12 +323,15 @@ async def test_the_behind_since_migration_keeps_every_game_lagging_as_it_was(
     engine = engine_for(database)
     await engine.open()
     try:
-        assert await apply(engine, 1.0, MIGRATIONS[:BEHIND_SINCE.version - 1]) == 14
-        await engine.transact(lambda conn: conn.executemany(
-            "INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, seed, "
-            "players, status, version, shown_version, created_at, updated_at) "
-            "VALUES (?, 1, ?, 3, 'classic', '{}', 7, '[3]', 'running', ?, 2, 1.0, 1.0)",
-            [(2, 20, 5), (1, 10, 4), (3, 30, 2)]))
+        assert await apply(engine, 1.0, MIGRATIONS[: BEHIND_SINCE.version - 1]) == 14
+        await engine.transact(
+            lambda conn: conn.executemany(
+                "INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, seed, "
+                "players, status, version, shown_version, created_at, updated_at) "
+                "VALUES (?, 1, ?, 3, 'classic', '{}', 7, '[3]', 'running', ?, 2, 1.0, 1.0)",
+                [(2, 20, 5), (1, 10, 4), (3, 30, 2)],
+            )
+        )
     finally:
         await engine.close()
     async with Store(database) as store:
@@ -335,7 +341,8 @@ async def test_the_behind_since_migration_keeps_every_game_lagging_as_it_was(
 
 
 async def test_games_left_behind_by_the_process_before_are_marked_once(
-        store: Store, clock: FakeClock) -> None:
+    store: Store, clock: FakeClock
+) -> None:
     """At a process's start, a channel that lags a change made before it (the process
     before stopped without showing it) was left behind; a change made since, a lobby,
     a game in sync or one marked earlier is not, nor a game of another process's shards."""
@@ -347,14 +354,26 @@ async def test_games_left_behind_by_the_process_before_are_marked_once(
     fresh = await make_running(store, CHANNEL + 10)  # changed by the new process
     other_guild = (1 << 22) + GUILD  # on shard 1 of 2 (GUILD is on shard 0)
     elsewhere = await make_running(store, CHANNEL + 11)
-    await store._transact(lambda conn: conn.execute(
-        "UPDATE games SET guild_id = ?, updated_at = ? WHERE id = ?",
-        (other_guild, clock.now - 60, elsewhere.id)))
+    await store._transact(
+        lambda conn: conn.execute(
+            "UPDATE games SET guild_id = ?, updated_at = ? WHERE id = ?",
+            (other_guild, clock.now - 60, elsewhere.id),
+        )
+    )
     now = clock.tick(1)
 
     assert await store.mark_left_behind(started, now, ([0], 2)) == 2
-    behind = {g.id: (await store.get_game(g.id)).behind_since  # type: ignore[union-attr]
-              for g in (old, marked, shown, other, lobby, fresh, elsewhere)}
-    assert behind == {old.id: now, marked.id: started - 15, shown.id: None, other.id: now,
-                      lobby.id: None, fresh.id: None, elsewhere.id: None}
+    behind = {
+        g.id: (await store.get_game(g.id)).behind_since  # type: ignore[union-attr]
+        for g in (old, marked, shown, other, lobby, fresh, elsewhere)
+    }
+    assert behind == {
+        old.id: now,
+        marked.id: started - 15,
+        shown.id: None,
+        other.id: now,
+        lobby.id: None,
+        fresh.id: None,
+        elsewhere.id: None,
+    }
     assert await store.mark_left_behind(started, clock.tick(1), ([0], 2)) == 0

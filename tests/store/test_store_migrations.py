@@ -111,17 +111,20 @@ async def test_rejects_gapped_migration_list(db_path: Path) -> None:
 async def test_moves_and_events_keep_their_rows_in_the_key(db_path: Path) -> None:
     """Version 9 rebuilds the two logs a click appends to as WITHOUT ROWID tables,
     keeping every row (and the events' index by turn)."""
-    older = MIGRATIONS[:KEYED_LOGS.version - 1]
+    older = MIGRATIONS[: KEYED_LOGS.version - 1]
     await apply_migrations(db_path, 1.0, older)
     with sqlite3.connect(db_path) as conn:
-        conn.execute("INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
-                     "seed, players, status, created_at, updated_at) "
-                     "VALUES (1, 1, 2, 3, 'classic', '{}', 7, '[3]', 'running', 1.0, 1.0)")
+        conn.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, variant, options, "
+            "seed, players, status, created_at, updated_at) "
+            "VALUES (1, 1, 2, 3, 'classic', '{}', 7, '[3]', 'running', 1.0, 1.0)"
+        )
         conn.execute("INSERT INTO moves VALUES (1, 1, 3, '{\"kind\":\"pass\"}', 2.0, 'expired')")
         conn.execute("INSERT INTO game_events VALUES (1, 1, 4, 'passed', 3, '{}')")
     async with Store(db_path) as store:
-        assert [(m.seq, m.move, m.source) for m in await store.moves(1)] == \
-            [(1, {"kind": "pass"}, "expired")]
+        assert [(m.seq, m.move, m.source) for m in await store.moves(1)] == [
+            (1, {"kind": "pass"}, "expired")
+        ]
         assert [(e.turn, e.kind) for e in await store.events(1, 4)] == [(4, "passed")]
     schema = _schema(db_path)
     for table in ("moves", "game_events"):

@@ -71,8 +71,9 @@ async def test_invalid_status_argument(store: Store) -> None:
 async def test_moves_may_end_a_game_without_ranking(store: Store) -> None:
     """Seats given up: the last moves and the end are one transaction, with no results."""
     game = await make_running(store)
-    ended = await store.record_moves(game.id, game.version, [(HOST, {"kind": "pass"}, "away")],
-                                     {"s": 1}, status="abandoned")
+    ended = await store.record_moves(
+        game.id, game.version, [(HOST, {"kind": "pass"}, "away")], {"s": 1}, status="abandoned"
+    )
     assert ended.status == "abandoned" and ended.finished_at is not None
     assert [(m.player_id, m.source) for m in await store.moves(game.id)] == [(HOST, "away")]
     assert await store.due_games(now=10**12) == []

@@ -39,12 +39,15 @@ async def test_reopen_keeps_lobby_and_running_games(db_path: Path, clock: FakeCl
 
 
 async def test_the_reader_keeps_a_small_page_cache_and_the_writer_sqlites_own(
-        db_path: Path) -> None:
+    db_path: Path,
+) -> None:
     async with Store(db_path) as store:
         engine = store._engine
         reader = await engine.reader.run(
-            lambda conn: conn.execute("PRAGMA cache_size").fetchone()[0])
+            lambda conn: conn.execute("PRAGMA cache_size").fetchone()[0]
+        )
         writer = await engine.writer.run(
-            lambda conn: conn.execute("PRAGMA cache_size").fetchone()[0])
+            lambda conn: conn.execute("PRAGMA cache_size").fetchone()[0]
+        )
     assert reader == -READER_CACHE_KIB == -256
     assert writer == -2000  # SQLite's default: the writer's pages are the hot ones

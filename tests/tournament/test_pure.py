@@ -7,8 +7,19 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bot" / "tournament"
-ALLOWED = {"__future__", "collections.abc", "dataclasses", "fractions", "functools", "hashlib",
-           "itertools", "math", "re", "typing", "bot.rules"}
+ALLOWED = {
+    "__future__",
+    "collections.abc",
+    "dataclasses",
+    "fractions",
+    "functools",
+    "hashlib",
+    "itertools",
+    "math",
+    "re",
+    "typing",
+    "bot.rules",
+}
 
 
 def imports(path: Path) -> set[str]:

@@ -23,23 +23,31 @@ def tables_of(round_: Round) -> list[list[int]]:
 # --- table sizes -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("count", "smallest", "computers", "people", "filled", "byes"), [
-    (7, 3, False, (4, 3), (0, 0), 0),
-    (11, 3, False, (4, 4, 3), (0, 0, 0), 0),
-    (13, 3, False, (4, 3, 3, 3), (0, 0, 0, 0), 0),
-    (7, 4, False, (4,), (0,), 3),
-    (11, 4, False, (4, 4), (0, 0), 3),
-    (13, 4, False, (4, 4, 4), (0, 0, 0), 1),
-    (7, 3, True, (4, 3), (0, 1), 0),
-    (11, 3, True, (4, 4, 3), (0, 0, 1), 0),
-    (13, 3, True, (4, 3, 3, 3), (0, 1, 1, 1), 0),
-    (13, 2, False, (4, 3, 3, 3), (0, 0, 0, 0), 0),
-    (2, 3, False, (), (), 2),  # fewer than the smallest table: nobody plays
-    (5, 4, True, (3, 2), (1, 2), 0),
-])
-def test_seven_eleven_and_thirteen_at_tables_of_four(count: int, smallest: int, computers: bool,
-                                                     people: tuple[int, ...],
-                                                     filled: tuple[int, ...], byes: int) -> None:
+@pytest.mark.parametrize(
+    ("count", "smallest", "computers", "people", "filled", "byes"),
+    [
+        (7, 3, False, (4, 3), (0, 0), 0),
+        (11, 3, False, (4, 4, 3), (0, 0, 0), 0),
+        (13, 3, False, (4, 3, 3, 3), (0, 0, 0, 0), 0),
+        (7, 4, False, (4,), (0,), 3),
+        (11, 4, False, (4, 4), (0, 0), 3),
+        (13, 4, False, (4, 4, 4), (0, 0, 0), 1),
+        (7, 3, True, (4, 3), (0, 1), 0),
+        (11, 3, True, (4, 4, 3), (0, 0, 1), 0),
+        (13, 3, True, (4, 3, 3, 3), (0, 1, 1, 1), 0),
+        (13, 2, False, (4, 3, 3, 3), (0, 0, 0, 0), 0),
+        (2, 3, False, (), (), 2),  # fewer than the smallest table: nobody plays
+        (5, 4, True, (3, 2), (1, 2), 0),
+    ],
+)
+def test_seven_eleven_and_thirteen_at_tables_of_four(
+    count: int,
+    smallest: int,
+    computers: bool,
+    people: tuple[int, ...],
+    filled: tuple[int, ...],
+    byes: int,
+) -> None:
     """The table of bot/tournament/seating.py's docstring."""
     found = split(count, Settings("x", smallest_table=smallest, computers=computers))
     assert (found.people, found.computers, found.byes) == (people, filled, byes)
@@ -52,12 +60,14 @@ def splittable(count: int, size: int, smallest: int) -> bool:
 
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, 300), st.integers(2, 5), st.data())
-def test_tables_are_as_even_as_the_numbers_allow(count: int, size: int,
-                                                 data: st.DataObject) -> None:
+def test_tables_are_as_even_as_the_numbers_allow(
+    count: int, size: int, data: st.DataObject
+) -> None:
     smallest = data.draw(st.integers(2, size))
     computers = data.draw(st.booleans())
-    found = split(count, Settings("x", table_size=size, smallest_table=smallest,
-                                  computers=computers))
+    found = split(
+        count, Settings("x", table_size=size, smallest_table=smallest, computers=computers)
+    )
     people = found.people
     assert sum(people) + found.byes == count
     assert list(people) == sorted(people, reverse=True)  # larger tables first
@@ -71,8 +81,7 @@ def test_tables_are_as_even_as_the_numbers_allow(count: int, size: int,
         assert all(smallest <= p <= size for p in people)
         assert len(people) == -(-sum(people) // size)
         # as few byes as possible: no more players could have been seated
-        assert not any(splittable(n, size, smallest)
-                       for n in range(sum(people) + 1, count + 1))
+        assert not any(splittable(n, size, smallest) for n in range(sum(people) + 1, count + 1))
 
 
 # --- who sits where ----------------------------------------------------------------------
@@ -85,8 +94,9 @@ def histories(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]
     smallest = draw(st.integers(2, size))
     count = draw(st.integers(size, 10))
     players = draw(st.permutations([100 + k for k in range(count)]))
-    pairs = draw(st.lists(st.sampled_from(list(itertools.combinations(players, 2))),
-                          max_size=count * 2))
+    pairs = draw(
+        st.lists(st.sampled_from(list(itertools.combinations(players, 2))), max_size=count * 2)
+    )
     met: dict[int, set[int]] = {}
     for a, b in pairs:
         met.setdefault(a, set()).add(b)
@@ -97,7 +107,8 @@ def histories(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]
 @settings(max_examples=300, deadline=None)
 @given(histories())
 def test_no_repeat_when_a_seating_avoids_every_one_and_then_the_most_grouped(
-        case: tuple[list[int], Settings, dict[int, set[int]]]) -> None:
+    case: tuple[list[int], Settings, dict[int, set[int]]],
+) -> None:
     """Against every seating: if one has no repeat, the round has none, and it is the
     first in the players' order (each as high as the players before them allow)."""
     order, settings_, met = case
@@ -105,26 +116,39 @@ def test_no_repeat_when_a_seating_avoids_every_one_and_then_the_most_grouped(
     seated = [p for table in round_.tables for p in table.players]
     sizes = [len(table.players) for table in round_.tables]
     playing = [p for p in order if p in set(seated)]
-    first = next((s for s in seatings(len(playing), sizes)
-                  if not repeats([[p for p, k in zip(playing, s, strict=True) if k == t]
-                                  for t in range(len(sizes))], met)), None)
+    first = next(
+        (
+            s
+            for s in seatings(len(playing), sizes)
+            if not repeats(
+                [[p for p, k in zip(playing, s, strict=True) if k == t] for t in range(len(sizes))],
+                met,
+            )
+        ),
+        None,
+    )
     assert round_.repeats == repeats(tables_of(round_), met)
     if first is None:
         assert round_.repeats > 0
     else:
-        expected = [[p for p, k in zip(playing, first, strict=True) if k == t]
-                    for t in range(len(sizes))]
+        expected = [
+            [p for p, k in zip(playing, first, strict=True) if k == t] for t in range(len(sizes))
+        ]
         assert tables_of(round_) == expected
 
 
 @settings(max_examples=200, deadline=None)
 @given(histories(), st.booleans(), st.data())
 def test_everyone_is_seated_once_and_byes_go_to_the_lowest_with_fewest(
-        case: tuple[list[int], Settings, dict[int, set[int]]], computers: bool,
-        data: st.DataObject) -> None:
+    case: tuple[list[int], Settings, dict[int, set[int]]], computers: bool, data: st.DataObject
+) -> None:
     order, settings_, met = case
-    settings_ = Settings("x", table_size=settings_.table_size,
-                         smallest_table=settings_.smallest_table, computers=computers)
+    settings_ = Settings(
+        "x",
+        table_size=settings_.table_size,
+        smallest_table=settings_.smallest_table,
+        computers=computers,
+    )
     had = {p: data.draw(st.integers(0, 2)) for p in order}
     round_ = seat(order, settings_, 3, met, had)
     assert sorted(round_.players) == sorted(order)
@@ -142,8 +166,10 @@ def test_everyone_is_seated_once_and_byes_go_to_the_lowest_with_fewest(
 def test_without_history_or_when_repeats_are_allowed_the_order_is_cut_into_tables() -> None:
     order = [9, 3, 7, 1, 5, 2, 8, 4, 6, 10, 11]
     met = {9: {3}, 3: {9}}
-    for round_ in (seat(order, Settings("x"), 1), seat(order, Settings("x", avoid_repeats=False),
-                                                        2, met)):
+    for round_ in (
+        seat(order, Settings("x"), 1),
+        seat(order, Settings("x", avoid_repeats=False), 2, met),
+    ):
         assert tables_of(round_) == [[9, 3, 7, 1], [5, 2, 8, 4], [6, 10, 11]]
     assert seat(order, Settings("x", avoid_repeats=False), 2, met).repeats == 1
 
@@ -170,8 +196,10 @@ def test_seating_is_deterministic() -> None:
 
 
 def test_met_before_counts_people_at_one_table_only() -> None:
-    rounds = [Round(1, (Table(1, (1, 2), computers=2), Table(2, (3, 4, 5)))),
-              Round(2, (Table(1, (1, 3)), Table(2, (2, 4))), byes=(5,))]
+    rounds = [
+        Round(1, (Table(1, (1, 2), computers=2), Table(2, (3, 4, 5)))),
+        Round(2, (Table(1, (1, 3)), Table(2, (2, 4))), byes=(5,)),
+    ]
     assert met_before(rounds) == {1: {2, 3}, 2: {1, 4}, 3: {1, 4, 5}, 4: {2, 3, 5}, 5: {3, 4}}
 
 
@@ -194,4 +222,5 @@ def test_round_one_is_by_rating_then_unrated_in_a_seeded_order() -> None:
 def test_the_seeded_order_is_the_same_on_every_machine() -> None:
     """A fixed hash, not Python's (which changes between processes)."""
     assert seeded(42, 1, 7) == int.from_bytes(
-        __import__("hashlib").blake2b(b"42:1:7", digest_size=8).digest(), "big")
+        __import__("hashlib").blake2b(b"42:1:7", digest_size=8).digest(), "big"
+    )

@@ -30,16 +30,21 @@ THREE = Settings("x", table_size=3, smallest_table=3)  # (4, 2, 0) a place, a by
 
 
 def result(round_: int, table: int, *seats: tuple[int, int, int] | SeatResult) -> TableResult:
-    return TableResult(round_, table, tuple(s if isinstance(s, SeatResult) else SeatResult(*s)
-                                            for s in seats))
+    return TableResult(
+        round_, table, tuple(s if isinstance(s, SeatResult) else SeatResult(*s) for s in seats)
+    )
 
 
-ROUNDS = [Round(1, (Table(1, (1, 2, 3)), Table(2, (4, 5, 6))), byes=(7,)),
-          Round(2, (Table(1, (1, 4, 7)), Table(2, (2, 3, 5))))]
-RESULTS = [result(1, 1, (1, 50, 1), (2, 40, 2), (3, 40, 2)),
-           result(1, 2, (4, 30, 1), (5, 20, 2), (6, 10, 3)),
-           result(2, 1, (1, 60, 1), (4, 60, 1), (7, 5, 3)),
-           result(2, 2, (2, 33, 2), (3, 12, 3), SeatResult(5, 45, 1, away=True, timeouts=3))]
+ROUNDS = [
+    Round(1, (Table(1, (1, 2, 3)), Table(2, (4, 5, 6))), byes=(7,)),
+    Round(2, (Table(1, (1, 4, 7)), Table(2, (2, 3, 5)))),
+]
+RESULTS = [
+    result(1, 1, (1, 50, 1), (2, 40, 2), (3, 40, 2)),
+    result(1, 2, (4, 30, 1), (5, 20, 2), (6, 10, 3)),
+    result(2, 1, (1, 60, 1), (4, 60, 1), (7, 5, 3)),
+    result(2, 2, (2, 33, 2), (3, 12, 3), SeatResult(5, 45, 1, away=True, timeouts=3)),
+]
 ENTRANTS = [Entrant(p) for p in range(1, 6)] + [Entrant(6, withdrawn_after=1), Entrant(7)]
 
 
@@ -54,8 +59,14 @@ def test_a_small_tournament_worked_by_hand() -> None:
     opponents have 6 + 0 + 7 + 2 = 15, 1's 3 + 1 + 7 + 2 = 13: 4 is first."""
     lines = standings(THREE, ENTRANTS, ROUNDS, RESULTS)
     assert [(s.place, s.player, s.points, s.opponents, s.score) for s in lines] == [
-        (1, 4, 7, 15, 90), (2, 1, 7, 13, 110), (3, 5, 6, 11, 65), (4, 2, 3, 15, 73),
-        (5, 7, 2, 14, 5), (6, 3, 1, 19, 52), (7, 6, 0, 13, 10)]
+        (1, 4, 7, 15, 90),
+        (2, 1, 7, 13, 110),
+        (3, 5, 6, 11, 65),
+        (4, 2, 3, 15, 73),
+        (5, 7, 2, 14, 5),
+        (6, 3, 1, 19, 52),
+        (7, 6, 0, 13, 10),
+    ]
     by = {s.player: s for s in lines}
     assert by[5].rounds == (2, 4) and (by[5].away, by[5].timeouts) == (1, 3)
     assert by[7].rounds == (2, 0) and (by[7].byes, by[7].games) == (1, 1)
@@ -86,15 +97,19 @@ def test_computers_count_nothing_for_their_opponents() -> None:
     assert [(s.player, s.points, s.opponents) for s in lines] == [(1, 4, 0), (2, 0, 4)]
 
 
-@pytest.mark.parametrize(("results", "message"), [
-    ([result(3, 1, (1, 1, 1))], "round 3 of 2"),
-    ([result(1, 3, (1, 1, 1))], "table 3 of round 1"),
-    ([result(1, 1, (1, 50, 1), (2, 40, 2), (7, 40, 2))], "seated"),
-    ([result(1, 1, (1, 50, 1), (2, 40, 2))], "seated"),
-    ([RESULTS[0], RESULTS[0]], "a second result"),
-])
-def test_a_result_that_does_not_fit_the_seating_is_refused(results: list[TableResult],
-                                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("results", "message"),
+    [
+        ([result(3, 1, (1, 1, 1))], "round 3 of 2"),
+        ([result(1, 3, (1, 1, 1))], "table 3 of round 1"),
+        ([result(1, 1, (1, 50, 1), (2, 40, 2), (7, 40, 2))], "seated"),
+        ([result(1, 1, (1, 50, 1), (2, 40, 2))], "seated"),
+        ([RESULTS[0], RESULTS[0]], "a second result"),
+    ],
+)
+def test_a_result_that_does_not_fit_the_seating_is_refused(
+    results: list[TableResult], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         standings(THREE, ENTRANTS, ROUNDS, results)
 
@@ -111,12 +126,15 @@ def test_thirteen_at_tables_of_four_one_withdrawing_after_round_one() -> None:
     for seed in (1, 5):
         entrants, rounds, results = run(settings_, 13, seed=seed, leaving={9: 1})
         assert [[len(t.players) for t in r.tables] for r in rounds] == [
-            [4, 3, 3, 3], [4, 4, 4], [4, 4, 4]]
+            [4, 3, 3, 3],
+            [4, 4, 4],
+            [4, 4, 4],
+        ]
         assert all(9 not in r.players for r in rounds[1:])
         left_a_table_of_three = 9 not in rounds[0].tables[0].players
         assert rounds[1].repeats == (1 if left_a_table_of_three else 0), seed
         for number, round_ in enumerate(rounds[1:], start=2):
-            met = met_before(rounds[:number - 1])
+            met = met_before(rounds[: number - 1])
             assert round_.repeats == repeats(tables_of(round_), met)
             assert round_.repeats == fewest_repeats(list(round_.players), [4, 4, 4], met)
         lines = standings(settings_, entrants, rounds, results)
@@ -150,16 +168,36 @@ def test_a_tournament_is_seated_the_same_from_the_same_history() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 30), st.integers(1, 5), st.integers(2, 5), st.booleans(),
-       st.booleans(), st.integers(0, 2**32), st.data())
-def test_standings_add_up_and_follow_the_tie_breaks(count: int, rounds_: int, size: int,
-                                                   computers: bool, avoid: bool, seed: int,
-                                                   data: st.DataObject) -> None:
+@given(
+    st.integers(2, 30),
+    st.integers(1, 5),
+    st.integers(2, 5),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 2**32),
+    st.data(),
+)
+def test_standings_add_up_and_follow_the_tie_breaks(
+    count: int,
+    rounds_: int,
+    size: int,
+    computers: bool,
+    avoid: bool,
+    seed: int,
+    data: st.DataObject,
+) -> None:
     smallest = data.draw(st.integers(2, size))
-    settings_ = Settings("x", rounds=rounds_, table_size=size, smallest_table=smallest,
-                         computers=computers, avoid_repeats=avoid)
-    leaving = data.draw(st.dictionaries(st.integers(1, count), st.integers(1, rounds_),
-                                        max_size=count // 3))
+    settings_ = Settings(
+        "x",
+        rounds=rounds_,
+        table_size=size,
+        smallest_table=smallest,
+        computers=computers,
+        avoid_repeats=avoid,
+    )
+    leaving = data.draw(
+        st.dictionaries(st.integers(1, count), st.integers(1, rounds_), max_size=count // 3)
+    )
     entrants, rounds, results = run(settings_, count, seed, leaving)
     lines = standings(settings_, entrants, rounds, results)
     assert sorted(s.player for s in lines) == list(range(1, count + 1))
@@ -171,15 +209,25 @@ def test_standings_add_up_and_follow_the_tie_breaks(count: int, rounds_: int, si
         assert s.points == sum(p for p in s.rounds if p is not None)
         assert len(s.rounds) == len(rounds)
         assert s.games + s.byes == sum(p is not None for p in s.rounds)
-        met = [p.player for r in results for p in r.people
-               if s.player in {q.player for q in r.people} and p.player != s.player]
+        met = [
+            p.player
+            for r in results
+            for p in r.people
+            if s.player in {q.player for q in r.people} and p.player != s.player
+        ]
         assert s.opponents == sum((totals[p] for p in met), Fraction(0))
         assert s.score == sum(p.score for r in results for p in r.people if p.player == s.player)
     for better, worse in itertools.pairwise(lines):
         assert (better.points, better.opponents, better.score) >= (
-            worse.points, worse.opponents, worse.score)
+            worse.points,
+            worse.opponents,
+            worse.score,
+        )
         tied = (better.points, better.opponents, better.score) == (
-            worse.points, worse.opponents, worse.score)
+            worse.points,
+            worse.opponents,
+            worse.score,
+        )
         assert (worse.place == better.place) == tied
         assert worse.place == better.place or worse.place == lines.index(worse) + 1
 
@@ -188,7 +236,12 @@ def test_the_last_of_ten_rounds_of_256_meets_nobody_again() -> None:
     """Late rounds of a large tournament: the search for the most grouped seating gives
     up within its work, and the swaps still find one without a repeat."""
     settings_ = Settings("Cup", rounds=10)
-    _, rounds, _ = run(settings_, 256, seed=2026, scores=(-10, 140),
-                       leaving={p: 1 + p % 9 for p in range(10, 257, 10)})
+    _, rounds, _ = run(
+        settings_,
+        256,
+        seed=2026,
+        scores=(-10, 140),
+        leaving={p: 1 + p % 9 for p in range(10, 257, 10)},
+    )
     assert [r.repeats for r in rounds] == [0] * 10
     assert len(rounds[-1].players) == 256 - 25

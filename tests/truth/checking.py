@@ -40,6 +40,7 @@ def checks(*kinds: str) -> Callable[[Check], Check]:
         for kind in kinds:
             CHECKS[kind] = function
         return function
+
     return register
 
 
@@ -49,15 +50,18 @@ TurnCheck = Callable[[Claim, Facts, Turn], str | None]
 
 def turn_checks(*kinds: str) -> Callable[[TurnCheck], TurnCheck]:
     """Register a check of claims about a turn (false if the game has no such turn)."""
+
     def register(function: TurnCheck) -> TurnCheck:
         def about_turn(claim: Claim, facts: Facts) -> str | None:
             turn = facts.turns.get(claim.turn or 0)
             if turn is None:
                 return f"the game has no turn {claim.turn}"
             return function(claim, facts, turn)
+
         for kind in kinds:
             CHECKS[kind] = about_turn
         return function
+
     return register
 
 
@@ -72,8 +76,9 @@ def check(reading: Reading, facts: Facts) -> list[Verdict]:
         else:
             why = found(claim, facts)
         verdicts.append(Verdict(claim.kind, claim.line, claim.turn, why is None, why or ""))
-    verdicts += [Verdict("unread", line, None, False, "no known sentence")
-                 for line in reading.unread]
+    verdicts += [
+        Verdict("unread", line, None, False, "no known sentence") for line in reading.unread
+    ]
     verdicts += told(reading, facts)
     return verdicts
 
@@ -104,35 +109,49 @@ def decision(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     or that they crossed (wrote) nothing in it."""
     values, kind = claim.values, claim.kind
     who, phase = values["player"], values["phase"]
-    wrote = [e for e in turn.of("crossed", "placed")
-             if e.player == who and e.data.get("phase", "place") == phase]
+    wrote = [
+        e
+        for e in turn.of("crossed", "placed")
+        if e.player == who and e.data.get("phase", "place") == phase
+    ]
     if kind in ("passed", "wrote_nothing"):
         passed = [e for e in turn.of("passed") if e.player == who and e.data["phase"] == phase]
         if wrote or not passed:
-            return f"{name(who)} " + (f"wrote {wrote[0].data}" if wrote else
-                                      f"made no decision in {phase}")
+            return f"{name(who)} " + (
+                f"wrote {wrote[0].data}" if wrote else f"made no decision in {phase}"
+            )
         if values.get("chosen") and not turn.options.get(phase, {}).get(who):
             return f"{name(who)} had nothing to choose in {phase}: no pass of theirs to tell"
         return None
     if kind == "wrote":
-        found = [e for e in wrote if e.data["row"] == values["row"]
-                 and e.data["number"] == values["number"]]
+        found = [
+            e
+            for e in wrote
+            if e.data["row"] == values["row"] and e.data["number"] == values["number"]
+        ]
     else:
         via = "lucky" if kind == "lucky" else "cross"
-        found = [e for e in wrote if e.data["row"] == values["row"]
-                 and e.data["number"] == values["number"] and e.data.get("via") == via]
+        found = [
+            e
+            for e in wrote
+            if e.data["row"] == values["row"]
+            and e.data["number"] == values["number"]
+            and e.data.get("via") == via
+        ]
     return None if found else f"{name(who)} in {phase}: {[e.data for e in wrote] or 'nothing'}"
 
 
 def event_check(kind: str, *fields: str) -> TurnCheck:
     """A claim that the turn has an event of ``kind`` by the claim's player with the
     claim's ``fields``."""
+
     def verify(claim: Claim, facts: Facts, turn: Turn) -> str | None:
         who = claim.values.get("player")
         found = [e for e in turn.of(kind) if e.player == who]
         if any(all(e.data.get(f) == claim.values.get(f) for f in fields) for e in found):
             return None
         return f"turn {turn.number} has {[(name(e.player or 0), e.data) for e in found]}"
+
     return verify
 
 
@@ -150,10 +169,15 @@ def pawn(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     crosses = claim.kind == "pawn_moved"
     for event in turn.of("pawn_moved"):
         data = event.data
-        if event.player == values["player"] and data["steps"] == values["steps"] \
-                and data["row"] == values["row"] and data["number"] == values["number"] \
-                and data["bonus"] == values["bonus"] and data["crosses"] == crosses \
-                and data["to"] == values.get("position", data["to"]):
+        if (
+            event.player == values["player"]
+            and data["steps"] == values["steps"]
+            and data["row"] == values["row"]
+            and data["number"] == values["number"]
+            and data["bonus"] == values["bonus"]
+            and data["crosses"] == crosses
+            and data["to"] == values.get("position", data["to"])
+        ):
             return None
     return f"the pawns moved {[(name(e.player or 0), e.data) for e in turn.of('pawn_moved')]}"
 
@@ -171,8 +195,12 @@ def rolled(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     attempt = int(claim.kind == "rerolled")
     for event in turn.of("rolled"):
         dice = [(die, face) for die, face in event.data["dice"].items()]
-        if event.data["attempt"] == attempt and event.player == claim.values["player"] \
-                and dice == claim.values["dice"] and event.data["total"] == claim.values["total"]:
+        if (
+            event.data["attempt"] == attempt
+            and event.player == claim.values["player"]
+            and dice == claim.values["dice"]
+            and event.data["total"] == claim.values["total"]
+        ):
             return None
     return f"the throws were {[e.data for e in turn.of('rolled')]}"
 
@@ -185,8 +213,10 @@ def die(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     lock = claim.values["lock"]
     wrong = [row for row in claim.values["rows"] if row not in removed or row != lock]
     if wrong:
-        return (f"the {', '.join(wrong)} die is told on the lock of {lock} "
-                f"(dice that left in turn {turn.number}: {removed})")
+        return (
+            f"the {', '.join(wrong)} die is told on the lock of {lock} "
+            f"(dice that left in turn {turn.number}: {removed})"
+        )
     return None
 
 
@@ -196,8 +226,9 @@ def scores(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     return scores_at(claim.values["scores"], turn.scores, facts, f"turn {turn.number}")
 
 
-def scores_at(told: list[tuple[int, int]], true: dict[int, int] | None, facts: Facts,
-              when: str) -> str | None:
+def scores_at(
+    told: list[tuple[int, int]], true: dict[int, int] | None, facts: Facts, when: str
+) -> str | None:
     if true is None:
         return f"{when} never ended"
     if dict(told) != true or len(told) != len(facts.players):
@@ -253,9 +284,14 @@ def expired(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     late = [p for p in named if p not in turn.expired]
     if late:
         return f"{', '.join(map(name, late))} decided in time"
-    made = [m.move for m in facts.moves if m.source == "expired" and m.player_id in named
-            and facts.move_turns[m.seq] == turn.number
-            and Move.from_json(m.move).kind not in (PASS.kind, "roll", "keep")]
+    made = [
+        m.move
+        for m in facts.moves
+        if m.source == "expired"
+        and m.player_id in named
+        and facts.move_turns[m.seq] == turn.number
+        and Move.from_json(m.move).kind not in (PASS.kind, "roll", "keep")
+    ]
     return f"the game made {made} for them" if made else None
 
 
@@ -282,9 +318,15 @@ def back(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     return None if claim.values["player"] in turn.back else f"back: {turn.back}"
 
 
-@checks("game_over.penalties", "game_over.failed_throws", "game_over.rows_locked",
-        "game_over.two_rows", "game_over.board_finish", "game_over.abandoned",
-        "game_over.no_seats")
+@checks(
+    "game_over.penalties",
+    "game_over.failed_throws",
+    "game_over.rows_locked",
+    "game_over.two_rows",
+    "game_over.board_finish",
+    "game_over.abandoned",
+    "game_over.no_seats",
+)
 def game_over(claim: Claim, facts: Facts) -> str | None:
     """The game ended in the claim's turn, for the claim's reason."""
     reason = claim.kind.removeprefix("game_over.")
@@ -322,8 +364,9 @@ def summary_scores(claim: Claim, facts: Facts, turn: Turn) -> str | None:
 @checks("earlier")
 def earlier(claim: Claim, facts: Facts) -> str | None:
     """So many turns before the next one told were played while nobody was asked."""
-    before = [n for n in sorted(facts.turns) if n < claim.values["next"]
-              and facts.turns[n].events][-claim.values["count"]:]
+    before = [n for n in sorted(facts.turns) if n < claim.values["next"] and facts.turns[n].events][
+        -claim.values["count"] :
+    ]
     asked = [n for n in before if facts.turns[n].asked() - facts.turns[n].away]
     if len(before) != claim.values["count"] or asked:
         return f"people were asked in turns {asked}"
@@ -345,8 +388,7 @@ def uncounted(claim: Claim, facts: Facts) -> str | None:
     """The game does not count: fewer than two people (not solo practice), or hints."""
     options = Options.of(facts.record.options)
     people = sum(not is_computer(p) for p in facts.players)
-    true = people < 2 and not options.solo if claim.kind == "uncounted.people" \
-        else options.hints
+    true = people < 2 and not options.solo if claim.kind == "uncounted.people" else options.hints
     return None if true else f"{people} people, options {facts.record.options}"
 
 
@@ -418,32 +460,71 @@ def told(reading: Reading, facts: Facts) -> list[Verdict]:
     """Each turn the game began is told (a message, a line, or a summary's span), and
     each penalty, lock, die leaving, failed throw, finish and end of the game exactly
     once."""
-    spans = [range(c.values["first"], c.values["last"] + 1)
-             for c in reading.claims if c.kind == "missed" or c.kind.startswith("run.")]
+    spans = [
+        range(c.values["first"], c.values["last"] + 1)
+        for c in reading.claims
+        if c.kind == "missed" or c.kind.startswith("run.")
+    ]
     headers = Counter(c.turn for c in reading.claims if c.kind == "header")
     verdicts = []
     for number, turn in sorted(facts.turns.items()):
         if not turn.events and number != 1:
             continue
         times = headers[number] + sum(number in span for span in spans)
-        verdicts.append(Verdict("told.turn", f"turn {number}", number, times == 1,
-                                f"told {times} times"))
+        verdicts.append(
+            Verdict("told.turn", f"turn {number}", number, times == 1, f"told {times} times")
+        )
         for kind in LASTING:
             for event in turn.of(kind):
-                times = sum(1 for c in reading.claims if c.kind == kind and c.turn == number
-                            and c.values.get("player") == event.player
-                            and all(c.values.get(f) == event.data[f]
-                                    for f in ("count", "row") if f in event.data))
-                verdicts.append(Verdict(f"told.{kind}", f"turn {number}: {event}", number,
-                                        times == 1, f"told {times} times"))
+                times = sum(
+                    1
+                    for c in reading.claims
+                    if c.kind == kind
+                    and c.turn == number
+                    and c.values.get("player") == event.player
+                    and all(
+                        c.values.get(f) == event.data[f]
+                        for f in ("count", "row")
+                        if f in event.data
+                    )
+                )
+                verdicts.append(
+                    Verdict(
+                        f"told.{kind}",
+                        f"turn {number}: {event}",
+                        number,
+                        times == 1,
+                        f"told {times} times",
+                    )
+                )
         for event in turn.of("die_removed"):
-            times = sum(c.values["rows"].count(event.data["row"]) for c in reading.claims
-                        if c.kind == "die" and c.turn == number)
-            verdicts.append(Verdict("told.die_removed", f"turn {number}: {event}", number,
-                                    times == 1, f"told {times} times"))
+            times = sum(
+                c.values["rows"].count(event.data["row"])
+                for c in reading.claims
+                if c.kind == "die" and c.turn == number
+            )
+            verdicts.append(
+                Verdict(
+                    "told.die_removed",
+                    f"turn {number}: {event}",
+                    number,
+                    times == 1,
+                    f"told {times} times",
+                )
+            )
         for event in turn.of("game_over"):
-            times = sum(1 for c in reading.claims
-                        if c.kind == f"game_over.{event.data['reason']}" and c.turn == number)
-            verdicts.append(Verdict("told.game_over", f"turn {number}: {event}", number,
-                                    times == 1, f"told {times} times"))
+            times = sum(
+                1
+                for c in reading.claims
+                if c.kind == f"game_over.{event.data['reason']}" and c.turn == number
+            )
+            verdicts.append(
+                Verdict(
+                    "told.game_over",
+                    f"turn {number}: {event}",
+                    number,
+                    times == 1,
+                    f"told {times} times",
+                )
+            )
     return verdicts

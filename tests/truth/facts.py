@@ -57,13 +57,15 @@ class Turn:
 
     def movers(self) -> set[int]:
         """Who had a move besides passing in some decision of the turn."""
-        return {p for by_player in self.options.values() for p, moves in by_player.items()
-                if moves}
+        return {p for by_player in self.options.values() for p, moves in by_player.items() if moves}
 
     def asked(self) -> set[int]:
         """The people the game waited for this turn (they decided, or let it run out)."""
-        return {p for p, sources in self.sources.items()
-                if not is_computer(p) and sources & {"player", "expired"}}
+        return {
+            p
+            for p, sources in self.sources.items()
+            if not is_computer(p) and sources & {"player", "expired"}
+        }
 
 
 @dataclass
@@ -104,14 +106,16 @@ class Facts:
 
     def decided_by_person(self) -> set[int]:
         """The people with a decision of their own in the move log (reviewed ones)."""
-        return {m.player_id for m in self.moves
-                if m.source == "player" and not is_computer(m.player_id)}
+        return {
+            m.player_id for m in self.moves if m.source == "player" and not is_computer(m.player_id)
+        }
 
 
 def watched(cls: type[Game], watcher: Snapshot) -> type[Game]:
     """``cls`` with the rules' own steps told to ``watcher``: a turn's end (the next one
     starting), its dice thrown, and the options of each decision as it opens. Nothing
     the rules do changes."""
+
     class Watched(cls):  # type: ignore[valid-type, misc]
         def _start_turn(self, events: list[Event]) -> None:
             if self.turn > 1:
@@ -169,17 +173,20 @@ class Replay:
     def play(self, moves: Sequence[MoveRecord]) -> Game:
         record = self.record
         game: Game = watched(VARIANTS[record.variant], self.watch)(
-            record.players, record.seed, record.options.get("rules", {}),
-            dice_version_of(record.state or {}))
+            record.players,
+            record.seed,
+            record.options.get("rules", {}),
+            dice_version_of(record.state or {}),
+        )
         self.turn(1, game)
         for stored in moves:
             number, phase = game.turn, game.decision().phase
             self.move_turn[stored.seq] = number
             by_player = self.turn(number, game).options.setdefault(phase, {})
-            by_player.setdefault(stored.player_id, [
-                m for m in game.legal_moves(stored.player_id) if m != PASS])
-            self.turn(number, game).sources.setdefault(stored.player_id, set()).add(
-                stored.source)
+            by_player.setdefault(
+                stored.player_id, [m for m in game.legal_moves(stored.player_id) if m != PASS]
+            )
+            self.turn(number, game).sources.setdefault(stored.player_id, set()).add(stored.source)
             game, events = game.apply(stored.player_id, Move.from_json(stored.move))
             for event in events:  # a "turn" event opens the next turn
                 if event.kind == "turn":
@@ -244,23 +251,27 @@ class Ledger:
         self.ratings: dict[int, Rating] = {}
         self.wins: dict[int, int] = {}
 
-    def add(self, record: GameRecord, game: Game,
-            covered: set[int]) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+    def add(
+        self, record: GameRecord, game: Game, covered: set[int]
+    ) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
         """Count a game that ended; the people's (rating, change) and wins after it."""
         options = Options.of(record.options)
         ranking = game.ranking()
         people = [s for s in ranking if not is_computer(s.player)]
-        counted = (record.status == "finished" and options.counted and len(people) >= 2)
+        counted = record.status == "finished" and options.counted and len(people) >= 2
         if not counted:
             return {}, dict(self.wins)
         for s in people:
             if s.rank == 1 and s.player not in covered:
                 self.wins[s.player] = self.wins.get(s.player, 0) + 1
-        match = match_of([(s.player, s.rank, s.player not in covered) for s in people],
-                         [(options.level(s.player), s.rank) for s in ranking
-                          if is_computer(s.player)])
+        match = match_of(
+            [(s.player, s.rank, s.player not in covered) for s in people],
+            [(options.level(s.player), s.rank) for s in ranking if is_computer(s.player)],
+        )
         changes = rate(match, self.ratings)
         for change in changes:
             self.ratings[change.player] = change.after
-        return ({c.player: (c.after.shown, c.after.shown - c.before.shown) for c in changes},
-                dict(self.wins))
+        return (
+            {c.player: (c.after.shown, c.after.shown - c.before.shown) for c in changes},
+            dict(self.wins),
+        )

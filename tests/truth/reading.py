@@ -33,25 +33,51 @@ def placeholders() -> dict[str, str]:
     """Each placeholder of a story sentence and the pattern of what fills it."""
     computer = "🤖 " + re.escape(EN["player.computer"]).replace(r"\{number\}", r"\d+")
     level = words(*(f"level.{level}" for level in LEVELS))
-    leveled = re.escape(EN["lobby.computer"]).replace(r"\{name\}", computer).replace(
-        r"\{level\}", f"(?:{level})")
+    leveled = (
+        re.escape(EN["lobby.computer"])
+        .replace(r"\{name\}", computer)
+        .replace(r"\{level\}", f"(?:{level})")
+    )
     name = rf"<@\d+>|{leveled}|{computer}"
     emoji = "|".join(sorted(set(ROW_EMOJI.values())))
     row = rf"(?:(?:{emoji}) ?)?(?i:{words(*(f'row.{row}' for row in ROWS))})"
-    counts = "|".join(re.escape(EN[k]).replace(r"\{count\}", r"\d+")
-                      for k in EN if k.startswith("unit.field."))
-    ordinals = "|".join(re.escape(EN[k]).replace(r"\{count\}", r"\d+")
-                        for k in EN if k.startswith("ordinal."))
+    counts = "|".join(
+        re.escape(EN[k]).replace(r"\{count\}", r"\d+") for k in EN if k.startswith("unit.field.")
+    )
+    ordinals = "|".join(
+        re.escape(EN[k]).replace(r"\{count\}", r"\d+") for k in EN if k.startswith("ordinal.")
+    )
     names = rf"(?:{name})(?:, (?:{name}))*"
     return {
-        "name": name, "active": name, "names": names, "row": row, "emoji": row,
-        "number": r"\d+", "total": r"−?\d+", "turn": r"\d+", "count": r"\d+",
-        "limit": r"\d+", "bonus": r"\d+", "first": r"\d+", "last": r"\d+", "rank": r"\d+",
-        "steps": counts, "nth": ordinals, "dice": rf"(?:(?:{emoji})\d+)(?: (?:{emoji})\d+)*",
-        "rating": rf"−?{DIGITS}", "change": rf"±0|\+{DIGITS}|−{DIGITS}",
-        "verb": words("end.verb.one", "end.verb.other"), "accuracy": r"\d+ ?%",
-        "title": r".+?", "what": r".+", "why": r".+?", "scores": r".+",
-        "accuracies": r".+", "level": level, "rows": r".+", "deadline": r"\d+",
+        "name": name,
+        "active": name,
+        "names": names,
+        "row": row,
+        "emoji": row,
+        "number": r"\d+",
+        "total": r"−?\d+",
+        "turn": r"\d+",
+        "count": r"\d+",
+        "limit": r"\d+",
+        "bonus": r"\d+",
+        "first": r"\d+",
+        "last": r"\d+",
+        "rank": r"\d+",
+        "steps": counts,
+        "nth": ordinals,
+        "dice": rf"(?:(?:{emoji})\d+)(?: (?:{emoji})\d+)*",
+        "rating": rf"−?{DIGITS}",
+        "change": rf"±0|\+{DIGITS}|−{DIGITS}",
+        "verb": words("end.verb.one", "end.verb.other"),
+        "accuracy": r"\d+ ?%",
+        "title": r".+?",
+        "what": r".+",
+        "why": r".+?",
+        "scores": r".+",
+        "accuracies": r".+",
+        "level": level,
+        "rows": r".+",
+        "deadline": r"\d+",
         "position": r"\d+",
     }
 
@@ -134,8 +160,10 @@ def row_of(text: str) -> str:
 def dice_of(text: str) -> list[tuple[str, int]]:
     """``⚪2 ⚪5 🟥5`` -> [("white", 2), ("white", 5), ("red", 5)]."""
     by_emoji = {e: r for r, e in ROW_EMOJI.items()}
-    return [(by_emoji[e], int(n)) for e, n in re.findall(
-        f"({'|'.join(ROW_EMOJI.values())})(\\d+)", text)]
+    return [
+        (by_emoji[e], int(n))
+        for e, n in re.findall(f"({'|'.join(ROW_EMOJI.values())})(\\d+)", text)
+    ]
 
 
 def number(text: str) -> int:
@@ -147,9 +175,17 @@ def number(text: str) -> int:
 # --- the story's sentences ------------------------------------------------------
 ACTIONS = {"story.action1": "action1", "story.action2": "action2", "story.place": "place"}
 ITEMS = ("story.crossed", "story.lucky", "story.passed", "story.wrote", "story.wrote_nothing")
-EVENTS = ("event.locked", "event.penalty", "event.pawn_moved", "event.pawn_moved_crossed",
-          "event.stayed", "event.finish_reached", "event.failed_throw", "event.rolled",
-          "event.rerolled")
+EVENTS = (
+    "event.locked",
+    "event.penalty",
+    "event.pawn_moved",
+    "event.pawn_moved_crossed",
+    "event.stayed",
+    "event.finish_reached",
+    "event.failed_throw",
+    "event.rolled",
+    "event.rerolled",
+)
 """Sentences of one event each (the keys of a kind with variants are found by prefix:
 ``event.expired.*``, ``event.away.*``, ``event.game_over.*``)."""
 FAMILIES = ("event.expired.", "event.away.", "event.game_over.")
@@ -183,34 +219,44 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
     dice = []
     while (suffix := die_suffix().search(text)) is not None:
         dice.insert(0, row_of(suffix["row"]))
-        text = text[:suffix.start()]
+        text = text[: suffix.start()]
     if (m := shape("story.roll").match(text)) is not None:
         reading.add("dice", turn, line, dice=dice_of(m["dice"]), total=number(m["total"]))
     elif (m := shape("story.scores").match(text)) is not None:
         scores = parts(m["scores"], "story.score")
         if scores is None:
             return False
-        reading.add("scores", turn, line, scores=[(player(v["name"]), number(v["total"]))
-                                                  for _, v in scores])
+        reading.add(
+            "scores",
+            turn,
+            line,
+            scores=[(player(v["name"]), number(v["total"])) for _, v in scores],
+        )
     elif any(shape(key).match(text) for key in NOTHING):
         pass
     elif (action := action_of(text)) is not None:
         phase, found = action
         for key, values in found:
-            reading.add(key.removeprefix("story."), turn, line, phase=phase,
-                        player=player(values["name"]), chosen=told,
-                        **converted(values, "name"))
+            reading.add(
+                key.removeprefix("story."),
+                turn,
+                line,
+                phase=phase,
+                player=player(values["name"]),
+                chosen=told,
+                **converted(values, "name"),
+            )
     else:
-        key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))),
-                      (None, None))
+        key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))), (None, None))
         if key is None or m is None:
             return False
         values = m.groupdict()
         who = {"player": player(values["name"])} if "name" in values else {}
         if "names" in values:
             who = {"players": players(values["names"])}
-        reading.add(key.removeprefix("event."), turn, line, **who,
-                    **converted(values, "name", "names"))
+        reading.add(
+            key.removeprefix("event."), turn, line, **who, **converted(values, "name", "names")
+        )
     if dice:
         last = reading.claims[-1] if reading.claims else None
         lock = last.values.get("row") if last is not None and last.kind == "locked" else None
@@ -272,18 +318,33 @@ def read(texts: list[str]) -> Reading:
         for line in text.splitlines():
             context = read_line(line, context, reading)
             for mention in split_names(line):
-                level = next((lv for lv in LEVELS if re.fullmatch(
-                    re.escape(EN["lobby.computer"]).replace(r"\{name\}", ".+").replace(
-                        r"\{level\}", re.escape(EN[f"level.{lv}"])), mention)), None)
+                level = next(
+                    (
+                        lv
+                        for lv in LEVELS
+                        if re.fullmatch(
+                            re.escape(EN["lobby.computer"])
+                            .replace(r"\{name\}", ".+")
+                            .replace(r"\{level\}", re.escape(EN[f"level.{lv}"])),
+                            mention,
+                        )
+                    ),
+                    None,
+                )
                 if level is not None:
                     reading.add("level", None, line, player=player(mention), level=level)
         for claim in reading.claims[first:]:
             claim.message = index
     for claim in reading.claims:  # the turns summed up before the next one told
         if claim.kind == "earlier":
-            claim.values["next"] = next((c.turn for c in reading.claims if c.kind == "header"
-                                         and c.message == claim.message
-                                         and c.line != claim.line), 0)
+            claim.values["next"] = next(
+                (
+                    c.turn
+                    for c in reading.claims
+                    if c.kind == "header" and c.message == claim.message and c.line != claim.line
+                ),
+                0,
+            )
     return reading
 
 
@@ -319,15 +380,20 @@ def read_line(line: str, context: tuple[Any, ...], reading: Reading) -> tuple[An
         if reason is None:
             reading.unread.append(line)
         else:
-            reading.add(f"run.{reason[0]}", None, line, players=reason[1], first=first,
-                        last=last)
+            reading.add(f"run.{reason[0]}", None, line, players=reason[1], first=first, last=last)
         return ("summary", first, last)
     if (m := shape("lobby.started").match(line)) is not None:
         reading.add("started", None, line, title=m["title"], players=players(m["names"]))
         return ("start",)
-    if context[:1] == ("start",) and (key := next(
-            (k for k in EN if k.startswith("lobby.uncounted.") and shape(k).match(line)),
-            None)) is not None:
+    if (
+        context[:1] == ("start",)
+        and (
+            key := next(
+                (k for k in EN if k.startswith("lobby.uncounted.") and shape(k).match(line)), None
+            )
+        )
+        is not None
+    ):
         reading.add(key.removeprefix("lobby."), None, line)
         return context
     if (m := shape("turn.earlier").match(line)) is not None:
@@ -361,8 +427,16 @@ def read_line(line: str, context: tuple[Any, ...], reading: Reading) -> tuple[An
     return context
 
 
-LIVE = ("turn.white_sum", "turn.action2", "turn.action3", "turn.roll", "turn.reroll",
-        "turn.place", "turn.final_round", "turn.deadline")
+LIVE = (
+    "turn.white_sum",
+    "turn.action2",
+    "turn.action3",
+    "turn.roll",
+    "turn.reroll",
+    "turn.place",
+    "turn.final_round",
+    "turn.deadline",
+)
 """What an open turn asks of whom, and by when (besides its status line)."""
 STATUS = ("status.deciding", "status.decided", "status.nothing")
 
@@ -380,8 +454,9 @@ def why(text: str) -> tuple[str, list[int]] | None:
     for key in (k for k in EN if k.startswith("turn.unasked.")):
         m = shape(key).match(text)
         if m is not None:
-            return key.removeprefix("turn."), players(m["names"]) if "names" in m.groupdict() \
-                else []
+            return key.removeprefix("turn."), players(
+                m["names"]
+            ) if "names" in m.groupdict() else []
     return None
 
 
@@ -390,16 +465,27 @@ def end_line(line: str, reading: Reading) -> bool:
     for key in ("end.line_rated", "end.line"):
         if (m := shape(key).match(line)) is not None:
             values = m.groupdict()
-            reading.add("rank", None, line, player=player(values["name"]),
-                        **converted(values, "name"))
+            reading.add(
+                "rank", None, line, player=player(values["name"]), **converted(values, "name")
+            )
             return True
     if (m := shape("end.winner").match(line)) is not None:
-        reading.add("winner", None, line, players=players(m["names"]),
-                    plural=m["verb"] == EN["end.verb.other"])
+        reading.add(
+            "winner",
+            None,
+            line,
+            players=players(m["names"]),
+            plural=m["verb"] == EN["end.verb.other"],
+        )
         return True
     if (m := shape("end.wins").match(line)) is not None:
-        reading.add("wins", None, line, player=player(m["name"]),
-                    count=number(re.findall(r"\d+", m["nth"])[0]))
+        reading.add(
+            "wins",
+            None,
+            line,
+            player=player(m["name"]),
+            count=number(re.findall(r"\d+", m["nth"])[0]),
+        )
         return True
     if (m := shape("review.end.accuracy").match(line)) is not None:
         people = parts(m["accuracies"], "review.end.person")

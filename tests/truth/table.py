@@ -52,11 +52,16 @@ class Scenario:
     """The people's accuracies are worked out before the end is shown."""
 
     def describe(self) -> str:
-        extras = [name for name in ("fill_away", "deadline", "away", "leave", "abandon",
-                                    "outage", "review") if getattr(self, name)]
-        return (f"{self.variant} seed {self.seed}: {self.people} people"
-                + (f" + {', '.join(self.computers)}" if self.computers else "")
-                + (f" ({', '.join(extras)})" if extras else ""))
+        extras = [
+            name
+            for name in ("fill_away", "deadline", "away", "leave", "abandon", "outage", "review")
+            if getattr(self, name)
+        ]
+        return (
+            f"{self.variant} seed {self.seed}: {self.people} people"
+            + (f" + {', '.join(self.computers)}" if self.computers else "")
+            + (f" ({', '.join(extras)})" if extras else "")
+        )
 
 
 def scenarios(variant: str, count: int) -> list[Scenario]:
@@ -80,12 +85,21 @@ def scenarios(variant: str, count: int) -> list[Scenario]:
             computers = tuple(rng.choice(levels[:2]) for _ in range(max(0, seats - people)))
             if kind == 9 and computers:
                 computers = ("hard", *computers[1:])
-        found.append(Scenario(
-            variant, seed, people, computers,
-            fill_away=kind in (5, 11), deadline=kind in (4, 8, 10),
-            away=kind in (5, 7, 11), leave=kind in (6, 10) and people >= 2,
-            abandon=kind == 8, outage=kind in (2, 3, 7, 9),
-            review=index % 25 == 0))
+        found.append(
+            Scenario(
+                variant,
+                seed,
+                people,
+                computers,
+                fill_away=kind in (5, 11),
+                deadline=kind in (4, 8, 10),
+                away=kind in (5, 7, 11),
+                leave=kind in (6, 10) and people >= 2,
+                abandon=kind == 8,
+                outage=kind in (2, 3, 7, 9),
+                review=index % 25 == 0,
+            )
+        )
     return found
 
 
@@ -126,11 +140,11 @@ class Table:
     async def play(self, scenario: Scenario) -> Played:
         self.seed = scenario.seed
         rng = random.Random(scenario.seed)
-        host, people = PEOPLE[0], PEOPLE[:scenario.people]
+        host, people = PEOPLE[0], PEOPLE[: scenario.people]
         channel_id = 100 + len(self.played)
         record = await self.service.open_lobby(
-            GUILD, channel_id, host, scenario.variant,
-            play=Options(fill_away=scenario.fill_away))
+            GUILD, channel_id, host, scenario.variant, play=Options(fill_away=scenario.fill_away)
+        )
         for person in people[1:]:
             record = await self.service.join(record.id, person)
         for level in scenario.computers:
@@ -140,7 +154,8 @@ class Table:
         started = (await self.service.start(record.id, host)).record
         with using("en-US"):  # the lobby's message, as the Start button leaves it
             played.channel.messages[0] = Message(
-                lobby_closed_content(started, "lobby.started", host))
+                lobby_closed_content(started, "lobby.started", host)
+            )
         plot = Plot.of(scenario, rng, people)
         styles = {p: rng.choice(("random", "easy", "easy", "far")) for p in people}
         with using("en-US"):
@@ -162,19 +177,24 @@ class Table:
                     shown, behind = game.turn, False
                 if record.status != "running":
                     break
-                outcome = await self.mishap(played, plot, record, game) \
-                    or await self.decide(plot, record, game, styles, rng)
+                outcome = await self.mishap(played, plot, record, game) or await self.decide(
+                    plot, record, game, styles, rng
+                )
             else:
                 raise AssertionError(f"{scenario.describe()} did not end")
         return played
 
-    async def decide(self, plot: Plot, record: GameRecord, game: Game,
-                     styles: dict[int, str], rng: random.Random) -> Outcome | None:
+    async def decide(
+        self, plot: Plot, record: GameRecord, game: Game, styles: dict[int, str], rng: random.Random
+    ) -> Outcome | None:
         """The first person the game waits for decides; if only one who lets their
         decision run out is waited for, its time runs out. The game after it."""
         away = Seats.of(record).away
-        waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)
-                   and p not in away and not plot.holds_out(p, game.turn)]
+        waiting = [
+            p
+            for p in sorted(game.decision().waiting)
+            if not is_computer(p) and p not in away and not plot.holds_out(p, game.turn)
+        ]
         if not waiting:
             assert record.deadline is not None
             self.clock.now = record.deadline + 1
@@ -182,11 +202,11 @@ class Table:
             return await self.service.fire(record.id)
         player = waiting[0]
         move = person_move(game, player, styles[player], rng)
-        return await self.service.act(record.id, player, game.turn, game.decision().phase,
-                                      move)
+        return await self.service.act(record.id, player, game.turn, game.decision().phase, move)
 
-    async def mishap(self, played: Played, plot: Plot, record: GameRecord,
-                     game: Game) -> Outcome | None:
+    async def mishap(
+        self, played: Played, plot: Plot, record: GameRecord, game: Game
+    ) -> Outcome | None:
         """What the plot has happen now, if anything: the game after it (None: nothing,
         or a change whose game is to be read again)."""
         turn = game.turn
@@ -194,12 +214,19 @@ class Table:
             await self.service.abandon(record.channel_id, PEOPLE[0], True)
             played.abandoned = turn
             return await self.service.get(record.id)
-        if plot.leaver is not None and turn >= (plot.leave_at or 0) \
-                and plot.leaver not in played.left:
+        if (
+            plot.leaver is not None
+            and turn >= (plot.leave_at or 0)
+            and plot.leaver not in played.left
+        ):
             played.left[plot.leaver] = turn
             return await self.service.leave_game(record.channel_id, plot.leaver)
-        if plot.sleeper is not None and plot.sleeper in Seats.of(record).away \
-                and plot.back_at is not None and turn >= plot.back_at:
+        if (
+            plot.sleeper is not None
+            and plot.sleeper in Seats.of(record).away
+            and plot.back_at is not None
+            and turn >= plot.back_at
+        ):
             plot.back_at = None
             back = await self.service.come_back(record.id, plot.sleeper)
             if back is not None:
@@ -218,20 +245,26 @@ class Table:
         wins: dict[int, int] = {}
         ratings: dict[int, tuple[int, int]] = {}
         if ending(record, shown):
-            wins = {s.player: await service.wins_on_server(record.guild_id, s.player)
-                    for s in game.ranking() if s.rank == 1}
-            ratings = {c.player: (c.after.shown, c.delta)
-                       for c in await self.ratings.settle(record)}
+            wins = {
+                s.player: await service.wins_on_server(record.guild_id, s.player)
+                for s in game.ranking()
+                if s.rank == 1
+            }
+            ratings = {
+                c.player: (c.after.shown, c.delta) for c in await self.ratings.settle(record)
+            }
         accuracies = None
         if review_due(record, shown):
             if played.scenario.review:
                 await ReviewKeeper(self.store).keep(record)
             accuracies = await self.store.reviewed(game_id)
-        steps, after = plan(Channel(record, game, shown, events, Seats.of(record).away,
-                                    wins, None, ratings, accuracies))
+        steps, after = plan(
+            Channel(
+                record, game, shown, events, Seats.of(record).away, wins, None, ratings, accuracies
+            )
+        )
         live = played.channel.carry_out(steps, after)
-        await service.set_shown(game_id, record.version, live or record.message_id,
-                                after.to_json())
+        await service.set_shown(game_id, record.version, live or record.message_id, after.to_json())
 
 
 @dataclass
@@ -286,6 +319,5 @@ def person_move(game: Game, player: int, style: str, rng: random.Random) -> Move
         return choose(game, player, rng, "easy")
     moves = game.legal_moves(player)
     if style == "far":
-        return max(moves, key=lambda move: (len(game.skipped_by(player, move)),
-                                            rng.random()))
+        return max(moves, key=lambda move: (len(game.skipped_by(player, move)), rng.random()))
     return rng.choice(moves)

@@ -20,20 +20,73 @@ from tests.truth.verify import verify
 
 GAMES = 100
 """Games per variant: the twelve kinds of table of :func:`scenarios`, over and over."""
-EVERY = ("started", "level", "uncounted.people", "header", "scores", "rank", "winner", "wins",
-         "accuracy", "unasked.computers", "unasked.away", "away.expired", "away.stand_in",
-         "away.back", "away.left", "game_over.abandoned", "game_over.no_seats", "missed",
-         "summary_scores")
+EVERY = (
+    "started",
+    "level",
+    "uncounted.people",
+    "header",
+    "scores",
+    "rank",
+    "winner",
+    "wins",
+    "accuracy",
+    "unasked.computers",
+    "unasked.away",
+    "away.expired",
+    "away.stand_in",
+    "away.back",
+    "away.left",
+    "game_over.abandoned",
+    "game_over.no_seats",
+    "missed",
+    "summary_scores",
+)
 TOLD = {
-    "classic": (*EVERY, "dice", "crossed", "passed", "penalty", "locked", "die",
-                "unasked.nobody", "expired.qwixx", "run.unasked.computers"),
-    "longo": (*EVERY, "dice", "lucky", "penalty", "locked", "die", "unasked.nobody",
-              "expired.qwixx"),
-    "onboard": (*EVERY, "pawn_moved", "pawn_moved_crossed", "stayed", "finish_reached",
-                "game_over.board_finish", "penalty", "locked", "unasked.nobody",
-                "expired.qwixx", "run.unasked.computers"),
-    "qwinto": (*EVERY, "rolled", "rerolled", "wrote", "wrote_nothing", "failed_throw",
-               "expired.qwinto", "game_over.failed_throws"),
+    "classic": (
+        *EVERY,
+        "dice",
+        "crossed",
+        "passed",
+        "penalty",
+        "locked",
+        "die",
+        "unasked.nobody",
+        "expired.qwixx",
+        "run.unasked.computers",
+    ),
+    "longo": (
+        *EVERY,
+        "dice",
+        "lucky",
+        "penalty",
+        "locked",
+        "die",
+        "unasked.nobody",
+        "expired.qwixx",
+    ),
+    "onboard": (
+        *EVERY,
+        "pawn_moved",
+        "pawn_moved_crossed",
+        "stayed",
+        "finish_reached",
+        "game_over.board_finish",
+        "penalty",
+        "locked",
+        "unasked.nobody",
+        "expired.qwixx",
+        "run.unasked.computers",
+    ),
+    "qwinto": (
+        *EVERY,
+        "rolled",
+        "rerolled",
+        "wrote",
+        "wrote_nothing",
+        "failed_throw",
+        "expired.qwinto",
+        "game_over.failed_throws",
+    ),
 }
 """Kinds of claim the games of each variant must make (so that none goes unchecked
 because no game happened to tell it)."""
@@ -41,7 +94,8 @@ because no game happened to tell it)."""
 
 @pytest.mark.parametrize("variant", list(TOLD))
 async def test_every_sentence_in_the_channel_is_true_of_the_game(
-        tmp_path: Path, variant: str, record_property: Any) -> None:
+    tmp_path: Path, variant: str, record_property: Any
+) -> None:
     report = await verify(tmp_path / "truth.db", scenarios(variant, GAMES))
     print(f"\n{report.summary()}")
     record_property("games", report.games)

@@ -27,8 +27,10 @@ Change = Callable[[Claim, Seen], str | None]
 def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Seen]]:
     """A game of each kind of table (:func:`scenarios`) of every variant."""
     path = tmp_path_factory.mktemp("mutations")
-    return {variant: asyncio.run(play(path / f"{variant}.db", scenarios(variant, 12)))
-            for variant in VARIANTS}
+    return {
+        variant: asyncio.run(play(path / f"{variant}.db", scenarios(variant, 12)))
+        for variant in VARIANTS
+    }
 
 
 def mutate(games: list[Seen], kind: str, change: Change) -> tuple[Seen, list[str], str]:
@@ -54,8 +56,10 @@ def caught(games: list[Seen], kind: str, change: Change, reported: str | None = 
     ``kind``)."""
     seen, texts, new = mutate(games, kind, change)
     false = [v for v in seen.verdicts(texts) if not v.ok]
-    assert any(v.kind == (reported or kind) and v.line in new.split("\n") for v in false), \
-        (new, false)
+    assert any(v.kind == (reported or kind) and v.line in new.split("\n") for v in false), (
+        new,
+        false,
+    )
 
 
 def bump(line: str, pattern: str, by: int = 1) -> str | None:
@@ -64,14 +68,23 @@ def bump(line: str, pattern: str, by: int = 1) -> str | None:
     if found is None:
         return None
     value = int(found[1])
-    return line[:found.start(1)] + str(value + by if value + by > 0 else value + 2) \
-        + line[found.end(1):]
+    return (
+        line[: found.start(1)]
+        + str(value + by if value + by > 0 else value + 2)
+        + line[found.end(1) :]
+    )
 
 
 def other_turn(claim: Claim, seen: Seen, kind: str, step: int = 1) -> Claim | None:
     """The claim of ``kind`` about the turn ``step`` after ``claim``'s."""
-    return next((c for c in read(seen.texts).claims
-                 if c.kind == kind and c.turn == (claim.turn or 0) + step), None)
+    return next(
+        (
+            c
+            for c in read(seen.texts).claims
+            if c.kind == kind and c.turn == (claim.turn or 0) + step
+        ),
+        None,
+    )
 
 
 def t_en(key: str, **values: object) -> str:
@@ -87,93 +100,184 @@ def unasked(claim: Claim, seen: Seen, why: str, who: Callable[[int], bool]) -> s
     passed = [p for p in turn.movers() if who(p) and p not in crossed]
     if not passed or "was active" not in claim.line or "—" in claim.line:
         return None
-    return t_en("turn.automatic", turn=turn.number, active=claim.line.split(" · ")[1].split(
-        " was active")[0], why=t_en(f"turn.unasked.{why}"), what=t_en("story.nothing_happened"))
+    return t_en(
+        "turn.automatic",
+        turn=turn.number,
+        active=claim.line.split(" · ")[1].split(" was active")[0],
+        why=t_en(f"turn.unasked.{why}"),
+        what=t_en("story.nothing_happened"),
+    )
 
 
 MUTATIONS: dict[str, tuple[str, str, Change]] = {
     # the state one turn late
-    "scores of the turn after": ("classic", "scores", lambda c, s: (
-        n.line if (n := other_turn(c, s, "scores")) and n.values != c.values else None)),
-    "dice of the turn after": ("classic", "dice", lambda c, s: (
-        n.line if (n := other_turn(c, s, "dice")) and n.values != c.values else None)),
-    "Qwinto's scores of the turn after": ("qwinto", "scores", lambda c, s: (
-        n.line if (n := other_turn(c, s, "scores")) and n.values != c.values else None)),
+    "scores of the turn after": (
+        "classic",
+        "scores",
+        lambda c, s: n.line if (n := other_turn(c, s, "scores")) and n.values != c.values else None,
+    ),
+    "dice of the turn after": (
+        "classic",
+        "dice",
+        lambda c, s: n.line if (n := other_turn(c, s, "dice")) and n.values != c.values else None,
+    ),
+    "Qwinto's scores of the turn after": (
+        "qwinto",
+        "scores",
+        lambda c, s: n.line if (n := other_turn(c, s, "scores")) and n.values != c.values else None,
+    ),
     # who had a move
-    "nobody had a move after a computer's pass": ("classic", "header", lambda c, s: unasked(
-        c, s, "nobody", is_computer)),
-    "only the computers had a move after a person's pass": ("classic", "header", lambda c, s:
-                                                            unasked(c, s, "computers",
-                                                                    lambda p: p > 0)),
+    "nobody had a move after a computer's pass": (
+        "classic",
+        "header",
+        lambda c, s: unasked(c, s, "nobody", is_computer),
+    ),
+    "only the computers had a move after a person's pass": (
+        "classic",
+        "header",
+        lambda c, s: unasked(c, s, "computers", lambda p: p > 0),
+    ),
     # each kind of claim
     "a die's face": ("longo", "dice", lambda c, s: bump(c.line, r"🟥(\d+)")),
     "the white sum": ("classic", "dice", lambda c, s: bump(c.line, r"\*\*(\d+)\*\*")),
     "a crossed number": ("classic", "crossed", lambda c, s: bump(c.line, r"crossed \S+ \w+ (\d+)")),
-    "a cross told as a pass": ("classic", "crossed", lambda c, s: re.sub(
-        r"crossed \S+ \w+ \d+", "passed", c.line, count=1)),
-    "a pass told as a cross": ("onboard", "passed", lambda c, s: c.line.replace(
-        "passed", "crossed 🟥 Red 2", 1)),
-    "a lucky number told as a cross": ("longo", "lucky", lambda c, s: re.sub(
-        r"used a lucky number: (\S+ \w+ \d+)", r"crossed \1", c.line, count=1)),
+    "a cross told as a pass": (
+        "classic",
+        "crossed",
+        lambda c, s: re.sub(r"crossed \S+ \w+ \d+", "passed", c.line, count=1),
+    ),
+    "a pass told as a cross": (
+        "onboard",
+        "passed",
+        lambda c, s: c.line.replace("passed", "crossed 🟥 Red 2", 1),
+    ),
+    "a lucky number told as a cross": (
+        "longo",
+        "lucky",
+        lambda c, s: re.sub(r"used a lucky number: (\S+ \w+ \d+)", r"crossed \1", c.line, count=1),
+    ),
     "a penalty's count": ("classic", "penalty", lambda c, s: bump(c.line, r"\((\d+)/4\)")),
-    "a lock's row": ("classic", "locked", lambda c, s: c.line.replace(
-        f"**{c.values['row']}**", "**green**" if c.values["row"] != "green" else "**red**", 1)),
-    "a die left with another lock": ("classic", "locked", lambda c, s: (
-        f"{c.line} — the blue die leaves the game" if c.values["row"] != "blue" else None)),
+    "a lock's row": (
+        "classic",
+        "locked",
+        lambda c, s: c.line.replace(
+            f"**{c.values['row']}**", "**green**" if c.values["row"] != "green" else "**red**", 1
+        ),
+    ),
+    "a die left with another lock": (
+        "classic",
+        "locked",
+        lambda c, s: (
+            f"{c.line} — the blue die leaves the game" if c.values["row"] != "blue" else None
+        ),
+    ),
     "a pawn's bonus": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"bonus (\d+)\)")),
     "a pawn's field": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"field (\d+):")),
-    "a new cross told as one crossed before": ("onboard", "pawn_moved", lambda c, s: (
-        c.line.replace("(new cross,", "(already crossed,", 1))),
-    "a pawn that moved told as staying": ("onboard", "pawn_moved", lambda c, s: re.sub(
-        r"moved .*", "stayed: their pawn did not move", c.line, count=1)),
+    "a new cross told as one crossed before": (
+        "onboard",
+        "pawn_moved",
+        lambda c, s: c.line.replace("(new cross,", "(already crossed,", 1),
+    ),
+    "a pawn that moved told as staying": (
+        "onboard",
+        "pawn_moved",
+        lambda c, s: re.sub(r"moved .*", "stayed: their pawn did not move", c.line, count=1),
+    ),
     "a pawn's steps": ("onboard", "pawn_moved", lambda c, s: bump(c.line, r"moved (\d+) field")),
     "a failed throw's count": ("qwinto", "failed_throw", lambda c, s: bump(c.line, r"\((\d+)/4\)")),
     "a rolled die": ("qwinto", "rolled", lambda c, s: bump(c.line, r"[🟧🟨🟪](\d+)", 1)),
-    "a re-roll told as the roll": ("qwinto", "rerolled", lambda c, s: c.line.replace(
-        "re-rolled", "rolled", 1)),
+    "a re-roll told as the roll": (
+        "qwinto",
+        "rerolled",
+        lambda c, s: c.line.replace("re-rolled", "rolled", 1),
+    ),
     "a written number": ("qwinto", "wrote", lambda c, s: bump(c.line, r"wrote (\d+) in")),
-    "the active player": ("classic", "header", lambda c, s: c.line.replace(
-        "<@111> was active", "🤖 Computer 1 was active", 1)),
-    "the game's end": ("classic", "game_over.penalties", lambda c, s: c.line.replace(
-        "A fourth penalty", "Two rows are locked", 1)),
+    "the active player": (
+        "classic",
+        "header",
+        lambda c, s: c.line.replace("<@111> was active", "🤖 Computer 1 was active", 1),
+    ),
+    "the game's end": (
+        "classic",
+        "game_over.penalties",
+        lambda c, s: c.line.replace("A fourth penalty", "Two rows are locked", 1),
+    ),
     "a rank's total": ("classic", "rank", lambda c, s: bump(c.line, r"— (\d+)")),
     "a rating's change": ("classic", "rank", lambda c, s: bump(c.line, r"\([+−](\d+)\)")),
-    "the winner": ("classic", "winner", lambda c, s: c.line.replace(
-        "🤖 Computer 1", "<@111>", 1) if "🤖 Computer 1" in c.line else c.line.replace(
-        "<@111>", "🤖 Computer 1", 1)),
+    "the winner": (
+        "classic",
+        "winner",
+        lambda c, s: (
+            c.line.replace("🤖 Computer 1", "<@111>", 1)
+            if "🤖 Computer 1" in c.line
+            else c.line.replace("<@111>", "🤖 Computer 1", 1)
+        ),
+    ),
     "a count of wins": ("classic", "wins", lambda c, s: bump(c.line, r"(\d+)(?:st|nd|rd|th)")),
     "a computer's accuracy": ("classic", "accuracy", lambda c, s: f"{c.line} · 🤖 Computer 1 50%"),
-    "a summary of turns with no outage": ("classic", "header", lambda c, s: (
-        f"**Turns {c.turn}–{c.turn}** were played while the channel could not be updated:\n"
-        f"{c.line}" if c.turn not in s.facts.down else None)),
-    "a run of turns played in an outage": ("classic", "missed", lambda c, s: c.line.replace(
-        "were played while the channel could not be updated",
-        "were played out in one go — only the computers had a move", 1)),
-    "a seat left out of the game's start": ("classic", "started", lambda c, s: re.sub(
-        r", [^,]+(?=\.$)", "", c.line, count=1)),
-    "a game that counts told it does not": ("classic", "started", lambda c, s: (
-        c.line + "\n" + t_en("lobby.uncounted.people")
-        if sum(not is_computer(p) for p in s.facts.players) >= 2 else None)),
-    "a computer's level": ("classic", "level", lambda c, s: re.sub(
-        r"\((Easy|Normal)\)", "(Hard)", c.line, count=1)),
-    "who left": ("classic", "away.left", lambda c, s: re.sub(r"<@\d+>", "<@999>", c.line,
-                                                                     count=1)),
-    "whose time ran out": ("classic", "expired.qwixx", lambda c, s: re.sub(
-        r"<@\d+>", "🤖 Computer 1", c.line, count=1)),
+    "a summary of turns with no outage": (
+        "classic",
+        "header",
+        lambda c, s: (
+            f"**Turns {c.turn}–{c.turn}** were played while the channel could not be updated:\n"
+            f"{c.line}"
+            if c.turn not in s.facts.down
+            else None
+        ),
+    ),
+    "a run of turns played in an outage": (
+        "classic",
+        "missed",
+        lambda c, s: c.line.replace(
+            "were played while the channel could not be updated",
+            "were played out in one go — only the computers had a move",
+            1,
+        ),
+    ),
+    "a seat left out of the game's start": (
+        "classic",
+        "started",
+        lambda c, s: re.sub(r", [^,]+(?=\.$)", "", c.line, count=1),
+    ),
+    "a game that counts told it does not": (
+        "classic",
+        "started",
+        lambda c, s: (
+            c.line + "\n" + t_en("lobby.uncounted.people")
+            if sum(not is_computer(p) for p in s.facts.players) >= 2
+            else None
+        ),
+    ),
+    "a computer's level": (
+        "classic",
+        "level",
+        lambda c, s: re.sub(r"\((Easy|Normal)\)", "(Hard)", c.line, count=1),
+    ),
+    "who left": ("classic", "away.left", lambda c, s: re.sub(r"<@\d+>", "<@999>", c.line, count=1)),
+    "whose time ran out": (
+        "classic",
+        "expired.qwixx",
+        lambda c, s: re.sub(r"<@\d+>", "🤖 Computer 1", c.line, count=1),
+    ),
 }
 """What a broken story would say: the variant whose games it is tried on, the kind of
 claim it changes, and how."""
-REPORTED = {"a new cross told as one crossed before": "pawn_moved_crossed",
-            "a pawn that moved told as staying": "stayed",
-            "a run of turns played in an outage": "run.unasked.computers",
-            "a game that counts told it does not": "uncounted.people",
-            "a cross told as a pass": "passed", "a pass told as a cross": "crossed",
-            "a lucky number told as a cross": "crossed", "a re-roll told as the roll": "rolled",
-            "a die left with another lock": "die",
-            "the game's end": "game_over.rows_locked",
-            "nobody had a move after a computer's pass": "unasked.nobody",
-            "only the computers had a move after a person's pass": "unasked.computers",
-            "a summary of turns with no outage": "missed", "a rating's change": "rank"}
+REPORTED = {
+    "a new cross told as one crossed before": "pawn_moved_crossed",
+    "a pawn that moved told as staying": "stayed",
+    "a run of turns played in an outage": "run.unasked.computers",
+    "a game that counts told it does not": "uncounted.people",
+    "a cross told as a pass": "passed",
+    "a pass told as a cross": "crossed",
+    "a lucky number told as a cross": "crossed",
+    "a re-roll told as the roll": "rolled",
+    "a die left with another lock": "die",
+    "the game's end": "game_over.rows_locked",
+    "nobody had a move after a computer's pass": "unasked.nobody",
+    "only the computers had a move after a person's pass": "unasked.computers",
+    "a summary of turns with no outage": "missed",
+    "a rating's change": "rank",
+}
 """The kind the check reports a mutation as, where the changed line reads as another."""
 
 
@@ -187,7 +291,8 @@ def test_a_line_the_reader_does_not_know_is_reported(games: dict[str, list[Seen]
     seen = games["classic"][0]
     texts = [*seen.texts[:-1], seen.texts[-1] + "\nEveryone played really well!"]
     assert [v.line for v in seen.verdicts(texts) if v.kind == "unread"] == [
-        "Everyone played really well!"]
+        "Everyone played really well!"
+    ]
 
 
 def test_a_finished_game_that_still_asks_is_reported(games: dict[str, list[Seen]]) -> None:
@@ -199,8 +304,7 @@ def test_a_finished_game_that_still_asks_is_reported(games: dict[str, list[Seen]
 
 def test_a_penalty_left_untold_is_reported(games: dict[str, list[Seen]]) -> None:
     seen = next(s for s in games["classic"] if "takes a penalty" in "".join(s.texts))
-    line = next(line for text in seen.texts for line in text.splitlines()
-                if line.startswith("❌"))
+    line = next(line for text in seen.texts for line in text.splitlines() if line.startswith("❌"))
     texts = [text.replace(line + "\n", "", 1) for text in seen.texts]
     false = [v for v in seen.verdicts(texts) if not v.ok]
     assert [v.kind for v in false] == ["told.penalty"]
@@ -211,4 +315,3 @@ def test_a_turn_told_twice_is_reported(games: dict[str, list[Seen]]) -> None:
     texts = [seen.texts[1], *seen.texts]  # the first turn's message (after the start's)
     assert "**Turn 1**" in seen.texts[1]
     assert "told.turn" in {v.kind for v in seen.verdicts(texts) if not v.ok}
-

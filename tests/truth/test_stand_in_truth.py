@@ -20,8 +20,7 @@ from tests.truth.reading import read
 COUNTDOWN = re.compile(r"<t:\d+:R>")
 
 
-async def play(sb: Sandbox, variant: str, people: list[str], computers: int,
-               seed: int) -> None:
+async def play(sb: Sandbox, variant: str, people: list[str], computers: int, seed: int) -> None:
     host = sb.member(people[0])
     lobby = (await host.slash("qwixx", "start", variant=variant)).message
     for name in people[1:]:
@@ -33,19 +32,30 @@ async def play(sb: Sandbox, variant: str, people: list[str], computers: int,
     await play_to_end(sb, [sb.member(name) for name in people], seeded_policy(seed))
 
 
-@pytest.mark.parametrize(("variant", "people", "computers"), [
-    ("classic", ["Ana", "Ben"], 1), ("longo", ["Ana"], 2), ("onboard", ["Ana", "Ben"], 1),
-    ("qwinto", ["Ana"], 2)])
+@pytest.mark.parametrize(
+    ("variant", "people", "computers"),
+    [
+        ("classic", ["Ana", "Ben"], 1),
+        ("longo", ["Ana"], 2),
+        ("onboard", ["Ana", "Ben"], 1),
+        ("qwinto", ["Ana"], 2),
+    ],
+)
 async def test_the_channel_through_discord_is_true_of_the_game(
-        tmp_path: Path, variant: str, people: list[str], computers: int) -> None:
+    tmp_path: Path, variant: str, people: list[str], computers: int
+) -> None:
     database, seed = tmp_path / "qwixx.db", 7
     async with Sandbox(**UNLIMITED, members=people, settle=0.02) as sb:
         await sb.run_bot(make_bot(database, sb, seed))
         await play(sb, variant, people, computers, seed)
         # The final message is edited once more when the people's accuracies are in.
-        await sb.wait_for(lambda: (final := final_message(sb)) is not None
-                          and "🎯" in final.content
-                          and not any(COUNTDOWN.search(m.content) for m in sb.messages()))
+        await sb.wait_for(
+            lambda: (
+                (final := final_message(sb)) is not None
+                and "🎯" in final.content
+                and not any(COUNTDOWN.search(m.content) for m in sb.messages())
+            )
+        )
         texts = [m.content for m in sb.messages()]
         assert sb.failures == [], sb.describe_failures()
     store = await Store.open(database)

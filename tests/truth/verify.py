@@ -39,17 +39,23 @@ class Report:
     def summary(self) -> str:
         false = self.false_by_kind()
         wrong = sum(v for k, v in false.items() if not k.startswith("told."))
-        lines = [f"{self.variant}: {self.games} games, {sum(self.claims.values())} claims "
-                 f"checked ({wrong} false), {sum(self.told.values())} things that must be "
-                 f"told ({sum(false.values()) - wrong} missing or repeated)"]
-        lines += [f"  {kind}: {false[kind]} false of {self.claims[kind] or self.told[kind]}"
-                  for kind in sorted(false)]
+        lines = [
+            f"{self.variant}: {self.games} games, {sum(self.claims.values())} claims "
+            f"checked ({wrong} false), {sum(self.told.values())} things that must be "
+            f"told ({sum(false.values()) - wrong} missing or repeated)"
+        ]
+        lines += [
+            f"  {kind}: {false[kind]} false of {self.claims[kind] or self.told[kind]}"
+            for kind in sorted(false)
+        ]
         return "\n".join(lines)
 
     def describe(self, limit: int = 25) -> str:
         """The summary and the first false claims, each with its game and turn."""
-        shown = [f"- {s.describe()}, turn {v.turn}: [{v.kind}] {v.line!r}\n    {v.why}"
-                 for s, v in self.false[:limit]]
+        shown = [
+            f"- {s.describe()}, turn {v.turn}: [{v.kind}] {v.line!r}\n    {v.why}"
+            for s, v in self.false[:limit]
+        ]
         more = len(self.false) - limit
         return "\n".join([self.summary(), *shown] + ([f"... and {more} more"] if more > 0 else []))
 
@@ -71,8 +77,14 @@ async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
     """The facts of a game the table played (counted into ``ledger`` once it ended)."""
     record = (await table.service.get(played.game_id)).record
     moves = await table.store.moves(played.game_id)
-    facts = facts_of(record, moves, left=played.left, back=played.back,
-                     abandoned=played.abandoned, down=played.down)
+    facts = facts_of(
+        record,
+        moves,
+        left=played.left,
+        back=played.back,
+        abandoned=played.abandoned,
+        down=played.down,
+    )
     facts.ratings, facts.wins = ledger.add(record, facts.game, facts.covered)
     return facts
 
