@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from bot.render import (
     canvas,
@@ -41,7 +42,8 @@ from bot.render import (
     render_sheet,
     render_table,
 )
-from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
+from bot.render.leaderboard import render_leaderboard
+from bot.render.lines import BoardRow, BoardTable
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.dice import DICE_V2
 from bot.rules.onboard import OnBoardGame
@@ -193,7 +195,7 @@ class Case:
 
 
 def games(
-    seed: int, variant: str, options: dict | None, decisions: int, players: int
+    seed: int, variant: str, options: dict[str, Any] | None, decisions: int, players: int
 ) -> tuple[Game, Game]:
     """A game mid-way (``decisions`` in) and the same game played to its end."""
     rng = random.Random(seed)
@@ -318,7 +320,7 @@ def empty(names: tuple[str, ...]) -> None:
 
 
 def states_of(
-    variant: str, options: dict | None, seed: int, decisions: int = 150
+    variant: str, options: dict[str, Any] | None, seed: int, decisions: int = 150
 ) -> list[tuple[Game, int, list[Move]]]:
     """A game's states as the bot renders them: at every decision, the player to decide
     and their options."""

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bot.rules import VARIANTS, new_game
 from bot.store import Store
@@ -90,7 +91,7 @@ asyncio.run(main("--where" in sys.argv))
 """
 
 
-def states(count: int, seed: int = 1) -> list[tuple[str, list[int], dict]]:
+def states(count: int, seed: int = 1) -> list[tuple[str, list[int], dict[str, Any]]]:
     """``count`` mid-game states of every variant, played with random legal moves."""
     rng = random.Random(seed)
     found = []

@@ -72,7 +72,7 @@ class QuickBackoff:
 
 @contextlib.contextmanager
 def quick_reconnects() -> Iterator[None]:
-    old = discord.client.ExponentialBackoff
+    old = vars(discord.client)["ExponentialBackoff"]  # the name the client's reconnects use
     setattr(discord.client, "ExponentialBackoff", QuickBackoff)  # noqa: B010
     try:
         yield

@@ -35,9 +35,8 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
     handler writes is in the member's Discord language unless it switches, or is
     called with ``public=True`` (a view shared with the channel: the server's)."""
 
-    @functools.wraps(handler)
     async def wrapper(
-        self: A, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
+        self: A, interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs
     ) -> None:
         locale: object = interaction.locale
         if kwargs.get("public"):  # a view shared with the channel speaks the server's language
@@ -57,6 +56,7 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
                 log.exception("handling interaction %s failed", interaction.id)
                 await self.tell(interaction, t("error.internal"))
 
+    functools.update_wrapper(wrapper, handler)
     return wrapper
 
 

@@ -8,7 +8,7 @@ from typing import Any, Final, Protocol, cast
 
 import discord
 
-from bot.cogs.table import PrivateAnswers, answers_errors
+from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.i18n import ENGLISH
 from bot.messages import plural, t
 from bot.rules import VARIANTS

@@ -13,7 +13,8 @@ import discord
 from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.channel.story import mention
-from bot.cogs.table import MESSAGE_LIMIT, PrivateAnswers, answers_errors
+from bot.cogs.answers import PrivateAnswers, answers_errors
+from bot.cogs.table import MESSAGE_LIMIT
 from bot.cogs.views import hint_content, option_label
 from bot.messages import plural, t
 from bot.render import render_sheet

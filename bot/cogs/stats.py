@@ -19,8 +19,8 @@ from discord import app_commands
 
 from bot import messages
 from bot.channel.publisher import png_file, server_language
+from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.buttons import BadComponent, Malformed, identifier
-from bot.cogs.table import PrivateAnswers, answers_errors
 from bot.messages import inline, plural, signed, t, whole
 from bot.render import render_leaderboard, render_scoreboard
 from bot.render.describe import scoreboard_alt

@@ -38,13 +38,13 @@ def in_server_language(handler: Handler[Table, P]) -> Handler[Table, P]:
     """For handlers that answer in public (lobbies): written in the server's language;
     refusals still reach the member in theirs (see :func:`answers_errors`)."""
 
-    @functools.wraps(handler)
     async def wrapper(
-        self: Table, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
+        self: Table, interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs
     ) -> None:
         with using(await self.publisher.language(interaction.guild_id or 0)):
             await handler(self, interaction, *args, **kwargs)
 
+    functools.update_wrapper(wrapper, handler)
     return wrapper
 
 

@@ -419,7 +419,7 @@ def fitting_place(game: Game, player: int, row: str) -> float:
     ]
     left = max((m for m in marks if m[1] < number), key=lambda m: m[0])
     right = min((m for m in marks if m[1] > number and m[0] > left[0]), key=lambda m: m[0])
-    return left[0] + (right[0] - left[0]) * (number - left[1]) / (right[1] - left[1])
+    return float(left[0] + (right[0] - left[0]) * (number - left[1]) / (right[1] - left[1]))
 
 
 def field_button_label(move: Move) -> str:

@@ -10,6 +10,7 @@ found by their English text and what they name (see :mod:`bot.i18n.sync`).
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import discord
 from discord import Locale, app_commands
@@ -49,7 +50,7 @@ class Translator(app_commands.Translator):
         self,
         string: app_commands.locale_str,
         locale: Locale,
-        context: app_commands.TranslationContext,
+        context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
         code = supported(locale)
         where = CONTEXTS.get(context.location)

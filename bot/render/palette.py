@@ -123,7 +123,7 @@ APART = 12
 
 
 def distance(a: RGB, b: RGB) -> float:
-    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
 
 
 @cache

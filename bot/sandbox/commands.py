@@ -73,7 +73,9 @@ def _top(world: World, member: MemberRecord, name: str) -> dict[str, Any]:
 
 
 def _child(node: dict[str, Any], name: str) -> dict[str, Any]:
-    subs = [o for o in node.get("options") or [] if o.get("type") in (SUBCOMMAND, GROUP)]
+    subs: list[dict[str, Any]] = [
+        o for o in node.get("options") or [] if o.get("type") in (SUBCOMMAND, GROUP)
+    ]
     found = next((o for o in subs if o["name"] == name), None)
     if found is None:
         raise LookupError(

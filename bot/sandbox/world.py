@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .clock import Clock
 from .ids import Snowflakes, iso_now
@@ -40,7 +40,7 @@ class World:
         self.channels: dict[int, ChannelRecord] = {}
         self.members: dict[tuple[int, int], MemberRecord] = {}
         self.messages: dict[int, StoredMessage] = {}
-        self.commands: dict[int | None, list[dict]] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
         """Registered application commands; key None holds the global ones."""
         self.interactions: dict[int, InteractionRecord] = {}
         self.log: list[tuple[str, int]] = []
