@@ -8,7 +8,7 @@ only ``act`` is timed.
 
 Each section also gives the process's CPU time per click (both threads, client
 included): on a shared machine the wall clock also measures the neighbours. The
-collector is set as the bot sets it once started (:mod:`bot.service.heap`); the
+collector is set as the bot sets it once started (:mod:`bot.heap`); the
 sustained run also tells the share of its time spent in garbage collection.
 
 * floors — what a click's commit and thread hop cost with nothing else around them:
@@ -59,9 +59,9 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.heap import tune_gc
 from bot.rules import Game
 from bot.service.games import GameService
-from bot.service.heap import tune_gc
 from bot.store import Store
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
@@ -154,7 +154,7 @@ async def tables(store_dir: Path, count: int) -> tuple[Store, list[Table]]:
 
 async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Row]]]) -> list[Row]:
     """``run`` on ``count`` open games, with the collector set as the bot sets it once
-    started (:func:`bot.service.heap.tune_gc`); afterwards set back."""
+    started (:func:`bot.heap.tune_gc`); afterwards set back."""
     thresholds = gc.get_threshold()
     with tempfile.TemporaryDirectory() as folder:
         store, opened = await tables(Path(folder), count)

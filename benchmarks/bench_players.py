@@ -1,6 +1,6 @@
 """How well and how fast do the computer players play? Whole games through the rules API.
 
-One row per budget (issue 29), with its ratio (above 1 misses it):
+One row per budget, with its ratio (above 1 misses it):
 
 * ``hard``'s decision, CPU time (``time.thread_time``, so a busy machine does not
   inflate it), p99, in every variant with 2, 3, 4 and 5 seats (as many as it allows)

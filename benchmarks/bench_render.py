@@ -1,12 +1,12 @@
 """How fast and how small are the images? Sheets, dice, the On Board track, the table
-view, the final scoreboard and the leaderboard, against their budgets (issues 12 and 15).
+view, the final scoreboard and the leaderboard, against their budgets.
 
 Builds representative games with the rules API (seeded random legal moves that mostly
 cross a number and rarely skip many), then times each render function on them — the
 same call the bot makes in its worker thread — and prints, per image, the budget, the
 median time (p50) and the ratio, then the PNG's size against the size the same image
-had when issue 15 asked for faster images (``BASELINE_BYTES``), or before issue 29 if
-smaller (``BEFORE_29_BYTES``), or once it drew more to read on a phone
+had when the image budgets were set (``BASELINE_BYTES``), or when a sheet's rows were
+deflated in cached runs if smaller (``CACHED_ROWS_BYTES``), or once it drew more to read on a phone
 (``LEGIBLE_BYTES``). A ratio above 1 misses the budget.
 
     python benchmarks/bench_render.py [--runs 20] [--seed 7] [--only sheet,sheet-game,...]
@@ -71,7 +71,7 @@ BUDGET_MS = {
     "leaderboard": 15.0,
 }
 # PNG bytes of the same images (same games) drawn by the renderer of commit acf24a9, when
-# issue 15 set the image budgets, on the games the rules deal with dice version 2 (commit
+# the image budgets were set, on the games the rules deal with dice version 2 (commit
 # 103933c), which these games keep: sizes must not grow. Games dealt otherwise need these
 # measured again: that renderer (git archive acf24a9 bot/render) over the current rules,
 # then this script.
@@ -99,9 +99,9 @@ BASELINE_BYTES = {
     "scoreboard-5 qwinto": 30803,
     "leaderboard top-10": 28469,
 }
-# Sheets as drawn before issue 29 (commit 220771d), whose rows were deflated in cached runs:
+# Sheets as drawn at commit 220771d, whose rows were deflated in cached runs:
 # one stream deflated whole must be no larger. The other images were encoded as now.
-BEFORE_29_BYTES = {
+CACHED_ROWS_BYTES = {
     "sheet classic": 23724,
     "sheet longo": 28550,
     "sheet onboard": 24869,
@@ -301,7 +301,7 @@ def rows_of(case: Case, runs: int) -> list[Row]:
         (f"{case.name} cpu p50", f"≤ {budget:g} ms", f"{cpu:.1f} ms", f"{cpu / budget:.2f}"),
     ]
     before = LEGIBLE_BYTES.get(case.name) or min(
-        BASELINE_BYTES.get(case.name, 0), BEFORE_29_BYTES.get(case.name, 1 << 30)
+        BASELINE_BYTES.get(case.name, 0), CACHED_ROWS_BYTES.get(case.name, 1 << 30)
     )
     if before:
         rows.append((f"{case.name} PNG", f"≤ {before:,} B", f"{size:,} B", f"{size / before:.3f}"))

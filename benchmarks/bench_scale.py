@@ -35,8 +35,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.bench_click import Table, ms, percentile
+from bot.heap import tune_gc
 from bot.service.games import GameService
-from bot.service.heap import tune_gc
 from bot.shards import shard_of
 from bot.store import Store
 

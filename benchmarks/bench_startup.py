@@ -3,7 +3,7 @@
 Fills a temporary SQLite store (the real schema) with 10,000 games, of which 1,000 are
 running with real mid-game states of every variant (the rest finished), then starts a
 fresh Python process that imports the bot (discord.py included), sets the allocator and
-the collector as the bot's start-up does (:mod:`bot.service.heap`), opens the store, reads
+the collector as the bot's start-up does (:mod:`bot.heap`), opens the store, reads
 the lobby and running games and has the service open each running game as its first
 click would (the record and the game it keeps for the next click), and reports the
 time of each step and the process's resident memory with those games open. Budgets:
@@ -47,7 +47,7 @@ import time, sys
 start = time.perf_counter()
 import asyncio, discord, bot.app
 from bot.service.games import GameService
-from bot.service.heap import limit_arenas, tune_gc
+from bot.heap import limit_arenas, tune_gc
 from bot.store import Store
 imported = time.perf_counter()
 limit_arenas()  # as the bot's start-up (bot.__main__) does before it opens the store

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.heap import tune_gc
 from bot.players import is_computer
 from bot.rules import Game
 from bot.service.games import GameService, ServiceError
-from bot.service.heap import tune_gc
 from bot.service.rated import RatingService
 from bot.service.stats import StatsService
 from bot.store import Store

@@ -247,10 +247,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.app import new_bot
     from bot.cogs.throttle import ClickBuckets
-    from bot.service.heap import limit_arenas, tune_gc
+    from bot.heap import limit_arenas, tune_gc
     from bot.service.limits import Limits
 
-    limit_arenas()  # before the store's and Discord's threads start (see bot.service.heap)
+    limit_arenas()  # before the store's and Discord's threads start (see bot.heap)
     bot = new_bot(
         settings.database,
         shards=settings.shards,
@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         limits=Limits(settings.max_games_per_member, settings.max_games_per_server),
         clicks=ClickBuckets(),
     )
-    tune_gc()  # start-up's objects out of the collector's walks (see bot.service.heap)
+    tune_gc()  # start-up's objects out of the collector's walks (see bot.heap)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:

@@ -57,7 +57,7 @@ def test_the_running_bot_gets_the_limits_and_the_click_throttle(
 ) -> None:
     import bot.__main__ as entry
     import bot.app
-    import bot.service.heap
+    import bot.heap
     from bot.cogs.throttle import ClickBuckets
     from bot.service.limits import Limits
 
@@ -80,8 +80,8 @@ def test_the_running_bot_gets_the_limits_and_the_click_throttle(
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(bot.app, "new_bot", new_bot)
     monkeypatch.setattr(entry, "serve", serve)
-    monkeypatch.setattr(bot.service.heap, "tune_gc", lambda: None)
-    monkeypatch.setattr(bot.service.heap, "limit_arenas", lambda: False)
+    monkeypatch.setattr(bot.heap, "tune_gc", lambda: None)
+    monkeypatch.setattr(bot.heap, "limit_arenas", lambda: False)
     assert entry.main([]) in (0, None)
     assert made["limits"] == Limits(per_member=3, per_server=40)
     assert isinstance(made["clicks"], ClickBuckets)

@@ -178,7 +178,7 @@ INTERNALS: tuple[Internal, ...] = (
         "discord.py",
         "GroupCog().__cog_app_commands_group__",
         r"__cog_app_commands_group__",
-        ("bot/i18n/sync.py",),
+        ("bot/catalogues.py",),
         "the /qwixx commands' texts, for the slash-command catalogue",
         _cog_group,
     ),

@@ -40,7 +40,7 @@ def test_each_is_loaded_at_its_first_use() -> None:
         "import bot.app\nfrom bot.render import render_dice\n"
         "render_dice({'white1': 3, 'white2': 4})"
     ) == {"PIL", "bot.render.canvas", "bot.render.fonts"}
-    numbers = loaded("import bot.app\nfrom bot.messages import whole\nwhole(1234)")
+    numbers = loaded("import bot.app\nfrom bot.i18n.words import whole\nwhole(1234)")
     assert "babel.numbers" in numbers and "babel.messages" not in numbers and "PIL" not in numbers
     assert loaded("import bot.app\nfrom bot.i18n import catalogue\ncatalogue('de')") >= {
         "babel.messages"

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from bot.channel import story
 from bot.channel.texts import end_content, message_link
-from bot.messages import t
+from bot.i18n.words import t
 from bot.players import is_computer
 from bot.rules import Game
 from bot.service.play import Options

@@ -46,7 +46,7 @@ from bot.channel.plan import (
 )
 from bot.channel.texts import lobby_closed_content, message_link
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.players import is_computer
 from bot.render import render_board, render_dice, render_scoreboard
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from bot.messages import emoji, inline, plural, row_name, signed, t
+from bot.i18n.words import emoji, inline, plural, row_name, signed, t
 from bot.players import computer_name, is_computer
 from bot.rules import PASS, Game
 from bot.service.types import StoredEvent

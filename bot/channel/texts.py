@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.channel.story import fit, mention, mentions
-from bot.messages import change, ordinal, percent, plural, signed, t, whole
+from bot.i18n.words import change, ordinal, percent, plural, signed, t, whole
 from bot.players import is_computer
 from bot.rules import VARIANTS, Game
 from bot.service.play import Options

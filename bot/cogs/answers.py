@@ -11,7 +11,7 @@ from typing import Concatenate, ParamSpec, Protocol, TypeVar
 import discord
 
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.service.games import ServiceError
 from bot.service.types import CommitUnknown, StoreError
 

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Protocol, cast
 import discord
 
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Move
 from bot.text import shorten
 

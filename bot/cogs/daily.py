@@ -21,7 +21,7 @@ from bot.channel.publisher import Editor, png_file
 from bot.channel.story import mention
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.i18n import using
-from bot.messages import calendar_day, emoji, ordinal, percent, plural, signed, t
+from bot.i18n.words import calendar_day, emoji, ordinal, percent, plural, signed, t
 from bot.render import render_sheet
 from bot.render.describe import sheet_alt, sheet_text
 from bot.rules import VARIANTS, Game

@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.cogs.buttons import interaction_data, refuse
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.text import shorten
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import LOCALES, NAMES, language_name
-from bot.messages import t
+from bot.i18n.words import t
 from bot.service.games import GameService
 
 LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code in LOCALES]

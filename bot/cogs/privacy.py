@@ -10,7 +10,7 @@ import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.i18n import ENGLISH
-from bot.messages import plural, t
+from bot.i18n.words import plural, t
 from bot.rules import VARIANTS
 from bot.service.games import ServiceError
 from bot.service.privacy import PrivacyService, ServerData

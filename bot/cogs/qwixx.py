@@ -11,7 +11,7 @@ from bot.cogs.privacy import PrivacyTable
 from bot.cogs.review import ReviewTable
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
 from bot.cogs.table import Settings, Table
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
 from bot.service.play import Options

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import discord
 
-from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.channel.story import mention
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.table import MESSAGE_LIMIT
 from bot.cogs.views import hint_content, option_label
-from bot.messages import plural, t
+from bot.i18n.words import decimal, percent, plural, t
 from bot.render import render_sheet
 from bot.service.games import GameService, ServiceError
 from bot.service.review import Rated, Review, ReviewService
@@ -39,7 +38,7 @@ def review_content(review: Review, asker: int, names: dict[int, str]) -> tuple[s
                 t(
                     "review.accuracy",
                     name=mention(person),
-                    accuracy=messages.percent(accuracy),
+                    accuracy=percent(accuracy),
                     decisions=plural("unit.decision", len(review.decisions(person))),
                 )
             )
@@ -69,7 +68,7 @@ def decision_line(number: int, rated: Rated) -> str:
         name=mention(player),
         chosen=option_label(game, player, rated.move),
         best=option_label(game, player, rated.hint.move),
-        cost=messages.decimal(rated.loss, 1),
+        cost=decimal(rated.loss, 1),
     )
 
 

@@ -17,11 +17,10 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
-from bot import messages
 from bot.channel.publisher import png_file, server_language
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.buttons import BadComponent, Malformed, identifier
-from bot.messages import inline, plural, signed, t, whole
+from bot.i18n.words import decimal, inline, percent, plural, signed, t, whole
 from bot.render import render_leaderboard, render_scoreboard
 from bot.render.describe import scoreboard_alt
 from bot.render.lines import BoardRow, BoardTable
@@ -79,14 +78,14 @@ def title_of(variant: str | None) -> str:
     return cls.title if cls else variant
 
 
-def percent(line: Rates) -> str:
+def win_rate(line: Rates) -> str:
     """``50%``, ``50 %``, ``%50``: as the reader's language writes it."""
-    return messages.percent(line.win_rate)
+    return percent(line.win_rate)
 
 
 def average(line: Rates) -> str:
     """``12.5`` or ``12,5``."""
-    return messages.decimal(line.average, 1)
+    return decimal(line.average, 1)
 
 
 def date(timestamp: float) -> str:
@@ -96,7 +95,7 @@ def date(timestamp: float) -> str:
 
 def board_values(line: BoardLine) -> tuple[str, ...]:
     """The value columns as the image prints them (with a typographic minus)."""
-    values = (str(line.games), str(line.wins), percent(line), average(line), str(line.best))
+    values = (str(line.games), str(line.wins), win_rate(line), average(line), str(line.best))
     return tuple(v.replace("-", "−") for v in values)
 
 
@@ -193,7 +192,7 @@ def alt_text(board: Leaderboard) -> str:
                 name=line.name or t("stats.unknown_player"),
                 games=line.games,
                 wins=line.wins,
-                rate=percent(line),
+                rate=win_rate(line),
                 average=average(line),
                 best=line.best,
             )
@@ -281,7 +280,7 @@ def stats_field(
         "stats.figures",
         games=stats.games,
         wins=stats.wins,
-        rate=percent(stats),
+        rate=win_rate(stats),
         average=average(stats),
         best=stats.best,
     )
@@ -290,7 +289,7 @@ def stats_field(
     if accuracy is not None:
         value += "\n" + t(
             "stats.accuracy",
-            accuracy=messages.percent(accuracy.accuracy),
+            accuracy=percent(accuracy.accuracy),
             games=plural("stats.reviewed_games", accuracy.games),
         )
     if rating is not None:
@@ -322,7 +321,7 @@ def practice_line(best: PracticeBest, stats: PlayerStats, where: str = "practice
         + " · "
         + t(
             "stats.accuracy",
-            accuracy=messages.percent(accuracy.accuracy),
+            accuracy=percent(accuracy.accuracy),
             games=plural("stats.reviewed_games", accuracy.games),
         )
     )

@@ -21,7 +21,7 @@ from bot.cogs.answers import Handler, P, PrivateAnswers, answers_errors
 from bot.cogs.daily import DailyTable
 from bot.cogs.language import language_setting
 from bot.i18n import using
-from bot.messages import calendar_day, t
+from bot.i18n.words import calendar_day, t
 from bot.render import render_sheet, render_table
 from bot.render.describe import board_alt, sheet_alt, sheet_text, table_alt, table_text
 from bot.rules import VARIANTS, Move

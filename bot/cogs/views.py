@@ -11,7 +11,6 @@ from typing import Any
 
 import discord
 
-from bot import messages
 from bot.channel.story import mention, mentions, row_text
 from bot.cogs.buttons import (
     AskButton,
@@ -24,7 +23,7 @@ from bot.cogs.buttons import (
     TurnButton,
     encode_move,
 )
-from bot.messages import emoji, plural, row_name, t
+from bot.i18n.words import decimal, emoji, percent, plural, row_name, t
 from bot.players import LEVELS, Hint, is_computer
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.rules.qwinto import FACES, PENTAGONS, ROW_COLUMNS, ROWS
@@ -456,20 +455,20 @@ def hint_content(game: Game, player: int, hint: Hint) -> str:
     elif others and round(hint.gain, 1) == 0:  # never "0.0 more than"
         line += t("hint.equal", other=label(others[0].move))
     elif others:
-        line += t("hint.gain", gain=messages.decimal(hint.gain, 1), other=label(others[0].move))
+        line += t("hint.gain", gain=decimal(hint.gain, 1), other=label(others[0].move))
     lines = [line + "."]
     loss = "failed_throw" if game.variant == "qwinto" else "penalty"
     risky = [o for o in others if o.risk >= 0.5]
     if best.risk >= CERTAIN:  # the loss is the plan: say so, and why
         lines.append(t(f"hint.on_purpose.{loss}"))
     elif best.risk >= 0.05:
-        lines.append(t(f"hint.risk.{loss}", risk=messages.percent(best.risk)))
+        lines.append(t(f"hint.risk.{loss}", risk=percent(best.risk)))
     elif risky:
         lines.append(
             t(
                 f"hint.risk_other.{loss}",
                 move=label(risky[0].move),
-                risk=messages.percent(risky[0].risk),
+                risk=percent(risky[0].risk),
             )
         )
     return "\n".join(lines)

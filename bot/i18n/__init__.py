@@ -1,12 +1,12 @@
 """Which language a text is written in, and the translated catalogues.
 
-The English catalogue is :data:`bot.messages.EN`; every other language is a gettext
+The English catalogue is :data:`bot.i18n.english.EN`; every other language is a gettext
 catalogue ``bot/locales/<locale>/LC_MESSAGES/messages.po`` whose msgids are the
 catalogue keys (``turn.header``), read with Babel when first needed.
 
 The language of the text being written is a context variable: an interaction's
 handler runs :func:`using` with the member's Discord locale, the publisher with the
-server's language, so :func:`bot.messages.t` needs no locale argument.
+server's language, so :func:`bot.i18n.words.t` needs no locale argument.
 """
 
 from __future__ import annotations

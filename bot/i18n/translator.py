@@ -4,7 +4,7 @@ discord.py asks for every command's and option's name and description, and every
 choice's name, in each Discord locale when the commands are synced; Discord then
 shows each member their own language. A text that is a catalogue text (the stats
 commands' descriptions are ``t(...)``) uses that key's translation; the others are
-found by their English text and what they name (see :mod:`bot.i18n.sync`).
+found by their English text and what they name (see :mod:`bot.catalogues`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.i18n import ENGLISH, catalogue, set_locale, slash_catalogue, supported
-from bot.messages import EN
+from bot.i18n.english import EN
 
 CONTEXTS = {
     Where.group_name: "slash name",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.players import easy, qwinto_player, qwixx_player
 from bot.players.qwixx_model import SETTLE
 from bot.rules import PASS, Game, Move

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.render.describe import row_word
 from bot.rules import Move
 from bot.rules.boards import Board, Field

@@ -22,7 +22,7 @@ from functools import cached_property, partial
 
 from PIL import Image, ImageDraw
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Game, Move
 from bot.rules import qwinto as qwinto_rules
 from bot.rules.onboard import OnBoardGame

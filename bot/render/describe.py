@@ -2,7 +2,7 @@
 (Discord's attachment alt text) of each image the bot uploads.
 
 Pure functions of the game data, no Discord and no Pillow: the words come from the
-message catalogue (:func:`bot.messages.t`), so a translation replaces them all. Row names
+message catalogue (:func:`bot.i18n.words.t`), so a translation replaces them all. Row names
 are the catalogue's ``row.<colour>`` entries (:func:`row_word`); the images print their
 first letter on each row (:func:`bot.render.parts.row_letter`).
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.messages import EN, plural, t
+from bot.i18n.english import EN
+from bot.i18n.words import plural, t
 from bot.rules import Game, Score
 from bot.rules.qwinto import FAILED_LIMIT, GEOMETRY
 from bot.rules.qwixx import QwixxGame

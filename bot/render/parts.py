@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.messages import EN, t
+from bot.i18n.english import EN
+from bot.i18n.words import t
 from bot.render.describe import row_word
 
 from . import icons, theme

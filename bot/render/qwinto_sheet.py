@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Game, Move
 from bot.rules.qwinto import (
     COLUMNS,

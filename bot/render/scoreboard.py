@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property, partial
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Game, Score, Standing
 from bot.rules import qwinto as qwinto_rules
 from bot.rules.qwixx import QwixxGame

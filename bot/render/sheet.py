@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property, partial
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Game, Move
 from bot.rules.onboard import OnBoardGame
 from bot.rules.qwixx import ROWS, QwixxGame, triangle

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bot.messages import whole
+from bot.i18n.words import whole
 from bot.tournament import Standing, points_text
 
 from .describe import leaderboard_alt

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Game
 
 from . import theme

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from bot.i18n import resolve, supported
-from bot.messages import t
+from bot.i18n.words import t
 from bot.players import DEFAULT_LEVEL, LEVELS, Hint, computer_name, computer_seat, hint, is_computer
 from bot.rules import (
     PASS,
@@ -808,7 +808,7 @@ class GameService:
                 log.info("game %s changed concurrently; retrying", game_id)
         raise ServiceError("error.busy")
 
-    # --- the server's language (issue 14) ---------------------------------
+    # --- the server's language ---------------------------------
     async def guild_language(self, guild_id: int, preferred: object = None) -> str:
         """The language of a server's public messages and images: its choice, else its
         Discord preferred locale (``preferred``) when we speak it, else English."""

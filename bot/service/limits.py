@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.messages import plural
+from bot.i18n.words import plural
 from bot.players import is_computer
 from bot.store.limits import InPlay
 

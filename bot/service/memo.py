@@ -37,7 +37,7 @@ def interned(value: Any) -> Any:
     chosen, the board of an On Board game saved on a board not shipped (a shipped one is
     the shared board itself, :meth:`~bot.rules.boards.Board.from_json`). Decoded, each
     is a string of its own; interned, the games kept share one of each (0.1-0.2 MB less
-    with 1,000 games open, ``bench_startup``; 0.8 MB before the boards were shared). A
+    with 1,000 games open, ``bench_startup``). A
     game is built from its state only when the memo does not hold it (after a start, or
     a change made elsewhere), so clicks do not pay for this."""
     if type(value) is str:

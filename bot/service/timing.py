@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.store import GameRecord, Timing
 from bot.text import quote
 

@@ -245,7 +245,7 @@ PERIOD_TOTALS = Migration(
     ),
 )
 
-# The language of a server's public messages and images (issue 14). A server may set
+# The language of a server's public messages and images. A server may set
 # it without a turn time, so the table is rebuilt with both columns nullable
 # (SQLite cannot drop NOT NULL in place).
 GUILD_LANGUAGE = Migration(
@@ -266,7 +266,7 @@ GUILD_LANGUAGE = Migration(
     ),
 )
 
-# Games outside the leaderboard (issue 16): solo practice and games with hints are
+# Games outside the leaderboard: solo practice and games with hints are
 # marked on their match, practice on its results too (for the personal bests); a
 # seat a computer played while its player was away is marked on its result, which
 # then counts for nobody.

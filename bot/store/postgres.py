@@ -6,7 +6,7 @@ psycopg 3's *synchronous* connection, each on a thread of its own, the way
 :class:`~bot.store.sqlite.SqliteEngine` runs them on SQLite's: one thread hop per
 transaction (a click), however many statements it has, and no query written twice.
 An async driver (asyncpg) would have meant either an ``await`` per statement on both
-backends (a hop per statement, what issue 15 removed) or a second, async copy of every
+backends (a hop per statement) or a second, async copy of every
 transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity ids,
 ``date_trunc``), once per statement.
 

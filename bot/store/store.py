@@ -589,7 +589,7 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
             (version, version, version, message_id, dump_json(shown), game_id),
         )
 
-    # -- the server's language (issue 14) ------------------------------------------
+    # -- the server's language ------------------------------------------
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages, if it chose one."""
@@ -608,7 +608,7 @@ class Store(StatsQueries, RatingQueries, PrivacyQueries, LimitQueries, DailyQuer
             )
         )
 
-    # -- lobby options (issue 16) ----------------------------------------------------
+    # -- lobby options ----------------------------------------------------
 
     async def update_lobby_seats(
         self,

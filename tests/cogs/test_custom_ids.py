@@ -22,7 +22,7 @@ from bot.cogs.buttons import (
     identifier,
 )
 from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed, claimed
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Move
 
 MOVES = [

@@ -10,7 +10,7 @@ import pytest
 
 from bot.cogs.daily import SHARE_FROM, result_content, share_content, standing_line
 from bot.i18n import LOCALES, using
-from bot.messages import ordinal, percent, plural
+from bot.i18n.words import ordinal, percent, plural
 from bot.rules import new_game
 from bot.service.daily import Result
 from bot.store.daily import Attempt, Standing

@@ -7,7 +7,7 @@ import pytest
 
 from bot.cogs.privacy import report_text
 from bot.i18n import LOCALES, using
-from bot.messages import plural
+from bot.i18n.words import plural
 from bot.service.privacy import ServerData
 
 FULL = ServerData(

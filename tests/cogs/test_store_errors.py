@@ -8,7 +8,7 @@ import pytest
 
 from bot.cogs.table import answers_errors
 from bot.i18n import LOCALES, using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.service.types import CommitUnknown, StoreError
 
 

@@ -1,4 +1,5 @@
-"""The ids of issue 12's buttons: read back as written, forged ones refused."""
+"""The ids of the table view's, confirmations', rematch's and share's buttons: read back
+as written, forged ones refused."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.cogs.buttons import AskButton, BadComponent, MoveButton, RematchButton
 from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed
 from bot.cogs.stats import ShareButton, share_args_valid
 from bot.cogs.table import MESSAGE_LIMIT, with_text
-from bot.messages import t
+from bot.i18n.words import t
 from bot.rules import Move
 
 ITEMS = DYNAMIC_ITEMS

@@ -11,7 +11,7 @@ from bot.channel import story, texts
 from bot.cogs import views
 from bot.i18n import LOCALES, using
 from bot.i18n import commands as cited
-from bot.messages import signed, t
+from bot.i18n.words import signed, t
 from bot.players import Hint, Option
 from bot.rules import PASS, new_game
 from bot.service.play import Options

@@ -1,4 +1,4 @@
-"""Through the stand-in: the daily challenge (issue 27). Members of two servers play the
+"""Through the stand-in: the daily challenge. Members of two servers play the
 same day's dice privately, one attempt each; each server's ranking message, the
 percentile across servers, par and the share text once finished, the streak across a
 simulated midnight."""
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
-from bot.messages import signed
+from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices
 from bot.sandbox.permissions import Perm

@@ -1,5 +1,5 @@
 """Through the stand-in: solo practice, a hard computer with hints, and an away seat a
-computer plays until its player is back (issue 16)."""
+computer plays until its player is back."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
-from bot.messages import signed
+from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import (
     OPEN_SHEET,

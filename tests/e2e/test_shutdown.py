@@ -29,7 +29,7 @@ import pytest
 
 from bot import __main__ as cli
 from bot.app import QwixxBot
-from bot.messages import EN
+from bot.i18n.english import EN
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import (
     OPEN_SHEET,

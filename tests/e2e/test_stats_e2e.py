@@ -15,7 +15,7 @@ from typing import cast
 import pytest
 
 from bot.app import QwixxBot
-from bot.messages import t
+from bot.i18n.words import t
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, play_to_end, wait_for_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import re
 
-from bot.messages import t
+from bot.i18n.words import t
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import OPEN_SHEET, play_to_end, seeded_policy, wait_for_turn
 from bot.sandbox.records import StoredMessage

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from bot.catalogues import check, expected, forms, load, placeholders, slash_texts
 from bot.i18n import ENGLISH, LOCALES, catalogue, current, language_name, using
-from bot.i18n.sync import check, expected, forms, load, placeholders, slash_texts
-from bot.messages import EN, ordinal, plural, t
+from bot.i18n.english import EN
+from bot.i18n.words import ordinal, plural, t
 
 TRANSLATED = [loc for loc in LOCALES if loc != ENGLISH]
 # Discord's rule for command and option names, in every language
@@ -26,7 +27,7 @@ def sample_values(key: str) -> dict[str, object]:
 def test_every_catalogue_has_every_key_with_its_placeholders(locale: str) -> None:
     keyed, _ = load(locale)
     report = check(locale, keyed, EN)
-    assert report.missing == [], f"{locale} lacks {report.missing} (python -m bot.i18n.sync)"
+    assert report.missing == [], f"{locale} lacks {report.missing} (python -m bot.catalogues)"
     assert report.extra == [], f"{locale} has keys English no longer has: {report.extra}"
     assert report.placeholders == [], f"{locale}: {report.placeholders}"
 

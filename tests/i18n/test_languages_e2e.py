@@ -8,7 +8,7 @@ import pytest
 
 from bot.app import QwixxBot
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.render import render_scoreboard, render_sheet
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.commands import registered

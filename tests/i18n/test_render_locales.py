@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.i18n import LOCALES, using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.render import canvas as canvas_module
 from bot.render import (
     compact,

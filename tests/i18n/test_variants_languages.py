@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import using
-from bot.messages import t, text
+from bot.i18n.words import t, text
 from bot.rules import VARIANTS
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices, seeded_policy

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.render import render_scoreboard, theme
 from bot.render.compact import CompactLayout, Surface
 from bot.render.parts import measure

@@ -1,4 +1,4 @@
-"""The daily challenge's service (issue 27): the day's dice, days and time zones, one
+"""The daily challenge's service: the day's dice, days and time zones, one
 attempt per member across servers, results, streaks and par; on every backend."""
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ def test_the_final_sheets_button_is_restart_proof() -> None:
 
 
 def test_ordinals_read_like_english() -> None:
-    from bot.messages import ordinal
+    from bot.i18n.words import ordinal
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st",

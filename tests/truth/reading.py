@@ -1,5 +1,5 @@
 """The channel's final state read back into claims: each line matched against the shapes
-of the English catalogue's sentences (``bot.messages.EN``, its placeholders turned into
+of the English catalogue's sentences (``bot.i18n.english.EN``, its placeholders turned into
 patterns), its values taken out (mentions to players, row words to rows, numbers).
 
 Only the catalogue's wording is taken from the project, never how the channel's code
@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from bot.messages import EN, ROW_EMOJI
+from bot.i18n.english import EN
+from bot.i18n.words import ROW_EMOJI
 
 ROWS = ("red", "yellow", "green", "blue", "orange", "purple", "white")
 LEVELS = ("easy", "normal", "hard")

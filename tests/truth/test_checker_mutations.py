@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import using
-from bot.messages import t
+from bot.i18n.words import t
 from bot.players import is_computer
 from tests.truth.reading import Claim, read
 from tests.truth.table import scenarios

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.service.heap import THRESHOLDS, limit_arenas, tune_gc
+from bot.heap import THRESHOLDS, limit_arenas, tune_gc
 
 
 @pytest.fixture

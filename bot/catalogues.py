@@ -1,12 +1,12 @@
 """The translated catalogues measured against the English source, and kept in step.
 
-``python -m bot.i18n.sync`` rewrites every ``messages.po``: new English keys are
+``python -m bot.catalogues`` rewrites every ``messages.po``: new English keys are
 added untranslated (and listed), keys no longer in English are dropped, and each entry
 carries the English text as a comment for translators. ``--new <locale>`` starts a
 catalogue for a new language.
 
 Two kinds of entries: catalogue keys (msgid ``turn.header``, the texts of
-:data:`bot.messages.EN`), and the slash commands' English names, descriptions and
+:data:`bot.i18n.english.EN`), and the slash commands' English names, descriptions and
 choices (msgid the English text, msgctxt ``slash name``, ``slash description`` or
 ``slash choice``), which discord.py needs in the code when the commands are declared.
 """
@@ -24,8 +24,8 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.cogs.qwixx import QwixxCog
 from bot.i18n import LOCALES, babel_locale, folder, po_path
+from bot.i18n.english import EN
 from bot.i18n.translator import NO_DESCRIPTION, english_keys
-from bot.messages import EN
 
 FORMS = ("zero", "one", "two", "few", "many", "other")
 ORDINALS = frozenset({"ordinal"})  # families chosen by the ordinal, not cardinal, rules
@@ -33,9 +33,9 @@ SLASH_CONTEXTS = ("slash name", "slash description", "slash choice")
 SlashKey = tuple[str, str]  # (msgctxt, English text)
 STAMP = datetime(2026, 1, 1)  # fixed, so rewriting an unchanged catalogue changes nothing
 HEADER = """\
-# {name} catalogue of qwixx-bot. msgid: a key of bot/messages.py EN (the comment above
+# {name} catalogue of qwixx-bot. msgid: a key of bot/i18n/english.py EN (the comment above
 # each entry is its English text), or a slash command's English text (msgctxt slash ...).
-# Keep every {{placeholder}}; `python -m bot.i18n.sync` adds new keys and lists them."""
+# Keep every {{placeholder}}; `python -m bot.catalogues` adds new keys and lists them."""
 
 
 def placeholders(text: str) -> set[str]:

@@ -1,26 +1,11 @@
-"""Every sentence a user reads, in one catalogue: :data:`EN` is the English source.
+"""The English catalogue: every sentence a user reads, by key, in English.
 
-Handlers call :func:`t` with a key and named values; the other languages are gettext
-catalogues under ``bot/locales`` with the same keys (see :mod:`bot.i18n`), and the
-language is the one :func:`bot.i18n.using` set for the text being written.
+Handlers write texts through :func:`bot.i18n.words.t` with a key of :data:`EN` and named
+values; the other languages are gettext catalogues under ``bot/locales`` with the same
+keys (``python -m bot.catalogues`` keeps them in step).
 """
 
 from __future__ import annotations
-
-from datetime import date
-
-from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
-from bot.i18n.commands import cite
-
-ROW_EMOJI = {
-    "red": "🟥",
-    "yellow": "🟨",
-    "green": "🟩",
-    "blue": "🟦",
-    "white": "⚪",
-    "orange": "🟧",
-    "purple": "🟪",
-}
 
 EN: dict[str, str] = {
     # lobby
@@ -46,7 +31,7 @@ EN: dict[str, str] = {
     "button.back": "Back",
     "button.rematch": "Rematch",
     "button.share": "Share",
-    # the table view, confirmations, rematch, share (issue 12)
+    # the table view, confirmations, rematch, share
     "table.content": "**{title}**, turn {turn}: everyone's sheet (▶ whose turn it is; "
     "ringed: this turn's crosses).\n{summary}",
     "confirm.skip": "{what} and skip {count} numbers?",
@@ -391,7 +376,7 @@ EN: dict[str, str] = {
         "replayed exactly."
     ),
     "abandon.done": "🛑 {name} abandoned the {title} game.",
-    # /qwixx leaderboard, stats, history (issue 7)
+    # /qwixx leaderboard, stats, history
     "command.leaderboard": "This server's best players",
     "command.stats": "A member's games, wins and scores on this server",
     "command.history": "The last finished games on this server",
@@ -468,7 +453,7 @@ EN: dict[str, str] = {
     "command in one of its channels.",
     "error.bad_button": "That button is not one this bot can read, so nothing changed. "
     "Use the buttons on the latest game messages.",
-    # languages (issue 14): ordinal numbers by CLDR ordinal category, end of game
+    # languages: ordinal numbers by CLDR ordinal category, end of game
     "ordinal.one": "{count}st",
     "ordinal.two": "{count}nd",
     "ordinal.few": "{count}rd",
@@ -574,7 +559,7 @@ EN: dict[str, str] = {
     "error.store_unknown": "I couldn't tell whether that was saved: the game's storage "
     "stopped answering just then. Open your sheet to see where the "
     "game stands, then try again if it is still yours to decide.",
-    # computer levels, solo practice, hints and away seats (issue 16)
+    # computer levels, solo practice, hints and away seats
     "level.easy": "Easy",
     "level.normal": "Normal",
     "level.hard": "Hard",
@@ -724,94 +709,3 @@ EN: dict[str, str] = {
     "unit.decision.one": "{count} decision",
     "unit.decision.other": "{count} decisions",
 }
-
-
-def text(key: str, locale: str | None = None) -> str:
-    """The unformatted text of ``key`` in ``locale`` (default: the current one),
-    English where the catalogue has no translation."""
-    return catalogue(resolve(locale) if locale else current()).get(key) or EN[key]
-
-
-def t(key: str, **values: object) -> str:
-    """The text for ``key`` in the current language with ``values`` filled in; commands
-    it cites are clickable mentions (:mod:`bot.i18n.commands`)."""
-    return cite(text(key).format(**values), current())
-
-
-def emoji(row: str) -> str:
-    """The colour's square (``white1`` and ``white2`` are both white dice)."""
-    return ROW_EMOJI.get(row.rstrip("0123456789"), "")
-
-
-def row_name(row: str) -> str:
-    """A row's colour in words (``Red``), for those who cannot tell the colours apart."""
-    return t(f"row.{row}") if f"row.{row}" in EN else row
-
-
-def inline(word: str) -> str:
-    """A word from a title or a list used inside a sentence: ``Wins`` → ``wins``; German
-    keeps its nouns (and the colours' names) capitalised."""
-    return word if current() in CAPITALISED_NOUNS else word.lower()
-
-
-def _form(key: str, count: int, ordinal: bool = False) -> str:
-    """The form of ``key`` for ``count`` (``key.one``, ``key.few``...) by the current
-    language's CLDR cardinal or ordinal rules, English's form where it has none."""
-
-    def form(locale: str) -> str:
-        rules = babel_locale(locale)
-        return (rules.ordinal_form if ordinal else rules.plural_form)(count)
-
-    found = catalogue(current()).get(f"{key}.{form(current())}")
-    return found if found is not None else EN[f"{key}.{form(ENGLISH)}"]
-
-
-def plural(key: str, count: int) -> str:
-    """``plural("unit.field", 3)`` → ``3 fields``, ``3 pola``, ``3 alan``: the language's
-    CLDR plural category (Polish one/few/many, Turkish one/other...) picks the key."""
-    return _form(key, count).format(count=count)
-
-
-def ordinal(count: int) -> str:
-    """``1st``, ``2.``, ``1re``: the ordinal number by the language's CLDR ordinal rules."""
-    return _form("ordinal", count, ordinal=True).format(count=count)
-
-
-def signed(value: int) -> str:
-    """``12``, ``−4``: a score with a true minus sign (a hyphen reads as a dash)."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def decimal(value: float, digits: int = 1) -> str:
-    """``12.5`` / ``12,5``: a number with ``digits`` decimals, written the language's way."""
-    from babel.numbers import format_decimal
-
-    pattern = "0." + "0" * digits if digits else "0"
-    return format_decimal(value, pattern, locale=babel_locale(current()))
-
-
-def whole(value: int) -> str:
-    """``1,234`` / ``1.234`` / ``−56``: a whole number grouped the language's way, with a
-    true minus sign."""
-    from babel.numbers import format_decimal
-
-    return format_decimal(value, "#,##0", locale=babel_locale(current())).replace("-", "−")
-
-
-def change(value: int) -> str:
-    """``+23``, ``−5``, ``±0``: how much a figure moved."""
-    return "±0" if value == 0 else (f"+{whole(value)}" if value > 0 else whole(value))
-
-
-def calendar_day(iso: str) -> str:
-    """``2026-11-27`` as the language writes a day: ``Nov 27, 2026``, ``27.11.2026``."""
-    from babel.dates import format_date
-
-    return format_date(date.fromisoformat(iso), "medium", locale=babel_locale(current()))
-
-
-def percent(fraction: float) -> str:
-    """``50%`` / ``50 %`` / ``%50``: a whole percentage, written the language's way."""
-    from babel.numbers import format_percent
-
-    return format_percent(fraction, locale=babel_locale(current()))
