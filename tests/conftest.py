@@ -5,7 +5,8 @@ tests' ``store``) runs on SQLite and on PostgreSQL. The PostgreSQL server is sta
 once per session, by the tests themselves; if it cannot start, those tests fail.
 
 The tests that need Discord's OpenAPI description are marked ``openapi`` and skipped
-where it is not found, as ``tests/openapi_gate.py`` (whose hooks run from here) tells.
+where it is not found, as ``tests/openapi_gate.py`` (whose hooks run from here) tells;
+``tests/lanes.py`` marks the long tests ``slow`` (``pytest -m "not slow"``: the fast lane).
 """
 
 from __future__ import annotations
@@ -16,14 +17,21 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import commands as cited
+from tests import openapi_gate
+from tests.lanes import mark_lanes
 from tests.openapi_gate import (  # noqa: F401 -- pytest's hooks, found here by name
-    pytest_collection_modifyitems,
     pytest_configure,
     pytest_terminal_summary,
 )
 from tests.store.postgres_server import PostgresServer, ServerError
 
 BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The lanes' marks (:mod:`tests.lanes`), then the OpenAPI gate's skips."""
+    mark_lanes(items)
+    openapi_gate.pytest_collection_modifyitems(items)
 
 
 @pytest.fixture(autouse=True)
