@@ -36,8 +36,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.players import choose
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
-from bot.service.games import GameService, Outcome, ServiceError, opening
+from bot.service.errors import ServiceError
 from bot.service.play import event_rows
+from bot.service.state import Games, Outcome, opening
 from bot.service.timing import LONGEST, Clock
 from bot.store import ChannelBusy, GameRecord
 from bot.store.daily import Attempt, DailySettings, Post, Standing
@@ -111,6 +112,12 @@ def over_everywhere(day: str) -> float:
     return (midnight(day) + LAST_IN).timestamp()
 
 
+def check_open(record: GameRecord, now: float) -> None:
+    """A daily attempt is played on only while its day lasts somewhere."""
+    if now >= over_everywhere(record.options["daily"]):
+        raise ServiceError("error.daily_over")
+
+
 def out_somewhere(day: str) -> float:
     """When ``day``'s dice are out for the first server."""
     return (midnight(day) + FIRST_OUT).timestamp()
@@ -180,7 +187,7 @@ class Result:
 class DailyService:
     """Attempts, their results, and a server's settings for the daily challenge."""
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: Games) -> None:
         self.games = games
         self.store = games.store
         self._secret: str | None = None
@@ -244,7 +251,7 @@ class DailyService:
             )
             if attempt.game_id != record.id:  # begun twice at once: the first one stands
                 await self.store.abandon(record.id, record.version)
-        outcome = await self.games.get(attempt.game_id)
+        outcome = await self.games.read(attempt.game_id)
         if outcome.record.status == "lobby":
             outcome = await self._start(outcome.record)
         return attempt, outcome
@@ -282,8 +289,7 @@ class DailyService:
 
     def check_open(self, record: GameRecord) -> None:
         """An attempt is played on only while its day lasts somewhere."""
-        if self.now >= over_everywhere(record.options["daily"]):
-            raise ServiceError("error.daily_over")
+        check_open(record, self.now)
 
     async def finish(self, attempt: Attempt, game: Game) -> Result:
         """The result of an attempt whose game ended (recorded once, whoever asks)."""

@@ -1,10 +1,11 @@
 """Each game's last rules object, so a click does not rebuild it from the stored JSON.
 
-The store hands out the *same* :class:`~bot.store.GameRecord` object for a row it
-finds unchanged (see :mod:`bot.store.cache`), and records are values. So a game built
-from a record, or the game whose stored state a record holds, is valid for exactly
-that record object: :class:`GameMemo` keys it by identity. A record read afresh (any
-change, by anyone) is another object, and its game is built from its state.
+Every change of a game's state is a compare-and-set that moves its ``version`` on and
+stamps ``updated_at``, so a game built from a record holds for every record of the same
+game with the same version and stamp: :class:`GameMemo` keeps it with the record it
+came from, and hands it out for any such record, whichever read or write made it. The
+record kept is what a click decides on without reading the row: compare-and-set then
+checks that nobody changed the game meanwhile (see :mod:`bot.service.games`).
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ _CONTAINERS: Final = frozenset({str, dict, list})
 
 
 class GameMemo:
-    """The game of the last record seen per game id (read on the writer's thread too)."""
+    """The last record seen of each lobby and running game, with its game (read on the
+    computers' threads too)."""
 
     def __init__(self, kept: int = KEPT) -> None:
         self._kept = kept
@@ -65,13 +67,16 @@ class GameMemo:
         self._lock = threading.Lock()
 
     def game(self, record: GameRecord) -> Game | None:
-        """``load_game(record)``, built only if ``record`` is not the one kept."""
+        """``load_game(record)``, built only if the game kept is of another version; the
+        record is kept as the latest seen either way."""
         kept = self._games.get(record.id)
-        if kept is not None and kept[0] is record:
-            return kept[1]
-        game = load_game(record)
+        game = kept[1] if kept is not None and same_version(kept[0], record) else load_game(record)
         self.keep(record, game)
         return game
+
+    def held(self, game_id: int) -> tuple[GameRecord, Game | None] | None:
+        """The record last seen of ``game_id`` and its game, if kept."""
+        return self._games.get(game_id)
 
     def keep(self, record: GameRecord, game: Game | None) -> None:
         """``game`` is what ``record``'s state holds (the game just stored with it);
@@ -83,6 +88,11 @@ class GameMemo:
             if len(self._games) >= self._kept and record.id not in self._games:
                 self._games.clear()
             self._games[record.id] = (record, game)
+
+
+def same_version(one: GameRecord, other: GameRecord) -> bool:
+    """Whether two records of a game hold the same state (see the module)."""
+    return one.version == other.version and one.updated_at == other.updated_at
 
 
 class IdentityMemo(Generic[S, V]):

@@ -66,9 +66,9 @@ class Play:
         self.moves: list[tuple[int, dict[str, Any], str]] = []
         self.events: list[Event] = []
         self.covered: set[int] = set()  # people whose seat a computer played here
-        self.absent_waited = True
-        """Whether the game may wait for computer or away seats once stored (found
-        out when the change is made)."""
+        self.unattended = True
+        """Whether the game may wait for seats nobody clicks for once stored (found out
+        when the change is made, :meth:`bot.service.games.Games.change_of`)."""
 
     def apply(self, player: int, move: Move, source: str) -> None:
         before = self.game
@@ -230,6 +230,12 @@ class Seats:
         if self.covered.issuperset(players):
             return self
         return Seats(self.away, self.streak, self.covered | frozenset(players))
+
+    def unattended(self, decision: Decision) -> bool:
+        """Whether ``decision`` waits for a seat nobody clicks for: a computer's, or an
+        away player's."""
+        waiting = decision.waiting
+        return any(map(is_computer, waiting)) or not waiting.isdisjoint(self.away)
 
     def people_present(self, players: Collection[int]) -> bool:
         return any(not is_computer(p) and p not in self.away for p in players)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from bot.service.games import ServiceError
+from bot.service.errors import ServiceError
 from bot.store import Store
 from bot.store.privacy import Forgotten, ServerData, StillPlaying, is_anonymous
 

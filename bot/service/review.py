@@ -42,8 +42,9 @@ from typing import Final
 from bot.players import Hint, Option, hint, is_computer
 from bot.rules import Game, Move, dice_version_of, new_game
 from bot.service.daily import hidden_until, is_daily
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
 from bot.service.play import Options
+from bot.service.state import Games
 from bot.service.stats import StatsService
 from bot.service.types import GameRecord, MoveRecord
 from bot.store import Store
@@ -149,7 +150,7 @@ def decided_by_person(stored: MoveRecord) -> bool:
 class ReviewService:
     """Reviews of finished games, for the server and channel they were played in."""
 
-    def __init__(self, games: GameService, stats: StatsService) -> None:
+    def __init__(self, games: Games, stats: StatsService) -> None:
         self.games = games
         self.stats = stats
 
@@ -157,7 +158,7 @@ class ReviewService:
         """The review of game ``game_id``; refused for another server's or channel's
         game, for a game that has not ended, and for a daily challenge whose day is not
         over everywhere yet (it is played in no channel: any channel of its server will do)."""
-        record = (await self.games.get(game_id)).record  # error.game_gone if unknown
+        record = (await self.games.read(game_id)).record  # error.game_gone if unknown
         if record.guild_id != guild_id:
             raise ServiceError("review.other_server")
         if (opens := hidden_until(record, self.games.clock())) is not None:

@@ -16,13 +16,13 @@ async def play(service: GameService, game_id: int, choose: Chooser, limit: int =
     """Whoever is awaited first decides by ``choose`` (the service plays the computers),
     until the game ends."""
     for _ in range(limit):
-        game = (await service.get(game_id)).game
+        game = (await service.games.read(game_id)).game
         assert game is not None
         if game.finished:
             return
         decision = game.decision()
         player = sorted(decision.waiting)[0]
-        await service.act(game_id, player, game.turn, decision.phase, choose(game, player))
+        await service.turns.move(game_id, player, game.turn, decision.phase, choose(game, player))
     raise AssertionError("game did not end")
 
 

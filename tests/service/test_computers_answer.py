@@ -48,15 +48,15 @@ class SlowComputer:
 
 
 async def against_a_computer(service: GameService, channel: int = CHANNEL) -> int:
-    record = await service.open_lobby(GUILD, channel, ANA, "classic")
-    record = await service.add_computer(record.id, ANA)
-    return (await service.start(record.id, ANA)).record.id
+    record = await service.lobby.open(GUILD, channel, ANA, "classic")
+    record = await service.lobby.add_computer(record.id, ANA)
+    return (await service.lobby.start(record.id, ANA)).record.id
 
 
 async def two_people(service: GameService, channel: int) -> int:
-    record = await service.open_lobby(GUILD, channel, BEN, "classic")
-    await service.join(record.id, CEM)
-    return (await service.start(record.id, BEN)).record.id
+    record = await service.lobby.open(GUILD, channel, BEN, "classic")
+    await service.lobby.join(record.id, CEM)
+    return (await service.lobby.start(record.id, BEN)).record.id
 
 
 def anas_move(game: Game, rng: random.Random) -> tuple[Move, bool]:
@@ -71,17 +71,17 @@ async def until_the_computer_answers_next(
 ) -> tuple[Game, Move]:
     """Play Ana's moves until her next one makes the computer decide; that game and move."""
     for _ in range(200):
-        game = (await service.get(game_id)).game
+        game = (await service.games.read(game_id)).game
         assert game is not None and not game.finished and game.decision().waiting == {ANA}
         move, answered = anas_move(game, rng)
         if answered:
             return game, move
-        await service.act(game_id, ANA, game.turn, game.decision().phase, move)
+        await service.turns.move(game_id, ANA, game.turn, game.decision().phase, move)
     raise AssertionError("the computer never had to answer")
 
 
 async def click(service: GameService, game_id: int, game: Game, move: Move) -> Outcome:
-    return await service.act(game_id, ANA, game.turn, game.decision().phase, move)
+    return await service.turns.move(game_id, ANA, game.turn, game.decision().phase, move)
 
 
 async def sources_after(service: GameService, game_id: int, seq: int) -> list[tuple[int, str]]:
@@ -102,12 +102,12 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
         assert await asyncio.to_thread(computer.thinking.wait, PATIENCE)
         # Ana's move is committed already, alone; the computer thinks outside it.
         assert await sources_after(service, slow_game, logged) == [(ANA, "player")]
-        elsewhere = (await service.get(other)).game
+        elsewhere = (await service.games.read(other)).game
         assert elsewhere is not None
         decision = elsewhere.decision()
         person = sorted(decision.waiting)[0]
         done = await asyncio.wait_for(
-            service.act(
+            service.turns.move(
                 other,
                 person,
                 elsewhere.turn,
@@ -127,9 +127,9 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
     assert all(source == "computer" and is_computer(player) for player, source in answered[1:])
     assert outcome.game is not None
     assert not any(is_computer(p) for p in outcome.game.decision().waiting)
-    assert outcome.record == (await service.get(slow_game)).record
+    assert outcome.record == (await service.games.read(slow_game)).record
     assert [e.kind for e in outcome.events].count("turn") <= 2  # Ana's and the computer's
-    assert (await service.replay(slow_game)).to_json() == outcome.record.state
+    assert (await service.games.replay(slow_game)).to_json() == outcome.record.state
 
 
 async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
@@ -155,9 +155,9 @@ async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
     answered = await sources_after(service, game_id, logged)
     assert answered[0] == (ANA, "player")
     assert all(source == "computer" for _, source in answered[1:]) and len(answered) > 1
-    assert outcome.record == (await service.get(game_id)).record
+    assert outcome.record == (await service.games.read(game_id)).record
     assert outcome.record.version == current.version + 2  # the reminder, then the answer
-    assert (await service.replay(game_id)).to_json() == outcome.record.state
+    assert (await service.games.replay(game_id)).to_json() == outcome.record.state
 
 
 async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
@@ -170,8 +170,15 @@ async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
     game, move = await until_the_computer_answers_next(service, game_id, rng)
     logged = len(await service.store.moves(game_id))
 
+    store = service.store.record_change
+    writes: list[int] = []
+
     async def failing(*args: Any, **kwargs: Any) -> Any:
-        raise StoreError("database or disk is full")
+        """The person's move is stored; the disk is full by the computer's answer."""
+        writes.append(1)
+        if len(writes) > 1:
+            raise StoreError("database or disk is full")
+        return await store(*args, **kwargs)
 
     with monkeypatch.context() as patched:
         patched.setattr(service.store, "record_change", failing)
@@ -179,12 +186,12 @@ async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
     assert outcome.game is not None
     assert any(is_computer(p) for p in outcome.game.decision().waiting)
     assert await sources_after(service, game_id, logged) == [(ANA, "player")]
-    assert await service.due() == [game_id]
-    fired = await service.fire(game_id)
+    assert await service.deadlines.due() == [game_id]
+    fired = await service.deadlines.fire(game_id)
     assert fired is not None and fired.game is not None
     assert not any(is_computer(p) for p in fired.game.decision().waiting)
     answered = await sources_after(service, game_id, logged)
     assert len(answered) > 1 and {source for _, source in answered[1:]} == {"computer"}
-    assert await service.due() == []  # due again when its clock says
-    assert await service.fire(game_id) is None
-    assert (await service.replay(game_id)).to_json() == fired.record.state
+    assert await service.deadlines.due() == []  # due again when its clock says
+    assert await service.deadlines.fire(game_id) is None
+    assert (await service.games.replay(game_id)).to_json() == fired.record.state

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.service.games import DUE_BATCH, GameService
+from bot.service.deadlines import DUE_BATCH
+from bot.service.games import GameService
+from bot.service.state import shard_ids
 from bot.shards import ShardPlan, shard_of
 from tests.fakes import FakeClock
 
@@ -19,9 +21,9 @@ def guild_on(shard: int, count: int, n: int = 0) -> int:
 
 
 async def started(service: GameService, guild: int, channel: int) -> int:
-    record = await service.open_lobby(guild, channel, ANA, "classic", turn_time=int(DAY))
-    await service.join(record.id, BEN)
-    await service.start(record.id, ANA)
+    record = await service.lobby.open(guild, channel, ANA, "classic", turn_time=int(DAY))
+    await service.lobby.join(record.id, BEN)
+    await service.lobby.start(record.id, ANA)
     return record.id
 
 
@@ -34,10 +36,10 @@ async def test_each_shard_fires_its_own_games_and_together_they_fire_all(
     }
     clock.now += DAY
     first, second = ShardPlan((0,), 2), ShardPlan((1,), 2)
-    assert await service.due(first) == games[0]
-    assert await service.due(second) == games[1]
-    assert sorted(await service.due()) == sorted(games[0] + games[1])
-    assert await service.due(ShardPlan((0, 1), 2)) == await service.due()
+    assert await service.deadlines.due(first) == games[0]
+    assert await service.deadlines.due(second) == games[1]
+    assert sorted(await service.deadlines.due()) == sorted(games[0] + games[1])
+    assert await service.deadlines.due(ShardPlan((0, 1), 2)) == await service.deadlines.due()
 
 
 async def test_the_overdue_games_of_a_process_that_is_down_do_not_hide_ones_own(
@@ -49,8 +51,10 @@ async def test_the_overdue_games_of_a_process_that_is_down_do_not_hide_ones_own(
     clock.now += 60
     own = await started(service, guild_on(0, 2), 1)
     clock.now += DAY
-    assert own not in (await service.due())[:DUE_BATCH]  # unsharded, it is beyond one batch
-    assert await service.due(ShardPlan((0,), 2)) == [own]
+    assert (
+        own not in (await service.deadlines.due())[:DUE_BATCH]
+    )  # unsharded, it is beyond one batch
+    assert await service.deadlines.due(ShardPlan((0,), 2)) == [own]
 
 
 async def test_each_shard_catches_up_only_its_own_channels(service: GameService) -> None:
@@ -61,6 +65,6 @@ async def test_each_shard_catches_up_only_its_own_channels(service: GameService)
         ]
         for shard in (0, 1)
     }
-    assert await service.lagging(ShardPlan((0,), 2)) == games[0]
-    assert await service.lagging(ShardPlan((1,), 2)) == games[1]
-    assert await service.lagging() == games[0] + games[1]
+    assert await service.store.lagging_games(shards=shard_ids(ShardPlan((0,), 2))) == games[0]
+    assert await service.store.lagging_games(shards=shard_ids(ShardPlan((1,), 2))) == games[1]
+    assert await service.store.lagging_games() == games[0] + games[1]

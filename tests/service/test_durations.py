@@ -60,7 +60,7 @@ async def service(database: str | Path) -> AsyncIterator[GameService]:
 
 async def test_the_refusal_of_a_huge_turn_time_fits_a_message(service: GameService) -> None:
     with pytest.raises(ServiceError) as refused:
-        await service.turn_time(1, "x" * 2100)
+        await service.settings.turn_time(1, "x" * 2100)
     text = refused.value.text()
     assert "does not work" in text and "x" * (QUOTE_LIMIT - 1) + "…" in text
     assert len(text) < DISCORD_MESSAGE_LIMIT // 10

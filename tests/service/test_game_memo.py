@@ -26,9 +26,9 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
 
 
 async def started(service: GameService) -> int:
-    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(record.id, BEN)
-    await service.start(record.id, ANA)
+    record = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(record.id, BEN)
+    await service.lobby.start(record.id, ANA)
     return record.id
 
 
@@ -36,10 +36,10 @@ async def click(
     service: GameService, game_id: int, rng: random.Random, game: Game | None = None
 ) -> Outcome:
     """A random legal move of whoever the game waits for (``game``: as last seen)."""
-    game = game or (await service.get(game_id)).game
+    game = game or (await service.games.read(game_id)).game
     assert game is not None and not game.finished
     player = min(game.decision().waiting)
-    return await service.act(
+    return await service.turns.move(
         game_id, player, game.turn, game.decision().phase, rng.choice(game.legal_moves(player))
     )
 
@@ -115,11 +115,11 @@ def test_an_identity_memo_derives_once_per_object() -> None:
 async def test_a_click_reads_options_and_seats_once(store: Store) -> None:
     service = GameService(store)
     game_id = await started(service)
-    outcome = await service.get(game_id)
+    outcome = await service.games.read(game_id)
     options, seats = Options.of(outcome.record.options), Seats.of(outcome.record)
     assert options == Options.read(outcome.record.options)
     assert seats == Seats.read(outcome.record.presence)
-    again = await service.get(game_id)
+    again = await service.games.read(game_id)
     assert Options.of(again.record.options) is options and Seats.of(again.record) is seats
     changed = replace(again.record, presence={"away": [BEN], "streak": {}})
     assert Seats.of(changed) == Seats(frozenset({BEN})) and Options.of(changed.options) is options
@@ -129,11 +129,11 @@ async def test_a_game_that_ended_is_let_go(store: Store) -> None:
     service, rng = GameService(store, seeds=lambda: 7), random.Random(4)
     game_id = await started(service)
     outcome = await click(service, game_id, rng)
-    assert game_id in service._games._games and game_id in store._records._rows
+    assert game_id in service.games._memo._games and game_id in store._records._rows
     while outcome.game is not None and not outcome.game.finished:
         outcome = await click(service, game_id, rng, outcome.game)
-    assert game_id not in service._games._games and game_id not in store._records._rows
-    read = (await service.get(game_id)).game
+    assert game_id not in service.games._memo._games and game_id not in store._records._rows
+    read = (await service.games.read(game_id)).game
     assert read is not None and outcome.game is not None
     assert read.to_json() == outcome.game.to_json()
 

@@ -43,9 +43,9 @@ async def refused(call: object) -> ServiceError:
 
 async def test_a_member_opens_as_many_lobbies_as_allowed_then_is_told_why_not(store: Store) -> None:
     service = limited(store)
-    await service.open_lobby(GUILD, 1, ANA, "classic")
-    await service.open_lobby(GUILD, 2, ANA, "qwinto")
-    error = await refused(service.open_lobby(GUILD, 3, ANA, "classic"))
+    await service.lobby.open(GUILD, 1, ANA, "classic")
+    await service.lobby.open(GUILD, 2, ANA, "qwinto")
+    error = await refused(service.lobby.open(GUILD, 3, ANA, "classic"))
     assert error.key == "error.limit_you"
     assert error.text() == (
         "You are in 2 games on this server already, lobbies included (2 at once is the most "
@@ -53,51 +53,51 @@ async def test_a_member_opens_as_many_lobbies_as_allowed_then_is_told_why_not(st
         "waiting for you."
     )
     # another member, and the same member on another server, are not held back
-    await service.open_lobby(GUILD, 3, BEN, "classic")
-    await service.open_lobby(OTHER_GUILD, 4, ANA, "classic")
+    await service.lobby.open(GUILD, 3, BEN, "classic")
+    await service.lobby.open(OTHER_GUILD, 4, ANA, "classic")
 
 
 async def test_ended_games_and_given_up_seats_no_longer_count(store: Store) -> None:
     service = limited(store)
-    first = await service.open_lobby(GUILD, 1, ANA, "classic")
-    second = await service.open_lobby(GUILD, 2, BEN, "classic")
-    await service.join(second.id, ANA)
-    assert (await refused(service.open_lobby(GUILD, 3, ANA, "classic"))).key == "error.limit_you"
-    await service.cancel(first.id, ANA)  # a lobby closed
-    third = await service.open_lobby(GUILD, 3, ANA, "classic")
-    await service.join(third.id, CEM)
-    await service.start(third.id, ANA)
-    await service.leave_game(2, ANA)  # out of Ben's lobby
-    await service.open_lobby(GUILD, 4, ANA, "classic")
-    assert (await refused(service.join(second.id, ANA))).key == "error.limit_you"
-    await service.leave_game(3, ANA)  # a seat given up in a running game: away
-    await service.join(second.id, ANA)
+    first = await service.lobby.open(GUILD, 1, ANA, "classic")
+    second = await service.lobby.open(GUILD, 2, BEN, "classic")
+    await service.lobby.join(second.id, ANA)
+    assert (await refused(service.lobby.open(GUILD, 3, ANA, "classic"))).key == "error.limit_you"
+    await service.lobby.cancel(first.id, ANA)  # a lobby closed
+    third = await service.lobby.open(GUILD, 3, ANA, "classic")
+    await service.lobby.join(third.id, CEM)
+    await service.lobby.start(third.id, ANA)
+    await service.turns.leave_game(2, ANA)  # out of Ben's lobby
+    await service.lobby.open(GUILD, 4, ANA, "classic")
+    assert (await refused(service.lobby.join(second.id, ANA))).key == "error.limit_you"
+    await service.turns.leave_game(3, ANA)  # a seat given up in a running game: away
+    await service.lobby.join(second.id, ANA)
 
 
 async def test_joining_one_game_too_many_is_refused_politely(store: Store) -> None:
     service = limited(store, member=1)
-    mine = await service.open_lobby(GUILD, 1, ANA, "classic")
-    theirs = await service.open_lobby(GUILD, 2, BEN, "classic")
-    error = await refused(service.join(theirs.id, ANA))
+    mine = await service.lobby.open(GUILD, 1, ANA, "classic")
+    theirs = await service.lobby.open(GUILD, 2, BEN, "classic")
+    error = await refused(service.lobby.join(theirs.id, ANA))
     assert error.key == "error.limit_you" and "in 1 game on this server" in error.text()
     assert "1 at once is the most one member may have" in error.text()
-    assert (await service.get(theirs.id)).record.players == [BEN]
-    await service.join(mine.id, CEM)  # joining does not count the lobby twice for Cem
+    assert (await service.games.read(theirs.id)).record.players == [BEN]
+    await service.lobby.join(mine.id, CEM)  # joining does not count the lobby twice for Cem
 
 
 async def test_the_server_opens_as_many_games_as_allowed(store: Store) -> None:
     service = limited(store, member=5, server=3)
     for channel, host in enumerate((ANA, BEN, CEM), 1):
-        await service.open_lobby(GUILD, channel, host, "classic")
-    error = await refused(service.open_lobby(GUILD, 4, DAN, "classic"))
+        await service.lobby.open(GUILD, channel, host, "classic")
+    error = await refused(service.lobby.open(GUILD, 4, DAN, "classic"))
     assert error.key == "error.limit_server"
     assert error.text() == (
         "This server has 3 games open already, lobbies included (3 at once is the most one "
         "server may have); finish or abandon one first (`/qwixx abandon` in its channel)."
     )
-    await service.open_lobby(OTHER_GUILD, 4, DAN, "classic")
-    await service.abandon(1, ANA, can_manage=False)
-    await service.open_lobby(GUILD, 5, DAN, "classic")
+    await service.lobby.open(OTHER_GUILD, 4, DAN, "classic")
+    await service.turns.abandon(1, ANA, can_manage=False)
+    await service.lobby.open(GUILD, 5, DAN, "classic")
 
 
 async def test_start_checks_everyone_seated_again(store: Store) -> None:
@@ -136,9 +136,11 @@ async def test_start_checks_the_server_too(store: Store) -> None:
 async def test_computer_seats_count_for_nobody(store: Store) -> None:
     service = limited(store, member=1, server=10)
     for channel in (1, 2):
-        lobby = await service.open_lobby(GUILD, channel, 200 + channel, "classic")
-        await service.add_computer(lobby.id, 200 + channel)
-        assert computer_seat(1) in (await service.start(lobby.id, 200 + channel)).record.players
+        lobby = await service.lobby.open(GUILD, channel, 200 + channel, "classic")
+        await service.lobby.add_computer(lobby.id, 200 + channel)
+        assert (
+            computer_seat(1) in (await service.lobby.start(lobby.id, 200 + channel)).record.players
+        )
 
 
 async def test_without_limits_nothing_is_read(store: Store) -> None:
@@ -149,9 +151,9 @@ async def test_without_limits_nothing_is_read(store: Store) -> None:
 
     store.games_in_play = unexpected  # type: ignore[method-assign]  # no read at all
     for channel in range(1, 8):
-        lobby = await service.open_lobby(GUILD, channel, ANA, "classic")
-        await service.join(lobby.id, BEN)
-        await service.start(lobby.id, ANA)
+        lobby = await service.lobby.open(GUILD, channel, ANA, "classic")
+        await service.lobby.join(lobby.id, BEN)
+        await service.lobby.start(lobby.id, ANA)
 
 
 @pytest.mark.parametrize(
@@ -172,8 +174,8 @@ async def test_refusals_speak_the_members_language(
 ) -> None:
     service = limited(store, member=count, server=100)
     for channel in range(1, count + 1):
-        await service.open_lobby(GUILD, channel, ANA, "classic")
-    error = await refused(service.open_lobby(GUILD, 99, ANA, "classic"))
+        await service.lobby.open(GUILD, channel, ANA, "classic")
+    error = await refused(service.lobby.open(GUILD, 99, ANA, "classic"))
     with using(locale):
         assert words in error.text() and f"{count}" in error.text()
         assert "{" not in error.text()
@@ -182,24 +184,24 @@ async def test_refusals_speak_the_members_language(
 async def test_server_refusal_in_polish_counts_in_the_right_case(store: Store) -> None:
     service = limited(store, member=9, server=5)
     for channel in range(1, 6):
-        await service.open_lobby(GUILD, channel, 300 + channel, "classic")
-    error = await refused(service.open_lobby(GUILD, 6, ANA, "classic"))
+        await service.lobby.open(GUILD, channel, 300 + channel, "classic")
+    error = await refused(service.lobby.open(GUILD, 6, ANA, "classic"))
     with using("pl"):
         assert "Ten serwer ma już 5 otwartych gier" in error.text()
 
 
 async def test_a_rematch_names_its_host_when_the_host_is_over_the_limit(store: Store) -> None:
     service = limited(store)
-    old = await service.open_lobby(GUILD, 1, ANA, "classic")
-    await service.join(old.id, BEN)
-    await service.start(old.id, ANA)
-    await service.abandon(1, ANA, can_manage=False)
+    old = await service.lobby.open(GUILD, 1, ANA, "classic")
+    await service.lobby.join(old.id, BEN)
+    await service.lobby.start(old.id, ANA)
+    await service.turns.abandon(1, ANA, can_manage=False)
     for channel in (2, 3):
-        await service.open_lobby(GUILD, channel, ANA, "classic")
-    error = await refused(service.rematch(old.id, BEN))
+        await service.lobby.open(GUILD, channel, ANA, "classic")
+    error = await refused(service.lobby.rematch(old.id, BEN))
     assert error.key == "error.limit_host"
     assert error.text().startswith(f"<@{ANA}>, who would host the rematch, is in 2 games")
-    assert (await refused(service.rematch(old.id, ANA))).key == "error.limit_you"
-    await service.cancel((await service.in_channel(3)).record.id, ANA)
-    again = await service.rematch(old.id, BEN)
+    assert (await refused(service.lobby.rematch(old.id, ANA))).key == "error.limit_you"
+    await service.lobby.cancel((await service.games.in_channel(3)).record.id, ANA)
+    _, again = await service.lobby.rematch(old.id, BEN)
     assert again.host_id == ANA and again.players == [ANA, BEN]

@@ -35,17 +35,17 @@ async def refused(key: str, call: object) -> None:
 
 
 async def test_a_computer_seat_plays_at_its_level(service: GameService) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    lobby = await service.add_computer(lobby.id, ANA, "hard")
-    lobby = await service.add_computer(lobby.id, ANA)
-    lobby = await service.set_level(lobby.id, ANA, -2, "normal")
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    lobby = await service.lobby.add_computer(lobby.id, ANA, "hard")
+    lobby = await service.lobby.add_computer(lobby.id, ANA)
+    lobby = await service.lobby.set_level(lobby.id, ANA, -2, "normal")
     assert lobby.options["levels"] == {"-1": "hard", "-2": "normal"}
-    await refused("error.unknown_level", service.add_computer(lobby.id, ANA, "genius"))
-    await refused("error.no_such_computer", service.set_level(lobby.id, ANA, ANA, "hard"))
-    await refused("error.host_only", service.set_level(lobby.id, BEN, -1, "easy"))
-    await service.start(lobby.id, ANA)
+    await refused("error.unknown_level", service.lobby.add_computer(lobby.id, ANA, "genius"))
+    await refused("error.no_such_computer", service.lobby.set_level(lobby.id, ANA, ANA, "hard"))
+    await refused("error.host_only", service.lobby.set_level(lobby.id, BEN, -1, "easy"))
+    await service.lobby.start(lobby.id, ANA)
     await play_randomly(service, lobby.id, random.Random(3))
-    record = (await service.get(lobby.id)).record
+    record = (await service.games.read(lobby.id)).record
     assert record.status == "finished"
 
     game = new_game("classic", record.players, record.seed, {})
@@ -67,16 +67,16 @@ async def test_solo_practice_is_played_alone_and_gives_personal_bests(
     stats = StatsService(service.store, clock=clock)
     scores = []
     for game in range(2):
-        lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
-        await refused("error.solo_only", service.join(lobby.id, BEN))
-        await refused("error.solo_only", service.add_computer(lobby.id, ANA))
-        started = await service.start(lobby.id, ANA)
+        lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
+        await refused("error.solo_only", service.lobby.join(lobby.id, BEN))
+        await refused("error.solo_only", service.lobby.add_computer(lobby.id, ANA))
+        started = await service.lobby.start(lobby.id, ANA)
         assert started.game is not None and tuple(started.game.players) == (ANA,)
         await play_randomly(service, lobby.id, random.Random(game))
-        outcome = await service.get(lobby.id)
+        outcome = await service.games.read(lobby.id)
         assert outcome.record.status == "finished" and outcome.game is not None
         scores.append(outcome.game.scores()[ANA].total)
-        assert (await service.replay(lobby.id)).to_json() == outcome.record.state
+        assert (await service.games.replay(lobby.id)).to_json() == outcome.record.state
         clock.now += 60
 
     mine = await stats.player(GUILD, ANA)
@@ -96,81 +96,81 @@ async def test_solo_practice_is_played_alone_and_gives_personal_bests(
 async def test_a_game_with_hints_hints_a_legal_move_and_does_not_count(
     service: GameService, clock: FakeClock
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(hints=True))
-    await service.join(lobby.id, BEN)
-    outcome = await service.start(lobby.id, ANA)
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic", play=Options(hints=True))
+    await service.lobby.join(lobby.id, BEN)
+    outcome = await service.lobby.start(lobby.id, ANA)
     assert outcome.game is not None
-    game, hint = await service.hint(lobby.id, ANA, 1)
+    game, hint = await service.turns.hint(lobby.id, ANA, 1)
     assert hint.move in game.legal_moves(ANA) and hint.text
-    await refused("error.stale_turn", service.hint(lobby.id, ANA, 2))
-    await refused("error.not_player", service.hint(lobby.id, CEM, 1))
+    await refused("error.stale_turn", service.turns.hint(lobby.id, ANA, 2))
+    await refused("error.not_player", service.turns.hint(lobby.id, CEM, 1))
     await play_randomly(service, lobby.id, random.Random(5))
     stats = StatsService(service.store, clock=clock)
     assert (await stats.leaderboard(GUILD, ANA)).empty
     [played] = await stats.history(GUILD)
     assert played.hints and not played.counted and len(played.lines) == 2
 
-    plain = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(plain.id, BEN)
-    await service.start(plain.id, ANA)
-    await refused("error.no_hints", service.hint(plain.id, ANA, 1))
+    plain = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(plain.id, BEN)
+    await service.lobby.start(plain.id, ANA)
+    await refused("error.no_hints", service.turns.hint(plain.id, ANA, 1))
 
 
 async def let_expire(service: GameService, clock: FakeClock, game_id: int, late: int) -> None:
     """Everyone else passes; ``late``'s decisions run out until a computer plays them."""
     for _ in range(40):
-        outcome = await service.get(game_id)
+        outcome = await service.games.read(game_id)
         if late in outcome.record.presence.get("away", []):
             return
         game = outcome.game
         assert game is not None
         for player in sorted(game.decision().waiting - {late}):
-            await service.act(game_id, player, game.turn, None, PASS)
-        game = (await service.get(game_id)).game
+            await service.turns.move(game_id, player, game.turn, None, PASS)
+        game = (await service.games.read(game_id)).game
         assert game is not None
         if late in game.decision().waiting:
             clock.now += 86400
-            assert await service.fire(game_id) is not None
+            assert await service.deadlines.fire(game_id) is not None
     raise AssertionError(f"{late} never went away")
 
 
 async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     service: GameService, clock: FakeClock
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(fill_away=True))
-    await service.join(lobby.id, BEN)
-    await service.start(lobby.id, ANA)
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic", play=Options(fill_away=True))
+    await service.lobby.join(lobby.id, BEN)
+    await service.lobby.start(lobby.id, ANA)
     await let_expire(service, clock, lobby.id, BEN)
-    events = await service.events(lobby.id)
+    events = await service.store.events(lobby.id)
     assert [e.data["reason"] for e in events if e.kind == "away"] == ["stand_in"]
-    game = (await service.get(lobby.id)).game
+    game = (await service.games.read(lobby.id)).game
     assert game is not None
     for _ in range(3):  # the game goes on for Ana alone; Ben's seat is played
-        await service.act(lobby.id, ANA, game.turn, None, game.legal_moves(ANA)[0])
-        game = (await service.get(lobby.id)).game
+        await service.turns.move(lobby.id, ANA, game.turn, None, game.legal_moves(ANA)[0])
+        game = (await service.games.read(lobby.id)).game
         assert game is not None and BEN not in game.decision().waiting
     assert (BEN, "stand_in") in [
         (m.player_id, m.source) for m in await service.store.moves(lobby.id)
     ]
-    record = (await service.get(lobby.id)).record
+    record = (await service.games.read(lobby.id)).record
     assert record.status == "running" and record.presence["covered"] == [BEN]
 
-    back = await service.come_back(lobby.id, BEN)
+    back = await service.turns.come_back(lobby.id, BEN)
     assert back is not None and [e.data for e in back.events if e.kind == "away"] == [
         {"reason": "back"}
     ]
-    assert await service.come_back(lobby.id, BEN) is None  # once
+    assert await service.turns.come_back(lobby.id, BEN) is None  # once
     assert BEN not in back.record.presence["away"]
     waited = False
     for _ in range(2000):
-        game = (await service.get(lobby.id)).game
+        game = (await service.games.read(lobby.id)).game
         assert game is not None
         if game.finished:
             break
         waiting = game.decision().waiting
         waited = waited or BEN in waiting
         player = min(waiting)
-        await service.act(lobby.id, player, game.turn, None, game.legal_moves(player)[0])
+        await service.turns.move(lobby.id, player, game.turn, None, game.legal_moves(player)[0])
     assert waited  # Ben decides again himself
 
     stats = StatsService(service.store, clock=clock)
@@ -180,18 +180,18 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     assert (await stats.player(GUILD, BEN)).overall is None  # Ben's result counts for nobody
     ana = (await stats.player(GUILD, ANA)).overall
     assert ana is not None and ana.games == 1
-    record = (await service.get(lobby.id)).record
-    assert (await service.replay(lobby.id)).to_json() == record.state  # stand-in moves too
+    record = (await service.games.read(lobby.id)).record
+    assert (await service.games.replay(lobby.id)).to_json() == record.state  # stand-in moves too
 
 
 async def test_without_fill_away_an_away_seat_is_not_played_and_cannot_come_back(
     service: GameService, clock: FakeClock
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
     for player in (BEN, CEM):
-        await service.join(lobby.id, player)
-    await service.start(lobby.id, ANA)
+        await service.lobby.join(lobby.id, player)
+    await service.lobby.start(lobby.id, ANA)
     await let_expire(service, clock, lobby.id, CEM)
-    assert await service.come_back(lobby.id, CEM) is None
+    assert await service.turns.come_back(lobby.id, CEM) is None
     sources = {m.source for m in await service.store.moves(lobby.id) if m.player_id == CEM}
     assert "stand_in" not in sources

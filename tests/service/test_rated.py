@@ -165,10 +165,10 @@ async def test_the_start_up_backfill_rates_earlier_games(store: Store) -> None:
 
 async def test_computer_seats_rank_at_their_level_and_are_never_rated(store: Store) -> None:
     service = GameService(store, seeds=lambda: 77)
-    lobby = await service.open_lobby(LIVE, CHANNEL, 11, "classic")
-    await service.join(lobby.id, 22)
-    await service.add_computer(lobby.id, 11, "hard")
-    await service.start(lobby.id, 11)
+    lobby = await service.lobby.open(LIVE, CHANNEL, 11, "classic")
+    await service.lobby.join(lobby.id, 22)
+    await service.lobby.add_computer(lobby.id, 11, "hard")
+    await service.lobby.start(lobby.id, 11)
     await play_randomly(service, lobby.id, random.Random(3))
     record = await store.get_game(lobby.id)
     assert record is not None and record.status == "finished"

@@ -47,8 +47,8 @@ async def refused(key: str, call: object) -> None:
 async def test_a_pass_into_a_penalty_is_the_costliest_decision(
     service: GameService, reviews: ReviewService
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
-    await service.start(lobby.id, ANA)
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic", play=Options(solo=True))
+    await service.lobby.start(lobby.id, ANA)
     blunder: list[int] = []
 
     def choose(game: Game, player: int) -> Move:
@@ -68,7 +68,7 @@ async def test_a_pass_into_a_penalty_is_the_costliest_decision(
         return best
 
     await play(service, lobby.id, choose)
-    final = (await service.get(lobby.id)).game
+    final = (await service.games.read(lobby.id)).game
     assert final is not None and final.scores()[ANA].penalties >= 1
     review = await reviews.review(GUILD, CHANNEL, lobby.id)
     assert review.people == [ANA]
@@ -85,10 +85,10 @@ async def test_a_pass_into_a_penalty_is_the_costliest_decision(
 async def test_hards_own_moves_are_100_percent_accurate(
     service: GameService, reviews: ReviewService
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(lobby.id, BEN)
-    await service.add_computer(lobby.id, ANA, "hard")
-    await service.start(lobby.id, ANA)
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(lobby.id, BEN)
+    await service.lobby.add_computer(lobby.id, ANA, "hard")
+    await service.lobby.start(lobby.id, ANA)
     await play(service, lobby.id, hards)
     review = await reviews.review(GUILD, CHANNEL, lobby.id)
     assert review.people == [ANA, BEN]
@@ -102,18 +102,18 @@ async def test_hards_own_moves_are_100_percent_accurate(
 async def test_qwinto_and_solo_games_are_reviewed(
     service: GameService, reviews: ReviewService
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "qwinto", play=Options(solo=True))
-    await service.start(lobby.id, ANA)
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "qwinto", play=Options(solo=True))
+    await service.lobby.start(lobby.id, ANA)
     await play(service, lobby.id, hards)
     review = await reviews.review(GUILD, CHANNEL, lobby.id)
     assert review.decisions(ANA) and review.accuracy(ANA) == 1.0
 
 
 async def test_refusals(service: GameService, reviews: ReviewService) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
     await refused("error.not_started", reviews.review(GUILD, CHANNEL, lobby.id))
-    await service.join(lobby.id, BEN)
-    await service.start(lobby.id, ANA)
+    await service.lobby.join(lobby.id, BEN)
+    await service.lobby.start(lobby.id, ANA)
     await refused("review.running", reviews.review(GUILD, CHANNEL, lobby.id))
     assert await reviews.numbered(GUILD, CHANNEL, None) == lobby.id  # the running one
     await refused("review.unknown", reviews.numbered(GUILD, CHANNEL, 1))
@@ -129,24 +129,24 @@ async def test_refusals(service: GameService, reviews: ReviewService) -> None:
     await refused("review.unknown", reviews.numbered(GUILD, CHANNEL, 2))
     await refused("review.unknown", reviews.numbered(GUILD, CHANNEL, 0))
     await refused("review.unknown", reviews.numbered(GUILD + 1, CHANNEL + 1, 1))
-    abandoned = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(abandoned.id, BEN)
-    await service.start(abandoned.id, ANA)
-    await service.abandon(CHANNEL, ANA, True)
+    abandoned = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(abandoned.id, BEN)
+    await service.lobby.start(abandoned.id, ANA)
+    await service.turns.abandon(CHANNEL, ANA, True)
     await refused("review.abandoned", reviews.review(GUILD, CHANNEL, abandoned.id))
 
 
 async def test_a_finished_games_accuracies_are_kept_once(
     service: GameService, clock: FakeClock
 ) -> None:
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(lobby.id, BEN)
-    await service.add_computer(lobby.id, ANA, "hard")
-    await service.start(lobby.id, ANA)
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(lobby.id, BEN)
+    await service.lobby.add_computer(lobby.id, ANA, "hard")
+    await service.lobby.start(lobby.id, ANA)
     keeper = ReviewKeeper(service.store, clock)
-    assert await keeper.keep((await service.get(lobby.id)).record) is None  # still running
+    assert await keeper.keep((await service.games.read(lobby.id)).record) is None  # still running
     await play(service, lobby.id, hards)
-    record = (await service.get(lobby.id)).record
+    record = (await service.games.read(lobby.id)).record
     assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # people only
     assert await service.store.reviewed(lobby.id) == {ANA: 1.0, BEN: 1.0}
     assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # read back, not again
@@ -158,11 +158,11 @@ async def test_the_backfill_reviews_earlier_games_newest_first(
 ) -> None:
     ids = []
     for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
-        lobby = await service.open_lobby(GUILD, channel, ANA, "classic", play=Options(solo=True))
-        await service.start(lobby.id, ANA)
+        lobby = await service.lobby.open(GUILD, channel, ANA, "classic", play=Options(solo=True))
+        await service.lobby.start(lobby.id, ANA)
         await play(service, lobby.id, hards)
         ids.append(lobby.id)
-    pruned = (await service.get(ids[0])).record  # its move log gone: kept, without accuracy
+    pruned = (await service.games.read(ids[0])).record  # its move log gone: kept, without accuracy
     await service.store._transact(  # what bot/store/prune.py does to old logs
         lambda conn: conn.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,))
     )
@@ -188,11 +188,11 @@ async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
     game = outcome.game
     while game is not None and not game.finished:
         game = (
-            await service.act(
+            await service.turns.move(
                 attempt.game_id, ANA, game.turn, game.decision().phase, hards(game, ANA)
             )
         ).game
-    record = (await service.get(attempt.game_id)).record
+    record = (await service.games.read(attempt.game_id)).record
     assert record.status == "finished"
     keeper = ReviewKeeper(service.store, clock)
     assert await keeper.keep(record) is None  # the day goes on somewhere: nothing yet

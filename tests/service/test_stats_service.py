@@ -309,13 +309,13 @@ async def test_a_finished_game_is_recorded_by_the_move_that_ends_it(
     store: Store, stats: StatsService
 ) -> None:
     service = GameService(store, seeds=lambda: 4321)
-    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(record.id, BEN)
-    await service.join(record.id, CEM)
-    await service.start(record.id, ANA)
+    record = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(record.id, BEN)
+    await service.lobby.join(record.id, CEM)
+    await service.lobby.start(record.id, ANA)
     assert await stats.history(GUILD) == []
     await play_randomly(service, record.id, random.Random(3))
-    game = (await service.get(record.id)).game
+    game = (await service.games.read(record.id)).game
     assert game is not None and game.finished
     ranking = game.ranking()
 
@@ -336,12 +336,12 @@ async def test_a_finished_game_is_recorded_by_the_move_that_ends_it(
 
 async def test_abandoned_and_running_games_do_not_count(store: Store, stats: StatsService) -> None:
     service = GameService(store, seeds=lambda: 99)
-    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(record.id, BEN)
-    await service.start(record.id, ANA)
-    await service.act(record.id, ANA, 1, "action1", PASS)
+    record = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(record.id, BEN)
+    await service.lobby.start(record.id, ANA)
+    await service.turns.move(record.id, ANA, 1, "action1", PASS)
     assert await stats.final_game(GUILD, record.id) is None  # still running
-    await service.abandon(CHANNEL, ANA, can_manage=False)
+    await service.turns.abandon(CHANNEL, ANA, can_manage=False)
     assert await stats.history(GUILD) == []
     assert (await stats.leaderboard(GUILD, ANA)).empty
     assert (await stats.player(GUILD, ANA)).overall is None
@@ -352,9 +352,9 @@ async def test_games_finished_before_results_were_kept_are_backfilled(
     store: Store, stats: StatsService
 ) -> None:
     service = GameService(store, seeds=lambda: 4321)
-    record = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(record.id, BEN)
-    await service.start(record.id, ANA)
+    record = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(record.id, BEN)
+    await service.lobby.start(record.id, ANA)
     await play_randomly(service, record.id, random.Random(5))
     broken = await finish(store, {CEM: 1, DAN: 2}, channel=CHANNEL + 1)
     before = await stats.leaderboard(GUILD, ANA)

@@ -114,21 +114,21 @@ async def test_a_seat_that_goes_away_is_told_in_the_turn_its_third_decision_ran_
 ) -> None:
     """ANA never decides: her third run-out is her own turn's last decision, which ends
     that turn; she goes away in that turn, not in the next one."""
-    record = await service.open_lobby(1, 100, ANA, "classic")
-    await service.join(record.id, BEN)
-    await service.start(record.id, ANA)
+    record = await service.lobby.open(1, 100, ANA, "classic")
+    await service.lobby.join(record.id, BEN)
+    await service.lobby.start(record.id, ANA)
     for _ in range(20):
-        outcome = await service.get(record.id)
+        outcome = await service.games.read(record.id)
         game = outcome.game
         assert game is not None
         if ANA in outcome.record.presence.get("away", []):
             break
         if BEN in game.decision().waiting:
-            await service.act(record.id, BEN, game.turn, game.decision().phase, PASS)
+            await service.turns.move(record.id, BEN, game.turn, game.decision().phase, PASS)
         else:
             clock.now += 86400
-            assert await service.fire(record.id) is not None
-    stored = await service.events(record.id)
+            assert await service.deadlines.fire(record.id) is not None
+    stored = await service.store.events(record.id)
     ran_out = [e.turn for e in stored if e.kind == "expired" and ANA in e.data["players"]]
     assert [e.turn for e in stored if e.kind == "away"] == [ran_out[2]]
     assert any(e.kind == "turn" and e.turn > ran_out[2] for e in stored), (

@@ -1,0 +1,231 @@
+"""What players do in a running game: moves and passes, hints, coming back, leaving,
+abandoning.
+
+A click's checks (where it came from, whose turn and phase it is, whether the move is
+legal, whether it is costly enough to be asked about first) are made once, on the one
+record the change is decided on (see :mod:`bot.service.games`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+
+from bot.players import Hint, hint
+from bot.rules import PASS, Decision, Event, Game, Move
+from bot.service.errors import ServiceError
+from bot.service.lobby import Lobby
+from bot.service.memo import load_game
+from bot.service.play import Options, Play, Seats
+from bot.service.state import Games, Outcome, playing
+from bot.service.where import Where
+
+Costly = Callable[[Game, int, Move], bool]
+"""Whether a legal move costs so much that its player is asked first."""
+
+
+class Turns:
+    """The players' decisions and seats in running games."""
+
+    def __init__(self, games: Games, lobby: Lobby) -> None:
+        self.games = games
+        self.lobby = lobby
+
+    async def move(
+        self,
+        game_id: int,
+        user: int,
+        turn: int,
+        phase: str | None,
+        move: Move,
+        *,
+        where: Where | None = None,
+        confirmed: bool = False,
+        costly: Costly | None = None,
+    ) -> Outcome:
+        """``user``'s ``move`` if it is still legal on ``turn`` (and ``phase``; None: the
+        public Pass buttons made before phases were named on them, whatever the player
+        decides now). Unless ``confirmed``, a move ``costly`` says so is not made but
+        asked about (kind ``asked``); a confirmation of the move chosen already is kind
+        ``chosen``; the choice made already, kind ``same``.
+
+        The computer and away seats the game then waits for answer at once (see
+        :meth:`Games.answer`); the outcome tells both."""
+
+        async def decide(current: Outcome) -> Outcome:
+            record, game = current.record, current.game
+            if where is not None:
+                where.check(record, user, self.games.clock())
+            if confirmed and game is not None and game.chosen_move(user) == move:
+                return replace(current, kind="chosen")
+            if (
+                not confirmed
+                and costly is not None
+                and asks(current, user, turn, phase, move, costly)
+            ):
+                return replace(current, kind="asked")
+            game, legal, decision = checked_turn(current, user, turn, phase)
+            if move not in legal:
+                raise ServiceError("error.illegal")
+            if game.chosen.get(user) == move:  # a double tap: the choice is already made
+                return await self.games.answer(Outcome(record, game, [], decision, kind="same"))
+            play = Play(game, decision)
+            seats = Seats.of(record)
+            if user in seats.away and Options.of(record.options).fill_away:
+                play.events.append(Event("away", user, {"reason": "back"}))
+            play.apply(user, move, "player")
+            change = self.games.change_of(record, play, seats.back(user), answered=False)
+            moved = await self.games.write(record, play, change)
+            return await self.games.answer(moved) if play.unattended else moved
+
+        return await self.games.change(game_id, decide)
+
+    async def pass_turn(
+        self,
+        game_id: int,
+        user: int,
+        turn: int,
+        phase: str | None = None,
+        *,
+        where: Where | None = None,
+    ) -> Outcome:
+        """The public Pass button: pass what ``user`` has to decide in ``phase``."""
+        return await self.move(game_id, user, turn, phase, PASS, where=where)
+
+    async def open_sheet(
+        self, game_id: int, user: int, turn: int, *, where: Where | None = None
+    ) -> Outcome:
+        """**Open my sheet**: the game as stored now, if ``user`` plays in it on ``turn``;
+        a player whose seat a computer plays is back (kind ``changed``: the channel is
+        to hear of it)."""
+        current = await self.games.read(game_id)
+        if where is not None:
+            where.check(current.record, user, self.games.clock())
+        playing(current, user, turn)
+        return await self._back(current, user) or current
+
+    async def come_back(self, game_id: int, user: int) -> Outcome | None:
+        """A player whose seat a computer plays (``fill_away``) opened their sheet: the
+        game waits for them again from their next decision. None if nothing changed."""
+        return await self._back(await self.games.read(game_id), user)
+
+    async def _back(self, current: Outcome, user: int) -> Outcome | None:
+        if not away_filled(current, user):
+            return None
+
+        async def decide(current: Outcome) -> Outcome:
+            record, game = current.record, current.game
+            if game is None or not away_filled(current, user):
+                return replace(current, kind="same")
+            play = Play(game)
+            play.events.append(Event("away", user, {"reason": "back"}))
+            return await self.games.save(record, play, Seats.of(record).back(user))
+
+        back = await self.games.change(current.record.id, decide)
+        return back if back.changed else None
+
+    async def hint(
+        self, game_id: int, user: int, turn: int, *, where: Where | None = None
+    ) -> tuple[Game, Hint]:
+        """What ``hard`` would do for ``user`` now, in a game started with hints."""
+        current = await self.games.read(game_id)
+        if where is not None:
+            where.check(current.record, user, self.games.clock())
+        if not Options.of(current.record.options).hints:
+            raise ServiceError("error.no_hints")
+        game = playing(current, user, turn)
+        if not game.legal_moves(user):
+            raise ServiceError("error.nothing_to_hint")
+        return game, await asyncio.to_thread(hint, game, user)
+
+    async def leave_game(self, channel_id: int, user: int) -> Outcome:
+        """``/qwixx leave``: out of a lobby, or give up a seat in a running game."""
+        found = await self.games.in_channel(channel_id)
+        if found.record.status == "lobby":
+            return Outcome(await self.lobby.leave(found.record.id, user), None)
+
+        async def decide(current: Outcome) -> Outcome:
+            record, game = current.record, current.game
+            if record.status != "running" or game is None:
+                raise ServiceError("error.game_over")
+            seats = Seats.of(record)
+            if user not in record.players or user in seats.away:
+                raise ServiceError("error.not_player")
+            play = Play(game)
+            seats = seats.leave(user, play.events)
+            return await self.games.save(record, play, seats)
+
+        return await self.games.change(found.record.id, decide)
+
+    async def abandon(self, channel_id: int, user: int, can_manage: bool) -> Outcome:
+        """``/qwixx abandon`` by the host or a moderator: the channel's game ends unranked."""
+        found = await self.games.in_channel(channel_id)
+
+        async def decide(current: Outcome) -> Outcome:
+            record, game = current.record, current.game
+            if not record.is_active:
+                raise ServiceError("error.no_game")
+            if user != record.host_id and not can_manage:
+                raise ServiceError("error.abandon_denied")
+            event = (
+                (0, "lobby_closed", user, {"reason": "abandoned"})
+                if game is None
+                else (game.turn, "game_over", user, {"reason": "abandoned"})
+            )
+            return await self.games.abandon(record, [event])
+
+        return await self.games.change(found.record.id, decide)
+
+    async def waiting_for(self, guild_id: int, user: int) -> list[Outcome]:
+        """The running games of a server that wait for ``user``'s decision."""
+        found = []
+        for record in await self.games.store.running_games(guild_id):
+            game = load_game(record)
+            if game is not None and user in game.decision().waiting:
+                found.append(Outcome(record, game, kind="same"))
+        return found
+
+
+def checked_turn(
+    current: Outcome, user: int, turn: int, phase: str | None
+) -> tuple[Game, list[Move], Decision]:
+    """The game, ``user``'s legal moves in it (there are some, or a refusal) and the
+    decision pending."""
+    game = playing(current, user, turn)
+    decision = game.decision()
+    if phase is not None and phase != decision.phase:
+        raise ServiceError("error.stale_phase")
+    legal = game.legal_moves(user)
+    if not legal:
+        names = ", ".join(f"<@{p}>" for p in sorted(decision.waiting))
+        raise ServiceError("error.not_your_decision", names=names)
+    return game, legal, decision
+
+
+def asks(
+    current: Outcome, user: int, turn: int, phase: str | None, move: Move, costly: Costly | None
+) -> bool:
+    """Whether ``move`` is a legal move of the current decision that ``costly`` says to
+    ask about first."""
+    game = current.game
+    return not (
+        costly is None
+        or game is None
+        or current.record.status != "running"
+        or game.turn != turn
+        or game.decision().phase != phase
+        or move not in game.legal_moves(user)
+        or not costly(game, user, move)
+    )
+
+
+def away_filled(current: Outcome, user: int) -> bool:
+    """Whether a computer plays ``user``'s seat in the running game."""
+    record = current.record
+    return (
+        record.status == "running"
+        and current.game is not None
+        and user in Seats.of(record).away
+        and Options.of(record.options).fill_away
+    )

@@ -1,0 +1,29 @@
+"""Where a click came from: a game's buttons work only where the game is played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.daily import check_open, is_daily
+from bot.service.errors import ServiceError
+from bot.store import GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """The server and channel of a click."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+    def check(self, record: GameRecord, user: int, now: float) -> None:
+        """Refuse a game id copied into another server or channel. A daily attempt is in
+        no channel: its player's, wherever they opened it, while its day lasts."""
+        if is_daily(record):
+            if user not in record.players:
+                raise ServiceError("error.daily_not_yours")
+            if record.status == "running":
+                check_open(record, now)
+            return
+        if (record.guild_id, record.channel_id) != (self.guild_id, self.channel_id):
+            raise ServiceError("error.other_channel")
