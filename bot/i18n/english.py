@@ -555,6 +555,8 @@ EN: dict[str, str] = {
     "try again from the command list.",
     "error.store": "I couldn't save that: the game's storage cannot be written right now. "
     "Nothing changed; please try again in a moment.",
+    "error.store_read": "I couldn't read that right now: the game's storage is not "
+    "answering. Please try again in a moment.",
     "error.restarting": "The bot is restarting; try again in a moment.",
     "error.store_unknown": "I couldn't tell whether that was saved: the game's storage "
     "stopped answering just then. Open your sheet to see where the "
