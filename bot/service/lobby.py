@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat, is_computer
 from bot.rules import VARIANTS, Event, new_game
@@ -192,36 +193,66 @@ class Lobby:
         async def change(record: GameRecord) -> GameRecord:
             require_host(record, user)
             cls = VARIANTS[record.variant]
-            solo = Options.of(record.options).solo
-            if not solo and len(record.players) < cls.min_players:
+            if not Options.of(record.options).solo and len(record.players) < cls.min_players:
                 raise ServiceError("error.need_players", title=cls.title, min=cls.min_players)
             await self._within_limits(
                 record.guild_id,
                 lambda games: self.limits.to_start(games, record.id, record.players, user),
             )
-            game = new_game(
-                record.variant,
-                record.players,
-                record.seed,
-                record.options.get("rules", {}),
-                solo=solo,
-            )
-            clock = Clock.start(self.games.clock(), record.turn_time)
-            started = await self.store.start_game(
-                record.id,
-                record.version,
-                game.to_json(),
-                clock.timing(),
-                event_rows(1, opening(game)),
-            )
-            self.games.keep(started, game)
-            return started
+            return await self._started(record)
 
         record = await self._change(game_id, user, where, change)
-        started = Event("started", user)
+        return await self._first_decisions(record, user)
 
-        async def first_decisions(current: Outcome) -> Outcome:
-            """Computer seats make their first decisions right after the start."""
+    async def begin(self, game_id: int, by: int) -> Outcome:
+        """Start a lobby whose seats were taken for it (:meth:`open_seated`): no host's
+        check, no limits; ``by`` is told as the one who started it."""
+        record = await self._change(game_id, by, None, self._started)
+        return await self._first_decisions(record, by)
+
+    async def open_seated(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: str,
+        players: list[int],
+        options: dict[str, Any],
+        turn_time: int = DEFAULT_TURN_TIME,
+    ) -> GameRecord:
+        """A lobby whose seats are taken at once and that never expires, for a game that
+        others arranged (a tournament's table): nobody joins it, no limits apply."""
+        try:
+            record = await self.store.create_game(
+                guild_id, channel_id, host_id, variant, options, self.seeds(), turn_time
+            )
+        except ChannelBusy:
+            raise ServiceError("error.channel_busy") from None
+        seated = await self.store.update_lobby_seats(record.id, record.version, players, options)
+        self.games.keep(seated)
+        return seated
+
+    async def _started(self, record: GameRecord) -> GameRecord:
+        """The lobby ``record`` running its new game (kept with it)."""
+        game = new_game(
+            record.variant,
+            record.players,
+            record.seed,
+            record.options.get("rules", {}),
+            solo=Options.of(record.options).solo,
+        )
+        clock = Clock.start(self.games.clock(), record.turn_time)
+        started = await self.store.start_game(
+            record.id, record.version, game.to_json(), clock.timing(), event_rows(1, opening(game))
+        )
+        self.games.keep(started, game)
+        return started
+
+    async def _first_decisions(self, record: GameRecord, by: int) -> Outcome:
+        """Computer seats make their first decisions right after the start (by ``by``)."""
+        started = Event("started", by)
+
+        async def decide(current: Outcome) -> Outcome:
             assert current.game is not None
             play = Play(current.game)
             play.events.append(started)
@@ -229,7 +260,7 @@ class Lobby:
                 return Outcome(current.record, current.game, play.events, play.before)
             return await self.games.save(current.record, play, Seats.of(current.record))
 
-        return await self.games.change(record.id, first_decisions)
+        return await self.games.change(record.id, decide)
 
     async def _seat_level(
         self, record: GameRecord, players: list[int], seat: int, level: str

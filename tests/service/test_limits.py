@@ -205,3 +205,18 @@ async def test_a_rematch_names_its_host_when_the_host_is_over_the_limit(store: S
     await service.lobby.cancel((await service.games.in_channel(3)).record.id, ANA)
     _, again = await service.lobby.rematch(old.id, BEN)
     assert again.host_id == ANA and again.players == [ANA, BEN]
+
+
+async def test_a_game_others_seated_starts_whatever_its_players_limits(store: Store) -> None:
+    """A game arranged for its players (a tournament's table) is not theirs to join or
+    start: their other games do not hold it back, and whoever arranged it starts it."""
+    service = limited(store, member=1)
+    await service.lobby.open(GUILD, 1, ANA, "classic")  # Ana is at her limit
+    seated = await service.lobby.open_seated(
+        GUILD, 2, EVA, "classic", [ANA, BEN, computer_seat(1)], {"rules": {}, "fill_away": True}
+    )
+    assert seated.players == [ANA, BEN, computer_seat(1)] and seated.status == "lobby"
+    started = await service.lobby.begin(seated.id, EVA)
+    assert started.record.status == "running" and started.events[0].player == EVA
+    assert started.game is not None and started.game.players == (ANA, BEN, computer_seat(1))
+    assert (await refused(service.lobby.start(seated.id, EVA))).key == "error.already_started"
