@@ -38,7 +38,7 @@ from bot.service.games import GameService, ServiceError
 from bot.service.rated import RatingService
 from bot.service.stats import StatsService
 from bot.store import Store
-from bot.store.prune import PruneReport, prune
+from bot.store.maintenance import PruneReport
 
 VARIANTS = ("classic", "classic", "longo", "onboard", "qwinto")
 GUILDS = 20
@@ -283,7 +283,7 @@ async def soak(
     await store.close()  # its last checkpoint: the file holds everything
     db = size(path)
     store = await Store.open(path, clock=clock)
-    pruned = await prune(store, clock.now - keep_days * DAY)
+    pruned = await store.maintenance.prune(clock.now - keep_days * DAY)
     await store.close()
     return Figures(
         state.counts, samples, seconds, (clock.now - START) / DAY, db, wal_max, pruned, locks_left

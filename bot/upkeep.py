@@ -22,7 +22,7 @@ from bot.store.maintenance import backup, check_database
 from bot.text import quote
 
 if TYPE_CHECKING:
-    from bot.store.prune import PruneReport
+    from bot.store.maintenance import PruneReport
 
 
 def database_of(given: str | None) -> Path | str:
@@ -158,7 +158,6 @@ def cutoff(text: str, now: float) -> float:
 
 def run_prune(finished_before: str, dry_run: bool, database: str | None) -> int:
     from bot.store import Store
-    from bot.store.prune import prune
 
     before = cutoff(finished_before, time.time())
     target = database_of(database)
@@ -166,7 +165,7 @@ def run_prune(finished_before: str, dry_run: bool, database: str | None) -> int:
 
     async def run() -> PruneReport:
         async with Store(target) as store:
-            return await prune(store, before, dry_run=dry_run)
+            return await store.maintenance.prune(before, dry_run=dry_run)
 
     report = asyncio.run(run())
     date = finished_before.strip()

@@ -1,36 +1,36 @@
-"""Persistence layer: games and their moves in SQLite or PostgreSQL (rules-agnostic
-JSON payloads): a repository of queries (:mod:`bot.store.store`) run by an engine per
-backend (:mod:`bot.store.engine`).
+"""Persistence: games and what they leave, in SQLite or PostgreSQL (rules-agnostic JSON
+payloads): repositories (:mod:`bot.store.store`) on an engine per backend
+(:mod:`bot.store.engine`); the values they hand out are :mod:`bot.records`'s.
 
 Usage::
 
     store = await open_store("qwixx.db")  # or a postgresql:// URL
-    game = await store.create_game(guild_id, channel_id, host_id, "qwixx", {}, seed)
+    game = await store.games.create(guild_id, channel_id, host_id, "qwixx", {}, seed)
 """
 
-from .errors import (
-    ChannelBusy,
-    CommitUnknown,
-    GameNotFound,
-    LockLost,
-    StoreError,
-    VersionConflict,
-    WrongStatus,
-)
-from .migrations import LATEST_VERSION
-from .records import (
+from bot.records import (
     ABANDONED,
     FINISHED,
     LOBBY,
     NO_TIMING,
     RUNNING,
+    Changed,
+    ChannelBusy,
+    CommitUnknown,
     GameChange,
+    GameNotFound,
     GameRecord,
     GameStatus,
+    LockLost,
     MoveRecord,
     StoredEvent,
+    StoreError,
     Timing,
+    VersionConflict,
+    WrongStatus,
 )
+
+from .migrations import LATEST_VERSION
 from .store import Clock, Store, open_store
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "LOBBY",
     "NO_TIMING",
     "RUNNING",
+    "Changed",
     "ChannelBusy",
     "Clock",
     "CommitUnknown",

@@ -11,9 +11,8 @@ changes at least ``version`` and ``updated_at``, and a column written without a 
 bump (``message_id``, ``shown``) changes the row too; either way the row differs and is
 decoded afresh.
 
-After a write, :meth:`RecordCache.written` keeps the row as the write left it (the row
-before, with the written columns replaced), so the next click's read finds it. Should
-the transaction roll back, that row is simply never read: a miss, not a wrong answer.
+A write returns the row as it wrote it (``RETURNING``), which goes through the cache
+too, so the next click's read of the unchanged row finds it.
 
 Records (and their dicts) are shared by every reader of the same row: they are values,
 never to be changed in place. A record keeps its state as the row's text (decoded at
@@ -26,12 +25,12 @@ thousand each (0.3 MB less with 1,000 games open, ``bench_startup``).
 from __future__ import annotations
 
 import sys
-import threading
-from collections.abc import Mapping
 from typing import Any, Final
 
-from .records import ACTIVE_STATUSES, GAME_COLUMNS, GameRecord, game_from_row
-from .sql import Row
+from bot.records import ACTIVE_STATUSES, GameRecord
+
+from .engine import Row
+from .records import GAME_COLUMNS, game_from_row
 
 KEPT: Final = 4_096
 """Games kept; when full, the cache starts again empty (a click then decodes once)."""
@@ -59,7 +58,6 @@ class RecordCache:
     def __init__(self, kept: int = KEPT) -> None:
         self._kept = kept
         self._rows: dict[int, tuple[tuple[Any, ...], GameRecord]] = {}
-        self._lock = threading.Lock()  # PostgreSQL's writers run on several threads
         self.hits = 0
         self.misses = 0
 
@@ -76,26 +74,12 @@ class RecordCache:
         self._keep(row, record)
         return record
 
-    def written(self, before: GameRecord, columns: Mapping[str, Any], after: GameRecord) -> None:
-        """``before``'s row had ``columns`` (``games`` column names) written, which made
-        ``after``: keep that row, if ``before`` is the record kept for its row."""
-        kept = self._rows.get(before.id)
-        if kept is None or kept[1] is not before:
-            return
-        row = list(kept[0])
-        for column, value in columns.items():
-            index = _INDEX.get(column)
-            if index is not None:
-                row[index] = value
-        self._keep(tuple(row), after)
-
     def _keep(self, row: tuple[Any, ...], record: GameRecord) -> None:
         """Keep ``row`` as its game's; an ended game's is let go (it is seldom read
         again, and a long-running bot would otherwise hold every game it saw end)."""
-        with self._lock:
-            if record.status not in ACTIVE_STATUSES:
-                self._rows.pop(record.id, None)
-                return
-            if len(self._rows) >= self._kept and row[0] not in self._rows:
-                self._rows.clear()
-            self._rows[row[0]] = (row, record)
+        if record.status not in ACTIVE_STATUSES:
+            self._rows.pop(record.id, None)
+            return
+        if len(self._rows) >= self._kept and row[0] not in self._rows:
+            self._rows.clear()
+        self._rows[row[0]] = (row, record)

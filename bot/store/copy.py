@@ -19,11 +19,12 @@ from typing import Any
 import psycopg
 
 from bot.progress import Advance, stage
+from bot.records import StoreError
 
-from .errors import StoreError
+from .engine import is_postgres_url
 from .maintenance import backup
 from .postgres import redacted
-from .store import Store, is_postgres_url
+from .store import Store
 
 SHOWN_EVERY = 10_000
 """Rows copied between two advances of the progress bar."""

@@ -21,14 +21,11 @@ A day is its date, ``YYYY-MM-DD`` (text sorts as dates do).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
-from .sql import Connection, Row
+from bot.records import Attempt, DailySettings, Post, Standing
 
-if TYPE_CHECKING:
-    from .sql import T, Work
+from .engine import Engine, Row, Tx, first
 
 DAILY_TABLES: Final = (
     """
@@ -86,59 +83,10 @@ DAILY_TABLES: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """A member's attempt at a day's dice of one variant (``score`` None: unfinished)."""
-
-    day: str
-    variant: str
-    user_id: int
-    guild_id: int
-    channel_id: int
-    game_id: int
-    score: int | None
-    finished_at: float | None
-
-
 DAILY_OWED: Final = (
     "ALTER TABLE daily_posts ADD COLUMN owed INTEGER NOT NULL DEFAULT 0",
     "CREATE INDEX daily_posts_owed ON daily_posts (guild_id) WHERE owed > 0",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    """A server's ranking message of a day and variant: where it is (``message_id``
-    None: not posted yet) and how many finishes it has not shown yet."""
-
-    channel_id: int
-    message_id: int | None
-    owed: int
-
-
-@dataclass(frozen=True, slots=True)
-class DailySettings:
-    """A server's daily settings: the ranking's channel (None: where it is played) and
-    the local hour, in ``timezone``, at which its day turns."""
-
-    channel_id: int | None = None
-    hour: int = 0
-    timezone: str = "UTC"
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """Where a score stands among everyone's of the same dice: ``above`` scored more,
-    ``below`` less, ``players`` finished in all."""
-
-    above: int
-    below: int
-    players: int
-
-    @property
-    def place(self) -> int:
-        """The score's place (1 is first; equal scores share one)."""
-        return self.above + 1
 
 
 _ATTEMPT = (
@@ -161,56 +109,53 @@ def _attempt(row: Row) -> Attempt:
     )
 
 
-class DailyQueries:
-    """The daily challenge's reads and writes of :class:`~bot.store.Store` (mixed in)."""
+class DailyRepository:
+    """The daily challenge of one store (``store.daily``)."""
 
-    if TYPE_CHECKING:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
-        async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-        async def _transact(self, work: Work[T]) -> T: ...
-
-    async def daily_secret(self) -> str:
+    async def secret(self) -> str:
         """The database's secret for the days' dice, made on first use."""
         fresh = secrets.token_hex(32)
 
-        def work(conn: Connection) -> str:
-            conn.execute(
+        async def work(tx: Tx) -> str:
+            await tx.execute(
                 "INSERT INTO daily_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
                 (fresh,),
             )
-            return str(conn.execute("SELECT secret FROM daily_secret WHERE id = 1").fetchone()[0])
+            return str((await tx.fetch("SELECT secret FROM daily_secret WHERE id = 1"))[0][0])
 
-        return await self._transact(work)
+        return await self._engine.transact(work)
 
     async def attempt(self, day: str, variant: str, user_id: int) -> Attempt | None:
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?", (day, variant, user_id)
         )
         return _attempt(rows[0]) if rows else None
 
     async def attempt_of_game(self, game_id: int) -> Attempt | None:
-        rows = await self._fetch(f"{_ATTEMPT} WHERE game_id = ?", (game_id,))
+        rows = await self._engine.fetch(f"{_ATTEMPT} WHERE game_id = ?", (game_id,))
         return _attempt(rows[0]) if rows else None
 
     async def add_attempt(self, attempt: Attempt) -> Attempt:
         """Record ``attempt``; the one recorded first if the member has one already."""
         a = attempt
 
-        def work(conn: Connection) -> Attempt:
-            conn.execute(
+        async def work(tx: Tx) -> Attempt:
+            await tx.execute(
                 "INSERT INTO daily_attempts (day, variant, user_id, guild_id, channel_id, "
                 "game_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, variant, user_id) "
                 "DO NOTHING",
                 (a.day, a.variant, a.user_id, a.guild_id, a.channel_id, a.game_id),
             )
-            return _attempt(
-                conn.execute(
-                    f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
-                    (a.day, a.variant, a.user_id),
-                ).fetchone()
+            rows = await tx.fetch(
+                f"{_ATTEMPT} WHERE day = ? AND variant = ? AND user_id = ?",
+                (a.day, a.variant, a.user_id),
             )
+            return _attempt(rows[0])
 
-        return await self._transact(work)
+        return await self._engine.transact(work)
 
     async def finish_attempt(self, game_id: int, score: int, now: float) -> Attempt | None:
         """Give the attempt of ``game_id`` its score, once (a second call changes nothing),
@@ -218,18 +163,18 @@ class DailyQueries:
         (a new ranking is placed where the server's first attempt of the day was begun:
         the lowest game id)."""
 
-        def work(conn: Connection) -> Attempt | None:
-            scored = conn.execute(
+        async def work(tx: Tx) -> Attempt | None:
+            scored = await tx.execute(
                 "UPDATE daily_attempts SET score = ?, finished_at = ? "
                 "WHERE game_id = ? AND score IS NULL",
                 (score, now, game_id),
-            ).rowcount
-            row = conn.execute(f"{_ATTEMPT} WHERE game_id = ?", (game_id,)).fetchone()
+            )
+            row = first(await tx.fetch(f"{_ATTEMPT} WHERE game_id = ?", (game_id,)))
             if row is None:
                 return None
             a = _attempt(row)
             if scored:
-                conn.execute(
+                await tx.execute(
                     "INSERT INTO daily_posts (guild_id, day, variant, channel_id, owed) "
                     "SELECT guild_id, day, variant, channel_id, 1 FROM daily_attempts "
                     "WHERE guild_id = ? AND day = ? AND variant = ? ORDER BY game_id "
@@ -239,11 +184,11 @@ class DailyQueries:
                 )
             return a
 
-        return await self._transact(work)
+        return await self._engine.transact(work)
 
-    async def server_ranking(self, guild_id: int, day: str, variant: str) -> list[tuple[int, int]]:
+    async def ranking(self, guild_id: int, day: str, variant: str) -> list[tuple[int, int]]:
         """``(member, score)`` of the server's finished attempts, best first."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT user_id, score FROM daily_attempts WHERE guild_id = ? AND day = ? "
             "AND variant = ? AND score IS NOT NULL ORDER BY score DESC, finished_at",
             (guild_id, day, variant),
@@ -252,7 +197,7 @@ class DailyQueries:
 
     async def standing(self, day: str, variant: str, score: int) -> Standing:
         """How ``score`` stands among every finished attempt of the day's dice."""
-        rows = await self._fetch(  # three ranges of the index on (day, variant, score)
+        rows = await self._engine.fetch(  # three ranges of the index on (day, variant, score)
             "SELECT (SELECT COUNT(*) FROM daily_attempts WHERE day = ? AND variant = ? "
             "AND score IS NOT NULL), (SELECT COUNT(*) FROM daily_attempts WHERE day = ? "
             "AND variant = ? AND score > ?), (SELECT COUNT(*) FROM daily_attempts "
@@ -265,7 +210,7 @@ class DailyQueries:
     async def finished_days(self, user_id: int, before: str, limit: int = 1000) -> list[str]:
         """The days up to ``before`` on which ``user_id`` finished an attempt, newest
         first (what a streak is counted from)."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT DISTINCT day FROM daily_attempts WHERE user_id = ? AND day <= ? "
             "AND score IS NOT NULL ORDER BY day DESC LIMIT ?",
             (user_id, before, limit),
@@ -273,22 +218,22 @@ class DailyQueries:
         return [str(day) for (day,) in rows]
 
     async def par(self, day: str, variant: str) -> int | None:
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT score FROM daily_pars WHERE day = ? AND variant = ?", (day, variant)
         )
         return int(rows[0][0]) if rows else None
 
     async def set_par(self, day: str, variant: str, score: int) -> None:
-        await self._transact(
-            lambda conn: conn.execute(
+        await self._engine.transact(
+            lambda tx: tx.execute(
                 "INSERT INTO daily_pars (day, variant, score) VALUES (?, ?, ?) "
                 "ON CONFLICT (day, variant) DO NOTHING",
                 (day, variant, score),
             )
         )
 
-    async def daily_settings(self, guild_id: int) -> DailySettings:
-        rows = await self._fetch(
+    async def settings(self, guild_id: int) -> DailySettings:
+        rows = await self._engine.fetch(
             "SELECT channel_id, hour, timezone FROM daily_settings WHERE guild_id = ?", (guild_id,)
         )
         if not rows:
@@ -296,10 +241,10 @@ class DailyQueries:
         channel, hour, zone = rows[0]
         return DailySettings(None if channel is None else int(channel), int(hour), str(zone))
 
-    async def set_daily_settings(self, guild_id: int, settings: DailySettings) -> None:
+    async def set_settings(self, guild_id: int, settings: DailySettings) -> None:
         s = settings
-        await self._transact(
-            lambda conn: conn.execute(
+        await self._engine.transact(
+            lambda tx: tx.execute(
                 "INSERT INTO daily_settings (guild_id, channel_id, hour, timezone) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "channel_id = excluded.channel_id, hour = excluded.hour, "
@@ -308,9 +253,9 @@ class DailyQueries:
             )
         )
 
-    async def daily_post(self, guild_id: int, day: str, variant: str) -> Post | None:
+    async def post(self, guild_id: int, day: str, variant: str) -> Post | None:
         """A server's ranking of the day, if a finish asked for one."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT channel_id, message_id, owed FROM daily_posts WHERE guild_id = ? "
             "AND day = ? AND variant = ?",
             (guild_id, day, variant),
@@ -320,7 +265,7 @@ class DailyQueries:
         channel, message, owed = rows[0]
         return Post(int(channel), None if message is None else int(message), int(owed))
 
-    async def set_daily_post(
+    async def set_post(
         self,
         guild_id: int,
         day: str,
@@ -331,8 +276,8 @@ class DailyQueries:
     ) -> None:
         """The ranking is ``message_id`` in ``channel_id``, and shows every finish if it
         still owed ``shown`` of them (a finish meanwhile leaves it owing)."""
-        await self._transact(
-            lambda conn: conn.execute(
+        await self._engine.transact(
+            lambda tx: tx.execute(
                 "INSERT INTO daily_posts (guild_id, day, variant, channel_id, message_id) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, variant) DO UPDATE SET "
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
@@ -341,9 +286,9 @@ class DailyQueries:
             )
         )
 
-    async def owed_daily_posts(self) -> list[tuple[int, str, str, int]]:
+    async def owed_posts(self) -> list[tuple[int, str, str, int]]:
         """``(guild, day, variant, channel)`` of every ranking that owes finishes."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT guild_id, day, variant, channel_id FROM daily_posts WHERE owed > 0"
         )
         return [(int(g), str(d), str(v), int(c)) for g, d, v, c in rows]

@@ -1,31 +1,52 @@
-"""What the store's queries run on: an :class:`Engine`, one per backend.
+"""What the store's repositories run on: an :class:`Engine`, one per backend.
 
-An engine owns the connections and the threads that use them, and knows how a
-transaction is committed; it knows nothing of games. The repository
-(:class:`bot.store.store.Store`) writes each transaction once, as a synchronous
-function of a :class:`~bot.store.sql.Connection` (a :data:`~bot.store.sql.Work`), and
-hands it to its engine:
+An engine owns the connections and knows how a transaction is committed; it knows
+nothing of games. A repository writes each transaction once, as an async function of
+a :class:`Tx` (a :data:`Work`), in SQLite's spelling, and hands it to its engine:
 
-* :class:`bot.store.sqlite.SqliteEngine`: one writer connection on a thread of its own
-  (group commit), a reader and a checkpointer beside it;
-* :class:`bot.store.postgres.PostgresEngine`: a few writer connections, a reader, and
-  session advisory locks for :meth:`Engine.game_lock`, whose holder's writes go through
-  the connection that holds the lock (:meth:`Engine.write_holding`).
+* :class:`bot.store.sqlite.SqliteEngine`: aiosqlite connections, one writer (whose
+  transactions sent while it is busy are committed together), a reader and a
+  checkpointer beside it;
+* :class:`bot.store.postgres.PostgresEngine`: psycopg's async connections, a few
+  writers and a reader, and session advisory locks for :meth:`Engine.game_lock`, whose
+  holder's writes go through the connection that holds the lock
+  (:meth:`Engine.write_holding`). It translates the SQL (:mod:`bot.store.dialect`).
 
-:func:`bot.store.store.engine_for` picks one for a target (a file path or a
-``postgresql://`` URL).
+:func:`engine_for` picks one for a target (a file path or a ``postgresql://`` URL).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from .sql import Row, T, Work
-
+Row = Sequence[Any]
+T = TypeVar("T")
 POSTGRES_SCHEMES = ("postgresql:", "postgres:")
+
+
+class Tx(Protocol):
+    """One transaction's statements (``?`` placeholders, SQLite's spelling)."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the rows it changed."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run one statement (a read, or a write with ``RETURNING``); its rows."""
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+
+
+Work = Callable[[Tx], Awaitable[T]]
+"""A whole transaction's statements."""
+
+
+def first(rows: Sequence[Row]) -> Row | None:
+    """The first of ``rows``, if any."""
+    return rows[0] if rows else None
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -36,7 +57,7 @@ def is_postgres_url(target: str | Path) -> bool:
 
 
 class Engine(Protocol):
-    """Connections, threads and commits of one database."""
+    """Connections and commits of one database."""
 
     backend: str
     """``"sqlite"`` or ``"postgresql"``."""
@@ -47,7 +68,7 @@ class Engine(Protocol):
     def is_open(self) -> bool: ...
 
     async def open(self) -> None:
-        """Open the connections (raises :class:`~bot.store.errors.StoreError`)."""
+        """Open the connections (raises :class:`~bot.records.StoreError`)."""
 
     async def migrate(self, work: Work[int]) -> int:
         """Run ``work`` (the migrations) in one write transaction that excludes every
@@ -61,12 +82,28 @@ class Engine(Protocol):
         the caller, who hears back only after the commit."""
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """The rows of one read, outside any write transaction."""
+        """The rows of one read, outside any write transaction (what fails is
+        :class:`~bot.records.ReadFailed`)."""
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Excludes every other holder of the same game's lock until the block ends."""
 
-    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
-        """One statement as a write transaction of its own, committed only while the lock
-        of ``game_id`` is still held if this process holds it (else
-        :class:`~bot.store.errors.LockLost`)."""
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> list[Row]:
+        """One statement as a write transaction of its own (its rows: ``RETURNING``),
+        committed only while the lock of ``game_id`` is still held if this process
+        holds it (else :class:`~bot.records.LockLost`)."""
+
+
+def engine_for(target: str | Path, *, busy_timeout: float = 5.0) -> Engine:
+    """The engine of ``target``: PostgreSQL for a ``postgresql://`` URL (a str), else
+    SQLite for a file path (``busy_timeout``: seconds a write waits for another
+    process's lock)."""
+    if is_postgres_url(target):
+        # Imported only here: psycopg and libpq are a tenth of the bot's resident
+        # memory, and a bot on SQLite never needs them.
+        from .postgres import PostgresEngine
+
+        return PostgresEngine(str(target))
+    from .sqlite import SqliteEngine
+
+    return SqliteEngine(target, busy_timeout=busy_timeout)

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.progress import stage
+from bot.records import StoreError
 
 from .daily import DAILY_OWED, DAILY_TABLES
-from .errors import StoreError
+from .engine import Tx, Work
 from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
-from .sql import Connection, Work
-from .stats import FILL_PERIOD_TOTALS, REVIEW_TABLES
+from .reviews import REVIEW_TABLES
+from .stats import FILL_PERIOD_TOTALS
 
 log = logging.getLogger(__name__)
 
@@ -389,15 +390,13 @@ def _check_sequence(migrations: Sequence[Migration]) -> None:
         raise StoreError(f"migration versions must be 1..n in order, got {versions}")
 
 
-def current_version(conn: Connection) -> int:
+async def current_version(tx: Tx) -> int:
     """Highest applied migration version (0 for an empty database)."""
-    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return 0 if row is None or row[0] is None else int(row[0])
+    rows = await tx.fetch("SELECT MAX(version) FROM schema_version")
+    return 0 if not rows or rows[0][0] is None else int(rows[0][0])
 
 
-def run_migrations(
-    conn: Connection, now: float, migrations: Sequence[Migration] | None = None
-) -> int:
+async def run_migrations(tx: Tx, now: float, migrations: Sequence[Migration] | None = None) -> int:
     """Apply the pending ``migrations`` (default: all) inside the caller's write
     transaction, which must already exclude other migrators (SQLite's write lock,
     PostgreSQL's :data:`~bot.store.postgres.MIGRATION_LOCK`); return the schema version.
@@ -407,8 +406,8 @@ def run_migrations(
     """
     migrations = MIGRATIONS if migrations is None else migrations
     _check_sequence(migrations)
-    conn.execute(VERSION_TABLE)
-    version = current_version(conn)
+    await tx.execute(VERSION_TABLE)
+    version = await current_version(tx)
     if version > len(migrations):
         raise StoreError(
             f"database schema version {version} is newer than this code ({len(migrations)})"
@@ -419,9 +418,9 @@ def run_migrations(
     with stage("migrating the database", steps, "steps", eta=False) as advance:
         for migration in pending:
             for statement in migration.statements:
-                conn.execute(statement)
+                await tx.execute(statement)
                 advance(1)
-            conn.execute(
+            await tx.execute(
                 "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, now),
             )
@@ -445,4 +444,4 @@ async def apply_migrations(
     transaction excludes other migrators (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's
     :data:`~bot.store.postgres.MIGRATION_LOCK`), so the version is read under it.
     """
-    return await engine.migrate(lambda conn: run_migrations(conn, now, migrations))
+    return await engine.migrate(lambda tx: run_migrations(tx, now, migrations))

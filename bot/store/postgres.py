@@ -1,22 +1,16 @@
 """The PostgreSQL engine: ``open_store("postgresql://…")`` (see :mod:`bot.store.engine`).
 
-Design: the store's transactions are synchronous functions of a connection, written
-once (SQLite's spelling); this engine runs those very functions on PostgreSQL through
-psycopg 3's *synchronous* connection, each on a thread of its own, the way
-:class:`~bot.store.sqlite.SqliteEngine` runs them on SQLite's: one thread hop per
-transaction (a click), however many statements it has, and no query written twice.
-An async driver (asyncpg) would have meant either an ``await`` per statement on both
-backends (a hop per statement) or a second, async copy of every
-transaction. :mod:`bot.store.dialect` translates the SQL (placeholders, identity ids,
-``date_trunc``), once per statement.
+Design: the store's transactions are async functions of a :class:`~bot.store.engine.Tx`,
+written once (SQLite's spelling); this engine runs those very functions on psycopg 3's
+async connections, on the event loop, and :mod:`bot.store.dialect` translates their
+SQL (placeholders, identity ids, ``date_trunc``), once per statement.
 
-* Writes: :data:`WRITERS` connections, each with its thread; a transaction takes an
-  idle one (first come, first served), so transactions of different games overlap
-  their round trips to the server. The games row is what orders a game's writes:
-  compare-and-set updates lock it, and :meth:`Store.change_game` reads it ``FOR
-  UPDATE``, so a click decides on the latest state, whichever connection (or
+* Writes: :data:`WRITERS` connections; a transaction takes an idle one (first come,
+  first served), so transactions of different games overlap their round trips to the
+  server. The games row is what orders a game's writes: compare-and-set updates lock
+  it, so a change decided on an older version is refused, whichever connection (or
   process) wrote before. A serialisation failure or deadlock reruns the transaction.
-* Reads: one more connection and thread, autocommit (each read its own snapshot).
+* Reads: one more connection, autocommit (each read its own snapshot).
 * Migrations: the one list of :mod:`bot.store.migrations`, in one transaction that
   first takes :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so processes that
   start together migrate one after the other, the later ones finding nothing to do.
@@ -55,10 +49,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -66,10 +58,11 @@ from typing import Any
 import psycopg
 from psycopg import errors
 
+from bot.records import CommitUnknown, LockLost, ReadFailed, StoreError
+
 from .dialect import to_postgres
-from .errors import CommitUnknown, LockLost, StoreError
+from .engine import Row, T, Tx, Work
 from .locks import KeyedLocks
-from .sql import Connection, Row, T, Work
 
 log = logging.getLogger(__name__)
 
@@ -119,12 +112,12 @@ CONNECTED = "SELECT pg_postmaster_start_time(), " + ", ".join(
 """A new session's first statement: when its server started, and its :data:`LIMITS`."""
 BEGIN = "BEGIN; SELECT txid_current()"
 """A transaction's start, and the id it will commit under, in one round trip."""
-Raw = psycopg.Connection[Any]
+Raw = psycopg.AsyncConnection[Any]
 
 
 class LostCommit(Exception):
-    """Raised on the writer's thread: the answer to ``COMMIT`` of transaction ``xid``
-    was lost with the connection (``result``: what the work returned)."""
+    """The answer to ``COMMIT`` of transaction ``xid`` was lost with the connection
+    (``result``: what the work returned)."""
 
     def __init__(self, xid: int, result: Any, error: psycopg.Error) -> None:
         super().__init__(f"the answer to COMMIT of transaction {xid} was lost: {one_line(error)}")
@@ -135,28 +128,32 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())  # libpq's lines, as one
 
 
-class PgConnection:
-    """A psycopg connection speaking the store's SQL (:class:`bot.store.sql.Connection`)."""
+class PgTx:
+    """A :class:`~bot.store.engine.Tx` on a psycopg connection, speaking the store's SQL."""
+
+    __slots__ = ("raw",)
 
     def __init__(self, raw: Raw) -> None:
         self.raw = raw
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        return self.raw.execute(to_postgres(sql), tuple(params))
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return (await self.raw.execute(to_postgres(sql), tuple(params))).rowcount
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> psycopg.Cursor[Any]:
-        cursor = self.raw.cursor()
-        cursor.executemany(to_postgres(sql), [tuple(row) for row in rows])
-        return cursor
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        cursor = await self.raw.execute(to_postgres(sql), tuple(params))
+        return await cursor.fetchall()
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self.raw.cursor() as cursor:
+            await cursor.executemany(to_postgres(sql), [tuple(row) for row in rows])
 
 
-def atomically(raw: Raw, work: Work[T]) -> T:
+async def atomically(raw: Raw, work: Work[T]) -> T:
     """Run ``work`` in one transaction; rerun it when PostgreSQL asks for it. Raises
     :class:`LostCommit` if the connection broke while committing."""
-    conn = PgConnection(raw)
     for attempt in range(1, RETRIES + 1):
         try:
-            return _once(raw, conn, work)
+            return await _once(raw, work)
         except (errors.SerializationFailure, errors.DeadlockDetected) as exc:
             if attempt == RETRIES:
                 raise
@@ -164,22 +161,22 @@ def atomically(raw: Raw, work: Work[T]) -> T:
     raise AssertionError("unreachable")
 
 
-def _once(raw: Raw, conn: PgConnection, work: Work[T]) -> T:
-    cursor = raw.execute(BEGIN)
+async def _once(raw: Raw, work: Work[T]) -> T:
+    cursor = await raw.execute(BEGIN)
     while cursor.description is None and cursor.nextset():
         pass  # to the SELECT's result
-    row = cursor.fetchone()
+    row = await cursor.fetchone()
     assert row is not None
     xid = int(row[0])
     try:
-        result = work(conn)
+        result = await work(PgTx(raw))
     except BaseException:
         if not raw.closed:
             with suppress(psycopg.Error):
-                raw.execute("ROLLBACK")
+                await raw.execute("ROLLBACK")
         raise
     try:
-        raw.execute("COMMIT")
+        await raw.execute("COMMIT")
     except psycopg.OperationalError as exc:
         if raw.closed:  # sent or not, applied or not: only the server knows
             raise LostCommit(xid, result, exc) from exc
@@ -192,7 +189,7 @@ class Reconnect:
     answers; after a failed attempt, only once a pause has passed (doubling from
     :data:`BACKOFF_FIRST` to :data:`BACKOFF_CAP`), and one attempt at a time, other
     requests failing at once meanwhile, so that no request waits on a server that is
-    away (thread-safe: sessions connect on their own threads)."""
+    away."""
 
     def __init__(self, url: str, label: str) -> None:
         self.url, self.label = url, label
@@ -203,7 +200,6 @@ class Reconnect:
             )
         except psycopg.ProgrammingError:
             self._conninfo = url  # the connection attempt will say what is wrong
-        self._lock = threading.Lock()
         self.failures = 0
         self._next = 0.0
         self._trying = False
@@ -212,93 +208,94 @@ class Reconnect:
 
     def pause(self) -> float:
         """Seconds until the next attempt may be made."""
-        with self._lock:
-            return max(0.0, self._next - time.monotonic()) if self.failures else 0.0
+        return max(0.0, self._next - time.monotonic()) if self.failures else 0.0
 
-    def connect(self) -> tuple[Raw, Any]:
+    async def connect(self) -> tuple[Raw, Any]:
         """A new connection, and when its server started."""
-        with self._lock:
-            now = time.monotonic()
-            if self.failures and (self._trying or now < self._next):
-                raise StoreError(
-                    f"cannot connect to PostgreSQL {self.label} (tried again in "
-                    f"{max(0.0, self._next - now):.2f} s): {self._error}"
-                )
-            self._trying = True
+        now = time.monotonic()
+        if self.failures and (self._trying or now < self._next):
+            raise StoreError(
+                f"cannot connect to PostgreSQL {self.label} (tried again in "
+                f"{max(0.0, self._next - now):.2f} s): {self._error}"
+            )
+        self._trying = True
         try:
-            raw = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            raw = await psycopg.AsyncConnection.connect(
+                self._conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+            )
             try:
-                row = raw.execute(CONNECTED, tuple(LIMITS.values())).fetchone()
+                row = await (await raw.execute(CONNECTED, tuple(LIMITS.values()))).fetchone()
             except BaseException:
-                raw.close()
+                await raw.close()
                 raise
         except BaseException as exc:
-            with self._lock:
-                self._trying = False
-                now = time.monotonic()
-                if not self.failures:
-                    self._since = now
-                    log.warning("cannot connect to PostgreSQL %s: %s", self.label, why_not(exc))
-                self.failures += 1
-                self._next = now + min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (self.failures - 1))
-                self._error = why_not(exc)
-            raise
-        with self._lock:
             self._trying = False
-            if self.failures:
-                log.warning(
-                    "PostgreSQL %s reachable again after %.1f s (%d attempts)",
-                    self.label,
-                    time.monotonic() - self._since,
-                    self.failures,
-                )
-            self.failures = 0
+            now = time.monotonic()
+            if not self.failures:
+                self._since = now
+                log.warning("cannot connect to PostgreSQL %s: %s", self.label, why_not(exc))
+            self.failures += 1
+            self._next = now + min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (self.failures - 1))
+            self._error = why_not(exc)
+            raise
+        self._trying = False
+        if self.failures:
+            log.warning(
+                "PostgreSQL %s reachable again after %.1f s (%d attempts)",
+                self.label,
+                time.monotonic() - self._since,
+                self.failures,
+            )
+        self.failures = 0
         return raw, None if row is None else row[0]
 
 
 class Session:
-    """One PostgreSQL connection and the one thread that uses it (opened on first use,
-    and again after the connection broke)."""
+    """One PostgreSQL connection (opened on first use, and again after it broke).
+    Its statements run one at a time (psycopg's lock), whoever sends them."""
 
-    def __init__(self, gate: Reconnect, name: str) -> None:
+    def __init__(self, gate: Reconnect) -> None:
         self.gate = gate
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix=name)
         self.raw: Raw | None = None
         self.server_started: Any = None
         """When the server of :attr:`raw` started (a restart since: a crash, maybe)."""
+        self._connecting = asyncio.Lock()
 
-    async def run(self, fn: Callable[[Raw], T], *, again: bool = True) -> T:
-        """``fn(connection)`` on the thread; with ``again``, run once more on a new
-        connection if the connection broke under it (every use but an unlock: what ran
-        on a broken connection left nothing behind).
-        A :class:`LostCommit` is settled (see :meth:`_settle`)."""
-        loop = asyncio.get_running_loop()
+    async def run(self, fn: Callable[[Raw], Awaitable[T]], *, again: bool = True) -> T:
+        """``await fn(connection)``; with ``again``, once more on a new connection if
+        the connection broke under it (every use but an unlock: what ran on a broken
+        connection left nothing behind). A :class:`LostCommit` is settled (see
+        :meth:`_settle`)."""
         try:
-            return await loop.run_in_executor(self._thread, self._call, fn, again)
+            return await self._call(fn, again)
         except psycopg.Error as exc:
             raise StoreError(one_line(exc)) from exc
 
-    def _ready(self) -> Raw:
+    async def _ready(self) -> Raw:
         raw = self.raw
-        if raw is None or raw.closed:
-            self.raw = None
-            raw, self.server_started = self.gate.connect()
-            self.raw = raw
+        if raw is not None and not raw.closed:
+            return raw
+        async with self._connecting:  # one connection, however many wait for it
+            raw = self.raw
+            if raw is None or raw.closed:
+                self.raw = None
+                raw, self.server_started = await self.gate.connect()
+                self.raw = raw
         return raw
 
-    def _call(self, fn: Callable[[Raw], T], again: bool) -> T:
+    async def _call(self, fn: Callable[[Raw], Awaitable[T]], again: bool) -> T:
         for attempt in (1, 2):
-            raw = self._ready()
+            raw = await self._ready()
             started = self.server_started
             try:
-                return fn(raw)
+                return await fn(raw)
             except LostCommit as lost:
                 log.warning(
                     "PostgreSQL %s: connection lost while committing: %s",
                     self.gate.label,
                     one_line(lost.error),
                 )
-                fate = self._settle(lost.xid, started)
+                fate = await self._settle(lost.xid, started)
                 if fate == "committed":
                     result: T = lost.result  # what ``fn`` returned
                     return result
@@ -323,7 +320,7 @@ class Session:
                 )
         raise AssertionError("unreachable")
 
-    def _settle(self, xid: int, started: Any) -> str | None:
+    async def _settle(self, xid: int, started: Any) -> str | None:
         """What became of transaction ``xid``, which ran on a server started at
         ``started``: ``committed`` or ``aborted``, asked on a new connection until the
         server answers, within :data:`SETTLE_PATIENCE`; None if that cannot be known.
@@ -334,14 +331,15 @@ class Session:
         deadline = time.monotonic() + SETTLE_PATIENCE
         while (left := deadline - time.monotonic()) > 0:
             try:
-                raw = self._ready()
-                row = raw.execute(
+                raw = await self._ready()
+                cursor = await raw.execute(
                     "SELECT txid_status(%s), pg_postmaster_start_time()", (xid,)
-                ).fetchone()
+                )
+                row = await cursor.fetchone()
             except errors.InvalidParameterValue:  # "transaction ID … is in the future"
                 return self._settled(xid, "aborted")
             except (psycopg.Error, StoreError):
-                time.sleep(min(max(self.gate.pause(), 0.01), left))
+                await asyncio.sleep(min(max(self.gate.pause(), 0.01), left))
                 continue
             assert row is not None
             fate, restarted = row[0], row[1] != started
@@ -349,7 +347,7 @@ class Session:
                 return self._settled(xid, None if fate == "committed" else "aborted")
             if fate != "in progress":  # else its old session is still ending
                 return self._settled(xid, None if fate is None else str(fate))
-            time.sleep(0.01)
+            await asyncio.sleep(0.01)
         return self._settled(xid, None)
 
     def _settled(self, xid: int, fate: str | None) -> str | None:
@@ -361,38 +359,32 @@ class Session:
         )
         return fate
 
-    def interrupt(self) -> None:
-        """Cancel the statement the thread waits on (from any thread)."""
+    async def interrupt(self) -> None:
+        """Cancel the statement the connection waits on."""
         raw = self.raw
         if raw is not None and not raw.closed:
-            raw.cancel_safe(timeout=PATIENCE)
+            await raw.cancel_safe(timeout=PATIENCE)
 
     async def close(self) -> None:
-        """Close the connection (if it was opened) on its thread; given up after
-        :data:`PATIENCE`, should that thread still be stuck in a statement."""
-        loop = asyncio.get_running_loop()
-        with suppress(psycopg.Error, TimeoutError):
-            await asyncio.wait_for(loop.run_in_executor(self._thread, self._close), PATIENCE)
-        self._thread.shutdown(wait=False)
-
-    def _close(self) -> None:
+        """Close the connection (if it was opened); given up after :data:`PATIENCE`."""
         if self.raw is not None:
-            self.raw.close()
+            with suppress(psycopg.Error, TimeoutError):
+                await asyncio.wait_for(self.raw.close(), PATIENCE)
 
 
-def _take(raw: Raw, key: int, wait: bool) -> Raw | None:
+async def _take(raw: Raw, key: int, wait: bool) -> Raw | None:
     """The connection that now holds ``key``'s lock (None: another session holds it)."""
     sql = "SELECT pg_advisory_lock(%s), true" if wait else "SELECT pg_try_advisory_lock(%s)"
-    row = raw.execute(sql, (key,)).fetchone()
+    row = await (await raw.execute(sql, (key,))).fetchone()
     return raw if row and row[-1] else None
 
 
-def _release(raw: Raw, key: int, held: Raw) -> bool:
+async def _release(raw: Raw, key: int, held: Raw) -> bool:
     """Give back ``key``'s lock if ``raw`` is ``held``, the connection that took it;
     False if it is another (the lock went with that one)."""
     if raw is not held:
         return False
-    raw.execute("SELECT pg_advisory_unlock(%s)", (key,))
+    await raw.execute("SELECT pg_advisory_unlock(%s)", (key,))
     return True
 
 
@@ -406,7 +398,7 @@ class Hold:
 
 
 class PostgresEngine:
-    """PostgreSQL's connections and threads (see the module)."""
+    """PostgreSQL's connections (see the module)."""
 
     backend = "postgresql"
 
@@ -431,9 +423,7 @@ class PostgresEngine:
         """Make the sessions; each connects on first use."""
         if self._idle is not None:
             return
-        self.reader, self._locker, *self.writers = [
-            Session(self._gate, f"pg-{role}") for role in ("reader", "locks", *["writer"] * WRITERS)
-        ]
+        self.reader, self._locker, *self.writers = [Session(self._gate) for _ in range(2 + WRITERS)]
         self._idle = asyncio.Queue()
         for writer in self.writers:
             self._idle.put_nowait(writer)
@@ -441,10 +431,10 @@ class PostgresEngine:
     async def migrate(self, work: Work[int]) -> int:
         """``work`` in one transaction that first takes :data:`MIGRATION_LOCK`."""
 
-        def locked(conn: Connection) -> int:
-            conn.execute("SET LOCAL statement_timeout = 0")  # a big table takes its time
-            conn.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
-            return work(conn)
+        async def locked(tx: Tx) -> int:
+            await tx.execute("SET LOCAL statement_timeout = 0")  # a big table takes its time
+            await tx.execute("SELECT pg_advisory_xact_lock(?, ?)", MIGRATION_LOCK)
+            return await work(tx)
 
         try:
             return await self.transact(locked)
@@ -474,17 +464,22 @@ class PostgresEngine:
             raise StoreError("store is not open")
         writer = await idle.get()
         try:
-            result = await writer.run(lambda raw: atomically(raw, work))
+            return await writer.run(lambda raw: atomically(raw, work))
         finally:
             idle.put_nowait(writer)
-        return result
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """On the reader's connection; what fails is :class:`~bot.records.ReadFailed`."""
         query, values = to_postgres(sql), tuple(params)
-        rows: list[Row] = await self._session(self.reader).run(
-            lambda raw: raw.execute(query, values).fetchall()
-        )
-        return rows
+
+        async def read(raw: Raw) -> list[Row]:
+            return await (await raw.execute(query, values)).fetchall()
+
+        reader = self._session(self.reader)
+        try:
+            return await reader.run(read)
+        except StoreError as exc:
+            raise ReadFailed(str(exc)) from exc
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The in-process lock, then a session advisory lock keyed by the game id, so
@@ -497,7 +492,7 @@ class PostgresEngine:
             session = self._session(self._locker)
             held = await _settle(session, game_id, wait=False)
             if held is None:
-                session = self._waiters.pop() if self._waiters else Session(self._gate, "pg-wait")
+                session = self._waiters.pop() if self._waiters else Session(self._gate)
                 try:
                     held = await _settle(session, game_id, wait=True)
                 except BaseException:
@@ -511,7 +506,7 @@ class PostgresEngine:
                 del self._holds[game_id]
                 await self._give_back(session, game_id, held)
 
-    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> None:
+    async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> list[Row]:
         """One statement, committed alone, on the connection that holds ``game_id``'s
         lock if this process holds it (one round trip): refused with :class:`LockLost`
         (nothing stored) once that connection broke, which freed the lock; should it
@@ -519,17 +514,17 @@ class PostgresEngine:
         it was while the lock was held. Without the lock, :meth:`transact`."""
         hold = self._holds.get(game_id)
         if hold is None:
-            await self.transact(lambda conn: conn.execute(sql, params))
-            return
+            return await self.transact(lambda tx: tx.fetch(sql, params))
         query, values = to_postgres(sql), tuple(params)
 
-        def fenced(raw: Raw) -> None:
+        async def fenced(raw: Raw) -> list[Row]:
             if raw is not hold.raw:
                 raise LockLost(game_id)
-            raw.execute(query, values)
+            cursor = await raw.execute(query, values)
+            return [] if cursor.description is None else await cursor.fetchall()
 
         try:
-            await hold.session.run(fenced)
+            return await hold.session.run(fenced)
         except LockLost:
             log.warning(
                 "game %d: its lock went with a broken connection; what its holder "
@@ -579,7 +574,7 @@ async def _settle(session: Session, game_id: int, *, wait: bool) -> Raw | None:
     except asyncio.CancelledError:
         if wait:
             try:
-                session.interrupt()
+                await session.interrupt()
             except psycopg.Error as exc:
                 log.warning("game %d: cannot cancel the wait for its lock: %s", game_id, exc)
         await asyncio.wait([future], timeout=PATIENCE)

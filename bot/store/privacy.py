@@ -1,19 +1,19 @@
 """What the store keeps about a person or a server, and how it lets go of it (schema
 version 11).
 
-* :meth:`PrivacyQueries.personal_data` — everything kept about one member, per server:
+* :meth:`PrivacyRepository.personal_data` — everything kept about one member, per server:
   their display name, the games they sat in, their results and totals, their ratings,
   accuracies and daily challenges.
-* :meth:`PrivacyQueries.forget_person` — ``/qwixx forget-me``: their names and their
+* :meth:`PrivacyRepository.forget` — ``/qwixx forget-me``: their names and their
   accuracies (schema version 12) go, and their id is replaced, in one transaction, by
   one fresh anonymous id everywhere it is kept (seats, move logs, events, states,
   results, totals, ratings, the channel's memory), so every game stays whole for the
   others: a replay still reproduces the stored state, the others' sums and ratings are
   untouched. A member still seated (not away) in a lobby or a running game is refused
   (:class:`StillPlaying`): they leave first.
-* :meth:`PrivacyQueries.mark_guild_departed` and :meth:`PrivacyQueries.delete_departed_guild`
+* :meth:`PrivacyRepository.mark_departed` and :meth:`PrivacyRepository.delete_departed`
   — the bot was removed from a server: the server's rows go once the grace period is
-  over, unless the bot came back (:meth:`PrivacyQueries.unmark_guild`).
+  over, unless the bot came back (:meth:`PrivacyRepository.unmark`).
 
 Anonymous ids are positive (a person's seat, never a computer's, whose ids are
 negative) and below ``2**22``: as a Discord snowflake such an id would have been made
@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from bot.records import Forgotten, ServerData, StillPlaying
+
+from .engine import Engine, Row, Tx
+from .names import NameRepository
 from .records import dump_json, load_json
-from .sql import Connection, Row
-
-if TYPE_CHECKING:
-    from .sql import T, Work
+from .settings import SettingsRepository
 
 ANONYMOUS_FLOOR: Final = 1 << 21
 """The first anonymous id; they stay below :data:`ANONYMOUS_CEILING`."""
@@ -66,78 +66,30 @@ def is_anonymous(player: int) -> bool:
     return ANONYMOUS_FLOOR <= player < ANONYMOUS_CEILING
 
 
-class StillPlaying(Exception):
-    """A person to forget still sits in lobbies or running games (``games``: their
-    ``(guild_id, channel_id, game_id)``)."""
-
-    def __init__(self, games: Sequence[tuple[int, int, int]]) -> None:
-        super().__init__(f"still seated in games {[g[2] for g in games]}")
-        self.games = tuple(games)
-
-
-@dataclass(frozen=True, slots=True)
-class ServerData:
-    """What one server's games keep about a person."""
-
-    guild_id: int
-    name: str | None = None
-    """The display name kept for images (None: none)."""
-    games: int = 0
-    """Games they sat in, any status (lobbies, running, finished, abandoned)."""
-    results: int = 0
-    """Finished games with their score and rank."""
-    counted: int = 0
-    """Of those, the ones counted for the leaderboard and statistics."""
-    first: float | None = None
-    last: float | None = None
-    """When their first and last result was recorded."""
-    variants: int = 0
-    """Variants with all-time totals (leaderboard sums)."""
-    ratings: tuple[tuple[str, int], ...] = ()
-    """Their ratings: (variant, rated games)."""
-    accuracies: int = 0
-    """Reviewed games with their accuracy."""
-    daily: int = 0
-    """Daily challenges they played that count for this server."""
-
-
-@dataclass(frozen=True, slots=True)
-class Forgotten:
-    """What :meth:`PrivacyQueries.forget_person` did: the anonymous id, the names
-    removed, the games whose seats now carry it, the rows changed per table."""
-
-    anonymous_id: int
-    names: int
-    games: int
-    rows: dict[str, int]
-
-
 # -- the schema, read ---------------------------------------------------------------
 
 
-def schema(conn: Connection, postgres: bool) -> dict[str, list[tuple[str, str]]]:
+async def schema(tx: Tx, postgres: bool) -> dict[str, list[tuple[str, str]]]:
     """Every table of the store with its columns: ``(name, "int" | "text" | "other")``."""
     tables: dict[str, list[tuple[str, str]]] = {}
     if postgres:
-        rows = conn.execute(
+        rows = await tx.fetch(
             "SELECT table_name, column_name, data_type FROM information_schema.columns "
             "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position",
-            (),
-        ).fetchall()
+        )
         for table, column, kind in rows:
             tables.setdefault(str(table), []).append((str(column), _kind(str(kind))))
         return tables
     names = [
         str(r[0])
-        for r in conn.execute(
+        for r in await tx.fetch(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' "
             "ESCAPE '!' ORDER BY name"
-        ).fetchall()
+        )
     ]
     for table in names:
         tables[table] = [
-            (str(r[1]), _kind(str(r[2])))
-            for r in conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+            (str(r[1]), _kind(str(r[2]))) for r in await tx.fetch(f'PRAGMA table_info("{table}")')
         ]
     return tables
 
@@ -164,14 +116,14 @@ def _seated(players: str, user_id: int) -> bool:
     return user_id in load_json(players)
 
 
-def games_of(conn: Connection, user_id: int) -> list[Row]:
+async def games_of(tx: Tx, user_id: int) -> list[Row]:
     """``(id, guild_id, channel_id, status, presence)`` of every game ``user_id`` sat in
     or hosted."""
-    rows = conn.execute(
+    rows = await tx.fetch(
         "SELECT id, guild_id, channel_id, status, presence, players, host_id FROM games "
         "WHERE players LIKE ? OR host_id = ? ORDER BY id",
         (f"%{user_id}%", user_id),
-    ).fetchall()
+    )
     return [r[:5] for r in rows if int(r[6]) == user_id or _seated(str(r[5]), user_id)]
 
 
@@ -225,8 +177,8 @@ def replaced_text(text: str, old: int, new: int) -> str:
     return dump_json(replaced(decoded, old, new))
 
 
-def _replace_in_table(
-    conn: Connection,
+async def _replace_in_table(
+    tx: Tx,
     table: str,
     columns: list[tuple[str, str]],
     game_ids: Sequence[int],
@@ -244,57 +196,55 @@ def _replace_in_table(
     for name, kind in columns:
         for where, part in scopes:
             if kind == "int" and _PEOPLE.fullmatch(name):
-                changed += conn.execute(
+                changed += await tx.execute(
                     f'UPDATE "{table}" SET "{name}" = ? WHERE "{name}" = ?{where}',
                     (new, old, *part),
-                ).rowcount
+                )
             elif kind == "text":
-                found = conn.execute(
+                found = await tx.fetch(
                     f'SELECT DISTINCT "{name}" FROM "{table}" WHERE "{name}" LIKE ?{where}',
                     (f"%{old}%", *part),
-                ).fetchall()
+                )
                 for (text,) in found:
-                    changed += conn.execute(
+                    changed += await tx.execute(
                         f'UPDATE "{table}" SET "{name}" = ? WHERE "{name}" = ?{where}',
                         (replaced_text(str(text), old, new), text, *part),
-                    ).rowcount
+                    )
     return changed
 
 
-def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
+async def forget(tx: Tx, user_id: int, postgres: bool) -> Forgotten:
     """``user_id``'s names removed and the person replaced by a fresh anonymous id, in
     the caller's transaction. Raises :class:`StillPlaying` first, changing nothing."""
-    games = games_of(conn, user_id)
+    games = await games_of(tx, user_id)
     playing = still_playing(games, user_id)
     if playing:
         raise StillPlaying(playing)
-    row = conn.execute(
+    counted = await tx.fetch(
         "INSERT INTO anonymous_ids (id) SELECT COALESCE(MAX(id), 0) + 1 FROM anonymous_ids "
         "RETURNING id"
-    ).fetchone()
-    new = ANONYMOUS_FLOOR + int(row[0])
+    )
+    new = ANONYMOUS_FLOOR + int(counted[0][0])
     if new >= ANONYMOUS_CEILING:
         raise OverflowError("no anonymous ids left")
-    names = conn.execute("DELETE FROM player_names WHERE user_id = ?", (user_id,)).rowcount
+    names = await tx.execute("DELETE FROM player_names WHERE user_id = ?", (user_id,))
     game_ids = [int(g[0]) for g in games]
     rows: dict[str, int] = {}
     # Their accuracies go (nothing of the others' rests on them); a review asked for
     # again works them out afresh from the move log, under the anonymous id.
-    if accuracies := conn.execute(
-        "DELETE FROM accuracies WHERE player_id = ?", (user_id,)
-    ).rowcount:
+    if accuracies := await tx.execute("DELETE FROM accuracies WHERE player_id = ?", (user_id,)):
         rows["accuracies"] = accuracies
-    for table, columns in schema(conn, postgres).items():
+    for table, columns in (await schema(tx, postgres)).items():
         if table in _KEPT_APART:
             continue
-        changed = _replace_in_table(conn, table, columns, game_ids, user_id, new)
+        changed = await _replace_in_table(tx, table, columns, game_ids, user_id, new)
         if changed:
             rows[table] = changed
     # A running game (where they are away) is changed under its players' clicks: its
     # version moves on, so a click decided on the old record is retried on the new.
     running = [int(g[0]) for g in games if g[3] == "running"]
     for marks, part in _chunks(running):
-        conn.execute(
+        await tx.execute(
             "UPDATE games SET shown_version = CASE WHEN shown_version = version "
             f"THEN version + 1 ELSE shown_version END, version = version + 1 WHERE id IN ({marks})",
             part,
@@ -305,12 +255,12 @@ def forget(conn: Connection, user_id: int, postgres: bool) -> Forgotten:
 # -- a server's data ----------------------------------------------------------------
 
 
-def delete_guild(conn: Connection, guild_id: int, postgres: bool) -> dict[str, int]:
+async def delete_guild(tx: Tx, guild_id: int, postgres: bool) -> dict[str, int]:
     """Every row of ``guild_id`` in every table (its games' logs first, its games last);
     the rows deleted per table."""
     tables = {
         table: {name for name, _ in columns}
-        for table, columns in schema(conn, postgres).items()
+        for table, columns in (await schema(tx, postgres)).items()
         if table not in {"schema_version", "anonymous_ids"}
     }
     games = "SELECT id FROM games WHERE guild_id = ?"
@@ -327,24 +277,20 @@ def delete_guild(conn: Connection, guild_id: int, postgres: bool) -> dict[str, i
     steps += [(t, "guild_id = ?") for t in ("matches", "games") if t in tables]
     deleted: dict[str, int] = {}
     for table, where in steps:
-        count = conn.execute(f'DELETE FROM "{table}" WHERE {where}', (guild_id,)).rowcount
+        count = await tx.execute(f'DELETE FROM "{table}" WHERE {where}', (guild_id,))
         if count:
             deleted[table] = deleted.get(table, 0) + count
     return deleted
 
 
-class PrivacyQueries:
-    """The privacy reads and writes of :class:`~bot.store.Store` (mixed into it)."""
+class PrivacyRepository:
+    """Members' and servers' data in one store (``store.privacy``); forgetting lets go
+    of what ``names`` and ``settings`` keep in memory too."""
 
-    if TYPE_CHECKING:
-        _names: dict[tuple[int, int], str]
-
-        @property
-        def backend(self) -> str: ...
-
-        async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
-
-        async def _transact(self, work: Work[T]) -> T: ...
+    def __init__(self, engine: Engine, names: NameRepository, settings: SettingsRepository) -> None:
+        self._engine = engine
+        self._names = names
+        self._settings = settings
 
     async def personal_data(self, user_id: int) -> list[ServerData]:
         """Everything kept about ``user_id``, per server (servers in id order)."""
@@ -353,11 +299,11 @@ class PrivacyQueries:
         def server(guild_id: Any) -> dict[str, Any]:
             return servers.setdefault(int(guild_id), {})
 
-        for guild_id, name in await self._fetch(
+        for guild_id, name in await self._engine.fetch(
             "SELECT guild_id, name FROM player_names WHERE user_id = ?", (user_id,)
         ):
             server(guild_id)["name"] = str(name)
-        games = await self._fetch(
+        games = await self._engine.fetch(
             "SELECT guild_id, players, host_id FROM games WHERE players LIKE ? OR host_id = ?",
             (f"%{user_id}%", user_id),
         )
@@ -365,7 +311,7 @@ class PrivacyQueries:
             if int(host_id) == user_id or _seated(str(players), user_id):
                 entry = server(guild_id)
                 entry["games"] = entry.get("games", 0) + 1
-        for guild_id, count, counted, first, last in await self._fetch(
+        for guild_id, count, counted, first, last in await self._engine.fetch(
             "SELECT guild_id, COUNT(*), SUM(counted), MIN(finished_at), MAX(finished_at) "
             "FROM results WHERE player_id = ? GROUP BY guild_id",
             (user_id,),
@@ -373,22 +319,22 @@ class PrivacyQueries:
             server(guild_id).update(
                 results=int(count), counted=int(counted or 0), first=float(first), last=float(last)
             )
-        for guild_id, variants in await self._fetch(
+        for guild_id, variants in await self._engine.fetch(
             "SELECT guild_id, COUNT(*) FROM player_totals WHERE player_id = ? GROUP BY guild_id",
             (user_id,),
         ):
             server(guild_id)["variants"] = int(variants)
-        for guild_id, accuracies in await self._fetch(
+        for guild_id, accuracies in await self._engine.fetch(
             "SELECT guild_id, COUNT(*) FROM accuracies WHERE player_id = ? GROUP BY guild_id",
             (user_id,),
         ):
             server(guild_id)["accuracies"] = int(accuracies)
-        for guild_id, daily in await self._fetch(
+        for guild_id, daily in await self._engine.fetch(
             "SELECT guild_id, COUNT(*) FROM daily_attempts WHERE user_id = ? GROUP BY guild_id",
             (user_id,),
         ):
             server(guild_id)["daily"] = int(daily)
-        for guild_id, variant, rated in await self._fetch(
+        for guild_id, variant, rated in await self._engine.fetch(
             "SELECT guild_id, variant, games FROM ratings WHERE player_id = ? ORDER BY variant",
             (user_id,),
         ):
@@ -396,63 +342,58 @@ class PrivacyQueries:
             entry["ratings"] = (*entry.get("ratings", ()), (str(variant), int(rated)))
         return [ServerData(guild_id, **values) for guild_id, values in sorted(servers.items())]
 
-    async def forget_person(self, user_id: int) -> Forgotten:
+    async def forget(self, user_id: int) -> Forgotten:
         """``/qwixx forget-me``: see :func:`forget` (raises :class:`StillPlaying`)."""
-        postgres = self.backend == "postgresql"
-        done = await self._transact(lambda conn: forget(conn, user_id, postgres))
-        for key in [key for key in self._names if key[1] == user_id]:
-            del self._names[key]
+        postgres = self._engine.backend == "postgresql"
+        done = await self._engine.transact(lambda tx: forget(tx, user_id, postgres))
+        self._names.forget(user_id=user_id)
         return done
 
-    async def mark_guild_departed(self, guild_id: int, when: float) -> None:
+    async def mark_departed(self, guild_id: int, when: float) -> None:
         """The bot was removed from ``guild_id`` at ``when`` (an earlier mark stays)."""
-        await self._transact(
-            lambda conn: conn.execute(
+        await self._engine.transact(
+            lambda tx: tx.execute(
                 "INSERT INTO departed_guilds (guild_id, left_at) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO NOTHING",
                 (guild_id, when),
             )
         )
 
-    async def unmark_guild(self, guild_id: int) -> bool:
+    async def unmark(self, guild_id: int) -> bool:
         """The bot is back in ``guild_id``: its data stays. Whether it was marked."""
         return bool(
-            await self._transact(
-                lambda conn: (
-                    conn.execute(
-                        "DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,)
-                    ).rowcount
-                )
+            await self._engine.transact(
+                lambda tx: tx.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
             )
         )
 
-    async def departed_guilds(self, before: float) -> list[int]:
+    async def departed(self, before: float) -> list[int]:
         """The servers the bot left before ``before``, longest gone first."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT guild_id FROM departed_guilds WHERE left_at < ? ORDER BY left_at, guild_id",
             (before,),
         )
         return [int(r[0]) for r in rows]
 
-    async def delete_departed_guild(self, guild_id: int, before: float) -> dict[str, int] | None:
+    async def delete_departed(self, guild_id: int, before: float) -> dict[str, int] | None:
         """Delete every row of ``guild_id`` if the bot left it before ``before`` and has
         not come back (checked in the same transaction); the rows deleted per table, or
         None if it was not due."""
-        postgres = self.backend == "postgresql"
+        postgres = self._engine.backend == "postgresql"
 
-        def work(conn: Connection) -> dict[str, int] | None:
-            due = conn.execute(
+        async def work(tx: Tx) -> dict[str, int] | None:
+            due = await tx.fetch(
                 "SELECT 1 FROM departed_guilds WHERE guild_id = ? AND left_at < ?",
                 (guild_id, before),
-            ).fetchall()
+            )
             if not due:
                 return None
-            deleted = delete_guild(conn, guild_id, postgres)
+            deleted = await delete_guild(tx, guild_id, postgres)
             deleted.setdefault("departed_guilds", 1)
             return deleted
 
-        deleted = await self._transact(work)
+        deleted = await self._engine.transact(work)
         if deleted is not None:
-            for key in [key for key in self._names if key[0] == guild_id]:
-                del self._names[key]
+            self._names.forget(guild_id=guild_id)
+            self._settings.forget(guild_id)
         return deleted

@@ -10,7 +10,7 @@ Tables (see :data:`RATINGS_TABLES`):
 * ``rating_changes`` — per rated game and person, the rating before and after it
   (what the final message shows).
 
-The store does no rating arithmetic: the service hands :meth:`RatingQueries.rate_games`
+The store does no rating arithmetic: the service hands :meth:`RatingRepository.rate`
 the games to rate, in order, and the pure function that rates one game given the
 people's current ratings (:mod:`bot.service.ratings`); each game's mark, read, rating
 and write are one transaction, so two processes rating the same game at once rate it
@@ -23,15 +23,12 @@ gets :class:`RatingConflict` and rates again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
+
+from bot.records import GameToRate, RatedLine, RatingConflict, StoredRating
 
 from .dialect import LOCK_ROW
-from .errors import StoreError
-from .sql import Connection, Row
-
-if TYPE_CHECKING:
-    from .sql import T, Work
+from .engine import Engine, Row, Tx
 
 RATINGS_TABLES: Final = (
     """
@@ -70,52 +67,6 @@ RATINGS_TABLES: Final = (
 )
 
 
-class RatingConflict(StoreError):
-    """A person's rating changed between its read and its write (another process rated
-    a game of theirs at the same time): nothing was written; rate again."""
-
-    def __init__(self, game_id: int, player_id: int) -> None:
-        super().__init__(f"game {game_id}: the rating of {player_id} changed meanwhile")
-        self.game_id = game_id
-        self.player_id = player_id
-
-
-@dataclass(frozen=True, slots=True)
-class StoredRating:
-    """A person's rating as stored: ``games`` rated games so far."""
-
-    mu: float
-    sigma: float
-    games: int
-
-
-@dataclass(frozen=True, slots=True)
-class RatedLine:
-    """A person's rating before and after one game."""
-
-    player_id: int
-    before: StoredRating
-    after: StoredRating
-
-
-@dataclass(frozen=True, slots=True)
-class GameToRate:
-    """A counted game not rated yet: its people's lines ``(player, rank, counts)``
-    (``counts`` False: a stand-in played the seat), and how many seats it had."""
-
-    game_id: int
-    guild_id: int
-    variant: str
-    finished_at: float
-    seats: int
-    people: tuple[tuple[int, int, bool], ...]
-
-    @property
-    def has_computers(self) -> bool:
-        """Whether seats beyond the people's were computers (their ranks are in the game)."""
-        return self.seats > len(self.people)
-
-
 Rater = Callable[[Any, dict[int, StoredRating]], list[RatedLine]]
 """Rates one game (whatever the service made of it) from its people's current ratings
 (someone missing has none yet): each rated person's rating before and after it."""
@@ -127,31 +78,31 @@ _UNRATED = (
 )
 
 
-def _mark(conn: Connection, game: GameToRate) -> bool:
+async def _mark(tx: Tx, game: GameToRate) -> bool:
     """Mark ``game`` rated; False if it was already (nothing more to do)."""
     return bool(
-        conn.execute(
+        await tx.fetch(
             "INSERT INTO rated_games (game_id, guild_id, variant, finished_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
             (game.game_id, game.guild_id, game.variant, game.finished_at),
-        ).fetchall()
+        )
     )
 
 
-def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> list[RatedLine]:
+async def rate_one(tx: Tx, game: GameToRate, match: Any, rate: Rater) -> list[RatedLine]:
     """Rate ``game`` (``match``: what ``rate`` takes) inside the open transaction, unless
     it is rated already; the people's lines (none: it was, or nobody's rating moved)."""
-    if not _mark(conn, game):
+    if not await _mark(tx, game):
         return []
     people = sorted({p for p, _, counts in game.people if counts})
     current: dict[int, StoredRating] = {}
     if people:
         marks = ", ".join("?" for _ in people)
-        rows = conn.execute(
+        rows = await tx.fetch(
             "SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
             f"variant = ? AND player_id IN ({marks}) ORDER BY player_id{LOCK_ROW}",
             (game.guild_id, game.variant, *people),
-        ).fetchall()
+        )
         current = {int(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
     lines = sorted(rate(match, dict(current)), key=lambda line: line.player_id)
     if not lines:
@@ -159,7 +110,7 @@ def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> lis
     for line in lines:
         # Written only over the rating it was worked out from: a person new here whom
         # another process rated meanwhile (no row to lock before) is a conflict.
-        if not conn.execute(
+        if not await tx.fetch(
             "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, variant, player_id) "
             "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
@@ -173,9 +124,9 @@ def rate_one(conn: Connection, game: GameToRate, match: Any, rate: Rater) -> lis
                 line.after.games,
                 line.before.games,
             ),
-        ).fetchall():
+        ):
             raise RatingConflict(game.game_id, line.player_id)
-    conn.executemany(
+    await tx.executemany(
         "INSERT INTO rating_changes (game_id, player_id, mu_before, sigma_before, games_before, "
         "mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
@@ -211,27 +162,24 @@ def _to_rate(rows: Sequence[Row], people: Sequence[Row]) -> list[GameToRate]:
     ]
 
 
-class RatingQueries:
-    """The ratings' reads and writes of :class:`~bot.store.Store` (mixed into it)."""
+class RatingRepository:
+    """The ratings of one store (``store.ratings``)."""
 
-    if TYPE_CHECKING:
-
-        async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
-
-        async def _transact(self, work: Work[T]) -> T: ...
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def _games_to_rate(self, sql: str, params: Sequence[Any]) -> list[GameToRate]:
-        rows = await self._fetch(sql, params)
+        rows = await self._engine.fetch(sql, params)
         if not rows:
             return []
         ids = [int(r[0]) for r in rows]
         marks = ", ".join("?" for _ in ids)
-        people = await self._fetch(
+        people = await self._engine.fetch(
             f"SELECT game_id, player_id, rank, counted FROM results WHERE game_id IN ({marks})", ids
         )
         return _to_rate(rows, people)
 
-    async def unrated_games(self, limit: int = 500) -> list[GameToRate]:
+    async def unrated(self, limit: int = 500) -> list[GameToRate]:
         """The oldest ``limit`` counted games not rated yet, in the order they finished."""
         return await self._games_to_rate(
             _UNRATED + " ORDER BY m.finished_at, m.game_id LIMIT ?", (limit,)
@@ -239,7 +187,7 @@ class RatingQueries:
 
     async def count_unrated(self) -> int:
         """How many counted games are not rated yet."""
-        rows = await self._fetch(f"SELECT COUNT(*) FROM ({_UNRATED}) AS unrated", ())
+        rows = await self._engine.fetch(f"SELECT COUNT(*) FROM ({_UNRATED}) AS unrated", ())
         return int(rows[0][0])
 
     async def unrated_up_to(
@@ -265,22 +213,22 @@ class RatingQueries:
         )
         return [g for g in found if (g.finished_at, g.game_id) <= (finished_at, game_id)]
 
-    async def rate_games(
+    async def rate(
         self, games: Sequence[tuple[GameToRate, Any]], rate: Rater
     ) -> dict[int, list[RatedLine]]:
         """Rate ``games`` (each with what ``rate`` takes of it) in order, in one
         transaction; each game once however often it is asked (one already rated is
         left as it is). The lines written, by game."""
 
-        def work(conn: Connection) -> dict[int, list[RatedLine]]:
-            return {game.game_id: rate_one(conn, game, match, rate) for game, match in games}
+        async def work(tx: Tx) -> dict[int, list[RatedLine]]:
+            return {game.game_id: await rate_one(tx, game, match, rate) for game, match in games}
 
-        return await self._transact(work)
+        return await self._engine.transact(work)
 
-    async def rating_changes(self, game_id: int) -> list[RatedLine]:
+    async def changes(self, game_id: int) -> list[RatedLine]:
         """The people's ratings before and after ``game_id`` (empty: not rated, or not
         counted)."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT player_id, mu_before, sigma_before, games_before, mu, sigma "
             "FROM rating_changes WHERE game_id = ? ORDER BY player_id",
             (game_id,),
@@ -295,31 +243,35 @@ class RatingQueries:
         ]
 
     async def is_rated(self, game_id: int) -> bool:
-        rows = await self._fetch("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,))
+        rows = await self._engine.fetch("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,))
         return bool(rows)
 
-    async def ratings(self, guild_id: int, variant: str) -> dict[int, StoredRating]:
+    async def of_variant(self, guild_id: int, variant: str) -> dict[int, StoredRating]:
         """Every rated person of ``guild_id`` in ``variant``."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT player_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND variant = ?",
             (guild_id, variant),
         )
         return {int(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
-    async def rated_variants(self, guild_id: int) -> dict[str, int]:
+    async def variants(self, guild_id: int) -> dict[str, int]:
         """The variants of ``guild_id`` with ratings: how many ratings each (people's games
         summed), most first."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT variant, SUM(games) FROM ratings WHERE guild_id = ? GROUP BY variant "
             "ORDER BY SUM(games) DESC, variant",
             (guild_id,),
         )
         return {str(r[0]): int(r[1]) for r in rows}
 
-    async def player_ratings(self, guild_id: int, player_id: int) -> dict[str, StoredRating]:
+    async def of_player(self, guild_id: int, player_id: int) -> dict[str, StoredRating]:
         """One person's ratings on ``guild_id``, by variant."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT variant, mu, sigma, games FROM ratings WHERE guild_id = ? AND player_id = ?",
             (guild_id, player_id),
         )
         return {str(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+    async def __call__(self, guild_id: int, variant: str) -> dict[int, StoredRating]:
+        """The former ``store.ratings(…)`` (see :mod:`bot.store.bridge`)."""
+        return await self.of_variant(guild_id, variant)

@@ -1,157 +1,22 @@
-"""Typed records returned by :class:`bot.store.Store` reads, plus JSON helpers."""
+"""Rows as records: the ``games`` and ``moves`` columns read, their JSON written and
+decoded (the records themselves are :mod:`bot.records`'s)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import fields
 from json.encoder import (  # type: ignore[attr-defined]  # typeshed omits the C encoder
     c_make_encoder,
     encode_basestring,
 )
 from operator import attrgetter
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import orjson
 
-GameStatus = Literal["lobby", "running", "finished", "abandoned"]
-
-LOBBY: Final = "lobby"
-RUNNING: Final = "running"
-FINISHED: Final = "finished"
-ABANDONED: Final = "abandoned"
-STATUSES: Final[tuple[str, ...]] = (LOBBY, RUNNING, FINISHED, ABANDONED)
-ACTIVE_STATUSES: Final[tuple[str, ...]] = (LOBBY, RUNNING)
-ENDED_STATUSES: Final[tuple[str, ...]] = (FINISHED, ABANDONED)
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One row of ``games``, with ``options``/``players``/``state`` decoded from JSON.
-
-    Timestamps are unix seconds (floats) from the store's clock. A record the store
-    reads or writes keeps ``state`` as its stored text and decodes it at each read of
-    the attribute (a new dict each time, see :func:`stored_state`).
-    """
-
-    id: int
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    host_id: int
-    variant: str
-    options: dict[str, Any]
-    seed: int
-    players: list[int]
-    state: dict[str, Any] | None
-    status: GameStatus
-    version: int
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-    turn_time: int = 86400
-    """Seconds each decision may take before it resolves as "no cross"."""
-    stage_started: float | None = None
-    """When the current decision began (None while no decision is pending)."""
-    deadline: float | None = None
-    reminders: int = 0
-    """Reminders already sent for the current decision (0-2)."""
-    presence: dict[str, Any] = field(default_factory=dict)
-    """Seats the game no longer waits for: ``{"away": [ids], "streak": {id: n}}``."""
-    shown_version: int = 0
-    """The version the channel shows; below ``version``, the channel lags the store."""
-    shown: dict[str, Any] = field(default_factory=dict)
-    """What the channel shows, as the publisher left it (turn of ``message_id``, who
-    was mentioned in it, whether the end was posted)."""
-    behind_since: float | None = None
-    """When the channel first could not be brought up to date (a write to Discord failed,
-    or a change was made while Discord was away); None while it is in sync, or lags only
-    because nothing tried to show the change yet. Cleared by the write that brings the
-    channel to ``version``; the catch-up after an outage goes oldest first by it."""
-
-    @property
-    def is_active(self) -> bool:
-        """True while the game is in the lobby or running."""
-        return self.status in ACTIVE_STATUSES
-
-
-class _StateText:
-    """A game's state as the JSON text it was stored as (see :func:`stored_state`)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-_STATE_SLOT: Final = GameRecord.__dict__["state"]
-"""Where a record keeps ``state``: a dict or None, or the text it was stored as."""
-
-
-def _read_state(record: GameRecord) -> dict[str, Any] | None:
-    value = _STATE_SLOT.__get__(record, GameRecord)
-    state: dict[str, Any] | None = load_json(value.text) if type(value) is _StateText else value
-    return state
-
-
-# ``GameRecord.state`` reads through this property; the dataclass's __init__ (and so
-# ``replace``, ``==``, ``repr``) still set and read the attribute by its name.
-GameRecord.state = property(  # type: ignore[misc, assignment]  # the field's slot read through a property
-    _read_state, _STATE_SLOT.__set__, doc="The game's state (None in the lobby)."
-)
-
-
-def stored_state(text: str | None) -> Any:
-    """The value for :class:`GameRecord`'s ``state`` that keeps ``text`` (stored JSON)
-    and decodes it only when the attribute is read: the service plays on its own game
-    object and rarely reads a state, and a decoded state is several times the size of
-    its text (about 7 KB against 1 KB, for each game kept in memory)."""
-    return None if text is None else _StateText(text)
-
-
-def state_text(record: GameRecord) -> str | None:
-    """The text a record's state was stored as, if it keeps one (None otherwise)."""
-    value = _STATE_SLOT.__get__(record, GameRecord)
-    return value.text if type(value) is _StateText else None
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
-    """One row of ``moves``: the ``seq``-th move of a game."""
-
-    game_id: int
-    seq: int
-    player_id: int
-    move: dict[str, Any]
-    created_at: float
-    source: str = "player"
-    """Who decided: ``player``; ``computer`` for a computer seat; ``stand_in`` for a
-    computer playing an away player's seat; or the game for a player (``expired``,
-    ``away``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """One row of ``game_events``: something that happened in ``turn`` of a game."""
-
-    seq: int
-    turn: int
-    kind: str
-    player: int | None
-    data: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """The pending decision's clock as stored; ``next_due`` is what the scheduler queries."""
-
-    stage_started: float | None
-    deadline: float | None
-    reminders: int
-    next_due: float | None
-
-
-NO_TIMING: Final = Timing(None, None, 0, None)
+from bot.records import STATE_SLOT, GameRecord, MoveRecord, Timing, stored_state
+from bot.records import EventRow as EventRow  # bridge: until callers import bot.records
 
 
 def timing_columns(timing: Timing | None) -> dict[str, Any]:
@@ -166,59 +31,6 @@ def timing_columns(timing: Timing | None) -> dict[str, Any]:
     }
 
 
-EventRow = tuple[int, str, int | None, dict[str, Any]]
-"""An event to store: ``(turn, kind, player, data)``."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
-    """One player's line of a finished game, as the service hands it to the store."""
-
-    player_id: int
-    seat: int  # 0-based seat order
-    score: int
-    rank: int  # 1 = best; equal scores share a rank
-    won: bool
-    stand_in: bool = False
-    """A computer played the seat for a while (its player away): it counts for nobody."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameResults:
-    """What :meth:`Store.record_move` records with a game's end.
-
-    ``counted`` is False for a game that ended without a ranking worth counting; it
-    is kept in the history but left out of every statistic.
-    """
-
-    turns: int
-    players: tuple[PlayerResult, ...]
-    counted: bool = True
-    practice: bool = False  # a solo practice game (its best scores are personal bests)
-    hints: bool = False  # a game played with the Hint button
-
-
-@dataclass(frozen=True, slots=True)
-class GameChange:
-    """What one step of a running game stores, in one transaction.
-
-    ``moves`` are ``(player_id, move, source)`` in the order they were applied;
-    ``source`` says who decided (``player``, ``computer``, or ``expired``/``away`` for
-    the game). ``status`` is ``running``, ``finished`` (which sets ``finished_at``) or
-    ``abandoned``; ``results`` (only with ``finished``) are recorded with it.
-    ``timing`` and ``presence`` replace the game's when given; ``events`` (what the
-    moves caused, for the channel) are appended.
-    """
-
-    moves: Sequence[tuple[int, dict[str, Any], str]]
-    state: dict[str, Any]
-    status: str = RUNNING
-    results: GameResults | None = None
-    timing: Timing | None = None
-    presence: dict[str, Any] | None = None
-    events: Sequence[EventRow] = ()
-
-
 _FIELDS: Final = tuple(f.name for f in fields(GameRecord))
 _FIELD_AT: Final = {name: i for i, name in enumerate(_FIELDS)}
 _STATE_AT: Final = _FIELD_AT["state"]
@@ -227,9 +39,9 @@ _other_values: Final = attrgetter(*(name for name in _FIELDS if name != "state")
 
 def changed(record: GameRecord, changes: dict[str, Any]) -> GameRecord:
     """``dataclasses.replace(record, **changes)`` in a quarter of its time (it runs
-    once per click, on the writer's thread); a state kept as text stays text."""
+    once per click); a state kept as text stays text."""
     values = list(_other_values(record))
-    values.insert(_STATE_AT, _STATE_SLOT.__get__(record, GameRecord))
+    values.insert(_STATE_AT, STATE_SLOT.__get__(record, GameRecord))
     for name, value in changes.items():
         values[_FIELD_AT[name]] = value
     return GameRecord(*values)

@@ -14,136 +14,39 @@ Tables (see :data:`bot.store.migrations.STATS`):
   week (UTC, weeks from Monday), also kept in that transaction, so "this month" and
   "this week" read at most one row per player and variant however many games the
   period holds;
-* ``reviewed_games`` and ``accuracies`` (schema version 12) — which finished games are
-  reviewed, and each person's accuracy in them (see :data:`REVIEW_TABLES`), averaged
-  per variant for ``/qwixx stats``.
+
+(The reviews' accuracies, which ``/qwixx stats`` also shows, are :mod:`bot.store.reviews`'s.)
 
 Every query filters by ``guild_id``: a server's figures never appear in another.
 Booleans are ``SMALLINT`` 0/1 and the SQL is plain and parameterised, so the
 PostgreSQL backend runs it as it is (window functions and ``ON CONFLICT`` are shared
 by both; :mod:`bot.store.dialect` only swaps the date functions of the period
-sums). Only ``counted`` games feed the statistics (the accuracies excepted: every
-reviewed game without hints); uncounted ones stay in the history.
+sums). Only ``counted`` games feed the statistics; uncounted ones stay in the history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row, load_json
-from .records import GameResults as GameResults  # defined with the records, named here too
-from .records import PlayerResult as PlayerResult
-from .sql import Connection, Row
-
-if TYPE_CHECKING:
-    from .sql import T, Work
-
-
-@dataclass(frozen=True, slots=True)
-class Accuracy:
-    """A person's stored accuracy: in one game, or averaged over ``games`` games."""
-
-    accuracy: float
-    games: int = 1
-
-
-DUE = "due"
-"""``games.shown["review"]`` while the final message waits for the accuracies."""
-
-# Reviews of finished games (schema version 12): each person's accuracy against
-# ``hard`` (see :mod:`bot.service.review`), worked out after the game off the click path.
-# ``reviewed_games`` marks a game whose review is done (whether or not anyone had a
-# decision to rate), so a review left undone by a stop is found and done after restart;
-# ``accuracies`` holds one row per person with rated decisions, with the server, variant
-# and finish time copied for the statistics (like ``results``), and ``hints`` set when
-# the game showed hints (such games stay out of the averages). The person is in
-# ``player_id`` next to ``game_id``, so forgetting a member and deleting a server reach
-# these rows as they reach the results (:mod:`bot.store.privacy`).
-REVIEW_TABLES = (
-    """
-    CREATE TABLE reviewed_games (
-        game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        guild_id    BIGINT NOT NULL,
-        reviewed_at DOUBLE PRECISION NOT NULL
-    )
-    """,
-    """
-    CREATE TABLE accuracies (
-        game_id     INTEGER NOT NULL REFERENCES reviewed_games (game_id) ON DELETE CASCADE,
-        player_id   BIGINT NOT NULL,
-        guild_id    BIGINT NOT NULL,
-        variant     TEXT NOT NULL,
-        finished_at DOUBLE PRECISION NOT NULL,
-        accuracy    DOUBLE PRECISION NOT NULL CHECK (accuracy >= 0 AND accuracy <= 1),
-        decisions   INTEGER NOT NULL CHECK (decisions >= 1),
-        hints       SMALLINT NOT NULL CHECK (hints IN (0, 1)),
-        PRIMARY KEY (game_id, player_id)
-    )
-    """,
-    # /qwixx stats: a person's accuracies per variant, of a period.
-    "CREATE INDEX accuracies_player ON accuracies (guild_id, player_id, variant, finished_at)",
+from bot.records import (
+    FINISHED,
+    GameRecord,
+    GameResults,
+    HistoryGame,
+    HistoryLine,
+    PracticeBest,
+    RecentScore,
+    Totals,
 )
+from bot.records import REVIEW_DUE as DUE  # noqa: F401  # bridge: until callers import bot.records
+from bot.records import Accuracy as Accuracy  # bridge
+from bot.records import PlayerResult as PlayerResult  # bridge
 
-
-@dataclass(frozen=True, slots=True)
-class Totals:
-    """Counted games of one player (in one variant, or all), summed."""
-
-    player_id: int
-    games: int
-    wins: int
-    score_sum: int
-    best: int
-
-
-@dataclass(frozen=True, slots=True)
-class RecentScore:
-    variant: str
-    score: int
-    finished_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryLine:
-    player_id: int
-    score: int
-    rank: int
-    won: bool
-    stand_in: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryGame:
-    """A finished game as the history shows it; ``lines`` best first."""
-
-    game_id: int
-    channel_id: int
-    variant: str
-    started_at: float
-    finished_at: float
-    turns: int
-    counted: bool
-    lines: tuple[HistoryLine, ...]
-    practice: bool = False
-    hints: bool = False
-
-    @property
-    def daily(self) -> bool:
-        """A daily challenge's game: played in no channel (see bot/service/daily.py)."""
-        return self.channel_id < 0
-
-
-@dataclass(frozen=True, slots=True)
-class PracticeBest:
-    """A player's solo practice games of one variant: how many, best and last score."""
-
-    variant: str
-    games: int
-    best: int
-    last: int
+from .engine import Engine, Row, Tx
+from .records import GAME_COLUMNS, game_from_row
 
 
 def _check_results(results: GameResults, record: GameRecord) -> None:
@@ -159,7 +62,7 @@ def _check_results(results: GameResults, record: GameRecord) -> None:
             raise ValueError(f"inconsistent result line {line}")
 
 
-def write_results(conn: Connection, record: GameRecord, results: GameResults, now: float) -> bool:
+async def write_results(tx: Tx, record: GameRecord, results: GameResults, now: float) -> bool:
     """Write ``matches``, ``results`` and the sums rows for ``record``, unless its
     ``matches`` row exists already; True if written.
 
@@ -171,12 +74,10 @@ def write_results(conn: Connection, record: GameRecord, results: GameResults, no
     """
     first, *rest = results_statements(record, results, now)
     sql, rows = first
-    if not conn.execute(
-        sql + " ON CONFLICT (game_id) DO NOTHING RETURNING game_id", rows[0]
-    ).fetchall():
+    if not await tx.fetch(sql + " ON CONFLICT (game_id) DO NOTHING RETURNING game_id", rows[0]):
         return False
     for sql, rows in rest:
-        conn.executemany(sql, rows)
+        await tx.executemany(sql, rows)
     return True
 
 
@@ -339,23 +240,20 @@ def _totals(rows: Iterable[Row]) -> list[Totals]:
 _AGGREGATES = "COUNT(*), SUM(won), SUM(score), MAX(score)"
 
 
-class StatsQueries:
-    """The statistics reads of :class:`~bot.store.Store` (mixed into it)."""
+class StatsRepository:
+    """The results and statistics of one store (``store.stats``)."""
 
-    if TYPE_CHECKING:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
-        async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
-
-        async def _transact(self, work: Work[T]) -> T: ...
-
-    async def rebuild_player_totals(self) -> None:
+    async def rebuild_totals(self) -> None:
         """Recompute the all-time and the per-period sums from ``results`` (one transaction)."""
 
-        def work(conn: Connection) -> None:
+        async def work(tx: Tx) -> None:
             for statement in REBUILD_TOTALS:
-                conn.execute(statement)
+                await tx.execute(statement)
 
-        await self._transact(work)
+        await self._engine.transact(work)
 
     async def finished_without_results(self, limit: int = 500) -> list[GameRecord]:
         """Finished games that have no ``matches`` row yet (finished before schema 3)."""
@@ -363,16 +261,16 @@ class StatsQueries:
             f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND NOT EXISTS "
             "(SELECT 1 FROM matches WHERE matches.game_id = games.id) ORDER BY id LIMIT ?"
         )
-        return [game_from_row(row) for row in await self._fetch(sql, (limit,))]
+        return [game_from_row(row) for row in await self._engine.fetch(sql, (limit,))]
 
     async def add_results(self, record: GameRecord, results: GameResults) -> None:
         """Record the results of an already finished game (a backfill), once."""
         if record.status != FINISHED or record.finished_at is None:
             raise ValueError(f"game {record.id} is not finished")
         finished_at = record.finished_at
-        await self._transact(lambda conn: write_results(conn, record, results, finished_at))
+        await self._engine.transact(lambda tx: write_results(tx, record, results, finished_at))
 
-    async def leaderboard_totals(
+    async def leaderboard(
         self, guild_id: int, *, variant: str | None = None, since: float | None = None
     ) -> list[Totals]:
         """Per player of ``guild_id``: counted games, wins, score sum and best score.
@@ -397,14 +295,14 @@ class StatsQueries:
                 f"SELECT player_id, SUM(games), SUM(wins), SUM(score_sum), MAX(best) "
                 f"FROM {table} WHERE {where} GROUP BY player_id"
             )
-            return _totals(await self._fetch(sql, params))
+            return _totals(await self._engine.fetch(sql, params))
         where = "guild_id = ? AND finished_at >= ? AND counted = 1"
         params2: list[Any] = [guild_id, since]
         if variant is not None:
             where += " AND variant = ?"
             params2.append(variant)
         sql = f"SELECT player_id, {_AGGREGATES} FROM results WHERE {where} GROUP BY player_id"
-        return _totals(await self._fetch(sql, params2))
+        return _totals(await self._engine.fetch(sql, params2))
 
     async def player_totals(self, guild_id: int, player_id: int) -> dict[str, Totals]:
         """All-time counted totals of one player of ``guild_id``, by variant."""
@@ -412,7 +310,7 @@ class StatsQueries:
             "SELECT variant, player_id, games, wins, score_sum, best FROM player_totals "
             "WHERE guild_id = ? AND player_id = ?"
         )
-        rows = await self._fetch(sql, (guild_id, player_id))
+        rows = await self._engine.fetch(sql, (guild_id, player_id))
         return {str(r[0]): _totals([r[1:]])[0] for r in rows}
 
     async def recent_scores(
@@ -430,7 +328,7 @@ class StatsQueries:
             " FROM results WHERE guild_id = ? AND player_id = ? AND counted = 1"
             ") AS recent WHERE position <= ? ORDER BY finished_at DESC"
         )
-        rows = await self._fetch(sql, (guild_id, player_id, per_variant))
+        rows = await self._engine.fetch(sql, (guild_id, player_id, per_variant))
         return [RecentScore(str(r[0]), int(r[1]), float(r[2])) for r in rows]
 
     async def history(
@@ -460,7 +358,7 @@ class StatsQueries:
             "ORDER BY m.finished_at DESC, m.game_id DESC, r.rank, r.seat"
         )
         games: dict[int, HistoryGame] = {}
-        for row in await self._fetch(sql, params):
+        for row in await self._engine.fetch(sql, params):
             game_id = int(row[0])
             if game_id not in games:
                 games[game_id] = HistoryGame(
@@ -488,7 +386,7 @@ class StatsQueries:
     ) -> int | None:
         """A player's best solo practice score of ``variant`` on ``guild_id`` in other games
         than ``before_game`` (None: it is their first)."""
-        rows = await self._fetch(
+        rows = await self._engine.fetch(
             "SELECT MAX(score) FROM results WHERE guild_id = ? AND player_id = ? AND "
             "variant = ? AND practice = 1 AND game_id <> ?",
             (guild_id, player_id, variant, before_game),
@@ -518,104 +416,5 @@ class StatsQueries:
             f") FROM results AS r WHERE guild_id = ? AND player_id = ? AND {which} "
             "GROUP BY guild_id, player_id, variant ORDER BY COUNT(*) DESC, variant"
         )
-        rows = await self._fetch(sql, (guild_id, player_id))
+        rows = await self._engine.fetch(sql, (guild_id, player_id))
         return [PracticeBest(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
-
-    # -- reviews (schema version 12) ----------------------------------------------
-
-    async def unreviewed_games(
-        self,
-        limit: int = 50,
-        *,
-        before: int | None = None,
-        shards: tuple[tuple[int, ...], int] | None = None,
-    ) -> list[GameRecord]:
-        """Finished games without a review yet, newest first (``before``: only those of
-        lower id; ``shards``: ``(ids, count)``, only the games of those shards' guilds)."""
-        where, params = "", []
-        if before is not None:
-            where, params = " AND id < ?", [before]
-        if shards is not None:
-            ids, count = shards
-            where += f" AND (guild_id >> 22) % ? IN ({', '.join('?' for _ in ids) or 'NULL'})"
-            params += [count, *ids]
-        sql = (
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished'{where} AND NOT "
-            "EXISTS (SELECT 1 FROM reviewed_games AS r WHERE r.game_id = games.id) "
-            "ORDER BY id DESC LIMIT ?"
-        )
-        return [game_from_row(row) for row in await self._fetch(sql, (*params, limit))]
-
-    async def add_review(
-        self,
-        record: GameRecord,
-        accuracies: Sequence[tuple[int, float, int]],
-        hints: bool,
-        now: float,
-    ) -> bool:
-        """Keep the review of the finished ``record``: each person's ``(player, accuracy,
-        decisions)``, once (False: it was kept already). When its channel may show it
-        (the final message is posted and waits for it, or is still to be posted), the
-        game's version moves on, so the channel catches up with it even after a restart:
-        the final message is edited once (see :mod:`bot.channel.plan`)."""
-        finished_at = record.finished_at if record.finished_at is not None else now
-
-        def work(conn: Connection) -> bool:
-            if not conn.execute(
-                "INSERT INTO reviewed_games (game_id, guild_id, reviewed_at) "
-                "VALUES (?, ?, ?) ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                (record.id, record.guild_id, now),
-            ).fetchall():
-                return False
-            conn.executemany(
-                "INSERT INTO accuracies (game_id, player_id, guild_id, variant, finished_at, "
-                "accuracy, decisions, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        record.id,
-                        player,
-                        record.guild_id,
-                        record.variant,
-                        finished_at,
-                        min(1.0, max(0.0, accuracy)),
-                        decisions,
-                        int(hints),
-                    )
-                    for player, accuracy, decisions in accuracies
-                ],
-            )
-            row = conn.execute(
-                "SELECT shown_version, version, shown FROM games WHERE id = ?", (record.id,)
-            ).fetchone()
-            if (
-                row is not None
-                and accuracies
-                and (int(row[0]) < int(row[1]) or load_json(row[2] or "{}").get("review") == DUE)
-            ):
-                conn.execute("UPDATE games SET version = version + 1 WHERE id = ?", (record.id,))
-            return True
-
-        return await self._transact(work)
-
-    async def reviewed(self, game_id: int) -> dict[int, float] | None:
-        """The people's accuracies in a reviewed game (None: not reviewed yet)."""
-        rows = await self._fetch(
-            "SELECT r.game_id, a.player_id, a.accuracy FROM reviewed_games AS r "
-            "LEFT JOIN accuracies AS a ON a.game_id = r.game_id WHERE r.game_id = ?",
-            (game_id,),
-        )
-        if not rows:
-            return None
-        return {int(r[1]): float(r[2]) for r in rows if r[1] is not None}
-
-    async def average_accuracies(
-        self, guild_id: int, player_id: int, since: float | None = None
-    ) -> dict[str, Accuracy]:
-        """A person's average accuracy per variant on ``guild_id`` (games with hints left
-        out; ``since``: of the games finished then or later), with the games averaged."""
-        sql = (
-            "SELECT variant, AVG(accuracy), COUNT(*) FROM accuracies WHERE guild_id = ? "
-            "AND player_id = ? AND hints = 0 AND finished_at >= ? GROUP BY variant"
-        )
-        rows = await self._fetch(sql, (guild_id, player_id, -1.0 if since is None else since))
-        return {str(r[0]): Accuracy(float(r[1]), int(r[2])) for r in rows}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -11,9 +11,11 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.store import GameRecord, Store
+from bot.records import GameChange, GameRecord, GameResults
+from bot.store import Store
 from bot.store import migrations as _migrations
 from bot.store.dialect import to_postgres
+from bot.store.engine import Tx
 from bot.store.privacy import schema
 from bot.store.sqlite import SqliteEngine
 
@@ -42,13 +44,13 @@ async def every_row(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, read through the schema (as the store reads it)."""
     postgres = store.backend == "postgresql"
 
-    def work(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+    async def work(tx: Tx) -> dict[str, list[tuple[Any, ...]]]:
         return {
-            table: [tuple(r) for r in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
-            for table in schema(conn, postgres)
+            table: [tuple(r) for r in await tx.fetch(f'SELECT * FROM "{table}"')]
+            for table in await schema(tx, postgres)
         }
 
-    return await store._transact(work)
+    return await store.engine.transact(work)
 
 
 async def make_lobby(store: Store, channel_id: int = CHANNEL, **overrides: object) -> GameRecord:
@@ -62,14 +64,29 @@ async def make_lobby(store: Store, channel_id: int = CHANNEL, **overrides: objec
         "seed": 42,
     }
     args.update(overrides)
-    return await store.create_game(**args)  # type: ignore[arg-type]
+    return await store.games.create(**args)  # type: ignore[arg-type]
 
 
 async def make_running(store: Store, channel_id: int = CHANNEL) -> GameRecord:
     """Create a two-player game and start it (version 3)."""
     game = await make_lobby(store, channel_id)
-    game = await store.update_lobby(game.id, game.version, [HOST, PLAYER2])
-    return await store.start_game(game.id, game.version, {"turn": 0, "sheets": {}})
+    game = await store.games.set_players(game.id, game.version, [HOST, PLAYER2])
+    return await store.games.start(game.id, game.version, {"turn": 0, "sheets": {}})
+
+
+async def play(
+    store: Store,
+    before: GameRecord,
+    player: int,
+    move: dict[str, Any],
+    state: dict[str, Any],
+    status: str = "running",
+    results: GameResults | None = None,
+) -> GameRecord:
+    """``player``'s ``move``, leaving ``state``, stored as a change of ``before``
+    (compare-and-set on its version): the record after."""
+    change = GameChange([(player, move, "player")], state, status, results)
+    return (await store.games.change(before, change)).record
 
 
 def query(database: str | Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -86,39 +103,26 @@ sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 def counting_trips(store: Store, name: str) -> list[str]:
-    """Record each round trip to the thread of connection ``name`` (``_db``: the
-    writer, or any of PostgreSQL's writers; ``_reader``), on either backend."""
+    """Record each transaction (``name`` ``_db``) or each read outside one (``_reader``)
+    the store asks of its engine from now on, on either backend."""
     trips: list[str] = []
-    engine: Any = store._engine
-    connections: list[Any] = engine.writers if name == "_db" else [engine.reader]
-    for connection in connections:
-        send = connection.run
+    engine: Any = store.engine
+    method = "transact" if name == "_db" else "fetch"
+    send = getattr(engine, method)
 
-        async def counted(fn: Callable[..., Any], _send: Any = send) -> Any:
-            trips.append(getattr(fn, "__name__", "?"))
-            return await _send(fn)
+    def counted(*args: Any) -> Any:
+        trips.append(getattr(args[0], "__name__", str(args[0])))
+        return send(*args)
 
-        connection.run = counted
+    setattr(engine, method, counted)
     return trips
 
 
-def writer(store: Store) -> Any:
-    """SQLite's writer thread (:class:`bot.store.sqlite.DatabaseThread`) of an open store."""
-    thread = store._engine.writer  # type: ignore[attr-defined]
-    assert thread is not None
-    return thread
-
-
 async def apply_migrations(
-    db: Any, now: float, migrations: Sequence[_migrations.Migration] | None = None
+    path: str | Path, now: float, migrations: Sequence[_migrations.Migration] | None = None
 ) -> int:
-    """:func:`bot.store.migrations.apply_migrations` for the SQLite file a path or an
-    (idle, open) connection ``db`` names: a database as an older bot left it."""
-    if isinstance(db, (str, Path)):
-        path = str(db)
-    else:
-        rows = await db.execute_fetchall("PRAGMA database_list")
-        path = next(str(row[2]) for row in rows if row[1] == "main")
+    """:func:`bot.store.migrations.apply_migrations` for the SQLite file ``path``: a
+    database as an older bot left it."""
     engine = SqliteEngine(path)
     await engine.open()
     try:

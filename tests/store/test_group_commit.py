@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-import bot.store.sqlite as store_module
-from bot.store import GameChange, GameRecord, Store, VersionConflict
+import bot.store.sqlite as engine_module
+from bot.records import GameChange, GameRecord, VersionConflict
+from bot.store import Store
+from bot.store.engine import Tx
 
-from .helpers import HOST, counting_trips, make_running, query, sqlite_only, writer
+from .helpers import HOST, make_running, query, sqlite_only
 
 pytestmark = sqlite_only
 MOVE = (HOST, {"kind": "pass"}, "player")
@@ -22,19 +24,27 @@ async def games(store: Store, count: int) -> list[GameRecord]:
     return [await make_running(store, channel_id=1_000 + k) for k in range(count)]
 
 
-async def test_transactions_sent_together_share_round_trips_and_all_land(
+async def heard(store: Store) -> list[str]:
+    """Every statement the store's connections run from now on."""
+    statements: list[str] = []
+    await store.engine.watch(statements.append)  # type: ignore[attr-defined]
+    return statements
+
+
+def commits(statements: list[str]) -> int:
+    return statements.count("COMMIT")
+
+
+async def test_transactions_sent_together_share_commits_and_all_land(
     store: Store, database: Path
 ) -> None:
     opened = await games(store, 30)
-    trips = counting_trips(store, "_db")
+    statements = await heard(store)
     stored = await asyncio.gather(
-        *(
-            store.record_change(game.id, game.version, GameChange([MOVE], {"turn": game.id}))
-            for game in opened
-        )
+        *(store.games.change(game, GameChange([MOVE], {"turn": game.id})) for game in opened)
     )
-    assert 2 <= len(trips) < len(opened)
-    assert [record.state for record in stored] == [{"turn": game.id} for game in opened]
+    assert 2 <= commits(statements) < len(opened)
+    assert [changed.record.state for changed in stored] == [{"turn": game.id} for game in opened]
     assert query(database, "SELECT COUNT(*) FROM moves")[0][0] == len(opened)
 
 
@@ -42,23 +52,24 @@ async def test_a_transaction_that_fails_undoes_only_itself(store: Store, databas
     opened = await games(store, 6)
     stale = opened[3]
 
-    def half_done(conn: sqlite3.Connection) -> None:
-        conn.execute("UPDATE games SET message_id = 5 WHERE id = ?", (opened[0].id,))
+    async def half_done(tx: Tx) -> None:
+        await tx.execute("UPDATE games SET message_id = 5 WHERE id = ?", (opened[0].id,))
         raise RuntimeError("changed its mind")
 
     results = await asyncio.gather(
         *(
-            store.record_change(
-                game.id, game.version - (game is stale), GameChange([MOVE], {"turn": 1})
+            store.games.change(
+                replace(game, version=game.version - (game is stale)),
+                GameChange([MOVE], {"turn": 1}),
             )
             for game in opened
         ),
-        store._transact(half_done),
+        store.engine.transact(half_done),
         return_exceptions=True,
     )
     assert isinstance(results[3], VersionConflict)
     assert isinstance(results[-1], RuntimeError)
-    assert all(isinstance(r, GameRecord) for k, r in enumerate(results[:-1]) if k != 3)
+    assert all(not isinstance(r, BaseException) for k, r in enumerate(results[:-1]) if k != 3)
     rows = dict(query(database, "SELECT id, version FROM games"))
     assert rows == {game.id: game.version + (game is not stale) for game in opened}
     assert query(database, "SELECT message_id FROM games WHERE id = ?", (opened[0].id,)) == [
@@ -66,20 +77,40 @@ async def test_a_transaction_that_fails_undoes_only_itself(store: Store, databas
     ]
 
 
-async def test_a_caller_gone_meanwhile_holds_up_no_one(store: Store) -> None:
+async def test_a_caller_gone_meanwhile_holds_up_no_one_and_is_not_stored(
+    store: Store, database: Path
+) -> None:
     opened = await games(store, 4)
     sent = [
-        asyncio.ensure_future(
-            store.record_change(game.id, game.version, GameChange([MOVE], {"turn": 1}))
-        )
+        asyncio.ensure_future(store.games.change(game, GameChange([MOVE], {"turn": 1})))
         for game in opened
     ]
     await asyncio.sleep(0)  # all four sent: the first runs, the others queue
     sent[2].cancel()
     await asyncio.gather(*sent, return_exceptions=True)
-    later = await store.get_game(opened[3].id)
-    assert later is not None and later.version == opened[3].version + 1
-    assert (await store.get_game(opened[1].id)).version == opened[1].version + 1  # type: ignore[union-attr]
+    versions = dict(query(database, "SELECT id, version FROM games"))
+    assert [versions[game.id] - game.version for game in opened] == [1, 1, 0, 1]
+
+
+async def test_a_caller_cancelled_mid_transaction_leaves_nothing_and_the_writer_free(
+    store: Store, database: Path
+) -> None:
+    game = await make_running(store)
+    inside = asyncio.Event()
+
+    async def slow(tx: Tx) -> None:
+        await tx.execute("UPDATE games SET message_id = 7 WHERE id = ?", (game.id,))
+        inside.set()
+        await asyncio.Event().wait()  # until cancelled
+
+    stuck = asyncio.ensure_future(store.engine.transact(slow))
+    await inside.wait()
+    stuck.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await stuck
+    after = await store.games.change(game, GameChange([MOVE], {"turn": 1}))
+    assert after.record.version == game.version + 1
+    assert query(database, "SELECT message_id FROM games")[0][0] is None
 
 
 @pytest.mark.parametrize("count", [1, 5])
@@ -87,31 +118,35 @@ async def test_close_waits_for_what_was_sent(database: Path, count: int) -> None
     store = await Store.open(database)
     opened = await games(store, count)
     sent = [
-        asyncio.ensure_future(
-            store.record_change(game.id, game.version, GameChange([MOVE], {"turn": 1}))
-        )
+        asyncio.ensure_future(store.games.change(game, GameChange([MOVE], {"turn": 1})))
         for game in opened
     ]
     await asyncio.sleep(0)  # sent: the first runs, the others queue
     await store.close()
-    assert all(isinstance(done.result(), GameRecord) for done in sent)
+    assert all(done.result().record.version == 4 for done in sent)
     assert query(database, "SELECT COUNT(*) FROM moves")[0][0] == count
 
 
 async def test_a_long_queue_goes_in_batches_of_bounded_size(
     store: Store, database: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "BATCH", 4)
+    monkeypatch.setattr(engine_module, "BATCH", 4)
     opened = await games(store, 13)
-    trips = counting_trips(store, "_db")
+    statements = await heard(store)
     await asyncio.gather(
-        *(
-            store.record_change(game.id, game.version, GameChange([MOVE], {"turn": 1}))
-            for game in opened
-        )
+        *(store.games.change(game, GameChange([MOVE], {"turn": 1})) for game in opened)
     )
-    assert len(trips) == 1 + 3  # the first alone, then the twelve queued meanwhile by four
+    assert commits(statements) == 1 + 3  # the first alone, then the twelve queued by four
     assert query(database, "SELECT COUNT(*) FROM moves")[0][0] == 13
+
+
+def sets(game: GameRecord, message_id: int, runs: list[object]) -> Callable[[Tx], object]:
+    async def work(tx: Tx) -> int:
+        runs.append(message_id)
+        await tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game.id))
+        return message_id
+
+    return work
 
 
 async def test_a_failure_that_wrote_nothing_needs_no_savepoints(store: Store) -> None:
@@ -120,25 +155,41 @@ async def test_a_failure_that_wrote_nothing_needs_no_savepoints(store: Store) ->
     writing makes the batch go again, each under a savepoint."""
     game = await make_running(store)
     runs: list[object] = []
-    statements: list[str] = []
-    await writer(store).run(lambda conn: conn.set_trace_callback(statements.append))
+    statements = await heard(store)
 
-    def sets(message_id: int) -> Callable[[sqlite3.Connection], int]:
-        def work(conn: sqlite3.Connection) -> int:
-            runs.append(message_id)
-            conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game.id))
-            return message_id
-
-        return work
-
-    def refuses(conn: sqlite3.Connection) -> None:
+    async def refuses(tx: Tx) -> None:
         runs.append("refused")
         raise ValueError("no")
 
+    works = (sets(game, 1, runs), sets(game, 2, runs), refuses, sets(game, 3, runs))
     results = await asyncio.gather(
-        *(store._transact(w) for w in (sets(1), sets(2), refuses, sets(3))), return_exceptions=True
+        *(store.engine.transact(w) for w in works),  # type: ignore[arg-type]
+        return_exceptions=True,
     )
     assert results[:2] + results[3:] == [1, 2, 3] and isinstance(results[2], ValueError)
     assert runs == [1, 2, "refused", 3]
     assert not any("SAVEPOINT" in s for s in statements)
-    assert (await store.get_game(game.id)).message_id == 3  # type: ignore[union-attr]
+    assert (await store.games.get(game.id)).message_id == 3  # type: ignore[union-attr]
+
+
+async def test_a_failure_after_writing_runs_the_batch_again_under_savepoints(
+    store: Store,
+) -> None:
+    game = await make_running(store)
+    runs: list[object] = []
+    statements = await heard(store)
+
+    async def half_done(tx: Tx) -> None:
+        runs.append("half")
+        await tx.execute("UPDATE games SET message_id = 9 WHERE id = ?", (game.id,))
+        raise ValueError("no")
+
+    works = (sets(game, 1, runs), sets(game, 2, runs), half_done, sets(game, 3, runs))
+    results = await asyncio.gather(
+        *(store.engine.transact(w) for w in works),  # type: ignore[arg-type]
+        return_exceptions=True,
+    )
+    assert results[:2] + results[3:] == [1, 2, 3] and isinstance(results[2], ValueError)
+    assert runs == [1, 2, "half", 2, "half", 3]  # the first alone; the batch of the rest twice
+    assert sum("SAVEPOINT" in s for s in statements) == 3
+    assert (await store.games.get(game.id)).message_id == 3  # type: ignore[union-attr]

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.records import GameChange
 from bot.store import Store
 from bot.store.maintenance import DatabaseFileError, backup, check_database, quick_check
 
-from .helpers import HOST, PLAYER2, make_running
+from .helpers import HOST, PLAYER2, make_running, play
 
 MOVES_PER_COMMIT = 3
 
@@ -51,7 +52,7 @@ def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
 async def test_damaged_pages_are_found(db_path: Path, store: Store) -> None:
     game = await make_running(store)
     for _ in range(200):
-        game = await store.record_move(game.id, game.version, HOST, {"kind": "pass"}, {})
+        game = await play(store, game, HOST, {"kind": "pass"}, {})
     await store.close()
     with closing(sqlite3.connect(db_path)) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -73,12 +74,10 @@ async def writer(store: Store, started: asyncio.Event, stop: asyncio.Event) -> i
     count = commits = 0
     while not stop.is_set():
         count += MOVES_PER_COMMIT
-        game = await store.record_moves(
-            game.id,
-            game.version,
-            [(HOST, {"kind": "pass"}, "player")] * MOVES_PER_COMMIT,
-            {"moves": count},
+        change = GameChange(
+            [(HOST, {"kind": "pass"}, "player")] * MOVES_PER_COMMIT, {"moves": count}
         )
+        game = (await store.games.change(game, change)).record
         commits += 1
         if commits == 5:
             started.set()
@@ -115,7 +114,7 @@ async def test_an_open_write_transaction_is_not_copied(
     db_path: Path, store: Store, tmp_path: Path
 ) -> None:
     game = await make_running(store)
-    await store.record_move(game.id, game.version, PLAYER2, {"kind": "pass"}, {})
+    await play(store, game, PLAYER2, {"kind": "pass"}, {})
     with closing(sqlite3.connect(db_path, isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")
         other.execute("DELETE FROM moves")

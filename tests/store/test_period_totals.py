@@ -92,7 +92,7 @@ async def test_period_sums_agree_with_the_results(
     ]
     for since in starts:
         expected = raw_totals(database, since, variant)
-        found = by_player(await store.leaderboard_totals(GUILD, variant=variant, since=since))
+        found = by_player(await store.stats.leaderboard(GUILD, variant=variant, since=since))
         assert found == expected, datetime.fromtimestamp(since, UTC)
     assert raw_totals(database, utc(2026, 2, 2), variant)  # the weeks were not empty
 
@@ -104,7 +104,7 @@ async def test_rebuilding_gives_the_same_period_sums(
     await play_a_fortnight(store, clock)
     sql = "SELECT * FROM period_totals ORDER BY guild_id, period, start, variant, player_id"
     kept = table(database, sql)
-    await store.rebuild_player_totals()
+    await store.stats.rebuild_totals()
     assert table(database, sql) == kept
     assert {row[1] for row in kept} == {"month", "week"}
 

@@ -4,7 +4,6 @@ creators and backfills racing, per-game locks), and the SQL translation."""
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -12,16 +11,16 @@ from typing import Any
 import psycopg
 import pytest
 
+from bot.records import GameResults, PlayerResult
 from bot.store import LATEST_VERSION, ChannelBusy, Store, StoreError, open_store
 from bot.store.dialect import to_postgres
+from bot.store.engine import Tx, engine_for
 from bot.store.migrations import MIGRATIONS, Migration, run_migrations
 from bot.store.postgres import PostgresEngine, atomically
-from bot.store.sql import Connection
 from bot.store.sqlite import SqliteEngine
-from bot.store.stats import GameResults, PlayerResult, write_results
-from bot.store.store import engine_for
+from bot.store.stats import write_results
 
-from .helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running, query
+from .helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running, play, query
 from .postgres_server import PostgresServer, ServerError
 
 PATIENCE = 30.0  # seconds before a hang counts as a failure (never a speed check)
@@ -61,21 +60,23 @@ class Held:
     """A transaction of ``store`` that runs ``work`` and stays open until released
     (then commits, or with ``fail`` rolls back)."""
 
-    def __init__(self, store: Store, work: Callable[[Connection], Any], fail: bool = False) -> None:
-        self.inside, self.release = threading.Event(), threading.Event()
+    def __init__(
+        self, store: Store, work: Callable[[Tx], Awaitable[Any]], fail: bool = False
+    ) -> None:
+        self.inside, self.release = asyncio.Event(), asyncio.Event()
 
-        def held(conn: Connection) -> Any:
-            result = work(conn)
+        async def held(tx: Tx) -> Any:
+            result = await work(tx)
             self.inside.set()
-            self.release.wait(PATIENCE)
+            await self.release.wait()
             if fail:
                 raise RuntimeError("rolled back")
             return result
 
-        self.task = asyncio.ensure_future(store._transact(held))
+        self.task = asyncio.ensure_future(store.engine.transact(held))
 
     async def entered(self) -> None:
-        assert await asyncio.to_thread(self.inside.wait, PATIENCE)
+        await asyncio.wait_for(self.inside.wait(), PATIENCE)
 
     async def commit(self) -> Any:
         self.release.set()
@@ -127,8 +128,9 @@ async def test_a_failed_migration_leaves_nothing(postgres: PostgresServer) -> No
     broken = Migration(
         LATEST_VERSION + 1, "broken", ("CREATE TABLE half (x INTEGER)", "NOT VALID SQL")
     )
-    with psycopg.connect(url, autocommit=True) as raw, pytest.raises(psycopg.Error):
-        atomically(raw, lambda conn: run_migrations(conn, 1.0, (*MIGRATIONS, broken)))
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as raw:
+        with pytest.raises(psycopg.Error):
+            await atomically(raw, lambda tx: run_migrations(tx, 1.0, (*MIGRATIONS, broken)))
     tables = query(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
     assert tables == []  # DDL is transactional: not even the first migrations stayed
 
@@ -158,7 +160,11 @@ async def test_the_second_creator_in_a_channel_is_told_it_is_busy(
     """The creator whose insert waits on another process's uncommitted lobby gets
     ChannelBusy naming that lobby once it commits, not an internal error."""
     first, second = two
-    held = Held(first, lambda conn: conn.execute(INSERT_LOBBY, (CHANNEL,)).fetchone()[0])
+
+    async def insert(tx: Tx) -> int:
+        return int((await tx.fetch(INSERT_LOBBY, (CHANNEL,)))[0][0])
+
+    held = Held(first, insert)
     await held.entered()
     creating = asyncio.ensure_future(make_lobby(second))
     await eventually(lambda: waiting_sessions(url, "transactionid") == 1, "insert waits")
@@ -172,14 +178,14 @@ async def test_a_creator_waiting_on_a_rolled_back_lobby_gets_the_channel(
     url: str, two: tuple[Store, Store]
 ) -> None:
     first, second = two
-    held = Held(first, lambda conn: conn.execute(INSERT_LOBBY, (CHANNEL,)), fail=True)
+    held = Held(first, lambda tx: tx.fetch(INSERT_LOBBY, (CHANNEL,)), fail=True)
     await held.entered()
     creating = asyncio.ensure_future(make_lobby(second))
     await eventually(lambda: waiting_sessions(url, "transactionid") == 1, "insert waits")
     with pytest.raises(RuntimeError, match="rolled back"):
         await held.commit()
     created = await creating
-    assert (await second.game_in_channel(CHANNEL)) == created
+    assert (await second.games.in_channel(CHANNEL)) == created
     # And the plain race: many creators at once, exactly one lobby.
     outcomes = await asyncio.gather(
         *(make_lobby(s, CHANNEL + 1) for s in (*two, *two)), return_exceptions=True
@@ -193,14 +199,15 @@ async def test_a_backfill_racing_another_records_the_results_once(
 ) -> None:
     first, second = two
     game = await make_running(first)
-    game = await first.record_move(game.id, game.version, HOST, {}, {}, "finished")
+    game = await play(first, game, HOST, {}, {}, "finished")
     results = GameResults(
         3, (PlayerResult(HOST, 0, 30, 1, True), PlayerResult(PLAYER2, 1, 20, 2, False))
     )
     assert game.finished_at is not None
-    held = Held(first, lambda conn: write_results(conn, game, results, game.finished_at))
+    finished_at = game.finished_at
+    held = Held(first, lambda tx: write_results(tx, game, results, finished_at))
     await held.entered()
-    backfill = asyncio.ensure_future(second.add_results(game, results))
+    backfill = asyncio.ensure_future(second.stats.add_results(game, results))
     await eventually(lambda: waiting_sessions(url, "transactionid") == 1, "backfill waits")
     assert await held.commit() is True
     await backfill  # no error: it found the results there and skipped
@@ -272,7 +279,7 @@ async def test_tasks_of_one_process_queue_for_a_game(database: str | Path) -> No
         release.set()
         await asyncio.gather(first, second)
         assert log == ["A in", "A out", "B in", "B out"]
-        engine = store._engine
+        engine = store.engine
         assert len(engine._game_locks) == 0  # type: ignore[attr-defined]  # nothing kept
         if isinstance(engine, PostgresEngine):
             assert held_advisory(engine.url) == []
@@ -285,9 +292,9 @@ async def test_guild_and_lobby_helpers_run_on_postgres(url: str) -> None:
         game = await make_lobby(store, channel_id=big, guild_id=big, host_id=big)
         assert (game.channel_id, game.guild_id, game.host_id) == (big, big, big)
         assert isinstance(game.created_at, float)
-        await store.set_guild_turn_time(GUILD, 3600)
-        await store.set_guild_language(GUILD, "de")
-        assert (await store.guild_turn_time(GUILD), await store.guild_language(GUILD)) == (
+        await store.settings.set_turn_time(GUILD, 3600)
+        await store.settings.set_language(GUILD, "de")
+        assert (await store.settings.turn_time(GUILD), await store.settings.language(GUILD)) == (
             3600,
             "de",
         )

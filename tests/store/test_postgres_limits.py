@@ -28,8 +28,8 @@ SHOW_LIMITS = (
 
 async def limits(store: Store) -> list[tuple[str, str]]:
     """The limits of a store's reader and of a writer, as the server shows them."""
-    read = await store._fetch(SHOW_LIMITS)
-    written = await store._transact(lambda conn: conn.execute(SHOW_LIMITS).fetchall())
+    read = await store.engine.fetch(SHOW_LIMITS)
+    written = await store.engine.transact(lambda tx: tx.fetch(SHOW_LIMITS))
     return [tuple(read[0]), tuple(written[0])]  # type: ignore[list-item]
 
 
@@ -56,27 +56,27 @@ async def test_a_statement_past_the_limit_is_cancelled_and_nothing_is_stored(
     async with Store(url) as store, Store(url) as other:
         lobby = await make_lobby(store)
         with pytest.raises(StoreError, match="statement timeout"):
-            await store._fetch("SELECT pg_sleep(30)")
+            await store.engine.fetch("SELECT pg_sleep(30)")
         # A change that waits past the limit on the game's row, which another process
         # holds locked, is cancelled and rolled back; the game is as it was.
         held = Held(
             other,
-            lambda conn: conn.execute("SELECT id FROM games WHERE id = ? FOR UPDATE", (lobby.id,)),
+            lambda tx: tx.fetch("SELECT id FROM games WHERE id = ? FOR UPDATE", (lobby.id,)),
         )
         await held.entered()
         with pytest.raises(StoreError, match="statement timeout"):
-            await store.update_lobby(lobby.id, lobby.version, [HOST, PLAYER2])
+            await store.games.set_players(lobby.id, lobby.version, [HOST, PLAYER2])
         await held.commit()
-        assert await store.get_game(lobby.id) == lobby
+        assert await store.games.get(lobby.id) == lobby
         # The connections serve on: the same change now goes through.
-        joined = await store.update_lobby(lobby.id, lobby.version, [HOST, PLAYER2])
+        joined = await store.games.set_players(lobby.id, lobby.version, [HOST, PLAYER2])
         assert (joined.players, joined.version) == ([HOST, PLAYER2], lobby.version + 1)
 
 
 async def test_a_transaction_left_open_is_ended_and_blocks_nobody(
     url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A process stuck inside a transaction that holds a game's row (here: a thread that
+    """A process stuck inside a transaction that holds a game's row (here: a transaction that
     waits before its ``COMMIT``): the server ends its session, so the other process's
     change goes through; the stuck one hears, when it goes on, that nothing of its
     transaction was stored, and its connection is opened again for what follows."""
@@ -86,7 +86,7 @@ async def test_a_transaction_left_open_is_ended_and_blocks_nobody(
     async with Store(url) as stuck, Store(url) as other:
         held = Held(
             stuck,
-            lambda conn: conn.execute("UPDATE games SET message_id = 5 WHERE id = ?", (lobby.id,)),
+            lambda tx: tx.execute("UPDATE games SET message_id = 5 WHERE id = ?", (lobby.id,)),
         )
         await held.entered()
         await eventually(
@@ -98,13 +98,13 @@ async def test_a_transaction_left_open_is_ended_and_blocks_nobody(
             "the server ended the stuck session",
         )
         joined = await asyncio.wait_for(
-            other.update_lobby(lobby.id, lobby.version, [HOST, PLAYER2]), PATIENCE
+            other.games.set_players(lobby.id, lobby.version, [HOST, PLAYER2]), PATIENCE
         )
         with pytest.raises(StoreError, match="idle-in-transaction timeout"):
             await held.commit()
-        assert await stuck.get_game(lobby.id) == joined  # its message id never stored
-        await stuck.set_message(lobby.id, 6)
-        record = await other.get_game(lobby.id)
+        assert await stuck.games.get(lobby.id) == joined  # its message id never stored
+        await stuck.games.set_message(lobby.id, 6)
+        record = await other.games.get(lobby.id)
         assert record is not None and (record.message_id, record.players) == (6, [HOST, PLAYER2])
 
 

@@ -11,8 +11,8 @@ from contextlib import AsyncExitStack
 
 import pytest
 
-from bot.store import GameRecord, Store
-from bot.store.errors import LockLost
+from bot.records import GameRecord, LockLost
+from bot.store import Store
 
 from .helpers import CHANNEL, make_running, query
 from .test_postgres import PATIENCE, eventually, held_advisory, in_turn, waiting_sessions
@@ -35,7 +35,7 @@ def terminate(url: str, pid: int) -> None:
 
 
 async def shown(store: Store, game: GameRecord) -> tuple[int, dict[str, object]]:
-    record = await store.get_game(game.id)
+    record = await store.games.get(game.id)
     assert record is not None
     return record.shown_version, record.shown
 
@@ -56,11 +56,11 @@ async def test_a_broken_lock_connection_refuses_every_holder_and_play_goes_on(
 
         # Another process takes a game the first believes it holds, and stores.
         async with second.game_lock(one.id):
-            await second.set_shown(one.id, one.version, None, {"by": "second"})
+            await second.games.set_shown(one, None, {"by": "second"})
         # Every write of the first under those locks is refused; nothing is stored.
         for game in games:
             with pytest.raises(LockLost):
-                await first.set_shown(game.id, game.version, None, {"by": "first"})
+                await first.games.set_shown(game, None, {"by": "first"})
         assert await shown(first, one) == (one.version, {"by": "second"})
         assert await shown(first, two_) == (two_.shown_version, two_.shown)
     assert held_advisory(url) == []  # leaving the blocks gave back nothing (all gone)
@@ -71,7 +71,7 @@ async def test_a_broken_lock_connection_refuses_every_holder_and_play_goes_on(
     release = asyncio.Event()
 
     async def show() -> None:
-        await first.set_shown(two_.id, two_.version, None, {"by": "first"})
+        await first.games.set_shown(two_, None, {"by": "first"})
         await release.wait()
 
     holder = asyncio.ensure_future(in_turn(log, "first", lambda: first.game_lock(two_.id), show))
@@ -96,9 +96,9 @@ async def test_a_lock_taken_after_the_break_is_held_on_the_new_connection(
         terminate(url, lock_holder(url, old.id))
         async with first.game_lock(new.id):  # on a connection opened again
             assert held_advisory(url) == [new.id]
-            await first.set_shown(new.id, new.version, None, {"by": "first"})
+            await first.games.set_shown(new, None, {"by": "first"})
             with pytest.raises(LockLost):
-                await first.set_shown(old.id, old.version, None, {"by": "first"})
+                await first.games.set_shown(old, None, {"by": "first"})
     assert await shown(second, new) == (new.version, {"by": "first"})
     assert await shown(second, old) == (old.shown_version, old.shown)
     assert held_advisory(url) == []
@@ -108,5 +108,5 @@ async def test_without_the_lock_a_write_is_not_fenced(url: str, two: tuple[Store
     """``set_shown`` outside any lock (a lobby's closing message) is a plain write."""
     first, _ = two
     game = await make_running(first, CHANNEL)
-    await first.set_shown(game.id, game.version, None, {"by": "nobody"})
+    await first.games.set_shown(game, None, {"by": "nobody"})
     assert await shown(first, game) == (game.version, {"by": "nobody"})

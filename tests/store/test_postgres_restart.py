@@ -25,9 +25,9 @@ from bot.rules import Move
 from bot.service.games import GameService
 from bot.store import Store, StoreError, VersionConflict
 from bot.store import postgres as pg
-from bot.store.sql import Connection
+from bot.store.engine import Tx
 
-from .helpers import query
+from .helpers import make_running, play, query
 from .postgres_server import PostgresServer
 
 PATIENCE = 60.0  # seconds before a hang counts as a failure (never a speed check)
@@ -284,8 +284,8 @@ async def test_every_session_ended_mid_game(
 @pytest.fixture
 async def store(url: str) -> AsyncIterator[Store]:
     async with Store(url) as opened:
-        await opened._transact(
-            lambda conn: conn.execute("CREATE TABLE marks (id INTEGER PRIMARY KEY, note TEXT)")
+        await opened.engine.transact(
+            lambda tx: tx.execute("CREATE TABLE marks (id INTEGER PRIMARY KEY, note TEXT)")
         )
         yield opened
 
@@ -294,52 +294,50 @@ def marks(url: str) -> list[tuple[Any, ...]]:
     return query(url, "SELECT id, note FROM marks ORDER BY id")
 
 
-def end_own_session(conn: Connection) -> None:
+async def end_own_session(tx: Tx) -> None:
     """Have the server end this transaction's session (an administrator would)."""
-    raw: psycopg.Connection[Any] = conn.raw  # type: ignore[attr-defined]
+    raw: psycopg.AsyncConnection[Any] = tx.raw  # type: ignore[attr-defined]
     with psycopg.connect(raw.info.dsn, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (raw.info.backend_pid,))
     with pytest.raises(psycopg.OperationalError):
-        raw.execute("SELECT 1")
+        await raw.execute("SELECT 1")
 
 
 async def test_a_session_ended_before_commit_runs_again_once(store: Store, url: str) -> None:
     runs: list[int] = []
 
-    def work(conn: Connection) -> str:
+    async def work(tx: Tx) -> str:
         runs.append(1)
-        conn.execute("INSERT INTO marks (id, note) VALUES (?, ?)", (len(runs), "x"))
+        await tx.execute("INSERT INTO marks (id, note) VALUES (?, ?)", (len(runs), "x"))
         if len(runs) == 1:
-            end_own_session(conn)
+            await end_own_session(tx)
         return "done"
 
-    assert await store._transact(work) == "done"
+    assert await store.engine.transact(work) == "done"
     assert (len(runs), marks(url)) == (2, [(2, "x")])  # the first run left nothing
 
 
 async def test_an_idle_connection_ended_meanwhile_is_replaced(
     postgres: PostgresServer, store: Store, url: str
 ) -> None:
-    await store._transact(lambda conn: conn.execute("INSERT INTO marks VALUES (1, 'a')"))
+    await store.engine.transact(lambda tx: tx.execute("INSERT INTO marks VALUES (1, 'a')"))
     name = str(psycopg.conninfo.conninfo_to_dict(url)["dbname"])
     assert postgres.terminate_sessions(name) >= 2  # a writer and the reader at least
-    await store._transact(lambda conn: conn.execute("INSERT INTO marks VALUES (2, 'b')"))
-    assert await store._fetch("SELECT id FROM marks ORDER BY id") == [(1,), (2,)]
+    await store.engine.transact(lambda tx: tx.execute("INSERT INTO marks VALUES (2, 'b')"))
+    assert await store.engine.fetch("SELECT id FROM marks ORDER BY id") == [(1,), (2,)]
 
 
-def lose_the_commit(
-    conn: Connection, commit: bool, crash: Callable[[], None] | None = None
-) -> None:
+def lose_the_commit(tx: Tx, commit: bool, crash: Callable[[], None] | None = None) -> None:
     """The next ``COMMIT`` on this connection is (with ``commit``) or is not applied,
     and its answer lost with the connection (``crash``: the server killed and started
     again meanwhile)."""
-    raw: psycopg.Connection[Any] = conn.raw  # type: ignore[attr-defined]
+    raw: psycopg.AsyncConnection[Any] = tx.raw  # type: ignore[attr-defined]
     execute = raw.execute
 
-    def broken(sql: Any, params: Any = None) -> Any:
+    async def broken(sql: Any, params: Any = None) -> Any:
         if sql != "COMMIT":
-            return execute(sql, params)
-        execute("COMMIT" if commit else "ROLLBACK")
+            return await execute(sql, params)
+        await execute("COMMIT" if commit else "ROLLBACK")
         if crash is not None:
             crash()
         raw.pgconn.finish()  # the socket closed: the answer never arrives
@@ -356,14 +354,14 @@ async def test_a_lost_commit_answer_is_settled_by_asking(
     work runs again (nothing of it was stored)."""
     runs: list[int] = []
 
-    def work(conn: Connection) -> int:
+    async def work(tx: Tx) -> int:
         runs.append(1)
-        conn.execute("INSERT INTO marks (id, note) VALUES (?, 'm')", (len(runs),))
+        await tx.execute("INSERT INTO marks (id, note) VALUES (?, 'm')", (len(runs),))
         if len(runs) == 1:
-            lose_the_commit(conn, applied)
+            lose_the_commit(tx, applied)
         return len(runs)
 
-    assert await store._transact(work) == (1 if applied else 2)
+    assert await store.engine.transact(work) == (1 if applied else 2)
     assert marks(url) == [(1 if applied else 2, "m")]
 
 
@@ -380,18 +378,18 @@ async def test_a_commit_lost_in_a_crash(
         postgres.halt("immediate")
         postgres.resume()
 
-    def work(conn: Connection) -> int:
+    async def work(tx: Tx) -> int:
         runs.append(1)
-        conn.execute("INSERT INTO marks (id, note) VALUES (?, 'c')", (len(runs),))
+        await tx.execute("INSERT INTO marks (id, note) VALUES (?, 'c')", (len(runs),))
         if len(runs) == 1:
-            lose_the_commit(conn, applied, crash)
+            lose_the_commit(tx, applied, crash)
         return len(runs)
 
     if applied:
         with pytest.raises(pg.CommitUnknown):
-            await store._transact(work)
+            await store.engine.transact(work)
     else:
-        assert await store._transact(work) == 2
+        assert await store.engine.transact(work) == 2
     assert marks(url) == [(len(runs), "c")]
     assert len(runs) == (1 if applied else 2)
 
@@ -401,34 +399,32 @@ async def test_an_unknown_commit_is_an_error_and_a_repeat_is_refused(
 ) -> None:
     """The server cannot be asked: :class:`CommitUnknown` (the store's error); the
     click repeated is refused by the game's compare-and-set, never applied twice."""
-    from .helpers import make_running
-
     game = await make_running(store)
     monkeypatch.setattr(pg, "SETTLE_PATIENCE", 0.3)
-    engine: Any = store._engine
+    engine: Any = store.engine
     connect = engine._gate.connect
 
-    def unreachable() -> Any:
+    async def unreachable() -> Any:
         raise StoreError("unreachable")
 
     calls = 0
 
-    def change(conn: Connection) -> Any:
+    async def change(tx: Tx) -> Any:
         nonlocal calls
         calls += 1
-        conn.execute(
+        await tx.execute(
             "UPDATE games SET version = version + 1 WHERE id = ? AND version = ?",
             (game.id, game.version),
         )
-        lose_the_commit(conn, True)
+        lose_the_commit(tx, True)
         monkeypatch.setattr(engine._gate, "connect", unreachable)
 
     with pytest.raises(pg.CommitUnknown):
-        await store._transact(change)
+        await store.engine.transact(change)
     monkeypatch.setattr(engine._gate, "connect", connect)
     assert calls == 1
     with pytest.raises(VersionConflict):  # the click again, on the version it saw
-        await store.record_move(game.id, game.version, PLAYERS[0], {"kind": "pass"}, {"turn": 1})
+        await play(store, game, PLAYERS[0], {"kind": "pass"}, {"turn": 1})
     assert query(url, "SELECT version FROM games WHERE id = ?", (game.id,)) == [(game.version + 1,)]
 
 
@@ -437,19 +433,19 @@ async def test_a_server_away_is_refused_at_once_and_tried_again_later(
 ) -> None:
     """While the server is away requests fail (most without an attempt to connect: the
     attempts are spaced out); once it is back, requests work again."""
-    engine: Any = store._engine
+    engine: Any = store.engine
     await asyncio.to_thread(postgres.halt, "fast")
     try:
         for _ in range(50):
             with pytest.raises(StoreError):
-                await store._fetch("SELECT 1")
+                await store.engine.fetch("SELECT 1")
         assert 1 <= engine._gate.failures < 50
     finally:
         await asyncio.to_thread(postgres.resume)
     back = time.monotonic()
     while True:
         try:
-            assert await store._fetch("SELECT 1") == [(1,)]
+            assert await store.engine.fetch("SELECT 1") == [(1,)]
             break
         except StoreError:
             assert time.monotonic() - back < PATIENCE, "never answered again"

@@ -7,15 +7,10 @@ from typing import Any
 
 import pytest
 
+from bot.records import Attempt, StillPlaying
 from bot.store import Store
-from bot.store.daily import Attempt
-from bot.store.privacy import (
-    ANONYMOUS_CEILING,
-    ANONYMOUS_FLOOR,
-    StillPlaying,
-    is_anonymous,
-    replaced,
-)
+from bot.store.engine import Tx
+from bot.store.privacy import ANONYMOUS_CEILING, ANONYMOUS_FLOOR, is_anonymous, replaced
 from bot.store.records import dump_json
 
 from .helpers import FakeClock, every_row
@@ -44,8 +39,8 @@ async def seed_rows(
     something of them (its state, log, events, results, totals, ratings, names)."""
     state = {"players": players, "sheets": {str(p): {"crossed": {"red": [2, 3]}} for p in players}}
 
-    def work(conn: Any) -> int:
-        row = conn.execute(
+    async def work(tx: Tx) -> int:
+        rows = await tx.fetch(
             "INSERT INTO games (guild_id, channel_id, host_id, variant, options, seed, players, "
             "state, status, version, created_at, updated_at, finished_at, presence, shown, "
             "shown_version) VALUES (?, ?, ?, 'classic', ?, 7, ?, ?, ?, 3, 1, 2, 3, ?, ?, 3) "
@@ -61,55 +56,55 @@ async def seed_rows(
                 dump_json({"away": away or [], "streak": {str(p): 1 for p in players}}),
                 dump_json({"mentioned": players, "text": f"<@{players[0]}>"}),
             ),
-        ).fetchone()
-        game = int(row[0])
-        conn.executemany(
+        )
+        game = int(rows[0][0])
+        await tx.executemany(
             "INSERT INTO moves (game_id, seq, player_id, move, created_at) "
             'VALUES (?, ?, ?, \'{"kind":"pass"}\', 1)',
             [(game, i + 1, p) for i, p in enumerate(players)],
         )
-        conn.executemany(
+        await tx.executemany(
             "INSERT INTO game_events (game_id, seq, turn, kind, player, data) "
             "VALUES (?, ?, 1, 'scores', ?, ?)",
             [(game, i + 1, p, dump_json({"totals": {str(p): 4}})) for i, p in enumerate(players)],
         )
         if status == "finished":
-            conn.execute(
+            await tx.execute(
                 "INSERT INTO matches (game_id, guild_id, channel_id, variant, "
                 "started_at, finished_at, turns, players, counted) "
                 "VALUES (?, ?, 1, 'classic', 1, 3, 1, ?, 1)",
                 (game, guild, len(players)),
             )
-            conn.executemany(
+            await tx.executemany(
                 "INSERT INTO results (game_id, player_id, guild_id, variant, seat, score, rank, "
                 "won, counted, finished_at) VALUES (?, ?, ?, 'classic', ?, ?, ?, ?, 1, 3)",
                 [(game, p, guild, i, 10 - i, i + 1, int(i == 0)) for i, p in enumerate(players)],
             )
-            conn.executemany(
+            await tx.executemany(
                 "INSERT INTO player_totals (guild_id, player_id, variant, games, wins, score_sum, "
                 "best) VALUES (?, ?, 'classic', 1, 0, 9, 9) ON CONFLICT DO NOTHING",
                 [(guild, p) for p in players],
             )
-            conn.executemany(
+            await tx.executemany(
                 "INSERT INTO ratings (guild_id, variant, player_id, mu, sigma, games) "
                 "VALUES (?, 'classic', ?, 25, 8, 1) ON CONFLICT DO NOTHING",
                 [(guild, p) for p in players],
             )
-            conn.execute(
+            await tx.execute(
                 "INSERT INTO rated_games (game_id, guild_id, variant, finished_at) "
                 "VALUES (?, ?, 'classic', 3)",
                 (game, guild),
             )
-            conn.executemany(
+            await tx.executemany(
                 "INSERT INTO rating_changes (game_id, player_id, mu_before, sigma_before, "
                 "games_before, mu, sigma) VALUES (?, ?, 25, 8, 0, 26, 7)",
                 [(game, p) for p in players],
             )
         return game
 
-    game = await store._transact(work)
+    game = await store.engine.transact(work)
     for player in players:
-        await store.remember_name(guild, player, f"Name{player % 1000}")
+        await store.names.remember(guild, player, f"Name{player % 1000}")
     return game
 
 
@@ -138,20 +133,20 @@ def test_replaced_reaches_keys_lists_and_mentions_only() -> None:
 async def test_personal_data_per_server(store: Store) -> None:
     await seed_rows(store, GUILD, [ANA, BEN])
     await seed_rows(store, OTHER_GUILD, [BEN, ANA], status="abandoned")
-    data = await store.personal_data(ANA)
+    data = await store.privacy.personal_data(ANA)
     assert [d.guild_id for d in data] == [GUILD, OTHER_GUILD]
     assert (data[0].name, data[0].games, data[0].results, data[0].counted) == ("Name11", 1, 1, 1)
     assert data[0].ratings == (("classic", 1),) and data[0].variants == 1
     assert (data[1].games, data[1].results, data[1].ratings) == (1, 0, ())
-    assert await store.personal_data(12345) == []
+    assert await store.privacy.personal_data(12345) == []
 
 
 async def test_forget_leaves_no_trace_and_the_others_whole(store: Store) -> None:
     await seed_rows(store, GUILD, [ANA, BEN])
     await seed_rows(store, OTHER_GUILD, [BEN, ANA], status="running", away=[ANA])
     before = await every_row(store)
-    bens = await store.player_totals(GUILD, BEN)
-    done = await store.forget_person(ANA)
+    bens = await store.stats.player_totals(GUILD, BEN)
+    done = await store.privacy.forget(ANA)
     assert is_anonymous(done.anonymous_id) and done.names == 2 and done.games == 2
     after = await every_row(store)
     assert holding(after, ANA) == {}
@@ -162,16 +157,16 @@ async def test_forget_leaves_no_trace_and_the_others_whole(store: Store) -> None
     assert {t: len(r) for t, r in after.items() if t not in counted} == {
         t: len(r) for t, r in before.items() if t not in counted
     }
-    assert await store.player_totals(GUILD, BEN) == bens
-    totals = await store.player_totals(GUILD, done.anonymous_id)
+    assert await store.stats.player_totals(GUILD, BEN) == bens
+    totals = await store.stats.player_totals(GUILD, done.anonymous_id)
     assert totals["classic"].games == 1
     # The running game (Ana was away from it) moved on a version, its channel with it.
-    record = (await store.running_games(OTHER_GUILD))[0]
+    record = (await store.games.running(OTHER_GUILD))[0]
     assert (record.version, record.shown_version) == (4, 4)
     # A second person forgotten gets another id.
     cem = 700_000_000_000_000_033
     await seed_rows(store, GUILD, [cem])
-    again = await store.forget_person(cem)
+    again = await store.privacy.forget(cem)
     assert again.anonymous_id == done.anonymous_id + 1
     assert holding(await every_row(store), cem) == {}
 
@@ -182,7 +177,7 @@ async def test_forget_refuses_a_person_still_playing(store: Store) -> None:
     lobby = await seed_rows(store, GUILD + 7, [ANA], status="lobby")
     before = await every_row(store)
     with pytest.raises(StillPlaying) as refused:
-        await store.forget_person(ANA)
+        await store.privacy.forget(ANA)
     assert {game for _, _, game in refused.value.games} == {running, lobby}
     assert finished not in {game for _, _, game in refused.value.games}
     assert await every_row(store) == before
@@ -193,17 +188,17 @@ async def test_a_departed_server_goes_after_its_grace_and_only_it(
 ) -> None:
     await seed_rows(store, GUILD, [ANA, BEN])
     await seed_rows(store, OTHER_GUILD, [BEN, ANA])
-    await store.set_guild_language(GUILD, "de")
+    await store.settings.set_language(GUILD, "de")
     kept = {
         t: [r for r in rows if str(OTHER_GUILD) in str(r) or t == "schema_version"]
         for t, rows in (await every_row(store)).items()
     }
-    await store.mark_guild_departed(GUILD, 100.0)
-    await store.mark_guild_departed(GUILD, 500.0)  # the first mark stays
-    assert await store.departed_guilds(before=100.0) == []
-    assert await store.departed_guilds(before=101.0) == [GUILD]
-    assert await store.delete_departed_guild(GUILD, before=100.0) is None
-    deleted = await store.delete_departed_guild(GUILD, before=101.0)
+    await store.privacy.mark_departed(GUILD, 100.0)
+    await store.privacy.mark_departed(GUILD, 500.0)  # the first mark stays
+    assert await store.privacy.departed(before=100.0) == []
+    assert await store.privacy.departed(before=101.0) == [GUILD]
+    assert await store.privacy.delete_departed(GUILD, before=100.0) is None
+    deleted = await store.privacy.delete_departed(GUILD, before=101.0)
     assert deleted is not None and deleted["games"] == 1 and deleted["moves"] == 2
     rows = await every_row(store)
     assert holding(rows, GUILD) == {}
@@ -216,23 +211,23 @@ async def test_a_departed_server_goes_after_its_grace_and_only_it(
 
 async def test_coming_back_clears_the_mark(store: Store) -> None:
     await seed_rows(store, GUILD, [ANA])
-    await store.mark_guild_departed(GUILD, 100.0)
-    assert await store.unmark_guild(GUILD) is True
-    assert await store.unmark_guild(GUILD) is False
-    assert await store.delete_departed_guild(GUILD, before=10_000.0) is None
-    assert (await store.personal_data(ANA))[0].games == 1
+    await store.privacy.mark_departed(GUILD, 100.0)
+    assert await store.privacy.unmark(GUILD) is True
+    assert await store.privacy.unmark(GUILD) is False
+    assert await store.privacy.delete_departed(GUILD, before=10_000.0) is None
+    assert (await store.privacy.personal_data(ANA))[0].games == 1
 
 
 async def test_personal_data_counts_accuracies_and_daily_challenges(store: Store) -> None:
     game_id = await seed_rows(store, GUILD, [ANA, BEN])
-    record = await store.get_game(game_id)
+    record = await store.games.get(game_id)
     assert record is not None
-    await store.add_review(record, [(ANA, 0.8, 10), (BEN, 0.6, 9)], False, 4.0)
-    daily = await store.create_game(GUILD, -9, ANA, "classic", {"daily": "2026-11-27"}, 3)
-    await store.add_attempt(
+    await store.reviews.add(record, [(ANA, 0.8, 10), (BEN, 0.6, 9)], False, 4.0)
+    daily = await store.games.create(GUILD, -9, ANA, "classic", {"daily": "2026-11-27"}, 3)
+    await store.daily.add_attempt(
         Attempt("2026-11-27", "classic", ANA, GUILD, GUILD + 5, daily.id, None, None)
     )
-    [data] = await store.personal_data(ANA)
+    [data] = await store.privacy.personal_data(ANA)
     assert (data.accuracies, data.daily) == (1, 1)
-    [bens] = await store.personal_data(BEN)
+    [bens] = await store.privacy.personal_data(BEN)
     assert (bens.accuracies, bens.daily) == (1, 0)

@@ -13,7 +13,6 @@ from bot.render import render_scoreboard
 from bot.service.games import GameService
 from bot.service.stats import StatsService
 from bot.store import Store
-from bot.store.prune import count_prunable, prune
 from tests.service.helpers import play_randomly
 
 from .helpers import FakeClock, query, sqlite_only
@@ -47,7 +46,7 @@ async def finished(server: Server, channel: int, seed: int, shown: bool = True) 
     record = (await service.get(lobby.id)).record
     assert record.status == "finished"
     if shown:  # as the publisher leaves it once the channel shows the end
-        await server.store.set_shown(record.id, record.version, None, {})
+        await server.store.games.set_shown(record, None, {})
     await server.stats.backfill()  # rated, as the end's post has it
     return record.id
 
@@ -57,7 +56,7 @@ async def abandoned(server: Server, channel: int) -> int:
     await server.service.join(lobby.id, BEN)
     await server.service.start(lobby.id, ANA)
     record = await server.service.abandon(channel, ANA, can_manage=False)
-    await server.store.set_shown(record.id, record.version, None, {})
+    await server.store.games.set_shown(record, None, {})
     return record.id
 
 
@@ -119,16 +118,16 @@ async def answers(server: Server) -> tuple[Any, ...]:
     players = [await stats.player(GUILD, p) for p in (ANA, BEN, CEM)]
     history = [await stats.history(GUILD), *[await stats.history(GUILD, p) for p in (ANA, CEM)]]
     games = sorted(server.old + server.kept)
-    rows = [await store.get_game(g) for g in games]
-    ratings = await store.ratings(GUILD, "classic")
-    changes = [await store.rating_changes(g) for g in games]
+    rows = [await store.games.get(g) for g in games]
+    ratings = await store.ratings.of_variant(GUILD, "classic")
+    changes = [await store.ratings.changes(g) for g in games]
     return boards, players, history, rows, ratings, changes
 
 
 async def test_a_dry_run_counts_and_changes_nothing(server: Server, database: str | Path) -> None:
     everything = server.old + server.kept
     before, shown = logs(database, everything), await answers(server)
-    report = await prune(server.store, OLD + 30 * DAY, dry_run=True)
+    report = await server.store.maintenance.prune(OLD + 30 * DAY, dry_run=True)
     assert report.dry_run
     assert (report.games, report.moves, report.events) == (
         len(server.old),
@@ -145,7 +144,7 @@ async def test_a_prune_removes_exactly_the_old_games_logs(
 ) -> None:
     everything = server.old + server.kept
     before, shown = logs(database, everything), await answers(server)
-    report = await prune(server.store, OLD + 30 * DAY, batch=2)  # two transactions
+    report = await server.store.maintenance.prune(OLD + 30 * DAY, batch=2)  # two transactions
     assert not report.dry_run
     assert (report.games, report.moves, report.events) == (
         len(server.old),
@@ -156,7 +155,7 @@ async def test_a_prune_removes_exactly_the_old_games_logs(
     assert all(after[g] == (0, 0) for g in server.old)
     assert all(after[g] == before[g] for g in server.kept)
     assert await answers(server) == shown  # leaderboards, stats, history, rows, ratings
-    again = await prune(server.store, OLD + 30 * DAY)  # nothing left to do
+    again = await server.store.maintenance.prune(OLD + 30 * DAY)  # nothing left to do
     assert (again.games, again.moves, again.events) == (0, 0, 0)
     # The running game plays on.
     running = server.kept[-2]
@@ -165,7 +164,7 @@ async def test_a_prune_removes_exactly_the_old_games_logs(
 
 
 async def test_a_pruned_games_final_sheets_still_render(server: Server) -> None:
-    await prune(server.store, OLD + 30 * DAY)
+    await server.store.maintenance.prune(OLD + 30 * DAY)
     for game_id in server.old[:2]:
         final = await server.stats.final_game(GUILD, game_id)
         assert final is not None and final.game.finished
@@ -178,15 +177,15 @@ async def test_a_date_before_every_game_removes_nothing(
     server: Server, database: str | Path
 ) -> None:
     before = logs(database, server.old + server.kept)
-    report = await prune(server.store, OLD - DAY)
+    report = await server.store.maintenance.prune(OLD - DAY)
     assert (report.games, report.moves, report.events) == (0, 0, 0)
     assert logs(database, server.old + server.kept) == before
 
 
 @sqlite_only
 async def test_sqlite_says_how_much_space_it_freed(server: Server) -> None:
-    counted = await count_prunable(server.store, OLD + 30 * DAY)
+    counted = await server.store.maintenance.count_prunable(OLD + 30 * DAY)
     assert counted.free_bytes is not None
-    report = await prune(server.store, OLD + 30 * DAY)
+    report = await server.store.maintenance.prune(OLD + 30 * DAY)
     assert report.freed_bytes is not None and report.free_bytes is not None
     assert report.freed_bytes > 0 and report.free_bytes >= report.freed_bytes

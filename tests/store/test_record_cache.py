@@ -8,10 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 
-from bot.store import GameChange, GameRecord, Store
+from bot.records import GameChange, GameRecord
+from bot.store import Store
 from bot.store.cache import RecordCache
+from bot.store.changes import store_change
 from bot.store.dialect import to_postgres
+from bot.store.engine import Tx
 from bot.store.records import GAME_COLUMNS
 
 from .helpers import HOST, FakeClock, make_running, query
@@ -30,23 +34,23 @@ def write_raw(database: str | Path, sql: str, params: tuple[Any, ...]) -> None:
 
 
 async def seen(store: Store, game_id: int) -> GameRecord:
-    """The record a click's ``decide`` gets (nothing stored)."""
-    record, _ = await store.change_game(game_id, lambda found: (None, None))
+    """The record a click reads."""
+    record = await store.games.get(game_id)
+    assert record is not None
     return record
 
 
 async def step(store: Store, game_id: int, turn: int) -> GameRecord:
-    record, _ = await store.change_game(
-        game_id, lambda found: (GameChange([MOVE], {"turn": turn}), None)
-    )
-    return record
+    """A click: the game read, a move stored on it."""
+    change = GameChange([MOVE], {"turn": turn})
+    return (await store.games.change(await seen(store, game_id), change)).record
 
 
-async def test_a_click_decides_on_the_record_the_last_write_left(store: Store) -> None:
+async def test_a_click_reads_the_record_the_last_write_left(store: Store) -> None:
     game = await make_running(store)
     written = await step(store, game.id, 1)
     assert await seen(store, game.id) is written  # not decoded again
-    assert store._records.hits >= 1
+    assert store.games._records.hits >= 1
 
 
 async def test_a_write_by_another_store_is_seen(
@@ -56,10 +60,10 @@ async def test_a_write_by_another_store_is_seen(
     await step(store, game.id, 1)
     async with Store(database, clock=clock) as other:
         await step(other, game.id, 2)
-        await other.set_message(game.id, 777)
+        await other.games.set_message(game.id, 777)
     found = await seen(store, game.id)
     assert (found.state, found.version, found.message_id) == ({"turn": 2}, game.version + 2, 777)
-    assert found == await store.get_game(game.id)
+    assert found == await store.games.get(game.id)
 
 
 async def test_a_row_changed_without_a_version_bump_is_decoded_afresh(
@@ -80,7 +84,7 @@ async def test_a_row_changed_without_a_version_bump_is_decoded_afresh(
 async def test_the_kept_row_is_the_row_a_read_finds(store: Store, database: str | Path) -> None:
     game = await make_running(store)
     await step(store, game.id, 1)
-    kept_row, _ = store._records._rows[game.id]
+    kept_row, _ = store.games._records._rows[game.id]
     assert (
         kept_row == query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game.id,))[0]
     )
@@ -114,25 +118,19 @@ def row(game_id: int, state: str, version: int) -> tuple[Any, ...]:
     )
 
 
-def test_a_write_that_never_committed_is_a_miss_not_a_wrong_answer() -> None:
-    cache = RecordCache()
-    before = cache.record(row(1, '{"turn":1}', 4))
-    after = GameRecord(
-        **{**{f: getattr(before, f) for f in before.__slots__}, "state": {"turn": 2}, "version": 5}
-    )  # type: ignore[arg-type]
-    cache.written(before, {"state": '{"turn":2}', "version": 5}, after)
-    assert cache.record(row(1, '{"turn":2}', 5)) is after
-    found = cache.record(row(1, '{"turn":1}', 4))  # the write was rolled back after all
-    assert found is not before and found.state == {"turn": 1} and found.version == 4
+async def test_a_write_that_never_committed_is_a_miss_not_a_wrong_answer(
+    store: Store,
+) -> None:
+    game = await make_running(store)
 
+    async def rolled_back(tx: Tx) -> None:
+        await store_change(tx, game, GameChange([MOVE], {"turn": 2}), 5.0, store.games._records)
+        raise RuntimeError("rolled back after all")
 
-def test_only_a_write_on_the_kept_record_is_kept() -> None:
-    cache = RecordCache()
-    stale = cache.record(row(1, '{"turn":1}', 4))
-    cache.record(row(1, '{"turn":3}', 6))
-    cache.written(stale, {"version": 5}, stale)
-    assert cache.record(row(1, '{"turn":3}', 6)).version == 6
-    assert cache.hits == 1
+    with pytest.raises(RuntimeError):
+        await store.engine.transact(rolled_back)
+    found = await seen(store, game.id)
+    assert found == game and found.state == game.state
 
 
 def test_the_cache_stays_within_its_size() -> None:
@@ -145,15 +143,9 @@ def test_the_cache_stays_within_its_size() -> None:
 
 def test_an_ended_game_is_let_go() -> None:
     cache = RecordCache()
-    running = cache.record(row(1, '{"turn":1}', 4))
-    ended = GameRecord(
-        **{
-            **{f: getattr(running, f) for f in running.__slots__},
-            "status": "finished",
-            "version": 5,
-        }
-    )  # type: ignore[arg-type]
-    cache.written(running, {"status": "finished", "version": 5}, ended)
+    cache.record(row(1, '{"turn":1}', 4))
+    assert 1 in cache._rows
+    cache.record((*row(1, "{}", 5)[:10], "finished", *row(1, "{}", 5)[11:]))
     assert 1 not in cache._rows
     finished = (*row(2, "{}", 1)[:10], "abandoned", *row(2, "{}", 1)[11:])
     assert cache.record(finished).status == "abandoned" and 2 not in cache._rows

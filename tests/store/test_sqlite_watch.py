@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store import GameChange, Store
+from bot.records import GameChange
+from bot.store import Store
 from bot.store.sqlite import SqliteEngine
 
 from .helpers import HOST, make_running, sqlite_only
@@ -14,29 +15,26 @@ MOVE = (HOST, {"kind": "pass"}, "player")
 
 
 def engine(store: Store) -> SqliteEngine:
-    assert isinstance(store._engine, SqliteEngine)
-    return store._engine
+    assert isinstance(store.engine, SqliteEngine)
+    return store.engine
 
 
 async def test_a_watcher_hears_each_statement_of_reads_and_writes(store: Store) -> None:
     game = await make_running(store)
     heard: list[str] = []
     await engine(store).watch(heard.append)
-    await store.record_change(
-        game.id,
-        game.version,
+    await store.games.change(
+        game,
         GameChange(
             [MOVE], {"turn": 2}, events=[(2, "passed", HOST, {}), (2, "turn", HOST, {"turn": 3})]
         ),
     )
-    await store.events(game.id)
+    await store.games.events(game.id)
     kinds = [" ".join(sql.split()[:3]) for sql in heard]
     assert kinds == [
         "BEGIN IMMEDIATE",
-        "SELECT id, guild_id,",
         "UPDATE games SET",
         "INSERT INTO moves",
-        "INSERT INTO game_events",
         "INSERT INTO game_events",
         "COMMIT",
         "SELECT seq, turn,",
@@ -55,8 +53,8 @@ async def test_a_watcher_set_before_the_store_opens_hears_it_open(database: Path
 async def test_no_watcher_hears_nothing_more(store: Store) -> None:
     heard: list[str] = []
     await engine(store).watch(heard.append)
-    await store.get_game(1)
+    await store.games.get(1)
     await engine(store).watch(None)
-    await store.get_game(1)
+    await store.games.get(1)
     await make_running(store)
     assert len(heard) == 1

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.store import LATEST_VERSION, Store, StoreError
+from bot.store.engine import Tx
 from bot.store.migrations import KEYED_LOGS, MIGRATIONS, Migration
 
 from .helpers import apply_migrations, make_lobby, sqlite_only
@@ -47,10 +47,11 @@ async def test_migrates_empty_file(db_path: Path) -> None:
 
 @sqlite_only
 async def test_connection_pragmas(store: Store) -> None:
-    db: Any = store._conn()
-    assert await db.execute("PRAGMA foreign_keys") == [(1,)]
-    assert await db.execute("PRAGMA busy_timeout") == [(5000,)]
-    assert await db.execute("PRAGMA journal_mode") == [("wal",)]
+    async def pragmas(tx: Tx) -> list[object]:
+        names = ("foreign_keys", "busy_timeout", "journal_mode")
+        return [(await tx.fetch(f"PRAGMA {name}"))[0][0] for name in names]
+
+    assert await store.engine.transact(pragmas) == [1, 5000, "wal"]
 
 
 async def test_reopen_is_idempotent(db_path: Path) -> None:
@@ -60,7 +61,7 @@ async def test_reopen_is_idempotent(db_path: Path) -> None:
 
     for _ in range(2):
         async with Store(db_path) as store:
-            assert await store.get_game(game.id) == game
+            assert await store.games.get(game.id) == game
 
     assert _schema(db_path) == before
     assert _versions(db_path) == list(range(1, LATEST_VERSION + 1))
@@ -122,10 +123,10 @@ async def test_moves_and_events_keep_their_rows_in_the_key(db_path: Path) -> Non
         conn.execute("INSERT INTO moves VALUES (1, 1, 3, '{\"kind\":\"pass\"}', 2.0, 'expired')")
         conn.execute("INSERT INTO game_events VALUES (1, 1, 4, 'passed', 3, '{}')")
     async with Store(db_path) as store:
-        assert [(m.seq, m.move, m.source) for m in await store.moves(1)] == [
+        assert [(m.seq, m.move, m.source) for m in await store.games.moves(1)] == [
             (1, {"kind": "pass"}, "expired")
         ]
-        assert [(e.turn, e.kind) for e in await store.events(1, 4)] == [(4, "passed")]
+        assert [(e.turn, e.kind) for e in await store.games.events(1, 4)] == [(4, "passed")]
     schema = _schema(db_path)
     for table in ("moves", "game_events"):
         assert schema[table][1].rstrip().endswith("WITHOUT ROWID")
