@@ -11,23 +11,23 @@ included): on a shared machine the wall clock also measures the neighbours. The
 collector is set as the bot sets it once started (:mod:`bot.heap`); the
 sustained run also tells the share of its time spent in garbage collection.
 
-* floors — what a click's commit and thread hop cost with nothing else around them:
+* floors — what a click's commit costs with nothing else around it:
 
   - the click's own commit (the floor the budget is measured against): the very
     statements, with the very parameters, that the one-game run's clicks send to the
-    database (the game's read, its row's compare-and-set, the move and the events:
-    the same tables, rows and indexes), recorded from a run of the same game and
-    replayed on a fresh store, each click's as one transaction through the store's
-    engine with its round trip to the writer thread; no rules, service or JSON work.
-    Replayed in turns of 10 clicks with the one-game run's own, so both meet the
-    machine's load of the moment;
+    database (its row's compare-and-set, the move and the events: the same tables,
+    rows and indexes), recorded from a run of the same game and replayed on a fresh
+    store, each click's as one transaction through the store's engine (a call to the
+    writer connection's thread for each statement, ``BEGIN`` and ``COMMIT``); no rules,
+    service or JSON work. Replayed in turns of 10 clicks with the one-game run's own, so
+    both meet the machine's load of the moment;
   - one small row (shown for information): one transaction writing one small row, the
     least any transaction costs (a click writes several rows and index entries more);
 
 * one game — sequential clicks: p50 and p99 (budget: p50 <= 0.3 ms), the CPU of a click
   (``act`` alone, every thread; budget: <= 0.25 ms and within twice the click's own
-  commit, the row also says how many one-row floors it is) and the round trips to the
-  store's writer thread per click (budget: one, a single transaction);
+  commit, the row also says how many one-row floors it is) and the transactions per
+  click (budget: one);
 * bursts — 100 and 1,000 games click at the same instant, a few times: p50, p99 and
   clicks/s (figures: with every click queued at once, the last waits for all others);
 * sustained — 1,000 games in play, clicks arriving at 2,000 per second spread evenly
@@ -38,7 +38,8 @@ sustained run also tells the share of its time spent in garbage collection.
   (Counting up to the last completion instead would ask every click to take no time.)
 
 ``--profile`` instead plays one game's clicks under :mod:`cProfile`, on the event
-loop's thread and on the store's writer thread each, and prints where their time goes.
+loop's thread and on the store's writer connection's thread each, and prints where their
+time goes.
 
     python -m benchmarks.bench_click [--quick] [--profile]
 """
@@ -63,6 +64,7 @@ from bot.heap import tune_gc
 from bot.rules import Game
 from bot.service.games import GameService
 from bot.store import Store
+from bot.store.engine import Tx
 
 Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
@@ -77,21 +79,20 @@ PLAYERS = (10**17 + 1, 10**17 + 2)
 
 
 class Trips:
-    """Counts the round trips to an open SQLite store's writer thread (its
-    :class:`~bot.store.sqlite.DatabaseThread`); without one, counts nothing."""
+    """Counts the transactions an open store's engine is sent; without a store, none."""
 
     def __init__(self, store: Store | None = None) -> None:
         self.count = 0
-        writer = None if store is None else getattr(store._engine, "writer", None)
-        if writer is None:
+        if store is None:
             return
-        send = writer.run
+        engine = store.engine
+        send = engine.transact
 
-        def counted(fn: Any) -> Any:  # no coroutine of its own: the click's CPU is timed
+        def counted(work: Any) -> Any:  # no coroutine of its own: the click's CPU is timed
             self.count += 1
-            return send(fn)
+            return send(work)
 
-        writer.run = counted
+        engine.transact = counted  # type: ignore[method-assign]
 
 
 class Table:
@@ -105,7 +106,7 @@ class Table:
         self.game_id = 0
         self.game: Game | None = None
         self.lock = asyncio.Lock()  # one click at a time per game, as a channel's buttons
-        self.trips = 0  # writer round trips of the timed clicks
+        self.trips = 0  # transactions of the timed clicks
         self.cpu = 0.0  # process CPU seconds while they ran (alone: the clicks' own)
 
     async def open(self) -> None:
@@ -173,21 +174,21 @@ def ms(seconds: float) -> str:
 
 async def floor(writes: int) -> tuple[float, float]:
     """CPU and wall seconds of one transaction writing one small row, sent through the
-    store's engine as a click's is: the round trip to the writer thread and back, the
-    ``BEGIN IMMEDIATE``, one ``UPDATE`` and the ``COMMIT`` (WAL), nothing else."""
+    store's engine as a click's is: ``BEGIN IMMEDIATE``, one ``UPDATE`` and the
+    ``COMMIT`` (WAL), each a call to the writer connection's thread, nothing else."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "floor.db")
-        engine = store._engine
+        engine = store.engine
         try:
             await engine.transact(
-                lambda conn: conn.execute(
+                lambda tx: tx.execute(
                     "CREATE TABLE floor (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)"
                 )
             )
-            await engine.transact(lambda conn: conn.execute("INSERT INTO floor VALUES (1, 0)"))
+            await engine.transact(lambda tx: tx.execute("INSERT INTO floor VALUES (1, 0)"))
 
-            def write(conn: Any) -> None:
-                conn.execute("UPDATE floor SET n = n + 1 WHERE id = 1")
+            def write(tx: Tx) -> Awaitable[int]:
+                return tx.execute("UPDATE floor SET n = n + 1 WHERE id = 1")
 
             for _ in range(200):  # warm-up
                 await engine.transact(write)
@@ -203,22 +204,23 @@ Statement = tuple[str, Any, bool]  # SQL, its parameters (a list of them: many),
 
 
 class Recording:
-    """A connection that writes down every statement run on it, with its parameters."""
+    """A transaction that writes down every statement run in it, with its parameters."""
 
-    def __init__(self, conn: Any, written: list[Statement]) -> None:
-        self._conn, self._written = conn, written
+    def __init__(self, tx: Tx, written: list[Statement]) -> None:
+        self._tx, self._written = tx, written
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         self._written.append((sql, tuple(params), False))
-        return self._conn.execute(sql, params)
+        return await self._tx.execute(sql, params)
 
-    def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> Any:
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        self._written.append((sql, tuple(params), False))
+        return await self._tx.fetch(sql, params)
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(row) for row in params]
         self._written.append((sql, rows, True))
-        return self._conn.executemany(sql, rows)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._conn, name)
+        await self._tx.executemany(sql, rows)
 
 
 async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
@@ -228,13 +230,13 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
     clicking = False
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "recorded.db")
-        engine = store._engine
+        engine = store.engine
         transact = engine.transact
 
         async def recording(work: Any) -> Any:
             written: list[Statement] = []
             sent.append((clicking, written))
-            return await transact(lambda conn: work(Recording(conn, written)))
+            return await transact(lambda tx: work(Recording(tx, written)))
 
         engine.transact = recording  # type: ignore[method-assign]  # recorded for the floor
         seeds = iter(range(1, 10**9))
@@ -279,19 +281,19 @@ class Replay:
         self.cpu = self.wall = 0.0
 
     @staticmethod
-    def _work(statements: list[Statement]) -> Callable[[Any], None]:
-        def work(conn: Any) -> None:
+    def _work(statements: list[Statement]) -> Callable[[Tx], Awaitable[None]]:
+        async def work(tx: Tx) -> None:
             for sql, params, many in statements:
                 if many:
-                    conn.executemany(sql, params)
+                    await tx.executemany(sql, params)
                 else:
-                    conn.execute(sql, params).fetchall()
+                    await tx.fetch(sql, params)
 
         return work
 
     async def send(self, store: Store, clicks: int, timed: bool = True) -> None:
         """The next ``clicks`` clicks' transactions; their CPU and wall time kept if ``timed``."""
-        engine = store._engine
+        engine = store.engine
         for before, statements in self.clicks[self.done : self.done + clicks]:
             for opening in before:
                 await engine.transact(self._work(opening))
@@ -333,13 +335,13 @@ async def one_game(clicks: int, least: tuple[float, float], block: int = 10) -> 
         budget = min(CPU_PER_CLICK_MS / 1000, FLOOR_TIMES * own[0])
         return [
             (
-                "click: floor, the click's own commit (its statements, writer round trip)",
+                "click: floor, the click's own commit (its statements, one transaction)",
                 "",
                 f"{ms(own[0])} CPU, {ms(own[1])}",
                 0.0,
             ),
             (
-                "click: floor, one small row committed, writer round trip",
+                "click: floor, one small row committed",
                 "",
                 f"{ms(least[0])} CPU, {ms(least[1])}",
                 0.0,
@@ -357,7 +359,7 @@ async def one_game(clicks: int, least: tuple[float, float], block: int = 10) -> 
                 p50 * 1000 / ONE_GAME_P50_MS,
             ),
             ("click: one game, p99", "", ms(p99), 0.0),
-            ("click: one game, writer round trips per click", "<= 1", f"{trips:.2f}", trips),
+            ("click: one game, transactions per click", "<= 1", f"{trips:.2f}", trips),
         ]
 
     return await with_tables(1, run)
@@ -482,17 +484,20 @@ async def profile(clicks: int, shown: int = 25) -> str:
 
     async def run(opened: list[Table]) -> list[Row]:
         table = opened[0]
-        writer = getattr(table.service.store._engine, "writer", None)
-        assert writer is not None, "a SQLite store has a writer thread"
+        writer = getattr(table.service.store.engine, "writer", None)
+        assert writer is not None, "a SQLite store has a writer connection"
         for _ in range(20):  # warm-up
             await table.click(rng)
         loop, written = cProfile.Profile(), cProfile.Profile()
-        await writer.run(lambda _: written.enable())  # a profile is its thread's
+        # A profile is its thread's: SQL functions run on the connection's own thread.
+        await writer.create_function("profile_on", 0, written.enable)
+        await writer.create_function("profile_off", 0, written.disable)
+        await writer.execute("SELECT profile_on()")
         loop.enable()
         for _ in range(clicks):
             await table.click(rng)
         loop.disable()
-        await writer.run(lambda _: written.disable())
+        await writer.execute("SELECT profile_off()")
         for name, profiled in (("event loop's thread", loop), ("writer thread", written)):
             text = io.StringIO()
             pstats.Stats(profiled, stream=text).sort_stats("tottime").print_stats(shown)

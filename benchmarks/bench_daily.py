@@ -81,23 +81,23 @@ async def measure(results: int = 100_000, runs: int = 15) -> list[tuple[str, flo
         try:
 
             async def result() -> None:
-                await store.standing(DAY, VARIANT, 60)
-                await store.server_ranking(1, DAY, VARIANT)
-                await store.finished_days(MEMBER, DAY)
-                await store.par(DAY, VARIANT)
+                await store.daily.standing(DAY, VARIANT, 60)
+                await store.daily.ranking(1, DAY, VARIANT)
+                await store.daily.finished_days(MEMBER, DAY)
+                await store.daily.par(DAY, VARIANT)
 
             found = [
                 (
                     "percentile among everyone's attempts",
-                    await timed(lambda: store.standing(DAY, VARIANT, 60), runs),
+                    await timed(lambda: store.daily.standing(DAY, VARIANT, 60), runs),
                 ),
                 (
                     "a server's ranking of the day",
-                    await timed(lambda: store.server_ranking(1, DAY, VARIANT), runs),
+                    await timed(lambda: store.daily.ranking(1, DAY, VARIANT), runs),
                 ),
                 (
                     "a member's days, for the streak",
-                    await timed(lambda: store.finished_days(MEMBER, DAY), runs),
+                    await timed(lambda: store.daily.finished_days(MEMBER, DAY), runs),
                 ),
                 ("a result's reads together", await timed(result, runs)),
             ]

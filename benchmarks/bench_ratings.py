@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.players import choose
+from bot.records import GameChange
 from bot.rules import new_game
 from bot.service.rated import RatingService
 from bot.service.stats import game_results
@@ -65,12 +66,11 @@ async def finished_game(
     """A game of ``players`` stored as it ends: its final state and results together."""
     state, game = final_state(seed, players)
     people = [p for p in players if p > 0]
-    record = await store.create_game(GUILD, 5_000 + seed, people[0], "classic", options, seed)
-    record = await store.update_lobby(record.id, record.version, players)
-    record = await store.start_game(record.id, record.version, {})
-    await store.record_move(
-        record.id, record.version, people[0], {}, state, "finished", results=game_results(game)
-    )
+    record = await store.games.create(GUILD, 5_000 + seed, people[0], "classic", options, seed)
+    record = await store.games.set_players(record.id, record.version, players)
+    record = await store.games.start(record.id, record.version, {})
+    change = GameChange([(people[0], {}, "player")], state, "finished", game_results(game))
+    await store.games.change(record, change)
     return record.id
 
 
@@ -86,7 +86,7 @@ async def update_times(
         else:
             seated, options = rng.sample(people, rng.randint(2, 5)), {}
         game_id = await finished_game(store, seated, 1_000 * computers + k, options)
-        record = await store.get_game(game_id)
+        record = await store.games.get(game_id)
         assert record is not None
         start = time.perf_counter()
         changes = await ratings.settle(record)
@@ -105,7 +105,7 @@ async def measure(
             pass  # creates the schema
         count = fill(path, results, players, SPAN_DAYS)
         async with Store(path, clock=Clock()) as store:
-            await store.rebuild_player_totals()
+            await store.stats.rebuild_totals()
             ratings = RatingService(store)
             start = time.perf_counter()
             rated = await ratings.backfill()
@@ -115,7 +115,7 @@ async def measure(
                     f"rated {rated:,} games (the first start's backfill) in "
                     f"{time.perf_counter() - start:.1f} s"
                 )
-            ids = sorted(await store.ratings(GUILD, "classic"))
+            ids = sorted(await store.ratings.of_variant(GUILD, "classic"))
             typical = ids[len(ids) // 2]
             found: list[tuple[str, float, float]] = []
             for name, variant in (

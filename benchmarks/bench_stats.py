@@ -196,7 +196,7 @@ async def measure(
         start = time.perf_counter()
         count = fill(path, results, players, span_days)
         async with Store(path, clock=lambda: NOW) as store:
-            await store.rebuild_player_totals()
+            await store.stats.rebuild_totals()
             if verbose:
                 print(
                     f"filled {results:,} results in {count:,} games over {players:,} "
