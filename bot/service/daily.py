@@ -34,14 +34,13 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.players import choose
+from bot.records import Attempt, ChannelBusy, DailySettings, GameRecord, Post, Standing
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.errors import ServiceError
 from bot.service.play import event_rows
 from bot.service.state import Games, Outcome, opening
 from bot.service.timing import LONGEST, Clock
-from bot.store import ChannelBusy, GameRecord
-from bot.store.daily import Attempt, DailySettings, Post, Standing
 
 DICE_V4_FROM = "2026-12-01"
 """The first day whose games throw dice version 4 (see the module's docstring)."""
@@ -198,11 +197,11 @@ class DailyService:
 
     async def secret(self) -> str:
         if self._secret is None:
-            self._secret = await self.store.daily_secret()
+            self._secret = await self.store.daily.secret()
         return self._secret
 
     async def settings(self, guild_id: int) -> DailySettings:
-        return await self.store.daily_settings(guild_id)
+        return await self.store.daily.settings(guild_id)
 
     @staticmethod
     def check_settings(hour: int | None, timezone: str | None) -> None:
@@ -229,7 +228,7 @@ class DailyService:
             old.hour if hour is None else hour,
             old.timezone if timezone is None else timezone,
         )
-        await self.store.set_daily_settings(guild_id, new)
+        await self.store.daily.set_settings(guild_id, new)
         return new
 
     async def today(self, guild_id: int) -> str:
@@ -243,14 +242,14 @@ class DailyService:
         if variant not in VARIANTS:
             raise ServiceError("error.unknown_variant", variant=variant)
         day = await self.today(guild_id)
-        attempt = await self.store.attempt(day, variant, user)
+        attempt = await self.store.daily.attempt(day, variant, user)
         if attempt is None:
             record = await self._game(guild_id, user, day, variant)
-            attempt = await self.store.add_attempt(
+            attempt = await self.store.daily.add_attempt(
                 Attempt(day, variant, user, guild_id, channel_id, record.id, None, None)
             )
             if attempt.game_id != record.id:  # begun twice at once: the first one stands
-                await self.store.abandon(record.id, record.version)
+                await self.store.games.abandon(record.id, record.version)
         outcome = await self.games.read(attempt.game_id)
         if outcome.record.status == "lobby":
             outcome = await self._start(outcome.record)
@@ -260,7 +259,7 @@ class DailyService:
         """The attempt's game: new, or the one a start cut short left behind."""
         channel = hidden_channel(day, variant, user)
         try:
-            return await self.store.create_game(
+            return await self.store.games.create(
                 guild_id,
                 channel,
                 user,
@@ -271,14 +270,14 @@ class DailyService:
                 expires=over_everywhere(day),
             )
         except ChannelBusy:
-            record = await self.store.game_in_channel(channel)
+            record = await self.store.games.in_channel(channel)
             if record is None:  # it ended meanwhile: nothing to adopt
                 raise ServiceError("error.daily_over") from None
             return record
 
     async def _start(self, record: GameRecord) -> Outcome:
         game = daily_game(record.variant, record.players[0], record.seed, record.options["daily"])
-        started = await self.store.start_game(
+        started = await self.store.games.start(
             record.id,
             record.version,
             game.to_json(),
@@ -294,39 +293,39 @@ class DailyService:
     async def finish(self, attempt: Attempt, game: Game) -> Result:
         """The result of an attempt whose game ended (recorded once, whoever asks)."""
         score = game.scores()[attempt.user_id].total
-        stored = await self.store.finish_attempt(attempt.game_id, score, self.now)
+        stored = await self.store.daily.finish_attempt(attempt.game_id, score, self.now)
         attempt = stored or attempt
         score = attempt.score if attempt.score is not None else score
         day, variant = attempt.day, attempt.variant
         return Result(
             attempt,
             score,
-            await self.store.standing(day, variant, score),
-            await self.store.server_ranking(attempt.guild_id, day, variant),
+            await self.store.daily.standing(day, variant, score),
+            await self.store.daily.ranking(attempt.guild_id, day, variant),
             await self.par(day, variant),
-            streak(await self.store.finished_days(attempt.user_id, day), day),
+            streak(await self.store.daily.finished_days(attempt.user_id, day), day),
             turns_at(day, await self.settings(attempt.guild_id)),
         )
 
     async def par(self, day: str, variant: str) -> int:
         """What ``hard`` scores on the day's dice: worked out once, off the event loop."""
-        known = await self.store.par(day, variant)
+        known = await self.store.daily.par(day, variant)
         if known is not None:
             return known
         seed = daily_seed(await self.secret(), day, variant)
         score = await asyncio.to_thread(par_score, variant, seed, day)
-        await self.store.set_par(day, variant, score)
+        await self.store.daily.set_par(day, variant, score)
         return score
 
     async def ranking(self, guild_id: int, day: str, variant: str) -> list[tuple[int, int]]:
-        return await self.store.server_ranking(guild_id, day, variant)
+        return await self.store.daily.ranking(guild_id, day, variant)
 
     async def attempt_of(self, game_id: int) -> Attempt | None:
-        return await self.store.attempt_of_game(game_id)
+        return await self.store.daily.attempt_of_game(game_id)
 
     async def post(self, guild_id: int, day: str, variant: str) -> Post | None:
         """The server's ranking message of the day, once a finish asked for one."""
-        return await self.store.daily_post(guild_id, day, variant)
+        return await self.store.daily.post(guild_id, day, variant)
 
     async def posted(
         self,
@@ -339,11 +338,11 @@ class DailyService:
     ) -> None:
         """The ranking is written, showing the finishes it owed when read (``shown``);
         ``message_id`` None: it could not be, for good (the next finish tries again)."""
-        await self.store.set_daily_post(guild_id, day, variant, channel_id, message_id, shown)
+        await self.store.daily.set_post(guild_id, day, variant, channel_id, message_id, shown)
 
     async def owed(self) -> list[tuple[int, str, str, int]]:
         """Every ranking that owes finishes: ``(guild, day, variant, channel)``."""
-        return await self.store.owed_daily_posts()
+        return await self.store.daily.owed_posts()
 
     async def reviewable(self, record: GameRecord) -> float | None:
         """When a daily game may be reviewed, if not yet (None: now)."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.records import GameRecord
 from bot.rules import Event, Game
 from bot.service.play import Options, Play, Seats
 from bot.service.state import Games, Outcome, shard_ids, waits_unattended
 from bot.service.timing import Clock
 from bot.shards import ShardPlan
-from bot.store import GameRecord
 
 DUE_BATCH = 50  # due games read per timer pass
 
@@ -28,7 +28,7 @@ class Deadlines:
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
         """Games with a reminder or a deadline due now, most overdue first; with
         ``shards``, only those in the guilds this process serves (others fire the rest)."""
-        records = await self.games.store.due_games(
+        records = await self.games.store.games.due(
             self.games.clock(), limit=DUE_BATCH, shards=shard_ids(shards)
         )
         return [r.id for r in records]
@@ -69,7 +69,9 @@ class Deadlines:
     async def _remind(self, record: GameRecord, game: Game, clock: Clock) -> Outcome:
         waiting = sorted(game.decision().waiting - Seats.of(record).away)
         store = self.games.store
-        reminded = await store.set_timing(record.id, record.version, clock.reminded().timing())
+        reminded = await store.games.set_timing(
+            record.id, record.version, clock.reminded().timing()
+        )
         self.games.keep(reminded, game)
         event = Event("reminder", None, {"players": waiting, "deadline": clock.deadline})
         return Outcome(reminded, game, [event], game.decision())

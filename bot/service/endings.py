@@ -9,11 +9,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.records import GameRecord
 from bot.rules import Game
 from bot.service.play import Options
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
-from bot.store import GameRecord, Store
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +51,16 @@ class Endings:
             winners = [s.player for s in game.ranking() if s.rank == 1]
             wins = {p: await self.wins_on_server(record.guild_id, p) for p in winners}
             if Options.of(record.options).solo:
-                best = await self.store.practice_best(
+                best = await self.store.stats.practice_best(
                     record.guild_id, game.players[0], record.variant, record.id
                 )
             ratings = await self._ratings(record)
-        accuracies = await self.store.reviewed(record.id) if review else None
+        accuracies = await self.store.reviews.of(record.id) if review else None
         return Ending(wins, best, ratings, accuracies)
 
     async def wins_on_server(self, guild_id: int, player: int) -> int:
         """Counted wins of ``player`` on this server, every variant together."""
-        totals = await self.store.player_totals(guild_id, player)
+        totals = await self.store.stats.player_totals(guild_id, player)
         return sum(t.wins for t in totals.values())
 
     async def _ratings(self, record: GameRecord) -> dict[int, tuple[int, int]]:

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, Hint
+from bot.records import GameRecord, StoredEvent
 from bot.rules import Game, Move
 from bot.service.deadlines import Deadlines
 from bot.service.endings import Endings
@@ -27,7 +28,7 @@ from bot.service.state import Games, Outcome, opening, playing, shard_ids
 from bot.service.timing import DEFAULT_TURN_TIME
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
-from bot.store import GameRecord, Store, StoredEvent
+from bot.store import Store
 
 __all__ = ["GameService", "Outcome", "ServiceError", "opening", "shard_ids"]
 
@@ -73,22 +74,22 @@ class GameService:
         return await self.games.in_channel(channel_id)
 
     async def set_message(self, game_id: int, message_id: int) -> None:
-        await self.store.set_message(game_id, message_id)
+        await self.store.games.set_message(game_id, message_id)
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         return self.store.game_lock(game_id)
 
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
-        return await self.store.events(game_id, first_turn)
+        return await self.store.games.events(game_id, first_turn)
 
     async def lagging(self, shards: ShardPlan | None = None, limit: int = 50) -> list[int]:
-        return await self.store.lagging_games(limit, shards=shard_ids(shards))
+        return await self.store.games.lagging(limit, shards=shard_ids(shards))
 
     async def mark_behind(self, game_id: int) -> None:
-        await self.store.mark_behind(game_id, self.clock())
+        await self.store.games.mark_behind(game_id, self.clock())
 
     async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:
-        return await self.store.mark_left_behind(started, self.clock(), shard_ids(shards))
+        return await self.store.games.mark_left_behind(started, self.clock(), shard_ids(shards))
 
     async def set_shown(
         self, game_id: int, version: int, message_id: int | None, shown: dict[str, Any]
@@ -104,7 +105,7 @@ class GameService:
     async def personal_best(
         self, guild_id: int, player: int, variant: str, game_id: int
     ) -> int | None:
-        return await self.store.practice_best(guild_id, player, variant, game_id)
+        return await self.store.stats.practice_best(guild_id, player, variant, game_id)
 
     async def replay(self, game_id: int) -> Game:
         return await self.games.replay(game_id)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from bot.i18n.words import plural
 from bot.players import is_computer
-from bot.store.limits import InPlay
+from bot.records import InPlay
 
 
 @dataclass(frozen=True)

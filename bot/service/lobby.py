@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat, is_computer
+from bot.records import ChannelBusy, GameRecord, InPlay
 from bot.rules import VARIANTS, Event, new_game
 from bot.service.errors import ServiceError
 from bot.service.limits import Limits, Refusal
@@ -14,8 +15,6 @@ from bot.service.play import Options, Play, Seats, event_rows
 from bot.service.state import Games, Outcome, opening
 from bot.service.timing import DEFAULT_TURN_TIME, Clock
 from bot.service.where import Where
-from bot.store import ChannelBusy, GameRecord
-from bot.store.limits import InPlay
 from bot.store.privacy import is_anonymous
 from bot.text import quote
 
@@ -61,7 +60,7 @@ class Lobby:
         flags = {name: True for name in ("solo", "hints", "fill_away") if getattr(play, name)}
         await self._within_limits(guild_id, lambda games: self.limits.to_open(games, host_id))
         try:
-            record = await self.store.create_game(
+            record = await self.store.games.create(
                 guild_id,
                 channel_id,
                 host_id,
@@ -112,7 +111,7 @@ class Lobby:
             if int(seat) in old.players
         }
         options = {**record.options, "levels": levels} if levels else record.options
-        seated = await self.store.update_lobby_seats(record.id, record.version, players, options)
+        seated = await self.store.games.set_players(record.id, record.version, players, options)
         self.games.keep(seated)
         return old, seated
 
@@ -128,7 +127,9 @@ class Lobby:
             await self._within_limits(
                 record.guild_id, lambda games: self.limits.to_join(games, record.id, user)
             )
-            return await self.store.update_lobby(record.id, record.version, [*record.players, user])
+            return await self.store.games.set_players(
+                record.id, record.version, [*record.players, user]
+            )
 
         return await self._change(game_id, user, where, change)
 
@@ -139,14 +140,14 @@ class Lobby:
             if user not in record.players:
                 raise ServiceError("error.not_joined")
             players = [p for p in record.players if p != user]
-            return await self.store.update_lobby(record.id, record.version, players)
+            return await self.store.games.set_players(record.id, record.version, players)
 
         return await self._change(game_id, user, where, change)
 
     async def cancel(self, game_id: int, user: int, *, where: Where | None = None) -> GameRecord:
         async def change(record: GameRecord) -> GameRecord:
             require_host(record, user)
-            return await self.store.abandon(
+            return await self.store.games.abandon(
                 record.id, record.version, [(0, "lobby_closed", user, {"reason": "cancelled"})]
             )
 
@@ -223,12 +224,12 @@ class Lobby:
         """A lobby whose seats are taken at once and that never expires, for a game that
         others arranged (a tournament's table): nobody joins it, no limits apply."""
         try:
-            record = await self.store.create_game(
+            record = await self.store.games.create(
                 guild_id, channel_id, host_id, variant, options, self.seeds(), turn_time
             )
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
-        seated = await self.store.update_lobby_seats(record.id, record.version, players, options)
+        seated = await self.store.games.set_players(record.id, record.version, players, options)
         self.games.keep(seated)
         return seated
 
@@ -242,7 +243,7 @@ class Lobby:
             solo=Options.of(record.options).solo,
         )
         clock = Clock.start(self.games.clock(), record.turn_time)
-        started = await self.store.start_game(
+        started = await self.store.games.start(
             record.id, record.version, game.to_json(), clock.timing(), event_rows(1, opening(game))
         )
         self.games.keep(started, game)
@@ -268,7 +269,7 @@ class Lobby:
         if level not in LEVELS:
             raise ServiceError("error.unknown_level", level=quote(level))
         levels = {**record.options.get("levels", {}), str(seat): level}
-        return await self.store.update_lobby_seats(
+        return await self.store.games.set_players(
             record.id, record.version, players, {**record.options, "levels": levels}
         )
 
@@ -279,7 +280,7 @@ class Lobby:
         (read only when something is limited)."""
         if not self.limits.any:
             return
-        refusal = check(await self.store.games_in_play(guild_id))
+        refusal = check(await self.store.games.in_play(guild_id))
         if refusal is not None:
             raise ServiceError(refusal.key, **refusal.values)
 

@@ -15,8 +15,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Final, Generic, TypeVar
 
+from bot.records import GameRecord
 from bot.rules import Game, game_from_json
-from bot.store import GameRecord
 
 KEPT: Final = 4_096
 """Games (or values) kept; when full, a memo starts again empty."""

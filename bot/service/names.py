@@ -16,11 +16,11 @@ class Names:
 
     async def remember(self, guild_id: int, user: int, name: str) -> None:
         """``user``'s display name on ``guild_id`` as just seen (written only if it changed)."""
-        await self.store.remember_name(guild_id, user, name)
+        await self.store.names.remember(guild_id, user, name)
 
     async def of(self, guild_id: int, users: list[int]) -> dict[int, str]:
         """Each of ``users``' name; a player never seen gets a neutral label."""
-        known = await self.store.names(guild_id, [u for u in users if not is_computer(u)])
+        known = await self.store.names.of(guild_id, [u for u in users if not is_computer(u)])
         return {
             u: computer_name(u) if is_computer(u) else known.get(u, t("describe.player", number=i))
             for i, u in enumerate(users, 1)

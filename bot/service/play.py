@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
+from bot.records import GameRecord
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.rules.base import dice_rng, score_of
 from bot.service.memo import IdentityMemo
-from bot.store import GameRecord
 
 STAND_IN_LEVEL = "normal"  # who plays an away seat of a game started with fill_away
 

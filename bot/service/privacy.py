@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from bot.records import Forgotten, ServerData, StillPlaying
 from bot.service.errors import ServiceError
 from bot.store import Store
-from bot.store.privacy import Forgotten, ServerData, StillPlaying, is_anonymous
+from bot.store.privacy import is_anonymous
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +46,13 @@ class PrivacyService:
 
     async def report(self, user_id: int) -> list[ServerData]:
         """Everything kept about ``user_id``, per server."""
-        return await self.store.personal_data(user_id)
+        return await self.store.privacy.personal_data(user_id)
 
     async def forget(self, user_id: int) -> Forgotten:
         """``/qwixx forget-me``: refused (``error.forget_playing``, naming the channels)
         while they still play a lobby or a running game."""
         try:
-            done = await self.store.forget_person(user_id)
+            done = await self.store.privacy.forget(user_id)
         except StillPlaying as playing:
             channels = [f"<#{channel}>" for _, channel, _ in playing.games[:LISTED]]
             more = len(playing.games) - len(channels)
@@ -71,7 +72,7 @@ class PrivacyService:
 
     async def guild_left(self, guild_id: int) -> None:
         """The bot was removed from ``guild_id``: its data goes after the grace period."""
-        await self.store.mark_guild_departed(guild_id, self.clock())
+        await self.store.privacy.mark_departed(guild_id, self.clock())
         log.info(
             "removed from server %d: its data is deleted in %d s unless the bot is back",
             guild_id,
@@ -80,7 +81,7 @@ class PrivacyService:
 
     async def guild_back(self, guild_id: int) -> bool:
         """The bot joined ``guild_id``: a departure mark is cleared (its data stays)."""
-        back = await self.store.unmark_guild(guild_id)
+        back = await self.store.privacy.unmark(guild_id)
         if back:
             log.info("back in server %d: its data is kept", guild_id)
         return back
@@ -90,8 +91,8 @@ class PrivacyService:
         servers deleted."""
         before = self.clock() - self.forget_after
         deleted = []
-        for guild_id in await self.store.departed_guilds(before):
-            rows = await self.store.delete_departed_guild(guild_id, before)
+        for guild_id in await self.store.privacy.departed(before):
+            rows = await self.store.privacy.delete_departed(guild_id, before)
             if rows is not None:
                 deleted.append(guild_id)
                 log.info(

@@ -21,11 +21,11 @@ from typing import Any, Final
 
 from bot.players import is_computer
 from bot.progress import stage, watched
+from bot.records import GameRecord, GameToRate, RatedLine, RatingConflict, StoredRating
 from bot.rules import game_from_json
 from bot.service.play import Options
 from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
-from bot.store import GameRecord, Store
-from bot.store.ratings import GameToRate, RatedLine, RatingConflict, StoredRating
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class RatingService:
                 record = (
                     known
                     if known is not None and known.id == game.game_id
-                    else await self.store.get_game(game.game_id)
+                    else await self.store.games.get(game.game_id)
                 )
                 try:
                     computers = [] if record is None else computers_of(record)
@@ -130,13 +130,15 @@ class RatingService:
         if record.status != "finished" or record.finished_at is None:
             return []
         for attempt in range(ATTEMPTS):
-            games = await self.store.unrated_up_to(
+            games = await self.store.ratings.unrated_up_to(
                 record.guild_id, record.variant, record.id, record.finished_at
             )
             if not games:
                 break
             try:
-                done = await self.store.rate_games(await self._matches(games, record), rate_stored)
+                done = await self.store.ratings.rate(
+                    await self._matches(games, record), rate_stored
+                )
             except RatingConflict:
                 if attempt == ATTEMPTS - 1:
                     raise
@@ -144,22 +146,22 @@ class RatingService:
             if record.id in done:
                 return [change_of(line) for line in done[record.id]]
             break
-        return [change_of(line) for line in await self.store.rating_changes(record.id)]
+        return [change_of(line) for line in await self.store.ratings.changes(record.id)]
 
     async def changes(self, game_id: int) -> list[Change]:
         """The people's changes of a rated game."""
-        return [change_of(line) for line in await self.store.rating_changes(game_id)]
+        return [change_of(line) for line in await self.store.ratings.changes(game_id)]
 
     async def backfill(self) -> int:
         """Rate every counted game not rated yet, oldest first; how many. More than a
         batch of them (a first start with ratings) shows its progress on a terminal."""
         done, conflicts = 0, 0
-        games = await self.store.unrated_games(BATCH)
-        total = await self.store.count_unrated() if len(games) == BATCH and watched() else 0
+        games = await self.store.ratings.unrated(BATCH)
+        total = await self.store.ratings.count_unrated() if len(games) == BATCH and watched() else 0
         with stage("rating the games played so far", total, "games") as advance:
             while games:
                 try:
-                    await self.store.rate_games(await self._matches(games), rate_stored)
+                    await self.store.ratings.rate(await self._matches(games), rate_stored)
                 except RatingConflict:
                     conflicts += 1  # another process rates too: read what is left again
                     if conflicts == ATTEMPTS:
@@ -167,7 +169,7 @@ class RatingService:
                 else:
                     done += len(games)
                     advance(len(games))
-                games = await self.store.unrated_games(BATCH)
+                games = await self.store.ratings.unrated(BATCH)
         if done:
             log.info("rated %d counted games", done)
         return done
@@ -177,7 +179,7 @@ class RatingService:
         rated one (None: the server has no ratings)."""
         if variant is not None:
             return variant
-        return next(iter(await self.store.rated_variants(guild_id)), None)
+        return next(iter(await self.store.ratings.variants(guild_id)), None)
 
     async def leaderboard(
         self, guild_id: int, caller: int, variant: str | None = None
@@ -187,14 +189,17 @@ class RatingService:
         chosen = await self.variant_for(guild_id, variant)
         if chosen is None:
             return RatingBoard(variant, (), None, 0)
-        ratings = {p: _rating(r) for p, r in (await self.store.ratings(guild_id, chosen)).items()}
+        ratings = {
+            p: _rating(r)
+            for p, r in (await self.store.ratings.of_variant(guild_id, chosen)).items()
+        }
         ranked = standings(ratings)
         shown = ranked[: self.top]
         own = None
         if all(p != caller for _, p, _ in shown):
             own = next(((r, p, x) for r, p, x in ranked if p == caller), None)
         users = [p for _, p, _ in shown] + ([own[1]] if own else [])
-        names = await self.store.names(guild_id, users)
+        names = await self.store.names.of(guild_id, users)
 
         def line(rank: int, player: int, rating: Rating) -> RatingLine:
             return RatingLine(rank, player, names.get(player, ""), rating)

@@ -40,15 +40,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
+from bot.records import REVIEW_DUE, GameRecord, MoveRecord
 from bot.rules import Game, Move, dice_version_of, new_game
 from bot.service.daily import hidden_until, is_daily
 from bot.service.errors import ServiceError
 from bot.service.play import Options
 from bot.service.state import Games
 from bot.service.stats import StatsService
-from bot.service.types import GameRecord, MoveRecord
 from bot.store import Store
-from bot.store.stats import DUE
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +170,7 @@ class ReviewService:
             raise ServiceError("error.not_started")
         if record.status != "finished":
             raise ServiceError("review.abandoned")
-        moves = await self.games.store.moves(game_id)
+        moves = await self.games.store.games.moves(game_id)
         return await asyncio.to_thread(review_game, record, moves, True)
 
     async def numbered(self, guild_id: int, channel_id: int, number: int | None) -> int:
@@ -179,7 +178,7 @@ class ReviewService:
         the newest); without a number, the game running in this channel if there is
         one (its review waits for its end), else the newest finished game here."""
         if number is None:
-            running = await self.games.store.game_in_channel(channel_id)
+            running = await self.games.store.games.in_channel(channel_id)
             if running is not None:
                 return running.id
             number = 1
@@ -203,7 +202,7 @@ def waits_for_review(record: GameRecord) -> bool:
     """Whether the channel of the finished ``record`` is to show its review: its final
     message waits for it, or the channel has still to catch up (see
     :meth:`bot.store.Store.add_review`)."""
-    return record.shown_version < record.version or record.shown.get("review") == DUE
+    return record.shown_version < record.version or record.shown.get("review") == REVIEW_DUE
 
 
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qwixx-review")
@@ -229,9 +228,9 @@ class ReviewKeeper:
         or that no longer replays, is kept as reviewed without accuracies."""
         if record.status != "finished" or not self.open_now(record):
             return None
-        if (known := await self.store.reviewed(record.id)) is not None:
+        if (known := await self.store.reviews.of(record.id)) is not None:
             return known
-        moves = await self.store.moves(record.id)
+        moves = await self.store.games.moves(record.id)
         lines: list[tuple[int, float, int]] = []
         if moves:
             try:
@@ -245,7 +244,7 @@ class ReviewKeeper:
                     record.id,
                     exc_info=True,
                 )
-        await self.store.add_review(record, lines, Options.of(record.options).hints, self.clock())
+        await self.store.reviews.add(record, lines, Options.of(record.options).hints, self.clock())
         return {player: accuracy for player, accuracy, _ in lines}
 
     async def backfill(
@@ -260,7 +259,7 @@ class ReviewKeeper:
         channel is to show the review (its final message waits for it, or is still to
         be posted). How many were reviewed."""
         done, before = 0, None
-        while batch := await self.store.unreviewed_games(
+        while batch := await self.store.reviews.unreviewed(
             BACKFILL_BATCH, before=before, shards=shards
         ):
             for record in batch:

@@ -23,17 +23,17 @@ class ServerSettings:
                 return parse_duration(requested)
             except DurationError as error:
                 raise ServiceError("error.duration", problem=str(error)) from None
-        return await self.store.guild_turn_time(guild_id) or DEFAULT_TURN_TIME
+        return await self.store.settings.turn_time(guild_id) or DEFAULT_TURN_TIME
 
     async def set_turn_time(self, guild_id: int, requested: str) -> int:
         seconds = await self.turn_time(guild_id, requested)
-        await self.store.set_guild_turn_time(guild_id, seconds)
+        await self.store.settings.set_turn_time(guild_id, seconds)
         return seconds
 
     async def language(self, guild_id: int, preferred: object = None) -> str:
         """The language of a server's public messages and images: its choice, else its
         Discord preferred locale (``preferred``) when we speak it, else English."""
-        chosen = await self.store.guild_language(guild_id)
+        chosen = await self.store.settings.language(guild_id)
         return resolve(chosen or preferred)
 
     async def set_language(self, guild_id: int, language: str) -> str:
@@ -41,5 +41,5 @@ class ServerSettings:
         code = supported(language)
         if code is None:
             raise ServiceError("error.unknown_language", language=quote(language))
-        await self.store.set_guild_language(guild_id, code)
+        await self.store.settings.set_language(guild_id, code)
         return code

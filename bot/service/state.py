@@ -20,8 +20,19 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
+from bot.records import (
+    NO_TIMING,
+    EventRow,
+    GameChange,
+    GameRecord,
+    Showing,
+    StoredEvent,
+    Timing,
+    VersionConflict,
+    WrongStatus,
+)
 from bot.rules import VARIANTS, Decision, Event, Game, Move, dice_version_of
 from bot.rules import replay as replay_game
 from bot.service.errors import ServiceError
@@ -30,18 +41,8 @@ from bot.service.play import Options, Play, Seats
 from bot.service.stats import game_results
 from bot.service.timing import Clock
 from bot.shards import ShardPlan
-from bot.store import (
-    NO_TIMING,
-    GameChange,
-    GameRecord,
-    Store,
-    StoredEvent,
-    Timing,
-    VersionConflict,
-    WrongStatus,
-)
+from bot.store import Store
 from bot.store.locks import KeyedLocks
-from bot.store.records import EventRow
 
 log = logging.getLogger(__name__)
 
@@ -104,18 +105,20 @@ class Games:
         self.clock = clock
         self._locks = KeyedLocks()  # a game's lock only while a writer holds or awaits it
         self._memo = GameMemo()
+        self._showing: dict[int, Showing] = {}
+        """What channels show, to be stored with their game's next change."""
 
     # --- reading ---------------------------------------------------------
     async def read(self, game_id: int) -> Outcome:
         """The game as stored now (one read; its rules object from the memo)."""
-        record = await self.store.get_game(game_id)
+        record = await self.store.games.get(game_id)
         if record is None:
             raise ServiceError("error.game_gone")
         return Outcome(record, self._memo.game(record), kind="same")
 
     async def in_channel(self, channel_id: int) -> Outcome:
         """The lobby or running game of a channel, as stored now."""
-        record = await self.store.game_in_channel(channel_id)
+        record = await self.store.games.in_channel(channel_id)
         if record is None:
             raise ServiceError("error.no_game")
         return Outcome(record, self._memo.game(record), kind="same")
@@ -128,7 +131,9 @@ class Games:
     async def replay(self, game_id: int) -> Game:
         """The game rebuilt from its seed and move log (the audit trail)."""
         record = (await self.read(game_id)).record
-        moves = [(m.player_id, Move.from_json(m.move)) for m in await self.store.moves(game_id)]
+        moves = [
+            (m.player_id, Move.from_json(m.move)) for m in await self.store.games.moves(game_id)
+        ]
         return replay_game(
             record.variant,
             record.players,
@@ -174,7 +179,7 @@ class Games:
 
     async def _fresher(self, kept: Outcome) -> Outcome | None:
         """The game as stored, if in another version than ``kept`` (one read)."""
-        record = await self.store.get_game(kept.record.id)
+        record = await self.store.games.get(kept.record.id)
         if record is None:
             return None
         game = self._memo.game(record)  # the row as read: the freshest record of its version
@@ -186,7 +191,7 @@ class Games:
 
     async def abandon(self, record: GameRecord, events: list[EventRow]) -> Outcome:
         """End the lobby or running game of ``record`` without a ranking."""
-        ended = await self.store.abandon(record.id, record.version, events)
+        ended = await self.store.games.abandon(record.id, record.version, events)
         self._memo.keep(ended, None)
         return Outcome(ended, None)
 
@@ -197,15 +202,37 @@ class Games:
         return await self.write(record, play, change)
 
     async def write(self, record: GameRecord, play: Play, change: GameChange) -> Outcome:
-        """Store ``change`` (what ``play`` did to ``record``'s game) by compare-and-set."""
-        stored = await self.store.record_change(record.id, record.version, change)
-        self._memo.keep(stored, play.game)
-        told = [
-            StoredEvent(0, turn, kind, player, data) for turn, kind, player, data in change.events
-        ]
+        """Store ``change`` (what ``play`` did to ``record``'s game) by compare-and-set,
+        with what its channel shows if that waits to be stored (:meth:`show_later`)."""
+        showing = self._showing.get(record.id)
+        changed = await self.store.games.change(record, change, showing)
+        if showing is not None and self._showing.get(record.id) is showing:
+            del self._showing[record.id]
+        self._memo.keep(changed.record, play.game)
         return Outcome(
-            stored, play.game, play.events, play.before, stored=told, since=record.version
+            changed.record,
+            play.game,
+            play.events,
+            play.before,
+            stored=list(changed.events),
+            since=record.version,
         )
+
+    async def show(
+        self, record: GameRecord, message_id: int | None, shown: dict[str, Any]
+    ) -> GameRecord:
+        """The channel of ``record``'s game shows its version, in ``message_id``, as
+        ``shown`` tells (stored now; the record with it as stored)."""
+        showing = self._showing.get(record.id)
+        if showing is not None and showing.version <= record.version:
+            del self._showing[record.id]
+        return await self.store.games.set_shown(record, message_id, shown)
+
+    def show_later(self, record: GameRecord, message_id: int | None, shown: dict[str, Any]) -> None:
+        """As :meth:`show`, stored with the game's next change rather than now, for a
+        channel whose update is harmless to repeat (edits only): meanwhile the game
+        looks behind to the catch-up, which stores it at its next pass."""
+        self._showing[record.id] = Showing(record.version, message_id, shown)
 
     async def answer(self, moved: Outcome) -> Outcome:
         """The seats nobody clicks for that the game now waits for decide (see
@@ -225,12 +252,11 @@ class Games:
         try:
             answered = await self.attempts(moved.record.id, decide, moved)
         except Exception:  # the store failing, or a computer: the change stays stored
-            log.exception(
-                "game %d: the unattended seats' answer is left to the timer", moved.record.id
-            )
+            log.exception("game %d: the computers' answer is left to the timer", moved.record.id)
             return moved
-        if not answered.changed:
-            return replace(moved, record=answered.record, game=answered.game)
+        if not answered.changed:  # another writer answered meanwhile
+            since = moved.since if answered.record.version == moved.record.version else None
+            return replace(moved, record=answered.record, game=answered.game, since=since)
         return replace(
             answered,
             events=moved.events + answered.events,

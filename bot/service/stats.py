@@ -20,12 +20,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from bot.players import is_computer
-from bot.rules import Game, game_from_json
-from bot.service.rated import RatingService
-from bot.service.ratings import Rating
-from bot.store import GameRecord, Store
-from bot.store.stats import Accuracy as Accuracy  # what /qwixx stats shows, named here too
-from bot.store.stats import (
+from bot.records import (
+    Accuracy,
+    GameRecord,
     GameResults,
     HistoryGame,
     PlayerResult,
@@ -33,6 +30,10 @@ from bot.store.stats import (
     RecentScore,
     Totals,
 )
+from bot.rules import Game, game_from_json
+from bot.service.rated import RatingService
+from bot.service.ratings import Rating
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -292,15 +293,15 @@ class StatsService:
         A game whose state no longer loads is kept in the history, uncounted.
         """
         done = 0
-        while batch := await self.store.finished_without_results():
+        while batch := await self.store.stats.finished_without_results():
             for record in batch:
                 try:
-                    await self.store.add_results(
+                    await self.store.stats.add_results(
                         record, game_results(game_from_json(record.state or {}))
                     )
                 except Exception:  # any old state that no longer loads or fits
                     log.warning("game %d: cannot rebuild its results", record.id, exc_info=True)
-                    await self.store.add_results(record, GameResults(0, (), counted=False))
+                    await self.store.stats.add_results(record, GameResults(0, (), counted=False))
                 done += 1
         if done:
             log.info("recorded the results of %d earlier games", done)
@@ -309,7 +310,7 @@ class StatsService:
 
     async def names(self, guild_id: int, users: Sequence[int]) -> dict[int, str]:
         """Remembered display names (unknown players left out)."""
-        return await self.store.names(guild_id, list(dict.fromkeys(users)))
+        return await self.store.names.of(guild_id, list(dict.fromkeys(users)))
 
     async def leaderboard(
         self,
@@ -324,7 +325,7 @@ class StatsService:
         """The server's ranking by ``sort`` over ``period`` (``variant`` None: every game)."""
         _sort_key(sort)  # reject an unknown sort before reading
         since = period_start(period, self.clock())
-        totals = await self.store.leaderboard_totals(guild_id, variant=variant, since=since)
+        totals = await self.store.stats.leaderboard(guild_id, variant=variant, since=since)
         ranked, unranked = rank_players(totals, sort, self.min_games)
         shown = ranked[:top]
         own: tuple[int | None, Totals] | None = None
@@ -354,14 +355,14 @@ class StatsService:
 
     async def player(self, guild_id: int, player_id: int, last: int = LAST_SCORES) -> PlayerStats:
         """Games, wins, average, best and last scores of a member, per variant and overall."""
-        totals = await self.store.player_totals(guild_id, player_id)
-        recent = await self.store.recent_scores(guild_id, player_id, last) if totals else []
-        practice = tuple(await self.store.practice_bests(guild_id, player_id))
-        uncounted = tuple(await self.store.uncounted_bests(guild_id, player_id))
-        accuracies = await self.store.average_accuracies(guild_id, player_id)
+        totals = await self.store.stats.player_totals(guild_id, player_id)
+        recent = await self.store.stats.recent_scores(guild_id, player_id, last) if totals else []
+        practice = tuple(await self.store.stats.practice_bests(guild_id, player_id))
+        uncounted = tuple(await self.store.stats.uncounted_bests(guild_id, player_id))
+        accuracies = await self.store.reviews.averages(guild_id, player_id)
         ratings = {
             variant: Rating(r.mu, r.sigma, r.games)
-            for variant, r in (await self.store.player_ratings(guild_id, player_id)).items()
+            for variant, r in (await self.store.ratings.of_player(guild_id, player_id)).items()
         }
         return replace(
             _player_stats(player_id, totals, recent, last),
@@ -375,12 +376,12 @@ class StatsService:
         self, guild_id: int, player_id: int | None = None, limit: int = HISTORY
     ) -> list[HistoryGame]:
         """The server's last finished games (those of ``player_id`` if given), newest first."""
-        return await self.store.history(guild_id, player_id=player_id, limit=limit)
+        return await self.store.stats.history(guild_id, player_id=player_id, limit=limit)
 
     async def final_game(self, guild_id: int, game_id: int) -> FinalGame | None:
         """A finished game of ``guild_id`` rebuilt for its final sheets; None if there is
         none (another server's game is "none" too)."""
-        record = await self.store.get_game(game_id)
+        record = await self.store.games.get(game_id)
         if (
             record is None
             or record.guild_id != guild_id
@@ -388,6 +389,6 @@ class StatsService:
             or not record.state
         ):
             return None
-        known = await self.store.names(guild_id, record.players)
+        known = await self.store.names.of(guild_id, record.players)
         names = {p: known.get(p, f"Player {i}") for i, p in enumerate(record.players, 1)}
         return FinalGame(record, game_from_json(record.state), names)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.i18n.words import t
-from bot.store import GameRecord, Timing
+from bot.records import GameRecord, Timing
 from bot.text import quote
 
 MINUTE, HOUR, DAY = 60, 3600, 86400

@@ -180,7 +180,7 @@ class Turns:
     async def waiting_for(self, guild_id: int, user: int) -> list[Outcome]:
         """The running games of a server that wait for ``user``'s decision."""
         found = []
-        for record in await self.games.store.running_games(guild_id):
+        for record in await self.games.store.games.running(guild_id):
             game = load_game(record)
             if game is not None and user in game.decision().waiting:
                 found.append(Outcome(record, game, kind="same"))

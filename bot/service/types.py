@@ -9,23 +9,27 @@ channel's story is told from); the service hands them out and takes them back.
 
 from __future__ import annotations
 
-from bot.store import (
+from bot.records import (
+    Attempt,
     ChannelBusy,
     CommitUnknown,
+    DailySettings,
     GameNotFound,
     GameRecord,
     GameStatus,
+    HistoryGame,
+    HistoryLine,
     LockLost,
     MoveRecord,
-    Store,
+    PracticeBest,
+    RecentScore,
     StoredEvent,
     StoreError,
+    Totals,
     VersionConflict,
     WrongStatus,
-    open_store,
 )
-from bot.store.daily import Attempt, DailySettings
-from bot.store.stats import HistoryGame, HistoryLine, PracticeBest, RecentScore, Totals
+from bot.store import Store, open_store
 
 __all__ = [
     "Attempt",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.records import GameRecord
 from bot.service.daily import check_open, is_daily
 from bot.service.errors import ServiceError
-from bot.store import GameRecord
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,14 +34,14 @@ async def store(database: str | Path) -> AsyncIterator[Store]:
 def counting_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each read of a game's row (by id or by channel) the service makes from now on."""
     reads: list[int] = []
-    for name in ("get_game", "game_in_channel"):
-        read = getattr(store, name)
+    for name in ("get", "in_channel"):
+        read = getattr(store.games, name)
 
         async def counted(key: int, _read: Any = read) -> Any:
             reads.append(key)
             return await _read(key)
 
-        monkeypatch.setattr(store, name, counted)
+        monkeypatch.setattr(store.games, name, counted)
     return reads
 
 
@@ -74,7 +74,7 @@ async def test_moves_on_a_kept_game_read_nothing(
         outcome = await click(service, game_id, game, rng)
         game = outcome.game
     assert reads == []
-    assert outcome.record == await store.get_game(game_id)
+    assert outcome.record == await store.games.get(game_id)
     assert game is not None and game.to_json() == outcome.record.state
 
 
@@ -97,7 +97,7 @@ async def test_a_kept_game_another_process_moved_on_never_refuses(
     reads = counting_reads(store, monkeypatch)
     after = await click(service, game_id, moved, rng)
     assert reads == [game_id]  # the refusal's confirmation, whose read is then played on
-    assert after.changed and after.record == await store.get_game(game_id)
+    assert after.changed and after.record == await store.games.get(game_id)
 
 
 async def test_a_stale_kept_game_is_written_over_by_nobody(
@@ -110,8 +110,8 @@ async def test_a_stale_kept_game_is_written_over_by_nobody(
     async with Store(database) as elsewhere:
         await GameService(elsewhere).turns.move(game_id, BEN, 1, "action1", PASS)
     outcome = await service.turns.move(game_id, ANA, 1, "action1", PASS)
-    assert [m.player_id for m in await store.moves(game_id)] == [BEN, ANA]
-    assert outcome.record == await store.get_game(game_id)
+    assert [m.player_id for m in await store.games.moves(game_id)] == [BEN, ANA]
+    assert outcome.record == await store.games.get(game_id)
     assert outcome.game is not None and outcome.game.to_json() == outcome.record.state
 
 
@@ -127,13 +127,13 @@ async def test_a_costly_move_is_asked_about_then_made_once(store: Store) -> None
         return True
 
     asked = await service.turns.move(game_id, ANA, 1, phase, move, where=HERE, costly=always)
-    assert asked.kind == "asked" and await store.moves(game_id) == []
+    assert asked.kind == "asked" and await store.games.moves(game_id) == []
     made = await service.turns.move(game_id, ANA, 1, phase, move, where=HERE, confirmed=True)
-    assert made.kind == "changed" and len(await store.moves(game_id)) == 1
+    assert made.kind == "changed" and len(await store.games.moves(game_id)) == 1
     again = await service.turns.move(game_id, ANA, 1, phase, move, where=HERE, confirmed=True)
-    assert again.kind == "chosen" and len(await store.moves(game_id)) == 1
+    assert again.kind == "chosen" and len(await store.games.moves(game_id)) == 1
     tapped = await service.turns.move(game_id, ANA, 1, phase, move, where=HERE)
-    assert tapped.kind == "same" and len(await store.moves(game_id)) == 1
+    assert tapped.kind == "same" and len(await store.games.moves(game_id)) == 1
 
 
 async def test_a_click_from_elsewhere_is_refused_before_anything_else(store: Store) -> None:
@@ -146,7 +146,7 @@ async def test_a_click_from_elsewhere_is_refused_before_anything_else(store: Sto
         with pytest.raises(ServiceError) as refused:
             await service.turns.open_sheet(game_id, ANA, 1, where=where)
         assert refused.value.key == "error.other_channel"
-    assert await store.moves(game_id) == []
+    assert await store.games.moves(game_id) == []
 
 
 async def test_the_events_of_a_change_are_those_it_stored(store: Store) -> None:
@@ -158,9 +158,9 @@ async def test_the_events_of_a_change_are_those_it_stored(store: Store) -> None:
     players: set[int | None] = set()
     for _ in range(8):
         assert game is not None
-        before = len(await store.events(game_id))
+        before = len(await store.games.events(game_id))
         outcome = await click(service, game_id, game, rng)
-        stored = (await store.events(game_id))[before:]
+        stored = (await store.games.events(game_id))[before:]
         assert outcome.since is not None and outcome.record.version > outcome.since
         assert [(e.turn, e.kind, e.player, e.data) for e in outcome.stored] == [
             (e.turn, e.kind, e.player, e.data) for e in stored

@@ -85,7 +85,9 @@ async def click(service: GameService, game_id: int, game: Game, move: Move) -> O
 
 
 async def sources_after(service: GameService, game_id: int, seq: int) -> list[tuple[int, str]]:
-    return [(m.player_id, m.source) for m in await service.store.moves(game_id) if m.seq > seq]
+    return [
+        (m.player_id, m.source) for m in await service.store.games.moves(game_id) if m.seq > seq
+    ]
 
 
 async def test_a_computer_thinking_long_holds_up_no_other_game(
@@ -94,7 +96,7 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
     rng = random.Random(5)
     slow_game, other = await against_a_computer(service), await two_people(service, CHANNEL + 1)
     game, move = await until_the_computer_answers_next(service, slow_game, rng)
-    logged = len(await service.store.moves(slow_game))
+    logged = len(await service.store.games.moves(slow_game))
     computer = SlowComputer(monkeypatch)
     computer.armed.set()
     clicked = asyncio.ensure_future(click(service, slow_game, game, move))
@@ -116,7 +118,7 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
             ),
             PATIENCE,
         )
-        assert [m.player_id for m in await service.store.moves(other)] == [person]
+        assert [m.player_id for m in await service.store.games.moves(other)] == [person]
         assert done.record.version > 0
         assert not clicked.done() and not computer.release.is_set()  # still thinking
     finally:
@@ -138,17 +140,17 @@ async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
     rng = random.Random(8)
     game_id = await against_a_computer(service)
     game, move = await until_the_computer_answers_next(service, game_id, rng)
-    logged = len(await service.store.moves(game_id))
+    logged = len(await service.store.games.moves(game_id))
     computer = SlowComputer(monkeypatch)
     computer.armed.set()
     clicked = asyncio.ensure_future(click(service, game_id, game, move))
     try:
         assert await asyncio.to_thread(computer.thinking.wait, PATIENCE)
-        current = await service.store.get_game(game_id)  # another writer comes between
+        current = await service.store.games.get(game_id)  # another writer comes between
         assert current is not None
         clock = Clock.of(current)
         assert clock is not None
-        await service.store.set_timing(game_id, current.version, clock.reminded().timing())
+        await service.store.games.set_timing(game_id, current.version, clock.reminded().timing())
     finally:
         computer.release.set()
     outcome = await asyncio.wait_for(clicked, PATIENCE)
@@ -168,9 +170,9 @@ async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
     rng = random.Random(3)
     game_id = await against_a_computer(service)
     game, move = await until_the_computer_answers_next(service, game_id, rng)
-    logged = len(await service.store.moves(game_id))
+    logged = len(await service.store.games.moves(game_id))
 
-    store = service.store.record_change
+    store = service.store.games.change
     writes: list[int] = []
 
     async def failing(*args: Any, **kwargs: Any) -> Any:
@@ -181,7 +183,7 @@ async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
         return await store(*args, **kwargs)
 
     with monkeypatch.context() as patched:
-        patched.setattr(service.store, "record_change", failing)
+        patched.setattr(service.store.games, "change", failing)
         outcome = await click(service, game_id, game, move)
     assert outcome.game is not None
     assert any(is_computer(p) for p in outcome.game.decision().waiting)

@@ -259,13 +259,13 @@ async def test_forgetting_a_member_makes_their_attempts_anonymous(
     clock.now = NOON
     attempt, _ = await daily.begin(ALPHA, 1, ANA, "classic")
     store = daily.store
-    record = await store.get_game(attempt.game_id)
+    record = await store.games.get(attempt.game_id)
     assert record is not None
-    await store.abandon(record.id, record.version)  # forget-me waits for games to end
-    forgotten = await store.forget_person(ANA)
+    await store.games.abandon(record.id, record.version)  # forget-me waits for games to end
+    forgotten = await store.privacy.forget(ANA)
     assert forgotten is not None
-    assert await store.attempt(attempt.day, "classic", ANA) is None
-    rows = await store._fetch("SELECT user_id FROM daily_attempts")
+    assert await store.daily.attempt(attempt.day, "classic", ANA) is None
+    rows = await store.engine.fetch("SELECT user_id FROM daily_attempts")
     assert len(rows) == 1 and rows[0][0] != ANA
 
 
@@ -274,13 +274,13 @@ async def test_a_finish_leaves_its_ranking_owed_until_a_write_shows_it(
 ) -> None:
     clock.now = NOON
     attempt, _ = await daily.begin(ALPHA, 7, ANA, "classic")
-    await daily.store.finish_attempt(attempt.game_id, 30, NOON)
-    await daily.store.finish_attempt(attempt.game_id, 30, NOON)  # once: owed once
+    await daily.store.daily.finish_attempt(attempt.game_id, 30, NOON)
+    await daily.store.daily.finish_attempt(attempt.game_id, 30, NOON)  # once: owed once
     assert await daily.owed() == [(ALPHA, "2026-11-27", "classic", 7)]
     post = await daily.post(ALPHA, "2026-11-27", "classic")
     assert post is not None and (post.message_id, post.owed) == (None, 1)
     other, _ = await daily.begin(ALPHA, 8, BEN, "classic")
-    await daily.store.finish_attempt(other.game_id, 40, NOON)  # while the first is written
+    await daily.store.daily.finish_attempt(other.game_id, 40, NOON)  # while the first is written
     await daily.posted(ALPHA, "2026-11-27", "classic", 7, 99, shown=post.owed)
     assert await daily.owed() == [(ALPHA, "2026-11-27", "classic", 7)]  # still owes Ben
     again = await daily.post(ALPHA, "2026-11-27", "classic")
@@ -295,8 +295,8 @@ async def test_a_standing_counts_who_scored_more_and_less_ties_apart(
     clock.now = NOON
     for user, score in ((ANA, 30), (BEN, 30), (CEM, 12), (404, 45)):
         attempt, _ = await daily.begin(ALPHA, 1, user, "classic")
-        await daily.store.finish_attempt(attempt.game_id, score, NOON)
-    standing = await daily.store.standing("2026-11-27", "classic", 30)
+        await daily.store.daily.finish_attempt(attempt.game_id, score, NOON)
+    standing = await daily.store.daily.standing("2026-11-27", "classic", 30)
     assert standing == Standing(above=1, below=1, players=4) and standing.place == 2
 
 
@@ -309,11 +309,11 @@ async def test_a_new_ranking_goes_where_the_servers_first_attempt_of_the_day_beg
     first, _ = await daily.begin(ALPHA, 7, ANA, "classic")
     second, _ = await daily.begin(ALPHA, 8, BEN, "classic")
     elsewhere, _ = await daily.begin(BETA, 9, CEM, "classic")  # another server's own
-    await daily.store.finish_attempt(second.game_id, 20, NOON)
-    await daily.store.finish_attempt(elsewhere.game_id, 20, NOON)
+    await daily.store.daily.finish_attempt(second.game_id, 20, NOON)
+    await daily.store.daily.finish_attempt(elsewhere.game_id, 20, NOON)
     post = await daily.post(ALPHA, "2026-11-27", "classic")
     assert post is not None and post.channel_id == 7
-    await daily.store.finish_attempt(first.game_id, 10, NOON)
+    await daily.store.daily.finish_attempt(first.game_id, 10, NOON)
     post = await daily.post(ALPHA, "2026-11-27", "classic")
     assert post is not None and (post.channel_id, post.owed) == (7, 2)
     other = await daily.post(BETA, "2026-11-27", "classic")

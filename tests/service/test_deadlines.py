@@ -26,7 +26,7 @@ async def started(
 
 
 async def sources(service: GameService, game_id: int) -> list[tuple[int, str]]:
-    return [(m.player_id, m.source) for m in await service.store.moves(game_id)]
+    return [(m.player_id, m.source) for m in await service.store.games.moves(game_id)]
 
 
 async def test_a_started_game_has_a_deadline_and_nothing_is_due_before_half_time(
@@ -153,7 +153,7 @@ async def test_leaving_gives_up_the_seat_and_too_few_seats_end_without_ranking(
     ended = await service.turns.leave_game(CHANNEL, BEN)
     assert ended.record.status == "abandoned"
     assert any(e.kind == "game_over" and e.data["reason"] == "no_seats" for e in ended.events)
-    assert await service.store.history(GUILD) == []  # not ranked, not in the stats
+    assert await service.store.stats.history(GUILD) == []  # not ranked, not in the stats
 
 
 async def test_leaving_a_lobby_is_the_lobby_leave(service: GameService) -> None:

@@ -65,6 +65,6 @@ async def test_each_shard_catches_up_only_its_own_channels(service: GameService)
         ]
         for shard in (0, 1)
     }
-    assert await service.store.lagging_games(shards=shard_ids(ShardPlan((0,), 2))) == games[0]
-    assert await service.store.lagging_games(shards=shard_ids(ShardPlan((1,), 2))) == games[1]
-    assert await service.store.lagging_games() == games[0] + games[1]
+    assert await service.store.games.lagging(shards=shard_ids(ShardPlan((0,), 2))) == games[0]
+    assert await service.store.games.lagging(shards=shard_ids(ShardPlan((1,), 2))) == games[1]
+    assert await service.store.games.lagging() == games[0] + games[1]

@@ -67,7 +67,7 @@ async def test_clicks_in_a_row_build_the_game_once(
         outcome = await click(service, game_id, rng, outcome.game)
     assert built == []
     assert outcome.game is not None
-    assert outcome.game.to_json() == (await store.get_game(game_id)).state  # type: ignore[union-attr]
+    assert outcome.game.to_json() == (await store.games.get(game_id)).state  # type: ignore[union-attr]
 
 
 async def test_a_move_stored_by_another_process_is_played_on(
@@ -83,7 +83,7 @@ async def test_a_move_stored_by_another_process_is_played_on(
     assert built == [1]
     assert after.record.version == moved.record.version + 1
     assert after.game is not None
-    assert after.game.to_json() == (await store.get_game(game_id)).state  # type: ignore[union-attr]
+    assert after.game.to_json() == (await store.games.get(game_id)).state  # type: ignore[union-attr]
 
 
 async def test_a_click_leaves_the_game_it_started_from_as_it_was(store: Store) -> None:
@@ -129,10 +129,10 @@ async def test_a_game_that_ended_is_let_go(store: Store) -> None:
     service, rng = GameService(store, seeds=lambda: 7), random.Random(4)
     game_id = await started(service)
     outcome = await click(service, game_id, rng)
-    assert game_id in service.games._memo._games and game_id in store._records._rows
+    assert game_id in service.games._memo._games and game_id in store.games._records._rows
     while outcome.game is not None and not outcome.game.finished:
         outcome = await click(service, game_id, rng, outcome.game)
-    assert game_id not in service.games._memo._games and game_id not in store._records._rows
+    assert game_id not in service.games._memo._games and game_id not in store.games._records._rows
     read = (await service.games.read(game_id)).game
     assert read is not None and outcome.game is not None
     assert read.to_json() == outcome.game.to_json()
@@ -155,7 +155,7 @@ async def test_a_click_leaves_unchanged_seats_unwritten(store: Store) -> None:
     for _ in range(4):
         outcome = await click(service, game_id, rng, outcome.game)
         assert outcome.record.presence is presence  # the record's own, not written again
-    assert (await store.get_game(game_id)).presence == presence  # type: ignore[union-attr]
+    assert (await store.games.get(game_id)).presence == presence  # type: ignore[union-attr]
 
 
 def test_games_built_from_states_share_their_texts() -> None:

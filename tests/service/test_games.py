@@ -116,7 +116,7 @@ async def test_moves_are_checked_against_turn_phase_and_seat(service: GameServic
     with pytest.raises(ServiceError) as illegal:
         await service.turns.move(game_id, ANA, 1, "action1", Move("cross", "red", 99))
     assert refusal(illegal) == "error.illegal"
-    assert await service.store.moves(game_id) == []
+    assert await service.store.games.moves(game_id) == []
 
 
 async def test_simultaneous_clicks_by_different_players_both_count(
@@ -131,7 +131,7 @@ async def test_simultaneous_clicks_by_different_players_both_count(
         )
     finally:
         await other.store.close()
-    moves = await service.store.moves(game_id)
+    moves = await service.store.games.moves(game_id)
     assert sorted(m.player_id for m in moves) == [ANA, BEN]
 
 
@@ -149,7 +149,7 @@ async def test_double_click_counts_once(service: GameService) -> None:
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], ServiceError)
     assert errors[0].key == "error.stale_turn"
-    assert len(await service.store.moves(game_id)) == 3
+    assert len(await service.store.games.moves(game_id)) == 3
 
 
 async def test_a_secret_choice_tapped_twice_is_stored_once(service: GameService) -> None:
@@ -158,7 +158,7 @@ async def test_a_secret_choice_tapped_twice_is_stored_once(service: GameService)
     first, second = await asyncio.gather(
         *(service.turns.move(game_id, ANA, 1, "action1", PASS) for _ in range(2))
     )
-    assert [m.player_id for m in await service.store.moves(game_id)] == [ANA]
+    assert [m.player_id for m in await service.store.games.moves(game_id)] == [ANA]
     assert (await service.games.read(game_id)).record.version == version + 1
     assert first.game is not None and second.game is not None
     assert ANA not in second.game.decision().waiting
@@ -235,7 +235,7 @@ async def test_computer_seats_are_added_by_the_host_and_never_waited_for(
     assert refusal(full) == "error.lobby_full"
     outcome = await service.lobby.start(record.id, ANA)
     assert outcome.game is not None and outcome.game.decision().waiting == {ANA}
-    assert {m.source for m in await service.store.moves(record.id)} == {"computer"}
+    assert {m.source for m in await service.store.games.moves(record.id)} == {"computer"}
     assert (await service.names.of(GUILD, [ANA, -2]))[-2] == "Computer 2"
     await play_randomly(service, record.id, random.Random(1))
     stored = (await service.games.read(record.id)).record.state
@@ -251,7 +251,7 @@ async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
     await service.lobby.start(record.id, ANA)
     outcome = await service.turns.leave_game(CHANNEL, ANA)
     assert outcome.record.status == "finished"  # the computers played it out at once
-    [game] = await service.store.history(GUILD)
+    [game] = await service.store.stats.history(GUILD)
     assert not game.counted and [line.player_id for line in game.lines] == [ANA]
 
 
@@ -261,7 +261,7 @@ async def test_a_click_is_one_round_trip_to_the_writer_and_no_read(service: Game
     outcome = await service.turns.move(game_id, ANA, 1, "action1", PASS)
     assert (len(writes), reads) == (1, [])
     assert outcome.record == (await service.games.read(game_id)).record
-    assert [m.player_id for m in await service.store.moves(game_id)] == [ANA]
+    assert [m.player_id for m in await service.store.games.moves(game_id)] == [ANA]
 
 
 async def test_a_click_on_a_vanished_game_is_refused(service: GameService) -> None:
@@ -284,7 +284,7 @@ async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(service: G
     )
     errors = [r for r in results if isinstance(r, ServiceError)]
     assert len(errors) == 1 and errors[0].key == "error.stale_phase"
-    assert len(await service.store.moves(record.id)) == 3
+    assert len(await service.store.games.moves(record.id)) == 3
 
 
 async def test_the_publishers_of_a_game_take_turns_through_the_service(

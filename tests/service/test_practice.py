@@ -50,7 +50,7 @@ async def test_a_computer_seat_plays_at_its_level(service: GameService) -> None:
 
     game = new_game("classic", record.players, record.seed, {})
     levels = {-1: "hard", -2: "normal"}
-    for stored in await service.store.moves(lobby.id):
+    for stored in await service.store.games.moves(lobby.id):
         move = Move.from_json(stored.move)
         if stored.player_id < 0:  # each computer move is the one its level picks
             rng = dice_rng(
@@ -141,7 +141,7 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     await service.lobby.join(lobby.id, BEN)
     await service.lobby.start(lobby.id, ANA)
     await let_expire(service, clock, lobby.id, BEN)
-    events = await service.store.events(lobby.id)
+    events = await service.store.games.events(lobby.id)
     assert [e.data["reason"] for e in events if e.kind == "away"] == ["stand_in"]
     game = (await service.games.read(lobby.id)).game
     assert game is not None
@@ -150,7 +150,7 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
         game = (await service.games.read(lobby.id)).game
         assert game is not None and BEN not in game.decision().waiting
     assert (BEN, "stand_in") in [
-        (m.player_id, m.source) for m in await service.store.moves(lobby.id)
+        (m.player_id, m.source) for m in await service.store.games.moves(lobby.id)
     ]
     record = (await service.games.read(lobby.id)).record
     assert record.status == "running" and record.presence["covered"] == [BEN]
@@ -193,5 +193,5 @@ async def test_without_fill_away_an_away_seat_is_not_played_and_cannot_come_back
     await service.lobby.start(lobby.id, ANA)
     await let_expire(service, clock, lobby.id, CEM)
     assert await service.turns.come_back(lobby.id, CEM) is None
-    sources = {m.source for m in await service.store.moves(lobby.id) if m.player_id == CEM}
+    sources = {m.source for m in await service.store.games.moves(lobby.id) if m.player_id == CEM}
     assert "stand_in" not in sources

@@ -84,8 +84,8 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     await games.leave_game(40, ANA)
     await RatingService(store).backfill()
 
-    boards = {g: await store.leaderboard_totals(g) for g in (GUILD, GUILD2)}
-    ratings = {g: await store.ratings(g, "classic") for g in (GUILD, GUILD2)}
+    boards = {g: await store.stats.leaderboard(g) for g in (GUILD, GUILD2)}
+    ratings = {g: await store.ratings.of_variant(g, "classic") for g in (GUILD, GUILD2)}
     states = {g: (await games.get(g)).record.state for g in [*played, running.id]}
     report = await privacy.report(ANA)
     assert [(s.guild_id, s.name, s.games, s.results) for s in report] == [
@@ -102,7 +102,7 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     assert traces(rows, BEN) and traces(rows, NAMES[BEN])
     for guild in (GUILD, GUILD2):  # the others' sums as they were; Ana's under her new id
         old = {t.player_id: t for t in boards[guild]}
-        new = {t.player_id: t for t in await store.leaderboard_totals(guild)}
+        new = {t.player_id: t for t in await store.stats.leaderboard(guild)}
         assert {p: t for p, t in new.items() if p != anonymous} == {
             p: t for p, t in old.items() if p != ANA
         }
@@ -110,7 +110,7 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
             old[ANA].games,
             old[ANA].score_sum,
         )
-        now = await store.ratings(guild, "classic")
+        now = await store.ratings.of_variant(guild, "classic")
         assert {p: r for p, r in now.items() if p != anonymous} == {
             p: r for p, r in ratings[guild].items() if p != ANA
         }
@@ -130,9 +130,9 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
     # Ana's next game starts afresh: no name, no totals, no rating, a seat of her own.
     await games.remember_name(GUILD, ANA, NAMES[ANA])
     fresh = await finished(games, GUILD, 50, ANA, BEN, seed=11)
-    assert (await store.player_totals(GUILD, ANA))["classic"].games == 1
+    assert (await store.stats.player_totals(GUILD, ANA))["classic"].games == 1
     assert [(s.guild_id, s.games, s.results) for s in await privacy.report(ANA)] == [(GUILD, 1, 1)]
-    assert await store.names(GUILD, [ANA]) == {ANA: NAMES[ANA]}
+    assert await store.names.of(GUILD, [ANA]) == {ANA: NAMES[ANA]}
     # A rematch of a game with the forgotten seat leaves it out.
     lobby = await games.rematch(played[0], BEN)
     assert lobby.players == [BEN, -1] and lobby.host_id == BEN

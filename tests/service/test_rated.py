@@ -66,9 +66,9 @@ async def finish(
     counted: bool = True,
 ) -> int:
     players = list(scores)
-    game = await store.create_game(guild, CHANNEL + guild, players[0], variant, {}, 1)
-    game = await store.update_lobby(game.id, game.version, players)
-    game = await store.start_game(game.id, game.version, {})
+    game = await store.games.create(guild, CHANNEL + guild, players[0], variant, {}, 1)
+    game = await store.games.set_players(game.id, game.version, players)
+    game = await store.games.start(game.id, game.version, {})
     await store.record_move(
         game.id,
         game.version,
@@ -95,28 +95,28 @@ def random_games(seed: int, count: int) -> list[tuple[dict[int, int], str, froze
 async def test_a_game_is_rated_once_with_each_persons_change(store: Store) -> None:
     ratings = RatingService(store)
     game_id = await finish(store, LIVE, {11: 50, 22: 30})
-    record = await store.get_game(game_id)
+    record = await store.games.get(game_id)
     assert record is not None
     changes = {c.player: c for c in await ratings.settle(record)}
     assert changes[11].delta > 0 > changes[22].delta
     assert changes[11].before == NEW and changes[11].after.games == 1
     again = {c.player: c for c in await ratings.settle(record)}
     assert again == changes  # read back, not rated twice
-    stored = await store.ratings(LIVE, "classic")
+    stored = await store.ratings.of_variant(LIVE, "classic")
     assert {p: r.games for p, r in stored.items()} == {11: 1, 22: 1}
     assert await ratings.backfill() == 0
 
 
 async def test_uncounted_games_and_stand_ins_are_not_rated(store: Store) -> None:
     ratings = RatingService(store)
-    uncounted = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30}, counted=False))
+    uncounted = await store.games.get(await finish(store, LIVE, {11: 50, 22: 30}, counted=False))
     assert uncounted is not None and await ratings.settle(uncounted) == []
-    stood = await store.get_game(
+    stood = await store.games.get(
         await finish(store, LIVE, {11: 50, 22: 30, 33: 10}, stand_in=frozenset({22}))
     )
     assert stood is not None
     assert sorted(c.player for c in await ratings.settle(stood)) == [11, 33]
-    assert sorted(await store.ratings(LIVE, "classic")) == [11, 33]
+    assert sorted(await store.ratings.of_variant(LIVE, "classic")) == [11, 33]
 
 
 async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(store: Store) -> None:
@@ -130,7 +130,7 @@ async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(store:
         live.append(await finish(store, LIVE, scores, variant=variant, stand_in=stand_in))
         if len(live) % 3 != 1:  # every third game is left to the next one's settle
             for game_id in live[-2:]:
-                record = await store.get_game(game_id)
+                record = await store.games.get(game_id)
                 assert record is not None
                 await ratings.settle(record)
     for scores, variant, stand_in in games:
@@ -138,8 +138,8 @@ async def test_ratings_rebuilt_from_results_equal_those_kept_game_by_game(store:
     # the other server's 40, and this one's last game, left to a next one that never came
     assert await ratings.backfill() == 40 + 1
     for variant in ("classic", "qwinto"):
-        kept = await store.ratings(LIVE, variant)
-        rebuilt = await store.ratings(REBUILT, variant)
+        kept = await store.ratings.of_variant(LIVE, variant)
+        rebuilt = await store.ratings.of_variant(REBUILT, variant)
         assert kept == rebuilt and kept
         expected = replay(
             match_of(
@@ -159,7 +159,7 @@ async def test_the_start_up_backfill_rates_earlier_games(store: Store) -> None:
     for scores, variant, stand_in in random_games(9, 12):
         await finish(store, LIVE, scores, variant=variant, stand_in=stand_in)
     await StatsService(store).backfill()
-    assert await store.unrated_games() == []
+    assert await store.ratings.unrated() == []
     assert await RatingService(store).backfill() == 0
 
 
@@ -170,27 +170,27 @@ async def test_computer_seats_rank_at_their_level_and_are_never_rated(store: Sto
     await service.lobby.add_computer(lobby.id, 11, "hard")
     await service.lobby.start(lobby.id, 11)
     await play_randomly(service, lobby.id, random.Random(3))
-    record = await store.get_game(lobby.id)
+    record = await store.games.get(lobby.id)
     assert record is not None and record.status == "finished"
     computers = computers_of(record)
     assert [level for level, _ in computers] == ["hard"]
-    people = [(r.player_id, r.rank, True) for r in (await store.history(LIVE))[0].lines]
+    people = [(r.player_id, r.rank, True) for r in (await store.stats.history(LIVE))[0].lines]
     expected = {c.player: c for c in rate(match_of(people, computers), {})}
     changes = {c.player: c for c in await RatingService(store).settle(record)}
     assert changes == expected and sorted(changes) == [11, 22]
-    assert sorted(await store.ratings(LIVE, "classic")) == [11, 22]
+    assert sorted(await store.ratings.of_variant(LIVE, "classic")) == [11, 22]
 
 
 async def test_a_rating_changed_meanwhile_is_not_overwritten(store: Store) -> None:
     """What a second process sees when another rated the same person between its read
     and its write: its transaction writes nothing, and rating again uses the new row."""
     ratings = RatingService(store)
-    first = await store.get_game(await finish(store, LIVE, {11: 50, 22: 30}))
+    first = await store.games.get(await finish(store, LIVE, {11: 50, 22: 30}))
     assert first is not None
     await ratings.settle(first)
-    kept = await store.ratings(LIVE, "classic")
+    kept = await store.ratings.of_variant(LIVE, "classic")
     await finish(store, LIVE, {11: 40, 33: 30})
-    [game] = await store.unrated_games()
+    [game] = await store.ratings.unrated()
 
     def stale(match: object, current: dict[int, StoredRating]) -> list[RatedLine]:
         # as if 11's row had been read before the first game was rated
@@ -200,8 +200,8 @@ async def test_a_rating_changed_meanwhile_is_not_overwritten(store: Store) -> No
         ]
 
     with pytest.raises(RatingConflict):
-        await store.rate_games([(game, None)], stale)
-    assert await store.ratings(LIVE, "classic") == kept  # nothing written, 33 neither
-    assert not await store.is_rated(game.game_id)
+        await store.ratings.rate([(game, None)], stale)
+    assert await store.ratings.of_variant(LIVE, "classic") == kept  # nothing written, 33 neither
+    assert not await store.ratings.is_rated(game.game_id)
     assert await ratings.backfill() == 1
-    assert (await store.ratings(LIVE, "classic"))[11].games == 2
+    assert (await store.ratings.of_variant(LIVE, "classic"))[11].games == 2

@@ -148,7 +148,7 @@ async def test_a_finished_games_accuracies_are_kept_once(
     await play(service, lobby.id, hards)
     record = (await service.games.read(lobby.id)).record
     assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # people only
-    assert await service.store.reviewed(lobby.id) == {ANA: 1.0, BEN: 1.0}
+    assert await service.store.reviews.of(lobby.id) == {ANA: 1.0, BEN: 1.0}
     assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # read back, not again
     assert await keeper.backfill(rest=0.0) == 0
 
@@ -163,8 +163,8 @@ async def test_the_backfill_reviews_earlier_games_newest_first(
         await play(service, lobby.id, hards)
         ids.append(lobby.id)
     pruned = (await service.games.read(ids[0])).record  # its move log gone: kept, without accuracy
-    await service.store._transact(  # what bot/store/prune.py does to old logs
-        lambda conn: conn.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,))
+    await service.store.engine.transact(  # what pruning does to old logs
+        lambda tx: tx.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,))
     )
     shown: list[int] = []
 
@@ -174,9 +174,9 @@ async def test_the_backfill_reviews_earlier_games_newest_first(
     keeper = ReviewKeeper(service.store, clock)
     assert await keeper.backfill(rest=0.0, shown=show) == 3
     assert shown == ids[::-1]  # none of these channels shows its end yet: newest first
-    assert await service.store.reviewed(ids[2]) == {ANA: 1.0}
-    assert await service.store.reviewed(ids[0]) == {}
-    assert await service.store.unreviewed_games() == []
+    assert await service.store.reviews.of(ids[2]) == {ANA: 1.0}
+    assert await service.store.reviews.of(ids[0]) == {}
+    assert await service.store.reviews.unreviewed() == []
 
 
 async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
@@ -197,7 +197,7 @@ async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
     keeper = ReviewKeeper(service.store, clock)
     assert await keeper.keep(record) is None  # the day goes on somewhere: nothing yet
     assert await keeper.backfill(rest=0.0) == 0
-    assert await service.store.reviewed(record.id) is None
+    assert await service.store.reviews.of(record.id) is None
     clock.now = over_everywhere(attempt.day)
     assert await keeper.backfill(rest=0.0) == 1
-    assert await service.store.reviewed(record.id) == {ANA: 1.0}  # its dice replayed
+    assert await service.store.reviews.of(record.id) == {ANA: 1.0}  # its dice replayed

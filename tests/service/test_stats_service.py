@@ -20,7 +20,7 @@ from bot.service.stats import (
     rank_players,
 )
 from bot.store import Store
-from bot.store.sql import Connection
+from bot.store.engine import Tx
 from bot.store.stats import GameResults, PlayerResult, Totals
 
 from .helpers import play_randomly
@@ -79,9 +79,9 @@ async def finish(
 ) -> int:
     """A game of ``scores`` finished now (the store's clock), straight through the store."""
     players = list(scores)
-    game = await store.create_game(guild, channel, players[0], variant, {}, 1)
-    game = await store.update_lobby(game.id, game.version, players)
-    game = await store.start_game(game.id, game.version, {})
+    game = await store.games.create(guild, channel, players[0], variant, {}, 1)
+    game = await store.games.set_players(game.id, game.version, players)
+    game = await store.games.start(game.id, game.version, {})
     await store.record_move(
         game.id,
         game.version,
@@ -192,7 +192,7 @@ async def test_top_ten_and_the_callers_own_line(store: Store, stats: StatsServic
     for k, player in enumerate(players):
         for _ in range(k):
             await finish(store, {player: 50, DAN: 10})
-    await store.remember_name(GUILD, 111, "Kai")
+    await store.names.remember(GUILD, 111, "Kai")
     board = await stats.leaderboard(GUILD, caller=101)
     assert [(line.rank, line.player_id) for line in board.lines] == [
         (1, 112),
@@ -359,12 +359,12 @@ async def test_games_finished_before_results_were_kept_are_backfilled(
     broken = await finish(store, {CEM: 1, DAN: 2}, channel=CHANNEL + 1)
     before = await stats.leaderboard(GUILD, ANA)
 
-    def forget(conn: Connection) -> None:  # every result, as a database from before schema 3
+    async def forget(tx: Tx) -> None:  # every result, as a database from before schema 3
         for table in ("results", "matches", "player_totals"):
-            conn.execute(f"DELETE FROM {table}")
-        conn.execute("UPDATE games SET state = ? WHERE id = ?", ('{"variant": "gone"}', broken))
+            await tx.execute(f"DELETE FROM {table}")
+        await tx.execute("UPDATE games SET state = ? WHERE id = ?", ('{"variant": "gone"}', broken))
 
-    await store._transact(forget)
+    await store.engine.transact(forget)
     assert (await stats.leaderboard(GUILD, ANA)).empty
     assert await stats.backfill() == 2
     assert await stats.backfill() == 0  # once only
@@ -388,13 +388,13 @@ async def test_stats_average_the_stored_accuracies_per_variant_and_overall(
     reviews = [("classic", 0.9), ("classic", 0.6), ("classic", 0.3), ("qwinto", 0.5)]
     for k, (variant, accuracy) in enumerate(reviews):
         game_id = await finish(store, {ANA: 10 + k, BEN: 5}, variant=variant, channel=CHANNEL + k)
-        record = await store.get_game(game_id)
+        record = await store.games.get(game_id)
         assert record is not None
-        await store.add_review(record, [(ANA, accuracy, 10), (BEN, 1.0, 10)], False, 0.0)
+        await store.reviews.add(record, [(ANA, accuracy, 10), (BEN, 1.0, 10)], False, 0.0)
     hinted = await finish(store, {ANA: 1, BEN: 0}, channel=CHANNEL + 9)
-    record = await store.get_game(hinted)
+    record = await store.games.get(hinted)
     assert record is not None
-    await store.add_review(record, [(ANA, 0.0, 10)], True, 0.0)  # hints: left out
+    await store.reviews.add(record, [(ANA, 0.0, 10)], True, 0.0)  # hints: left out
     mine = await stats.player(GUILD, ANA)
     classic = mine.accuracy("classic")
     assert classic is not None and classic.games == 3

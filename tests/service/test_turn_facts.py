@@ -128,7 +128,7 @@ async def test_a_seat_that_goes_away_is_told_in_the_turn_its_third_decision_ran_
         else:
             clock.now += 86400
             assert await service.deadlines.fire(record.id) is not None
-    stored = await service.store.events(record.id)
+    stored = await service.store.games.events(record.id)
     ran_out = [e.turn for e in stored if e.kind == "expired" and ANA in e.data["players"]]
     assert [e.turn for e in stored if e.kind == "away"] == [ran_out[2]]
     assert any(e.kind == "turn" and e.turn > ran_out[2] for e in stored), (
