@@ -187,3 +187,26 @@ async def test_opening_a_sheet_reads_once_and_brings_an_away_player_back(
     assert reads == [record.id] * 2 and back.changed
     assert back.events[0].kind == "away" and back.events[0].data == {"reason": "back"}
     assert BEN not in back.record.presence["away"]
+
+
+async def test_what_a_channel_shows_rides_on_the_next_change(store: Store) -> None:
+    """Shown later, the channel's state is stored by the game's next change; shown now,
+    it is stored at once and what waited is dropped, never written over it."""
+    service, rng = GameService(store, seeds=lambda: 3), random.Random(4)
+    game_id = await started(service)
+    first = await service.games.read(game_id)
+    assert first.game is not None
+    moved = await click(service, game_id, first.game, rng)
+    service.games.show_later(moved.record, 77, {"turn": 1, "files": "dice"})
+    assert (await store.games.get(game_id)).shown_version < moved.record.version  # type: ignore[union-attr]
+    assert moved.game is not None
+    after = await click(service, game_id, moved.game, rng)
+    assert (after.record.shown_version, after.record.message_id) == (moved.record.version, 77)
+    assert after.record.shown == {"turn": 1, "files": "dice"}
+    assert after.record == await store.games.get(game_id)
+    service.games.show_later(moved.record, 78, {"turn": 1, "files": "older"})
+    shown = await service.games.show(after.record, 79, {"turn": 1, "files": "newer"})
+    assert (shown.shown_version, shown.message_id) == (after.record.version, 79)
+    assert after.game is not None
+    last = await click(service, game_id, after.game, rng)
+    assert (last.record.message_id, last.record.shown) == (79, {"turn": 1, "files": "newer"})
