@@ -66,7 +66,7 @@ async def main(where):
     opened = time.perf_counter()
     async with Store(sys.argv[1]) as store:
         service = GameService(store)
-        running = [r.id for r in await store.active_games() if r.status == "running"]
+        running = [r.id for r in await store.games.active() if r.status == "running"]
         loaded = time.perf_counter()
         games = {}
         for game_id in running:

@@ -44,7 +44,8 @@ from typing import Any
 from bot.service.games import GameService
 from bot.service.rated import RatingService
 from bot.store import Store
-from bot.store.migrations import MIGRATIONS, run_migrations
+from bot.store.migrations import MIGRATIONS, apply_migrations
+from bot.store.sqlite import SqliteEngine
 
 NOW = time.time()
 YEAR = 365 * 86_400
@@ -72,9 +73,9 @@ async def play(store: Store, game_number: int, rng: random.Random) -> None:
         player = min(decision.waiting)
         move = rng.choice(game.legal_moves(player))
         game = (await service.act(record.id, player, decision.turn, decision.phase, move)).game
-    done = await store.get_game(record.id)
+    done = await store.games.get(record.id)
     assert done is not None
-    await store.set_shown(done.id, done.version, None, {})  # its channel shows the end
+    await store.games.set_shown(done, None, {})  # its channel shows the end
 
 
 def rows_of(db: sqlite3.Connection, table: str, game_id: int) -> list[Row]:
@@ -103,10 +104,16 @@ def templates(folder: Path, count: int, seed: int) -> list[dict[str, list[Row]]]
 
 def schema(path: Path, version: int | None) -> None:
     """An empty database at ``version`` (None: the current schema)."""
-    with closing(sqlite3.connect(path, isolation_level=None)) as db:
-        db.execute("BEGIN")
-        run_migrations(db, NOW, None if version is None else MIGRATIONS[:version])
-        db.execute("COMMIT")
+
+    async def migrated() -> None:
+        engine = SqliteEngine(path)
+        await engine.open()
+        try:
+            await apply_migrations(engine, NOW, None if version is None else MIGRATIONS[:version])
+        finally:
+            await engine.close()
+
+    asyncio.run(migrated())
 
 
 def copies(
@@ -190,7 +197,7 @@ def build(
 
         async def totals() -> None:
             async with Store(path) as store:
-                await store.rebuild_player_totals()
+                await store.stats.rebuild_totals()
 
         asyncio.run(totals())
 

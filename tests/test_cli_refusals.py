@@ -653,7 +653,7 @@ def test_copy_db_names_the_database_that_has_games(
     async def one_game_each() -> None:
         for target in (url, source):
             async with Store(target) as store:
-                await store.create_game(1, 2, 3, "classic", {}, 4)
+                await store.games.create(1, 2, 3, "classic", {}, 4)
 
     asyncio.run(one_game_each())
     status, out, err = refusal(["copy-db", str(source), url], capsys)

@@ -20,12 +20,11 @@ import pytest
 
 from bot import __main__ as cli
 from bot.app import QwixxBot
+from bot.records import Attempt, DailySettings, GameChange, GameResults, PlayerResult
 from bot.sandbox import Sandbox
 from bot.service.rated import RatingService
-from bot.store import LATEST_VERSION, GameChange, Store
-from bot.store.daily import Attempt, DailySettings
+from bot.store import LATEST_VERSION, Store
 from bot.store.maintenance import row_counts
-from bot.store.stats import GameResults, PlayerResult
 from tests.store.helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running
 from tests.store.postgres_server import PostgresServer
 
@@ -254,50 +253,52 @@ async def a_history(path: Path) -> None:
             results,
             events=[(4, "game_over", None, {"reason": "done"})],
         )
-        await store.record_change(game.id, game.version, change)
+        await store.games.change(game, change)
         await RatingService(store).backfill()
-        finished = await store.get_game(game.id)
+        finished = await store.games.get(game.id)
         assert finished is not None
-        await store.add_review(finished, [(HOST, 0.75, 12)], False, 2.0)
+        await store.reviews.add(finished, [(HOST, 0.75, 12)], False, 2.0)
         await a_daily(store)
         await make_lobby(store, CHANNEL + 1)
-        await store.remember_name(GUILD, HOST, "Ana")
-        await store.set_guild_turn_time(GUILD, 3600)
-        await store.set_guild_language(GUILD, "de")
-        await store.forget_person(PLAYER2 + 100)  # someone forgotten: an anonymous id
-        await store.mark_guild_departed(GUILD + 1, 1.0)
+        await store.names.remember(GUILD, HOST, "Ana")
+        await store.settings.set_turn_time(GUILD, 3600)
+        await store.settings.set_language(GUILD, "de")
+        await store.privacy.forget(PLAYER2 + 100)  # someone forgotten: an anonymous id
+        await store.privacy.mark_departed(GUILD + 1, 1.0)
 
 
 async def a_daily(store: Store) -> None:
     """A finished daily attempt, with its par, ranking message, settings and secret."""
     day = "2026-11-27"
-    await store.daily_secret()
-    game = await store.create_game(GUILD, -5, HOST, "classic", {"daily": day}, 9)
-    await store.add_attempt(Attempt(day, "classic", HOST, GUILD, CHANNEL, game.id, None, None))
-    await store.finish_attempt(game.id, 42, 3.0)
-    await store.set_par(day, "classic", 80)
-    await store.set_daily_post(GUILD, day, "classic", CHANNEL, 77)
-    await store.set_daily_settings(GUILD, DailySettings(CHANNEL, 6, "Europe/Berlin"))
+    await store.daily.secret()
+    game = await store.games.create(GUILD, -5, HOST, "classic", {"daily": day}, 9)
+    await store.daily.add_attempt(
+        Attempt(day, "classic", HOST, GUILD, CHANNEL, game.id, None, None)
+    )
+    await store.daily.finish_attempt(game.id, 42, 3.0)
+    await store.daily.set_par(day, "classic", 80)
+    await store.daily.set_post(GUILD, day, "classic", CHANNEL, 77)
+    await store.daily.set_settings(GUILD, DailySettings(CHANNEL, 6, "Europe/Berlin"))
 
 
 async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
     async with Store(target) as store:
         return (
-            await store.games_for_channel(CHANNEL),
-            await store.moves(1),
-            await store.events(1),
-            await store.history(GUILD),
-            sorted(await store.leaderboard_totals(GUILD), key=lambda t: t.player_id),
-            await store.player_totals(GUILD, HOST),
-            await store.names(GUILD, [HOST]),
-            await store.guild_language(GUILD),
-            await store.ratings(GUILD, "qwixx"),
-            await store.rating_changes(1),
-            await store.game_in_channel(CHANNEL + 1),
-            await store.reviewed(1),
-            await store.attempt("2026-11-27", "classic", HOST),
-            await store.daily_settings(GUILD),
-            await store.daily_secret(),
+            await store.games.of_channel(CHANNEL),
+            await store.games.moves(1),
+            await store.games.events(1),
+            await store.stats.history(GUILD),
+            sorted(await store.stats.leaderboard(GUILD), key=lambda t: t.player_id),
+            await store.stats.player_totals(GUILD, HOST),
+            await store.names.of(GUILD, [HOST]),
+            await store.settings.language(GUILD),
+            await store.ratings.of_variant(GUILD, "qwixx"),
+            await store.ratings.changes(1),
+            await store.games.in_channel(CHANNEL + 1),
+            await store.reviews.of(1),
+            await store.daily.attempt("2026-11-27", "classic", HOST),
+            await store.daily.settings(GUILD),
+            await store.daily.secret(),
         )
 
 
@@ -340,12 +341,12 @@ async def an_old_history(path: str | Path) -> None:
             results,
             events=[(4, "game_over", None, {"reason": "done"})],
         )
-        done = await store.record_change(game.id, game.version, change)
-        await store.set_shown(done.id, done.version, None, {})
+        done = (await store.games.change(game, change)).record
+        await store.games.set_shown(done, None, {})
     async with Store(path) as store:
         running = await make_running(store, CHANNEL + 1)
-        await store.record_moves(
-            running.id, running.version, [(HOST, {"kind": "pass"}, "player")], {"turn": 1}
+        await store.games.change(
+            running, GameChange([(HOST, {"kind": "pass"}, "player")], {"turn": 1})
         )
 
 
@@ -379,6 +380,6 @@ def test_prune_command(
 
     async def running_moves() -> int:
         async with Store(database) as store:
-            return len(await store.moves(2))
+            return len(await store.games.moves(2))
 
     assert asyncio.run(running_moves()) == 1

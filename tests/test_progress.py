@@ -19,7 +19,8 @@ from bot import __main__ as cli
 from bot.progress import stage
 from bot.service.rated import BATCH, RatingService
 from bot.store import Store
-from bot.store.migrations import MIGRATIONS, run_migrations
+from bot.store.migrations import MIGRATIONS
+from tests.store.helpers import apply_migrations
 from tests.store.postgres_server import PostgresServer
 from tests.test_main import a_history, an_old_history
 
@@ -91,10 +92,7 @@ def test_migrate_shows_the_steps_of_an_upgrade_only(
 ) -> None:
     terminal = on_terminal(monkeypatch)
     old = tmp_path / "old.db"
-    with closing(sqlite3.connect(old, isolation_level=None)) as db:
-        db.execute("BEGIN")
-        run_migrations(db, 0.0, MIGRATIONS[:8])
-        db.execute("COMMIT")
+    asyncio.run(apply_migrations(old, 0.0, MIGRATIONS[:8]))
     assert cli.main(["migrate", "--database", str(old)]) == 0
     steps = sum(len(m.statements) for m in MIGRATIONS[8:])
     assert last_state(terminal.getvalue(), "migrating the database").startswith(

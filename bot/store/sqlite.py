@@ -170,10 +170,11 @@ class SqliteEngine:
 
     async def migrate(self, work: Work[int]) -> int:
         """``work`` in one transaction that takes the write lock first (``BEGIN
-        IMMEDIATE``), so the version it reads is the one it updates."""
+        IMMEDIATE``), so the version it reads is the one it updates; run as the store
+        opens, before anything else is sent."""
         try:
-            return await self.transact(work)
-        except StoreError as exc:
+            return await self._alone(self._writer(), work)
+        except sqlite3.Error as exc:
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
 
     async def close(self) -> None:

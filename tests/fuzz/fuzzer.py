@@ -325,15 +325,15 @@ class Fuzzer:
     async def phase(self, game_id: int) -> str | None:
         store = self.bot.store
         assert store is not None
-        record = await store.get_game(game_id)
+        record = await store.games.get(game_id)
         return game_from_json(record.state).decision().phase if record and record.state else None
 
     async def player_moves(self, user: int) -> int:
         """Moves ``user`` made themselves, over every game of the channel."""
         store = self.bot.store
         assert store is not None
-        games = await store.games_for_channel(self.sb.channel.id, limit=1000)
-        logs = [await store.moves(g.id) for g in games]
+        games = await store.games.of_channel(self.sb.channel.id, limit=1000)
+        logs = [await store.games.moves(g.id) for g in games]
         return sum(1 for log in logs for m in log if m.player_id == user and m.source == "player")
 
     async def do_time(self) -> list[Outcome]:
@@ -356,7 +356,7 @@ class Fuzzer:
         assert not errors, f"{where}: unhandled errors logged: {errors}"
         store = self.bot.store
         assert store is not None
-        for record in await store.games_for_channel(self.sb.channel.id, limit=1000):
+        for record in await store.games.of_channel(self.sb.channel.id, limit=1000):
             self.figures.games.add(record.id)
             if record.status == "finished":
                 self.figures.finished.add(record.id)
@@ -385,7 +385,7 @@ class Fuzzer:
         """Stored state = replay of seed + log; one move per decision; players only."""
         store = self.bot.store
         assert store is not None
-        log = await store.moves(game_id)
+        log = await store.games.moves(game_id)
         moves = [(m.player_id, Move.from_json(m.move), m.source) for m in log]
         assert all(p in players for p, _, _ in moves), f"{where}: a move by a non-player"
         game, twice = audit(variant, players, seed, rules, [(p, m) for p, m, _ in moves])

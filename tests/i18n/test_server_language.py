@@ -25,13 +25,16 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 async def test_the_language_and_the_turn_time_are_set_independently(store: Store) -> None:
-    assert await store.guild_language(GUILD) is None
-    await store.set_guild_language(GUILD, "pl")
-    assert await store.guild_language(GUILD) == "pl"
-    assert await store.guild_turn_time(GUILD) is None  # a language alone sets no turn time
-    await store.set_guild_turn_time(GUILD, 3600)
-    await store.set_guild_language(GUILD, "tr")
-    assert (await store.guild_language(GUILD), await store.guild_turn_time(GUILD)) == ("tr", 3600)
+    assert await store.settings.language(GUILD) is None
+    await store.settings.set_language(GUILD, "pl")
+    assert await store.settings.language(GUILD) == "pl"
+    assert await store.settings.turn_time(GUILD) is None  # a language alone sets no turn time
+    await store.settings.set_turn_time(GUILD, 3600)
+    await store.settings.set_language(GUILD, "tr")
+    assert (await store.settings.language(GUILD), await store.settings.turn_time(GUILD)) == (
+        "tr",
+        3600,
+    )
 
 
 async def test_the_service_falls_back_to_the_servers_locale_then_english(store: Store) -> None:
@@ -55,9 +58,9 @@ async def test_the_migration_keeps_the_turn_times_set_before(tmp_path: Path) -> 
         db.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (?, ?)", (GUILD, 7200))
     store = await Store.open(path)
     try:
-        assert await store.guild_turn_time(GUILD) == 7200
-        assert await store.guild_language(GUILD) is None
-        await store.set_guild_language(GUILD, "fr")
-        assert await store.guild_turn_time(GUILD) == 7200
+        assert await store.settings.turn_time(GUILD) == 7200
+        assert await store.settings.language(GUILD) is None
+        await store.settings.set_language(GUILD, "fr")
+        assert await store.settings.turn_time(GUILD) == 7200
     finally:
         await store.close()

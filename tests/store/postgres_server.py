@@ -219,8 +219,8 @@ class PostgresServer:
             if version is None or version[0] != LATEST_VERSION:
                 conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
                 return url
-            with conn.transaction():
-                for table in sorted(tables - {"schema_version"}, key=lambda t: t != "games"):
+            with conn.transaction():  # games last: a tournament's table points at its game
+                for table in sorted(tables - {"schema_version"}, key=lambda t: t == "games"):
                     conn.execute(f'DELETE FROM "{table}"')
                 conn.execute("ALTER TABLE games ALTER COLUMN id RESTART")
         return url

@@ -257,7 +257,7 @@ class Table:
         if review_due(record, shown):
             if played.scenario.review:
                 await ReviewKeeper(self.store).keep(record)
-            accuracies = await self.store.reviewed(game_id)
+            accuracies = await self.store.reviews.of(game_id)
         steps, after = plan(
             Channel(
                 record, game, shown, events, Seats.of(record).away, wins, None, ratings, accuracies

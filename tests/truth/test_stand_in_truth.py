@@ -60,9 +60,9 @@ async def test_the_channel_through_discord_is_true_of_the_game(
         assert sb.failures == [], sb.describe_failures()
     store = await Store.open(database)
     try:
-        record = await store.get_game(1)
+        record = await store.games.get(1)
         assert record is not None
-        facts = facts_of(record, await store.moves(1))
+        facts = facts_of(record, await store.games.moves(1))
     finally:
         await store.close()
     facts.ratings, facts.wins = Ledger().add(record, facts.game, facts.covered)
