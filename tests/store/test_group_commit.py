@@ -193,3 +193,27 @@ async def test_a_failure_after_writing_runs_the_batch_again_under_savepoints(
     assert runs == [1, 2, "half", 2, "half", 3]  # the first alone; the batch of the rest twice
     assert sum("SAVEPOINT" in s for s in statements) == 3
     assert (await store.games.get(game.id)).message_id == 3  # type: ignore[union-attr]
+
+
+async def test_what_a_channel_shows_is_one_statement_committed_by_itself(
+    store: Store, database: Path
+) -> None:
+    game = await make_running(store)
+    statements = await heard(store)
+    await store.games.set_shown(game, 5, {"turn": 1})
+    assert [" ".join(s.split()[:3]) for s in statements] == ["UPDATE games SET"]
+    assert query(database, "SELECT shown_version, message_id FROM games") == [(game.version, 5)]
+
+
+async def test_what_a_channel_shows_while_the_writer_is_busy_goes_with_the_queue(
+    store: Store, database: Path
+) -> None:
+    opened = await games(store, 3)
+    statements = await heard(store)
+    await asyncio.gather(
+        store.games.change(opened[0], GameChange([MOVE], {"turn": 1})),
+        *(store.games.set_shown(game, 6, {}) for game in opened[1:]),
+    )
+    assert commits(statements) == 2  # the change alone, then both shown together
+    rows = query(database, "SELECT id, shown_version, message_id FROM games ORDER BY id")
+    assert rows[1:] == [(game.id, game.version, 6) for game in opened[1:]]
