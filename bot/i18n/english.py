@@ -710,4 +710,181 @@ EN: dict[str, str] = {
     "button.review": "Review",
     "unit.decision.one": "{count} decision",
     "unit.decision.other": "{count} decisions",
+    # /qwixx tournament: rounds of tables over days, standings, a podium
+    "command.tournament": "Tournaments on this server: rounds of tables, standings, a podium",
+    "command.tournament.list": "This server's tournaments (only you see it)",
+    "command.tournament.create": "Open a tournament in this channel for sign-up (Manage Server "
+    "or the organisers' role)",
+    "command.tournament.standings": "A tournament's standings, with your place (only you see it)",
+    "command.tournament.withdraw": "Leave a tournament you signed up for",
+    "command.tournament.cancel": "Call off this channel's tournament before it starts (its "
+    "organiser or Manage Server)",
+    "command.tournament.role": "Name the role whose members may organise tournaments (Manage "
+    "Server)",
+    "option.tournament.name": "The tournament's name, up to 60 characters",
+    "option.tournament.variant": "Which game every table plays (default: Qwixx)",
+    "option.tournament.rounds": "How many rounds everyone plays (default 3)",
+    "option.tournament.table_size": "Players at a full table (default 4)",
+    "option.tournament.smallest_table": "The fewest players at a table (default: one fewer "
+    "than a full one)",
+    "option.tournament.turn_time": "Time for each decision at every table, 5m to 7d (default: "
+    "the server's, else 24h)",
+    "option.tournament.points": "Points for 1st, 2nd, … place, e.g. 6 4 2 0 (default: two "
+    "for each player beaten)",
+    "option.tournament.avoid_repeats": "Keep players from meeting the same opponents again "
+    "when possible (default: yes)",
+    "option.tournament.computers": "Hard computer players fill short tables; they score no "
+    "points (default: no)",
+    "option.tournament.sign_up_hours": "Hours until sign-up closes and round 1 starts "
+    "(default: the organiser presses Start)",
+    "option.tournament.check_in": "A check-in window before the start, e.g. 1h: who does not "
+    "check in is dropped",
+    "option.tournament.which": "The tournament's name (default: this channel's, else the newest)",
+    "option.tournament.role": "The organisers' role (leave out to allow Manage Server only)",
+    "button.check_in": "Check in",
+    "tournament.signup.title": "🏆 **{name}** — a {title} tournament organised by {host}",
+    "tournament.signup.format": "{rounds} at tables of {size} ({smallest} at least) · "
+    "{turn_time} for each decision · points by place: {points}",
+    "tournament.signup.repeats_avoided": "Repeat opponents avoided whenever the numbers allow.",
+    "tournament.signup.repeats_allowed": "Tables by the standings alone: players may meet again.",
+    "tournament.signup.computers": "Hard computer players fill short tables: they take places "
+    "but score no tournament points and are never rated.",
+    "tournament.signup.no_computers": "No computer players: a short table plays short.",
+    "tournament.signup.deadline": "Sign-up closes and round 1 starts {when} ({relative}).",
+    "tournament.signup.manual": "{host} starts it with **Start** once {least} or more have "
+    "signed up.",
+    "tournament.signup.check_in": "Check-in opens {relative}: whoever has not checked in by the "
+    "start is dropped.",
+    "tournament.signup.check_in_open": "✅ Check-in is open until the start: press **Check in**. "
+    "Checked in: {checked} of {count}.",
+    "tournament.signup.players": "**Signed up: {count}** (at most {most}): {names}",
+    "tournament.signup.more": "and {count} more",
+    "tournament.signup.nobody": "Nobody has signed up yet: press **Join**.",
+    "tournament.signup.closed": "Sign-up closed with {count} players: the rounds are posted "
+    "below, each table in a thread of its own.",
+    "tournament.signup.cancelled": "❌ Called off by its organiser before the start.",
+    "tournament.signup.void": "❌ It could not start: {count} signed up, {least} needed.",
+    "tournament.round.title": "🏆 **{name}** — **round {round}** of {rounds}: {tables}",
+    "tournament.round.first": "Seated by rating on this server (new players at random), the "
+    "leaders together at table 1.",
+    "tournament.round.later": "Seated by the standings: the leaders together at table 1, the "
+    "next at table 2, and so on.",
+    "tournament.round.no_repeats": "Nobody meets an opponent of an earlier round again.",
+    "tournament.round.repeats": "Some meet again ({count}): no seating of these players avoids it.",
+    "tournament.round.table": "**Table {number}** {thread}: {players}",
+    "tournament.round.sits_out": "Sitting out (a skipped game, {points}): {names}",
+    "tournament.round.dropped": "Not checked in, so not playing: {names}",
+    "tournament.round.footer": "Play in your table's thread: {turn_time} for each decision. "
+    "The next round is seated once every table has finished.",
+    "tournament.round.footer_last": "Play in your table's thread: {turn_time} for each "
+    "decision. This is the last round: the podium follows once every table has finished.",
+    "tournament.round.computers": "+ {count}",
+    "unit.table.one": "{count} table",
+    "unit.table.other": "{count} tables",
+    "unit.round.one": "{count} round",
+    "unit.round.other": "{count} rounds",
+    "unit.hard_computer.one": "{count} Hard computer player",
+    "unit.hard_computer.other": "{count} Hard computer players",
+    "tournament.standings.title": "🏆 **{name}** — standings after round {round} of {rounds}",
+    "tournament.standings.playing": "🏆 **{name}** — standings: round {round} of {rounds} "
+    "is on, {done} of {tables} tables finished",
+    "tournament.standings.start": "🏆 **{name}** — standings: round 1 of {rounds} is on, "
+    "nobody has finished a table yet",
+    "tournament.standings.final": "🏆 **{name}** — final standings after {rounds}",
+    "tournament.standings.line": "{place}. {name} — **{points}** · opponents {opponents} · "
+    "score {score}",
+    "tournament.standings.withdrew": "withdrew after round {round}",
+    "tournament.standings.away": "played as away",
+    "tournament.standings.ran_out.one": "{count} decision ran out",
+    "tournament.standings.ran_out.other": "{count} decisions ran out",
+    "tournament.standings.sat_out": "sat out",
+    "tournament.standings.more": "… and {count} more: `/qwixx tournament standings` shows "
+    "anyone their own place.",
+    "tournament.standings.footer": "Points by place: {points} (ties share them; sitting out "
+    "gives {bye}). Equal points: opponents' points decide, then total score.",
+    "tournament.image.title": "{name} — standings",
+    "tournament.image.subtitle": "after round {round} of {rounds} · {count} players",
+    "tournament.image.points": "Points",
+    "tournament.image.opponents": "Opp.",
+    "tournament.image.score": "Score",
+    "tournament.image.player": "Player",
+    "tournament.image.footer": "Equal points: opponents' points (Opp.), then total score.",
+    "tournament.podium.title": "🏆 **{name}** is over: {rounds}, {count} players.",
+    "tournament.podium.place": "{medal} {name} — {points}",
+    "tournament.podium.footer": "Congratulations! Every place is in the standings "
+    "(`/qwixx tournament standings`).",
+    "tournament.list.title": "🏆 **Tournaments on this server**",
+    "tournament.list.line": "**{name}** · {title} · {channel} — {state}",
+    "tournament.list.signup": "sign-up open, {count} signed up",
+    "tournament.list.running": "round {round} of {rounds}, {count} players",
+    "tournament.list.finished": "finished {date}, won by {winner}",
+    "tournament.list.cancelled": "called off",
+    "tournament.list.none": "No tournaments on this server yet: `/qwixx tournament create` "
+    "opens one (Manage Server or the organisers' role).",
+    "tournament.thread": "{name} · round {round} · table {table}",
+    "tournament.created": "🏆 **{name}** is open for sign-up in {channel}.",
+    "tournament.joined": "You are signed up for **{name}** ({count} so far). When a round "
+    "starts, your table's thread mentions you.",
+    "tournament.left": "You are no longer signed up for **{name}**.",
+    "tournament.checked_in": "You are checked in for **{name}**.",
+    "tournament.withdrew": "You have withdrawn from **{name}**: you are seated in no later "
+    "round, and your place in the standings stays.",
+    "tournament.withdrew_game": "You have withdrawn from **{name}**: you are seated in no later "
+    "round, your seat in your current game is played by a computer to its end, and your "
+    "place in the standings stays.",
+    "tournament.role_set": "Members with {role} may now organise tournaments here, as may "
+    "those with Manage Server.",
+    "tournament.role_cleared": "Only members with Manage Server may organise tournaments here now.",
+    "tournament.error.name": "A tournament's name is 1 to {most} characters on one line.",
+    "tournament.error.variant": "There is no game called {variant}; the games are {known}.",
+    "tournament.error.rounds": "A tournament has 1 to {most} rounds.",
+    "tournament.error.table_size": "{variant} is played at tables of {least} to {most}.",
+    "tournament.error.smallest_table": "The smallest table has 2 players at least and at most "
+    "a full table's {most}.",
+    "tournament.error.points_count": "Points by place need one number for each of the {size} "
+    "places, best place first.",
+    "tournament.error.points_range": "Each place's points are a whole number from 0 to {most}.",
+    "tournament.error.points_order": "Points by place may not rise from one place to the next.",
+    "tournament.error.points_flat": "First place must give more points than last.",
+    "tournament.error.points_read": "I couldn't read those points: write {size} whole numbers, "
+    "best place first, like 6 4 2 0.",
+    "tournament.error.turn_time": "Each decision needs some time: give a turn time like 24h.",
+    "tournament.error.deadline_past": "The sign-up deadline must lie ahead.",
+    "tournament.error.deadline_far": "Sign-up stays open {days} days at most.",
+    "tournament.error.check_in_manual": "A check-in window closes at the start, so it needs a "
+    "sign-up deadline (sign_up_hours).",
+    "tournament.error.check_in_range": "A check-in window lasts {least} minutes to {most} hours.",
+    "tournament.error.too_few": "{count} signed up so far; round 1 needs {least}.",
+    "tournament.error.too_many": "A tournament takes {most} players at most.",
+    "tournament.error.organiser": "Opening a tournament needs Manage Server or the role {role}.",
+    "tournament.error.manage": "Opening a tournament needs Manage Server (a server can name an "
+    "organisers' role with `/qwixx tournament role`).",
+    "tournament.error.role_manage": "Naming the organisers' role needs Manage Server.",
+    "tournament.error.organiser_only": "Only the organiser ({host}) or a member with Manage "
+    "Server can do that.",
+    "tournament.error.here": "A tournament is held in a server's text channel (its tables play "
+    "in threads of it), not here.",
+    "tournament.error.channel_busy": "This channel holds the tournament {name} already: open "
+    "another one in another channel.",
+    "tournament.error.limit_server": "This server has {most} open tournaments, the most at "
+    "once: one must end first.",
+    "tournament.error.limit_member": "You are in {most} open tournaments on this server, the "
+    "most at once.",
+    "tournament.error.full": "{name} is full: {most} players.",
+    "tournament.error.closed": "Sign-up for {name} is closed.",
+    "tournament.error.already": "You are signed up for {name} already.",
+    "tournament.error.not_entered": "You are not signed up for {name}.",
+    "tournament.error.check_in_closed": "Check-in for {name} is not open now.",
+    "tournament.error.checked_in": "You have checked in already.",
+    "tournament.error.cancel_started": "{name} has started: a tournament is called off only "
+    "before its start.",
+    "tournament.error.not_in_any": "You are in no open tournament on this server.",
+    "tournament.error.which": "You are in several tournaments here ({names}): give the name "
+    "of one.",
+    "tournament.error.over": "{name} is over.",
+    "tournament.error.withdrawn": "You have withdrawn already.",
+    "tournament.error.unknown": "This server has no tournament called {name}.",
+    "tournament.error.none": "This server has no tournament yet.",
+    "tournament.error.gone": "That tournament no longer exists.",
+    "history.tournament": "(🏆 {name}, round {round})",
 }
