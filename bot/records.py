@@ -281,6 +281,9 @@ class HistoryGame:
     lines: tuple[HistoryLine, ...]
     practice: bool = False
     hints: bool = False
+    tournament: str | None = None
+    """The tournament whose table the game was, and in which round."""
+    round: int | None = None
 
     @property
     def daily(self) -> bool:

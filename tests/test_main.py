@@ -24,6 +24,7 @@ from bot.records import Attempt, DailySettings, GameChange, GameResults, PlayerR
 from bot.sandbox import Sandbox
 from bot.service.rated import RatingService
 from bot.store import LATEST_VERSION, Store
+from bot.store.engine import Tx
 from bot.store.maintenance import row_counts
 from tests.store.helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running
 from tests.store.postgres_server import PostgresServer
@@ -259,6 +260,7 @@ async def a_history(path: Path) -> None:
         assert finished is not None
         await store.reviews.add(finished, [(HOST, 0.75, 12)], False, 2.0)
         await a_daily(store)
+        await a_tournament(store, game.id)
         await make_lobby(store, CHANNEL + 1)
         await store.names.remember(GUILD, HOST, "Ana")
         await store.settings.set_turn_time(GUILD, 3600)
@@ -279,6 +281,36 @@ async def a_daily(store: Store) -> None:
     await store.daily.set_par(day, "classic", 80)
     await store.daily.set_post(GUILD, day, "classic", CHANNEL, 77)
     await store.daily.set_settings(GUILD, DailySettings(CHANNEL, 6, "Europe/Berlin"))
+
+
+async def a_tournament(store: Store, game_id: int) -> None:
+    """A tournament whose round 1 table was the game ``game_id``, and the organisers' role."""
+
+    async def work(tx: Tx) -> None:
+        await tx.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, host_id, name, settings, seed, "
+            "status, rounds, created_at, updated_at) VALUES (1, ?, ?, ?, 'Cup', '{}', 5, "
+            "'running', 1, 1, 1)",
+            (GUILD, CHANNEL + 2, HOST),
+        )
+        await tx.executemany(
+            "INSERT INTO tournament_entrants (tournament_id, guild_id, user_id, joined_at) "
+            "VALUES (1, ?, ?, 1)",
+            [(GUILD, HOST), (GUILD, PLAYER2)],
+        )
+        await tx.execute(
+            "INSERT INTO tournament_rounds (tournament_id, guild_id, number, seating, seated_at) "
+            "VALUES (1, ?, 1, '{}', 1)",
+            (GUILD,),
+        )
+        await tx.execute(
+            "INSERT INTO tournament_tables (tournament_id, guild_id, round, number, players, "
+            "game_id) VALUES (1, ?, 1, 1, ?, ?)",
+            (GUILD, f"[{HOST}, {PLAYER2}]", game_id),
+        )
+        await tx.execute("INSERT INTO tournament_roles (guild_id, role_id) VALUES (?, 9)", (GUILD,))
+
+    await store.engine.transact(work)
 
 
 async def what_it_shows(target: str | Path) -> tuple[Any, ...]:

@@ -25,6 +25,7 @@ from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
 from .reviews import REVIEW_TABLES
 from .stats import FILL_PERIOD_TOTALS
+from .tournaments import TOURNAMENT_TABLES
 
 log = logging.getLogger(__name__)
 
@@ -363,6 +364,10 @@ BEHIND_SINCE = Migration(
     statements=("ALTER TABLE games ADD COLUMN behind_since DOUBLE PRECISION",),
 )
 
+# Tournaments over days (see bot/store/tournaments.py): their entrants, seated rounds and
+# tables, each table an ordinary game.
+TOURNAMENTS = Migration(version=16, name="tournaments", statements=TOURNAMENT_TABLES)
+
 MIGRATIONS: tuple[Migration, ...] = (
     INITIAL,
     PLAYER_NAMES,
@@ -379,6 +384,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     DAILY,
     OWED_RANKINGS,
     BEHIND_SINCE,
+    TOURNAMENTS,
 )
 LATEST_VERSION: int = MIGRATIONS[-1].version
 

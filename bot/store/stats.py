@@ -335,7 +335,8 @@ class StatsRepository:
         self, guild_id: int, *, player_id: int | None = None, limit: int = 10
     ) -> list[HistoryGame]:
         """The last ``limit`` finished games of ``guild_id`` (with ``player_id`` if given),
-        newest first, counted or not; each with its players' lines, best first."""
+        newest first, counted or not; each with its players' lines, best first, and the
+        tournament and round it was a table of, if any."""
         if player_id is None:
             newest = (
                 "SELECT game_id FROM matches WHERE guild_id = ? "
@@ -352,8 +353,10 @@ class StatsRepository:
         # primary key (a second guild test there would tempt the planner into a scan).
         sql = (
             "SELECT m.game_id, m.channel_id, m.variant, m.started_at, m.finished_at, m.turns, "
-            "m.counted, r.player_id, r.score, r.rank, r.won, m.practice, m.hints, r.stand_in "
-            "FROM matches AS m LEFT JOIN results AS r ON r.game_id = m.game_id "
+            "m.counted, r.player_id, r.score, r.rank, r.won, m.practice, m.hints, r.stand_in, "
+            "tn.name, tt.round FROM matches AS m LEFT JOIN results AS r ON r.game_id = m.game_id "
+            "LEFT JOIN tournament_tables AS tt ON tt.game_id = m.game_id "
+            "LEFT JOIN tournaments AS tn ON tn.id = tt.tournament_id "
             f"WHERE m.game_id IN ({newest}) "
             "ORDER BY m.finished_at DESC, m.game_id DESC, r.rank, r.seat"
         )
@@ -372,6 +375,8 @@ class StatsRepository:
                     (),
                     bool(row[11]),
                     bool(row[12]),
+                    None if row[14] is None else str(row[14]),
+                    None if row[15] is None else int(row[15]),
                 )
             if row[7] is not None:
                 game = games[game_id]

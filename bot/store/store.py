@@ -10,7 +10,7 @@ runs the repositories' transactions (:mod:`bot.store.sqlite` or
   channels show (:mod:`bot.store.games`);
 * ``store.settings`` and ``store.names`` — servers' settings, members' display names;
 * ``store.stats``, ``store.reviews``, ``store.ratings`` — what finished games leave;
-* ``store.daily`` — the daily challenge;
+* ``store.daily`` — the daily challenge; ``store.tournaments`` — tournaments over days;
 * ``store.privacy`` — what is kept of a person or a server, and letting go of it;
 * ``store.maintenance`` — the upkeep commands' work (pruning old logs).
 """
@@ -37,6 +37,7 @@ from .ratings import RatingRepository
 from .reviews import ReviewRepository
 from .settings import SettingsRepository
 from .stats import StatsRepository
+from .tournaments import TournamentRepository
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,7 @@ class Store(Bridge):
         self.ratings = RatingRepository(engine)
         self.daily = DailyRepository(engine)
         self.privacy = PrivacyRepository(engine, self.names, self.settings)
+        self.tournaments = TournamentRepository(engine)
         self.maintenance = Maintenance(engine)
 
     @property

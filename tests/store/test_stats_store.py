@@ -10,6 +10,7 @@ import pytest
 
 from bot.records import GameRecord, GameResults, PlayerResult, StoreError, Totals, VersionConflict
 from bot.store import Store
+from bot.store.engine import Tx
 
 from .helpers import CHANNEL, GUILD, FakeClock, make_lobby, play, query, sqlite_only
 
@@ -256,6 +257,30 @@ async def test_history_newest_first_with_ranked_lines(store: Store, clock: FakeC
         (ANA, 3),
     ]
     assert [g.game_id for g in await store.stats.history(GUILD, player_id=DAN)] == []
+
+
+async def test_history_names_the_tournament_and_round_of_a_table(store: Store) -> None:
+    casual = await finish(store, {ANA: 10, BEN: 5})
+    table = await finish(store, {ANA: 30, BEN: 20}, channel=CHANNEL + 1)
+
+    async def seated(tx: Tx) -> None:
+        await tx.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, host_id, name, settings, seed, "
+            "status, created_at, updated_at) VALUES (4, ?, ?, ?, 'Spring Cup', '{}', 1, "
+            "'running', 1, 1)",
+            (GUILD, CHANNEL, ANA),
+        )
+        await tx.execute(
+            "INSERT INTO tournament_tables (tournament_id, guild_id, round, number, players, "
+            "game_id) VALUES (4, ?, 2, 1, '[]', ?)",
+            (GUILD, table.id),
+        )
+
+    await store.engine.transact(seated)
+    marks = {g.game_id: (g.tournament, g.round) for g in await store.stats.history(GUILD)}
+    assert marks == {table.id: ("Spring Cup", 2), casual.id: (None, None)}
+    lines = [g.lines for g in await store.stats.history(GUILD, player_id=BEN)]
+    assert [len(found) for found in lines] == [2, 2]  # the joins add no line
 
 
 async def test_rebuilding_totals_gives_the_same_figures(store: Store) -> None:
