@@ -12,7 +12,10 @@ bump (``message_id``, ``shown``) changes the row too; either way the row differs
 decoded afresh.
 
 A write returns the row as it wrote it (``RETURNING``), which goes through the cache
-too, so the next click's read of the unchanged row finds it.
+too, so the next click's read of the unchanged row finds it. A row that changed since
+the kept one (a click's state, version and clock) is made from the kept record: the
+columns whose text is unchanged keep their decoded values, the very objects, so what
+the service built on them (a game's options, its seats) is found again.
 
 Records (and their dicts) are shared by every reader of the same row: they are values,
 never to be changed in place. A record keeps its state as the row's text (decoded at
@@ -27,14 +30,17 @@ from __future__ import annotations
 import sys
 from typing import Any, Final
 
-from bot.records import ACTIVE_STATUSES, GameRecord
+from bot.records import ACTIVE_STATUSES, GameRecord, stored_state
 
 from .engine import Row
-from .records import GAME_COLUMNS, game_from_row
+from .records import GAME_COLUMNS, changed, game_from_row, load_json
 
 KEPT: Final = 4_096
 """Games kept; when full, the cache starts again empty (a click then decodes once)."""
-_INDEX: Final = {name.strip(): i for i, name in enumerate(GAME_COLUMNS.split(","))}
+NAMES: Final = tuple(name.strip() for name in GAME_COLUMNS.split(","))
+"""The columns, each named as its :class:`GameRecord` field."""
+_INDEX: Final = {name: i for i, name in enumerate(NAMES)}
+_JSON: Final = frozenset({"options", "players", "presence", "shown"})
 SHARED: Final = tuple(
     _INDEX[name] for name in ("variant", "status", "options", "presence", "shown")
 )
@@ -50,6 +56,20 @@ def shared(row: tuple[Any, ...]) -> tuple[Any, ...]:
         if type(value) is str:
             values[index] = sys.intern(value)
     return tuple(values)
+
+
+def moved_on(before_row: tuple[Any, ...], before: GameRecord, row: tuple[Any, ...]) -> GameRecord:
+    """The record of ``row``, the same game's row after ``before_row`` (``before``'s):
+    only the columns that differ are decoded."""
+    changes: dict[str, Any] = {}
+    for name, old, new in zip(NAMES, before_row, row, strict=True):
+        if old != new:
+            if name in _JSON:
+                new = load_json(new)
+            elif name == "state":
+                new = stored_state(new)
+            changes[name] = new
+    return changed(before, changes)
 
 
 class RecordCache:
@@ -70,7 +90,7 @@ class RecordCache:
             return kept[1]
         self.misses += 1
         row = shared(row)
-        record = game_from_row(row)
+        record = game_from_row(row) if kept is None else moved_on(*kept, row)
         self._keep(row, record)
         return record
 

@@ -16,7 +16,7 @@ from bot.store.cache import RecordCache
 from bot.store.changes import store_change
 from bot.store.dialect import to_postgres
 from bot.store.engine import Tx
-from bot.store.records import GAME_COLUMNS
+from bot.store.records import GAME_COLUMNS, game_from_row
 
 from .helpers import HOST, FakeClock, make_running, query
 
@@ -159,3 +159,19 @@ def test_kept_rows_share_the_texts_of_the_columns_of_few_values() -> None:
     assert first.status is second.status is cache._rows[1][0][10] is cache._rows[2][0][10]
     assert first.variant is second.variant and first.state == {"turn": 1}
     assert cache.record(row(1, '{"turn":1}', 4)) is first  # still the row kept
+
+
+async def test_a_change_keeps_the_decoded_values_of_the_columns_it_left(
+    store: Store, database: str | Path
+) -> None:
+    game = await make_running(store)
+    moved = (await store.games.change(game, GameChange([MOVE], {"turn": 1}))).record
+    assert moved.options is game.options and moved.players is game.players
+    assert moved.presence is game.presence and moved.shown is game.shown
+    away = {"away": [HOST], "streak": {}}
+    left = (await store.games.change(moved, GameChange([MOVE], {"turn": 2}, presence=away))).record
+    assert left.presence == away and left.players is game.players
+    fresh = game_from_row(
+        query(database, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game.id,))[0]
+    )
+    assert left == fresh and left.state == {"turn": 2}
