@@ -770,7 +770,9 @@ EN: dict[str, str] = {
     "tournament.round.later": "Seated by the standings: the leaders together at table 1, the "
     "next at table 2, and so on.",
     "tournament.round.no_repeats": "Nobody meets an opponent of an earlier round again.",
-    "tournament.round.repeats": "Some meet again ({count}): no seating of these players avoids it.",
+    "tournament.round.repeats": "{pairs}: no seating of these players avoids it.",
+    "unit.pair_again.one": "{count} pair at a table has met before",
+    "unit.pair_again.other": "{count} pairs at a table have met before",
     "tournament.round.table": "**Table {number}** {thread}: {players}",
     "tournament.round.sits_out": "Sitting out (a skipped game, {points}): {names}",
     "tournament.round.dropped": "Not checked in, so not playing: {names}",
@@ -779,6 +781,7 @@ EN: dict[str, str] = {
     "tournament.round.footer_last": "Play in your table's thread: {turn_time} for each "
     "decision. This is the last round: the podium follows once every table has finished.",
     "tournament.round.computers": "+ {count}",
+    "tournament.round.more": "… and {tables} more: each table's thread mentions its players.",
     "unit.table.one": "{count} table",
     "unit.table.other": "{count} tables",
     "unit.round.one": "{count} round",
@@ -803,7 +806,9 @@ EN: dict[str, str] = {
     "tournament.standings.footer": "Points by place: {points} (ties share them; sitting out "
     "gives {bye}). Equal points: opponents' points decide, then total score.",
     "tournament.image.title": "{name} — standings",
-    "tournament.image.subtitle": "after round {round} of {rounds} · {count} players",
+    "tournament.image.subtitle": "round {round} of {rounds}: {done} of {tables} tables "
+    "finished · {count} players",
+    "tournament.image.final": "final, {rounds} · {count} players",
     "tournament.image.points": "Points",
     "tournament.image.opponents": "Opp.",
     "tournament.image.score": "Score",
