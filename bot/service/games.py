@@ -74,22 +74,22 @@ class GameService:
         return await self.games.in_channel(channel_id)
 
     async def set_message(self, game_id: int, message_id: int) -> None:
-        await self.store.games.set_message(game_id, message_id)
+        await self.games.set_message(game_id, message_id)
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
-        return self.store.game_lock(game_id)
+        return self.games.channel_lock(game_id)
 
     async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
-        return await self.store.games.events(game_id, first_turn)
+        return await self.games.events(game_id, first_turn)
 
     async def lagging(self, shards: ShardPlan | None = None, limit: int = 50) -> list[int]:
-        return await self.store.games.lagging(limit, shards=shard_ids(shards))
+        return await self.games.lagging(shards, limit)
 
     async def mark_behind(self, game_id: int) -> None:
-        await self.store.games.mark_behind(game_id, self.clock())
+        await self.games.mark_behind(game_id)
 
     async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:
-        return await self.store.games.mark_left_behind(started, self.clock(), shard_ids(shards))
+        return await self.games.mark_left_behind(started, shards)
 
     async def set_shown(
         self, game_id: int, version: int, message_id: int | None, shown: dict[str, Any]

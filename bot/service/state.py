@@ -1,4 +1,5 @@
-"""The games as this process keeps them: read, changed by compare-and-set, answered.
+"""The games as this process keeps them: read, changed by compare-and-set, answered,
+and shown in their channels.
 
 A change is decided on the record this process last saw of the game (its memo, see
 :mod:`bot.service.memo`), on the event loop, and stored by a write that reads nothing:
@@ -19,6 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
@@ -144,6 +146,54 @@ class Games:
             dice_version=dice_version_of(record.state or {}),
         )
 
+    # --- what the channel shows ---------------------------------------------
+    def channel_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """``async with games.channel_lock(game_id):`` the one writer of a game's channel
+        at a time, in this process and (on PostgreSQL) in every other. Not re-entrant.
+        Changes do not take it: they are ordered by compare-and-set."""
+        return self.store.game_lock(game_id)
+
+    async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
+        """The stored events of ``game_id`` from ``first_turn`` on, in order (a change
+        returns its own: read these only for turns the channel does not hold)."""
+        return await self.store.games.events(game_id, first_turn)
+
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        """The lobby's message: where its channel shows it."""
+        await self.store.games.set_message(game_id, message_id)
+
+    async def lagging(self, shards: ShardPlan | None = None, limit: int = 50) -> list[int]:
+        """At most ``limit`` games whose channel shows less than the store holds, the one
+        behind longest first (with ``shards``: in the guilds this process serves)."""
+        return await self.store.games.lagging(limit, shards=shard_ids(shards))
+
+    async def mark_behind(self, game_id: int) -> None:
+        """The channel of ``game_id`` could not be updated now (see
+        :attr:`~bot.records.GameRecord.behind_since`)."""
+        await self.store.games.mark_behind(game_id, self.clock())
+
+    async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:
+        """The games (with ``shards``: of the guilds this process serves) whose channel
+        lags a change made before ``started``, this process's start, could not be
+        updated: the process before stopped, or was killed, before showing it."""
+        return await self.store.games.mark_left_behind(started, self.clock(), shard_ids(shards))
+
+    async def show(
+        self, record: GameRecord, message_id: int | None, shown: dict[str, Any]
+    ) -> GameRecord:
+        """The channel of ``record``'s game shows its version, in ``message_id``, as
+        ``shown`` tells (stored now; the record with it as stored)."""
+        showing = self._showing.get(record.id)
+        if showing is not None and showing.version <= record.version:
+            del self._showing[record.id]
+        return await self.store.games.set_shown(record, message_id, shown)
+
+    def show_later(self, record: GameRecord, message_id: int | None, shown: dict[str, Any]) -> None:
+        """As :meth:`show`, stored with the game's next change rather than now, for a
+        channel whose update is harmless to repeat (edits only): meanwhile the game
+        looks behind to the catch-up, which stores it at its next pass."""
+        self._showing[record.id] = Showing(record.version, message_id, shown)
+
     # --- changing --------------------------------------------------------
     async def change(self, game_id: int, decide: Callable[[Outcome], Awaitable[T]]) -> T:
         """``decide`` on the game as kept (else as read), under the game's lock in this
@@ -217,22 +267,6 @@ class Games:
             stored=list(changed.events),
             since=record.version,
         )
-
-    async def show(
-        self, record: GameRecord, message_id: int | None, shown: dict[str, Any]
-    ) -> GameRecord:
-        """The channel of ``record``'s game shows its version, in ``message_id``, as
-        ``shown`` tells (stored now; the record with it as stored)."""
-        showing = self._showing.get(record.id)
-        if showing is not None and showing.version <= record.version:
-            del self._showing[record.id]
-        return await self.store.games.set_shown(record, message_id, shown)
-
-    def show_later(self, record: GameRecord, message_id: int | None, shown: dict[str, Any]) -> None:
-        """As :meth:`show`, stored with the game's next change rather than now, for a
-        channel whose update is harmless to repeat (edits only): meanwhile the game
-        looks behind to the catch-up, which stores it at its next pass."""
-        self._showing[record.id] = Showing(record.version, message_id, shown)
 
     async def answer(self, moved: Outcome) -> Outcome:
         """The seats nobody clicks for that the game now waits for decide (see

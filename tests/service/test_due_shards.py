@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from bot.service.deadlines import DUE_BATCH
 from bot.service.games import GameService
-from bot.service.state import shard_ids
 from bot.shards import ShardPlan, shard_of
 from tests.fakes import FakeClock
 
@@ -65,6 +64,6 @@ async def test_each_shard_catches_up_only_its_own_channels(service: GameService)
         ]
         for shard in (0, 1)
     }
-    assert await service.store.games.lagging(shards=shard_ids(ShardPlan((0,), 2))) == games[0]
-    assert await service.store.games.lagging(shards=shard_ids(ShardPlan((1,), 2))) == games[1]
-    assert await service.store.games.lagging() == games[0] + games[1]
+    assert await service.games.lagging(ShardPlan((0,), 2)) == games[0]
+    assert await service.games.lagging(ShardPlan((1,), 2)) == games[1]
+    assert await service.games.lagging() == games[0] + games[1]

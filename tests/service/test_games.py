@@ -290,22 +290,22 @@ async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(service: G
 async def test_the_publishers_of_a_game_take_turns_through_the_service(
     service: GameService,
 ) -> None:
-    """``service.game_lock``: one holder per game at a time; other games are free."""
+    """``games.channel_lock``: one holder per game at a time; other games are free."""
     held, other_game = asyncio.Event(), asyncio.Event()
     order: list[str] = []
 
     async def first() -> None:
-        async with service.store.game_lock(1):
+        async with service.games.channel_lock(1):
             order.append("first in")
             held.set()
-            async with service.store.game_lock(2):  # another game's lock is free meanwhile
+            async with service.games.channel_lock(2):  # another game's lock is free meanwhile
                 other_game.set()
             await asyncio.sleep(0)
             order.append("first out")
 
     async def second() -> None:
         await held.wait()
-        async with service.store.game_lock(1):
+        async with service.games.channel_lock(1):
             order.append("second in")
 
     await asyncio.gather(first(), second())
