@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.players import is_computer
+from bot.records import GameRecord, MoveRecord
 from bot.rules import PASS, VARIANTS, Event, Game, Move, dice_version_of
 from bot.service.play import Options
 from bot.service.ratings import Rating, match_of, rate
-from bot.service.types import GameRecord, MoveRecord
 
 Snapshot = Callable[[str, Game, Any], None]
 """Told by a watched game: what (``end``: a turn ended, the detail its number; ``dice``:

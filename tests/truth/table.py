@@ -14,12 +14,13 @@ from bot.channel.publisher import by_turn
 from bot.channel.texts import lobby_closed_content
 from bot.i18n import using
 from bot.players import choose, is_computer
+from bot.records import GameRecord
 from bot.rules import Game, Move
 from bot.service.games import GameService, Outcome
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
-from bot.service.types import GameRecord, Store
+from bot.store import Store
 from tests.cogs.test_plan import FakeChannel, Message
 from tests.fakes import FakeClock
 
@@ -142,16 +143,16 @@ class Table:
         rng = random.Random(scenario.seed)
         host, people = PEOPLE[0], PEOPLE[: scenario.people]
         channel_id = 100 + len(self.played)
-        record = await self.service.open_lobby(
+        record = await self.service.lobby.open(
             GUILD, channel_id, host, scenario.variant, play=Options(fill_away=scenario.fill_away)
         )
         for person in people[1:]:
-            record = await self.service.join(record.id, person)
+            record = await self.service.lobby.join(record.id, person)
         for level in scenario.computers:
-            record = await self.service.add_computer(record.id, host, level)
+            record = await self.service.lobby.add_computer(record.id, host, level)
         played = Played(scenario, record.id, FakeChannel())
         self.played.append(played)
-        started = (await self.service.start(record.id, host)).record
+        started = (await self.service.lobby.start(record.id, host)).record
         with using("en-US"):  # the lobby's message, as the Start button leaves it
             played.channel.messages[0] = Message(
                 lobby_closed_content(started, "lobby.started", host)
@@ -163,13 +164,13 @@ class Table:
             outcome: Outcome | None = None
             for _ in range(10_000):
                 if outcome is None:
-                    outcome = await self.service.get(record.id)
+                    outcome = await self.service.games.read(record.id)
                 game, record = outcome.game, outcome.record
                 assert game is not None
                 failing = plot.down(game.turn) and record.status == "running"
                 if failing:  # a write fails: the channel stays as it was
                     behind = True
-                    await self.service.mark_behind(record.id)
+                    await self.service.games.mark_behind(record.id)
                 if behind:  # the turns it does not show are played while it is down
                     played.down.update(range(shown + 1, game.turn + 1))
                 if not failing:
@@ -199,10 +200,12 @@ class Table:
             assert record.deadline is not None
             self.clock.now = record.deadline + 1
             plot.late_times -= 1
-            return await self.service.fire(record.id)
+            return await self.service.deadlines.fire(record.id)
         player = waiting[0]
         move = person_move(game, player, styles[player], rng)
-        return await self.service.act(record.id, player, game.turn, game.decision().phase, move)
+        return await self.service.turns.move(
+            record.id, player, game.turn, game.decision().phase, move
+        )
 
     async def mishap(
         self, played: Played, plot: Plot, record: GameRecord, game: Game
@@ -211,16 +214,16 @@ class Table:
         or a change whose game is to be read again)."""
         turn = game.turn
         if plot.abandon_at is not None and turn >= plot.abandon_at:
-            await self.service.abandon(record.channel_id, PEOPLE[0], True)
+            await self.service.turns.abandon(record.channel_id, PEOPLE[0], True)
             played.abandoned = turn
-            return await self.service.get(record.id)
+            return await self.service.games.read(record.id)
         if (
             plot.leaver is not None
             and turn >= (plot.leave_at or 0)
             and plot.leaver not in played.left
         ):
             played.left[plot.leaver] = turn
-            return await self.service.leave_game(record.channel_id, plot.leaver)
+            return await self.service.turns.leave_game(record.channel_id, plot.leaver)
         if (
             plot.sleeper is not None
             and plot.sleeper in Seats.of(record).away
@@ -228,7 +231,7 @@ class Table:
             and turn >= plot.back_at
         ):
             plot.back_at = None
-            back = await self.service.come_back(record.id, plot.sleeper)
+            back = await self.service.turns.come_back(record.id, plot.sleeper)
             if back is not None:
                 played.back[plot.sleeper] = turn
                 return back
@@ -241,12 +244,12 @@ class Table:
         if record.shown_version >= record.version:
             return
         shown = Shown.of(record)
-        events = by_turn(await service.events(game_id, shown.since or shown.turn or 0))
+        events = by_turn(await service.games.events(game_id, shown.since or shown.turn or 0))
         wins: dict[int, int] = {}
         ratings: dict[int, tuple[int, int]] = {}
         if ending(record, shown):
             wins = {
-                s.player: await service.wins_on_server(record.guild_id, s.player)
+                s.player: await service.endings.wins_on_server(record.guild_id, s.player)
                 for s in game.ranking()
                 if s.rank == 1
             }
@@ -264,7 +267,7 @@ class Table:
             )
         )
         live = played.channel.carry_out(steps, after)
-        await service.set_shown(game_id, record.version, live or record.message_id, after.to_json())
+        await service.games.show(record, live or record.message_id, after.to_json())
 
 
 @dataclass

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service.types import Store
+from bot.store import Store
 from tests.truth.checking import Verdict, check
 from tests.truth.facts import Facts, Ledger, facts_of
 from tests.truth.reading import read
@@ -75,7 +75,7 @@ class Seen:
 
 async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
     """The facts of a game the table played (counted into ``ledger`` once it ended)."""
-    record = (await table.service.get(played.game_id)).record
+    record = (await table.service.games.read(played.game_id)).record
     moves = await table.store.games.moves(played.game_id)
     facts = facts_of(
         record,
