@@ -26,9 +26,9 @@ import statistics
 import time
 
 from bot.players import choose
+from bot.records import GameRecord, MoveRecord
 from bot.rules import new_game
 from bot.service.review import _WORKER, Review, review_game
-from bot.service.types import GameRecord, MoveRecord
 
 BUDGET_S = 2.0
 

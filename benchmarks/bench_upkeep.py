@@ -62,17 +62,19 @@ async def play(store: Store, game_number: int, rng: random.Random) -> None:
     """One whole game through the service: a lobby, its players, random legal moves."""
     service = GameService(store, seeds=lambda: rng.randrange(2**31))
     seats = [PEOPLE[k] for k in rng.sample(range(50), rng.randint(2, 4))]
-    record = await service.open_lobby(
+    record = await service.lobby.open(
         GUILDS[0], 1_000 + game_number, seats[0], VARIANTS[game_number % len(VARIANTS)]
     )
     for person in seats[1:]:
-        await service.join(record.id, person)
-    game = (await service.start(record.id, seats[0])).game
+        await service.lobby.join(record.id, person)
+    game = (await service.lobby.start(record.id, seats[0])).game
     while game is not None and not game.finished:
         decision = game.decision()
         player = min(decision.waiting)
         move = rng.choice(game.legal_moves(player))
-        game = (await service.act(record.id, player, decision.turn, decision.phase, move)).game
+        game = (
+            await service.turns.move(record.id, player, decision.turn, decision.phase, move)
+        ).game
     done = await store.games.get(record.id)
     assert done is not None
     await store.games.set_shown(done, None, {})  # its channel shows the end

@@ -121,27 +121,27 @@ class Table:
         people = rng.sample(range(MEMBERS), rng.randint(2, 4))
         host = member(self.guild, people[0])
         variant = rng.choice(VARIANTS)
-        lobby = await service.open_lobby(self.guild, self.channel, host, variant)
+        lobby = await service.lobby.open(self.guild, self.channel, host, variant)
         soak.counts.games += 1
         for index in people:
-            await service.remember_name(self.guild, member(self.guild, index), f"M{index}")
+            await service.names.remember(self.guild, member(self.guild, index), f"M{index}")
         if rng.random() < 0.02:  # a lobby nobody starts
-            await service.cancel(lobby.id, host)
+            await service.lobby.cancel(lobby.id, host)
             soak.counts.cancelled += 1
             await self.open()
             return
         for index in people[1:]:
-            await service.join(lobby.id, member(self.guild, index))
+            await service.lobby.join(lobby.id, member(self.guild, index))
         if rng.random() < 0.2 and len(people) < 4:
-            await service.add_computer(lobby.id, host)
+            await service.lobby.add_computer(lobby.id, host)
         self.game_id = lobby.id
-        self.game = (await service.start(lobby.id, host)).game
+        self.game = (await service.lobby.start(lobby.id, host)).game
 
     async def ended(self) -> None:
         """What the channel's post of the end does: shown, and rated."""
-        outcome = await self.soak.service.get(self.game_id)
+        outcome = await self.soak.service.games.read(self.game_id)
         record = outcome.record
-        await self.soak.service.set_shown(record.id, record.version, None, {})
+        await self.soak.service.games.show(record, None, {})
         if record.status == "finished":
             self.soak.counts.finished += 1
             await self.soak.ratings.settle(record)
@@ -155,20 +155,20 @@ class Table:
         game = self.game
         assert game is not None
         if rng.random() < 0.0005:  # someone gives up the game
-            await soak.service.abandon(self.channel, member(self.guild, 0), can_manage=True)
+            await soak.service.turns.abandon(self.channel, member(self.guild, 0), can_manage=True)
             await self.ended()
             self.game = None
             return
         decision = game.decision()
         waiting = sorted(p for p in decision.waiting if not is_computer(p))
         if not waiting:  # the computers' answer was left to the timer
-            await soak.service.fire(self.game_id)
-            self.game = (await soak.service.get(self.game_id)).game
+            await soak.service.deadlines.fire(self.game_id)
+            self.game = (await soak.service.games.read(self.game_id)).game
             return
         player = rng.choice(waiting)
         soak.counts.clicks += 1
         try:
-            outcome = await soak.service.act(
+            outcome = await soak.service.turns.move(
                 self.game_id,
                 player,
                 game.turn,
@@ -177,7 +177,7 @@ class Table:
             )
         except ServiceError:
             soak.counts.refused += 1
-            self.game = (await soak.service.get(self.game_id)).game
+            self.game = (await soak.service.games.read(self.game_id)).game
             return
         self.game = outcome.game
         if outcome.record.status != "running":
@@ -255,8 +255,8 @@ async def soak(
         before = state.counts.clicks
         await asyncio.gather(*(table.click() for table in channels))
         clock.now += step * max(1, state.counts.clicks - before)
-        for game_id in await service.due():
-            await service.fire(game_id)
+        for game_id in await service.deadlines.due():
+            await service.deadlines.fire(game_id)
         wal_max = max(wal_max, size(path.with_name("soak.db-wal")))
         if state.counts.clicks >= next_read:
             guild = state.rng.randint(1, GUILDS)

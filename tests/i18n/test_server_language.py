@@ -39,16 +39,16 @@ async def test_the_language_and_the_turn_time_are_set_independently(store: Store
 
 async def test_the_service_falls_back_to_the_servers_locale_then_english(store: Store) -> None:
     service = GameService(store, lambda: 1)
-    assert await service.guild_language(GUILD) == "en-US"
-    assert await service.guild_language(GUILD, "pt-BR") == "pt-BR"
-    assert await service.guild_language(GUILD, "en-GB") == "en-US"
-    assert await service.guild_language(GUILD, "ja") == "en-US"  # not spoken here
-    assert await service.set_guild_language(GUILD, "de") == "de"
-    assert await service.guild_language(GUILD, "pt-BR") == "de"  # the server's choice wins
+    assert await service.settings.language(GUILD) == "en-US"
+    assert await service.settings.language(GUILD, "pt-BR") == "pt-BR"
+    assert await service.settings.language(GUILD, "en-GB") == "en-US"
+    assert await service.settings.language(GUILD, "ja") == "en-US"  # not spoken here
+    assert await service.settings.set_language(GUILD, "de") == "de"
+    assert await service.settings.language(GUILD, "pt-BR") == "de"  # the server's choice wins
     with pytest.raises(ServiceError) as refused:
-        await service.set_guild_language(GUILD, "klingon")
+        await service.settings.set_language(GUILD, "klingon")
     assert refused.value.key == "error.unknown_language"
-    assert await service.turn_time(GUILD, None) == 86400  # still the default
+    assert await service.settings.turn_time(GUILD, None) == 86400  # still the default
 
 
 async def test_the_migration_keeps_the_turn_times_set_before(tmp_path: Path) -> None:
