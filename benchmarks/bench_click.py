@@ -41,7 +41,15 @@ sustained run also tells the share of its time spent in garbage collection.
 loop's thread and on the store's writer connection's thread each, and prints where their
 time goes.
 
-    python -m benchmarks.bench_click [--quick] [--profile]
+What the SQLite engine keeps beyond aiosqlite, each taken out in turn (see
+docs/performance.md): ``--without group-commit`` runs the sections with every
+transaction committed alone (batches of one); ``--checkpoints`` instead times 5,000
+changes of one game made one after the other through the store, with the checkpoint
+connection and then without it (the writer checkpointing itself, as SQLite does, every
+1,000 pages), twice each, alternating: p50, p99, p99.9, the slowest, and CPU a change.
+
+    python -m benchmarks.bench_click [--quick] [--profile | --checkpoints]
+        [--without group-commit]
 """
 
 from __future__ import annotations
@@ -60,7 +68,9 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import bot.store.sqlite as engine_module
 from bot.heap import tune_gc
+from bot.records import GameChange
 from bot.rules import Game
 from bot.service.games import GameService
 from bot.store import Store
@@ -509,13 +519,63 @@ async def profile(clicks: int, shown: int = 25) -> str:
     return "\n".join(found)
 
 
+STATE = {
+    "turn": 1,
+    "sheets": {str(p): {"rows": {c: list(range(2, 12)) for c in "rgby"}} for p in range(4)},
+}
+"""A state about as long as a 4-player game's (2 KB of JSON)."""
+
+
+async def changes(count: int, checkpointer: bool) -> str:
+    """``count`` changes of one game, each sent when the last is stored: their times."""
+    engine_module.CHECKPOINT_EVERY = 200 if checkpointer else 10**12
+    engine_module.WRITER_CHECKPOINT_PAGES = 10_000 if checkpointer else 1_000
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "changes.db")
+        try:
+            game = await store.games.create(GUILD, 1, PLAYERS[0], "classic", {}, 7)
+            game = await store.games.set_players(game.id, game.version, list(PLAYERS))
+            game = await store.games.start(game.id, game.version, STATE)
+            cpu = time.process_time()
+            for k in range(count):
+                change = GameChange(
+                    [(PLAYERS[0], {"kind": "pass", "k": k}, "player")],
+                    {**STATE, "turn": k},
+                    events=[(k, "passed", PLAYERS[0], {}), (k, "turn", None, {"turn": k})],
+                )
+                start = time.perf_counter()
+                game = (await store.games.change(game, change)).record
+                times.append(time.perf_counter() - start)
+            cpu = (time.process_time() - cpu) / count
+        finally:
+            await store.close()
+    shown = ", ".join(f"{name} {ms(percentile(times, share))}" for name, share in SHARES)
+    return f"{'with' if checkpointer else 'without'} the checkpoint connection: {shown}, " + (
+        f"slowest {ms(max(times))}, CPU {ms(cpu)}"
+    )
+
+
+SHARES = (("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs")
     parser.add_argument("--profile", action="store_true", help="profile one game's clicks")
+    parser.add_argument(
+        "--checkpoints", action="store_true", help="changes with the checkpointer and without"
+    )
+    parser.add_argument("--without", choices=["group-commit"], help="an engine piece taken out")
     args = parser.parse_args()
+    if args.without == "group-commit":
+        engine_module.BATCH = 1
     if args.profile:
         print(asyncio.run(profile(300 if args.quick else 3_000)))
+        return
+    if args.checkpoints:
+        for checkpointer in (True, False, True, False):
+            print(asyncio.run(changes(1_000 if args.quick else 5_000, checkpointer)))
         return
     for what, budget, figure, ratio in rows(args.quick):
         shown = f"{ratio:.2f}" if ratio else ""

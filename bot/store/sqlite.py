@@ -38,12 +38,12 @@ from .locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_EVERY: Final = 200
+CHECKPOINT_EVERY = 200
 """Write transactions between two WAL checkpoints."""
 BATCH = 128
 """Transactions committed together at most: the first of a long queue hears back
 sooner, and the write lock is never held long for other processes."""
-WRITER_CHECKPOINT_PAGES: Final = 10_000  # the writer checkpoints itself only if those fall behind
+WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only if those fall behind
 READER_CACHE_KIB: Final = 256  # the reader connection's page cache
 
 Heard = Callable[[str], object]
