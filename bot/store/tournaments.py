@@ -274,18 +274,6 @@ class TournamentRepository:
         found = [int(r[0]) for r in owed]
         return found + sorted({int(r[0]) for r in ended} - set(found))
 
-    async def marks(self, game_ids: Sequence[int]) -> dict[int, tuple[str, int]]:
-        """Each tournament game of ``game_ids``: its tournament's name and its round."""
-        if not game_ids:
-            return {}
-        marks = ", ".join("?" for _ in game_ids)
-        rows = await self.engine.fetch(
-            "SELECT t.game_id, n.name, t.round FROM tournament_tables AS t "
-            f"JOIN tournaments AS n ON n.id = t.tournament_id WHERE t.game_id IN ({marks})",
-            tuple(game_ids),
-        )
-        return {int(g): (str(name), int(r)) for g, name, r in rows}
-
     async def role(self, guild_id: int) -> int | None:
         """The role a server names for organisers, if any."""
         rows = await self.engine.fetch(
