@@ -1,10 +1,10 @@
-"""How long does a click take, from the service's ``act`` to its stored transaction?
+"""How long does a click take, from the service's ``turns.move`` to its stored transaction?
 
 Runs the real service over a real SQLite file in a temporary directory: 2-player
 classic games in their own channels, every click a random legal move of the player the
-game waits for (read, rules, compare-and-set, move and event log; the game's end with
+game waits for (rules, compare-and-set, move and event log; the game's end with
 its results). The client keeps each game's latest state from the click's answer, so
-only ``act`` is timed.
+only ``turns.move`` is timed.
 
 Each section also gives the process's CPU time per click (both threads, client
 included): on a shared machine the wall clock also measures the neighbours. The
@@ -25,7 +25,7 @@ sustained run also tells the share of its time spent in garbage collection.
     least any transaction costs (a click writes several rows and index entries more);
 
 * one game — sequential clicks: p50 and p99 (budget: p50 <= 0.3 ms), the CPU of a click
-  (``act`` alone, every thread; budget: <= 0.25 ms and within twice the click's own
+  (``turns.move`` alone, every thread; budget: <= 0.25 ms and within twice the click's own
   commit, the row also says how many one-row floors it is) and the transactions per
   click (budget: one);
 * bursts — 100 and 1,000 games click at the same instant, a few times: p50, p99 and
@@ -120,10 +120,10 @@ class Table:
         self.cpu = 0.0  # process CPU seconds while they ran (alone: the clicks' own)
 
     async def open(self) -> None:
-        record = await self.service.open_lobby(self.guild, self.channel, PLAYERS[0], "classic")
-        await self.service.join(record.id, PLAYERS[1])
+        record = await self.service.lobby.open(self.guild, self.channel, PLAYERS[0], "classic")
+        await self.service.lobby.join(record.id, PLAYERS[1])
         self.game_id = record.id
-        self.game = (await self.service.start(record.id, PLAYERS[0])).game
+        self.game = (await self.service.lobby.start(record.id, PLAYERS[0])).game
 
     async def click(self, rng: random.Random) -> float:
         """One random legal click, in seconds; a finished game is replaced first (untimed)."""
@@ -137,7 +137,7 @@ class Table:
             move = rng.choice(game.legal_moves(player))
             trips = self.writes.count
             cpu, start = time.process_time(), time.perf_counter()
-            outcome = await self.service.act(
+            outcome = await self.service.turns.move(
                 self.game_id, player, decision.turn, decision.phase, move
             )
             elapsed = time.perf_counter() - start
@@ -235,7 +235,7 @@ class Recording:
 
 async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
     """Every transaction the one-game run sends (its games' openings too), from a fresh
-    store on: whether it was a click's (sent by ``act``), and its statements."""
+    store on: whether it was a click's (sent by ``turns.move``), and its statements."""
     sent: list[tuple[bool, list[Statement]]] = []
     clicking = False
     with tempfile.TemporaryDirectory() as folder:
@@ -251,7 +251,7 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
         engine.transact = recording  # type: ignore[method-assign]  # recorded for the floor
         seeds = iter(range(1, 10**9))
         service = GameService(store, seeds=lambda: next(seeds))
-        act = service.act
+        act = service.turns.move
 
         async def flagged(*args: Any) -> Any:
             nonlocal clicking
@@ -261,7 +261,7 @@ async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
             finally:
                 clicking = False
 
-        service.act = flagged  # type: ignore[method-assign, assignment]  # tells clicks apart
+        service.turns.move = flagged  # type: ignore[method-assign, assignment]  # tells clicks apart
         table = Table(service, 1_000)
         rng = random.Random(1)
         try:

@@ -98,7 +98,7 @@ class Table:
         while not stop.is_set():
             self.pending = None
             try:
-                game = (await self.service.get(self.game_id)).game
+                game = (await self.service.games.read(self.game_id)).game
             except StoreError:
                 self.refused.append(time.monotonic())
                 await asyncio.sleep(0.005)
@@ -112,7 +112,7 @@ class Table:
             move: Move = self.rng.choice(game.legal_moves(player))
             self.pending = sent = time.monotonic()
             try:
-                await self.service.act(self.game_id, player, game.turn, decision.phase, move)
+                await self.service.turns.move(self.game_id, player, game.turn, decision.phase, move)
             except pg.CommitUnknown:
                 self.unknown.append((player, move.to_json()))
             except StoreError:
@@ -149,10 +149,10 @@ class Table:
 async def tables(service: GameService) -> list[Table]:
     made = []
     for index in range(GAMES):
-        record = await service.open_lobby(GUILD, 100 + index, PLAYERS[0], "classic")
+        record = await service.lobby.open(GUILD, 100 + index, PLAYERS[0], "classic")
         for player in PLAYERS[1:]:
-            await service.join(record.id, player)
-        await service.start(record.id, PLAYERS[0])
+            await service.lobby.join(record.id, player)
+        await service.lobby.start(record.id, PLAYERS[0])
         made.append(Table(service, record.id, random.Random(index)))
     return made
 

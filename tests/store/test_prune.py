@@ -37,13 +37,13 @@ class Server:
 
 async def finished(server: Server, channel: int, seed: int, shown: bool = True) -> int:
     service = server.service
-    lobby = await service.open_lobby(GUILD, channel, ANA, "classic")
-    await service.join(lobby.id, BEN)
+    lobby = await service.lobby.open(GUILD, channel, ANA, "classic")
+    await service.lobby.join(lobby.id, BEN)
     if channel % 2:
-        await service.join(lobby.id, CEM)
-    await service.start(lobby.id, ANA)
+        await service.lobby.join(lobby.id, CEM)
+    await service.lobby.start(lobby.id, ANA)
     await play_randomly(service, lobby.id, random.Random(seed))
-    record = (await service.get(lobby.id)).record
+    record = (await service.games.read(lobby.id)).record
     assert record.status == "finished"
     if shown:  # as the publisher leaves it once the channel shows the end
         await server.store.games.set_shown(record, None, {})
@@ -52,10 +52,10 @@ async def finished(server: Server, channel: int, seed: int, shown: bool = True) 
 
 
 async def abandoned(server: Server, channel: int) -> int:
-    lobby = await server.service.open_lobby(GUILD, channel, ANA, "classic")
-    await server.service.join(lobby.id, BEN)
-    await server.service.start(lobby.id, ANA)
-    record = await server.service.abandon(channel, ANA, can_manage=False)
+    lobby = await server.service.lobby.open(GUILD, channel, ANA, "classic")
+    await server.service.lobby.join(lobby.id, BEN)
+    await server.service.lobby.start(lobby.id, ANA)
+    record = (await server.service.turns.abandon(channel, ANA, can_manage=False)).record
     await server.store.games.set_shown(record, None, {})
     return record.id
 
@@ -75,11 +75,11 @@ async def server(database: str | Path) -> Any:
     here.kept.append(await finished(here, 4, 4, shown=False))  # its channel lags: kept
     clock.now = OLD + 60 * DAY
     here.kept += [await finished(here, 5, 5), await finished(here, 6, 6)]
-    running = await here.service.open_lobby(GUILD, 7, ANA, "classic")
-    await here.service.join(running.id, BEN)
-    await here.service.start(running.id, ANA)
+    running = await here.service.lobby.open(GUILD, 7, ANA, "classic")
+    await here.service.lobby.join(running.id, BEN)
+    await here.service.lobby.start(running.id, ANA)
     await play_randomly_for(here.service, running.id, 20)
-    lobby = await here.service.open_lobby(GUILD, 8, BEN, "classic")
+    lobby = await here.service.lobby.open(GUILD, 8, BEN, "classic")
     here.kept += [running.id, lobby.id]
     yield here
     await store.close()
@@ -88,10 +88,10 @@ async def server(database: str | Path) -> Any:
 async def play_randomly_for(service: GameService, game_id: int, clicks: int) -> None:
     rng = random.Random(9)
     for _ in range(clicks):
-        game = (await service.get(game_id)).game
+        game = (await service.games.read(game_id)).game
         assert game is not None and not game.finished
         player = sorted(game.decision().waiting)[0]
-        await service.act(
+        await service.turns.move(
             game_id, player, game.turn, game.decision().phase, rng.choice(game.legal_moves(player))
         )
 
@@ -160,7 +160,7 @@ async def test_a_prune_removes_exactly_the_old_games_logs(
     # The running game plays on.
     running = server.kept[-2]
     await play_randomly(server.service, running, random.Random(3))
-    assert (await server.service.get(running)).record.status == "finished"
+    assert (await server.service.games.read(running)).record.status == "finished"
 
 
 async def test_a_pruned_games_final_sheets_still_render(server: Server) -> None:
