@@ -303,22 +303,24 @@ def image_subtitle(tournament: Tournament, count: int) -> str:
     )
 
 
+def standings_line(line: Standing, played: bool) -> str:
+    """One place: a medal once anyone has played, the figures, then what befell them."""
+    medal = MEDALS[line.place - 1] + " " if played and line.place <= len(MEDALS) else ""
+    text = medal + t(
+        "tournament.standings.line",
+        place=line.place,
+        name=mention(line.player),
+        points=points_words(line.points),
+        opponents=points(line.opponents),
+        score=whole(line.score),
+    )
+    said = notes(line)
+    return f"{text} · _{' · '.join(said)}_" if said else text
+
+
 def standings_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
     """The standings as text: every place as far as a message holds them."""
     played = any(s.games or s.byes for s in lines)
-    items = []
-    for line in lines:
-        medal = MEDALS[line.place - 1] + " " if played and line.place <= len(MEDALS) else ""
-        text = medal + t(
-            "tournament.standings.line",
-            place=line.place,
-            name=mention(line.player),
-            points=points_words(line.points),
-            opponents=points(line.opponents),
-            score=whole(line.score),
-        )
-        said = notes(line)
-        items.append(f"{text} · _{' · '.join(said)}_" if said else text)
     footer = t(
         "tournament.standings.footer",
         points=place_points(tournament),
@@ -326,7 +328,7 @@ def standings_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
     )
     return fitted(
         [standings_title(tournament)],
-        items,
+        [standings_line(line, played) for line in lines],
         [footer],
         lambda n: t("tournament.standings.more", count=n),
     )
@@ -335,20 +337,10 @@ def standings_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
 def own_line(tournament: Tournament, lines: Sequence[Standing], viewer: int) -> str:
     """The viewer's line, for a text that may have been cut before it ("" when they are
     not in the tournament or the text shows them)."""
-    shown = standings_content(tournament, lines)
-    if mention(viewer) in shown:
+    if mention(viewer) in standings_content(tournament, lines):
         return ""
     mine = next((line for line in lines if line.player == viewer), None)
-    if mine is None:
-        return ""
-    return "\n" + t(
-        "tournament.standings.line",
-        place=mine.place,
-        name=mention(mine.player),
-        points=points_words(mine.points),
-        opponents=points(mine.opponents),
-        score=whole(mine.score),
-    )
+    return "" if mine is None else "\n" + standings_line(mine, played=True)
 
 
 def standings_table(
@@ -360,9 +352,8 @@ def standings_table(
     """The standings image's words (:func:`bot.render.render_standings` draws them):
     names and figures only, so that every name keeps its size on a phone; what befell a
     player (a withdrawal, a decision run out) is in the text beside it."""
-    record, settings = tournament.record, tournament.settings
     return BoardTable(
-        t("tournament.image.title", name=record.name),
+        t("tournament.image.title", name=tournament.record.name),
         image_subtitle(tournament, len(lines)),
         "#",
         t("tournament.image.player"),
