@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, Hint
@@ -26,6 +27,7 @@ from bot.service.play import Options
 from bot.service.settings import ServerSettings
 from bot.service.state import Games, Outcome, opening, playing, shard_ids
 from bot.service.timing import DEFAULT_TURN_TIME
+from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
 from bot.store import Store
@@ -52,6 +54,7 @@ class GameService:
         self.settings = ServerSettings(store)
         self.names = Names(store)
         self.endings = Endings(store, clock)
+        self.tournaments = Tournaments(self.games, self.lobby, self.turns, clock)
 
     random_seed = staticmethod(random_seed)
 
@@ -94,7 +97,8 @@ class GameService:
     async def set_shown(
         self, game_id: int, version: int, message_id: int | None, shown: dict[str, Any]
     ) -> None:
-        await self.store.set_shown(game_id, version, message_id, shown)
+        record = (await self.games.read(game_id)).record
+        await self.games.show(replace(record, version=version), message_id, shown)
 
     async def remember_name(self, guild_id: int, user: int, name: str) -> None:
         await self.names.remember(guild_id, user, name)

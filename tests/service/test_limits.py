@@ -149,7 +149,7 @@ async def test_without_limits_nothing_is_read(store: Store) -> None:
     async def unexpected(guild_id: int) -> list[object]:
         raise AssertionError("read the games in play without a limit")
 
-    store.games_in_play = unexpected  # type: ignore[method-assign]  # no read at all
+    store.games.in_play = unexpected  # type: ignore[method-assign]  # no read at all
     for channel in range(1, 8):
         lobby = await service.lobby.open(GUILD, channel, ANA, "classic")
         await service.lobby.join(lobby.id, BEN)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.records import GameChange, GameResults, PlayerResult
 from bot.service.games import GameService
 from bot.service.rated import RatingService, computers_of
 from bot.service.ratings import NEW, Rating, match_of, rate, replay
 from bot.service.stats import StatsService
 from bot.store import Store
 from bot.store.ratings import RatedLine, RatingConflict, StoredRating
-from bot.store.stats import GameResults, PlayerResult
 
 from .helpers import play_randomly
 
@@ -69,15 +69,13 @@ async def finish(
     game = await store.games.create(guild, CHANNEL + guild, players[0], variant, {}, 1)
     game = await store.games.set_players(game.id, game.version, players)
     game = await store.games.start(game.id, game.version, {})
-    await store.record_move(
-        game.id,
-        game.version,
-        players[0],
-        {},
+    change = GameChange(
+        [(players[0], {}, "player")],
         {},
         "finished",
-        results=GameResults(8, lines(scores, stand_in), counted=counted),
+        GameResults(8, lines(scores, stand_in), counted=counted),
     )
+    await store.games.change(game, change)
     return game.id
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.records import GameChange, GameResults, PlayerResult, Totals
 from bot.rules import PASS, Standing
 from bot.service.games import GameService
 from bot.service.stats import (
@@ -21,7 +22,6 @@ from bot.service.stats import (
 )
 from bot.store import Store
 from bot.store.engine import Tx
-from bot.store.stats import GameResults, PlayerResult, Totals
 
 from .helpers import play_randomly
 
@@ -82,15 +82,10 @@ async def finish(
     game = await store.games.create(guild, channel, players[0], variant, {}, 1)
     game = await store.games.set_players(game.id, game.version, players)
     game = await store.games.start(game.id, game.version, {})
-    await store.record_move(
-        game.id,
-        game.version,
-        players[0],
-        {},
-        {},
-        "finished",
-        results=GameResults(8, ranked(scores)),
+    change = GameChange(
+        [(players[0], {}, "player")], {}, "finished", GameResults(8, ranked(scores))
     )
+    await store.games.change(game, change)
     return game.id
 
 
