@@ -164,7 +164,8 @@ def _appending(table: str, columns: str, values: str, per_row: int, count: int) 
     )
 
 
-# The game, its last seq's game, then each row's values (a move's time is the change's).
+# Each log's columns after ``seq``, and how a ``VALUES`` row spells them with how many
+# parameters (a move's time is one parameter for all its moves: the change's).
 _EVENTS: Final = ("game_events", "turn, kind, player, data")
 _EVENT_VALUES: Final = ("v.column2, v.column3, CAST(v.column4 AS BIGINT), v.column5", 4)
 _MOVES: Final = ("moves", "player_id, move, created_at, source")
