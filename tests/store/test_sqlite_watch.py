@@ -20,15 +20,14 @@ def engine(store: Store) -> SqliteEngine:
 
 
 async def test_a_watcher_hears_each_statement_of_reads_and_writes(store: Store) -> None:
+    """And a change reads nothing and writes one statement a table, whatever its count
+    of moves and events."""
     game = await make_running(store)
     heard: list[str] = []
     await engine(store).watch(heard.append)
-    await store.games.change(
-        game,
-        GameChange(
-            [MOVE], {"turn": 2}, events=[(2, "passed", HOST, {}), (2, "turn", HOST, {"turn": 3})]
-        ),
-    )
+    moves = [MOVE, (HOST + 1, {"kind": "pass"}, "computer")]
+    events = [(2, "passed", HOST, {}), (2, "passed", HOST + 1, {}), (2, "turn", HOST, {"turn": 3})]
+    await store.games.change(game, GameChange(moves, {"turn": 2}, events=events))
     await store.games.events(game.id)
     kinds = [" ".join(sql.split()[:3]) for sql in heard]
     assert kinds == [

@@ -57,24 +57,6 @@ def decoded(database: str | Path, game_id: int) -> GameRecord:
     )
 
 
-@sqlite_only
-async def test_a_change_reads_nothing_and_writes_one_statement_a_table(store: Store) -> None:
-    game = await make_running(store)
-    statements: list[str] = []
-    await store.engine.watch(statements.append)  # type: ignore[attr-defined]
-    events = [(2, "cross", HOST, {"row": "red"}), (2, "cross", PLAYER2, {}), (3, "turn", None, {})]
-    moves = [MOVE, (PLAYER2, {"kind": "pass"}, "computer")]
-    await store.games.change(game, change(moves=moves, events=events))
-    kinds = [" ".join(s.split()[:3]) for s in statements]
-    assert kinds == [
-        "BEGIN IMMEDIATE",
-        "UPDATE games SET",
-        "INSERT INTO moves",
-        "INSERT INTO game_events",
-        "COMMIT",
-    ]
-
-
 @pytest.mark.parametrize(
     "fields",
     [
