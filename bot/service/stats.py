@@ -6,7 +6,7 @@ an injectable clock in UTC (weeks start on Monday) and passed to the store as a
 lower bound. Every read takes a ``guild_id``: one server's figures never show up
 in another.
 
-This module does not import :mod:`bot.service.games` (which imports it); "nothing
+This module does not import :mod:`bot.service.state` (which imports it); "nothing
 found" is ``None`` or an empty list, and the Discord layer words the refusal.
 """
 

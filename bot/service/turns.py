@@ -3,7 +3,7 @@ abandoning.
 
 A click's checks (where it came from, whose turn and phase it is, whether the move is
 legal, whether it is costly enough to be asked about first) are made once, on the one
-record the change is decided on (see :mod:`bot.service.games`).
+record the change is decided on (see :mod:`bot.service.state`).
 """
 
 from __future__ import annotations
@@ -59,11 +59,7 @@ class Turns:
                 where.check(record, user, self.games.clock())
             if confirmed and game is not None and game.chosen_move(user) == move:
                 return replace(current, kind="chosen")
-            if (
-                not confirmed
-                and costly is not None
-                and asks(current, user, turn, phase, move, costly)
-            ):
+            if not confirmed and asks(current, user, turn, phase, move, costly):
                 return replace(current, kind="asked")
             game, legal, decision = checked_turn(current, user, turn, phase)
             if move not in legal:
