@@ -217,20 +217,21 @@ class Recording:
     """A transaction that writes down every statement run in it, with its parameters."""
 
     def __init__(self, tx: Tx, written: list[Statement]) -> None:
-        self._tx, self._written = tx, written
+        self._recorded = tx
+        self._written = written
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         self._written.append((sql, tuple(params), False))
-        return await self._tx.execute(sql, params)
+        return await self._recorded.execute(sql, params)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         self._written.append((sql, tuple(params), False))
-        return await self._tx.fetch(sql, params)
+        return await self._recorded.fetch(sql, params)
 
     async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(row) for row in params]
         self._written.append((sql, rows, True))
-        await self._tx.executemany(sql, rows)
+        await self._recorded.executemany(sql, rows)
 
 
 async def recorded_clicks(clicks: int) -> list[tuple[bool, list[Statement]]]:
