@@ -24,12 +24,13 @@ what the standings are; this service keeps a tournament in the store and moves i
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import replace
-from typing import Final, TypeVar
+from typing import Final
 
 from bot.players import computer_seat, is_computer
 from bot.rules import Game
@@ -71,7 +72,6 @@ COMPUTER_LEVEL: Final = "hard"
 MADE_FOR: Final = ("away", "stand_in")
 """Who made a move for a person: the game (an away seat's fallback) or a computer."""
 ATTEMPTS: Final = 5  # compare-and-set retries before a click is refused as busy
-T = TypeVar("T")
 
 
 def refused(refusal: Refusal) -> ServiceError:
@@ -248,17 +248,18 @@ class Tournaments:
             await self.repository.withdraw(t.record, user, t.record.rounds, self.clock())
 
         tournament = await self._change(record.id, step)
-        playing = [
-            table
-            for table in tournament.tables_of(tournament.record.rounds)
-            if user in table.players and table.result is None and table.thread_id is not None
-        ]
+        playing = next(
+            (
+                table.thread_id
+                for table in tournament.tables_of(tournament.record.rounds)
+                if user in table.players and table.result is None and table.thread_id
+            ),
+            None,
+        )
         left = None
-        for table in playing:
-            try:
-                left = await self.turns.leave_game(table.thread_id or 0, user)
-            except ServiceError:  # the game ended meanwhile, or they were away already
-                left = None
+        if playing is not None:
+            with contextlib.suppress(ServiceError):  # the game ended meanwhile, or they left it
+                left = await self.turns.leave_game(playing, user)
         return tournament, left
 
     async def _change(

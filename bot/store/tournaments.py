@@ -46,6 +46,7 @@ from .games import Shards, shard_filter
 from .records import dump_json, load_json
 
 OPEN_SQL: Final = "status IN ('signup', 'running')"
+STATUSES: Final[tuple[Status, ...]] = ("signup", "running", "finished", "cancelled")
 TOURNAMENT_TABLES: Final = (
     """
     CREATE TABLE tournaments (
@@ -72,7 +73,8 @@ TOURNAMENT_TABLES: Final = (
     """,
     f"CREATE UNIQUE INDEX tournaments_open_channel ON tournaments (channel_id) WHERE {OPEN_SQL}",
     "CREATE INDEX tournaments_guild ON tournaments (guild_id, id)",
-    f"CREATE INDEX tournaments_due ON tournaments (next_due) WHERE {OPEN_SQL}",
+    # What is owed, an ended tournament's last messages too.
+    "CREATE INDEX tournaments_due ON tournaments (next_due) WHERE next_due IS NOT NULL",
     """
     CREATE TABLE tournament_entrants (
         tournament_id   BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
@@ -256,13 +258,12 @@ class TournamentRepository:
         return [record_of(row) for row in rows]
 
     async def due(self, now: float, shards: Shards | None = None, limit: int = 50) -> list[int]:
-        """Open tournaments with something owed at ``now``, and those with a table whose
-        game has ended but whose result is not stored yet (with ``shards``: of guilds on
-        these shards only)."""
+        """Tournaments with something owed at ``now`` (an ended one's last messages
+        too), and those with a table whose game has ended but whose result is not stored
+        yet (with ``shards``: of guilds on these shards only)."""
         where, params = shard_filter(shards)
         owed = await self.engine.fetch(
-            f"SELECT id FROM tournaments WHERE {OPEN_SQL} AND next_due <= ?{where} "
-            "ORDER BY next_due, id LIMIT ?",
+            f"SELECT id FROM tournaments WHERE next_due <= ?{where} ORDER BY next_due, id LIMIT ?",
             (now, *params, limit),
         )
         ended = await self.engine.fetch(
@@ -410,7 +411,7 @@ class TournamentRepository:
         (then it stays owed: False)."""
 
         async def work(tx: Tx) -> None:
-            await self._change(tx, record, now, ("signup", "running"), next_due=next_due)
+            await self._change(tx, record, now, STATUSES, next_due=next_due)
 
         try:
             await self.engine.transact(work)

@@ -185,6 +185,9 @@ async def test_a_whole_tournament_played_out(service: GameService, clock: FakeCl
         await pass_to_end(service, table.game_id, clock)
     t = await tournaments.settle(t.record.id)
     assert t.record.status == "finished" and len(t.results) == 4
+    assert await tournaments.due() == [t.record.id]  # its podium is owed, after a crash too
+    await tournaments.settled(t)
+    assert await tournaments.due() == []
     assert tournaments.standings(t) == await recount(service.games.store, t)
     games = [await service.games.read(table.game_id or 0) for table in t.tables]
     assert all(g.record.status == "finished" for g in games)

@@ -132,6 +132,13 @@ async def test_what_is_owed_and_when(store: Store) -> None:
     assert await repo.set_due(due_later, None, 2.0)
     assert not await repo.set_due(due_later, 50.0, 2.0)  # decided on an older version
     assert await repo.due(1e12) == []
+    ended = await repo.get(due_later.id)
+    assert ended is not None
+    await repo.end(ended.record, "cancelled", 3.0)
+    assert await repo.due(3.0) == [due_later.id]  # its last messages are owed still
+    ended = await repo.get(due_later.id)
+    assert ended is not None and await repo.set_due(ended.record, None, 4.0)
+    assert await repo.due(1e12) == []
 
 
 async def test_forget_me_and_a_departed_server_reach_the_tournament_rows(store: Store) -> None:
