@@ -253,7 +253,7 @@ class TournamentHandlers(GameHandlers):
         text = (
             t("tournament.role_cleared")
             if role is None
-            else t("tournament.role_set", role=role.mention)
+            else t("tournament.role_set", role=f"<@&{role.id}>")
         )
         await self.tell(interaction, text)
 
