@@ -400,10 +400,8 @@ class TournamentHandlers(GameHandlers):
             if table.game_id is not None:
                 continue
             thread_id = table.thread_id or await self.new_thread(tournament, table, channel)
-            outcome = await self.tournaments.open_table(
-                tournament, replace(table, thread_id=thread_id)
-            )
-            if outcome is not None:
+            opened = replace(table, thread_id=thread_id)
+            for outcome in await self.tournaments.open_table(tournament, opened):
                 await self.adapter.changed(outcome)
 
     async def new_thread(

@@ -393,16 +393,22 @@ class Tournaments:
         it first (then that one; ``thread_id`` is the caller's to remove)."""
         return await self.repository.set_thread(t.record.id, table.round, table.number, thread_id)
 
-    async def open_table(self, t: Tournament, table: TableRecord) -> Outcome | None:
-        """The table's game in its thread, started: its first change, to publish (None
-        if it was started already, here or elsewhere)."""
-        if table.thread_id is None:
+    async def open_table(self, t: Tournament, table: TableRecord) -> list[Outcome]:
+        """The table's game in its thread, started, and left at once by whoever withdrew
+        since the round was seated: the changes to publish (none if it was started
+        already, here or elsewhere)."""
+        thread = table.thread_id
+        if thread is None:
             raise ValueError(f"table {table.round}.{table.number} has no thread yet")
-        record = await self._seated(t, table, table.thread_id)
+        record = await self._seated(t, table, thread)
         game_id = await self.repository.set_game(t.record.id, table.round, table.number, record.id)
         if game_id != record.id or record.status != "lobby":
-            return None
-        return await self.lobby.begin(record.id, t.record.host_id)
+            return []
+        changes = [await self.lobby.begin(record.id, t.record.host_id)]
+        gone = [e.player for e in t.entrants if e.withdrawn_after is not None]
+        for player in (p for p in table.players if p in gone):
+            changes.append(await self.turns.leave_game(thread, player))
+        return changes
 
     async def _seated(self, t: Tournament, table: TableRecord, thread_id: int) -> GameRecord:
         """The table's game in ``thread_id``, its seats taken (opened now unless a try

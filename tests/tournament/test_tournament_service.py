@@ -221,7 +221,7 @@ async def test_a_tables_game_is_opened_once_and_holds_its_seats(service: GameSer
     await service.tournaments.start(t.record.id, HOST, can_manage=False)
     t = await open_round(service, t.record.id)
     again = await service.tournaments.open_table(t, t.tables[0])  # a second try: nothing
-    assert again is None
+    assert again == []
     for table in t.tables:
         game = await service.games.read(table.game_id or 0)
         people = [p for p in game.record.players if not is_computer(p)]
@@ -246,3 +246,18 @@ def test_an_abandoned_table_is_a_draw_among_its_seats() -> None:
         (4, 1, False, 1),
         (-1, 1, True, 0),
     ]
+
+
+async def test_who_withdraws_before_their_table_opens_is_away_from_its_start(
+    service: GameService, clock: FakeClock
+) -> None:
+    t = await created(service, 6, table_size=3)
+    tournaments = service.tournaments
+    await tournaments.start(t.record.id, HOST, can_manage=False)
+    t = await tournaments.settle(t.record.id)  # seated; no table opened yet
+    gone = t.tables[1].players[0]
+    await tournaments.withdraw(GUILD, gone)
+    t = await open_round(service, t.record.id)
+    game = await service.games.read(t.tables[1].game_id or 0)
+    assert gone in game.record.presence["away"] and game.record.status == "running"
+    assert (await tournaments.read(t.record.id)).entrant(gone).withdrawn_after == 1  # type: ignore[union-attr]
