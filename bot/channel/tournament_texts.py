@@ -318,8 +318,10 @@ def standings_line(line: Standing, played: bool) -> str:
     return f"{text} · _{' · '.join(said)}_" if said else text
 
 
-def standings_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
-    """The standings as text: every place as far as a message holds them."""
+def standings_content(
+    tournament: Tournament, lines: Sequence[Standing], limit: int = MESSAGE_LIMIT
+) -> str:
+    """The standings as text: every place as far as ``limit`` characters hold them."""
     played = any(s.games or s.byes for s in lines)
     footer = t(
         "tournament.standings.footer",
@@ -331,16 +333,19 @@ def standings_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
         [standings_line(line, played) for line in lines],
         [footer],
         lambda n: t("tournament.standings.more", count=n),
+        limit,
     )
 
 
-def own_line(tournament: Tournament, lines: Sequence[Standing], viewer: int) -> str:
-    """The viewer's line, for a text that may have been cut before it ("" when they are
-    not in the tournament or the text shows them)."""
-    if mention(viewer) in standings_content(tournament, lines):
-        return ""
+def standings_for(tournament: Tournament, lines: Sequence[Standing], viewer: int) -> str:
+    """The standings as one member asks for them: with their own line at the end when
+    the places shown stop before it."""
+    text = standings_content(tournament, lines)
     mine = next((line for line in lines if line.player == viewer), None)
-    return "" if mine is None else "\n" + standings_line(mine, played=True)
+    if mine is None or mention(viewer) in text:
+        return text
+    own = standings_line(mine, played=True)
+    return standings_content(tournament, lines, MESSAGE_LIMIT - len(own) - 1) + "\n" + own
 
 
 def standings_table(

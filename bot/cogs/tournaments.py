@@ -24,12 +24,12 @@ import discord
 from bot.channel.budget import WriteBudget
 from bot.channel.tournament_texts import (
     list_line,
-    own_line,
     podium_content,
     round_content,
     signup_actions,
     signup_content,
     standings_content,
+    standings_for,
     standings_table,
     thread_name,
 )
@@ -266,10 +266,9 @@ class TournamentHandlers(GameHandlers):
         tournament = await self.tournaments.find(guild_id, interaction.channel_id, name)
         viewer = interaction.user.id
         lines = self.tournaments.standings(tournament)
-        content = standings_content(tournament, lines) + own_line(tournament, lines, viewer)
         image = await self.standings_file(tournament, lines, viewer)
         await interaction.followup.send(
-            content[:2000],
+            standings_for(tournament, lines, viewer),
             files=[image],
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -297,7 +296,7 @@ class TournamentHandlers(GameHandlers):
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.tournaments.find(guild_id, interaction.channel_id)
         if found.record.channel_id != interaction.channel_id or not found.record.is_open:
-            raise ServiceError("tournament.error.none")
+            raise ServiceError("tournament.error.none_here")
         cancelled = await self.tournaments.cancel(
             found.record.id, interaction.user.id, interaction.permissions.manage_guild
         )

@@ -890,6 +890,7 @@ EN: dict[str, str] = {
     "tournament.error.withdrawn": "You have withdrawn already.",
     "tournament.error.unknown": "This server has no tournament called {name}.",
     "tournament.error.none": "This server has no tournament yet.",
+    "tournament.error.none_here": "This channel holds no tournament still to start.",
     "tournament.error.gone": "That tournament no longer exists.",
     "history.tournament": "(🏆 {name}, round {round})",
 }
