@@ -189,6 +189,9 @@ class Channels:
     async def catch_up(self, shards: object) -> None:
         return None
 
+    async def publish(self, outcome: object) -> None:
+        raise AssertionError("nothing is due")
+
 
 async def test_the_timer_loop_deletes_a_departed_server_when_due(
     store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
