@@ -34,7 +34,8 @@ from pathlib import Path
 from bot.heap import tune_gc
 from bot.players import is_computer
 from bot.rules import Game
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.rated import RatingService
 from bot.service.stats import StatsService
 from bot.store import Store

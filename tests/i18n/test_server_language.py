@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.store import Store
 from bot.store.migrations import MIGRATIONS
 from tests.store.helpers import apply_migrations

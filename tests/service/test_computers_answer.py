@@ -16,7 +16,8 @@ import pytest
 import bot.service.play as play_module
 from bot.players import is_computer
 from bot.rules import Game, Move
-from bot.service.games import GameService, Outcome
+from bot.service.games import GameService
+from bot.service.state import Outcome
 from bot.service.timing import Clock
 from bot.store import StoreError
 

@@ -25,7 +25,8 @@ from bot.service.daily import (
     streak,
     turns_at,
 )
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.store.daily import DailySettings, Standing
 from tests.fakes import FakeClock
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.rules import PASS
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.store import Store
 from tests.fakes import FakeClock
 

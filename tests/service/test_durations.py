@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.timing import DurationError, parse_duration
 from bot.store import Store
 from bot.text import QUOTE_LIMIT, quote, shorten

@@ -12,8 +12,9 @@ import pytest
 
 import bot.service.memo as memo
 from bot.rules import Game, new_game
-from bot.service.games import GameService, Outcome
+from bot.service.games import GameService
 from bot.service.play import Options, Seats
+from bot.service.state import Outcome
 from bot.store import Store
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.rules import PASS, Move
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.store import Store
 from tests.store.helpers import counting_trips
 

@@ -10,7 +10,8 @@ import pytest
 
 from bot.i18n import using
 from bot.players import computer_seat
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.limits import Limits
 from bot.store import Store
 from tests.fakes import FakeClock

@@ -11,7 +11,8 @@ import pytest
 from bot.players import choose
 from bot.rules import PASS, Move, new_game
 from bot.rules.base import dice_rng
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.play import Options
 from bot.service.stats import StatsService
 from bot.store import Store

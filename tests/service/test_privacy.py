@@ -12,7 +12,8 @@ from typing import Any, cast
 
 import pytest
 
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.privacy import DAY, PrivacyService, is_anonymous
 from bot.service.rated import RatingService
 from bot.store import Store

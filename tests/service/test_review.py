@@ -11,7 +11,8 @@ import pytest
 from bot.players import hint
 from bot.rules import PASS, Game, Move
 from bot.service.daily import DailyService, over_everywhere
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.play import Options
 from bot.service.review import ReviewKeeper, ReviewService
 from bot.service.stats import StatsService

@@ -16,10 +16,11 @@ from bot.i18n import using
 from bot.players import choose, is_computer
 from bot.records import GameRecord
 from bot.rules import Game, Move
-from bot.service.games import GameService, Outcome
+from bot.service.games import GameService
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.review import ReviewKeeper
+from bot.service.state import Outcome
 from bot.store import Store
 from tests.cogs.test_plan import FakeChannel, Message
 from tests.fakes import FakeClock
