@@ -45,8 +45,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-import bot.channel.publisher
-import bot.cogs.table
+import bot.cogs.images
 from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
 from bot.sandbox import GuildSpec, Sandbox, SimMember
@@ -63,7 +62,7 @@ CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 WARM_UP = 12  # clicks not timed: the first images load the fonts and fill the caches
 SEED = 20261126
 TABLES = 20  # channels, a game in each
-RENDERING = (bot.cogs.table, bot.channel.publisher)
+RENDERING = (bot.cogs.images,)
 """The modules whose ``render_*`` functions draw a click's images."""
 
 
@@ -160,8 +159,8 @@ class Probe:
 
     async def install(self, qwixx: QwixxBot) -> None:
         """Listen in on ``qwixx`` (logged in: its gate stands in front of the parser)."""
-        assert qwixx.store is not None and isinstance(qwixx.store._engine, SqliteEngine)
-        await qwixx.store._engine.watch(self.heard)
+        assert qwixx.store is not None and isinstance(qwixx.store.engine, SqliteEngine)
+        await qwixx.store.engine.watch(self.heard)
         parsers = qwixx._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
@@ -217,7 +216,7 @@ class Players:
 
     async def idle(self) -> None:
         """Until the bot has finished what its clicks started (see the module)."""
-        gate, publisher = self.qwixx.gate, self.qwixx.table.publisher
+        gate, publisher = self.qwixx.gate, self.qwixx.publisher
         assert gate is not None
         while True:
             await gate.settle(30.0)

@@ -169,10 +169,10 @@ async def one_game(variant: str, computers: int, seed: int) -> dict[str, float]:
             await members[0].click(lobby, label="Start")
             await sb.wait_for(lambda: turn_message(sb) is not None, timeout=30)
             await play(sb, members, rng, think)
-            await bot.table.publisher.drain()
+            await bot.publisher.drain()
             await asyncio.sleep(1.0)  # the last edits, after the final post
         async with Store(database) as store:
-            record = await store.get_game(1)
+            record = await store.games.get(1)
     turns = int(record.state["turn"]) if record and record.state else 1
     return figures(sb, turns, len(names))
 

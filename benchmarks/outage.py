@@ -165,7 +165,7 @@ async def outage(
 
             bot = new_bot()
             await sb.run_bot(bot)
-            service = bot.table.service
+            service = bot.service
             ana = sb.member("Ana")
             games: dict[int, int] = {}  # game id -> channel id
             turn_times: dict[int, int] = {}
@@ -173,16 +173,16 @@ async def outage(
                 result.channel_numbers[channel_id] = index
                 group = (channels - 1 - index) * 20 // channels  # 20 moments to fall behind
                 turn_time = TURN_TIME + group * int(STEP)
-                lobby = await service.open_lobby(
+                lobby = await service.lobby.open(
                     sb.guild.id, channel_id, ana.id, "classic", turn_time=turn_time
                 )
                 for _ in range(COMPUTERS):
-                    await service.add_computer(lobby.id, ana.id)
-                await service.start(lobby.id, ana.id)
+                    await service.lobby.add_computer(lobby.id, ana.id)
+                await service.lobby.start(lobby.id, ana.id)
                 games[lobby.id], turn_times[lobby.id] = channel_id, turn_time
 
             async def lagging() -> list[int]:
-                return await service.lagging(limit=10_000)
+                return await service.games.lagging(limit=10_000)
 
             async def until(check: Callable[[], Awaitable[bool]]) -> None:
                 async with asyncio.timeout(timeout):
@@ -195,7 +195,7 @@ async def outage(
             await until(all_shown)
 
             async def position(gid: int) -> tuple[str, int, str]:
-                outcome = await service.get(gid)
+                outcome = await service.games.read(gid)
                 assert outcome.game is not None
                 return outcome.record.status, outcome.game.turn, outcome.game.decision().phase
 
@@ -208,16 +208,19 @@ async def outage(
             await sb.server.outage(end_sessions=end_sessions)
 
             async def fired_and_noted() -> bool:
-                if await service.due():
+                if await service.deadlines.due():
                     return False
                 moved = [gid for gid in games if await position(gid) != before[gid]]
                 return all(
-                    [(await service.get(gid)).record.behind_since is not None for gid in moved]
+                    [
+                        (await service.games.read(gid)).record.behind_since is not None
+                        for gid in moved
+                    ]
                 )
 
             async def running() -> bool:
                 for gid in games:
-                    if (await service.get(gid)).record.status == "running":
+                    if (await service.games.read(gid)).record.status == "running":
                         return True
                 return False
 
@@ -237,7 +240,9 @@ async def outage(
             )
             result.oldest_first = [games[gid] for gid in sorted(games, key=lambda g: (seen[g], g))]
             for gid, channel_id in games.items():
-                result.missed_turns[channel_id] = turn_of(await service.get(gid)) - first_turn[gid]
+                result.missed_turns[channel_id] = (
+                    turn_of(await service.games.read(gid)) - first_turn[gid]
+                )
 
             if restart:
                 await sb.stop_bot()
@@ -247,7 +252,7 @@ async def outage(
             if restart:
                 bot = new_bot()
                 await sb.run_bot(bot)
-                service = bot.table.service
+                service = bot.service
 
             async def reconnected() -> bool:
                 return gateway.connected and (

@@ -13,21 +13,18 @@ import discord
 from discord.ext import commands
 
 from bot.channel.budget import WriteBudget
+from bot.channel.publisher import Publisher
 from bot.channel.timers import Timers
 from bot.cogs import fallback, throttle
-from bot.cogs.privacy import PrivacyTable
+from bot.cogs.handlers import Handlers
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
-from bot.cogs.review import ReviewTable
-from bot.cogs.stats import StatsTable
-from bot.cogs.table import Table
 from bot.config import MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
 from bot.service.limits import Limits
 from bot.service.privacy import DEFAULT_FORGET_AFTER, PrivacyService
-from bot.service.review import ReviewService
 from bot.service.stats import StatsService
 from bot.service.types import Store
 from bot.shards import ShardPlan
@@ -116,24 +113,24 @@ class QwixxBot(commands.Bot):
         service = GameService(
             self.store, self.seeds or GameService.random_seed, self.clock, self.limits
         )
-        self.table = Table(self, service, self.coalesce, self.budget)
         self.privacy = privacy = PrivacyService(self.store, self.clock, self.forget_after)
+        stats = StatsService(self.store)
+        await stats.backfill()  # games that finished before results were recorded
+        self.service = service
+        self.handlers = handlers = Handlers.wire(
+            self, service, stats, privacy, settle=self.coalesce, budget=self.budget
+        )
+        self.publisher = handlers.adapter.publisher
         self.timers = Timers(
             service,
-            self.table.publisher,
+            self.publisher,
             self.tick,
             self.shard_plan,
             privacy,
-            rankings=self.table.daily.board.catch_up,
+            catch_ups=(handlers.daily.board.catch_up,),
+            publish=handlers.adapter.changed,
         )
-        stats = StatsService(self.store)
-        await stats.backfill()  # games that finished before results were recorded
-        self.stats_table = StatsTable(self, stats, service)
-        self.review_table = ReviewTable(self, ReviewService(service, stats), service)
-        self.privacy_table = PrivacyTable(self, privacy)
-        await self.add_cog(
-            QwixxCog(self.table, self.stats_table, self.review_table, self.privacy_table)
-        )
+        await self.add_cog(QwixxCog(handlers))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.clicks is not None:  # before the gate, which then stands in front of it
             self.throttle = throttle.install(self, self.clicks)
@@ -227,12 +224,12 @@ class QwixxBot(commands.Bot):
             if left := await gate.settle(until - time.monotonic()):
                 cut.append(f"interactions still being handled were cancelled: {', '.join(left)}")
                 gate.cancel()
-        table: Table | None = getattr(self, "table", None)
-        if table is not None:
+        publisher: Publisher | None = getattr(self, "publisher", None)
+        if publisher is not None:
             self.stage = "running the pending channel syncs"
             try:
                 async with asyncio.timeout(max(until - time.monotonic(), 0.5)):
-                    await table.publisher.drain()
+                    await publisher.drain()
             except TimeoutError:
                 cut.append(
                     "channel syncs were cut off (the timers catch those channels up "

@@ -20,16 +20,16 @@ from bot.channel import story
 from bot.channel.texts import end_content, message_link
 from bot.i18n.words import t
 from bot.players import is_computer
+from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Game
 from bot.service.play import Options
-from bot.service.types import GameRecord, StoredEvent
 
 Events = Mapping[int, Sequence[StoredEvent]]
 """A game's stored events by turn."""
 Image = Literal["dice", "board", "scoreboard"]
-DUE = "due"
-"""``Shown.review`` while the final message waits for the game's review (the store's
-:data:`bot.store.stats.DUE`, which the store reads to catch the channel up)."""
+DUE = REVIEW_DUE
+"""``Shown.review`` while the final message waits for the game's review (the store reads
+it to catch the channel up)."""
 Buttons = Literal["turn", "end"]
 
 
@@ -93,7 +93,9 @@ class Post:
     """A new message."""
 
     content: str
-    nonce: str
+    nonce: str | None
+    """Discord posts a nonce once (a post repeated after a crash does not appear twice);
+    None for a post that is never repeated (a reminder)."""
     images: tuple[Image, ...] = ()
     buttons: Buttons | None = None
     pinged: tuple[int, ...] = ()

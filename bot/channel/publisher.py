@@ -1,100 +1,59 @@
-"""The writer of the channel: it carries out the plans of :mod:`bot.channel.plan`.
+"""Keeping a game's channel in sync: the plans of :mod:`bot.channel.plan`, carried out.
 
 Every public message of a running game is derived from the stored game and its
 stored events; the store remembers which version the channel shows (``shown_version``)
 and what it shows (``shown``, :class:`~bot.channel.plan.Shown`). :meth:`Publisher.sync`
-asks the plan what the channel lacks, writes it, and is safe to repeat: after a crash
-between commit and post, a refused post or a failed edit, the next sync — the timer
-loop runs one for every lagging game — finishes the job. Posts carry a nonce that
-Discord enforces, so a post repeated after a crash does not appear twice.
+asks the plan what the channel lacks, has the :class:`~bot.channel.writer.Writer` write
+it, and is safe to repeat: after a crash between commit and post, a refused post or a
+failed edit, the next sync — the timer loop runs one for every lagging game — finishes
+the job (posts carry a nonce, so a post repeated after a crash does not appear twice).
 
-Writes respect a per-channel budget (:class:`~bot.channel.budget.WriteBudget`); edits
-that only show decisions being made wait ``settle`` seconds, so a burst of clicks
-becomes one edit. An edit goes through the token of a recent click on the message
-when there is one (:meth:`Publisher.lend`): Discord counts interaction webhooks apart
-from the channel's message writes, so a turn costs the channel one post while
-players are at the table.
+Edits that only show decisions being made wait ``settle`` seconds, so a burst of clicks
+becomes one edit; an edit that would write what its message already shows is left out.
+While Discord cannot be reached, the publisher remembers since when, and the catch-up
+stops at its first failed write.
+
+After a change made in this process, the sync reads nothing: it takes the change's
+:class:`~bot.service.games.Outcome` (the record as written, the game, the events it
+stored), the events of the live message's earlier turns as it kept them, and the server's
+language from the service's cache; a sync that only edits leaves what the channel shows
+to be stored with the game's next change (repeating edits is harmless). It reads the game
+when it cannot be sure it holds the newest: the first sync of a process, a channel that
+fell behind, a change older than one it was told of, a record whose ``shown`` is not what
+it last wrote.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
-import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
-import discord
-
 from bot.channel import story
-from bot.channel.budget import WriteBudget, unreachable
-from bot.channel.plan import (
-    Buttons,
-    Channel,
-    Delete,
-    Edit,
-    Image,
-    Post,
-    Shown,
-    ending,
-    plan,
-    review_due,
-)
+from bot.channel.budget import unreachable
+from bot.channel.plan import Channel, Edit, Post, Shown, ending, plan, review_due
 from bot.channel.texts import lobby_closed_content, message_link
+from bot.channel.writer import Refused, Writer
 from bot.i18n import using
 from bot.i18n.words import t
-from bot.players import is_computer
-from bot.render import render_board, render_dice, render_scoreboard
-from bot.render.describe import board_alt, dice_alt, scoreboard_alt
+from bot.records import GameRecord, LockLost, StoredEvent
 from bot.rules import Game
 from bot.service.daily import is_daily
+from bot.service.endings import Ending
 from bot.service.games import GameService, Outcome, ServiceError
-from bot.service.memo import load_game
-from bot.service.play import Options, Seats
-from bot.service.rated import RatingService
-from bot.service.review import ReviewKeeper
-from bot.service.types import GameRecord, LockLost, StoredEvent
+from bot.service.play import Seats
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
 
 CATCH_UP_BATCH = 1000
 """The most lagging games one pass looks at (each is synced, or the pass stops)."""
-TOKEN_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; keep a margin
-UNKNOWN_MESSAGE = 10008
-Editor = Callable[..., Awaitable[Any]]
-"""Edits one message: ``content=``, ``attachments=``, ``view=``."""
-SheetRefresh = Callable[[discord.Interaction, Outcome, str, Editor], Awaitable[None]]
-"""Shows a player's sheet again, in place (the adapter's), with a line on top."""
-TurnView = Callable[[GameRecord, Game], discord.ui.View]
-"""The buttons of a game's open turn (the adapter's)."""
-EndView = Callable[[GameRecord], discord.ui.View]
-"""The buttons under a game's final message (the adapter's)."""
-
-
-async def png_file(
-    render: Callable[..., bytes], *args: Any, name: str, description: str | None = None
-) -> discord.File:
-    """Render off the event loop: Pillow work must not stall the gateway.
-    ``description``: the image in words (Discord's alt text)."""
-    data = await asyncio.to_thread(render, *args)
-    return discord.File(io.BytesIO(data), filename=name, description=description)
-
-
-@dataclass
-class OpenSheet:
-    """A player's ephemeral sheet whose interaction token can still edit it."""
-
-    interaction: discord.Interaction
-    edit: Editor
-    turn: int
-    phase: str
-    opened: float
-
+KEPT = 1024
+"""Games whose live message's events are kept; when full, they are read again."""
 
 Events = defaultdict[int, list[StoredEvent]]
 """A game's stored events by turn."""
@@ -107,93 +66,93 @@ def by_turn(events: Sequence[StoredEvent]) -> Events:
     return grouped
 
 
-def rewind(fields: dict[str, Any]) -> None:
-    """Let the files of an edit be read from the start (again, after a failed attempt)."""
-    for file in fields.get("attachments") or []:
-        file.reset()
-
-
-async def server_language(client: discord.Client, service: GameService, guild_id: int) -> str:
-    """The server's language for what its channels show (see bot/cogs/language.py)."""
-    guild = client.get_guild(guild_id)
-    return await service.guild_language(guild_id, guild and guild.preferred_locale)
-
-
-def ping(users: Iterable[int]) -> discord.AllowedMentions:
-    """Mentions that may ping ``users`` (people only), never everyone or a role."""
-    return discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(u) for u in users if not is_computer(u)]
-    )
-
-
 class Publisher:
-    """Carries out the channel's plans; the adapter gives it its buttons and the way to
-    show a sheet again."""
+    """Brings channels up to their stored games, through ``writer``."""
 
-    def __init__(
-        self,
-        client: discord.Client,
-        service: GameService,
-        *,
-        turn_view: TurnView,
-        end_view: EndView,
-        refresh_sheet: SheetRefresh,
-        settle: float = 30.0,
-        budget: WriteBudget | None = None,
-    ) -> None:
-        self.client = client
+    def __init__(self, service: GameService, writer: Writer, *, settle: float = 30.0) -> None:
         self.service = service
-        self.ratings = RatingService(service.store)
-        self.reviews = ReviewKeeper(service.store, service.clock)
+        self.writer = writer
         self._reviewing: dict[int, asyncio.Task[None]] = {}
         """Reviews of games that just ended, worked out while the channel goes on."""
-        self.turn_view, self.end_view, self.refresh_sheet = turn_view, end_view, refresh_sheet
         self.settle = settle
-        self.budget = budget or WriteBudget()
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, tuple[str, str, bool]] = {}
-        self._sheets: dict[tuple[int, int], OpenSheet] = {}
-        self._tokens: defaultdict[int, list[tuple[float, discord.Interaction]]] = defaultdict(list)
-        self._follow_ups: dict[int, tuple[float, discord.WebhookMessage]] = {}
+        self._latest: dict[int, Outcome] = {}
+        """The newest change each game was published with, for its pending sync."""
+        self._told: dict[int, int] = {}
+        """The newest version published of each game."""
+        self._shown: dict[int, tuple[int, int | None, dict[str, Any]]] = {}
+        """What this process last stored (or left to store) as each channel's shown."""
+        self._events: dict[int, tuple[int, int, list[StoredEvent]]] = {}
+        """Each game's events from the first turn its live message tells: (the version
+        they are complete up to, that turn, the events)."""
+        self._stale: set[int] = set()
+        """Games whose channel fell behind: read afresh at their next sync."""
         self.unreachable_since: float | None = None
         """Since when Discord has not answered (None: it did, last time it was asked)."""
         self.started: float | None = service.clock()
         """When this process started, until its first catch-up has marked the channels
         the process before left behind (then None)."""
 
-    def channel(self, record: GameRecord) -> discord.PartialMessageable:
-        return self.client.get_partial_messageable(record.channel_id)
-
-    async def names(self, record: GameRecord) -> dict[int, str]:
-        return await self.service.names(record.guild_id, record.players)
+    async def language(self, guild_id: int) -> str:
+        """The language of what the server's channels show (see bot/cogs/settings.py)."""
+        return await self.service.settings.language(guild_id, self.writer.locale(guild_id))
 
     # --- after a change ---------------------------------------------------
-    async def publish(self, outcome: Outcome) -> None:
-        """Tell the channel about a change: news that opens a decision at once, the rest
-        after ``settle`` seconds (several clicks become one edit)."""
+    @staticmethod
+    def within_turn(outcome: Outcome) -> Game | None:
+        """The running game ``outcome`` changed within the turn its channel shows (None
+        for any other change)."""
         record, game, before = outcome.record, outcome.game, outcome.before
         if (
-            game is not None
-            and before is not None
-            and record.status == "running"
-            and game.turn == before.turn == Shown.of(record).turn
+            game is None
+            or before is None
+            or record.status != "running"
+            or not game.turn == before.turn == Shown.of(record).turn
         ):
-            if game.decision().phase == before.phase:
-                self.later(record.id, self.settle)
-                return
-            updated = await self.update_sheets(outcome)
-            if set(story.deciders(game)) <= updated:
-                self.later(record.id, self.settle)
-                return
+            return None
+        return game
+
+    @classmethod
+    def opened(cls, outcome: Outcome) -> bool:
+        """Whether ``outcome`` opened a decision within the turn the channel shows: the
+        players' open sheets may show it to them before the channel does."""
+        game, before = cls.within_turn(outcome), outcome.before
+        return game is not None and before is not None and game.decision().phase != before.phase
+
+    async def publish(self, outcome: Outcome, seen: Collection[int] = ()) -> None:
+        """Tell the channel about a change: news that opens a decision at once, the rest
+        after ``settle`` seconds (several clicks become one edit). ``seen``: the players
+        whose own sheet already shows them their new decision, for whom the channel's
+        news can wait too."""
+        record, game = outcome.record, self.within_turn(outcome)
+        self.told(outcome)
+        if game is not None and (
+            not self.opened(outcome) or set(story.deciders(game)) <= set(seen)
+        ):
+            self.later(record.id, self.settle)
+            return
         try:
-            await self.sync(record.id)
-        except discord.Forbidden as error:
+            await self.sync(record.id, self._latest.pop(record.id, outcome))
+        except Refused as error:
             log.warning(
                 "cannot post in channel %s for game %s: %s", record.channel_id, record.id, error
             )
             raise ServiceError("error.cannot_post_now") from error
         except Exception:  # stored all the same: the timer loop catches the channel up
             log.exception("publishing game %s failed; it is caught up later", record.id)
+
+    def told(self, outcome: Outcome) -> None:
+        """Remember ``outcome`` as its game's newest change, its stored events added to
+        those of the changes still waiting to be shown."""
+        record = outcome.record
+        self._told[record.id] = max(self._told.get(record.id, 0), record.version)
+        waiting = self._latest.get(record.id)
+        if waiting is not None and waiting.record.version >= record.version:
+            return
+        if waiting is not None and outcome.since == waiting.record.version:
+            outcome = replace(outcome, stored=waiting.stored + outcome.stored, since=waiting.since)
+        self._latest[record.id] = outcome
 
     def later(self, game_id: int, delay: float) -> None:
         """Sync ``game_id`` after ``delay`` seconds, unless a sync is already pending."""
@@ -204,7 +163,7 @@ class Publisher:
         await asyncio.sleep(delay)
         self._pending.pop(game_id, None)
         try:
-            await self.sync(game_id)
+            await self.sync(game_id, self._latest.pop(game_id, None))
         except Exception:
             log.exception("publishing game %s failed; it is caught up later", game_id)
 
@@ -221,10 +180,10 @@ class Publisher:
         (:meth:`GameService.mark_left_behind`): turns stored but never shown were
         played while the channel could not be updated too."""
         if self.started is not None:
-            await self.service.mark_left_behind(self.started, shards)
+            await self.service.games.mark_left_behind(self.started, shards)
             self.started = None
         tried = 0
-        for game_id in await self.service.lagging(shards, limit=CATCH_UP_BATCH):
+        for game_id in await self.service.games.lagging(shards, limit=CATCH_UP_BATCH):
             tried += 1
             try:
                 await self.sync(game_id)
@@ -241,8 +200,9 @@ class Publisher:
         """The channel of ``game_id`` could not be updated now: stored as its
         ``behind_since`` unless an earlier time is. Should the store fail too, the
         game is still caught up, only not first."""
+        self._stale.add(game_id)
         try:
-            await self.service.mark_behind(game_id)
+            await self.service.games.mark_behind(game_id)
         except Exception as error:
             log.warning("game %s: when its channel fell behind is not stored (%s)", game_id, error)
 
@@ -272,111 +232,154 @@ class Publisher:
             self.unreachable_since = None
 
     # --- the projection -----------------------------------------------------
-    async def sync(self, game_id: int) -> None:
-        """Bring the channel of ``game_id`` up to the stored version (idempotent). The
+    async def sync(self, game_id: int, outcome: Outcome | None = None) -> None:
+        """Bring the channel of ``game_id`` up to the stored version (idempotent), from
+        ``outcome`` when it is the game's newest change (else from the game as read). The
         store's game lock makes it one sync at a time per game, across processes."""
         try:
-            await self._sync(game_id)
+            await self._sync(game_id, outcome)
         except LockLost:  # written all the same; another process may be showing it now
             raise
         except Exception as error:
+            self.forget(game_id)
             await self.behind(game_id, error)
             raise
 
-    async def _sync(self, game_id: int) -> None:
-        async with self.service.game_lock(game_id):
-            record = (await self.service.get(game_id)).record
+    async def _sync(self, game_id: int, outcome: Outcome | None) -> None:
+        async with self.service.games.channel_lock(game_id):
+            fresh = self.fresh(outcome)
+            current = fresh or await self.service.games.read(game_id)
+            record, game = current.record, current.game
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
             if is_daily(record):  # played in no channel: nothing to show, only to mark
-                await self.service.set_shown(
-                    record.id, record.version, None, Shown.of(record).to_json()
-                )
+                await self.show(record, None, Shown.of(record), later=fresh is not None)
                 return
             with using(await self.language(record.guild_id)):
-                shown = Shown.of(record)
-                game = load_game(record)
-                message_id = record.message_id
+                shown, message_id, edits = Shown.of(record), record.message_id, False
                 if game is None:
                     await self.close_lobby(record)
                 else:
-                    message_id, shown = await self.project(record, game, shown)
-            await self.service.set_shown(record.id, record.version, message_id, shown.to_json())
+                    message_id, shown, edits = await self.project(record, game, shown, fresh)
+            await self.show(record, message_id, shown, later=fresh is not None and edits)
+            self._stale.discard(game_id)
+            if not record.is_active:
+                self.forget(game_id)
 
-    async def language(self, guild_id: int) -> str:
-        return await server_language(self.client, self.service, guild_id)
+    def fresh(self, outcome: Outcome | None) -> Outcome | None:
+        """``outcome`` if the sync may trust it as the game's stored state (see the
+        module), else None (the game is read)."""
+        if outcome is None or self.started is not None:
+            return None
+        record = outcome.record
+        if record.id in self._stale or record.version < self._told.get(record.id, 0):
+            return None
+        mine = self._shown.get(record.id)
+        if mine is not None and mine != (record.shown_version, record.message_id, record.shown):
+            return None  # shown since the change was made: the record does not say it
+        return outcome
+
+    async def show(
+        self, record: GameRecord, message_id: int | None, shown: Shown, later: bool = False
+    ) -> None:
+        """Store that the channel shows ``record``'s version, in ``message_id``, as
+        ``shown`` tells: now, or (``later``) with the game's next change."""
+        data = shown.to_json()
+        if later:
+            self.service.games.show_later(record, message_id, data)
+            self._shown[record.id] = (record.version, message_id, data)
+            return
+        stored = await self.service.games.show(record, message_id, data)
+        self._shown[record.id] = (stored.shown_version, stored.message_id, stored.shown)
+
+    def forget(self, game_id: int) -> None:
+        """Let go of what is kept of a game that ended, or whose sync failed."""
+        self._shown.pop(game_id, None)
+        self._events.pop(game_id, None)
+        self._told.pop(game_id, None)
+
+    async def events(
+        self, record: GameRecord, first_turn: int, fresh: Outcome | None
+    ) -> list[StoredEvent]:
+        """The game's events from ``first_turn`` on: those kept, with the ones ``fresh``
+        stored, when they follow on; else as read."""
+        kept = self._events.get(record.id)
+        if (
+            fresh is not None
+            and kept is not None
+            and fresh.since is not None
+            and kept[0] == fresh.since
+            and kept[1] <= first_turn
+        ):
+            known = {e.seq for e in kept[2]}
+            events = [*kept[2], *(e for e in fresh.stored if e.seq not in known)]
+        else:
+            events = await self.service.games.events(record.id, first_turn)
+        return [e for e in events if e.turn >= first_turn]
+
+    def keep_events(self, record: GameRecord, first_turn: int, events: list[StoredEvent]) -> None:
+        """The events the next plan of ``record``'s game needs, complete up to its version."""
+        if len(self._events) >= KEPT and record.id not in self._events:
+            self._events.clear()
+        self._events[record.id] = (
+            record.version,
+            first_turn,
+            [e for e in events if e.turn >= first_turn],
+        )
 
     async def project(
-        self, record: GameRecord, game: Game, shown: Shown
-    ) -> tuple[int | None, Shown]:
-        """Carry out the plan for the stored ``game``; the live message's id and what the
-        channel then shows."""
-        events = by_turn(await self.service.events(record.id, shown.since or shown.turn or 0))
-        wins: dict[int, int] = {}
-        best: int | None = None
-        ratings: dict[int, tuple[int, int]] = {}
-        accuracies: dict[int, float] | None = None
-        if ending(record, shown):
-            wins, best = await self.end_facts(record, game)
-            ratings = await self.rating_facts(record)
-        if review_due(record, shown):
-            accuracies = await self.service.store.reviewed(record.id)
-            if accuracies is None:
-                self.review_later(record)
+        self, record: GameRecord, game: Game, shown: Shown, fresh: Outcome | None = None
+    ) -> tuple[int | None, Shown, bool]:
+        """Carry out the plan for the stored ``game``; the live message's id, what the
+        channel then shows, and whether the plan only edited."""
+        told = await self.events(record, shown.since or shown.turn or 0, fresh)
+        events = by_turn(told)
+        final, review = ending(record, shown), review_due(record, shown)
+        facts = Ending()
+        if final or review:
+            facts = await self.service.endings.facts(record, game, final=final, review=review)
+        if review and facts.accuracies is None:
+            self.review_later(record)
         steps, after = plan(
             Channel(
-                record, game, shown, events, Seats.of(record).away, wins, best, ratings, accuracies
+                record,
+                game,
+                shown,
+                events,
+                Seats.of(record).away,
+                facts.wins,
+                facts.best,
+                facts.ratings,
+                facts.accuracies,
             )
         )
-        if record.status != "running":
-            self.forget(record.id)
+        self.keep_events(record, after.since or after.turn or 0, told)
         message_id = record.message_id
         for step in steps:
-            if isinstance(step, Delete):
-                if not await self.delete(record, step.message_id):
-                    after.notes.append(list(step.note))
-            elif isinstance(step, Edit):
-                await self.edit(
-                    record,
-                    step.message_id,
-                    step.content,
-                    await self.view(step.buttons, record, game),
-                    await self.files(step.images, record, game),
-                    step.signature,
-                )
-                if step.final:  # a finished turn is not edited again
-                    self._last_edit.pop(step.message_id, None)
-            else:
-                sent = await self.post(record, game, step)
+            if isinstance(step, Edit):
+                await self.edit(record, game, step)
+            elif isinstance(step, Post):
+                sent = await self.writer.post(record, game, step)
                 if step.live:
                     message_id = sent
                     self._last_edit[sent] = (step.content, after.files, step.buttons is not None)
                 elif step.call is not None:
                     after.notes.append([sent, list(step.pinged), step.call])
-        return message_id, after
+            elif not await self.writer.delete(record, step):
+                after.notes.append(list(step.note))
+                continue
+            self.reached()
+        return message_id, after, all(isinstance(step, Edit) for step in steps)
 
-    async def end_facts(self, record: GameRecord, game: Game) -> tuple[dict[int, int], int | None]:
-        """What the final message says beyond the game: each winner's wins on the
-        server, and a solo game's personal best before it."""
-        winners = [s.player for s in game.ranking() if s.rank == 1]
-        wins = {p: await self.service.wins_on_server(record.guild_id, p) for p in winners}
-        best = None
-        if Options.of(record.options).solo:
-            best = await self.service.personal_best(
-                record.guild_id, game.players[0], record.variant, record.id
-            )
-        return wins, best
-
-    async def rating_facts(self, record: GameRecord) -> dict[int, tuple[int, int]]:
-        """Each rated person's rating after the game and its change: the game is rated
-        now if it was not yet (once, whoever asks). A rating that cannot be worked out
-        leaves the final message without it, rather than unposted."""
-        try:
-            changes = await self.ratings.settle(record)
-        except Exception:
-            log.exception("game %d: its ratings are left to the next start", record.id)
-            return {}
-        return {c.player: (c.after.shown, c.delta) for c in changes}
+    async def edit(self, record: GameRecord, game: Game | None, step: Edit) -> None:
+        """Write ``step`` unless its message already shows exactly this."""
+        key = (step.content, step.signature, step.buttons is not None)
+        if self._last_edit.get(step.message_id) == key and step.images is None:
+            return
+        await self.writer.edit(record, game, step)
+        self._last_edit[step.message_id] = key
+        if step.final:  # a finished turn is not edited again
+            self._last_edit.pop(step.message_id, None)
 
     def review_later(self, record: GameRecord) -> None:
         """Review the game that just ended in the background (once in this process): its
@@ -391,9 +394,9 @@ class Publisher:
 
     async def _review(self, record: GameRecord) -> None:
         try:
-            async with self.service.game_lock(record.id):
+            async with self.service.games.channel_lock(record.id):
                 pass  # the sync that asked for the review has posted the final message
-            await self.reviews.keep(record)
+            await self.service.endings.reviews.keep(record)
         except Exception:
             log.exception("game %d: its review is left to the next pass", record.id)
             return
@@ -402,217 +405,22 @@ class Publisher:
         except Exception as error:  # the timer loop's catch-up edits it later
             log.warning("game %d: its accuracies are shown later (%s)", record.id, error)
 
-    async def post(self, record: GameRecord, game: Game, step: Post) -> int:
-        """One planned post; a call goes as a public follow-up of a recent click when
-        there is one (no channel write). The new message's id."""
-        if step.call is not None:
-            sent: list[int] = []
-
-            async def follow_up(interaction: discord.Interaction) -> None:
-                message = await interaction.followup.send(
-                    step.content, allowed_mentions=ping(step.pinged), wait=True
-                )
-                self._follow_ups[message.id] = (time.monotonic(), message)
-                sent.append(message.id)
-
-            if await self.by_token(record.message_id or 0, follow_up):
-                return sent[0]
-        message = await self.send(
-            record,
-            step.content,
-            files=await self.files(step.images, record, game) or (),
-            view=await self.view(step.buttons, record, game),
-            pinged=step.pinged,
-            nonce=step.nonce,
-        )
-        return message.id
-
-    def forget(self, game_id: int) -> None:
-        """Drop what this process keeps about a game that has ended."""
-        for key in [k for k in self._sheets if k[0] == game_id]:
-            del self._sheets[key]
-        now = time.monotonic()
-        for stale in [m for m, (at, _) in self._follow_ups.items() if now - at >= TOKEN_LIFETIME]:
-            del self._follow_ups[stale]
-
-    async def delete(self, record: GameRecord, message_id: int) -> bool:
-        """Delete one of the bot's messages, a follow-up through its token while that
-        lasts (no channel write); True when it is gone (or was already)."""
-        sent, follow_up = self._follow_ups.pop(message_id, (0.0, None))
-        try:
-            if follow_up is not None and time.monotonic() - sent < TOKEN_LIFETIME:
-                with contextlib.suppress(discord.HTTPException):
-                    await follow_up.delete()
-                    return True
-            async with self.budget.slot(record.channel_id):
-                await self.channel(record).get_partial_message(message_id).delete()
-            self.reached()
-        except discord.NotFound:
-            return True
-        except discord.HTTPException as error:
-            log.info("message %s of game %s could not be deleted: %s", message_id, record.id, error)
-            return False
-        return True
-
     async def close_lobby(self, record: GameRecord) -> None:
         """A lobby that closed without a game: it says why, and its buttons go."""
-        closing = [e for e in await self.service.events(record.id) if e.kind == "lobby_closed"]
+        closing = [
+            e for e in await self.service.games.events(record.id) if e.kind == "lobby_closed"
+        ]
         reason = closing[-1].data["reason"] if closing else "cancelled"
         by = closing[-1].player if closing else record.host_id
         content = lobby_closed_content(record, f"lobby.{reason}", by or record.host_id)
         if record.message_id:
-            await self.edit(record, record.message_id, content, None)
-
-    # --- images and buttons -------------------------------------------------
-    async def files(
-        self, images: Sequence[Image] | None, record: GameRecord, game: Game
-    ) -> list[discord.File] | None:
-        """The planned images, drawn off the event loop (None: leave them as they are)."""
-        if images is None:
-            return None
-        files = []
-        for image in images:
-            if image == "dice":
-                files += await self.dice_files(game)
-            elif image == "board":
-                files.append(await self.board_file(record, game))
-            else:
-                names = await self.names(record)
-                files.append(
-                    await png_file(
-                        render_scoreboard,
-                        game,
-                        names,
-                        name="scoreboard.png",
-                        description=scoreboard_alt(game, names),
-                    )
-                )
-        return files
-
-    async def view(
-        self, buttons: Buttons | None, record: GameRecord, game: Game
-    ) -> discord.ui.View | None:
-        if buttons is None:
-            return None
-        return self.turn_view(record, game) if buttons == "turn" else self.end_view(record)
-
-    async def dice_files(self, game: Game) -> list[discord.File]:
-        """The dice on the table now (none between Qwinto's turns)."""
-        dice = game.dice_on_table()
-        if not dice:
-            return []
-        return [await png_file(render_dice, dice, name="dice.png", description=dice_alt(dice))]
-
-    async def board_file(
-        self, record: GameRecord, game: Game, highlight: list[Any] | None = None
-    ) -> discord.File:
-        names = await self.names(record)
-        return await png_file(
-            render_board,
-            game,
-            names,
-            highlight or [],
-            description=board_alt(game, names),
-            name="board.png",
-        )
-
-    # --- writes within the budget ------------------------------------------
-    async def send(
-        self,
-        record: GameRecord,
-        content: str,
-        *,
-        files: Sequence[discord.File] = (),
-        view: discord.ui.View | None = None,
-        pinged: Sequence[int] = (),
-        nonce: str | None = None,
-    ) -> discord.Message:
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        if nonce is not None:
-            extra["nonce"] = nonce
-        async with self.budget.slot(record.channel_id):
-            message = await self.channel(record).send(
-                content, files=list(files), allowed_mentions=ping(pinged), **extra
-            )
-        self.reached()
-        return message
-
-    async def edit(
-        self,
-        record: GameRecord,
-        message_id: int,
-        content: str,
-        view: discord.ui.View | None,
-        files: list[discord.File] | None = None,
-        signature: str = "",
-    ) -> None:
-        """Edit a message unless it already shows exactly this; a deleted one is let go."""
-        key = (content, signature, view is not None)
-        if self._last_edit.get(message_id) == key and files is None:
-            return
-        fields: dict[str, Any] = {
-            "content": content,
-            "view": view,
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-        if files is not None:
-            fields["attachments"] = files
-        try:
-            if not await self.edit_by_token(message_id, fields):
-                message = self.channel(record).get_partial_message(message_id)
-                rewind(fields)
-                async with self.budget.slot(record.channel_id):
-                    await message.edit(**fields)
-                self.reached()
-        except discord.NotFound:
-            log.warning("message %s of game %s is gone; not edited", message_id, record.id)
-        self._last_edit[message_id] = key
-
-    def lend(self, message_id: int, interaction: discord.Interaction) -> None:
-        """A click on ``message_id`` answered with a deferred update: for 15 minutes its
-        token can edit that message without a channel write."""
-        now = time.monotonic()
-        fresh = [(at, i) for at, i in self._tokens[message_id] if now - at < TOKEN_LIFETIME]
-        self._tokens[message_id] = [*fresh[-2:], (now, interaction)]
-        for stale in [
-            m
-            for m, tokens in self._tokens.items()
-            if not tokens or now - tokens[-1][0] >= TOKEN_LIFETIME
-        ]:
-            del self._tokens[stale]
-
-    async def edit_by_token(self, message_id: int, fields: dict[str, Any]) -> bool:
-        """Edit through the newest token lent for ``message_id``; False when none works."""
-
-        async def edit(interaction: discord.Interaction) -> None:
-            rewind(fields)
-            await interaction.edit_original_response(**fields)
-
-        return await self.by_token(message_id, edit)
-
-    async def by_token(
-        self, message_id: int, write: Callable[[discord.Interaction], Awaitable[None]]
-    ) -> bool:
-        """``write`` through the newest working token lent for ``message_id``; False when
-        there is none (a deleted message still raises NotFound)."""
-        tokens = self._tokens.get(message_id, [])
-        while tokens:
-            opened, interaction = tokens[-1]
-            if time.monotonic() - opened < TOKEN_LIFETIME:
-                try:
-                    await write(interaction)
-                    return True
-                except discord.HTTPException as error:
-                    if error.code == UNKNOWN_MESSAGE:
-                        raise
-                    log.info("the token of a click on %s no longer works: %s", message_id, error)
-            tokens.pop()
-        return False
+            await self.edit(record, None, Edit(record.message_id, content))
+            self.reached()
 
     async def remind(self, outcome: Outcome) -> None:
         """Mention who still has to decide, with the deadline and a link to the turn."""
         record = outcome.record
-        data = outcome.events[0].data
+        data: dict[str, Any] = outcome.events[0].data
         if not data["players"]:
             return
         link = message_link(record) if record.message_id else ""
@@ -623,58 +431,24 @@ class Publisher:
                 deadline=int(data["deadline"]),
                 link=link,
             )
-        async with self.service.game_lock(record.id):  # one writer of ``shown``
-            message = await self.send(record, text, pinged=data["players"])
-            record = (await self.service.get(record.id)).record
+        async with self.service.games.channel_lock(record.id):  # one writer of ``shown``
+            sent = await self.writer.post(
+                record, outcome.game, Post(text, None, pinged=tuple(data["players"]))
+            )
+            self.reached()
+            record = (await self.service.games.read(record.id)).record
             shown = Shown.of(record)
             shown.notes.append(
                 [
-                    message.id,
+                    sent,
                     list(data["players"]),
                     outcome.game.decision().phase if outcome.game is not None else "",
                 ]
             )
-            await self.service.set_shown(
-                record.id, record.shown_version, record.message_id, shown.to_json()
-            )
+            # the version shown stays: only the reminder is added to what it shows
+            await self.show(replace(record, version=record.shown_version), record.message_id, shown)
 
-    # --- sheets that move on by themselves ------------------------------------
-    def sheet_opened(
-        self, game_id: int, player: int, interaction: discord.Interaction, edit: Editor, game: Game
-    ) -> None:
-        """Remember a player's open sheet, so it can offer their next decision itself."""
-        self._sheets[(game_id, player)] = OpenSheet(
-            interaction, edit, game.turn, game.decision().phase, time.monotonic()
-        )
-
-    async def update_sheets(self, outcome: Outcome) -> set[int]:
-        """Move the open sheets of players whose new decision opened; who was updated."""
-        game, updated = outcome.game, set()
-        assert game is not None
-        for player in story.deciders(game):
-            sheet = self._sheets.get((outcome.record.id, player))
-            if (
-                sheet is None
-                or sheet.turn != game.turn
-                or time.monotonic() - sheet.opened > TOKEN_LIFETIME
-            ):
-                continue
-            if sheet.phase == game.decision().phase:
-                updated.add(player)
-                continue
-            try:
-                with using(sheet.interaction.locale):  # the sheet's reader's language
-                    await self.refresh_sheet(
-                        sheet.interaction, outcome, t("sheet.moved_on"), sheet.edit
-                    )
-                updated.add(player)
-            except discord.HTTPException as error:
-                log.info(
-                    "sheet of %s in game %s could not move on: %s", player, outcome.record.id, error
-                )
-                self._sheets.pop((outcome.record.id, player), None)
-        return updated
-
+    # --- stopping -------------------------------------------------------------
     def stop_reviews(self) -> None:
         """Give up the reviews under way (on a stop): the next start does them again."""
         for task in list(self._reviewing.values()):
@@ -689,11 +463,11 @@ class Publisher:
         """Run the syncs still waiting, now (on shutdown and in tests)."""
         while self._pending:
             game_id, task = next(iter(self._pending.items()))
-            task.cancel()  # still asleep: it leaves the table before it syncs
+            task.cancel()  # still asleep: it leaves the queue before it syncs
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             self._pending.pop(game_id, None)
             try:
-                await self.sync(game_id)
+                await self.sync(game_id, self._latest.pop(game_id, None))
             except Exception as error:
                 log.warning("game %s: the channel still lags (%s)", game_id, error)

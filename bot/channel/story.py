@@ -11,8 +11,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from bot.i18n.words import emoji, inline, plural, row_name, signed, t
 from bot.players import computer_name, is_computer
+from bot.records import StoredEvent
 from bot.rules import PASS, Game
-from bot.service.types import StoredEvent
 
 
 def mention(user: int) -> str:

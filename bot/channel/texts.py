@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping
 from bot.channel.story import fit, mention, mentions
 from bot.i18n.words import change, ordinal, percent, plural, signed, t, whole
 from bot.players import is_computer
+from bot.records import GameRecord
 from bot.rules import VARIANTS, Game
 from bot.service.play import Options
-from bot.service.types import GameRecord
 
 
 def message_link(record: GameRecord) -> str:

@@ -4,7 +4,8 @@ Nothing sleeps per game. After downtime the first pass resolves every overdue
 deadline in order; compare-and-set in the service makes a second firing a no-op.
 Each pass also brings every channel that lags the store up to date, the one that has
 lagged longest first, so a post that failed (or a process killed before it posted) is a
-delay, never a lost turn. While Discord cannot be reached, what fires is stored and not
+delay, never a lost turn; then it runs the adapter's other catch-ups (the daily rankings
+owed), each on its own. While Discord cannot be reached, what fires is stored and not
 published, and the catch-up stops at its first failed write: a tick costs one try.
 A process that runs some of the bot's shards fires the games of its own guilds only.
 Each pass also deletes the data of the servers that removed the bot longer than the
@@ -22,16 +23,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.channel.publisher import Publisher
-from bot.service.games import GameService, shard_ids
+from bot.records import StoreError
+from bot.service.games import GameService, Outcome, shard_ids
 from bot.service.privacy import PrivacyService
-from bot.service.types import StoreError
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
 
+CatchUp = Callable[[ShardPlan | None], Awaitable[int]]
+"""Brings something owed up to date for the shards given; how many it wrote."""
 REVIEW_AGAIN = 3600.0
 """Seconds between two passes over the finished games without a review."""
 
@@ -44,13 +47,17 @@ class Timers:
         interval: float = 15.0,
         shards: ShardPlan | None = None,
         privacy: PrivacyService | None = None,
-        rankings: Callable[[ShardPlan | None], Awaitable[int]] | None = None,
+        catch_ups: Sequence[CatchUp] = (),
+        publish: Callable[[Outcome], Awaitable[None]] | None = None,
     ) -> None:
         self.service = service
         self.privacy = privacy
-        self.rankings = rankings
-        """Writes the daily rankings that owe finishes (each tick, as channels are caught up)."""
+        self.catch_ups = tuple(catch_ups)
+        """What else each tick brings up to date, after the channels (the daily rankings
+        that owe finishes): each is told the shards of this process."""
         self.publisher = publisher
+        self.publish = publish or publisher.publish
+        """Tells of a change that fired (the adapter moves open sheets on, then publishes)."""
         self.interval = interval
         self.shards = shards
         self._task: asyncio.Task[None] | None = None
@@ -60,9 +67,9 @@ class Timers:
         """Fire everything due now, then catch up every channel that lags the store;
         how many games changed."""
         fired = 0
-        for game_id in await self.service.due(self.shards):
+        for game_id in await self.service.deadlines.due(self.shards):
             try:
-                outcome = await self.service.fire(game_id)
+                outcome = await self.service.deadlines.fire(game_id)
                 if outcome is None:
                     continue
                 fired += 1
@@ -74,16 +81,16 @@ class Timers:
                 if reminder:
                     await self.publisher.remind(outcome)
                 else:
-                    await self.publisher.publish(outcome)
+                    await self.publish(outcome)
             except Exception as error:
                 self.publisher.failed(error)
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
         await self.publisher.catch_up(self.shards)
-        if self.rankings is not None:
+        for catch_up in self.catch_ups:
             try:
-                await self.rankings(self.shards)
+                await catch_up(self.shards)
             except Exception:
-                log.exception("writing the owed daily rankings failed; tried again next tick")
+                log.exception("%s failed; tried again next tick", catch_up.__qualname__)
         if self.privacy is not None:
             try:
                 await self.privacy.forget_departed()
@@ -100,7 +107,7 @@ class Timers:
     async def _review_earlier(self) -> None:
         while True:
             try:
-                await self.publisher.reviews.backfill(
+                await self.service.endings.reviews.backfill(
                     shard_ids(self.shards), shown=self._show_review
                 )
             except Exception:
@@ -112,7 +119,7 @@ class Timers:
         channel is behind since an outage: the catch-up shows them then, in its order."""
         if self.publisher.unreachable_since is None:
             try:
-                if (await self.service.get(game_id)).record.behind_since is None:
+                if (await self.service.games.read(game_id)).record.behind_since is None:
                     await self.publisher.sync(game_id)
             except Exception as error:
                 log.warning("game %s: its accuracies are shown later (%s)", game_id, error)

@@ -1,26 +1,35 @@
-"""The private answer every table of handlers shares, and the decorator that turns a
+"""The private answers every group of handlers shares, and the decorator that turns a
 handler's refusals and surprises into one."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Concatenate, ParamSpec, Protocol, TypeVar
+from types import TracebackType
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
 from bot.i18n import using
 from bot.i18n.words import t
+from bot.records import CommitUnknown, ReadFailed, StoreError
 from bot.service.games import ServiceError
-from bot.service.types import CommitUnknown, StoreError
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
+IN_TIME = 1.5
+"""Seconds a click waits for its answer before it is deferred: Discord allows 3 from the
+interaction's creation, which the gateway's delivery and the answer's request eat into."""
+Editor = Callable[..., Awaitable[Any]]
+"""Edits one message: ``content=``, ``attachments=``, ``view=``."""
 
 
 class Answers(Protocol):
-    """A table of handlers (:class:`Table`, the statistics' table) that answers privately."""
+    """A group of handlers that answers privately."""
 
     async def language(self, guild_id: int) -> str: ...
     async def tell(self, interaction: discord.Interaction, text: str) -> None: ...
@@ -46,6 +55,9 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
                 await handler(self, interaction, *args, **kwargs)
             except ServiceError as error:
                 await self.tell(interaction, error.text())
+            except ReadFailed as error:  # nothing was written: the read failed
+                log.warning("interaction %s could not be read: %s", interaction.id, error)
+                await self.tell(interaction, t("error.store_read"))
             except CommitUnknown as error:  # the database stopped answering at the commit
                 log.warning("interaction %s may not have been saved: %s", interaction.id, error)
                 await self.tell(interaction, t("error.store_unknown"))
@@ -61,10 +73,77 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
 
 
 class PrivateAnswers:
-    """What every table of handlers shares (:class:`Answers`): the private answer."""
+    """What every group of handlers shares (:class:`Answers`): the private answer."""
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answer(interaction: discord.Interaction, editor: Editor | None, **fields: Any) -> Editor:
+    """Show a private answer: in place through ``editor``, or (None) as a new ephemeral
+    follow-up; what edits that answer later."""
+    if editor is not None:
+        await editor(**fields)
+        return editor
+    files = fields.pop("attachments", [])
+    sent = await interaction.followup.send(
+        ephemeral=True, wait=True, files=files, **{k: v for k, v in fields.items() if v is not None}
+    )
+    return sent.edit
+
+
+def with_text(content: str, text: str) -> str:
+    """``content`` followed by a sheet's text version, cut to fit one message."""
+    room = MESSAGE_LIMIT - len(content) - 1
+    if room < 20:
+        return content[:MESSAGE_LIMIT]
+    return f"{content}\n{text if len(text) <= room else text[: room - 1] + '…'}"
+
+
+class Reply:
+    """The answer to a click that updates the message clicked: one request (the update
+    itself) when the answer is ready within :data:`IN_TIME`, else a deferred update
+    first, at that moment, and the answer as an edit through the token, so that Discord's
+    3 seconds hold either way. ``async with Reply(interaction) as reply:`` — leaving the
+    block waits for a deferral under way, so that a refusal is sent as it should be."""
+
+    def __init__(self, interaction: discord.Interaction, in_time: float = IN_TIME) -> None:
+        self.interaction = interaction
+        self._in_time = in_time
+        self._timer: asyncio.TimerHandle | None = None
+        self._deferring: asyncio.Task[Any] | None = None
+
+    async def __aenter__(self) -> Reply:
+        self._timer = asyncio.get_running_loop().call_later(self._in_time, self._defer)
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self._settled()
+
+    def _defer(self) -> None:
+        if not self.interaction.response.is_done():
+            self._deferring = asyncio.ensure_future(self.interaction.response.defer())
+
+    async def _settled(self) -> None:
+        """No deferral is under way any more (an answer may go out)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._deferring is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._deferring
+
+    async def edit(self, **fields: Any) -> None:
+        """The clicked message, as ``fields`` say (an :data:`Editor`)."""
+        await self._settled()
+        if self.interaction.response.is_done():
+            await self.interaction.edit_original_response(**fields)
+        else:
+            await self.interaction.response.edit_message(**fields)

@@ -8,43 +8,46 @@ Templates (all start with ``qx:``):
 * ``qx:<game>:<turn>:<phase>:pick-other`` — a select of the fields to write in that
   have no button (Qwinto; ``pick-<row>`` on sheets sent before)
 * ``qx:<game>:lobby:level`` — the lobby's select of computer levels (``<seat>.<level>``)
+* ``qx:<game>:rematch``, ``qx:<game>:review`` — under a game's final message
+* ``qx:<game>:final``, ``qx:share:<what>:<args>`` — the statistics' **Final sheets** and
+  **Share**
+* ``qx:ask:<leave|abandon>:<yes|back>`` — the question of ``/qwixx leave`` or ``abandon``
 
-The callbacks hand over to the bot's :class:`~bot.cogs.table.Table`.
+The callbacks hand a click over to the bot's handlers (:class:`Clicks`), one group
+per feature.
 
 A custom_id is untrusted input: a forged or garbled one (``qx:1:2:action1:cross.red.x``,
-a 40-digit game id) must still be answered within Discord's 3 seconds. So
-``from_custom_id`` never raises: what does not parse becomes a :class:`BadComponent`,
-which also catches every ``qx:`` id that no other registered template matches, and
-answers with a polite ephemeral refusal.
+a 40-digit game id) must still be answered within Discord's 3 seconds. So no item's
+``from_custom_id`` raises: each item reads its id in ``parse`` (:class:`Parsed`), and what
+does not parse becomes a :class:`BadComponent`, which also catches every ``qx:`` id that
+no other registered template matches, and answers with a polite ephemeral refusal.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any, ClassVar, Protocol, cast
+from collections.abc import Awaitable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import discord
 
 from bot.i18n import using
 from bot.i18n.words import t
-from bot.rules import Move
+from bot.rules import VARIANTS, Move
+from bot.service.stats import PERIODS, SORTS
 from bot.text import shorten
 
 log = logging.getLogger(__name__)
 LARGEST_ID = 2**63 - 1
 """SQLite integers are signed 64-bit: a larger game id or turn cannot be looked up."""
 LOBBY_ACTIONS = ("join", "leave", "computer", "start", "cancel")
-TURN_HANDLERS = {
-    "sheet": "on_open_sheet",
-    "pass": "on_public_pass",
-    "board": "on_board",
-    "table": "on_table",
-    "hint": "on_hint",
-}
-"""Turn buttons (public, and **Hint** on a sheet): action → :class:`Table` handler
-``(interaction, game, turn)``."""
-TURN_ACTIONS = tuple(TURN_HANDLERS)
+TURN_ACTIONS = ("sheet", "pass", "board", "table", "hint")
+"""Turn buttons: public, and **Hint** on a sheet."""
+BOARD_SORTS = (*SORTS, "rating")
+"""The leaderboard's sorts: the totals' sorts, and the skill rating."""
+VIEW_ITEMS = 25  # Discord's limit of components in one message
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 MOVE_TEXT = re.compile(r"[a-z]+(\.[a-z]*(\.[0-9]{0,3}(\.[a-z]+(\+[a-z]+)*)?)?)?")
 
 
@@ -94,42 +97,152 @@ def identifier(text: str) -> int:
     return int(text)
 
 
-class Handlers(Protocol):
-    """What the components hand a click over to (:class:`~bot.cogs.table.Table`)."""
+# --- where a click goes -------------------------------------------------------
+class LobbyClicks(Protocol):
+    """:class:`bot.cogs.lobby.LobbyHandlers`, as the components see it."""
 
-    async def on_lobby(
-        self, interaction: discord.Interaction, game_id: int, action: str
-    ) -> None: ...
-    async def on_level(
-        self, interaction: discord.Interaction, game_id: int, seat: int, level: str
-    ) -> None: ...
-    async def on_answer(self, interaction: discord.Interaction, what: str, yes: bool) -> None: ...
-    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
-    async def on_move(
+    def on_lobby(
+        self, interaction: discord.Interaction, /, game_id: int, action: str
+    ) -> Awaitable[None]: ...
+    def on_level(
+        self, interaction: discord.Interaction, /, game_id: int, seat: int, level: str
+    ) -> Awaitable[None]: ...
+    def on_rematch(self, interaction: discord.Interaction, /, game_id: int) -> Awaitable[None]: ...
+
+
+class TurnClicks(Protocol):
+    """:class:`bot.cogs.turns.TurnHandlers`, as the components see it."""
+
+    def on_open_sheet(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
+    def on_public_pass(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int, phase: str | None
+    ) -> Awaitable[None]: ...
+    def on_hint(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
+    def on_move(
         self,
         interaction: discord.Interaction,
+        /,
         game_id: int,
         turn: int,
         phase: str,
         move: Move,
         confirmed: bool = False,
-    ) -> None: ...
-    async def on_back(self, interaction: discord.Interaction, game_id: int, turn: int) -> None: ...
+    ) -> Awaitable[None]: ...
+    def on_back(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
 
 
-class HasHandlers(Protocol):
+class OverviewClicks(Protocol):
+    """:class:`bot.cogs.overview.OverviewHandlers`, as the components see it."""
+
+    def on_board(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
+    def on_table(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
+
+
+class LeavingClicks(Protocol):
+    """:class:`bot.cogs.leaving.LeaveHandlers`, as the components see it."""
+
+    def on_answer(
+        self, interaction: discord.Interaction, /, what: str, yes: bool
+    ) -> Awaitable[None]: ...
+
+
+class ReviewClicks(Protocol):
+    """:class:`bot.cogs.review.ReviewHandlers`, as **Review** sees it."""
+
+    def on_review_button(
+        self, interaction: discord.Interaction, /, game_id: int
+    ) -> Awaitable[None]: ...
+
+
+class StatsClicks(Protocol):
+    """:class:`bot.cogs.stats.StatsHandlers`, as its buttons see it."""
+
+    def on_final(self, interaction: discord.Interaction, /, game_id: int) -> Awaitable[None]: ...
+    def on_share(
+        self, interaction: discord.Interaction, /, what: str, args: str
+    ) -> Awaitable[None]: ...
+
+
+class PrivacyClicks(Protocol):
+    """:class:`bot.cogs.privacy.PrivacyHandlers`, as [Yes] and [Back] see it."""
+
+    def on_forget_answer(
+        self, interaction: discord.Interaction, /, yes: bool
+    ) -> Awaitable[None]: ...
+
+
+class Clicks(Protocol):
+    """The bot's handlers (:class:`bot.cogs.handlers.Handlers`), as the components see
+    them."""
+
+    @property
+    def lobby(self) -> LobbyClicks: ...
+    @property
+    def turns(self) -> TurnClicks: ...
+    @property
+    def overview(self) -> OverviewClicks: ...
+    @property
+    def leaving(self) -> LeavingClicks: ...
+    @property
+    def review(self) -> ReviewClicks: ...
+    @property
+    def stats(self) -> StatsClicks: ...
+    @property
+    def privacy(self) -> PrivacyClicks: ...
+
+
+class HasClicks(Protocol):
     """The bot (:class:`~bot.app.QwixxBot`), as the components see it."""
 
-    table: Handlers
+    @property
+    def handlers(self) -> Clicks: ...
 
 
-def table(interaction: discord.Interaction) -> Handlers:
+def clicks(interaction: discord.Interaction) -> Clicks:
     """The handlers of the bot that received ``interaction``."""
-    return cast(HasHandlers, interaction.client).table
+    return cast(HasClicks, interaction.client).handlers
 
 
+# --- reading a custom_id ------------------------------------------------------
+class Parsed(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """An item rebuilt from its custom_id by :meth:`parse`, or refused: what does not
+    parse comes back as a :class:`BadComponent`, not as the item. (Never registered
+    itself: its template matches nothing.)"""
+
+    @classmethod
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        """The item ``match`` names; :class:`Malformed` if it names none (``item``: the
+        component as clicked, with a select's options)."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # a refusal instead of the item
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self | BadComponent:
+        try:
+            return cls.parse(match, item)
+        except Malformed:
+            return BadComponent(item)
+
+
+def options_of(item: discord.ui.Item[Any]) -> list[tuple[str, str]]:
+    """A clicked select's options as sent: (value, label)."""
+    return [(o.value, o.label) for o in getattr(item, "options", [])]
+
+
+# --- the game's components ----------------------------------------------------
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Parsed[discord.ui.Button[Any]],
     template=rf"qx:(?P<game>\d+):lobby:(?P<action>{'|'.join(LOBBY_ACTIONS)})",
 ):
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
@@ -152,21 +265,15 @@ class LobbyButton(
         self.game, self.action = game, action
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton | BadComponent:
-        try:
-            return cls(identifier(match["game"]), match["action"])
-        except Malformed:
-            return BadComponent(item)
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await table(interaction).on_lobby(interaction, self.game, self.action)
+        await clicks(interaction).lobby.on_lobby(interaction, self.game, self.action)
 
 
 class TurnButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Parsed[discord.ui.Button[Any]],
     template=rf"qx:(?P<game>\d+):(?P<turn>\d+):(?P<action>{'|'.join(TURN_ACTIONS)})"
     r"(?:-(?P<phase>[a-z0-9]+))?",
 ):
@@ -187,30 +294,27 @@ class TurnButton(
         self.game, self.turn, self.action, self.phase = game, turn, action, phase
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TurnButton | BadComponent:
-        try:
-            return cls(
-                identifier(match["game"]),
-                identifier(match["turn"]),
-                match["action"],
-                match["phase"],
-            )
-        except Malformed:
-            return BadComponent(item)
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(
+            identifier(match["game"]), identifier(match["turn"]), match["action"], match["phase"]
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = getattr(table(interaction), TURN_HANDLERS[self.action])
-        if self.phase:
-            await handler(interaction, self.game, self.turn, self.phase)
+        handlers, game, turn = clicks(interaction), self.game, self.turn
+        if self.action == "sheet":
+            await handlers.turns.on_open_sheet(interaction, game, turn)
+        elif self.action == "pass":
+            await handlers.turns.on_public_pass(interaction, game, turn, self.phase)
+        elif self.action == "hint":
+            await handlers.turns.on_hint(interaction, game, turn)
+        elif self.action == "board":
+            await handlers.overview.on_board(interaction, game, turn)
         else:
-            await handler(interaction, self.game, self.turn)
+            await handlers.overview.on_table(interaction, game, turn)
 
 
 class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Parsed[discord.ui.Button[Any]],
     template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):(?P<move>[a-z0-9.+]+)"
     r"(?::(?P<step>yes|back))?",
 ):
@@ -243,29 +347,23 @@ class MoveButton(
         self.step = step
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> MoveButton | BadComponent:
-        try:
-            return cls(
-                identifier(match["game"]),
-                identifier(match["turn"]),
-                match["phase"],
-                decode_move(match["move"]),
-                step=match["step"] or "",
-            )
-        except Malformed:
-            return BadComponent(item)
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(
+            identifier(match["game"]),
+            identifier(match["turn"]),
+            match["phase"],
+            decode_move(match["move"]),
+            step=match["step"] or "",
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = table(interaction)
+        turns = clicks(interaction).turns
         if self.step == "back":
-            await handler.on_back(interaction, self.game, self.turn)
-        elif self.step == "yes":
-            await handler.on_move(interaction, self.game, self.turn, self.phase, self.move, True)
+            await turns.on_back(interaction, self.game, self.turn)
         else:
-            await handler.on_move(interaction, self.game, self.turn, self.phase, self.move)
+            await turns.on_move(
+                interaction, self.game, self.turn, self.phase, self.move, self.step == "yes"
+            )
 
 
 class AskButton(
@@ -291,12 +389,10 @@ class AskButton(
         return cls(match["what"], match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await table(interaction).on_answer(interaction, self.what, self.step == "yes")
+        await clicks(interaction).leaving.on_answer(interaction, self.what, self.step == "yes")
 
 
-class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):rematch"
-):
+class RematchButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):rematch"):
     """On the final message: a new lobby with the same variant and options."""
 
     def __init__(self, game: int) -> None:
@@ -310,34 +406,14 @@ class RematchButton(
         self.game = game
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton | BadComponent:
-        try:
-            return cls(identifier(match["game"]))
-        except Malformed:
-            return BadComponent(item)
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await table(interaction).on_rematch(interaction, self.game)
+        await clicks(interaction).lobby.on_rematch(interaction, self.game)
 
 
-class ReviewHandlers(Protocol):
-    """What **Review** hands a click over to (:class:`~bot.cogs.review.ReviewTable`)."""
-
-    async def on_review_button(self, interaction: discord.Interaction, game_id: int) -> None: ...
-
-
-class HasReview(Protocol):
-    """The bot (:class:`~bot.app.QwixxBot`), as **Review** sees it."""
-
-    review_table: ReviewHandlers
-
-
-class ReviewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):review"
-):
+class ReviewButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):review"):
     """On the final message: the game's review, only for whoever clicks."""
 
     def __init__(self, game: int) -> None:
@@ -351,23 +427,15 @@ class ReviewButton(
         self.game = game
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ReviewButton | BadComponent:
-        try:
-            return cls(identifier(match["game"]))
-        except Malformed:
-            return BadComponent(item)
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await cast(HasReview, interaction.client).review_table.on_review_button(
-            interaction, self.game
-        )
+        await clicks(interaction).review.on_review_button(interaction, self.game)
 
 
 class FieldSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    Parsed[discord.ui.Select[Any]],
     template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):pick-(?P<row>[a-z]+)",
 ):
     """Fields where a player may write (Qwinto) that the sheet has no button for, as
@@ -409,22 +477,15 @@ class FieldSelect(
         self.item.row = value
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FieldSelect | BadComponent:
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         """With the options of the select as sent: a value must be one of them."""
-        options = [(o.value, o.label) for o in getattr(item, "options", [])]
-        try:
-            return cls(
-                identifier(match["game"]),
-                identifier(match["turn"]),
-                match["phase"],
-                match["row"],
-                options=options,
-            )
-        except Malformed:
-            return BadComponent(item)
+        return cls(
+            identifier(match["game"]),
+            identifier(match["turn"]),
+            match["phase"],
+            match["row"],
+            options=options_of(item),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = chosen_values(interaction)
@@ -435,12 +496,10 @@ class FieldSelect(
         except Malformed:
             await refuse(interaction)
             return
-        await table(interaction).on_move(interaction, self.game, self.turn, self.phase, move)
+        await clicks(interaction).turns.on_move(interaction, self.game, self.turn, self.phase, move)
 
 
-class LevelSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qx:(?P<game>\d+):lobby:level"
-):
+class LevelSelect(Parsed[discord.ui.Select[Any]], template=r"qx:(?P<game>\d+):lobby:level"):
     """The lobby's computer levels: each option is a seat at a level (``-1.hard``)."""
 
     VALUE = re.compile(r"(?P<seat>-[0-9]{1,2})\.(?P<level>[a-z]{1,10})")
@@ -463,15 +522,8 @@ class LevelSelect(
         self.allowed = frozenset(value for value, _ in options[:25])
 
     @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LevelSelect | BadComponent:
-        options = [(o.value, o.label) for o in getattr(item, "options", [])]
-        try:
-            return cls(identifier(match["game"]), options=options)
-        except Malformed:
-            return BadComponent(item)
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]), options=options_of(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = chosen_values(interaction)
@@ -479,11 +531,88 @@ class LevelSelect(
         if found is None or values[0] not in self.allowed:
             await refuse(interaction)
             return
-        await table(interaction).on_level(
+        await clicks(interaction).lobby.on_level(
             interaction, self.game, int(found["seat"]), found["level"]
         )
 
 
+# --- the statistics' components ---------------------------------------------
+class FinalButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):final"):
+    """ "Final sheets" of one finished game, from the history (restart-proof)."""
+
+    def __init__(self, game: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or t("button.final_sheets"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"qx:{game}:final",
+            )
+        )
+        self.game = game
+
+    @classmethod
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await clicks(interaction).stats.on_final(interaction, self.game)
+
+
+class ShareButton(
+    Parsed[discord.ui.Button[Any]],
+    template=r"qx:share:(?P<what>leaderboard|stats|history):(?P<args>[a-z0-9.]{1,60})",
+):
+    """**Share**: the leaderboard, stats or history just shown, posted in the channel.
+
+    ``args``: ``variant.period.sort`` (variant ``all`` for every game) for the
+    leaderboard, the member's id for stats and history (0: everyone's history)."""
+
+    def __init__(self, what: str, args: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("button.share"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"qx:share:{what}:{args}",
+            )
+        )
+        self.what, self.args = what, args
+
+    @classmethod
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        what, args = match["what"], match["args"]
+        if not share_args_valid(what, args):
+            raise Malformed(args)
+        return cls(what, args)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await clicks(interaction).stats.on_share(interaction, self.what, self.args)
+
+
+def share_args_valid(what: str, args: str) -> bool:
+    if what == "leaderboard":
+        parts = args.split(".")
+        return (
+            len(parts) == 3
+            and (parts[0] == "all" or parts[0] in VARIANTS)
+            and parts[1] in PERIODS
+            and parts[2] in BOARD_SORTS
+        )
+    try:
+        identifier(args)
+    except Malformed:
+        return False
+    return True
+
+
+def share_view(what: str, args: str, view: discord.ui.View | None = None) -> discord.ui.View:
+    """``view`` (or a new one) with a **Share** button, if there is room for it."""
+    view = view or discord.ui.View(timeout=None)
+    if len(view.children) < VIEW_ITEMS:
+        view.add_item(ShareButton(what, args))
+    return view
+
+
+# --- refusals -------------------------------------------------------------------
 class BadComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"qx:.*"):
     """A ``qx:`` component that does not parse: answered with a polite refusal (the
     registered catch-all is :class:`~bot.cogs.registry.Unclaimed`)."""
@@ -519,3 +648,4 @@ GAME_ITEMS = (
     LevelSelect,
     ReviewButton,
 )
+STATS_ITEMS = (FinalButton, ShareButton)

@@ -2,10 +2,10 @@
 ephemeral sheet, and each server's live ranking of the day.
 
 The attempt's sheet is the usual one, with the usual restart-proof buttons: the
-:class:`~bot.cogs.table.Table` hands a daily game's clicks here (:meth:`DailyTable.moved`)
-instead of to a channel. The ranking is one message per server, day and variant, edited
-as members finish by the timer loop, through the channel's write budget
-(:class:`DailyBoard`).
+:class:`~bot.cogs.turns.TurnHandlers` hand a daily game's moves here
+(:meth:`DailyHandlers.moved`) instead of to a channel. The ranking is one message per
+server, day and variant, edited as members finish by the timer loop, through the
+channel's write budget (:class:`DailyBoard`).
 """
 
 from __future__ import annotations
@@ -17,17 +17,17 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.channel.budget import WriteBudget
-from bot.channel.publisher import Editor, png_file
 from bot.channel.story import mention
-from bot.cogs.answers import PrivateAnswers, answers_errors
+from bot.cogs.answers import Editor, PrivateAnswers, answers_errors
+from bot.cogs.images import sheet_file
+from bot.cogs.sheets import Sheets
 from bot.i18n import using
 from bot.i18n.words import calendar_day, emoji, ordinal, percent, plural, signed, t
-from bot.render import render_sheet
-from bot.render.describe import sheet_alt, sheet_text
+from bot.records import Attempt
+from bot.render.describe import sheet_text
 from bot.rules import VARIANTS, Game
 from bot.service.daily import DailyService, Result, better_than, turns_at
 from bot.service.games import Outcome, ServiceError
-from bot.service.types import Attempt
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -38,8 +38,6 @@ SHARE_FROM = 10
 """A standing gives the share of players one beat once this many finished: among fewer,
 the place says it all ("1st of 3", not "better than 66% of them")."""
 NO_PINGS = discord.AllowedMentions.none()
-ShowSheet = Callable[..., Awaitable[None]]
-""":meth:`bot.cogs.table.Table.show_sheet`."""
 Language = Callable[[int], Awaitable[str]]
 Key = tuple[int, str, str]
 """A ranking: server, day, variant."""
@@ -215,19 +213,19 @@ class DailyBoard:
         await self.daily.posted(guild_id, day, variant, channel_id, message_id, post.owed)
 
 
-class DailyTable(PrivateAnswers):
+class DailyHandlers(PrivateAnswers):
     """The daily challenge's handlers."""
 
     def __init__(
         self,
         client: discord.Client,
         daily: DailyService,
-        show_sheet: ShowSheet,
+        sheets: Sheets,
         language: Language,
         budget: WriteBudget,
     ) -> None:
         self.service = daily
-        self.show_sheet = show_sheet
+        self.sheets = sheets
         self._language = language
         self.board = DailyBoard(client, daily, language, budget)
 
@@ -246,7 +244,7 @@ class DailyTable(PrivateAnswers):
         edit = interaction.edit_original_response
         if outcome.record.status == "running":
             self.service.check_open(outcome.record)
-            await self.show_sheet(interaction, outcome, self.header(attempt), editor=edit)
+            await self.sheets.show(interaction, outcome, self.header(attempt), editor=edit)
         elif outcome.game is not None and outcome.game.finished:
             await self.show_result(
                 interaction, attempt, outcome.game, edit, again=attempt.score is not None
@@ -285,17 +283,19 @@ class DailyTable(PrivateAnswers):
             day=calendar_day(attempt.day),
         )
 
-    async def moved(self, interaction: discord.Interaction, outcome: Outcome, said: str) -> None:
-        """After a move on a daily sheet: the next decision, or the attempt's result."""
+    async def moved(
+        self, interaction: discord.Interaction, outcome: Outcome, said: str, edit: Editor
+    ) -> None:
+        """After a move on a daily sheet: the next decision, or the attempt's result, in
+        place through ``edit``."""
         attempt = await self.service.attempt_of(outcome.record.id)
         game = outcome.game
         if attempt is None or game is None:
             raise ServiceError("error.game_gone")
-        edit = interaction.edit_original_response
         if game.finished:
             await self.show_result(interaction, attempt, game, edit)
         else:
-            await self.show_sheet(
+            await self.sheets.show(
                 interaction, outcome, f"{self.header(attempt, False)}\n{said}", editor=edit
             )
 
@@ -309,15 +309,7 @@ class DailyTable(PrivateAnswers):
     ) -> None:
         result = await self.service.finish(attempt, game)  # its ranking now owes it
         name = interaction.user.display_name
-        sheet = await png_file(
-            render_sheet,
-            game,
-            attempt.user_id,
-            name,
-            [],
-            name="daily.png",
-            description=sheet_alt(game, attempt.user_id, name),
-        )
+        sheet = await sheet_file(game, attempt.user_id, name, [], "daily.png")
         content = result_content(result, again)
         text = sheet_text(game, attempt.user_id, name)
         fits = len(content) + len(text) + 1 <= 2000

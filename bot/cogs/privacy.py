@@ -4,16 +4,18 @@ forgetting them (after [Yes]); both answer only the member, in their language.""
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final
 
 import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
+from bot.cogs.buttons import clicks
 from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
+from bot.records import ServerData
 from bot.rules import VARIANTS
 from bot.service.games import ServiceError
-from bot.service.privacy import PrivacyService, ServerData
+from bot.service.privacy import PrivacyService
 from bot.service.timing import format_duration
 
 LONGEST: Final = 1900
@@ -39,18 +41,10 @@ class ForgetButton(
         return cls(match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await privacy_table(interaction).on_forget_answer(interaction, self.step == "yes")
+        await clicks(interaction).privacy.on_forget_answer(interaction, self.step == "yes")
 
 
 PRIVACY_ITEMS = (ForgetButton,)
-
-
-class HasPrivacy(Protocol):
-    privacy_table: PrivacyTable
-
-
-def privacy_table(interaction: discord.Interaction) -> PrivacyTable:
-    return cast(HasPrivacy, interaction.client).privacy_table
 
 
 def forget_view() -> discord.ui.View:
@@ -120,7 +114,7 @@ def format_duration_long(seconds: int) -> str:
     return format_duration(seconds)
 
 
-class PrivacyTable(PrivateAnswers):
+class PrivacyHandlers(PrivateAnswers):
     """The handlers of the two commands and of the question's buttons."""
 
     def __init__(self, bot: discord.Client, service: PrivacyService) -> None:

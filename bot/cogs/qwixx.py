@@ -1,4 +1,4 @@
-"""The ``/qwixx`` slash commands: thin translators to the table's handlers."""
+"""The ``/qwixx`` slash commands: each hands its options to a feature's handlers."""
 
 from __future__ import annotations
 
@@ -6,11 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.language import LANGUAGE_CHOICES
-from bot.cogs.privacy import PrivacyTable
-from bot.cogs.review import ReviewTable
-from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES, StatsTable
-from bot.cogs.table import Settings, Table
+from bot.cogs.handlers import Handlers
+from bot.cogs.settings import LANGUAGE_CHOICES, Settings
+from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
 from bot.i18n.words import t
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
@@ -21,17 +19,8 @@ BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name 
 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
-    def __init__(
-        self,
-        table: Table,
-        stats: StatsTable,
-        review: ReviewTable | None = None,
-        privacy: PrivacyTable | None = None,
-    ) -> None:
-        self.table = table
-        self.stats_table = stats
-        self.review_table = review
-        self.privacy_table = privacy
+    def __init__(self, handlers: Handlers) -> None:
+        self.handlers = handlers
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
@@ -56,7 +45,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         hints: bool = False,
         fill_away: bool = False,
     ) -> None:
-        await self.table.on_start(
+        await self.handlers.lobby.on_start(
             interaction,
             variant.value if variant else "classic",
             board.value if board else None,
@@ -67,11 +56,11 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
 
     @app_commands.command(description="Leave this channel's lobby, or give up your seat")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.table.on_leave(interaction)
+        await self.handlers.leaving.on_leave(interaction)
 
     @app_commands.command(description="The games on this server waiting for you")
     async def mygames(self, interaction: discord.Interaction) -> None:
-        await self.table.on_my_games(interaction)
+        await self.handlers.turns.on_my_games(interaction)
 
     @app_commands.command(description="Server settings (changing them needs Manage Server)")
     @app_commands.describe(
@@ -92,7 +81,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         timezone: str | None = None,
     ) -> None:
         """Without options: every setting as it stands; else the ones given change."""
-        await self.table.on_settings(
+        await self.handlers.settings.on_settings(
             interaction,
             Settings(
                 turn_time,
@@ -109,21 +98,21 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def daily(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
-        await self.table.daily.on_daily(interaction, variant.value if variant else "classic")
+        await self.handlers.daily.on_daily(interaction, variant.value if variant else "classic")
 
     @app_commands.command(description="Show your sheet and your options (only you see it)")
     async def sheet(self, interaction: discord.Interaction) -> None:
-        await self.table.on_sheet_command(interaction)
+        await self.handlers.turns.on_sheet_command(interaction)
 
     @app_commands.command(description="Whose decision it is, the dice and the scores so far")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.table.on_status(interaction)
+        await self.handlers.overview.on_status(interaction)
 
     @app_commands.command(
         name="table", description="Everyone's sheet at a glance (only you see it)"
     )
     async def table_command(self, interaction: discord.Interaction) -> None:
-        await self.table.on_table_command(interaction)
+        await self.handlers.overview.on_table_command(interaction)
 
     @app_commands.command(description="A short summary of the rules")
     @app_commands.describe(variant="Which game (default: Qwixx)")
@@ -138,9 +127,9 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
 
     @app_commands.command(description="End this channel's game (host or Manage Channels)")
     async def abandon(self, interaction: discord.Interaction) -> None:
-        await self.table.on_abandon(interaction)
+        await self.handlers.leaving.on_abandon(interaction)
 
-    # --- statistics (bot/cogs/stats.py) ----------------------------------
+    # --- statistics (bot/cogs/stats.py, review.py) -------------------------
     @app_commands.command(description=t("command.leaderboard"))
     @app_commands.describe(
         variant=t("option.leaderboard.variant"),
@@ -155,7 +144,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         period: app_commands.Choice[str] | None = None,
         sort: app_commands.Choice[str] | None = None,
     ) -> None:
-        await self.stats_table.on_leaderboard(
+        await self.handlers.stats.on_leaderboard(
             interaction,
             variant.value if variant else None,
             period.value if period else "all",
@@ -167,35 +156,32 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def stats(
         self, interaction: discord.Interaction, user: discord.Member | None = None
     ) -> None:
-        await self.stats_table.on_stats(interaction, user)
+        await self.handlers.stats.on_stats(interaction, user)
 
     @app_commands.command(description=t("command.history"))
     @app_commands.describe(user=t("option.history.user"))
     async def history(
         self, interaction: discord.Interaction, user: discord.Member | None = None
     ) -> None:
-        await self.stats_table.on_history(interaction, user)
+        await self.handlers.stats.on_history(interaction, user)
 
     @app_commands.command(description=t("command.review"))
     @app_commands.describe(game=t("option.review.game"))
     async def review(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 1000] | None = None
     ) -> None:
-        assert self.review_table is not None  # wired in setup_hook
-        await self.review_table.on_review(interaction, game)
+        await self.handlers.review.on_review(interaction, game)
 
     # --- members' data (bot/cogs/privacy.py) ------------------------------
     @app_commands.command(
         description="What this bot keeps about you, and for how long (only you see it)"
     )
     async def privacy(self, interaction: discord.Interaction) -> None:
-        assert self.privacy_table is not None  # wired in setup_hook
-        await self.privacy_table.on_privacy(interaction)
+        await self.handlers.privacy.on_privacy(interaction)
 
     @app_commands.command(
         name="forget-me",
         description="Delete your names and make your games anonymous on every server (asks first)",
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
-        assert self.privacy_table is not None  # wired in setup_hook
-        await self.privacy_table.on_forget(interaction)
+        await self.handlers.privacy.on_forget(interaction)

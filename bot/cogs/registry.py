@@ -12,9 +12,8 @@ from typing import Any
 
 import discord
 
-from bot.cogs.buttons import GAME_ITEMS, BadComponent
+from bot.cogs.buttons import GAME_ITEMS, STATS_ITEMS, BadComponent
 from bot.cogs.privacy import PRIVACY_ITEMS
-from bot.cogs.stats import STATS_ITEMS
 
 ITEMS = (*GAME_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS)
 

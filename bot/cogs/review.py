@@ -8,12 +8,13 @@ loop, so nothing of it runs on a click's path.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 
-from bot.channel.publisher import png_file, server_language
 from bot.channel.story import mention
-from bot.cogs.answers import PrivateAnswers, answers_errors
-from bot.cogs.table import MESSAGE_LIMIT
+from bot.cogs.answers import MESSAGE_LIMIT, PrivateAnswers, answers_errors
+from bot.cogs.images import png_file
 from bot.cogs.views import hint_content, option_label
 from bot.i18n.words import decimal, percent, plural, t
 from bot.render import render_sheet
@@ -72,16 +73,21 @@ def decision_line(number: int, rated: Rated) -> str:
     )
 
 
-class ReviewTable(PrivateAnswers):
-    """The handler behind ``/qwixx review``."""
+class ReviewHandlers(PrivateAnswers):
+    """The handlers behind ``/qwixx review`` and **Review**."""
 
-    def __init__(self, client: discord.Client, reviews: ReviewService, games: GameService) -> None:
-        self.client = client
+    def __init__(
+        self,
+        reviews: ReviewService,
+        games: GameService,
+        language: Callable[[int], Awaitable[str]],
+    ) -> None:
         self.reviews = reviews
         self.games = games
+        self._language = language
 
     async def language(self, guild_id: int) -> str:
-        return await server_language(self.client, self.games, guild_id)
+        return await self._language(guild_id)
 
     @answers_errors
     async def on_review(self, interaction: discord.Interaction, number: int | None) -> None:
@@ -104,7 +110,7 @@ class ReviewTable(PrivateAnswers):
     async def show(self, interaction: discord.Interaction, game_id: int) -> None:
         guild, channel = interaction.guild_id or 0, interaction.channel_id or 0
         review = await self.reviews.review(guild, channel, game_id)
-        names = await self.games.names(guild, review.record.players)
+        names = await self.games.names.of(guild, review.record.players)
         content, shown = review_content(review, interaction.user.id, names)
         files = [
             await png_file(

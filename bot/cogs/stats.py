@@ -10,48 +10,41 @@ is used in.
 from __future__ import annotations
 
 import logging
-import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Protocol
 
 import discord
 from discord import app_commands
 
-from bot.channel.publisher import png_file, server_language
 from bot.cogs.answers import PrivateAnswers, answers_errors
-from bot.cogs.buttons import BadComponent, Malformed, identifier
-from bot.i18n.words import decimal, inline, percent, plural, signed, t, whole
-from bot.render import render_leaderboard, render_scoreboard
-from bot.render.describe import scoreboard_alt
-from bot.render.lines import BoardRow, BoardTable
-from bot.rules import VARIANTS
+from bot.cogs.buttons import BOARD_SORTS, FinalButton, share_view
+from bot.cogs.images import png_file, scoreboard_file
+from bot.cogs.stats_words import (
+    alt_text,
+    board_table,
+    date,
+    history_line,
+    practice_line,
+    rating_alt_text,
+    rating_table,
+    stats_field,
+    stats_footer,
+    title_of,
+)
+from bot.i18n.words import inline, t
+from bot.render import render_leaderboard
 from bot.service.daily import hidden_until
 from bot.service.games import GameService, ServiceError
-from bot.service.rated import RatingBoard, RatingLine, RatingService
-from bot.service.ratings import PROVISIONAL, Rating
-from bot.service.stats import (
-    PERIODS,
-    SORTS,
-    Accuracy,
-    BoardLine,
-    Leaderboard,
-    PlayerStats,
-    Rates,
-    StatsService,
-    VariantStats,
-)
-from bot.service.types import HistoryGame, PracticeBest
+from bot.service.rated import RatingService
+from bot.service.stats import PERIODS, StatsService
 
 log = logging.getLogger(__name__)
 
 PERIOD_CHOICES = [app_commands.Choice(name=t(f"period.{p}"), value=p) for p in PERIODS]
-BOARD_SORTS = (*SORTS, "rating")  # the totals' sorts, and the skill rating
 SORT_CHOICES = [app_commands.Choice(name=t(f"sort.{s}"), value=s) for s in BOARD_SORTS]
-RATING_COLUMNS = ("rating", "games")
-COLUMNS = ("games", "wins", "rate", "average", "best")  # the leaderboard's value columns
-ALT_TEXT = 1024  # Discord's limit for an attachment's description
-VIEW_ITEMS = 25  # Discord's limit of components in one message
 QUIET = discord.AllowedMentions.none()
+Language = Callable[[int], Awaitable[str]]
 
 
 class Person(Protocol):
@@ -70,446 +63,24 @@ class Named:
     display_name: str
 
 
-def title_of(variant: str | None) -> str:
-    """A variant's title (``None``: every game), even for a variant no longer offered."""
-    if variant is None:
-        return t("leaderboard.all_games")
-    cls = VARIANTS.get(variant)
-    return cls.title if cls else variant
-
-
-def win_rate(line: Rates) -> str:
-    """``50%``, ``50 %``, ``%50``: as the reader's language writes it."""
-    return percent(line.win_rate)
-
-
-def average(line: Rates) -> str:
-    """``12.5`` or ``12,5``."""
-    return decimal(line.average, 1)
-
-
-def date(timestamp: float) -> str:
-    """A date each reader sees in their own format (Discord timestamp markup)."""
-    return f"<t:{int(timestamp)}:d>"
-
-
-def board_values(line: BoardLine) -> tuple[str, ...]:
-    """The value columns as the image prints them (with a typographic minus)."""
-    values = (str(line.games), str(line.wins), win_rate(line), average(line), str(line.best))
-    return tuple(v.replace("-", "−") for v in values)
-
-
-def listed(board: Leaderboard) -> list[BoardLine]:
-    """The top lines in the order shown: by rank; within a shared rank by higher win
-    rate, then more games (as ranked), then higher average and best score."""
-    return sorted(
-        board.lines,
-        key=lambda line: (line.rank or 0, -line.win_rate, -line.games, -line.average, -line.best),
-    )
-
-
-def standing(line: BoardLine, sort: str) -> bool:
-    """Whether ``line`` has a real standing to show with a medal: wins or a win rate to
-    rank by (no medal for nobody's zero wins); any average or best score is one."""
-    if line.rank is None:
-        return False
-    if sort == "wins":
-        return line.wins > 0
-    if sort == "rate":
-        return line.win_rate > 0
-    return True
-
-
-def board_table(board: Leaderboard, caller: int) -> BoardTable:
-    """What the leaderboard image shows."""
-    rows = [
-        BoardRow(
-            str(line.rank),
-            line.name or t("stats.unknown_player"),
-            board_values(line),
-            you=line.player_id == caller,
-            leader=line.rank == 1 and standing(line, board.sort),
-            medal=standing(line, board.sort),
-        )
-        for line in listed(board)
-    ]
-    if board.own is not None:
-        own = board.own
-        rank = str(own.rank) if own.rank is not None else t("leaderboard.unranked")
-        rows.append(
-            BoardRow(
-                rank,
-                own.name or t("stats.unknown_player"),
-                board_values(own),
-                you=True,
-                detached=True,
-                medal=standing(own, board.sort),
-            )
-        )
-    return BoardTable(
-        title=t(
-            "leaderboard.image_title",
-            scope=title_of(board.variant),
-            period=t(f"period.{board.period}"),
-        ),
-        subtitle=t(
-            "leaderboard.subtitle", sort=inline(t(f"sort.{board.sort}")), count=board.ranked
-        ),
-        rank_header=t("column.rank"),
-        name_header=t("column.player"),
-        headers=tuple(t(f"column.{c}") for c in COLUMNS),
-        rows=tuple(rows),
-        footer=footer(board),
-        sorted_column=COLUMNS.index(board.sort),
-    )
-
-
-def footer(board: Leaderboard) -> str:
-    """The minimum-games rule, always stated; with who it left out on a rate sort."""
-    rule = t("leaderboard.rule", min=board.min_games)
-    if board.sort in ("rate", "average") and board.unranked:
-        rule += " " + t("leaderboard.left_out", count=board.unranked, min=board.min_games)
-    return rule
-
-
-def alt_text(board: Leaderboard) -> str:
-    """The leaderboard in words, for screen readers (and tests)."""
-    lines = [
-        t(
-            "leaderboard.alt_title",
-            scope=title_of(board.variant),
-            period=inline(t(f"period.{board.period}")),
-            sort=inline(t(f"sort.{board.sort}")),
-        )
-    ]
-    shown = [*listed(board), *([board.own] if board.own else [])]
-    for line in shown:
-        rank = str(line.rank) if line.rank is not None else t("leaderboard.unranked")
-        lines.append(
-            t(
-                "leaderboard.alt_line",
-                rank=rank,
-                name=line.name or t("stats.unknown_player"),
-                games=line.games,
-                wins=line.wins,
-                rate=win_rate(line),
-                average=average(line),
-                best=line.best,
-            )
-        )
-    lines.append(footer(board))
-    text = "\n".join(lines)
-    return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
-
-
-def rating_values(line: RatingLine) -> tuple[str, ...]:
-    """A rating (``*``: provisional) and the games it rests on."""
-    mark = "*" if line.rating.provisional else ""
-    return whole(line.rating.shown) + mark, str(line.rating.games)
-
-
-def rating_table(board: RatingBoard, caller: int) -> BoardTable:
-    """What the rating leaderboard's image shows."""
-    rows = [
-        BoardRow(
-            str(line.rank),
-            line.name or t("stats.unknown_player"),
-            rating_values(line),
-            you=line.player_id == caller,
-            leader=line.rank == 1,
-        )
-        for line in board.lines
-    ]
-    if board.own is not None:
-        own = board.own
-        rows.append(
-            BoardRow(
-                str(own.rank),
-                own.name or t("stats.unknown_player"),
-                rating_values(own),
-                you=True,
-                detached=True,
-            )
-        )
-    return BoardTable(
-        title=t("leaderboard.image_title", scope=title_of(board.variant), period=t("period.all")),
-        subtitle=t("leaderboard.subtitle", sort=inline(t("sort.rating")), count=board.ranked),
-        rank_header=t("column.rank"),
-        name_header=t("column.player"),
-        headers=tuple(t(f"column.{c}") for c in RATING_COLUMNS),
-        rows=tuple(rows),
-        footer=t("leaderboard.rating_rule", min=PROVISIONAL),
-        sorted_column=0,
-    )
-
-
-def rating_alt_text(board: RatingBoard) -> str:
-    """The rating leaderboard in words."""
-    lines = [
-        t(
-            "leaderboard.alt_title",
-            scope=title_of(board.variant),
-            period=inline(t("period.all")),
-            sort=inline(t("sort.rating")),
-        )
-    ]
-    for line in [*board.lines, *([board.own] if board.own else [])]:
-        mark = f" ({t('leaderboard.provisional')})" if line.rating.provisional else ""
-        lines.append(
-            t(
-                "leaderboard.alt_rating_line",
-                rank=line.rank,
-                name=line.name or t("stats.unknown_player"),
-                rating=whole(line.rating.shown),
-                mark=mark,
-                games=line.rating.games,
-            )
-        )
-    lines.append(t("leaderboard.rating_rule", min=PROVISIONAL))
-    text = "\n".join(lines)
-    return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
-
-
-def stats_field(
-    stats: VariantStats, accuracy: Accuracy | None = None, rating: Rating | None = None
-) -> tuple[str, str]:
-    """A variant's field (or all games'): the counted games' figures, the last scores,
-    the average accuracy and the rating (``*``: provisional) when there are any."""
-    name = t("stats.overall") if stats.variant is None else title_of(stats.variant)
-    value = t(
-        "stats.figures",
-        games=stats.games,
-        wins=stats.wins,
-        rate=win_rate(stats),
-        average=average(stats),
-        best=stats.best,
-    )
-    if stats.last:
-        value += "\n" + last_scores(stats.last)
-    if accuracy is not None:
-        value += "\n" + t(
-            "stats.accuracy",
-            accuracy=percent(accuracy.accuracy),
-            games=plural("stats.reviewed_games", accuracy.games),
-        )
-    if rating is not None:
-        value += "\n" + t(
-            "stats.rating",
-            rating=whole(rating.shown),
-            mark="*" if rating.provisional else "",
-            games=plural("stats.rated_games", rating.games),
-        )
-    return name, value
-
-
-def practice_line(best: PracticeBest, stats: PlayerStats, where: str = "practice") -> str:
-    """A variant's uncounted games (``where``: solo practice, or the other uncounted
-    games); with the variant's average accuracy if it is shown here (see
-    :func:`accuracy_shown`)."""
-    line = t(
-        "stats.practice_line",
-        title=title_of(best.variant),
-        best=signed(best.best),
-        games=best.games,
-        last=signed(best.last),
-    )
-    accuracy = stats.accuracy(best.variant)
-    if accuracy is None or accuracy_shown(stats).get(best.variant) != where:
-        return line
-    return (
-        line
-        + " · "
-        + t(
-            "stats.accuracy",
-            accuracy=percent(accuracy.accuracy),
-            games=plural("stats.reviewed_games", accuracy.games),
-        )
-    )
-
-
-def accuracy_shown(stats: PlayerStats) -> dict[str, str]:
-    """Where each variant's average accuracy is shown, once: with its counted games,
-    else its solo practice, else its other uncounted games."""
-    shown: dict[str, str] = {}
-    for where, variants in (
-        ("counted", [v.variant for v in stats.variants]),
-        ("practice", [p.variant for p in stats.practice]),
-        ("uncounted", [p.variant for p in stats.uncounted]),
-    ):
-        for variant in variants:
-            if variant is not None:
-                shown.setdefault(variant, where)
-    return shown
-
-
-def stats_footer(stats: PlayerStats) -> str:
-    """What the figures count, and how accuracy and rating are read when shown."""
-    parts = [t("stats.footer")]
-    if stats.practice:
-        parts.append(t("stats.practice_footer"))
-    if stats.uncounted:
-        parts.append(t("stats.uncounted_footer"))
-    overall = stats.overall is not None  # its field shows the average over every variant
-    if stats.accuracies and (overall or set(stats.accuracies) & set(accuracy_shown(stats))):
-        parts.append(t("stats.accuracy_footer"))
-    if stats.overall is not None and stats.ratings:
-        parts.append(t("stats.rating_footer", min=PROVISIONAL))
-    return " ".join(parts)
-
-
-def last_scores(scores: tuple[int, ...]) -> str:
-    """``Last game: −4`` or ``Last 3 games: 12 · −4 · 30`` (newest first), in the
-    language's plural form, with a typographic minus."""
-    shown = " · ".join(f"−{-s}" if s < 0 else str(s) for s in scores)
-    if len(scores) == 1:
-        return t("stats.last_game", score=shown)
-    return f"{plural('stats.last_games', len(scores))} {shown}"
-
-
-def history_line(number: int, game: HistoryGame) -> str:
-    scores = " · ".join(
-        t(
-            "history.score",
-            name=f"<@{line.player_id}>",
-            score=line.score,
-            mark=t("history.winner") if line.won else "",
-        )
-        + (" " + t("history.stand_in") if line.stand_in else "")
-        for line in game.lines
-    )
-    text = t(
-        "history.line",
-        number=number,
-        date=date(game.finished_at),
-        title=title_of(game.variant),
-        turns=game.turns,
-        scores=scores,
-    )
-    flags = ("daily", "hints") if game.daily else ("practice", "hints")
-    marks = [t(f"history.{flag}") for flag in flags if getattr(game, flag)]
-    if not game.counted and not marks:
-        marks.append(t("history.not_counted"))
-    return " ".join([text, *marks])
-
-
-class FinalButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):final"
-):
-    """ "Final sheets" of one finished game, from the history (restart-proof)."""
-
-    def __init__(self, game: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or t("button.final_sheets"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"qx:{game}:final",
-            )
-        )
-        self.game = game
-
-    @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FinalButton | BadComponent:
-        try:
-            return cls(identifier(match["game"]))
-        except Malformed:
-            return BadComponent(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await stats_table(interaction).on_final(interaction, self.game)
-
-
-class ShareButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"qx:share:(?P<what>leaderboard|stats|history):(?P<args>[a-z0-9.]{1,60})",
-):
-    """**Share**: the leaderboard, stats or history just shown, posted in the channel.
-
-    ``args``: ``variant.period.sort`` (variant ``all`` for every game) for the
-    leaderboard, the member's id for stats and history (0: everyone's history)."""
-
-    def __init__(self, what: str, args: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("button.share"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"qx:share:{what}:{args}",
-            )
-        )
-        self.what, self.args = what, args
-
-    @classmethod
-    # A malformed custom_id comes back as a refusal (BadComponent), not as this item.
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ShareButton | BadComponent:
-        what, args = match["what"], match["args"]
-        if not share_args_valid(what, args):
-            return BadComponent(item)
-        return cls(what, args)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await stats_table(interaction).on_share(interaction, self.what, self.args)
-
-
-def share_args_valid(what: str, args: str) -> bool:
-    if what == "leaderboard":
-        parts = args.split(".")
-        return (
-            len(parts) == 3
-            and (parts[0] == "all" or parts[0] in VARIANTS)
-            and parts[1] in PERIODS
-            and parts[2] in BOARD_SORTS
-        )
-    try:
-        identifier(args)
-    except Malformed:
-        return False
-    return True
-
-
-def share_view(what: str, args: str, view: discord.ui.View | None = None) -> discord.ui.View:
-    """``view`` (or a new one) with a **Share** button, if there is room for it."""
-    view = view or discord.ui.View(timeout=None)
-    if len(view.children) < VIEW_ITEMS:
-        view.add_item(ShareButton(what, args))
-    return view
-
-
-STATS_ITEMS = (FinalButton, ShareButton)
-
-
-class StatsHandlers(Protocol):
-    """What the statistics buttons hand a click over to (:class:`StatsTable`)."""
-
-    async def on_final(self, interaction: discord.Interaction, game_id: int) -> None: ...
-    async def on_share(self, interaction: discord.Interaction, what: str, args: str) -> None: ...
-
-
-class HasStats(Protocol):
-    """The bot (:class:`~bot.app.QwixxBot`), as the statistics buttons see it."""
-
-    stats_table: StatsHandlers
-
-
-def stats_table(interaction: discord.Interaction) -> StatsHandlers:
-    return cast(HasStats, interaction.client).stats_table
-
-
-class StatsTable(PrivateAnswers):
+class StatsHandlers(PrivateAnswers):
     """The handlers behind the statistics commands."""
 
-    def __init__(self, client: discord.Client, stats: StatsService, games: GameService) -> None:
-        self.client = client
+    def __init__(
+        self,
+        stats: StatsService,
+        ratings: RatingService,
+        games: GameService,
+        language: Language,
+    ) -> None:
         self.stats = stats
+        self.ratings = ratings
         self.games = games
-        self.ratings = RatingService(stats.store)
+        self._language = language
 
     async def language(self, guild_id: int) -> str:
         """The server's language, for a view shared with the channel."""
-        return await server_language(self.client, self.games, guild_id)
+        return await self._language(guild_id)
 
     async def begin(
         self, interaction: discord.Interaction, *members: Person | None, public: bool = False
@@ -542,7 +113,7 @@ class StatsTable(PrivateAnswers):
         """The member ``user`` by the name the store knows (None for 0: everyone)."""
         if user == 0 or interaction.guild_id is None:
             return None
-        names = await self.games.names(interaction.guild_id, [user])
+        names = await self.games.names.of(interaction.guild_id, [user])
         return Named(user, names[user])
 
     @staticmethod
@@ -725,13 +296,7 @@ class StatsTable(PrivateAnswers):
             raise ServiceError("error.final_gone")
         if (opens := hidden_until(final.record, self.games.clock())) is not None:
             raise ServiceError("daily.sheets_later", when=int(opens))  # the day's dice
-        board = await png_file(
-            render_scoreboard,
-            final.game,
-            final.names,
-            name="scoreboard.png",
-            description=scoreboard_alt(final.game, final.names),
-        )
+        board = await scoreboard_file(final.game, final.names)
         finished = final.record.finished_at or final.record.updated_at
         content = t(
             "final.content",

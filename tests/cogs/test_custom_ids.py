@@ -11,7 +11,6 @@ import pytest
 
 from bot.cogs.buttons import (
     TURN_ACTIONS,
-    TURN_HANDLERS,
     FieldSelect,
     LobbyButton,
     Malformed,
@@ -96,21 +95,28 @@ class FakeResponse:
 
 
 @dataclass
-class FakeTable:
+class FakeHandlers:
+    """Every group of handlers at once: each call is noted as (group, handler, *args)."""
+
     calls: list[tuple[Any, ...]] = field(default_factory=list)
 
-    def __getattr__(self, name: str) -> Any:
-        if not name.startswith("on_"):
-            raise AttributeError(name)
+    def __getattr__(self, group: str) -> Any:
+        if group.startswith("_"):
+            raise AttributeError(group)
+        calls = self.calls
 
-        async def handler(interaction: object, *args: object) -> None:
-            self.calls.append((name, *args))
+        class Group:
+            def __getattr__(self, name: str) -> Any:
+                async def handler(interaction: object, *args: object) -> None:
+                    calls.append((group, name, *args))
 
-        return handler
+                return handler
+
+        return Group()
 
 
 class FakeInteraction:
-    """What the items read of an interaction: data, user, response, client.table."""
+    """What the items read of an interaction: data, user, response, client.handlers."""
 
     def __init__(self, custom_id: str, values: list[str] | None = None) -> None:
         self.data: dict[str, Any] = {"custom_id": custom_id}
@@ -118,11 +124,12 @@ class FakeInteraction:
             self.data["values"] = values
         self.user = discord.Object(42)
         self.response = FakeResponse()
-        self.client = type("Client", (), {"table": FakeTable()})()
+        self.handlers = FakeHandlers()
+        self.client = type("Client", (), {"handlers": self.handlers})()
 
     @property
     def calls(self) -> list[tuple[Any, ...]]:
-        return self.client.table.calls
+        return self.handlers.calls
 
 
 def message_item(custom_id: str, options: list[str] | None = None) -> discord.ui.Item[Any]:
@@ -185,13 +192,34 @@ async def test_malformed_ids_get_one_polite_private_answer(custom_id: str) -> No
 @pytest.mark.parametrize(
     ("custom_id", "call"),
     [
-        ("qx:7:lobby:join", ("on_lobby", 7, "join")),
-        ("qx:7:3:sheet", ("on_open_sheet", 7, 3)),
-        ("qx:7:3:pass", ("on_public_pass", 7, 3)),
-        ("qx:7:3:action1:cross.red.5", ("on_move", 7, 3, "action1", Move("cross", "red", 5))),
+        ("qx:7:lobby:join", ("lobby", "on_lobby", 7, "join")),
+        ("qx:7:3:sheet", ("turns", "on_open_sheet", 7, 3)),
+        ("qx:7:3:pass", ("turns", "on_public_pass", 7, 3, None)),
+        ("qx:7:3:pass-action1", ("turns", "on_public_pass", 7, 3, "action1")),
+        ("qx:7:3:hint", ("turns", "on_hint", 7, 3)),
+        ("qx:7:3:board", ("overview", "on_board", 7, 3)),
+        ("qx:7:3:table", ("overview", "on_table", 7, 3)),
+        (
+            "qx:7:3:action1:cross.red.5",
+            ("turns", "on_move", 7, 3, "action1", Move("cross", "red", 5), False),
+        ),
+        (
+            "qx:7:3:action1:cross.red.5:yes",
+            ("turns", "on_move", 7, 3, "action1", Move("cross", "red", 5), True),
+        ),
+        ("qx:7:3:action1:cross.red.5:back", ("turns", "on_back", 7, 3)),
         # well-formed but stale or unknown: the service refuses it (tested there), not this layer
-        ("qx:7:3:zzz:cross.red.5", ("on_move", 7, 3, "zzz", Move("cross", "red", 5))),
-        ("qx:7:3:action1:foo", ("on_move", 7, 3, "action1", Move("foo"))),
+        (
+            "qx:7:3:zzz:cross.red.5",
+            ("turns", "on_move", 7, 3, "zzz", Move("cross", "red", 5), False),
+        ),
+        ("qx:7:3:action1:foo", ("turns", "on_move", 7, 3, "action1", Move("foo"), False)),
+        ("qx:7:rematch", ("lobby", "on_rematch", 7)),
+        ("qx:7:review", ("review", "on_review_button", 7)),
+        ("qx:7:final", ("stats", "on_final", 7)),
+        ("qx:share:stats:42", ("stats", "on_share", "stats", "42")),
+        ("qx:ask:leave:yes", ("leaving", "on_answer", "leave", True)),
+        ("qx:forget:back", ("privacy", "on_forget_answer", False)),
     ],
 )
 async def test_well_formed_ids_reach_exactly_one_handler(
@@ -233,7 +261,7 @@ async def test_a_chosen_option_is_played() -> None:
     interaction = await click(
         "qx:7:3:place:pick-red", ["place.red.3"], ["place.red.3", "place.red.4"]
     )
-    assert interaction.calls == [("on_move", 7, 3, "place", Move("place", "red", 3))]
+    assert interaction.calls == [("turns", "on_move", 7, 3, "place", Move("place", "red", 3))]
 
 
 def test_templates_still_read_what_the_bot_writes() -> None:
@@ -251,4 +279,3 @@ def test_templates_still_read_what_the_bot_writes() -> None:
         ]
         assert matching == [type(item), Unclaimed]
         assert claimed(item.custom_id)
-    assert set(TURN_ACTIONS) == set(TURN_HANDLERS)

@@ -1,7 +1,9 @@
-"""The channel's plan, without Discord: whole games through the service, the plan carried
-out on a channel that is only a list of texts, compared with the transcripts in
-``tests/cogs/golden/`` (``QWIXX_GOLDEN=update`` rewrites them after a deliberate change;
-read the diff before committing it)."""
+"""The channel's plan, without Discord: whole games through the service, kept in sync by
+the publisher through a writer whose channel is only a list of texts, compared with the
+transcripts in ``tests/cogs/golden/`` (``QWIXX_GOLDEN=update`` rewrites them after a
+deliberate change; read the diff before committing it). Each game is shown twice: from
+the game as read at each sync, and from each change as the service made it (the sync of
+a click, which reads nothing): both read the same."""
 
 from __future__ import annotations
 
@@ -9,20 +11,21 @@ import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.channel.plan import DUE, Channel, Delete, Edit, Post, Shown, ending, plan, review_due
-from bot.channel.publisher import by_turn
+from bot.channel.plan import DUE, Channel, Delete, Edit, Post, Shown, plan
+from bot.channel.publisher import Publisher
 from bot.i18n import using
 from bot.players import is_computer
+from bot.records import REVIEW_DUE, GameRecord, StoredEvent
+from bot.rules import Game
 from bot.rules.positions import position
-from bot.service.games import GameService
-from bot.service.memo import load_game
-from bot.service.play import Seats
+from bot.service.games import GameService, Outcome
 from bot.service.review import ReviewKeeper
-from bot.service.types import GameRecord, Store, StoredEvent
-from bot.store.stats import DUE as STORED_DUE
+from bot.service.state import Games
+from bot.store import Store
 
 GOLDEN = Path(__file__).parent / "golden"
 HOST = 111
@@ -37,33 +40,60 @@ class Message:
 
 @dataclass
 class FakeChannel:
-    """Messages by id, in the order they were posted; deleted ones are gone."""
+    """Messages by id, in the order they were posted; deleted ones are gone. It is the
+    publisher's :class:`~bot.channel.writer.Writer`."""
 
     messages: dict[int, Message] = field(default_factory=dict)
     writes: int = 0
     edits: dict[int, int] = field(default_factory=dict)
     """Edits per message."""
 
+    def posted(self, step: Post) -> int:
+        self.writes += 1
+        message_id = 1000 + len(self.messages) + self.writes
+        self.messages[message_id] = Message(step.content, step.images, step.buttons)
+        return message_id
+
+    def edited(self, step: Edit) -> None:
+        self.writes += 1
+        self.edits[step.message_id] = self.edits.get(step.message_id, 0) + 1
+        old = self.messages[step.message_id]
+        images = old.images if step.images is None else step.images
+        self.messages[step.message_id] = Message(step.content, images, step.buttons)
+
+    def deleted(self, step: Delete) -> None:
+        self.writes += 1
+        del self.messages[step.message_id]
+
     def carry_out(self, steps: list[object], shown: Shown) -> int | None:
+        """``steps`` written as the publisher writes them; the new live message's id."""
         live = None
         for step in steps:
-            self.writes += 1
             if isinstance(step, Delete):
-                del self.messages[step.message_id]
+                self.deleted(step)
             elif isinstance(step, Edit):
-                self.edits[step.message_id] = self.edits.get(step.message_id, 0) + 1
-                old = self.messages[step.message_id]
-                images = old.images if step.images is None else step.images
-                self.messages[step.message_id] = Message(step.content, images, step.buttons)
+                self.edited(step)
             else:
                 assert isinstance(step, Post)
-                message_id = 1000 + len(self.messages) + self.writes
-                self.messages[message_id] = Message(step.content, step.images, step.buttons)
+                message_id = self.posted(step)
                 if step.live:
                     live = message_id
                 elif step.call is not None:
                     shown.notes.append([message_id, list(step.pinged), step.call])
         return live
+
+    async def post(self, record: GameRecord, game: Game | None, step: Post) -> int:
+        return self.posted(step)
+
+    async def edit(self, record: GameRecord, game: Game | None, step: Edit) -> None:
+        self.edited(step)
+
+    async def delete(self, record: GameRecord, step: Delete) -> bool:
+        self.deleted(step)
+        return True
+
+    def locale(self, guild_id: int) -> str | None:
+        return None
 
     def transcript(self) -> str:
         parts = []
@@ -74,47 +104,42 @@ class FakeChannel:
         return "\n\n".join(parts) + "\n"
 
 
-async def sync(service: GameService, channel: FakeChannel, game_id: int) -> None:
-    """What the publisher does, minus Discord."""
-    record = (await service.get(game_id)).record
-    if record.shown_version >= record.version:
-        return
-    game, shown = load_game(record), Shown.of(record)
-    assert game is not None
-    events = by_turn(await service.events(game_id, shown.since or shown.turn or 0))
-    wins, best = ({}, None)
-    if ending(record, shown):
-        wins = {p: await service.wins_on_server(record.guild_id, p) for p in game.players}
-    accuracies = await service.store.reviewed(game_id) if review_due(record, shown) else None
-    steps, after = plan(
-        Channel(
-            record, game, shown, events, Seats.of(record).away, wins, best, accuracies=accuracies
-        )
-    )
-    live = channel.carry_out(steps, after)
-    await service.set_shown(game_id, record.version, live or record.message_id, after.to_json())
+class Showing:
+    """A game's channel kept in sync by the publisher, from the game as read at each sync
+    or (``changes``) from each change as the service made it."""
+
+    def __init__(self, service: GameService, channel: FakeChannel, changes: bool) -> None:
+        self.publisher = Publisher(service, channel, settle=0.0)
+        if changes:
+            self.publisher.started = None  # its first catch-up done: it may trust a change
+        self.changes = changes
+
+    async def sync(self, outcome: Outcome) -> None:
+        if self.changes:
+            self.publisher.told(outcome)
+        await self.publisher.sync(outcome.record.id, outcome if self.changes else None)
 
 
-async def play(tmp_path: Path, variant: str, seed: int) -> FakeChannel:
+async def play(tmp_path: Path, variant: str, seed: int, changes: bool = False) -> FakeChannel:
     store = await Store.open(tmp_path / "plan.db")
     service = GameService(store, seeds=lambda: seed, clock=lambda: 1_000_000.0)
     channel, rng = FakeChannel(), random.Random(seed)
+    showing = Showing(service, channel, changes)
     try:
-        record = await service.open_lobby(1, 2, HOST, variant)
+        record = await service.lobby.open(1, 2, HOST, variant)
         for _ in range(2):
-            record = await service.add_computer(record.id, HOST)
-        await service.start(record.id, HOST)
+            record = await service.lobby.add_computer(record.id, HOST)
+        outcome = await service.lobby.start(record.id, HOST)
         with using("en-US"):
             while True:
-                await sync(service, channel, record.id)
-                game = (await service.get(record.id)).game
+                await showing.sync(outcome)
+                game = outcome.game
                 assert game is not None
                 if game.finished:  # reviewed after its end is shown, then shown again
-                    await ReviewKeeper(store).keep((await service.get(record.id)).record)
-                    await sync(service, channel, record.id)
+                    await showing.publisher.reviewed()
                     break
                 waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-                await service.act(
+                outcome = await service.turns.move(
                     record.id,
                     waiting[0],
                     game.turn,
@@ -126,14 +151,36 @@ async def play(tmp_path: Path, variant: str, seed: int) -> FakeChannel:
     return channel
 
 
+@pytest.mark.parametrize("changes", [False, True], ids=["as read", "from its changes"])
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
-async def test_a_whole_game_reads_as_its_golden_transcript(tmp_path: Path, variant: str) -> None:
-    channel = await play(tmp_path, variant, seed=3)
+async def test_a_whole_game_reads_as_its_golden_transcript(
+    tmp_path: Path, variant: str, changes: bool
+) -> None:
+    channel = await play(tmp_path, variant, seed=3, changes=changes)
     golden = GOLDEN / f"{variant}.txt"
-    if os.environ.get("QWIXX_GOLDEN") == "update":
+    if os.environ.get("QWIXX_GOLDEN") == "update" and not changes:
         golden.parent.mkdir(exist_ok=True)
         golden.write_text(channel.transcript(), encoding="utf-8")
     assert channel.transcript() == golden.read_text(encoding="utf-8")
+
+
+async def test_a_sync_from_a_change_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shown from its changes, a whole game costs the channel one read of its events (the
+    start's, whose turn opened in the lobby's change) and one of the game and its events
+    again for the final message's accuracies (a sync of the review, not of a click)."""
+    reads: list[str] = []
+    for name in ("read", "events"):
+        method = getattr(Games, name)
+
+        async def counted(self: Games, *args: Any, _name: str = name, _method: Any = method) -> Any:
+            reads.append(_name)
+            return await _method(self, *args)
+
+        monkeypatch.setattr(Games, name, counted)
+    await play(tmp_path, "classic", seed=3, changes=True)
+    assert sorted(reads) == ["events", "events", "read"]
 
 
 @pytest.mark.parametrize("variant", ["classic", "qwinto"])
@@ -148,7 +195,7 @@ async def test_after_the_game_only_the_scoreboard_has_an_image_or_a_button(
 
 
 def test_the_store_and_the_plan_name_the_waiting_review_alike() -> None:
-    assert DUE == STORED_DUE
+    assert DUE == REVIEW_DUE
 
 
 async def test_the_final_message_is_edited_once_to_show_the_accuracies(tmp_path: Path) -> None:
@@ -170,34 +217,32 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
     service = GameService(store, seeds=lambda: 5, clock=lambda: 1_000_000.0)
     channel, rng = FakeChannel(), random.Random(5)
     try:
-        record = await service.open_lobby(1, 2, HOST, "classic")
-        record = await service.add_computer(record.id, HOST)
-        await service.start(record.id, HOST)
+        record = await service.lobby.open(1, 2, HOST, "classic")
+        record = await service.lobby.add_computer(record.id, HOST)
+        outcome = await service.lobby.start(record.id, HOST)
         with using("en-US"):
-            while True:
-                game = (await service.get(record.id)).game
-                assert game is not None
-                if game.finished:
-                    break
+            while outcome.game is not None and not outcome.game.finished:
+                game = outcome.game
                 waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-                await service.act(
+                outcome = await service.turns.move(
                     record.id,
                     waiting[0],
                     game.turn,
                     game.decision().phase,
                     rng.choice(game.legal_moves(waiting[0])),
                 )
-            finished = (await service.get(record.id)).record
-            assert await ReviewKeeper(store).keep(finished)
+            assert await ReviewKeeper(store).keep(outcome.record)
+            publisher = Publisher(service, channel, settle=0.0)
             before = channel.writes
-            await sync(service, channel, record.id)
+            await publisher.sync(record.id)
             end = list(channel.messages.values())[-1]
             assert "🎯 Accuracy" in end.content
-            shown = Shown.of((await service.get(record.id)).record)
+            shown = Shown.of((await service.games.read(record.id)).record)
             assert shown.review == "shown" and shown.end is None
             posted = channel.writes - before
-            await sync(service, channel, record.id)  # nothing more to show
+            await publisher.sync(record.id)  # nothing more to show
             assert channel.writes - before == posted
+            assert publisher._reviewing == {}  # nothing left to review
     finally:
         await store.close()
 

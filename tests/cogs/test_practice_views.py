@@ -8,7 +8,7 @@ import pytest
 
 from bot.cogs import views
 from bot.cogs.buttons import LevelSelect, LobbyButton, TurnButton
-from bot.cogs.stats import history_line
+from bot.cogs.stats_words import history_line
 from bot.players import Hint, Option, hint
 from bot.rules import PASS, Move, new_game
 from bot.rules.positions import position

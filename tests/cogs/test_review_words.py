@@ -18,18 +18,22 @@ from bot.service.review import Review, ReviewService
 from bot.service.stats import StatsService
 from bot.store import Store
 from tests.fakes import FakeClock
-from tests.service.test_review import play
+from tests.service.helpers import play
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
 
 
 @pytest.fixture
-async def reviews(database: str | Path) -> AsyncIterator[ReviewService]:
+async def service(database: str | Path) -> AsyncIterator[GameService]:
     clock = FakeClock(1_000_000.0)
     store = await Store.open(database, clock=clock)
-    games = GameService(store, seeds=iter(range(900, 10_000)).__next__, clock=clock)
-    yield ReviewService(games, StatsService(store, clock=clock))
+    yield GameService(store, seeds=iter(range(900, 10_000)).__next__, clock=clock)
     await store.close()
+
+
+@pytest.fixture
+def reviews(service: GameService) -> ReviewService:
+    return ReviewService(service.games, StatsService(service.store, clock=service.clock))
 
 
 def passes_early(game: Game, player: int) -> Move:
@@ -39,18 +43,17 @@ def passes_early(game: Game, player: int) -> Move:
     return hint(game, player).move
 
 
-async def reviewed(reviews: ReviewService) -> Review:
-    service = reviews.games
-    lobby = await service.open_lobby(GUILD, CHANNEL, ANA, "classic")
-    await service.join(lobby.id, BEN)
-    await service.add_computer(lobby.id, ANA, "normal")
-    await service.start(lobby.id, ANA)
+async def reviewed(service: GameService, reviews: ReviewService) -> Review:
+    lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
+    await service.lobby.join(lobby.id, BEN)
+    await service.lobby.add_computer(lobby.id, ANA, "normal")
+    await service.lobby.start(lobby.id, ANA)
     await play(service, lobby.id, passes_early)
     return await reviews.review(GUILD, CHANNEL, lobby.id)
 
 
-async def test_the_answer_in_every_language(reviews: ReviewService) -> None:
-    review = await reviewed(reviews)
+async def test_the_answer_in_every_language(service: GameService, reviews: ReviewService) -> None:
+    review = await reviewed(service, reviews)
     names = {ANA: "Ana", BEN: "Ben", -1: "Computer 1"}
     for locale in LOCALES:
         with using(locale):

@@ -8,7 +8,7 @@ import re
 import pytest
 from PIL import Image
 
-from bot.cogs.stats import (
+from bot.cogs.stats_words import (
     alt_text,
     board_table,
     last_scores,

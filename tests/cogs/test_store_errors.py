@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.table import answers_errors
+from bot.cogs.answers import answers_errors
 from bot.i18n import LOCALES, using
 from bot.i18n.words import t
 from bot.service.types import CommitUnknown, StoreError
 
 
 class Answering:
-    """What :func:`answers_errors` needs of a table of handlers."""
+    """What :func:`answers_errors` needs of a group of handlers."""
 
     def __init__(self) -> None:
         self.told: list[str] = []

@@ -9,10 +9,16 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.buttons import AskButton, BadComponent, MoveButton, RematchButton
+from bot.cogs.answers import MESSAGE_LIMIT, with_text
+from bot.cogs.buttons import (
+    AskButton,
+    BadComponent,
+    MoveButton,
+    RematchButton,
+    ShareButton,
+    share_args_valid,
+)
 from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed
-from bot.cogs.stats import ShareButton, share_args_valid
-from bot.cogs.table import MESSAGE_LIMIT, with_text
 from bot.i18n.words import t
 from bot.rules import Move
 

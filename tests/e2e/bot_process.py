@@ -43,7 +43,11 @@ import bot.store.store as store_module
 from bot.__main__ import serve
 from bot.app import new_bot
 from bot.channel.budget import WriteBudget
-from bot.service.games import GameService, Outcome
+from bot.channel.publisher import Publisher
+from bot.service.deadlines import Deadlines
+from bot.service.lobby import Lobby
+from bot.service.state import Outcome
+from bot.service.turns import Turns
 from bot.shards import ShardPlan
 
 POINTS = {
@@ -61,15 +65,9 @@ def die() -> None:
 
 
 def die_after_commit(turn: int) -> None:
-    act = GameService.act
-
-    async def act_then_die(self: GameService, *args: Any, **kwargs: Any) -> Outcome:
-        outcome = await act(self, *args, **kwargs)  # committed
-        if outcome.game is not None and outcome.game.turn >= turn:
-            die()
-        return outcome
-
-    GameService.act = act_then_die  # type: ignore[method-assign]
+    after(
+        Turns, "move", die, lambda outcome: outcome.game is not None and outcome.game.turn >= turn
+    )
 
 
 def countdown(count: int) -> Callable[[], None]:
@@ -105,66 +103,69 @@ def after(
 def die_at(point: str, count: int) -> None:
     tick = countdown(count)
     if point == "commit":
-        after(GameService, "act", tick)
+        after(Turns, "move", tick, lambda outcome: outcome.changed)
     elif point == "lobby":
         for name in ("join", "add_computer", "start"):
-            after(GameService, name, tick)
+            after(Lobby, name, tick)
     elif point == "timer":
-        after(GameService, "fire", tick, lambda outcome: outcome is not None)
+        after(Deadlines, "fire", tick, lambda outcome: outcome is not None)
     elif point == "posted":
-        set_shown = GameService.set_shown
+        show = Publisher.show
 
-        async def die_before_shown(self: GameService, *args: Any, **kwargs: Any) -> None:
+        async def die_before_shown(self: Publisher, *args: Any, **kwargs: Any) -> Any:
             tick()
-            await set_shown(self, *args, **kwargs)
+            return await show(self, *args, **kwargs)
 
-        GameService.set_shown = die_before_shown  # type: ignore[method-assign]
+        Publisher.show = die_before_shown  # type: ignore[method-assign]
     elif point == "startup":
         after(store_module.Store, "connect", tick)
     elif point == "migrate":
-        migrate = store_module.apply_migrations
+        migrations = store_module.apply_migrations  # type: ignore[attr-defined]
 
-        async def die_before_commit(db: Any, now: float, *args: Any) -> int:
-            execute = db.execute
+        async def die_before_commit(engine: Any, now: float, *args: Any) -> int:
+            migrate = engine.migrate
 
-            def guarded(sql: str, *more: Any) -> Any:
-                if sql == "COMMIT":
-                    tick()
-                return execute(sql, *more)
+            async def migrate_then_die(work: Any) -> int:
+                async def work_then_die(tx: Any) -> int:
+                    version = int(await work(tx))
+                    tick()  # the migrations ran, their transaction is still open
+                    return version
 
-            db.execute = guarded
+                return int(await migrate(work_then_die))
+
+            engine.migrate = migrate_then_die
             try:
-                return await migrate(db, now, *args)
+                return int(await migrations(engine, now, *args))
             finally:
-                del db.execute
+                del engine.migrate
 
-        store_module.apply_migrations = die_before_commit
+        store_module.apply_migrations = die_before_commit  # type: ignore[attr-defined, assignment]
     else:
         raise SystemExit(f"unknown --die-at point {point!r}; one of {sorted(POINTS)}")
 
 
 def report_fires() -> None:
-    fire = GameService.fire
+    fire = Deadlines.fire
 
-    async def reported(self: GameService, game_id: int) -> Outcome | None:
+    async def reported(self: Deadlines, game_id: int) -> Outcome | None:
         outcome = await fire(self, game_id)
         if outcome is not None:
             kind = outcome.events[0].kind if outcome.events else "?"
             print(f"fired {game_id} {kind}", file=sys.stdout, flush=True)
         return outcome
 
-    GameService.fire = reported  # type: ignore[method-assign]
+    Deadlines.fire = reported  # type: ignore[method-assign]
 
 
 def hold_move(count: int) -> None:
     """Hold the ``count``-th move after its commit until SIGUSR1."""
-    act = GameService.act
+    move = Turns.move
     calls = [0]
 
-    async def act_then_hold(
-        self: GameService, game_id: int, user: int, *args: Any, **kwargs: Any
+    async def move_then_hold(
+        self: Turns, game_id: int, user: int, *args: Any, **kwargs: Any
     ) -> Outcome:
-        outcome = await act(self, game_id, user, *args, **kwargs)  # committed
+        outcome = await move(self, game_id, user, *args, **kwargs)  # committed
         calls[0] += 1
         if calls[0] == count:
             released = asyncio.Event()
@@ -173,7 +174,7 @@ def hold_move(count: int) -> None:
             await released.wait()
         return outcome
 
-    GameService.act = act_then_hold  # type: ignore[method-assign]
+    Turns.move = move_then_hold  # type: ignore[method-assign]
 
 
 def database(text: str) -> Path | str:

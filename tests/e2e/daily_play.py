@@ -54,8 +54,8 @@ def noon(day: str) -> float:
 async def know_secret(bot: QwixxBot) -> None:
     """Give the bot's database :data:`SECRET` before any day's dice are dealt."""
     assert bot.store is not None
-    await bot.store._transact(
-        lambda conn: conn.execute("INSERT INTO daily_secret (id, secret) VALUES (1, ?)", (SECRET,))
+    await bot.store.engine.transact(
+        lambda tx: tx.execute("INSERT INTO daily_secret (id, secret) VALUES (1, ?)", (SECRET,))
     )
 
 

@@ -93,7 +93,7 @@ async def test_reminders_mention_only_who_still_decides_and_never_twice(
     assert await bot(sb).timers.tick() == 0
     assert len([m for m in sb.messages() if "still open" in m.content]) == 2
     await ana.click(turn, label="Pass")  # Cem is still named by both reminders
-    await bot(sb).table.publisher.drain()
+    await bot(sb).publisher.drain()
     assert len([m for m in sb.messages() if "still open" in m.content]) == 2
     await cem.click(turn, label="Pass")  # now nobody they name still has to decide
     await sb.wait_for(lambda: not any("still open" in m.content for m in sb.messages()))
@@ -203,7 +203,7 @@ async def test_decisions_within_the_window_become_one_edit(
         for member in members[1:]:
             await member.click(turn, label="Pass")
         await sb.wait_for(lambda: "✅" in (turn_message(sb) or turn).content, timeout=3)
-        await bot(sb).table.publisher.drain()
+        await bot(sb).publisher.drain()
         assert len(edits_of(sb, turn)) - before == 1
         decided = next(
             line for line in turn_message(sb).content.splitlines() if "✅ Decided:" in line

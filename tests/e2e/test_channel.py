@@ -121,7 +121,7 @@ async def test_each_finished_turn_message_tells_its_whole_turn(
         humans = {f"<@{m.id}>" for m in members}
         assert all(name in final.content for name in humans)
         async with Store(database) as store:
-            record = await store.get_game(1)
+            record = await store.games.get(1)
         turns = record.state["turn"]  # type: ignore[union-attr,index]
         assert len(writes(sb)) <= 1.5 * turns  # edits ride on the players' clicks
         pings = pings_per_turn(sb)
@@ -160,7 +160,7 @@ async def test_a_fast_computer_table_keeps_the_write_budget(database: Path) -> N
         ana = sb.member("Ana")
         await open_game(sb, [ana], computers=4)
         await play_to_end(sb, [ana], seeded_policy(2))
-        await bot.table.publisher.drain()
+        await bot.publisher.drain()
         assert sb.failures == [], sb.describe_failures()  # no "rate_limited" among them
         assert busiest(writes(sb), 0.5) <= 5
 
@@ -211,7 +211,7 @@ async def test_a_bot_killed_between_commit_and_post_catches_up_once(
         assert await first.wait() == -9  # SIGKILL, right after the commit
         assert not any("**Turn 2**" in m.content for m in sb.messages())
         async with Store(database) as store:
-            record = await store.get_game(1)
+            record = await store.games.get(1)
         assert record is not None and record.state is not None and record.state["turn"] == 2
         assert record.shown_version < record.version  # the channel lags the store
 
@@ -225,7 +225,7 @@ async def test_a_bot_killed_between_commit_and_post_catches_up_once(
 
             async def caught_up() -> bool:
                 async with Store(database) as store:
-                    game = await store.get_game(1)
+                    game = await store.games.get(1)
                 return game is not None and game.shown_version >= game.version
 
             for _ in range(300):

@@ -55,7 +55,7 @@ async def stored_lines(database: Path, variant: str) -> list[str]:
     """The English line of every stored penalty, lock and failed throw."""
     store = await Store.open(database)
     try:
-        events = await store.events(1)
+        events = await store.games.events(1)
     finally:
         await store.close()
     with using("en-US"):

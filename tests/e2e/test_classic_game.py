@@ -34,9 +34,9 @@ async def stored_state(database: Path) -> dict:
     """The first game's outcome, with player ids replaced by seats (ids differ per run)."""
     store = await Store.open(database)
     try:
-        game = await store.get_game(1)
+        game = await store.games.get(1)
         assert game is not None and game.state is not None
-        moves = [(m.player_id, m.move) for m in await store.moves(1)]
+        moves = [(m.player_id, m.move) for m in await store.games.moves(1)]
     finally:
         await store.close()
     text = json.dumps({"status": game.status, "state": game.state, "moves": moves})

@@ -29,8 +29,8 @@ async def test_one_person_plays_a_whole_game_against_computers(
     assert "final scores" in final.content and "🤖 Computer" in final.content
     store = await Store.open(database)
     try:
-        sources = {m.source for m in await store.moves(1) if m.player_id < 0}
-        history = await store.history(sb.guild.id)
+        sources = {m.source for m in await store.games.moves(1) if m.player_id < 0}
+        history = await store.stats.history(sb.guild.id)
     finally:
         await store.close()
     assert sources == {"computer"}

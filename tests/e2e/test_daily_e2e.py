@@ -56,13 +56,13 @@ def score_of(message: StoredMessage) -> int:
 async def dice_of(bot: QwixxBot, game_id: int) -> list[dict[str, int]]:
     """The dice thrown at each turn of a stored game."""
     assert bot.store is not None
-    events = await bot.store.events(game_id)
+    events = await bot.store.games.events(game_id)
     return [e.data["dice"] for e in events if e.kind == "turn" and "dice" in e.data]
 
 
 async def attempt_game(bot: QwixxBot, day: str, member: SimMember, variant: str = "classic") -> int:
     assert bot.store is not None
-    attempt = await bot.store.attempt(day, variant, member.id)
+    attempt = await bot.store.daily.attempt(day, variant, member.id)
     assert attempt is not None
     return attempt.game_id
 
@@ -152,7 +152,7 @@ async def test_an_attempt_is_resumed_where_it_was_left_and_is_no_one_elses(
     refused = await cem.click(copied, custom_id=choices(resumed)[0].custom_id)
     assert "another member's daily challenge" in refused.message.content
     assert bot.store is not None
-    record = await bot.store.game_in_channel(hidden_channel(TODAY, "qwinto", ana.id))
+    record = await bot.store.games.in_channel(hidden_channel(TODAY, "qwinto", ana.id))
     assert record is not None and record.status == "running"
     assert not [m for m in sb.messages() if "Qwinto" in m.content]  # nothing public yet
 
@@ -254,6 +254,6 @@ async def test_a_ranking_the_channel_refuses_is_not_tried_again_and_again(
     assert "⛳ Par" in final.content
     await sb.wait_for(lambda: sb.failures)
     await bot.timers.tick()
-    assert await bot.table.daily.service.owed() == []  # given up on, not retried each tick
+    assert await bot.handlers.daily.service.owed() == []  # given up on, not retried each tick
     assert [f.kind for f in sb.failures] == ["forbidden"]
     sb.server.world.failures.clear()

@@ -63,11 +63,11 @@ class Replayed:
 async def replayed(bot: QwixxBot, user: int) -> Replayed:
     """``user``'s attempt of the day, replayed from its stored seed and moves."""
     assert bot.store is not None
-    attempt = await bot.store.attempt(DAY, VARIANT, user)
+    attempt = await bot.store.daily.attempt(DAY, VARIANT, user)
     assert attempt is not None and attempt.finished_at is not None
-    record = await bot.store.get_game(attempt.game_id)
+    record = await bot.store.games.get(attempt.game_id)
     assert record is not None and record.state is not None
-    moves = [(m.player_id, Move.from_json(m.move)) for m in await bot.store.moves(record.id)]
+    moves = [(m.player_id, Move.from_json(m.move)) for m in await bot.store.games.moves(record.id)]
     game = replay(
         VARIANT,
         [user],
@@ -170,12 +170,12 @@ async def play_through_the_service(
     bot: QwixxBot, clock: FakeClock, user: int, guild: int, channel: int, level: str
 ) -> None:
     """An attempt of someone the test does not look at, begun, played and finished."""
-    daily = bot.table.daily.service
+    daily = bot.handlers.daily.service
     attempt, outcome = await daily.begin(guild, channel, user, VARIANT)
     game, rng = outcome.game, random.Random(user)
     assert game is not None
     while not game.finished:
-        outcome = await daily.games.act(
+        outcome = await bot.service.turns.move(
             attempt.game_id, user, game.turn, game.decision().phase, choose(game, user, rng, level)
         )
         assert outcome.game is not None
@@ -203,7 +203,7 @@ async def test_a_days_results_and_rankings_are_what_the_stored_attempts_replay_t
     # Alpha's first attempt of the day is begun in #daily, and finished after others':
     # its ranking is posted there all the same (where the first member of the day played).
     first = {**where, alpha.id: sb.channel_named("daily")}
-    await bot.table.daily.service.begin(alpha.id, first[alpha.id].id, others[-1][0], VARIANT)
+    await bot.handlers.daily.service.begin(alpha.id, first[alpha.id].id, others[-1][0], VARIANT)
     for user, guild, level in others:
         await play_through_the_service(bot, clock, user, guild, where[guild].id, level)
     shown: dict[int, tuple[str, str]] = {}

@@ -129,9 +129,9 @@ def throws(events: Iterable[tuple[int, str, dict[str, Any]]]) -> Throws:
 async def stored_throws(bot: QwixxBot, variant: str, player: int) -> Throws:
     """Every throw of the player's finished attempt, from the events the bot stored."""
     assert bot.store is not None
-    attempt = await bot.store.attempt(DAYS[variant], variant, player)
+    attempt = await bot.store.daily.attempt(DAYS[variant], variant, player)
     assert attempt is not None and attempt.score is not None
-    return throws((e.turn, e.kind, e.data) for e in await bot.store.events(attempt.game_id))
+    return throws((e.turn, e.kind, e.data) for e in await bot.store.games.events(attempt.game_id))
 
 
 def par_throws(variant: str) -> Throws:

@@ -32,7 +32,7 @@ def forged(message: StoredMessage, label: str, custom_id: str) -> StoredMessage:
 
 async def moves_stored(sb: Sandbox, game: int) -> int:
     store = sb.bot.store  # type: ignore[union-attr]
-    return len(await store.moves(game))
+    return len(await store.games.moves(game))
 
 
 @pytest.mark.parametrize(

@@ -81,22 +81,22 @@ async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_star
             )
 
         await sb.run_bot(bot())
-        service = sb.bot.table.service  # type: ignore[union-attr]
+        service = sb.bot.service  # type: ignore[union-attr]
         ana = sb.member("Ana").id
-        lobby = await service.open_lobby(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
-        await service.add_computer(lobby.id, ana)
-        await service.start(lobby.id, ana)  # stored, never shown by this bot
+        lobby = await service.lobby.open(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
+        await service.lobby.add_computer(lobby.id, ana)
+        await service.lobby.start(lobby.id, ana)  # stored, never shown by this bot
         await sb.stop_bot()
         assert planned == []
 
         now[0] += 60
         await sb.run_bot(bot())
-        service = sb.bot.table.service  # type: ignore[union-attr]
+        service = sb.bot.service  # type: ignore[union-attr]
         async with asyncio.timeout(sb.timeout):
-            while await service.lagging():
+            while await service.games.lagging():
                 await asyncio.sleep(0.01)
         assert planned == [(lobby.id, now[0])]
-        assert (await service.get(lobby.id)).record.behind_since is None
+        assert (await service.games.read(lobby.id)).record.behind_since is None
         assert sb.failures == [], sb.describe_failures()
 
 
@@ -119,18 +119,18 @@ async def test_a_review_leaves_a_channel_behind_since_an_outage_to_the_catch_up(
             )
         )
         bot: Any = sb.bot
-        service, ana = bot.table.service, sb.member("Ana").id
+        service, ana = bot.service, sb.member("Ana").id
         games = []
         for channel in sb.guild.channel_ids:  # stored, not shown (no catch-up for an hour)
-            lobby = await service.open_lobby(sb.guild.id, channel, ana, "classic")
-            await service.add_computer(lobby.id, ana)
-            games.append((await service.start(lobby.id, ana)).record.id)
+            lobby = await service.lobby.open(sb.guild.id, channel, ana, "classic")
+            await service.lobby.add_computer(lobby.id, ana)
+            games.append((await service.lobby.start(lobby.id, ana)).record.id)
         behind = games[0]
-        await service.mark_behind(behind)
+        await service.games.mark_behind(behind)
 
         for game in games:
             await bot.timers._show_review(game)
-        assert await service.lagging() == [behind]
-        await bot.table.publisher.catch_up()
-        assert await service.lagging() == []
+        assert await service.games.lagging() == [behind]
+        await bot.publisher.catch_up()
+        assert await service.games.lagging() == []
         assert sb.failures == [], sb.describe_failures()

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot.channel.publisher import Publisher
+from bot.records import LockLost
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import final_message, play_round, play_to_end
 from bot.store import GameRecord, Store
-from bot.store.errors import LockLost
 from tests.store.helpers import query
 from tests.store.postgres_server import PostgresServer
 
@@ -85,13 +85,13 @@ async def test_a_lock_connection_ended_mid_game(
 
         final = await play_to_end(sb, [ana, ben], policy)
         assert final is not None and final is final_message(sb)
-        publisher = sb.bot.table.publisher  # type: ignore[union-attr]
+        publisher = sb.bot.publisher  # type: ignore[union-attr]
         await publisher.reviewed()  # the final message's accuracies, edited in
         await publisher.drain()
-        record = await store.get_game(1)
+        record = await store.games.get(1)
         assert record is not None and record.status == "finished"
         assert record.shown_version == record.version
-        assert (await sb.bot.table.service.replay(1)).to_json() == record.state  # type: ignore[union-attr]
+        assert (await sb.bot.service.games.replay(1)).to_json() == record.state  # type: ignore[union-attr]
         nonces = [m.nonce for m in sb.messages() if m.nonce]
         assert len(nonces) == len(set(nonces))  # no post made twice
         assert sb.failures == [], sb.describe_failures()

@@ -38,7 +38,7 @@ async def answering(store: Store) -> float:
     began = time.monotonic()
     while True:
         try:
-            await store.get_game(1)
+            await store.games.get(1)
             return time.monotonic() - began
         except StoreError:
             assert time.monotonic() - began < PATIENCE, "the store never answered again"
@@ -82,7 +82,7 @@ class Table:
     async def waited_for(self) -> tuple[StoredMessage, SimMember]:
         """The turn message, and a member the game waits for."""
         turn = await wait_for_turn(self.sb)
-        game = (await self.sb.bot.table.service.get(1)).game  # type: ignore[union-attr]
+        game = (await self.sb.bot.service.games.read(1)).game  # type: ignore[union-attr]
         assert game is not None
         return turn, next(m for m in self.members if m.id in game.decision().waiting)
 
@@ -99,21 +99,21 @@ class Table:
         assert refused.failed is None
         assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
         store = self.store
-        after = await store.get_game(1)
+        after = await store.games.get(1)
         assert after is not None and before is not None
         assert (after.version, after.state) == (before.version, before.state)
-        assert await store.moves(1) == moves
+        assert await store.games.moves(1) == moves
 
         passed = await clicker.click(await wait_for_turn(self.sb), label="Pass")
         assert passed.failed is None
         assert not [m for m in passed.ephemeral if NOT_SAVED in m.content]
-        assert len(await store.moves(1)) == len(moves) + 1
+        assert len(await store.games.moves(1)) == len(moves) + 1
         final = await play_to_end(self.sb, self.members, self.policy)
         assert "final scores" in final.content
-        record = await store.get_game(1)
+        record = await store.games.get(1)
         assert record is not None and record.status == "finished"
-        service = self.sb.bot.table.service  # type: ignore[union-attr]
-        assert (await service.replay(1)).to_json() == record.state
+        service = self.sb.bot.service  # type: ignore[union-attr]
+        assert (await service.games.replay(1)).to_json() == record.state
         assert self.sb.failures == [], self.sb.describe_failures()
 
 
@@ -121,7 +121,7 @@ async def test_a_game_goes_on_after_postgresql_restarts(postgres: PostgresServer
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         table = await playing(sb, postgres.new_database(), rounds=2)
         turn, clicker = await table.waited_for()
-        before, moves = await table.store.get_game(1), await table.store.moves(1)
+        before, moves = await table.store.games.get(1), await table.store.games.moves(1)
 
         await asyncio.to_thread(postgres.halt, "fast")
         try:
@@ -150,7 +150,7 @@ async def test_the_timers_go_on_after_a_pass_the_database_failed(
                 budget=fast_budget(),
             )
         )
-        service = sb.bot.table.service  # type: ignore[union-attr]
+        service = sb.bot.service  # type: ignore[union-attr]
         await asyncio.to_thread(postgres.halt, "fast")
         try:  # until a timer pass (nothing else asks the store) has found it away
             async with asyncio.timeout(PATIENCE):
@@ -160,9 +160,9 @@ async def test_the_timers_go_on_after_a_pass_the_database_failed(
             await asyncio.to_thread(postgres.resume)
         await answering(sb.bot.store)  # type: ignore[union-attr]
         ana = sb.member("Ana").id
-        lobby = await service.open_lobby(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
-        await service.add_computer(lobby.id, ana)
-        await service.start(lobby.id, ana)  # stored, not published: the timers show it
+        lobby = await service.lobby.open(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
+        await service.lobby.add_computer(lobby.id, ana)
+        await service.lobby.start(lobby.id, ana)  # stored, not published: the timers show it
         await sb.wait_for_message(lambda m: bool(m.components))  # the turn's buttons
         assert sb.failures == [], sb.describe_failures()
 
@@ -178,7 +178,7 @@ async def test_a_click_held_past_the_statement_timeout_is_answered_and_changes_n
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
         table = await playing(sb, url, rounds=1)
         turn, clicker = await table.waited_for()
-        before, moves = await table.store.get_game(1), await table.store.moves(1)
+        before, moves = await table.store.games.get(1), await table.store.games.moves(1)
 
         with psycopg.connect(url) as stuck:  # a transaction that holds the game's row
             stuck.execute("SELECT id FROM games WHERE id = 1 FOR UPDATE")

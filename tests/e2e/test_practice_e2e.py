@@ -56,8 +56,8 @@ async def test_solo_practice_is_played_to_the_end_and_gives_a_personal_best(
     )
     store = await Store.open(database)
     try:
-        [played] = await store.history(sb.guild.id)
-        bests = await store.practice_bests(sb.guild.id, ana.id)
+        [played] = await store.stats.history(sb.guild.id)
+        bests = await store.stats.practice_bests(sb.guild.id, ana.id)
     finally:
         await store.close()
     assert played.practice and not played.counted
@@ -127,9 +127,9 @@ async def test_a_hard_computer_and_hints_play_to_the_end_and_do_not_count(
 
     store = await Store.open(database)
     try:
-        record = await store.get_game(1)
-        [played] = await store.history(sb.guild.id)
-        totals = await store.player_totals(sb.guild.id, ana.id)
+        record = await store.games.get(1)
+        [played] = await store.stats.history(sb.guild.id)
+        totals = await store.stats.player_totals(sb.guild.id, ana.id)
     finally:
         await store.close()
     assert record is not None and record.options["levels"] == {"-1": "hard"}
@@ -232,7 +232,11 @@ async def test_an_away_seat_is_played_by_a_computer_and_handed_back(
 async def moves_of(database: Path, player: int, source: str) -> list[int]:
     store = await Store.open(database)
     try:
-        return [m.seq for m in await store.moves(1) if m.player_id == player and m.source == source]
+        return [
+            m.seq
+            for m in await store.games.moves(1)
+            if m.player_id == player and m.source == source
+        ]
     finally:
         await store.close()
 
@@ -253,11 +257,11 @@ async def test_games_against_computers_alone_show_in_stats_as_not_counted(
     )
     store = await Store.open(database)
     try:
-        [played] = await store.history(sb.guild.id)
-        assert await store.uncounted_bests(sb.guild.id, ana.id) == [
+        [played] = await store.stats.history(sb.guild.id)
+        assert await store.stats.uncounted_bests(sb.guild.id, ana.id) == [
             PracticeBest("longo", 1, played.lines[0].score, played.lines[0].score)
         ]
-        assert await store.practice_bests(sb.guild.id, ana.id) == []
+        assert await store.stats.practice_bests(sb.guild.id, ana.id) == []
     finally:
         await store.close()
     [embed] = (await stats_of(ana)).embeds

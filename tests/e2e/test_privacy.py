@@ -74,8 +74,10 @@ async def quick_game(
 async def rows_of(bot: QwixxBot, guild_id: int) -> tuple[int, int]:
     """The server's games, and whether the bot marked it as left."""
     assert bot.store is not None
-    games = await bot.store._fetch("SELECT COUNT(*) FROM games WHERE guild_id = ?", (guild_id,))
-    left = await bot.store._fetch(
+    games = await bot.store.engine.fetch(
+        "SELECT COUNT(*) FROM games WHERE guild_id = ?", (guild_id,)
+    )
+    left = await bot.store.engine.fetch(
         "SELECT COUNT(*) FROM departed_guilds WHERE guild_id = ?", (guild_id,)
     )
     return int(games[0][0]), int(left[0][0])
@@ -153,10 +155,10 @@ async def test_privacy_then_forget_me_after_leaving_the_lobby(sb: Sandbox, bot: 
     assert "Done: you are forgotten" in done.message.content and "2 games" in done.message.content
     assert done.message.components == []
     assert bot.store is not None
-    for (table,) in await bot.store._fetch(
+    for (table,) in await bot.store.engine.fetch(
         "SELECT name FROM sqlite_master WHERE type = 'table'", ()
     ):
-        for row in await bot.store._fetch(f'SELECT * FROM "{table}"', ()):
+        for row in await bot.store.engine.fetch(f'SELECT * FROM "{table}"', ()):
             assert str(ana.id) not in str(row) and "'Ana'" not in str(row), (table, row)
     assert "keeps nothing about you" in said(await ana.slash("qwixx", "privacy"))
     assert "Games you sat in: 1" in said(await ben.slash("qwixx", "privacy"))

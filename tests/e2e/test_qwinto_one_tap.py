@@ -45,7 +45,7 @@ async def thrown(sb: Sandbox) -> tuple[SimMember, SimMember, int]:
 async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     _, other, game = await thrown(sb)
     store = sb.bot.store  # type: ignore[union-attr]
-    before = len(await store.moves(game))
+    before = len(await store.games.moves(game))
     sheet = await sheet_of(sb, other)
     fields = [label for label in sheet.labels if FIELD.fullmatch(label)]
     assert len(fields) == 15  # an empty sheet, three dice: five fields of each row as buttons
@@ -60,7 +60,7 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     assert done.message.id == sheet.id  # the same message, updated
     assert f"Wrote the sum in {chosen}." in done.message.content  # the very field
     assert done.message.find_component(label=chosen)["style"] == 3  # shown as chosen
-    moves = await store.moves(game)
+    moves = await store.games.moves(game)
     assert len(moves) == before + 1
     assert moves[-1].player_id == other.id
     assert moves[-1].move == decode_move(button["custom_id"].split(":")[4]).to_json()
@@ -76,8 +76,8 @@ async def test_a_field_button_of_a_turn_that_is_over_is_refused_politely(sb: San
     await active.click(mine, label="Pass")  # both have chosen: the turn is over
     await sb.wait_for(lambda: (m := turn_message(sb)) is not None and "**Turn 2**" in m.content)
     store = sb.bot.store  # type: ignore[union-attr]
-    before = len(await store.moves(game))
+    before = len(await store.games.moves(game))
     again = await other.click(sheet, label=chosen)
     assert again.failed is None
     assert any("belongs to turn 1" in m.content for m in again.ephemeral)
-    assert len(await store.moves(game)) == before
+    assert len(await store.games.moves(game)) == before

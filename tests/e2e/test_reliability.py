@@ -27,6 +27,7 @@ from bot.sandbox.driver import COMMAND, COMPONENT, Outcome, SimMember
 from bot.sandbox.faults import Fault
 from bot.sandbox.records import StoredMessage
 from bot.store import Store
+from bot.store.sqlite import SqliteEngine
 
 from .conftest import UNLIMITED, fast_budget
 
@@ -140,7 +141,8 @@ async def test_an_unexpected_error_in_a_command_gets_a_polite_answer(
 
 
 async def read_only(store: Store) -> Callable[[], Awaitable[None]]:
-    db = store._conn()
+    assert isinstance(store.engine, SqliteEngine)
+    db = store.engine._writer()  # the connection every write goes through
     await db.execute("PRAGMA query_only = ON")
 
     async def undo() -> None:
@@ -151,17 +153,17 @@ async def read_only(store: Store) -> Callable[[], Awaitable[None]]:
 
 async def disk_full(store: Store) -> Callable[[], Awaitable[None]]:
     """Every move fails half-way: after the game row and the move, before its events."""
-    import bot.store.queries as module
+    import bot.store.changes as module
 
-    append = module._append_events
+    append = module.append_events
 
-    def failing(*args: Any) -> None:
+    async def failing(*args: Any) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
-    module._append_events = failing  # type: ignore[assignment]
+    module.append_events = failing  # type: ignore[assignment]
 
     async def undo() -> None:
-        module._append_events = append
+        module.append_events = append
 
     return undo
 
@@ -172,7 +174,7 @@ async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_writt
 ) -> None:
     _, turn = await started(sb)
     store, ben = store_of(sb), sb.member("Ben")
-    before = await store.get_game(1)
+    before = await store.games.get(1)
     undo = await fault(store)
     try:
         refused = await ben.click(turn, label="Pass")
@@ -180,15 +182,15 @@ async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_writt
         await undo()
     assert refused.failed is None
     assert [m.content for m in refused.ephemeral if NOT_SAVED in m.content]
-    after = await store.get_game(1)
+    after = await store.games.get(1)
     assert after is not None and before is not None
     assert (after.version, after.state) == (before.version, before.state)
-    assert await store.moves(1) == []
+    assert await store.games.moves(1) == []
     passed = await ben.click(turn, label="Pass")  # the bot runs on, the disk is back
     assert passed.failed is None and not [m for m in passed.ephemeral if NOT_SAVED in m.content]
-    assert len(await store.moves(1)) == 1
-    game = sb.bot.table.service  # type: ignore[union-attr]
-    assert (await game.replay(1)).to_json() == (await store.get_game(1)).state  # type: ignore[union-attr]
+    assert len(await store.games.moves(1)) == 1
+    game = sb.bot.service  # type: ignore[union-attr]
+    assert (await game.replay(1)).to_json() == (await store.games.get(1)).state  # type: ignore[union-attr]
 
 
 # --- Discord's faults ------------------------------------------------------------------
@@ -222,9 +224,9 @@ async def nothing_lost(sb: Sandbox, game_id: int) -> None:
     assert bot is not None
     record = await store_of(sb).get_game(game_id)
     assert record is not None and record.status == "finished"
-    assert (await bot.table.service.replay(game_id)).to_json() == record.state  # type: ignore[attr-defined]
-    await bot.table.publisher.drain()  # type: ignore[attr-defined]
-    await bot.table.publisher.catch_up()  # type: ignore[attr-defined]
+    assert (await bot.service.games.replay(game_id)).to_json() == record.state  # type: ignore[attr-defined]
+    await bot.publisher.drain()  # type: ignore[attr-defined]
+    await bot.publisher.catch_up()  # type: ignore[attr-defined]
     assert await store_of(sb).lagging_games() == []
 
 

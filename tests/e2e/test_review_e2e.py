@@ -85,7 +85,7 @@ async def test_the_final_scoreboard_gains_each_persons_accuracy_once_reviewed(sb
     line = await sb.wait_for(lambda: accuracy_line(sb, final.id))
     assert set(people_in(line)) == {f"<@{ana.id}>", f"<@{ben.id}>"}
     bot = cast(QwixxBot, sb.bot)
-    await bot.table.publisher.reviewed()
+    await bot.publisher.reviewed()
     assert edits(sb, final.id) == 1  # posted without waiting for the review, edited once
     shown = sb.server.world.messages[final.id]
     assert [a.filename for a in shown.attachments] == ["scoreboard.png"]
@@ -128,13 +128,13 @@ async def test_a_review_cut_short_by_a_stop_is_done_and_shown_after_the_restart(
     ana, ben = sb.member("Ana"), sb.member("Ben")
     games = sb.channel_named("games")
     bot = cast(QwixxBot, sb.bot)
-    bot.table.publisher.reviews = Stalled(bot.table.publisher.service.store)
+    bot.service.endings.reviews = Stalled(bot.service.store)
     final = await quick_game(sb, ana, ben, games, reviewed=False)
     assert accuracy_line(sb, final.id) is None
     await sb.stop_bot()
     store = await Store.open(database)
     try:
-        assert await store.reviewed(1) is None  # nothing stored before the stop
+        assert await store.reviews.of(1) is None  # nothing stored before the stop
     finally:
         await store.close()
 

@@ -207,7 +207,7 @@ async def run_kill_scenario(
     await asyncio.gather(*(t.idling.wait() for t in odd))
     await second.kill()
     async with opened(database) as store:
-        waiting = [await store.game_in_channel(t.channel.id) for t in odd]
+        waiting = [await store.games.in_channel(t.channel.id) for t in odd]
     deadlines = [g.deadline for g in waiting if g is not None and g.deadline is not None]
     assert len(deadlines) == len(odd)
     for table in even:  # their idle turn starts now: its deadline comes after shard 1's
@@ -273,8 +273,8 @@ async def check_games(
     """Every game finished; every deadline fired once, by its guild's process; each
     turn posted once."""
     async with opened(database) as store:
-        records = {t.channel.id: (await store.games_for_channel(t.channel.id))[0] for t in tables}
-        events = {r.id: await store.events(r.id) for r in records.values()}
+        records = {t.channel.id: (await store.games.of_channel(t.channel.id))[0] for t in tables}
+        events = {r.id: await store.games.events(r.id) for r in records.values()}
     owner = {r.id: r.guild_id for r in records.values()}
     for table in tables:
         record = records[table.channel.id]

@@ -239,7 +239,7 @@ async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(tmp_
                 refused = [c for c in clicks if c.refused]
                 assert {c.member.id for c in refused} == {m.id for m in members} - {held}
                 async with Store(database) as store:
-                    stored = Counter(m.player_id for m in await store.moves(1))
+                    stored = Counter(m.player_id for m in await store.games.moves(1))
                 # A second Pass on the same turn and action repeats the choice: answered
                 # again, kept once.
                 passed = Counter(
@@ -277,21 +277,21 @@ async def test_sigterm_in_a_burst_of_clicks_answers_every_click_and_exits_0(tmp_
 
 
 class Held:
-    """The service's ``act`` of a bot, held after its commit until released."""
+    """A bot's moves (passes included), each held after its commit until released."""
 
     def __init__(self, bot: QwixxBot) -> None:
         self.reached = asyncio.Event()
         self.release = asyncio.Event()
-        service = bot.table.service
-        act = service.act
+        turns = bot.service.turns
+        move = turns.move
 
         async def held(*args: Any, **kwargs: Any) -> Any:
-            outcome = await act(*args, **kwargs)
+            outcome = await move(*args, **kwargs)
             self.reached.set()
             await self.release.wait()
             return outcome
 
-        service.act = held  # type: ignore[method-assign]
+        turns.move = held  # type: ignore[method-assign]
 
 
 def bot_of(sb: Sandbox) -> QwixxBot:
@@ -323,7 +323,7 @@ async def test_a_new_interaction_after_the_stop_began_is_refused(
         assert [m.content for m in outcome.ephemeral] == [RESTARTING]
     assert answered.failed is None and PASSED in answered.message.content
     async with Store(database) as store:
-        moves = await store.moves(1)
+        moves = await store.games.moves(1)
     assert [m.player_id for m in moves] == [ben.id]  # Ben's pass, and nothing of Cem's
     said = [r.getMessage() for r in caplog.records if r.name == "bot.app"]
     assert any(

@@ -128,7 +128,7 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
         "2. Eve",
     ]
 
-    await cast(QwixxBot, sb.bot).table.publisher.reviewed()  # the games' accuracies kept
+    await cast(QwixxBot, sb.bot).publisher.reviewed()  # the games' accuracies kept
     stats = (await ana.slash("qwixx", "stats", user=ben)).message
     assert stats.ephemeral and stats.embeds[0]["title"] == "📊 Ben on this server"
     fields = {name: value.splitlines() for name, value in field_values(stats).items()}

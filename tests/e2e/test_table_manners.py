@@ -215,8 +215,8 @@ async def test_a_move_is_kept_when_the_channel_refuses_the_bot(database: Path) -
         )
         assert [f.kind for f in sb.failures] == ["forbidden"]  # Discord's 403, as expected
         sb.server.world.failures.clear()
-        store = sb.bot.table.service.store  # type: ignore[attr-defined]
-        assert [m.player_id for m in await store.moves(1)] == [ben.id, ana.id, ana.id]
+        store = sb.bot.service.store  # type: ignore[attr-defined]
+        assert [m.player_id for m in await store.games.moves(1)] == [ben.id, ana.id, ana.id]
         bot_member.permissions |= int(Perm.SEND_MESSAGES)  # and changed it back
         await sb.bot.timers.tick()  # type: ignore[attr-defined]
         turn2 = await sb.wait_for(lambda: turn_message(sb))

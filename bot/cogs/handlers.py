@@ -1,0 +1,90 @@
+"""The bot's handlers, one group per feature, and how they are put together: the
+channel's publisher writes through the Discord writer, the players' sheets and the
+handlers share the :class:`~bot.cogs.adapter.Adapter`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from bot.channel.budget import WriteBudget
+from bot.channel.publisher import Publisher
+from bot.cogs.adapter import Adapter
+from bot.cogs.buttons import Clicks
+from bot.cogs.daily import DailyHandlers
+from bot.cogs.leaving import LeaveHandlers
+from bot.cogs.lobby import LobbyHandlers
+from bot.cogs.overview import OverviewHandlers
+from bot.cogs.privacy import PrivacyHandlers
+from bot.cogs.review import ReviewHandlers
+from bot.cogs.settings import SettingsHandlers
+from bot.cogs.sheets import Sheets
+from bot.cogs.stats import StatsHandlers
+from bot.cogs.turns import TurnHandlers
+from bot.cogs.writer import DiscordWriter
+from bot.records import GameRecord
+from bot.service.daily import DailyService
+from bot.service.games import GameService
+from bot.service.privacy import PrivacyService
+from bot.service.review import ReviewService
+from bot.service.stats import StatsService
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """What the commands (:class:`~bot.cogs.qwixx.QwixxCog`) and the components
+    (:class:`~bot.cogs.buttons.Clicks`) hand an interaction to."""
+
+    adapter: Adapter
+    lobby: LobbyHandlers
+    turns: TurnHandlers
+    overview: OverviewHandlers
+    leaving: LeaveHandlers
+    settings: SettingsHandlers
+    daily: DailyHandlers
+    stats: StatsHandlers
+    review: ReviewHandlers
+    privacy: PrivacyHandlers
+
+    @classmethod
+    def wire(
+        cls,
+        client: discord.Client,
+        service: GameService,
+        stats: StatsService,
+        privacy: PrivacyService,
+        *,
+        settle: float = 30.0,
+        budget: WriteBudget | None = None,
+    ) -> Handlers:
+        """Every handler of the bot ``client``; ``settle``: the seconds the channel waits
+        to show decisions being made (several clicks become one edit)."""
+        budget = budget or WriteBudget()
+
+        async def names(record: GameRecord) -> dict[int, str]:
+            return await service.names.of(record.guild_id, record.players)
+
+        writer = DiscordWriter(client, names, budget)
+        publisher = Publisher(service, writer, settle=settle)
+        sheets = Sheets(names)
+        daily_service = DailyService(service.games)
+        adapter = Adapter(service, publisher, writer, sheets)
+        daily = DailyHandlers(client, daily_service, sheets, publisher.language, budget)
+        return cls(
+            adapter=adapter,
+            lobby=LobbyHandlers(adapter),
+            turns=TurnHandlers(adapter, daily),
+            overview=OverviewHandlers(adapter),
+            leaving=LeaveHandlers(adapter),
+            settings=SettingsHandlers(adapter, daily),
+            daily=daily,
+            stats=StatsHandlers(stats, service.endings.ratings, service, publisher.language),
+            review=ReviewHandlers(ReviewService(service.games, stats), service, publisher.language),
+            privacy=PrivacyHandlers(client, privacy),
+        )
+
+
+def as_clicked(handlers: Handlers) -> Clicks:
+    """``handlers`` as the components see them (the type checker holds them to it)."""
+    return handlers

@@ -1,0 +1,80 @@
+"""The images the bot sends, drawn off the event loop: Pillow work must not stall the
+gateway. Each file carries its image in words (Discord's alt text)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.render import render_board, render_dice, render_scoreboard, render_sheet, render_table
+from bot.render.describe import board_alt, dice_alt, scoreboard_alt, sheet_alt, table_alt
+from bot.rules import Game, Move
+
+
+async def png_file(
+    render: Callable[..., bytes], *args: Any, name: str, description: str | None = None
+) -> discord.File:
+    """``render(*args)`` drawn on a worker thread, as a file named ``name``."""
+    data = await asyncio.to_thread(render, *args)
+    return discord.File(io.BytesIO(data), filename=name, description=description)
+
+
+async def dice_files(game: Game) -> list[discord.File]:
+    """The dice on the table now (none between Qwinto's turns)."""
+    dice = game.dice_on_table()
+    if not dice:
+        return []
+    return [await png_file(render_dice, dice, name="dice.png", description=dice_alt(dice))]
+
+
+async def board_file(
+    game: Game, names: Mapping[int, str], highlight: Sequence[Any] = ()
+) -> discord.File:
+    """On Board's track with every pawn (``highlight``: the fields a pawn may move to)."""
+    return await png_file(
+        render_board,
+        game,
+        names,
+        list(highlight),
+        name="board.png",
+        description=board_alt(game, names),
+    )
+
+
+async def scoreboard_file(game: Game, names: Mapping[int, str]) -> discord.File:
+    """Every player's sheet and score."""
+    return await png_file(
+        render_scoreboard,
+        game,
+        names,
+        name="scoreboard.png",
+        description=scoreboard_alt(game, names),
+    )
+
+
+async def sheet_file(
+    game: Game, player: int, name: str, moves: Sequence[Move], filename: str = "sheet.png"
+) -> discord.File:
+    """``player``'s sheet under ``name`` (``moves``: the options it marks)."""
+    return await png_file(
+        render_sheet,
+        game,
+        player,
+        name,
+        list(moves),
+        name=filename,
+        description=sheet_alt(game, player, name),
+    )
+
+
+async def table_file(
+    game: Game, names: Mapping[int, str], latest: Mapping[int, set[tuple[str, int]]]
+) -> discord.File:
+    """Everyone's sheet at a glance (``latest``: the cells just filled, ringed)."""
+    return await png_file(
+        render_table, game, names, latest, name="table.png", description=table_alt(game, names)
+    )

@@ -1,0 +1,74 @@
+"""The game at a glance, for anyone who asks (spectators too): ``/qwixx status``, the
+**Table** (everyone's sheet, as ``/qwixx table`` too) and On Board's **Board**."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.channel import story
+from bot.cogs import views
+from bot.cogs.adapter import GameHandlers
+from bot.cogs.answers import MESSAGE_LIMIT, Editor, answer, answers_errors
+from bot.cogs.images import board_file, dice_files, table_file
+from bot.i18n.words import t
+from bot.render.describe import table_text
+from bot.service.games import Outcome, ServiceError
+
+
+class OverviewHandlers(GameHandlers):
+    """The handlers that show a game as it stands."""
+
+    @answers_errors
+    async def on_status(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.service.games.in_channel(interaction.channel_id or 0)
+        record, game = outcome.record, outcome.game
+        if game is None:
+            content = views.lobby_content(record)
+            await interaction.edit_original_response(content=content)
+            return
+        told = await self.service.games.events(record.id, game.turn)
+        content = story.live_turn(game, told, record.deadline)
+        files = await dice_files(game)
+        await interaction.edit_original_response(content=content, attachments=files)
+
+    @answers_errors
+    async def on_table_command(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.service.games.in_channel(interaction.channel_id or 0)
+        await self.show_table(interaction, found, interaction.edit_original_response)
+
+    @answers_errors
+    async def on_table(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+        """Everyone's sheet, as the game is now."""
+        await interaction.response.defer()  # a deferred update: see Adapter.lend
+        await self.show_table(interaction, await self.adapter.here(interaction, game_id), None)
+        self.adapter.lend(interaction)
+
+    async def show_table(
+        self, interaction: discord.Interaction, outcome: Outcome, editor: Editor | None
+    ) -> None:
+        record, game = outcome.record, outcome.game
+        if game is None:
+            raise ServiceError("error.not_started")
+        names = await self.service.names.of(record.guild_id, record.players)
+        latest = views.latest_cells(await self.service.games.events(record.id, game.turn))
+        image = await table_file(game, names, latest)
+        content = t(
+            "table.content", title=game.title, turn=game.turn, summary=table_text(game, names)
+        )
+        await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
+
+    @answers_errors
+    async def on_board(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+        """On Board: the track with every pawn."""
+        await interaction.response.defer()  # a deferred update: see Adapter.lend
+        outcome = await self.adapter.here(interaction, game_id)
+        record, game = outcome.record, outcome.game
+        if game is None or not game.has_board:
+            raise ServiceError("error.not_started")
+        board = await board_file(game, await self.service.names.of(record.guild_id, record.players))
+        await answer(
+            interaction, None, content=t("board.content", turn=game.turn), attachments=[board]
+        )
+        self.adapter.lend(interaction)

@@ -1,0 +1,81 @@
+"""``/qwixx settings``: a server's turn time, language and daily challenge.
+
+Private answers follow each member's Discord language; what the channel shows (turn
+messages, lobbies, images, reminders) is in the server's language: the one chosen
+here, else the server's Discord preferred locale when we speak it, else English.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+import discord
+from discord import app_commands
+
+from bot.cogs.adapter import Adapter, GameHandlers
+from bot.cogs.answers import answers_errors
+from bot.cogs.daily import DailyHandlers
+from bot.i18n import LOCALES, NAMES, language_name
+from bot.i18n.words import t
+from bot.service.games import ServiceError
+from bot.service.timing import format_duration
+
+LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code in LOCALES]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``/qwixx settings``' options as given (None: not given)."""
+
+    turn_time: str | None = None
+    language: str | None = None
+    daily_channel: int | None = None
+    daily_hour: int | None = None
+    timezone: str | None = None
+
+    @property
+    def any(self) -> bool:
+        return any(value is not None for value in astuple(self))
+
+
+class SettingsHandlers(GameHandlers):
+    """The handler of ``/qwixx settings``."""
+
+    def __init__(self, adapter: Adapter, daily: DailyHandlers) -> None:
+        super().__init__(adapter)
+        self.daily = daily
+
+    @answers_errors
+    async def on_settings(self, interaction: discord.Interaction, given: Settings) -> None:
+        """Every setting as it stands, or (Manage Server) those given, changed: one
+        answer. Each given value is checked before any is saved."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise ServiceError("error.guild_only")
+        if given.any and not interaction.permissions.manage_guild:
+            raise ServiceError("error.settings_denied")
+        self.daily.service.check_settings(given.daily_hour, given.timezone)
+        lines = []
+        if given.turn_time is not None:
+            seconds = await self.service.settings.set_turn_time(guild_id, given.turn_time)
+            lines.append(t("settings.saved", turn_time=format_duration(seconds)))
+        elif not given.any:
+            current = await self.service.settings.turn_time(guild_id, None)
+            lines.append(t("settings.current", turn_time=format_duration(current)))
+        if given.language is not None or not given.any:
+            lines.append(await self.language_line(interaction, guild_id, given.language))
+        daily = (given.daily_channel, given.daily_hour, given.timezone)
+        if daily != (None, None, None) or not given.any:
+            lines.append(await self.daily.settings_text(guild_id, *daily))
+        await self.tell(interaction, "\n".join(lines))
+
+    async def language_line(
+        self, interaction: discord.Interaction, guild_id: int, language: str | None
+    ) -> str:
+        """The server's language in words, once changed to ``language`` if given (the
+        caller checked Manage Server)."""
+        if language is None:
+            current = await self.service.settings.language(guild_id, interaction.guild_locale)
+            return t("settings.language_current", language=language_name(current))
+        chosen = await self.service.settings.set_language(guild_id, language)
+        return t("settings.language_saved", language=language_name(chosen))
