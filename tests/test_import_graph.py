@@ -1,4 +1,5 @@
-"""The import graph of ``bot``: no module imports itself back through others.
+"""The import graph of ``bot``: no module imports itself back through others, and the
+Discord side keeps to its side of the house.
 
 The graph is read from the source (every ``import`` of a module, wherever it stands:
 at the top, under ``TYPE_CHECKING`` or inside a function), so a circle hidden by a
@@ -6,11 +7,18 @@ late import still counts. Packages listed in :data:`STRICT` must have none; circ
 found elsewhere must be listed in :data:`KNOWN` (which is to shrink, never grow), and
 one listed there that has gone must be struck off. Each module of the strict packages
 also imports on its own, first, in a fresh interpreter.
+
+The boundary (:data:`BOUNDARY`): the channel (``bot.channel``) and the Discord adapter
+(``bot.cogs``) take nothing from the store, neither by importing ``bot.store`` nor by
+importing a name of the store's through another module (what a name *is* counts, not
+where it was imported from), nor by reaching a ``.store`` attribute; and the channel
+takes nothing from the adapter.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,6 +33,8 @@ STRICT = ("bot.store", "bot.service", "bot.channel", "bot.cogs", "bot.render", "
 """Packages whose modules take part in no circle at all."""
 KNOWN: frozenset[frozenset[str]] = frozenset()
 """Circles elsewhere in ``bot``, each the set of its modules, left for later."""
+BOUNDARY = {"bot.channel": ("bot.store", "bot.cogs"), "bot.cogs": ("bot.store",)}
+"""What each side may not take from: its own modules, from those packages."""
 
 
 def module_name(path: Path) -> str:
@@ -158,25 +168,90 @@ def test_each_module_of_the_store_and_the_service_imports_first() -> None:
     assert done.stdout.split() == []
 
 
-def test_the_discord_side_takes_games_and_errors_from_the_service() -> None:
-    """The adapter, the channel and the client import nothing of the store: its types
-    and errors come through :mod:`bot.service.types`, its per-game lock through the
-    service."""
-    side = {
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def named_imports(path: Path) -> Iterator[tuple[str, str]]:
+    """``(module, name)`` of every ``from module import name`` in ``path`` (absolute)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                yield node.module, alias.name
+
+
+def origin(module: str, name: str) -> str:
+    """The module that defines what ``from module import name`` gives (a module itself
+    for a submodule; ``module`` for a value that says nothing of where it came from)."""
+    found = getattr(importlib.import_module(module), name, None)
+    if found is None:
+        return f"{module}.{name}"
+    if isinstance(found, type(sys)):
+        return found.__name__
+    return str(getattr(found, "__module__", None) or module)
+
+
+def crossings(side: dict[str, Path]) -> list[str]:
+    """What each module of ``side`` takes across :data:`BOUNDARY`."""
+    found = []
+    for name, path in side.items():
+        banned = next(b for p, b in BOUNDARY.items() if within(name, p))
+        for target in imported(name, path):
+            if any(within(target, b) for b in banned):
+                found.append(f"{name} imports {target}")
+        for module, item in named_imports(path):
+            source = origin(module, item)
+            if not any(within(module, b) for b in banned) and any(
+                within(source, b) for b in banned
+            ):
+                found.append(f"{name} imports {item} (of {source}) from {module}")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "store":
+                found.append(f"{name} line {node.lineno} reaches .store")
+    return sorted(found)
+
+
+def discord_side() -> dict[str, Path]:
+    return {
         name: path
         for name, path in modules().items()
-        if name == "bot.app" or name.startswith(("bot.cogs", "bot.channel"))
+        if any(within(name, package) for package in BOUNDARY)
     }
-    found = sorted(
-        f"{name} imports {target}"
-        for name, path in side.items()
-        for target in imported(name, path)
-        if target.startswith("bot.store")
+
+
+def test_the_boundary_is_kept() -> None:
+    """The channel and the adapter take nothing from the store, and the channel nothing
+    from the adapter (see the module)."""
+    side = discord_side()
+    assert len(side) > 20
+    assert crossings(side) == []
+
+
+def test_the_boundary_sees_each_way_across(tmp_path: Path) -> None:
+    """The reader itself: a direct import, a name of the store's imported through
+    another module, a reached ``.store`` and a channel module importing the adapter
+    are each found."""
+    (tmp_path / "relay.py").write_text("from bot.store.store import Store\n")
+    channel = tmp_path / "channel.py"
+    channel.write_text(
+        "from bot.store import open_store\n"
+        "from relay import Store\n"
+        "from bot.cogs.answers import answer\n"
+        "def reach(service):\n"
+        "    return service.store\n"
     )
-    assert found == []
-    reaching = sorted(
-        name
-        for name, path in side.items()
-        if ".store.game_lock" in path.read_text(encoding="utf-8")
-    )
-    assert reaching == []
+    adapter = tmp_path / "adapter.py"
+    adapter.write_text("from bot.channel.plan import plan\nfrom relay import Store\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        found = crossings({"bot.channel.probe": channel, "bot.cogs.probe": adapter})
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("relay", None)
+    assert found == [
+        "bot.channel.probe imports Store (of bot.store.store) from relay",
+        "bot.channel.probe imports bot.cogs.answers",
+        "bot.channel.probe imports bot.store",
+        "bot.channel.probe line 5 reaches .store",
+        "bot.cogs.probe imports Store (of bot.store.store) from relay",
+    ]
