@@ -127,7 +127,7 @@ class QwixxBot(commands.Bot):
             self.tick,
             self.shard_plan,
             privacy,
-            catch_ups=(handlers.daily.board.catch_up,),
+            catch_ups=(handlers.daily.board.catch_up, handlers.tournaments.catch_up),
             publish=handlers.adapter.changed,
         )
         await self.add_cog(QwixxCog(handlers))

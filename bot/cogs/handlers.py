@@ -21,6 +21,7 @@ from bot.cogs.review import ReviewHandlers
 from bot.cogs.settings import SettingsHandlers
 from bot.cogs.sheets import Sheets
 from bot.cogs.stats import StatsHandlers
+from bot.cogs.tournaments import TournamentHandlers
 from bot.cogs.turns import TurnHandlers
 from bot.cogs.writer import DiscordWriter
 from bot.records import GameRecord
@@ -46,6 +47,7 @@ class Handlers:
     stats: StatsHandlers
     review: ReviewHandlers
     privacy: PrivacyHandlers
+    tournaments: TournamentHandlers
 
     @classmethod
     def wire(
@@ -82,6 +84,7 @@ class Handlers:
             stats=StatsHandlers(stats, service.endings.ratings, service, publisher.language),
             review=ReviewHandlers(ReviewService(service.games, stats), service, publisher.language),
             privacy=PrivacyHandlers(client, privacy),
+            tournaments=TournamentHandlers(client, adapter, budget),
         )
 
 

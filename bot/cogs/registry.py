@@ -14,8 +14,9 @@ import discord
 
 from bot.cogs.buttons import GAME_ITEMS, STATS_ITEMS, BadComponent
 from bot.cogs.privacy import PRIVACY_ITEMS
+from bot.cogs.tournaments import TOURNAMENT_ITEMS
 
-ITEMS = (*GAME_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS)
+ITEMS = (*GAME_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS, *TOURNAMENT_ITEMS)
 
 
 class Unclaimed(BadComponent, template=r"qx:.*"):

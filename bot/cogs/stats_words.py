@@ -333,6 +333,8 @@ def history_line(number: int, game: HistoryGame) -> str:
     )
     flags = ("daily", "hints") if game.daily else ("practice", "hints")
     marks = [t(f"history.{flag}") for flag in flags if getattr(game, flag)]
+    if game.tournament:
+        marks.append(t("history.tournament", name=game.tournament, round=game.round))
     if not game.counted and not marks:
         marks.append(t("history.not_counted"))
     return " ".join([text, *marks])

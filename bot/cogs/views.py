@@ -488,10 +488,12 @@ def you_did(move: Move) -> str:
 
 # --- the end -------------------------------------------------------------
 def end_view(record: GameRecord) -> discord.ui.View:
-    """**Rematch** under the final message: a new lobby with the same game and options;
-    **Review** under a finished game's: its review, for whoever clicks."""
+    """**Rematch** under the final message (not a tournament's table): a new lobby with
+    the same game and options; **Review** under a finished game's: its review, for
+    whoever clicks."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(record.id))
+    if "tournament" not in record.options:  # a tournament's next table is seated for it
+        view.add_item(RematchButton(record.id))
     if record.status == "finished":
         view.add_item(ReviewButton(record.id))
     return view
