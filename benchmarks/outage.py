@@ -46,7 +46,7 @@ from bot.i18n import using
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.faults import CHANNEL_WRITES
 from bot.sandbox.records import Call
-from bot.service.games import Outcome
+from bot.service.state import Outcome
 from bot.service.limits import Limits
 
 START = 1_800_000_000.0

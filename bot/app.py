@@ -26,8 +26,8 @@ from bot.service.games import GameService
 from bot.service.limits import Limits
 from bot.service.privacy import DEFAULT_FORGET_AFTER, PrivacyService
 from bot.service.stats import StatsService
-from bot.service.types import Store
 from bot.shards import ShardPlan
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 # Never @everyone or a role, whatever a message says; each post narrows it further
@@ -110,9 +110,7 @@ class QwixxBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
-        service = GameService(
-            self.store, self.seeds or GameService.random_seed, self.clock, self.limits
-        )
+        service = GameService(self.store, self.seeds, self.clock, self.limits)
         self.privacy = privacy = PrivacyService(self.store, self.clock, self.forget_after)
         stats = StatsService(self.store)
         await stats.backfill()  # games that finished before results were recorded

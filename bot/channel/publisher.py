@@ -44,8 +44,10 @@ from bot.records import GameRecord, LockLost, StoredEvent
 from bot.rules import Game
 from bot.service.daily import is_daily
 from bot.service.endings import Ending
-from bot.service.games import GameService, Outcome, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.play import Seats
+from bot.service.state import Outcome
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -177,7 +179,7 @@ class Publisher:
         Discord once per lagging channel.
 
         The first pass first marks the channels left behind by the process before
-        (:meth:`GameService.mark_left_behind`): turns stored but never shown were
+        (:meth:`bot.service.state.Games.mark_left_behind`): turns stored but never shown were
         played while the channel could not be updated too."""
         if self.started is not None:
             await self.service.games.mark_left_behind(self.started, shards)

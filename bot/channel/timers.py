@@ -27,8 +27,9 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.channel.publisher import Publisher
 from bot.records import StoreError
-from bot.service.games import GameService, Outcome, shard_ids
+from bot.service.games import GameService
 from bot.service.privacy import PrivacyService
+from bot.service.state import Outcome, shard_ids
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,8 @@ from bot.channel.publisher import Publisher
 from bot.cogs.answers import PrivateAnswers
 from bot.cogs.sheets import Sheets
 from bot.cogs.writer import DiscordWriter
-from bot.service.games import GameService, Outcome
+from bot.service.games import GameService
+from bot.service.state import Outcome
 from bot.service.where import Where
 
 

@@ -13,7 +13,7 @@ from bot.cogs.answers import answers_errors
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.rules import VARIANTS
-from bot.service.games import ServiceError
+from bot.service.errors import ServiceError
 
 
 class LeaveHandlers(GameHandlers):

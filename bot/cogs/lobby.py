@@ -18,7 +18,7 @@ from bot.cogs.writer import ping
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.rules import VARIANTS
-from bot.service.games import ServiceError
+from bot.service.errors import ServiceError
 from bot.service.play import Options
 
 
@@ -156,7 +156,7 @@ class LobbyHandlers(GameHandlers):
     @in_server_language
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A new lobby here for the same game, its players seated again (see
-        :meth:`GameService.rematch`), mentioning them."""
+        :meth:`bot.service.lobby.Lobby.rematch`), mentioning them."""
         old, record = await self.service.lobby.rematch(
             game_id, interaction.user.id, where=where(interaction)
         )

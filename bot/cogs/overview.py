@@ -12,7 +12,8 @@ from bot.cogs.answers import MESSAGE_LIMIT, Editor, answer, answers_errors
 from bot.cogs.images import board_file, dice_files, table_file
 from bot.i18n.words import t
 from bot.render.describe import table_text
-from bot.service.games import Outcome, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.state import Outcome
 
 
 class OverviewHandlers(GameHandlers):

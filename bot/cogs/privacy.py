@@ -14,7 +14,7 @@ from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
 from bot.records import ServerData
 from bot.rules import VARIANTS
-from bot.service.games import ServiceError
+from bot.service.errors import ServiceError
 from bot.service.privacy import PrivacyService
 from bot.service.timing import format_duration
 

@@ -18,7 +18,8 @@ from bot.cogs.images import png_file
 from bot.cogs.views import hint_content, option_label
 from bot.i18n.words import decimal, percent, plural, t
 from bot.render import render_sheet
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.review import Rated, Review, ReviewService
 
 QUIET = discord.AllowedMentions.none()

@@ -17,7 +17,7 @@ from bot.cogs.answers import answers_errors
 from bot.cogs.daily import DailyHandlers
 from bot.i18n import LOCALES, NAMES, language_name
 from bot.i18n.words import t
-from bot.service.games import ServiceError
+from bot.service.errors import ServiceError
 from bot.service.timing import format_duration
 
 LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code in LOCALES]

@@ -21,7 +21,8 @@ from bot.i18n.words import t
 from bot.records import GameRecord
 from bot.render.describe import sheet_text
 from bot.service.daily import is_daily
-from bot.service.games import Outcome, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.state import Outcome
 
 log = logging.getLogger(__name__)
 Names = Callable[[GameRecord], Awaitable[dict[int, str]]]

@@ -35,7 +35,8 @@ from bot.cogs.stats_words import (
 from bot.i18n.words import inline, t
 from bot.render import render_leaderboard
 from bot.service.daily import hidden_until
-from bot.service.games import GameService, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.games import GameService
 from bot.service.rated import RatingService
 from bot.service.stats import PERIODS, StatsService
 

@@ -17,7 +17,8 @@ from bot.cogs.daily import DailyHandlers
 from bot.i18n.words import calendar_day, t
 from bot.rules import Move
 from bot.service.daily import is_daily
-from bot.service.games import Outcome, ServiceError
+from bot.service.errors import ServiceError
+from bot.service.state import Outcome
 
 
 class TurnHandlers(GameHandlers):

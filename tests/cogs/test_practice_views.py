@@ -10,9 +10,9 @@ from bot.cogs import views
 from bot.cogs.buttons import LevelSelect, LobbyButton, TurnButton
 from bot.cogs.stats_words import history_line
 from bot.players import Hint, Option, hint
+from bot.records import GameRecord, HistoryGame, HistoryLine
 from bot.rules import PASS, Move, new_game
 from bot.rules.positions import position
-from bot.service.types import GameRecord, HistoryGame, HistoryLine
 
 ANA, BEN = 11, 22
 

@@ -17,9 +17,9 @@ import pytest
 from bot.cogs import views
 from bot.cogs.buttons import MoveButton, decode_move
 from bot.cogs.registry import DYNAMIC_ITEMS, claimed
+from bot.records import GameRecord
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.qwinto import ROW_COLUMNS, ROWS
-from bot.service.types import GameRecord
 
 BUTTON, SELECT = 2, 3
 HINT = "hint"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.channel import story
+from bot.records import StoredEvent
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
 from bot.rules.positions import position
-from bot.service.types import StoredEvent
 
 ANA, BEN, CEM = 11, 22, 33
 

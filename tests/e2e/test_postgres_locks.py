@@ -7,6 +7,7 @@ and play goes on to the end with every turn posted once."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -44,11 +45,11 @@ async def test_a_lock_connection_ended_mid_game(
     failed: list[tuple[BaseException, GameRecord | None]] = []
     sync = Publisher.sync
 
-    async def syncing(self: Publisher, game_id: int) -> None:
+    async def syncing(self: Publisher, game_id: int, *args: Any) -> None:
         try:
-            await sync(self, game_id)
+            await sync(self, game_id, *args)
         except Exception as error:
-            failed.append((error, await other.get_game(game_id)))  # the game as then stored
+            failed.append((error, await other.games.get(game_id)))  # the game as then stored
             raise
 
     monkeypatch.setattr(Publisher, "project", paused)
@@ -67,10 +68,12 @@ async def test_a_lock_connection_ended_mid_game(
         assert query(url, "SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
         async with asyncio.timeout(PATIENCE):  # the other process takes the game...
             async with other.game_lock(1):
-                before = await other.get_game(1)
+                before = await other.games.get(1)
                 assert before is not None
-                await other.set_shown(
-                    1, before.shown_version, before.message_id, {**before.shown, "other": True}
+                await other.games.set_shown(
+                    replace(before, version=before.shown_version),
+                    before.message_id,
+                    {**before.shown, "other": True},
                 )  # ...and stores
         go_on.set()
         assert await asyncio.wait_for(round_, PATIENCE)

@@ -81,7 +81,7 @@ async def test_a_component_that_is_not_on_the_clicked_message_is_answered(
     for clicked in (stale, foreign):
         assert clicked.failed is None
         assert len(clicked.ephemeral) == 1 and REFUSED in clicked.ephemeral[0].content
-    assert len(await store_of(sb).moves(1)) == 0
+    assert len(await store_of(sb).games.moves(1)) == 0
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
@@ -110,7 +110,7 @@ async def test_an_option_outside_its_choices_gets_a_polite_answer(
     assert answer.failed is None
     assert len(answer.ephemeral) == 1 and BAD_COMMAND in answer.ephemeral[0].content
     assert len(answer.ephemeral[0].content) < 300  # the input is not quoted whole
-    assert await store_of(sb).game_in_channel(sb.channel.id) is None
+    assert await store_of(sb).games.in_channel(sb.channel.id) is None
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
@@ -222,12 +222,12 @@ async def nothing_lost(sb: Sandbox, game_id: int) -> None:
     """The stored game is its replay, finished, and the channel shows its last version."""
     bot = sb.bot
     assert bot is not None
-    record = await store_of(sb).get_game(game_id)
+    record = await store_of(sb).games.get(game_id)
     assert record is not None and record.status == "finished"
     assert (await bot.service.games.replay(game_id)).to_json() == record.state  # type: ignore[attr-defined]
     await bot.publisher.drain()  # type: ignore[attr-defined]
     await bot.publisher.catch_up()  # type: ignore[attr-defined]
-    assert await store_of(sb).lagging_games() == []
+    assert await store_of(sb).games.lagging() == []
 
 
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])

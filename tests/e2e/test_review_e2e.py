@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import cast
 
 from bot.app import QwixxBot
+from bot.records import GameRecord
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import play_to_end, seeded_policy, wait_for_turn
 from bot.service.review import ReviewKeeper
-from bot.service.types import GameRecord
 from bot.store import Store
 
 from .conftest import make_bot
