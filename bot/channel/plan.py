@@ -60,7 +60,10 @@ class Shown:
 
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
-        data = record.shown
+        return cls.from_json(record.shown)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Shown:
         return cls(
             data.get("turn"),
             list(data.get("pinged", [])),

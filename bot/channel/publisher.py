@@ -439,7 +439,11 @@ class Publisher:
             )
             self.reached()
             record = (await self.service.games.read(record.id)).record
-            shown = Shown.of(record)
+            version, message_id, showing = record.shown_version, record.message_id, record.shown
+            mine = self._shown.get(record.id)
+            if mine is not None and mine[0] > version:  # to be stored with the next change
+                version, message_id, showing = mine
+            shown = Shown.from_json(showing)
             shown.notes.append(
                 [
                     sent,
@@ -448,7 +452,7 @@ class Publisher:
                 ]
             )
             # the version shown stays: only the reminder is added to what it shows
-            await self.show(replace(record, version=record.shown_version), record.message_id, shown)
+            await self.show(replace(record, version=version), message_id, shown)
 
     # --- stopping -------------------------------------------------------------
     def stop_reviews(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from bot.channel.publisher import Publisher
 from bot.i18n import using
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
-from bot.rules import Game
+from bot.rules import Event, Game
 from bot.rules.positions import position
 from bot.service.games import GameService, Outcome
 from bot.service.review import ReviewKeeper
@@ -181,6 +181,52 @@ async def test_a_sync_from_a_change_reads_nothing(
         monkeypatch.setattr(Games, name, counted)
     await play(tmp_path, "classic", seed=3, changes=True)
     assert sorted(reads) == ["events", "events", "read"]
+
+
+async def test_a_reminder_after_a_sync_left_to_the_next_change_is_deleted_in_time(
+    tmp_path: Path,
+) -> None:
+    """A sync that only edited leaves what the channel shows to the game's next change; a
+    reminder sent meanwhile is noted on top of that, so the move it asked for deletes it."""
+    store = await Store.open(tmp_path / "remind.db")
+    service = GameService(store, seeds=lambda: 3, clock=lambda: 1_000_000.0)
+    channel, rng = FakeChannel(), random.Random(3)
+    showing = Showing(service, channel, changes=True)
+    try:
+        lobby = await service.lobby.open(1, 2, HOST, "classic")
+        await service.lobby.add_computer(lobby.id, HOST)
+        outcome = await service.lobby.start(lobby.id, HOST)
+        with using("en-US"):
+            await showing.sync(outcome)
+            while True:  # until a sync only edits: its shown waits for the next change
+                game = outcome.game
+                assert game is not None and not game.finished
+                outcome = await service.turns.move(
+                    lobby.id,
+                    HOST,
+                    game.turn,
+                    game.decision().phase,
+                    rng.choice(game.legal_moves(HOST)),
+                )
+                await showing.sync(outcome)
+                stored = (await service.games.read(lobby.id)).record
+                if stored.shown_version < stored.version and HOST in (
+                    outcome.game.decision().waiting if outcome.game else ()
+                ):
+                    break
+            reminder = Event("reminder", None, {"players": [HOST], "deadline": 1_000_600})
+            await showing.publisher.remind(replace(outcome, events=[reminder]))
+            sent = max(channel.messages)
+            assert "<@111>" in channel.messages[sent].content
+            game = outcome.game
+            assert game is not None
+            outcome = await service.turns.move(
+                lobby.id, HOST, game.turn, game.decision().phase, game.legal_moves(HOST)[0]
+            )
+            await showing.sync(outcome)
+            assert sent not in channel.messages  # decided: the reminder went
+    finally:
+        await store.close()
 
 
 @pytest.mark.parametrize("variant", ["classic", "qwinto"])
