@@ -14,7 +14,7 @@ While Discord cannot be reached, the publisher remembers since when, and the cat
 stops at its first failed write.
 
 After a change made in this process, the sync reads nothing: it takes the change's
-:class:`~bot.service.games.Outcome` (the record as written, the game, the events it
+:class:`~bot.service.state.Outcome` (the record as written, the game, the events it
 stored), the events of the live message's earlier turns as it kept them, and the server's
 language from the service's cache; a sync that only edits leaves what the channel shows
 to be stored with the game's next change (repeating edits is harmless). It reads the game
