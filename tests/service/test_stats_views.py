@@ -6,18 +6,18 @@ import io
 
 from PIL import Image
 
-from bot.cogs.stats import (
+from bot.cogs.buttons import FinalButton
+from bot.cogs.stats_words import (
     ALT_TEXT,
-    FinalButton,
     alt_text,
     board_table,
     footer,
     history_line,
     stats_field,
 )
+from bot.records import HistoryGame, HistoryLine
 from bot.render.leaderboard import Layout, render_leaderboard
 from bot.service.stats import BoardLine, Leaderboard, VariantStats
-from bot.service.types import HistoryGame, HistoryLine
 
 
 def board(
