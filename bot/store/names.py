@@ -70,7 +70,3 @@ class NameRepository:
         """Let go of the names kept of ``user_id`` or of ``guild_id``."""
         for key in [k for k in self._kept if k[1] == user_id or k[0] == guild_id]:
             del self._kept[key]
-
-    async def __call__(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
-        """The former ``store.names(…)`` (see :mod:`bot.store.bridge`)."""
-        return await self.of(guild_id, user_ids)

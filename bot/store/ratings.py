@@ -271,7 +271,3 @@ class RatingRepository:
             (guild_id, player_id),
         )
         return {str(r[0]): StoredRating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
-
-    async def __call__(self, guild_id: int, variant: str) -> dict[int, StoredRating]:
-        """The former ``store.ratings(…)`` (see :mod:`bot.store.bridge`)."""
-        return await self.of_variant(guild_id, variant)

@@ -16,7 +16,6 @@ from typing import Any, Final
 import orjson
 
 from bot.records import STATE_SLOT, GameRecord, MoveRecord, Timing, stored_state
-from bot.records import EventRow as EventRow  # bridge: until callers import bot.records
 
 
 def timing_columns(timing: Timing | None) -> dict[str, Any]:

@@ -41,9 +41,6 @@ from bot.records import (
     RecentScore,
     Totals,
 )
-from bot.records import REVIEW_DUE as DUE  # noqa: F401  # bridge: until callers import bot.records
-from bot.records import Accuracy as Accuracy  # bridge
-from bot.records import PlayerResult as PlayerResult  # bridge
 
 from .engine import Engine, Row, Tx
 from .records import GAME_COLUMNS, game_from_row

@@ -25,7 +25,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from .bridge import Bridge
 from .daily import DailyRepository
 from .engine import Engine, engine_for
 from .games import GameRepository
@@ -52,7 +51,7 @@ async def open_store(
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
 
 
-class Store(Bridge):
+class Store:
     """The repositories of one database (see the module).
 
     Create with ``await open_store(target)`` (or ``Store.open``), or ``async with
