@@ -288,7 +288,7 @@ async def outage(
                 with using("en-US"):
                     result.untold += [
                         line
-                        for e in await service.events(gid)
+                        for e in await service.games.events(gid)
                         if e.kind in ("penalty", "locked", "failed_throw")
                         for line in story.event_lines(e, [], "classic")
                         if line not in text

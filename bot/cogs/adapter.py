@@ -21,7 +21,7 @@ def where(interaction: discord.Interaction) -> Where:
 
 
 class Adapter:
-    """One per bot."""
+    """What the handlers of games share (one per bot)."""
 
     def __init__(
         self,

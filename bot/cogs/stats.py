@@ -94,7 +94,7 @@ class StatsHandlers(PrivateAnswers):
         await interaction.response.defer(ephemeral=not public, thinking=True)
         for member in (interaction.user, *members):
             if member is not None:
-                await self.games.remember_name(guild, member.id, member.display_name)
+                await self.games.names.remember(guild, member.id, member.display_name)
         return guild
 
     @answers_errors

@@ -33,14 +33,14 @@ async def test_a_lock_connection_ended_mid_game(
     url = postgres.new_database()
     entered, go_on = asyncio.Event(), asyncio.Event()
     armed = [False]
-    project = Publisher.project
+    show = Publisher.show
 
-    async def paused(self: Publisher, *args: Any) -> Any:
-        if armed[0]:  # the sync holds the game's lock and has read the game
-            armed[0] = False
+    async def paused(self: Publisher, *args: Any, later: bool = False) -> Any:
+        if armed[0] and not later:  # the sync holds the game's lock, has written the
+            armed[0] = False  # channel and is about to store what it shows
             entered.set()
             await go_on.wait()
-        return await project(self, *args)
+        return await show(self, *args, later=later)
 
     failed: list[tuple[BaseException, GameRecord | None]] = []
     sync = Publisher.sync
@@ -52,7 +52,7 @@ async def test_a_lock_connection_ended_mid_game(
             failed.append((error, await other.games.get(game_id)))  # the game as then stored
             raise
 
-    monkeypatch.setattr(Publisher, "project", paused)
+    monkeypatch.setattr(Publisher, "show", paused)
     monkeypatch.setattr(Publisher, "sync", syncing)
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb, Store(url) as other:
         # tick: the timer loop's catch-up stays out of the way; clicks publish.
