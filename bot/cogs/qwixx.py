@@ -9,10 +9,12 @@ from discord.ext import commands
 from bot.cogs.handlers import Handlers
 from bot.cogs.settings import LANGUAGE_CHOICES, Settings
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
+from bot.cogs.tournaments import CreateOptions
 from bot.i18n.words import t
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
 from bot.service.play import Options
+from bot.tournament.settings import MAX_NAME, MAX_ROUNDS, TABLE_SIZES
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]
 BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name in BOARDS]
@@ -185,3 +187,83 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
         await self.handlers.privacy.on_forget(interaction)
+
+    # --- tournaments (bot/cogs/tournaments.py) ------------------------------
+    tournament = app_commands.Group(name="tournament", description=t("command.tournament"))
+
+    @tournament.command(name="list", description=t("command.tournament.list"))
+    async def tournament_list(self, interaction: discord.Interaction) -> None:
+        await self.handlers.tournaments.on_list(interaction)
+
+    @tournament.command(name="create", description=t("command.tournament.create"))
+    @app_commands.describe(
+        name=t("option.tournament.name"),
+        variant=t("option.tournament.variant"),
+        rounds=t("option.tournament.rounds"),
+        table_size=t("option.tournament.table_size"),
+        smallest_table=t("option.tournament.smallest_table"),
+        turn_time=t("option.tournament.turn_time"),
+        points=t("option.tournament.points"),
+        avoid_repeats=t("option.tournament.avoid_repeats"),
+        computers=t("option.tournament.computers"),
+        sign_up_hours=t("option.tournament.sign_up_hours"),
+        check_in=t("option.tournament.check_in"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def tournament_create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, MAX_NAME],
+        variant: app_commands.Choice[str] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
+        table_size: app_commands.Range[int, TABLE_SIZES.start, TABLE_SIZES.stop - 1] = 4,
+        smallest_table: app_commands.Range[int, TABLE_SIZES.start, TABLE_SIZES.stop - 1]
+        | None = None,
+        turn_time: str | None = None,
+        points: str | None = None,
+        avoid_repeats: bool = True,
+        computers: bool = False,
+        sign_up_hours: app_commands.Range[int, 1, 720] | None = None,
+        check_in: str | None = None,
+    ) -> None:
+        await self.handlers.tournaments.on_create(
+            interaction,
+            CreateOptions(
+                name,
+                variant.value if variant else "classic",
+                rounds,
+                table_size,
+                smallest_table,
+                turn_time,
+                points,
+                avoid_repeats,
+                computers,
+                sign_up_hours,
+                check_in,
+            ),
+        )
+
+    @tournament.command(name="standings", description=t("command.tournament.standings"))
+    @app_commands.describe(name=t("option.tournament.which"))
+    async def tournament_standings(
+        self, interaction: discord.Interaction, name: str | None = None
+    ) -> None:
+        await self.handlers.tournaments.on_standings(interaction, name)
+
+    @tournament.command(name="withdraw", description=t("command.tournament.withdraw"))
+    @app_commands.describe(name=t("option.tournament.which"))
+    async def tournament_withdraw(
+        self, interaction: discord.Interaction, name: str | None = None
+    ) -> None:
+        await self.handlers.tournaments.on_withdraw(interaction, name)
+
+    @tournament.command(name="cancel", description=t("command.tournament.cancel"))
+    async def tournament_cancel(self, interaction: discord.Interaction) -> None:
+        await self.handlers.tournaments.on_cancel(interaction)
+
+    @tournament.command(name="role", description=t("command.tournament.role"))
+    @app_commands.describe(role=t("option.tournament.role"))
+    async def tournament_role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        await self.handlers.tournaments.on_role(interaction, role)

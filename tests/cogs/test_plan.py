@@ -22,9 +22,9 @@ from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Event, Game
 from bot.rules.positions import position
-from bot.service.games import GameService, Outcome
+from bot.service.games import GameService
 from bot.service.review import ReviewKeeper
-from bot.service.state import Games
+from bot.service.state import Games, Outcome
 from bot.store import Store
 
 GOLDEN = Path(__file__).parent / "golden"
