@@ -11,7 +11,7 @@ import discord
 from bot.channel.budget import WriteBudget
 from bot.channel.publisher import Publisher
 from bot.cogs.adapter import Adapter
-from bot.cogs.buttons import Clicks
+from bot.cogs.clicks import Clicks
 from bot.cogs.daily import DailyHandlers
 from bot.cogs.leaving import LeaveHandlers
 from bot.cogs.lobby import LobbyHandlers

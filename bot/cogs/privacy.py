@@ -9,7 +9,7 @@ from typing import Any, Final
 import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
-from bot.cogs.buttons import clicks
+from bot.cogs.clicks import clicks
 from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
 from bot.records import ServerData
