@@ -102,6 +102,7 @@ class Trips:
             self.count += 1
             return send(work)
 
+        # counts the click's transactions by wrapping the engine's one entry point
         engine.transact = counted  # type: ignore[method-assign]
 
 

@@ -46,8 +46,8 @@ from bot.i18n import using
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.faults import CHANNEL_WRITES
 from bot.sandbox.records import Call
-from bot.service.state import Outcome
 from bot.service.limits import Limits
+from bot.service.state import Outcome
 
 START = 1_800_000_000.0
 STEP = 60.0

@@ -9,7 +9,7 @@ and :func:`to_postgres` rewrites those, once per distinct statement (cached):
 * ``games.id INTEGER PRIMARY KEY`` (SQLite's rowid) becomes a ``BIGINT`` identity,
   and the ``game_id`` columns that point at it ``BIGINT`` too;
 * the start of a result's month and week: SQLite's ``strftime`` becomes
-  ``date_trunc`` in UTC (the same instants, see :data:`bot.store.stats.PERIOD_START_SQL`);
+  ``date_trunc`` in UTC (the same instants, see :data:`PERIOD_START_SQL`);
 * :data:`LOCK_ROW`, a comment to SQLite (whose one writer at a time needs no row
   locks), becomes ``FOR UPDATE``;
 * ``WITHOUT ROWID`` (a SQLite table kept in its primary key's B-tree; PostgreSQL has
@@ -21,7 +21,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .stats import PERIOD_START_SQL
+# The bucket of a result in SQL (SQLite's date functions; :func:`to_postgres`
+# gives PostgreSQL its ``date_trunc`` instead): used to fill ``period_totals`` from
+# ``results``, by migration 6 and by a rebuild (so change them only together with a
+# new migration).
+PERIOD_START_SQL = {
+    "month": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of month') AS REAL)",
+    "week": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of day', 'weekday 0', "
+    "'-6 days') AS REAL)",
+}
 
 POSTGRES_PERIOD_START_SQL = {
     period: f"CAST(EXTRACT(EPOCH FROM date_trunc('{period}', to_timestamp(finished_at) "

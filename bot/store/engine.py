@@ -12,7 +12,7 @@ a :class:`Tx` (a :data:`Work`), in SQLite's spelling, and hands it to its engine
   holder's writes go through the connection that holds the lock
   (:meth:`Engine.write_holding`). It translates the SQL (:mod:`bot.store.dialect`).
 
-:func:`engine_for` picks one for a target (a file path or a ``postgresql://`` URL).
+:func:`bot.store.store.engine_for` picks one for a target (a file path or a ``postgresql://`` URL).
 """
 
 from __future__ import annotations
@@ -92,18 +92,3 @@ class Engine(Protocol):
         """One statement as a write transaction of its own (its rows: ``RETURNING``),
         committed only while the lock of ``game_id`` is still held if this process
         holds it (else :class:`~bot.records.LockLost`)."""
-
-
-def engine_for(target: str | Path, *, busy_timeout: float = 5.0) -> Engine:
-    """The engine of ``target``: PostgreSQL for a ``postgresql://`` URL (a str), else
-    SQLite for a file path (``busy_timeout``: seconds a write waits for another
-    process's lock)."""
-    if is_postgres_url(target):
-        # Imported only here: psycopg and libpq are a tenth of the bot's resident
-        # memory, and a bot on SQLite never needs them.
-        from .postgres import PostgresEngine
-
-        return PostgresEngine(str(target))
-    from .sqlite import SqliteEngine
-
-    return SqliteEngine(target, busy_timeout=busy_timeout)

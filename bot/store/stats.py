@@ -42,6 +42,7 @@ from bot.records import (
     Totals,
 )
 
+from .dialect import PERIOD_START_SQL
 from .engine import Engine, Row, Tx
 from .records import GAME_COLUMNS, game_from_row
 
@@ -200,15 +201,6 @@ def summary_period(since: float) -> str | None:
     return next((period for period, start in period_starts(since) if start == since), None)
 
 
-# The bucket of a result in SQL (SQLite's date functions; :mod:`bot.store.dialect`
-# gives PostgreSQL its ``date_trunc`` instead): used to fill ``period_totals`` from
-# ``results``, by migration 6 and by a rebuild (so change them only together with a
-# new migration).
-PERIOD_START_SQL = {
-    "month": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of month') AS REAL)",
-    "week": "CAST(strftime('%s', finished_at, 'unixepoch', 'start of day', 'weekday 0', "
-    "'-6 days') AS REAL)",
-}
 FILL_PERIOD_TOTALS = tuple(
     "INSERT INTO period_totals (guild_id, period, start, player_id, variant, games, wins, "
     f"score_sum, best) SELECT guild_id, '{period}', {start}, player_id, variant, COUNT(*), "

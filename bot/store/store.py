@@ -1,7 +1,7 @@
 """The :class:`Store`: the repositories of one database, on one engine.
 
 ``await open_store(target)`` opens one: ``target`` is a SQLite file path or a
-``postgresql://`` URL, and :func:`~bot.store.engine.engine_for` picks the engine that
+``postgresql://`` URL, and :func:`engine_for` picks the engine that
 runs the repositories' transactions (:mod:`bot.store.sqlite` or
 :mod:`bot.store.postgres`; connections and commits are theirs, see
 :mod:`bot.store.engine`). Each repository is named for what it keeps:
@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Self
 
 from .daily import DailyRepository
-from .engine import Engine, engine_for
+from .engine import Engine, is_postgres_url
 from .games import GameRepository
 from .maintenance import Maintenance
 from .migrations import apply_migrations
@@ -49,6 +49,21 @@ async def open_store(
     """The store of ``target`` (a SQLite file, created if missing, or a PostgreSQL URL),
     connected and migrated."""
     return await Store.open(target, clock=clock, busy_timeout=busy_timeout)
+
+
+def engine_for(target: str | Path, *, busy_timeout: float = 5.0) -> Engine:
+    """The engine of ``target``: PostgreSQL for a ``postgresql://`` URL (a str), else
+    SQLite for a file path (``busy_timeout``: seconds a write waits for another
+    process's lock)."""
+    if is_postgres_url(target):
+        # Imported only here: psycopg and libpq are a tenth of the bot's resident
+        # memory, and a bot on SQLite never needs them.
+        from .postgres import PostgresEngine
+
+        return PostgresEngine(str(target))
+    from .sqlite import SqliteEngine
+
+    return SqliteEngine(target, busy_timeout=busy_timeout)
 
 
 class Store:

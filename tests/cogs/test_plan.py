@@ -109,9 +109,10 @@ class Showing:
     or (``changes``) from each change as the service made it."""
 
     def __init__(self, service: GameService, channel: FakeChannel, changes: bool) -> None:
-        self.publisher = Publisher(service, channel, settle=0.0)
+        publisher: Publisher = Publisher(service, channel, settle=0.0)
         if changes:
-            self.publisher.started = None  # its first catch-up done: it may trust a change
+            publisher.started = None  # its first catch-up done: it may trust a change
+        self.publisher = publisher
         self.changes = changes
 
     async def sync(self, outcome: Outcome) -> None:

@@ -133,7 +133,7 @@ def test_par_is_hards_game_on_the_days_dice(variant: str, day: str, version: int
 
 @pytest.fixture
 def daily(service: GameService) -> DailyService:
-    return DailyService(service)
+    return DailyService(service.games)
 
 
 async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
@@ -198,7 +198,7 @@ async def test_a_server_still_on_the_last_day_of_version_2_plays_it_on_version_2
 
 
 async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
-    daily: DailyService, clock: FakeClock
+    service: GameService, daily: DailyService, clock: FakeClock
 ) -> None:
     clock.now = NOON
     results, games = {}, {}
@@ -207,7 +207,7 @@ async def test_a_finished_attempt_is_ranked_everywhere_and_in_its_server(
         game, rng = outcome.game, random.Random(user)
         assert game is not None
         while not game.finished:
-            outcome = await daily.games.act(
+            outcome = await service.turns.move(
                 attempt.game_id,
                 user,
                 game.turn,

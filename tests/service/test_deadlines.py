@@ -178,12 +178,12 @@ async def test_overdue_deadlines_after_downtime_fire_once_in_order(
     store = await Store.open(database, clock=clock)
     again = GameService(store, clock=clock)
     try:
-        assert await again.due() == [first, second]
-        fired = [await again.fire(game_id) for game_id in await again.due()]
+        assert await again.deadlines.due() == [first, second]
+        fired = [await again.deadlines.fire(game_id) for game_id in await again.deadlines.due()]
         assert all(o is not None and o.events[0].kind == "expired" for o in fired)
-        assert [await again.fire(g) for g in (first, second)] == [None, None]  # not twice
+        assert [await again.deadlines.fire(g) for g in (first, second)] == [None, None]  # not twice
         for game_id in (first, second):
-            record = (await again.get(game_id)).record
+            record = (await again.games.read(game_id)).record
             assert record.deadline == clock.now + 86400  # a full turn time from now
     finally:
         await store.close()

@@ -128,7 +128,7 @@ async def test_simultaneous_clicks_by_different_players_both_count(
     try:
         await asyncio.gather(
             service.turns.move(game_id, ANA, 1, "action1", PASS),
-            other.act(game_id, BEN, 1, "action1", PASS),
+            other.turns.move(game_id, BEN, 1, "action1", PASS),
         )
     finally:
         await other.store.close()
@@ -201,11 +201,13 @@ async def test_games_survive_a_restart(database: str | Path) -> None:
 
     again = GameService(await Store.open(database))
     try:
-        assert (await again.get(lobby.id)).record.players == [ANA]
-        after = await again.get(running)
+        assert (await again.games.read(lobby.id)).record.players == [ANA]
+        after = await again.games.read(running)
         assert after.record.state == before
         await play_randomly(again, running, random.Random(3))
-        assert (await again.replay(running)).to_json() == (await again.get(running)).record.state
+        assert (await again.games.replay(running)).to_json() == (
+            await again.games.read(running)
+        ).record.state
     finally:
         await again.store.close()
 

@@ -105,33 +105,33 @@ async def test_start_checks_everyone_seated_again(store: Store) -> None:
     """Seated by a rematch, or at the same moment, or before the limit was lowered:
     the start refuses, naming who is over, and the lobby stays as it was."""
     roomy = limited(store, member=5, server=10)
-    lobby = await roomy.open_lobby(GUILD, 1, ANA, "classic")
-    await roomy.join(lobby.id, BEN)
-    await roomy.join(lobby.id, CEM)
+    lobby = await roomy.lobby.open(GUILD, 1, ANA, "classic")
+    await roomy.lobby.join(lobby.id, BEN)
+    await roomy.lobby.join(lobby.id, CEM)
     for channel in (2, 3):
-        await roomy.open_lobby(GUILD, channel, CEM, "classic")
+        await roomy.lobby.open(GUILD, channel, CEM, "classic")
     strict = limited(store, member=2, server=10)
-    error = await refused(strict.start(lobby.id, ANA))
+    error = await refused(strict.lobby.start(lobby.id, ANA))
     assert error.key == "error.limit_player"
     assert error.text().startswith(f"<@{CEM}> is in 2 games on this server already")
-    assert (await strict.get(lobby.id)).record.status == "lobby"
+    assert (await strict.games.read(lobby.id)).record.status == "lobby"
     for channel in (4, 5):
-        await roomy.open_lobby(GUILD, channel, ANA, "classic")
-    await strict.leave(lobby.id, CEM)
-    assert (await refused(strict.start(lobby.id, ANA))).key == "error.limit_you"
-    await strict.cancel((await strict.in_channel(5)).record.id, ANA)
-    assert (await strict.start(lobby.id, ANA)).record.status == "running"
+        await roomy.lobby.open(GUILD, channel, ANA, "classic")
+    await strict.lobby.leave(lobby.id, CEM)
+    assert (await refused(strict.lobby.start(lobby.id, ANA))).key == "error.limit_you"
+    await strict.lobby.cancel((await strict.games.in_channel(5)).record.id, ANA)
+    assert (await strict.lobby.start(lobby.id, ANA)).record.status == "running"
 
 
 async def test_start_checks_the_server_too(store: Store) -> None:
     roomy = limited(store, member=5, server=10)
-    lobby = await roomy.open_lobby(GUILD, 1, ANA, "classic")
-    await roomy.join(lobby.id, BEN)
+    lobby = await roomy.lobby.open(GUILD, 1, ANA, "classic")
+    await roomy.lobby.join(lobby.id, BEN)
     for channel, host in ((2, CEM), (3, DAN), (4, EVA)):
-        await roomy.open_lobby(GUILD, channel, host, "classic")
-    error = await refused(limited(store, server=3).start(lobby.id, ANA))
+        await roomy.lobby.open(GUILD, channel, host, "classic")
+    error = await refused(limited(store, server=3).lobby.start(lobby.id, ANA))
     assert error.key == "error.limit_server" and "has 3 games open already" in error.text()
-    assert (await limited(store, server=4).start(lobby.id, ANA)).record.status == "running"
+    assert (await limited(store, server=4).lobby.start(lobby.id, ANA)).record.status == "running"
 
 
 async def test_computer_seats_count_for_nobody(store: Store) -> None:

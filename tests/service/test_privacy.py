@@ -35,7 +35,7 @@ async def store(database: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
-def games(store: Store, clock: FakeClock) -> GameService:
+def service(store: Store, clock: FakeClock) -> GameService:
     return GameService(store, seeds=iter(range(1000, 2000)).__next__, clock=clock)
 
 
@@ -55,39 +55,39 @@ def traces(rows: dict[str, list[tuple[Any, ...]]], *needles: object) -> list[str
 
 
 async def finished(
-    games: GameService, guild: int, channel: int, *people: int, computers: int = 1, seed: int = 1
+    service: GameService, guild: int, channel: int, *people: int, computers: int = 1, seed: int = 1
 ) -> int:
-    record = await games.open_lobby(guild, channel, people[0], "classic")
+    record = await service.lobby.open(guild, channel, people[0], "classic")
     for person in people[1:]:
-        await games.join(record.id, person)
+        await service.lobby.join(record.id, person)
     for _ in range(computers):
-        await games.add_computer(record.id, people[0])
-    await games.start(record.id, people[0])
-    await play_randomly(games, record.id, random.Random(seed))
+        await service.lobby.add_computer(record.id, people[0])
+    await service.lobby.start(record.id, people[0])
+    await play_randomly(service, record.id, random.Random(seed))
     return record.id
 
 
 async def test_forget_me_leaves_no_trace_and_every_game_whole(
-    store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
+    store: Store, service: GameService, privacy: PrivacyService, clock: FakeClock
 ) -> None:
     for guild in (GUILD, GUILD2):
         for person in (ANA, BEN, CEM):
-            await games.remember_name(guild, person, NAMES[person])
-    played = [await finished(games, GUILD, 10 + i, ANA, BEN, seed=i) for i in range(3)]
-    played.append(await finished(games, GUILD, 20, BEN, ANA, CEM, computers=0, seed=7))
-    played.append(await finished(games, GUILD2, 30, ANA, CEM, seed=8))
-    played.append(await finished(games, GUILD2, 31, BEN, CEM, seed=9))  # without Ana
+            await service.names.remember(guild, person, NAMES[person])
+    played = [await finished(service, GUILD, 10 + i, ANA, BEN, seed=i) for i in range(3)]
+    played.append(await finished(service, GUILD, 20, BEN, ANA, CEM, computers=0, seed=7))
+    played.append(await finished(service, GUILD2, 30, ANA, CEM, seed=8))
+    played.append(await finished(service, GUILD2, 31, BEN, CEM, seed=9))  # without Ana
     # A running game Ana left (her seat is away); Ben and Cem play on.
-    running = await games.open_lobby(GUILD2, 40, BEN, "classic")
-    await games.join(running.id, ANA)
-    await games.join(running.id, CEM)
-    await games.start(running.id, BEN)
-    await games.leave_game(40, ANA)
+    running = await service.lobby.open(GUILD2, 40, BEN, "classic")
+    await service.lobby.join(running.id, ANA)
+    await service.lobby.join(running.id, CEM)
+    await service.lobby.start(running.id, BEN)
+    await service.turns.leave_game(40, ANA)
     await RatingService(store).backfill()
 
     boards = {g: await store.stats.leaderboard(g) for g in (GUILD, GUILD2)}
     ratings = {g: await store.ratings.of_variant(g, "classic") for g in (GUILD, GUILD2)}
-    states = {g: (await games.get(g)).record.state for g in [*played, running.id]}
+    states = {g: (await service.games.read(g)).record.state for g in [*played, running.id]}
     report = await privacy.report(ANA)
     assert [(s.guild_id, s.name, s.games, s.results) for s in report] == [
         (GUILD, NAMES[ANA], 4, 4),
@@ -117,55 +117,55 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
         }
         assert now[anonymous] == ratings[guild][ANA]
     for game_id in [*played, running.id]:  # each game replays to its stored state
-        record = (await games.get(game_id)).record
+        record = (await service.games.read(game_id)).record
         assert record.state is not None and ANA not in record.players
-        assert (await games.replay(game_id)).to_json() == record.state
+        assert (await service.games.replay(game_id)).to_json() == record.state
         assert str(record.state).count(str(anonymous)) == str(states[game_id]).count(str(ANA))
     assert await privacy.report(ANA) == []
 
     # The running game goes on for the others, to its end.
-    await play_randomly(games, running.id, random.Random(3))
-    assert (await games.get(running.id)).record.status == "finished"
+    await play_randomly(service, running.id, random.Random(3))
+    assert (await service.games.read(running.id)).record.status == "finished"
     assert traces(await every_row(store), ANA) == []
 
     # Ana's next game starts afresh: no name, no totals, no rating, a seat of her own.
-    await games.remember_name(GUILD, ANA, NAMES[ANA])
-    fresh = await finished(games, GUILD, 50, ANA, BEN, seed=11)
+    await service.names.remember(GUILD, ANA, NAMES[ANA])
+    fresh = await finished(service, GUILD, 50, ANA, BEN, seed=11)
     assert (await store.stats.player_totals(GUILD, ANA))["classic"].games == 1
     assert [(s.guild_id, s.games, s.results) for s in await privacy.report(ANA)] == [(GUILD, 1, 1)]
     assert await store.names.of(GUILD, [ANA]) == {ANA: NAMES[ANA]}
     # A rematch of a game with the forgotten seat leaves it out.
-    lobby = await games.rematch(played[0], BEN)
+    _, lobby = await service.lobby.rematch(played[0], BEN)
     assert lobby.players == [BEN, -1] and lobby.host_id == BEN
     assert fresh not in played
 
 
 async def test_forget_me_is_refused_while_playing(
-    store: Store, games: GameService, privacy: PrivacyService
+    store: Store, service: GameService, privacy: PrivacyService
 ) -> None:
-    await finished(games, GUILD, 10, ANA, BEN)
-    record = await games.open_lobby(GUILD, 11, BEN, "classic")
-    await games.join(record.id, ANA)
-    await games.start(record.id, BEN)
-    lobby = await games.open_lobby(GUILD2, 12, ANA, "classic")
+    await finished(service, GUILD, 10, ANA, BEN)
+    record = await service.lobby.open(GUILD, 11, BEN, "classic")
+    await service.lobby.join(record.id, ANA)
+    await service.lobby.start(record.id, BEN)
+    lobby = await service.lobby.open(GUILD2, 12, ANA, "classic")
     before = await every_row(store)
     with pytest.raises(ServiceError) as refused:
         await privacy.forget(ANA)
     assert refused.value.key == "error.forget_playing"
     assert refused.value.values["games"] == "<#11>, <#12>"
     assert await every_row(store) == before
-    await games.leave_game(11, ANA)  # away from the running game; the lobby closed
-    await games.cancel(lobby.id, ANA)
+    await service.turns.leave_game(11, ANA)  # away from the running game; the lobby closed
+    await service.lobby.cancel(lobby.id, ANA)
     await privacy.forget(ANA)
     assert traces(await every_row(store), ANA) == []
 
 
 async def test_a_departed_server_is_deleted_after_the_grace_period(
-    store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
+    store: Store, service: GameService, privacy: PrivacyService, clock: FakeClock
 ) -> None:
-    await games.remember_name(GUILD, ANA, NAMES[ANA])
-    await finished(games, GUILD, 10, ANA, BEN)
-    await finished(games, GUILD2, 20, ANA, BEN)
+    await service.names.remember(GUILD, ANA, NAMES[ANA])
+    await finished(service, GUILD, 10, ANA, BEN)
+    await finished(service, GUILD2, 20, ANA, BEN)
     await RatingService(store).backfill()
     await privacy.guild_left(GUILD)
     clock.now += 29 * DAY
@@ -195,12 +195,12 @@ class Channels:
 
 
 async def test_the_timer_loop_deletes_a_departed_server_when_due(
-    store: Store, games: GameService, privacy: PrivacyService, clock: FakeClock
+    store: Store, service: GameService, privacy: PrivacyService, clock: FakeClock
 ) -> None:
     from bot.channel.timers import Timers
 
-    await finished(games, GUILD, 10, ANA, BEN)
-    timers = Timers(games, cast(Any, Channels()), privacy=privacy)
+    await finished(service, GUILD, 10, ANA, BEN)
+    timers = Timers(service, cast(Any, Channels()), privacy=privacy)
     await privacy.guild_left(GUILD)
     clock.now += 30 * DAY
     await timers.tick()

@@ -32,7 +32,7 @@ async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameS
 
 @pytest.fixture
 def reviews(service: GameService, clock: FakeClock) -> ReviewService:
-    return ReviewService(service, StatsService(service.store, clock=clock))
+    return ReviewService(service.games, StatsService(service.store, clock=clock))
 
 
 def hards(game: Game, player: int) -> Move:
@@ -184,7 +184,7 @@ async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
     service: GameService, clock: FakeClock
 ) -> None:
     clock.now = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
-    daily = DailyService(service)
+    daily = DailyService(service.games)
     attempt, outcome = await daily.begin(GUILD, CHANNEL, ANA, "classic")
     game = outcome.game
     while game is not None and not game.finished:

@@ -14,11 +14,12 @@ import pytest
 from bot.records import GameResults, PlayerResult
 from bot.store import LATEST_VERSION, ChannelBusy, Store, StoreError, open_store
 from bot.store.dialect import to_postgres
-from bot.store.engine import Tx, engine_for
+from bot.store.engine import Tx
 from bot.store.migrations import MIGRATIONS, Migration, run_migrations
 from bot.store.postgres import PostgresEngine, atomically
 from bot.store.sqlite import SqliteEngine
 from bot.store.stats import write_results
+from bot.store.store import engine_for
 
 from .helpers import CHANNEL, GUILD, HOST, PLAYER2, make_lobby, make_running, play, query
 from .postgres_server import PostgresServer, ServerError

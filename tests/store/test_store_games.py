@@ -17,9 +17,9 @@ from bot.records import (
     WrongStatus,
 )
 from bot.store import LATEST_VERSION, Store
-from bot.store.engine import engine_for
 from bot.store.migrations import BEHIND_SINCE, MIGRATIONS
 from bot.store.migrations import apply_migrations as apply
+from bot.store.store import engine_for
 
 from .helpers import (
     CHANNEL,
