@@ -8,7 +8,11 @@ command runs everything. A test is ``slow`` when it is one of:
   of ``tests/truth`` and the fuzzer);
 * ``postgres``: it needs the PostgreSQL server the tests start (the ``postgres``
   fixture, a ``postgresql`` parameter of ``database``, or a module about PostgreSQL);
-* ``packaging``: it builds or installs the package, or runs pytest or ``.ci/run`` again.
+* ``packaging``: it builds or installs the package, or runs pytest or ``.ci/run`` again;
+
+and a few long checks mark themselves ``slow`` where they stand (the channel's truth over
+a hundred games a variant, whose fast-lane sample runs apart; a fresh interpreter per
+module of the import graph).
 """
 
 from __future__ import annotations

@@ -146,6 +146,7 @@ def strict_modules() -> Iterator[str]:
             yield name
 
 
+@pytest.mark.slow  # an interpreter for each module: a long check, the whole suite runs it
 def test_each_module_of_the_store_and_the_service_imports_first() -> None:
     """Whichever module a process imports first, it imports: no order of imports is
     needed to break a circle."""
