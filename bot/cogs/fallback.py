@@ -157,28 +157,50 @@ class Gate:
         self.refused = 0
         """Interactions answered with the refusal since the gate closed."""
         self._state = state
-        self._running: dict[asyncio.Task[Any], str] = {}
+        self._running: dict[asyncio.Future[Any], str] = {}
         self._parse = state.parsers["INTERACTION_CREATE"]
         state.parsers["INTERACTION_CREATE"] = self.receive
 
     def receive(self, data: dict[str, Any]) -> None:
         """discord.py's parser for ``INTERACTION_CREATE``, behind the gate."""
         if self.open:
-            before = asyncio.all_tasks()
-            self._parse(data)  # starts the handling as tasks, at once
-            started = asyncio.all_tasks() - before
+            started = self._parsed(data)
         else:
             self.refused += 1
-            started = {
+            started = [
                 asyncio.get_running_loop().create_task(
                     self.refuse(data), name=f"qwixx-refuse-{data.get('id')}"
                 )
-            }
+            ]
         for task in started:
             self._running[task] = describe(data)
             task.add_done_callback(self._ended)
 
-    def _ended(self, task: asyncio.Task[Any]) -> None:
+    def _parsed(self, data: dict[str, Any]) -> list[asyncio.Future[Any]]:
+        """Hands ``data`` to discord.py, which starts its handling as tasks at once: the
+        tasks it started, caught as they are made (not by comparing every task before
+        and after, which costs as much as the tasks running)."""
+        loop = asyncio.get_running_loop()
+        factory = loop.get_task_factory()
+        started: list[asyncio.Future[Any]] = []
+
+        def catch(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+            task = (
+                factory(loop, coro, **kwargs)
+                if factory
+                else asyncio.Task(coro, loop=loop, **kwargs)
+            )
+            started.append(task)
+            return task
+
+        loop.set_task_factory(catch)
+        try:
+            self._parse(data)
+        finally:
+            loop.set_task_factory(factory)
+        return started
+
+    def _ended(self, task: asyncio.Future[Any]) -> None:
         self._running.pop(task, None)
 
     async def refuse(self, data: dict[str, Any]) -> None:

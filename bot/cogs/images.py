@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.render import render_board, render_dice, render_scoreboard, render_sheet, render_table
-from bot.render.describe import board_alt, dice_alt, scoreboard_alt, sheet_alt, table_alt
+from bot.render.describe import board_alt, dice_alt, fit, scoreboard_alt, sheet_alt, table_alt
 from bot.rules import Game, Move
 
 
@@ -57,9 +57,15 @@ async def scoreboard_file(game: Game, names: Mapping[int, str]) -> discord.File:
 
 
 async def sheet_file(
-    game: Game, player: int, name: str, moves: Sequence[Move], filename: str = "sheet.png"
+    game: Game,
+    player: int,
+    name: str,
+    moves: Sequence[Move],
+    filename: str = "sheet.png",
+    text: str | None = None,
 ) -> discord.File:
-    """``player``'s sheet under ``name`` (``moves``: the options it marks)."""
+    """``player``'s sheet under ``name`` (``moves``: the options it marks; ``text``: the
+    sheet in words when the caller has it already, for the image's description)."""
     return await png_file(
         render_sheet,
         game,
@@ -67,7 +73,7 @@ async def sheet_file(
         name,
         list(moves),
         name=filename,
-        description=sheet_alt(game, player, name),
+        description=fit(text) if text is not None else sheet_alt(game, player, name),
     )
 
 

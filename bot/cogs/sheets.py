@@ -62,15 +62,14 @@ class Sheets:
             raise ServiceError("error.not_player")
         moves = game.legal_moves(player)
         name = interaction.user.display_name
-        files = [await sheet_file(game, player, name, moves)]
+        text = sheet_text(game, player, name)
+        files = [await sheet_file(game, player, name, moves, text=text)]
         if any(m.kind == "pawn" for m in moves):
             files.append(await board_file(game, await self.names(record), moves))
         editor = await answer(
             interaction,
             editor,
-            content=with_text(
-                views.sheet_content(game, player, header), sheet_text(game, player, name)
-            ),
+            content=with_text(views.sheet_content(game, player, header), text),
             attachments=files,
             view=views.sheet_view(record, game, player),
         )

@@ -8,6 +8,7 @@ from :data:`bot.i18n.english.EN` or, for another language, its gettext catalogue
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
 from bot.i18n import CAPITALISED_NOUNS, ENGLISH, babel_locale, catalogue, current, resolve
 from bot.i18n.commands import cite
@@ -56,12 +57,17 @@ def _form(key: str, count: int, ordinal: bool = False) -> str:
     """The form of ``key`` for ``count`` (``key.one``, ``key.few``...) by the current
     language's CLDR cardinal or ordinal rules, English's form where it has none."""
 
-    def form(locale: str) -> str:
-        rules = babel_locale(locale)
-        return (rules.ordinal_form if ordinal else rules.plural_form)(count)
+    found = catalogue(current()).get(f"{key}.{category(current(), count, ordinal)}")
+    return found if found is not None else EN[f"{key}.{category(ENGLISH, count, ordinal)}"]
 
-    found = catalogue(current()).get(f"{key}.{form(current())}")
-    return found if found is not None else EN[f"{key}.{form(ENGLISH)}"]
+
+@lru_cache(maxsize=4096)
+def category(locale: str, count: int, ordinal: bool = False) -> str:
+    """``count``'s CLDR plural (or ordinal) category in ``locale``: ``one``, ``few``...
+    (kept: Babel evaluates its rule afresh on every call, and a turn's message asks
+    for the same few counts many times)."""
+    rules = babel_locale(locale)
+    return (rules.ordinal_form if ordinal else rules.plural_form)(count)
 
 
 def plural(key: str, count: int) -> str:

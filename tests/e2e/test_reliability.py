@@ -189,8 +189,8 @@ async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_writt
     passed = await ben.click(turn, label="Pass")  # the bot runs on, the disk is back
     assert passed.failed is None and not [m for m in passed.ephemeral if NOT_SAVED in m.content]
     assert len(await store.games.moves(1)) == 1
-    game = sb.bot.service  # type: ignore[union-attr]
-    assert (await game.replay(1)).to_json() == (await store.games.get(1)).state  # type: ignore[union-attr]
+    service = sb.bot.service  # type: ignore[union-attr]
+    assert (await service.games.replay(1)).to_json() == (await store.games.get(1)).state  # type: ignore[union-attr]
 
 
 # --- Discord's faults ------------------------------------------------------------------
