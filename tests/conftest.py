@@ -1,7 +1,8 @@
-"""Fixtures for every test folder: the database backends the store runs on.
+"""Fixtures for every test folder: the database backends the store runs on, the fake
+clock, and a store and a service on them.
 
-``database`` is parametrized: each test that takes it (or the store and service
-tests' ``store``) runs on SQLite and on PostgreSQL. The PostgreSQL server is started
+``database`` is parametrized: each test that takes it (or ``store`` or ``service``,
+built on it) runs on SQLite and on PostgreSQL. The PostgreSQL server is started
 once per session, by the tests themselves; if it cannot start, those tests fail.
 
 The tests that need Discord's OpenAPI description are marked ``openapi`` and skipped
@@ -11,13 +12,16 @@ where it is not found, as ``tests/openapi_gate.py`` (whose hooks run from here) 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import commands as cited
+from bot.service.games import GameService
+from bot.store import Store
 from tests import openapi_gate
+from tests.fakes import FakeClock
 from tests.lanes import mark_lanes
 from tests.openapi_gate import (  # noqa: F401 -- pytest's hooks, found here by name
     pytest_configure,
@@ -63,3 +67,28 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
         return tmp_path / "qwixx.db"
     server: PostgresServer = request.getfixturevalue("postgres")
     return server.clean_database()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The tests' time: Unix second 1,000,000 until a test moves it."""
+    return FakeClock(1_000_000.0)
+
+
+@pytest.fixture
+async def store(database: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
+    """An open store on each backend (``database``), on ``clock``."""
+    async with Store(database, clock=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def seeds() -> Callable[[], int]:
+    """Each new game's seed: 4321 every time (a module that wants others overrides this)."""
+    return lambda: 4321
+
+
+@pytest.fixture
+def service(store: Store, clock: FakeClock, seeds: Callable[[], int]) -> GameService:
+    """The service on ``store`` and ``clock``, its games seeded by ``seeds``."""
+    return GameService(store, seeds=seeds, clock=clock)

@@ -3,8 +3,7 @@ hard's move and why, the definition of accuracy; in every language."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
@@ -16,19 +15,15 @@ from bot.rules import PASS, Game, Move, new_game
 from bot.service.games import GameService
 from bot.service.review import Review, ReviewService
 from bot.service.stats import StatsService
-from bot.store import Store
-from tests.fakes import FakeClock
 from tests.service.helpers import play
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
 
 
 @pytest.fixture
-async def service(database: str | Path) -> AsyncIterator[GameService]:
-    clock = FakeClock(1_000_000.0)
-    store = await Store.open(database, clock=clock)
-    yield GameService(store, seeds=iter(range(900, 10_000)).__next__, clock=clock)
-    await store.close()
+def seeds() -> Callable[[], int]:
+    """A seed of its own for each game (900 on), so that no two games are dealt the same dice."""
+    return iter(range(900, 10_000)).__next__
 
 
 @pytest.fixture

@@ -40,6 +40,7 @@ from bot.sandbox.commands import (
 )
 from bot.sandbox.driver import BUTTON, COMMAND, COMPONENT, STRING_SELECT, Outcome
 from bot.sandbox.records import InteractionRecord, StoredMessage
+from tests.fakes import FakeClock
 
 VARIANTS = ("classic", "longo", "onboard", "qwinto")
 MEMBERS = ("Ana", "Ben", "Cem", "Eve")
@@ -71,16 +72,6 @@ class Chooser(Protocol):
 
     def text(self) -> str:
         """Some text a member might type."""
-
-
-class FakeClock:
-    """The bot's clock; actions move it on to make deadlines fall due."""
-
-    def __init__(self) -> None:
-        self.now = 2_000_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from contextlib import closing
 from pathlib import Path
 
@@ -18,13 +17,12 @@ from tests.store.helpers import apply_migrations
 GUILD = 42
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "qwixx.db")
-    yield opened
-    await opened.close()
+ON_SQLITE = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+"""The shared ``store`` on SQLite alone (tests/store/test_postgres.py keeps a server's
+settings on PostgreSQL)."""
 
 
+@ON_SQLITE
 async def test_the_language_and_the_turn_time_are_set_independently(store: Store) -> None:
     assert await store.settings.language(GUILD) is None
     await store.settings.set_language(GUILD, "pl")
@@ -38,6 +36,7 @@ async def test_the_language_and_the_turn_time_are_set_independently(store: Store
     )
 
 
+@ON_SQLITE
 async def test_the_service_falls_back_to_the_servers_locale_then_english(store: Store) -> None:
     service = GameService(store, lambda: 1)
     assert await service.settings.language(GUILD) == "en-US"

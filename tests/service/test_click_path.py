@@ -6,7 +6,6 @@ it is read afresh."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,6 @@ from bot.store import Store
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
 HERE = Where(GUILD, CHANNEL)
-
-
-@pytest.fixture
-async def store(database: str | Path) -> AsyncIterator[Store]:
-    async with Store(database) as opened:
-        yield opened
 
 
 def counting_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -1,14 +1,10 @@
 """Durations from untrusted text: strict reading, short refusals."""
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.timing import DurationError, parse_duration
-from bot.store import Store
 from bot.text import QUOTE_LIMIT, quote, shorten
 
 DISCORD_MESSAGE_LIMIT = 2000
@@ -50,13 +46,6 @@ def test_shorten_and_quote() -> None:
     long = shorten("y" * 100)
     assert len(long) == QUOTE_LIMIT and long.endswith("…")
     assert len(quote("z" * 6000, limit=10)) == 12
-
-
-@pytest.fixture
-async def service(database: str | Path) -> AsyncIterator[GameService]:
-    store = await Store.open(database)
-    yield GameService(store, seeds=lambda: 1)
-    await store.close()
 
 
 async def test_the_refusal_of_a_huge_turn_time_fits_a_message(service: GameService) -> None:

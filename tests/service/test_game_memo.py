@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,12 +17,6 @@ from bot.service.state import Outcome
 from bot.store import Store
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
-
-
-@pytest.fixture
-async def store(database: str | Path) -> AsyncIterator[Store]:
-    async with Store(database) as opened:
-        yield opened
 
 
 async def started(service: GameService) -> int:

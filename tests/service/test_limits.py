@@ -3,9 +3,6 @@ and per server; each refusal polite and naming the limit."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import using
@@ -18,13 +15,6 @@ from tests.fakes import FakeClock
 
 GUILD, OTHER_GUILD = 10, 20
 ANA, BEN, CEM, DAN, EVA = 101, 102, 103, 104, 105
-
-
-@pytest.fixture
-async def store(database: str | Path) -> AsyncIterator[Store]:
-    opened = await Store.open(database, clock=FakeClock(1_000_000.0))
-    yield opened
-    await opened.close()
 
 
 def limited(store: Store, member: int = 2, server: int = 4) -> GameService:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
@@ -15,7 +14,6 @@ from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.play import Options
 from bot.service.stats import StatsService
-from bot.store import Store
 from tests.fakes import FakeClock
 from tests.service.helpers import play_randomly
 
@@ -23,10 +21,9 @@ GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
 
 
 @pytest.fixture
-async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    store = await Store.open(database, clock=clock)
-    yield GameService(store, seeds=iter(range(500, 10_000)).__next__, clock=clock)
-    await store.close()
+def seeds() -> Callable[[], int]:
+    """A seed of its own for each game (500 on), so that no two games are dealt the same dice."""
+    return iter(range(500, 10_000)).__next__
 
 
 async def refused(key: str, call: object) -> None:

@@ -6,8 +6,7 @@ state, and the member's next game starts afresh."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -28,15 +27,9 @@ NAMES = {ANA: "Anastazja Ü", BEN: "Benedikt", CEM: "Cem"}
 
 
 @pytest.fixture
-async def store(database: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
-    opened = await Store.open(database, clock=clock)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def service(store: Store, clock: FakeClock) -> GameService:
-    return GameService(store, seeds=iter(range(1000, 2000)).__next__, clock=clock)
+def seeds() -> Callable[[], int]:
+    """A seed of its own for each game (1000 on), so that no two games are dealt the same dice."""
+    return iter(range(1000, 2000)).__next__
 
 
 @pytest.fixture

@@ -4,8 +4,6 @@ games finished; a backfill rebuilds exactly what game-by-game updates keep."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -16,6 +14,7 @@ from bot.service.ratings import NEW, Rating, match_of, rate, replay
 from bot.service.stats import StatsService
 from bot.store import Store
 from bot.store.ratings import RatedLine, RatingConflict, StoredRating
+from tests.fakes import FakeClock
 
 from .helpers import play_randomly
 
@@ -23,20 +22,10 @@ LIVE, REBUILT, CHANNEL = 1, 2, 100
 PEOPLE = (11, 22, 33, 44, 55)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_770_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
 @pytest.fixture
-async def store(database: str | Path) -> AsyncIterator[Store]:
-    opened = await Store.open(database, clock=Clock())
-    yield opened
-    await opened.close()
+def clock() -> FakeClock:
+    """A second on at each reading: each game finishes at a time of its own."""
+    return FakeClock(1_770_000_000.0, step=1.0)
 
 
 def lines(

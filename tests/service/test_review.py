@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,6 @@ from bot.service.games import GameService
 from bot.service.play import Options
 from bot.service.review import ReviewKeeper, ReviewService
 from bot.service.stats import StatsService
-from bot.store import Store
 from tests.fakes import FakeClock
 from tests.service.helpers import play
 
@@ -24,10 +22,9 @@ GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
 
 
 @pytest.fixture
-async def service(database: str | Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    store = await Store.open(database, clock=clock)
-    yield GameService(store, seeds=iter(range(700, 10_000)).__next__, clock=clock)
-    await store.close()
+def seeds() -> Callable[[], int]:
+    """A seed of its own for each game (700 on), so that no two games are dealt the same dice."""
+    return iter(range(700, 10_000)).__next__
 
 
 @pytest.fixture

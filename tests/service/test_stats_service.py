@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -22,6 +20,7 @@ from bot.service.stats import (
 )
 from bot.store import Store
 from bot.store.engine import Tx
+from tests.fakes import FakeClock
 
 from .helpers import play_randomly
 
@@ -29,35 +28,18 @@ GUILD, OTHER, CHANNEL = 1, 2, 100
 ANA, BEN, CEM, DAN = 11, 22, 33, 44
 
 
-class Clock:
-    def __init__(self, when: datetime) -> None:
-        self.now = when.timestamp()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def set(self, when: datetime) -> None:
-        self.now = when.timestamp()
-
-
 def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=UTC)  # type: ignore[misc]
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(utc(2026, 1, 14, 15, 30))  # a Wednesday
+def clock() -> FakeClock:
+    """A Wednesday afternoon, for the periods (the week, the month, the year) to start at."""
+    return FakeClock(utc(2026, 1, 14, 15, 30).timestamp())
 
 
 @pytest.fixture
-async def store(database: str | Path, clock: Clock) -> AsyncIterator[Store]:
-    opened = await Store.open(database, clock=clock)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def stats(store: Store, clock: Clock) -> StatsService:
+def stats(store: Store, clock: FakeClock) -> StatsService:
     return StatsService(store, clock=clock)
 
 
@@ -229,7 +211,7 @@ async def test_rate_sorts_leave_out_and_show_players_under_the_minimum(
 
 
 async def test_periods_follow_the_injected_clock(
-    store: Store, stats: StatsService, clock: Clock
+    store: Store, stats: StatsService, clock: FakeClock
 ) -> None:
     clock.set(utc(2025, 12, 31, 22, 0))  # last year, last month
     await finish(store, {ANA: 80, BEN: 10})
@@ -269,7 +251,7 @@ async def test_guilds_are_isolated(store: Store, stats: StatsService) -> None:
 
 
 async def test_stats_per_variant_and_overall(
-    store: Store, stats: StatsService, clock: Clock
+    store: Store, stats: StatsService, clock: FakeClock
 ) -> None:
     scores = [
         (30, "classic"),

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
+from tests.fakes import FakeClock
 
-from .helpers import FakeClock
 from .postgres_server import PostgresServer
 
 
@@ -20,14 +20,8 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def store(database: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
-    """An open store on each backend (see ``database`` in tests/conftest.py)."""
-    async with Store(database, clock=clock) as opened:
-        yield opened
+    """The store's stamps as the store tests were written for them: in November 2023."""
+    return FakeClock(1_700_000_000.0)
 
 
 @pytest.fixture

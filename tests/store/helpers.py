@@ -26,20 +26,6 @@ PLAYER2 = 301
 PLAYER3 = 302
 
 
-class FakeClock:
-    """A settable clock; ``tick`` advances it."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def tick(self, seconds: float = 1.0) -> float:
-        self.now += seconds
-        return self.now
-
-
 async def every_row(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, read through the schema (as the store reads it)."""
     postgres = store.backend == "postgresql"

@@ -13,8 +13,9 @@ from bot.service.stats import period_start
 from bot.store import Store
 from bot.store.migrations import MIGRATIONS, PERIOD_TOTALS
 from bot.store.stats import period_starts, summary_period
+from tests.fakes import FakeClock
 
-from .helpers import GUILD, FakeClock, apply_migrations, query, sqlite_only
+from .helpers import GUILD, apply_migrations, query, sqlite_only
 from .test_stats_store import ANA, BEN, CEM, DAN, DAY, OTHER_GUILD, by_player, finish, table
 
 # Thursday 2026-01-29 12:00 UTC: a Monday (Feb 2) and a month (Feb 1) begin within days.

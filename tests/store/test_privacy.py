@@ -12,8 +12,9 @@ from bot.store import Store
 from bot.store.engine import Tx
 from bot.store.privacy import ANONYMOUS_CEILING, ANONYMOUS_FLOOR, is_anonymous, replaced
 from bot.store.records import dump_json
+from tests.fakes import FakeClock
 
-from .helpers import FakeClock, every_row
+from .helpers import every_row
 
 GUILD, OTHER_GUILD = 900_000_000_000_000_001, 900_000_000_000_000_002
 ANA, BEN = 700_000_000_000_000_011, 700_000_000_000_000_022

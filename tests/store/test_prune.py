@@ -13,9 +13,10 @@ from bot.render import render_scoreboard
 from bot.service.games import GameService
 from bot.service.stats import StatsService
 from bot.store import Store
+from tests.fakes import FakeClock
 from tests.service.helpers import play_randomly
 
-from .helpers import FakeClock, query, sqlite_only
+from .helpers import query, sqlite_only
 
 GUILD = 7
 ANA, BEN, CEM = 11, 22, 33

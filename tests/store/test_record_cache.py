@@ -17,8 +17,9 @@ from bot.store.changes import store_change
 from bot.store.dialect import to_postgres
 from bot.store.engine import Tx
 from bot.store.records import GAME_COLUMNS, game_from_row
+from tests.fakes import FakeClock
 
-from .helpers import HOST, FakeClock, make_running, query
+from .helpers import HOST, make_running, query
 
 MOVE = (HOST, {"kind": "pass"}, "player")
 

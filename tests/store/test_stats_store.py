@@ -11,8 +11,9 @@ import pytest
 from bot.records import GameRecord, GameResults, PlayerResult, StoreError, Totals, VersionConflict
 from bot.store import Store
 from bot.store.engine import Tx
+from tests.fakes import FakeClock
 
-from .helpers import CHANNEL, GUILD, FakeClock, make_lobby, play, query, sqlite_only
+from .helpers import CHANNEL, GUILD, make_lobby, play, query, sqlite_only
 
 ANA, BEN, CEM, DAN = 11, 22, 33, 44
 OTHER_GUILD = 999

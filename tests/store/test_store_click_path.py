@@ -27,12 +27,12 @@ from bot.records import (
 from bot.store import Store
 from bot.store.engine import Tx
 from bot.store.records import GAME_COLUMNS, game_from_row
+from tests.fakes import FakeClock
 
 from .helpers import (
     GUILD,
     HOST,
     PLAYER2,
-    FakeClock,
     counting_trips,
     make_lobby,
     make_running,

@@ -20,6 +20,7 @@ from bot.store import LATEST_VERSION, Store
 from bot.store.migrations import BEHIND_SINCE, MIGRATIONS
 from bot.store.migrations import apply_migrations as apply
 from bot.store.store import engine_for
+from tests.fakes import FakeClock
 
 from .helpers import (
     CHANNEL,
@@ -27,7 +28,6 @@ from .helpers import (
     HOST,
     PLAYER2,
     PLAYER3,
-    FakeClock,
     make_lobby,
     make_running,
     play,

@@ -11,8 +11,9 @@ import pytest
 
 from bot.records import ChannelBusy, GameChange, MoveRecord, StoreError, VersionConflict
 from bot.store import Store
+from tests.fakes import FakeClock
 
-from .helpers import HOST, PLAYER2, FakeClock, make_running, play, sqlite_only
+from .helpers import HOST, PLAYER2, make_running, play, sqlite_only
 
 
 async def test_moves_append_in_order(store: Store, clock: FakeClock) -> None:

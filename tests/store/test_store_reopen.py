@@ -8,8 +8,9 @@ import pytest
 
 from bot.store import ChannelBusy, Store
 from bot.store.sqlite import READER_CACHE_KIB
+from tests.fakes import FakeClock
 
-from .helpers import HOST, PLAYER2, FakeClock, make_lobby, make_running, play
+from .helpers import HOST, PLAYER2, make_lobby, make_running, play
 
 
 async def test_reopen_keeps_lobby_and_running_games(db_path: Path, clock: FakeClock) -> None:
