@@ -29,9 +29,11 @@ from bot.rules import Game, Move, game_from_json, new_game
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.commands import (
     BOOLEAN,
+    CHANNEL,
     GROUP,
     INTEGER,
     NUMBER,
+    ROLE,
     STRING,
     SUBCOMMAND,
     USER,
@@ -231,6 +233,15 @@ class Fuzzer:
             return self.choose.index(100)
         if kind == USER:
             return self.member().record
+        if kind == CHANNEL:
+            return self.member().channel
+        if kind == ROLE:  # one of the server's roles, or an id it never had
+            roles = self.sb.guild.roles
+            return (
+                self.pick(roles).id
+                if roles and self.choose.index(4)
+                else 1 + self.choose.index(100)
+            )
         raise NotImplementedError(option)
 
     def outside_choices(self, data: dict[str, Any]) -> None:
