@@ -20,6 +20,7 @@ from bot.sandbox.autoplay import (
     play_round,
     play_to_end,
     seeded_policy,
+    turn_message,
     wait_for_turn,
 )
 from bot.sandbox.records import StoredMessage
@@ -80,10 +81,19 @@ class Table:
         return self.sb.bot.store  # type: ignore[union-attr, no-any-return]
 
     async def waited_for(self) -> tuple[StoredMessage, SimMember]:
-        """The turn message, and a member the game waits for."""
-        turn = await wait_for_turn(self.sb)
+        """The turn message once its Pass is the current decision's (an edit that only
+        moves the buttons on may wait for the publisher's pause), and a member the game
+        waits for: a Pass clicked there reaches the write."""
         game = (await self.sb.bot.service.games.read(1)).game  # type: ignore[union-attr]
         assert game is not None
+        current = f"qx:1:{game.turn}:pass-{game.decision().phase}"
+
+        def passes_now() -> StoredMessage | None:
+            turn = turn_message(self.sb)
+            ids = [c.get("custom_id") for c in turn.interactive()] if turn else []
+            return turn if current in ids else None
+
+        turn = await self.sb.wait_for(passes_now)
         return turn, next(m for m in self.members if m.id in game.decision().waiting)
 
     async def refused_then_played_on(
