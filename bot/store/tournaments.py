@@ -185,7 +185,12 @@ class TournamentRepository:
         return await self._whole(record_of(rows[0]))
 
     async def _whole(self, record: TournamentRecord) -> Tournament:
+        """``record`` with its rows. The reads are separate statements, so a round seated
+        meanwhile may already be in them: only the rounds ``record`` counts are taken (a
+        round's rows and the count are committed together), so the whole is as of
+        ``record`` and a next round is worked out from the rounds it follows."""
         fetch, key = self.engine.fetch, (record.id,)
+        seated = (record.id, record.rounds)
         entrants = await fetch(
             "SELECT user_id, joined_at, checked_in, withdrawn_after FROM tournament_entrants "
             "WHERE tournament_id = ? ORDER BY joined_at, user_id",
@@ -193,13 +198,13 @@ class TournamentRepository:
         )
         rounds = await fetch(
             "SELECT number, seating, message_id FROM tournament_rounds "
-            "WHERE tournament_id = ? ORDER BY number",
-            key,
+            "WHERE tournament_id = ? AND number <= ? ORDER BY number",
+            seated,
         )
         tables = await fetch(
             "SELECT round, number, players, computers, thread_id, game_id, result "
-            "FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
-            key,
+            "FROM tournament_tables WHERE tournament_id = ? AND round <= ? ORDER BY round, number",
+            seated,
         )
         return Tournament(
             record,

@@ -261,3 +261,42 @@ async def test_who_withdraws_before_their_table_opens_is_away_from_its_start(
     game = await service.games.read(t.tables[1].game_id or 0)
     assert gone in game.record.presence["away"] and game.record.status == "running"
     assert (await tournaments.read(t.record.id)).entrant(gone).withdrawn_after == 1  # type: ignore[union-attr]
+
+
+async def test_a_round_seated_while_a_tournament_is_read_is_not_in_that_read(
+    database: str | Path, clock: FakeClock
+) -> None:
+    """Another process seats round 2 between the read of the tournament's row and the
+    reads of its rounds (the interleaving behind a seating once worked out as round 3):
+    the read is the tournament as its row stood, round 1 only, and settling from it
+    seats nothing more."""
+    async with Store(database, clock=clock) as store, Store(database, clock=clock) as other:
+        service, elsewhere = (
+            GameService(store, seeds=lambda: 77, clock=clock),
+            GameService(other, clock=clock),
+        )
+        t = await created(service, 6, rounds=3)
+        await service.tournaments.start(t.record.id, HOST, can_manage=False)
+        t = await open_round(service, t.record.id)
+        for table in t.tables_of(1):
+            await pass_to_end(service, table.game_id or 0, clock)
+        repository = store.tournaments
+        fetch = repository.engine.fetch
+        reads: list[str] = []
+
+        async def interleaved(sql: str, params: object = ()) -> list[tuple[object, ...]]:
+            rows = await fetch(sql, params)  # type: ignore[arg-type]
+            reads.append(sql)
+            if len(reads) == 1 and "FROM tournaments WHERE id" in sql:
+                await elsewhere.tournaments.settle(t.record.id)  # round 2, meanwhile
+            return rows
+
+        repository.engine.fetch = interleaved  # type: ignore[method-assign]
+        try:
+            read = await repository.get(t.record.id)
+        finally:
+            del repository.engine.fetch
+        assert read is not None and read.record.rounds == 1
+        assert len(read.seated) == 1 and {table.round for table in read.tables} == {1}
+        settled = await service.tournaments.settle(t.record.id)
+        assert settled.record.rounds == 2 and len(settled.seated) == 2
