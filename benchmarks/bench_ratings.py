@@ -32,22 +32,12 @@ from bot.rules import new_game
 from bot.service.rated import RatingService
 from bot.service.stats import game_results
 from bot.store import Store
+from tests.fakes import FakeClock
 
 from .bench_stats import GUILD, NOW, SPAN_DAYS, fill
 
 BOARD_MS = 20.0
 UPDATE_MS = 5.0
-
-
-class Clock:
-    """The store's clock: each game ends a second after the last."""
-
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def final_state(seed: int, players: list[int]) -> tuple[dict[str, Any], Any]:
@@ -104,7 +94,7 @@ async def measure(
         async with Store(path):
             pass  # creates the schema
         count = fill(path, results, players, SPAN_DAYS)
-        async with Store(path, clock=Clock()) as store:
+        async with Store(path, clock=FakeClock(NOW, step=1.0)) as store:  # a game a second
             await store.stats.rebuild_totals()
             ratings = RatingService(store)
             start = time.perf_counter()

@@ -40,20 +40,13 @@ from bot.service.rated import RatingService
 from bot.service.stats import StatsService
 from bot.store import Store
 from bot.store.maintenance import PruneReport
+from tests.fakes import FakeClock
 
 VARIANTS = ("classic", "classic", "longo", "onboard", "qwinto")
 GUILDS = 20
 MEMBERS = 12  # per server
 DAY = 86_400.0
 START = 1_767_225_600.0  # 2026-01-01 00:00 UTC
-
-
-class FakeClock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def rss_kb() -> int:
