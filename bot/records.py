@@ -431,6 +431,10 @@ class ServerData:
     """Reviewed games with their accuracy."""
     daily: int = 0
     """Daily challenges they played that count for this server."""
+    tournaments: int = 0
+    """Tournaments they signed up for (their sign-up, check-in, tables and points)."""
+    organised: int = 0
+    """Tournaments they organised."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,10 @@ def server_lines(server: ServerData, name: str) -> list[str]:
         lines.append(t("privacy.accuracies", games=server.accuracies))
     if server.daily:
         lines.append(t("privacy.daily", daily=server.daily))
+    if server.tournaments:
+        lines.append(t("privacy.tournaments", count=server.tournaments))
+    if server.organised:
+        lines.append(t("privacy.organised", count=server.organised))
     return lines
 
 

@@ -61,6 +61,9 @@ EN: dict[str, str] = {
     "privacy.accuracies": "• Your accuracy in reviewed games: {games} — for `/qwixx stats`",
     "privacy.daily": "• Daily challenges you played for this server: {daily} — the day, the "
     "game and your score",
+    "privacy.tournaments": "• Tournaments you signed up for: {count} — your sign-up, check-in, "
+    "tables and points",
+    "privacy.organised": "• Tournaments you organised: {count} — their settings and messages",
     "privacy.more": "Servers not shown here: {count}",
     "privacy.kept": "**How long:** as long as the bot is on the server. Once it is removed from "
     "a server, everything of that server is deleted after {grace}; invited back "

@@ -334,6 +334,17 @@ class PrivacyRepository:
             (user_id,),
         ):
             server(guild_id)["daily"] = int(daily)
+        for guild_id, entered in await self._engine.fetch(
+            "SELECT guild_id, COUNT(*) FROM tournament_entrants WHERE user_id = ? "
+            "GROUP BY guild_id",
+            (user_id,),
+        ):
+            server(guild_id)["tournaments"] = int(entered)
+        for guild_id, organised in await self._engine.fetch(
+            "SELECT guild_id, COUNT(*) FROM tournaments WHERE host_id = ? GROUP BY guild_id",
+            (user_id,),
+        ):
+            server(guild_id)["organised"] = int(organised)
         for guild_id, variant, rated in await self._engine.fetch(
             "SELECT guild_id, variant, games FROM ratings WHERE player_id = ? ORDER BY variant",
             (user_id,),

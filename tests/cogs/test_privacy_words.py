@@ -7,7 +7,7 @@ import pytest
 
 from bot.cogs.privacy import report_text
 from bot.i18n import LOCALES, using
-from bot.i18n.words import plural
+from bot.i18n.words import plural, t
 from bot.service.privacy import ServerData
 
 FULL = ServerData(
@@ -20,6 +20,8 @@ FULL = ServerData(
     last=1.8e9,
     variants=2,
     ratings=(("classic", 8), ("qwinto", 2)),
+    tournaments=3,
+    organised=1,
 )
 
 
@@ -28,6 +30,7 @@ def test_every_kind_of_data_is_named(locale: str) -> None:
     with using(locale):
         text = report_text([FULL, ServerData(2, games=1)], {1: "Alpha"}, 30 * 86400)
         words = (plural("unit.days_after", 30), plural("unit.variant_in", 2))
+        tournaments = (t("privacy.tournaments", count=3), t("privacy.organised", count=1))
     for part in (
         "**Alpha**",
         "Ana \\*the\\* Bold",
@@ -39,6 +42,7 @@ def test_every_kind_of_data_is_named(locale: str) -> None:
         "Qwixx",
         "Qwinto",
         *words,
+        *tournaments,
         "(2)",
         "forget-me",
     ):
