@@ -4,6 +4,7 @@ screen of lines."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -12,7 +13,17 @@ from bot.render import render_standings, theme
 from bot.render.leaderboard import NAME_PAD, TEXT
 from bot.render.lines import BoardTable
 from bot.render.parts import measure
-from bot.render.standings import NAME_ROOM, WIDTH, StandingsLayout, number_widths, width_for
+from bot.render.standings import (
+    NAME_ROOM,
+    ROW,
+    SMALLEST,
+    WIDTH,
+    StandingsLayout,
+    layout_for,
+    name_block,
+    number_widths,
+    width_for,
+)
 from bot.render.standings_lines import TOP, StandingsRow, standings_rows
 from bot.tournament import Standing
 
@@ -72,8 +83,7 @@ def names_for(count: int, **special: str) -> dict[int, str]:
 
 
 def layout_of(board: BoardTable) -> StandingsLayout:
-    numbers = number_widths(board)
-    return StandingsLayout(len(HEADERS), board.rows, 1, width_for(numbers), numbers)
+    return layout_for(board, 1)
 
 
 def name_box(board: BoardTable, line: int) -> Box:
@@ -109,7 +119,7 @@ def test_digits_are_readable_at_350_px(column: int, bold: bool) -> None:
     ("score", "name"),
     [
         (900, "Zofia Wiśniewska"),  # three digits: sixteen letters
-        (1234, "Maximilian A…"),  # four digits: a long name as it is cut
+        (1234, "Maximilian"),  # four digits: the first line of a long name
     ],
 )
 def test_a_name_keeps_its_full_size_beside_the_tie_breaks(score: int, name: str) -> None:
@@ -118,6 +128,9 @@ def test_a_name_keeps_its_full_size_beside_the_tie_breaks(score: int, name: str)
     cell = layout_of(board).cell(2, 1)
     assert cell[2] - cell[0] - NAME_PAD >= measure(name, TEXT)
     assert width_for(number_widths(board)) == WIDTH
+    for row in board.rows:  # names Discord allows (32 characters) wrap, not shrink
+        if len(row.name) <= 32:
+            assert name_block(row, cell[2] - cell[0])[2] == TEXT, row.name
 
 
 def test_numbers_too_wide_for_the_phone_width_widen_the_image_not_squeeze_the_names() -> None:
@@ -166,15 +179,38 @@ def test_a_note_stands_beside_the_name_in_its_cell() -> None:
     assert not differs(first, second, name_box(plain, 1))  # nothing else moved
 
 
-def test_a_32_character_name_is_cut_after_its_12th_character() -> None:
+def test_a_long_name_is_drawn_whole_on_a_taller_line() -> None:
+    """Discord's longest name, 32 characters: each of them is drawn (the image changes
+    with any one), on lines of its own within a taller table line."""
     name = "Abcdefghijklmnopqrstuvwxyz012345"
 
     def drawn(text: str) -> bytes:
         return render_standings(table(standings_rows(lines(4), names_for(4, p3=text))))
 
     whole = drawn(name)
-    assert whole != drawn(name[:11] + "X" + name[12:])
-    assert whole == drawn(name[:19] + "X" + name[20:])
+    for k in (0, 11, 19, 31):
+        assert whole != drawn(name[:k] + "X" + name[k + 1 :]), k
+    board = table(standings_rows(lines(4), names_for(4, p3=name)))
+    layout = layout_of(board)
+    assert layout.row_height(3) > ROW == layout.row_height(4)
+    assert image(whole).height == layout.height > layout_of(table(board.rows[:2])).height
+
+
+@pytest.mark.parametrize("score", [700, 1234, 99_999])
+@pytest.mark.parametrize("leader", [False, True])
+@pytest.mark.parametrize(
+    "name", ["W" * 32, "王" * 32, "🐉" * 32, "Ш" * 32, "Zoë Ñúñez de la Cruz y Olivares"]
+)
+def test_32_wide_characters_fit_whole_and_readable(score: int, leader: bool, name: str) -> None:
+    board = table(
+        standings_rows(lines(13, score=score), names_for(13, p2=name), number=lambda n: f"{n:,}")
+    )
+    layout = layout_of(board)
+    cell = layout.cell(2, 1)
+    row = replace(board.rows[1], leader=leader)
+    _, drawn, size = name_block(row, cell[2] - cell[0])
+    assert "".join(drawn).replace(" ", "") == name.replace(" ", "") and size >= SMALLEST
+    assert size * theme.PHONE_WIDTH / layout.width >= theme.READABLE_WORDS
 
 
 @pytest.mark.parametrize(
