@@ -1,8 +1,8 @@
 """What the bot loads only when it first needs it, not with ``bot.app``: Pillow and the
 drawing code at the first image, Babel's catalogue reader at the first language other
 than English, its number and date formatting at the first number or day written,
-OpenSkill at the first rating (together some 7.5 MB of a process that has done none of
-these yet)."""
+OpenSkill at the first rating, the computer players' models at a computer's first move
+(together some 7.8 MB of a process that has done none of these yet)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ DEFERRED = (
     "babel.dates",
     "babel.numbers",
     "openskill",
+    "bot.players.qwixx_player",
+    "bot.players.qwinto_player",
 )
 
 
@@ -31,7 +33,7 @@ def loaded(code: str) -> set[str]:
     return set(found)
 
 
-def test_the_bot_imports_without_the_drawing_code_babels_formatting_and_openskill() -> None:
+def test_the_bot_imports_without_the_drawing_code_babels_formatting_openskill_and_players() -> None:
     assert loaded("import discord, bot.app\nfrom bot.service.games import GameService") == set()
 
 
@@ -50,3 +52,8 @@ def test_each_is_loaded_at_its_first_use() -> None:
         "rate([Seat(1, 1), Seat(2, 2)], {})"
     )
     assert loaded(rated) == {"openskill"}
+    moved = (
+        "import bot.app, random\nfrom bot.rules import new_game\nfrom bot.players import choose\n"
+        "game = new_game('classic', [-1, 2], 1)\nchoose(game, -1, random.Random(1), 'hard')"
+    )
+    assert loaded(moved) == {"bot.players.qwixx_player"}

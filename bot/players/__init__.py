@@ -20,8 +20,6 @@ import random
 from dataclasses import dataclass, replace
 
 from bot.i18n.words import t
-from bot.players import easy, qwinto_player, qwixx_player
-from bot.players.qwixx_model import SETTLE
 from bot.rules import PASS, Game, Move
 
 LEVELS = ("easy", "normal", "hard")
@@ -79,6 +77,8 @@ def choose(game: Game, player: int, rng: random.Random, level: str = DEFAULT_LEV
     Call it only when ``player`` is waited for (``game.decision().waiting``).
     """
     if level == "easy":
+        from bot.players import easy  # the players' modules load at a computer's first move
+
         return easy.choose(game, player, rng)
     options = rate(game, player, level)
     top = [o for o in options if o.value >= options[0].value - 1e-9]
@@ -90,7 +90,11 @@ def rate(game: Game, player: int, level: str) -> list[Option]:
     if level not in LEVELS[1:]:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
     if game.variant == "qwinto":
+        from bot.players import qwinto_player
+
         return [Option(m, v, r) for m, v, r in qwinto_player.rate_moves(game, player, level)]
+    from bot.players import qwixx_player
+
     return [
         Option(r.move, r.value, float(r.penalty))
         for r in qwixx_player.rate_moves(game, player, level)
@@ -106,6 +110,8 @@ def hint(game: Game, player: int) -> Hint:
     options = tuple(rate(game, player, "hard"))
     if not options:
         raise ValueError(f"player {player} has nothing to decide")
+    from bot.players.qwixx_model import SETTLE
+
     if game.variant in SETTLE and len(game.players) > 1:
         options = as_margins(game, player, options)
     loss = "failed throw" if game.variant == "qwinto" else "penalty"
@@ -117,6 +123,8 @@ def as_margins(game: Game, player: int, options: tuple[Option, ...]) -> tuple[Op
     """``hard``'s options in its order, each with the margin it expects: a game a move
     ends counts its final margin as it is, not as ``hard`` weighs it against games that
     go on (:class:`~bot.players.qwixx_model.Settle`), which would overstate it."""
+    from bot.players import qwixx_player
+
     margins = {r.move: r.value for r in qwixx_player.rate_moves(game, player, "hard", False)}
     return tuple(replace(o, value=margins[o.move]) for o in options)
 
