@@ -6,6 +6,9 @@ because the sum is what every player writes.
 
 from __future__ import annotations
 
+from bot.i18n.english import EN
+from bot.i18n.words import inline, t
+
 from . import theme
 from .canvas import Box, Canvas, Colour
 from .parts import measure
@@ -130,4 +133,14 @@ def draw_die(canvas: Canvas, b: Box, colour: str, face: int) -> None:
         centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
         canvas.text(centre, str(face), theme.DIE_DIGIT_SIZE, pip, bold=True)
     label_y = b[3] + theme.DIE_LABEL / 2 + 6
-    canvas.text(((b[0] + b[2]) / 2, label_y), colour, theme.DIE_LABEL_SIZE, theme.MUTED)
+    room = size + theme.DIE_GAP  # the die's width and the gap beside it
+    canvas.label(
+        ((b[0] + b[2]) / 2, label_y), label(colour), theme.DIE_LABEL_SIZE, room, theme.MUTED
+    )
+
+
+def label(colour: str) -> str:
+    """A die's colour under it, in the reader's language (``orange``, ``Orange`` in
+    German, ``turuncu``)."""
+    key = f"row.{colour}"
+    return inline(t(key)) if key in EN else colour

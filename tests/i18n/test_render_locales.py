@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.i18n import LOCALES, using
-from bot.i18n.words import t
+from bot.i18n.words import inline, t
 from bot.render import canvas as canvas_module
 from bot.render import (
     compact,
@@ -24,6 +24,7 @@ from bot.render import (
     render_sheet,
     render_table,
 )
+from bot.render.dice import colour_of
 from bot.render.example import (
     NAMES,
     TABLE_NAMES,
@@ -198,6 +199,7 @@ def test_the_images_words_are_the_languages(locale: str, drawn: list[Drawn]) -> 
             t("image.final_scores", title="Qwixx"),
             t("letter.red"),
             t("letter.purple"),
+            *(inline(t(f"row.{colour_of(die)}")) for die in GAMES["classic"].dice),  # dice
         }
     texts = {d.text for d in drawn}
     assert wanted - texts == set()
