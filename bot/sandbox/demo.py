@@ -275,11 +275,11 @@ async def run_demo(
             problems = sb.describe_failures() if sb.failures else ""
             await sb.stop_bot()
     print_line("")
-    print_line(f"{len(images.saved)} images written to {out}/")
     if unchecked:
         print_line(
             f"(Request bodies were not checked against Discord's API description: {unchecked}.)"
         )
+    print_line(f"{len(images.saved)} images written to {out}/")
     if problems:
         print_line(f"The stand-in recorded problems:\n{problems}")
     return len(images.saved)

@@ -44,8 +44,15 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     # Checked against Discord's description where it is found, else it says so.
     assert ("not checked against Discord's API description" in text) == (unavailable() is not None)
     assert "<t:" not in text and "⏳ Decide in 24 hours." in text  # times read as times
+    unchecked = "(Request bodies were not checked against Discord's API description: "
     for line in lines:  # a message's lines are marked, so a blank line inside one shows
-        assert line == "" or line[0] in "┌│»=" or line.endswith(f"written to {tmp_path}/out/")
+        assert (
+            line == ""
+            or line[0] in "┌│»="
+            or line.startswith(unchecked)
+            or line.endswith(f"written to {tmp_path}/out/")
+        )
+    assert lines[-1] == f"{count} images written to {tmp_path}/out/"
     live, after = text.split("===== The channel after the game =====")
     headers = [h for h, _ in frames(after)]
     assert all(FRAME.fullmatch(h) for h in headers), headers
