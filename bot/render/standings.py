@@ -7,10 +7,11 @@ drawn at its sizes on an image of :data:`WIDTH` px, so that digits 16 px tall ar
 11 px when Discord shows the image 350 px wide (the phone measure of
 :data:`.theme.READABLE_DIGIT`): the number columns are as wide as their widest entry and
 the name takes the rest, never less than :data:`NAME_ROOM` (a wider image only then).
-A name is drawn whole, any script and emoji: one that the other images shorten
-(:func:`.fonts.short_name`, past 16 characters) takes two lines on a taller line of the
-table, and a name shrinks only if it must; a note follows it, muted and smaller. What
-the lines are, and why at most 20 of them: :mod:`.standings_lines`.
+A name is drawn whole, any script and emoji, where the other images shorten it
+(:func:`.fonts.short_name`, past 16 characters): one too wide for its cell wraps onto up
+to :data:`NAME_LINES` lines of a taller table line, and shrinks only if it must
+(:func:`name_block`); a note follows it, muted and smaller. What the lines are, and why
+at most 20 of them: :mod:`.standings_lines`.
 """
 
 from __future__ import annotations
@@ -101,11 +102,10 @@ def layout_for(table: BoardTable, footer_lines: int) -> StandingsLayout:
 def name_block(row: BoardRow, width: float) -> tuple[float, list[str], float]:
     """How a line's name cell ``width`` px wide is filled: the note's size (0: none), the
     name's lines and their size. A name is whole on one line at :data:`TEXT` size when it
-    fits, else wrapped at its spaces and hyphens (between letters in a word too long for a
-    line) into
-    up to :data:`NAME_LINES`, shrunk only when that many are not enough, and cut with an
-    ellipsis only at :data:`SMALLEST` (a name of Discord's longest, 32 characters, fits
-    beside a tournament's numbers)."""
+    fits, else wrapped at its spaces and hyphens (between letters in a word too long for
+    a line) onto up to :data:`NAME_LINES`, shrunk only when that many are not enough, and
+    cut with an ellipsis only at :data:`SMALLEST` (a name of Discord's longest, 32
+    characters, fits beside a tournament's numbers)."""
     note = row.note if isinstance(row, StandingsRow) else ""
     room = width - NAME_PAD
     note_size = 0.0
@@ -226,9 +226,10 @@ def draw_name(surface: Surface, layout: StandingsLayout, line: int, row: BoardRo
     note_size, lines, size = name_block(row, cell[2] - cell[0])
     middle = centre(cell)[1]
     ground = theme.WINNER if row.leader else theme.PAPER
-    if note_size and isinstance(row, StandingsRow):
-        surface.text(
-            (cell[2] - 10, middle), row.note, note_size, theme.MUTED, anchor="rm", ground=ground
+    if note_size and isinstance(row, StandingsRow):  # the size name_block made room for
+        room = (cell[2] - cell[0] - NAME_PAD) / 2
+        surface.label(
+            (cell[2] - 10, middle), row.note, NOTE, room, theme.MUTED, anchor="rm", ground=ground
         )
     bold = row.leader or row.you
     for k, text in enumerate(lines):
