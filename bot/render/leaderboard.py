@@ -9,6 +9,7 @@ apart below a gap.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import fonts, theme
@@ -85,12 +86,29 @@ def wrap(canvas: Canvas, text: str, size: float, width: float) -> list[str]:
 def render_leaderboard(table: BoardTable) -> bytes:
     """The leaderboard as a small palette PNG, composed at output size (see
     :class:`.compact.Surface`)."""
-    probe = Canvas.new(1, 1)
     width = width_for(table)
-    footer = wrap(probe, table.footer, FOOTER, width - 2 * theme.MARGIN) if table.footer else []
-    layout = Layout(len(table.headers), table.rows, len(footer), width)
-    surface = Surface(width, layout.height, leaderboard=True)
-    room = width - 2 * theme.MARGIN
+    footer = footer_lines(table, width)
+    return draw_board(table, Layout(len(table.headers), table.rows, len(footer), width), footer)
+
+
+def footer_lines(table: BoardTable, width: int) -> list[str]:
+    """The footer's words in lines that fit an image ``width`` px wide."""
+    if not table.footer:
+        return []
+    return wrap(Canvas.new(1, 1), table.footer, FOOTER, width - 2 * theme.MARGIN)
+
+
+LineDrawer = Callable[[Surface, "Layout", int, BoardRow, int | None, Box | None], None]
+"""Draws a table line as :func:`draw_row` does (its arguments)."""
+
+
+def draw_board(
+    table: BoardTable, layout: Layout, footer: list[str], draw_line: LineDrawer | None = None
+) -> bytes:
+    """``table`` on ``layout``: title, subtitle, header, each line (:func:`draw_row`
+    unless ``draw_line`` is given), the ``footer`` lines; a small palette PNG."""
+    surface = Surface(layout.width, layout.height, leaderboard=True)
+    room = layout.width - 2 * theme.MARGIN
     surface.label(
         (theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room, theme.INK, bold=True
     )
@@ -108,7 +126,7 @@ def render_leaderboard(table: BoardTable) -> bytes:
     for line, row in enumerate(table.rows, start=1):
         if row.detached:
             draw_gap(surface, layout, line)
-        draw_row(surface, layout, line, row, table.sorted_column, tint)
+        (draw_line or draw_row)(surface, layout, line, row, table.sorted_column, tint)
     for k, text in enumerate(footer):
         surface.text(
             (theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55),

@@ -20,28 +20,22 @@ import math
 from dataclasses import dataclass, replace
 
 from . import fonts, theme
-from .canvas import Box, Canvas
+from .canvas import Box
 from .compact import Surface
 from .leaderboard import (
-    FOOTER,
     GAP_ROW,
     HEADER_TEXT,
     NAME_PAD,
     ROW,
-    SUBTITLE,
     TEXT,
-    TITLE,
     WIDTH_STEP,
     Layout,
-    draw_band,
-    draw_gap,
-    draw_header,
+    draw_board,
     draw_row,
-    sorted_band,
-    wrap,
+    footer_lines,
 )
 from .lines import BoardRow, BoardTable
-from .palette import SORTED_TINT, YOU
+from .palette import YOU
 from .parts import centre, measure
 from .standings_lines import StandingsRow
 
@@ -87,12 +81,14 @@ class StandingsLayout(Layout):
         return self.line_top(last) + self.row_height(last) + 14
 
 
-def layout_for(table: BoardTable, footer_lines: int) -> StandingsLayout:
-    """The table's layout: its width, its number columns, and each name's lines."""
+def layout_for(table: BoardTable, footer: int | None = None) -> StandingsLayout:
+    """The table's layout: its width, its number columns, each name's lines, and
+    ``footer`` lines below (by default as many as the table's footer takes)."""
     numbers = number_widths(table)
-    plain = StandingsLayout(
-        len(table.headers), table.rows, footer_lines, width_for(numbers), numbers
-    )
+    width = width_for(numbers)
+    if footer is None:
+        footer = len(footer_lines(table, width))
+    plain = StandingsLayout(len(table.headers), table.rows, footer, width, numbers)
     name = plain.cell(1, 1)
     return replace(
         plain, names=tuple(len(name_block(row, name[2] - name[0])[1]) for row in table.rows)
@@ -155,44 +151,22 @@ def wrapped(parts: tuple[str, ...], size: float, room: float, bold: bool) -> lis
 
 def render_standings(table: BoardTable) -> bytes:
     """The standings as a small palette PNG (see :class:`.compact.Surface`)."""
-    numbers = number_widths(table)
-    width = width_for(numbers)
-    footer = (
-        wrap(Canvas.new(1, 1), table.footer, FOOTER, width - 2 * theme.MARGIN)
-        if table.footer
-        else []
-    )
-    layout = layout_for(table, len(footer))
-    surface = Surface(width, layout.height, leaderboard=True)
-    room = width - 2 * theme.MARGIN
-    surface.label(
-        (theme.MARGIN, theme.MARGIN + TITLE / 2), table.title, TITLE, room, theme.INK, bold=True
-    )
-    surface.label(
-        (theme.MARGIN, theme.MARGIN + TITLE + 12 + SUBTITLE / 2),
-        table.subtitle,
-        SUBTITLE,
-        room,
-        theme.MUTED,
-    )
-    tint = sorted_band(layout, table.sorted_column)
-    if tint:
-        draw_band(surface, tint, SORTED_TINT, theme.PAPER)
-    draw_header(surface, layout, table)
-    for line, row in enumerate(table.rows, start=1):
-        if row.detached:
-            draw_gap(surface, layout, line)
-        # the leaderboard's line but its name, then the name with its note
-        draw_row(surface, layout, line, replace(row, name=""), table.sorted_column, tint)
-        draw_name(surface, layout, line, row)
-    for k, text in enumerate(footer):
-        surface.text(
-            (theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55),
-            text,
-            FOOTER,
-            theme.MUTED,
-        )
-    return surface.png()
+    layout = layout_for(table)
+    return draw_board(table, layout, footer_lines(table, layout.width), standings_line)
+
+
+def standings_line(
+    surface: Surface,
+    layout: Layout,
+    line: int,
+    row: BoardRow,
+    sorted_column: int | None,
+    tint: Box | None,
+) -> None:
+    """The leaderboard's line but its name, then the name with its note."""
+    assert isinstance(layout, StandingsLayout)
+    draw_row(surface, layout, line, replace(row, name=""), sorted_column, tint)
+    draw_name(surface, layout, line, row)
 
 
 def number_widths(table: BoardTable) -> tuple[float, ...]:
