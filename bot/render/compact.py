@@ -264,6 +264,14 @@ def sprite(
 SURFACES = ImagePool(keep=4)  # images to compose on, by size (see :mod:`.pool`)
 
 
+def label_size(text: str, size: float, room: float, bold: bool = False) -> float:
+    """The size :meth:`Surface.label` draws ``text`` at: the largest, from ``size`` down
+    by whole pixels to 8, that fits ``room`` wide."""
+    while size > 8 and measure(text, size, bold) > room:
+        size -= 1
+    return size
+
+
 class Surface:
     """An output-size palette image composed from sprites, text and plain rectangles, in
     the fixed palette (the leaderboard's if asked)."""
@@ -341,8 +349,7 @@ class Surface:
     ) -> float:
         """Words from the catalogue shrunk to fit ``room`` wide; returns the width drawn
         (see :meth:`bot.render.canvas.Canvas.label`)."""
-        while size > 8 and self.width_of(text, size, bold) > room:
-            size -= 1
+        size = label_size(text, size, room, bold)
         self.text(p, text, size, fill, bold=bold, anchor=anchor, ground=ground)
         return self.width_of(text, size, bold)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from . import fonts, theme
 from .canvas import Box
-from .compact import Surface
+from .compact import Surface, label_size
 from .leaderboard import (
     GAP_ROW,
     HEADER_TEXT,
@@ -106,9 +106,7 @@ def name_block(row: BoardRow, width: float) -> tuple[float, list[str], float]:
     room = width - NAME_PAD
     note_size = 0.0
     if note:
-        note_size = NOTE
-        while note_size > 8 and measure(note, note_size) > room / 2:
-            note_size -= 1
+        note_size = label_size(note, NOTE, room / 2)  # as draw_name's label draws it
         room -= measure(note, note_size) + NOTE_GAP
     bold = row.leader or row.you
     size: float = TEXT
@@ -200,7 +198,7 @@ def draw_name(surface: Surface, layout: StandingsLayout, line: int, row: BoardRo
     note_size, lines, size = name_block(row, cell[2] - cell[0])
     middle = centre(cell)[1]
     ground = theme.WINNER if row.leader else theme.PAPER
-    if note_size and isinstance(row, StandingsRow):  # the size name_block made room for
+    if note_size and isinstance(row, StandingsRow):  # at the size name_block made room for
         room = (cell[2] - cell[0] - NAME_PAD) / 2
         surface.label(
             (cell[2] - 10, middle), row.note, NOTE, room, theme.MUTED, anchor="rm", ground=ground
