@@ -13,28 +13,13 @@ from bot.players import Hint, Option, hint
 from bot.records import GameRecord, HistoryGame, HistoryLine
 from bot.rules import PASS, Move, new_game
 from bot.rules.positions import position
+from tests.cogs.records import game_record
 
 ANA, BEN = 11, 22
 
 
 def lobby(players: list[int], **options: object) -> GameRecord:
-    return GameRecord(
-        id=5,
-        guild_id=1,
-        channel_id=2,
-        message_id=3,
-        host_id=ANA,
-        variant="classic",
-        options={"rules": {}, **options},
-        seed=1,
-        players=players,
-        state=None,
-        status="lobby",
-        version=1,
-        created_at=0.0,
-        updated_at=0.0,
-        finished_at=None,
-    )
+    return game_record(players, host=ANA, **options)
 
 
 def buttons(view: object) -> dict[str, bool]:

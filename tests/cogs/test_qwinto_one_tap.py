@@ -20,29 +20,14 @@ from bot.cogs.registry import DYNAMIC_ITEMS, claimed
 from bot.records import GameRecord
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.qwinto import ROW_COLUMNS, ROWS
+from tests.cogs.records import game_record
 
 BUTTON, SELECT = 2, 3
 HINT = "hint"
 
 
 def record(players: list[int], hints: bool) -> GameRecord:
-    return GameRecord(
-        id=123456789,
-        guild_id=1,
-        channel_id=2,
-        message_id=3,
-        host_id=players[0],
-        variant="qwinto",
-        options={"rules": {}, "hints": hints},
-        seed=1,
-        players=players,
-        state=None,
-        status="running",
-        version=1,
-        created_at=0.0,
-        updated_at=0.0,
-        finished_at=None,
-    )
+    return game_record(players, status="running", variant="qwinto", game_id=123456789, hints=hints)
 
 
 def place_positions(seed: int, count: int) -> list[tuple[Game, int]]:

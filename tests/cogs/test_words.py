@@ -17,6 +17,7 @@ from bot.records import GameRecord, StoredEvent
 from bot.rules import PASS, new_game
 from bot.service.play import Options
 from bot.service.stats import game_results
+from tests.cogs.records import game_record
 
 ANA, BEN, COMPUTER = 11, 22, -1
 
@@ -79,23 +80,7 @@ def test_a_duel_still_names_its_winner() -> None:
 
 
 def started(players: list[int], **options: object) -> GameRecord:
-    return GameRecord(
-        id=5,
-        guild_id=1,
-        channel_id=2,
-        message_id=3,
-        host_id=ANA,
-        variant="classic",
-        options={"rules": {}, **options},
-        seed=1,
-        players=players,
-        state=None,
-        status="running",
-        version=2,
-        created_at=0.0,
-        updated_at=0.0,
-        finished_at=None,
-    )
+    return game_record(players, status="running", version=2, host=ANA, **options)
 
 
 def played(record: GameRecord) -> object:
