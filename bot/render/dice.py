@@ -6,8 +6,7 @@ because the sum is what every player writes.
 
 from __future__ import annotations
 
-from bot.i18n.english import EN
-from bot.i18n.words import inline, t
+from bot.i18n.words import inline, row_name
 
 from . import theme
 from .canvas import Box, Canvas, Colour
@@ -142,5 +141,4 @@ def draw_die(canvas: Canvas, b: Box, colour: str, face: int) -> None:
 def label(colour: str) -> str:
     """A die's colour under it, in the reader's language (``orange``, ``Orange`` in
     German, ``turuncu``)."""
-    key = f"row.{colour}"
-    return inline(t(key)) if key in EN else colour
+    return inline(row_name(colour))
