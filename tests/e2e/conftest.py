@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,9 +23,16 @@ def fast_budget() -> WriteBudget:
     return WriteBudget(writes=10_000, window=1.0)
 
 
-def make_bot(database: Path, sb: Sandbox, seed: int = SEED) -> QwixxBot:
+def make_bot(database: str | Path, sb: Sandbox, seed: int = SEED, **settings: Any) -> QwixxBot:
+    """The bot on ``database`` for ``sb``'s server, every game on ``seed``, with the
+    write budget these tests play at (``settings``: the rest of QwixxBot's, e.g. ``tick``)."""
     return QwixxBot(
-        database, dev_guild=sb.guild.id, seeds=lambda: seed, coalesce=0.05, budget=fast_budget()
+        database,
+        dev_guild=sb.guild.id,
+        seeds=lambda: seed,
+        coalesce=0.05,
+        budget=fast_budget(),
+        **settings,
     )
 
 

@@ -17,7 +17,7 @@ from bot.app import QwixxBot
 from bot.channel.publisher import Publisher
 from bot.sandbox import GuildSpec, Sandbox
 
-from .conftest import fast_budget
+from .conftest import make_bot
 
 
 @pytest.mark.parametrize(
@@ -70,15 +70,7 @@ async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_star
     async with Sandbox(members=["Ana"], settle=0.02) as sb:
 
         def bot() -> QwixxBot:  # one catch-up at its start, the next an hour later
-            return QwixxBot(
-                database,
-                dev_guild=sb.guild.id,
-                seeds=lambda: 7,
-                clock=lambda: now[0],
-                coalesce=0.05,
-                tick=3600,
-                budget=fast_budget(),
-            )
+            return make_bot(database, sb, seed=7, clock=lambda: now[0], tick=3600)
 
         await sb.run_bot(bot())
         service = sb.bot.service  # type: ignore[union-attr]
@@ -108,16 +100,7 @@ async def test_a_review_leaves_a_channel_behind_since_an_outage_to_the_catch_up(
     out of the catch-up's order, so a channel behind since an outage waits for it; one
     that is not is shown at once."""
     async with Sandbox(members=["Ana"], guilds=[GuildSpec(channels=("a", "b"))], settle=0.02) as sb:
-        await sb.run_bot(
-            QwixxBot(
-                database,
-                dev_guild=sb.guild.id,
-                seeds=lambda: 7,
-                coalesce=0.05,
-                tick=3600,
-                budget=fast_budget(),
-            )
-        )
+        await sb.run_bot(make_bot(database, sb, seed=7, tick=3600))
         bot: Any = sb.bot
         service, ana = bot.service, sb.member("Ana").id
         games = []

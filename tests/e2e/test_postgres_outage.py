@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import psycopg
 import pytest
 
-from bot.app import QwixxBot
 from bot.sandbox import Outcome, Sandbox, SimMember
 from bot.sandbox.autoplay import (
     Policy,
@@ -28,7 +27,7 @@ from bot.store import GameRecord, MoveRecord, Store, StoreError
 from bot.store import postgres as pg
 from tests.store.postgres_server import PostgresServer
 
-from .conftest import UNLIMITED, fast_budget
+from .conftest import UNLIMITED, make_bot
 
 NOT_SAVED = "couldn't save"
 PATIENCE = 60.0  # seconds before a hang counts as a failure (never a speed check)
@@ -46,23 +45,9 @@ async def answering(store: Store) -> float:
             await asyncio.sleep(0.01)
 
 
-async def run_bot_on(sb: Sandbox, url: str, tick: float) -> None:
-    """The bot on ``url`` in ``sb``, its timers ticking every ``tick`` seconds."""
-    await sb.run_bot(
-        QwixxBot(
-            url,
-            dev_guild=sb.guild.id,
-            seeds=lambda: 7,
-            coalesce=0.05,
-            tick=tick,
-            budget=fast_budget(),
-        )
-    )
-
-
 async def playing(sb: Sandbox, url: str, rounds: int, tick: float = 0.5) -> Table:
     """The bot on ``url``, and Ana and Ben's classic game ``rounds`` rounds in."""
-    await run_bot_on(sb, url, tick)
+    await sb.run_bot(make_bot(url, sb, seed=7, tick=tick))
     ana, ben = sb.member("Ana"), sb.member("Ben")
     lobby = (await ana.slash("qwixx", "start", variant="classic")).message
     await ben.click(lobby, label="Join")
@@ -155,7 +140,7 @@ async def test_the_timers_go_on_after_a_pass_the_database_failed(
     game stored meanwhile, and never published, is shown by the timer loop's catch-up)."""
     url = postgres.new_database()
     async with Sandbox(**UNLIMITED, members=["Ana"], settle=0.02) as sb:
-        await run_bot_on(sb, url, tick=0.05)
+        await sb.run_bot(make_bot(url, sb, seed=7, tick=0.05))
         service = sb.bot.service  # type: ignore[union-attr]
         await asyncio.to_thread(postgres.halt, "fast")
         try:  # until a timer pass (nothing else asks the store) has found it away

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import (
     OPEN_SHEET,
@@ -29,7 +28,7 @@ from bot.sandbox.records import StoredMessage
 from bot.store import Store
 from bot.store.sqlite import SqliteEngine
 
-from .conftest import UNLIMITED, fast_budget
+from .conftest import UNLIMITED, make_bot
 
 REFUSED = "not one this bot can read"
 BAD_COMMAND = "not one I can read"
@@ -235,16 +234,7 @@ async def test_a_whole_game_survives_failing_calls_and_gateway_drops(
     database: Path, variant: str
 ) -> None:
     async with Sandbox(**UNLIMITED, members=["Ana", "Ben"], settle=0.02) as sb:
-        await sb.run_bot(
-            QwixxBot(
-                database,
-                dev_guild=sb.guild.id,
-                seeds=lambda: 7,
-                coalesce=0.05,
-                tick=0.5,
-                budget=fast_budget(),
-            )
-        )
+        await sb.run_bot(make_bot(database, sb, seed=7, tick=0.5))
         members = [sb.member("Ana"), sb.member("Ben")]
         faults = RandomFaults(sb, seed=len(variant), rate=0.1)
         await started(sb, variant)
