@@ -247,6 +247,15 @@ class Game(ABC):
             raise RuleError(f"player {player} has nothing to decide")
         return PASS if PASS in moves else moves[0]
 
+    def foresee(self, player: int, moves: Sequence[Move]) -> Game | None:
+        """The game as the active ``player`` will find it after ``moves``, the first their
+        choice in this turn's simultaneous phase and each later one made in the active
+        phase after it, should nobody else do anything this turn: what they may decide
+        ahead, in one visit, is ``legal_moves`` of the game foreseen before it. None where
+        the variant has no such decisions, when it is not ``player``'s turn and phase for
+        them, or when a move would not be legal at its moment."""
+        return None
+
     # --- questions the interface asks ------------------------------------
     # Read-only answers, the same in every variant (a variant without the feature gives
     # the default), so callers need not probe a game's attributes. Each returns a copy

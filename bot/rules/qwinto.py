@@ -272,6 +272,13 @@ class QwintoGame(Game):
         """Whether the active player may still roll the same dice again this turn."""
         return not self.finished and self.phase == REROLL and self.attempt == 0
 
+    def could_write(self, player: int) -> bool:
+        """Whether ``player`` could write the sum on the table, should the active player
+        keep this throw (the question behind "throw again if I cannot write it")."""
+        return self.phase == REROLL and bool(
+            self.sheets[player].place_options(self.rolled, sum(self.dice.values()))
+        )
+
     def fallback_move(self, player: int) -> Move:
         """Not deciding: the active player throws all dice and keeps them, then (like
         everyone) writes nothing — a failed throw for the active player."""

@@ -10,6 +10,7 @@ the turn, and with it the penalty check, ends after the last of them.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any, ClassVar
@@ -351,6 +352,26 @@ class QwixxGame(Game):
 
     def scores(self) -> dict[int, Score]:
         return {p: self._score(p, sheet) for p, sheet in self.sheets.items()}
+
+    def foresee(self, player: int, moves: Sequence[Move]) -> QwixxGame | None:
+        """See :meth:`Game.foresee`: from action 1, the active player's white-sum choice,
+        then their coloured-die cross (and On Board's pawn). The others' choices stay out
+        of it: they are secret until applied, and can only take options away (a row they
+        lock closes with its die) or end the game."""
+        if self.end_reason is not None or self.phase != "action1" or player != self.active:
+            return None
+        if not moves or not self._allows(player, moves[0]):
+            return None
+        game = self._copy()
+        game.chosen = {**dict.fromkeys(self.players, PASS), player: moves[0]}
+        game._resolve_action1([])
+        for move in moves[1:]:
+            if game.turn != self.turn or game.end_reason is not None:
+                return None
+            if not game._allows(player, move):
+                return None
+            game, _ = game.apply(player, move)
+        return game
 
     # --- questions the interface asks ------------------------------------
     @property
