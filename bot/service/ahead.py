@@ -1,0 +1,172 @@
+"""Decisions the game does not wait for: taken ahead by the active player, or answered
+by a member's standing choice.
+
+The active player may decide, in one visit, what comes after their first decision of
+the turn: the Qwixx family's coloured-die cross (and On Board's pawn) with their white
+sum, Qwinto's re-throw as a rule with the throw (and their next throw with this turn's
+number). A :class:`Plan` keeps it; when its moment comes the move is checked against
+the rules again (:func:`planned`) and made only if they allow it then — else the
+fallback the member chose applies (a pass, or they are asked).
+
+A member's standing choice answers their decisions on other people's turns
+(:func:`standing`), and their whole seat while they are away (:func:`while_away`).
+Every answer names the rule that gave it, which the channel tells and the move log
+keeps (so accuracy and reviews leave it out).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.players import choose
+from bot.players.standing import skips_nothing
+from bot.rules import PASS, Game, Move
+from bot.rules.base import dice_rng
+from bot.service.prefs import Prefs
+
+Rule = Literal["ahead", "fallback", "safe", "computer", "away", "timeout"]
+"""Why a decision was made without its player: ``ahead``, chosen ahead by them;
+``fallback``, their choice ahead could not be made and they chose to pass then;
+``safe`` and ``computer``, their standing choice for other people's turns; ``away``,
+they are away (their standing choice, else the Hard computer); ``timeout``, their time
+ran out and they chose the Hard computer's move for that."""
+AUTOMATIC: frozenset[str] = frozenset(("ahead", "fallback", "safe", "computer", "away", "timeout"))
+"""The move log's sources of decisions made by these rules (see :data:`Rule`)."""
+UNLESS_WRITABLE = "unless_writable"
+"""Qwinto's re-throw rule: keep the throw if I can write it, else throw again."""
+RETHROW_RULES = ("keep", "reroll", UNLESS_WRITABLE)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One decision taken ahead: ``move`` in ``phase`` (or, for Qwinto's re-throw, a
+    ``rule`` of :data:`RETHROW_RULES`)."""
+
+    phase: str
+    move: Move | None = None
+    rule: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"phase": self.phase}
+        if self.move is not None:
+            data["move"] = self.move.to_json()
+        if self.rule is not None:
+            data["rule"] = self.rule
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Step:
+        move = data.get("move")
+        return cls(str(data["phase"]), Move.from_json(move) if move else None, data.get("rule"))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a player decided ahead for their turn ``turn``, a step per phase."""
+
+    turn: int
+    steps: tuple[Step, ...]
+
+    def step(self, turn: int, phase: str) -> Step | None:
+        if turn != self.turn:
+            return None
+        return next((s for s in self.steps if s.phase == phase), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "steps": [s.to_json() for s in self.steps]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Plan:
+        return cls(int(data["turn"]), tuple(Step.from_json(s) for s in data.get("steps", ())))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A decision made without its player: the move, and the rule that made it. A move
+    of None: a choice made ahead that cannot be made now, and its player asked to be
+    asked then (the plan is over; the game waits for them)."""
+
+    move: Move | None
+    rule: Rule
+    planned: Move | None = None
+    """For ``ahead`` and ``fallback``: the move chosen ahead (for a rule, the move it gave)."""
+
+
+Asked = None
+"""No answer: the game waits for the player (they are asked)."""
+
+
+def planned(game: Game, player: int, plan: Plan | None, prefs: Prefs) -> Answer | None:
+    """The answer ``plan`` gives ``player`` now: its move if the rules allow it now; else
+    a pass where they chose to pass then (and the rules allow one); else an answer
+    without a move (they are asked). None: the plan holds nothing for now."""
+    decision = game.decision()
+    step = None if plan is None else plan.step(decision.turn, decision.phase)
+    if step is None or player != decision.active or player not in decision.waiting:
+        return Asked
+    legal = game.legal_moves(player)
+    move = step.move if step.rule is None else rethrow(game, player, step.rule)
+    if move is not None and move in legal:
+        return Answer(move, "ahead", move)
+    if prefs.fallback == "pass" and PASS in legal:
+        return Answer(PASS, "fallback", move)
+    return Answer(None, "fallback", move)
+
+
+def rethrow(game: Game, player: int, rule: str) -> Move | None:
+    """The move Qwinto's re-throw ``rule`` makes now (None: not a rule the game knows)."""
+    if rule == UNLESS_WRITABLE:
+        could_write = getattr(game, "could_write", None)
+        if could_write is None:
+            return None
+        return Move("keep") if could_write(player) else Move("reroll")
+    return Move(rule) if rule in RETHROW_RULES else None
+
+
+def standing(game: Game, player: int, prefs: Prefs) -> Answer | None:
+    """The answer of ``player``'s standing choice for a decision on someone else's turn
+    (None: it is their own turn, a phase only the active player decides, or they asked
+    to be asked)."""
+    decision = game.decision()
+    if (
+        player == decision.active
+        or player not in decision.waiting
+        or decision.phase not in game.simultaneous_phases
+    ):
+        return Asked
+    choice = prefs.answers_others(game.variant)
+    if choice == "safe":
+        return Answer(skips_nothing(game, player), "safe")
+    if choice == "computer":
+        return Answer(hard_move(game, player), "computer")
+    return Asked
+
+
+def while_away(game: Game, player: int, prefs: Prefs, now: float) -> Answer | None:
+    """While ``player`` is away (``prefs.away_until``), no decision of theirs waits: on
+    someone else's turn their standing choice answers, else the Hard computer decides."""
+    if not prefs.away(now) or player not in game.decision().waiting:
+        return Asked
+    answer = standing(game, player, prefs)
+    move = answer.move if answer is not None else hard_move(game, player)
+    return Answer(move, "away")
+
+
+def hard_move(game: Game, player: int) -> Move:
+    """What the Hard computer player decides for ``player`` now (seeded by the game, the
+    turn, the phase and the seat, as every computer decision is)."""
+    rng: random.Random = dice_rng(game.seed, "computer", game.turn, game.decision().phase, player)
+    return choose(game, player, rng, "hard")
+
+
+def known(game: Game, player: int, prefs: Prefs, plan: Plan | None, now: float) -> Answer | None:
+    """The answer the game already has for ``player``'s pending decision, by the first
+    rule that gives one: away, a plan of theirs, their standing choice; else None."""
+    return (
+        while_away(game, player, prefs, now)
+        or planned(game, player, plan, prefs)
+        or standing(game, player, prefs)
+    )
