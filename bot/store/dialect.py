@@ -13,7 +13,9 @@ and :func:`to_postgres` rewrites those, once per distinct statement (cached):
 * :data:`LOCK_ROW`, a comment to SQLite (whose one writer at a time needs no row
   locks), becomes ``FOR UPDATE``;
 * ``WITHOUT ROWID`` (a SQLite table kept in its primary key's B-tree; PostgreSQL has
-  no such kind of table) is left out.
+  no such kind of table) is left out;
+* the seats of a game's ``players`` list: SQLite's ``json_each`` becomes
+  ``jsonb_array_elements_text``, whose rows are named ``value`` alike.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ POSTGRES_PERIOD_START_SQL = {
     "AT TIME ZONE 'UTC')) AS DOUBLE PRECISION)"
     for period in PERIOD_START_SQL
 }
+SEATS_OF_GAMES = "json_each(games.players) AS seat"
+POSTGRES_SEATS_OF_GAMES = "jsonb_array_elements_text(games.players::jsonb) AS seat(value)"
 LOCK_ROW = " /* FOR UPDATE */"
 """Appended to a ``SELECT`` whose rows the transaction is about to change."""
 _TYPES = (
@@ -55,4 +59,5 @@ def to_postgres(sql: str) -> str:
     for pattern, replacement in _TYPES:
         sql = pattern.sub(replacement, sql)
     sql = sql.replace(LOCK_ROW, " FOR UPDATE").replace(" WITHOUT ROWID", "")
+    sql = sql.replace(SEATS_OF_GAMES, POSTGRES_SEATS_OF_GAMES)
     return sql.replace("%", "%%").replace("?", "%s")

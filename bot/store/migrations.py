@@ -21,6 +21,7 @@ from bot.records import StoreError
 
 from .daily import DAILY_OWED, DAILY_TABLES
 from .engine import Tx, Work
+from .members import MEMBER_TABLES
 from .privacy import PRIVACY_TABLES
 from .ratings import RATINGS_TABLES
 from .reviews import REVIEW_TABLES
@@ -368,6 +369,10 @@ BEHIND_SINCE = Migration(
 # tables, each table an ordinary game.
 TOURNAMENTS = Migration(version=16, name="tournaments", statements=TOURNAMENT_TABLES)
 
+# Members across servers (see bot/store/members.py): their preferences (standing choices,
+# direct messages, quiet hours, away), and the games each person sits in on any server.
+MEMBERS = Migration(version=17, name="members", statements=MEMBER_TABLES)
+
 MIGRATIONS: tuple[Migration, ...] = (
     INITIAL,
     PLAYER_NAMES,
@@ -385,6 +390,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     OWED_RANKINGS,
     BEHIND_SINCE,
     TOURNAMENTS,
+    MEMBERS,
 )
 LATEST_VERSION: int = MIGRATIONS[-1].version
 

@@ -11,6 +11,7 @@ runs the repositories' transactions (:mod:`bot.store.sqlite` or
 * ``store.settings`` and ``store.names`` — servers' settings, members' display names;
 * ``store.stats``, ``store.reviews``, ``store.ratings`` — what finished games leave;
 * ``store.daily`` — the daily challenge; ``store.tournaments`` — tournaments over days;
+* ``store.members`` — members' preferences, whatever the server;
 * ``store.privacy`` — what is kept of a person or a server, and letting go of it;
 * ``store.maintenance`` — the upkeep commands' work (pruning old logs).
 """
@@ -29,6 +30,7 @@ from .daily import DailyRepository
 from .engine import Engine, is_postgres_url
 from .games import GameRepository
 from .maintenance import Maintenance
+from .members import MemberRepository
 from .migrations import apply_migrations
 from .names import NameRepository
 from .privacy import PrivacyRepository
@@ -94,6 +96,7 @@ class Store:
         self.daily = DailyRepository(engine)
         self.privacy = PrivacyRepository(engine, self.names, self.settings)
         self.tournaments = TournamentRepository(engine)
+        self.members = MemberRepository(engine)
         self.maintenance = Maintenance(engine)
 
     @property
