@@ -4,16 +4,30 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
 from bot.records import GameRecord
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.rules.base import dice_rng, score_of
+from bot.service.ahead import Answer, Plan, hard_move, known
 from bot.service.memo import IdentityMemo
+from bot.service.prefs import DEFAULT, Prefs
 
 STAND_IN_LEVEL = "normal"  # who plays an away seat of a game started with fill_away
+SOURCES: dict[str, str] = {
+    "ahead": "ahead",
+    "fallback": "ahead_fallback",
+    "safe": "standing_safe",
+    "computer": "standing_hard",
+    "away": "away_until",
+    "timeout": "timeout_hard",
+}
+"""The move log's source of a decision each rule of :mod:`bot.service.ahead` made (only
+``player`` counts as the person's own decision: accuracy and reviews read that)."""
+PHASES = {"action1": 0, "action2": 1, "action3": 2, "roll": 0, "reroll": 1, "place": 2}
+"""The order of a turn's phases (a plan's step for a phase passed over is over)."""
 
 
 @dataclass(frozen=True)
@@ -80,9 +94,17 @@ class Play:
         """The events to store, each with the turn it belongs to."""
         return event_rows(self.before.turn, self.events)
 
-    def settle(self, players: Collection[int], source: str, this_turn: bool = False) -> None:
+    def settle(
+        self,
+        players: Collection[int],
+        source: str,
+        this_turn: bool = False,
+        seats: Seats | None = None,
+    ) -> None:
         """Make the fallback move for each of ``players`` the game waits for, until it
-        waits for none of them (within this turn only, if ``this_turn``)."""
+        waits for none of them (within this turn only, if ``this_turn``). With ``seats``
+        (a decision whose time ran out), a player who chose so has the Hard computer
+        decide instead (told as automatic)."""
         turn = self.game.turn
         for _ in range(self.LIMIT):
             if self.game.finished or (this_turn and self.game.turn != turn):
@@ -90,7 +112,13 @@ class Play:
             absent = sorted(self.game.decision().waiting & set(players))
             if not absent:
                 return
-            self.apply(absent[0], self.game.fallback_move(absent[0]), source)
+            player = absent[0]
+            if seats is not None and seats.prefs_of(player).timeout == "computer":
+                phase = self.game.decision().phase
+                self.events.append(Event("auto", player, {"rule": "timeout", "phase": phase}))
+                self.apply(player, hard_move(self.game, player), SOURCES["timeout"])
+            else:
+                self.apply(player, self.game.fallback_move(player), source)
 
     def for_the_absent(
         self, away: Collection[int], options: Options | None = None, fill: bool = False
@@ -98,18 +126,120 @@ class Play:
         """Computer seats choose at their level; away seats make the fallback move or,
         if ``fill``, are played by a computer; until the game waits for a present
         human (or ends)."""
+        self.answer(Seats(frozenset(away)), options or Options(), 0.0, fill)
+
+    def answer(self, seats: Seats, options: Options, now: float, fill: bool = False) -> Seats:
+        """Every seat the game waits for whose decision is known decides, until the game
+        waits only for people it is to ask (or ends): computer seats at their level;
+        away seats their fallback move or, if ``fill``, a computer's; and by the rules
+        of :mod:`bot.service.ahead` — a member away until later, a plan made ahead, a
+        standing choice for other people's turns. The seats after, their plans used."""
+        plans = dict(seats.plans)
         for _ in range(self.LIMIT):
             if self.game.finished:
-                return
+                break
             waiting = self.game.decision().waiting
             computer = sorted(p for p in waiting if is_computer(p))
-            filled = sorted(waiting & set(away)) if fill else []
+            filled = sorted(waiting & seats.away) if fill else []
             if computer or filled:
-                self.choose_for((computer or filled)[0], options or Options())
-            elif waiting & set(away):
-                self.settle(away, "away")
+                self.choose_for((computer or filled)[0], options)
+            elif waiting & seats.away:
+                self.settle(seats.away, "away")
+            elif not self._known(waiting, seats, plans, now):
+                break
+        return seats.planning(self.close_plans(plans))
+
+    def _known(
+        self, waiting: Collection[int], seats: Seats, plans: dict[int, Plan], now: float
+    ) -> bool:
+        """The first of ``waiting`` whose decision is known makes it; whether one did."""
+        for player in sorted(waiting):
+            answer = known(self.game, player, seats.prefs_of(player), plans.get(player), now)
+            if answer is None:
+                continue
+            if answer.rule in ("ahead", "fallback"):
+                self._tell_plan(player, answer, plans)
+                if answer.move is None:  # to be asked: the plan is over
+                    continue
             else:
-                return
+                phase = self.game.decision().phase
+                self.events.append(Event("auto", player, {"rule": answer.rule, "phase": phase}))
+            assert answer.move is not None
+            self.apply(player, answer.move, SOURCES[answer.rule])
+            return True
+        return False
+
+    def _tell_plan(self, player: int, answer: Answer, plans: dict[int, Plan]) -> None:
+        """A plan's step met its moment: made, or not (then the rest of the plan is over
+        with it, and the game asks or passes as the member chose)."""
+        decision = self.game.decision()
+        plan = plans[player]
+        rest = tuple(s for s in plan.steps if s.phase != decision.phase)
+        if answer.move is None or (answer.rule == "fallback"):
+            rest = ()
+        plans[player] = replace(plan, steps=rest)
+        planned = answer.planned
+        self.events.append(
+            Event(
+                "ahead",
+                player,
+                {
+                    "phase": decision.phase,
+                    **({"move": planned.to_json()} if planned is not None else {}),
+                    "applied": answer.rule == "ahead",
+                    "then": "ask" if answer.move is None else "pass",
+                },
+            )
+        )
+
+    def close_plans(self, plans: Mapping[int, Plan]) -> dict[int, Plan]:
+        """``plans`` less the steps whose moment has passed: a step never met (its phase
+        was passed over, the turn or game ended before it) is told as not made, in the
+        turn it was for."""
+        game = self.game
+        kept: dict[int, Plan] = {}
+        for player, plan in sorted(plans.items()):
+            passed = [
+                step
+                for step in plan.steps
+                if game.finished
+                or plan.turn < game.turn
+                or (
+                    plan.turn == game.turn
+                    and PHASES.get(step.phase, 0) < PHASES.get(game.decision().phase, 0)
+                )
+            ]
+            for step in passed:
+                self._tell_unmet(player, plan.turn, step.phase, step.move)
+            rest = tuple(s for s in plan.steps if s not in passed)
+            if rest:
+                kept[player] = replace(plan, steps=rest)
+        return kept
+
+    def _tell_unmet(self, player: int, turn: int, phase: str, move: Move | None) -> None:
+        """A step of a plan for ``turn`` whose moment never came, told in that turn."""
+        event = Event(
+            "ahead",
+            player,
+            {
+                "phase": phase,
+                **({"move": move.to_json()} if move is not None else {}),
+                "applied": False,
+                "then": "none",
+            },
+        )
+        later = next(
+            (
+                i
+                for i, e in enumerate(self.events)
+                if e.kind == "turn" and int(e.data["turn"]) > turn
+            ),
+            None,
+        )
+        if later is None:
+            self.events.append(event)
+        else:
+            self.events.insert(later, event)
 
     def choose_for(self, player: int, options: Options) -> None:
         """A computer decides for ``player`` (a computer seat, or an away one it fills)."""
@@ -188,11 +318,14 @@ class Seats:
     """Who the game stops waiting for: players away (three decisions in a row let
     expire, or left), each player's current run of expired decisions, and the people
     whose seat a computer played at some point (``covered``: their result counts for
-    nobody)."""
+    nobody); each person's preferences in this game (:mod:`bot.service.prefs`) and
+    what they planned ahead (:mod:`bot.service.ahead`), secret until it is made."""
 
     away: frozenset[int] = frozenset()
     streak: dict[int, int] = field(default_factory=dict)
     covered: frozenset[int] = frozenset()
+    prefs: Mapping[int, Prefs] = field(default_factory=dict)
+    plans: Mapping[int, Plan] = field(default_factory=dict)
 
     AWAY_AFTER = 3
 
@@ -207,6 +340,8 @@ class Seats:
             frozenset(data.get("away", [])),
             {int(p): n for p, n in data.get("streak", {}).items()},
             frozenset(data.get("covered", [])),
+            {int(p): Prefs.from_json(v) for p, v in data.get("prefs", {}).items()},
+            {int(p): Plan.from_json(v) for p, v in data.get("plans", {}).items()},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -216,26 +351,72 @@ class Seats:
         }
         if self.covered:
             data["covered"] = sorted(self.covered)
+        prefs = {str(p): v.to_json() for p, v in sorted(self.prefs.items()) if v != DEFAULT}
+        if prefs:
+            data["prefs"] = prefs
+        if self.plans:
+            data["plans"] = {str(p): v.to_json() for p, v in sorted(self.plans.items())}
         return data
+
+    def prefs_of(self, player: int) -> Prefs:
+        return self.prefs.get(player, DEFAULT)
+
+    def with_prefs(self, player: int, prefs: Prefs) -> Seats:
+        """``player``'s preferences in this game are ``prefs`` now."""
+        return replace(self, prefs={**self.prefs, player: prefs})
+
+    def planning(self, plans: Mapping[int, Plan]) -> Seats:
+        """The plans made ahead are ``plans`` now (these very seats if unchanged)."""
+        if dict(plans) == dict(self.plans):
+            return self
+        return replace(self, plans=dict(plans))
 
     def back(self, player: int) -> Seats:
         """A player who decides is here again (these very seats if nothing changes, as
         on most clicks: then nothing of them is written)."""
         if player not in self.away and self.streak.get(player, -1) == 0:
             return self
-        return Seats(self.away - {player}, {**self.streak, player: 0}, self.covered)
+        return replace(self, away=self.away - {player}, streak={**self.streak, player: 0})
 
     def cover(self, players: Collection[int]) -> Seats:
         """``players``' seats were played by a computer."""
         if self.covered.issuperset(players):
             return self
-        return Seats(self.away, self.streak, self.covered | frozenset(players))
+        return replace(self, covered=self.covered | frozenset(players))
 
     def unattended(self, decision: Decision) -> bool:
         """Whether ``decision`` waits for a seat nobody clicks for: a computer's, or an
         away player's."""
         waiting = decision.waiting
         return any(map(is_computer, waiting)) or not waiting.isdisjoint(self.away)
+
+    def answered(self, game: Game, now: float) -> bool:
+        """Whether ``game`` waits for a seat whose decision is known now (what
+        :meth:`Play.answer` decides for): a computer's, an away player's, or one that a
+        member's absence, plan or standing choice answers."""
+        decision = game.decision()
+        if self.unattended(decision):
+            return True
+        simultaneous = decision.phase in game.simultaneous_phases
+        for player in decision.waiting:
+            prefs = self.prefs.get(player)
+            plan = self.plans.get(player)
+            if prefs is not None and (
+                prefs.away(now)
+                or (
+                    simultaneous
+                    and player != decision.active
+                    and prefs.answers_others(game.variant) != "ask"
+                )
+            ):
+                return True
+            if (
+                plan is not None
+                and player == decision.active
+                and plan.step(decision.turn, decision.phase) is not None
+            ):
+                return True
+        return False
 
     def people_present(self, players: Collection[int]) -> bool:
         return any(not is_computer(p) and p not in self.away for p in players)
@@ -245,11 +426,11 @@ class Seats:
         streak = {**self.streak, **{p: self.streak.get(p, 0) + 1 for p in late}}
         gone = {p for p in late if streak[p] >= self.AWAY_AFTER and p not in self.away}
         events += [Event("away", p, {"reason": reason}) for p in sorted(gone)]
-        return Seats(self.away | gone, streak, self.covered)
+        return replace(self, away=self.away | gone, streak=streak)
 
     def leave(self, player: int, events: list[Event]) -> Seats:
         events.append(Event("away", player, {"reason": "left"}))
-        return Seats(self.away | {player}, self.streak, self.covered)
+        return replace(self, away=self.away | {player})
 
 
 _OPTIONS: IdentityMemo[Mapping[str, Any], Options] = IdentityMemo(Options.read)
