@@ -84,7 +84,7 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Answer:
+class Ruling:
     """A decision made without its player: the move, and the rule that made it. A move
     of None: a choice made ahead that cannot be made now, and its player asked to be
     asked then (the plan is over; the game waits for them)."""
@@ -99,7 +99,7 @@ Asked = None
 """No answer: the game waits for the player (they are asked)."""
 
 
-def planned(game: Game, player: int, plan: Plan | None, prefs: Prefs) -> Answer | None:
+def planned(game: Game, player: int, plan: Plan | None, prefs: Prefs) -> Ruling | None:
     """The answer ``plan`` gives ``player`` now: its move if the rules allow it now; else
     a pass where they chose to pass then (and the rules allow one); else an answer
     without a move (they are asked). None: the plan holds nothing for now."""
@@ -110,10 +110,10 @@ def planned(game: Game, player: int, plan: Plan | None, prefs: Prefs) -> Answer 
     legal = game.legal_moves(player)
     move = step.move if step.rule is None else rethrow(game, player, step.rule)
     if move is not None and move in legal:
-        return Answer(move, "ahead", move)
+        return Ruling(move, "ahead", move)
     if prefs.fallback == "pass" and PASS in legal:
-        return Answer(PASS, "fallback", move)
-    return Answer(None, "fallback", move)
+        return Ruling(PASS, "fallback", move)
+    return Ruling(None, "fallback", move)
 
 
 def rethrow(game: Game, player: int, rule: str) -> Move | None:
@@ -126,7 +126,7 @@ def rethrow(game: Game, player: int, rule: str) -> Move | None:
     return Move(rule) if rule in RETHROW_RULES else None
 
 
-def standing(game: Game, player: int, prefs: Prefs) -> Answer | None:
+def standing(game: Game, player: int, prefs: Prefs) -> Ruling | None:
     """The answer of ``player``'s standing choice for a decision on someone else's turn
     (None: it is their own turn, a phase only the active player decides, or they asked
     to be asked)."""
@@ -139,20 +139,20 @@ def standing(game: Game, player: int, prefs: Prefs) -> Answer | None:
         return Asked
     choice = prefs.answers_others(game.variant)
     if choice == "safe":
-        return Answer(skips_nothing(game, player), "safe")
+        return Ruling(skips_nothing(game, player), "safe")
     if choice == "computer":
-        return Answer(hard_move(game, player), "computer")
+        return Ruling(hard_move(game, player), "computer")
     return Asked
 
 
-def while_away(game: Game, player: int, prefs: Prefs, now: float) -> Answer | None:
+def while_away(game: Game, player: int, prefs: Prefs, now: float) -> Ruling | None:
     """While ``player`` is away (``prefs.away_until``), no decision of theirs waits: on
     someone else's turn their standing choice answers, else the Hard computer decides."""
     if not prefs.away(now) or player not in game.decision().waiting:
         return Asked
     answer = standing(game, player, prefs)
     move = answer.move if answer is not None else hard_move(game, player)
-    return Answer(move, "away")
+    return Ruling(move, "away")
 
 
 def hard_move(game: Game, player: int) -> Move:
@@ -162,7 +162,7 @@ def hard_move(game: Game, player: int) -> Move:
     return choose(game, player, rng, "hard")
 
 
-def known(game: Game, player: int, prefs: Prefs, plan: Plan | None, now: float) -> Answer | None:
+def known(game: Game, player: int, prefs: Prefs, plan: Plan | None, now: float) -> Ruling | None:
     """The answer the game already has for ``player``'s pending decision, by the first
     rule that gives one: away, a plan of theirs, their standing choice; else None."""
     return (

@@ -11,7 +11,7 @@ from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
 from bot.records import GameRecord
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.rules.base import dice_rng, score_of
-from bot.service.ahead import Answer, Plan, hard_move, known
+from bot.service.ahead import Ruling, Plan, hard_move, known
 from bot.service.memo import IdentityMemo
 from bot.service.prefs import DEFAULT, Prefs
 
@@ -169,7 +169,7 @@ class Play:
             return True
         return False
 
-    def _tell_plan(self, player: int, answer: Answer, plans: dict[int, Plan]) -> None:
+    def _tell_plan(self, player: int, answer: Ruling, plans: dict[int, Plan]) -> None:
         """A plan's step met its moment: made, or not (then the rest of the plan is over
         with it, and the game asks or passes as the member chose)."""
         decision = self.game.decision()
