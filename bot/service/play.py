@@ -11,7 +11,7 @@ from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
 from bot.records import GameRecord
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.rules.base import dice_rng, score_of
-from bot.service.ahead import Ruling, Plan, hard_move, known
+from bot.service.ahead import Plan, Ruling, hard_move, known
 from bot.service.memo import IdentityMemo
 from bot.service.prefs import DEFAULT, Prefs
 
