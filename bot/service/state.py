@@ -40,7 +40,7 @@ from bot.rules import replay as replay_game
 from bot.service.errors import ServiceError
 from bot.service.memo import GameMemo
 from bot.service.play import Options, Play, Seats
-from bot.service.stats import game_results
+from bot.service.results import game_results
 from bot.service.timing import Clock
 from bot.shards import ShardPlan
 from bot.store import Store

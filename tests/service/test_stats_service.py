@@ -11,13 +11,8 @@ import pytest
 from bot.records import GameChange, GameResults, PlayerResult, Totals
 from bot.rules import PASS, Standing
 from bot.service.games import GameService
-from bot.service.stats import (
-    Leaderboard,
-    StatsService,
-    game_results,
-    period_start,
-    rank_players,
-)
+from bot.service.results import game_results
+from bot.service.stats import Leaderboard, StatsService, period_start, rank_players
 from bot.store import Store
 from bot.store.engine import Tx
 from tests.fakes import FakeClock
