@@ -26,6 +26,7 @@ from bot.records import (
     Totals,
 )
 from bot.rules import Game, game_from_json
+from bot.service.keeper import stored_record
 from bot.service.rated import RatingService
 from bot.service.ratings import Rating
 from bot.service.results import game_results
@@ -341,7 +342,7 @@ class StatsService:
     async def final_game(self, guild_id: int, game_id: int) -> FinalGame | None:
         """A finished game of ``guild_id`` rebuilt for its final sheets; None if there is
         none (another server's game is "none" too)."""
-        record = await self.store.games.get(game_id)
+        record = await stored_record(self.store, game_id)
         if (
             record is None
             or record.guild_id != guild_id

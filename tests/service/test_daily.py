@@ -133,7 +133,7 @@ def test_par_is_hards_game_on_the_days_dice(variant: str, day: str, version: int
 
 @pytest.fixture
 def daily(service: GameService) -> DailyService:
-    return DailyService(service.games)
+    return service.daily
 
 
 async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(

@@ -287,7 +287,7 @@ async def test_a_finished_game_is_recorded_by_the_move_that_ends_it(
     await service.lobby.start(record.id, ANA)
     assert await stats.history(GUILD) == []
     await play_randomly(service, record.id, random.Random(3))
-    game = (await service.games.read(record.id)).game
+    game = (await service.keeper.read(record.id)).game
     assert game is not None and game.finished
     ranking = game.ranking()
 
