@@ -25,7 +25,6 @@ from bot.cogs.tournaments import TournamentHandlers
 from bot.cogs.turns import TurnHandlers
 from bot.cogs.writer import DiscordWriter
 from bot.records import GameRecord
-from bot.service.daily import DailyService
 from bot.service.games import GameService
 from bot.service.privacy import PrivacyService
 from bot.service.review import ReviewService
@@ -70,9 +69,8 @@ class Handlers:
         writer = DiscordWriter(client, names, budget)
         publisher = Publisher(service, writer, settle=settle)
         sheets = Sheets(names)
-        daily_service = DailyService(service.games)
         adapter = Adapter(service, publisher, writer, sheets)
-        daily = DailyHandlers(client, daily_service, sheets, publisher.language, budget)
+        daily = DailyHandlers(client, service.daily, sheets, publisher.language, budget)
         return cls(
             adapter=adapter,
             lobby=LobbyHandlers(adapter),
@@ -82,7 +80,9 @@ class Handlers:
             settings=SettingsHandlers(adapter, daily),
             daily=daily,
             stats=StatsHandlers(stats, service.endings.ratings, service, publisher.language),
-            review=ReviewHandlers(ReviewService(service.games, stats), service, publisher.language),
+            review=ReviewHandlers(
+                ReviewService(service.keeper, stats), service, publisher.language
+            ),
             privacy=PrivacyHandlers(client, privacy),
             tournaments=TournamentHandlers(client, adapter, budget),
         )

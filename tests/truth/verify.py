@@ -75,7 +75,7 @@ class Seen:
 
 async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
     """The facts of a game the table played (counted into ``ledger`` once it ended)."""
-    record = (await table.service.games.read(played.game_id)).record
+    record = (await table.service.keeper.read(played.game_id)).record
     moves = await table.store.games.moves(played.game_id)
     facts = facts_of(
         record,
