@@ -25,6 +25,8 @@ from bot.players import choose
 from bot.players.standing import skips_nothing
 from bot.rules import PASS, Game, Move
 from bot.rules.base import dice_rng
+from bot.rules.qwinto import ROLL_MOVES
+from bot.service.errors import ServiceError
 from bot.service.prefs import Prefs
 
 Rule = Literal["ahead", "fallback", "safe", "computer", "away", "timeout"]
@@ -170,3 +172,69 @@ def known(game: Game, player: int, prefs: Prefs, plan: Plan | None, now: float) 
         or planned(game, player, plan, prefs)
         or standing(game, player, prefs)
     )
+
+
+def next_turn_of(game: Game, player: int) -> int:
+    """The next turn ``player`` is the active player of (this one while it has not come to
+    the phases they decide alone: Qwinto's throw)."""
+    players, turn = game.players, game.turn
+    seat = players.index(player)
+    if players[(turn - 1) % len(players)] == player and game.decision().phase in (
+        "roll",
+        "reroll",
+    ):
+        return turn
+    ahead = (seat - (turn - 1) % len(players)) % len(players) or len(players)
+    return turn + ahead
+
+
+def checked_plan(game: Game, player: int, turn: int, steps: tuple[Step, ...]) -> Plan:
+    """``player``'s plan for ``turn``, if the rules will allow each step as foreseen now;
+    refused by a catalogue key otherwise.
+
+    The Qwixx family: in their own turn's action 1, once they chose their white sum, the
+    coloured-die cross (and On Board's pawn), each among ``legal_moves`` of the game
+    :meth:`~bot.rules.Game.foresee` shows. Qwinto: the throw and the re-throw rule of
+    their next turn (any throw is allowed then), or this turn's re-throw rule."""
+    if not steps:
+        raise ServiceError("error.plan_empty")
+    if game.variant == "qwinto":
+        return _qwinto_plan(game, player, turn, steps)
+    decision = game.decision()
+    if turn != decision.turn or player != decision.active:
+        raise ServiceError("error.plan_not_yours")
+    if decision.phase not in game.simultaneous_phases:
+        raise ServiceError("error.plan_late")
+    first = game.chosen_move(player)
+    if first is None:
+        raise ServiceError("error.plan_first")
+    made = [first]
+    for step in steps:
+        foreseen = game.foresee(player, made)
+        if (
+            foreseen is None
+            or foreseen.turn != turn
+            or foreseen.decision().phase != step.phase
+            or step.move is None
+            or step.move not in foreseen.legal_moves(player)
+        ):
+            raise ServiceError("error.plan_illegal")
+        made.append(step.move)
+    return Plan(turn, steps)
+
+
+def _qwinto_plan(game: Game, player: int, turn: int, steps: tuple[Step, ...]) -> Plan:
+    if turn != next_turn_of(game, player):
+        raise ServiceError("error.plan_not_yours")
+    for step in steps:
+        if step.phase == "roll":
+            if turn == game.turn or step.move is None:
+                raise ServiceError("error.plan_illegal")
+        elif step.phase != "reroll" or step.rule not in RETHROW_RULES:
+            raise ServiceError("error.plan_illegal")
+    if turn == game.turn and game.decision().phase != "roll":
+        raise ServiceError("error.plan_late")
+    rolls = [s for s in steps if s.phase == "roll"]
+    if rolls and rolls[0].move not in ROLL_MOVES:
+        raise ServiceError("error.plan_illegal")
+    return Plan(turn, steps)

@@ -39,7 +39,7 @@ class Deadlines:
                 return self._expire_lobby(record)
             if record.status != "running" or game is None:
                 return Tell()
-            if waits_unattended(record, game):  # their answer was never stored
+            if waits_unattended(record, game, self.keeper.clock()):  # never stored
                 return Played(Play(game), Seats.of(record))
             clock = Clock.of(record)
             if clock is None:
@@ -70,8 +70,9 @@ def remind(record: GameRecord, game: Game, clock: Clock) -> Retime:
 
 
 def expire(record: GameRecord, game: Game) -> Played:
-    """Time is up: whoever has not decided does nothing this turn (a seat that goes
-    away with it is told in this turn, before the passes may end it)."""
+    """Time is up: whoever has not decided does nothing this turn, or has the Hard
+    computer decide if they chose so (a seat that goes away with it is told in this
+    turn, before the passes may end it)."""
     late = game.decision().waiting
     play = Play(game)
     play.events.append(Event("expired", None, {"players": sorted(late)}))
@@ -80,5 +81,5 @@ def expire(record: GameRecord, game: Game) -> Played:
         record.players
     )
     seats = seats.expired(late, play.events, "stand_in" if filled else "expired")
-    play.settle(late, "expired", this_turn=True)
+    play.settle(late, "expired", this_turn=True, seats=seats)
     return Played(play, seats)

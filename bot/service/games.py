@@ -1,7 +1,7 @@
 """The game's use cases over one store, each a service of its own: the games as this
 process keeps them (:mod:`bot.service.keeper`, the one writer of a game), the lobby, the
-turns, the deadlines, the daily challenge, the servers' settings, the players' names,
-what a final message tells and the tournaments.
+turns, the deadlines, the members' preferences, the daily challenge, the servers'
+settings, the players' names, what a final message tells and the tournaments.
 
 This is the only layer that combines the store, the rules and concurrency. Every refusal
 is a :class:`~bot.service.errors.ServiceError` whose key names a catalogue message.
@@ -18,6 +18,7 @@ from bot.service.endings import Endings
 from bot.service.keeper import GameKeeper
 from bot.service.limits import Limits
 from bot.service.lobby import Lobby
+from bot.service.members import Members
 from bot.service.names import Names
 from bot.service.settings import ServerSettings
 from bot.service.tournaments import Tournaments
@@ -39,7 +40,8 @@ class GameService:
         self.store = store
         self.clock = clock
         self.keeper = GameKeeper(store, clock)
-        self.lobby = Lobby(self.keeper, seeds, limits)
+        self.members = Members(store, self.keeper, clock)
+        self.lobby = Lobby(self.keeper, seeds, limits, self.members.of)
         self.turns = Turns(self.keeper, self.lobby)
         self.deadlines = Deadlines(self.keeper)
         self.daily = DailyService(self.keeper, store)

@@ -97,6 +97,12 @@ async def stored_moves(store: Store, game_id: int) -> list[MoveRecord]:
     return await store.games.moves(game_id)
 
 
+def people_of(record: GameRecord) -> list[int]:
+    """The people seated in ``record``'s game, for finding it on every server (a daily
+    attempt, which no channel shows, has none)."""
+    return [p for p in record.players if p > 0] if record.channel_id > 0 else []
+
+
 class GameKeeper:
     """The games of one store: read, kept, changed and shown (see the module)."""
 
@@ -135,6 +141,10 @@ class GameKeeper:
     async def running(self, guild_id: int) -> list[Snapshot]:
         """The running games of a server, as stored now, oldest first."""
         return [Snapshot(r, load_game(r)) for r in await self._games.running(guild_id)]
+
+    async def seated(self, user: int) -> list[Snapshot]:
+        """The running games ``user`` sits in, on every server, as stored now."""
+        return [Snapshot(r, self._memo.game(r)) for r in await self._games.seated(user)]
 
     async def in_play(self, guild_id: int) -> list[InPlay]:
         """The lobbies and running games of a server, with who plays in them."""
@@ -264,11 +274,17 @@ class GameKeeper:
                 seated = await self._games.set_players(record.id, record.version, players, options)
                 self._memo.keep(seated, None)
                 return Outcome(seated, None)
-            case Start(new):
+            case Start(new, seats):
                 clock = Clock.start(self.clock(), record.turn_time)
                 events = event_rows(1, opening(new))
                 started = await self._games.start(
-                    record.id, record.version, new.to_json(), clock.timing(), events
+                    record.id,
+                    record.version,
+                    new.to_json(),
+                    clock.timing(),
+                    events,
+                    presence=None if seats is None else seats.to_json(),
+                    people=people_of(record),
                 )
                 self._memo.keep(started, new)
                 return Outcome(started, new)
@@ -306,13 +322,14 @@ class GameKeeper:
         already: nothing here refuses it. A step that cannot be stored is left to the
         game's timer (the game is due at once while such seats are waited for).
         For a caller holding the game's lock."""
-        if not waits_unattended(moved.record, moved.game):
+        if not waits_unattended(moved.record, moved.game, self.clock()):
             return moved
 
         async def decide(current: Snapshot) -> Write:
-            if current.game is None or not waits_unattended(current.record, current.game):
+            game, now = current.game, self.clock()
+            if game is None or not waits_unattended(current.record, game, now):
                 return Tell()
-            return Played(Play(current.game), Seats.of(current.record))
+            return Played(Play(game), Seats.of(current.record))
 
         try:
             answered = await self._attempts(moved.record.id, decide, moved)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat, is_computer
@@ -14,6 +14,7 @@ from bot.service.keeper import GameKeeper
 from bot.service.limits import Limits, Refusal
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.play import Options, Play, Seats
+from bot.service.prefs import Prefs
 from bot.service.timing import DEFAULT_TURN_TIME
 from bot.service.where import Where
 from bot.service.writes import Abandon, Played, Seat, Start, Tell, Write
@@ -21,6 +22,12 @@ from bot.store.privacy import is_anonymous
 from bot.text import quote
 
 LobbyChange = Callable[[GameRecord], Awaitable[Write]]
+PrefsOf = Callable[[Iterable[int]], Awaitable[dict[int, Prefs]]]
+"""The preferences of the people among some players who chose any."""
+
+
+async def no_prefs(players: Iterable[int]) -> dict[int, Prefs]:
+    return {}
 
 
 def random_seed() -> int:
@@ -35,11 +42,14 @@ class Lobby:
         keeper: GameKeeper,
         seeds: Callable[[], int] | None = None,
         limits: Limits | None = None,
+        prefs: PrefsOf | None = None,
     ) -> None:
         self.keeper = keeper
         self.seeds = seeds or random_seed
         self.limits = limits or Limits()
         """How many lobbies and running games a member and a server may have at once."""
+        self.prefs = prefs or no_prefs
+        """The people's preferences, which a game takes with it at its start."""
 
     async def open(
         self,
@@ -198,7 +208,7 @@ class Lobby:
                 record.guild_id,
                 lambda games: self.limits.to_start(games, record.id, record.players, user),
             )
-            return starting(record)
+            return starting(record, await self.prefs(record.players))
 
         await self._change(game_id, user, where, change)
         return await self._first_decisions(game_id, user)
@@ -208,7 +218,7 @@ class Lobby:
         check, no limits; ``by`` is told as the one who started it."""
 
         async def change(record: GameRecord) -> Write:
-            return starting(record)
+            return starting(record, await self.prefs(record.players))
 
         await self._change(game_id, by, None, change)
         return await self._first_decisions(game_id, by)
@@ -263,7 +273,7 @@ class Lobby:
             assert current.game is not None
             play = Play(current.game)
             play.events.append(started)
-            if not any(is_computer(p) for p in current.game.decision().waiting):
+            if not Seats.of(current.record).answered(current.game, self.keeper.clock()):
                 return Tell("changed", play.events, play.before)
             return Played(play, Seats.of(current.record))
 
@@ -296,8 +306,8 @@ class Lobby:
         return (await self.keeper.change(game_id, decide, where, user)).record
 
 
-def starting(record: GameRecord) -> Start:
-    """The lobby ``record``'s game, new."""
+def starting(record: GameRecord, prefs: Mapping[int, Prefs] | None = None) -> Start:
+    """The lobby ``record``'s game, new, its seats with the people's ``prefs``."""
     game = new_game(
         record.variant,
         record.players,
@@ -305,7 +315,7 @@ def starting(record: GameRecord) -> Start:
         record.options.get("rules", {}),
         solo=Options.of(record.options).solo,
     )
-    return Start(game)
+    return Start(game, Seats(prefs=dict(prefs)) if prefs else None)
 
 
 def seat_level(record: GameRecord, players: list[int], seat: int, level: str) -> Seat:

@@ -144,7 +144,7 @@ class Play:
             if computer or filled:
                 self.choose_for((computer or filled)[0], options)
             elif waiting & seats.away:
-                self.settle(seats.away, "away")
+                self.settle(seats.away, "away", seats=seats)
             elif not self._known(waiting, seats, plans, now):
                 break
         return seats.planning(self.close_plans(plans))

@@ -13,11 +13,13 @@ from collections.abc import Callable
 
 from bot.players import Hint, hint
 from bot.rules import PASS, Decision, Event, Game, Move
+from bot.service.ahead import Step, checked_plan
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.play import Options, Play, Seats
+from bot.service.prefs import PrefsError
 from bot.service.where import Where
 from bot.service.writes import Abandon, Answer, Played, Tell, Write
 
@@ -43,12 +45,16 @@ class Turns:
         where: Where | None = None,
         confirmed: bool = False,
         costly: Costly | None = None,
+        ahead: tuple[Step, ...] = (),
     ) -> Outcome:
         """``user``'s ``move`` if it is still legal on ``turn`` (and ``phase``; None: the
         public Pass buttons made before phases were named on them, whatever the player
         decides now). Unless ``confirmed``, a move ``costly`` says so is not made but
         asked about (kind ``asked``); a confirmation of the move chosen already is kind
-        ``chosen``; the choice made already, kind ``same``.
+        ``chosen``; the choice made already, kind ``same``. ``ahead``: what the active
+        player decides with it for later in the turn (Qwinto's re-throw rule with the
+        throw); a new white-sum choice of the active player ends a plan made after the
+        one before.
 
         The computer and away seats the game then waits for answer at once (see
         :class:`~bot.service.writes.Played`); the outcome tells both."""
@@ -68,10 +74,84 @@ class Turns:
             seats = Seats.of(record)
             if user in seats.away and Options.of(record.options).fill_away:
                 play.events.append(Event("away", user, {"reason": "back"}))
+            seats = replanned(seats.back(user), game, decision, user, ahead)
             play.apply(user, move, "player")
-            return Played(play, seats.back(user), alone=True)
+            return Played(play, seats, alone=True)
 
         return await self.keeper.change(game_id, decide, where, user)
+
+    async def plan(
+        self,
+        game_id: int,
+        user: int,
+        turn: int,
+        steps: tuple[Step, ...],
+        *,
+        where: Where | None = None,
+    ) -> Outcome:
+        """``user`` decides ahead: ``steps`` for ``turn``, each checked against what the
+        rules will allow as foreseen now (:func:`~bot.service.ahead.checked_plan`), in
+        place of a plan made before. A step whose moment has come already is made as a
+        move (the game moved on while the member chose)."""
+
+        async def decide(current: Snapshot) -> Write:
+            record = current.record
+            game = playing(current, user, current.game.turn if current.game else turn)
+            decision = game.decision()
+            step = steps[0] if steps else None
+            if (
+                step is not None
+                and step.move is not None
+                and turn == decision.turn
+                and step.phase == decision.phase
+                and user in decision.waiting
+            ):
+                return await self._now(current, user, step.move, decision)
+            plan = checked_plan(game, user, turn, steps)
+            seats = Seats.of(record)
+            return Played(Play(game), seats.planning({**seats.plans, user: plan}), alone=True)
+
+        return await self.keeper.change(game_id, decide, where, user)
+
+    async def _now(self, current: Snapshot, user: int, move: Move, decision: Decision) -> Write:
+        """A move decided ahead whose moment has come: made as any move."""
+        assert current.game is not None
+        if move not in current.game.legal_moves(user):
+            raise ServiceError("error.illegal")
+        play = Play(current.game, decision)
+        play.apply(user, move, "player")
+        return Played(play, Seats.of(current.record).back(user), alone=True)
+
+    async def choose_for_game(
+        self, game_id: int, user: int, *, where: Where | None = None, **choices: str
+    ) -> Outcome:
+        """``user``'s ``choices`` for this game only (see :data:`bot.service.prefs.GAME_ONLY`),
+        in force at once: a standing choice may answer what waits for them now."""
+
+        async def decide(current: Snapshot) -> Write:
+            record, game = current.record, current.game
+            if record.status != "running" or game is None:
+                raise ServiceError("error.game_over")
+            if user not in record.players:
+                raise ServiceError("error.not_player")
+            seats = Seats.of(record)
+            try:
+                prefs = seats.prefs_of(user).for_this_game(**choices)
+            except PrefsError as refused:
+                raise ServiceError(refused.key, **refused.values) from None
+            return Played(Play(game), seats.with_prefs(user, prefs))
+
+        return await self.keeper.change(game_id, decide, where, user)
+
+    async def waiting_anywhere(self, user: int) -> list[Snapshot]:
+        """The running games on every server that wait for ``user``'s decision (one
+        with a real choice), the one waiting since the latest first: their inbox."""
+        found = [
+            snapshot
+            for snapshot in await self.keeper.seated(user)
+            if snapshot.game is not None and asks_of(snapshot.game, user)
+        ]
+        return sorted(found, key=lambda s: -(s.record.stage_started or 0.0))
 
     async def pass_turn(
         self,
@@ -230,3 +310,27 @@ def away_filled(current: Snapshot, user: int) -> bool:
         and user in Seats.of(record).away
         and Options.of(record.options).fill_away
     )
+
+
+def asks_of(game: Game, user: int) -> bool:
+    """Whether ``game`` waits for a decision of ``user``'s with a real choice."""
+    return user in game.decision().waiting and game.legal_moves(user) not in ([PASS], [])
+
+
+def replanned(
+    seats: Seats, game: Game, decision: Decision, user: int, ahead: tuple[Step, ...]
+) -> Seats:
+    """The seats once ``user`` decided in ``decision``: ``ahead`` planned with it (checked
+    as any plan), or, for the active player's new white-sum choice, the plan made after
+    the choice before over."""
+    if ahead:
+        return seats.planning({**seats.plans, user: checked_plan(game, user, decision.turn, ahead)})
+    plan = seats.plans.get(user)
+    if (
+        plan is not None
+        and plan.turn == decision.turn
+        and user == decision.active
+        and decision.phase in game.simultaneous_phases
+    ):
+        return seats.planning({p: v for p, v in seats.plans.items() if p != user})
+    return seats

@@ -30,9 +30,11 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """The lobby's ``game`` begins, the clock of its first decision running from now."""
+    """The lobby's ``game`` begins, the clock of its first decision running from now;
+    ``seats``: with the people's preferences, as they are at the start."""
 
     game: Game
+    seats: Seats | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +97,15 @@ def opening(game: Game) -> list[Event]:
     return [Event("turn", game.active, {"turn": game.turn, **({"dice": dice} if dice else {})})]
 
 
-def waits_unattended(record: GameRecord, game: Game | None) -> bool:
-    """Whether the running game waits for a seat nobody clicks for: a computer's, or an
-    away player's (which :meth:`Play.for_the_absent` decides for)."""
+def waits_unattended(record: GameRecord, game: Game | None, now: float) -> bool:
+    """Whether the running game waits for a seat whose decision is known at ``now``:
+    a computer's, an away player's, or one a member's absence, plan or standing choice
+    answers (which :meth:`Play.answer` decides for)."""
     return (
         record.status == "running"
         and game is not None
         and not game.finished
-        and Seats.of(record).unattended(game.decision())
+        and Seats.of(record).answered(game, now)
     )
 
 
@@ -121,9 +124,12 @@ def change_of(
     else.
     """
     options = Options.of(record.options)
+    now = clock()
     if answered:
         fill = options.fill_away and seats.people_present(record.players)
-        play.for_the_absent(seats.away, options, fill)
+        seats = play.answer(seats, options, now, fill)
+    else:
+        seats = seats.planning(play.close_plans(seats.plans))
     seats = seats.cover(play.covered)
     game = play.game
     status = "finished" if game.finished else "running"
@@ -144,7 +150,7 @@ def change_of(
     )
     if status == "running":
         decision = game.decision()
-        play.unattended = seats.unattended(decision)
+        play.unattended = seats.answered(game, now)
         timing = timing_of(record, play, decision, clock, answered)
     else:
         play.unattended, timing = False, NO_TIMING

@@ -146,6 +146,16 @@ class GameRepository:
         )
         return await self._all(sql, (now, *params, limit))
 
+    async def seated(self, user_id: int) -> list[GameRecord]:
+        """The running games ``user_id`` sits in, on every server, oldest first (a daily
+        attempt, which has no channel, is none of them)."""
+        return await self._all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN "
+            "(SELECT game_id FROM game_seats WHERE user_id = ?) "
+            "AND status = 'running' AND channel_id > 0 ORDER BY id",
+            (user_id,),
+        )
+
     async def in_play(self, guild_id: int) -> list[InPlay]:
         """The lobbies and running games of ``guild_id``, oldest first, with who plays
         in them (what the limits against abuse count: :mod:`bot.service.limits`). One
@@ -239,15 +249,23 @@ class GameRepository:
         changes: dict[str, Any],
         events: Sequence[EventRow] = (),
         ends: bool = False,
+        seated: Sequence[int] = (),
     ) -> GameRecord:
         """Compare-and-set ``changes`` (and append ``events``), one transaction; ``ends``
-        also stamps ``finished_at`` and clears ``next_due``."""
+        also stamps ``finished_at`` and clears ``next_due``; ``seated``: the people who
+        now sit in the game (see :mod:`bot.store.members`)."""
 
         async def work(tx: Tx) -> GameRecord:
             now = self._clock()
             columns = {**changes, "finished_at": now, "next_due": None} if ends else changes
             row = await compare_and_set(tx, game_id, expected_version, allowed, columns, now)
             await append_events(tx, game_id, events)
+            if seated:
+                await tx.executemany(
+                    "INSERT INTO game_seats (game_id, user_id) VALUES (?, ?) "
+                    "ON CONFLICT (user_id, game_id) DO NOTHING",
+                    [(game_id, person) for person in seated],
+                )
             return self._records.record(row)
 
         return await self._engine.transact(work)
@@ -273,10 +291,18 @@ class GameRepository:
         state: dict[str, Any],
         timing: Timing | None = None,
         events: Sequence[EventRow] = (),
+        presence: dict[str, Any] | None = None,
+        people: Sequence[int] = (),
     ) -> GameRecord:
-        """Move a lobby to ``running`` with its initial ``state`` (compare-and-set)."""
+        """Move a lobby to ``running`` with its initial ``state`` (compare-and-set), and
+        its seats' ``presence`` if given (the people's preferences); ``people``, those
+        seated, are found in their games on every server from now on (:meth:`seated`)."""
         changes = {"state": dump_json(state), "status": RUNNING, **timing_columns(timing)}
-        record = await self._set(game_id, expected_version, (LOBBY,), changes, events)
+        if presence is not None:
+            changes["presence"] = dump_json(presence)
+        record = await self._set(
+            game_id, expected_version, (LOBBY,), changes, events, seated=people
+        )
         log.info("game %d started with %d players", game_id, len(record.players))
         return record
 
