@@ -4,6 +4,7 @@ replaying the move log through the rules, never by the code that made it."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -201,6 +202,7 @@ async def test_members_preferences_refused_by_name(service: GameService) -> None
     assert await service.members.prefs(ANA) == Prefs()
 
 
+EXAMPLES = itertools.count(1)
 CHOICES = st.fixed_dictionaries(
     {
         "others": st.sampled_from(["ask", "safe", "computer"]),
@@ -230,10 +232,11 @@ async def test_random_games_with_random_standing_choices_stay_within_the_rules(
     and nobody was asked what their standing choice answers."""
     rng = random.Random(seed)
     service = GameService(store, seeds=lambda: seed, clock=clock)
-    people = [ANA + seed % 1000 * 10, BEN + seed % 1000 * 10, CEM + seed % 1000 * 10]
+    example = next(EXAMPLES)  # the store is shared by the examples: seats of their own
+    people = [ANA + example * 100, BEN + example * 100, CEM + example * 100]
     for person, chosen in zip(people, choices, strict=True):
         await service.members.change(person, **chosen)
-    game_id = await started(service, *people, variant=variant, channel=seed)
+    game_id = await started(service, *people, variant=variant, channel=CHANNEL + example)
     for _ in range(400):
         current = await service.keeper.read(game_id)
         game = current.game
