@@ -264,8 +264,9 @@ async def test_random_games_with_random_standing_choices_stay_within_the_rules(
             and after.decision().phase == decision.phase
         ):
             foreseen = after.foresee(person, [move])
-            if foreseen is not None and foreseen.turn == game.turn:
-                option = rng.choice(foreseen.legal_moves(person))
+            options = [] if foreseen is None else foreseen.legal_moves(person)
+            if foreseen is not None and foreseen.turn == game.turn and options:
+                option = rng.choice(options)
                 await service.turns.plan(
                     game_id, person, game.turn, (Step(foreseen.decision().phase, option),)
                 )
