@@ -1,12 +1,15 @@
 """Direct messages: the bot's DM channel with a member, its messages, closed DMs,
 clicks and commands in the DM, and how a transcript shows them."""
 
+from pathlib import Path
+
 import discord
 import pytest
 from discord.http import Route
 
 from bot.sandbox import Sandbox
 from bot.sandbox.commands import NotOffered
+from bot.sandbox.demo import ImageSaver, Transcript
 from bot.sandbox.gateway import DIRECT_MESSAGES_INTENT
 
 from .demo_bot import Counter, DemoBot, png_file
@@ -186,3 +189,27 @@ async def test_a_dm_needs_a_known_recipient(sb: Sandbox, bot: DemoBot) -> None:
     assert (missing.value.status, missing.value.code) == (400, 50035)
     assert unknown.value.code == 10013
     assert [f.kind for f in sb.failures] == ["bad_request", "schema", "not_found"]
+
+
+async def test_a_transcript_shows_a_dm_as_one(sb: Sandbox, bot: DemoBot, tmp_path: Path) -> None:
+    ana = sb.member("Ana")
+    lines: list[str] = []
+    names = {ana.id: "Ana", sb.member("Ben").id: "Ben"}
+    transcript = Transcript(sb, names, lines.append, ImageSaver(sb, tmp_path))
+    sent = await (await user_of(bot, sb, "Ana")).send(f"<@{ana.id}>, your turn")
+
+    transcript.catch_up()
+    transcript.catch_up()  # shown once
+    await sent.edit(content="Ana moved")
+    transcript.dms_after()
+
+    assert lines == [
+        "",
+        "┌ Sandbox Bot · direct message to Ana",
+        "│ @Ana, your turn",
+        "",
+        "===== Direct messages after the game =====",
+        "",
+        "┌ Sandbox Bot · direct message to Ana · edited",
+        "│ Ana moved",
+    ]
