@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import payloads
+from . import contexts, payloads
 from .rest import ApiError, ApiRequest, Rest
 from .world import World
 
@@ -90,7 +90,8 @@ class AppEndpoints:
         guild_id = request.params.get("guild_id")
         if guild_id is None:
             return None
-        if int(guild_id) not in self.world.guilds:
+        guild = self.world.guilds.get(int(guild_id))
+        if guild is None or not guild.has_bot:
             raise ApiError(
                 403,
                 "Missing Access",
@@ -110,6 +111,7 @@ class AppEndpoints:
             "default_member_permissions": None,
             "nsfw": False,
             **body,
+            **contexts.declared(body, scope is not None, self.world.install_types),
             "id": old["id"] if old else str(self.world.ids.next()),
             "application_id": str(self.world.application_id),
             "version": str(self.world.ids.next()),

@@ -14,6 +14,7 @@ from aiohttp import web
 from .api_app import AppEndpoints
 from .api_channels import ChannelEndpoints
 from .api_interactions import InteractionEndpoints
+from .api_users import UserEndpoints
 from .clock import Clock
 from .faults import Fault
 from .gateway import Gateway
@@ -52,6 +53,7 @@ class FakeDiscord:
         ).register(self.rest)
         ChannelEndpoints(self.world, self.messages).register(self.rest)
         InteractionEndpoints(self.world, self.messages, self.interactions).register(self.rest)
+        UserEndpoints(self.world).register(self.rest)
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
 
