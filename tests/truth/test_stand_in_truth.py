@@ -57,6 +57,7 @@ async def test_the_channel_through_discord_is_true_of_the_game(
             )
         )
         texts = [m.content for m in sb.messages()]
+        emojis = {e.id: e.name for e in sb.server.world.emojis.values()}
         assert sb.failures == [], sb.describe_failures()
     store = await Store.open(database)
     try:
@@ -66,7 +67,7 @@ async def test_the_channel_through_discord_is_true_of_the_game(
     finally:
         await store.close()
     facts.ratings, facts.wins = Ledger().add(record, facts.game, facts.covered)
-    verdicts = check(read(texts), facts)
+    verdicts = check(read(texts, emojis), facts)
     false = [f"turn {v.turn}: [{v.kind}] {v.line}\n    {v.why}" for v in verdicts if not v.ok]
     assert len(verdicts) > 100
     assert not false, "\n".join(false)
