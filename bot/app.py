@@ -217,6 +217,7 @@ class QwixxBot(commands.Bot):
             return
         if gate is not None:
             gate.close()
+        await self.dice_emojis.stop()  # the next start uploads what is still missing
         handling = [] if gate is None else gate.in_flight
         log.info(
             "stopping (%s): new interactions are refused; %d being handled", reason, len(handling)
@@ -246,7 +247,6 @@ class QwixxBot(commands.Bot):
         if gate is not None:  # refusals sent meanwhile
             await gate.settle(max(until - time.monotonic(), 0.5))
         self.stage = "closing the gateway"
-        await self.dice_emojis.stop()  # a restart uploads what is still missing
         await super().close()
         self.stage = "closing the store"
         await store.close()

@@ -80,7 +80,7 @@ class DiceEmojis:
         """:meth:`refresh`, logging a failure once: the dice stay text then."""
         try:
             await self.refresh(client)
-        except (discord.DiscordException, OSError) as error:
+        except Exception as error:  # whatever it is, the dice are written as text
             log.warning("the dice are shown as text: their emojis are unavailable (%s)", error)
 
     async def refresh(self, client: discord.Client) -> None:
