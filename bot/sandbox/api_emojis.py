@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from . import payloads
+from .api_app import own_application
 from .limits import error_body
 from .records import EmojiRecord
 from .rest import ApiError, ApiRequest, Rest
@@ -65,18 +66,8 @@ class EmojiEndpoints:
         rest.add("PATCH", ONE, self.rename)
         rest.add("DELETE", ONE, self.delete)
 
-    def _application(self, request: ApiRequest) -> None:
-        if int(request.params["application_id"]) != self.world.application_id:
-            raise ApiError(
-                403,
-                "Missing Access",
-                50001,
-                kind="forbidden",
-                detail="application id is not the bot's",
-            )
-
     def _emoji(self, request: ApiRequest) -> EmojiRecord:
-        self._application(request)
+        own_application(self.world, request)
         emoji = self.world.emojis.get(int(request.params["emoji_id"]))
         if emoji is None:
             raise ApiError(404, "Unknown Emoji", 10014, kind="not_found", detail="no such emoji")
@@ -93,14 +84,14 @@ class EmojiEndpoints:
         return name
 
     async def list(self, request: ApiRequest) -> dict[str, Any]:
-        self._application(request)
+        own_application(self.world, request)
         return {"items": [self.payload(e) for e in self.world.emojis.values()]}
 
     async def get(self, request: ApiRequest) -> dict[str, Any]:
         return self.payload(self._emoji(request))
 
     async def create(self, request: ApiRequest) -> dict[str, Any]:
-        self._application(request)
+        own_application(self.world, request)
         if self.world.emojis_refused:
             raise ApiError(403, "Missing Permissions", 50013)
         body = request.json()

@@ -29,8 +29,7 @@ class Emoji:
         return f"<:{self.name}:{self.id}>"
 
     async def delete(self) -> None:
-        self.client.emojis.remove(self)
-        self.client.requests.append(f"DELETE {self.name}")
+        self.client.forget(self)
 
 
 @dataclass
@@ -43,6 +42,10 @@ class FakeClient:
 
     def add(self, name: str) -> None:
         self.emojis.append(Emoji(len(self.emojis) + 1000, name, self))
+
+    def forget(self, emoji: Emoji) -> None:
+        self.emojis.remove(emoji)
+        self.requests.append(f"DELETE {emoji.name}")
 
     async def fetch_application_emojis(self) -> list[Emoji]:
         self.requests.append("GET")
@@ -94,15 +97,19 @@ async def test_stale_faces_go_after_their_replacements_and_other_emojis_stay() -
     assert {parse_name(e.name)[2] for e in client.emojis if parse_name(e.name)} == {"1a2b"}
 
 
-async def test_a_process_that_does_not_upload_uses_what_is_there() -> None:
+def uploaded(faces: int) -> FakeClient:
+    """An application with the emojis of the first ``faces`` faces."""
     client = FakeClient()
-    for colour, face in every_face():
+    for colour, face in every_face()[:faces]:
         client.add(emoji_name(colour, face, "1a2b"))
-    assert len((await refreshed(client, upload=False)).faces()) == len(ART)
-    client.emojis.pop()
-    client.requests.clear()
-    assert (await refreshed(client, upload=False)).faces() == {}
-    assert client.requests == ["GET"]
+    return client
+
+
+async def test_a_process_that_does_not_upload_uses_what_is_there() -> None:
+    assert len((await refreshed(uploaded(len(ART)), upload=False)).faces()) == len(ART)
+    some = uploaded(len(ART) - 1)
+    assert (await refreshed(some, upload=False)).faces() == {}
+    assert some.requests == ["GET"]
 
 
 async def test_an_application_without_room_keeps_the_dice_as_text(

@@ -16,12 +16,8 @@ from bot.render.die_emoji import every_face
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import final_message, wait_for_turn
 from bot.sandbox.records import Call
-from bot.store import Store
 from tests.e2e.conftest import UNLIMITED, make_bot
-from tests.truth.checking import check
-from tests.truth.facts import Ledger, facts_of
-from tests.truth.reading import read
-from tests.truth.test_stand_in_truth import play
+from tests.truth.test_stand_in_truth import held_to_the_game, play
 
 EMOJIS = "/applications/{application_id}/emojis"
 FACES = len(every_face())
@@ -160,15 +156,7 @@ async def test_a_whole_games_channel_shows_its_dice_as_emojis(tmp_path: Path, va
     if variant == "longo":
         rolls = ROLL.findall(lines)
         assert rolls and all(len(MARKUP.findall(roll)) == len(roll.split()) for roll in rolls)
-    store = await Store.open(database)
-    try:
-        record = await store.games.get(1)
-        assert record is not None
-        facts = facts_of(record, await store.games.moves(1))
-    finally:
-        await store.close()
-    facts.ratings, facts.wins = Ledger().add(record, facts.game, facts.covered)
-    verdicts = check(read(texts, listed), facts)
+    verdicts = await held_to_the_game(database, texts, listed)
     false = [f"turn {v.turn}: [{v.kind}] {v.line}\n    {v.why}" for v in verdicts if not v.ok]
     assert not false, "\n".join(false)
     assert any(v.kind in ("dice", "rolled") for v in verdicts)

@@ -361,33 +361,15 @@ def id_unknown(found: re.Match[str]) -> str:
     return found[0].replace(found[3], "1")
 
 
-EMOJI_MUTATIONS: dict[str, tuple[str, str, Change]] = {
-    "a die's emoji of another face": ("longo", "dice", lambda c, s: first_die(c.line, other_face)),
-    "a die's emoji of another colour": (
-        "longo",
-        "dice",
-        lambda c, s: first_die(c.line, other_colour),
-    ),
-    "a die's name on another face's emoji": (
-        "longo",
-        "dice",
-        lambda c, s: first_die(c.line, id_of_another),
-    ),
-    "an emoji the application does not have": (
-        "longo",
-        "dice",
-        lambda c, s: first_die(c.line, id_unknown),
-    ),
-    "a rolled die's emoji of another face": (
-        "qwinto",
-        "rolled",
-        lambda c, s: first_die(c.line, other_face),
-    ),
-    "a rolled die told as text": (
-        "qwinto",
-        "rolled",
-        lambda c, s: first_die(c.line, lambda f: f"🟧{int(f[2]) % 6 + 1}"),
-    ),
+Swap = Callable[[re.Match[str]], str]
+"""What a die's emoji markup is replaced by."""
+EMOJI_MUTATIONS: dict[str, tuple[str, str, Swap]] = {
+    "a die's emoji of another face": ("longo", "dice", other_face),
+    "a die's emoji of another colour": ("longo", "dice", other_colour),
+    "a die's name on another face's emoji": ("longo", "dice", id_of_another),
+    "an emoji the application does not have": ("longo", "dice", id_unknown),
+    "a rolled die's emoji of another face": ("qwinto", "rolled", other_face),
+    "a rolled die told as text": ("qwinto", "rolled", lambda f: f"🟧{int(f[2]) % 6 + 1}"),
 }
 """What a story with a wrong die emoji would say: each is caught like a wrong figure."""
 
@@ -396,8 +378,8 @@ EMOJI_MUTATIONS: dict[str, tuple[str, str, Change]] = {
 def test_the_check_reports_a_wrong_die_emoji(
     shown_as_emojis: dict[str, list[Seen]], mutation: str
 ) -> None:
-    variant, kind, change = EMOJI_MUTATIONS[mutation]
-    caught(shown_as_emojis[variant], kind, change)
+    variant, kind, swap = EMOJI_MUTATIONS[mutation]
+    caught(shown_as_emojis[variant], kind, lambda c, s: first_die(c.line, swap))
 
 
 def test_the_dice_read_alike_as_emojis_and_as_text(
