@@ -44,9 +44,9 @@ def parse_name(name: str) -> tuple[str, int, str] | None:
 
 def drawn() -> tuple[dict[tuple[str, int], bytes], str]:
     """Every face's emoji (PNG) and the art's version (Pillow: call it off the loop)."""
-    from bot.render.die_emoji import art_version, emoji_art
+    from bot.render.die_emoji import drawn_art
 
-    return emoji_art(), art_version()
+    return drawn_art()
 
 
 class DiceEmojis:

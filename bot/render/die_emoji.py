@@ -27,7 +27,7 @@ from .dice import draw_face
 
 SIZE = 128
 """Pixels per side (Discord scales an emoji down to its size in a line)."""
-SUPERSAMPLE = 4
+SUPERSAMPLE = 2
 MARGIN = 5
 EDGE = 8.0
 PIP = 0.115
@@ -63,23 +63,30 @@ def draw(colour: str, face: int) -> Image.Image:
 
 def png(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
+    image.save(out, "PNG")
     return out.getvalue()
 
 
 @cache
-def emoji_art() -> dict[tuple[str, int], bytes]:
-    """Every face's emoji as a PNG (drawn once a process)."""
-    return {(colour, face): png(draw(colour, face)) for colour, face in every_face()}
-
-
-@cache
-def art_version() -> str:
-    """Four hex digits of a hash of every face's pixels: they change when the drawing
-    does (not when only the PNG encoder does)."""
+def drawn_art() -> tuple[dict[tuple[str, int], bytes], str]:
+    """Every face's emoji as a PNG, and the art's version: four hex digits of a hash of
+    every face's pixels, which change when the drawing does (not when only the PNG
+    encoder does). Drawn once a process, in a fraction of a second."""
+    art: dict[tuple[str, int], bytes] = {}
     digest = hashlib.blake2b(digest_size=8)
     for colour, face in every_face():
         image = draw(colour, face)
         digest.update(f"{colour}{face}:{image.size}".encode())
         digest.update(image.tobytes())
-    return digest.hexdigest()[:4]
+        art[colour, face] = png(image)
+    return art, digest.hexdigest()[:4]
+
+
+def emoji_art() -> dict[tuple[str, int], bytes]:
+    """Every face's emoji as a PNG."""
+    return drawn_art()[0]
+
+
+def art_version() -> str:
+    """The art's version (:func:`drawn_art`)."""
+    return drawn_art()[1]

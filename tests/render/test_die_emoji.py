@@ -91,10 +91,10 @@ def test_the_version_follows_the_drawing(monkeypatch: pytest.MonkeyPatch) -> Non
     version = die_emoji.art_version()
     assert len(version) == 4 and int(version, 16) >= 0
     monkeypatch.setattr(die_emoji, "EDGE", die_emoji.EDGE + 2)
-    die_emoji.art_version.cache_clear()
+    die_emoji.drawn_art.cache_clear()
     try:
         assert die_emoji.art_version() != version
     finally:
         monkeypatch.undo()
-        die_emoji.art_version.cache_clear()
+        die_emoji.drawn_art.cache_clear()
     assert die_emoji.art_version() == version
