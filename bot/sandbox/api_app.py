@@ -10,6 +10,18 @@ from .rest import ApiError, ApiRequest, Rest
 from .world import World
 
 
+def own_application(world: World, request: ApiRequest) -> None:
+    """Refuse a request about another application than the bot's."""
+    if int(request.params["application_id"]) != world.application_id:
+        raise ApiError(
+            403,
+            "Missing Access",
+            50001,
+            kind="forbidden",
+            detail="application id is not the bot's",
+        )
+
+
 class AppEndpoints:
     """``/users/@me``, ``/oauth2/applications/@me``, ``/gateway[/bot]`` and commands."""
 
@@ -79,14 +91,7 @@ class AppEndpoints:
         return stored
 
     def _scope(self, request: ApiRequest) -> int | None:
-        if int(request.params["application_id"]) != self.world.application_id:
-            raise ApiError(
-                403,
-                "Missing Access",
-                50001,
-                kind="forbidden",
-                detail="application id is not the bot's",
-            )
+        own_application(self.world, request)
         guild_id = request.params.get("guild_id")
         if guild_id is None:
             return None

@@ -44,6 +44,8 @@ BOT_NAME = "Qwixx Bot"
 DEMO_FILE = re.compile(r"\d{3}-[\w-]+\.png")
 """The name of an image the demo writes (see :class:`ImageSaver`)."""
 TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
+"""A custom emoji (the dice's): the transcript shows it by name, ``:qx_red6_1a2b:``."""
 
 
 def relative(seconds: float) -> str:
@@ -66,7 +68,7 @@ class Transcript:
     """Prints messages as people read them in Discord: each framed, with who posted it,
     its number in the channel (a direct message: whom it was sent to) and whether it
     was edited; mentions as names, commands as the ``/qwixx rules`` a reader sees, times
-    as times, images by the file they were saved to."""
+    as times, custom emojis (the dice) by name, images by the file they were saved to."""
 
     def __init__(self, sb: Sandbox, names: dict[int, str], out: Print, images: ImageSaver) -> None:
         self.sb, self.names, self.out, self.images = sb, names, out, images
@@ -79,6 +81,7 @@ class Transcript:
         text = MENTION.sub(lambda m: "@" + self.names.get(int(m[1]), m[1]), text)
         text = COMMAND_MENTION.sub(r"/\1", text)
         text = CHANNEL_MENTION.sub(self._channel, text)
+        text = CUSTOM_EMOJI.sub(r":\1:", text)
         return TIMESTAMP.sub(self._time, text)
 
     def _channel(self, match: re.Match[str]) -> str:
@@ -262,15 +265,16 @@ async def run_demo(
         # no write budget here (the bot keeps it everywhere else).
         async with Sandbox(members=names, settle=0.02, write_limit=False, bot_name=BOT_NAME) as sb:
             unchecked = unavailable() if sb.server.validator is None else None
-            await sb.run_bot(
-                QwixxBot(
-                    Path(folder) / "demo.db",
-                    dev_guild=sb.guild.id,
-                    coalesce=0.1,
-                    seeds=lambda: seed,
-                    budget=WriteBudget(10_000, 1.0),
-                )
+            bot = QwixxBot(
+                Path(folder) / "demo.db",
+                dev_guild=sb.guild.id,
+                coalesce=0.1,
+                seeds=lambda: seed,
+                budget=WriteBudget(10_000, 1.0),
             )
+            await sb.run_bot(bot)
+            emojis = bot.dice_emojis  # uploaded before the game, so its dice show as dice
+            await sb.wait_for(lambda: emojis.task is not None and emojis.task.done(), 30)
             members = [sb.member(n) for n in names]
             host = members[0]
             images = ImageSaver(sb, out)

@@ -43,6 +43,15 @@ class UserRecord:
 
 
 @dataclass
+class EmojiRecord:
+    """One of the application's emojis: its name and its image (as uploaded)."""
+
+    id: int
+    name: str
+    image: bytes
+
+
+@dataclass
 class RoleRecord:
     """A guild role; the @everyone role has the guild's id."""
 

@@ -51,8 +51,10 @@ class Sandbox:
         settle: float = 0.05,
         bot_name: str = "Sandbox Bot",
         write_limit: bool = True,
+        emojis: bool = True,
     ) -> None:
         self.server = FakeDiscord(openapi=openapi, strict_schema=strict_schema, bot_name=bot_name)
+        self.server.world.emojis_refused = not emojis  # the application may have none
         if not write_limit:  # for tests that play faster than any channel may be written
             self.server.rest.write_limit = None
         self.timeout = timeout

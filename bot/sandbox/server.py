@@ -13,6 +13,7 @@ from aiohttp import web
 
 from .api_app import AppEndpoints
 from .api_channels import ChannelEndpoints
+from .api_emojis import EmojiEndpoints
 from .api_interactions import InteractionEndpoints
 from .api_users import UserEndpoints
 from .clock import Clock
@@ -51,6 +52,7 @@ class FakeDiscord:
         AppEndpoints(
             self.world, lambda: self.gateway_url, self.gateway.recommended_shards
         ).register(self.rest)
+        EmojiEndpoints(self.world).register(self.rest)
         ChannelEndpoints(self.world, self.messages).register(self.rest)
         InteractionEndpoints(self.world, self.messages, self.interactions).register(self.rest)
         UserEndpoints(self.world).register(self.rest)

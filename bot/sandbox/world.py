@@ -18,6 +18,7 @@ from .records import (
     TEXT_CHANNEL,
     USER_INSTALL,
     ChannelRecord,
+    EmojiRecord,
     Failure,
     GuildRecord,
     InteractionRecord,
@@ -48,6 +49,12 @@ class World:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         """Registered application commands; key None holds the global ones."""
         self.interactions: dict[int, InteractionRecord] = {}
+        self.emojis: dict[int, EmojiRecord] = {}
+        """The application's emojis (kept while the stand-in runs, across the bot's
+        restarts)."""
+        self.emojis_refused = False
+        """Uploading an application emoji is refused (403), as for an application that
+        may not have them."""
         self.log: list[tuple[str, int]] = []
         """("create" | "edit" | "delete", message id) in the order they happened."""
         self.failures: list[Failure] = []
