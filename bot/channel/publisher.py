@@ -29,12 +29,13 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.channel import story
 from bot.channel.budget import unreachable
+from bot.channel.dice import TEXT, Faces
 from bot.channel.plan import Channel, Edit, Post, Shown, ending, plan, review_due
 from bot.channel.texts import lobby_closed_content, message_link
 from bot.channel.writer import Refused, Writer
@@ -71,9 +72,18 @@ def by_turn(events: Sequence[StoredEvent]) -> Events:
 class Publisher:
     """Brings channels up to their stored games, through ``writer``."""
 
-    def __init__(self, service: GameService, writer: Writer, *, settle: float = 30.0) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        writer: Writer,
+        *,
+        settle: float = 30.0,
+        faces: Callable[[], Faces] = lambda: TEXT,
+    ) -> None:
         self.service = service
         self.writer = writer
+        self.faces = faces
+        """The dice's emojis the bot has now (:mod:`bot.channel.dice`)."""
         self._reviewing: dict[int, asyncio.Task[None]] = {}
         """Reviews of games that just ended, worked out while the channel goes on."""
         self.settle = settle
@@ -353,6 +363,7 @@ class Publisher:
                 facts.best,
                 facts.ratings,
                 facts.accuracies,
+                self.faces(),
             )
         )
         self.keep_events(record, after.since or after.turn or 0, told)

@@ -4,11 +4,13 @@ handlers share the :class:`~bot.cogs.adapter.Adapter`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
 
 from bot.channel.budget import WriteBudget
+from bot.channel.dice import TEXT, Faces
 from bot.channel.publisher import Publisher
 from bot.cogs.adapter import Adapter
 from bot.cogs.clicks import Clicks
@@ -58,16 +60,18 @@ class Handlers:
         *,
         settle: float = 30.0,
         budget: WriteBudget | None = None,
+        faces: Callable[[], Faces] = lambda: TEXT,
     ) -> Handlers:
         """Every handler of the bot ``client``; ``settle``: the seconds the channel waits
-        to show decisions being made (several clicks become one edit)."""
+        to show decisions being made (several clicks become one edit); ``faces``: the
+        dice's emojis the bot has (:mod:`bot.cogs.emojis`)."""
         budget = budget or WriteBudget()
 
         async def names(record: GameRecord) -> dict[int, str]:
             return await service.names.of(record.guild_id, record.players)
 
         writer = DiscordWriter(client, names, budget)
-        publisher = Publisher(service, writer, settle=settle)
+        publisher = Publisher(service, writer, settle=settle, faces=faces)
         sheets = Sheets(names)
         adapter = Adapter(service, publisher, writer, sheets)
         daily = DailyHandlers(client, service.daily, sheets, publisher.language, budget)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.channel import story
+from bot.channel.dice import showing
 from bot.cogs import views
 from bot.cogs.adapter import GameHandlers
 from bot.cogs.answers import MESSAGE_LIMIT, Editor, answer, answers_errors
@@ -29,7 +30,8 @@ class OverviewHandlers(GameHandlers):
             await interaction.edit_original_response(content=content)
             return
         told = await self.service.keeper.events(record.id, game.turn)
-        content = story.live_turn(game, told, record.deadline)
+        with showing(self.adapter.publisher.faces()):
+            content = story.live_turn(game, told, record.deadline)
         files = await dice_files(game)
         await interaction.edit_original_response(content=content, attachments=files)
 

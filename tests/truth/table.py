@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from bot.channel.dice import TEXT, Faces
 from bot.channel.plan import Channel, Shown, ending, plan, review_due
 from bot.channel.publisher import by_turn
 from bot.channel.texts import lobby_closed_content
@@ -131,8 +132,10 @@ class Table:
     """Games of one server, played one after another in one store (so that wins and
     ratings add up as on a real server)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, faces: Faces = TEXT) -> None:
         self.store = store
+        self.faces = faces
+        """The dice's emojis the channel is shown with (none: the dice as text)."""
         self.clock = FakeClock(1_000_000.0)
         self.seed = 0
         self.service = GameService(store, seeds=lambda: self.seed, clock=self.clock)
@@ -264,7 +267,16 @@ class Table:
             accuracies = await self.store.reviews.of(game_id)
         steps, after = plan(
             Channel(
-                record, game, shown, events, Seats.of(record).away, wins, None, ratings, accuracies
+                record,
+                game,
+                shown,
+                events,
+                Seats.of(record).away,
+                wins,
+                None,
+                ratings,
+                accuracies,
+                self.faces,
             )
         )
         live = played.channel.carry_out(steps, after)
