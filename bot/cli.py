@@ -133,7 +133,8 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         "file",
         type=Path,
         metavar="FILE",
-        help="where the copy goes (replaced if it exists; its folder is made)",
+        help="where the copy goes: a new file, or an older backup it replaces (any other "
+        "file is refused); its folder is made",
     )
     backup.add_argument(
         "--database",

@@ -342,6 +342,21 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         "qwixx-bot backup: the backup must go to another file than {tmp}/games.db",
     ),
     (
+        ["backup", "{tmp}/afile"],
+        DB,
+        None,
+        "qwixx-bot backup: {tmp}/afile is not a SQLite database (file is not a database); "
+        "backup replaces only an older backup: name a new file, or move {tmp}/afile aside",
+    ),
+    (
+        ["backup", "{tmp}/full/notes.txt"],
+        DB,
+        None,
+        "qwixx-bot backup: {tmp}/full/notes.txt is not a SQLite database (file is not a "
+        "database); backup replaces only an older backup: name a new file, or move "
+        "{tmp}/full/notes.txt aside",
+    ),
+    (
         ["backup", "{tmp}/copy.db", "--database", "{tmp}/afile"],
         {},
         None,

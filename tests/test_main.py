@@ -415,3 +415,53 @@ def test_prune_command(
             return len(await store.games.moves(2))
 
     assert asyncio.run(running_moves()) == 1
+
+
+def a_database(path: Path, games: int) -> None:
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY)")
+        db.execute("DELETE FROM games")
+        db.executemany("INSERT INTO games VALUES (?)", [(n,) for n in range(games)])
+
+
+def games_in(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def test_backup_replaces_an_older_backup(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = environment.with_name("nightly.db")
+    a_database(environment, 2)
+    assert cli.main(["backup", str(target)]) == 0
+    a_database(environment, 5)
+    assert cli.main(["backup", str(target)]) == 0
+    assert "quick_check ok" in capsys.readouterr().out
+    assert games_in(target) == 5
+    assert sorted(p.name for p in environment.parent.iterdir()) == ["games.db", "nightly.db"]
+
+
+def test_a_backup_that_fails_midway_keeps_the_older_one(
+    environment: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk fills once the copy is written, before it replaces the older backup."""
+    from bot.store import maintenance
+
+    target = environment.with_name("nightly.db")
+    a_database(environment, 2)
+    assert cli.main(["backup", str(target)]) == 0
+    older = target.read_bytes()
+    a_database(environment, 5)
+
+    def full(db: sqlite3.Connection) -> dict[str, int]:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(maintenance, "row_counts", full)
+    capsys.readouterr()
+    assert cli.main(["backup", str(target)]) == 2
+    assert capsys.readouterr().err == (
+        f"qwixx-bot backup: cannot back up {environment} to {target}: database or disk is full\n"
+    )
+    assert target.read_bytes() == older and games_in(target) == 2
+    assert sorted(p.name for p in environment.parent.iterdir()) == ["games.db", "nightly.db"]
