@@ -205,6 +205,36 @@ class QwixxBot(commands.Bot):
         if store is None:  # never set up: nothing of ours to finish
             await super().close()
             return
+        try:
+            cut, handled = await self._wind_down(reason, started)
+            self.stage = "closing the gateway"
+            await super().close()
+        finally:  # whatever failed above: an open store's threads keep the process alive
+            self.stage = "closing the store"
+            await store.close()
+            self.store = None
+        self.stage = "stopped"
+        took = time.monotonic() - started
+        refused = 0 if gate is None else gate.refused
+        if cut:
+            log.warning(
+                "stopped in %.2f s, cut short: %s; %d interactions refused",
+                took,
+                "; ".join(cut),
+                refused,
+            )
+        else:
+            log.info(
+                "stopped in %.2f s: %d interactions finished, %d refused",
+                took,
+                handled,
+                refused,
+            )
+
+    async def _wind_down(self, reason: str, started: float) -> tuple[list[str], int]:
+        """The stop's first steps, up to the gateway: what was cut short, and how many
+        interactions were being handled."""
+        gate = self.gate
         if gate is not None:
             gate.close()
         handling = [] if gate is None else gate.in_flight
@@ -235,28 +265,7 @@ class QwixxBot(commands.Bot):
                 )
         if gate is not None:  # refusals sent meanwhile
             await gate.settle(max(until - time.monotonic(), 0.5))
-        self.stage = "closing the gateway"
-        await super().close()
-        self.stage = "closing the store"
-        await store.close()
-        self.store = None
-        self.stage = "stopped"
-        took = time.monotonic() - started
-        refused = 0 if gate is None else gate.refused
-        if cut:
-            log.warning(
-                "stopped in %.2f s, cut short: %s; %d interactions refused",
-                took,
-                "; ".join(cut),
-                refused,
-            )
-        else:
-            log.info(
-                "stopped in %.2f s: %d interactions finished, %d refused",
-                took,
-                len(handling),
-                refused,
-            )
+        return cut, len(handling)
 
 
 class ShardedQwixxBot(QwixxBot, commands.AutoShardedBot):
