@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
 import textwrap
 from pathlib import Path
@@ -184,7 +185,11 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The arguments, checked: a refusal exits with status 2 (see :class:`Parser`)."""
     top, commands = parser()
-    args, extra = top.parse_known_args(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    misplaced = misplaced_option(given, top, commands)
+    if misplaced:
+        top.error(misplaced)
+    args, extra = top.parse_known_args(given)
     chosen = commands.get(args.command, top)
     if extra:
         chosen.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -194,6 +199,38 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     except ConfigError as error:
         chosen.error(str(error))
     return args
+
+
+def options(command: argparse.ArgumentParser) -> set[str]:
+    return {name for action in command._actions for name in action.option_strings}
+
+
+def misplaced_option(
+    argv: list[str], top: argparse.ArgumentParser, commands: dict[str, Parser]
+) -> str | None:
+    """Why a command's option written before the command is refused (argparse would take
+    its value for the command), with the line as it should read; None if none is."""
+    for token in argv:
+        if token in commands:
+            return None
+        name = token.partition("=")[0]
+        takers = [c for c, p in commands.items() if name in options(p)]
+        if not name.startswith("-") or name in options(top) or not takers:
+            continue
+        command = next((t for t in argv if t in commands), None)
+        if command is None:  # an example with a command that needs nothing more
+            ready = [c for c in takers if not any(a.required for a in commands[c]._actions)]
+            example = shlex.join([(ready or takers)[0], *argv])
+            named = ", ".join(takers[:-1]) + f" and {takers[-1]}" if len(takers) > 1 else takers[0]
+            bot = "; the bot itself reads QWIXX_DATABASE" if name == "--database" else ""
+            return (
+                f"{name} is an option of the command{'s' if len(takers) > 1 else ''} "
+                f"{named}, after the command ({PROG} {example}){bot}"
+            )
+        at = argv.index(command)
+        moved = [command, *argv[at + 1 :], *argv[:at]]
+        return f"{name} goes after the command: {PROG} {shlex.join(moved)}"
+    return None
 
 
 def check_demo(args: argparse.Namespace) -> None:

@@ -120,6 +120,11 @@ def run_copy_db(source_text: str, target_text: str) -> int:
             "into PostgreSQL, as in: qwixx-bot copy-db qwixx.db "
             "postgresql://user:password@host/database"
         )
+    if not target_text.strip():
+        raise ConfigError(
+            "POSTGRES_URL is empty: give the PostgreSQL database to fill, "
+            "postgresql://user:password@host:port/database"
+        )
     if not target_text.startswith(POSTGRES_SCHEMES):
         given = (
             "a file path"

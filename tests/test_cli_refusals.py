@@ -55,6 +55,28 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         "backup, migrate, copy-db, prune (see qwixx-bot --help)",
     ),
     (
+        ["--database", "{tmp}/games.db", "backup", "{tmp}/copy.db"],
+        {},
+        None,
+        "qwixx-bot: --database goes after the command: qwixx-bot backup {tmp}/copy.db "
+        "--database {tmp}/games.db (see qwixx-bot --help)",
+    ),
+    (
+        ["--database={tmp}/games.db", "prune", "--finished-before", "2026-01-01"],
+        {},
+        None,
+        "qwixx-bot: --database goes after the command: qwixx-bot prune --finished-before "
+        "2026-01-01 --database={tmp}/games.db (see qwixx-bot --help)",
+    ),
+    (
+        ["--database", "games.db"],
+        TOKEN,
+        None,
+        "qwixx-bot: --database is an option of the commands backup, migrate and prune, "
+        "after the command (qwixx-bot migrate --database games.db); the bot itself reads "
+        "QWIXX_DATABASE (see qwixx-bot --help)",
+    ),
+    (
         [],
         {**TOKEN, "QWIXX_SHARDS": "5/4"},
         None,
@@ -429,6 +451,20 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         {},
         None,
         "qwixx-bot copy-db: POSTGRES_URL must be a postgresql:// URL, got a file path",
+    ),
+    (
+        ["copy-db", "{tmp}/games.db", ""],
+        {},
+        None,
+        "qwixx-bot copy-db: POSTGRES_URL is empty: give the PostgreSQL database to fill, "
+        "postgresql://user:password@host:port/database",
+    ),
+    (
+        ["copy-db", "{tmp}/games.db", " "],
+        {},
+        None,
+        "qwixx-bot copy-db: POSTGRES_URL is empty: give the PostgreSQL database to fill, "
+        "postgresql://user:password@host:port/database",
     ),
     (
         ["copy-db", "{tmp}/games.db", "postgresql://qwixx:secret@db:0/qwixx"],
