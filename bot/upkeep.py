@@ -91,8 +91,8 @@ def run_backup(file: Path, database: str | None) -> int:
         report = backup(source, file)
     except OSError as error:
         raise ConfigError(f"cannot write the backup {file}: {error.strerror or error}") from None
-    counts = ", ".join(f"{rows:,} {table}" for table, rows in report.rows.items())
-    print(f"backed up {source} to {report.target} (quick_check ok): {counts}")
+    tables, rows = counted(len(report.rows), "table"), counted(sum(report.rows.values()), "row")
+    print(f"backed up {source} to {report.target} (quick_check ok): {tables}, {rows}")
     return 0
 
 
@@ -174,6 +174,12 @@ def run_prune(finished_before: str, dry_run: bool, database: str | None) -> int:
 
     report = asyncio.run(run())
     date = finished_before.strip()
+    if not report.games:
+        print(
+            f"{shown(target)}: nothing to remove: no game that ended before {date} has "
+            "moves or events left"
+        )
+        return 0
     found = (
         f"{counted(report.games, 'game')} that ended before {date}: "
         f"{counted(report.moves, 'move')}, {counted(report.events, 'event')}"

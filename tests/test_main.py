@@ -203,8 +203,9 @@ def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -
         db.executemany("INSERT INTO games VALUES (?)", [(1,), (2,)])
     target = environment.with_name("copy.db")
     assert cli.main(["backup", str(target)]) == 0
-    out = capsys.readouterr().out
-    assert "quick_check ok" in out and "2 games\n" in out
+    assert capsys.readouterr().out == (
+        f"backed up {environment} to {target} (quick_check ok): 1 table, 2 rows\n"
+    )
     with closing(sqlite3.connect(target)) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
     assert cli.main(["backup", str(environment)]) == 2
@@ -227,7 +228,9 @@ def test_backup_of_another_database(tmp_path: Path, capsys: pytest.CaptureFixtur
         db.executemany("CREATE TABLE t (x)", [()])
         db.executemany("INSERT INTO t VALUES (?)", [(1,), (2,), (3,)])
     assert cli.main(["backup", str(target), "--database", f"sqlite:///{source}"]) == 0
-    assert capsys.readouterr().out == (f"backed up {source} to {target} (quick_check ok): 3 t\n")
+    assert capsys.readouterr().out == (
+        f"backed up {source} to {target} (quick_check ok): 1 table, 3 rows\n"
+    )
 
 
 def test_migrate_command(
@@ -465,3 +468,17 @@ def test_a_backup_that_fails_midway_keeps_the_older_one(
     )
     assert target.read_bytes() == older and games_in(target) == 2
     assert sorted(p.name for p in environment.parent.iterdir()) == ["games.db", "nightly.db"]
+
+
+def test_prune_with_nothing_to_remove_says_so(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asyncio.run(an_old_history(environment))
+    assert cli.main(["prune", "--finished-before", "2026-01-01"]) == 0
+    capsys.readouterr()
+    for dry in ([], ["--dry-run"]):
+        assert cli.main(["prune", "--finished-before", "2026-01-01", *dry]) == 0
+        assert capsys.readouterr().out == (
+            f"{environment}: nothing to remove: no game that ended before 2026-01-01 "
+            "has moves or events left\n"
+        )
