@@ -17,6 +17,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 DAY = 86400
 FORGET_SERVER_AFTER = 30 * DAY
 """Default grace period before a server's data goes once the bot was removed from it."""
+_COMMENT = re.compile(r"[ \t]#")
+"""Where an unquoted ``.env`` value's comment starts."""
 _GRACE = re.compile(r"([0-9]{1,7})([dhm]?)")
 _GRACE_UNITS = {"d": DAY, "h": 3600, "m": 60, "": DAY}
 _GRACE_RANGE = (3600, 3650 * DAY)
@@ -68,8 +70,9 @@ class Settings:
 
 def read_dotenv(path: Path) -> dict[str, str]:
     """``KEY=value`` lines (``export KEY=value`` too, as a shell reads them); blank lines
-    and ``#`` comments are ignored. A key that is no setting but looks like one is refused,
-    naming the setting it resembles."""
+    and ``#`` comments are ignored, and each value is read as :func:`dotenv_value` says. A
+    key that is no setting but looks like one is refused, naming the setting it
+    resembles."""
     if not path.is_file():
         return {}
     try:
@@ -90,8 +93,29 @@ def read_dotenv(path: Path) -> dict[str, str]:
         mistyped = unknown_setting(key, everything=True)
         if mistyped:  # .env is the bot's: any name in it should be a setting
             raise ConfigError(f"{path}:{number}: {mistyped}")
-        values[key] = value.strip().strip("'\"")
+        try:
+            values[key] = dotenv_value(value)
+        except ValueError as problem:  # the value is not shown: it may be the token
+            raise ConfigError(f"{path}:{number}: the value of {key} {problem}") from None
     return values
+
+
+def dotenv_value(text: str) -> str:
+    """A value as written after ``KEY=`` in ``.env``, read as Docker Compose and
+    python-dotenv read it: inside matching quotes (``"…"`` or ``'…'``) as it is, a
+    ``# comment`` after them allowed; unquoted, up to a ``#`` after a space or tab (a
+    comment), stripped. Raises ValueError saying what is wrong (without the value)."""
+    text = text.strip()
+    quote_mark = text[:1]
+    if quote_mark not in ("'", '"'):
+        return _COMMENT.split(text, maxsplit=1)[0].strip()
+    end = text.find(quote_mark, 1)
+    if end < 0:
+        raise ValueError(f"opens a quote ({quote_mark}) and does not close it")
+    rest = text[end + 1 :].strip()
+    if rest and not rest.startswith("#"):
+        raise ValueError("goes on after its closing quote; put a # before a comment")
+    return text[1:end]
 
 
 def unknown_setting(key: str, everything: bool, given: Iterable[str] = ()) -> str | None:
@@ -206,6 +230,11 @@ def load_settings(
         raise ConfigError(
             "DISCORD_TOKEN is not set: put the bot token in the environment "
             "or in a .env file in this folder (README: Settings)"
+        )
+    if need_token and any(c.isspace() for c in token):  # not shown: it is the token
+        raise ConfigError(
+            "DISCORD_TOKEN has a space in it, and a bot token has none: copy it again from "
+            "the developer portal (Bot → Reset Token)"
         )
     guild = merged.get("QWIXX_DEV_GUILD", "").strip()
     if guild and not (guild.isascii() and guild.isdigit()):
