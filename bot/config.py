@@ -142,6 +142,11 @@ def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
                 f"{name}: a SQLite URL is sqlite:/// and the file's path "
                 f"(sqlite:///qwixx.db, sqlite:////data/qwixx.db), got {quote(text)}"
             )
+        if three_slashes_meant_four(Path(path)):
+            raise ConfigError(
+                f"{name}: sqlite:///{path} names {path} in this folder, where there is no "
+                f"folder {Path(path).parent}; for /{path} write four slashes: sqlite:////{path}"
+            )
         return Path(path)
     if text.startswith(POSTGRES_SCHEMES):
         problem = postgres_problem(text)
@@ -157,6 +162,17 @@ def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
             + (" (or leave the setting out for qwixx.db)" if name == "QWIXX_DATABASE" else "")
         )
     return Path(text)
+
+
+def three_slashes_meant_four(path: Path) -> bool:
+    """Whether ``sqlite:///path`` (relative) names no folder here, but would as an
+    absolute path (``sqlite:////path``): the host meant the absolute one."""
+    return (
+        not path.is_absolute()
+        and not path.parent.is_dir()
+        and path.parent != Path(".")
+        and (Path("/") / path).parent.is_dir()
+    )
 
 
 def postgres_problem(url: str) -> str | None:

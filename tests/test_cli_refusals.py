@@ -109,6 +109,14 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
     ),
     (
         [],
+        {**TOKEN, "QWIXX_DATABASE": "sqlite://{tmp}/games.db"},
+        None,
+        "qwixx-bot: QWIXX_DATABASE: sqlite://{tmp}/games.db names {tmp_relative}/games.db in "
+        "this folder, where there is no folder {tmp_relative}; for {tmp}/games.db write four "
+        "slashes: sqlite:///{tmp}/games.db",
+    ),
+    (
+        [],
         {**TOKEN, "QWIXX_DATABASE": "mysql://root:secret@db/qwixx"},
         None,
         "qwixx-bot: QWIXX_DATABASE must be a SQLite file (qwixx.db, sqlite:///path) or "
@@ -563,12 +571,16 @@ def test_each_wrong_input_is_one_line_and_status_2(
     line: str,
 ) -> None:
     for name, value in env.items():
-        monkeypatch.setenv(name, value.format(tmp=place))
+        monkeypatch.setenv(name, value.format(tmp=place, tmp_relative=str(place)[1:]))
     if dotenv is not None:
         (place / ".env").write_bytes(dotenv.encode("latin-1" if "\xe9" in dotenv else "utf-8"))
     before = sorted(p.name for p in place.rglob("*"))
     status, out, err = refusal([a.format(tmp=place) for a in argv], capsys)
-    assert (status, out, err) == (2, "", line.format(tmp=place) + "\n")
+    assert (status, out, err) == (
+        2,
+        "",
+        line.format(tmp=place, tmp_relative=str(place)[1:]) + "\n",
+    )
     assert "secret" not in err
     assert sorted(p.name for p in place.rglob("*")) == before  # nothing made or changed
 

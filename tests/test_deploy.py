@@ -204,3 +204,15 @@ def test_the_example_shows_each_setting_with_its_default(tmp_path: Path) -> None
     uncommented.write_text("".join(f"{k}={v}\n" for k, v in shown.items()), encoding="utf-8")
     token = {"DISCORD_TOKEN": "your-token"}
     assert load_settings(token, dotenv=uncommented) == load_settings(token, dotenv=tmp_path / "no")
+
+
+def test_the_readme_and_the_example_give_sqlite_urls_that_read_as_they_say() -> None:
+    """Three slashes before a relative path, four before an absolute one."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    for text in (README, example):
+        relative = re.findall(r"sqlite:///[\w.]+", text)
+        absolute = re.findall(r"sqlite:////[\w./]+\w", text)
+        assert relative and absolute
+        assert all(database_path(url) == Path(url.removeprefix("sqlite:///")) for url in relative)
+        assert all(database_path(url) == Path(url.removeprefix("sqlite:///")) for url in absolute)
+        assert all(Path(url.removeprefix("sqlite:///")).is_absolute() for url in absolute)
