@@ -216,3 +216,23 @@ def test_the_readme_and_the_example_give_sqlite_urls_that_read_as_they_say() -> 
         assert all(database_path(url) == Path(url.removeprefix("sqlite:///")) for url in relative)
         assert all(database_path(url) == Path(url.removeprefix("sqlite:///")) for url in absolute)
         assert all(Path(url.removeprefix("sqlite:///")).is_absolute() for url in absolute)
+
+
+SHARED_DATABASE = (
+    "every process of one bot uses the same COUNT and the same database: PostgreSQL, or "
+    "one SQLite file when all of them run on one machine"
+)
+"""What QWIXX_SHARDS asks of the database (tests/e2e/test_shards_e2e.py runs two shard
+processes on each)."""
+
+
+def test_the_example_and_the_scale_guide_say_the_same_of_shards_on_sqlite() -> None:
+    from bot.shards import ShardPlan
+
+    for document in (ROOT / ".env.example", ROOT / "docs" / "scale.md"):
+        text = " ".join(document.read_text(encoding="utf-8").replace("# ", " ").split())
+        assert SHARED_DATABASE.lower() in text.lower(), document.name
+    # and the bot takes shards on SQLite as on PostgreSQL
+    token = {"DISCORD_TOKEN": "your-token"}
+    settings = load_settings({**token, "QWIXX_SHARDS": "0/2"}, dotenv=ROOT / "no.env")
+    assert settings.shards == ShardPlan((0,), 2) and isinstance(settings.database, Path)
