@@ -94,7 +94,11 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         "--variant", default="classic", choices=sorted(VARIANTS), help="the game (default classic)"
     )
     demo.add_argument(
-        "--players", type=int, default=3, metavar="N", help="simulated members (default 3)"
+        "--players",
+        type=int,
+        default=3,
+        metavar="N",
+        help="simulated members (default 3); 1 without --computers: solo practice",
     )
     demo.add_argument(
         "--computers",
@@ -234,18 +238,21 @@ def misplaced_option(
 
 
 def check_demo(args: argparse.Namespace) -> None:
+    """The demo seats what the game seats: ``--players`` members and ``--computers``
+    computer players, or one member alone (solo practice)."""
     cls = VARIANTS[args.variant]
-    seats = args.players + args.computers
-    if args.computers < 0:
-        raise ConfigError(f"--computers: at least 0, got {args.computers}")
-    if not cls.min_players <= seats <= cls.max_players:
-        counted = f" ({args.players} + {args.computers} computers)" if args.computers else ""
-        raise ConfigError(
-            f"--players: {cls.title} is for {cls.min_players}-{cls.max_players} "
-            f"players, got {seats}{counted}"
+    members, computers = args.players, args.computers
+    if computers < 0:
+        raise ConfigError(f"--computers: at least 0, got {computers}")
+    solo = (members, computers) == (1, 0)
+    if members < 1 or not (solo or cls.min_players <= members + computers <= cls.max_players):
+        got = f"{members} member{'' if members == 1 else 's'}" + (
+            f" and {computers} computer{'' if computers == 1 else 's'}" if computers else ""
         )
-    if not 1 <= args.players <= 6:
-        raise ConfigError(f"--players: 1-6 simulated members, got {args.players}")
+        raise ConfigError(
+            f"--players: {cls.title} seats {cls.min_players}-{cls.max_players} players "
+            f"(or 1 member alone, for solo practice), got {got}"
+        )
     if args.level and not args.computers:
         raise ConfigError("--level: only with --computers")
     if not 0 <= args.seed < SEED_LIMIT:

@@ -253,20 +253,29 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         ["demo", "--players", "9"],
         {},
         None,
-        "qwixx-bot demo: --players: Qwixx is for 2-5 players, got 9 (see qwixx-bot demo --help)",
+        "qwixx-bot demo: --players: Qwixx seats 2-5 players (or 1 member alone, for solo "
+        "practice), got 9 members (see qwixx-bot demo --help)",
     ),
     (
         ["demo", "--players", "1", "--computers", "5"],
         {},
         None,
-        "qwixx-bot demo: --players: Qwixx is for 2-5 players, got 6 (1 + 5 computers) "
-        "(see qwixx-bot demo --help)",
+        "qwixx-bot demo: --players: Qwixx seats 2-5 players (or 1 member alone, for solo "
+        "practice), got 1 member and 5 computers (see qwixx-bot demo --help)",
     ),
     (
         ["demo", "--players", "0", "--computers", "2"],
         {},
         None,
-        "qwixx-bot demo: --players: 1-6 simulated members, got 0 (see qwixx-bot demo --help)",
+        "qwixx-bot demo: --players: Qwixx seats 2-5 players (or 1 member alone, for solo "
+        "practice), got 0 members and 2 computers (see qwixx-bot demo --help)",
+    ),
+    (
+        ["demo", "--variant", "onboard", "--players", "3", "--computers", "2"],
+        {},
+        None,
+        "qwixx-bot demo: --players: Qwixx On Board seats 2-4 players (or 1 member alone, for "
+        "solo practice), got 3 members and 2 computers (see qwixx-bot demo --help)",
     ),
     (
         ["demo", "--players", "three"],
@@ -732,3 +741,18 @@ def url_shown(url: str) -> str:
     from bot.store.postgres import redacted
 
     return redacted(url)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--players", "1"],
+        ["--players", "1", "--computers", "1"],
+        ["--players", "6", "--variant", "qwinto"],
+    ],
+)
+def test_the_demo_takes_any_count_the_game_seats(argv: list[str]) -> None:
+    from bot.cli import parse_args
+
+    args = parse_args(["demo", *argv])
+    assert args.players == int(argv[1])

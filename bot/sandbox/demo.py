@@ -214,6 +214,7 @@ async def run_demo(
 
     ``computers`` seats are added by the host in the lobby; ``level`` (easy, normal
     or hard) is then chosen for each of them, as the host would in the lobby's menu.
+    One player and no computers is solo practice (``/qwixx start solo:True``).
     """
     names = list(NAMES[:players])
     with tempfile.TemporaryDirectory() as folder:
@@ -240,8 +241,10 @@ async def run_demo(
                 transcript.catch_up()
                 transcript.say(line.strip())
 
-            log(f"{host.name}: /qwixx start variant:{variant}")
-            lobby = (await host.slash("qwixx", "start", variant=variant)).message
+            solo = {"solo": True} if (players, computers) == (1, 0) else {}
+            options = "".join(f" {name}:{value}" for name, value in solo.items())
+            log(f"{host.name}: /qwixx start variant:{variant}{options}")
+            lobby = (await host.slash("qwixx", "start", variant=variant, **solo)).message
             for member in members[1:]:
                 log(f"{member.name} presses Join")
                 await member.click(lobby, label="Join")
