@@ -241,10 +241,12 @@ async def run_demo(
                 transcript.catch_up()
                 transcript.say(line.strip())
 
-            solo = {"solo": True} if (players, computers) == (1, 0) else {}
-            options = "".join(f" {name}:{value}" for name, value in solo.items())
-            log(f"{host.name}: /qwixx start variant:{variant}{options}")
-            lobby = (await host.slash("qwixx", "start", variant=variant, **solo)).message
+            options: dict[str, Any] = {"variant": variant}
+            if (players, computers) == (1, 0):
+                options["solo"] = True  # one member alone: solo practice
+            shown = " ".join(f"{name}:{value}" for name, value in options.items())
+            log(f"{host.name}: /qwixx start {shown}")
+            lobby = (await host.slash("qwixx", "start", **options)).message
             for member in members[1:]:
                 log(f"{member.name} presses Join")
                 await member.click(lobby, label="Join")
