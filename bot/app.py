@@ -20,6 +20,7 @@ from bot.cogs.handlers import Handlers
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
 from bot.config import MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER
+from bot.heartbeat import Heartbeat
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
@@ -66,6 +67,7 @@ class QwixxBot(commands.Bot):
         forget_after: float = DEFAULT_FORGET_AFTER,
         limits: Limits = LIMITS,
         clicks: throttle.ClickBuckets | None = None,
+        heartbeat: Path | None = None,
     ) -> None:
         if shards is not None and not isinstance(self, discord.AutoShardedClient):
             raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
@@ -93,6 +95,8 @@ class QwixxBot(commands.Bot):
         self.tick = tick
         self.budget = budget
         self.forget_after = forget_after
+        self.heartbeat = heartbeat
+        """The file the timers touch after each pass (``QWIXX_HEARTBEAT``), if any."""
         self.limits = limits
         """How many lobbies and running games a member and a server may have at once."""
         self.clicks = clicks
@@ -127,6 +131,7 @@ class QwixxBot(commands.Bot):
             privacy,
             catch_ups=(handlers.daily.board.catch_up, handlers.tournaments.catch_up),
             publish=handlers.adapter.changed,
+            heartbeat=None if self.heartbeat is None else Heartbeat(self.heartbeat),
         )
         await self.add_cog(QwixxCog(handlers))
         self.add_dynamic_items(*DYNAMIC_ITEMS)

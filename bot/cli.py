@@ -182,6 +182,13 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         "--dry-run", action="store_true", help="say what would be removed; remove nothing"
     )
     prune.add_argument("--database", help=DATABASE_HELP)
+    commands.add_parser(
+        "health",
+        help="whether the running bot is alive (its timers' last pass is recent); the "
+        "Docker image's health check",
+        description="Exit status 0 if the bot's timers touched QWIXX_HEARTBEAT within the "
+        "last 5 minutes, else 1 with a line saying why.",
+    )
     top.commands = tuple(commands.choices)
     return top, dict(commands.choices)
 

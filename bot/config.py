@@ -39,6 +39,7 @@ SETTINGS = (
     "QWIXX_SHARDS",
     "QWIXX_FORGET_SERVER_AFTER",
     *_MOST_GAMES,
+    "QWIXX_HEARTBEAT",
 )
 """Every setting the bot reads (the environment, or ``.env``)."""
 DATABASE_FORMS = (
@@ -66,6 +67,8 @@ class Settings:
     """Lobbies and running games one member may be in at once on a server."""
     max_games_per_server: int = MAX_GAMES_PER_SERVER
     """Lobbies and running games one server may have at once."""
+    heartbeat: Path | None = None
+    """The file the timers touch after each pass, for ``qwixx-bot health`` (None: none)."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -273,7 +276,19 @@ def load_settings(
         max_games_per_server=most_games(
             "QWIXX_MAX_GAMES_PER_SERVER", merged.get("QWIXX_MAX_GAMES_PER_SERVER", "").strip()
         ),
+        heartbeat=heartbeat_path(merged.get("QWIXX_HEARTBEAT", "").strip()),
     )
+
+
+def heartbeat_path(value: str) -> Path | None:
+    """``QWIXX_HEARTBEAT``: a file in a folder that is there; empty: none."""
+    if not value:
+        return None
+    path = Path(value)
+    if path.is_dir() or not path.parent.is_dir():
+        what = "a folder" if path.is_dir() else f"in no folder that is there ({path.parent})"
+        raise ConfigError(f"QWIXX_HEARTBEAT must be a file in a folder that is there, got {what}")
+    return path
 
 
 def refuse_mistyped(names: Iterable[str], given: Mapping[str, str]) -> None:

@@ -52,7 +52,7 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         {},
         None,
         "qwixx-bot: there is no command 'demoo'; the commands are demo, "
-        "backup, migrate, copy-db, prune (see qwixx-bot --help)",
+        "backup, migrate, copy-db, prune, health (see qwixx-bot --help)",
     ),
     (
         ["--database", "{tmp}/games.db", "backup", "{tmp}/copy.db"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 import sqlite3
 import threading
@@ -482,3 +483,45 @@ def test_prune_with_nothing_to_remove_says_so(
             f"{environment}: nothing to remove: no game that ended before 2026-01-01 "
             "has moves or events left\n"
         )
+
+
+# -- health: the timer loop's sign of life, as the Docker image checks it --------------
+
+
+async def test_the_running_bot_keeps_a_sign_of_life_that_health_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alive = tmp_path / "alive"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("QWIXX_HEARTBEAT", str(alive))
+    assert cli.main(["health"]) == 1  # not started yet
+    assert capsys.readouterr().err == (
+        f"qwixx-bot health: no sign of life yet: {alive} is missing (the bot writes it "
+        "once it is set up, then after every pass of its timers)\n"
+    )
+    async with Sandbox(members=["Ana"]) as sb:
+        bot = QwixxBot(tmp_path / "q.db", dev_guild=sb.guild.id, tick=0.05, heartbeat=alive)
+        await sb.run_bot(bot)
+        await sb.wait_for(alive.exists, timeout=30)
+        first = alive.stat().st_mtime_ns
+        await sb.wait_for(lambda: alive.stat().st_mtime_ns > first, timeout=30)  # each pass
+        await sb.stop_bot()
+    assert cli.main(["health"]) == 0
+    assert capsys.readouterr().out.startswith("qwixx-bot health: alive, the timers' last pass ")
+    stale = alive.stat().st_mtime - 1000
+    os.utime(alive, (stale, stale))  # as if the timers had stopped 1,000 s ago
+    assert cli.main(["health"]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"qwixx-bot health: the timers' last pass (by {alive}) was 1,0"
+    )
+
+
+def test_health_without_a_heartbeat_setting_is_unhealthy_in_one_line(
+    environment: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("QWIXX_HEARTBEAT", raising=False)
+    assert cli.main(["health"]) == 1
+    assert capsys.readouterr().err == (
+        "qwixx-bot health: QWIXX_HEARTBEAT is not set, so the bot keeps no sign of life "
+        "to check (the Docker image sets it)\n"
+    )
