@@ -26,6 +26,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.channel.publisher import Publisher
+from bot.heartbeat import Heartbeat
 from bot.records import StoreError
 from bot.service.games import GameService
 from bot.service.keeper import shard_ids
@@ -51,8 +52,11 @@ class Timers:
         privacy: PrivacyService | None = None,
         catch_ups: Sequence[CatchUp] = (),
         publish: Callable[[Outcome], Awaitable[None]] | None = None,
+        heartbeat: Heartbeat | None = None,
     ) -> None:
         self.service = service
+        self.heartbeat = heartbeat
+        """Touched after each pass, failed or not: the loop runs (``qwixx-bot health``)."""
         self.privacy = privacy
         self.catch_ups = tuple(catch_ups)
         """What else each tick brings up to date, after the channels (the daily rankings
@@ -147,4 +151,6 @@ class Timers:
                 log.warning("a timer pass failed (%s); the next one tries again", error)
             except Exception:
                 log.exception("a timer pass failed; the next one tries again")
+            if self.heartbeat is not None:
+                self.heartbeat.beat()
             await asyncio.sleep(self.interval)

@@ -258,6 +258,7 @@ async def run_demo(
 
     ``computers`` seats are added by the host in the lobby; ``level`` (easy, normal
     or hard) is then chosen for each of them, as the host would in the lobby's menu.
+    One player and no computers is solo practice (``/qwixx start solo:True``).
     """
     names = list(NAMES[:players])
     with tempfile.TemporaryDirectory() as folder:
@@ -285,8 +286,12 @@ async def run_demo(
                 transcript.catch_up()
                 transcript.say(line.strip())
 
-            log(f"{host.name}: /qwixx start variant:{variant}")
-            lobby = (await host.slash("qwixx", "start", variant=variant)).message
+            options: dict[str, Any] = {"variant": variant}
+            if (players, computers) == (1, 0):
+                options["solo"] = True  # one member alone: solo practice
+            shown = " ".join(f"{name}:{value}" for name, value in options.items())
+            log(f"{host.name}: /qwixx start {shown}")
+            lobby = (await host.slash("qwixx", "start", **options)).message
             for member in members[1:]:
                 log(f"{member.name} presses Join")
                 await member.click(lobby, label="Join")

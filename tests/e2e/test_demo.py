@@ -78,6 +78,18 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     )
 
 
+async def test_one_member_alone_plays_solo_practice(tmp_path: Path) -> None:
+    lines: list[str] = []
+    await run_demo("classic", 1, tmp_path / "out", seed=3, print_line=lines.append)
+    text = "\n".join(lines)
+    assert "» Ana: /qwixx start variant:classic solo:True" in text
+    assert "» Ana presses Join" not in text and "Ben" not in text
+    live, after = text.split("===== The channel after the game =====")
+    assert "│ Players (1/1): @Ana" in live and "Solo practice" in live
+    assert frames(after)[0][1] == ["🎲 **Qwixx** — started with @Ana."]
+    assert "final scores" in after and "🧘 Solo practice · @Ana: **" in after
+
+
 async def test_the_host_looks_at_the_table_once(tmp_path: Path) -> None:
     lines: list[str] = []
     await run_demo("qwinto", 2, tmp_path / "out", seed=2, print_line=lines.append)
