@@ -23,7 +23,11 @@
 * startup — 10,000 stored games, 1,000 running: time to be ready, resident memory
   before and after a sheet of each variant is drawn (:mod:`benchmarks.bench_startup`);
 * tournament — seating a round of 256 players and drawing their standings image, in CPU
-  (:mod:`benchmarks.bench_tournament`).
+  (:mod:`benchmarks.bench_tournament`);
+* async — the pace of an asynchronous game: simulated people who look at Discord a few
+  times a day play whole games through the service, today's behaviour and the new one
+  side by side (:mod:`benchmarks.bench_async`; several minutes; its own flags through
+  ``python -m benchmarks.bench_async``).
 
 ``--quick`` shortens every measurement (fewer runs, 20,000 results) for a smoke run.
 """
@@ -38,6 +42,7 @@ import traceback
 from collections.abc import Callable
 
 from . import (
+    bench_async,
     bench_bot,
     bench_click,
     bench_daily,
@@ -133,6 +138,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "startup": startup_rows,
     "players": players_rows,
     "tournament": bench_tournament.rows,
+    "async": bench_async.rows,
 }
 
 

@@ -1,0 +1,217 @@
+"""How a person plays the bot: a behaviour is what each member sets up before a game and
+what a look of theirs does, as the service calls it makes and the taps they cost.
+
+A :class:`Member` is a person at the table as a behaviour sees them: each of its calls
+is one Discord interaction (one tap) made through the service with the adapter's own
+arguments, and a stored move is one decision taken by hand, with the taps spent on it.
+The table (:mod:`benchmarks.pace.table`) calls :meth:`Behaviour.prepare` before the
+game starts, :meth:`Behaviour.visit` when a member's look begins, and
+:meth:`Behaviour.answer` whenever the game waits on a member who is looking.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.cogs.views import costly
+from bot.cogs.writer import TOKEN_LIFETIME
+from bot.players import choose
+from bot.rules import PASS, Game, Move
+from bot.service.games import GameService
+from bot.service.state import Outcome
+from bot.service.where import Where
+
+from .people import Person
+from .recorders import DirectRecorder
+
+
+async def current(service: GameService, game_id: int) -> Outcome:
+    """The game as the service keeps it, else as stored (it lets an ended game go)."""
+    return service.games.kept(game_id) or await service.games.read(game_id)
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decision taken by hand."""
+
+    member: int
+    at: float
+    turn: int
+    phase: str
+    taps: tuple[str, ...]
+    """The interactions it took, in order: ``sheet`` (Open my sheet), ``move``, ``yes``
+    (the confirmation of a costly move), ``pass`` (the public Pass)."""
+    notified: bool
+    """Taken in a look that a notification brought."""
+
+
+class Member:
+    """A person at the table: their service calls, each one tap, and what they decided.
+
+    ``changed`` is the adapter's part after a click (open sheets move on, the channel
+    hears of the change: :meth:`benchmarks.pace.table.Table.changed`)."""
+
+    def __init__(
+        self,
+        person: Person,
+        service: GameService,
+        game_id: int,
+        where: Where,
+        changed: Callable[[Outcome], Awaitable[None]],
+        direct: DirectRecorder,
+        spend: Callable[[float], object],
+    ) -> None:
+        self.person = person
+        self.id = person.member
+        self.service = service
+        self.game_id = game_id
+        self.where = where
+        self.changed = changed
+        self.direct = direct
+        """Where the bot's direct messages to this member go (none today)."""
+        self.spend = spend
+        """Moves the clock on by the seconds given (the time a tap takes)."""
+        self.notified = False
+        """Whether the current look was brought by a notification (set by the table)."""
+        self.decided: list[Decided] = []
+        self._taps: list[str] = []
+        self._sheet: tuple[int, float] | None = None
+        """The turn the member's sheet was last shown for, and when its token was made."""
+
+    @property
+    def now(self) -> float:
+        return self.service.clock()
+
+    def tap(self, kind: str) -> None:
+        """One interaction: it takes its time, and counts for the next decision."""
+        self.spend(self.person.model.tap_seconds)
+        self._taps.append(kind)
+
+    async def game(self) -> Game:
+        """The game as stored now."""
+        game = (await current(self.service, self.game_id)).game
+        assert game is not None
+        return game
+
+    def choice(self, game: Game) -> Move:
+        """What the Hard computer player would decide for this member now (both
+        behaviours play the same strategy)."""
+        phase = game.decision().phase
+        rng = random.Random(f"{game.seed}:{game.turn}:{phase}:{self.id}")
+        return choose(game, self.id, rng, "hard")
+
+    def sheet_open(self, turn: int) -> bool:
+        """Whether the member's private sheet still follows this turn by itself: shown for
+        it, by a click less than the token's 15 minutes ago (see bot/cogs/sheets.py)."""
+        sheet = self._sheet
+        return sheet is not None and sheet[0] == turn and self.now - sheet[1] < TOKEN_LIFETIME
+
+    async def open_sheet(self, game: Game) -> Outcome:
+        """**Open my sheet** on the turn message."""
+        self.tap("sheet")
+        outcome = await self.service.turns.open_sheet(
+            self.game_id, self.id, game.turn, where=self.where
+        )
+        self._sheet = (game.turn, self.now)
+        if outcome.changed:  # back from away: the channel hears of it
+            await self.changed(outcome)
+        return outcome
+
+    async def move(self, game: Game, move: Move, confirmed: bool = False) -> Outcome:
+        """A move on the sheet (a costly one is asked about first: kind ``asked``)."""
+        self.tap("yes" if confirmed else "move")
+        phase = game.decision().phase
+        outcome = await self.service.turns.move(
+            self.game_id,
+            self.id,
+            game.turn,
+            phase,
+            move,
+            where=self.where,
+            confirmed=confirmed,
+            costly=costly,
+        )
+        self._sheet = (game.turn, self.now)  # the sheet is shown again, by this click
+        return await self._stored(game, phase, outcome)
+
+    async def pass_publicly(self, game: Game) -> Outcome:
+        """The public **Pass** on the turn message (no sheet is shown)."""
+        self.tap("pass")
+        phase = game.decision().phase
+        outcome = await self.service.turns.pass_turn(
+            self.game_id, self.id, game.turn, phase, where=self.where
+        )
+        return await self._stored(game, phase, outcome)
+
+    async def _stored(self, game: Game, phase: str, outcome: Outcome) -> Outcome:
+        if outcome.changed:
+            self.decided.append(
+                Decided(self.id, self.now, game.turn, phase, tuple(self._taps), self.notified)
+            )
+            self._taps = []
+            await self.changed(outcome)
+        return outcome
+
+
+class Behaviour(Protocol):
+    """What the simulated members do (see the module)."""
+
+    name: str
+
+    async def prepare(self, members: Sequence[Member]) -> None:
+        """Before the game starts: what each member sets up."""
+        ...
+
+    async def visit(self, member: Member) -> None:
+        """A look of ``member`` begins (whether or not the game waits on them)."""
+        ...
+
+    async def answer(self, member: Member) -> None:
+        """The game waits on ``member``, who is looking: decide (one decision at least)."""
+        ...
+
+
+class Today:
+    """The bot as it is: nothing set up before the game; a look answers a decision on the
+    member's sheet — **Open my sheet** unless their sheet still follows the turn, then
+    the move, then **Yes** if the move is costly enough to be asked about — or, for a
+    pass with no sheet open, with the public **Pass**."""
+
+    name = "today"
+
+    async def prepare(self, members: Sequence[Member]) -> None:
+        return None
+
+    async def visit(self, member: Member) -> None:
+        return None
+
+    async def answer(self, member: Member) -> None:
+        game = await member.game()
+        move = member.choice(game)
+        if move == PASS and not member.sheet_open(game.turn):
+            await member.pass_publicly(game)
+            return
+        if not member.sheet_open(game.turn):
+            await member.open_sheet(game)
+        if (await member.move(game, move)).kind == "asked":
+            await member.move(game, move, confirmed=True)
+
+
+class Planned(Today):
+    """The new behaviour — an interim state: until the service offers them, it plays as
+    :class:`Today` does, so the two columns agree. Its calls go here as the service
+    gains each feature:
+
+    * :meth:`prepare` — each member's standing choices for the others' turns, direct
+      messages (sent through ``member.direct``, whose notifications then count), quiet
+      hours (``member.person`` knows when they sleep) and "away until";
+    * :meth:`visit` — what a look does beyond the decisions waiting (a standing choice
+      changed, an "away until" set before sleeping);
+    * :meth:`answer` — the active player deciding both actions of a turn in one visit,
+      each with its taps.
+    """
+
+    name = "new"
