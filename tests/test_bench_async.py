@@ -16,7 +16,7 @@ from benchmarks.pace.behaviours import Planned, Today
 from benchmarks.pace.figures import Figures
 from benchmarks.pace.people import DAY, HOUR, MINUTE, Model, Person, asleep_together
 from benchmarks.pace.session import Session
-from benchmarks.pace.table import GameLog
+from benchmarks.pace.table import RAN_OUT, GameLog
 from bot.channel.story import mention
 from bot.records import MoveRecord
 
@@ -37,9 +37,11 @@ def play(folder: Path, model: Model, variants: tuple[str, ...], players: int = 2
         async with Session(folder, SEED, model) as session:
             for variant in variants:
                 for index in range(GAMES):
-                    log = await session.play(Today(), variant, players, index)
-                    played.logs.append(log)
-                    played.moves[log.game_id] = await session.service.store.games.moves(log.game_id)
+                    for behaviour in (Today(), Planned()):
+                        log = await session.play(behaviour, variant, players, index)
+                        played.logs.append(log)
+                        moves = await session.service.store.games.moves(log.game_id)
+                        played.moves[log.game_id] = moves
         return played
 
     return asyncio.run(run())
@@ -61,19 +63,35 @@ def by_hand(moves: list[MoveRecord]) -> list[tuple[int, float]]:
 
 
 def test_every_game_finishes(played: Played) -> None:
-    assert [log.status for log in played.logs] == ["finished"] * len(ORDER) * GAMES
+    assert [log.status for log in played.logs] == ["finished"] * len(ORDER) * GAMES * 2
     assert {log.variant for log in played.logs} == set(ORDER)
     assert all(0 < log.days < 60 for log in played.logs)
 
 
 def test_the_decisions_counted_are_the_moves_stored(played: Played) -> None:
+    """Each decision taken by hand is a move stored as the player's, or (the new
+    behaviour) a choice ahead, stored later as made ahead, or told as not made."""
     for log in played.logs:
-        stored = by_hand(played.moves[log.game_id])
-        assert [(d.member, d.at) for d in log.decided] == stored
-        assert Counter(d.member for d in log.decided) == Counter(p for p, _ in stored)
+        moves = played.moves[log.game_id]
+        stored = by_hand(moves)
+        taken = [d for d in log.decided if d.taps[-1] != "ahead"]
+        assert [(d.member, d.at) for d in taken] == stored
+        assert Counter(d.member for d in taken) == Counter(p for p, _ in stored)
         assert set(p for p, _ in stored) == set(log.members)
+        ahead = [d for d in log.decided if d.taps[-1] == "ahead"]
+        made = [m for m in moves if m.source in ("ahead", "ahead_fallback")]
+        rethrows = [m for m in made if m.move["kind"] in ("keep", "reroll")]
+        made = [m for m in made if m not in rethrows]
+        assert len(made) <= len(ahead)
+        for move in made:
+            assert any(d.member == move.player_id and d.at <= move.created_at for d in ahead)
+        throws = [d for d in taken if d.phase == "roll"]
+        for move in rethrows:  # Qwinto's re-throw rule, chosen with the throw
+            assert any(d.member == move.player_id and d.at <= move.created_at for d in throws)
+        if log.behaviour == "today":
+            assert not ahead and not made and not rethrows
         assert log.expired == {
-            m: sum(r.player_id == m and r.source == "expired" for r in played.moves[log.game_id])
+            m: sum(r.player_id == m and r.source in RAN_OUT for r in played.moves[log.game_id])
             for m in log.members
         }
 
@@ -141,7 +159,7 @@ def test_running_out_of_time_is_what_the_bot_does(rarely: Played) -> None:
     deadlines = [w for log in rarely.logs for w in log.waits if w.ended_by == "deadline"]
     assert deadlines, "nobody ran out of time: the checks below check nothing"
     for log in rarely.logs:
-        expired = {m.created_at for m in rarely.moves[log.game_id] if m.source == "expired"}
+        expired = {m.created_at for m in rarely.moves[log.game_id] if m.source in RAN_OUT}
         assert {w.end for w in log.waits if w.ended_by == "deadline"} <= expired
     reminders = [w for log in rarely.logs for w in log.written if w.content.startswith("⏰")]
     assert reminders
@@ -156,7 +174,21 @@ def test_the_same_seed_gives_the_same_figures() -> None:
     assert repr(first) == repr(again)  # repr: a figure may be nan, unequal to itself
     assert repr(first[0][0]) != repr(other[0][0])
     today, new = first[0]
-    assert repr(dataclasses.replace(new, behaviour="today")) == repr(today)  # the interim
+    assert repr(dataclasses.replace(new, behaviour="today")) != repr(today)
+
+
+def test_nobody_is_asked_what_a_standing_choice_answers(played: Played) -> None:
+    """In the new behaviour every member lets the Hard computer choose on other people's
+    turns: nobody decides by hand but in their own turn, and the moves made for them
+    say by which rule."""
+    for log in played.logs:
+        if log.behaviour != "new":
+            continue
+        seats = log.members
+        for decided in log.decided:
+            assert decided.member == seats[(decided.turn - 1) % len(seats)]
+        sources = {m.source for m in played.moves[log.game_id]}
+        assert "standing_hard" in sources and "expired" not in sources
 
 
 def test_a_person_looks_four_times_a_waking_day_and_never_at_night() -> None:

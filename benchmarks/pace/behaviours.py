@@ -20,17 +20,29 @@ from bot.cogs.views import costly
 from bot.cogs.writer import TOKEN_LIFETIME
 from bot.players import choose
 from bot.rules import PASS, Game, Move
+from bot.service.ahead import UNLESS_WRITABLE, Step
 from bot.service.games import GameService
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome, Snapshot
 from bot.service.where import Where
 
 from .people import Person
 from .recorders import DirectRecorder
 
+DEFAULTS = {
+    "others": "ask",
+    "timeout": "pass",
+    "fallback": "ask",
+    "dm": False,
+    "quiet": None,
+    "zone": "UTC",
+    "away_until": None,
+}
+"""A member's preferences as nobody chose any (:class:`bot.service.prefs.Prefs`)."""
 
-async def current(service: GameService, game_id: int) -> Outcome:
+
+async def current(service: GameService, game_id: int) -> Snapshot:
     """The game as the service keeps it, else as stored (it lets an ended game go)."""
-    return service.games.kept(game_id) or await service.games.read(game_id)
+    return service.keeper.kept(game_id) or await service.keeper.read(game_id)
 
 
 @dataclass(frozen=True)
@@ -120,8 +132,11 @@ class Member:
             await self.changed(outcome)
         return outcome
 
-    async def move(self, game: Game, move: Move, confirmed: bool = False) -> Outcome:
-        """A move on the sheet (a costly one is asked about first: kind ``asked``)."""
+    async def move(
+        self, game: Game, move: Move, confirmed: bool = False, ahead: tuple[Step, ...] = ()
+    ) -> Outcome:
+        """A move on the sheet (a costly one is asked about first: kind ``asked``);
+        ``ahead``: what the member decides with it for later in the turn."""
         self.tap("yes" if confirmed else "move")
         phase = game.decision().phase
         outcome = await self.service.turns.move(
@@ -133,9 +148,19 @@ class Member:
             where=self.where,
             confirmed=confirmed,
             costly=costly,
+            ahead=ahead,
         )
         self._sheet = (game.turn, self.now)  # the sheet is shown again, by this click
         return await self._stored(game, phase, outcome)
+
+    async def plan(self, game: Game, steps: tuple[Step, ...]) -> Outcome:
+        """A decision ahead on the sheet (its last step is the one this tap chose)."""
+        self.tap("ahead")
+        outcome = await self.service.turns.plan(
+            self.game_id, self.id, game.turn, steps, where=self.where
+        )
+        self._sheet = (game.turn, self.now)
+        return await self._stored(game, steps[-1].phase, outcome)
 
     async def pass_publicly(self, game: Game) -> Outcome:
         """The public **Pass** on the turn message (no sheet is shown)."""
@@ -183,7 +208,10 @@ class Today:
     name = "today"
 
     async def prepare(self, members: Sequence[Member]) -> None:
-        return None
+        """Nothing chosen: each member's defaults are the bot's (one store serves both
+        behaviours, and members are the same people in both)."""
+        for member in members:
+            await member.service.members.change(member.id, **DEFAULTS)
 
     async def visit(self, member: Member) -> None:
         return None
@@ -201,17 +229,68 @@ class Today:
 
 
 class Planned(Today):
-    """The new behaviour — an interim state: until the service offers them, it plays as
-    :class:`Today` does, so the two columns agree. Its calls go here as the service
-    gains each feature:
+    """The bot as members use what it offers now, each the same way:
 
-    * :meth:`prepare` — each member's standing choices for the others' turns, direct
-      messages (sent through ``member.direct``, whose notifications then count), quiet
-      hours (``member.person`` knows when they sleep) and "away until";
-    * :meth:`visit` — what a look does beyond the decisions waiting (a standing choice
-      changed, an "away until" set before sleeping);
-    * :meth:`answer` — the active player deciding both actions of a turn in one visit,
-      each with its taps.
+    * before the game (:meth:`prepare`), each member sets their defaults once: on other
+      people's turns the Hard computer chooses for them — the strategy every decision
+      follows in both behaviours, so the games stay the ones today's members play —
+      and when their time runs out, the same; their night as quiet hours;
+    * in their own turn (:meth:`answer`), the active player of the Qwixx family decides
+      both actions in one visit: the white sum, then the coloured die foreseen (and On
+      Board's pawn), each one tap, the Hard computer's choice on the game foreseen;
+      Qwinto's active player throws with the re-throw rule "again if I cannot write
+      it" (their remembered choice: no tap of its own);
+    * anything else that waits for them (a choice ahead that could not be made) they
+      answer as today.
     """
 
     name = "new"
+
+    async def prepare(self, members: Sequence[Member]) -> None:
+        for member in members:
+            await member.service.members.change(
+                member.id,
+                others="computer",
+                timeout="computer",
+                quiet=member.person.night(),
+                zone="UTC",
+            )
+
+    async def answer(self, member: Member) -> None:
+        game = await member.game()
+        decision = game.decision()
+        if member.id != decision.active:
+            await super().answer(member)
+            return
+        if decision.phase == "roll":
+            if not member.sheet_open(game.turn):
+                await member.open_sheet(game)
+            rule = (Step("reroll", rule=UNLESS_WRITABLE),)
+            await member.move(game, member.choice(game), ahead=rule)
+            return
+        if decision.phase not in game.simultaneous_phases or game.variant == "qwinto":
+            await super().answer(member)
+            return
+        first = member.choice(game)
+        await super().answer(member)
+        await self.ahead(member, first)
+
+    async def ahead(self, member: Member, first: Move) -> None:
+        """The coloured die (and On Board's pawn) chosen ahead, a tap each, while the
+        white sums of the others are awaited."""
+        steps: tuple[Step, ...] = ()
+        for _ in range(2):
+            game = await member.game()
+            decision = game.decision()
+            if member.id not in decision.waiting or decision.phase not in game.simultaneous_phases:
+                return  # everyone chose: what is next waits for the member as a decision
+            foreseen = game.foresee(member.id, [first, *(s.move for s in steps if s.move)])
+            if foreseen is None or foreseen.turn != game.turn or foreseen.finished:
+                return
+            options = foreseen.legal_moves(member.id)
+            if not options:
+                return
+            rng = random.Random(f"{game.seed}:{game.turn}:ahead:{len(steps)}:{member.id}")
+            choice = choose(foreseen, member.id, rng, "hard")
+            steps = (*steps, Step(foreseen.decision().phase, choice))
+            await member.plan(game, steps)

@@ -78,6 +78,12 @@ class Person:
         since = self._since_waking(when)
         return when if since < self._day else when + DAY - since
 
+    def night(self) -> tuple[int, int]:
+        """The person's night as quiet hours in UTC: (from, to), minutes after midnight."""
+        sleep = (self.model.wakes_at + self.model.awake_hours) * HOUR - self.offset
+        wake = self.model.wakes_at * HOUR - self.offset
+        return (round(sleep / MINUTE) % 1440, round(wake / MINUTE) % 1440)
+
     def sleeps(self, when: float) -> float:
         """The moment the person, awake at ``when``, falls asleep."""
         return when + self._day - self._since_waking(when)

@@ -23,9 +23,10 @@ from bot.players import is_computer
 from bot.records import GameRecord
 from bot.rules import Game
 from bot.service.games import GameService
-from bot.service.state import Outcome, waits_unattended
+from bot.service.outcome import Outcome
 from bot.service.timing import Clock
 from bot.service.where import Where
+from bot.service.writes import waits_unattended
 from tests.fakes import FakeClock
 
 from .behaviours import Behaviour, Decided, Member, current
@@ -35,6 +36,9 @@ from .recorders import ChannelRecorder, DirectRecorder, Inbox, Written
 EVENTS = 200_000
 """More events than any game needs: a game still running after them is a bug."""
 GUILD = 1
+RAN_OUT = ("expired", "timeout_hard")
+"""The move log's sources of decisions whose time ran out (no cross, or the Hard
+computer's choice for those who chose that)."""
 
 
 @dataclass
@@ -222,7 +226,7 @@ class Table:
         """When the game's timer next has something to do (None: never)."""
         if not self.running(record):
             return None
-        if waits_unattended(record, game):
+        if waits_unattended(record, game, self.clock.now):
             return self.clock.now
         clock = Clock.of(record)
         return None if clock is None else clock.next_due()
@@ -296,7 +300,7 @@ class Table:
         decided = [d for m in self.members.values() for d in m.decided]
         decided.sort(key=lambda d: (d.at, d.member))
         moves = await self.service.store.games.moves(self.game_id)
-        expired = Counter(m.player_id for m in moves if m.source == "expired")
+        expired = Counter(m.player_id for m in moves if m.source in RAN_OUT)
         return GameLog(
             self.variant,
             self.behaviour.name,
