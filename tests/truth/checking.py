@@ -416,7 +416,7 @@ def rank(claim: Claim, facts: Facts) -> str | None:
     if standing is None or (standing.rank, standing.total) != (values["rank"], values["total"]):
         return f"{name(who)}: {standing}"
     if "rating" in values or who in facts.ratings:
-        told = (values.get("rating"), values.get("change"))
+        told = (values.get("rating"), values.get("provisional"), values.get("change"))
         true = facts.ratings.get(who)
         if true is None or told != true:
             return f"{name(who)}'s rating: {true}"

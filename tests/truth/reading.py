@@ -67,7 +67,7 @@ def placeholders() -> dict[str, str]:
         "steps": counts,
         "nth": ordinals,
         "dice": rf"(?:(?:{emoji})\d+)(?: (?:{emoji})\d+)*",
-        "rating": rf"−?{DIGITS}",
+        "rating": r"−?\d+\??",
         "change": rf"±0|\+{DIGITS}|−{DIGITS}",
         "verb": words("end.verb.one", "end.verb.other"),
         "accuracy": r"\d+ ?%",
@@ -287,6 +287,8 @@ def converted(values: dict[str, str], *skip: str) -> dict[str, Any]:
             out["dice"] = dice_of(value)
         elif key == "steps":
             out["steps"] = number(re.findall(r"\d+", value)[0])
+        elif key == "rating":  # ``1624``, ``1500?`` while provisional
+            out["rating"], out["provisional"] = number(value.rstrip("?")), value.endswith("?")
         else:
             out[key] = number(value) if re.fullmatch(r"[−+±]?[0-9][0-9,]*", value) else value
     return out

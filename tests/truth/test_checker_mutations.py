@@ -204,6 +204,21 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
     ),
     "a rank's total": ("classic", "rank", lambda c, s: bump(c.line, r"— (\d+)")),
     "a rating's change": ("classic", "rank", lambda c, s: bump(c.line, r"\([+−](\d+)\)")),
+    "a rating": ("classic", "rank", lambda c, s: bump(c.line, r"rating (\d+)")),
+    "a provisional rating told as settled": (
+        "classic",
+        "rank",
+        lambda c, s: c.line.replace("?", "", 1) if c.values.get("provisional") else None,
+    ),
+    "a settled rating told as provisional": (
+        "classic",
+        "rank",
+        lambda c, s: (
+            re.sub(r"(rating \d+)", r"\1?", c.line, count=1)
+            if c.values.get("provisional") is False
+            else None
+        ),
+    ),
     "the winner": (
         "classic",
         "winner",
