@@ -34,6 +34,8 @@ EN: dict[str, str] = {
     # the table view, confirmations, rematch, share
     "table.content": "**{title}**, turn {turn}: everyone's sheet (▶ whose turn it is; "
     "ringed: this turn's crosses).\n{summary}",
+    "table.content_qwinto": "**{title}**, turn {turn}: everyone's sheet (▶ whose turn it is; "
+    "ringed: the numbers written last turn).\n{summary}",
     "confirm.skip": "{what} and skip {count} numbers?",
     "confirm.cross": "Cross {row} {number}",
     "confirm.lucky": "Cross {row} {number} with your lucky number",
@@ -121,8 +123,12 @@ EN: dict[str, str] = {
     "story.crossed": "{name} crossed {row} {number}",
     "story.lucky": "{name} used a lucky number: {row} {number}",
     "story.passed": "{name} passed",
-    "story.wrote": "{name} wrote {number} in {row}",
+    "story.nothing_to_cross": "{name} had nothing to cross",
+    "story.nobody_crossed": "Action 1: nobody could cross {total}",
+    "story.wrote": "{name} wrote {number} in {row}, field {position} of 9",
     "story.wrote_nothing": "{name} wrote nothing",
+    "story.nowhere_to_write": "{name} had nowhere to write {number}",
+    "story.nobody_wrote": "Nobody could write {total}",
     "story.scores": "Scores: {scores}",
     "story.score": "{name}: {total}",
     "story.nothing_happened": "nothing changed",
