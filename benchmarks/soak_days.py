@@ -133,9 +133,9 @@ class Table:
 
     async def ended(self) -> None:
         """What the channel's post of the end does: shown, and rated."""
-        outcome = await self.soak.service.games.read(self.game_id)
+        outcome = await self.soak.service.keeper.read(self.game_id)
         record = outcome.record
-        await self.soak.service.games.show(record, None, {})
+        await self.soak.service.keeper.show(record, None, {})
         if record.status == "finished":
             self.soak.counts.finished += 1
             await self.soak.ratings.settle(record)
@@ -157,7 +157,7 @@ class Table:
         waiting = sorted(p for p in decision.waiting if not is_computer(p))
         if not waiting:  # the computers' answer was left to the timer
             await soak.service.deadlines.fire(self.game_id)
-            self.game = (await soak.service.games.read(self.game_id)).game
+            self.game = (await soak.service.keeper.read(self.game_id)).game
             return
         player = rng.choice(waiting)
         soak.counts.clicks += 1
@@ -171,7 +171,7 @@ class Table:
             )
         except ServiceError:
             soak.counts.refused += 1
-            self.game = (await soak.service.games.read(self.game_id)).game
+            self.game = (await soak.service.keeper.read(self.game_id)).game
             return
         self.game = outcome.game
         if outcome.record.status != "running":

@@ -16,6 +16,7 @@ from bot.channel.budget import WriteBudget
 from bot.channel.publisher import Publisher
 from bot.channel.timers import Timers
 from bot.cogs import fallback, throttle
+from bot.cogs.emojis import DiceEmojis
 from bot.cogs.handlers import Handlers
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
@@ -86,6 +87,8 @@ class QwixxBot(commands.Bot):
         self.dev_guild = dev_guild
         # Commands belong to the application, not to a shard: one process syncs them.
         self.sync_commands = sync and (shards is None or 0 in shards.ids)
+        # The dice's emojis too: one process uploads them, the others only look.
+        self.dice_emojis = DiceEmojis(upload=shards is None or 0 in shards.ids)
         self.store: Store | None = None
         self.seeds = seeds
         self.clock = clock
@@ -116,7 +119,13 @@ class QwixxBot(commands.Bot):
         await stats.backfill()  # games that finished before results were recorded
         self.service = service
         self.handlers = handlers = Handlers.wire(
-            self, service, stats, privacy, settle=self.coalesce, budget=self.budget
+            self,
+            service,
+            stats,
+            privacy,
+            settle=self.coalesce,
+            budget=self.budget,
+            faces=self.dice_emojis.faces,
         )
         self.publisher = handlers.adapter.publisher
         self.timers = Timers(
@@ -166,6 +175,7 @@ class QwixxBot(commands.Bot):
         return self.shard_plan is None or self.shard_plan.owns(guild_id)
 
     async def on_ready(self) -> None:
+        self.dice_emojis.start(self)  # in the background, once: see bot/cogs/emojis.py
         shards = "" if self.shard_plan is None else f" (shards {self.shard_plan})"
         log.info(
             "logged in as %s (%s) in %d servers%s",
@@ -207,6 +217,7 @@ class QwixxBot(commands.Bot):
             return
         if gate is not None:
             gate.close()
+        await self.dice_emojis.stop()  # the next start uploads what is still missing
         handling = [] if gate is None else gate.in_flight
         log.info(
             "stopping (%s): new interactions are refused; %d being handled", reason, len(handling)

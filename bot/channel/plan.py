@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.channel import story
+from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.texts import end_content, message_link
 from bot.i18n.words import t, whole
 from bot.players import is_computer
@@ -153,6 +154,8 @@ class Channel:
     message."""
     accuracies: Mapping[int, float] | None = None
     """The people's accuracies once the game's review is stored (None: not yet)."""
+    faces: Faces = field(default_factory=lambda: TEXT)
+    """The dice's emojis the bot has (:mod:`bot.channel.dice`; none: dice as text)."""
 
 
 def humans(players: Sequence[int]) -> list[int]:
@@ -232,6 +235,12 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
 def plan(channel: Channel) -> tuple[list[Step], Shown]:
     """The writes that bring the channel of ``channel.game`` up to the stored game, and
     what it shows once they are done (the publisher adds the ids only Discord knows)."""
+    with showing(channel.faces):
+        return planned(channel)
+
+
+def planned(channel: Channel) -> tuple[list[Step], Shown]:
+    """:func:`plan`, its dice written with the faces it was given."""
     record, game, events, away = channel.record, channel.game, channel.events, channel.away
     shown = replace(
         channel.shown,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from bot.channel.dice import dice_text
 from bot.i18n.words import emoji, inline, plural, row_name, signed, t
 from bot.players import computer_name, is_computer
 from bot.records import StoredEvent
@@ -28,10 +29,6 @@ def mentions(users: Iterable[int]) -> str:
 def row_text(row: str) -> str:
     """``🟥 Red``: colour and word, so no one needs to tell the colours apart."""
     return f"{emoji(row)} {row_name(row)}"
-
-
-def dice_text(dice: dict[str, int]) -> str:
-    return " ".join(f"{emoji(colour)}{value}" for colour, value in dice.items())
 
 
 # --- the story of a turn -------------------------------------------------

@@ -28,8 +28,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from bot.channel.publisher import Publisher
 from bot.records import StoreError
 from bot.service.games import GameService
+from bot.service.keeper import shard_ids
+from bot.service.outcome import Outcome
 from bot.service.privacy import PrivacyService
-from bot.service.state import Outcome, shard_ids
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ class Timers:
         channel is behind since an outage: the catch-up shows them then, in its order."""
         if self.publisher.unreachable_since is None:
             try:
-                if (await self.service.games.read(game_id)).record.behind_since is None:
+                if (await self.service.keeper.read(game_id)).record.behind_since is None:
                     await self.publisher.sync(game_id)
             except Exception as error:
                 log.warning("game %s: its accuracies are shown later (%s)", game_id, error)

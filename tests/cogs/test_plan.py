@@ -23,8 +23,9 @@ from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Event, Game, new_game
 from bot.rules.positions import position
 from bot.service.games import GameService
+from bot.service.keeper import GameKeeper
+from bot.service.outcome import Outcome
 from bot.service.review import ReviewKeeper
-from bot.service.state import Games, Outcome
 from bot.store import Store
 from tests.cogs.records import game_record
 
@@ -174,13 +175,15 @@ async def test_a_sync_from_a_change_reads_nothing(
     again for the final message's accuracies (a sync of the review, not of a click)."""
     reads: list[str] = []
     for name in ("read", "events"):
-        method = getattr(Games, name)
+        method = getattr(GameKeeper, name)
 
-        async def counted(self: Games, *args: Any, _name: str = name, _method: Any = method) -> Any:
+        async def counted(
+            self: GameKeeper, *args: Any, _name: str = name, _method: Any = method
+        ) -> Any:
             reads.append(_name)
             return await _method(self, *args)
 
-        monkeypatch.setattr(Games, name, counted)
+        monkeypatch.setattr(GameKeeper, name, counted)
     await play(tmp_path, "classic", seed=3, changes=True)
     assert sorted(reads) == ["events", "events", "read"]
 
@@ -211,7 +214,7 @@ async def test_a_reminder_after_a_sync_left_to_the_next_change_is_deleted_in_tim
                     rng.choice(game.legal_moves(HOST)),
                 )
                 await showing.sync(outcome)
-                stored = (await service.games.read(lobby.id)).record
+                stored = (await service.keeper.read(lobby.id)).record
                 if stored.shown_version < stored.version and HOST in (
                     outcome.game.decision().waiting if outcome.game else ()
                 ):
@@ -300,7 +303,7 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
             await publisher.sync(record.id)
             end = list(channel.messages.values())[-1]
             assert "🎯 Accuracy" in end.content
-            shown = Shown.of((await service.games.read(record.id)).record)
+            shown = Shown.of((await service.keeper.read(record.id)).record)
             assert shown.review == "shown" and shown.end is None
             posted = channel.writes - before
             await publisher.sync(record.id)  # nothing more to show

@@ -37,6 +37,8 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert "│ **Turn 1** · 🎲 @Ana is active" in text
     assert "final scores" in text and ("wins" in text or "share the win" in text)
     assert "<@" not in text  # mentions are shown as names
+    assert re.search(r"🎲 :qx_white\d_[0-9a-f]{4}: :qx_white\d_[0-9a-f]{4}: :qx_red", text)
+    assert "<:" not in text  # the dice's emojis are shown by name
     files = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert len(files) == count > 3
     assert files[0] == "001-dice.png" and files[-1].endswith("scoreboard.png")

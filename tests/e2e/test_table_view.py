@@ -138,14 +138,14 @@ async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(sb: 
     assert all(text for _, text in private), [name for name, text in private if not text]
 
     assert "Rematch" in final.labels
-    outcome = await sb.bot.service.games.read(game)  # type: ignore[union-attr]
+    outcome = await sb.bot.service.keeper.read(game)  # type: ignore[union-attr]
     refused = (await dan.click(final, label="Rematch")).message  # a spectator
     assert refused.ephemeral and "Only the players of that game" in refused.content
     lobby = (await ben.click(final, label="Rematch")).message
     assert not lobby.ephemeral and "Rematch" in lobby.content
     assert f"<@{ana.id}>" in lobby.content and f"<@{ben.id}>" in lobby.content
     assert "Qwixx On Board" in lobby.content and "2h" in lobby.content
-    found = await sb.bot.service.games.in_channel(sb.channel.id)  # type: ignore[union-attr]
+    found = await sb.bot.service.keeper.in_channel(sb.channel.id)  # type: ignore[union-attr]
     assert found.record.status == "lobby" and found.record.host_id == ana.id
     assert found.record.players == [ana.id, ben.id]  # seated again, in the same order
     assert (found.record.variant, found.record.options, found.record.turn_time) == (
@@ -192,9 +192,9 @@ async def test_qwintos_table_rings_the_numbers_written_last_turn(sb: Sandbox) ->
     game_number, written = game_id(turn), {}
     for _ in range(12):  # turns until someone wrote a number in the one before the current
         await play_round(sb, [ana, ben], seeded_policy(4))
-        outcome = await service.games.read(game_number)
+        outcome = await service.keeper.read(game_number)
         last = outcome.game.turn - 1
-        events = await service.games.events(game_number, last)
+        events = await service.keeper.events(game_number, last)
         written = latest_from_moves(
             (e.player, Move("place", e.data["row"], e.data["column"]))
             for e in events
