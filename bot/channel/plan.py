@@ -19,7 +19,7 @@ from typing import Any, Literal
 from bot.channel import story
 from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.texts import end_content, message_link
-from bot.i18n.words import t
+from bot.i18n.words import t, whole
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Game
@@ -149,8 +149,9 @@ class Channel:
     """Each winner's wins on the server, for the final message."""
     best: int | None = None
     """A solo game's personal best before it, for the final message."""
-    ratings: Mapping[int, tuple[int, int]] | None = None
-    """Each rated person's rating after the game and its change, for the final message."""
+    ratings: Mapping[int, tuple[str, int]] | None = None
+    """Each rated person's rating after the game as read and its change, for the final
+    message."""
     accuracies: Mapping[int, float] | None = None
     """The people's accuracies once the game's review is stored (None: not yet)."""
     faces: Faces = field(default_factory=lambda: TEXT)
@@ -206,6 +207,12 @@ def end_facts(channel: Channel, preface: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def as_posted(rating: str | int) -> str:
+    """A rating as the final message was posted with it: as read, or, stored before
+    ratings were read on their own scale, the number it then showed."""
+    return rating if isinstance(rating, str) else whole(rating)
+
+
 def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
     """The final message edited once to show the accuracies stored since it was posted."""
     if shown.review != DUE or channel.accuracies is None:
@@ -218,7 +225,7 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
         facts.get("preface", ()),
         {int(p): int(n) for p, n in facts.get("wins", {}).items()},
         facts.get("best"),
-        {int(p): (int(r[0]), int(r[1])) for p, r in facts.get("ratings", {}).items()},
+        {int(p): (as_posted(r[0]), int(r[1])) for p, r in facts.get("ratings", {}).items()},
         channel.accuracies,
         Options.of(channel.record.options),
     )

@@ -55,10 +55,16 @@ class OverviewHandlers(GameHandlers):
         if game is None:
             raise ServiceError("error.not_started")
         names = await self.service.names.of(record.guild_id, record.players)
-        latest = views.latest_cells(await self.service.keeper.events(record.id, game.turn))
+        # Qwinto's numbers are written at a turn's very end: the last turn's are ringed.
+        qwinto = game.variant == "qwinto"
+        since = game.turn - 1 if qwinto else game.turn
+        latest = views.latest_cells(await self.service.keeper.events(record.id, since))
         image = await table_file(game, names, latest)
         content = t(
-            "table.content", title=game.title, turn=game.turn, summary=table_text(game, names)
+            "table.content_qwinto" if qwinto else "table.content",
+            title=game.title,
+            turn=game.turn,
+            summary=table_text(game, names),
         )
         await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
 

@@ -185,8 +185,8 @@ class RatingService:
     async def leaderboard(
         self, guild_id: int, caller: int, variant: str | None = None
     ) -> RatingBoard:
-        """The server's people by conservative rating in ``variant`` (None: the variant
-        most played with ratings), best first."""
+        """The server's people by rating in ``variant`` (None: the variant most played
+        with ratings), best first."""
         chosen = await self.variant_for(guild_id, variant)
         if chosen is None:
             return RatingBoard(variant, (), None, 0)

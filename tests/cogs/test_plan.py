@@ -20,13 +20,14 @@ from bot.channel.publisher import Publisher
 from bot.i18n import using
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
-from bot.rules import Event, Game
+from bot.rules import Event, Game, new_game
 from bot.rules.positions import position
 from bot.service.games import GameService
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome
 from bot.service.review import ReviewKeeper
 from bot.store import Store
+from tests.cogs.records import game_record
 
 GOLDEN = Path(__file__).parent / "golden"
 HOST = 111
@@ -246,6 +247,21 @@ async def test_after_the_game_only_the_scoreboard_has_an_image_or_a_button(
 
 def test_the_store_and_the_plan_name_the_waiting_review_alike() -> None:
     assert DUE == REVIEW_DUE
+
+
+def test_a_final_message_keeps_its_ratings_as_posted_when_its_accuracies_come() -> None:
+    """The accuracies' edit repeats the ratings the post showed: as read, or as numbers
+    stored before ratings were read on their own scale (posted then as such)."""
+    game = new_game("classic", [HOST, 222], seed=3)
+    record = game_record([HOST, 222], status="finished")
+    for stored, told in (([1234, 23], "rating 1,234 (+23)"), (["1562?", 62], "rating 1562? (+62)")):
+        facts = {"preface": [], "wins": {}, "best": None, "ratings": {str(HOST): stored}}
+        shown = Shown(turn=None, ended=True, review=DUE, end=facts)
+        with using("en-US"):
+            steps, after = plan(Channel(record, game, shown, {}, accuracies={HOST: 0.5}))
+        [edit] = steps
+        assert isinstance(edit, Edit) and told in edit.content and "🎯" in edit.content
+        assert after.review == "shown" and after.end is None
 
 
 async def test_the_final_message_is_edited_once_to_show_the_accuracies(tmp_path: Path) -> None:

@@ -7,8 +7,17 @@ import copy
 import re
 
 from bot.i18n.words import t
+from bot.render import render_table
+from bot.render.compact import latest_from_moves
+from bot.rules import Move
 from bot.sandbox import Sandbox, SimMember
-from bot.sandbox.autoplay import OPEN_SHEET, play_to_end, seeded_policy, wait_for_turn
+from bot.sandbox.autoplay import (
+    OPEN_SHEET,
+    play_round,
+    play_to_end,
+    seeded_policy,
+    wait_for_turn,
+)
 from bot.sandbox.records import StoredMessage
 
 SKIPS = re.compile(r"\(skips (\d+)\)")
@@ -172,3 +181,32 @@ async def test_share_posts_the_leaderboard_stats_and_history_publicly(sb: Sandbo
             assert t("leaderboard.ties_average") in post.content
         if command == "stats":
             assert post.embeds[0]["title"].endswith("Ben on this server")
+
+
+async def test_qwintos_table_rings_the_numbers_written_last_turn(sb: Sandbox) -> None:
+    """Qwinto's numbers are written at a turn's very end, so its table rings the last
+    turn's, and says so (not "this turn's crosses")."""
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    turn = await started(sb, ana, ben, variant="qwinto")
+    service = sb.bot.service  # type: ignore[union-attr]
+    game_number, written = game_id(turn), {}
+    for _ in range(12):  # turns until someone wrote a number in the one before the current
+        await play_round(sb, [ana, ben], seeded_policy(4))
+        outcome = await service.keeper.read(game_number)
+        last = outcome.game.turn - 1
+        events = await service.keeper.events(game_number, last)
+        written = latest_from_moves(
+            (e.player, Move("place", e.data["row"], e.data["column"]))
+            for e in events
+            if e.kind == "placed" and e.turn == last
+        )
+        if written:
+            break
+    assert written, "someone wrote a number"
+    table = (await ana.slash("qwixx", "table")).message
+    assert "ringed: the numbers written last turn" in table.content
+    assert "crosses" not in table.content
+    names = await service.names.of(outcome.record.guild_id, outcome.record.players)
+    [image] = table.attachments
+    assert image.data == render_table(outcome.game, names, written)
+    assert image.data != render_table(outcome.game, names, {})

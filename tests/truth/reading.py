@@ -80,7 +80,7 @@ def placeholders() -> dict[str, str]:
         "steps": counts,
         "nth": ordinals,
         "dice": rf"(?:{die})(?: (?:{die}))*",
-        "rating": rf"−?{DIGITS}",
+        "rating": r"−?\d+\??",
         "change": rf"±0|\+{DIGITS}|−{DIGITS}",
         "verb": words("end.verb.one", "end.verb.other"),
         "accuracy": r"\d+ ?%",
@@ -200,7 +200,17 @@ def number(text: str) -> int:
 
 # --- the story's sentences ------------------------------------------------------
 ACTIONS = {"story.action1": "action1", "story.action2": "action2", "story.place": "place"}
-ITEMS = ("story.crossed", "story.lucky", "story.passed", "story.wrote", "story.wrote_nothing")
+ITEMS = (
+    "story.crossed",
+    "story.lucky",
+    "story.passed",
+    "story.nothing_to_cross",
+    "story.wrote",
+    "story.wrote_nothing",
+    "story.nowhere_to_write",
+)
+NOBODY = {"story.nobody_crossed": "action1", "story.nobody_wrote": "place"}
+"""An action in which nobody had anything to do, told once for everyone."""
 EVENTS = (
     "event.locked",
     "event.penalty",
@@ -238,10 +248,9 @@ def event_keys() -> Iterator[str]:
         yield from (key for key in EN if key.startswith(family))
 
 
-def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False) -> bool:
+def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
     """Read one sentence of a turn's story (a line, or a part of a one-line turn);
-    whether it was one the reader knows. ``told``: a pass in it is told because the
-    player had a move (a turn played without asking anyone tells no other pass)."""
+    whether it was one the reader knows."""
     dice = []
     while (suffix := die_suffix().search(text)) is not None:
         dice.insert(0, row_of(suffix["row"]))
@@ -262,6 +271,11 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
         )
     elif any(shape(key).match(text) for key in NOTHING):
         pass
+    elif (
+        nobody := next(((k, m) for k in NOBODY if (m := shape(k).match(text))), None)
+    ) is not None:
+        key, m = nobody
+        reading.add("nobody", turn, line, phase=NOBODY[key], total=number(m["total"]))
     elif (action := action_of(text)) is not None:
         phase, found = action
         for key, values in found:
@@ -271,7 +285,6 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
                 line,
                 phase=phase,
                 player=player(values["name"]),
-                chosen=told,
                 **converted(values, reading.emojis, "name"),
             )
     else:
@@ -318,6 +331,8 @@ def converted(values: dict[str, str], emojis: Emojis, *skip: str) -> dict[str, A
             out["dice"] = dice_of(value, emojis)
         elif key == "steps":
             out["steps"] = number(re.findall(r"\d+", value)[0])
+        elif key == "rating":  # ``1624``, ``1500?`` while provisional
+            out["rating"], out["provisional"] = number(value.rstrip("?")), value.endswith("?")
         else:
             out[key] = number(value) if re.fullmatch(r"[−+±]?[0-9][0-9,]*", value) else value
     return out
@@ -331,7 +346,7 @@ def pieces(what: str, turn: int, reading: Reading, line: str) -> bool:
     while start < len(parts):
         for end in range(len(parts), start, -1):
             trial = Reading(emojis=reading.emojis)
-            if piece(" · ".join(parts[start:end]), turn, trial, line, told=True):
+            if piece(" · ".join(parts[start:end]), turn, trial, line):
                 reading.claims += trial.claims
                 start = end
                 break

@@ -21,6 +21,7 @@ from bot.service.games import GameService
 from bot.service.outcome import Outcome
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
+from bot.service.ratings import told
 from bot.service.review import ReviewKeeper
 from bot.store import Store
 from tests.cogs.test_plan import FakeChannel, Message
@@ -250,16 +251,14 @@ class Table:
         shown = Shown.of(record)
         events = by_turn(await service.keeper.events(game_id, shown.since or shown.turn or 0))
         wins: dict[int, int] = {}
-        ratings: dict[int, tuple[int, int]] = {}
+        ratings: dict[int, tuple[str, int]] = {}
         if ending(record, shown):
             wins = {
                 s.player: await service.endings.wins_on_server(record.guild_id, s.player)
                 for s in game.ranking()
                 if s.rank == 1
             }
-            ratings = {
-                c.player: (c.after.shown, c.delta) for c in await self.ratings.settle(record)
-            }
+            ratings = told(await self.ratings.settle(record))
         accuracies = None
         if review_due(record, shown):
             if played.scenario.review:

@@ -110,6 +110,23 @@ def unasked(claim: Claim, seen: Seen, why: str, who: Callable[[int], bool]) -> s
     )
 
 
+def forced(claim: Claim, seen: Seen) -> str | None:
+    """A pass by choice told as having had nothing to cross."""
+    who = f"<@{claim.values['player']}>"
+    if claim.values["phase"] not in ("action1", "action2") or f"{who} passed" not in claim.line:
+        return None
+    return claim.line.replace(f"{who} passed", t_en("story.nothing_to_cross", name=who), 1)
+
+
+def nobody_could(claim: Claim, seen: Seen) -> str | None:
+    """An action 1 in which someone passed by choice told as one nobody could cross in."""
+    if claim.values["phase"] != "action1":
+        return None
+    dice = seen.facts.turns[claim.turn or 0].dice
+    total = sum(face for die, face in dice.items() if die.startswith("white"))
+    return t_en("story.nobody_crossed", total=total)
+
+
 MUTATIONS: dict[str, tuple[str, str, Change]] = {
     # the state one turn late
     "scores of the turn after": (
@@ -193,6 +210,14 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
         lambda c, s: c.line.replace("re-rolled", "rolled", 1),
     ),
     "a written number": ("qwinto", "wrote", lambda c, s: bump(c.line, r"wrote (\d+) in")),
+    "a written number's field": (
+        "qwinto",
+        "wrote",
+        lambda c, s: bump(c.line, r"field (\d+) of 9", 1 if c.values["position"] < 9 else -1),
+    ),
+    "a pass by choice told as nothing to cross": ("classic", "passed", forced),
+    "a pass by choice told as nobody could cross": ("longo", "passed", nobody_could),
+    "the sum nobody could cross": ("classic", "nobody", lambda c, s: bump(c.line, r"cross (\d+)$")),
     "the active player": (
         "classic",
         "header",
@@ -205,6 +230,21 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
     ),
     "a rank's total": ("classic", "rank", lambda c, s: bump(c.line, r"— (\d+)")),
     "a rating's change": ("classic", "rank", lambda c, s: bump(c.line, r"\([+−](\d+)\)")),
+    "a rating": ("classic", "rank", lambda c, s: bump(c.line, r"rating (\d+)")),
+    "a provisional rating told as settled": (
+        "classic",
+        "rank",
+        lambda c, s: c.line.replace("?", "", 1) if c.values.get("provisional") else None,
+    ),
+    "a settled rating told as provisional": (
+        "classic",
+        "rank",
+        lambda c, s: (
+            re.sub(r"(rating \d+)", r"\1?", c.line, count=1)
+            if c.values.get("provisional") is False
+            else None
+        ),
+    ),
     "the winner": (
         "classic",
         "winner",
@@ -278,6 +318,8 @@ REPORTED = {
     "only the computers had a move after a person's pass": "unasked.computers",
     "a summary of turns with no outage": "missed",
     "a rating's change": "rank",
+    "a pass by choice told as nothing to cross": "nothing_to_cross",
+    "a pass by choice told as nobody could cross": "nobody",
 }
 """The kind the check reports a mutation as, where the changed line reads as another."""
 
