@@ -174,6 +174,7 @@ class Play:
         with it, and the game asks or passes as the member chose)."""
         decision = self.game.decision()
         plan = plans[player]
+        step = plan.step(decision.turn, decision.phase)
         rest = tuple(s for s in plan.steps if s.phase != decision.phase)
         if answer.move is None or (answer.rule == "fallback"):
             rest = ()
@@ -186,6 +187,7 @@ class Play:
                 {
                     "phase": decision.phase,
                     **({"move": planned.to_json()} if planned is not None else {}),
+                    **({"rule": step.rule} if step is not None and step.rule else {}),
                     "applied": answer.rule == "ahead",
                     "then": "ask" if answer.move is None else "pass",
                 },
