@@ -18,6 +18,10 @@ from bot.tournament.settings import MAX_NAME, MAX_ROUNDS, TABLE_SIZES
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]
 BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name in BOARDS]
+PACE_CHOICES = [
+    app_commands.Choice(name="Live (a few minutes a decision)", value="live"),
+    app_commands.Choice(name="Slow (the server's turn time)", value="slow"),
+]
 
 
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
@@ -71,6 +75,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         daily_channel="Where the daily challenge's ranking is posted each day",
         daily_hour="The local hour (0-23) at which the daily challenge's day turns",
         timezone="The server's time zone for the daily challenge, e.g. Europe/Berlin",
+        live_time="Time for each decision in a game played live (/qwixx pace), 5m to 7d",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -81,6 +86,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         daily_channel: discord.TextChannel | None = None,
         daily_hour: app_commands.Range[int, 0, 23] | None = None,
         timezone: str | None = None,
+        live_time: str | None = None,
     ) -> None:
         """Without options: every setting as it stands; else the ones given change."""
         await self.handlers.settings.on_settings(
@@ -91,8 +97,15 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
                 daily_channel.id if daily_channel else None,
                 daily_hour,
                 timezone,
+                live_time,
             ),
         )
+
+    @app_commands.command(description="Play this channel's game live or slow")
+    @app_commands.describe(mode="Live: everyone at the table asks; slow: anyone, at once")
+    @app_commands.choices(mode=PACE_CHOICES)
+    async def pace(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        await self.handlers.settings.on_pace(interaction, mode.value)
 
     @app_commands.command(description=t("command.daily"))
     @app_commands.describe(variant=t("option.daily.variant"))

@@ -305,6 +305,22 @@ EN: dict[str, str] = {
     "settings.current": "New games on this server give each decision **{turn_time}** "
     "(`/qwixx settings turn_time:` changes it; Manage Server needed).",
     "settings.saved": "New games on this server now give each decision **{turn_time}**.",
+    "settings.live_current": "A game played live gives each decision **{turn_time}** "
+    "(`/qwixx settings live_time:` changes it; `/qwixx pace` plays a game live).",
+    "settings.live_saved": "A game played live now gives each decision **{turn_time}**.",
+    # /qwixx pace
+    "pace.asked_you": "You asked to play live ({turn_time} a decision): the game turns "
+    "live once everyone at the table asks with `/qwixx pace mode:live`.",
+    "pace.now_live": "The game is live now: {turn_time} a decision.",
+    "pace.now_slow": "The game is slow again: {turn_time} a decision.",
+    "event.pace_asked": "⚡ {names} asked to play live ({turn_time} a decision); the game "
+    "turns live once everyone at the table asks with `/qwixx pace mode:live`.",
+    "event.pace.live": "⚡ Everyone asked: the game is live, {turn_time} a decision from now.",
+    "event.pace.slow": "🐢 {name} slowed the game down: {turn_time} a decision from now.",
+    "error.pace_unknown": "A game is played `live` or `slow`, not {pace}.",
+    "error.pace_already_live": "This game is live already (`/qwixx pace mode:slow` slows it down).",
+    "error.pace_already_slow": "This game is slow already (`/qwixx pace mode:live` asks to "
+    "play it live).",
     # /qwixx rules
     "rules.classic": (
         "**Qwixx** (2-5 players)\n"

@@ -20,6 +20,7 @@ from bot.service.limits import Limits
 from bot.service.lobby import Lobby
 from bot.service.members import Members
 from bot.service.names import Names
+from bot.service.pace import Pace
 from bot.service.settings import ServerSettings
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
@@ -46,6 +47,7 @@ class GameService:
         self.deadlines = Deadlines(self.keeper)
         self.daily = DailyService(self.keeper, store)
         self.settings = ServerSettings(store)
+        self.pace = Pace(self.keeper, self.settings)
         self.names = Names(store)
         self.endings = Endings(store, clock)
         self.tournaments = Tournaments(store, self.keeper, self.lobby, self.turns, clock)

@@ -56,6 +56,7 @@ from bot.service.writes import (
     Answer,
     Decide,
     Played,
+    Repace,
     Retime,
     Seat,
     Start,
@@ -293,6 +294,20 @@ class GameKeeper:
                 retimed = await self._games.set_timing(record.id, record.version, timing)
                 self._memo.keep(retimed, game)
                 return Outcome(retimed, game, list(told), game.decision())
+            case Repace(turn_time, options, seats, told):
+                assert game is not None
+                clock = Clock.start(self.clock(), turn_time)
+                repaced = await self._games.set_pace(
+                    record.id,
+                    record.version,
+                    turn_time,
+                    options,
+                    seats.to_json(),
+                    clock.timing(),
+                    event_rows(game.turn, list(told)),
+                )
+                self._memo.keep(repaced, game)
+                return Outcome(repaced, game, list(told), game.decision())
             case Abandon(events, told):
                 ended = await self._games.abandon(record.id, record.version, events)
                 self._memo.keep(ended, None)

@@ -328,6 +328,8 @@ class Seats:
     covered: frozenset[int] = frozenset()
     prefs: Mapping[int, Prefs] = field(default_factory=dict)
     plans: Mapping[int, Plan] = field(default_factory=dict)
+    live: frozenset[int] = frozenset()
+    """The people who asked to play the game live (it turns live once all present do)."""
 
     AWAY_AFTER = 3
 
@@ -344,6 +346,7 @@ class Seats:
             frozenset(data.get("covered", [])),
             {int(p): Prefs.from_json(v) for p, v in data.get("prefs", {}).items()},
             {int(p): Plan.from_json(v) for p, v in data.get("plans", {}).items()},
+            frozenset(data.get("live", [])),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -358,6 +361,8 @@ class Seats:
             data["prefs"] = prefs
         if self.plans:
             data["plans"] = {str(p): v.to_json() for p, v in sorted(self.plans.items())}
+        if self.live:
+            data["live"] = sorted(self.live)
         return data
 
     def prefs_of(self, player: int) -> Prefs:

@@ -15,6 +15,8 @@ from bot.text import quote
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
+DEFAULT_LIVE_TIME = 10 * MINUTE
+"""A decision's time in a game played live, unless the server chose another."""
 UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
 PART = re.compile(r"([0-9]+)([mhd])")
 LONGEST_TEXT = 20

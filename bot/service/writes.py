@@ -59,6 +59,18 @@ class Retime:
 
 
 @dataclass(frozen=True, slots=True)
+class Repace:
+    """The running game is played at another pace: ``turn_time`` a decision from now
+    on (the pending one's clock starts again), its ``options`` and ``seats`` as they
+    then are, storing ``events`` (of the turn under way)."""
+
+    turn_time: int
+    options: dict[str, Any]
+    seats: Seats
+    events: Sequence[Event] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Abandon:
     """The lobby or running game ends without a ranking, storing ``events``; ``told``:
     what the outcome tells of it."""
@@ -86,7 +98,7 @@ class Answer:
     before: Decision
 
 
-Write = Seat | Start | Played | Retime | Abandon | Tell | Answer
+Write = Seat | Start | Played | Retime | Repace | Abandon | Tell | Answer
 Decide = Callable[[Snapshot], Awaitable[Write]]
 """A change: decided on the game as kept (else as read), what to store."""
 
