@@ -332,7 +332,7 @@ class GameKeeper:
 
     async def _answer(self, moved: Outcome) -> Outcome:
         """The seats nobody clicks for that the game now waits for decide (see
-        :meth:`Play.for_the_absent`), on a thread; decided again on the game as it is
+        :meth:`Play.answer`), on a thread; decided again on the game as it is
         should another writer have moved it meanwhile. The change before is stored
         already: nothing here refuses it. A step that cannot be stored is left to the
         game's timer (the game is due at once while such seats are waited for).
