@@ -23,9 +23,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 Others = Literal["ask", "safe", "computer"]
 Timeout = Literal["pass", "computer"]
 Fallback = Literal["ask", "pass"]
+Rethrow = Literal["ask", "keep", "reroll", "unless_writable"]
 OTHERS: tuple[Others, ...] = ("ask", "safe", "computer")
 TIMEOUTS: tuple[Timeout, ...] = ("pass", "computer")
 FALLBACKS: tuple[Fallback, ...] = ("ask", "pass")
+RETHROWS: tuple[Rethrow, ...] = ("ask", "keep", "reroll", "unless_writable")
 DAY_MINUTES = 24 * 60
 CLOCK = re.compile(r"^([01]?[0-9]|2[0-3])(?::([0-5][0-9]))?$")
 GAME_ONLY = ("others", "timeout", "fallback")
@@ -54,7 +56,8 @@ class Prefs:
     ``dm``: a direct message when a game waits for me; ``quiet``: hours without mentions
     or direct messages, ``(from, to)`` in minutes after local midnight in ``zone``;
     ``away_until``: until then no game waits for me (my standing choice, else the Hard
-    computer, decides)."""
+    computer, decides). ``rethrow``: the re-throw rule a Qwinto throw view offers first
+    (the member's last choice; ``ask``: none, they are asked after the throw)."""
 
     others: Others = "ask"
     timeout: Timeout = "pass"
@@ -63,6 +66,7 @@ class Prefs:
     quiet: tuple[int, int] | None = None
     zone: str = "UTC"
     away_until: float | None = None
+    rethrow: Rethrow = "ask"
     own: frozenset[str] = field(default=frozenset(), compare=False)
     """In a game: the choices made for this game only (the defaults leave them alone)."""
 
@@ -71,7 +75,7 @@ class Prefs:
         """Only what differs from the defaults (most people's is ``{}``)."""
         default = DEFAULT
         data: dict[str, Any] = {}
-        for name in ("others", "timeout", "fallback", "dm", "zone", "away_until"):
+        for name in ("others", "timeout", "fallback", "dm", "zone", "away_until", "rethrow"):
             value = getattr(self, name)
             if value != getattr(default, name):
                 data[name] = value
@@ -94,6 +98,7 @@ class Prefs:
             (int(quiet[0]) % DAY_MINUTES, int(quiet[1]) % DAY_MINUTES) if quiet else None,
             str(data.get("zone", "UTC")),
             float(data["away_until"]) if data.get("away_until") is not None else None,
+            _one_of(data.get("rethrow"), RETHROWS),
             frozenset(n for n in data.get("own", ()) if n in GAME_ONLY),
         )
 
@@ -181,6 +186,7 @@ def checked(choices: Mapping[str, Any]) -> dict[str, Any]:
         "others": OTHERS,
         "timeout": TIMEOUTS,
         "fallback": FALLBACKS,
+        "rethrow": RETHROWS,
         "dm": (True, False),
     }
     for name, value in choices.items():
@@ -205,6 +211,18 @@ def parse_zone(name: str) -> str:
     if found is None:
         raise PrefsError("prefs.bad_zone", zone=wanted[:40])
     return found
+
+
+def zones_like(text: str, limit: int) -> list[str]:
+    """At most ``limit`` time zones whose names hold ``text`` (any case), those that
+    begin with it first: what a member typing a zone is offered."""
+    wanted = text.strip().lower().replace(" ", "_")
+    found = sorted(
+        (not lower.startswith(wanted), "/" not in name, name)
+        for lower, name in _zones().items()
+        if wanted in lower
+    )
+    return [name for _, _, name in found[:limit]]
 
 
 @cache

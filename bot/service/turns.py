@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.players import Hint, hint
 from bot.rules import PASS, Decision, Event, Game, Move
-from bot.service.ahead import Step, checked_plan
+from bot.service.ahead import Plan, Step, checked_plan
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper
 from bot.service.lobby import Lobby
@@ -91,8 +91,9 @@ class Turns:
     ) -> Outcome:
         """``user`` decides ahead: ``steps`` for ``turn``, each checked against what the
         rules will allow as foreseen now (:func:`~bot.service.ahead.checked_plan`), in
-        place of a plan made before. A step whose moment has come already is made as a
-        move (the game moved on while the member chose)."""
+        place of a plan made before. A first step whose moment has come already is made
+        as a move (the game moved on while the member chose), the steps after it kept
+        as the plan (checked at their moment, which may be at once)."""
 
         async def decide(current: Snapshot) -> Write:
             record = current.record
@@ -106,21 +107,43 @@ class Turns:
                 and step.phase == decision.phase
                 and user in decision.waiting
             ):
-                return await self._now(current, user, step.move, decision)
+                return await self._now(current, user, steps, decision)
             plan = checked_plan(game, user, turn, steps)
             seats = Seats.of(record)
             return Played(Play(game), seats.planning({**seats.plans, user: plan}), alone=True)
 
         return await self.keeper.change(game_id, decide, where, user)
 
-    async def _now(self, current: Snapshot, user: int, move: Move, decision: Decision) -> Write:
-        """A move decided ahead whose moment has come: made as any move."""
-        assert current.game is not None
+    async def _now(
+        self, current: Snapshot, user: int, steps: tuple[Step, ...], decision: Decision
+    ) -> Write:
+        """A plan whose first step's moment has come: that step made as any move, the
+        steps after it ``user``'s plan in place of the one before."""
+        assert current.game is not None and steps[0].move is not None
+        move = steps[0].move
         if move not in current.game.legal_moves(user):
             raise ServiceError("error.illegal")
         play = Play(current.game, decision)
         play.apply(user, move, "player")
-        return Played(play, Seats.of(current.record).back(user), alone=True)
+        seats = Seats.of(current.record).back(user)
+        plans = {p: v for p, v in seats.plans.items() if p != user}
+        if steps[1:]:
+            plans[user] = Plan(decision.turn, steps[1:])
+        return Played(play, seats.planning(plans), alone=True)
+
+    async def unplan(self, game_id: int, user: int, *, where: Where | None = None) -> Outcome:
+        """``user`` decides later after all: their plan is over, and the game asks them
+        when its moment comes (kind ``same`` if they had none)."""
+
+        async def decide(current: Snapshot) -> Write:
+            game = playing(current, user, current.game.turn if current.game else 0)
+            seats = Seats.of(current.record)
+            if user not in seats.plans:
+                return Tell()
+            plans = {p: v for p, v in seats.plans.items() if p != user}
+            return Played(Play(game), seats.planning(plans))
+
+        return await self.keeper.change(game_id, decide, where, user)
 
     async def choose_for_game(
         self, game_id: int, user: int, *, where: Where | None = None, **choices: str

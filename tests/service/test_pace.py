@@ -104,6 +104,41 @@ async def test_a_new_white_sum_choice_ends_the_plan(service: GameService) -> Non
     assert Seats.of((await service.keeper.read(game_id)).record).plans == {}
 
 
+async def test_a_plan_whose_first_moment_came_is_made_and_keeps_the_rest(
+    service: GameService,
+) -> None:
+    """Ben and Cem decided while Ana chose ahead: her coloured die is made as her move at
+    once, and the step after it stays her plan (Qwinto: the throw, then its rule)."""
+    game_id = await started(service, ANA, BEN, variant="qwinto")
+    game = (await service.keeper.read(game_id)).game
+    assert game is not None and game.decision().phase == "roll" and game.active == ANA
+    throw = (Step("roll", game.legal_moves(ANA)[-1]), Step("reroll", rule="keep"))
+    await service.turns.plan(game_id, ANA, 1, throw)
+    log = await service.store.games.moves(game_id)
+    assert [(m.player_id, m.move["kind"], m.source) for m in log] == [
+        (ANA, "roll", "player"),
+        (ANA, "keep", "ahead"),
+    ]
+    after = (await service.keeper.read(game_id)).game
+    assert after is not None and after.decision().phase == "place"
+    await replays_to_the_stored_game(service, game_id)
+
+
+async def test_deciding_later_drops_the_plan(service: GameService) -> None:
+    game_id, second = await plan_ready(service)
+    assert (await service.turns.unplan(game_id, ANA)).kind == "same", "no plan yet"
+    await service.turns.plan(game_id, ANA, 1, (Step("action2", second),))
+    assert (await service.turns.unplan(game_id, ANA)).changed
+    assert Seats.of((await service.keeper.read(game_id)).record).plans == {}
+    await service.turns.move(game_id, BEN, 1, "action1", PASS)
+    await service.turns.move(game_id, CEM, 1, "action1", PASS)
+    game = (await service.keeper.read(game_id)).game
+    assert game is not None and game.decision().waiting == {ANA}, "asked, as she chose"
+    with pytest.raises(ServiceError) as refused:
+        await service.turns.unplan(game_id, 99)
+    assert refused.value.key == "error.not_player"
+
+
 @pytest.mark.parametrize(
     "steps, key",
     [

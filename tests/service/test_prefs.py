@@ -14,6 +14,7 @@ from bot.service.prefs import (
     parse_clock,
     parse_day,
     parse_zone,
+    zones_like,
 )
 
 
@@ -32,6 +33,21 @@ def test_round_trip():
     prefs = prefs.for_this_game(others="computer")
     again = Prefs.from_json(prefs.to_json())
     assert again == prefs and again.own == {"others"}
+
+
+def test_the_rethrow_rule_is_kept_and_read_leniently():
+    prefs = Prefs(rethrow="unless_writable")
+    assert prefs.to_json() == {"rethrow": "unless_writable"}
+    assert Prefs.from_json(prefs.to_json()) == prefs
+    assert Prefs.from_json({"rethrow": "sometimes"}).rethrow == "ask"
+
+
+def test_zones_offered_as_a_member_types():
+    assert zones_like("berl", 25) == ["Europe/Berlin"]
+    found = zones_like("europe/", 5)
+    assert len(found) == 5 and all(z.startswith("Europe/") for z in found)
+    assert zones_like("utc", 25)[0] == "UTC"
+    assert zones_like("no such place", 25) == []
 
 
 def test_unknown_values_read_as_the_defaults():
