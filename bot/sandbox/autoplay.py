@@ -41,6 +41,14 @@ class Choice:
 
 CONFIRM = "Yes"
 """The button that applies a move the bot asked about (one skipping many numbers)."""
+MOVE = re.compile(r"qx:\d+:\d+:[a-z0-9]+:(?:[a-z0-9.+]+(?::then-[a-z_]+)?|pick-[a-z]+)")
+"""The custom ids of a sheet's moves (a button, a select of fields): what these members
+play, leaving aside Hint, choices made ahead and the sheet's other pages."""
+
+
+def moves(message: StoredMessage) -> list[Choice]:
+    """The moves ``message`` offers (see :data:`MOVE`)."""
+    return [c for c in choices(message) if MOVE.fullmatch(c.custom_id)]
 
 
 def choices(message: StoredMessage) -> list[Choice]:
@@ -132,7 +140,7 @@ async def play_round(
         if turn is None:
             return False
         sheet = (await member.click(turn, label=OPEN_SHEET)).message
-        offered = choices(sheet)
+        offered = moves(sheet)
         if not offered or "change your choice" in sheet.content:
             continue
         choice = policy(member, offered, sheet)

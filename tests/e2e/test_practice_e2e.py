@@ -14,8 +14,8 @@ from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import (
     OPEN_SHEET,
-    choices,
     final_message,
+    moves,
     next_turn,
     play_to_end,
     seeded_policy,
@@ -89,7 +89,7 @@ async def play_with_hints(sb: Sandbox, members: list[SimMember]) -> list[str]:
             if turn is None:
                 return hints
             sheet = (await member.click(turn, label=OPEN_SHEET)).message
-            offered = [c for c in choices(sheet) if c.text != "Hint"]
+            offered = moves(sheet)  # Hint apart
             if not offered or "change your choice" in sheet.content:
                 continue
             answer = (await member.click(sheet, label="Hint")).message
@@ -173,7 +173,7 @@ def bot(sb: Sandbox) -> QwixxBot:
 async def decide(member: SimMember, turn: StoredMessage) -> bool:
     """``member`` makes the first offered move, if they have one; whether they did."""
     sheet = (await member.click(turn, label=OPEN_SHEET)).message
-    offered = choices(sheet)
+    offered = moves(sheet)
     if not offered or "change your choice" in sheet.content:
         return False
     after = await offered[0].take(member, sheet)

@@ -15,7 +15,7 @@ from bot.i18n import using
 from bot.i18n.words import t, text
 from bot.rules import VARIANTS
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import choices, seeded_policy
+from bot.sandbox.autoplay import moves, seeded_policy
 from bot.sandbox.records import StoredMessage
 from tests.e2e.conftest import UNLIMITED, make_bot
 
@@ -69,7 +69,7 @@ async def play_round(table: Table, members: list[SimMember], seed: int) -> bool:
             return False
         sheet = (await member.click(turn, label=table.sheet_button)).message
         mine = member.record.user.locale
-        offered = choices(sheet)
+        offered = moves(sheet)
         if not offered or said(mine, "sheet.changed") in sheet.content:
             continue
         after = await policy(member, offered, sheet).take(member, sheet)
