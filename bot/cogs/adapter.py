@@ -61,9 +61,11 @@ class Adapter:
 
     async def changed(self, outcome: Outcome) -> None:
         """A change is stored: the open sheets of players whose decision it opened move
-        on, then the channel hears of it (at once, or with the next clicks)."""
+        on, then the channel hears of it (at once, or with the next clicks), then the
+        open sheets of players whose choices made ahead met their moment say so."""
         seen = await self.sheets.move_on(outcome) if self.publisher.opened(outcome) else set()
         await self.publisher.publish(outcome, seen)
+        await self.sheets.told_ahead(outcome, seen)
 
 
 class GameHandlers(PrivateAnswers):

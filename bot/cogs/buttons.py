@@ -318,8 +318,21 @@ class ReviewButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):r
         await clicks(interaction).review.on_review_button(interaction, self.game)
 
 
+class RowSelect(Parsed[discord.ui.Select[Any]], template=r"(?!)"):
+    """A select placed on the action row asked for. (Never registered itself.)"""
+
+    @property
+    def row(self) -> int | None:
+        """The action row asked for: a select keeps it where DynamicItem does not look."""
+        return self.item.row
+
+    @row.setter
+    def row(self, value: int | None) -> None:
+        self.item.row = value
+
+
 class FieldSelect(
-    Parsed[discord.ui.Select[Any]],
+    RowSelect,
     template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):pick-(?P<row>[a-z]+)",
 ):
     """Fields where a player may write (Qwinto) that the sheet has no button for, as
@@ -350,15 +363,6 @@ class FieldSelect(
         )
         self.game, self.turn, self.phase = game, turn, phase
         self.allowed = frozenset(value for value, _ in options[:25])
-
-    @property
-    def row(self) -> int | None:
-        """The action row asked for: a select keeps it where DynamicItem does not look."""
-        return self.item.row
-
-    @row.setter
-    def row(self, value: int | None) -> None:
-        self.item.row = value
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:

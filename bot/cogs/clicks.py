@@ -10,6 +10,7 @@ from typing import Protocol, cast
 import discord
 
 from bot.rules import Move
+from bot.service.ahead import Step
 
 
 class LobbyClicks(Protocol):
@@ -45,9 +46,44 @@ class TurnClicks(Protocol):
         phase: str,
         move: Move,
         confirmed: bool = False,
+        ahead: tuple[Step, ...] = (),
     ) -> Awaitable[None]: ...
     def on_back(
         self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
+
+
+class AheadClicks(Protocol):
+    """:class:`bot.cogs.ahead.AheadHandlers`, as the sheet's components see it."""
+
+    def on_ahead(
+        self,
+        interaction: discord.Interaction,
+        /,
+        game_id: int,
+        turn: int,
+        steps: tuple[Step, ...],
+        confirmed: bool,
+    ) -> Awaitable[None]: ...
+    def on_see(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int, what: str
+    ) -> Awaitable[None]: ...
+    def on_later(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int
+    ) -> Awaitable[None]: ...
+    def on_default(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int, name: str, value: str
+    ) -> Awaitable[None]: ...
+    def on_choose(
+        self, interaction: discord.Interaction, /, game_id: int, turn: int, name: str, value: str
+    ) -> Awaitable[None]: ...
+
+
+class PrefsClicks(Protocol):
+    """:class:`bot.cogs.prefs.PrefsHandlers`, as ``/qwixx preferences``' components see it."""
+
+    def on_pref(
+        self, interaction: discord.Interaction, /, name: str, value: str
     ) -> Awaitable[None]: ...
 
 
@@ -103,6 +139,10 @@ class Clicks(Protocol):
     def lobby(self) -> LobbyClicks: ...
     @property
     def turns(self) -> TurnClicks: ...
+    @property
+    def ahead(self) -> AheadClicks: ...
+    @property
+    def prefs(self) -> PrefsClicks: ...
     @property
     def overview(self) -> OverviewClicks: ...
     @property

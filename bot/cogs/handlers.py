@@ -13,11 +13,13 @@ from bot.channel.budget import WriteBudget
 from bot.channel.dice import TEXT, Faces
 from bot.channel.publisher import Publisher
 from bot.cogs.adapter import Adapter
+from bot.cogs.ahead import AheadHandlers
 from bot.cogs.clicks import Clicks
 from bot.cogs.daily import DailyHandlers
 from bot.cogs.leaving import LeaveHandlers
 from bot.cogs.lobby import LobbyHandlers
 from bot.cogs.overview import OverviewHandlers
+from bot.cogs.prefs import PrefsHandlers
 from bot.cogs.privacy import PrivacyHandlers
 from bot.cogs.review import ReviewHandlers
 from bot.cogs.settings import SettingsHandlers
@@ -41,6 +43,8 @@ class Handlers:
     adapter: Adapter
     lobby: LobbyHandlers
     turns: TurnHandlers
+    ahead: AheadHandlers
+    prefs: PrefsHandlers
     overview: OverviewHandlers
     leaving: LeaveHandlers
     settings: SettingsHandlers
@@ -79,6 +83,8 @@ class Handlers:
             adapter=adapter,
             lobby=LobbyHandlers(adapter),
             turns=TurnHandlers(adapter, daily),
+            ahead=AheadHandlers(adapter),
+            prefs=PrefsHandlers(service.members),
             overview=OverviewHandlers(adapter),
             leaving=LeaveHandlers(adapter),
             settings=SettingsHandlers(adapter, daily),

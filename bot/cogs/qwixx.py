@@ -7,6 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.handlers import Handlers
+from bot.cogs.prefs import (
+    FALLBACK_CHOICES,
+    OTHERS_CHOICES,
+    TIMEOUT_CHOICES,
+    Given,
+    zone_choices,
+)
 from bot.cogs.settings import LANGUAGE_CHOICES, Settings
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
 from bot.cogs.tournaments import CreateOptions
@@ -64,9 +71,60 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.handlers.leaving.on_leave(interaction)
 
-    @app_commands.command(description="The games on this server waiting for you")
+    @app_commands.command(description="Every game waiting for you, on every server")
     async def mygames(self, interaction: discord.Interaction) -> None:
         await self.handlers.turns.on_my_games(interaction)
+
+    @app_commands.command(name="preferences", description=t("command.preferences"))
+    @app_commands.describe(
+        others=t("option.preferences.others"),
+        timeout=t("option.preferences.timeout"),
+        fallback=t("option.preferences.fallback"),
+        direct_messages=t("option.preferences.direct_messages"),
+        quiet_from=t("option.preferences.quiet_from"),
+        quiet_to=t("option.preferences.quiet_to"),
+        quiet_off=t("option.preferences.quiet_off"),
+        timezone=t("option.preferences.timezone"),
+        away_until=t("option.preferences.away_until"),
+        back=t("option.preferences.back"),
+    )
+    @app_commands.choices(others=OTHERS_CHOICES, timeout=TIMEOUT_CHOICES, fallback=FALLBACK_CHOICES)
+    async def preferences(
+        self,
+        interaction: discord.Interaction,
+        others: app_commands.Choice[str] | None = None,
+        timeout: app_commands.Choice[str] | None = None,
+        fallback: app_commands.Choice[str] | None = None,
+        direct_messages: bool | None = None,
+        quiet_from: app_commands.Range[str, 1, 20] | None = None,
+        quiet_to: app_commands.Range[str, 1, 20] | None = None,
+        quiet_off: bool = False,
+        timezone: app_commands.Range[str, 1, 60] | None = None,
+        away_until: app_commands.Range[str, 1, 20] | None = None,
+        back: bool = False,
+    ) -> None:
+        """Without options: the member's choices for every game; else those given change."""
+        await self.handlers.prefs.on_preferences(
+            interaction,
+            Given(
+                others.value if others else None,
+                timeout.value if timeout else None,
+                fallback.value if fallback else None,
+                direct_messages,
+                quiet_from,
+                quiet_to,
+                quiet_off,
+                timezone,
+                away_until,
+                back,
+            ),
+        )
+
+    @preferences.autocomplete("timezone")
+    async def preferences_timezone(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return zone_choices(current)
 
     @app_commands.command(description="Server settings (changing them needs Manage Server)")
     @app_commands.describe(

@@ -14,10 +14,11 @@ from typing import Any
 import discord
 
 from bot.cogs.buttons import GAME_ITEMS, STATS_ITEMS, BadComponent
+from bot.cogs.choice_items import CHOICE_ITEMS
 from bot.cogs.privacy import PRIVACY_ITEMS
 from bot.cogs.tournaments import TOURNAMENT_ITEMS
 
-ITEMS = (*GAME_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS, *TOURNAMENT_ITEMS)
+ITEMS = (*GAME_ITEMS, *CHOICE_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS, *TOURNAMENT_ITEMS)
 
 
 class Unclaimed(BadComponent, template=r".*"):

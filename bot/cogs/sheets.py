@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from bot.channel import story
-from bot.cogs import views
 from bot.cogs.answers import Editor, answer, with_text
 from bot.cogs.images import board_file, sheet_file
+from bot.cogs.pages import page, short_label
 from bot.cogs.writer import TOKEN_LIFETIME
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.records import GameRecord
 from bot.render.describe import sheet_text
+from bot.rules import Move
 from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
 from bot.service.outcome import Outcome, Snapshot
@@ -52,26 +54,28 @@ class Sheets:
         outcome: Snapshot,
         header: str = "",
         editor: Editor | None = None,
+        mode: str = "",
     ) -> None:
         """The player's sheet with their options, as a new private message (``editor``
-        None) or in place, with ``header`` on top."""
+        None) or in place, with ``header`` on top; ``mode``: which page of it (see
+        :func:`~bot.cogs.pages.page`)."""
         record, game, player = outcome.record, outcome.game, interaction.user.id
         if game is None:
             raise ServiceError("error.not_started")
         if player not in game.players:
             raise ServiceError("error.not_player")
-        moves = game.legal_moves(player)
-        name = interaction.user.display_name
-        text = sheet_text(game, player, name)
-        files = [await sheet_file(game, player, name, moves, text=text)]
-        if any(m.kind == "pawn" for m in moves):
-            files.append(await board_file(game, await self.names(record), moves))
+        shown = page(record, game, player, header, mode)
+        files, content = [], shown.content
+        if shown.drawn is not None:
+            drawn, marked = shown.drawn, list(shown.marked)
+            name = interaction.user.display_name
+            text = sheet_text(drawn, player, name)
+            files.append(await sheet_file(drawn, player, name, marked, text=text))
+            if any(m.kind == "pawn" for m in marked):
+                files.append(await board_file(drawn, await self.names(record), marked))
+            content = with_text(content, text)
         editor = await answer(
-            interaction,
-            editor,
-            content=with_text(views.sheet_content(game, player, header), text),
-            attachments=files,
-            view=views.sheet_view(record, game, player),
+            interaction, editor, content=content, attachments=files, view=shown.view
         )
         if record.status == "running" and not is_daily(record):
             self.opened(interaction, editor, outcome)
@@ -92,23 +96,60 @@ class Sheets:
         game, moved = outcome.game, set()
         assert game is not None
         for player in story.deciders(game):
-            sheet = self._open.get((outcome.record.id, player))
-            if (
-                sheet is None
-                or sheet.turn != game.turn
-                or time.monotonic() - sheet.opened > TOKEN_LIFETIME
+            sheet = self.still_open(outcome, player)
+            if sheet is None or sheet.turn != game.turn:
+                continue
+            if sheet.phase == game.decision().phase or await self.again(
+                sheet, outcome, player, moved_on(outcome, player)
             ):
-                continue
-            if sheet.phase == game.decision().phase:
                 moved.add(player)
-                continue
-            try:
-                with using(sheet.interaction.locale):  # the sheet's reader's language
-                    await self.show(sheet.interaction, outcome, t("sheet.moved_on"), sheet.edit)
-                moved.add(player)
-            except discord.HTTPException as error:
-                log.info(
-                    "sheet of %s in game %s could not move on: %s", player, outcome.record.id, error
-                )
-                self._open.pop((outcome.record.id, player), None)
         return moved
+
+    async def told_ahead(self, outcome: Outcome, seen: Collection[int] = ()) -> None:
+        """The open sheets of players whose choices made ahead met their moment (made,
+        passed, asked, or never needed) say so, and show what waits for them now."""
+        told = {e.player for e in outcome.events if e.kind == "ahead" and e.player is not None}
+        for player in sorted(told - set(seen)):
+            sheet = self.still_open(outcome, player)
+            if sheet is not None:
+                await self.again(sheet, outcome, player, moved_on(outcome, player))
+
+    def still_open(self, outcome: Snapshot, player: int) -> OpenSheet | None:
+        """``player``'s open sheet of the game, while its token can edit it."""
+        sheet = self._open.get((outcome.record.id, player))
+        if sheet is None or time.monotonic() - sheet.opened > TOKEN_LIFETIME:
+            return None
+        return sheet
+
+    async def again(self, sheet: OpenSheet, outcome: Outcome, player: int, header: str) -> bool:
+        """Show ``player``'s open sheet anew, ``header`` on top; whether it could be."""
+        try:
+            with using(sheet.interaction.locale):  # the sheet's reader's language
+                await self.show(sheet.interaction, outcome, header, sheet.edit)
+            return True
+        except discord.HTTPException as error:
+            log.info(
+                "sheet of %s in game %s could not move on: %s", player, outcome.record.id, error
+            )
+            self._open.pop((outcome.record.id, player), None)
+            return False
+
+
+def moved_on(outcome: Outcome, player: int) -> str:
+    """What a sheet that moved on by itself says first: what became of the choices
+    ``player`` made ahead, if any met their moment, else that the action is done."""
+    return "\n".join(ahead_news(outcome, player)) or t("sheet.moved_on")
+
+
+def ahead_news(outcome: Outcome, player: int) -> list[str]:
+    """What became of the choices ``player`` made ahead that met their moment in
+    ``outcome``, a line each."""
+    return [ahead_told(e.data) for e in outcome.events if e.kind == "ahead" and e.player == player]
+
+
+def ahead_told(data: Mapping[str, Any]) -> str:
+    """A choice made ahead whose moment came (an ``ahead`` event's data), in words."""
+    move = short_label(Move.from_json(data["move"])) if data.get("move") else ""
+    if data.get("applied"):
+        return t("ahead.made", move=move)
+    return t(f"ahead.then.{data.get('then', 'none')}", move=move)

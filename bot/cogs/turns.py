@@ -9,15 +9,16 @@ from __future__ import annotations
 import discord
 
 from bot.channel.story import mentions
-from bot.channel.texts import message_link
 from bot.cogs import views
 from bot.cogs.adapter import Adapter, GameHandlers, where
 from bot.cogs.answers import Reply, answer, answers_errors
 from bot.cogs.daily import DailyHandlers
-from bot.i18n.words import calendar_day, t
+from bot.cogs.inbox import inbox_content
+from bot.cogs.sheets import ahead_news
+from bot.i18n.words import t
 from bot.rules import Move
+from bot.service.ahead import Step
 from bot.service.daily import is_daily
-from bot.service.errors import ServiceError
 from bot.service.outcome import Outcome, Snapshot
 
 
@@ -81,9 +82,11 @@ class TurnHandlers(GameHandlers):
         phase: str,
         move: Move,
         confirmed: bool = False,
+        ahead: tuple[Step, ...] = (),
     ) -> None:
         """A move; one that skips many numbers asks first, on the same message, which
-        is answered with the sheet after the move (see :class:`Reply`)."""
+        is answered with the sheet after the move (see :class:`Reply`). ``ahead``: what
+        the player decides with it (Qwinto's re-throw rule with the throw)."""
         user = interaction.user.id
         async with Reply(interaction) as reply:
             outcome = await self.service.turns.move(
@@ -95,6 +98,7 @@ class TurnHandlers(GameHandlers):
                 where=where(interaction),
                 confirmed=confirmed,
                 costly=views.costly,
+                ahead=ahead,
             )
             if outcome.kind == "chosen":  # a second [Yes]: chosen already
                 await self.adapter.sheets.show(interaction, outcome, editor=reply.edit)
@@ -141,38 +145,25 @@ class TurnHandlers(GameHandlers):
 
     @staticmethod
     def after_move_text(outcome: Outcome, player: int, move: Move) -> str:
+        """What the player did, and whom the turn still waits for (nobody, once it is over:
+        the game may have gone on to the next turn at once)."""
         assert outcome.game is not None
         waiting = sorted(outcome.game.decision().waiting - {player})
-        if outcome.game.finished or not waiting:
-            return t("sheet.done_all", what=views.you_did(move))
-        return t("sheet.done", what=views.you_did(move), names=mentions(waiting))
+        before = outcome.before
+        if outcome.game.finished or not waiting or (before and before.turn != outcome.game.turn):
+            said = t("sheet.done_all", what=views.you_did(move))
+        else:
+            said = t("sheet.done", what=views.you_did(move), names=mentions(waiting))
+        return "\n".join([said, *ahead_news(outcome, player)])
 
     @answers_errors
     async def on_my_games(self, interaction: discord.Interaction) -> None:
-        """The games of this server that wait for the member's decision."""
-        if interaction.guild_id is None:
-            raise ServiceError("error.guild_only")
+        """The member's inbox: the games on every server that wait for their decision,
+        then their daily challenge begun on this server, if it is not over."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        waiting = await self.service.turns.waiting_for(interaction.guild_id, interaction.user.id)
-        lines = [
-            t(
-                "daily.mygames",
-                title=o.game.title,
-                day=calendar_day(o.record.options["daily"]),
-                turn=o.game.turn,
-                variant=o.record.variant,
-            )
-            if is_daily(o.record)
-            else t(
-                "mygames.line",
-                title=o.game.title,
-                channel=f"<#{o.record.channel_id}>",
-                turn=o.game.turn,
-                deadline=int(o.record.deadline or 0),
-                link=message_link(o.record),
-            )
-            for o in waiting
-            if o.game is not None
-        ]
-        text = "\n".join([t("mygames.title"), *lines]) if lines else t("mygames.none")
-        await interaction.edit_original_response(content=text)
+        user, guild = interaction.user.id, interaction.guild_id
+        waiting = await self.service.turns.waiting_anywhere(user)
+        if guild is not None:
+            daily = await self.service.turns.waiting_for(guild, user)
+            waiting += [found for found in daily if is_daily(found.record)]
+        await interaction.edit_original_response(content=inbox_content(waiting))

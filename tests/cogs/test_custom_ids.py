@@ -23,6 +23,7 @@ from bot.cogs.buttons import (
 from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed, claimed
 from bot.i18n.words import t
 from bot.rules import Move
+from bot.service.ahead import Step
 
 MOVES = [
     Move("pass"),
@@ -181,6 +182,15 @@ REFUSAL = (t("error.bad_button"), True)
         "qx:1:2:place:pick-",
         "qx:1:2:place:pick-red-blue",
         "qx:1:final:x",
+        "qx:7:3:ahead:action9=cross.red.5",
+        "qx:7:3:ahead:action2=cross.red.x",
+        "qx:7:3:ahead:reroll=sometimes",
+        "qx:7:3:ahead:action2=pass,action3=pass,action3=pass",
+        "qx:7:3:ahead:action2",
+        "qx:7:3:roll:roll...orange:then-maybe",
+        "qx:7:3:fallback-maybe",
+        "qx:7:3:see-elsewhere",
+        "qx:prefs:dm-maybe",
     ],
 )
 async def test_malformed_ids_get_one_polite_private_answer(custom_id: str) -> None:
@@ -220,6 +230,54 @@ async def test_malformed_ids_get_one_polite_private_answer(custom_id: str) -> No
         ("qx:share:stats:42", ("stats", "on_share", "stats", "42")),
         ("qx:ask:leave:yes", ("leaving", "on_answer", "leave", True)),
         ("qx:forget:back", ("privacy", "on_forget_answer", False)),
+        (
+            "qx:7:3:ahead:action2=cross.red.5",
+            ("ahead", "on_ahead", 7, 3, (Step("action2", Move("cross", "red", 5)),), False),
+        ),
+        (
+            "qx:7:3:sure:action2=pass,action3=pawn.blue.4",
+            (
+                "ahead",
+                "on_ahead",
+                7,
+                3,
+                (Step("action2", Move("pass")), Step("action3", Move("pawn", "blue", 4))),
+                True,
+            ),
+        ),
+        (
+            "qx:7:9:ahead:roll=roll...orange+purple,reroll=unless_writable",
+            (
+                "ahead",
+                "on_ahead",
+                7,
+                9,
+                (
+                    Step("roll", Move("roll", dice=("orange", "purple"))),
+                    Step("reroll", rule="unless_writable"),
+                ),
+                False,
+            ),
+        ),
+        (
+            "qx:7:3:roll:roll...orange:then-keep",
+            (
+                "turns",
+                "on_move",
+                7,
+                3,
+                "roll",
+                Move("roll", dice=("orange",)),
+                False,
+                (Step("reroll", rule="keep"),),
+            ),
+        ),
+        ("qx:7:3:later", ("ahead", "on_later", 7, 3)),
+        ("qx:7:3:see-first", ("ahead", "on_see", 7, 3, "first")),
+        ("qx:7:3:see-choices", ("ahead", "on_see", 7, 3, "choices")),
+        ("qx:7:3:fallback-pass", ("ahead", "on_default", 7, 3, "fallback", "pass")),
+        ("qx:prefs:dm-on", ("prefs", "on_pref", "dm", "on")),
+        ("qx:prefs:here", ("prefs", "on_pref", "here", "")),
     ],
 )
 async def test_well_formed_ids_reach_exactly_one_handler(
@@ -255,6 +313,37 @@ async def test_select_values_must_be_options_and_moves(
     interaction = await click("qx:7:3:place:pick-red", values, options)
     assert interaction.response.sent == [REFUSAL]
     assert interaction.calls == []
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "values", "options", "call"),
+    [
+        (
+            "qx:7:3:rethrow",
+            ["keep"],
+            ["ask", "keep"],
+            ("ahead", "on_default", 7, 3, "rethrow", "keep"),
+        ),
+        (
+            "qx:7:3:game-others",
+            ["safe"],
+            ["ask", "safe"],
+            ("ahead", "on_choose", 7, 3, "others", "safe"),
+        ),
+        ("qx:prefs:fallback", ["pass"], ["ask", "pass"], ("prefs", "on_pref", "fallback", "pass")),
+        ("qx:7:3:rethrow", ["reroll"], ["ask", "keep"], None),  # not among the options
+        ("qx:7:3:game-timeout", ["sometimes"], ["pass", "sometimes"], None),  # not a choice
+        ("qx:prefs:others", ["ask", "safe"], ["ask", "safe"], None),
+    ],
+)
+async def test_choice_selects_take_only_their_choices(
+    custom_id: str, values: list[str], options: list[str], call: tuple[Any, ...] | None
+) -> None:
+    interaction = await click(custom_id, values, options)
+    if call is None:
+        assert interaction.response.sent == [REFUSAL] and interaction.calls == []
+    else:
+        assert interaction.calls == [call] and interaction.response.sent == []
 
 
 async def test_a_chosen_option_is_played() -> None:

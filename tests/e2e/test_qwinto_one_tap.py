@@ -59,7 +59,8 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     assert done.failed is None
     assert done.message.id == sheet.id  # the same message, updated
     assert f"Wrote the sum in {chosen}." in done.message.content  # the very field
-    assert done.message.find_component(label=chosen)["style"] == 3  # shown as chosen
+    again = await other.click(done.message, label="Change where I write")
+    assert again.message.find_component(label=chosen)["style"] == 3  # shown as chosen
     moves = await store.games.moves(game)
     assert len(moves) == before + 1
     assert moves[-1].player_id == other.id
@@ -70,6 +71,7 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
 async def test_a_field_button_of_a_turn_that_is_over_is_refused_politely(sb: Sandbox) -> None:
     active, other, game = await thrown(sb)
     sheet = await sheet_of(sb, other)
+    kept = await sheet_of(sb, other)  # a second look at the sheet, left as it is
     chosen = next(label for label in sheet.labels if FIELD.fullmatch(label))
     await other.click(sheet, label=chosen)
     mine = await sheet_of(sb, active)
@@ -77,7 +79,7 @@ async def test_a_field_button_of_a_turn_that_is_over_is_refused_politely(sb: San
     await sb.wait_for(lambda: (m := turn_message(sb)) is not None and "**Turn 2**" in m.content)
     store = sb.bot.store  # type: ignore[union-attr]
     before = len(await store.games.moves(game))
-    again = await other.click(sheet, label=chosen)
+    again = await other.click(kept, label=chosen)
     assert again.failed is None
     assert any("belongs to turn 1" in m.content for m in again.ephemeral)
     assert len(await store.games.moves(game)) == before
