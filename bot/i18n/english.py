@@ -302,6 +302,17 @@ EN: dict[str, str] = {
     "mygames.title": "**Games waiting for you:**",
     "mygames.line": "• {title} in {channel} — turn {turn}, decide <t:{deadline}:R>: {link}",
     "mygames.none": "No game on this server is waiting for you.",
+    # direct messages: one per decision a game waits for
+    "dm.header": "🎲 **{title}**, turn {turn}",
+    "dm.header_at": "🎲 **{title}** on **{guild}**, #{channel} — turn {turn}",
+    "dm.asks": "Your decision: {phase}.",
+    "dm.link": "🔗 The game: {link}",
+    "dm.over": "This decision is over.",
+    "dm.chosen": "✅ You have chosen: your choice is told here once everyone has decided.",
+    "dm.closed": "📭 I could not send you a direct message: Discord refuses them (your direct "
+    "messages from this server's members are closed). Your games mention you in their "
+    "channel instead. To get direct messages, allow them for this server, then turn them on "
+    "again in your preferences.",
     "settings.current": "New games on this server give each decision **{turn_time}** "
     "(`/qwixx settings turn_time:` changes it; Manage Server needed).",
     "settings.saved": "New games on this server now give each decision **{turn_time}**.",
