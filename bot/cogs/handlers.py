@@ -15,6 +15,7 @@ from bot.channel.publisher import Publisher
 from bot.cogs.adapter import Adapter
 from bot.cogs.clicks import Clicks
 from bot.cogs.daily import DailyHandlers
+from bot.cogs.direct import DiscordDirect
 from bot.cogs.leaving import LeaveHandlers
 from bot.cogs.lobby import LobbyHandlers
 from bot.cogs.overview import OverviewHandlers
@@ -71,8 +72,9 @@ class Handlers:
             return await service.names.of(record.guild_id, record.players)
 
         writer = DiscordWriter(client, names, budget)
-        publisher = Publisher(service, writer, settle=settle, faces=faces)
         sheets = Sheets(names)
+        direct = DiscordDirect(client, sheets, names)
+        publisher = Publisher(service, writer, settle=settle, faces=faces, direct=direct)
         adapter = Adapter(service, publisher, writer, sheets)
         daily = DailyHandlers(client, service.daily, sheets, publisher.language, budget)
         return cls(

@@ -113,7 +113,9 @@ class TurnHandlers(GameHandlers):
                 return
             try:
                 said = self.after_move_text(outcome, user, move)
-                await self.adapter.sheets.show(interaction, outcome, said, editor=reply.edit)
+                await self.adapter.sheets.show(
+                    interaction, outcome, said, editor=reply.edit, moved=True
+                )
             finally:  # the move is stored: the channel must hear of it, whatever happens here
                 await self.adapter.changed(outcome)
 
