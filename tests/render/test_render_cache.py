@@ -13,11 +13,11 @@ from PIL import Image, ImageDraw
 from bot.render import render_board, render_scoreboard, render_sheet, theme
 from bot.render.canvas import (
     CARD_SPRITES,
-    CARDS,
     STATIC_IMAGES,
     Canvas,
     Card,
     ImageCache,
+    Marks,
     merged,
 )
 from bot.render.example import (
@@ -116,26 +116,29 @@ def test_sprites_give_the_same_pixels_as_drawing_them(
 
 
 @pytest.mark.parametrize("name", list(renders()))
-def test_sprites_drawn_on_a_card_leave_it_as_it_was(
+def test_a_card_drawn_for_one_box_gives_the_whole_cards_pixels_there(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Sprites are drawn on the cached card itself, and what they drew over put back: the
-    card given back after drawing every sprite of a render is the card drawn afresh."""
-    given: dict[object, tuple[Card, Image.Image]] = {}
-    original = Card.give
+    """A sprite not cached yet is drawn over the card's pixels in its box alone, the
+    card's drawing clipped to the box: the pixels of the whole card there."""
+    drawn: list[tuple[Card, tuple[int, int, int, int], bytes]] = []
+    original = Card.region
 
-    def give(card: Card, image: Image.Image) -> None:
-        given[card.key] = (card, image)
-        original(card, image)
+    def region(card: Card, box: tuple[int, int, int, int]) -> Marks:
+        marks = original(card, box)
+        assert marks.image is not None
+        drawn.append((card, box, marks.image.crop(box).tobytes()))
+        return marks
 
-    monkeypatch.setattr(Card, "give", give)
+    monkeypatch.setattr(Card, "region", region)
     CARD_SPRITES.clear()
-    CARDS.clear()
     renders()[name]()
     if not name.startswith(("board", "scoreboard")):  # a pasted track; compact blocks
-        assert given
-    for card, image in given.values():
-        assert image.tobytes() == card.draw().tobytes()
+        assert drawn
+    wholes: dict[object, Image.Image] = {}
+    for card, box, pixels in drawn:
+        whole = wholes.setdefault(card.key, card.image())
+        assert pixels == whole.crop(box).tobytes(), (card.key, box)
 
 
 def test_renders_from_many_threads_match_one_thread() -> None:
