@@ -3,15 +3,16 @@
 A sheet is a printed card (:meth:`Canvas.static`) with what the player wrote over it,
 each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`): most
 renders then never draw, and spend most of their time deflating the PNG (:mod:`.png`).
-No supersampled card is kept (7.8 MB each): a piece not cached yet is drawn over the
-card's pixels in its own box alone, the card's drawing clipped to that box
-(:meth:`Card.region`), which skips whatever lies outside it.
+No supersampled card is kept whole (7.8 MB each): its pixels are kept deflated in
+tiles (:class:`Tiles`, some 150 KB a card), and a piece not cached yet is drawn over
+those of its own box alone.
 """
 
 from __future__ import annotations
 
 import math
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -77,14 +78,11 @@ class Canvas:
 
     def _mark(self, b: Box, spread: float = 0) -> bool:
         """Note that image pixels in ``b`` (grown by ``spread``) may change: sprites kept
-        aside there are drawn first (see :meth:`sprite`). False if they all lie outside
-        the image's clip (see :class:`Marks`): then nothing is to be drawn."""
+        aside there are drawn first (see :meth:`sprite`). False if only marks are taken
+        (see :class:`Marks`): then nothing is to be drawn."""
         grown = (b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread)
         self.marks.dirty.append(grown)
-        clip = self.marks.clip
-        if clip is not None and not (
-            grown[0] < clip[2] and clip[0] < grown[2] and grown[1] < clip[3] and clip[1] < grown[3]
-        ):
+        if self.marks.measuring:
             return False
         if self.marks.pending:
             self.marks.draw_pending(grown)
@@ -153,11 +151,11 @@ class Canvas:
         """The image box that ``parts`` draw in on the card, on whole output pixels, and
         its output pixels in the palette (None if they draw nothing). The box is found
         by drawing them nowhere (their marks alone); then they are drawn over the card's
-        pixels in that box alone (:meth:`Card.region`), which gives the pixels drawing
-        them on the whole card gives there."""
+        pixels in that box (:class:`Tiles`), on an image of the card's size left unset
+        elsewhere, where the whole card has them: the same pixels as on the whole card."""
         card = self.marks.card
         assert card is not None
-        sizing = Marks(card.size, clip=NOWHERE)
+        sizing = Marks(card.size, measuring=True)
         for part in parts:
             part.draw(Canvas(None, part.origin, part.scale, sizing))
         boxes = sizing.dirty
@@ -172,11 +170,13 @@ class Canvas:
         )
         if box[2] <= box[0] or box[3] <= box[1]:
             return None
-        region = card.region(box)
+        image = Image.new("RGB", card.size, None)  # its memory untouched but where written
+        card.tiles().paste(image, box)
+        marks = Marks()
+        marks.open(image)
         for part in parts:
-            part.draw(Canvas(None, part.origin, part.scale, region))
-        assert region.image is not None
-        return box, palette.to_palette(region.image.crop(box).reduce(s))
+            part.draw(Canvas(None, part.origin, part.scale, marks))
+        return box, palette.to_palette(image.crop(box).reduce(s))
 
     def static(
         self, key: Hashable, width: float, height: float, draw: Callable[[Canvas], None]
@@ -458,10 +458,9 @@ def draw_static(size: tuple[int, int], scale: float, draw: Callable[[Canvas], No
 @dataclass(frozen=True)
 class Card:
     """The printed card under a whole image (see :meth:`Canvas.static`): its cache key,
-    its size in image pixels, the scale it is drawn at and how. None is kept
-    supersampled: it is drawn whole only for its output pixels (cached, see
-    :meth:`output`) or under an image drawn on directly, and in part under a sprite not
-    cached yet (:meth:`region`)."""
+    its size in image pixels, the scale it is drawn at and how. None is kept whole: it
+    is drawn for its output pixels and tiles (both cached, see :meth:`output`), or under
+    an image drawn on directly."""
 
     key: Hashable
     size: tuple[int, int]
@@ -472,22 +471,48 @@ class Card:
         """The whole card, drawn anew (the caller's to draw on)."""
         return draw_static(self.size, self.scale, self.paint)
 
-    def region(self, box: IntBox) -> Marks:
-        """The card's pixels in ``box`` (image pixels), to draw on, clipped to the box:
-        of the card's drawing only what reaches into it is drawn, where the whole card
-        draws it (so each of its pixels comes out as on the whole card). The image is the
-        card's size, but left unset (its memory untouched, see :func:`bot.heap.set_malloc`)
-        but for the box and what is drawn."""
-        image = Image.new("RGB", self.size, None)
-        image.paste(theme.PAPER, box)
-        marks = Marks(clip=box)
-        marks.open(image)
-        self.paint(Canvas(None, scale=self.scale, marks=marks))
-        return marks
+    def tiles(self) -> Tiles:
+        """The card's pixels, deflated in tiles (drawn whole again if no longer kept)."""
+        return CARD_TILES.get(self.key, lambda: Tiles(self.image()))
 
     def output(self) -> Image.Image:
-        """The card at output size in the fixed palette (see :meth:`Canvas.card_png`)."""
-        return palette.to_palette(self.image().reduce(theme.SUPERSAMPLE))
+        """The card at output size in the fixed palette (see :meth:`Canvas.card_png`);
+        its tiles kept too, while the whole card is at hand."""
+        image = self.image()
+        CARD_TILES.get(self.key, lambda: Tiles(image))
+        return palette.to_palette(image.reduce(theme.SUPERSAMPLE))
+
+
+TILE = 64
+"""The side of a card's tiles, in image pixels (see :class:`Tiles`)."""
+
+
+class Tiles:
+    """A card's supersampled pixels kept small: each square of :data:`TILE` pixels
+    deflated (fast, level 1), equal ones kept once. A sheet's card is some 150 KB so,
+    instead of 7.8 MB; a sprite's box takes a few tiles to inflate."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.size = image.size
+        found: dict[bytes, bytes] = {}
+        self.tiles: dict[tuple[int, int], bytes] = {}
+        for y in range(0, self.size[1], TILE):
+            for x in range(0, self.size[0], TILE):
+                packed = zlib.compress(image.crop(self._box(x, y)).tobytes(), 1)
+                self.tiles[x, y] = found.setdefault(packed, packed)
+        self.bytes = sum(map(len, found))
+
+    def _box(self, x: int, y: int) -> IntBox:
+        return (x, y, min(x + TILE, self.size[0]), min(y + TILE, self.size[1]))
+
+    def paste(self, image: Image.Image, box: IntBox) -> None:
+        """The card's pixels in ``box`` (and the rest of the tiles it reaches) onto
+        ``image``, where the card has them."""
+        for y in range(box[1] // TILE * TILE, box[3], TILE):
+            for x in range(box[0] // TILE * TILE, box[2], TILE):
+                x0, y0, x1, y1 = self._box(x, y)
+                pixels = zlib.decompress(self.tiles[x, y])
+                image.paste(Image.frombytes("RGB", (x1 - x0, y1 - y0), pixels), (x0, y0))
 
 
 @lru_cache(maxsize=4096)
@@ -527,8 +552,6 @@ def text_mask(
 
 IntBox = tuple[int, int, int, int]
 Sprite = tuple[IntBox, Image.Image]  # image pixels changed (whole output pixels), palette
-NOWHERE: IntBox = (0, 0, 0, 0)
-"""A clip nothing reaches: drawing there only marks where it would draw."""
 
 
 class Part(NamedTuple):
@@ -581,12 +604,11 @@ class Pending:
 class Marks:
     """What a canvas and its views share: the image (made by ``make`` when first drawn
     on) and what was drawn on it: the cached card under it all (its cache key), the image
-    boxes drawn since, and the sprites kept aside. With a ``clip`` (image pixels), what
-    would draw wholly outside it is skipped (marked all the same): a card drawn for one
-    box (:meth:`Card.region`), or nowhere (:data:`NOWHERE`) to find where parts draw."""
+    boxes drawn since, and the sprites kept aside. ``measuring``: nothing is drawn, only
+    the boxes that would be are marked (to find where a sprite draws)."""
 
     size: tuple[int, int] = (0, 0)
-    clip: IntBox | None = None
+    measuring: bool = False
     make: Callable[[], Image.Image] | None = None
     image: Image.Image | None = None
     draw: ImageDraw.ImageDraw | None = None
@@ -764,8 +786,11 @@ class ImageCache(Generic[T]):
 
 
 def held(value: object) -> int:
-    """The bytes of pixels an image holds (or a sprite, its box and image): Pillow keeps
-    one a pixel in modes "P" and "L", four in "RGB" and "RGBA"; None holds none."""
+    """The bytes of pixels an image holds (or a sprite, its box and image; or a card's
+    tiles, deflated): Pillow keeps one a pixel in modes "P" and "L", four in "RGB" and
+    "RGBA"; None holds none."""
+    if isinstance(value, Tiles):
+        return value.bytes
     if isinstance(value, tuple):
         value = value[-1]
     if not isinstance(value, Image.Image):
@@ -776,17 +801,23 @@ def held(value: object) -> int:
 # What is written on the cards, at output size in the palette (see Canvas.sprite): a
 # crossed cell is 64 x 64 px, 4 KB, a closed row 78 KB; a Qwixx card has 44 cells in two
 # looks each. 16 MB holds 2,600 or so. A piece drawn anew is drawn over the card's
-# pixels in its box alone (Card.region): 16 games of every variant in two languages,
-# played in turn, took 2.9 ms a sheet (p90 3.6 ms) when played again with 16 MB, 4.3 ms
-# (p90 7.8 ms) with 8 MB (measured when two whole cards were kept to draw them on).
+# pixels in its box (CARD_TILES): 16 games of every variant in two languages, played in
+# turn, took 2.9 ms a sheet (p90 3.6 ms) when played again with 16 MB, 4.3 ms (p90
+# 7.8 ms) with 8 MB (measured when two whole cards were kept to draw them on).
 CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=8192, max_bytes=16 * 2**20)
+# The printed cards' supersampled pixels, deflated in tiles (see Tiles): what a sprite not
+# cached yet is drawn over. Some 150 KB a sheet's; one drawn again takes 6-10 ms and as
+# much to deflate.
+CARD_TILES: ImageCache[Tiles] = ImageCache(maxsize=8, max_bytes=2 * 2**20)
 # Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
 REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
 # Printed parts pasted into a larger image: the On Board track over its legend (1780 x
 # 1192 RGB, 8.5 MB; one per board and language), a sheet drawn smaller. A track no longer
 # kept is drawn again (about 9 ms). Emptied, they empty the caches of what is drawn over
 # printed parts too.
-STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=2, dependents=[CARD_SPRITES, REDRAWN])
+STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
+    maxsize=2, dependents=[CARD_SPRITES, CARD_TILES, REDRAWN]
+)
 # The cards at output size in the fixed palette, what every sheet and board is composed on:
 # 0.5 MB a sheet (one byte a pixel), one per layout and language.
 CARD_PALETTE_IMAGES: ImageCache[Image.Image] = ImageCache(maxsize=8, max_bytes=4 * 2**20)

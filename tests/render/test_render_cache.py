@@ -14,10 +14,11 @@ from bot.render import render_board, render_scoreboard, render_sheet, theme
 from bot.render.canvas import (
     CARD_SPRITES,
     STATIC_IMAGES,
+    TILE,
     Canvas,
     Card,
     ImageCache,
-    Marks,
+    Tiles,
     merged,
 )
 from bot.render.example import (
@@ -116,29 +117,28 @@ def test_sprites_give_the_same_pixels_as_drawing_them(
 
 
 @pytest.mark.parametrize("name", list(renders()))
-def test_a_card_drawn_for_one_box_gives_the_whole_cards_pixels_there(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A sprite not cached yet is drawn over the card's pixels in its box alone, the
-    card's drawing clipped to the box: the pixels of the whole card there."""
-    drawn: list[tuple[Card, tuple[int, int, int, int], bytes]] = []
-    original = Card.region
+def test_a_cards_tiles_give_its_pixels(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sprite not cached yet is drawn over the card's pixels in its box, from the
+    card's tiles: the whole card's pixels, wherever a box lies."""
+    used: dict[object, Card] = {}
+    original = Card.tiles
 
-    def region(card: Card, box: tuple[int, int, int, int]) -> Marks:
-        marks = original(card, box)
-        assert marks.image is not None
-        drawn.append((card, box, marks.image.crop(box).tobytes()))
-        return marks
+    def tiles(card: Card) -> Tiles:
+        used[card.key] = card
+        return original(card)
 
-    monkeypatch.setattr(Card, "region", region)
+    monkeypatch.setattr(Card, "tiles", tiles)
     CARD_SPRITES.clear()
     renders()[name]()
     if not name.startswith(("board", "scoreboard")):  # a pasted track; compact blocks
-        assert drawn
-    wholes: dict[object, Image.Image] = {}
-    for card, box, pixels in drawn:
-        whole = wholes.setdefault(card.key, card.image())
-        assert pixels == whole.crop(box).tobytes(), (card.key, box)
+        assert used
+    for card in used.values():
+        whole = card.image()
+        width, height = whole.size
+        for box in ((0, 0, width, height), (TILE - 2, 2, TILE + 2, 2 * TILE + 1)):
+            pasted = Image.new("RGB", whole.size)
+            card.tiles().paste(pasted, box)
+            assert pasted.crop(box).tobytes() == whole.crop(box).tobytes(), (card.key, box)
 
 
 def test_renders_from_many_threads_match_one_thread() -> None:
