@@ -4,7 +4,7 @@ A sheet is a printed card (:meth:`Canvas.static`) with what the player wrote ove
 each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`): most
 renders then never draw, and spend most of their time deflating the PNG (:mod:`.png`).
 No supersampled card is kept whole (7.8 MB each): its pixels are kept deflated in
-tiles (:class:`Tiles`, some 150 KB a card), and a piece not cached yet is drawn over
+tiles (:class:`Tiles`, some 140 KB a card), and a piece not cached yet is drawn over
 those of its own box alone.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
+import deflate
 from PIL import Image, ImageDraw
 
 from bot.i18n import current
@@ -152,7 +152,8 @@ class Canvas:
         its output pixels in the palette (None if they draw nothing). The box is found
         by drawing them nowhere (their marks alone); then they are drawn over the card's
         pixels in that box (:class:`Tiles`), on an image of the card's size left unset
-        elsewhere, where the whole card has them: the same pixels as on the whole card."""
+        elsewhere (``scratch``, one a render), where the whole card has them: the same
+        pixels as on the whole card. Only the pages of the boxes are ever written."""
         card = self.marks.card
         assert card is not None
         sizing = Marks(card.size, measuring=True)
@@ -170,7 +171,9 @@ class Canvas:
         )
         if box[2] <= box[0] or box[3] <= box[1]:
             return None
-        image = Image.new("RGB", card.size, None)  # its memory untouched but where written
+        if self.marks.scratch is None:  # one a render: its pages are written once
+            self.marks.scratch = Image.new("RGB", card.size, None)  # left unset
+        image = self.marks.scratch
         card.tiles().paste(image, box)
         marks = Marks()
         marks.open(image)
@@ -483,14 +486,16 @@ class Card:
         return palette.to_palette(image.reduce(theme.SUPERSAMPLE))
 
 
-TILE = 64
-"""The side of a card's tiles, in image pixels (see :class:`Tiles`)."""
+TILE = 128
+"""The side of a card's tiles, in image pixels (see :class:`Tiles`): a sprite's box
+(a cell, a sum: 100-150 pixels a side) takes a few; smaller tiles cost more calls, larger
+ones more pixels inflated and pasted."""
 
 
 class Tiles:
     """A card's supersampled pixels kept small: each square of :data:`TILE` pixels
-    deflated (fast, level 1), equal ones kept once. A sheet's card is some 150 KB so,
-    instead of 7.8 MB; a sprite's box takes a few tiles to inflate."""
+    deflated (libdeflate, level 1: fast both ways), equal ones kept once. A sheet's card
+    is some 140 KB so, instead of 7.8 MB; a sprite's box takes a few tiles to inflate."""
 
     def __init__(self, image: Image.Image) -> None:
         self.size = image.size
@@ -498,7 +503,7 @@ class Tiles:
         self.tiles: dict[tuple[int, int], bytes] = {}
         for y in range(0, self.size[1], TILE):
             for x in range(0, self.size[0], TILE):
-                packed = zlib.compress(image.crop(self._box(x, y)).tobytes(), 1)
+                packed = bytes(deflate.deflate_compress(image.crop(self._box(x, y)).tobytes(), 1))
                 self.tiles[x, y] = found.setdefault(packed, packed)
         self.bytes = sum(map(len, found))
 
@@ -506,13 +511,18 @@ class Tiles:
         return (x, y, min(x + TILE, self.size[0]), min(y + TILE, self.size[1]))
 
     def paste(self, image: Image.Image, box: IntBox) -> None:
-        """The card's pixels in ``box`` (and the rest of the tiles it reaches) onto
-        ``image``, where the card has them."""
+        """The card's pixels in ``box`` onto ``image``, where the card has them (only
+        there: each page written is a page the process then holds)."""
         for y in range(box[1] // TILE * TILE, box[3], TILE):
             for x in range(box[0] // TILE * TILE, box[2], TILE):
                 x0, y0, x1, y1 = self._box(x, y)
-                pixels = zlib.decompress(self.tiles[x, y])
-                image.paste(Image.frombytes("RGB", (x1 - x0, y1 - y0), pixels), (x0, y0))
+                size = (x1 - x0, y1 - y0)
+                pixels = deflate.deflate_decompress(self.tiles[x, y], 3 * size[0] * size[1])
+                tile = Image.frombytes("RGB", size, pixels)
+                part = (max(x0, box[0]), max(y0, box[1]), min(x1, box[2]), min(y1, box[3]))
+                if part != (x0, y0, x1, y1):
+                    tile = tile.crop((part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0))
+                image.paste(tile, part[:2])
 
 
 @lru_cache(maxsize=4096)
@@ -609,6 +619,7 @@ class Marks:
 
     size: tuple[int, int] = (0, 0)
     measuring: bool = False
+    scratch: Image.Image | None = None  # where sprites not cached yet are drawn
     make: Callable[[], Image.Image] | None = None
     image: Image.Image | None = None
     draw: ImageDraw.ImageDraw | None = None
@@ -806,8 +817,8 @@ def held(value: object) -> int:
 # 7.8 ms) with 8 MB (measured when two whole cards were kept to draw them on).
 CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=8192, max_bytes=16 * 2**20)
 # The printed cards' supersampled pixels, deflated in tiles (see Tiles): what a sprite not
-# cached yet is drawn over. Some 150 KB a sheet's; one drawn again takes 6-10 ms and as
-# much to deflate.
+# cached yet is drawn over. Some 140 KB a sheet's card; one no longer kept is drawn again
+# (6-10 ms) and deflated (as long again).
 CARD_TILES: ImageCache[Tiles] = ImageCache(maxsize=8, max_bytes=2 * 2**20)
 # Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
 REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
