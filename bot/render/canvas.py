@@ -174,7 +174,7 @@ class Canvas:
         if self.marks.scratch is None:  # one a render: its pages are written once
             self.marks.scratch = Image.new("RGB", card.size, None)  # left unset
         image = self.marks.scratch
-        card.tiles().paste(image, box, self.marks.inflated)
+        card.tiles().paste(image, box)
         marks = Marks()
         marks.open(image)
         for part in parts:
@@ -510,20 +510,15 @@ class Tiles:
     def _box(self, x: int, y: int) -> IntBox:
         return (x, y, min(x + TILE, self.size[0]), min(y + TILE, self.size[1]))
 
-    def paste(
-        self, image: Image.Image, box: IntBox, inflated: dict[tuple[int, int], Image.Image]
-    ) -> None:
+    def paste(self, image: Image.Image, box: IntBox) -> None:
         """The card's pixels in ``box`` onto ``image``, where the card has them (only
-        there: each page written is a page the process then holds). ``inflated``: the
-        tiles inflated so far (one render's sprites often share some), added to."""
+        there: each page written is a page the process then holds)."""
         for y in range(box[1] // TILE * TILE, box[3], TILE):
             for x in range(box[0] // TILE * TILE, box[2], TILE):
                 x0, y0, x1, y1 = self._box(x, y)
-                tile = inflated.get((x, y))
-                if tile is None:
-                    size = (x1 - x0, y1 - y0)
-                    pixels = deflate.deflate_decompress(self.tiles[x, y], 3 * size[0] * size[1])
-                    tile = inflated[x, y] = Image.frombytes("RGB", size, pixels)
+                size = (x1 - x0, y1 - y0)
+                pixels = deflate.deflate_decompress(self.tiles[x, y], 3 * size[0] * size[1])
+                tile = Image.frombytes("RGB", size, pixels)
                 part = (max(x0, box[0]), max(y0, box[1]), min(x1, box[2]), min(y1, box[3]))
                 if part != (x0, y0, x1, y1):
                     tile = tile.crop((part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0))
@@ -625,7 +620,6 @@ class Marks:
     size: tuple[int, int] = (0, 0)
     measuring: bool = False
     scratch: Image.Image | None = None  # where sprites not cached yet are drawn
-    inflated: dict[tuple[int, int], Image.Image] = field(default_factory=dict)  # card tiles
     make: Callable[[], Image.Image] | None = None
     image: Image.Image | None = None
     draw: ImageDraw.ImageDraw | None = None

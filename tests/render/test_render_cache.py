@@ -137,7 +137,7 @@ def test_a_cards_tiles_give_its_pixels(name: str, monkeypatch: pytest.MonkeyPatc
         width, height = whole.size
         for box in ((0, 0, width, height), (TILE - 2, 2, TILE + 2, 2 * TILE + 1)):
             pasted = Image.new("RGB", whole.size)
-            card.tiles().paste(pasted, box, {})
+            card.tiles().paste(pasted, box)
             assert pasted.crop(box).tobytes() == whole.crop(box).tobytes(), (card.key, box)
 
 
