@@ -34,8 +34,8 @@ import asyncio
 import itertools
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, suppress
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Final, cast
 
@@ -112,19 +112,26 @@ class CallerGone(Exception):
     """Whoever sent the transaction stopped waiting before its ``COMMIT``: undone."""
 
 
-def alone(conn: sqlite3.Connection, work: Work[T], gone: Callable[[], bool]) -> T:
-    """``work`` in one transaction: committed on success, rolled back on any error (or
-    if its caller is ``gone`` by the time it would commit)."""
+@contextmanager
+def committed(conn: sqlite3.Connection, gone: Callable[[], bool]) -> Iterator[None]:
+    """One write transaction around the block: ``BEGIN IMMEDIATE``, then ``COMMIT``;
+    rolled back if the block raises, or if its caller is ``gone`` by the time it would
+    commit."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        result = whole(work, SqliteTx(conn))
+        yield
         if gone():
             raise CallerGone
         conn.execute("COMMIT")
     except BaseException:
         _undo(conn)
         raise
-    return result
+
+
+def alone(conn: sqlite3.Connection, work: Work[T], gone: Callable[[], bool]) -> T:
+    """``work`` in one transaction (see :func:`committed`)."""
+    with committed(conn, gone):
+        return whole(work, SqliteTx(conn))
 
 
 class _WroteThenFailed(Exception):
@@ -156,8 +163,7 @@ def each_in_one(
 ) -> list[Outcome]:
     tx = SqliteTx(conn)
     outcomes: list[Outcome] = []
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with committed(conn, gone):
         for work, future in batch:
             if future.done():  # its caller stopped waiting (read across threads: a flag)
                 outcomes.append((False, CallerGone()))
@@ -177,12 +183,6 @@ def each_in_one(
                 outcomes.append((False, exc))
             if saved:
                 conn.execute("RELEASE work")
-        if gone():
-            raise CallerGone
-        conn.execute("COMMIT")
-    except BaseException:
-        _undo(conn)
-        raise
     return outcomes
 
 
