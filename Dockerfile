@@ -2,12 +2,16 @@
 #   docker build -t qwixx-bot .
 #   docker run -d --name qwixx-bot --restart unless-stopped --env-file .env -v qwixx-data:/data qwixx-bot
 # Beside PostgreSQL: compose.yaml.
-FROM python:3.11-slim
+# The base image by exact version and digest (docker-library's repo-info records both):
+# every build starts from the same Python and Debian. To update, take the tag and digest
+# of a newer python:3.11.X-slim-bookworm.
+FROM python:3.11.16-slim-bookworm@sha256:c425d915a89a6dcd3183b1797ad9bd8878caff5a417f6371c8df93c8ea8b727f
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    QWIXX_DATABASE=/data/qwixx.db
+    QWIXX_DATABASE=/data/qwixx.db \
+    QWIXX_HEARTBEAT=/tmp/qwixx-bot.alive
 
 # Fonts ship in assets/fonts (DejaVu, Droid Sans Fallback for CJK, Noto Color Emoji);
 # Pillow's text layout needs FriBiDi to shape emoji flags, families and skin tones.
@@ -34,4 +38,8 @@ RUN pip install --no-deps /tmp/qwixx-bot \
 
 USER qwixx
 VOLUME ["/data"]
+# Healthy while the bot's timers pass (every 15 s, touching QWIXX_HEARTBEAT): unhealthy
+# if it never got set up (a start that hangs) or its loop is stuck. Docker shows it in
+# `docker ps`; it restarts nothing by itself.
+HEALTHCHECK --interval=60s --timeout=20s --start-period=120s --retries=3 CMD ["qwixx-bot", "health"]
 ENTRYPOINT ["qwixx-bot"]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -157,7 +158,8 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
+def main() -> int:
+    """Print the table; the exit status is 1 if a section failed (its error is shown)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs, for a smoke test")
     parser.add_argument(
@@ -177,7 +179,8 @@ def main() -> None:
         f"({time.perf_counter() - start:.0f} s; a ratio above 1 misses its budget, "
         "the rules anchor is measured in the same run)"
     )
+    return 1 if any(what.endswith(": failed") for what, *_ in rows) else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

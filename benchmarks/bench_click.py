@@ -153,15 +153,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def tables(store_dir: Path, count: int) -> tuple[Store, list[Table]]:
-    store = await Store.open(store_dir / "click.db")
+async def tables(store: Store, count: int) -> list[Table]:
     writes = Trips(store)
     seeds = iter(range(1, 10**9))
     service = GameService(store, seeds=lambda: next(seeds))
     opened = [Table(service, 1_000 + k, writes=writes) for k in range(count)]
     for table in opened:
         await table.open()
-    return store, opened
+    return opened
 
 
 async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Row]]]) -> list[Row]:
@@ -169,14 +168,14 @@ async def with_tables(count: int, run: Callable[[list[Table]], Awaitable[list[Ro
     started (:func:`bot.heap.tune_gc`); afterwards set back."""
     thresholds = gc.get_threshold()
     with tempfile.TemporaryDirectory() as folder:
-        store, opened = await tables(Path(folder), count)
-        tune_gc()
-        try:
-            return await run(opened)
-        finally:
-            await store.close()
-            gc.unfreeze()
-            gc.set_threshold(*thresholds)
+        async with Store(Path(folder) / "click.db") as store:
+            opened = await tables(store, count)
+            tune_gc()
+            try:
+                return await run(opened)
+            finally:
+                gc.unfreeze()
+                gc.set_threshold(*thresholds)
 
 
 def ms(seconds: float) -> str:

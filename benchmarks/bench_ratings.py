@@ -30,7 +30,7 @@ from bot.players import choose
 from bot.records import GameChange
 from bot.rules import new_game
 from bot.service.rated import RatingService
-from bot.service.stats import game_results
+from bot.service.results import game_results
 from bot.store import Store
 from tests.fakes import FakeClock
 

@@ -124,7 +124,8 @@ CACHED_ROWS_BYTES = {
 # measured since: a crossed number's X runs on under its digits, ringed 1.5 px in the
 # cell's colour (the sheets' rings 1%; the small sheets' crosses 4-9% of the Qwixx
 # games' tables and scoreboards); Longo's table and scoreboard words are 11 px on a phone
-# (5-6% more); Qwinto's small sheets draw pentagons and the blank field's letter (2-7%);
+# (5-6% more), and its row letters as tall as its digits there (blocks 825 px wide instead
+# of 765: 9-11% more); Qwinto's small sheets draw pentagons and the blank field's letter (2-7%);
 # the On Board track has nine fields a line, its bonuses in pills and its words larger
 # (it was 33,514 B before, 37,545 B in the fixed palette, 41,313 B in an adaptive one).
 LEGIBLE_BYTES = {
@@ -134,9 +135,9 @@ LEGIBLE_BYTES = {
     "scoreboard classic": 35543,
     "table-5 classic": 42978,
     "scoreboard-5 classic": 56463,
-    "scoreboard longo": 66721,
-    "table-5 longo": 81923,
-    "scoreboard-5 longo": 107236,
+    "scoreboard longo": 72853,
+    "table-5 longo": 90860,
+    "scoreboard-5 longo": 116492,
     "board onboard": 37545,
     "scoreboard onboard": 37291,
     "table-5 onboard": 37758,

@@ -61,24 +61,24 @@ async def work(
     (a line on stdin), click for ``seconds`` (flat out, or ``rate`` clicks/s arriving),
     print the latencies as JSON. Channel ids start at ``channels`` (a database may
     serve several runs)."""
-    store = await Store.open(database if "://" in database else Path(database))
-    seeds = iter(range(shard * 10**8 + 1, 10**9))
-    service = GameService(store, seeds=lambda: next(seeds))
-    tables = [
-        Table(service, channels + 10**7 * shard + k, guild_of(shard, count)) for k in range(games)
-    ]
-    for table in tables:
-        await table.open()
-    warm_up = random.Random(0)
-    await asyncio.gather(*(t.click(warm_up) for t in tables))  # connections, caches
-    tune_gc()  # as the bot, once started
-    print(READY, flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    start = time.perf_counter()
-    clicks = arriving(tables, seconds, rate) if rate else flat_out(tables, seconds)
-    latencies = await clicks
-    elapsed = time.perf_counter() - start  # the last clicks included
-    await store.close()
+    async with Store(database if "://" in database else Path(database)) as store:
+        seeds = iter(range(shard * 10**8 + 1, 10**9))
+        service = GameService(store, seeds=lambda: next(seeds))
+        tables = [
+            Table(service, channels + 10**7 * shard + k, guild_of(shard, count))
+            for k in range(games)
+        ]
+        for table in tables:
+            await table.open()
+        warm_up = random.Random(0)
+        await asyncio.gather(*(t.click(warm_up) for t in tables))  # connections, caches
+        tune_gc()  # as the bot, once started
+        print(READY, flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        start = time.perf_counter()
+        clicks = arriving(tables, seconds, rate) if rate else flat_out(tables, seconds)
+        latencies = await clicks
+        elapsed = time.perf_counter() - start  # the last clicks included
     print(json.dumps({"latencies": latencies, "elapsed": elapsed}), flush=True)
 
 

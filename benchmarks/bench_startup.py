@@ -70,7 +70,7 @@ async def main(where):
         loaded = time.perf_counter()
         games = {}
         for game_id in running:
-            game = (await service.games.read(game_id)).game
+            game = (await service.keeper.read(game_id)).game
             game.decision()
             games.setdefault(game.variant, game)
         ready = time.perf_counter()

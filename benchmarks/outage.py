@@ -47,7 +47,7 @@ from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.faults import CHANNEL_WRITES
 from bot.sandbox.records import Call
 from bot.service.limits import Limits
-from bot.service.state import Outcome
+from bot.service.outcome import Snapshot
 
 START = 1_800_000_000.0
 STEP = 60.0
@@ -120,7 +120,7 @@ class Outage:
     failures: list[str] = field(default_factory=list)
 
 
-def turn_of(outcome: Outcome) -> int:
+def turn_of(outcome: Snapshot) -> int:
     assert outcome.game is not None
     return outcome.game.turn
 
@@ -182,7 +182,7 @@ async def outage(
                 games[lobby.id], turn_times[lobby.id] = channel_id, turn_time
 
             async def lagging() -> list[int]:
-                return await service.games.lagging(limit=10_000)
+                return await service.keeper.lagging(limit=10_000)
 
             async def until(check: Callable[[], Awaitable[bool]]) -> None:
                 async with asyncio.timeout(timeout):
@@ -195,7 +195,7 @@ async def outage(
             await until(all_shown)
 
             async def position(gid: int) -> tuple[str, int, str]:
-                outcome = await service.games.read(gid)
+                outcome = await service.keeper.read(gid)
                 assert outcome.game is not None
                 return outcome.record.status, outcome.game.turn, outcome.game.decision().phase
 
@@ -213,14 +213,14 @@ async def outage(
                 moved = [gid for gid in games if await position(gid) != before[gid]]
                 return all(
                     [
-                        (await service.games.read(gid)).record.behind_since is not None
+                        (await service.keeper.read(gid)).record.behind_since is not None
                         for gid in moved
                     ]
                 )
 
             async def running() -> bool:
                 for gid in games:
-                    if (await service.games.read(gid)).record.status == "running":
+                    if (await service.keeper.read(gid)).record.status == "running":
                         return True
                 return False
 
@@ -241,7 +241,7 @@ async def outage(
             result.oldest_first = [games[gid] for gid in sorted(games, key=lambda g: (seen[g], g))]
             for gid, channel_id in games.items():
                 result.missed_turns[channel_id] = (
-                    turn_of(await service.games.read(gid)) - first_turn[gid]
+                    turn_of(await service.keeper.read(gid)) - first_turn[gid]
                 )
 
             if restart:
@@ -288,7 +288,7 @@ async def outage(
                 with using("en-US"):
                     result.untold += [
                         line
-                        for e in await service.games.events(gid)
+                        for e in await service.keeper.events(gid)
                         if e.kind in ("penalty", "locked", "failed_throw")
                         for line in story.event_lines(e, [], "classic")
                         if line not in text

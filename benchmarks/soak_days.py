@@ -133,9 +133,9 @@ class Table:
 
     async def ended(self) -> None:
         """What the channel's post of the end does: shown, and rated."""
-        outcome = await self.soak.service.games.read(self.game_id)
+        outcome = await self.soak.service.keeper.read(self.game_id)
         record = outcome.record
-        await self.soak.service.games.show(record, None, {})
+        await self.soak.service.keeper.show(record, None, {})
         if record.status == "finished":
             self.soak.counts.finished += 1
             await self.soak.ratings.settle(record)
@@ -157,7 +157,7 @@ class Table:
         waiting = sorted(p for p in decision.waiting if not is_computer(p))
         if not waiting:  # the computers' answer was left to the timer
             await soak.service.deadlines.fire(self.game_id)
-            self.game = (await soak.service.games.read(self.game_id)).game
+            self.game = (await soak.service.keeper.read(self.game_id)).game
             return
         player = rng.choice(waiting)
         soak.counts.clicks += 1
@@ -171,7 +171,7 @@ class Table:
             )
         except ServiceError:
             soak.counts.refused += 1
-            self.game = (await soak.service.games.read(self.game_id)).game
+            self.game = (await soak.service.keeper.read(self.game_id)).game
             return
         self.game = outcome.game
         if outcome.record.status != "running":
@@ -227,58 +227,62 @@ async def soak(
     with ``shown``, print each sample as it is taken."""
     path = folder / "soak.db"
     clock = FakeClock(START)
-    store = await Store.open(path, clock=clock)
-    seeds = iter(range(1, 10**9))
-    service = GameService(store, seeds=lambda: next(seeds), clock=clock)
-    state = Soak(
-        service, StatsService(store, clock=clock), RatingService(store), clock, random.Random(seed)
-    )
-    channels = [Table(state, 1 + k % GUILDS, 10_000 + k) for k in range(tables)]
-    tune_gc()  # as the bot sets its collector once started
-    step = DAY / day_clicks
-    samples: list[Sample] = []
-    wal_max = 0
-    started = time.monotonic()
-    if shown:
-        print(
-            f"{'clicks':>9} {'days':>6} {'finished':>8} {'RSS MB':>8} {'fds':>4} "
-            f"{'locks':>6} {'db MB':>8} {'WAL MB':>7} {'seconds':>7}"
+    # Closed whatever happens (its threads would keep the process alive); at the end, its
+    # last checkpoint: the file then holds everything.
+    async with Store(path, clock=clock) as store:
+        seeds = iter(range(1, 10**9))
+        service = GameService(store, seeds=lambda: next(seeds), clock=clock)
+        state = Soak(
+            service,
+            StatsService(store, clock=clock),
+            RatingService(store),
+            clock,
+            random.Random(seed),
         )
-    next_sample, next_read = 0, 1_000
-    while state.counts.clicks < clicks:
-        before = state.counts.clicks
-        await asyncio.gather(*(table.click() for table in channels))
-        clock.now += step * max(1, state.counts.clicks - before)
-        for game_id in await service.deadlines.due():
-            await service.deadlines.fire(game_id)
-        wal_max = max(wal_max, size(path.with_name("soak.db-wal")))
-        if state.counts.clicks >= next_read:
-            guild = state.rng.randint(1, GUILDS)
-            await state.stats.leaderboard(guild, member(guild, 0))
-            await state.stats.player(guild, member(guild, 1))
-            await state.stats.history(guild)
-            next_read += 1_000
-        if state.counts.clicks >= next_sample:
-            sample = Sample(
-                state.counts.clicks,
-                rss_kb(),
-                open_fds(),
-                len(getattr(service, "_locks", ())),
-                size(path),
-                size(path.with_name("soak.db-wal")),
-                state.counts.finished,
+        channels = [Table(state, 1 + k % GUILDS, 10_000 + k) for k in range(tables)]
+        tune_gc()  # as the bot sets its collector once started
+        step = DAY / day_clicks
+        samples: list[Sample] = []
+        wal_max = 0
+        started = time.monotonic()
+        if shown:
+            print(
+                f"{'clicks':>9} {'days':>6} {'finished':>8} {'RSS MB':>8} {'fds':>4} "
+                f"{'locks':>6} {'db MB':>8} {'WAL MB':>7} {'seconds':>7}"
             )
-            samples.append(sample)
-            if shown:
-                show(sample, (clock.now - START) / DAY, time.monotonic() - started)
-            next_sample += every
-    seconds = time.monotonic() - started
-    locks_left = len(getattr(service, "_locks", ()))
-    await store.close()  # its last checkpoint: the file holds everything
+        next_sample, next_read = 0, 1_000
+        while state.counts.clicks < clicks:
+            before = state.counts.clicks
+            await asyncio.gather(*(table.click() for table in channels))
+            clock.now += step * max(1, state.counts.clicks - before)
+            for game_id in await service.deadlines.due():
+                await service.deadlines.fire(game_id)
+            wal_max = max(wal_max, size(path.with_name("soak.db-wal")))
+            if state.counts.clicks >= next_read:
+                guild = state.rng.randint(1, GUILDS)
+                await state.stats.leaderboard(guild, member(guild, 0))
+                await state.stats.player(guild, member(guild, 1))
+                await state.stats.history(guild)
+                next_read += 1_000
+            if state.counts.clicks >= next_sample:
+                sample = Sample(
+                    state.counts.clicks,
+                    rss_kb(),
+                    open_fds(),
+                    len(getattr(service, "_locks", ())),
+                    size(path),
+                    size(path.with_name("soak.db-wal")),
+                    state.counts.finished,
+                )
+                samples.append(sample)
+                if shown:
+                    show(sample, (clock.now - START) / DAY, time.monotonic() - started)
+                next_sample += every
+        seconds = time.monotonic() - started
+        locks_left = len(getattr(service, "_locks", ()))
     db = size(path)
-    store = await Store.open(path, clock=clock)
-    pruned = await store.maintenance.prune(clock.now - keep_days * DAY)
-    await store.close()
+    async with Store(path, clock=clock) as store:
+        pruned = await store.maintenance.prune(clock.now - keep_days * DAY)
     return Figures(
         state.counts, samples, seconds, (clock.now - START) / DAY, db, wal_max, pruned, locks_left
     )

@@ -81,6 +81,8 @@ def command(args: argparse.Namespace) -> int:
         return upkeep.run_migrate(args.database)
     if args.command == "copy-db":
         return upkeep.run_copy_db(args.source, args.target)
+    if args.command == "health":
+        return upkeep.run_health()
     return upkeep.run_prune(args.finished_before, args.dry_run, args.database)
 
 
@@ -259,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         forget_after=settings.forget_server_after,
         limits=Limits(settings.max_games_per_member, settings.max_games_per_server),
         clicks=ClickBuckets(),
+        heartbeat=settings.heartbeat,
     )
     tune_gc()  # start-up's objects out of the collector's walks (see bot.heap)
     try:

@@ -16,10 +16,12 @@ from bot.channel.budget import WriteBudget
 from bot.channel.publisher import Publisher
 from bot.channel.timers import Timers
 from bot.cogs import fallback, throttle
+from bot.cogs.emojis import DiceEmojis
 from bot.cogs.handlers import Handlers
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
 from bot.config import MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER
+from bot.heartbeat import Heartbeat
 from bot.i18n import commands as cited
 from bot.i18n.translator import LocalisedTree, Translator
 from bot.service.games import GameService
@@ -66,6 +68,7 @@ class QwixxBot(commands.Bot):
         forget_after: float = DEFAULT_FORGET_AFTER,
         limits: Limits = LIMITS,
         clicks: throttle.ClickBuckets | None = None,
+        heartbeat: Path | None = None,
     ) -> None:
         if shards is not None and not isinstance(self, discord.AutoShardedClient):
             raise TypeError("a ShardPlan needs ShardedQwixxBot (see new_bot)")
@@ -86,6 +89,8 @@ class QwixxBot(commands.Bot):
         self.dev_guild = dev_guild
         # Commands belong to the application, not to a shard: one process syncs them.
         self.sync_commands = sync and (shards is None or 0 in shards.ids)
+        # The dice's emojis too: one process uploads them, the others only look.
+        self.dice_emojis = DiceEmojis(upload=shards is None or 0 in shards.ids)
         self.store: Store | None = None
         self.seeds = seeds
         self.clock = clock
@@ -93,6 +98,8 @@ class QwixxBot(commands.Bot):
         self.tick = tick
         self.budget = budget
         self.forget_after = forget_after
+        self.heartbeat = heartbeat
+        """The file the timers touch after each pass (``QWIXX_HEARTBEAT``), if any."""
         self.limits = limits
         """How many lobbies and running games a member and a server may have at once."""
         self.clicks = clicks
@@ -116,7 +123,13 @@ class QwixxBot(commands.Bot):
         await stats.backfill()  # games that finished before results were recorded
         self.service = service
         self.handlers = handlers = Handlers.wire(
-            self, service, stats, privacy, settle=self.coalesce, budget=self.budget
+            self,
+            service,
+            stats,
+            privacy,
+            settle=self.coalesce,
+            budget=self.budget,
+            faces=self.dice_emojis.faces,
         )
         self.publisher = handlers.adapter.publisher
         self.timers = Timers(
@@ -127,6 +140,7 @@ class QwixxBot(commands.Bot):
             privacy,
             catch_ups=(handlers.daily.board.catch_up, handlers.tournaments.catch_up),
             publish=handlers.adapter.changed,
+            heartbeat=None if self.heartbeat is None else Heartbeat(self.heartbeat),
         )
         await self.add_cog(QwixxCog(handlers))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -166,6 +180,7 @@ class QwixxBot(commands.Bot):
         return self.shard_plan is None or self.shard_plan.owns(guild_id)
 
     async def on_ready(self) -> None:
+        self.dice_emojis.start(self)  # in the background, once: see bot/cogs/emojis.py
         shards = "" if self.shard_plan is None else f" (shards {self.shard_plan})"
         log.info(
             "logged in as %s (%s) in %d servers%s",
@@ -205,8 +220,39 @@ class QwixxBot(commands.Bot):
         if store is None:  # never set up: nothing of ours to finish
             await super().close()
             return
+        try:
+            cut, handled = await self._wind_down(reason, started)
+            self.stage = "closing the gateway"
+            await super().close()
+        finally:  # whatever failed above: an open store's threads keep the process alive
+            self.stage = "closing the store"
+            await store.close()
+            self.store = None
+        self.stage = "stopped"
+        took = time.monotonic() - started
+        refused = 0 if gate is None else gate.refused
+        if cut:
+            log.warning(
+                "stopped in %.2f s, cut short: %s; %d interactions refused",
+                took,
+                "; ".join(cut),
+                refused,
+            )
+        else:
+            log.info(
+                "stopped in %.2f s: %d interactions finished, %d refused",
+                took,
+                handled,
+                refused,
+            )
+
+    async def _wind_down(self, reason: str, started: float) -> tuple[list[str], int]:
+        """The stop's first steps, up to the gateway: what was cut short, and how many
+        interactions were being handled."""
+        gate = self.gate
         if gate is not None:
             gate.close()
+        await self.dice_emojis.stop()  # the next start uploads what is still missing
         handling = [] if gate is None else gate.in_flight
         log.info(
             "stopping (%s): new interactions are refused; %d being handled", reason, len(handling)
@@ -235,28 +281,7 @@ class QwixxBot(commands.Bot):
                 )
         if gate is not None:  # refusals sent meanwhile
             await gate.settle(max(until - time.monotonic(), 0.5))
-        self.stage = "closing the gateway"
-        await super().close()
-        self.stage = "closing the store"
-        await store.close()
-        self.store = None
-        self.stage = "stopped"
-        took = time.monotonic() - started
-        refused = 0 if gate is None else gate.refused
-        if cut:
-            log.warning(
-                "stopped in %.2f s, cut short: %s; %d interactions refused",
-                took,
-                "; ".join(cut),
-                refused,
-            )
-        else:
-            log.info(
-                "stopped in %.2f s: %d interactions finished, %d refused",
-                took,
-                len(handling),
-                refused,
-            )
+        return cut, len(handling)
 
 
 class ShardedQwixxBot(QwixxBot, commands.AutoShardedBot):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
 import textwrap
 from pathlib import Path
@@ -93,7 +94,11 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         "--variant", default="classic", choices=sorted(VARIANTS), help="the game (default classic)"
     )
     demo.add_argument(
-        "--players", type=int, default=3, metavar="N", help="simulated members (default 3)"
+        "--players",
+        type=int,
+        default=3,
+        metavar="N",
+        help="simulated members (default 3); 1 without --computers: solo practice",
     )
     demo.add_argument(
         "--computers",
@@ -133,7 +138,8 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         "file",
         type=Path,
         metavar="FILE",
-        help="where the copy goes (replaced if it exists; its folder is made)",
+        help="where the copy goes: a new file, or an older backup it replaces (any other "
+        "file is refused); its folder is made",
     )
     backup.add_argument(
         "--database",
@@ -176,6 +182,13 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         "--dry-run", action="store_true", help="say what would be removed; remove nothing"
     )
     prune.add_argument("--database", help=DATABASE_HELP)
+    commands.add_parser(
+        "health",
+        help="whether the running bot is alive (its timers' last pass is recent); the "
+        "Docker image's health check",
+        description="Exit status 0 if the bot's timers touched QWIXX_HEARTBEAT within the "
+        "last 5 minutes, else 1 with a line saying why.",
+    )
     top.commands = tuple(commands.choices)
     return top, dict(commands.choices)
 
@@ -183,7 +196,11 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The arguments, checked: a refusal exits with status 2 (see :class:`Parser`)."""
     top, commands = parser()
-    args, extra = top.parse_known_args(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    misplaced = misplaced_option(given, top, commands)
+    if misplaced:
+        top.error(misplaced)
+    args, extra = top.parse_known_args(given)
     chosen = commands.get(args.command, top)
     if extra:
         chosen.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -195,19 +212,54 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def options(command: argparse.ArgumentParser) -> set[str]:
+    return {name for action in command._actions for name in action.option_strings}
+
+
+def misplaced_option(
+    argv: list[str], top: argparse.ArgumentParser, commands: dict[str, Parser]
+) -> str | None:
+    """Why a command's option written before the command is refused (argparse would take
+    its value for the command), with the line as it should read; None if none is."""
+    for token in argv:
+        if token in commands:
+            return None
+        name = token.partition("=")[0]
+        takers = [c for c, p in commands.items() if name in options(p)]
+        if not name.startswith("-") or name in options(top) or not takers:
+            continue
+        command = next((t for t in argv if t in commands), None)
+        if command is None:  # an example with a command that needs nothing more
+            ready = [c for c in takers if not any(a.required for a in commands[c]._actions)]
+            example = shlex.join([(ready or takers)[0], *argv])
+            named = ", ".join(takers[:-1]) + f" and {takers[-1]}" if len(takers) > 1 else takers[0]
+            bot = "; the bot itself reads QWIXX_DATABASE" if name == "--database" else ""
+            return (
+                f"{name} is an option of the command{'s' if len(takers) > 1 else ''} "
+                f"{named}, after the command ({PROG} {example}){bot}"
+            )
+        at = argv.index(command)
+        moved = [command, *argv[at + 1 :], *argv[:at]]
+        return f"{name} goes after the command: {PROG} {shlex.join(moved)}"
+    return None
+
+
 def check_demo(args: argparse.Namespace) -> None:
+    """The demo seats what the game seats: ``--players`` members and ``--computers``
+    computer players, or one member alone (solo practice)."""
     cls = VARIANTS[args.variant]
-    seats = args.players + args.computers
-    if args.computers < 0:
-        raise ConfigError(f"--computers: at least 0, got {args.computers}")
-    if not cls.min_players <= seats <= cls.max_players:
-        counted = f" ({args.players} + {args.computers} computers)" if args.computers else ""
-        raise ConfigError(
-            f"--players: {cls.title} is for {cls.min_players}-{cls.max_players} "
-            f"players, got {seats}{counted}"
+    members, computers = args.players, args.computers
+    if computers < 0:
+        raise ConfigError(f"--computers: at least 0, got {computers}")
+    solo = (members, computers) == (1, 0)
+    if members < 1 or not (solo or cls.min_players <= members + computers <= cls.max_players):
+        got = f"{members} member{'' if members == 1 else 's'}" + (
+            f" and {computers} computer{'' if computers == 1 else 's'}" if computers else ""
         )
-    if not 1 <= args.players <= 6:
-        raise ConfigError(f"--players: 1-6 simulated members, got {args.players}")
+        raise ConfigError(
+            f"--players: {cls.title} seats {cls.min_players}-{cls.max_players} players "
+            f"(or 1 member alone, for solo practice), got {got}"
+        )
     if args.level and not args.computers:
         raise ConfigError("--level: only with --computers")
     if not 0 <= args.seed < SEED_LIMIT:

@@ -17,6 +17,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 DAY = 86400
 FORGET_SERVER_AFTER = 30 * DAY
 """Default grace period before a server's data goes once the bot was removed from it."""
+_COMMENT = re.compile(r"[ \t]#")
+"""Where an unquoted ``.env`` value's comment starts."""
 _GRACE = re.compile(r"([0-9]{1,7})([dhm]?)")
 _GRACE_UNITS = {"d": DAY, "h": 3600, "m": 60, "": DAY}
 _GRACE_RANGE = (3600, 3650 * DAY)
@@ -37,6 +39,7 @@ SETTINGS = (
     "QWIXX_SHARDS",
     "QWIXX_FORGET_SERVER_AFTER",
     *_MOST_GAMES,
+    "QWIXX_HEARTBEAT",
 )
 """Every setting the bot reads (the environment, or ``.env``)."""
 DATABASE_FORMS = (
@@ -64,12 +67,15 @@ class Settings:
     """Lobbies and running games one member may be in at once on a server."""
     max_games_per_server: int = MAX_GAMES_PER_SERVER
     """Lobbies and running games one server may have at once."""
+    heartbeat: Path | None = None
+    """The file the timers touch after each pass, for ``qwixx-bot health`` (None: none)."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
     """``KEY=value`` lines (``export KEY=value`` too, as a shell reads them); blank lines
-    and ``#`` comments are ignored. A key that is no setting but looks like one is refused,
-    naming the setting it resembles."""
+    and ``#`` comments are ignored, and each value is read as :func:`dotenv_value` says. A
+    key that is no setting but looks like one is refused, naming the setting it
+    resembles."""
     if not path.is_file():
         return {}
     try:
@@ -90,8 +96,29 @@ def read_dotenv(path: Path) -> dict[str, str]:
         mistyped = unknown_setting(key, everything=True)
         if mistyped:  # .env is the bot's: any name in it should be a setting
             raise ConfigError(f"{path}:{number}: {mistyped}")
-        values[key] = value.strip().strip("'\"")
+        try:
+            values[key] = dotenv_value(value)
+        except ValueError as problem:  # the value is not shown: it may be the token
+            raise ConfigError(f"{path}:{number}: the value of {key} {problem}") from None
     return values
+
+
+def dotenv_value(text: str) -> str:
+    """A value as written after ``KEY=`` in ``.env``, read as Docker Compose and
+    python-dotenv read it: inside matching quotes (``"…"`` or ``'…'``) as it is, a
+    ``# comment`` after them allowed; unquoted, up to a ``#`` after a space or tab (a
+    comment), stripped. Raises ValueError saying what is wrong (without the value)."""
+    text = text.strip()
+    quote_mark = text[:1]
+    if quote_mark not in ("'", '"'):
+        return _COMMENT.split(text, maxsplit=1)[0].strip()
+    end = text.find(quote_mark, 1)
+    if end < 0:
+        raise ValueError(f"opens a quote ({quote_mark}) and does not close it")
+    rest = text[end + 1 :].strip()
+    if rest and not rest.startswith("#"):
+        raise ValueError("goes on after its closing quote; put a # before a comment")
+    return text[1:end]
 
 
 def unknown_setting(key: str, everything: bool, given: Iterable[str] = ()) -> str | None:
@@ -118,6 +145,11 @@ def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
                 f"{name}: a SQLite URL is sqlite:/// and the file's path "
                 f"(sqlite:///qwixx.db, sqlite:////data/qwixx.db), got {quote(text)}"
             )
+        if three_slashes_meant_four(Path(path)):
+            raise ConfigError(
+                f"{name}: sqlite:///{path} names {path} in this folder, where there is no "
+                f"folder {Path(path).parent}; for /{path} write four slashes: sqlite:////{path}"
+            )
         return Path(path)
     if text.startswith(POSTGRES_SCHEMES):
         problem = postgres_problem(text)
@@ -133,6 +165,17 @@ def database_path(value: str, name: str = "QWIXX_DATABASE") -> Path | str:
             + (" (or leave the setting out for qwixx.db)" if name == "QWIXX_DATABASE" else "")
         )
     return Path(text)
+
+
+def three_slashes_meant_four(path: Path) -> bool:
+    """Whether ``sqlite:///path`` (relative) names no folder here, but would as an
+    absolute path (``sqlite:////path``): the host meant the absolute one."""
+    return (
+        not path.is_absolute()
+        and not path.parent.is_dir()
+        and path.parent != Path(".")
+        and (Path("/") / path).parent.is_dir()
+    )
 
 
 def postgres_problem(url: str) -> str | None:
@@ -207,6 +250,11 @@ def load_settings(
             "DISCORD_TOKEN is not set: put the bot token in the environment "
             "or in a .env file in this folder (README: Settings)"
         )
+    if need_token and any(c.isspace() for c in token):  # not shown: it is the token
+        raise ConfigError(
+            "DISCORD_TOKEN has a space in it, and a bot token has none: copy it again from "
+            "the developer portal (Bot → Reset Token)"
+        )
     guild = merged.get("QWIXX_DEV_GUILD", "").strip()
     if guild and not (guild.isascii() and guild.isdigit()):
         raise ConfigError(f"QWIXX_DEV_GUILD must be a server id (digits), got {quote(guild)}")
@@ -228,7 +276,19 @@ def load_settings(
         max_games_per_server=most_games(
             "QWIXX_MAX_GAMES_PER_SERVER", merged.get("QWIXX_MAX_GAMES_PER_SERVER", "").strip()
         ),
+        heartbeat=heartbeat_path(merged.get("QWIXX_HEARTBEAT", "").strip()),
     )
+
+
+def heartbeat_path(value: str) -> Path | None:
+    """``QWIXX_HEARTBEAT``: a file in a folder that is there; empty: none."""
+    if not value:
+        return None
+    path = Path(value)
+    if path.is_dir() or not path.parent.is_dir():
+        what = "a folder" if path.is_dir() else f"in no folder that is there ({path.parent})"
+        raise ConfigError(f"QWIXX_HEARTBEAT must be a file in a folder that is there, got {what}")
+    return path
 
 
 def refuse_mistyped(names: Iterable[str], given: Mapping[str, str]) -> None:

@@ -1,4 +1,5 @@
-"""The host's upkeep commands: ``backup``, ``migrate``, ``copy-db`` and ``prune``.
+"""The host's upkeep commands: ``backup``, ``migrate``, ``copy-db``, ``prune`` and
+``health``.
 
 Each checks what it is given before it changes anything — the database named and
 there (a SQLite file whose folder exists and that passes SQLite's quick check, or a
@@ -10,12 +11,13 @@ PostgreSQL server that answers) — and refuses in one line naming the problem
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import folder_problem, make_folder
+from bot.cli import PROG, folder_problem, make_folder
 from bot.config import POSTGRES_SCHEMES, ConfigError, database_path, load_settings
 from bot.progress import note
 from bot.store.maintenance import backup, check_database
@@ -91,8 +93,8 @@ def run_backup(file: Path, database: str | None) -> int:
         report = backup(source, file)
     except OSError as error:
         raise ConfigError(f"cannot write the backup {file}: {error.strerror or error}") from None
-    counts = ", ".join(f"{rows:,} {table}" for table, rows in report.rows.items())
-    print(f"backed up {source} to {report.target} (quick_check ok): {counts}")
+    tables, rows = counted(len(report.rows), "table"), counted(sum(report.rows.values()), "row")
+    print(f"backed up {source} to {report.target} (quick_check ok): {tables}, {rows}")
     return 0
 
 
@@ -119,6 +121,11 @@ def run_copy_db(source_text: str, target_text: str) -> int:
             "SQLITE_FILE is a PostgreSQL URL: copy-db copies a SQLite file "
             "into PostgreSQL, as in: qwixx-bot copy-db qwixx.db "
             "postgresql://user:password@host/database"
+        )
+    if not target_text.strip():
+        raise ConfigError(
+            "POSTGRES_URL is empty: give the PostgreSQL database to fill, "
+            "postgresql://user:password@host:port/database"
         )
     if not target_text.startswith(POSTGRES_SCHEMES):
         given = (
@@ -169,6 +176,12 @@ def run_prune(finished_before: str, dry_run: bool, database: str | None) -> int:
 
     report = asyncio.run(run())
     date = finished_before.strip()
+    if not report.games:
+        print(
+            f"{shown(target)}: nothing to remove: no game that ended before {date} has "
+            "moves or events left"
+        )
+        return 0
     found = (
         f"{counted(report.games, 'game')} that ended before {date}: "
         f"{counted(report.moves, 'move')}, {counted(report.events, 'event')}"
@@ -203,3 +216,25 @@ def space_line(path: Path, freed: int, free: int) -> str:
         f"before the file grows. To give it back to the disk, stop the bot and run: "
         f"sqlite3 {path} VACUUM"
     )
+
+
+def run_health() -> int:
+    """0 if the running bot's timers touched ``QWIXX_HEARTBEAT`` recently, else 1 (Docker's
+    "unhealthy"; it reserves 2), each with one line."""
+    from bot.heartbeat import health
+
+    try:
+        path = load_settings(need_token=False).heartbeat
+    except ConfigError as error:
+        print(f"{PROG} health: {error}", file=sys.stderr)
+        return 1
+    if path is None:
+        print(
+            f"{PROG} health: QWIXX_HEARTBEAT is not set, so the bot keeps no sign of life "
+            "to check (the Docker image sets it)",
+            file=sys.stderr,
+        )
+        return 1
+    alive, line = health(path, time.time())
+    print(f"{PROG} health: {line}", file=sys.stdout if alive else sys.stderr)
+    return 0 if alive else 1

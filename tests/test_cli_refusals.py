@@ -52,7 +52,29 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         {},
         None,
         "qwixx-bot: there is no command 'demoo'; the commands are demo, "
-        "backup, migrate, copy-db, prune (see qwixx-bot --help)",
+        "backup, migrate, copy-db, prune, health (see qwixx-bot --help)",
+    ),
+    (
+        ["--database", "{tmp}/games.db", "backup", "{tmp}/copy.db"],
+        {},
+        None,
+        "qwixx-bot: --database goes after the command: qwixx-bot backup {tmp}/copy.db "
+        "--database {tmp}/games.db (see qwixx-bot --help)",
+    ),
+    (
+        ["--database={tmp}/games.db", "prune", "--finished-before", "2026-01-01"],
+        {},
+        None,
+        "qwixx-bot: --database goes after the command: qwixx-bot prune --finished-before "
+        "2026-01-01 --database={tmp}/games.db (see qwixx-bot --help)",
+    ),
+    (
+        ["--database", "games.db"],
+        TOKEN,
+        None,
+        "qwixx-bot: --database is an option of the commands backup, migrate and prune, "
+        "after the command (qwixx-bot migrate --database games.db); the bot itself reads "
+        "QWIXX_DATABASE (see qwixx-bot --help)",
     ),
     (
         [],
@@ -84,6 +106,14 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         None,
         "qwixx-bot: QWIXX_DATABASE: a SQLite URL is sqlite:/// and the file's path "
         '(sqlite:///qwixx.db, sqlite:////data/qwixx.db), got "sqlite://games.db"',
+    ),
+    (
+        [],
+        {**TOKEN, "QWIXX_DATABASE": "sqlite://{tmp}/games.db"},
+        None,
+        "qwixx-bot: QWIXX_DATABASE: sqlite://{tmp}/games.db names {tmp_relative}/games.db in "
+        "this folder, where there is no folder {tmp_relative}; for {tmp}/games.db write four "
+        "slashes: sqlite:///{tmp}/games.db",
     ),
     (
         [],
@@ -223,20 +253,29 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         ["demo", "--players", "9"],
         {},
         None,
-        "qwixx-bot demo: --players: Qwixx is for 2-5 players, got 9 (see qwixx-bot demo --help)",
+        "qwixx-bot demo: --players: Qwixx seats 2-5 players (or 1 member alone, for solo "
+        "practice), got 9 members (see qwixx-bot demo --help)",
     ),
     (
         ["demo", "--players", "1", "--computers", "5"],
         {},
         None,
-        "qwixx-bot demo: --players: Qwixx is for 2-5 players, got 6 (1 + 5 computers) "
-        "(see qwixx-bot demo --help)",
+        "qwixx-bot demo: --players: Qwixx seats 2-5 players (or 1 member alone, for solo "
+        "practice), got 1 member and 5 computers (see qwixx-bot demo --help)",
     ),
     (
         ["demo", "--players", "0", "--computers", "2"],
         {},
         None,
-        "qwixx-bot demo: --players: 1-6 simulated members, got 0 (see qwixx-bot demo --help)",
+        "qwixx-bot demo: --players: Qwixx seats 2-5 players (or 1 member alone, for solo "
+        "practice), got 0 members and 2 computers (see qwixx-bot demo --help)",
+    ),
+    (
+        ["demo", "--variant", "onboard", "--players", "3", "--computers", "2"],
+        {},
+        None,
+        "qwixx-bot demo: --players: Qwixx On Board seats 2-4 players (or 1 member alone, for "
+        "solo practice), got 3 members and 2 computers (see qwixx-bot demo --help)",
     ),
     (
         ["demo", "--players", "three"],
@@ -342,6 +381,21 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         "qwixx-bot backup: the backup must go to another file than {tmp}/games.db",
     ),
     (
+        ["backup", "{tmp}/afile"],
+        DB,
+        None,
+        "qwixx-bot backup: {tmp}/afile is not a SQLite database (file is not a database); "
+        "backup replaces only an older backup: name a new file, or move {tmp}/afile aside",
+    ),
+    (
+        ["backup", "{tmp}/full/notes.txt"],
+        DB,
+        None,
+        "qwixx-bot backup: {tmp}/full/notes.txt is not a SQLite database (file is not a "
+        "database); backup replaces only an older backup: name a new file, or move "
+        "{tmp}/full/notes.txt aside",
+    ),
+    (
         ["backup", "{tmp}/copy.db", "--database", "{tmp}/afile"],
         {},
         None,
@@ -414,6 +468,20 @@ CASES: list[tuple[list[str], dict[str, str], str | None, str]] = [
         {},
         None,
         "qwixx-bot copy-db: POSTGRES_URL must be a postgresql:// URL, got a file path",
+    ),
+    (
+        ["copy-db", "{tmp}/games.db", ""],
+        {},
+        None,
+        "qwixx-bot copy-db: POSTGRES_URL is empty: give the PostgreSQL database to fill, "
+        "postgresql://user:password@host:port/database",
+    ),
+    (
+        ["copy-db", "{tmp}/games.db", " "],
+        {},
+        None,
+        "qwixx-bot copy-db: POSTGRES_URL is empty: give the PostgreSQL database to fill, "
+        "postgresql://user:password@host:port/database",
     ),
     (
         ["copy-db", "{tmp}/games.db", "postgresql://qwixx:secret@db:0/qwixx"],
@@ -512,12 +580,16 @@ def test_each_wrong_input_is_one_line_and_status_2(
     line: str,
 ) -> None:
     for name, value in env.items():
-        monkeypatch.setenv(name, value.format(tmp=place))
+        monkeypatch.setenv(name, value.format(tmp=place, tmp_relative=str(place)[1:]))
     if dotenv is not None:
         (place / ".env").write_bytes(dotenv.encode("latin-1" if "\xe9" in dotenv else "utf-8"))
     before = sorted(p.name for p in place.rglob("*"))
     status, out, err = refusal([a.format(tmp=place) for a in argv], capsys)
-    assert (status, out, err) == (2, "", line.format(tmp=place) + "\n")
+    assert (status, out, err) == (
+        2,
+        "",
+        line.format(tmp=place, tmp_relative=str(place)[1:]) + "\n",
+    )
     assert "secret" not in err
     assert sorted(p.name for p in place.rglob("*")) == before  # nothing made or changed
 
@@ -669,3 +741,18 @@ def url_shown(url: str) -> str:
     from bot.store.postgres import redacted
 
     return redacted(url)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--players", "1"],
+        ["--players", "1", "--computers", "1"],
+        ["--players", "6", "--variant", "qwinto"],
+    ],
+)
+def test_the_demo_takes_any_count_the_game_seats(argv: list[str]) -> None:
+    from bot.cli import parse_args
+
+    args = parse_args(["demo", *argv])
+    assert args.players == int(argv[1])

@@ -107,3 +107,67 @@ def test_main_explains_a_refused_token(
     assert main([]) == 2
     err = capsys.readouterr().err
     assert "Discord refused DISCORD_TOKEN" in err and "not-a-token" not in err
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ("DISCORD_TOKEN=abc.def # the bot's token", "abc.def"),
+        ("DISCORD_TOKEN=abc.def\t# tab, then a comment", "abc.def"),
+        ('DISCORD_TOKEN="abc.def"  # quoted, then a comment', "abc.def"),
+        ("DISCORD_TOKEN='abc#def'", "abc#def"),
+        ("DISCORD_TOKEN=abc#def", "abc#def"),
+        ("DISCORD_TOKEN='abc\"def'", 'abc"def'),
+        ("export DISCORD_TOKEN = 'abc.def' ", "abc.def"),
+    ],
+)
+def test_dotenv_values_are_read_as_hosts_write_them(tmp_path: Path, line: str, token: str) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"{line}\nQWIXX_LOG_LEVEL=debug   # chatty\n")
+    settings = load_settings({}, dotenv=dotenv)
+    assert (settings.token, settings.log_level) == (token, "DEBUG")
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (
+            'DISCORD_TOKEN="abc.secret',
+            '.env:1: the value of DISCORD_TOKEN opens a quote (") and does not close it',
+        ),
+        (
+            "DISCORD_TOKEN='abc.secret\"",
+            ".env:1: the value of DISCORD_TOKEN opens a quote (') and does not close it",
+        ),
+        (
+            'DISCORD_TOKEN="abc.secret" more',
+            ".env:1: the value of DISCORD_TOKEN goes on after its closing quote; put a # "
+            "before a comment",
+        ),
+        (
+            "DISCORD_TOKEN=abc secret",
+            "DISCORD_TOKEN has a space in it, and a bot token has none: copy it again from "
+            "the developer portal (Bot → Reset Token)",
+        ),
+        (
+            'DISCORD_TOKEN="abc secret"',
+            "DISCORD_TOKEN has a space in it, and a bot token has none: copy it again from "
+            "the developer portal (Bot → Reset Token)",
+        ),
+    ],
+)
+def test_a_dotenv_value_that_cannot_be_a_token_is_refused_unshown(
+    tmp_path: Path, line: str, says: str
+) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(line + "\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings({}, dotenv=dotenv)
+    assert str(error.value) == says.replace(".env:", f"{dotenv}:")
+    assert "secret" not in str(error.value)
+
+
+def test_a_token_with_a_space_from_the_environment_is_refused_unshown(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN has a space in it") as error:
+        load_settings({"DISCORD_TOKEN": "abc secret"}, dotenv=tmp_path / ".env")
+    assert "secret" not in str(error.value)

@@ -85,6 +85,8 @@ def test_postgresql_urls_are_passed_through(tmp_path: Path, url: str) -> None:
 
 def test_sqlite_stays_a_path(tmp_path: Path) -> None:
     assert settings(tmp_path, QWIXX_DATABASE="sqlite:///x/q.db").database == Path("x/q.db")
+    absolute = f"sqlite:///{tmp_path}/q.db"  # four slashes: tmp_path starts with one
+    assert settings(tmp_path, QWIXX_DATABASE=absolute).database == tmp_path / "q.db"
     assert settings(tmp_path, QWIXX_DATABASE="q.db").database == Path("q.db")
 
 

@@ -204,3 +204,84 @@ def test_the_example_shows_each_setting_with_its_default(tmp_path: Path) -> None
     uncommented.write_text("".join(f"{k}={v}\n" for k, v in shown.items()), encoding="utf-8")
     token = {"DISCORD_TOKEN": "your-token"}
     assert load_settings(token, dotenv=uncommented) == load_settings(token, dotenv=tmp_path / "no")
+
+
+def test_the_readme_and_the_example_give_sqlite_urls_that_read_as_they_say() -> None:
+    """Three slashes before a relative path, four before an absolute one."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    for text in (README, example):
+        relative = re.findall(r"sqlite:///[\w.]+", text)
+        absolute = re.findall(r"sqlite:////[\w./]+\w", text)
+        assert relative and absolute
+        assert all(database_path(url) == Path(url.removeprefix("sqlite:///")) for url in relative)
+        assert all(database_path(url) == Path(url.removeprefix("sqlite:///")) for url in absolute)
+        assert all(Path(url.removeprefix("sqlite:///")).is_absolute() for url in absolute)
+
+
+SHARED_DATABASE = (
+    "every process of one bot uses the same COUNT and the same database: PostgreSQL, or "
+    "one SQLite file when all of them run on one machine"
+)
+"""What QWIXX_SHARDS asks of the database (tests/e2e/test_shards_e2e.py runs two shard
+processes on each)."""
+
+
+def test_the_example_and_the_scale_guide_say_the_same_of_shards_on_sqlite() -> None:
+    from bot.shards import ShardPlan
+
+    for document in (ROOT / ".env.example", ROOT / "docs" / "scale.md"):
+        text = " ".join(document.read_text(encoding="utf-8").replace("# ", " ").split())
+        assert SHARED_DATABASE.lower() in text.lower(), document.name
+    # and the bot takes shards on SQLite as on PostgreSQL
+    token = {"DISCORD_TOKEN": "your-token"}
+    settings = load_settings({**token, "QWIXX_SHARDS": "0/2"}, dotenv=ROOT / "no.env")
+    assert settings.shards == ShardPlan((0,), 2) and isinstance(settings.database, Path)
+
+
+# -- the image's health, pins and restarts ------------------------------------------------
+
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+PINNED = r"[\w.-]+@sha256:[0-9a-f]{64}"
+"""An exact version tag and the digest of the image it named (from docker-library's
+repo-info records): the same base image at every build."""
+
+
+def test_the_base_images_are_pinned(compose: dict[str, Any]) -> None:
+    [base] = re.findall(r"^FROM (\S+)$", DOCKERFILE, re.MULTILINE)
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-\w+@sha256:[0-9a-f]{64}", base), base
+    database = compose["services"]["db"]["image"]
+    assert re.fullmatch(r"postgres:16\.\d+-\w+@sha256:[0-9a-f]{64}", database), database
+    assert "PostgreSQL 16" in README  # what the README promises is what runs
+
+
+def test_the_image_checks_that_the_bot_is_alive(tmp_path: Path) -> None:
+    from bot.heartbeat import STALE_AFTER
+
+    env = dict(re.findall(r"^\s*(QWIXX_\w+)=(\S+)", DOCKERFILE, re.MULTILINE))
+    heartbeat = Path(env["QWIXX_HEARTBEAT"])
+    assert heartbeat.parent == Path("/tmp")  # writable by the image's user
+    [check] = re.findall(r"^HEALTHCHECK (.+)$", DOCKERFILE, re.MULTILINE)
+    options = dict(re.findall(r"--([\w-]+)=(\w+)", check))
+    assert check.endswith('CMD ["qwixx-bot", "health"]')
+    seconds = {k: int(v.removesuffix("s")) for k, v in options.items() if v.endswith("s")}
+    assert seconds["start-period"] >= 60  # login and the command sync first
+    assert seconds["interval"] * int(options["retries"]) <= STALE_AFTER
+    settings = load_settings(
+        {"DISCORD_TOKEN": "t", "QWIXX_HEARTBEAT": str(tmp_path / "a")}, dotenv=tmp_path / ".env"
+    )
+    assert settings.heartbeat == tmp_path / "a"
+
+
+def test_compose_restarts_the_bot_and_the_readme_says_what_docker_cannot(
+    compose: dict[str, Any],
+) -> None:
+    """Docker's policies cannot leave out one exit status (systemd's
+    RestartPreventExitStatus=2); on-failure would not bring the bot back after a reboot
+    (Docker restarts those containers only when they fail), so the bot keeps
+    unless-stopped, and the README says what a wrong setting then does."""
+    assert compose["services"]["bot"]["restart"] == "unless-stopped"
+    text = " ".join(README.split())
+    assert (
+        "Docker cannot leave out one exit status: with `--restart unless-stopped` (and in "
+        "`compose.yaml`) a wrong setting or a refused token (exit status 2) is retried"
+    ) in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 import sqlite3
 import threading
@@ -203,8 +204,9 @@ def test_backup_command(environment: Path, capsys: pytest.CaptureFixture[str]) -
         db.executemany("INSERT INTO games VALUES (?)", [(1,), (2,)])
     target = environment.with_name("copy.db")
     assert cli.main(["backup", str(target)]) == 0
-    out = capsys.readouterr().out
-    assert "quick_check ok" in out and "2 games\n" in out
+    assert capsys.readouterr().out == (
+        f"backed up {environment} to {target} (quick_check ok): 1 table, 2 rows\n"
+    )
     with closing(sqlite3.connect(target)) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
     assert cli.main(["backup", str(environment)]) == 2
@@ -227,7 +229,9 @@ def test_backup_of_another_database(tmp_path: Path, capsys: pytest.CaptureFixtur
         db.executemany("CREATE TABLE t (x)", [()])
         db.executemany("INSERT INTO t VALUES (?)", [(1,), (2,), (3,)])
     assert cli.main(["backup", str(target), "--database", f"sqlite:///{source}"]) == 0
-    assert capsys.readouterr().out == (f"backed up {source} to {target} (quick_check ok): 3 t\n")
+    assert capsys.readouterr().out == (
+        f"backed up {source} to {target} (quick_check ok): 1 table, 3 rows\n"
+    )
 
 
 def test_migrate_command(
@@ -415,3 +419,109 @@ def test_prune_command(
             return len(await store.games.moves(2))
 
     assert asyncio.run(running_moves()) == 1
+
+
+def a_database(path: Path, games: int) -> None:
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY)")
+        db.execute("DELETE FROM games")
+        db.executemany("INSERT INTO games VALUES (?)", [(n,) for n in range(games)])
+
+
+def games_in(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def test_backup_replaces_an_older_backup(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = environment.with_name("nightly.db")
+    a_database(environment, 2)
+    assert cli.main(["backup", str(target)]) == 0
+    a_database(environment, 5)
+    assert cli.main(["backup", str(target)]) == 0
+    assert "quick_check ok" in capsys.readouterr().out
+    assert games_in(target) == 5
+    assert sorted(p.name for p in environment.parent.iterdir()) == ["games.db", "nightly.db"]
+
+
+def test_a_backup_that_fails_midway_keeps_the_older_one(
+    environment: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk fills once the copy is written, before it replaces the older backup."""
+    from bot.store import maintenance
+
+    target = environment.with_name("nightly.db")
+    a_database(environment, 2)
+    assert cli.main(["backup", str(target)]) == 0
+    older = target.read_bytes()
+    a_database(environment, 5)
+
+    def full(db: sqlite3.Connection) -> dict[str, int]:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(maintenance, "row_counts", full)
+    capsys.readouterr()
+    assert cli.main(["backup", str(target)]) == 2
+    assert capsys.readouterr().err == (
+        f"qwixx-bot backup: cannot back up {environment} to {target}: database or disk is full\n"
+    )
+    assert target.read_bytes() == older and games_in(target) == 2
+    assert sorted(p.name for p in environment.parent.iterdir()) == ["games.db", "nightly.db"]
+
+
+def test_prune_with_nothing_to_remove_says_so(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asyncio.run(an_old_history(environment))
+    assert cli.main(["prune", "--finished-before", "2026-01-01"]) == 0
+    capsys.readouterr()
+    for dry in ([], ["--dry-run"]):
+        assert cli.main(["prune", "--finished-before", "2026-01-01", *dry]) == 0
+        assert capsys.readouterr().out == (
+            f"{environment}: nothing to remove: no game that ended before 2026-01-01 "
+            "has moves or events left\n"
+        )
+
+
+# -- health: the timer loop's sign of life, as the Docker image checks it --------------
+
+
+async def test_the_running_bot_keeps_a_sign_of_life_that_health_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alive = tmp_path / "alive"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("QWIXX_HEARTBEAT", str(alive))
+    assert cli.main(["health"]) == 1  # not started yet
+    assert capsys.readouterr().err == (
+        f"qwixx-bot health: no sign of life yet: {alive} is missing (the bot writes it "
+        "once it is set up, then after every pass of its timers)\n"
+    )
+    async with Sandbox(members=["Ana"]) as sb:
+        bot = QwixxBot(tmp_path / "q.db", dev_guild=sb.guild.id, tick=0.05, heartbeat=alive)
+        await sb.run_bot(bot)
+        await sb.wait_for(alive.exists, timeout=30)
+        first = alive.stat().st_mtime_ns
+        await sb.wait_for(lambda: alive.stat().st_mtime_ns > first, timeout=30)  # each pass
+        await sb.stop_bot()
+    assert cli.main(["health"]) == 0
+    assert capsys.readouterr().out.startswith("qwixx-bot health: alive, the timers' last pass ")
+    stale = alive.stat().st_mtime - 1000
+    os.utime(alive, (stale, stale))  # as if the timers had stopped 1,000 s ago
+    assert cli.main(["health"]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"qwixx-bot health: the timers' last pass (by {alive}) was 1,0"
+    )
+
+
+def test_health_without_a_heartbeat_setting_is_unhealthy_in_one_line(
+    environment: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("QWIXX_HEARTBEAT", raising=False)
+    assert cli.main(["health"]) == 1
+    assert capsys.readouterr().err == (
+        "qwixx-bot health: QWIXX_HEARTBEAT is not set, so the bot keeps no sign of life "
+        "to check (the Docker image sets it)\n"
+    )

@@ -197,3 +197,12 @@ def test_the_link_check_finds_what_is_broken() -> None:
     assert LINK.findall(CODE.sub("", text)) == ["#gone", "docs/x.md#y", "docs/sheet.png"]
     assert slug("A Heading, too") == "a-heading-too"
     assert slug("Running it for good") == "running-it-for-good"
+
+
+def test_the_development_guide_quotes_no_figure_that_goes_stale() -> None:
+    """How many tests there are and how long they take change with every change: pytest's
+    closing line says both, so the guide says neither."""
+    text = " ".join((ROOT / "docs" / "development.md").read_text(encoding="utf-8").split())
+    counts = re.findall(r"\b\d[\d,.]*\s*(?:tests|minutes|s\b|seconds)", text)
+    assert counts == []
+    assert "pytest's closing line says how many tests ran and how long they took" in text

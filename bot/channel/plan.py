@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.channel import story
+from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.texts import end_content, message_link
-from bot.i18n.words import t
+from bot.i18n.words import t, whole
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Game
@@ -148,10 +149,13 @@ class Channel:
     """Each winner's wins on the server, for the final message."""
     best: int | None = None
     """A solo game's personal best before it, for the final message."""
-    ratings: Mapping[int, tuple[int, int]] | None = None
-    """Each rated person's rating after the game and its change, for the final message."""
+    ratings: Mapping[int, tuple[str, int]] | None = None
+    """Each rated person's rating after the game as read and its change, for the final
+    message."""
     accuracies: Mapping[int, float] | None = None
     """The people's accuracies once the game's review is stored (None: not yet)."""
+    faces: Faces = field(default_factory=lambda: TEXT)
+    """The dice's emojis the bot has (:mod:`bot.channel.dice`; none: dice as text)."""
 
 
 def humans(players: Sequence[int]) -> list[int]:
@@ -203,6 +207,12 @@ def end_facts(channel: Channel, preface: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def as_posted(rating: str | int) -> str:
+    """A rating as the final message was posted with it: as read, or, stored before
+    ratings were read on their own scale, the number it then showed."""
+    return rating if isinstance(rating, str) else whole(rating)
+
+
 def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
     """The final message edited once to show the accuracies stored since it was posted."""
     if shown.review != DUE or channel.accuracies is None:
@@ -215,7 +225,7 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
         facts.get("preface", ()),
         {int(p): int(n) for p, n in facts.get("wins", {}).items()},
         facts.get("best"),
-        {int(p): (int(r[0]), int(r[1])) for p, r in facts.get("ratings", {}).items()},
+        {int(p): (as_posted(r[0]), int(r[1])) for p, r in facts.get("ratings", {}).items()},
         channel.accuracies,
         Options.of(channel.record.options),
     )
@@ -225,6 +235,12 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
 def plan(channel: Channel) -> tuple[list[Step], Shown]:
     """The writes that bring the channel of ``channel.game`` up to the stored game, and
     what it shows once they are done (the publisher adds the ids only Discord knows)."""
+    with showing(channel.faces):
+        return planned(channel)
+
+
+def planned(channel: Channel) -> tuple[list[Step], Shown]:
+    """:func:`plan`, its dice written with the faces it was given."""
     record, game, events, away = channel.record, channel.game, channel.events, channel.away
     shown = replace(
         channel.shown,

@@ -14,7 +14,7 @@ While Discord cannot be reached, the publisher remembers since when, and the cat
 stops at its first failed write.
 
 After a change made in this process, the sync reads nothing: it takes the change's
-:class:`~bot.service.state.Outcome` (the record as written, the game, the events it
+:class:`~bot.service.outcome.Outcome` (the record as written, the game, the events it
 stored), the events of the live message's earlier turns as it kept them, and the server's
 language from the service's cache; a sync that only edits leaves what the channel shows
 to be stored with the game's next change (repeating edits is harmless). It reads the game
@@ -29,12 +29,13 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.channel import story
 from bot.channel.budget import unreachable
+from bot.channel.dice import TEXT, Faces
 from bot.channel.plan import Channel, Edit, Post, Shown, ending, plan, review_due
 from bot.channel.texts import lobby_closed_content, message_link
 from bot.channel.writer import Refused, Writer
@@ -46,8 +47,8 @@ from bot.service.daily import is_daily
 from bot.service.endings import Ending
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
+from bot.service.outcome import Outcome
 from bot.service.play import Seats
-from bot.service.state import Outcome
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -71,9 +72,18 @@ def by_turn(events: Sequence[StoredEvent]) -> Events:
 class Publisher:
     """Brings channels up to their stored games, through ``writer``."""
 
-    def __init__(self, service: GameService, writer: Writer, *, settle: float = 30.0) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        writer: Writer,
+        *,
+        settle: float = 30.0,
+        faces: Callable[[], Faces] = lambda: TEXT,
+    ) -> None:
         self.service = service
         self.writer = writer
+        self.faces = faces
+        """The dice's emojis the bot has now (:mod:`bot.channel.dice`)."""
         self._reviewing: dict[int, asyncio.Task[None]] = {}
         """Reviews of games that just ended, worked out while the channel goes on."""
         self.settle = settle
@@ -179,13 +189,13 @@ class Publisher:
         Discord once per lagging channel.
 
         The first pass first marks the channels left behind by the process before
-        (:meth:`bot.service.state.Games.mark_left_behind`): turns stored but never shown were
+        (:meth:`bot.service.keeper.GameKeeper.mark_left_behind`): turns stored but never shown were
         played while the channel could not be updated too."""
         if self.started is not None:
-            await self.service.games.mark_left_behind(self.started, shards)
+            await self.service.keeper.mark_left_behind(self.started, shards)
             self.started = None
         tried = 0
-        for game_id in await self.service.games.lagging(shards, limit=CATCH_UP_BATCH):
+        for game_id in await self.service.keeper.lagging(shards, limit=CATCH_UP_BATCH):
             tried += 1
             try:
                 await self.sync(game_id)
@@ -204,7 +214,7 @@ class Publisher:
         game is still caught up, only not first."""
         self._stale.add(game_id)
         try:
-            await self.service.games.mark_behind(game_id)
+            await self.service.keeper.mark_behind(game_id)
         except Exception as error:
             log.warning("game %s: when its channel fell behind is not stored (%s)", game_id, error)
 
@@ -248,9 +258,9 @@ class Publisher:
             raise
 
     async def _sync(self, game_id: int, outcome: Outcome | None) -> None:
-        async with self.service.games.channel_lock(game_id):
+        async with self.service.keeper.channel_lock(game_id):
             fresh = self.fresh(outcome)
-            current = fresh or await self.service.games.read(game_id)
+            current = fresh or await self.service.keeper.read(game_id)
             record, game = current.record, current.game
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
@@ -288,10 +298,10 @@ class Publisher:
         ``shown`` tells: now, or (``later``) with the game's next change."""
         data = shown.to_json()
         if later:
-            self.service.games.show_later(record, message_id, data)
+            self.service.keeper.show_later(record, message_id, data)
             self._shown[record.id] = (record.version, message_id, data)
             return
-        stored = await self.service.games.show(record, message_id, data)
+        stored = await self.service.keeper.show(record, message_id, data)
         self._shown[record.id] = (stored.shown_version, stored.message_id, stored.shown)
 
     def forget(self, game_id: int) -> None:
@@ -316,7 +326,7 @@ class Publisher:
             known = {e.seq for e in kept[2]}
             events = [*kept[2], *(e for e in fresh.stored if e.seq not in known)]
         else:
-            events = await self.service.games.events(record.id, first_turn)
+            events = await self.service.keeper.events(record.id, first_turn)
         return [e for e in events if e.turn >= first_turn]
 
     def keep_events(self, record: GameRecord, first_turn: int, events: list[StoredEvent]) -> None:
@@ -353,6 +363,7 @@ class Publisher:
                 facts.best,
                 facts.ratings,
                 facts.accuracies,
+                self.faces(),
             )
         )
         self.keep_events(record, after.since or after.turn or 0, told)
@@ -396,7 +407,7 @@ class Publisher:
 
     async def _review(self, record: GameRecord) -> None:
         try:
-            async with self.service.games.channel_lock(record.id):
+            async with self.service.keeper.channel_lock(record.id):
                 pass  # the sync that asked for the review has posted the final message
             await self.service.endings.reviews.keep(record)
         except Exception:
@@ -410,7 +421,7 @@ class Publisher:
     async def close_lobby(self, record: GameRecord) -> None:
         """A lobby that closed without a game: it says why, and its buttons go."""
         closing = [
-            e for e in await self.service.games.events(record.id) if e.kind == "lobby_closed"
+            e for e in await self.service.keeper.events(record.id) if e.kind == "lobby_closed"
         ]
         reason = closing[-1].data["reason"] if closing else "cancelled"
         by = closing[-1].player if closing else record.host_id
@@ -433,12 +444,12 @@ class Publisher:
                 deadline=int(data["deadline"]),
                 link=link,
             )
-        async with self.service.games.channel_lock(record.id):  # one writer of ``shown``
+        async with self.service.keeper.channel_lock(record.id):  # one writer of ``shown``
             sent = await self.writer.post(
                 record, outcome.game, Post(text, None, pinged=tuple(data["players"]))
             )
             self.reached()
-            record = (await self.service.games.read(record.id)).record
+            record = (await self.service.keeper.read(record.id)).record
             version, message_id, showing = record.shown_version, record.message_id, record.shown
             mine = self._shown.get(record.id)
             if mine is not None and mine[0] > version:  # to be stored with the next change

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from bot.channel.dice import dice_text
 from bot.i18n.words import emoji, inline, plural, row_name, signed, t
 from bot.players import computer_name, is_computer
 from bot.records import StoredEvent
 from bot.rules import PASS, Game
+from bot.rules.qwinto import ROW_COLUMNS
 
 
 def mention(user: int) -> str:
@@ -29,45 +31,77 @@ def row_text(row: str) -> str:
     return f"{emoji(row)} {row_name(row)}"
 
 
-def dice_text(dice: dict[str, int]) -> str:
-    return " ".join(f"{emoji(colour)}{value}" for colour, value in dice.items())
-
-
 # --- the story of a turn -------------------------------------------------
 # Decisions made together are told on one line per action, in seat order.
 ACTION_LINES = {"action1": "story.action1", "action2": "story.action2", "place": "story.place"}
+NOBODY_LINES = {"action1": "story.nobody_crossed", "place": "story.nobody_wrote"}
+"""The actions everyone decides in, told in one line when nobody had anything to do."""
 
 
 def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
     """What happened in one turn, in order: the roll, each action's results, the rest."""
     lines: list[str] = []
-    actions: dict[str, list[str]] = {}
+    actions: dict[str, list[StoredEvent]] = {}
+    totals: dict[str, int] = {}  # each action's sum: the white dice's, or Qwinto's throw
+    total = 0
     locks: dict[str, int] = {}
     for event in events:
         phase = event.data.get("phase", "place" if event.kind == "placed" else "")
         if event.kind in ("crossed", "passed", "placed") and phase in ACTION_LINES:
             if phase not in actions:
-                actions[phase] = []
+                actions[phase], totals[phase] = [], total
                 lines.append(phase)  # a placeholder, filled below
-            actions[phase].append(decision_text(event))
+            actions[phase].append(event)
         else:
+            total = thrown(event, total)
             lines += event_lines(event, lines, variant, locks)
     return [
-        t(ACTION_LINES[line], what=" · ".join(actions[line])) if line in actions else line
+        action_line(line, actions[line], totals[line]) if line in actions else line
         for line in lines
     ]
 
 
+def thrown(event: StoredEvent, total: int) -> int:
+    """The sum the actions after ``event`` are about: the white dice's of a turn's
+    throw, a Qwinto throw's (``total`` if ``event`` throws nothing)."""
+    if event.kind == "turn" and "dice" in event.data:
+        return sum(v for c, v in event.data["dice"].items() if c.startswith("white"))
+    return int(event.data["total"]) if event.kind == "rolled" else total
+
+
+def action_line(phase: str, events: Sequence[StoredEvent], total: int) -> str:
+    """An action's decisions in seat order; said once when everyone had nothing to do."""
+    if phase in NOBODY_LINES and len(events) > 1 and all(map(passed_for, events)):
+        return t(NOBODY_LINES[phase], total=total)
+    return t(ACTION_LINES[phase], what=" · ".join(decision_text(e) for e in events))
+
+
 def decision_text(event: StoredEvent) -> str:
+    """One player's decision: a cross or a number written, a pass where something else
+    was open to them, or that nothing was."""
     who, data = mention(event.player or 0), event.data
     if event.kind == "passed":
-        return t(
-            "story.wrote_nothing" if data.get("phase") == "place" else "story.passed", name=who
-        )
+        place = data.get("phase") == "place"
+        if passed_for(event):
+            if place:
+                return t("story.nowhere_to_write", name=who, number=data["total"])
+            return t("story.nothing_to_cross", name=who)
+        return t("story.wrote_nothing" if place else "story.passed", name=who)
     if event.kind == "placed":
-        return t("story.wrote", name=who, number=data["number"], row=row_text(data["row"]))
+        return t(
+            "story.wrote",
+            name=who,
+            number=data["number"],
+            row=row_text(data["row"]),
+            position=field_position(data["row"], data["column"]),
+        )
     key = "story.lucky" if data.get("via") == "lucky" else "story.crossed"
     return t(key, name=who, row=row_text(data["row"]), number=data["number"])
+
+
+def field_position(row: str, column: int) -> int:
+    """A Qwinto field's place in its row, 1 to 9 from the left (as its button says)."""
+    return ROW_COLUMNS[row].index(column) + 1
 
 
 def event_lines(

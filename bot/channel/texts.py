@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.channel.story import fit, mention, mentions
-from bot.i18n.words import change, ordinal, percent, plural, signed, t, whole
+from bot.i18n.words import change, ordinal, percent, plural, signed, t
 from bot.players import is_computer
 from bot.records import GameRecord
 from bot.rules import VARIANTS, Game
@@ -51,7 +51,7 @@ def end_content(
     preface: Iterable[str] = (),
     wins: Mapping[int, int] | None = None,
     best: int | None = None,
-    ratings: Mapping[int, tuple[int, int]] | None = None,
+    ratings: Mapping[int, tuple[str, int]] | None = None,
     accuracies: Mapping[int, float] | None = None,
     options: Options | None = None,
 ) -> str:
@@ -78,7 +78,7 @@ def end_content(
             rank=s.rank,
             name=mention(s.player),
             total=signed(s.total),
-            rating=whole(rated[s.player][0]),
+            rating=rated[s.player][0],
             change=change(rated[s.player][1]),
         )
         if s.player in rated

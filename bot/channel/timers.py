@@ -26,10 +26,12 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.channel.publisher import Publisher
+from bot.heartbeat import Heartbeat
 from bot.records import StoreError
 from bot.service.games import GameService
+from bot.service.keeper import shard_ids
+from bot.service.outcome import Outcome
 from bot.service.privacy import PrivacyService
-from bot.service.state import Outcome, shard_ids
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)
@@ -50,8 +52,11 @@ class Timers:
         privacy: PrivacyService | None = None,
         catch_ups: Sequence[CatchUp] = (),
         publish: Callable[[Outcome], Awaitable[None]] | None = None,
+        heartbeat: Heartbeat | None = None,
     ) -> None:
         self.service = service
+        self.heartbeat = heartbeat
+        """Touched after each pass, failed or not: the loop runs (``qwixx-bot health``)."""
         self.privacy = privacy
         self.catch_ups = tuple(catch_ups)
         """What else each tick brings up to date, after the channels (the daily rankings
@@ -120,7 +125,7 @@ class Timers:
         channel is behind since an outage: the catch-up shows them then, in its order."""
         if self.publisher.unreachable_since is None:
             try:
-                if (await self.service.games.read(game_id)).record.behind_since is None:
+                if (await self.service.keeper.read(game_id)).record.behind_since is None:
                     await self.publisher.sync(game_id)
             except Exception as error:
                 log.warning("game %s: its accuracies are shown later (%s)", game_id, error)
@@ -146,4 +151,6 @@ class Timers:
                 log.warning("a timer pass failed (%s); the next one tries again", error)
             except Exception:
                 log.exception("a timer pass failed; the next one tries again")
+            if self.heartbeat is not None:
+                self.heartbeat.beat()
             await asyncio.sleep(self.interval)

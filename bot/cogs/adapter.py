@@ -11,7 +11,7 @@ from bot.cogs.answers import PrivateAnswers
 from bot.cogs.sheets import Sheets
 from bot.cogs.writer import DiscordWriter
 from bot.service.games import GameService
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome, Snapshot
 from bot.service.where import Where
 
 
@@ -39,12 +39,10 @@ class Adapter:
         """The server's language, for what the channel shows."""
         return await self.publisher.language(guild_id)
 
-    async def here(self, interaction: discord.Interaction, game_id: int) -> Outcome:
+    async def here(self, interaction: discord.Interaction, game_id: int) -> Snapshot:
         """The game a button names, as stored now, if it is played where the button was
         clicked (see :class:`~bot.service.where.Where`)."""
-        outcome = await self.service.games.read(game_id)
-        where(interaction).check(outcome.record, interaction.user.id, self.service.clock())
-        return outcome
+        return await self.service.keeper.read(game_id, where(interaction), interaction.user.id)
 
     async def remember(self, interaction: discord.Interaction) -> None:
         """The member's name, for the images that show them."""

@@ -28,7 +28,7 @@ from bot.render.describe import sheet_text
 from bot.rules import VARIANTS, Game
 from bot.service.daily import DailyService, Result, better_than, turns_at
 from bot.service.errors import ServiceError
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome
 from bot.shards import ShardPlan
 
 log = logging.getLogger(__name__)

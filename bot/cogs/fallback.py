@@ -1,8 +1,8 @@
 """Answers for what discord.py would leave unanswered ("This interaction failed").
 
-* A component whose ``qx:`` custom_id is not on the message it was clicked on (a
-  tampered client, or a message edited since): discord.py looks the id up among the
-  message's components and silently drops the interaction when it is not there.
+* A component whose custom_id is not on the message it was clicked on (a tampered
+  client, or a message edited since): discord.py looks the id up among the message's
+  components and silently drops the interaction when it is not there.
 * A slash command that fails inside discord.py's command tree: an option value
   outside its choices, an unknown or outdated command, or any unexpected error.
   The tree's default handler only logs those.
@@ -22,13 +22,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.buttons import interaction_data, refuse
+from bot.cogs.buttons import refuse
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.text import shorten
 
 log = logging.getLogger(__name__)
-PREFIX = "qx:"
 
 
 class MalformedCommand(app_commands.AppCommandError):
@@ -65,11 +64,10 @@ def on_message(interaction: discord.Interaction) -> bool:
 
 
 async def on_interaction(interaction: discord.Interaction) -> None:
-    """Refuse ``qx:`` components that discord.py would drop."""
+    """Refuse components that discord.py would drop."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str(interaction_data(interaction).get("custom_id", ""))
-    if custom_id.startswith(PREFIX) and not on_message(interaction):
+    if not on_message(interaction):
         await refuse(interaction)
 
 

@@ -4,11 +4,13 @@ handlers share the :class:`~bot.cogs.adapter.Adapter`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
 
 from bot.channel.budget import WriteBudget
+from bot.channel.dice import TEXT, Faces
 from bot.channel.publisher import Publisher
 from bot.cogs.adapter import Adapter
 from bot.cogs.clicks import Clicks
@@ -25,7 +27,6 @@ from bot.cogs.tournaments import TournamentHandlers
 from bot.cogs.turns import TurnHandlers
 from bot.cogs.writer import DiscordWriter
 from bot.records import GameRecord
-from bot.service.daily import DailyService
 from bot.service.games import GameService
 from bot.service.privacy import PrivacyService
 from bot.service.review import ReviewService
@@ -59,20 +60,21 @@ class Handlers:
         *,
         settle: float = 30.0,
         budget: WriteBudget | None = None,
+        faces: Callable[[], Faces] = lambda: TEXT,
     ) -> Handlers:
         """Every handler of the bot ``client``; ``settle``: the seconds the channel waits
-        to show decisions being made (several clicks become one edit)."""
+        to show decisions being made (several clicks become one edit); ``faces``: the
+        dice's emojis the bot has (:mod:`bot.cogs.emojis`)."""
         budget = budget or WriteBudget()
 
         async def names(record: GameRecord) -> dict[int, str]:
             return await service.names.of(record.guild_id, record.players)
 
         writer = DiscordWriter(client, names, budget)
-        publisher = Publisher(service, writer, settle=settle)
+        publisher = Publisher(service, writer, settle=settle, faces=faces)
         sheets = Sheets(names)
-        daily_service = DailyService(service.games)
         adapter = Adapter(service, publisher, writer, sheets)
-        daily = DailyHandlers(client, daily_service, sheets, publisher.language, budget)
+        daily = DailyHandlers(client, service.daily, sheets, publisher.language, budget)
         return cls(
             adapter=adapter,
             lobby=LobbyHandlers(adapter),
@@ -82,7 +84,9 @@ class Handlers:
             settings=SettingsHandlers(adapter, daily),
             daily=daily,
             stats=StatsHandlers(stats, service.endings.ratings, service, publisher.language),
-            review=ReviewHandlers(ReviewService(service.games, stats), service, publisher.language),
+            review=ReviewHandlers(
+                ReviewService(service.keeper, stats), service, publisher.language
+            ),
             privacy=PrivacyHandlers(client, privacy),
             tournaments=TournamentHandlers(client, adapter, budget),
         )

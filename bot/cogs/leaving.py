@@ -21,7 +21,7 @@ class LeaveHandlers(GameHandlers):
 
     @answers_errors
     async def on_leave(self, interaction: discord.Interaction) -> None:
-        found = await self.service.games.in_channel(interaction.channel_id or 0)
+        found = await self.service.keeper.in_channel(interaction.channel_id or 0)
         if found.game is not None and interaction.user.id in found.record.players:
             await self.ask(interaction, "leave")
             return
@@ -30,7 +30,7 @@ class LeaveHandlers(GameHandlers):
     @answers_errors
     async def on_abandon(self, interaction: discord.Interaction) -> None:
         """Refused at once to whoever may not; asks the host or a moderator first."""
-        found = await self.service.games.in_channel(interaction.channel_id or 0)
+        found = await self.service.keeper.in_channel(interaction.channel_id or 0)
         if (
             interaction.user.id != found.record.host_id
             and not interaction.permissions.manage_channels

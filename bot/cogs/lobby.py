@@ -72,7 +72,7 @@ class LobbyHandlers(GameHandlers):
         )
         await self.adapter.remember(interaction)
         if isinstance(response.resource, discord.InteractionMessage):
-            await self.service.games.set_message(record.id, response.resource.id)
+            await self.service.keeper.set_message(record.id, response.resource.id)
 
     async def start_in_thread(
         self,
@@ -104,7 +104,7 @@ class LobbyHandlers(GameHandlers):
             view=views.lobby_view(record),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.service.games.set_message(record.id, message.id)
+        await self.service.keeper.set_message(record.id, message.id)
         await self.adapter.remember(interaction)
         with using(interaction.locale):  # only the starter sees this: their language
             opened = t("thread.opened", thread=thread.mention)
@@ -138,7 +138,7 @@ class LobbyHandlers(GameHandlers):
             else:
                 content = lobby_closed_content(record, "lobby.cancelled", user)
                 await reply.edit(content=content, view=None)
-                await self.service.games.show(record, record.message_id, {})
+                await self.service.keeper.show(record, record.message_id, {})
 
     @answers_errors
     @in_server_language
@@ -167,4 +167,4 @@ class LobbyHandlers(GameHandlers):
             allowed_mentions=ping(p for p in old.players if p != interaction.user.id),
         )
         if isinstance(message.resource, discord.InteractionMessage):
-            await self.service.games.set_message(record.id, message.resource.id)
+            await self.service.keeper.set_message(record.id, message.resource.id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.channel import story
+from bot.channel.dice import showing
 from bot.cogs import views
 from bot.cogs.adapter import GameHandlers
 from bot.cogs.answers import MESSAGE_LIMIT, Editor, answer, answers_errors
@@ -13,7 +14,7 @@ from bot.cogs.images import board_file, dice_files, table_file
 from bot.i18n.words import t
 from bot.render.describe import table_text
 from bot.service.errors import ServiceError
-from bot.service.state import Outcome
+from bot.service.outcome import Snapshot
 
 
 class OverviewHandlers(GameHandlers):
@@ -22,21 +23,22 @@ class OverviewHandlers(GameHandlers):
     @answers_errors
     async def on_status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.service.games.in_channel(interaction.channel_id or 0)
+        outcome = await self.service.keeper.in_channel(interaction.channel_id or 0)
         record, game = outcome.record, outcome.game
         if game is None:
             content = views.lobby_content(record)
             await interaction.edit_original_response(content=content)
             return
-        told = await self.service.games.events(record.id, game.turn)
-        content = story.live_turn(game, told, record.deadline)
+        told = await self.service.keeper.events(record.id, game.turn)
+        with showing(self.adapter.publisher.faces()):
+            content = story.live_turn(game, told, record.deadline)
         files = await dice_files(game)
         await interaction.edit_original_response(content=content, attachments=files)
 
     @answers_errors
     async def on_table_command(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.service.games.in_channel(interaction.channel_id or 0)
+        found = await self.service.keeper.in_channel(interaction.channel_id or 0)
         await self.show_table(interaction, found, interaction.edit_original_response)
 
     @answers_errors
@@ -47,16 +49,22 @@ class OverviewHandlers(GameHandlers):
         self.adapter.lend(interaction)
 
     async def show_table(
-        self, interaction: discord.Interaction, outcome: Outcome, editor: Editor | None
+        self, interaction: discord.Interaction, outcome: Snapshot, editor: Editor | None
     ) -> None:
         record, game = outcome.record, outcome.game
         if game is None:
             raise ServiceError("error.not_started")
         names = await self.service.names.of(record.guild_id, record.players)
-        latest = views.latest_cells(await self.service.games.events(record.id, game.turn))
+        # Qwinto's numbers are written at a turn's very end: the last turn's are ringed.
+        qwinto = game.variant == "qwinto"
+        since = game.turn - 1 if qwinto else game.turn
+        latest = views.latest_cells(await self.service.keeper.events(record.id, since))
         image = await table_file(game, names, latest)
         content = t(
-            "table.content", title=game.title, turn=game.turn, summary=table_text(game, names)
+            "table.content_qwinto" if qwinto else "table.content",
+            title=game.title,
+            turn=game.turn,
+            summary=table_text(game, names),
         )
         await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
 

@@ -1,8 +1,9 @@
 """Every restart-proof component the bot registers, and the catch-all behind them.
 
 discord.py hands a click to each registered item whose template matches its custom_id;
-:class:`Unclaimed` matches every ``qx:`` id and refuses politely those that no other
-item takes (a forged, garbled or outdated one), so no click goes unanswered.
+:class:`Unclaimed` matches every id and refuses politely those that no other item takes
+(a forged, garbled or outdated ``qx:`` id, or one not of the bot's form at all, such as
+a tampered client's ``hello world``), so no click goes unanswered.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from bot.cogs.tournaments import TOURNAMENT_ITEMS
 ITEMS = (*GAME_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS, *TOURNAMENT_ITEMS)
 
 
-class Unclaimed(BadComponent, template=r"qx:.*"):
+class Unclaimed(BadComponent, template=r".*"):
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]

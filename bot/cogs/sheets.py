@@ -22,7 +22,7 @@ from bot.records import GameRecord
 from bot.render.describe import sheet_text
 from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome, Snapshot
 
 log = logging.getLogger(__name__)
 Names = Callable[[GameRecord], Awaitable[dict[int, str]]]
@@ -49,7 +49,7 @@ class Sheets:
     async def show(
         self,
         interaction: discord.Interaction,
-        outcome: Outcome,
+        outcome: Snapshot,
         header: str = "",
         editor: Editor | None = None,
     ) -> None:
@@ -76,7 +76,7 @@ class Sheets:
         if record.status == "running" and not is_daily(record):
             self.opened(interaction, editor, outcome)
 
-    def opened(self, interaction: discord.Interaction, edit: Editor, outcome: Outcome) -> None:
+    def opened(self, interaction: discord.Interaction, edit: Editor, outcome: Snapshot) -> None:
         """Remember a player's open sheet, so it can offer their next decision itself."""
         assert outcome.game is not None
         now = time.monotonic()

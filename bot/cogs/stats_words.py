@@ -3,12 +3,12 @@ stats fields, and the history's lines. Pure text from the service's figures."""
 
 from __future__ import annotations
 
-from bot.i18n.words import decimal, inline, percent, plural, signed, t, whole
+from bot.i18n.words import decimal, inline, percent, plural, signed, t
 from bot.records import Accuracy, HistoryGame, PracticeBest
 from bot.render.lines import BoardRow, BoardTable
 from bot.rules import VARIANTS
 from bot.service.rated import RatingBoard, RatingLine
-from bot.service.ratings import PROVISIONAL, Rating
+from bot.service.ratings import PROVISIONAL, START, Rating, read
 from bot.service.stats import BoardLine, Leaderboard, PlayerStats, Rates, VariantStats
 
 RATING_COLUMNS = ("rating", "games")
@@ -149,9 +149,8 @@ def alt_text(board: Leaderboard) -> str:
 
 
 def rating_values(line: RatingLine) -> tuple[str, ...]:
-    """A rating (``*``: provisional) and the games it rests on."""
-    mark = "*" if line.rating.provisional else ""
-    return whole(line.rating.shown) + mark, str(line.rating.games)
+    """A rating as read (``?``: provisional) and the games it rests on."""
+    return read(line.rating), str(line.rating.games)
 
 
 def rating_table(board: RatingBoard, caller: int) -> BoardTable:
@@ -184,7 +183,7 @@ def rating_table(board: RatingBoard, caller: int) -> BoardTable:
         name_header=t("column.player"),
         headers=tuple(t(f"column.{c}") for c in RATING_COLUMNS),
         rows=tuple(rows),
-        footer=t("leaderboard.rating_rule", min=PROVISIONAL),
+        footer=t("leaderboard.rating_rule", min=PROVISIONAL, start=START),
         sorted_column=0,
     )
 
@@ -206,12 +205,12 @@ def rating_alt_text(board: RatingBoard) -> str:
                 "leaderboard.alt_rating_line",
                 rank=line.rank,
                 name=line.name or t("stats.unknown_player"),
-                rating=whole(line.rating.shown),
+                rating=read(line.rating),
                 mark=mark,
                 games=line.rating.games,
             )
         )
-    lines.append(t("leaderboard.rating_rule", min=PROVISIONAL))
+    lines.append(t("leaderboard.rating_rule", min=PROVISIONAL, start=START))
     text = "\n".join(lines)
     return text if len(text) <= ALT_TEXT else text[: ALT_TEXT - 1] + "…"
 
@@ -220,7 +219,7 @@ def stats_field(
     stats: VariantStats, accuracy: Accuracy | None = None, rating: Rating | None = None
 ) -> tuple[str, str]:
     """A variant's field (or all games'): the counted games' figures, the last scores,
-    the average accuracy and the rating (``*``: provisional) when there are any."""
+    the average accuracy and the rating (``?``: provisional) when there are any."""
     name = t("stats.overall") if stats.variant is None else title_of(stats.variant)
     value = t(
         "stats.figures",
@@ -241,8 +240,7 @@ def stats_field(
     if rating is not None:
         value += "\n" + t(
             "stats.rating",
-            rating=whole(rating.shown),
-            mark="*" if rating.provisional else "",
+            rating=read(rating),
             games=plural("stats.rated_games", rating.games),
         )
     return name, value
@@ -299,7 +297,7 @@ def stats_footer(stats: PlayerStats) -> str:
     if stats.accuracies and (overall or set(stats.accuracies) & set(accuracy_shown(stats))):
         parts.append(t("stats.accuracy_footer"))
     if stats.overall is not None and stats.ratings:
-        parts.append(t("stats.rating_footer", min=PROVISIONAL))
+        parts.append(t("stats.rating_footer", min=PROVISIONAL, start=START))
     return " ".join(parts)
 
 

@@ -18,7 +18,7 @@ from bot.i18n.words import calendar_day, t
 from bot.rules import Move
 from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome, Snapshot
 
 
 class TurnHandlers(GameHandlers):
@@ -45,14 +45,14 @@ class TurnHandlers(GameHandlers):
     @answers_errors
     async def on_sheet_command(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.service.games.in_channel(interaction.channel_id or 0)
+        outcome = await self.service.keeper.in_channel(interaction.channel_id or 0)
         if outcome.record.status == "running":
             outcome = await self.returning(outcome, interaction.user.id)
         await self.adapter.sheets.show(
             interaction, outcome, editor=interaction.edit_original_response
         )
 
-    async def returning(self, outcome: Outcome, player: int) -> Outcome:
+    async def returning(self, outcome: Snapshot, player: int) -> Snapshot:
         """A player whose seat a computer plays is back when they open their sheet; the
         channel hears of it."""
         back = await self.service.turns.come_back(outcome.record.id, player)

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.channel.story import mention, mentions, row_text
+from bot.channel.story import field_position, mention, mentions, row_text
 from bot.cogs.buttons import (
     AskButton,
     FieldSelect,
@@ -429,7 +429,7 @@ def field_button_label(move: Move) -> str:
             "option.field_button",
             emoji=emoji(row),
             row=row_name(row),
-            position=field_places(row)[move.number or 0] + 1,
+            position=field_position(row, move.number or 0),
         )
     )
 

@@ -34,6 +34,8 @@ EN: dict[str, str] = {
     # the table view, confirmations, rematch, share
     "table.content": "**{title}**, turn {turn}: everyone's sheet (▶ whose turn it is; "
     "ringed: this turn's crosses).\n{summary}",
+    "table.content_qwinto": "**{title}**, turn {turn}: everyone's sheet (▶ whose turn it is; "
+    "ringed: the numbers written last turn).\n{summary}",
     "confirm.skip": "{what} and skip {count} numbers?",
     "confirm.cross": "Cross {row} {number}",
     "confirm.lucky": "Cross {row} {number} with your lucky number",
@@ -121,8 +123,12 @@ EN: dict[str, str] = {
     "story.crossed": "{name} crossed {row} {number}",
     "story.lucky": "{name} used a lucky number: {row} {number}",
     "story.passed": "{name} passed",
-    "story.wrote": "{name} wrote {number} in {row}",
+    "story.nothing_to_cross": "{name} had nothing to cross",
+    "story.nobody_crossed": "Action 1: nobody could cross {total}",
+    "story.wrote": "{name} wrote {number} in {row}, field {position} of 9",
     "story.wrote_nothing": "{name} wrote nothing",
+    "story.nowhere_to_write": "{name} had nowhere to write {number}",
+    "story.nobody_wrote": "Nobody could write {total}",
     "story.scores": "Scores: {scores}",
     "story.score": "{name}: {total}",
     "story.nothing_happened": "nothing changed",
@@ -416,10 +422,10 @@ EN: dict[str, str] = {
     "leaderboard.unranked": "–",
     "leaderboard.empty": "No finished games to rank for {scope}, {period}, on this server yet. "
     "Play one with `/qwixx start`!",
-    "leaderboard.rating_rule": "Rating: the skill every counted game's ranking shows, "
-    "estimated cautiously, per game; beating stronger players "
-    "(or a Hard computer) counts more. * provisional: fewer than "
-    "{min} games. Equal ratings share a rank.",
+    "leaderboard.rating_rule": "Rating: the skill the rankings of counted games show, per "
+    "game, on a chess-like scale where everyone starts at {start}; beating stronger players "
+    "(or a Hard computer) counts more. ? provisional: fewer than {min} games. Equal ratings "
+    "share a rank.",
     "leaderboard.rating_all_time": "Ratings take in every game since the first, so this one "
     "is all time.",
     "leaderboard.no_ratings": "No counted games to rate on this server yet: a game counts once "
@@ -618,14 +624,14 @@ EN: dict[str, str] = {
     "stats.accuracy": "Accuracy **{accuracy}** over {games}",
     "stats.reviewed_games.one": "{count} reviewed game",
     "stats.reviewed_games.other": "{count} reviewed games",
-    "stats.rating": "Rating **{rating}**{mark} after {games}",
+    "stats.rating": "Rating **{rating}** after {games}",
     "stats.rated_games.one": "{count} rated game",
     "stats.rated_games.other": "{count} rated games",
     "stats.accuracy_footer": "Accuracy: how close the player's own decisions came to the "
     "Hard computer player's, averaged over their reviewed games (solo "
     "and against computers too; games with hints left out).",
-    "stats.rating_footer": "Rating: the skill the rankings of counted games show, estimated "
-    "cautiously; * provisional under {min} rated games.",
+    "stats.rating_footer": "Rating: the skill the rankings of counted games show, on a "
+    "chess-like scale where everyone starts at {start}; ? provisional under {min} rated games.",
     "history.practice": "(solo practice)",
     "history.daily": "(daily challenge)",
     "history.hints": "(with hints)",

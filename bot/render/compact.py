@@ -31,9 +31,7 @@ from bot.rules.qwixx import QwixxGame
 from . import fonts, icons, palette, theme
 from .canvas import Box, Canvas, Colour, ImageCache, palette_png
 from .parts import (
-    cross_halo,
     draw_blank_field,
-    draw_cell_cross,
     draw_lock,
     draw_pentagon_field,
     field_centre,
@@ -59,16 +57,19 @@ NAME_LINE = 36  # a block's name line
 INFO_LINE = 24  # ... and its line under it: "to play", lucky numbers, pawn, penalties
 NAME_SIZE = 24
 INFO_SIZE = 18  # lucky numbers, pawn, captions
-LABEL = 24  # the row letter's column
+# A row letter's chip: this many times the letter's size wide (a bold capital is at most
+# 0.85 of it, "O"), and this much more (the letter's room is 4 px less than the chip).
+CHIP = 0.85
+CHIP_PAD = 5
 LABEL_GAP = 4  # between it and the row's band
 GAP = 1  # between cells
 ROW_GAP = 4  # between row lines
 WORD_ROOM = 96  # the most a header word may take ("penalties", "total"...)
 INFO_ROOM = 150  # the lucky numbers, the pawn, "to play"
 MARK_BOX = 18  # a penalty / failed-throw box in the header
-LETTER_SIZE = 21  # the row letters
 FRAME = 4  # the active player's frame
 INSET = 3  # ... and how much further in its header's words start
+CROSS_OVER = 0.6  # a crossed number's X over its digits: this much of a sheet's (theme.CROSS_WIDTH)
 ACTIVE_FILL = palette.ACTIVE_FILL
 
 
@@ -161,7 +162,7 @@ class CompactLayout:
         return math.ceil(
             2 * EDGE
             + 2 * PAD
-            + LABEL
+            + chip_width(letter_size(size))
             + LABEL_GAP
             + self.slots * (cell + GAP)
             + lock
@@ -180,6 +181,17 @@ class CompactLayout:
     @cached_property
     def digit_size(self) -> float:
         return self.cell[2]
+
+    @cached_property
+    def letter(self) -> float:
+        """The row letters' size: as readable on a phone as the digits (Longo's wide
+        blocks drew letters of a fixed size 7 px tall there)."""
+        return letter_size(self.digit_size)
+
+    @cached_property
+    def label(self) -> int:
+        """The width of a row letter's chip."""
+        return chip_width(self.letter)
 
     @cached_property
     def least_words(self) -> float:
@@ -215,7 +227,7 @@ class CompactLayout:
 
     def cell_x(self, j: int) -> int:
         """Left of cell (or grid column) ``j``, from the block's left edge."""
-        return PAD + LABEL + LABEL_GAP + j * (self.cell[0] + GAP)
+        return PAD + self.label + LABEL_GAP + j * (self.cell[0] + GAP)
 
     def lock_x(self, row: int) -> int:
         return self.cell_x(len(self.numbers[row]))
@@ -233,6 +245,17 @@ class CompactLayout:
 def digit_height(size: float) -> float:
     """How tall (px) the digits of bold text of ``size`` are: 3/4 of the size in DejaVu."""
     return size * 0.75
+
+
+def letter_size(digits: float) -> float:
+    """The row letters' size beside digits of size ``digits``: a capital is as tall as
+    a digit, but its anti-aliased edge shows less at its top and bottom."""
+    return digits + 1
+
+
+def chip_width(letter: float) -> int:
+    """The width of a row's chip whose letter is ``letter`` large."""
+    return math.ceil(letter * CHIP + CHIP_PAD)
 
 
 # --- sprites: small images drawn once -------------------------------------------------
@@ -387,7 +410,7 @@ def draw_block(
     draw_row = draw_qwinto_row if layout.variant == QWINTO else draw_qwixx_row
     for i, row in enumerate(layout.rows):
         top = y + layout.row_top(i)
-        draw_chip(surface, row, x + PAD, top, layout.cell[1], ground)
+        draw_chip(surface, layout, row, x + PAD, top, layout.cell[1], ground)
         draw_row(surface, layout, game, player, i, row, x, top, marked, ground)
         if layout.points_inline:
             draw_points(surface, layout, score.rows[row], x, top, ground)
@@ -398,18 +421,25 @@ def draw_block(
 
 
 def draw_chip(
-    surface: Surface, row: str, x: float, top: float, height: int, ground: Colour
+    surface: Surface,
+    layout: CompactLayout,
+    row: str,
+    x: float,
+    top: float,
+    height: int,
+    ground: Colour,
 ) -> None:
-    """The row's letter on a chip of its colour: rows stay apart without colour."""
+    """The row's letter on a chip of its colour (a longer name shrunk to fit): rows
+    stay apart without colour."""
     colours = row_colours(row)
     ink = theme.INK if row in theme.LIGHT_BANDS else theme.PAPER
-    letter = row_letter(row)
+    letter, size, width = row_letter(row), layout.letter, layout.label
 
     def draw(c: Canvas) -> None:
-        c.rect((0, 0, LABEL, height), fill=colours.band, radius=6)
-        c.label((LABEL / 2 + 0.5, height / 2), letter, LETTER_SIZE, LABEL - 4, ink, bold=True)
+        c.rect((0, 0, width, height), fill=colours.band, radius=6)
+        c.label((width / 2 + 0.5, height / 2), letter, size, width - 4, ink, bold=True)
 
-    surface.paste(sprite(("chip", row, letter), (LABEL, height), ground, draw), x, top)
+    surface.paste(sprite(("chip", row, letter, size), (width, height), ground, draw), x, top)
 
 
 def draw_points_line(
@@ -429,8 +459,8 @@ def draw_points_line(
         (left, mid), t("image.points"), w(INFO_SIZE), w(WORD_ROOM), theme.MUTED, ground=ground
     ) + w(12)
     for row in layout.rows:
-        draw_chip(surface, row, left, top, height, ground)
-        left += LABEL + 6
+        draw_chip(surface, layout, row, left, top, height, ground)
+        left += layout.label + 6
         value = signed(points[row])
         surface.text(
             (left, mid),
@@ -676,7 +706,7 @@ def draw_qwixx_row(
 
 
 def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h: int) -> None:
-    """A number cell: open, crossed (tinted, an X under the digits) or skipped (grey),
+    """A number cell: open, crossed (tinted, an X over the digits) or skipped (grey),
     ringed when it is one of the latest crosses."""
     row, number, state, latest, size = look
     colours = row_colours(row)
@@ -690,23 +720,22 @@ def draw_cell(canvas: Canvas, look: tuple[str, int, str, bool, float], w: int, h
     ink = theme.SKIPPED_INK if state == "skipped" else colours.ink
     text = str(number)
     fitted = canvas.fit_text(text, size, w - 3, bold=True, condensed=True)
-    crossed = state == "crossed"
-    if crossed:
-        draw_cell_cross(canvas, b, size)
-    canvas.text(
-        (w / 2, h / 2),
-        text,
-        fitted,
-        ink,
-        bold=True,
-        condensed=True,
-        halo=fill if crossed else None,
-        halo_width=cross_halo(fitted),
-    )
+    canvas.text((w / 2, h / 2), text, fitted, ink, bold=True, condensed=True)
+    if state == "crossed":
+        cross_over(canvas, b, size)
     if state == "skipped":
         canvas.line(((w * 0.18, h * 0.82), (w * 0.82, h * 0.18)), theme.SKIPPED_STROKE, 2.5)
     if latest:
         canvas.rect((1.5, 1.5, w - 1.5, h - 1.5), outline=theme.HIGHLIGHT_OUTER, width=3, radius=5)
+
+
+def cross_over(canvas: Canvas, b: Box, digits: float) -> None:
+    """A crossed number's X over its digits, corner to corner of its cell, as a pen
+    crosses a printed number: lighter than the digits' strokes, so that a two-digit
+    number reads whole through it (drawn under them, its middle showed between the
+    digits: ``11`` read ``1✕1``)."""
+    width = CROSS_OVER * theme.CROSS_WIDTH * digits / theme.NUMBER_SIZE
+    icons.cross(canvas, b, width=width, halo=None, reach=theme.CROSS_REACH)
 
 
 def draw_qwinto_row(
@@ -761,7 +790,7 @@ def draw_field(
     colours = row_colours(row)
     b: Box = (0, 0, w, h)
     if blank:
-        draw_blank_field(canvas, b, row, LETTER_SIZE, 5)
+        draw_blank_field(canvas, b, row, letter_size(size), 5)
         return
     fill = theme.PAPER if number is not None else colours.cell
     if pentagon:

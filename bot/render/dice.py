@@ -116,26 +116,41 @@ def body_colours(colour: str) -> tuple[Colour, Colour]:
 
 
 def draw_die(canvas: Canvas, b: Box, colour: str, face: int) -> None:
-    body, pip = body_colours(colour)
     size = b[2] - b[0]
     canvas.rect(
         (b[0] + 2, b[1] + 4, b[2] + 2, b[3] + 4), fill=(215, 215, 215), radius=size * 0.18
     )  # shadow
-    canvas.rect(b, fill=body, outline=theme.DIE_EDGE, width=2.5, radius=size * 0.18)
+    draw_face(canvas, b, colour, face)
+    label_y = b[3] + theme.DIE_LABEL / 2 + 6
+    room = size + theme.DIE_GAP  # the die's width and the gap beside it
+    canvas.label(
+        ((b[0] + b[2]) / 2, label_y), label(colour), theme.DIE_LABEL_SIZE, room, theme.MUTED
+    )
+
+
+def draw_face(
+    canvas: Canvas,
+    b: Box,
+    colour: str,
+    face: int,
+    edge: float = 2.5,
+    pip_size: float = 0.085,
+    digit_size: float = theme.DIE_DIGIT_SIZE,
+) -> None:
+    """A die's body in ``b``, rounded and edged, showing ``face``: pips for 1-6, the
+    figure for higher faces (Longo's eight-sided dice)."""
+    body, pip = body_colours(colour)
+    size = b[2] - b[0]
+    canvas.rect(b, fill=body, outline=theme.DIE_EDGE, width=edge, radius=size * 0.18)
     if 1 <= face <= 6:
-        r = size * 0.085
+        r = size * pip_size
         for col, line in PIPS[face]:
             cx = b[0] + size * (0.24 + 0.26 * col)
             cy = b[1] + size * (0.24 + 0.26 * line)
             canvas.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
     else:
         centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-        canvas.text(centre, str(face), theme.DIE_DIGIT_SIZE, pip, bold=True)
-    label_y = b[3] + theme.DIE_LABEL / 2 + 6
-    room = size + theme.DIE_GAP  # the die's width and the gap beside it
-    canvas.label(
-        ((b[0] + b[2]) / 2, label_y), label(colour), theme.DIE_LABEL_SIZE, room, theme.MUTED
-    )
+        canvas.text(centre, str(face), digit_size, pip, bold=True)
 
 
 def label(colour: str) -> str:

@@ -20,7 +20,6 @@ from . import theme
 from .canvas import Box, Canvas, Colour
 from .compact import (
     EDGE,
-    LABEL,
     CompactLayout,
     Surface,
     blocks_height,
@@ -110,7 +109,7 @@ class BoardLayout:
     def caption_width(self, column: str, size: float) -> int:
         """What ``column``'s caption (or a row's chip) needs at ``size``, with its margin."""
         if column in self.rows:
-            return LABEL + CAPTION_PAD
+            return self.sheets.label + CAPTION_PAD
         return math.ceil(measure(self.caption(column), size, bold=column == "total") + CAPTION_PAD)
 
     def value_width(self, column: str) -> int:
@@ -257,7 +256,8 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
         b = layout.table_cell(0, k + 2)
         if column in layout.rows:  # the row's letter chip, as on the sheets
             height = layout.line_height - 10
-            draw_chip(surface, column, centre(b)[0] - LABEL / 2, b[1] + 5, height, theme.PAPER)
+            left = centre(b)[0] - layout.sheets.label / 2
+            draw_chip(surface, layout.sheets, column, left, b[1] + 5, height, theme.PAPER)
         else:
             surface.label(
                 centre(b),

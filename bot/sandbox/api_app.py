@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import payloads
+from . import contexts, payloads
 from .rest import ApiError, ApiRequest, Rest
 from .world import World
+
+
+def own_application(world: World, request: ApiRequest) -> None:
+    """Refuse a request about another application than the bot's."""
+    if int(request.params["application_id"]) != world.application_id:
+        raise ApiError(
+            403,
+            "Missing Access",
+            50001,
+            kind="forbidden",
+            detail="application id is not the bot's",
+        )
 
 
 class AppEndpoints:
@@ -79,18 +91,12 @@ class AppEndpoints:
         return stored
 
     def _scope(self, request: ApiRequest) -> int | None:
-        if int(request.params["application_id"]) != self.world.application_id:
-            raise ApiError(
-                403,
-                "Missing Access",
-                50001,
-                kind="forbidden",
-                detail="application id is not the bot's",
-            )
+        own_application(self.world, request)
         guild_id = request.params.get("guild_id")
         if guild_id is None:
             return None
-        if int(guild_id) not in self.world.guilds:
+        guild = self.world.guilds.get(int(guild_id))
+        if guild is None or not guild.has_bot:
             raise ApiError(
                 403,
                 "Missing Access",
@@ -110,6 +116,7 @@ class AppEndpoints:
             "default_member_permissions": None,
             "nsfw": False,
             **body,
+            **contexts.declared(body, scope is not None, self.world.install_types),
             "id": old["id"] if old else str(self.world.ids.next()),
             "application_id": str(self.world.application_id),
             "version": str(self.world.ids.next()),

@@ -7,12 +7,16 @@ from typing import Any
 from . import payloads
 from .messages import Messages
 from .permissions import Perm
-from .records import PRIVATE_THREAD, PUBLIC_THREAD, ChannelRecord, StoredMessage
+from .records import PRIVATE_THREAD, PUBLIC_THREAD, ChannelRecord, Failure, StoredMessage
 from .rest import ApiError, ApiRequest, Rest
 from .world import World
 
 MESSAGES = "/channels/{channel_id}/messages"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+DM_REFUSALS = {
+    50007: "Cannot send messages to this user",
+    50278: "Cannot send messages to this user due to having no mutual guilds",
+}
 
 
 class ChannelEndpoints:
@@ -34,6 +38,8 @@ class ChannelEndpoints:
         rest.add("POST", MESSAGE + "/threads", self.create_thread_from_message)
 
     def _channel(self, request: ApiRequest) -> ChannelRecord:
+        """The channel, if the bot is in it: 404 if there is none, 403 Missing Access in
+        a server without the bot or someone else's DM."""
         channel = self.world.channels.get(int(request.params["channel_id"]))
         if channel is None:
             raise ApiError(
@@ -43,10 +49,22 @@ class ChannelEndpoints:
                 kind="not_found",
                 detail=f"channel {request.params['channel_id']}",
             )
+        if not self.world.bot_sees(channel):
+            where = "a DM the bot is not in" if channel.is_private else "a server without the bot"
+            raise ApiError(
+                403,
+                "Missing Access",
+                50001,
+                kind="forbidden",
+                detail=f"channel {channel.id} is in {where}",
+            )
         return channel
 
     def _require(self, channel: ChannelRecord, permission: Perm) -> None:
-        """Discord's 403 when the bot lacks ``permission`` (guild-wide; no overwrites here)."""
+        """Discord's 403 when the bot lacks ``permission`` (guild-wide; no overwrites here;
+        none in DMs)."""
+        if channel.guild_id is None:
+            return
         bot = self.world.members.get((channel.guild_id, self.world.bot.id))
         if bot is not None and not bot.permissions & (permission | Perm.ADMINISTRATOR):
             raise ApiError(
@@ -56,6 +74,25 @@ class ChannelEndpoints:
                 kind="forbidden",
                 detail=f"the bot lacks {permission.name} in channel {channel.id}",
             )
+
+    def _require_open(self, channel: ChannelRecord) -> None:
+        """Discord's refusals of a post to a DM that no bot can foresee, kept in
+        ``world.declined`` rather than among the failures: the member closed their DMs
+        (50007), or shares no server with the bot and has not installed the app (50278)."""
+        for user_id in channel.recipients if channel.is_private else ():
+            user = self.world.users[user_id]
+            if user.id == self.world.bot.id:
+                continue
+            if not user.accepts_dms:
+                self._decline(channel, "dm_closed", f"{user.name} closed their DMs", 50007)
+            if not (self.world.shares_guild(user.id) or user.id in self.world.user_installs):
+                self._decline(channel, "no_mutual_guild", f"{user.name} shares no server", 50278)
+
+    def _decline(self, channel: ChannelRecord, kind: str, why: str, code: int) -> None:
+        detail = f"{why} (channel {channel.id})"
+        self.world.declined.append(Failure(kind, f"POST {MESSAGES}", detail))
+        self.world.notify()
+        raise ApiError(403, DM_REFUSALS[code], code)
 
     def _message(self, request: ApiRequest) -> StoredMessage:
         channel = self._channel(request)
@@ -72,7 +109,7 @@ class ChannelEndpoints:
 
     async def get_channel(self, request: ApiRequest) -> dict[str, Any]:
         """One channel."""
-        return payloads.channel(self._channel(request))
+        return payloads.any_channel(self.world, self._channel(request))
 
     async def list_messages(self, request: ApiRequest) -> list[dict[str, Any]]:
         """Public messages, newest first, honouring ``limit``, ``before`` and ``after``."""
@@ -88,6 +125,7 @@ class ChannelEndpoints:
     async def create_message(self, request: ApiRequest) -> dict[str, Any]:
         """Send a message as the bot (which needs Send Messages, and Attach Files for files)."""
         channel = self._channel(request)
+        self._require_open(channel)
         self._require(
             channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
         )
@@ -154,6 +192,14 @@ class ChannelEndpoints:
                 50024,
                 kind="bad_request",
                 detail=f"channel {parent.id} is a thread",
+            )
+        if parent.guild_id is None:
+            raise ApiError(
+                400,
+                "Cannot execute action on this channel type",
+                50024,
+                kind="bad_request",
+                detail=f"channel {parent.id} is a DM",
             )
         thread = self.world.add_channel(
             parent.guild_id,

@@ -6,7 +6,17 @@ from typing import Any
 
 from .interactions import Interactions
 from .messages import Messages
-from .records import EPHEMERAL, LOADING, InteractionRecord, StoredMessage
+from .records import (
+    COMPONENTS_V2,
+    EPHEMERAL,
+    LOADING,
+    SUPPRESS_EMBEDS,
+    SUPPRESS_NOTIFICATIONS,
+    USER_INSTALL,
+    VOICE_MESSAGE,
+    InteractionRecord,
+    StoredMessage,
+)
 from .rest import ApiError, ApiRequest, Rest, UploadedFile
 from .world import World
 
@@ -18,6 +28,12 @@ MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE = 4, 5, 6, 7
 AUTOCOMPLETE, MODAL = 8, 9
 COMPONENT, MODAL_SUBMIT = 3, 5
 COMMAND_MESSAGE_TYPE = 20
+USER_INSTALL_FOLLOWUPS = 5
+"""Follow-ups an interaction may create when only a user install authorizes it."""
+RESPONSE_FLAGS = (
+    SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | VOICE_MESSAGE | COMPONENTS_V2
+)
+"""The message flags a response or follow-up may set (Discord drops the others)."""
 
 
 class InteractionEndpoints:
@@ -59,9 +75,9 @@ class InteractionEndpoints:
         self, record: InteractionRecord, kind: Any, data: dict[str, Any], files: list[UploadedFile]
     ) -> StoredMessage | None:
         if kind == MESSAGE:
-            return await self._new_response(record, data, files)
+            return await self._new_response(record, {**data, "flags": _flags(record, data)}, files)
         if kind == DEFERRED_MESSAGE:
-            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            flags = (_flags(record, data) & EPHEMERAL) | LOADING
             return await self._new_response(record, {"flags": flags}, [])
         if kind in (DEFERRED_UPDATE, UPDATE):
             return await self._update_clicked(record, kind, data, files)
@@ -82,7 +98,7 @@ class InteractionEndpoints:
     async def _new_response(
         self, record: InteractionRecord, data: dict[str, Any], files: list[UploadedFile]
     ) -> StoredMessage:
-        ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        ephemeral = bool(data["flags"] & EPHEMERAL)
         message = await self.messages.create(
             record.channel_id,
             data,
@@ -143,7 +159,9 @@ class InteractionEndpoints:
         if original is not None and original.loading and record.callback_type == DEFERRED_MESSAGE:
             message = await self.messages.edit(original, body, request.files)
         else:
-            ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            self._check_followups(record)
+            body = {**body, "flags": _flags(record, body)}
+            ephemeral = bool(body["flags"] & EPHEMERAL)
             message = await self.messages.create(
                 record.channel_id,
                 body,
@@ -152,7 +170,23 @@ class InteractionEndpoints:
                 interaction_id=record.id,
                 webhook_id=self.world.application_id,
             )
+            record.followups += 1
         return self.messages.payload(message) if request.flag("wait") else None
+
+    def _check_followups(self, record: InteractionRecord) -> None:
+        """Discord's limit on follow-ups of an interaction only a user install authorizes."""
+        user_install_only = set(record.owners) == {str(USER_INSTALL)}
+        if user_install_only and record.followups >= USER_INSTALL_FOLLOWUPS:
+            raise ApiError(
+                400,
+                "This interaction has hit the maximum number of follow up messages",
+                40094,
+                kind="followup_limit",
+                detail=(
+                    f"interaction {record.id} (user install only) already has "
+                    f"{USER_INSTALL_FOLLOWUPS} follow-ups"
+                ),
+            )
 
     def _target(self, request: ApiRequest) -> StoredMessage:
         record = self._record(request)
@@ -196,3 +230,9 @@ class InteractionEndpoints:
     async def delete_message(self, request: ApiRequest) -> None:
         """Delete the original response or a follow-up."""
         await self.messages.delete(self._target(request))
+
+
+def _flags(record: InteractionRecord, data: dict[str, Any]) -> int:
+    """A response's flags: those it may set, made ephemeral where Discord forces it."""
+    flags = int(data.get("flags") or 0) & RESPONSE_FLAGS
+    return flags | EPHEMERAL if record.forced_ephemeral else flags

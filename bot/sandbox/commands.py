@@ -9,31 +9,46 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import payloads
+from . import contexts, payloads
 from .permissions import allows
-from .records import ChannelRecord, MemberRecord
+from .records import ChannelRecord, MemberRecord, UserRecord
 from .world import World
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 
 
-def registered(world: World, guild_id: int) -> list[dict[str, Any]]:
-    """Slash commands usable in a guild (guild commands shadow global ones)."""
+class NotOffered(LookupError):
+    """Discord's client does not offer the command here (its contexts or installation
+    types leave this place out), so no member can use it here."""
+
+
+def registered(world: World, guild_id: int | None) -> list[dict[str, Any]]:
+    """Slash commands of a guild (guild commands shadow global ones); without a guild,
+    the global ones."""
     found: dict[str, dict[str, Any]] = {}
-    for command in world.commands.get(guild_id, []) + world.commands.get(None, []):
+    scoped = world.commands.get(guild_id, []) if guild_id is not None else []
+    for command in scoped + world.commands.get(None, []):
         if command.get("type", 1) == 1:
             found.setdefault(command["name"], command)
     return list(found.values())
 
 
 def command_data(
-    world: World, member: MemberRecord, path: Sequence[str], values: Mapping[str, Any]
+    world: World,
+    who: MemberRecord | UserRecord,
+    path: Sequence[str],
+    values: Mapping[str, Any],
+    channel: ChannelRecord | None = None,
 ) -> dict[str, Any]:
-    """The interaction ``data`` for ``/path[0] path[1:] **values`` used by ``member``."""
+    """The interaction ``data`` for ``/path[0] path[1:] **values`` used by ``who`` in
+    ``channel`` (by default: the first channel of the guild of ``who``, a membership)."""
     if not path:
         raise ValueError("name the command, e.g. slash('qwixx', 'start')")
-    command = _top(world, member, path[0])
+    channel = channel or _first_channel(world, who)
+    user = who.user if isinstance(who, MemberRecord) else who
+    member = contexts.membership(world, user, channel)
+    command = _top(world, user, member, path[0], channel)
     node, chain = command, []
     for name in path[1:]:
         node = _child(node, name)
@@ -43,9 +58,10 @@ def command_data(
         raise LookupError(f"/{' '.join(path)} needs a subcommand: {names}")
     resolved: dict[str, dict[str, Any]] = {}
     options = _values(node, values, resolved)
-    allowed = payloads.member(member, with_permissions=True)["permissions"]
-    for channel in resolved.get("channels", {}).values():  # as Discord resolves them:
-        channel["permissions"] = allowed  # with what the member may do there
+    if member is not None:
+        allowed = payloads.member(member, with_permissions=True)["permissions"]
+        for option in resolved.get("channels", {}).values():  # as Discord resolves them:
+            option["permissions"] = allowed  # with what the member may do there
     for parent in reversed(chain):
         options = [{"name": parent["name"], "type": parent["type"], "options": options}]
     data: dict[str, Any] = {
@@ -61,14 +77,31 @@ def command_data(
     return data
 
 
-def _top(world: World, member: MemberRecord, name: str) -> dict[str, Any]:
-    commands = registered(world, member.guild_id)
+def _first_channel(world: World, who: MemberRecord | UserRecord) -> ChannelRecord:
+    if not isinstance(who, MemberRecord):
+        raise ValueError(f"say where {who.name} uses the command (a channel)")
+    return world.channels[world.guilds[who.guild_id].channel_ids[0]]
+
+
+def _top(
+    world: World,
+    user: UserRecord,
+    member: MemberRecord | None,
+    name: str,
+    channel: ChannelRecord,
+) -> dict[str, Any]:
+    commands = registered(world, channel.guild_id)
     command = next((c for c in commands if c["name"] == name), None)
     if command is None:
         raise LookupError(f"/{name} is not registered; registered: {[c['name'] for c in commands]}")
+    why = contexts.not_offered(world, command, user.id, channel)
+    if why is not None:
+        raise NotOffered(f"Discord does not offer /{name} to {user.name} here: {why}")
     needed = command.get("default_member_permissions")
-    if needed is not None and not allows(member.permissions, int(needed)):
-        raise PermissionError(f"{member.user.name} lacks permissions {needed} for /{name}")
+    if member is None or needed is None or not world.bot_sees(channel):
+        return command  # the permissions gate a server's own install, in the server
+    if not allows(member.permissions, int(needed)):
+        raise PermissionError(f"{user.name} lacks permissions {needed} for /{name}")
     return command
 
 

@@ -24,7 +24,7 @@ from bot.channel.budget import WriteBudget
 
 from .autoplay import play_round, seeded_policy, turn_message, wait_for_turn
 from .driver import BUTTON, COMMAND, STRING_SELECT
-from .records import StoredMessage
+from .records import GROUP_DM, StoredMessage
 from .sandbox import Sandbox
 from .validation import unavailable
 
@@ -32,6 +32,7 @@ NAMES = ("Ana", "Ben", "Cem", "Dana", "Emel", "Finn")
 ADD_COMPUTER = "Add computer player"
 LEVEL_MENU = "Change a computer player's level"
 AFTER = "The channel after the game"
+DMS_AFTER = "Direct messages after the game"
 TABLE_ROUND = 2
 """After this round the host looks at the table (everyone's sheet), once."""
 Print = Callable[[str], None]
@@ -43,6 +44,8 @@ BOT_NAME = "Qwixx Bot"
 DEMO_FILE = re.compile(r"\d{3}-[\w-]+\.png")
 """The name of an image the demo writes (see :class:`ImageSaver`)."""
 TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
+"""A custom emoji (the dice's): the transcript shows it by name, ``:qx_red6_1a2b:``."""
 
 
 def relative(seconds: float) -> str:
@@ -63,19 +66,22 @@ def relative(seconds: float) -> str:
 
 class Transcript:
     """Prints messages as people read them in Discord: each framed, with who posted it,
-    its number in the channel and whether it was edited; mentions as names, commands as
-    the ``/qwixx rules`` a reader sees, times as times, images by the file they were
-    saved to."""
+    its number in the channel (a direct message: whom it was sent to) and whether it
+    was edited; mentions as names, commands as the ``/qwixx rules`` a reader sees, times
+    as times, custom emojis (the dice) by name, images by the file they were saved to."""
 
     def __init__(self, sb: Sandbox, names: dict[int, str], out: Print, images: ImageSaver) -> None:
         self.sb, self.names, self.out, self.images = sb, names, out, images
         self.numbers: dict[int, int] = {}
         """Each message's number, in the order it was first shown."""
+        self.shown: set[int] = set()
+        """The messages :meth:`catch_up` printed."""
 
     def readable(self, text: str) -> str:
         text = MENTION.sub(lambda m: "@" + self.names.get(int(m[1]), m[1]), text)
         text = COMMAND_MENTION.sub(r"/\1", text)
         text = CHANNEL_MENTION.sub(self._channel, text)
+        text = CUSTOM_EMOJI.sub(r":\1:", text)
         return TIMESTAMP.sub(self._time, text)
 
     def _channel(self, match: re.Match[str]) -> str:
@@ -96,7 +102,10 @@ class Transcript:
     def header(self, message: StoredMessage) -> str:
         """Who posted ``message``, which message of the channel it is (a private answer
         has no place in the channel: whom it is for instead), whether it was edited."""
-        if message.ephemeral:
+        place = self.place(message)
+        if place is not None:
+            parts = [message.author.name, place]
+        elif message.ephemeral:
             parts = [message.author.name]
         else:
             number = self.numbers.setdefault(message.id, len(self.numbers) + 1)
@@ -112,6 +121,20 @@ class Transcript:
         if message.ephemeral:
             parts.append(f"only {self.names.get(message.visible_to or 0, '?')} sees it")
         return " · ".join(parts)
+
+    def place(self, message: StoredMessage) -> str | None:
+        """Where a message outside every guild was sent: ``direct message to Ana`` (the
+        bot's DM), ``in the group DM of Ana, Ben``, ``in the DM of Ana and Ben``."""
+        world = self.sb.server.world
+        channel = world.channels[message.channel_id]
+        if not channel.is_private:
+            return None
+        people = [self.names.get(u, "?") for u in channel.recipients if u != world.bot.id]
+        if world.bot.id in channel.recipients:
+            return f"direct message to {', '.join(people)}"
+        if channel.type == GROUP_DM:
+            return f"in the group DM of {', '.join(people)}"
+        return f"in the DM of {' and '.join(people)}"
 
     def show(self, message: StoredMessage) -> None:
         """The message as it stands, framed: its text, embeds, files and controls."""
@@ -135,10 +158,31 @@ class Transcript:
             self.out(f"│ {line}".rstrip())
 
     def catch_up(self) -> None:
-        """Every public message not printed yet, as it was when it appeared."""
-        for message in self.sb.messages():
-            if message.id not in self.numbers and not message.loading:
+        """Every public message and direct message not printed yet, as it was when it
+        appeared."""
+        for message in sorted(self.sb.messages() + self.private(), key=lambda m: m.id):
+            if message.id not in self.shown and not message.loading:
+                self.shown.add(message.id)
                 self.show(message)
+
+    def private(self) -> list[StoredMessage]:
+        """The live messages of DMs and group DMs that are not one person's only."""
+        world = self.sb.server.world
+        return [
+            m
+            for m in world.messages.values()
+            if m.audience is not None and m.visible_to is None and not m.deleted
+        ]
+
+    def dms_after(self) -> None:
+        """The direct messages as they read now (nothing if there were none)."""
+        shown = [m for m in self.private() if not m.loading]
+        if not shown:
+            return
+        self.out("")
+        self.out(f"===== {DMS_AFTER} =====")
+        for message in shown:
+            self.show(message)
 
     def channel_after(self) -> None:
         """The channel as it reads now: each message's newest version, deleted ones gone."""
@@ -214,6 +258,7 @@ async def run_demo(
 
     ``computers`` seats are added by the host in the lobby; ``level`` (easy, normal
     or hard) is then chosen for each of them, as the host would in the lobby's menu.
+    One player and no computers is solo practice (``/qwixx start solo:True``).
     """
     names = list(NAMES[:players])
     with tempfile.TemporaryDirectory() as folder:
@@ -221,15 +266,16 @@ async def run_demo(
         # no write budget here (the bot keeps it everywhere else).
         async with Sandbox(members=names, settle=0.02, write_limit=False, bot_name=BOT_NAME) as sb:
             unchecked = unavailable() if sb.server.validator is None else None
-            await sb.run_bot(
-                QwixxBot(
-                    Path(folder) / "demo.db",
-                    dev_guild=sb.guild.id,
-                    coalesce=0.1,
-                    seeds=lambda: seed,
-                    budget=WriteBudget(10_000, 1.0),
-                )
+            bot = QwixxBot(
+                Path(folder) / "demo.db",
+                dev_guild=sb.guild.id,
+                coalesce=0.1,
+                seeds=lambda: seed,
+                budget=WriteBudget(10_000, 1.0),
             )
+            await sb.run_bot(bot)
+            emojis = bot.dice_emojis  # uploaded before the game, so its dice show as dice
+            await sb.wait_for(lambda: emojis.task is not None and emojis.task.done(), 30)
             members = [sb.member(n) for n in names]
             host = members[0]
             images = ImageSaver(sb, out)
@@ -240,8 +286,12 @@ async def run_demo(
                 transcript.catch_up()
                 transcript.say(line.strip())
 
-            log(f"{host.name}: /qwixx start variant:{variant}")
-            lobby = (await host.slash("qwixx", "start", variant=variant)).message
+            options: dict[str, Any] = {"variant": variant}
+            if (players, computers) == (1, 0):
+                options["solo"] = True  # one member alone: solo practice
+            shown = " ".join(f"{name}:{value}" for name, value in options.items())
+            log(f"{host.name}: /qwixx start {shown}")
+            lobby = (await host.slash("qwixx", "start", **options)).message
             for member in members[1:]:
                 log(f"{member.name} presses Join")
                 await member.click(lobby, label="Join")
@@ -271,6 +321,7 @@ async def run_demo(
             await quiet(sb)  # the last edits (buttons and clocks gone) land after the scores
             transcript.catch_up()
             images.collect()
+            transcript.dms_after()
             transcript.channel_after()
             problems = sb.describe_failures() if sb.failures else ""
             await sb.stop_bot()

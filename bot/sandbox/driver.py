@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .commands import command_data
-from .records import ChannelRecord, InteractionRecord, MemberRecord, StoredMessage
+from .records import USER_INSTALL, ChannelRecord, InteractionRecord, MemberRecord, StoredMessage
 from .server import FakeDiscord
 
 _log = logging.getLogger(__name__)
@@ -75,7 +75,12 @@ class Outcome:
 
 
 class SimMember:
-    """A guild member driven by a test: ``await ana.slash("qwixx", "start", variant="classic")``."""
+    """A guild member driven by a test: ``await ana.slash("qwixx", "start", variant="classic")``.
+
+    The same person can act in their DM with the bot (:meth:`open_dm`), in a DM or group
+    DM with others, and in another guild they joined (:meth:`Sandbox.join`): pass the
+    channel as ``in_channel``; a click acts where its message is.
+    """
 
     def __init__(
         self,
@@ -110,15 +115,60 @@ class SimMember:
         """Guild permissions as sent in interaction payloads."""
         return self.record.permissions
 
+    @property
+    def accepts_dms(self) -> bool:
+        """False once the member closed their direct messages: the bot's posts there are
+        answered 403 with code 50007, as Discord answers them (kept in ``sb.declined``)."""
+        return self.record.user.accepts_dms
+
+    @accepts_dms.setter
+    def accepts_dms(self, value: bool) -> None:
+        self.record.user.accepts_dms = value
+
+    def install_app(self) -> None:
+        """Add the app to the member's own account (a user install): its commands that
+        declare the user install follow them into any server, DM or group DM."""
+        world = self.server.world
+        if USER_INSTALL not in world.install_types:
+            raise PermissionError("the application does not support user installs")
+        world.user_installs.add(self.id)
+        world.notify()
+
+    def uninstall_app(self) -> None:
+        """Remove the app from the member's account."""
+        self.server.world.user_installs.discard(self.id)
+        self.server.world.notify()
+
+    # -- direct messages -------------------------------------------------------------
+
+    def open_dm(self) -> ChannelRecord:
+        """The member's DM with the bot, opened from their side if the bot has not yet
+        (the channel the bot's ``POST /users/@me/channels`` answers too)."""
+        world = self.server.world
+        return world.open_dm(self.id, world.bot.id)
+
+    @property
+    def dm_channel(self) -> ChannelRecord | None:
+        """The member's DM with the bot, if either side opened it."""
+        return self.server.world.dm_of(self.id)
+
+    def direct_messages(self) -> list[StoredMessage]:
+        """The member's DM with the bot as they read it, oldest first (deleted ones gone,
+        their own ephemeral answers there included)."""
+        channel = self.dm_channel
+        return [] if channel is None else self.messages(channel)
+
     # -- actions -------------------------------------------------------------------
 
     async def slash(
         self, *path: str, in_channel: ChannelRecord | None = None, **options: Any
     ) -> Outcome:
-        """Run a slash command (``path`` = command, [group,] subcommand) with options."""
+        """Run a slash command (``path`` = command, [group,] subcommand) with options, in
+        ``in_channel`` (a DM or another guild's channel too); :class:`NotOffered` where
+        Discord's client would not offer it."""
         values = {k: v.record if isinstance(v, SimMember) else v for k, v in options.items()}
-        data = command_data(self.server.world, self.record, path, values)
         channel = in_channel or self.channel
+        data = command_data(self.server.world, self.record, path, values, channel)
         return await self._act(COMMAND, channel, data, None)
 
     async def click(
@@ -154,12 +204,16 @@ class SimMember:
     # -- what the member sees --------------------------------------------------------
 
     def messages(self, channel: ChannelRecord | None = None) -> list[StoredMessage]:
-        """Public messages plus this member's own ephemeral ones, oldest first."""
-        channel_id = channel.id if channel else None
-        return self.server.world.visible_messages(self.id, channel_id)
+        """What the member sees in ``channel`` (a DM too), oldest first; without a
+        channel, the public messages of every guild channel plus this member's own
+        ephemeral ones (their DMs: :meth:`direct_messages`)."""
+        if channel is not None:
+            return self.server.world.visible_messages(self.id, channel.id)
+        seen = self.server.world.visible_messages(self.id)
+        return [m for m in seen if m.audience is None or m.ephemeral]
 
     def ephemeral_messages(self) -> list[StoredMessage]:
-        """Only this member's ephemeral messages."""
+        """Only this member's ephemeral messages (in any channel)."""
         return [m for m in self.messages() if m.ephemeral]
 
     def last_message(self, channel: ChannelRecord | None = None) -> StoredMessage:

@@ -25,12 +25,19 @@ MAX_GUILDS_PER_SHARD = 2500
 """Discord closes an IDENTIFY whose shard would hold more guilds than this (4011)."""
 GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
 EVENT_INTENTS = {
     "MESSAGE_CREATE": GUILD_MESSAGES_INTENT,
     "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
     "MESSAGE_DELETE": GUILD_MESSAGES_INTENT,
     "THREAD_CREATE": GUILDS_INTENT,
 }
+DM_EVENT_INTENTS = {
+    "MESSAGE_CREATE": DIRECT_MESSAGES_INTENT,
+    "MESSAGE_UPDATE": DIRECT_MESSAGES_INTENT,
+    "MESSAGE_DELETE": DIRECT_MESSAGES_INTENT,
+}
+"""The intents of the same events in DMs (which carry no ``guild_id``)."""
 
 
 @dataclass
@@ -186,7 +193,7 @@ class Gateway:
         return session
 
     def _guilds_of(self, session: Session) -> list[GuildRecord]:
-        return [g for g in self.world.guilds.values() if session.serves(g.id)]
+        return [g for g in self.world.bot_guilds() if session.serves(g.id)]
 
     def _check_size(self, session: Session) -> None:
         held = len(self._guilds_of(session))
@@ -199,7 +206,7 @@ class Gateway:
 
     def recommended_shards(self) -> int:
         """What ``GET /gateway/bot`` advises: one shard per 1,000 guilds, as Discord does."""
-        return max(1, -(-len(self.world.guilds) // 1000))
+        return max(1, -(-len(self.world.bot_guilds()) // 1000))
 
     def _ready(self, session: Session) -> dict[str, Any]:
         ready = {
@@ -255,8 +262,8 @@ class Gateway:
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to every live session that asked for it and serves its guild
         (kept for RESUME)."""
-        needed = EVENT_INTENTS.get(event, 0)
         guild = data.get("guild_id")
+        needed = (EVENT_INTENTS if guild is not None else DM_EVENT_INTENTS).get(event, 0)
         for session in self.live:
             if needed and not session.intents & needed:
                 continue

@@ -7,9 +7,17 @@ import logging
 import secrets
 from typing import Any
 
-from . import payloads
+from . import contexts, payloads
+from .contexts import ALL_INSTALLS
 from .messages import Dispatch
-from .records import ChannelRecord, InteractionRecord, MemberRecord, StoredMessage
+from .records import (
+    GUILD_INSTALL,
+    ChannelRecord,
+    InteractionRecord,
+    MemberRecord,
+    StoredMessage,
+    UserRecord,
+)
 from .rest import ApiError
 from .world import World
 
@@ -18,6 +26,7 @@ _log = logging.getLogger(__name__)
 ACK_WINDOW = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 FAILED = "This interaction failed"
+COMMAND, AUTOCOMPLETE = 2, 4
 
 
 class Interactions:
@@ -40,61 +49,98 @@ class Interactions:
     async def open(
         self,
         kind: int,
-        member: MemberRecord,
+        who: MemberRecord | UserRecord,
         channel: ChannelRecord,
         data: dict[str, Any],
         message: StoredMessage | None = None,
     ) -> InteractionRecord:
-        """Create an interaction and send INTERACTION_CREATE to the bot."""
+        """Create an interaction of ``who`` (a user, or their membership of the guild)
+        in ``channel`` and send INTERACTION_CREATE to the bot."""
+        user = who.user if isinstance(who, MemberRecord) else who
+        member = contexts.membership(self.world, user, channel)
+        found = self._owners(kind, user, channel, data, message)
         record = InteractionRecord(
             id=self.world.ids.next(),
             token=f"sandbox-{secrets.token_urlsafe(48)}",
             type=kind,
-            user_id=member.user.id,
+            user_id=user.id,
             guild_id=channel.guild_id,
             channel_id=channel.id,
             data=data,
             created_at=self.world.clock.now(),
             log_start=len(self.world.log),
             message_id=message.id if message else None,
+            context=contexts.context_of(self.world, channel),
+            owners=found,
+            forced_ephemeral=contexts.forced_ephemeral(member, found),
         )
         self.world.interactions[record.id] = record
         loop = asyncio.get_running_loop()
         loop.call_later(self.ack_window + 0.01, self.check_deadlines)
-        await self._dispatch("INTERACTION_CREATE", self.payload(record, member, channel, message))
+        payload = self.payload(record, user, member, channel, message)
+        await self._dispatch("INTERACTION_CREATE", payload)
         return record
+
+    def _owners(
+        self,
+        kind: int,
+        user: UserRecord,
+        channel: ChannelRecord,
+        data: dict[str, Any],
+        message: StoredMessage | None,
+    ) -> dict[str, str]:
+        """A command's installations reaching this place; a component's are those of the
+        interaction that made its message (a message the bot posted: its guild install)."""
+        if kind in (COMMAND, AUTOCOMPLETE):
+            command = self._command(data.get("id"))
+            installs = command.get("integration_types") if command else None
+            return contexts.owners(self.world, user.id, channel, installs or ALL_INSTALLS)
+        origin = self.world.interactions.get(message.interaction_id or 0) if message else None
+        if origin is not None:
+            return dict(origin.owners)
+        return contexts.owners(self.world, user.id, channel, (GUILD_INSTALL,))
+
+    def _command(self, command_id: Any) -> dict[str, Any] | None:
+        for scope in self.world.commands.values():
+            for command in scope:
+                if command["id"] == str(command_id):
+                    return command
+        return None
 
     def payload(
         self,
         record: InteractionRecord,
-        member: MemberRecord,
+        user: UserRecord,
+        member: MemberRecord | None,
         channel: ChannelRecord,
         message: StoredMessage | None,
     ) -> dict[str, Any]:
-        """An INTERACTION_CREATE body with every field discord.py 2.7 reads."""
-        guild_id = str(channel.guild_id)
-        bot = self.world.members[(channel.guild_id, self.world.bot.id)]
-        guild = self.world.guilds[channel.guild_id]
+        """An INTERACTION_CREATE body as Discord sends it (every field discord.py 2.7
+        reads): in a guild with ``member`` and the guild, elsewhere with ``user``."""
         body: dict[str, Any] = {
             "id": str(record.id),
             "application_id": str(self.world.application_id),
             "type": record.type,
             "data": record.data,
-            "guild_id": guild_id,
-            "guild": {"id": guild_id, "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
-            "channel": payloads.channel(channel),
-            "member": payloads.member(member, with_permissions=True),
+            "channel": payloads.any_channel(self.world, channel),
             "token": record.token,
             "version": 1,
-            "app_permissions": str(bot.permissions),
-            "locale": member.user.locale,
-            "guild_locale": guild.locale,
+            "app_permissions": str(contexts.app_permissions(self.world, member, channel)),
+            "locale": user.locale,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": guild_id},
-            "context": 0,
+            "authorizing_integration_owners": record.owners,
+            "context": record.context,
             "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
         }
+        if member is not None:
+            guild = self.world.guilds[member.guild_id]
+            body["guild_id"] = str(guild.id)
+            body["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+            body["member"] = payloads.member(member, with_permissions=True)
+            body["guild_locale"] = guild.locale
+        else:
+            body["user"] = payloads.user(user)
         if message is not None:
             body["message"] = payloads.message(self.world, message)
         return body

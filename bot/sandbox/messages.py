@@ -8,12 +8,18 @@ from typing import Any
 
 from . import limits, payloads
 from .ids import iso_now
-from .records import COMPONENTS_V2, LOADING, StoredAttachment, StoredMessage, UserRecord
+from .records import (
+    COMPONENTS_V2,
+    LOADING,
+    SUPPRESS_EMBEDS,
+    StoredAttachment,
+    StoredMessage,
+    UserRecord,
+)
 from .rest import ApiError, UploadedFile
 from .world import World
 
 Dispatch = Callable[[str, dict[str, Any]], Awaitable[None]]
-SUPPRESS_EMBEDS = 1 << 2
 EDITABLE_FLAGS = SUPPRESS_EMBEDS | COMPONENTS_V2
 
 
@@ -67,6 +73,7 @@ class Messages:
             author=author or self.world.bot,
             visible_to=visible_to,
             timestamp=iso_now(),
+            audience=frozenset(channel.recipients) if channel.is_private else None,
             **extra,
         )
         message.content = str(body.get("content") or "")
@@ -106,7 +113,7 @@ class Messages:
         """Mark a message deleted."""
         message.deleted = True
         self.world.record("delete", message)
-        if message.visible_to is None:
+        if self._heard(message):
             data = {"id": str(message.id), "channel_id": str(message.channel_id)}
             if message.guild_id:
                 data["guild_id"] = str(message.guild_id)
@@ -130,8 +137,14 @@ class Messages:
         return payloads.message(self.world, message)
 
     async def _announce(self, event: str, message: StoredMessage) -> None:
-        if message.visible_to is None:
+        if self._heard(message):
             await self.dispatch(event, self.payload(message))
+
+    def _heard(self, message: StoredMessage) -> bool:
+        """Whether the gateway tells the bot of ``message``: a public one in a channel
+        the bot is in (not a server without it, nor other people's DMs)."""
+        channel = self.world.channels[message.channel_id]
+        return message.visible_to is None and self.world.bot_sees(channel)
 
     def _attachments(
         self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]

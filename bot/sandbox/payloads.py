@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .ids import iso_now
+from .permissions import BOT_DEFAULT
 from .records import (
+    GROUP_DM,
+    GUILD_INSTALL,
+    USER_INSTALL,
     ChannelRecord,
     GuildRecord,
     MemberRecord,
@@ -29,6 +33,8 @@ def user(record: UserRecord) -> dict[str, Any]:
         "avatar": None,
         "bot": record.bot,
         "public_flags": 0,
+        "flags": 0,
+        "primary_guild": None,
     }
 
 
@@ -70,6 +76,8 @@ def role(record: RoleRecord) -> dict[str, Any]:
 
 def channel(record: ChannelRecord) -> dict[str, Any]:
     """A guild text channel or thread object."""
+    if record.guild_id is None:
+        raise ValueError(f"channel {record.id} is private: see private_channel()")
     payload: dict[str, Any] = {
         "id": str(record.id),
         "type": record.type,
@@ -87,6 +95,27 @@ def channel(record: ChannelRecord) -> dict[str, Any]:
     if record.is_thread:
         payload.update(_thread_fields(record))
     return payload
+
+
+def private_channel(world: World, record: ChannelRecord) -> dict[str, Any]:
+    """A DM or group DM object as the app sees it: its recipients are everyone in it
+    but the bot (``PrivateChannelResponse``, ``PrivateGroupChannelResponse``)."""
+    shown = world.public_messages(record.id)
+    payload: dict[str, Any] = {
+        "id": str(record.id),
+        "type": record.type,
+        "last_message_id": str(shown[-1].id) if shown else None,
+        "flags": 0,
+        "recipients": [user(world.users[u]) for u in record.recipients if u != world.bot.id],
+    }
+    if record.type == GROUP_DM:
+        payload.update(name=record.name or None, icon=None, owner_id=str(record.owner_id))
+    return payload
+
+
+def any_channel(world: World, record: ChannelRecord) -> dict[str, Any]:
+    """The channel object of a guild channel, thread, DM or group DM."""
+    return private_channel(world, record) if record.is_private else channel(record)
 
 
 def _thread_fields(record: ChannelRecord) -> dict[str, Any]:
@@ -194,13 +223,11 @@ def message(world: World, record: StoredMessage) -> dict[str, Any]:
 
 def _interaction_metadata(world: World, interaction_id: int) -> dict[str, Any]:
     record = world.interactions[interaction_id]
-    members = world.members.get((record.guild_id or 0, record.user_id))
-    who = members.user if members else world.owner
     metadata: dict[str, Any] = {
         "id": str(record.id),
         "type": record.type,
-        "user": user(who),
-        "authorizing_integration_owners": {"0": str(record.guild_id)},
+        "user": user(world.users[record.user_id]),
+        "authorizing_integration_owners": dict(record.owners),
     }
     if record.type == 2:
         metadata["name"] = record.data.get("name")
@@ -225,5 +252,20 @@ def application(world: World) -> dict[str, Any]:
         "bot": user(world.bot),
         "redirect_uris": [],
         "interactions_endpoint_url": None,
-        "approximate_guild_count": len(world.guilds),
+        "approximate_guild_count": len(world.bot_guilds()),
+        "approximate_user_install_count": len(world.user_installs),
+        "integration_types_config": {
+            str(kind): _install_config(kind) for kind in sorted(world.install_types)
+        },
     }
+
+
+def _install_config(kind: int) -> dict[str, Any]:
+    """The default install link's scopes and bot permissions for one installation type."""
+    if kind == GUILD_INSTALL:
+        params = {"scopes": ["applications.commands", "bot"], "permissions": str(int(BOT_DEFAULT))}
+    elif kind == USER_INSTALL:
+        params = {"scopes": ["applications.commands"], "permissions": "0"}
+    else:
+        raise ValueError(f"unknown installation type {kind}")
+    return {"oauth2_install_params": params}

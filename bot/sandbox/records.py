@@ -11,13 +11,23 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from PIL import Image
 
+SUPPRESS_EMBEDS = 1 << 2
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+SUPPRESS_NOTIFICATIONS = 1 << 12
+VOICE_MESSAGE = 1 << 13
 COMPONENTS_V2 = 1 << 15
 
 TEXT_CHANNEL = 0
+DM_CHANNEL = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
+
+GUILD_INSTALL, USER_INSTALL = 0, 1
+"""Where an app is installed (application integration types)."""
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+"""Where an interaction happens (interaction context types)."""
 
 
 @dataclass
@@ -28,6 +38,17 @@ class UserRecord:
     name: str
     bot: bool = False
     locale: str = "en-US"  # the language of the user's Discord client
+    accepts_dms: bool = True
+    """False: the user closed their direct messages (the bot's posts get 50007)."""
+
+
+@dataclass
+class EmojiRecord:
+    """One of the application's emojis: its name and its image (as uploaded)."""
+
+    id: int
+    name: str
+    image: bytes
 
 
 @dataclass
@@ -54,20 +75,27 @@ class MemberRecord:
 
 @dataclass
 class ChannelRecord:
-    """A text channel or a thread."""
+    """A text channel, a thread, or (without a guild) a direct message or group DM."""
 
     id: int
-    guild_id: int
+    guild_id: int | None
     name: str
     type: int = TEXT_CHANNEL
     parent_id: int | None = None
     owner_id: int | None = None
     position: int = 0
+    recipients: tuple[int, ...] = ()
+    """Everyone in a DM or group DM (the bot too, in a DM with the bot); empty in a guild."""
 
     @property
     def is_thread(self) -> bool:
         """True for public and private threads."""
         return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def is_private(self) -> bool:
+        """True for a DM or a group DM (channels outside every guild)."""
+        return self.type in (DM_CHANNEL, GROUP_DM)
 
 
 @dataclass
@@ -79,6 +107,9 @@ class GuildRecord:
     channel_ids: list[int] = field(default_factory=list)
     locale: str = "en-US"  # the guild's preferred locale (Server Settings → Community)
     roles: list[RoleRecord] = field(default_factory=list)
+    has_bot: bool = True
+    """False for a server that never added the bot (its members may still use the app
+    they installed to their own account)."""
 
 
 @dataclass
@@ -122,6 +153,8 @@ class StoredMessage:
     deleted: bool = False
     nonce: str | None = None
     """The nonce it was sent with (Discord drops a repeat when ``enforce_nonce`` is set)."""
+    audience: frozenset[int] | None = None
+    """Who is in the DM or group DM it was sent in; None in a guild channel."""
 
     @property
     def ephemeral(self) -> bool:
@@ -135,6 +168,8 @@ class StoredMessage:
 
     def visible_for(self, user_id: int) -> bool:
         """Whether ``user_id`` sees this message."""
+        if self.audience is not None and user_id not in self.audience:
+            return False
         return not self.deleted and self.visible_to in (None, user_id)
 
     def interactive(self) -> Iterator[dict[str, Any]]:
@@ -200,6 +235,15 @@ class InteractionRecord:
     answered: bool = False
     """Whether the token was used since the callback (a follow-up or an edit): what a
     deferred update promises."""
+    context: int = 0
+    """Where it was used: 0 a guild, 1 the DM with the bot, 2 another DM or a group DM."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """``authorizing_integration_owners``: "0" the guild install, "1" the user install."""
+    followups: int = 0
+    """Follow-up messages created through its token."""
+    forced_ephemeral: bool = False
+    """Its responses are ephemeral whatever their flags (a user-installed app in a server
+    without the bot, used by a member without Use External Apps)."""
 
     @property
     def acknowledged(self) -> bool:

@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
 from .driver import SimMember
-from .records import ChannelRecord, Failure, GuildRecord, StoredMessage
+from .records import ChannelRecord, Failure, GuildRecord, MemberRecord, StoredMessage
 from .server import FakeDiscord
 
 if TYPE_CHECKING:
@@ -32,6 +32,9 @@ class GuildSpec:
     locale: str = "en-US"  # the preferred locale
     shard: tuple[int, int] | None = None
     """(shard id, shard count): the guild gets an id that Discord routes to that shard."""
+    bot: bool = True
+    """False: a server that never added the bot (the gateway never tells the bot of it;
+    its members may use the app they installed to their own account)."""
 
 
 class Sandbox:
@@ -48,15 +51,18 @@ class Sandbox:
         settle: float = 0.05,
         bot_name: str = "Sandbox Bot",
         write_limit: bool = True,
+        emojis: bool = True,
     ) -> None:
         self.server = FakeDiscord(openapi=openapi, strict_schema=strict_schema, bot_name=bot_name)
+        self.server.world.emojis_refused = not emojis  # the application may have none
         if not write_limit:  # for tests that play faster than any channel may be written
             self.server.rest.write_limit = None
         self.timeout = timeout
         self.settle = settle
         specs = [GuildSpec(g) if isinstance(g, str) else g for g in guilds or [GuildSpec()]]
         self.guilds = [
-            self.server.world.add_guild(s.name, list(s.channels), s.shard) for s in specs
+            self.server.world.add_guild(s.name, list(s.channels), s.shard, with_bot=s.bot)
+            for s in specs
         ]
         for spec, record in zip(specs, self.guilds, strict=True):
             record.locale = spec.locale
@@ -110,20 +116,57 @@ class Sandbox:
         guild: GuildRecord | None = None,
         channel: ChannelRecord | None = None,
         locale: str | None = None,
+        accepts_dms: bool | None = None,
     ) -> SimMember:
         """The member called ``name`` in ``guild``, created on first use; ``locale`` sets
-        the language of their Discord client (sent with each of their interactions)."""
+        the language of their Discord client (sent with each of their interactions),
+        ``accepts_dms=False`` closes their direct messages."""
         guild = guild or self.guild
         key = (guild.id, name)
         if key not in self._members:
             record = self.server.world.add_member(guild.id, name, permissions)
-            where = channel or self.server.world.channels[guild.channel_ids[0]]
-            self._members[key] = SimMember(
-                self.server, record, where, timeout=self.timeout, settle=self.settle
-            )
+            self._members[key] = self._driver(record, channel)
+        member = self._members[key]
         if locale is not None:
-            self._members[key].record.user.locale = locale
+            member.record.user.locale = locale
+        if accepts_dms is not None:
+            member.accepts_dms = accepts_dms
+        return member
+
+    def join(
+        self,
+        member: SimMember,
+        guild: GuildRecord,
+        *,
+        permissions: int | None = None,
+        channel: ChannelRecord | None = None,
+    ) -> SimMember:
+        """The same person as ``member``, now also a member of ``guild`` (its first
+        channel theirs unless ``channel`` says otherwise); ``sb.member(name, guild=guild)``
+        returns it afterwards."""
+        key = (guild.id, member.name)
+        if key in self._members:
+            raise ValueError(f"{guild.name} already has a member called {member.name}")
+        user = member.record.user
+        record = self.server.world.add_member(guild.id, user.name, permissions, user)
+        self._members[key] = self._driver(record, channel)
         return self._members[key]
+
+    def _driver(self, record: MemberRecord, channel: ChannelRecord | None) -> SimMember:
+        world = self.server.world
+        where = channel or world.channels[world.guilds[record.guild_id].channel_ids[0]]
+        return SimMember(self.server, record, where, timeout=self.timeout, settle=self.settle)
+
+    def group_dm(self, *members: SimMember, name: str = "") -> ChannelRecord:
+        """A new group DM of ``members`` (the first one owns it); the bot is not in it, so
+        only a user install reaches it (interaction context 2)."""
+        if len(members) < 2:
+            raise ValueError("a group DM needs at least two members")
+        return self.server.world.add_group_dm([m.id for m in members], name)
+
+    def dm_between(self, one: SimMember, other: SimMember) -> ChannelRecord:
+        """The DM of two members (not the bot's: interaction context 2)."""
+        return self.server.world.open_dm(one.id, other.id)
 
     def messages(self, channel: ChannelRecord | None = None) -> list[StoredMessage]:
         """Public messages, oldest first."""
@@ -133,6 +176,13 @@ class Sandbox:
     def failures(self) -> list[Failure]:
         """Everything real Discord would have refused or reported."""
         return self.server.failures
+
+    @property
+    def declined(self) -> list[Failure]:
+        """What Discord refused that no bot can foresee, apart from :attr:`failures`: a post
+        to a member whose DMs are closed (``dm_closed``) or who shares no server with the
+        bot and has not installed the app (``no_mutual_guild``)."""
+        return self.server.world.declined
 
     async def wait_for(self, predicate: Callable[[], T | None], timeout: float | None = None) -> T:
         """Wait until ``predicate()`` is truthy (re-checked after every change) and return it."""

@@ -13,7 +13,9 @@ from aiohttp import web
 
 from .api_app import AppEndpoints
 from .api_channels import ChannelEndpoints
+from .api_emojis import EmojiEndpoints
 from .api_interactions import InteractionEndpoints
+from .api_users import UserEndpoints
 from .clock import Clock
 from .faults import Fault
 from .gateway import Gateway
@@ -50,8 +52,10 @@ class FakeDiscord:
         AppEndpoints(
             self.world, lambda: self.gateway_url, self.gateway.recommended_shards
         ).register(self.rest)
+        EmojiEndpoints(self.world).register(self.rest)
         ChannelEndpoints(self.world, self.messages).register(self.rest)
         InteractionEndpoints(self.world, self.messages, self.interactions).register(self.rest)
+        UserEndpoints(self.world).register(self.rest)
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
 

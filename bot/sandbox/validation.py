@@ -147,7 +147,8 @@ def _load_cached(path: str) -> OpenApiValidator:
 def normalise(body: Any, template: str) -> Any:
     """A copy of ``body`` with discord.py's accepted encodings made spec-shaped.
 
-    Only the divergences listed in shared/DISCORD_NOTES.md are rewritten.
+    Only the divergences listed in shared/DISCORD_NOTES.md are rewritten, and one found
+    since: the integer ``recipient_id`` of ``POST /users/@me/channels``.
     """
     body = copy.deepcopy(body)
     _walk(body, role_endpoint="/roles" in template)
@@ -189,6 +190,9 @@ def _normalise_entry(node: dict[str, Any], key: str, value: Any, role_endpoint: 
             _stringify(item, "id")
             _integerise(item, "allow")
             _integerise(item, "deny")
+    elif key == "recipient_id":
+        # discord.py sends a DM's recipient id as an integer (start_private_message).
+        _stringify(node, key)
     elif key == "permissions" and role_endpoint and isinstance(value, str):
         # discord.py sends role permissions as a string of digits.
         node[key] = int(value) if value.isdigit() else value

@@ -12,8 +12,13 @@ from .clock import Clock
 from .ids import Snowflakes, iso_now
 from .permissions import BOT_DEFAULT, MEMBER_DEFAULT
 from .records import (
+    DM_CHANNEL,
+    GROUP_DM,
+    GUILD_INSTALL,
     TEXT_CHANNEL,
+    USER_INSTALL,
     ChannelRecord,
+    EmojiRecord,
     Failure,
     GuildRecord,
     InteractionRecord,
@@ -36,6 +41,7 @@ class World:
         self.ids = Snowflakes()
         self.bot = UserRecord(self.ids.next(), bot_name, bot=True)
         self.owner = UserRecord(self.ids.next(), "Sandbox Owner")
+        self.users: dict[int, UserRecord] = {u.id: u for u in (self.bot, self.owner)}
         self.guilds: dict[int, GuildRecord] = {}
         self.channels: dict[int, ChannelRecord] = {}
         self.members: dict[tuple[int, int], MemberRecord] = {}
@@ -43,9 +49,24 @@ class World:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         """Registered application commands; key None holds the global ones."""
         self.interactions: dict[int, InteractionRecord] = {}
+        self.emojis: dict[int, EmojiRecord] = {}
+        """The application's emojis (kept while the stand-in runs, across the bot's
+        restarts)."""
+        self.emojis_refused = False
+        """Uploading an application emoji is refused (403), as for an application that
+        may not have them."""
         self.log: list[tuple[str, int]] = []
         """("create" | "edit" | "delete", message id) in the order they happened."""
         self.failures: list[Failure] = []
+        self.declined: list[Failure] = []
+        """Refusals a bot cannot foresee (a DM to a member who closed them, or shares no
+        server with the bot): answered as Discord answers them, but no failure of the bot's."""
+        self.install_types = {GUILD_INSTALL, USER_INSTALL}
+        """The installation contexts the application supports (its Developer Portal
+        settings: this project's app is installable to servers and to users)."""
+        self.user_installs: set[int] = set()
+        """Users who installed the app to their own account."""
+        self._dms: dict[frozenset[int], ChannelRecord] = {}
         self._changed = asyncio.Event()
 
     @property
@@ -80,19 +101,25 @@ class World:
     # -- guilds and members ----------------------------------------------------
 
     def add_guild(
-        self, name: str, channels: list[str], shard: tuple[int, int] | None = None
+        self,
+        name: str,
+        channels: list[str],
+        shard: tuple[int, int] | None = None,
+        *,
+        with_bot: bool = True,
     ) -> GuildRecord:
-        """Create a guild with text channels and the bot as a member; ``shard``
-        (id, count) picks a guild id whose events go to that shard."""
+        """Create a guild with text channels and (unless ``with_bot`` is False) the bot
+        as a member; ``shard`` (id, count) picks a guild id whose events go to that shard."""
         guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
-        guild = GuildRecord(guild_id, name)
+        guild = GuildRecord(guild_id, name, has_bot=with_bot)
         guild.roles.append(RoleRecord(guild.id, "@everyone", int(MEMBER_DEFAULT)))
-        bot_role = RoleRecord(self.ids.next(), self.bot.name, int(BOT_DEFAULT), 1, managed=True)
-        guild.roles.append(bot_role)
         self.guilds[guild.id] = guild
         for position, channel_name in enumerate(channels):
             self.add_channel(guild.id, channel_name, position=position)
-        self._join(guild, self.bot, [bot_role.id], int(BOT_DEFAULT | MEMBER_DEFAULT))
+        if with_bot:
+            role = RoleRecord(self.ids.next(), self.bot.name, int(BOT_DEFAULT), 1, managed=True)
+            guild.roles.append(role)
+            self._join(guild, self.bot, [role.id], int(BOT_DEFAULT | MEMBER_DEFAULT))
         return guild
 
     def add_channel(
@@ -114,10 +141,18 @@ class World:
         self.guilds[guild_id].channel_ids.append(channel.id)
         return channel
 
-    def add_member(self, guild_id: int, name: str, permissions: int | None = None) -> MemberRecord:
-        """Add a human member; custom permissions come with a role of their own."""
+    def add_member(
+        self,
+        guild_id: int,
+        name: str,
+        permissions: int | None = None,
+        user: UserRecord | None = None,
+    ) -> MemberRecord:
+        """Add a human member (``user``, or a new user called ``name``); custom
+        permissions come with a role of their own."""
         guild = self.guilds[guild_id]
-        user = UserRecord(self.ids.next(), name)
+        user = user or UserRecord(self.ids.next(), name)
+        self.users[user.id] = user
         role_ids: list[int] = []
         granted = int(MEMBER_DEFAULT)
         if permissions is not None and permissions != granted:
@@ -138,6 +173,49 @@ class World:
         """Members of one guild, the bot included."""
         return [m for (g, _), m in self.members.items() if g == guild_id]
 
+    def shares_guild(self, user_id: int) -> bool:
+        """Whether ``user_id`` is a member of some guild the bot is in."""
+        return any(u == user_id and self.guilds[g].has_bot for g, u in self.members)
+
+    def bot_guilds(self) -> list[GuildRecord]:
+        """The guilds that added the bot (the gateway tells it of no other)."""
+        return [g for g in self.guilds.values() if g.has_bot]
+
+    # -- direct messages -------------------------------------------------------
+
+    def open_dm(self, user_id: int, other_id: int) -> ChannelRecord:
+        """The DM channel of two users (with the bot's id: the user's DM with the bot),
+        the same one every time."""
+        key = frozenset((user_id, other_id))
+        if key not in self._dms:
+            self._dms[key] = self._private(DM_CHANNEL, "", (user_id, other_id), None)
+        return self._dms[key]
+
+    def add_group_dm(self, user_ids: list[int], name: str = "") -> ChannelRecord:
+        """A new group DM of these users; the first one owns it."""
+        return self._private(GROUP_DM, name, tuple(user_ids), user_ids[0])
+
+    def _private(
+        self, kind: int, name: str, recipients: tuple[int, ...], owner_id: int | None
+    ) -> ChannelRecord:
+        channel = ChannelRecord(
+            self.ids.next(), None, name, kind, owner_id=owner_id, recipients=recipients
+        )
+        self.channels[channel.id] = channel
+        self.notify()
+        return channel
+
+    def dm_of(self, user_id: int) -> ChannelRecord | None:
+        """The user's DM with the bot, if it was opened."""
+        return self._dms.get(frozenset((user_id, self.bot.id)))
+
+    def bot_sees(self, channel: ChannelRecord) -> bool:
+        """Whether the bot is in ``channel`` (its guild added the bot, or the DM is the
+        bot's): what it may read and write with its token, and hears of."""
+        if channel.guild_id is None:
+            return self.bot.id in channel.recipients
+        return self.guilds[channel.guild_id].has_bot
+
     # -- messages --------------------------------------------------------------
 
     def record(self, action: str, message: StoredMessage) -> None:
@@ -154,11 +232,14 @@ class World:
         ]
 
     def public_messages(self, channel_id: int | None = None) -> list[StoredMessage]:
-        """Non-ephemeral, non-deleted messages, oldest first."""
+        """Non-ephemeral, non-deleted messages of one channel, oldest first; without a
+        channel, those of every guild channel (DMs and group DMs are nobody's public)."""
         return [
             m
             for m in self.messages.values()
-            if not m.deleted and m.visible_to is None and channel_id in (None, m.channel_id)
+            if not m.deleted
+            and m.visible_to is None
+            and (m.channel_id == channel_id if channel_id is not None else m.audience is None)
         ]
 
     def touched_since(self, start: int, user_id: int) -> list[StoredMessage]:

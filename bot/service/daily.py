@@ -38,9 +38,11 @@ from bot.records import Attempt, ChannelBusy, DailySettings, GameRecord, Post, S
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.errors import ServiceError
-from bot.service.play import event_rows
-from bot.service.state import Games, Outcome, opening
-from bot.service.timing import LONGEST, Clock
+from bot.service.keeper import GameKeeper
+from bot.service.outcome import Snapshot
+from bot.service.timing import LONGEST
+from bot.service.writes import Abandon, Start, Tell, Write
+from bot.store import Store
 
 DICE_V4_FROM = "2026-12-01"
 """The first day whose games throw dice version 4 (see the module's docstring)."""
@@ -183,17 +185,32 @@ class Result:
         return 1 + sum(score > self.score for _, score in self.ranking)
 
 
+async def start(current: Snapshot) -> Write:
+    """The attempt's game begins (unless it has already: begun twice at once)."""
+    record = current.record
+    if record.status != "lobby":
+        return Tell()
+    return Start(
+        daily_game(record.variant, record.players[0], record.seed, record.options["daily"])
+    )
+
+
+async def abandon(current: Snapshot) -> Write:
+    """An attempt's game begun twice at once: the second one ends unplayed."""
+    return Abandon([])
+
+
 class DailyService:
     """Attempts, their results, and a server's settings for the daily challenge."""
 
-    def __init__(self, games: Games) -> None:
-        self.games = games
-        self.store = games.store
+    def __init__(self, keeper: GameKeeper, store: Store) -> None:
+        self.keeper = keeper
+        self.store = store
         self._secret: str | None = None
 
     @property
     def now(self) -> float:
-        return self.games.clock()
+        return self.keeper.clock()
 
     async def secret(self) -> str:
         if self._secret is None:
@@ -236,7 +253,7 @@ class DailyService:
 
     async def begin(
         self, guild_id: int, channel_id: int, user: int, variant: str
-    ) -> tuple[Attempt, Outcome]:
+    ) -> tuple[Attempt, Snapshot]:
         """Today's attempt of ``user`` at ``variant``: begun now, or the one begun before
         (finished or not; the caller tells which)."""
         if variant not in VARIANTS:
@@ -249,17 +266,17 @@ class DailyService:
                 Attempt(day, variant, user, guild_id, channel_id, record.id, None, None)
             )
             if attempt.game_id != record.id:  # begun twice at once: the first one stands
-                await self.store.games.abandon(record.id, record.version)
-        outcome = await self.games.read(attempt.game_id)
-        if outcome.record.status == "lobby":
-            outcome = await self._start(outcome.record)
-        return attempt, outcome
+                await self.keeper.change(record.id, abandon)
+        found = await self.keeper.read(attempt.game_id)
+        if found.record.status == "lobby":
+            found = await self.keeper.change(attempt.game_id, start)
+        return attempt, found
 
     async def _game(self, guild_id: int, user: int, day: str, variant: str) -> GameRecord:
         """The attempt's game: new, or the one a start cut short left behind."""
         channel = hidden_channel(day, variant, user)
         try:
-            return await self.store.games.create(
+            return await self.keeper.create(
                 guild_id,
                 channel,
                 user,
@@ -270,21 +287,10 @@ class DailyService:
                 expires=over_everywhere(day),
             )
         except ChannelBusy:
-            record = await self.store.games.in_channel(channel)
-            if record is None:  # it ended meanwhile: nothing to adopt
+            try:
+                return (await self.keeper.in_channel(channel)).record
+            except ServiceError:  # it ended meanwhile: nothing to adopt
                 raise ServiceError("error.daily_over") from None
-            return record
-
-    async def _start(self, record: GameRecord) -> Outcome:
-        game = daily_game(record.variant, record.players[0], record.seed, record.options["daily"])
-        started = await self.store.games.start(
-            record.id,
-            record.version,
-            game.to_json(),
-            Clock.start(self.now, TURN_TIME).timing(),
-            event_rows(1, opening(game)),
-        )
-        return Outcome(started, game)
 
     def check_open(self, record: GameRecord) -> None:
         """An attempt is played on only while its day lasts somewhere."""

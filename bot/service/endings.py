@@ -13,6 +13,7 @@ from bot.records import GameRecord
 from bot.rules import Game
 from bot.service.play import Options
 from bot.service.rated import RatingService
+from bot.service.ratings import told
 from bot.service.review import ReviewKeeper
 from bot.store import Store
 
@@ -27,8 +28,8 @@ class Ending:
     """Each winner's counted wins on the server, every variant together."""
     best: int | None = None
     """The solo player's best score of the variant here before this game."""
-    ratings: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Each rated person's rating after the game, and its change."""
+    ratings: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """Each rated person's rating after the game as read, and its change."""
     accuracies: dict[int, float] | None = None
     """The people's accuracies (None: the game is not reviewed yet)."""
 
@@ -63,7 +64,7 @@ class Endings:
         totals = await self.store.stats.player_totals(guild_id, player)
         return sum(t.wins for t in totals.values())
 
-    async def _ratings(self, record: GameRecord) -> dict[int, tuple[int, int]]:
+    async def _ratings(self, record: GameRecord) -> dict[int, tuple[str, int]]:
         """A rating that cannot be worked out leaves the final message without it,
         rather than unposted."""
         try:
@@ -71,4 +72,4 @@ class Endings:
         except Exception:
             log.exception("game %d: its ratings are left to the next start", record.id)
             return {}
-        return {c.player: (c.after.shown, c.delta) for c in changes}
+        return told(changes)

@@ -1,6 +1,7 @@
 """The game's use cases over one store, each a service of its own: the games as this
-process keeps them (:mod:`bot.service.state`), the lobby, the turns, the deadlines, the
-servers' settings, the players' names, what a final message tells and the tournaments.
+process keeps them (:mod:`bot.service.keeper`, the one writer of a game), the lobby, the
+turns, the deadlines, the daily challenge, the servers' settings, the players' names,
+what a final message tells and the tournaments.
 
 This is the only layer that combines the store, the rules and concurrency. Every refusal
 is a :class:`~bot.service.errors.ServiceError` whose key names a catalogue message.
@@ -11,13 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bot.service.daily import DailyService
 from bot.service.deadlines import Deadlines
 from bot.service.endings import Endings
+from bot.service.keeper import GameKeeper
 from bot.service.limits import Limits
 from bot.service.lobby import Lobby
 from bot.service.names import Names
 from bot.service.settings import ServerSettings
-from bot.service.state import Games
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
 from bot.store import Store
@@ -36,11 +38,12 @@ class GameService:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.games = Games(store, clock)
-        self.lobby = Lobby(self.games, seeds, limits)
-        self.turns = Turns(self.games, self.lobby)
-        self.deadlines = Deadlines(self.games)
+        self.keeper = GameKeeper(store, clock)
+        self.lobby = Lobby(self.keeper, seeds, limits)
+        self.turns = Turns(self.keeper, self.lobby)
+        self.deadlines = Deadlines(self.keeper)
+        self.daily = DailyService(self.keeper, store)
         self.settings = ServerSettings(store)
         self.names = Names(store)
         self.endings = Endings(store, clock)
-        self.tournaments = Tournaments(self.games, self.lobby, self.turns, clock)
+        self.tournaments = Tournaments(store, self.keeper, self.lobby, self.turns, clock)

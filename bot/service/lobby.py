@@ -10,15 +10,17 @@ from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat, is_computer
 from bot.records import ChannelBusy, GameRecord, InPlay
 from bot.rules import VARIANTS, Event, new_game
 from bot.service.errors import ServiceError
+from bot.service.keeper import GameKeeper
 from bot.service.limits import Limits, Refusal
-from bot.service.play import Options, Play, Seats, event_rows
-from bot.service.state import Games, Outcome, opening
-from bot.service.timing import DEFAULT_TURN_TIME, Clock
+from bot.service.outcome import Outcome, Snapshot
+from bot.service.play import Options, Play, Seats
+from bot.service.timing import DEFAULT_TURN_TIME
 from bot.service.where import Where
+from bot.service.writes import Abandon, Played, Seat, Start, Tell, Write
 from bot.store.privacy import is_anonymous
 from bot.text import quote
 
-LobbyChange = Callable[[GameRecord], Awaitable[GameRecord]]
+LobbyChange = Callable[[GameRecord], Awaitable[Write]]
 
 
 def random_seed() -> int:
@@ -30,12 +32,11 @@ class Lobby:
 
     def __init__(
         self,
-        games: Games,
+        keeper: GameKeeper,
         seeds: Callable[[], int] | None = None,
         limits: Limits | None = None,
     ) -> None:
-        self.games = games
-        self.store = games.store
+        self.keeper = keeper
         self.seeds = seeds or random_seed
         self.limits = limits or Limits()
         """How many lobbies and running games a member and a server may have at once."""
@@ -51,6 +52,21 @@ class Lobby:
         play: Options | None = None,
     ) -> GameRecord:
         """A lobby; ``play``'s flags (solo, hints, fill_away) hold for its game."""
+        return await self._open(guild_id, channel_id, host_id, variant, board, turn_time, play)
+
+    async def _open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: str,
+        board: str | None,
+        turn_time: int,
+        play: Options | None,
+        players: list[int] | None = None,
+        levels: dict[str, str] | None = None,
+    ) -> GameRecord:
+        """:meth:`open`, with ``players`` seated at once (computers at ``levels``)."""
         play = play or Options()
         if variant not in VARIANTS:
             raise ServiceError("error.unknown_variant", variant=variant)
@@ -58,22 +74,12 @@ class Lobby:
             raise ServiceError("error.board_only_onboard")
         rules = {"board": board} if board else {}
         flags = {name: True for name in ("solo", "hints", "fill_away") if getattr(play, name)}
+        options = {"rules": rules, **flags, **({"levels": levels} if levels else {})}
         await self._within_limits(guild_id, lambda games: self.limits.to_open(games, host_id))
-        try:
-            record = await self.store.games.create(
-                guild_id,
-                channel_id,
-                host_id,
-                variant,
-                {"rules": rules, **flags},
-                self.seeds(),
-                turn_time,
-                expires=self.games.clock() + turn_time,
-            )
-        except ChannelBusy:
-            raise ServiceError("error.channel_busy") from None
-        self.games.keep(record)
-        return record
+        expires = self.keeper.clock() + turn_time
+        return await self._create(
+            guild_id, channel_id, host_id, variant, options, turn_time, expires, players
+        )
 
     async def rematch(
         self, game_id: int, user: int, *, where: Where | None = None
@@ -81,9 +87,7 @@ class Lobby:
         """**Rematch**: a new lobby where ``game_id`` was played, for the same game: the
         same host, people and computers (at their levels), options and turn time. Any
         player of that game may ask for it. The game before, and the new lobby."""
-        old = (await self.games.read(game_id)).record
-        if where is not None:
-            where.check(old, user, self.games.clock())
+        old = (await self.keeper.read(game_id, where, user)).record
         if user not in old.players and user != old.host_id:
             raise ServiceError("error.rematch_not_player")
         board = old.options.get("rules", {}).get("board")
@@ -91,8 +95,13 @@ class Lobby:
         host = user if is_anonymous(old.host_id) else old.host_id
         players = [p for p in old.players if not is_anonymous(p)]
         players = players if host in players else [host, *players]
+        levels = {
+            seat: level
+            for seat, level in old.options.get("levels", {}).items()
+            if int(seat) in old.players
+        }
         try:
-            record = await self.open(
+            seated = await self._open(
                 old.guild_id,
                 old.channel_id,
                 host,
@@ -100,23 +109,17 @@ class Lobby:
                 board,
                 old.turn_time,
                 Options.of(old.options),
+                players,
+                levels,
             )
         except ServiceError as error:  # the host is over the limit, not the one who asks
             if error.key == "error.limit_you" and host != user:
                 raise ServiceError("error.limit_host", **error.values) from None
             raise
-        levels = {
-            seat: level
-            for seat, level in old.options.get("levels", {}).items()
-            if int(seat) in old.players
-        }
-        options = {**record.options, "levels": levels} if levels else record.options
-        seated = await self.store.games.set_players(record.id, record.version, players, options)
-        self.games.keep(seated)
         return old, seated
 
     async def join(self, game_id: int, user: int, *, where: Where | None = None) -> GameRecord:
-        async def change(record: GameRecord) -> GameRecord:
+        async def change(record: GameRecord) -> Write:
             if user in record.players:
                 raise ServiceError("error.already_joined")
             if Options.of(record.options).solo:
@@ -127,29 +130,24 @@ class Lobby:
             await self._within_limits(
                 record.guild_id, lambda games: self.limits.to_join(games, record.id, user)
             )
-            return await self.store.games.set_players(
-                record.id, record.version, [*record.players, user]
-            )
+            return Seat([*record.players, user])
 
         return await self._change(game_id, user, where, change)
 
     async def leave(self, game_id: int, user: int, *, where: Where | None = None) -> GameRecord:
-        async def change(record: GameRecord) -> GameRecord:
+        async def change(record: GameRecord) -> Write:
             if user == record.host_id:
                 raise ServiceError("error.host_leaves")
             if user not in record.players:
                 raise ServiceError("error.not_joined")
-            players = [p for p in record.players if p != user]
-            return await self.store.games.set_players(record.id, record.version, players)
+            return Seat([p for p in record.players if p != user])
 
         return await self._change(game_id, user, where, change)
 
     async def cancel(self, game_id: int, user: int, *, where: Where | None = None) -> GameRecord:
-        async def change(record: GameRecord) -> GameRecord:
+        async def change(record: GameRecord) -> Write:
             require_host(record, user)
-            return await self.store.games.abandon(
-                record.id, record.version, [(0, "lobby_closed", user, {"reason": "cancelled"})]
-            )
+            return Abandon([(0, "lobby_closed", user, {"reason": "cancelled"})])
 
         return await self._change(game_id, user, where, change)
 
@@ -163,7 +161,7 @@ class Lobby:
     ) -> GameRecord:
         """The host seats a computer player at ``level`` in the lobby."""
 
-        async def change(record: GameRecord) -> GameRecord:
+        async def change(record: GameRecord) -> Write:
             require_host(record, user)
             cls = VARIANTS[record.variant]
             if Options.of(record.options).solo:
@@ -171,7 +169,7 @@ class Lobby:
             if len(record.players) >= cls.max_players:
                 raise ServiceError("error.lobby_full", max=cls.max_players)
             seat = computer_seat(sum(is_computer(p) for p in record.players) + 1)
-            return await self._seat_level(record, [*record.players, seat], seat, level)
+            return seat_level(record, [*record.players, seat], seat, level)
 
         return await self._change(game_id, user, where, change)
 
@@ -180,18 +178,18 @@ class Lobby:
     ) -> GameRecord:
         """The host changes the level of a computer seat in the lobby."""
 
-        async def change(record: GameRecord) -> GameRecord:
+        async def change(record: GameRecord) -> Write:
             require_host(record, user)
             if seat not in record.players or not is_computer(seat):
                 raise ServiceError("error.no_such_computer")
-            return await self._seat_level(record, record.players, seat, level)
+            return seat_level(record, record.players, seat, level)
 
         return await self._change(game_id, user, where, change)
 
     async def start(self, game_id: int, user: int, *, where: Where | None = None) -> Outcome:
         """The host starts the game; computer seats make their first decisions at once."""
 
-        async def change(record: GameRecord) -> GameRecord:
+        async def change(record: GameRecord) -> Write:
             require_host(record, user)
             cls = VARIANTS[record.variant]
             if not Options.of(record.options).solo and len(record.players) < cls.min_players:
@@ -200,16 +198,20 @@ class Lobby:
                 record.guild_id,
                 lambda games: self.limits.to_start(games, record.id, record.players, user),
             )
-            return await self._started(record)
+            return starting(record)
 
-        record = await self._change(game_id, user, where, change)
-        return await self._first_decisions(record, user)
+        await self._change(game_id, user, where, change)
+        return await self._first_decisions(game_id, user)
 
     async def begin(self, game_id: int, by: int) -> Outcome:
         """Start a lobby whose seats were taken for it (:meth:`open_seated`): no host's
         check, no limits; ``by`` is told as the one who started it."""
-        record = await self._change(game_id, by, None, self._started)
-        return await self._first_decisions(record, by)
+
+        async def change(record: GameRecord) -> Write:
+            return starting(record)
+
+        await self._change(game_id, by, None, change)
+        return await self._first_decisions(game_id, by)
 
     async def open_seated(
         self,
@@ -223,55 +225,49 @@ class Lobby:
     ) -> GameRecord:
         """A lobby whose seats are taken at once and that never expires, for a game that
         others arranged (a tournament's table): nobody joins it, no limits apply."""
+        return await self._create(
+            guild_id, channel_id, host_id, variant, options, turn_time, None, players
+        )
+
+    async def _create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: str,
+        options: dict[str, Any],
+        turn_time: int,
+        expires: float | None,
+        players: list[int] | None,
+    ) -> GameRecord:
         try:
-            record = await self.store.games.create(
-                guild_id, channel_id, host_id, variant, options, self.seeds(), turn_time
+            return await self.keeper.create(
+                guild_id,
+                channel_id,
+                host_id,
+                variant,
+                options,
+                self.seeds(),
+                turn_time,
+                expires,
+                players,
             )
         except ChannelBusy:
             raise ServiceError("error.channel_busy") from None
-        seated = await self.store.games.set_players(record.id, record.version, players, options)
-        self.games.keep(seated)
-        return seated
 
-    async def _started(self, record: GameRecord) -> GameRecord:
-        """The lobby ``record`` running its new game (kept with it)."""
-        game = new_game(
-            record.variant,
-            record.players,
-            record.seed,
-            record.options.get("rules", {}),
-            solo=Options.of(record.options).solo,
-        )
-        clock = Clock.start(self.games.clock(), record.turn_time)
-        started = await self.store.games.start(
-            record.id, record.version, game.to_json(), clock.timing(), event_rows(1, opening(game))
-        )
-        self.games.keep(started, game)
-        return started
-
-    async def _first_decisions(self, record: GameRecord, by: int) -> Outcome:
+    async def _first_decisions(self, game_id: int, by: int) -> Outcome:
         """Computer seats make their first decisions right after the start (by ``by``)."""
         started = Event("started", by)
 
-        async def decide(current: Outcome) -> Outcome:
+        async def decide(current: Snapshot) -> Write:
             assert current.game is not None
             play = Play(current.game)
             play.events.append(started)
             if not any(is_computer(p) for p in current.game.decision().waiting):
-                return Outcome(current.record, current.game, play.events, play.before)
-            return await self.games.save(current.record, play, Seats.of(current.record))
+                return Tell("changed", play.events, play.before)
+            return Played(play, Seats.of(current.record))
 
-        return await self.games.change(record.id, decide)
-
-    async def _seat_level(
-        self, record: GameRecord, players: list[int], seat: int, level: str
-    ) -> GameRecord:
-        if level not in LEVELS:
-            raise ServiceError("error.unknown_level", level=quote(level))
-        levels = {**record.options.get("levels", {}), str(seat): level}
-        return await self.store.games.set_players(
-            record.id, record.version, players, {**record.options, "levels": levels}
-        )
+        return await self.keeper.change(game_id, decide)
 
     async def _within_limits(
         self, guild_id: int, check: Callable[[list[InPlay]], Refusal | None]
@@ -280,29 +276,44 @@ class Lobby:
         (read only when something is limited)."""
         if not self.limits.any:
             return
-        refusal = check(await self.store.games.in_play(guild_id))
+        refusal = check(await self.keeper.in_play(guild_id))
         if refusal is not None:
             raise ServiceError(refusal.key, **refusal.values)
 
     async def _change(
         self, game_id: int, user: int, where: Where | None, change: LobbyChange
     ) -> GameRecord:
-        """``change`` the lobby ``game_id`` (see :meth:`Games.change`)."""
+        """``change`` the lobby ``game_id`` (see :meth:`GameKeeper.change`)."""
 
-        async def decide(current: Outcome) -> Outcome:
+        async def decide(current: Snapshot) -> Write:
             record = current.record
-            if where is not None:
-                where.check(record, user, self.games.clock())
             if record.status == "running":
                 raise ServiceError("error.already_started")
             if record.status != "lobby":
                 raise ServiceError("error.game_over")
-            changed = await change(record)
-            if changed.status != "running":  # a start keeps its game itself
-                self.games.keep(changed)
-            return Outcome(changed, None)
+            return await change(record)
 
-        return (await self.games.change(game_id, decide)).record
+        return (await self.keeper.change(game_id, decide, where, user)).record
+
+
+def starting(record: GameRecord) -> Start:
+    """The lobby ``record``'s game, new."""
+    game = new_game(
+        record.variant,
+        record.players,
+        record.seed,
+        record.options.get("rules", {}),
+        solo=Options.of(record.options).solo,
+    )
+    return Start(game)
+
+
+def seat_level(record: GameRecord, players: list[int], seat: int, level: str) -> Seat:
+    """``players`` seated, the computer in ``seat`` playing at ``level``."""
+    if level not in LEVELS:
+        raise ServiceError("error.unknown_level", level=quote(level))
+    levels = {**record.options.get("levels", {}), str(seat): level}
+    return Seat(players, {**record.options, "levels": levels})
 
 
 def require_host(record: GameRecord, user: int) -> None:

@@ -5,7 +5,7 @@ stamps ``updated_at``, so a game built from a record holds for every record of t
 game with the same version and stamp: :class:`GameMemo` keeps it with the record it
 came from, and hands it out for any such record, whichever read or write made it. The
 record kept is what a click decides on without reading the row: compare-and-set then
-checks that nobody changed the game meanwhile (see :mod:`bot.service.state`).
+checks that nobody changed the game meanwhile (see :mod:`bot.service.keeper`).
 """
 
 from __future__ import annotations

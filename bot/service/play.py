@@ -68,7 +68,7 @@ class Play:
         self.covered: set[int] = set()  # people whose seat a computer played here
         self.unattended = True
         """Whether the game may wait for seats nobody clicks for once stored (found out
-        when the change is made, :meth:`bot.service.state.Games.change_of`)."""
+        when the change is made, :func:`bot.service.writes.change_of`)."""
 
     def apply(self, player: int, move: Move, source: str) -> None:
         before = self.game

@@ -23,6 +23,7 @@ from bot.players import is_computer
 from bot.progress import stage, watched
 from bot.records import GameRecord, GameToRate, RatedLine, RatingConflict, StoredRating
 from bot.rules import game_from_json
+from bot.service.keeper import stored_record
 from bot.service.play import Options
 from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
 from bot.store import Store
@@ -110,7 +111,7 @@ class RatingService:
                 record = (
                     known
                     if known is not None and known.id == game.game_id
-                    else await self.store.games.get(game.game_id)
+                    else await stored_record(self.store, game.game_id)
                 )
                 try:
                     computers = [] if record is None else computers_of(record)
@@ -184,8 +185,8 @@ class RatingService:
     async def leaderboard(
         self, guild_id: int, caller: int, variant: str | None = None
     ) -> RatingBoard:
-        """The server's people by conservative rating in ``variant`` (None: the variant
-        most played with ratings), best first."""
+        """The server's people by rating in ``variant`` (None: the variant most played
+        with ratings), best first."""
         chosen = await self.variant_for(guild_id, variant)
         if chosen is None:
             return RatingBoard(variant, (), None, 0)

@@ -2,10 +2,14 @@
 model, from each counted game's ranking.
 
 A rating is ``(mu, sigma)``: the model's estimate of a player's skill and its
-uncertainty. What players see is the conservative value ``mu - 3 sigma`` (the skill
-they have with about 99.7% certainty), scaled by :data:`SCALE` to a whole number;
-a new player starts at 0 and is *provisional* for their first :data:`PROVISIONAL`
-games.
+uncertainty. What people read (:func:`read`, the one mapping every message and image
+uses) is the estimate on the scale chess players know: a newcomer reads :data:`START`
+(1500), and a lead of 400 points means what it means in Elo — between two players the
+model is sure of, the stronger wins 10 duels in 11 (:data:`POINTS` a unit of ``mu``).
+Only results move it: a game's ranking against the model's expectation, never the
+number of games; the uncertainty only decides how far one game moves it. A rating is
+*provisional* (``1500?``) for its first :data:`PROVISIONAL` games, and ranks by the
+number read, like any other.
 
 Who takes part in a game's update (:func:`match_of`):
 
@@ -26,8 +30,8 @@ of two computers to win 75% of their duels — the narrowest lead a level keeps 
 one below in any variant (``python -m benchmarks.bench_players``: classic's Hard beats
 Normal in 75.6% of 4,000 duels; every other pair and variant wins 80–93%):
 ``beta * sqrt(2 + 2 (sigma / beta)^2) * ln(0.75 / 0.25)``, about 6.7. Their ``sigma``
-is small (1): the model treats them as known quantities, so beating Hard (mu 31.7)
-moves a person up far more than beating Easy (mu 18.3).
+is small (1): the model treats them as known quantities, so beating Hard (mu 31.7,
+read 1698) moves a person up far more than beating Easy (mu 18.3, read 1302).
 """
 
 from __future__ import annotations
@@ -43,11 +47,15 @@ if TYPE_CHECKING:
 
 MU: Final = 25.0  # the model's defaults: a newcomer's rating
 SIGMA: Final = MU / 3
-SCALE: Final = 100  # shown value: round(SCALE * (mu - 3 sigma))
+START: Final = 1500  # what a newcomer's rating reads
 PROVISIONAL: Final = 5  # games under which a rating is marked provisional
+BETA: Final = SIGMA / 2  # the model's default
+ELO: Final = 400 / log(10)  # Elo's points per unit of log-odds: 400 points, 10 to 1
+POINTS: Final = ELO / (sqrt(2) * BETA)
+"""Points read per unit of ``mu`` (about 29.5): between two players of small ``sigma``
+the model's log-odds of a duel are their gap in ``mu`` over ``sqrt(2) beta``."""
 COMPUTER_SIGMA: Final = 1.0
 COMPUTER_DUEL: Final = 0.75  # how often a level beats the one below it, at the least
-BETA: Final = SIGMA / 2  # the model's default
 COMPUTER_STEP: Final = round(
     BETA * sqrt(2 + 2 * (COMPUTER_SIGMA / BETA) ** 2) * log(COMPUTER_DUEL / (1 - COMPUTER_DUEL)), 1
 )
@@ -67,13 +75,9 @@ class Rating:
     games: int = 0
 
     @property
-    def conservative(self) -> float:
-        return self.mu - 3 * self.sigma
-
-    @property
-    def shown(self) -> int:
-        """The value players see: the conservative value, scaled, whole."""
-        return shown(self.mu, self.sigma)
+    def points(self) -> int:
+        """The number people read: the estimate on the Elo-like scale, whole."""
+        return round(START + POINTS * (self.mu - MU))
 
     @property
     def provisional(self) -> bool:
@@ -83,8 +87,11 @@ class Rating:
 NEW: Final = Rating()
 
 
-def shown(mu: float, sigma: float) -> int:
-    return round(SCALE * (mu - 3 * sigma))
+def read(rating: Rating) -> str:
+    """A rating as people read it, in every language: ``1624``, ``1500?`` while
+    provisional, a typographic minus below zero."""
+    number = str(rating.points).replace("-", "−")
+    return number + ("?" if rating.provisional else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +114,14 @@ class Change:
 
     @property
     def delta(self) -> int:
-        """The change of the shown value."""
-        return self.after.shown - self.before.shown
+        """The change of the number read."""
+        return self.after.points - self.before.points
+
+
+def told(changes: Iterable[Change]) -> dict[int, tuple[str, int]]:
+    """What a final message tells of each person's rating: as read after the game, and
+    its change."""
+    return {c.player: (read(c.after), c.delta) for c in changes}
 
 
 def match_of(
@@ -172,11 +185,11 @@ def replay(
 
 
 def standings(ratings: Mapping[int, Rating]) -> list[tuple[int, int, Rating]]:
-    """``(rank, player, rating)`` best first by the conservative value; equal shown
-    values share a rank (1, 2, 2, 4), listed by more games, then by id."""
-    keyed = sorted(ratings.items(), key=lambda pr: (-pr[1].shown, -pr[1].games, pr[0]))
+    """``(rank, player, rating)`` best first by the number read; equal numbers share a
+    rank (1, 2, 2, 4), listed by more games, then by id."""
+    keyed = sorted(ratings.items(), key=lambda pr: (-pr[1].points, -pr[1].games, pr[0]))
     ranked: list[tuple[int, int, Rating]] = []
     for index, (player, rating) in enumerate(keyed):
-        same = ranked and ranked[-1][2].shown == rating.shown
+        same = ranked and ranked[-1][2].points == rating.points
         ranked.append((ranked[-1][0] if same else index + 1, player, rating))
     return ranked

@@ -32,6 +32,7 @@ everywhere, not before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -44,8 +45,8 @@ from bot.records import REVIEW_DUE, GameRecord, MoveRecord
 from bot.rules import Game, Move, dice_version_of, new_game
 from bot.service.daily import hidden_until, is_daily
 from bot.service.errors import ServiceError
+from bot.service.keeper import GameKeeper, stored_moves
 from bot.service.play import Options
-from bot.service.state import Games
 from bot.service.stats import StatsService
 from bot.store import Store
 
@@ -149,18 +150,18 @@ def decided_by_person(stored: MoveRecord) -> bool:
 class ReviewService:
     """Reviews of finished games, for the server and channel they were played in."""
 
-    def __init__(self, games: Games, stats: StatsService) -> None:
-        self.games = games
+    def __init__(self, keeper: GameKeeper, stats: StatsService) -> None:
+        self.keeper = keeper
         self.stats = stats
 
     async def review(self, guild_id: int, channel_id: int, game_id: int) -> Review:
         """The review of game ``game_id``; refused for another server's or channel's
         game, for a game that has not ended, and for a daily challenge whose day is not
         over everywhere yet (it is played in no channel: any channel of its server will do)."""
-        record = (await self.games.read(game_id)).record  # error.game_gone if unknown
+        record = (await self.keeper.read(game_id)).record  # error.game_gone if unknown
         if record.guild_id != guild_id:
             raise ServiceError("review.other_server")
-        if (opens := hidden_until(record, self.games.clock())) is not None:
+        if (opens := hidden_until(record, self.keeper.clock())) is not None:
             raise ServiceError("review.daily_later", when=int(opens))
         if not is_daily(record) and record.channel_id != channel_id:  # a daily: no channel
             raise ServiceError("review.other_channel", channel=f"<#{record.channel_id}>")
@@ -170,7 +171,7 @@ class ReviewService:
             raise ServiceError("error.not_started")
         if record.status != "finished":
             raise ServiceError("review.abandoned")
-        moves = await self.games.store.games.moves(game_id)
+        moves = await self.keeper.moves(game_id)
         return await asyncio.to_thread(review_game, record, moves, True)
 
     async def numbered(self, guild_id: int, channel_id: int, number: int | None) -> int:
@@ -178,9 +179,8 @@ class ReviewService:
         the newest); without a number, the game running in this channel if there is
         one (its review waits for its end), else the newest finished game here."""
         if number is None:
-            running = await self.games.store.games.in_channel(channel_id)
-            if running is not None:
-                return running.id
+            with contextlib.suppress(ServiceError):  # none: the newest finished game here
+                return (await self.keeper.in_channel(channel_id)).record.id
             number = 1
         games = await self.stats.history(guild_id)
         if not 1 <= number <= len(games):
@@ -230,7 +230,7 @@ class ReviewKeeper:
             return None
         if (known := await self.store.reviews.of(record.id)) is not None:
             return known
-        moves = await self.store.games.moves(record.id)
+        moves = await stored_moves(self.store, record.id)
         lines: list[tuple[int, float, int]] = []
         if moves:
             try:

@@ -1,38 +1,35 @@
 """Leaderboards, personal statistics and the history of finished games, per server.
 
-Pure reads over :mod:`bot.store.stats`, plus :func:`game_results`, which the game
-service hands to the store when a move finishes a game. Periods are computed from
-an injectable clock in UTC (weeks start on Monday) and passed to the store as a
-lower bound. Every read takes a ``guild_id``: one server's figures never show up
-in another.
-
-This module does not import :mod:`bot.service.state` (which imports it); "nothing
-found" is ``None`` or an empty list, and the Discord layer words the refusal.
+Pure reads over :mod:`bot.store.stats` (what a game's end records is
+:mod:`bot.service.results`). Periods are computed from an injectable clock in UTC
+(weeks start on Monday) and passed to the store as a lower bound. Every read takes a
+``guild_id``: one server's figures never show up in another. "Nothing found" is
+``None`` or an empty list, and the Discord layer words the refusal.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from bot.players import is_computer
 from bot.records import (
     Accuracy,
     GameRecord,
     GameResults,
     HistoryGame,
-    PlayerResult,
     PracticeBest,
     RecentScore,
     Totals,
 )
 from bot.rules import Game, game_from_json
+from bot.service.keeper import stored_record
 from bot.service.rated import RatingService
 from bot.service.ratings import Rating
+from bot.service.results import game_results
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -44,42 +41,6 @@ MIN_GAMES: Final = 3  # fewest counted games to be ranked by win rate or average
 TOP: Final = 10
 LAST_SCORES: Final = 5
 HISTORY: Final = 10
-
-
-def game_results(
-    game: Game,
-    *,
-    counted: bool = True,
-    practice: bool = False,
-    hints: bool = False,
-    stand_in: Collection[int] = (),
-) -> GameResults:
-    """The results to record with ``game``'s end: per player score, rank and win.
-
-    A game counts for statistics when it ended with a ranking of at least two
-    people (computer seats are ranked in the game, not recorded) and nothing keeps
-    it out (``counted`` False: solo practice, hints); any other end is kept in the
-    history only. The seats in ``stand_in`` were played by a computer for a while:
-    their results count for nobody.
-    """
-    ranking = game.ranking()
-    seats = {player: seat for seat, player in enumerate(game.players)}
-    if sorted(s.player for s in ranking) != sorted(game.players):
-        return GameResults(
-            turns=game.turn, players=(), counted=False, practice=practice, hints=hints
-        )
-    lines = tuple(
-        PlayerResult(s.player, seats[s.player], s.total, s.rank, s.rank == 1, s.player in stand_in)
-        for s in ranking
-        if not is_computer(s.player)
-    )  # people's stats only
-    return GameResults(
-        turns=game.turn,
-        players=lines,
-        counted=counted and game.finished and len(lines) >= 2,
-        practice=practice,
-        hints=hints,
-    )
 
 
 def period_start(period: str, now: float) -> float | None:
@@ -381,7 +342,7 @@ class StatsService:
     async def final_game(self, guild_id: int, game_id: int) -> FinalGame | None:
         """A finished game of ``guild_id`` rebuilt for its final sheets; None if there is
         none (another server's game is "none" too)."""
-        record = await self.store.games.get(game_id)
+        record = await stored_record(self.store, game_id)
         if (
             record is None
             or record.guild_id != guild_id

@@ -35,9 +35,10 @@ from typing import Final
 from bot.players import computer_seat, is_computer
 from bot.rules import Game
 from bot.service.errors import ServiceError
+from bot.service.keeper import GameKeeper, shard_ids
 from bot.service.lobby import Lobby
+from bot.service.outcome import Outcome
 from bot.service.play import Seats
-from bot.service.state import Games, Outcome, shard_ids
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
 from bot.store import GameRecord, Store
@@ -83,9 +84,14 @@ class Tournaments:
     """The tournaments of one store (see the module)."""
 
     def __init__(
-        self, games: Games, lobby: Lobby, turns: Turns, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        games: GameKeeper,
+        lobby: Lobby,
+        turns: Turns,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store: Store = games.store
+        self.store = store
         self.games = games
         self.lobby = lobby
         self.turns = turns
@@ -362,9 +368,9 @@ class Tournaments:
             ended = await self.games.read(table.game_id)
             if ended.record.is_active:
                 continue
-            moves = await self.store.games.moves(table.game_id)
+            moves = await self.games.moves(table.game_id)
             made_for = {m.player_id for m in moves if m.source in MADE_FOR}
-            events = await self.store.games.events(table.game_id)
+            events = await self.games.events(table.game_id)
             ran_out = Counter(p for e in events if e.kind == "expired" for p in e.data["players"])
             result = table_result(table, ended.record, ended.game, made_for, ran_out)
             await self.repository.set_result(t.record.id, result, self.clock())

@@ -3,23 +3,23 @@ abandoning.
 
 A click's checks (where it came from, whose turn and phase it is, whether the move is
 legal, whether it is costly enough to be asked about first) are made once, on the one
-record the change is decided on (see :mod:`bot.service.state`).
+record the change is decided on (see :mod:`bot.service.keeper`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
 
 from bot.players import Hint, hint
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.service.errors import ServiceError
+from bot.service.keeper import GameKeeper
 from bot.service.lobby import Lobby
-from bot.service.memo import load_game
+from bot.service.outcome import Outcome, Snapshot
 from bot.service.play import Options, Play, Seats
-from bot.service.state import Games, Outcome, playing
 from bot.service.where import Where
+from bot.service.writes import Abandon, Answer, Played, Tell, Write
 
 Costly = Callable[[Game, int, Move], bool]
 """Whether a legal move costs so much that its player is asked first."""
@@ -28,8 +28,8 @@ Costly = Callable[[Game, int, Move], bool]
 class Turns:
     """The players' decisions and seats in running games."""
 
-    def __init__(self, games: Games, lobby: Lobby) -> None:
-        self.games = games
+    def __init__(self, keeper: GameKeeper, lobby: Lobby) -> None:
+        self.keeper = keeper
         self.lobby = lobby
 
     async def move(
@@ -51,31 +51,27 @@ class Turns:
         ``chosen``; the choice made already, kind ``same``.
 
         The computer and away seats the game then waits for answer at once (see
-        :meth:`Games.answer`); the outcome tells both."""
+        :class:`~bot.service.writes.Played`); the outcome tells both."""
 
-        async def decide(current: Outcome) -> Outcome:
+        async def decide(current: Snapshot) -> Write:
             record, game = current.record, current.game
-            if where is not None:
-                where.check(record, user, self.games.clock())
             if confirmed and game is not None and game.chosen_move(user) == move:
-                return replace(current, kind="chosen")
+                return Tell("chosen")
             if not confirmed and asks(current, user, turn, phase, move, costly):
-                return replace(current, kind="asked")
+                return Tell("asked")
             game, legal, decision = checked_turn(current, user, turn, phase)
             if move not in legal:
                 raise ServiceError("error.illegal")
             if game.chosen.get(user) == move:  # a double tap: the choice is already made
-                return await self.games.answer(Outcome(record, game, [], decision, kind="same"))
+                return Answer(decision)
             play = Play(game, decision)
             seats = Seats.of(record)
             if user in seats.away and Options.of(record.options).fill_away:
                 play.events.append(Event("away", user, {"reason": "back"}))
             play.apply(user, move, "player")
-            change = self.games.change_of(record, play, seats.back(user), answered=False)
-            moved = await self.games.write(record, play, change)
-            return await self.games.answer(moved) if play.unattended else moved
+            return Played(play, seats.back(user), alone=True)
 
-        return await self.games.change(game_id, decide)
+        return await self.keeper.change(game_id, decide, where, user)
 
     async def pass_turn(
         self,
@@ -95,39 +91,35 @@ class Turns:
         """**Open my sheet**: the game as stored now, if ``user`` plays in it on ``turn``;
         a player whose seat a computer plays is back (kind ``changed``: the channel is
         to hear of it)."""
-        current = await self.games.read(game_id)
-        if where is not None:
-            where.check(current.record, user, self.games.clock())
+        current = await self.keeper.read(game_id, where, user)
         playing(current, user, turn)
-        return await self._back(current, user) or current
+        return await self._back(current, user) or Outcome(current.record, current.game, kind="same")
 
     async def come_back(self, game_id: int, user: int) -> Outcome | None:
         """A player whose seat a computer plays (``fill_away``) opened their sheet: the
         game waits for them again from their next decision. None if nothing changed."""
-        return await self._back(await self.games.read(game_id), user)
+        return await self._back(await self.keeper.read(game_id), user)
 
-    async def _back(self, current: Outcome, user: int) -> Outcome | None:
+    async def _back(self, current: Snapshot, user: int) -> Outcome | None:
         if not away_filled(current, user):
             return None
 
-        async def decide(current: Outcome) -> Outcome:
+        async def decide(current: Snapshot) -> Write:
             record, game = current.record, current.game
             if game is None or not away_filled(current, user):
-                return replace(current, kind="same")
+                return Tell()
             play = Play(game)
             play.events.append(Event("away", user, {"reason": "back"}))
-            return await self.games.save(record, play, Seats.of(record).back(user))
+            return Played(play, Seats.of(record).back(user))
 
-        back = await self.games.change(current.record.id, decide)
+        back = await self.keeper.change(current.record.id, decide)
         return back if back.changed else None
 
     async def hint(
         self, game_id: int, user: int, turn: int, *, where: Where | None = None
     ) -> tuple[Game, Hint]:
         """What ``hard`` would do for ``user`` now, in a game started with hints."""
-        current = await self.games.read(game_id)
-        if where is not None:
-            where.check(current.record, user, self.games.clock())
+        current = await self.keeper.read(game_id, where, user)
         if not Options.of(current.record.options).hints:
             raise ServiceError("error.no_hints")
         game = playing(current, user, turn)
@@ -137,11 +129,11 @@ class Turns:
 
     async def leave_game(self, channel_id: int, user: int) -> Outcome:
         """``/qwixx leave``: out of a lobby, or give up a seat in a running game."""
-        found = await self.games.in_channel(channel_id)
+        found = await self.keeper.in_channel(channel_id)
         if found.record.status == "lobby":
             return Outcome(await self.lobby.leave(found.record.id, user), None)
 
-        async def decide(current: Outcome) -> Outcome:
+        async def decide(current: Snapshot) -> Write:
             record, game = current.record, current.game
             if record.status != "running" or game is None:
                 raise ServiceError("error.game_over")
@@ -150,15 +142,15 @@ class Turns:
                 raise ServiceError("error.not_player")
             play = Play(game)
             seats = seats.leave(user, play.events)
-            return await self.games.save(record, play, seats)
+            return Played(play, seats)
 
-        return await self.games.change(found.record.id, decide)
+        return await self.keeper.change(found.record.id, decide)
 
     async def abandon(self, channel_id: int, user: int, can_manage: bool) -> Outcome:
         """``/qwixx abandon`` by the host or a moderator: the channel's game ends unranked."""
-        found = await self.games.in_channel(channel_id)
+        found = await self.keeper.in_channel(channel_id)
 
-        async def decide(current: Outcome) -> Outcome:
+        async def decide(current: Snapshot) -> Write:
             record, game = current.record, current.game
             if not record.is_active:
                 raise ServiceError("error.no_game")
@@ -169,22 +161,35 @@ class Turns:
                 if game is None
                 else (game.turn, "game_over", user, {"reason": "abandoned"})
             )
-            return await self.games.abandon(record, [event])
+            return Abandon([event])
 
-        return await self.games.change(found.record.id, decide)
+        return await self.keeper.change(found.record.id, decide)
 
-    async def waiting_for(self, guild_id: int, user: int) -> list[Outcome]:
+    async def waiting_for(self, guild_id: int, user: int) -> list[Snapshot]:
         """The running games of a server that wait for ``user``'s decision."""
-        found = []
-        for record in await self.games.store.games.running(guild_id):
-            game = load_game(record)
-            if game is not None and user in game.decision().waiting:
-                found.append(Outcome(record, game, kind="same"))
-        return found
+        return [
+            found
+            for found in await self.keeper.running(guild_id)
+            if found.game is not None and user in found.game.decision().waiting
+        ]
+
+
+def playing(current: Snapshot, user: int, turn: int) -> Game:
+    """The running game, if ``user`` plays in it and ``turn`` is still current."""
+    record, game = current.record, current.game
+    if record.status == "lobby" or game is None:
+        raise ServiceError("error.not_started")
+    if record.status != "running":
+        raise ServiceError("error.game_over")
+    if user not in record.players:
+        raise ServiceError("error.not_player")
+    if turn != game.turn:
+        raise ServiceError("error.stale_turn", turn=turn, current=game.turn)
+    return game
 
 
 def checked_turn(
-    current: Outcome, user: int, turn: int, phase: str | None
+    current: Snapshot, user: int, turn: int, phase: str | None
 ) -> tuple[Game, list[Move], Decision]:
     """The game, ``user``'s legal moves in it (there are some, or a refusal) and the
     decision pending."""
@@ -200,7 +205,7 @@ def checked_turn(
 
 
 def asks(
-    current: Outcome, user: int, turn: int, phase: str | None, move: Move, costly: Costly | None
+    current: Snapshot, user: int, turn: int, phase: str | None, move: Move, costly: Costly | None
 ) -> bool:
     """Whether ``move`` is a legal move of the current decision that ``costly`` says to
     ask about first."""
@@ -216,7 +221,7 @@ def asks(
     )
 
 
-def away_filled(current: Outcome, user: int) -> bool:
+def away_filled(current: Snapshot, user: int) -> bool:
     """Whether a computer plays ``user``'s seat in the running game."""
     record = current.record
     return (

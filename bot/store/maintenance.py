@@ -129,16 +129,35 @@ def _growing(copy: Path, size: int) -> Iterator[None]:
             watcher.join()
 
 
+def replaceable(target: Path) -> None:
+    """Refuse to replace ``target`` unless it is missing or a SQLite database that opens
+    (an older backup): a backup named over a person's other file must not destroy it."""
+    if not target.exists():
+        return
+    try:
+        with closing(
+            sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
+        ) as db:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as error:
+        raise DatabaseFileError(
+            f"{target} is not a SQLite database ({error}); backup replaces only an older "
+            f"backup: name a new file, or move {target} aside"
+        ) from None
+
+
 def backup(source: Path, target: Path) -> BackupReport:
     """Copy ``source`` to ``target`` consistently, even while the bot writes to it.
 
-    The copy goes to a temporary file first, is checked, and only then replaces
-    ``target``, so a failed backup never leaves a half-written ``target``.
+    ``target``, if it exists, must be a SQLite database (an older backup). The copy goes
+    to a temporary file in ``target``'s folder first, is checked, and only then is
+    renamed over ``target`` (atomic), so a failed backup leaves the older one whole.
     """
     if not source.exists():
         raise DatabaseFileError(f"there is no database file {source} to back up")
     if target.exists() and target.resolve() == source.resolve():
         raise DatabaseFileError(f"the backup must go to another file than {source}")
+    replaceable(target)
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)  # left over from an interrupted backup
     try:

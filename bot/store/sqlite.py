@@ -336,14 +336,16 @@ class SqliteEngine:
         if writer is None:
             return
         self.writer = self.reader = self.checkpointer = None
-        await self._idle.wait()  # what was sent before is committed (or failed)
-        if self.checkpointing is not None:
-            await self.checkpointing
-        for side in (reader, checkpointer):
-            if side is not None and side is not writer:
-                await side.close()
-        await writer.close()
-        self._conn = None
+        try:
+            await self._idle.wait()  # what was sent before is committed (or failed)
+            if self.checkpointing is not None:
+                await self.checkpointing
+        finally:  # even cut short: each connection's thread would keep the process alive
+            for side in (reader, checkpointer):
+                if side is not None and side is not writer:
+                    await side.close()
+            await writer.close()
+            self._conn = None
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """An :class:`asyncio.Lock` per game (one process per database file)."""

@@ -20,12 +20,14 @@ from bot.channel.publisher import Publisher
 from bot.i18n import using
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
-from bot.rules import Event, Game
+from bot.rules import Event, Game, new_game
 from bot.rules.positions import position
 from bot.service.games import GameService
+from bot.service.keeper import GameKeeper
+from bot.service.outcome import Outcome
 from bot.service.review import ReviewKeeper
-from bot.service.state import Games, Outcome
 from bot.store import Store
+from tests.cogs.records import game_record
 
 GOLDEN = Path(__file__).parent / "golden"
 HOST = 111
@@ -173,13 +175,15 @@ async def test_a_sync_from_a_change_reads_nothing(
     again for the final message's accuracies (a sync of the review, not of a click)."""
     reads: list[str] = []
     for name in ("read", "events"):
-        method = getattr(Games, name)
+        method = getattr(GameKeeper, name)
 
-        async def counted(self: Games, *args: Any, _name: str = name, _method: Any = method) -> Any:
+        async def counted(
+            self: GameKeeper, *args: Any, _name: str = name, _method: Any = method
+        ) -> Any:
             reads.append(_name)
             return await _method(self, *args)
 
-        monkeypatch.setattr(Games, name, counted)
+        monkeypatch.setattr(GameKeeper, name, counted)
     await play(tmp_path, "classic", seed=3, changes=True)
     assert sorted(reads) == ["events", "events", "read"]
 
@@ -210,7 +214,7 @@ async def test_a_reminder_after_a_sync_left_to_the_next_change_is_deleted_in_tim
                     rng.choice(game.legal_moves(HOST)),
                 )
                 await showing.sync(outcome)
-                stored = (await service.games.read(lobby.id)).record
+                stored = (await service.keeper.read(lobby.id)).record
                 if stored.shown_version < stored.version and HOST in (
                     outcome.game.decision().waiting if outcome.game else ()
                 ):
@@ -243,6 +247,21 @@ async def test_after_the_game_only_the_scoreboard_has_an_image_or_a_button(
 
 def test_the_store_and_the_plan_name_the_waiting_review_alike() -> None:
     assert DUE == REVIEW_DUE
+
+
+def test_a_final_message_keeps_its_ratings_as_posted_when_its_accuracies_come() -> None:
+    """The accuracies' edit repeats the ratings the post showed: as read, or as numbers
+    stored before ratings were read on their own scale (posted then as such)."""
+    game = new_game("classic", [HOST, 222], seed=3)
+    record = game_record([HOST, 222], status="finished")
+    for stored, told in (([1234, 23], "rating 1,234 (+23)"), (["1562?", 62], "rating 1562? (+62)")):
+        facts = {"preface": [], "wins": {}, "best": None, "ratings": {str(HOST): stored}}
+        shown = Shown(turn=None, ended=True, review=DUE, end=facts)
+        with using("en-US"):
+            steps, after = plan(Channel(record, game, shown, {}, accuracies={HOST: 0.5}))
+        [edit] = steps
+        assert isinstance(edit, Edit) and told in edit.content and "🎯" in edit.content
+        assert after.review == "shown" and after.end is None
 
 
 async def test_the_final_message_is_edited_once_to_show_the_accuracies(tmp_path: Path) -> None:
@@ -284,7 +303,7 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
             await publisher.sync(record.id)
             end = list(channel.messages.values())[-1]
             assert "🎯 Accuracy" in end.content
-            shown = Shown.of((await service.games.read(record.id)).record)
+            shown = Shown.of((await service.keeper.read(record.id)).record)
             assert shown.review == "shown" and shown.end is None
             posted = channel.writes - before
             await publisher.sync(record.id)  # nothing more to show

@@ -28,7 +28,7 @@ def seeds() -> Callable[[], int]:
 
 @pytest.fixture
 def reviews(service: GameService) -> ReviewService:
-    return ReviewService(service.games, StatsService(service.store, clock=service.clock))
+    return ReviewService(service.keeper, StatsService(service.store, clock=service.clock))
 
 
 def passes_early(game: Game, player: int) -> Move:

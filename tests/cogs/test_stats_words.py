@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 from PIL import Image
@@ -13,12 +12,15 @@ from bot.cogs.stats_words import (
     board_table,
     last_scores,
     practice_line,
+    rating_alt_text,
+    rating_table,
     stats_field,
     stats_footer,
 )
 from bot.i18n import LOCALES, using
 from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
-from bot.service.ratings import Rating
+from bot.service.rated import RatingBoard, RatingLine
+from bot.service.ratings import Rating, read, standings
 from bot.service.stats import Accuracy, BoardLine, Leaderboard, PlayerStats, VariantStats
 from bot.store.stats import PracticeBest
 
@@ -124,13 +126,13 @@ def test_a_variants_field_shows_the_average_accuracy_and_the_rating() -> None:
     assert name == "Qwixx"
     assert value.splitlines()[1:] == [
         "Accuracy **83%** over 3 reviewed games",
-        "Rating **2,100*** after 4 rated games",
+        "Rating **1647?** after 4 rated games",
     ]
     with using("en-US"):
         _, settled = stats_field(stats, Accuracy(1.0, 1), Rating(30.0, 3.0, 5))
     assert settled.splitlines()[1:] == [
         "Accuracy **100%** over 1 reviewed game",
-        "Rating **2,100** after 5 rated games",
+        "Rating **1647** after 5 rated games",
     ]
 
 
@@ -150,9 +152,9 @@ def test_accuracy_and_rating_read_in_every_language(locale: str) -> None:
         )
     accuracy, rating = value.splitlines()[1:]
     assert "50" in accuracy and "5" in accuracy and "**" in accuracy
-    assert re.search(r"\*\*1\D?900\*\*", rating)  # 1,900 / 1.900 / 1 900: the language's
-    assert "*" not in rating.replace("**", "")  # not provisional after 12 games
-    assert "5" in footer and footer.count(".") >= 3
+    assert "**1500**" in rating  # as every language reads a rating: no separator
+    assert "?" not in rating  # not provisional after 12 games
+    assert "5" in footer and "1500" in footer and "?" in footer and footer.count(".") >= 3
 
 
 def test_the_footer_explains_accuracy_and_rating_only_when_they_are_shown() -> None:
@@ -206,3 +208,26 @@ def test_a_variants_accuracy_is_shown_once_where_its_games_are() -> None:
             == "Qwinto: best **−3** · games 1 · last −3 · Accuracy **40%** over 1 reviewed game"
         )
         assert "against computers only" in stats_footer(stats)
+
+
+def test_the_rating_leaderboard_reads_each_rating_as_the_final_message_does() -> None:
+    """The image's rating column and the alt text show the number the final message and
+    the stats show (``?`` while provisional), ranked by it."""
+    ratings = {11: Rating(27.0, 6.0, 2), 22: Rating(31.0, 3.0, 9), 33: Rating(22.0, 5.0, 6)}
+    names = {11: "Ana", 22: "Ben", 33: "Cem"}
+    lines = tuple(RatingLine(r, p, names[p], rating) for r, p, rating in standings(ratings))
+    board = RatingBoard("classic", lines, None, 3)
+    with using("en-US"):
+        table, words = rating_table(board, caller=11), rating_alt_text(board)
+    assert [(row.rank, row.values) for row in table.rows] == [
+        ("1", ("1677", "9")),
+        ("2", ("1559?", "2")),
+        ("3", ("1412", "6")),
+    ]
+    assert [row.values[0] for row in table.rows] == [read(r) for _, _, r in standings(ratings)]
+    assert words.splitlines()[1:4] == [
+        "1. Ben: rating 1677, games 9",
+        "2. Ana: rating 1559? (provisional), games 2",
+        "3. Cem: rating 1412, games 6",
+    ]
+    assert "starts at 1500" in table.footer and "? provisional: fewer than 5 games" in words

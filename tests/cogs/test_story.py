@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.channel import story
+from bot.cogs.views import field_button_label
 from bot.records import StoredEvent
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
@@ -30,7 +32,7 @@ def test_a_finished_turn_keeps_roll_actions_locks_and_scores_in_order() -> None:
                 "dice": {"white1": 4, "white2": 4, "red": 2, "yellow": 6, "green": 1, "blue": 5},
             },
         ),
-        ("passed", ANA, {"phase": "action1"}),
+        ("passed", ANA, {"phase": "action1", "had_move": True}),
         ("crossed", BEN, {"row": "yellow", "number": 8, "phase": "action1", "via": "cross"}),
         ("crossed", CEM, {"row": "red", "number": 8, "phase": "action1", "via": "cross"}),
         ("crossed", BEN, {"row": "blue", "number": 10, "phase": "action2", "via": "cross"}),
@@ -52,23 +54,67 @@ def test_a_finished_turn_keeps_roll_actions_locks_and_scores_in_order() -> None:
     assert "Decide" not in text and "Deciding" not in text
 
 
+def test_a_pass_is_told_as_a_choice_only_where_something_else_was_open() -> None:
+    """Action 1: ANA could have crossed and passed; CEM had nothing to cross (the rules
+    passed for him); action 2: BEN, active, had nothing to cross either."""
+    told = stored(
+        ("passed", ANA, {"phase": "action1", "had_move": True}),
+        ("crossed", BEN, {"row": "red", "number": 6, "phase": "action1", "via": "cross"}),
+        ("passed", CEM, {"phase": "action1"}),
+        ("passed", BEN, {"phase": "action2"}),
+    )
+    assert story.story(told) == [
+        f"Action 1: <@{ANA}> passed · <@{BEN}> crossed 🟥 Red 6 · <@{CEM}> had nothing to cross",
+        f"Action 2: <@{BEN}> had nothing to cross",
+    ]
+
+
+def test_an_action_1_nobody_could_cross_in_is_told_once() -> None:
+    """Classic, three people, turn 13: nobody could cross the white sum 6; the turn read
+    "@Ana passed · @Ben passed · @Cem passed" though nobody had chosen anything."""
+    dice = {"white1": 1, "white2": 5, "red": 2, "yellow": 3, "green": 4, "blue": 6}
+    told = stored(
+        ("turn", ANA, {"turn": 13, "dice": dice}),
+        ("passed", ANA, {"phase": "action1"}),
+        ("passed", BEN, {"phase": "action1"}),
+        ("passed", CEM, {"phase": "action1"}),
+        ("crossed", ANA, {"row": "blue", "number": 7, "phase": "action2", "via": "cross"}),
+        turn=13,
+    )
+    assert story.story(told) == [
+        "🎲 ⚪1 ⚪5 🟥2 🟨3 🟩4 🟦6 · white sum **6**",
+        "Action 1: nobody could cross 6",
+        f"Action 2: <@{ANA}> crossed 🟦 Blue 7",
+    ]
+    one_chose = [told[0], replace(told[1], data={"phase": "action1", "had_move": True}), *told[2:]]
+    assert story.story(one_chose)[1] == (
+        f"Action 1: <@{ANA}> passed · <@{BEN}> had nothing to cross · <@{CEM}> had nothing to cross"
+    )
+
+
 def test_qwinto_speaks_of_writing_and_keeps_every_throw() -> None:
+    """The number written and its field, counted as its button counts it (yellow's
+    column 4 is its 4th field, column 7 its 6th: the blank field is not one)."""
     told = stored(
         ("turn", ANA, {"turn": 9}),
         ("rolled", ANA, {"dice": {"orange": 3, "yellow": 5}, "total": 8, "attempt": 0}),
         ("rolled", ANA, {"dice": {"orange": 6, "yellow": 5}, "total": 11, "attempt": 1}),
         ("placed", BEN, {"row": "yellow", "column": 4, "number": 11}),
-        ("passed", ANA, {"phase": "place", "total": 11}),
+        ("placed", CEM, {"row": "yellow", "column": 7, "number": 11}),
+        ("passed", ANA, {"phase": "place", "total": 11, "had_move": True}),
         ("failed_throw", ANA, {"count": 1, "limit": 4}),
         turn=9,
     )
-    lines = story.finished_turn(new_game("qwinto", [ANA, BEN], seed=1), 9, told).splitlines()
+    game = new_game("qwinto", [ANA, BEN, CEM], seed=1)
+    lines = story.finished_turn(game, 9, told).splitlines()
     assert lines[1:] == [
         f"🎲 <@{ANA}> rolled 🟧3 🟨5 = 8",
         f"🎲 <@{ANA}> re-rolled 🟧6 🟨5 = 11",
-        f"Written: <@{BEN}> wrote 11 in 🟨 Yellow · <@{ANA}> wrote nothing",
+        f"Written: <@{BEN}> wrote 11 in 🟨 Yellow, field 4 of 9 · "
+        f"<@{CEM}> wrote 11 in 🟨 Yellow, field 6 of 9 · <@{ANA}> wrote nothing",
         f"❌ <@{ANA}> crosses a failed throw (1/4)",
     ]
+    assert field_button_label(Move("place", "yellow", 7)) == "🟨 Yellow 6/9"  # the same field
     assert not any("crossed" in line for line in lines)
     # a throw and its re-roll read alike: the verb, the dice, their total
     assert [line.split()[3:] for line in lines[1:3]] == [
@@ -137,7 +183,7 @@ def test_staying_is_told() -> None:
         ("penalty", ANA, {"count": 1, "limit": 4}),
     )
     assert story.story(told, "onboard") == [
-        f"Action 2: <@{ANA}> passed",
+        f"Action 2: <@{ANA}> had nothing to cross",
         f"♟ <@{ANA}> stayed: their pawn did not move",
         f"❌ <@{ANA}> takes a penalty (1/4)",
     ]
@@ -362,3 +408,23 @@ def test_a_player_the_game_passed_for_is_offered_nothing() -> None:
     assert views.options_of(game, BEN) == []
     assert "nothing for you to decide" in views.sheet_content(game, BEN)
     assert views.options_of(game, ANA) == [Move("cross", "red", 5), PASS]
+
+
+def test_nowhere_to_write_is_told_apart_from_writing_nothing() -> None:
+    """Qwinto: a pass with no field open to the sum; once for everyone when nobody had
+    one."""
+    roll = ("rolled", ANA, {"dice": {"purple": 6}, "total": 6, "attempt": 0})
+    told = stored(
+        roll,
+        ("passed", ANA, {"phase": "place", "total": 6}),
+        ("passed", BEN, {"phase": "place", "total": 6, "had_move": True}),
+    )
+    assert story.story(told, "qwinto")[1] == (
+        f"Written: <@{ANA}> had nowhere to write 6 · <@{BEN}> wrote nothing"
+    )
+    nobody = stored(
+        roll,
+        ("passed", ANA, {"phase": "place", "total": 6}),
+        ("passed", BEN, {"phase": "place", "total": 6}),
+    )
+    assert story.story(nobody, "qwinto")[1] == "Nobody could write 6"

@@ -16,7 +16,7 @@ from bot.players import Hint, Option
 from bot.records import GameRecord, StoredEvent
 from bot.rules import PASS, new_game
 from bot.service.play import Options
-from bot.service.stats import game_results
+from bot.service.results import game_results
 from tests.cogs.records import game_record
 
 ANA, BEN, COMPUTER = 11, 22, -1

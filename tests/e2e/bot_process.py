@@ -46,7 +46,7 @@ from bot.channel.budget import WriteBudget
 from bot.channel.publisher import Publisher
 from bot.service.deadlines import Deadlines
 from bot.service.lobby import Lobby
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
 

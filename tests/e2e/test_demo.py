@@ -37,6 +37,8 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert "│ **Turn 1** · 🎲 @Ana is active" in text
     assert "final scores" in text and ("wins" in text or "share the win" in text)
     assert "<@" not in text  # mentions are shown as names
+    assert re.search(r"🎲 :qx_white\d_[0-9a-f]{4}: :qx_white\d_[0-9a-f]{4}: :qx_red", text)
+    assert "<:" not in text  # the dice's emojis are shown by name
     files = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert len(files) == count > 3
     assert files[0] == "001-dice.png" and files[-1].endswith("scoreboard.png")
@@ -74,6 +76,18 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert shown and all(
         Path(path).name.endswith(name) and Path(path).is_file() for name, path in shown
     )
+
+
+async def test_one_member_alone_plays_solo_practice(tmp_path: Path) -> None:
+    lines: list[str] = []
+    await run_demo("classic", 1, tmp_path / "out", seed=3, print_line=lines.append)
+    text = "\n".join(lines)
+    assert "» Ana: /qwixx start variant:classic solo:True" in text
+    assert "» Ana presses Join" not in text and "Ben" not in text
+    live, after = text.split("===== The channel after the game =====")
+    assert "│ Players (1/1): @Ana" in live and "Solo practice" in live
+    assert frames(after)[0][1] == ["🎲 **Qwixx** — started with @Ana."]
+    assert "final scores" in after and "🧘 Solo practice · @Ana: **" in after
 
 
 async def test_the_host_looks_at_the_table_once(tmp_path: Path) -> None:

@@ -18,6 +18,9 @@ ENDPOINTS = {
     "POST /channels/{channel_id}/messages",
     "PATCH /channels/{channel_id}/messages/{message_id}",
     "POST /channels/{channel_id}/threads",
+    # the dice's emojis, at start (DELETE too when their art changes: test_dice_emojis.py)
+    "GET /applications/{application_id}/emojis",
+    "POST /applications/{application_id}/emojis",
 }
 
 

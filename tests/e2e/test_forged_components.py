@@ -7,9 +7,11 @@ import logging
 
 import pytest
 
+from bot.i18n import using
+from bot.i18n.words import t
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import OPEN_SHEET, wait_for_turn
-from bot.sandbox.driver import COMPONENT, STRING_SELECT
+from bot.sandbox.driver import BUTTON, COMPONENT, STRING_SELECT
 from bot.sandbox.records import StoredMessage
 
 REFUSED = "not one this bot can read"
@@ -83,6 +85,26 @@ async def test_ids_out_of_range_or_shape_are_answered(sb: Sandbox, custom_id: st
     clicked = await sb.member("Ana").click(forged(turn, "Pass", custom_id), custom_id=custom_id)
     assert clicked.failed is None
     assert len(clicked.ephemeral) == 1 and REFUSED in clicked.ephemeral[0].content
+
+
+@pytest.mark.parametrize("custom_id", ["hello world", "QX:1:1:pass", "qx", "sheet"])
+async def test_ids_not_of_the_bots_form_are_answered_in_the_members_language(
+    sb: Sandbox, custom_id: str
+) -> None:
+    """A tampered client's id, on the message it forged and on the genuine message."""
+    turn = await started(sb)
+    game = int(turn.find_component(label=OPEN_SHEET)["custom_id"].split(":")[1])
+    before = await moves_stored(sb, game)
+    ben = sb.member("Ben", locale="de")
+    with using("de"):
+        german = t("error.bad_button")
+    on_forged = await ben.click(forged(turn, "Pass", custom_id), custom_id=custom_id)
+    data = {"custom_id": custom_id, "component_type": BUTTON}
+    on_genuine = await ben._act(COMPONENT, sb.channel, data, turn)
+    for clicked in (on_forged, on_genuine):
+        assert clicked.failed is None
+        assert [m.content for m in clicked.ephemeral] == [german]
+    assert await moves_stored(sb, game) == before
 
 
 async def test_a_well_formed_move_of_another_phase_is_refused_by_the_game(sb: Sandbox) -> None:

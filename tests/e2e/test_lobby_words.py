@@ -43,8 +43,8 @@ async def test_rematch_seats_the_same_people_and_computers_with_the_same_host(
         assert "🤖 Computer 1 (Easy)" in again.content
         assert "🤖 Computer 2 (Hard)" in again.content
         assert f"host: <@{ana.id}>" in again.content
-        found = await bot.service.games.in_channel(sb.channel.id)
-        old = (await bot.service.games.read(1)).record
+        found = await bot.service.keeper.in_channel(sb.channel.id)
+        old = (await bot.service.keeper.read(1)).record
         assert found.record.players == old.players == [ana.id, ben.id, -1, -2]
         assert found.record.host_id == ana.id
         assert found.record.options["levels"] == old.options["levels"]

@@ -85,10 +85,10 @@ async def test_turns_a_stopped_bot_never_showed_count_as_missed_at_the_next_star
         await sb.run_bot(bot())
         service = sb.bot.service  # type: ignore[union-attr]
         async with asyncio.timeout(sb.timeout):
-            while await service.games.lagging():
+            while await service.keeper.lagging():
                 await asyncio.sleep(0.01)
         assert planned == [(lobby.id, now[0])]
-        assert (await service.games.read(lobby.id)).record.behind_since is None
+        assert (await service.keeper.read(lobby.id)).record.behind_since is None
         assert sb.failures == [], sb.describe_failures()
 
 
@@ -109,11 +109,11 @@ async def test_a_review_leaves_a_channel_behind_since_an_outage_to_the_catch_up(
             await service.lobby.add_computer(lobby.id, ana)
             games.append((await service.lobby.start(lobby.id, ana)).record.id)
         behind = games[0]
-        await service.games.mark_behind(behind)
+        await service.keeper.mark_behind(behind)
 
         for game in games:
             await bot.timers._show_review(game)
-        assert await service.games.lagging() == [behind]
+        assert await service.keeper.lagging() == [behind]
         await bot.publisher.catch_up()
-        assert await service.games.lagging() == []
+        assert await service.keeper.lagging() == []
         assert sb.failures == [], sb.describe_failures()

@@ -94,7 +94,7 @@ async def test_a_lock_connection_ended_mid_game(
         record = await store.games.get(1)
         assert record is not None and record.status == "finished"
         assert record.shown_version == record.version
-        assert (await sb.bot.service.games.replay(1)).to_json() == record.state  # type: ignore[union-attr]
+        assert (await sb.bot.service.keeper.replay(1)).to_json() == record.state  # type: ignore[union-attr]
         nonces = [m.nonce for m in sb.messages() if m.nonce]
         assert len(nonces) == len(set(nonces))  # no post made twice
         assert sb.failures == [], sb.describe_failures()

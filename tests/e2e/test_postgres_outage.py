@@ -74,7 +74,7 @@ class Table:
         """The turn message once its Pass is the current decision's (an edit that only
         moves the buttons on may wait for the publisher's pause), and a member the game
         waits for: a Pass clicked there reaches the write."""
-        game = (await self.sb.bot.service.games.read(1)).game  # type: ignore[union-attr]
+        game = (await self.sb.bot.service.keeper.read(1)).game  # type: ignore[union-attr]
         assert game is not None
         current = f"qx:1:{game.turn}:pass-{game.decision().phase}"
 
@@ -113,7 +113,7 @@ class Table:
         record = await store.games.get(1)
         assert record is not None and record.status == "finished"
         service = self.sb.bot.service  # type: ignore[union-attr]
-        assert (await service.games.replay(1)).to_json() == record.state
+        assert (await service.keeper.replay(1)).to_json() == record.state
         assert self.sb.failures == [], self.sb.describe_failures()
 
 

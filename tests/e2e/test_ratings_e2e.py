@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.sandbox import Sandbox
@@ -20,9 +21,12 @@ async def test_the_rating_leaderboard(sb: Sandbox, database: Path) -> None:
 
     one, two = sb.channel_named("one"), sb.channel_named("two")
     first = await quick_game(sb, ana, ben, one)  # Ben wins
-    assert f"1. <@{ben.id}> — −15 · rating " in first.content
-    assert f"2. <@{ana.id}> — −20 · rating −" in first.content  # a loss, from 0
-    await quick_game(sb, ana, cem, two)  # Cem wins
+    won = re.search(rf"1\. <@{ben.id}> — −15 · rating (1\d\d\d)\? \(\+(\d+)\)", first.content)
+    lost = re.search(rf"2\. <@{ana.id}> — −20 · rating (1\d\d\d)\? \(−(\d+)\)", first.content)
+    assert won and lost  # both from 1500, provisional: up for the win, down for the loss
+    assert int(won[1]) == 1500 + int(won[2]) > 1500 > int(lost[1]) == 1500 - int(lost[2])
+    second = await quick_game(sb, ana, cem, two)  # Cem wins
+    told = dict(re.findall(r"<@(\d+)> — −?\d+ · rating (\d+\?)", second.content))
 
     board = (await ana.slash("qwixx", "leaderboard", sort="rating")).message
     assert board.content.splitlines() == ["🏆 **Qwixx** leaderboard · all time · by rating"]
@@ -33,6 +37,12 @@ async def test_the_rating_leaderboard(sb: Sandbox, database: Path) -> None:
     assert all("(provisional)" in line for line in lines[1:4])
     assert lines[3].endswith("games 2") and lines[1].endswith("games 1")
     assert lines[-1].startswith("Rating: ")
+    # the numbers the final messages told, each person's last
+    assert lines[1:4] == [
+        f"1. Ben: rating {won[1]}? (provisional), games 1",
+        f"2. Cem: rating {told[str(cem.id)]} (provisional), games 1",
+        f"3. Ana: rating {told[str(ana.id)]} (provisional), games 2",
+    ]
     assert board.labels == ["Share"]
     shared = await ana.click(board, label="Share")
     [posted] = [m for m in shared.messages if not m.ephemeral] or [sb.messages()[-1]]
@@ -42,4 +52,4 @@ async def test_the_rating_leaderboard(sb: Sandbox, database: Path) -> None:
     assert week.content.splitlines()[1] == (
         "Ratings take in every game since the first, so this one is all time."
     )
-    assert "2. Cem: rating 323 (provisional), games 1" in alt_text(week)
+    assert f"2. Cem: rating {told[str(cem.id)]} (provisional), games 1" in alt_text(week)

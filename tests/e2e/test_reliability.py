@@ -84,14 +84,6 @@ async def test_a_component_that_is_not_on_the_clicked_message_is_answered(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
-async def test_another_bots_components_are_left_alone(sb: Sandbox) -> None:
-    """Only the bot's own prefix is answered by the fallback (discord.py drops the rest)."""
-    _, turn = await started(sb)
-    clicked = await click_raw(sb.member("Ben"), turn, "other-bot:1")
-    assert clicked.failed is not None  # no answer: not ours to give
-    sb.server.world.failures.clear()
-
-
 def set_option(value: object) -> Callable[[dict[str, Any]], None]:
     def change(data: dict[str, Any]) -> None:
         data["options"][0]["options"][0]["value"] = value
@@ -189,7 +181,7 @@ async def test_a_click_that_cannot_be_saved_is_refused_and_nothing_is_half_writt
     assert passed.failed is None and not [m for m in passed.ephemeral if NOT_SAVED in m.content]
     assert len(await store.games.moves(1)) == 1
     service = sb.bot.service  # type: ignore[union-attr]
-    assert (await service.games.replay(1)).to_json() == (await store.games.get(1)).state  # type: ignore[union-attr]
+    assert (await service.keeper.replay(1)).to_json() == (await store.games.get(1)).state  # type: ignore[union-attr]
 
 
 # --- Discord's faults ------------------------------------------------------------------
@@ -223,7 +215,7 @@ async def nothing_lost(sb: Sandbox, game_id: int) -> None:
     assert bot is not None
     record = await store_of(sb).games.get(game_id)
     assert record is not None and record.status == "finished"
-    assert (await bot.service.games.replay(game_id)).to_json() == record.state  # type: ignore[attr-defined]
+    assert (await bot.service.keeper.replay(game_id)).to_json() == record.state  # type: ignore[attr-defined]
     await bot.publisher.drain()  # type: ignore[attr-defined]
     await bot.publisher.catch_up()  # type: ignore[attr-defined]
     assert await store_of(sb).games.lagging() == []

@@ -88,7 +88,7 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     one, two, three, four = (sb.channel_named(n) for n in ("one", "two", "three", "four"))
     first = await quick_game(sb, ana, ben, one)  # Ben wins
     assert f"1. <@{ben.id}> — −15" in first.content  # a minus sign, not a dash
-    await quick_game(sb, ben, ana, two)  # Ana wins
+    second = await quick_game(sb, ben, ana, two)  # Ana wins
     await quick_game(sb, ana, cem, three)  # Cem wins
     await quick_game(sb, eve, fay, beta_channel)  # another server: Fay wins
     lobby = (await ana.slash("qwixx", "start", variant="classic", in_channel=four)).message
@@ -141,9 +141,13 @@ async def test_leaderboard_stats_and_history_of_one_server(sb: Sandbox, database
     accuracy = fields["Qwixx"][2]  # the average of his two games' accuracies
     assert re.fullmatch(r"Accuracy \*\*\d{1,3}%\*\* over 2 reviewed games", accuracy)
     assert fields["All games"][2:] == [accuracy]  # one variant: the same average
-    assert fields["Qwixx"][3:] == ["Rating **112*** after 2 rated games"]  # provisional
+    # the rating his last game's final message told, still provisional
+    told = re.search(rf"<@{ben.id}> — −?\d+ · rating (\d+\?) \(", second.content)
+    assert told is not None
+    assert fields["Qwixx"][3:] == [f"Rating **{told[1]}** after 2 rated games"]
     footer = stats.embeds[0]["footer"]["text"]
-    assert "Accuracy: how close" in footer and "* provisional under 5 rated games" in footer
+    assert "Accuracy: how close" in footer and "? provisional under 5 rated games" in footer
+    assert "everyone starts at 1500" in footer
     mine = (await fay.slash("qwixx", "stats")).message
     assert field_values(mine)["All games"].startswith("Games **1** · Wins **1** (100%)")
     nobody = (await cem.slash("qwixx", "stats", user=sb.member("Dan"))).message

@@ -7,8 +7,17 @@ import copy
 import re
 
 from bot.i18n.words import t
+from bot.render import render_table
+from bot.render.compact import latest_from_moves
+from bot.rules import Move
 from bot.sandbox import Sandbox, SimMember
-from bot.sandbox.autoplay import OPEN_SHEET, play_to_end, seeded_policy, wait_for_turn
+from bot.sandbox.autoplay import (
+    OPEN_SHEET,
+    play_round,
+    play_to_end,
+    seeded_policy,
+    wait_for_turn,
+)
 from bot.sandbox.records import StoredMessage
 
 SKIPS = re.compile(r"\(skips (\d+)\)")
@@ -129,14 +138,14 @@ async def test_every_file_of_a_game_described_and_rematch_keeps_the_options(sb: 
     assert all(text for _, text in private), [name for name, text in private if not text]
 
     assert "Rematch" in final.labels
-    outcome = await sb.bot.service.games.read(game)  # type: ignore[union-attr]
+    outcome = await sb.bot.service.keeper.read(game)  # type: ignore[union-attr]
     refused = (await dan.click(final, label="Rematch")).message  # a spectator
     assert refused.ephemeral and "Only the players of that game" in refused.content
     lobby = (await ben.click(final, label="Rematch")).message
     assert not lobby.ephemeral and "Rematch" in lobby.content
     assert f"<@{ana.id}>" in lobby.content and f"<@{ben.id}>" in lobby.content
     assert "Qwixx On Board" in lobby.content and "2h" in lobby.content
-    found = await sb.bot.service.games.in_channel(sb.channel.id)  # type: ignore[union-attr]
+    found = await sb.bot.service.keeper.in_channel(sb.channel.id)  # type: ignore[union-attr]
     assert found.record.status == "lobby" and found.record.host_id == ana.id
     assert found.record.players == [ana.id, ben.id]  # seated again, in the same order
     assert (found.record.variant, found.record.options, found.record.turn_time) == (
@@ -172,3 +181,32 @@ async def test_share_posts_the_leaderboard_stats_and_history_publicly(sb: Sandbo
             assert t("leaderboard.ties_average") in post.content
         if command == "stats":
             assert post.embeds[0]["title"].endswith("Ben on this server")
+
+
+async def test_qwintos_table_rings_the_numbers_written_last_turn(sb: Sandbox) -> None:
+    """Qwinto's numbers are written at a turn's very end, so its table rings the last
+    turn's, and says so (not "this turn's crosses")."""
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+    turn = await started(sb, ana, ben, variant="qwinto")
+    service = sb.bot.service  # type: ignore[union-attr]
+    game_number, written = game_id(turn), {}
+    for _ in range(12):  # turns until someone wrote a number in the one before the current
+        await play_round(sb, [ana, ben], seeded_policy(4))
+        outcome = await service.keeper.read(game_number)
+        last = outcome.game.turn - 1
+        events = await service.keeper.events(game_number, last)
+        written = latest_from_moves(
+            (e.player, Move("place", e.data["row"], e.data["column"]))
+            for e in events
+            if e.kind == "placed" and e.turn == last
+        )
+        if written:
+            break
+    assert written, "someone wrote a number"
+    table = (await ana.slash("qwixx", "table")).message
+    assert "ringed: the numbers written last turn" in table.content
+    assert "crosses" not in table.content
+    names = await service.names.of(outcome.record.guild_id, outcome.record.players)
+    [image] = table.attachments
+    assert image.data == render_table(outcome.game, names, written)
+    assert image.data != render_table(outcome.game, names, {})

@@ -72,7 +72,7 @@ async def test_a_polish_member_plays_in_a_turkish_server(database: Path) -> None
         image = next(a for a in sheet.attachments if a.filename == "sheet.png")
         assert image.description and image.description.startswith("Kartka gracza Ana")
         bot: QwixxBot = sb.bot  # type: ignore[assignment]
-        game = (await bot.service.games.read(1)).game
+        game = (await bot.service.keeper.read(1)).game
         assert game is not None
         with using("pl"):  # the image Ana got is the Polish one
             assert image.data == render_sheet(game, ana.id, "Ana", game.legal_moves(ana.id))
@@ -96,7 +96,7 @@ async def test_a_polish_member_plays_in_a_turkish_server(database: Path) -> None
             or said("tr", "end.verb.other") in ending.content
         )
         board = next(a for a in ending.attachments if a.filename == "scoreboard.png")
-        outcome = await bot.service.games.read(1)
+        outcome = await bot.service.keeper.read(1)
         assert outcome.game is not None
         with using("tr"):  # the computer player is "Bilgisayar 1" there
             names = await bot.service.names.of(outcome.record.guild_id, outcome.record.players)

@@ -119,6 +119,27 @@ def test_a_cross_reads_as_a_cross_on_the_scoreboard(make: Make, row: str, number
     assert_reads_as_a_cross(render_scoreboard(crossed, NAMES), render_scoreboard(game, NAMES), box)
 
 
+TWO_DIGITS = [
+    (classic, "red", 11),
+    (classic, "yellow", 10),
+    (classic, "blue", 12),
+    (longo, "green", 16),
+    (longo, "yellow", 11),
+]
+
+
+@pytest.mark.parametrize(("make", "row", "number"), TWO_DIGITS)
+def test_a_cross_runs_over_a_two_digit_number_on_the_small_sheets(
+    make: Make, row: str, number: int
+) -> None:
+    """Corner to corner without a break, over the digits: drawn under them, it showed
+    only between and beside them, and ``11`` read ``1✕1``."""
+    game = make(3)
+    crossed = with_state(game, crossed={row: [number]})
+    box = compact_box(game, blocks_top(game), row, number)
+    assert diagonal_ink(render_table(crossed, NAMES), box, 0.05, 0.95, samples=32) >= 0.9
+
+
 # --- words large enough -------------------------------------------------------------------
 
 REAL_NAMES = {

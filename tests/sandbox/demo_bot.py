@@ -123,11 +123,12 @@ def demo_group(bot: DemoBot) -> app_commands.Group:
 
 
 def admin_group() -> app_commands.Group:
-    """``/admin reset``, usable only with Manage Channels."""
+    """``/admin reset``, usable only with Manage Channels, in servers only."""
     admin = app_commands.Group(
         name="admin",
         description="Moderation",
         default_permissions=discord.Permissions(manage_channels=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
     @admin.command(description="Reset")
@@ -138,12 +139,69 @@ def admin_group() -> app_commands.Group:
     return admin
 
 
+def solo_group(bot: DemoBot) -> app_commands.Group:
+    """``/solo …``: declared for every context and both installation types, as a game
+    played alone is (a daily challenge, practice)."""
+    solo = app_commands.Group(
+        name="solo",
+        description="Play alone, anywhere",
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+    )
+
+    @solo.command(description="A public answer with a button")
+    async def play(interaction: discord.Interaction) -> None:
+        bot.last_interaction = interaction
+        view = discord.ui.View(timeout=None).add_item(Counter(1))
+        await interaction.response.send_message(f"solo for {interaction.user.name}", view=view)
+
+    @solo.command(description="An answer and some follow-ups")
+    async def many(interaction: discord.Interaction, count: int) -> None:
+        bot.last_interaction = interaction
+        await interaction.response.send_message("first", ephemeral=True)
+        for n in range(count):
+            try:
+                await interaction.followup.send(f"follow-up {n + 1}", ephemeral=True)
+            except discord.HTTPException as error:
+                bot.errors.append(error)
+                return
+
+    @solo.command(description="An answer, then a post with the bot token")
+    async def post(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("posting", ephemeral=True)
+        assert interaction.channel is not None and not isinstance(
+            interaction.channel, discord.ForumChannel | discord.CategoryChannel
+        )
+        try:
+            await interaction.channel.send("posted with the bot token")
+        except discord.HTTPException as error:
+            bot.errors.append(error)
+            await interaction.followup.send(f"could not post ({error.code})", ephemeral=True)
+
+    @solo.command(description="A private answer, then a direct message with a file")
+    async def dm(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = discord.ui.View(timeout=None).add_item(Counter(1))
+        try:
+            bot.last_dm = await interaction.user.send("your sheet", file=png_file(), view=view)
+        except discord.Forbidden as error:
+            bot.errors.append(error)
+            await interaction.followup.send("your DMs are closed", ephemeral=True)
+            return
+        await interaction.followup.send("sent you a DM", ephemeral=True)
+
+    return solo
+
+
 class DemoBot(commands.Bot):
     """The throwaway bot: global commands synced in setup_hook, a dynamic button."""
 
     def __init__(self) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default())
         self.last_interaction: discord.Interaction | None = None
+        self.last_dm: discord.Message | None = None
         self.started = asyncio.Event()
         self.release = asyncio.Event()
         self.errors: list[Exception] = []
@@ -153,3 +211,11 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Counter)
         await self.tree.sync()
+
+
+class AnywhereBot(DemoBot):
+    """The demo bot with ``/solo``, which works in servers, DMs and group DMs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tree.add_command(solo_group(self))

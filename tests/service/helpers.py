@@ -16,7 +16,7 @@ async def play(service: GameService, game_id: int, choose: Chooser, limit: int =
     """Whoever is awaited first decides by ``choose`` (the service plays the computers),
     until the game ends."""
     for _ in range(limit):
-        game = (await service.games.read(game_id)).game
+        game = (await service.keeper.read(game_id)).game
         assert game is not None
         if game.finished:
             return

@@ -15,8 +15,8 @@ from bot.players import is_computer
 from bot.rules import PASS, Game, Move
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
+from bot.service.outcome import Outcome
 from bot.service.play import Options
-from bot.service.state import Outcome
 from bot.service.where import Where
 from bot.store import Store
 
@@ -60,7 +60,7 @@ async def test_moves_on_a_kept_game_read_nothing(
 ) -> None:
     service, rng = GameService(store, seeds=lambda: 3), random.Random(1)
     game_id = await started(service)
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     reads = counting_reads(store, monkeypatch)
     for _ in range(6):
         assert game is not None
@@ -81,11 +81,11 @@ async def test_a_kept_game_another_process_moved_on_never_refuses(
     game_id = await started(service)
     async with Store(database) as elsewhere:
         other = GameService(elsewhere)
-        moved = (await other.games.read(game_id)).game
+        moved = (await other.keeper.read(game_id)).game
         while moved is not None and moved.turn == 1:  # past the turn the kept record is on
             moved = (await click(other, game_id, moved, rng)).game
     assert moved is not None
-    kept = service.games.kept(game_id)
+    kept = service.keeper.kept(game_id)
     assert kept is not None and kept.game is not None and kept.game.turn != moved.turn
     reads = counting_reads(store, monkeypatch)
     after = await click(service, game_id, moved, rng)
@@ -111,7 +111,7 @@ async def test_a_stale_kept_game_is_written_over_by_nobody(
 async def test_a_costly_move_is_asked_about_then_made_once(store: Store) -> None:
     service = GameService(store, seeds=lambda: 3)
     game_id = await started(service)
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     assert game is not None
     move = next(m for m in game.legal_moves(ANA) if m != PASS)
     phase = game.decision().phase
@@ -147,7 +147,7 @@ async def test_the_events_of_a_change_are_those_it_stored(store: Store) -> None:
     store holds since the version the change began from, computers' answers included."""
     service, rng = GameService(store, seeds=lambda: 5), random.Random(3)
     game_id = await started(service, computer=True)
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     players: set[int | None] = set()
     for _ in range(8):
         assert game is not None
@@ -171,7 +171,7 @@ async def test_opening_a_sheet_reads_once_and_brings_an_away_player_back(
     await service.lobby.join(record.id, BEN)
     await service.lobby.start(record.id, ANA)
     await service.turns.leave_game(CHANNEL, BEN)  # a computer plays Ben's seat now
-    game = (await service.games.read(record.id)).game
+    game = (await service.keeper.read(record.id)).game
     assert game is not None
     reads = counting_reads(store, monkeypatch)
     opened = await service.turns.open_sheet(record.id, ANA, game.turn, where=HERE)
@@ -187,18 +187,18 @@ async def test_what_a_channel_shows_rides_on_the_next_change(store: Store) -> No
     it is stored at once and what waited is dropped, never written over it."""
     service, rng = GameService(store, seeds=lambda: 3), random.Random(4)
     game_id = await started(service)
-    first = await service.games.read(game_id)
+    first = await service.keeper.read(game_id)
     assert first.game is not None
     moved = await click(service, game_id, first.game, rng)
-    service.games.show_later(moved.record, 77, {"turn": 1, "files": "dice"})
+    service.keeper.show_later(moved.record, 77, {"turn": 1, "files": "dice"})
     assert (await store.games.get(game_id)).shown_version < moved.record.version  # type: ignore[union-attr]
     assert moved.game is not None
     after = await click(service, game_id, moved.game, rng)
     assert (after.record.shown_version, after.record.message_id) == (moved.record.version, 77)
     assert after.record.shown == {"turn": 1, "files": "dice"}
     assert after.record == await store.games.get(game_id)
-    service.games.show_later(moved.record, 78, {"turn": 1, "files": "older"})
-    shown = await service.games.show(after.record, 79, {"turn": 1, "files": "newer"})
+    service.keeper.show_later(moved.record, 78, {"turn": 1, "files": "older"})
+    shown = await service.keeper.show(after.record, 79, {"turn": 1, "files": "newer"})
     assert (shown.shown_version, shown.message_id) == (after.record.version, 79)
     assert after.game is not None
     last = await click(service, game_id, after.game, rng)

@@ -17,7 +17,7 @@ import bot.service.play as play_module
 from bot.players import is_computer
 from bot.rules import Game, Move
 from bot.service.games import GameService
-from bot.service.state import Outcome
+from bot.service.outcome import Outcome
 from bot.service.timing import Clock
 from bot.store import StoreError
 
@@ -72,7 +72,7 @@ async def until_the_computer_answers_next(
 ) -> tuple[Game, Move]:
     """Play Ana's moves until her next one makes the computer decide; that game and move."""
     for _ in range(200):
-        game = (await service.games.read(game_id)).game
+        game = (await service.keeper.read(game_id)).game
         assert game is not None and not game.finished and game.decision().waiting == {ANA}
         move, answered = anas_move(game, rng)
         if answered:
@@ -105,7 +105,7 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
         assert await asyncio.to_thread(computer.thinking.wait, PATIENCE)
         # Ana's move is committed already, alone; the computer thinks outside it.
         assert await sources_after(service, slow_game, logged) == [(ANA, "player")]
-        elsewhere = (await service.games.read(other)).game
+        elsewhere = (await service.keeper.read(other)).game
         assert elsewhere is not None
         decision = elsewhere.decision()
         person = sorted(decision.waiting)[0]
@@ -130,9 +130,9 @@ async def test_a_computer_thinking_long_holds_up_no_other_game(
     assert all(source == "computer" and is_computer(player) for player, source in answered[1:])
     assert outcome.game is not None
     assert not any(is_computer(p) for p in outcome.game.decision().waiting)
-    assert outcome.record == (await service.games.read(slow_game)).record
+    assert outcome.record == (await service.keeper.read(slow_game)).record
     assert [e.kind for e in outcome.events].count("turn") <= 2  # Ana's and the computer's
-    assert (await service.games.replay(slow_game)).to_json() == outcome.record.state
+    assert (await service.keeper.replay(slow_game)).to_json() == outcome.record.state
 
 
 async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
@@ -158,9 +158,9 @@ async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
     answered = await sources_after(service, game_id, logged)
     assert answered[0] == (ANA, "player")
     assert all(source == "computer" for _, source in answered[1:]) and len(answered) > 1
-    assert outcome.record == (await service.games.read(game_id)).record
+    assert outcome.record == (await service.keeper.read(game_id)).record
     assert outcome.record.version == current.version + 2  # the reminder, then the answer
-    assert (await service.games.replay(game_id)).to_json() == outcome.record.state
+    assert (await service.keeper.replay(game_id)).to_json() == outcome.record.state
 
 
 async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
@@ -197,4 +197,4 @@ async def test_an_answer_that_could_not_be_stored_is_the_timers_at_once(
     assert len(answered) > 1 and {source for _, source in answered[1:]} == {"computer"}
     assert await service.deadlines.due() == []  # due again when its clock says
     assert await service.deadlines.fire(game_id) is None
-    assert (await service.games.replay(game_id)).to_json() == fired.record.state
+    assert (await service.keeper.replay(game_id)).to_json() == fired.record.state

@@ -3,6 +3,7 @@ attempt per member across servers, results, streaks and par; on every backend.""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
@@ -27,7 +28,7 @@ from bot.service.daily import (
 )
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.store.daily import DailySettings, Standing
+from bot.store.daily import Attempt, DailySettings, Standing
 from tests.fakes import FakeClock
 
 NOON = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
@@ -133,7 +134,7 @@ def test_par_is_hards_game_on_the_days_dice(variant: str, day: str, version: int
 
 @pytest.fixture
 def daily(service: GameService) -> DailyService:
-    return DailyService(service.games)
+    return service.daily
 
 
 async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
@@ -151,6 +152,63 @@ async def test_members_of_two_servers_get_the_same_dice_and_one_attempt_each(
     assert again == ana and same.record.id == ana_game.record.id
     other, _ = await daily.begin(ALPHA, 1, ANA, "qwinto")  # each variant has its own
     assert other.game_id != ana.game_id
+
+
+async def test_two_begins_at_once_make_one_attempt_of_one_running_game(
+    daily: DailyService, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    (first, one), (second, other) = await asyncio.gather(
+        daily.begin(ALPHA, 1, ANA, "classic"), daily.begin(ALPHA, 1, ANA, "classic")
+    )
+    assert first == second and one.record == other.record
+    assert one.record.status == "running" and one.record.version == 2  # started once
+
+
+async def test_a_game_left_by_a_begin_cut_short_is_the_next_begins(
+    daily: DailyService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A begin that stopped between opening the attempt's game and recording the attempt
+    left the game behind in the attempt's hidden channel: the next begin plays it."""
+    clock.now = NOON
+    record = daily.store.daily.add_attempt
+
+    async def cut_short(attempt: Attempt) -> Attempt:
+        monkeypatch.setattr(daily.store.daily, "add_attempt", record)
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(daily.store.daily, "add_attempt", cut_short)
+    with pytest.raises(ConnectionError):
+        await daily.begin(ALPHA, 1, ANA, "classic")
+    left = await daily.store.games.in_channel(hidden_channel("2026-11-27", "classic", ANA))
+    assert left is not None and left.status == "lobby"
+    attempt, found = await daily.begin(ALPHA, 1, ANA, "classic")
+    assert attempt.game_id == left.id and found.record.status == "running"
+
+
+async def test_a_game_opened_after_another_begin_recorded_its_attempt_ends_unplayed(
+    daily: DailyService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two begins at once in two processes: the attempt recorded first stands, and the
+    game the other opened for it ends without being played."""
+    clock.now = NOON
+    attempt, first = await daily.begin(ALPHA, 1, ANA, "classic")
+    store = daily.store
+    await store.games.abandon(first.record.id, first.record.version)  # its channel free
+    look = store.daily.attempt
+
+    async def not_yet(day: str, variant: str, user: int) -> Attempt | None:
+        monkeypatch.setattr(store.daily, "attempt", look)
+        return None  # as read by the other process before this one recorded it
+
+    monkeypatch.setattr(store.daily, "attempt", not_yet)
+    again, found = await daily.begin(ALPHA, 1, ANA, "classic")
+    assert again == attempt and found.record.id == first.record.id
+    opened = await store.games.of_channel(first.record.channel_id)
+    assert [(g.id == first.record.id, g.status) for g in opened] == [
+        (False, "abandoned"),
+        (True, "abandoned"),
+    ]
 
 
 def test_the_days_dice_derivation_turns_on_a_day_not_in_the_middle_of_one() -> None:

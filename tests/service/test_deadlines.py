@@ -34,7 +34,7 @@ async def test_a_started_game_has_a_deadline_and_nothing_is_due_before_half_time
     service: GameService, clock: FakeClock
 ) -> None:
     game_id = await started(service, ANA, BEN)
-    record = (await service.games.read(game_id)).record
+    record = (await service.keeper.read(game_id)).record
     assert record.deadline == clock.now + 86400 and record.stage_started == clock.now
     clock.now += 12 * HOUR - 1
     assert await service.deadlines.due() == []
@@ -57,14 +57,14 @@ async def test_reminders_at_half_time_and_before_the_end_never_twice_never_for_t
     assert second is not None and second.events[0].kind == "reminder"
     assert await service.deadlines.fire(game_id) is None
     assert await service.deadlines.due() == []
-    assert (await service.games.read(game_id)).record.reminders == 2
+    assert (await service.keeper.read(game_id)).record.reminders == 2
 
 
 async def test_expiry_in_action_1_passes_the_late_and_starts_a_new_clock(
     service: GameService, clock: FakeClock
 ) -> None:
     game_id = await started(service, ANA, BEN, CEM)
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     assert game is not None
     cross = next((m for m in game.legal_moves(ANA) if m.kind == "cross"), PASS)
     await service.turns.move(game_id, ANA, 1, "action1", cross)
@@ -101,14 +101,14 @@ async def test_three_expiries_in_a_row_mark_a_player_away_and_the_game_stops_wai
     game_id = await started(service, ANA, BEN, CEM)
     events = []
     for _ in range(12):
-        outcome = await service.games.read(game_id)
+        outcome = await service.keeper.read(game_id)
         game = outcome.game
         assert game is not None
         if CEM in outcome.record.presence.get("away", []):
             break
         for player in sorted(game.decision().waiting - {CEM}):
             await service.turns.move(game_id, player, game.turn, None, PASS)
-            game = (await service.games.read(game_id)).game
+            game = (await service.keeper.read(game_id)).game
             assert game is not None
             if CEM not in game.decision().waiting:
                 break
@@ -120,21 +120,21 @@ async def test_three_expiries_in_a_row_mark_a_player_away_and_the_game_stops_wai
     away = [e for e in events if e.kind == "away"]
     assert [(e.player, e.data["reason"]) for e in away] == [(CEM, "expired")]
     assert len([e for e in events if e.kind == "expired"]) == 3
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     assert game is not None and CEM not in game.decision().waiting
 
 
 async def test_a_player_who_decides_again_is_back(service: GameService, clock: FakeClock) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     await service.turns.leave_game(CHANNEL, CEM)
-    record = (await service.games.read(game_id)).record
+    record = (await service.keeper.read(game_id)).record
     assert record.presence["away"] == [CEM]
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     assert game is not None
     while CEM not in game.decision().waiting:
         player = min(game.decision().waiting)
         await service.turns.move(game_id, player, game.turn, None, PASS)
-        game = (await service.games.read(game_id)).game
+        game = (await service.keeper.read(game_id)).game
         assert game is not None
         if game.finished:
             return
@@ -183,7 +183,7 @@ async def test_overdue_deadlines_after_downtime_fire_once_in_order(
         assert all(o is not None and o.events[0].kind == "expired" for o in fired)
         assert [await again.deadlines.fire(g) for g in (first, second)] == [None, None]  # not twice
         for game_id in (first, second):
-            record = (await again.games.read(game_id)).record
+            record = (await again.keeper.read(game_id)).record
             assert record.deadline == clock.now + 86400  # a full turn time from now
     finally:
         await store.close()
@@ -194,7 +194,7 @@ async def test_a_game_with_players_who_never_answer_ends_driven_by_deadlines(
 ) -> None:
     game_id = await started(service, ANA, BEN, CEM, turn_time=300)
     for _ in range(2000):
-        outcome = await service.games.read(game_id)
+        outcome = await service.keeper.read(game_id)
         if outcome.record.status != "running":
             break
         game = outcome.game
@@ -204,10 +204,10 @@ async def test_a_game_with_players_who_never_answer_ends_driven_by_deadlines(
             continue
         clock.now += 300
         assert await service.deadlines.fire(game_id) is not None
-    record = (await service.games.read(game_id)).record
+    record = (await service.keeper.read(game_id)).record
     assert record.status in ("finished", "abandoned")
     assert {s for p, s in await sources(service, game_id) if p != ANA} <= {"expired", "away"}
-    replayed = await service.games.replay(game_id)
+    replayed = await service.keeper.replay(game_id)
     assert replayed.to_json() == record.state
 
 

@@ -64,6 +64,6 @@ async def test_each_shard_catches_up_only_its_own_channels(service: GameService)
         ]
         for shard in (0, 1)
     }
-    assert await service.games.lagging(ShardPlan((0,), 2)) == games[0]
-    assert await service.games.lagging(ShardPlan((1,), 2)) == games[1]
-    assert await service.games.lagging() == games[0] + games[1]
+    assert await service.keeper.lagging(ShardPlan((0,), 2)) == games[0]
+    assert await service.keeper.lagging(ShardPlan((1,), 2)) == games[1]
+    assert await service.keeper.lagging() == games[0] + games[1]

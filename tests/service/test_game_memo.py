@@ -12,8 +12,8 @@ import pytest
 import bot.service.memo as memo
 from bot.rules import Game, new_game
 from bot.service.games import GameService
+from bot.service.outcome import Outcome
 from bot.service.play import Options, Seats
-from bot.service.state import Outcome
 from bot.store import Store
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
@@ -30,7 +30,7 @@ async def click(
     service: GameService, game_id: int, rng: random.Random, game: Game | None = None
 ) -> Outcome:
     """A random legal move of whoever the game waits for (``game``: as last seen)."""
-    game = game or (await service.games.read(game_id)).game
+    game = game or (await service.keeper.read(game_id)).game
     assert game is not None and not game.finished
     player = min(game.decision().waiting)
     return await service.turns.move(
@@ -109,11 +109,11 @@ def test_an_identity_memo_derives_once_per_object() -> None:
 async def test_a_click_reads_options_and_seats_once(store: Store) -> None:
     service = GameService(store)
     game_id = await started(service)
-    outcome = await service.games.read(game_id)
+    outcome = await service.keeper.read(game_id)
     options, seats = Options.of(outcome.record.options), Seats.of(outcome.record)
     assert options == Options.read(outcome.record.options)
     assert seats == Seats.read(outcome.record.presence)
-    again = await service.games.read(game_id)
+    again = await service.keeper.read(game_id)
     assert Options.of(again.record.options) is options and Seats.of(again.record) is seats
     changed = replace(again.record, presence={"away": [BEN], "streak": {}})
     assert Seats.of(changed) == Seats(frozenset({BEN})) and Options.of(changed.options) is options
@@ -123,11 +123,11 @@ async def test_a_game_that_ended_is_let_go(store: Store) -> None:
     service, rng = GameService(store, seeds=lambda: 7), random.Random(4)
     game_id = await started(service)
     outcome = await click(service, game_id, rng)
-    assert game_id in service.games._memo._games and game_id in store.games._records._rows
+    assert game_id in service.keeper._memo._games and game_id in store.games._records._rows
     while outcome.game is not None and not outcome.game.finished:
         outcome = await click(service, game_id, rng, outcome.game)
-    assert game_id not in service.games._memo._games and game_id not in store.games._records._rows
-    read = (await service.games.read(game_id)).game
+    assert game_id not in service.keeper._memo._games and game_id not in store.games._records._rows
+    read = (await service.keeper.read(game_id)).game
     assert read is not None and outcome.game is not None
     assert read.to_json() == outcome.game.to_json()
 

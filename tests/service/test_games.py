@@ -73,7 +73,7 @@ async def test_lobby_refusals_name_the_problem(service: GameService, action: str
     with pytest.raises(ServiceError) as error:
         await calls[action]()
     assert refusal(error) == key
-    assert (await service.games.read(record.id)).record.status == "lobby"
+    assert (await service.keeper.read(record.id)).record.status == "lobby"
 
 
 async def test_one_game_per_channel_and_unknown_variant(service: GameService) -> None:
@@ -101,7 +101,7 @@ async def test_full_lobby_and_late_join(service: GameService) -> None:
 
 async def test_moves_are_checked_against_turn_phase_and_seat(service: GameService) -> None:
     game_id = await started(service, ANA, BEN)
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     assert game is not None
     with pytest.raises(ServiceError) as stranger:
         await service.turns.move(game_id, CEM, 1, "action1", PASS)
@@ -139,7 +139,7 @@ async def test_double_click_counts_once(service: GameService) -> None:
     game_id = await started(service, ANA, BEN)
     await service.turns.move(game_id, ANA, 1, "action1", PASS)
     await service.turns.move(game_id, BEN, 1, "action1", PASS)
-    game = (await service.games.read(game_id)).game
+    game = (await service.keeper.read(game_id)).game
     assert game is not None and game.decision().phase == "action2"
     move = game.legal_moves(ANA)[0]
     results = await asyncio.gather(
@@ -154,12 +154,12 @@ async def test_double_click_counts_once(service: GameService) -> None:
 
 async def test_a_secret_choice_tapped_twice_is_stored_once(service: GameService) -> None:
     game_id = await started(service, ANA, BEN, CEM)
-    version = (await service.games.read(game_id)).record.version
+    version = (await service.keeper.read(game_id)).record.version
     first, second = await asyncio.gather(
         *(service.turns.move(game_id, ANA, 1, "action1", PASS) for _ in range(2))
     )
     assert [m.player_id for m in await service.store.games.moves(game_id)] == [ANA]
-    assert (await service.games.read(game_id)).record.version == version + 1
+    assert (await service.keeper.read(game_id)).record.version == version + 1
     assert first.game is not None and second.game is not None
     assert ANA not in second.game.decision().waiting
 
@@ -182,10 +182,10 @@ async def test_finished_and_abandoned_games_refuse_moves(service: GameService) -
 async def test_a_whole_game_replays_from_its_log(service: GameService) -> None:
     game_id = await started(service, ANA, BEN, CEM)
     await play_randomly(service, game_id, random.Random(7))
-    outcome = await service.games.read(game_id)
+    outcome = await service.keeper.read(game_id)
     assert outcome.record.status == "finished"
     assert outcome.game is not None and outcome.game.finished
-    replayed = await service.games.replay(game_id)
+    replayed = await service.keeper.replay(game_id)
     assert replayed.to_json() == outcome.record.state
 
 
@@ -195,17 +195,17 @@ async def test_games_survive_a_restart(database: str | Path) -> None:
     lobby = await service.lobby.open(GUILD, CHANNEL, ANA, "classic")
     running = await started_in(service, CHANNEL + 1)
     await service.turns.move(running, ANA, 1, "action1", PASS)
-    before = (await service.games.read(running)).record.state
+    before = (await service.keeper.read(running)).record.state
     await store.close()
 
     again = GameService(await Store.open(database))
     try:
-        assert (await again.games.read(lobby.id)).record.players == [ANA]
-        after = await again.games.read(running)
+        assert (await again.keeper.read(lobby.id)).record.players == [ANA]
+        after = await again.keeper.read(running)
         assert after.record.state == before
         await play_randomly(again, running, random.Random(3))
-        assert (await again.games.replay(running)).to_json() == (
-            await again.games.read(running)
+        assert (await again.keeper.replay(running)).to_json() == (
+            await again.keeper.read(running)
         ).record.state
     finally:
         await again.store.close()
@@ -240,8 +240,8 @@ async def test_computer_seats_are_added_by_the_host_and_never_waited_for(
     assert {m.source for m in await service.store.games.moves(record.id)} == {"computer"}
     assert (await service.names.of(GUILD, [ANA, -2]))[-2] == "Computer 2"
     await play_randomly(service, record.id, random.Random(1))
-    stored = (await service.games.read(record.id)).record.state
-    assert (await service.games.replay(record.id)).to_json() == stored
+    stored = (await service.keeper.read(record.id)).record.state
+    assert (await service.keeper.replay(record.id)).to_json() == stored
 
 
 async def test_when_the_last_person_leaves_computers_finish_the_game_unranked(
@@ -262,7 +262,7 @@ async def test_a_click_is_one_round_trip_to_the_writer_and_no_read(service: Game
     writes, reads = counting_trips(service.store, "_db"), counting_trips(service.store, "_reader")
     outcome = await service.turns.move(game_id, ANA, 1, "action1", PASS)
     assert (len(writes), reads) == (1, [])
-    assert outcome.record == (await service.games.read(game_id)).record
+    assert outcome.record == (await service.keeper.read(game_id)).record
     assert [m.player_id for m in await service.store.games.moves(game_id)] == [ANA]
 
 
@@ -278,7 +278,7 @@ async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(service: G
     await service.lobby.start(record.id, ANA)
     await service.turns.pass_turn(record.id, ANA, 1, "action1")
     await service.turns.pass_turn(record.id, BEN, 1, "action1")
-    game = (await service.games.read(record.id)).game
+    game = (await service.keeper.read(record.id)).game
     assert game is not None and game.decision().phase == "action2"  # then action 3 follows
     results = await asyncio.gather(
         *(service.turns.pass_turn(record.id, ANA, 1, "action2") for _ in range(2)),
@@ -297,17 +297,17 @@ async def test_the_publishers_of_a_game_take_turns_through_the_service(
     order: list[str] = []
 
     async def first() -> None:
-        async with service.games.channel_lock(1):
+        async with service.keeper.channel_lock(1):
             order.append("first in")
             held.set()
-            async with service.games.channel_lock(2):  # another game's lock is free meanwhile
+            async with service.keeper.channel_lock(2):  # another game's lock is free meanwhile
                 other_game.set()
             await asyncio.sleep(0)
             order.append("first out")
 
     async def second() -> None:
         await held.wait()
-        async with service.games.channel_lock(1):
+        async with service.keeper.channel_lock(1):
             order.append("second in")
 
     await asyncio.gather(first(), second())

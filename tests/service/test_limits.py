@@ -72,7 +72,7 @@ async def test_joining_one_game_too_many_is_refused_politely(store: Store) -> No
     error = await refused(service.lobby.join(theirs.id, ANA))
     assert error.key == "error.limit_you" and "in 1 game on this server" in error.text()
     assert "1 at once is the most one member may have" in error.text()
-    assert (await service.games.read(theirs.id)).record.players == [BEN]
+    assert (await service.keeper.read(theirs.id)).record.players == [BEN]
     await service.lobby.join(mine.id, CEM)  # joining does not count the lobby twice for Cem
 
 
@@ -104,12 +104,12 @@ async def test_start_checks_everyone_seated_again(store: Store) -> None:
     error = await refused(strict.lobby.start(lobby.id, ANA))
     assert error.key == "error.limit_player"
     assert error.text().startswith(f"<@{CEM}> is in 2 games on this server already")
-    assert (await strict.games.read(lobby.id)).record.status == "lobby"
+    assert (await strict.keeper.read(lobby.id)).record.status == "lobby"
     for channel in (4, 5):
         await roomy.lobby.open(GUILD, channel, ANA, "classic")
     await strict.lobby.leave(lobby.id, CEM)
     assert (await refused(strict.lobby.start(lobby.id, ANA))).key == "error.limit_you"
-    await strict.lobby.cancel((await strict.games.in_channel(5)).record.id, ANA)
+    await strict.lobby.cancel((await strict.keeper.in_channel(5)).record.id, ANA)
     assert (await strict.lobby.start(lobby.id, ANA)).record.status == "running"
 
 
@@ -193,7 +193,7 @@ async def test_a_rematch_names_its_host_when_the_host_is_over_the_limit(store: S
     assert error.key == "error.limit_host"
     assert error.text().startswith(f"<@{ANA}>, who would host the rematch, is in 2 games")
     assert (await refused(service.lobby.rematch(old.id, ANA))).key == "error.limit_you"
-    await service.lobby.cancel((await service.games.in_channel(3)).record.id, ANA)
+    await service.lobby.cancel((await service.keeper.in_channel(3)).record.id, ANA)
     _, again = await service.lobby.rematch(old.id, BEN)
     assert again.host_id == ANA and again.players == [ANA, BEN]
 

@@ -43,7 +43,7 @@ async def test_a_computer_seat_plays_at_its_level(service: GameService) -> None:
     await refused("error.host_only", service.lobby.set_level(lobby.id, BEN, -1, "easy"))
     await service.lobby.start(lobby.id, ANA)
     await play_randomly(service, lobby.id, random.Random(3))
-    record = (await service.games.read(lobby.id)).record
+    record = (await service.keeper.read(lobby.id)).record
     assert record.status == "finished"
 
     game = new_game("classic", record.players, record.seed, {})
@@ -71,10 +71,10 @@ async def test_solo_practice_is_played_alone_and_gives_personal_bests(
         started = await service.lobby.start(lobby.id, ANA)
         assert started.game is not None and tuple(started.game.players) == (ANA,)
         await play_randomly(service, lobby.id, random.Random(game))
-        outcome = await service.games.read(lobby.id)
+        outcome = await service.keeper.read(lobby.id)
         assert outcome.record.status == "finished" and outcome.game is not None
         scores.append(outcome.game.scores()[ANA].total)
-        assert (await service.games.replay(lobby.id)).to_json() == outcome.record.state
+        assert (await service.keeper.replay(lobby.id)).to_json() == outcome.record.state
         clock.now += 60
 
     mine = await stats.player(GUILD, ANA)
@@ -117,14 +117,14 @@ async def test_a_game_with_hints_hints_a_legal_move_and_does_not_count(
 async def let_expire(service: GameService, clock: FakeClock, game_id: int, late: int) -> None:
     """Everyone else passes; ``late``'s decisions run out until a computer plays them."""
     for _ in range(40):
-        outcome = await service.games.read(game_id)
+        outcome = await service.keeper.read(game_id)
         if late in outcome.record.presence.get("away", []):
             return
         game = outcome.game
         assert game is not None
         for player in sorted(game.decision().waiting - {late}):
             await service.turns.move(game_id, player, game.turn, None, PASS)
-        game = (await service.games.read(game_id)).game
+        game = (await service.keeper.read(game_id)).game
         assert game is not None
         if late in game.decision().waiting:
             clock.now += 86400
@@ -141,16 +141,16 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     await let_expire(service, clock, lobby.id, BEN)
     events = await service.store.games.events(lobby.id)
     assert [e.data["reason"] for e in events if e.kind == "away"] == ["stand_in"]
-    game = (await service.games.read(lobby.id)).game
+    game = (await service.keeper.read(lobby.id)).game
     assert game is not None
     for _ in range(3):  # the game goes on for Ana alone; Ben's seat is played
         await service.turns.move(lobby.id, ANA, game.turn, None, game.legal_moves(ANA)[0])
-        game = (await service.games.read(lobby.id)).game
+        game = (await service.keeper.read(lobby.id)).game
         assert game is not None and BEN not in game.decision().waiting
     assert (BEN, "stand_in") in [
         (m.player_id, m.source) for m in await service.store.games.moves(lobby.id)
     ]
-    record = (await service.games.read(lobby.id)).record
+    record = (await service.keeper.read(lobby.id)).record
     assert record.status == "running" and record.presence["covered"] == [BEN]
 
     back = await service.turns.come_back(lobby.id, BEN)
@@ -161,7 +161,7 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     assert BEN not in back.record.presence["away"]
     waited = False
     for _ in range(2000):
-        game = (await service.games.read(lobby.id)).game
+        game = (await service.keeper.read(lobby.id)).game
         assert game is not None
         if game.finished:
             break
@@ -178,8 +178,8 @@ async def test_an_away_seat_is_played_by_a_computer_until_its_player_returns(
     assert (await stats.player(GUILD, BEN)).overall is None  # Ben's result counts for nobody
     ana = (await stats.player(GUILD, ANA)).overall
     assert ana is not None and ana.games == 1
-    record = (await service.games.read(lobby.id)).record
-    assert (await service.games.replay(lobby.id)).to_json() == record.state  # stand-in moves too
+    record = (await service.keeper.read(lobby.id)).record
+    assert (await service.keeper.replay(lobby.id)).to_json() == record.state  # stand-in moves too
 
 
 async def test_without_fill_away_an_away_seat_is_not_played_and_cannot_come_back(

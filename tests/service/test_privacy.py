@@ -80,7 +80,7 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
 
     boards = {g: await store.stats.leaderboard(g) for g in (GUILD, GUILD2)}
     ratings = {g: await store.ratings.of_variant(g, "classic") for g in (GUILD, GUILD2)}
-    states = {g: (await service.games.read(g)).record.state for g in [*played, running.id]}
+    states = {g: (await service.keeper.read(g)).record.state for g in [*played, running.id]}
     report = await privacy.report(ANA)
     assert [(s.guild_id, s.name, s.games, s.results) for s in report] == [
         (GUILD, NAMES[ANA], 4, 4),
@@ -110,15 +110,15 @@ async def test_forget_me_leaves_no_trace_and_every_game_whole(
         }
         assert now[anonymous] == ratings[guild][ANA]
     for game_id in [*played, running.id]:  # each game replays to its stored state
-        record = (await service.games.read(game_id)).record
+        record = (await service.keeper.read(game_id)).record
         assert record.state is not None and ANA not in record.players
-        assert (await service.games.replay(game_id)).to_json() == record.state
+        assert (await service.keeper.replay(game_id)).to_json() == record.state
         assert str(record.state).count(str(anonymous)) == str(states[game_id]).count(str(ANA))
     assert await privacy.report(ANA) == []
 
     # The running game goes on for the others, to its end.
     await play_randomly(service, running.id, random.Random(3))
-    assert (await service.games.read(running.id)).record.status == "finished"
+    assert (await service.keeper.read(running.id)).record.status == "finished"
     assert traces(await every_row(store), ANA) == []
 
     # Ana's next game starts afresh: no name, no totals, no rating, a seat of her own.

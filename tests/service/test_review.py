@@ -9,7 +9,7 @@ import pytest
 
 from bot.players import hint
 from bot.rules import PASS, Game, Move
-from bot.service.daily import DailyService, over_everywhere
+from bot.service.daily import over_everywhere
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.play import Options
@@ -29,7 +29,7 @@ def seeds() -> Callable[[], int]:
 
 @pytest.fixture
 def reviews(service: GameService, clock: FakeClock) -> ReviewService:
-    return ReviewService(service.games, StatsService(service.store, clock=clock))
+    return ReviewService(service.keeper, StatsService(service.store, clock=clock))
 
 
 def hards(game: Game, player: int) -> Move:
@@ -66,7 +66,7 @@ async def test_a_pass_into_a_penalty_is_the_costliest_decision(
         return best
 
     await play(service, lobby.id, choose)
-    final = (await service.games.read(lobby.id)).game
+    final = (await service.keeper.read(lobby.id)).game
     assert final is not None and final.scores()[ANA].penalties >= 1
     review = await reviews.review(GUILD, CHANNEL, lobby.id)
     assert review.people == [ANA]
@@ -142,9 +142,9 @@ async def test_a_finished_games_accuracies_are_kept_once(
     await service.lobby.add_computer(lobby.id, ANA, "hard")
     await service.lobby.start(lobby.id, ANA)
     keeper = ReviewKeeper(service.store, clock)
-    assert await keeper.keep((await service.games.read(lobby.id)).record) is None  # still running
+    assert await keeper.keep((await service.keeper.read(lobby.id)).record) is None  # still running
     await play(service, lobby.id, hards)
-    record = (await service.games.read(lobby.id)).record
+    record = (await service.keeper.read(lobby.id)).record
     assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # people only
     assert await service.store.reviews.of(lobby.id) == {ANA: 1.0, BEN: 1.0}
     assert await keeper.keep(record) == {ANA: 1.0, BEN: 1.0}  # read back, not again
@@ -160,7 +160,7 @@ async def test_the_backfill_reviews_earlier_games_newest_first(
         await service.lobby.start(lobby.id, ANA)
         await play(service, lobby.id, hards)
         ids.append(lobby.id)
-    pruned = (await service.games.read(ids[0])).record  # its move log gone: kept, without accuracy
+    pruned = (await service.keeper.read(ids[0])).record  # its move log gone: kept, without accuracy
     await service.store.engine.transact(  # what pruning does to old logs
         lambda tx: tx.execute("DELETE FROM moves WHERE game_id = ?", (pruned.id,))
     )
@@ -181,7 +181,7 @@ async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
     service: GameService, clock: FakeClock
 ) -> None:
     clock.now = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
-    daily = DailyService(service.games)
+    daily = service.daily
     attempt, outcome = await daily.begin(GUILD, CHANNEL, ANA, "classic")
     game = outcome.game
     while game is not None and not game.finished:
@@ -190,7 +190,7 @@ async def test_a_daily_challenge_is_reviewed_once_its_day_is_over_everywhere(
                 attempt.game_id, ANA, game.turn, game.decision().phase, hards(game, ANA)
             )
         ).game
-    record = (await service.games.read(attempt.game_id)).record
+    record = (await service.keeper.read(attempt.game_id)).record
     assert record.status == "finished"
     keeper = ReviewKeeper(service.store, clock)
     assert await keeper.keep(record) is None  # the day goes on somewhere: nothing yet

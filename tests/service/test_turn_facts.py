@@ -118,7 +118,7 @@ async def test_a_seat_that_goes_away_is_told_in_the_turn_its_third_decision_ran_
     await service.lobby.join(record.id, BEN)
     await service.lobby.start(record.id, ANA)
     for _ in range(20):
-        outcome = await service.games.read(record.id)
+        outcome = await service.keeper.read(record.id)
         game = outcome.game
         assert game is not None
         if ANA in outcome.record.presence.get("away", []):

@@ -98,7 +98,7 @@ class Table:
         while not stop.is_set():
             self.pending = None
             try:
-                game = (await self.service.games.read(self.game_id)).game
+                game = (await self.service.keeper.read(self.game_id)).game
             except StoreError:
                 self.refused.append(time.monotonic())
                 await asyncio.sleep(0.005)

@@ -44,7 +44,7 @@ async def finished(server: Server, channel: int, seed: int, shown: bool = True) 
         await service.lobby.join(lobby.id, CEM)
     await service.lobby.start(lobby.id, ANA)
     await play_randomly(service, lobby.id, random.Random(seed))
-    record = (await service.games.read(lobby.id)).record
+    record = (await service.keeper.read(lobby.id)).record
     assert record.status == "finished"
     if shown:  # as the publisher leaves it once the channel shows the end
         await server.store.games.set_shown(record, None, {})
@@ -89,7 +89,7 @@ async def server(database: str | Path) -> Any:
 async def play_randomly_for(service: GameService, game_id: int, clicks: int) -> None:
     rng = random.Random(9)
     for _ in range(clicks):
-        game = (await service.games.read(game_id)).game
+        game = (await service.keeper.read(game_id)).game
         assert game is not None and not game.finished
         player = sorted(game.decision().waiting)[0]
         await service.turns.move(
@@ -161,7 +161,7 @@ async def test_a_prune_removes_exactly_the_old_games_logs(
     # The running game plays on.
     running = server.kept[-2]
     await play_randomly(server.service, running, random.Random(3))
-    assert (await server.service.games.read(running)).record.status == "finished"
+    assert (await server.service.keeper.read(running)).record.status == "finished"
 
 
 async def test_a_pruned_games_final_sheets_still_render(server: Server) -> None:

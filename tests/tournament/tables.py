@@ -40,7 +40,7 @@ async def pass_to_end(
     let their first decision run out (the clock moves past the deadline)."""
     waited = set(late)
     for _ in range(5_000):
-        current = await service.games.read(game_id)
+        current = await service.keeper.read(game_id)
         if not current.record.is_active or current.game is None:
             return
         game = current.game

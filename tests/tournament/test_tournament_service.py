@@ -188,8 +188,8 @@ async def test_a_whole_tournament_played_out(service: GameService, clock: FakeCl
     assert await tournaments.due() == [t.record.id]  # its podium is owed, after a crash too
     await tournaments.settled(t)
     assert await tournaments.due() == []
-    assert tournaments.standings(t) == await recount(service.games.store, t)
-    games = [await service.games.read(table.game_id or 0) for table in t.tables]
+    assert tournaments.standings(t) == await recount(service.store, t)
+    games = [await service.keeper.read(table.game_id or 0) for table in t.tables]
     assert all(g.record.status == "finished" for g in games)
     assert all(g.record.options["tournament"]["id"] == t.record.id for g in games)
 
@@ -223,7 +223,7 @@ async def test_a_tables_game_is_opened_once_and_holds_its_seats(service: GameSer
     again = await service.tournaments.open_table(t, t.tables[0])  # a second try: nothing
     assert again == []
     for table in t.tables:
-        game = await service.games.read(table.game_id or 0)
+        game = await service.keeper.read(table.game_id or 0)
         people = [p for p in game.record.players if not is_computer(p)]
         computers = [p for p in game.record.players if is_computer(p)]
         assert sorted(people) == sorted(table.players) and len(computers) == table.computers
@@ -258,7 +258,7 @@ async def test_who_withdraws_before_their_table_opens_is_away_from_its_start(
     gone = t.tables[1].players[0]
     await tournaments.withdraw(GUILD, gone)
     t = await open_round(service, t.record.id)
-    game = await service.games.read(t.tables[1].game_id or 0)
+    game = await service.keeper.read(t.tables[1].game_id or 0)
     assert gone in game.record.presence["away"] and game.record.status == "running"
     assert (await tournaments.read(t.record.id)).entrant(gone).withdrawn_after == 1  # type: ignore[union-attr]
 

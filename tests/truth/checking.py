@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.players import is_computer
 from bot.rules import PASS, VARIANTS, Move
+from bot.rules.qwinto import GEOMETRY
 from bot.service.play import Options
 from tests.truth.facts import Facts, Turn
 from tests.truth.reading import Claim, Reading
@@ -103,10 +104,17 @@ def dice(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     return None
 
 
-@turn_checks("crossed", "lucky", "passed", "wrote", "wrote_nothing")
+CHOSEN = ("passed", "wrote_nothing")
+"""A pass told as the player's choice: something else was open to them."""
+FORCED = ("nothing_to_cross", "nowhere_to_write")
+"""A pass told as the only move: nothing else was open to them."""
+
+
+@turn_checks("crossed", "lucky", "wrote", *CHOSEN, *FORCED)
 def decision(claim: Claim, facts: Facts, turn: Turn) -> str | None:
-    """A player's decision in an action: what they crossed (by luck or not) or wrote,
-    or that they crossed (wrote) nothing in it."""
+    """A player's decision in an action: what they crossed (by luck or not) or wrote (in
+    which field of the row), or that they crossed (wrote) nothing in it, by choice or
+    because nothing was open to them."""
     values, kind = claim.values, claim.kind
     who, phase = values["player"], values["phase"]
     wrote = [
@@ -114,20 +122,25 @@ def decision(claim: Claim, facts: Facts, turn: Turn) -> str | None:
         for e in turn.of("crossed", "placed")
         if e.player == who and e.data.get("phase", "place") == phase
     ]
-    if kind in ("passed", "wrote_nothing"):
+    if kind in CHOSEN + FORCED:
         passed = [e for e in turn.of("passed") if e.player == who and e.data["phase"] == phase]
         if wrote or not passed:
             return f"{name(who)} " + (
                 f"wrote {wrote[0].data}" if wrote else f"made no decision in {phase}"
             )
-        if values.get("chosen") and not turn.options.get(phase, {}).get(who):
-            return f"{name(who)} had nothing to choose in {phase}: no pass of theirs to tell"
+        open_to = turn.options.get(phase, {}).get(who)
+        if bool(open_to) != (kind in CHOSEN):
+            return f"{name(who)} could make {open_to or 'no move but a pass'} in {phase}"
+        if kind == "nowhere_to_write" and values["number"] != thrown(turn):
+            return f"the sum was {thrown(turn)}"
         return None
     if kind == "wrote":
         found = [
             e
             for e in wrote
-            if e.data["row"] == values["row"] and e.data["number"] == values["number"]
+            if e.data["row"] == values["row"]
+            and e.data["number"] == values["number"]
+            and field_place(e.data["row"], e.data["column"]) == values["position"]
         ]
     else:
         via = "lucky" if kind == "lucky" else "cross"
@@ -139,6 +152,34 @@ def decision(claim: Claim, facts: Facts, turn: Turn) -> str | None:
             and e.data.get("via") == via
         ]
     return None if found else f"{name(who)} in {phase}: {[e.data for e in wrote] or 'nothing'}"
+
+
+def field_place(row: str, column: int) -> int:
+    """A Qwinto field's place in its row as a player counts it: 1 to 9 from the left,
+    the blank field not counted."""
+    geometry = GEOMETRY[row]
+    return [c for c in geometry.span if c != geometry.blank].index(column) + 1
+
+
+def thrown(turn: Turn) -> int:
+    """The sum a turn's action is about: the white dice's, or Qwinto's kept throw."""
+    throws = turn.of("rolled")
+    if throws:
+        return int(throws[-1].data["total"])
+    return sum(face for die, face in turn.dice.items() if die in WHITE)
+
+
+@turn_checks("nobody")
+def nobody(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """Nobody had anything to do in an action but pass: no one could cross (write) the
+    sum, which the claim names."""
+    phase = claim.values["phase"]
+    movers = [p for p, moves in turn.options.get(phase, {}).items() if moves]
+    if movers or phase not in turn.options:
+        return f"{', '.join(map(name, movers)) or 'nobody'} had a move in {phase}"
+    if claim.values["total"] != thrown(turn):
+        return f"the sum was {thrown(turn)}"
+    return None
 
 
 def event_check(kind: str, *fields: str) -> TurnCheck:
@@ -416,7 +457,7 @@ def rank(claim: Claim, facts: Facts) -> str | None:
     if standing is None or (standing.rank, standing.total) != (values["rank"], values["total"]):
         return f"{name(who)}: {standing}"
     if "rating" in values or who in facts.ratings:
-        told = (values.get("rating"), values.get("change"))
+        told = (values.get("rating"), values.get("provisional"), values.get("change"))
         true = facts.ratings.get(who)
         if true is None or told != true:
             return f"{name(who)}'s rating: {true}"

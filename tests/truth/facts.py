@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from math import log, sqrt
 from typing import Any
 
 from bot.players import is_computer
@@ -86,8 +87,9 @@ class Facts:
     abandoned: int | None = None
     down: set[int] = field(default_factory=set)
     """Turns begun while the channel could not be written."""
-    ratings: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Person -> (rating after the game as shown, its change), if the game was rated."""
+    ratings: dict[int, tuple[int, bool, int]] = field(default_factory=dict)
+    """Person -> (rating after the game as read, whether provisional, its change), if the
+    game was rated."""
     wins: dict[int, int] = field(default_factory=dict)
     """Person -> counted wins on the server, this game included."""
     covered: set[int] = field(default_factory=set)
@@ -243,9 +245,17 @@ def mark_away(facts: Facts) -> None:
         away -= turn.back
 
 
+def read_as(rating: Rating) -> tuple[int, bool]:
+    """A rating as people read it (docs/playing.md, Ratings): 1500 at the model's start
+    (mu 25), 400 points for odds of 10 to 1 between two settled players (a gap in mu of
+    ln 10 times sqrt(2) beta, beta 25/6), whole; provisional for the first 5 games."""
+    return round(1500 + (rating.mu - 25) * 400 / (log(10) * sqrt(2) * 25 / 6)), rating.games < 5
+
+
 class Ledger:
     """A server's counted games in the order they finished: each person's wins and
-    ratings, recomputed from the games' rankings with the ratings' pure functions."""
+    ratings, recomputed from the games' rankings with the ratings' pure functions and
+    read on the scale the documentation gives."""
 
     def __init__(self) -> None:
         self.ratings: dict[int, Rating] = {}
@@ -253,8 +263,9 @@ class Ledger:
 
     def add(
         self, record: GameRecord, game: Game, covered: set[int]
-    ) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
-        """Count a game that ended; the people's (rating, change) and wins after it."""
+    ) -> tuple[dict[int, tuple[int, bool, int]], dict[int, int]]:
+        """Count a game that ended; the people's (rating, provisional, change) and wins
+        after it."""
         options = Options.of(record.options)
         ranking = game.ranking()
         people = [s for s in ranking if not is_computer(s.player)]
@@ -271,7 +282,8 @@ class Ledger:
         changes = rate(match, self.ratings)
         for change in changes:
             self.ratings[change.player] = change.after
-        return (
-            {c.player: (c.after.shown, c.after.shown - c.before.shown) for c in changes},
-            dict(self.wins),
-        )
+        told = {}
+        for c in changes:
+            (after, provisional), (before, _) = read_as(c.after), read_as(c.before)
+            told[c.player] = (after, provisional, after - before)
+        return told, dict(self.wins)

@@ -6,12 +6,18 @@ Only the catalogue's wording is taken from the project, never how the channel's 
 fills it in: what a claim says is read from the text, and checked elsewhere against the
 game (:mod:`tests.truth.checking`). A line that matches no known shape is kept as
 unread: the check fails on it, so that no new wording escapes the check unseen.
+
+A die is read in either of its forms: ``🟥6``, or the bot's emoji of that face,
+``<:qx_red6_1a2b:123>``, which Discord shows as the picture of the emoji whose id it
+names. So an emoji is read from the application's emojis as Discord lists them (id ->
+name), and only when the markup names it as Discord does: a name that is not the id's,
+or an id Discord does not have, reads as no die at all.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -20,6 +26,12 @@ from bot.i18n.english import EN
 from bot.i18n.words import ROW_EMOJI
 
 ROWS = ("red", "yellow", "green", "blue", "orange", "purple", "white")
+DIE_EMOJI = re.compile(r"<:(qx_([a-z]+)([0-9]+)_[0-9a-f]{4}):([0-9]+)>")
+"""A die's emoji as a line writes it: its name (die, face, the art's version) and id."""
+UNKNOWN_DIE = ("no die", 0)
+"""What an emoji that is not one of the application's dice reads as."""
+Emojis = Mapping[int, str]
+"""The application's emojis as Discord lists them: id -> name."""
 LEVELS = ("easy", "normal", "hard")
 DIGITS = r"[0-9][0-9,]*"
 
@@ -41,6 +53,7 @@ def placeholders() -> dict[str, str]:
     )
     name = rf"<@\d+>|{leveled}|{computer}"
     emoji = "|".join(sorted(set(ROW_EMOJI.values())))
+    die = rf"(?:{emoji})\d+|<:qx_[a-z]+[0-9]+_[0-9a-f]{{4}}:[0-9]+>"
     row = rf"(?:(?:{emoji}) ?)?(?i:{words(*(f'row.{row}' for row in ROWS))})"
     counts = "|".join(
         re.escape(EN[k]).replace(r"\{count\}", r"\d+") for k in EN if k.startswith("unit.field.")
@@ -66,8 +79,8 @@ def placeholders() -> dict[str, str]:
         "rank": r"\d+",
         "steps": counts,
         "nth": ordinals,
-        "dice": rf"(?:(?:{emoji})\d+)(?: (?:{emoji})\d+)*",
-        "rating": rf"−?{DIGITS}",
+        "dice": rf"(?:{die})(?: (?:{die}))*",
+        "rating": r"−?\d+\??",
         "change": rf"±0|\+{DIGITS}|−{DIGITS}",
         "verb": words("end.verb.one", "end.verb.other"),
         "accuracy": r"\d+ ?%",
@@ -127,6 +140,8 @@ class Reading:
     claims: list[Claim] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)
     """Lines that match no shape the reader knows."""
+    emojis: Emojis = field(default_factory=dict)
+    """The application's emojis, which the dice's emojis are read by."""
 
     def add(self, kind: str, turn: int | None, line: str, **values: Any) -> None:
         self.claims.append(Claim(kind, turn, line, values))
@@ -158,13 +173,23 @@ def row_of(text: str) -> str:
     raise ValueError(f"no row {text!r}")
 
 
-def dice_of(text: str) -> list[tuple[str, int]]:
-    """``⚪2 ⚪5 🟥5`` -> [("white", 2), ("white", 5), ("red", 5)]."""
+def dice_of(text: str, emojis: Emojis) -> list[tuple[str, int]]:
+    """``⚪2 ⚪5 🟥5`` (or the dice's emojis) -> [("white", 2), ("white", 5), ("red", 5)]."""
     by_emoji = {e: r for r, e in ROW_EMOJI.items()}
     return [
-        (by_emoji[e], int(n))
-        for e, n in re.findall(f"({'|'.join(ROW_EMOJI.values())})(\\d+)", text)
+        die_of(markup, emojis) if markup else (by_emoji[square], int(face))
+        for markup, square, face in re.findall(
+            f"(<:[^>]*>)|({'|'.join(ROW_EMOJI.values())})(\\d+)", text
+        )
     ]
+
+
+def die_of(markup: str, emojis: Emojis) -> tuple[str, int]:
+    """``<:qx_red6_1a2b:123>`` -> ("red", 6), if Discord's emoji 123 is called that."""
+    found = DIE_EMOJI.fullmatch(markup)
+    if found is None or emojis.get(int(found[4])) != found[1] or found[2] not in ROWS:
+        return UNKNOWN_DIE
+    return found[2], int(found[3])
 
 
 def number(text: str) -> int:
@@ -175,7 +200,17 @@ def number(text: str) -> int:
 
 # --- the story's sentences ------------------------------------------------------
 ACTIONS = {"story.action1": "action1", "story.action2": "action2", "story.place": "place"}
-ITEMS = ("story.crossed", "story.lucky", "story.passed", "story.wrote", "story.wrote_nothing")
+ITEMS = (
+    "story.crossed",
+    "story.lucky",
+    "story.passed",
+    "story.nothing_to_cross",
+    "story.wrote",
+    "story.wrote_nothing",
+    "story.nowhere_to_write",
+)
+NOBODY = {"story.nobody_crossed": "action1", "story.nobody_wrote": "place"}
+"""An action in which nobody had anything to do, told once for everyone."""
 EVENTS = (
     "event.locked",
     "event.penalty",
@@ -213,16 +248,17 @@ def event_keys() -> Iterator[str]:
         yield from (key for key in EN if key.startswith(family))
 
 
-def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False) -> bool:
+def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
     """Read one sentence of a turn's story (a line, or a part of a one-line turn);
-    whether it was one the reader knows. ``told``: a pass in it is told because the
-    player had a move (a turn played without asking anyone tells no other pass)."""
+    whether it was one the reader knows."""
     dice = []
     while (suffix := die_suffix().search(text)) is not None:
         dice.insert(0, row_of(suffix["row"]))
         text = text[: suffix.start()]
     if (m := shape("story.roll").match(text)) is not None:
-        reading.add("dice", turn, line, dice=dice_of(m["dice"]), total=number(m["total"]))
+        reading.add(
+            "dice", turn, line, dice=dice_of(m["dice"], reading.emojis), total=number(m["total"])
+        )
     elif (m := shape("story.scores").match(text)) is not None:
         scores = parts(m["scores"], "story.score")
         if scores is None:
@@ -235,6 +271,11 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
         )
     elif any(shape(key).match(text) for key in NOTHING):
         pass
+    elif (
+        nobody := next(((k, m) for k in NOBODY if (m := shape(k).match(text))), None)
+    ) is not None:
+        key, m = nobody
+        reading.add("nobody", turn, line, phase=NOBODY[key], total=number(m["total"]))
     elif (action := action_of(text)) is not None:
         phase, found = action
         for key, values in found:
@@ -244,8 +285,7 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
                 line,
                 phase=phase,
                 player=player(values["name"]),
-                chosen=told,
-                **converted(values, "name"),
+                **converted(values, reading.emojis, "name"),
             )
     else:
         key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))), (None, None))
@@ -256,7 +296,11 @@ def piece(text: str, turn: int, reading: Reading, line: str, told: bool = False)
         if "names" in values:
             who = {"players": players(values["names"])}
         reading.add(
-            key.removeprefix("event."), turn, line, **who, **converted(values, "name", "names")
+            key.removeprefix("event."),
+            turn,
+            line,
+            **who,
+            **converted(values, reading.emojis, "name", "names"),
         )
     if dice:
         last = reading.claims[-1] if reading.claims else None
@@ -275,7 +319,7 @@ def action_of(text: str) -> tuple[str, list[tuple[str, dict[str, str]]]] | None:
     return None
 
 
-def converted(values: dict[str, str], *skip: str) -> dict[str, Any]:
+def converted(values: dict[str, str], emojis: Emojis, *skip: str) -> dict[str, Any]:
     """A sentence's other values as figures: rows, dice, numbers."""
     out: dict[str, Any] = {}
     for key, value in values.items():
@@ -284,9 +328,11 @@ def converted(values: dict[str, str], *skip: str) -> dict[str, Any]:
         if key in ("row", "emoji"):
             out["row"] = row_of(value)
         elif key == "dice":
-            out["dice"] = dice_of(value)
+            out["dice"] = dice_of(value, emojis)
         elif key == "steps":
             out["steps"] = number(re.findall(r"\d+", value)[0])
+        elif key == "rating":  # ``1624``, ``1500?`` while provisional
+            out["rating"], out["provisional"] = number(value.rstrip("?")), value.endswith("?")
         else:
             out[key] = number(value) if re.fullmatch(r"[−+±]?[0-9][0-9,]*", value) else value
     return out
@@ -299,8 +345,8 @@ def pieces(what: str, turn: int, reading: Reading, line: str) -> bool:
     start = 0
     while start < len(parts):
         for end in range(len(parts), start, -1):
-            trial = Reading()
-            if piece(" · ".join(parts[start:end]), turn, trial, line, told=True):
+            trial = Reading(emojis=reading.emojis)
+            if piece(" · ".join(parts[start:end]), turn, trial, line):
                 reading.claims += trial.claims
                 start = end
                 break
@@ -310,9 +356,10 @@ def pieces(what: str, turn: int, reading: Reading, line: str) -> bool:
 
 
 # --- the messages ---------------------------------------------------------------
-def read(texts: list[str]) -> Reading:
-    """Every claim of the channel's messages ``texts``, in order."""
-    reading = Reading()
+def read(texts: list[str], emojis: Emojis | None = None) -> Reading:
+    """Every claim of the channel's messages ``texts``, in order (``emojis``: the
+    application's, by id, for the dice shown as emojis)."""
+    reading = Reading(emojis=emojis or {})
     for index, text in enumerate(texts):
         context: tuple[Any, ...] = ()
         first = len(reading.claims)
@@ -467,7 +514,11 @@ def end_line(line: str, reading: Reading) -> bool:
         if (m := shape(key).match(line)) is not None:
             values = m.groupdict()
             reading.add(
-                "rank", None, line, player=player(values["name"]), **converted(values, "name")
+                "rank",
+                None,
+                line,
+                player=player(values["name"]),
+                **converted(values, reading.emojis, "name"),
             )
             return True
     if (m := shape("end.winner").match(line)) is not None:

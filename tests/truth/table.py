@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from bot.channel.dice import TEXT, Faces
 from bot.channel.plan import Channel, Shown, ending, plan, review_due
 from bot.channel.publisher import by_turn
 from bot.channel.texts import lobby_closed_content
@@ -17,10 +18,11 @@ from bot.players import choose, is_computer
 from bot.records import GameRecord
 from bot.rules import Game, Move
 from bot.service.games import GameService
+from bot.service.outcome import Outcome
 from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
+from bot.service.ratings import told
 from bot.service.review import ReviewKeeper
-from bot.service.state import Outcome
 from bot.store import Store
 from tests.cogs.test_plan import FakeChannel, Message
 from tests.fakes import FakeClock
@@ -131,8 +133,10 @@ class Table:
     """Games of one server, played one after another in one store (so that wins and
     ratings add up as on a real server)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, faces: Faces = TEXT) -> None:
         self.store = store
+        self.faces = faces
+        """The dice's emojis the channel is shown with (none: the dice as text)."""
         self.clock = FakeClock(1_000_000.0)
         self.seed = 0
         self.service = GameService(store, seeds=lambda: self.seed, clock=self.clock)
@@ -165,13 +169,13 @@ class Table:
             outcome: Outcome | None = None
             for _ in range(10_000):
                 if outcome is None:
-                    outcome = await self.service.games.read(record.id)
+                    outcome = await self.service.keeper.read(record.id)
                 game, record = outcome.game, outcome.record
                 assert game is not None
                 failing = plot.down(game.turn) and record.status == "running"
                 if failing:  # a write fails: the channel stays as it was
                     behind = True
-                    await self.service.games.mark_behind(record.id)
+                    await self.service.keeper.mark_behind(record.id)
                 if behind:  # the turns it does not show are played while it is down
                     played.down.update(range(shown + 1, game.turn + 1))
                 if not failing:
@@ -217,7 +221,7 @@ class Table:
         if plot.abandon_at is not None and turn >= plot.abandon_at:
             await self.service.turns.abandon(record.channel_id, PEOPLE[0], True)
             played.abandoned = turn
-            return await self.service.games.read(record.id)
+            return await self.service.keeper.read(record.id)
         if (
             plot.leaver is not None
             and turn >= (plot.leave_at or 0)
@@ -245,18 +249,16 @@ class Table:
         if record.shown_version >= record.version:
             return
         shown = Shown.of(record)
-        events = by_turn(await service.games.events(game_id, shown.since or shown.turn or 0))
+        events = by_turn(await service.keeper.events(game_id, shown.since or shown.turn or 0))
         wins: dict[int, int] = {}
-        ratings: dict[int, tuple[int, int]] = {}
+        ratings: dict[int, tuple[str, int]] = {}
         if ending(record, shown):
             wins = {
                 s.player: await service.endings.wins_on_server(record.guild_id, s.player)
                 for s in game.ranking()
                 if s.rank == 1
             }
-            ratings = {
-                c.player: (c.after.shown, c.delta) for c in await self.ratings.settle(record)
-            }
+            ratings = told(await self.ratings.settle(record))
         accuracies = None
         if review_due(record, shown):
             if played.scenario.review:
@@ -264,11 +266,20 @@ class Table:
             accuracies = await self.store.reviews.of(game_id)
         steps, after = plan(
             Channel(
-                record, game, shown, events, Seats.of(record).away, wins, None, ratings, accuracies
+                record,
+                game,
+                shown,
+                events,
+                Seats.of(record).away,
+                wins,
+                None,
+                ratings,
+                accuracies,
+                self.faces,
             )
         )
         live = played.channel.carry_out(steps, after)
-        await service.games.show(record, live or record.message_id, after.to_json())
+        await service.keeper.show(record, live or record.message_id, after.to_json())
 
 
 @dataclass

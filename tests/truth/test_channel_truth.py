@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.truth.emojis import application_emojis
 from tests.truth.table import scenarios
 from tests.truth.verify import verify
 
@@ -111,9 +112,14 @@ async def test_every_sentence_in_the_channel_is_true_of_the_game(
     assert not report.false, report.describe()
 
 
+@pytest.mark.parametrize("form", ["text", "emojis"])
 @pytest.mark.parametrize("variant", list(TOLD))
-async def test_a_sample_of_games_tells_only_the_truth(tmp_path: Path, variant: str) -> None:
-    """The fast lane's check: the first :data:`SAMPLE` games of each variant."""
-    report = await verify(tmp_path / "truth.db", scenarios(variant, SAMPLE))
+async def test_a_sample_of_games_tells_only_the_truth(
+    tmp_path: Path, variant: str, form: str
+) -> None:
+    """The fast lane's check: the first :data:`SAMPLE` games of each variant, their dice
+    shown as text and as the dice's emojis."""
+    faces, emojis = application_emojis() if form == "emojis" else ({}, {})
+    report = await verify(tmp_path / "truth.db", scenarios(variant, SAMPLE), faces, emojis)
     assert report.games == SAMPLE and sum(report.claims.values()) > 0
     assert not report.false, report.describe()

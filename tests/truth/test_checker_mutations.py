@@ -14,6 +14,7 @@ import pytest
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.players import is_computer
+from tests.truth.emojis import application_emojis
 from tests.truth.reading import Claim, read
 from tests.truth.table import scenarios
 from tests.truth.verify import Seen, play
@@ -109,6 +110,23 @@ def unasked(claim: Claim, seen: Seen, why: str, who: Callable[[int], bool]) -> s
     )
 
 
+def forced(claim: Claim, seen: Seen) -> str | None:
+    """A pass by choice told as having had nothing to cross."""
+    who = f"<@{claim.values['player']}>"
+    if claim.values["phase"] not in ("action1", "action2") or f"{who} passed" not in claim.line:
+        return None
+    return claim.line.replace(f"{who} passed", t_en("story.nothing_to_cross", name=who), 1)
+
+
+def nobody_could(claim: Claim, seen: Seen) -> str | None:
+    """An action 1 in which someone passed by choice told as one nobody could cross in."""
+    if claim.values["phase"] != "action1":
+        return None
+    dice = seen.facts.turns[claim.turn or 0].dice
+    total = sum(face for die, face in dice.items() if die.startswith("white"))
+    return t_en("story.nobody_crossed", total=total)
+
+
 MUTATIONS: dict[str, tuple[str, str, Change]] = {
     # the state one turn late
     "scores of the turn after": (
@@ -192,6 +210,14 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
         lambda c, s: c.line.replace("re-rolled", "rolled", 1),
     ),
     "a written number": ("qwinto", "wrote", lambda c, s: bump(c.line, r"wrote (\d+) in")),
+    "a written number's field": (
+        "qwinto",
+        "wrote",
+        lambda c, s: bump(c.line, r"field (\d+) of 9", 1 if c.values["position"] < 9 else -1),
+    ),
+    "a pass by choice told as nothing to cross": ("classic", "passed", forced),
+    "a pass by choice told as nobody could cross": ("longo", "passed", nobody_could),
+    "the sum nobody could cross": ("classic", "nobody", lambda c, s: bump(c.line, r"cross (\d+)$")),
     "the active player": (
         "classic",
         "header",
@@ -204,6 +230,21 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
     ),
     "a rank's total": ("classic", "rank", lambda c, s: bump(c.line, r"— (\d+)")),
     "a rating's change": ("classic", "rank", lambda c, s: bump(c.line, r"\([+−](\d+)\)")),
+    "a rating": ("classic", "rank", lambda c, s: bump(c.line, r"rating (\d+)")),
+    "a provisional rating told as settled": (
+        "classic",
+        "rank",
+        lambda c, s: c.line.replace("?", "", 1) if c.values.get("provisional") else None,
+    ),
+    "a settled rating told as provisional": (
+        "classic",
+        "rank",
+        lambda c, s: (
+            re.sub(r"(rating \d+)", r"\1?", c.line, count=1)
+            if c.values.get("provisional") is False
+            else None
+        ),
+    ),
     "the winner": (
         "classic",
         "winner",
@@ -277,6 +318,8 @@ REPORTED = {
     "only the computers had a move after a person's pass": "unasked.computers",
     "a summary of turns with no outage": "missed",
     "a rating's change": "rank",
+    "a pass by choice told as nothing to cross": "nothing_to_cross",
+    "a pass by choice told as nobody could cross": "nobody",
 }
 """The kind the check reports a mutation as, where the changed line reads as another."""
 
@@ -315,3 +358,83 @@ def test_a_turn_told_twice_is_reported(games: dict[str, list[Seen]]) -> None:
     texts = [seen.texts[1], *seen.texts]  # the first turn's message (after the start's)
     assert "**Turn 1**" in seen.texts[1]
     assert "told.turn" in {v.kind for v in seen.verdicts(texts) if not v.ok}
+
+
+# --- the dice as emojis ----------------------------------------------------------
+FACES, EMOJIS = application_emojis()
+MARKUP = re.compile(r"<:qx_([a-z]+)(\d+)_[0-9a-f]{4}:(\d+)>")
+
+
+@pytest.fixture(scope="module")
+def shown_as_emojis(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Seen]]:
+    """Games of the Qwixx family and of Qwinto with their dice shown as emojis."""
+    path = tmp_path_factory.mktemp("emojis")
+    return {
+        variant: asyncio.run(play(path / f"{variant}.db", scenarios(variant, 6), FACES, EMOJIS))
+        for variant in ("longo", "qwinto")
+    }
+
+
+def first_die(line: str, change: Callable[[re.Match[str]], str]) -> str | None:
+    """``line`` with its first die's emoji markup replaced by ``change``'s."""
+    found = MARKUP.search(line)
+    return None if found is None else line[: found.start()] + change(found) + line[found.end() :]
+
+
+def other_face(found: re.Match[str]) -> str:
+    """The emoji of the same die's next face (Longo's dice have eight)."""
+    colour, face = found[1], int(found[2])
+    return FACES[f"{colour}{face % 6 + 1}"]
+
+
+def other_colour(found: re.Match[str]) -> str:
+    colour = "blue" if found[1] != "blue" else "red"
+    return FACES[f"{colour}{found[2]}"]
+
+
+def id_of_another(found: re.Match[str]) -> str:
+    """The same name, with the id of another face's emoji: Discord shows that one."""
+    other = MARKUP.fullmatch(other_face(found))
+    assert other is not None
+    return found[0].replace(found[3], other[3])
+
+
+def id_unknown(found: re.Match[str]) -> str:
+    return found[0].replace(found[3], "1")
+
+
+Swap = Callable[[re.Match[str]], str]
+"""What a die's emoji markup is replaced by."""
+EMOJI_MUTATIONS: dict[str, tuple[str, str, Swap]] = {
+    "a die's emoji of another face": ("longo", "dice", other_face),
+    "a die's emoji of another colour": ("longo", "dice", other_colour),
+    "a die's name on another face's emoji": ("longo", "dice", id_of_another),
+    "an emoji the application does not have": ("longo", "dice", id_unknown),
+    "a rolled die's emoji of another face": ("qwinto", "rolled", other_face),
+    "a rolled die told as text": ("qwinto", "rolled", lambda f: f"🟧{int(f[2]) % 6 + 1}"),
+}
+"""What a story with a wrong die emoji would say: each is caught like a wrong figure."""
+
+
+@pytest.mark.parametrize("mutation", list(EMOJI_MUTATIONS))
+def test_the_check_reports_a_wrong_die_emoji(
+    shown_as_emojis: dict[str, list[Seen]], mutation: str
+) -> None:
+    variant, kind, swap = EMOJI_MUTATIONS[mutation]
+    caught(shown_as_emojis[variant], kind, lambda c, s: first_die(c.line, swap))
+
+
+def test_the_dice_read_alike_as_emojis_and_as_text(
+    games: dict[str, list[Seen]], shown_as_emojis: dict[str, list[Seen]]
+) -> None:
+    """The same games, shown both ways, make the same claims: the emoji form is read as
+    exactly as the text form."""
+    for variant, seen in shown_as_emojis.items():
+        for as_emojis, as_text in zip(seen, games[variant], strict=False):
+            assert "<:qx_" in "".join(as_emojis.texts)
+            emoji_claims = read(as_emojis.texts, EMOJIS).claims
+            text_claims = read(as_text.texts).claims
+            assert [(c.kind, c.turn, c.values) for c in emoji_claims] == [
+                (c.kind, c.turn, c.values) for c in text_claims
+            ]
+            assert all(v.ok for v in as_emojis.verdicts())

@@ -13,9 +13,9 @@ from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import final_message, play_to_end, seeded_policy, wait_for_turn
 from bot.store import Store
 from tests.e2e.conftest import UNLIMITED, make_bot
-from tests.truth.checking import check
+from tests.truth.checking import Verdict, check
 from tests.truth.facts import Ledger, facts_of
-from tests.truth.reading import read
+from tests.truth.reading import Emojis, read
 
 COUNTDOWN = re.compile(r"<t:\d+:R>")
 
@@ -30,6 +30,20 @@ async def play(sb: Sandbox, variant: str, people: list[str], computers: int, see
     await host.click(lobby, label="Start")
     await wait_for_turn(sb)
     await play_to_end(sb, [sb.member(name) for name in people], seeded_policy(seed))
+
+
+async def held_to_the_game(database: Path, texts: list[str], emojis: Emojis) -> list[Verdict]:
+    """The claims of the channel's ``texts`` (its dice's ``emojis`` as Discord lists
+    them) held to the first game replayed from the bot's ``database``."""
+    store = await Store.open(database)
+    try:
+        record = await store.games.get(1)
+        assert record is not None
+        facts = facts_of(record, await store.games.moves(1))
+    finally:
+        await store.close()
+    facts.ratings, facts.wins = Ledger().add(record, facts.game, facts.covered)
+    return check(read(texts, emojis), facts)
 
 
 @pytest.mark.parametrize(
@@ -57,16 +71,9 @@ async def test_the_channel_through_discord_is_true_of_the_game(
             )
         )
         texts = [m.content for m in sb.messages()]
+        emojis = {e.id: e.name for e in sb.server.world.emojis.values()}
         assert sb.failures == [], sb.describe_failures()
-    store = await Store.open(database)
-    try:
-        record = await store.games.get(1)
-        assert record is not None
-        facts = facts_of(record, await store.games.moves(1))
-    finally:
-        await store.close()
-    facts.ratings, facts.wins = Ledger().add(record, facts.game, facts.covered)
-    verdicts = check(read(texts), facts)
+    verdicts = await held_to_the_game(database, texts, emojis)
     false = [f"turn {v.turn}: [{v.kind}] {v.line}\n    {v.why}" for v in verdicts if not v.ok]
     assert len(verdicts) > 100
     assert not false, "\n".join(false)

@@ -7,10 +7,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.channel.dice import TEXT, Faces
 from bot.store import Store
 from tests.truth.checking import Verdict, check
 from tests.truth.facts import Facts, Ledger, facts_of
-from tests.truth.reading import read
+from tests.truth.reading import Emojis, read
 from tests.truth.table import Played, Scenario, Table
 
 
@@ -67,15 +68,17 @@ class Seen:
     scenario: Scenario
     texts: list[str]
     facts: Facts
+    emojis: Emojis = field(default_factory=dict)
+    """The application's emojis (id -> name) the channel's dice may show."""
 
     def verdicts(self, texts: list[str] | None = None) -> list[Verdict]:
         """The channel's claims (or those of ``texts`` instead) held to the facts."""
-        return check(read(self.texts if texts is None else texts), self.facts)
+        return check(read(self.texts if texts is None else texts, self.emojis), self.facts)
 
 
 async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
     """The facts of a game the table played (counted into ``ledger`` once it ended)."""
-    record = (await table.service.games.read(played.game_id)).record
+    record = (await table.service.keeper.read(played.game_id)).record
     moves = await table.store.games.moves(played.game_id)
     facts = facts_of(
         record,
@@ -89,23 +92,30 @@ async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
     return facts
 
 
-async def play(path: Path, scenarios: list[Scenario]) -> list[Seen]:
-    """Play ``scenarios`` one after another at one table (a store at ``path``)."""
+async def play(
+    path: Path, scenarios: list[Scenario], faces: Faces = TEXT, emojis: Emojis | None = None
+) -> list[Seen]:
+    """Play ``scenarios`` one after another at one table (a store at ``path``), the
+    dice shown with ``faces`` (the application's ``emojis``; none: as text)."""
     seen = []
     store = await Store.open(path)
     try:
-        table, ledger = Table(store), Ledger()
+        table, ledger = Table(store, faces), Ledger()
         for scenario in scenarios:
             played = await table.play(scenario)
-            seen.append(Seen(scenario, played.texts(), await facts_after(table, ledger, played)))
+            facts = await facts_after(table, ledger, played)
+            seen.append(Seen(scenario, played.texts(), facts, dict(emojis or {})))
     finally:
         await store.close()
     return seen
 
 
-async def verify(path: Path, scenarios: list[Scenario]) -> Report:
-    """Play ``scenarios`` at one table and check each channel."""
+async def verify(
+    path: Path, scenarios: list[Scenario], faces: Faces = TEXT, emojis: Emojis | None = None
+) -> Report:
+    """Play ``scenarios`` at one table and check each channel (its dice shown with
+    ``faces``, the application's ``emojis``)."""
     report = Report(scenarios[0].variant if scenarios else "")
-    for game in await play(path, scenarios):
+    for game in await play(path, scenarios, faces, emojis):
         report.add(game.scenario, game.verdicts())
     return report

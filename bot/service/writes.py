@@ -1,0 +1,188 @@
+"""What a decision asks the games' keeper to store (:mod:`bot.service.keeper`).
+
+A service decides a change on the game as kept (a :class:`~bot.service.outcome.Snapshot`)
+and returns one of these values; the keeper stores it by compare-and-set and keeps what
+it stored. :func:`change_of` works out what a :class:`Played` stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.records import NO_TIMING, EventRow, GameChange, GameRecord, Timing
+from bot.rules import VARIANTS, Decision, Event, Game
+from bot.service.outcome import Kind, Snapshot
+from bot.service.play import Options, Play, Seats
+from bot.service.results import game_results
+from bot.service.timing import Clock
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """The lobby's players in seat order, and its options when given (a computer seat
+    and its level)."""
+
+    players: Sequence[int]
+    options: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The lobby's ``game`` begins, the clock of its first decision running from now."""
+
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What ``play`` did to the running game, ``seats`` as they are after it, stored
+    with the answers of the seats nobody clicks for (computers', away players'), worked
+    out on a thread. ``alone``: a person's move, stored alone; those seats then answer
+    in a write of their own."""
+
+    play: Play
+    seats: Seats
+    alone: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Retime:
+    """The running game's decision clock alone (a reminder went out); ``told``: what
+    the outcome tells of it."""
+
+    timing: Timing
+    told: Sequence[Event] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """The lobby or running game ends without a ranking, storing ``events``; ``told``:
+    what the outcome tells of it."""
+
+    events: Sequence[EventRow]
+    told: Sequence[Event] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tell:
+    """Nothing to store: the outcome is of ``kind`` (see
+    :attr:`~bot.service.outcome.Outcome.kind`), telling ``events``, the decision
+    ``before`` them."""
+
+    kind: Kind = "same"
+    events: Sequence[Event] = ()
+    before: Decision | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Nothing of the click to store (a double tap on decision ``before``): the seats
+    nobody clicks for answer, should the game wait for them."""
+
+    before: Decision
+
+
+Write = Seat | Start | Played | Retime | Abandon | Tell | Answer
+Decide = Callable[[Snapshot], Awaitable[Write]]
+"""A change: decided on the game as kept (else as read), what to store."""
+
+
+def opening(game: Game) -> list[Event]:
+    """The first turn's opening, as later turns are opened by the rules' "turn" event."""
+    dice = game.dice_on_table()
+    return [Event("turn", game.active, {"turn": game.turn, **({"dice": dice} if dice else {})})]
+
+
+def waits_unattended(record: GameRecord, game: Game | None) -> bool:
+    """Whether the running game waits for a seat nobody clicks for: a computer's, or an
+    away player's (which :meth:`Play.for_the_absent` decides for)."""
+    return (
+        record.status == "running"
+        and game is not None
+        and not game.finished
+        and Seats.of(record).unattended(game.decision())
+    )
+
+
+def change_of(
+    record: GameRecord,
+    play: Play,
+    seats: Seats,
+    clock: Callable[[], float],
+    answered: bool = True,
+) -> GameChange:
+    """What to store of ``play``, with a fresh clock when a new decision began.
+
+    ``answered``: computer and away seats decide first, so the game then waits for
+    people only. Without (a person's move, stored alone), a game left waiting for
+    such seats is due at once, so that the timer has them answer should nothing
+    else.
+    """
+    options = Options.of(record.options)
+    if answered:
+        fill = options.fill_away and seats.people_present(record.players)
+        play.for_the_absent(seats.away, options, fill)
+    seats = seats.cover(play.covered)
+    game = play.game
+    status = "finished" if game.finished else "running"
+    if not game.finished and too_few(record, seats, options):
+        status = "abandoned"  # too few seats left: the game ends without ranking
+        play.events.append(Event("game_over", None, {"reason": "no_seats"}))
+    # A finished game's results go in with its end, in the same transaction.
+    results = (
+        None
+        if status != "finished"
+        else game_results(
+            game,
+            counted=options.counted,
+            practice=options.solo,
+            hints=options.hints,
+            stand_in=seats.covered,
+        )
+    )
+    if status == "running":
+        decision = game.decision()
+        play.unattended = seats.unattended(decision)
+        timing = timing_of(record, play, decision, clock, answered)
+    else:
+        play.unattended, timing = False, NO_TIMING
+    presence = None if seats is Seats.of(record) else seats.to_json()  # None: unchanged
+    return GameChange(
+        play.moves, game.to_json(), status, results, timing, presence, play.event_rows()
+    )
+
+
+def timing_of(
+    record: GameRecord,
+    play: Play,
+    now: Decision,
+    clock: Callable[[], float],
+    answered: bool,
+) -> Timing | None:
+    """The clock of the running game's pending decision ``now`` (None: the clock runs
+    on): fresh when a new decision began. A person's move that leaves the game
+    waiting for seats nobody clicks for makes it due at once (the timer has them
+    answer, should nothing else); their answer makes it due again when its clock
+    says."""
+    before = play.before
+    fresh = now.turn != before.turn or now.phase != before.phase
+    timing = Clock.start(clock(), record.turn_time).timing() if fresh else None
+    if answered:
+        kept = Clock.of(record) if timing is None else None
+        return timing if kept is None else kept.timing()
+    if not play.unattended:
+        return timing
+    if timing is not None:
+        return replace(timing, next_due=clock())
+    return Timing(record.stage_started, record.deadline, record.reminders, clock())
+
+
+def too_few(record: GameRecord, seats: Seats, options: Options) -> bool:
+    """Whether too few seats are left to play on: with ``fill_away``, no person present;
+    else fewer seats than the variant needs (one for solo practice)."""
+    if options.fill_away:
+        return not seats.people_present(record.players)
+    needed = 1 if options.solo else VARIANTS[record.variant].min_players
+    return len(record.players) - len(seats.away) < needed
