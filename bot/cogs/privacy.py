@@ -12,7 +12,7 @@ from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.clicks import clicks
 from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
-from bot.records import ServerData
+from bot.records import NO_SERVER, ServerData
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
 from bot.service.privacy import PrivacyService
@@ -129,6 +129,8 @@ class PrivacyHandlers(PrivateAnswers):
         return ENGLISH  # nothing here is shared with a channel
 
     def server_name(self, guild_id: int) -> str | None:
+        if guild_id == NO_SERVER:  # daily attempts and practice played where the bot is not
+            return t("privacy.no_server")
         guild = self.bot.get_guild(guild_id)
         return None if guild is None else discord.utils.escape_markdown(guild.name)
 
