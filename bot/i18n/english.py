@@ -49,6 +49,9 @@ EN: dict[str, str] = {
     "is on.",
     "privacy.server_gone": "A server the bot is no longer on ({id})",
     "privacy.no_server": "Outside servers (direct messages, group chats, servers without the bot)",
+    "privacy.daily_elsewhere": "• Daily challenges you played where the bot is not: {daily} — "
+    "the day, the game and your score",
+    "privacy.no_server_kept": "• Kept until `/qwixx forget-me`: no server's removal deletes it.",
     "privacy.name": "• Your display name, written on the game images: {name}",
     "privacy.games": "• Games you sat in: {games} — your seat, your moves and what happened, so "
     "that each game can be replayed and shown",

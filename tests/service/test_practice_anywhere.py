@@ -15,6 +15,7 @@ from bot.rules import Game, Move
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.hidden import in_no_channel, is_practice, practice_channel
+from bot.service.privacy import PrivacyService
 from bot.service.where import Where
 from tests.fakes import FakeClock
 
@@ -128,3 +129,18 @@ async def test_a_daily_attempt_of_no_server_counts_for_everyone_and_no_ranking(
     record = await daily.record(ANA)
     assert [(b.variant, b.days, b.best) for b in record.bests] == [("classic", 1, 30)]
     assert record.streak == 1
+
+
+async def test_forget_me_is_not_held_back_by_a_game_of_ones_own(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A practice game or a daily attempt cannot be left (it is in no channel): it is
+    forgotten with its member, their seat anonymous, instead of refusing forget-me."""
+    clock.now = NOON
+    practice = await service.practice.begin(ANA, "classic", computers=1)
+    attempt, _ = await service.daily.begin(NO_SERVER, 5, ANA, "qwinto")
+    done = await PrivacyService(service.store).forget(ANA)
+    assert done.games == 2
+    for game_id in (practice.record.id, attempt.game_id):
+        record = (await service.keeper.read(game_id)).record
+        assert ANA not in record.players and done.anonymous_id in record.players
