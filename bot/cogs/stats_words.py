@@ -354,5 +354,5 @@ def daily_line(best: DailyBest) -> str:
         title=title_of(best.variant),
         days=plural("unit.day", best.days),
         best=signed(best.best),
-        average=decimal(best.average, 1),
+        average=decimal(best.average, 1).replace("-", "−"),  # a true minus, as the best's
     )
