@@ -253,9 +253,11 @@ async def test_commands_that_need_a_server_say_so_politely_elsewhere(
         assert refused.ephemeral and "works on a server where the bot is" in refused.content
     assert await bot.store.games.in_channel(sb.channel.id) is None  # nothing was opened
 
-    # On Home the bot is there: the same command opens a lobby.
+    # On Home the bot is there: the same command opens a lobby; practice stays private.
     opened = await ana.slash("qwixx", "start")
     assert not opened.message.ephemeral and "Join" in opened.message.labels
+    practice = (await ana.slash("qwixx", "practice", computers=1)).message
+    assert practice.ephemeral and sb.messages() == [opened.message]
 
 
 async def test_a_server_without_the_bot_plays_the_daily_and_shows_ones_own_stats(
