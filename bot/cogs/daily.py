@@ -10,7 +10,7 @@ channel's write budget (:class:`DailyBoard`); an attempt begun where the bot is 
 direct message, a group chat, a server without it) counts for no server's ranking, only
 in the day's standing of everyone.
 
-Once finished, the result carries **Share**: the day's card (the crosses, never the
+Once finished, the result carries **Share card**: the day's card (the crosses, never the
 numbers) and the text to share, posted as that click's public answer in the chat the
 member is in (:meth:`DailyHandlers.on_share_card`).
 """
@@ -114,7 +114,7 @@ def result_content(result: Result, again: bool = False) -> str:
 
 
 def card_view(game_id: int) -> discord.ui.View:
-    """Under a finished attempt: **Share**, the card posted in the chat."""
+    """Under a finished attempt: **Share card**, the card posted in the chat."""
     view = discord.ui.View(timeout=None)
     view.add_item(CardButton(game_id))
     return view
@@ -338,9 +338,9 @@ class DailyHandlers(PrivateAnswers):
 
     @answers_errors
     async def on_share_card(self, interaction: discord.Interaction, game_id: int) -> None:
-        """**Share** under a finished attempt: its card and its text, posted for the chat
-        the member is in, as this click's public answer (in the server's language where
-        the bot is, else in the member's)."""
+        """**Share card** under a finished attempt: its card and its text, posted for the
+        chat the member is in, as this click's public answer (in the server's language
+        where the bot is, else in the member's)."""
         attempt = await self.service.attempt_of(game_id)
         if attempt is None:
             raise ServiceError("error.game_gone")
