@@ -71,6 +71,7 @@ async def spawn(sb: Sandbox, database: Path, log: Path, *extra: str) -> asyncio.
         str(sb.guild.id),
         *extra,
         cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
         stdout=log.open("a"),
         stderr=log.open("a"),
     )
@@ -176,6 +177,9 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
             withdrew = await members[withdrawer].slash("qwixx", "tournament", "withdraw")
             assert "withdrawn from" in withdrew.message.content
             await play_tables(sb, t, members, [4])
+            assert first.stdin is not None
+            first.stdin.write(b"die\n")  # once it is about to seat round 2
+            await first.stdin.drain()
             assert await asyncio.wait_for(first.wait(), PATIENCE) == -9  # killed before seating
         t = await stored(database)
         assert t.record.rounds == 1 and len(t.results) == 4
