@@ -197,6 +197,11 @@ class QwixxBot(commands.Bot):
         if self.privacy is not None and self.owns(guild.id):
             await self.privacy.guild_left(guild.id)
 
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server's channels arrived (at the start, or after an outage)."""
+        if self.owns(guild.id):
+            await self.handlers.tournaments.guild_arrived(guild.id)
+
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Invited (back) to a server: whatever it kept stays."""
         if self.privacy is not None and self.owns(guild.id):
