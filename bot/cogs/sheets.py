@@ -22,8 +22,8 @@ from bot.i18n import using
 from bot.i18n.words import t
 from bot.records import GameRecord
 from bot.render.describe import sheet_text
-from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome, Snapshot
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class Sheets:
         files = [await sheet_file(game, player, name, moves, text=text)]
         if any(m.kind == "pawn" for m in moves):
             files.append(await board_file(game, await self.names(record), moves))
-        letter = interaction.guild_id is None and not is_daily(record)  # a direct message
+        letter = interaction.guild_id is None and not in_no_channel(record)  # a direct message
         content = header if moved and letter else views.sheet_content(game, player, header)
         async with self.answering(interaction.message if letter else None):
             editor = await answer(
@@ -83,7 +83,7 @@ class Sheets:
                 attachments=files,
                 view=None if moved and letter else views.sheet_view(record, game, player),
             )
-        if record.status == "running" and not letter:
+        if record.status == "running" and not letter and not in_no_channel(record):
             self.opened(interaction, editor, outcome)
 
     @asynccontextmanager
