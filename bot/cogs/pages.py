@@ -37,7 +37,7 @@ from bot.records import GameRecord
 from bot.rules import PASS, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
 from bot.service.ahead import Plan, Step, next_turn_of
-from bot.service.daily import is_daily
+from bot.service.hidden import in_no_channel
 from bot.service.play import Options, Seats
 from bot.service.prefs import OTHERS, TIMEOUTS, Prefs
 
@@ -57,6 +57,8 @@ class Page:
     view: discord.ui.View | None
     drawn: Game | None
     marked: tuple[Move, ...] = ()
+    ahead: bool = False
+    """Whether it offers decisions ahead (a direct message shows them after a move)."""
 
 
 def page(record: GameRecord, game: Game, player: int, header: str = "", mode: str = "") -> Page:
@@ -81,9 +83,11 @@ def page(record: GameRecord, game: Game, player: int, header: str = "", mode: st
 
 def ahead_offered(record: GameRecord) -> bool:
     """Whether the game lets its players decide ahead on the sheet: a running game with
-    others to wait for (not a daily challenge, not solo practice)."""
+    others to wait for (not one in no channel, a daily challenge or practice; not solo)."""
     return (
-        record.status == "running" and not is_daily(record) and not Options.of(record.options).solo
+        record.status == "running"
+        and not in_no_channel(record)
+        and not Options.of(record.options).solo
     )
 
 
@@ -258,7 +262,7 @@ def ahead_page(
     if plan_of(record, player, game.turn) is not None:
         last.append(SheetButton(record.id, game.turn, "later", t("button.later")))
     add_row(view, *last)
-    return Page("\n".join(lines), view, ahead, tuple(ahead.legal_moves(player)))
+    return Page("\n".join(lines), view, ahead, tuple(ahead.legal_moves(player)), ahead=True)
 
 
 def ahead_label(ahead: Game, player: int, move: Move) -> str:
@@ -355,7 +359,7 @@ def next_throw_page(record: GameRecord, game: Game, player: int, header: str) ->
         last.append(SheetButton(record.id, game.turn, "later", t("button.later")))
     last.append(choices_button(record, game))
     add_row(view, *last)
-    return Page("\n".join(lines), view, game)
+    return Page("\n".join(lines), view, game, ahead=True)
 
 
 # --- standing choices for the game -----------------------------------------------------

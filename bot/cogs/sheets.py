@@ -4,10 +4,12 @@ still edit it (its interaction token lasts 15 minutes)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -22,8 +24,8 @@ from bot.i18n.words import t
 from bot.records import GameRecord
 from bot.render.describe import sheet_text
 from bot.rules import Move
-from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome, Snapshot
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,8 @@ class Sheets:
     def __init__(self, names: Names) -> None:
         self.names = names
         self._open: dict[tuple[int, int], OpenSheet] = {}
+        self._answering: dict[int, asyncio.Event] = {}
+        """The direct messages whose click is being answered, by id."""
 
     async def show(
         self,
@@ -55,16 +59,22 @@ class Sheets:
         header: str = "",
         editor: Editor | None = None,
         mode: str = "",
+        moved: bool = False,
     ) -> None:
         """The player's sheet with their options, as a new private message (``editor``
         None) or in place, with ``header`` on top; ``mode``: which page of it (see
-        :func:`~bot.cogs.pages.page`)."""
+        :func:`~bot.cogs.pages.page`). ``moved``: the answer to a move, which in a game's
+        direct message shows no options but those of a choice ahead: that message's
+        decision is made, and the next one comes in a message of its own."""
         record, game, player = outcome.record, outcome.game, interaction.user.id
         if game is None:
             raise ServiceError("error.not_started")
         if player not in game.players:
             raise ServiceError("error.not_player")
         shown = page(record, game, player, header, mode)
+        letter = interaction.guild_id is None and not in_no_channel(record)  # a direct message
+        if moved and letter and not shown.ahead:
+            shown = replace(shown, content=header, view=None)
         files, content = [], shown.content
         if shown.drawn is not None:
             drawn, marked = shown.drawn, list(shown.marked)
@@ -74,11 +84,32 @@ class Sheets:
             if any(m.kind == "pawn" for m in marked):
                 files.append(await board_file(drawn, await self.names(record), marked))
             content = with_text(content, text)
-        editor = await answer(
-            interaction, editor, content=content, attachments=files, view=shown.view
-        )
-        if record.status == "running" and not is_daily(record):
+        async with self.answering(interaction.message if letter else None):
+            editor = await answer(
+                interaction, editor, content=content, attachments=files, view=shown.view
+            )
+        if record.status == "running" and not letter and not in_no_channel(record):
             self.opened(interaction, editor, outcome)
+
+    @asynccontextmanager
+    async def answering(self, message: discord.Message | None) -> AsyncIterator[None]:
+        """While a click on the direct message ``message`` is answered: its closing
+        (:meth:`answered`) waits, so that it comes after the answer, not under it."""
+        if message is None:
+            yield
+            return
+        done = self._answering[message.id] = asyncio.Event()
+        try:
+            yield
+        finally:
+            done.set()
+            if self._answering.get(message.id) is done:
+                del self._answering[message.id]
+
+    async def answered(self, message_id: int) -> None:
+        """Wait until no click on the direct message ``message_id`` is being answered."""
+        while (answering := self._answering.get(message_id)) is not None:
+            await answering.wait()
 
     def opened(self, interaction: discord.Interaction, edit: Editor, outcome: Snapshot) -> None:
         """Remember a player's open sheet, so it can offer their next decision itself."""

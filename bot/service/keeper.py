@@ -276,7 +276,8 @@ class GameKeeper:
                 self._memo.keep(seated, None)
                 return Outcome(seated, None)
             case Start(new, seats):
-                clock = Clock.start(self.clock(), record.turn_time)
+                quiet = () if seats is None else seats.quiet
+                clock = Clock.start(self.clock(), record.turn_time, quiet)
                 events = event_rows(1, opening(new))
                 started = await self._games.start(
                     record.id,
@@ -296,7 +297,7 @@ class GameKeeper:
                 return Outcome(retimed, game, list(told), game.decision())
             case Repace(turn_time, options, seats, told):
                 assert game is not None
-                clock = Clock.start(self.clock(), turn_time)
+                clock = Clock.start(self.clock(), turn_time, seats.quiet)
                 repaced = await self._games.set_pace(
                     record.id,
                     record.version,

@@ -362,6 +362,16 @@ class Seats:
     def prefs_of(self, player: int) -> Prefs:
         return self.prefs.get(player, DEFAULT)
 
+    @property
+    def quiet(self) -> tuple[tuple[int, Prefs], ...]:
+        """The people with quiet hours, and their preferences (for the decision's clock:
+        :class:`~bot.service.timing.Clock`)."""
+        return tuple(
+            (p, prefs)
+            for p, prefs in sorted(self.prefs.items())
+            if prefs.quiet is not None and prefs.quiet[0] != prefs.quiet[1]
+        )
+
     def with_prefs(self, player: int, prefs: Prefs) -> Seats:
         """``player``'s preferences in this game are ``prefs`` now."""
         return replace(self, prefs={**self.prefs, player: prefs})

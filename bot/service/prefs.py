@@ -32,6 +32,19 @@ DAY_MINUTES = 24 * 60
 CLOCK = re.compile(r"^([01]?[0-9]|2[0-3])(?::([0-5][0-9]))?$")
 GAME_ONLY = ("others", "timeout", "fallback")
 """The choices a member may make for one game apart from their defaults."""
+CHOSEN = (
+    "others",
+    "timeout",
+    "fallback",
+    "dm",
+    "zone",
+    "away_until",
+    "rethrow",
+    "dm_blocked",
+    "dm_blocked_told",
+)
+"""The preferences stored by name when they differ from the defaults (``quiet`` and
+``own`` are stored as lists)."""
 
 
 class PrefsError(ValueError):
@@ -57,7 +70,10 @@ class Prefs:
     or direct messages, ``(from, to)`` in minutes after local midnight in ``zone``;
     ``away_until``: until then no game waits for me (my standing choice, else the Hard
     computer, decides). ``rethrow``: the re-throw rule a Qwinto throw view offers first
-    (the member's last choice; ``ask``: none, they are asked after the throw)."""
+    (the member's last choice; ``ask``: none, they are asked after the throw).
+    ``dm_blocked``: Discord refused the bot's direct message (the member's DMs are
+    closed): mentions instead, until they turn ``dm`` on again; ``dm_blocked_told``:
+    they were told so, once."""
 
     others: Others = "ask"
     timeout: Timeout = "pass"
@@ -67,6 +83,8 @@ class Prefs:
     zone: str = "UTC"
     away_until: float | None = None
     rethrow: Rethrow = "ask"
+    dm_blocked: bool = False
+    dm_blocked_told: bool = False
     own: frozenset[str] = field(default=frozenset(), compare=False)
     """In a game: the choices made for this game only (the defaults leave them alone)."""
 
@@ -75,7 +93,7 @@ class Prefs:
         """Only what differs from the defaults (most people's is ``{}``)."""
         default = DEFAULT
         data: dict[str, Any] = {}
-        for name in ("others", "timeout", "fallback", "dm", "zone", "away_until", "rethrow"):
+        for name in CHOSEN:
             value = getattr(self, name)
             if value != getattr(default, name):
                 data[name] = value
@@ -99,6 +117,8 @@ class Prefs:
             str(data.get("zone", "UTC")),
             float(data["away_until"]) if data.get("away_until") is not None else None,
             _one_of(data.get("rethrow"), RETHROWS),
+            bool(data.get("dm_blocked", False)),
+            bool(data.get("dm_blocked_told", False)),
             frozenset(n for n in data.get("own", ()) if n in GAME_ONLY),
         )
 
@@ -120,6 +140,11 @@ class Prefs:
         """The standing choice that decides for this member on someone else's turn in a
         game of ``variant`` (``safe`` means nothing in Qwinto, which skips nothing)."""
         return "ask" if self.others == "safe" and variant == "qwinto" else self.others
+
+    @property
+    def by_dm(self) -> bool:
+        """Whether a game reaches this member by direct message rather than a mention."""
+        return self.dm and not self.dm_blocked
 
     # --- in time ------------------------------------------------------------
     def away(self, now: float) -> bool:

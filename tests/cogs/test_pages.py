@@ -272,12 +272,12 @@ def test_the_sheet_says_the_standing_choices_in_force_and_opens_them() -> None:
     within_discords_limits(choices)
 
 
-def test_qwinto_offers_no_skips_nothing_and_daily_games_no_choices() -> None:
+def test_qwinto_offers_no_skips_nothing_and_games_in_no_channel_no_choices() -> None:
     game = qwinto()
     choices = page(record(game), game, BEN, mode="choices")
     others = next(c for c in choices.view.children if isinstance(c, GameChoiceSelect))  # type: ignore[union-attr]
     assert [o.value for o in others.item.options] == ["ask", "computer"]
-    daily = record(game, daily="2026-01-01")
+    daily = replace(record(game, daily="2026-01-01"), channel_id=-5)  # in no channel
     plain = page(daily, game, ANA, mode="choices")
     assert "⚙" not in plain.content and not any(
         isinstance(c, SheetButton | ThrowButton)

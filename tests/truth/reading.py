@@ -93,6 +93,10 @@ def placeholders() -> dict[str, str]:
         "rows": r".+",
         "deadline": r"\d+",
         "position": r"\d+",
+        "phase": r".+",
+        "link": r"https://discord\.com/channels/\d+/\d+/\d+",
+        "guild": r".+?",
+        "channel": r".+?",
     }
 
 
