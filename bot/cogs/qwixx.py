@@ -115,6 +115,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         )
 
     @app_commands.command(description="Play this channel's game live or slow")
+    @needs_server
     @app_commands.describe(mode="Live: everyone at the table asks; slow: anyone, at once")
     @app_commands.choices(mode=PACE_CHOICES)
     async def pace(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:

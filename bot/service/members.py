@@ -24,7 +24,7 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-MEMBER_CHOICES = ("others", "timeout", "fallback", "dm", "quiet", "zone", "away_until")
+MEMBER_CHOICES = ("others", "timeout", "fallback", "dm", "quiet", "zone", "away_until", "nudge")
 """What a member may change of their defaults."""
 
 

@@ -36,6 +36,7 @@ CHOSEN = (
     "dm",
     "zone",
     "away_until",
+    "nudge",
     "dm_blocked",
     "dm_blocked_told",
 )
@@ -66,8 +67,10 @@ class Prefs:
     ``dm``: a direct message when a game waits for me; ``quiet``: hours without mentions
     or direct messages, ``(from, to)`` in minutes after local midnight in ``zone``;
     ``away_until``: until then no game waits for me (my standing choice, else the Hard
-    computer, decides). ``dm_blocked``: Discord refused the bot's direct message (the
-    member's DMs are closed): mentions instead, until they turn ``dm`` on again;
+    computer, decides). ``nudge``: remind me soon and again (after 1, 2, 4, 8 and
+    12 hours of a long decision open), rather than at half time. ``dm_blocked``: Discord
+    refused the bot's direct message (the member's DMs are closed): mentions instead,
+    until they turn ``dm`` on again;
     ``dm_blocked_told``: they were told so, once."""
 
     others: Others = "ask"
@@ -77,6 +80,7 @@ class Prefs:
     quiet: tuple[int, int] | None = None
     zone: str = "UTC"
     away_until: float | None = None
+    nudge: bool = False
     dm_blocked: bool = False
     dm_blocked_told: bool = False
     own: frozenset[str] = field(default=frozenset(), compare=False)
@@ -110,6 +114,7 @@ class Prefs:
             (int(quiet[0]) % DAY_MINUTES, int(quiet[1]) % DAY_MINUTES) if quiet else None,
             str(data.get("zone", "UTC")),
             float(data["away_until"]) if data.get("away_until") is not None else None,
+            bool(data.get("nudge", False)),
             bool(data.get("dm_blocked", False)),
             bool(data.get("dm_blocked_told", False)),
             frozenset(n for n in data.get("own", ()) if n in GAME_ONLY),
@@ -205,6 +210,7 @@ def checked(choices: Mapping[str, Any]) -> dict[str, Any]:
         "timeout": TIMEOUTS,
         "fallback": FALLBACKS,
         "dm": (True, False),
+        "nudge": (True, False),
     }
     for name, value in choices.items():
         if name in allowed and value not in allowed[name]:
