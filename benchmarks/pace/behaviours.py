@@ -36,6 +36,7 @@ DEFAULTS = {
     "quiet": None,
     "zone": "UTC",
     "away_until": None,
+    "nudge": False,
 }
 """A member's preferences as nobody chose any (:class:`bot.service.prefs.Prefs`)."""
 
@@ -83,7 +84,7 @@ class Member:
         self.where = where
         self.changed = changed
         self.direct = direct
-        """Where the bot's direct messages to this member go (none today)."""
+        """The bot's direct messages, as the members see them."""
         self.spend = spend
         """Moves the clock on by the seconds given (the time a tap takes)."""
         self.notified = False
@@ -114,6 +115,11 @@ class Member:
         phase = game.decision().phase
         rng = random.Random(f"{game.seed}:{game.turn}:{phase}:{self.id}")
         return choose(game, self.id, rng, "hard")
+
+    def letter(self, game: Game) -> bool:
+        """Whether a direct message of the bot's offers this member their decision now,
+        its buttons one tap from it."""
+        return self.direct.letter_for(self.id, game.turn, game.decision().phase)
 
     def sheet_open(self, turn: int) -> bool:
         """Whether the member's private sheet still follows this turn by itself: shown for
@@ -219,10 +225,11 @@ class Today:
     async def answer(self, member: Member) -> None:
         game = await member.game()
         move = member.choice(game)
-        if move == PASS and not member.sheet_open(game.turn):
+        at_hand = member.sheet_open(game.turn) or member.letter(game)
+        if move == PASS and not at_hand:
             await member.pass_publicly(game)
             return
-        if not member.sheet_open(game.turn):
+        if not at_hand:
             await member.open_sheet(game)
         if (await member.move(game, move)).kind == "asked":
             await member.move(game, move, confirmed=True)
@@ -234,7 +241,9 @@ class Planned(Today):
     * before the game (:meth:`prepare`), each member sets their defaults once: on other
       people's turns the Hard computer chooses for them — the strategy every decision
       follows in both behaviours, so the games stay the ones today's members play —
-      and when their time runs out, the same; their night as quiet hours;
+      and when their time runs out, the same; direct messages on, their night as
+      quiet hours, and reminders soon and again (after 1, 2, 4, 8 and 12 hours of
+      a decision open); a decision a direct message offers them is one tap on it;
     * in their own turn (:meth:`answer`), the active player of the Qwixx family decides
       both actions in one visit: the white sum, then the coloured die foreseen (and On
       Board's pawn), each one tap, the Hard computer's choice on the game foreseen;
@@ -252,8 +261,10 @@ class Planned(Today):
                 member.id,
                 others="computer",
                 timeout="computer",
+                dm=True,
                 quiet=member.person.night(),
                 zone="UTC",
+                nudge=True,
             )
 
     async def answer(self, member: Member) -> None:
@@ -263,7 +274,7 @@ class Planned(Today):
             await super().answer(member)
             return
         if decision.phase == "roll":
-            if not member.sheet_open(game.turn):
+            if not member.sheet_open(game.turn) and not member.letter(game):
                 await member.open_sheet(game)
             rule = (Step("reroll", rule=UNLESS_WRITABLE),)
             await member.move(game, member.choice(game), ahead=rule)

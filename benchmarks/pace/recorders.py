@@ -5,8 +5,8 @@ every post, edit and deletion the channel's real plan asks for. A new message no
 a member when it mentions them and its allowed mentions (the plan's ``pinged``, which
 the Discord writer turns into ``AllowedMentions``) let it ping them; an edit never
 notifies (Discord does not notify on edits), nor does a deletion. :class:`DirectRecorder`
-is where direct messages go once the bot sends them: each notifies its member. Both
-tell the :class:`Inbox`, which tells the simulation.
+is the publisher's :class:`~bot.channel.writer.DirectWriter`: each direct message it
+sends notifies its member. Both tell the :class:`Inbox`, which tells the simulation.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.channel.direct import Closing, Letter, Place
 from bot.channel.plan import Delete, Edit, Post
 from bot.channel.story import mention
 from bot.records import GameRecord
@@ -102,20 +103,42 @@ class ChannelRecorder:
 
 
 class DirectRecorder:
-    """Direct messages to the game's members, once the bot sends them: each new one
-    notifies its member."""
+    """The publisher's :class:`~bot.channel.writer.DirectWriter` for the simulation: each
+    new direct message notifies its member; a closing edits it (notifying nobody). It
+    keeps each member's direct message whose wait is still open, as the member sees
+    it: with its buttons, one tap from a decision."""
 
     def __init__(self, inbox: Inbox) -> None:
         self.inbox = inbox
+        self.open: dict[int, tuple[int, int, str]] = {}
+        """Member -> the turn, message and phase of their direct message with buttons."""
 
-    async def send(self, member: int, content: str) -> int:
-        inbox = self.inbox
+    async def send(self, record: GameRecord, game: Game, letter: Letter) -> tuple[int, int]:
+        inbox, member = self.inbox, letter.person
         message_id = inbox.next_id()
         inbox.add(
-            Written(inbox.clock(), "direct", message_id, content, (member,), (member,), to=member)
+            Written(
+                inbox.clock(), "direct", message_id, letter.content, (member,), (member,), to=member
+            )
         )
-        return message_id
+        self.open[member] = (letter.turn, message_id, letter.phase)
+        return DIRECT_CHANNEL, message_id
 
-    async def edit(self, member: int, message_id: int, content: str) -> None:
-        """A direct message brought up to date: an edit notifies nobody."""
-        self.inbox.add(Written(self.inbox.clock(), "edit", message_id, content, to=member))
+    async def close(self, record: GameRecord, closing: Closing) -> None:
+        """A direct message whose wait ended: an edit, which notifies nobody."""
+        member, message_id = closing.person, closing.sent.message_id
+        self.inbox.add(Written(self.inbox.clock(), "edit", message_id, closing.content, to=member))
+        if self.open.get(member, (0, 0, ""))[1] == message_id:
+            del self.open[member]
+
+    def place(self, record: GameRecord) -> Place | None:
+        return ("Pace", "games")
+
+    def letter_for(self, member: int, turn: int, phase: str) -> bool:
+        """Whether ``member`` has a direct message with buttons for this wait."""
+        found = self.open.get(member)
+        return found is not None and (found[0], found[2]) == (turn, phase)
+
+
+DIRECT_CHANNEL = 1
+"""The direct messages' channel, as the simulation names it."""

@@ -120,7 +120,10 @@ class Table:
         self.channel = channel
         self.start = start
         self.inbox = Inbox(clock, [p.member for p in people], self.heard)
-        self.publisher = Publisher(service, ChannelRecorder(self.inbox), settle=0.0)
+        self.direct = DirectRecorder(self.inbox)
+        self.publisher = Publisher(
+            service, ChannelRecorder(self.inbox), settle=0.0, direct=self.direct
+        )
         self.timers = Timers(service, self.publisher, publish=self.changed)
         self.members: dict[int, Member] = {}
         self.looks: list[Look] = []
@@ -196,7 +199,7 @@ class Table:
                 record.id,
                 where,
                 self.changed,
-                DirectRecorder(self.inbox),
+                self.direct,
                 self.clock.tick,
             )
         for member in others:
@@ -229,7 +232,7 @@ class Table:
             return None
         if waits_unattended(record, game, self.clock.now):
             return self.clock.now
-        clock = Clock.of(record, Seats.of(record).quiet)  # the ends of quiet hours too
+        clock = Clock.of(record, Seats.of(record).timed)  # quiet hours and nudges too
         return None if clock is None else clock.next_due()
 
     async def track(self, ended_by: str, at: float) -> None:

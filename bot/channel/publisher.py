@@ -507,16 +507,13 @@ class Publisher:
             self.reached()
 
     async def remind(self, outcome: Outcome) -> None:
-        """Mention who still has to decide, with the deadline and a link to the turn."""
+        """Mention who still has to decide, with the deadline and a link to the turn (a
+        reminder is a call of its own: it reaches those whose direct message told them
+        of the decision too, as their direct message is not written again)."""
         record = outcome.record
         data: dict[str, Any] = outcome.events[0].data
-        prefs = Seats.of(record).prefs
-        pinged = tuple(
-            p
-            for p in data["players"]
-            if not (self.direct is not None and p in prefs and prefs[p].by_dm)
-        )
-        if not pinged:  # nobody to remind, or only people their direct message reaches
+        pinged = tuple(data["players"])
+        if not pinged:  # nobody to remind
             return
         link = message_link(record) if record.message_id else ""
         with using(await self.language(record.guild_id)):

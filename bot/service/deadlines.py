@@ -41,11 +41,13 @@ class Deadlines:
                 return Tell()
             if waits_unattended(record, game, self.keeper.clock()):  # never stored
                 return Played(Play(game), Seats.of(record))
-            clock = Clock.of(record, Seats.of(record).quiet)
+            clock = Clock.of(record, Seats.of(record).timed)
             if clock is None:
                 return Tell()
-            due = clock.due(self.keeper.clock())
+            now = self.keeper.clock()
+            due = clock.due(now)
             if due == "remind":
+                clock = clock.caught_up(now)
                 return remind(record, game, clock)
             if due == "expire":
                 return expire(record, game)
@@ -70,7 +72,10 @@ def remind(record: GameRecord, game: Game, clock: Clock) -> Retime:
     moment = clock.moment()
     assert moment is not None, "due only while a moment is left"
     waiting = game.decision().waiting - Seats.of(record).away
-    reminded = waiting - moment.held if moment.kind == "round" else waiting & moment.owed
+    if moment.kind == "round":
+        reminded = frozenset(p for p in waiting if moment.counts(p)) - moment.held
+    else:
+        reminded = waiting & moment.owed
     event = Event("reminder", None, {"players": sorted(reminded), "deadline": clock.deadline})
     return Retime(clock.reminded().timing(), [event])
 

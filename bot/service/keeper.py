@@ -276,8 +276,8 @@ class GameKeeper:
                 self._memo.keep(seated, None)
                 return Outcome(seated, None)
             case Start(new, seats):
-                quiet = () if seats is None else seats.quiet
-                clock = Clock.start(self.clock(), record.turn_time, quiet)
+                people = () if seats is None else seats.timed
+                clock = Clock.start(self.clock(), record.turn_time, people)
                 events = event_rows(1, opening(new))
                 started = await self._games.start(
                     record.id,
@@ -297,7 +297,7 @@ class GameKeeper:
                 return Outcome(retimed, game, list(told), game.decision())
             case Repace(turn_time, options, seats, told):
                 assert game is not None
-                clock = Clock.start(self.clock(), turn_time, seats.quiet)
+                clock = Clock.start(self.clock(), turn_time, seats.timed)
                 repaced = await self._games.set_pace(
                     record.id,
                     record.version,

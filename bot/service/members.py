@@ -24,7 +24,17 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-MEMBER_CHOICES = ("others", "timeout", "fallback", "dm", "quiet", "zone", "away_until", "rethrow")
+MEMBER_CHOICES = (
+    "others",
+    "timeout",
+    "fallback",
+    "dm",
+    "quiet",
+    "zone",
+    "away_until",
+    "nudge",
+    "rethrow",
+)
 """What a member may change of their defaults."""
 
 

@@ -363,13 +363,14 @@ class Seats:
         return self.prefs.get(player, DEFAULT)
 
     @property
-    def quiet(self) -> tuple[tuple[int, Prefs], ...]:
-        """The people with quiet hours, and their preferences (for the decision's clock:
-        :class:`~bot.service.timing.Clock`)."""
+    def timed(self) -> tuple[tuple[int, Prefs], ...]:
+        """The people whose preferences shape a decision's clock — quiet hours, or
+        reminders soon and again — with their preferences
+        (:class:`~bot.service.timing.Clock`)."""
         return tuple(
             (p, prefs)
             for p, prefs in sorted(self.prefs.items())
-            if prefs.quiet is not None and prefs.quiet[0] != prefs.quiet[1]
+            if prefs.nudge or (prefs.quiet is not None and prefs.quiet[0] != prefs.quiet[1])
         )
 
     def with_prefs(self, player: int, prefs: Prefs) -> Seats:

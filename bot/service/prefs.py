@@ -39,6 +39,7 @@ CHOSEN = (
     "dm",
     "zone",
     "away_until",
+    "nudge",
     "rethrow",
     "dm_blocked",
     "dm_blocked_told",
@@ -69,11 +70,12 @@ class Prefs:
     ``dm``: a direct message when a game waits for me; ``quiet``: hours without mentions
     or direct messages, ``(from, to)`` in minutes after local midnight in ``zone``;
     ``away_until``: until then no game waits for me (my standing choice, else the Hard
-    computer, decides). ``rethrow``: the re-throw rule a Qwinto throw view offers first
-    (the member's last choice; ``ask``: none, they are asked after the throw).
-    ``dm_blocked``: Discord refused the bot's direct message (the member's DMs are
-    closed): mentions instead, until they turn ``dm`` on again; ``dm_blocked_told``:
-    they were told so, once."""
+    computer, decides). ``nudge``: remind me soon and again (after 1, 2, 4, 8 and
+    12 hours of a long decision open), rather than at half time. ``rethrow``: the
+    re-throw rule a Qwinto throw view offers first (the member's last choice; ``ask``:
+    none, they are asked after the throw). ``dm_blocked``: Discord refused the bot's
+    direct message (the member's DMs are closed): mentions instead, until they turn
+    ``dm`` on again; ``dm_blocked_told``: they were told so, once."""
 
     others: Others = "ask"
     timeout: Timeout = "pass"
@@ -82,6 +84,7 @@ class Prefs:
     quiet: tuple[int, int] | None = None
     zone: str = "UTC"
     away_until: float | None = None
+    nudge: bool = False
     rethrow: Rethrow = "ask"
     dm_blocked: bool = False
     dm_blocked_told: bool = False
@@ -116,6 +119,7 @@ class Prefs:
             (int(quiet[0]) % DAY_MINUTES, int(quiet[1]) % DAY_MINUTES) if quiet else None,
             str(data.get("zone", "UTC")),
             float(data["away_until"]) if data.get("away_until") is not None else None,
+            bool(data.get("nudge", False)),
             _one_of(data.get("rethrow"), RETHROWS),
             bool(data.get("dm_blocked", False)),
             bool(data.get("dm_blocked_told", False)),
@@ -213,6 +217,7 @@ def checked(choices: Mapping[str, Any]) -> dict[str, Any]:
         "fallback": FALLBACKS,
         "rethrow": RETHROWS,
         "dm": (True, False),
+        "nudge": (True, False),
     }
     for name, value in choices.items():
         if name in allowed and value not in allowed[name]:

@@ -19,6 +19,10 @@ from bot.text import quote
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
+NUDGES = (HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR)
+"""A long decision's reminders for those who asked to be reminded soon and again, after
+it opened (see :attr:`Clock.rounds`)."""
+NUDGED_FROM = 12 * HOUR
 DEFAULT_LIVE_TIME = 10 * MINUTE
 """A decision's time in a game played live, unless the server chose another."""
 UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
@@ -75,10 +79,25 @@ class Moment:
     held: frozenset[int] = frozenset()
     woken: frozenset[int] = frozenset()
     owed: frozenset[int] = frozenset()
+    only: frozenset[int] | None = None
+    """A round's people, if not everyone still deciding."""
+    but: frozenset[int] = frozenset()
+    """Those a round for everyone is not for."""
+
+    def counts(self, person: int) -> bool:
+        """Whether this round is for ``person``."""
+        return person in self.only if self.only is not None else person not in self.but
+
+    def covers(self, other: Moment) -> bool:
+        """Whether this round is for everyone ``other`` is for."""
+        if self.only is None:
+            return other.but >= self.but if other.only is None else self.but.isdisjoint(other.only)
+        return other.only is not None and self.only >= other.only
 
 
-Quiet = tuple[tuple[int, Prefs], ...]
-"""The people with quiet hours, and their preferences."""
+Timed = tuple[tuple[int, Prefs], ...]
+"""The people whose preferences shape a decision's clock (quiet hours, reminders soon
+and again), with their preferences."""
 
 
 @dataclass(frozen=True)
@@ -89,32 +108,52 @@ class Clock:
     started: float
     deadline: float
     reminders: int = 0
-    quiet: Quiet = ()
-    """The people whose quiet hours hold their calls and reminders back."""
+    people: Timed = ()
+    """The people whose quiet hours hold their calls and reminders back, or who asked
+    to be reminded soon and again."""
 
     @classmethod
-    def start(cls, now: float, turn_time: int, quiet: Quiet = ()) -> Clock:
-        return cls(now, now + turn_time, 0, quiet)
+    def start(cls, now: float, turn_time: int, people: Timed = ()) -> Clock:
+        return cls(now, now + turn_time, 0, people)
 
     @property
-    def reminder_times(self) -> tuple[float, float]:
-        """Half-time, and shortly before the end (a tenth of the time, at most an hour)."""
+    def rounds(self) -> tuple[Moment, ...]:
+        """The rounds of reminders, without their quiet hours yet: at half time, and
+        shortly before the end (a tenth of the time, at most an hour). A decision of half
+        a day or more (played over days) reminds those who asked to be reminded soon and
+        again after 1, 2, 4, 8 and 12 hours instead of at half time, the gaps doubling
+        while an answer is most likely to come soon."""
         length = self.deadline - self.started
-        return self.started + length / 2, self.deadline - min(HOUR, length / 10)
+        half, last = self.started + length / 2, self.deadline - min(HOUR, length / 10)
+        nudged = frozenset(p for p, prefs in self.people if prefs.nudge)
+        if not nudged or length < NUDGED_FROM:
+            return (Moment(half, "round"), Moment(last, "round"))
+        found = [
+            Moment(self.started + after, "round", only=nudged)
+            for after in NUDGES
+            if self.started + after < last
+        ]
+        found.append(Moment(half, "round", but=nudged))
+        return (*sorted(found, key=lambda r: r.at), Moment(last, "round"))
 
     @cached_property
     def moments(self) -> tuple[Moment, ...]:
-        """What the clock does before its deadline, in order: the two rounds of
-        reminders, each skipping the people in their quiet hours then; and the end of
-        each stretch of quiet hours the decision began in, or a round fell in (a call
-        held back, a reminder owed), if it comes before the deadline."""
+        """What the clock does before its deadline, in order: the rounds of reminders,
+        each skipping the people in their quiet hours then; and the end of each stretch
+        of quiet hours the decision began in, or a round of theirs fell in (a call held
+        back, a reminder owed), if it comes before the deadline."""
+        quiet = [(p, prefs) for p, prefs in self.people if prefs.quiet is not None]
         rounds = [
-            Moment(at, "round", frozenset(p for p, prefs in self.quiet if prefs.quiet_now(at)))
-            for at in self.reminder_times
+            replace(
+                r,
+                held=frozenset(p for p, prefs in quiet if prefs.quiet_now(r.at) and r.counts(p)),
+            )
+            for r in self.rounds
         ]
         wakes: dict[float, tuple[set[int], set[int]]] = {}
-        for person, prefs in self.quiet:
-            for at, skipped in ((self.started, False), *((r.at, True) for r in rounds)):
+        for person, prefs in quiet:
+            theirs = [r.at for r in rounds if r.counts(person)]
+            for at, skipped in ((self.started, False), *((at, True) for at in theirs)):
                 end = prefs.quiet_end(at)
                 if end is None or end >= self.deadline:
                     continue
@@ -139,15 +178,29 @@ class Clock:
         return moments[self.reminders] if self.reminders < len(moments) else None
 
     @classmethod
-    def of(cls, record: GameRecord, quiet: Quiet = ()) -> Clock | None:
+    def of(cls, record: GameRecord, people: Timed = ()) -> Clock | None:
         """The clock of a stored game's pending decision, if it has one."""
         if record.stage_started is None or record.deadline is None:
             return None
-        return cls(record.stage_started, record.deadline, record.reminders, quiet)
+        return cls(record.stage_started, record.deadline, record.reminders, people)
 
     def reminded(self) -> Clock:
         """The clock once its next moment went by."""
         return replace(self, reminders=self.reminders + 1)
+
+    def caught_up(self, now: float) -> Clock:
+        """The clock with the rounds of reminders that a later one due at ``now`` makes
+        stale let go (after downtime, or a long gap between passes, one reminder says
+        what several would have)."""
+        moments, clock = self.moments, self
+        while clock.reminders + 1 < len(moments):
+            stale, later = moments[clock.reminders], moments[clock.reminders + 1]
+            if stale.kind != "round" or later.kind != "round" or later.at > now:
+                break
+            if not later.covers(stale):
+                break
+            clock = clock.reminded()
+        return clock
 
     def timing(self) -> Timing:
         """As stored: with the moment the scheduler must look again."""

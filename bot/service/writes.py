@@ -181,16 +181,17 @@ def timing_of(
     seats: Seats | None = None,
 ) -> Timing | None:
     """The clock of the running game's pending decision ``now`` (None: the clock runs
-    on): fresh when a new decision began, with the quiet hours of ``seats``' people. A
+    on): fresh when a new decision began, timed by ``seats``' people (quiet hours,
+    reminders soon and again). A
     person's move that leaves the game waiting for seats nobody clicks for makes it
     due at once (the timer has them answer, should nothing else); their answer makes
     it due again when its clock says."""
     before = play.before
-    quiet = () if seats is None else seats.quiet
+    people = () if seats is None else seats.timed
     fresh = now.turn != before.turn or now.phase != before.phase
-    timing = Clock.start(clock(), record.turn_time, quiet).timing() if fresh else None
+    timing = Clock.start(clock(), record.turn_time, people).timing() if fresh else None
     if answered:
-        kept = Clock.of(record, quiet) if timing is None else None
+        kept = Clock.of(record, people) if timing is None else None
         return timing if kept is None else kept.timing()
     if not play.unattended:
         return timing

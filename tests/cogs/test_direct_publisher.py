@@ -199,18 +199,21 @@ async def test_an_untold_refusal_is_told_after_a_restart(service: GameService) -
     assert await publisher.told_unreached(ANA)
 
 
-async def test_a_reminder_pings_neither_whom_a_letter_reaches_nor_anyone_else_needlessly(
+async def test_a_reminder_pings_whoever_it_reminds_a_letters_reader_too(
     service: GameService,
 ) -> None:
+    """A reminder is a call of its own: it reaches Ana, whose direct message told her of
+    the decision (the message is not written again), as it reaches Ben."""
     channel = Pinging()
     publisher = Publisher(service, channel, settle=0.0, direct=Letters())
     outcome = await started(service, dm=True)
     with using("en-US"):
         await publisher.sync(outcome.record.id)
-        for players, pinged in (([ANA, BEN], (BEN,)), ([ANA], None)):
+        for players, pinged in (([ANA, BEN], (ANA, BEN)), ([ANA], (ANA,)), ([], None)):
             before = len(channel.pinged)
             reminder = Event("reminder", None, {"players": players, "deadline": 1_086_400})
             await publisher.remind(replace(outcome, events=[reminder]))
             assert channel.pinged[before:] == ([pinged] if pinged else [])
-    post = list(channel.messages.values())[-1]
-    assert f"<@{ANA}>" in post.content and f"<@{BEN}>" in post.content, "named, both"
+    first, last = list(channel.messages.values())[-2:]
+    assert f"<@{ANA}>" in first.content and f"<@{BEN}>" in first.content, "named, both"
+    assert f"<@{ANA}>" in last.content and f"<@{BEN}>" not in last.content

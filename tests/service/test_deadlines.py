@@ -230,3 +230,23 @@ async def test_my_games_lists_the_games_waiting_for_me(service: GameService) -> 
     assert await service.turns.waiting_for(GUILD, ANA) == []
     assert len(await service.turns.waiting_for(GUILD, BEN)) == 2
     assert await service.turns.waiting_for(GUILD + 1, BEN) == []
+
+
+async def test_who_asked_to_be_nudged_is_reminded_soon_and_again(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Cem asked to be reminded soon and again: after 1, 2, 4, 8 and 12 hours of a day's
+    decision he alone is reminded; at half time Ana (who did not ask); an hour before
+    the end both."""
+    await service.members.change(CEM, nudge=True)
+    game_id = await started(service, ANA, BEN, CEM)
+    start = clock.now
+    await service.turns.move(game_id, BEN, 1, "action1", PASS)
+    told = []
+    for hours in (1, 2, 4, 8, 12, 12, 23):
+        clock.now = start + hours * HOUR
+        fired = await service.deadlines.fire(game_id)
+        assert fired is not None and fired.events[0].kind == "reminder"
+        told.append(fired.events[0].data["players"])
+    assert told == [[CEM]] * 5 + [[ANA], [ANA, CEM]]
+    assert await service.deadlines.fire(game_id) is None

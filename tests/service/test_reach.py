@@ -77,8 +77,8 @@ def test_quiet_hours_that_outlast_the_decision_owe_nothing() -> None:
 def test_a_person_without_quiet_hours_changes_nothing() -> None:
     plain = Clock.start(at(7, 0), 12 * 3600)
     seats = Seats(prefs={ANA: Prefs(), BEN: Prefs(quiet=(600, 600))})  # an empty span
-    assert seats.quiet == ()
-    assert Clock.start(at(7, 0), 12 * 3600, seats.quiet).moments == plain.moments
+    assert seats.timed == ()
+    assert Clock.start(at(7, 0), 12 * 3600, seats.timed).moments == plain.moments
 
 
 # --- the game due when quiet hours end ---------------------------------------------
