@@ -14,8 +14,8 @@ Templates (all start with ``qx:``):
 * ``qx:<game>:<turn>:fallback-<ask|pass>`` — the member's fallback for choices ahead
 * ``qx:<game>:<turn>:rethrow`` — a select of the member's re-throw rule
 * ``qx:<game>:<turn>:game-<others|timeout>`` — a select of a standing choice for the game
-* ``qx:prefs:<others|timeout|fallback>`` (select), ``qx:prefs:<dm-on|dm-off|here>`` —
-  ``/qwixx preferences``' components
+* ``qx:prefs:<others|timeout|fallback>`` (select),
+  ``qx:prefs:<dm-on|dm-off|nudge-on|nudge-off|here>`` — ``/qwixx preferences``' components
 
 Each parses or becomes a polite refusal (see :class:`~bot.cogs.buttons.Parsed`); a
 select's value must be one of the options it was sent with.
@@ -317,9 +317,10 @@ class PrefsSelect(RowSelect, template=rf"qx:prefs:(?P<name>{'|'.join(DEFAULT_CHO
 
 
 class PrefsButton(
-    Parsed[discord.ui.Button[Any]], template=r"qx:prefs:(?P<action>dm-on|dm-off|here)"
+    Parsed[discord.ui.Button[Any]],
+    template=r"qx:prefs:(?P<action>dm-on|dm-off|nudge-on|nudge-off|here)",
 ):
-    """Direct messages on or off; back from time away."""
+    """Direct messages on or off; reminders soon and again, or not; back from time away."""
 
     def __init__(self, action: str, label: str = "") -> None:
         super().__init__(button(f"qx:prefs:{action}", label))

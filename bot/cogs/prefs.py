@@ -1,7 +1,8 @@
 """``/qwixx preferences``: a member's choices for every game (standing choices, what a
-timeout does, the fallback of a choice made ahead, direct messages, quiet hours, time
-away), shown and changed — by the command's options, or by the selects and buttons of
-its answer. Only the member sees it, in their language; every refusal says what to do.
+timeout does, the fallback of a choice made ahead, direct messages, reminders soon and
+again, quiet hours, time away), shown and changed — by the command's options, or by the
+selects and buttons of its answer. Only the member sees it, in their language; every
+refusal says what to do.
 
 A member's defaults belong to them, not to a server: the command answers wherever it is
 offered, and the change reaches their running games on every server."""
@@ -45,6 +46,7 @@ class Given:
     timeout: str | None = None
     fallback: str | None = None
     direct_messages: bool | None = None
+    remind_soon: bool | None = None
     quiet_from: str | None = None
     quiet_to: str | None = None
     quiet_off: bool = False
@@ -63,6 +65,8 @@ def changes_of(given: Given, current: Prefs, now: float) -> dict[str, Any]:
     }
     if given.direct_messages is not None:
         changes["dm"] = given.direct_messages
+    if given.remind_soon is not None:
+        changes["nudge"] = given.remind_soon
     zone = current.zone
     if given.timezone is not None:
         zone = changes["zone"] = parse_zone(given.timezone)
@@ -117,6 +121,7 @@ def prefs_content(prefs: Prefs, saved: bool = False) -> str:
         t(f"choices.timeout.{prefs.timeout}"),
         t(f"prefs.fallback.{prefs.fallback}"),
         t("prefs.dm.on" if prefs.dm else "prefs.dm.off"),
+        t("prefs.nudge.on" if prefs.nudge else "prefs.nudge.off"),
         quiet,
         away,
     ]
@@ -135,8 +140,14 @@ def prefs_view(prefs: Prefs) -> discord.ui.View:
     for row, item in enumerate(selects):
         item.row = row
         view.add_item(item)
-    buttons = [PrefsButton("dm-off", t("button.dm_off"))] if prefs.dm else []
-    buttons = buttons or [PrefsButton("dm-on", t("button.dm_on"))]
+    buttons = [
+        PrefsButton("dm-off", t("button.dm_off"))
+        if prefs.dm
+        else PrefsButton("dm-on", t("button.dm_on")),
+        PrefsButton("nudge-off", t("button.nudge_off"))
+        if prefs.nudge
+        else PrefsButton("nudge-on", t("button.nudge_on")),
+    ]
     if prefs.away_until is not None:
         buttons.append(PrefsButton("here", t("button.here")))
     for button in buttons:
@@ -184,8 +195,8 @@ class PrefsHandlers(PrivateAnswers):
     async def on_pref(self, interaction: discord.Interaction, name: str, value: str) -> None:
         """A select or button of the answer: that default changed, the answer updated."""
         changes: dict[str, Any] = (
-            {"dm": value == "on"}
-            if name == "dm"
+            {name: value == "on"}
+            if name in ("dm", "nudge")
             else {"away_until": None}
             if name == "here"
             else {name: value}

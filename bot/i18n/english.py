@@ -1063,6 +1063,13 @@ EN: dict[str, str] = {
     "prefs.fallback.pass": "If a choice made ahead is no longer possible: pass",
     "prefs.dm.on": "Direct messages when a game waits for you: on",
     "prefs.dm.off": "Direct messages when a game waits for you: off",
+    "prefs.nudge.on": "Reminders: soon and again (after 1, 2, 4, 8 and 12 hours of a long "
+    "decision)",
+    "prefs.nudge.off": "Reminders: at half time and shortly before the end",
+    "button.nudge_on": "Remind me soon and again",
+    "button.nudge_off": "Remind me at half time",
+    "option.preferences.remind_soon": "Remind me soon and again (after 1, 2, 4, 8, 12 hours), "
+    "not only at half time",
     "prefs.quiet": "Quiet hours: {start}–{end}, {zone} time",
     "prefs.quiet_none": "Quiet hours: none (time zone {zone})",
     "prefs.away": "Away until <t:{until}:f>: until then your games decide for you",

@@ -26,6 +26,7 @@ def test_the_options_given_become_the_changes() -> None:
     given = Given(
         others="safe",
         direct_messages=True,
+        remind_soon=True,
         quiet_from="22:30",
         quiet_to="7",
         timezone="europe/berlin",
@@ -36,6 +37,7 @@ def test_the_options_given_become_the_changes() -> None:
     assert changes == {
         "others": "safe",
         "dm": True,
+        "nudge": True,
         "zone": "Europe/Berlin",
         "quiet": (22 * 60 + 30, 7 * 60),
         "away_until": end,
@@ -81,13 +83,14 @@ def test_the_answer_says_every_default_and_offers_to_change_them() -> None:
         away_until=NOW,
     )
     text = prefs_content(prefs, saved=True)
-    assert text.splitlines()[:8] == [
+    assert text.splitlines()[:9] == [
         "✅ Saved.",
         "**Your choices for every game** (a choice made for one game stays with it):",
         "• On others' turns: the Hard computer chooses",
         "• If my time runs out: pass",
         "• If a choice made ahead is no longer possible: ask me",
         "• Direct messages when a game waits for you: on",
+        "• Reminders: at half time and shortly before the end",
         "• Quiet hours: 23:00–06:30, Europe/Warsaw time",
         f"• Away until <t:{int(NOW)}:f>: until then your games decide for you",
     ]
@@ -95,7 +98,11 @@ def test_the_answer_says_every_default_and_offers_to_change_them() -> None:
     selects = {c.name: c for c in view.children if isinstance(c, PrefsSelect)}
     assert [o.value for o in selects["others"].item.options if o.default] == ["computer"]
     buttons = [c.action for c in view.children if isinstance(c, PrefsButton)]
-    assert buttons == ["dm-off", "here"]
+    assert buttons == ["dm-off", "nudge-on", "here"]
+    nudged = [
+        c.action for c in prefs_view(Prefs(nudge=True)).children if isinstance(c, PrefsButton)
+    ]
+    assert nudged == ["dm-on", "nudge-off"]
     assert "Quiet hours: none (time zone UTC)" in prefs_content(Prefs())
     with using("pl"):
         assert "Cisza nocna: brak" in prefs_content(Prefs())

@@ -298,14 +298,17 @@ async def test_preferences_are_shown_changed_and_refused_politely(sb: Sandbox) -
         quiet_to="7:00",
         timezone="Europe/Berlin",
         direct_messages=True,
+        remind_soon=True,
     )
     assert changed.message.ephemeral and changed.message.content.startswith("✅ Saved.")
+    assert "• Reminders: soon and again" in changed.message.content
     assert "• Quiet hours: 22:00–07:00, Europe/Berlin time" in changed.message.content
     saved = await members.prefs(ana.id)
-    assert (saved.others, saved.quiet, saved.zone, saved.dm) == (
+    assert (saved.others, saved.quiet, saved.zone, saved.dm, saved.nudge) == (
         "computer",
         (22 * 60, 7 * 60),
         "Europe/Berlin",
+        True,
         True,
     )
     seat = Seats.of((await table.snapshot()).record).prefs_of(ana.id)
