@@ -203,13 +203,15 @@ def closed(box: Mailbox, sent: Sent, told: Sequence[str]) -> str:
 
 def happened(box: Mailbox, person: int, sent: Sent) -> list[str]:
     """What the turn's story tells of ``person``'s wait: their decision (made by them,
-    ahead, or for them), their time running out, their seat going; or that they kept
-    Qwinto's throw (which the story tells as the throw, and the writing after it)."""
+    ahead, or for them) and those they chose ahead with it, their time running out,
+    their seat going; or that they kept Qwinto's throw (which the story tells as the
+    throw, and the writing after it)."""
     turn = box.events.get(sent.turn, [])
+    ahead = {phase_of(e) for e in turn if e.kind == "ahead" and e.player == person}
     told = [
         e
         for e in turn
-        if (e.player == person and phase_of(e) == sent.phase)
+        if (e.player == person and (phase_of(e) == sent.phase or phase_of(e) in ahead))
         or (e.kind == "expired" and person in e.data["players"])
         or (e.kind == "away" and e.player == person)
     ]

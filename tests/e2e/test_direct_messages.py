@@ -16,7 +16,7 @@ import pytest
 
 from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import CONFIRM, Choice, choices, final_message, wait_for_turn
+from bot.sandbox.autoplay import CONFIRM, Choice, final_message, moves, wait_for_turn
 from bot.sandbox.records import StoredMessage
 from bot.store import Store
 from tests.fakes import FakeClock
@@ -108,8 +108,8 @@ def letters_sent(sb: Sandbox, member: SimMember) -> int:
 
 
 def open_letters(member: SimMember) -> list[StoredMessage]:
-    """The member's letters that still offer a choice."""
-    return [m for m in member.direct_messages() if not m.ephemeral and choices(m)]
+    """The member's letters that still offer a move."""
+    return [m for m in member.direct_messages() if not m.ephemeral and moves(m)]
 
 
 def least_skipping(offered: list[Choice]) -> Choice:
@@ -141,7 +141,7 @@ async def play_from_letters(sb: Sandbox, member: SimMember) -> tuple[int, int]:
             continue
         assert len(letters) == 1, "one letter a wait, the others closed"
         letter = letters[0]
-        after = await least_skipping(choices(letter)).take(member, letter)
+        after = await least_skipping(moves(letter)).take(member, letter)
         taps, decisions = taps + 1, decisions + 1
         if CONFIRM in after.labels:  # a cross skipping many numbers is asked about first
             await member.click(after, label=CONFIRM)
@@ -233,7 +233,7 @@ async def test_quiet_hours_hold_mentions_and_letters_until_morning(
     await sb.wait_for(lambda: len(ben.direct_messages()) == 1)
     assert channel_pings(sb)[-1][1] == {ana.id}, "Ana called in the channel at seven"
     [letter] = ben.direct_messages()
-    assert choices(letter) and "turn 1" in letter.content
+    assert moves(letter) and "turn 1" in letter.content
     assert all(ben.id not in users for _, users in channel_pings(sb))
 
 
@@ -254,7 +254,7 @@ async def test_a_restart_repeats_no_letter(sb: Sandbox, database: Path, clock: F
     assert [(m.id, m.content) for m in ana.direct_messages()] == before
     assert letters_sent(sb, ana) == sent, "not even a post Discord would take for the same"
     [letter] = open_letters(ana)
-    after = await least_skipping(choices(letter)).take(ana, letter)
+    after = await least_skipping(moves(letter)).take(ana, letter)
     if CONFIRM in after.labels:
         await ana.click(after, label=CONFIRM)
     await closed(sb, ana, letter)
