@@ -42,6 +42,8 @@ KEEPING = {  # a table of the store with a person in it -> how docs/privacy.md t
     "accuracies": "your accuracy",
     "daily_attempts": "your daily challenges",
     "game_events": "what happened in it",
+    "game_seats": "the games you sit in",
+    "member_prefs": "your preferences",
     "games": "as the seat you took in each game",
     "moves": "its move log",
     "period_totals": "the sums made of them",
