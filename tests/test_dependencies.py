@@ -17,7 +17,6 @@ has installed::
 
 from __future__ import annotations
 
-import inspect
 import platform
 import random
 import re
@@ -61,16 +60,6 @@ def _os_exit() -> None:
     assert callable(os._exit), "os._exit is gone"
 
 
-def _tree_call() -> None:
-    from discord import app_commands
-
-    call = app_commands.CommandTree._call
-    assert inspect.iscoroutinefunction(call), "CommandTree._call is no coroutine function"
-    assert list(inspect.signature(call).parameters) == ["self", "interaction"], (
-        f"CommandTree._call takes {inspect.signature(call)}"
-    )
-
-
 def _compiled_template() -> None:
     import discord
 
@@ -80,21 +69,6 @@ def _compiled_template() -> None:
     pattern = Probe.__discord_ui_compiled_template__
     assert isinstance(pattern, re.Pattern), f"the template is {pattern!r}"
     assert pattern.fullmatch("probe:12") and not pattern.fullmatch("probe:12x")
-
-
-def _cog_group() -> None:
-    import discord
-    from discord import app_commands
-    from discord.ext import commands
-
-    class Probe(commands.GroupCog, group_name="probe", group_description="probe"):
-        @app_commands.command(description="one")
-        async def one(self, interaction: discord.Interaction) -> None:
-            pass
-
-    group = Probe().__cog_app_commands_group__
-    assert isinstance(group, app_commands.Group), f"the group is {group!r}"
-    assert [c.name for c in group.walk_commands()] == ["one"]
 
 
 def _randbelow() -> None:
@@ -160,27 +134,11 @@ INTERNALS: tuple[Internal, ...] = (
     ),
     Internal(
         "discord.py",
-        "app_commands.CommandTree._call(interaction)",
-        r"\btree\._call\b",
-        ("bot/cogs/fallback.py",),
-        "errors in parsing a command's options reach on_error (guard_parsing)",
-        _tree_call,
-    ),
-    Internal(
-        "discord.py",
         "DynamicItem.__discord_ui_compiled_template__",
         r"__discord_ui_compiled_template__",
         ("bot/cogs/registry.py",),
         "a malformed custom_id is told from one a button takes (claimed)",
         _compiled_template,
-    ),
-    Internal(
-        "discord.py",
-        "GroupCog().__cog_app_commands_group__",
-        r"__cog_app_commands_group__",
-        ("bot/catalogues.py",),
-        "the /qwixx commands' texts, for the slash-command catalogue",
-        _cog_group,
     ),
     Internal(
         "Python",

@@ -99,22 +99,25 @@ def guard_parsing(tree: app_commands.CommandTree[Any]) -> None:
     """Route errors in reading a command's data to ``tree.on_error``.
 
     discord.py hands ``on_error`` only :class:`~discord.app_commands.AppCommandError`;
-    a value it cannot parse (a user option ``""``) raises a plain ``ValueError``
-    before the command runs, and the interaction would stay unanswered. Errors of the
+    a value it cannot read (a member option that is no id) raises a plain ``ValueError``
+    or ``TypeError`` as it reads the options, before the command runs, and the
+    interaction would stay unanswered. discord.py calls the tree's public check
+    (``interaction_check``) before it reads them: the check reads them first
+    (``Interaction.namespace``, the same reading) and raises what it meets as
+    :class:`MalformedCommand`, which discord.py hands ``on_error``. Errors of the
     command itself already arrive wrapped (``CommandInvokeError``).
     """
-    call = tree._call
+    check = tree.interaction_check
 
-    async def guarded(interaction: discord.Interaction) -> None:
+    async def readable(interaction: discord.Interaction) -> bool:
         try:
-            await call(interaction)
-        except app_commands.AppCommandError:
-            raise
+            interaction.namespace  # noqa: B018 (read for what reading raises)
         except (ValueError, TypeError, KeyError) as error:
             raise MalformedCommand(f"{type(error).__name__}: {error}") from error
+        return await check(interaction)
 
-    # discord.py has no hook before option parsing: the tree's dispatch is wrapped.
-    tree._call = guarded  # type: ignore[method-assign]
+    # The check is public, and meant to be replaced (as on_error is, below).
+    tree.interaction_check = readable  # type: ignore[method-assign]
 
 
 async def answer_raw(state: Any, data: dict[str, Any], key: str) -> None:
