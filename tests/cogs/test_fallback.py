@@ -4,12 +4,13 @@ the check the tree had."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
+from bot.cogs.discord_private import interaction_of
 from bot.cogs.fallback import USER_ERRORS, MalformedCommand, guard_parsing
 
 ANA = 101
@@ -39,10 +40,6 @@ def command(value: object) -> dict[str, Any]:
             "resolved": {"users": {str(ANA): user}},
         },
     }
-
-
-def interaction_of(client: discord.Client, data: dict[str, Any]) -> discord.Interaction:
-    return discord.Interaction(data=cast(Any, data), state=client._connection)
 
 
 class Tree(app_commands.CommandTree[discord.Client]):
