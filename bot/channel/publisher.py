@@ -43,10 +43,10 @@ from bot.i18n import using
 from bot.i18n.words import t
 from bot.records import GameRecord, LockLost, StoredEvent
 from bot.rules import Game
-from bot.service.daily import is_daily
 from bot.service.endings import Ending
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome
 from bot.service.play import Seats
 from bot.shards import ShardPlan
@@ -264,7 +264,7 @@ class Publisher:
             record, game = current.record, current.game
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
-            if is_daily(record):  # played in no channel: nothing to show, only to mark
+            if in_no_channel(record):  # a daily attempt, a practice game: only to mark
                 await self.show(record, None, Shown.of(record), later=fresh is not None)
                 return
             with using(await self.language(record.guild_id)):

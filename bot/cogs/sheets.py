@@ -20,8 +20,8 @@ from bot.i18n import using
 from bot.i18n.words import t
 from bot.records import GameRecord
 from bot.render.describe import sheet_text
-from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome, Snapshot
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class Sheets:
             attachments=files,
             view=views.sheet_view(record, game, player),
         )
-        if record.status == "running" and not is_daily(record):
+        if record.status == "running" and not in_no_channel(record):
             self.opened(interaction, editor, outcome)
 
     def opened(self, interaction: discord.Interaction, edit: Editor, outcome: Snapshot) -> None:

@@ -48,6 +48,10 @@ EN: dict[str, str] = {
     "privacy.nothing": "🔒 This bot keeps nothing about you: you have no game on any server it "
     "is on.",
     "privacy.server_gone": "A server the bot is no longer on ({id})",
+    "privacy.no_server": "Outside servers (direct messages, group chats, servers without the bot)",
+    "privacy.daily_elsewhere": "• Daily challenges you played where the bot is not: {daily} — "
+    "the day, the game and your score",
+    "privacy.no_server_kept": "• Kept until `/qwixx forget-me`: no server's removal deletes it.",
     "privacy.name": "• Your display name, written on the game images: {name}",
     "privacy.games": "• Games you sat in: {games} — your seat, your moves and what happened, so "
     "that each game can be replayed and shown",
@@ -387,7 +391,7 @@ EN: dict[str, str] = {
     "abandon.done": "🛑 {name} abandoned the {title} game.",
     # /qwixx leaderboard, stats, history
     "command.leaderboard": "This server's best players",
-    "command.stats": "A member's games, wins and scores on this server",
+    "command.stats": "A member's games, wins and scores on this server (elsewhere: your own)",
     "command.history": "The last finished games on this server",
     "option.leaderboard.variant": "Only this game (default: all games)",
     "option.leaderboard.period": "Which games count (default: all time)",
@@ -512,6 +516,7 @@ EN: dict[str, str] = {
     "image.final_scores": "{title} — final scores",
     "image.table_turn": "{title} · turn {turn}",
     "image.table_over": "{title} · game over",
+    "image.daily_card": "Daily {title}",
     "letter.red": "R",
     "letter.yellow": "Y",
     "letter.green": "G",
@@ -538,6 +543,10 @@ EN: dict[str, str] = {
     "describe.active_mark": "▶ ",
     "describe.locks_none": "none",
     "describe.row_count": "{row} {count}",
+    "describe.card": "{title}, the crosses without their numbers: {rows}",
+    "describe.card_row": "{row} {crosses} of {cells}",
+    "describe.card_penalties": "penalties {count} of {limit}",
+    "describe.card_failed": "failed throws {count} of {limit}",
     "describe.table_qwixx": "{mark}{name}: {total} points · penalties {penalties} · "
     "locks {locks} · crosses {rows}",
     "describe.table_qwinto": "{mark}{name}: {total} points · failed throws {failed} · "
@@ -662,6 +671,41 @@ EN: dict[str, str] = {
     "daily.share_next": "📋 Your text to share is the next message: each row's crosses, "
     "not its numbers, so it gives no dice away.",
     "daily.share_title": "{title} daily {day}: {score} 🔥{streak}",
+    "daily.share_card": "🖼️ **Share card** posts your card in this chat: your crosses, not "
+    "the numbers.",
+    "button.share_card": "Share card",
+    "error.card_unfinished": "That attempt is not finished yet: its card comes with its result.",
+    "command.practice": "Play against the computers, anywhere (only you see it; it never counts)",
+    "option.practice.variant": "Which game (default Qwixx); any option starts a new game",
+    "option.practice.computers": "How many computers (default 2; 0: you alone)",
+    "option.practice.level": "How well the computers play (default Easy)",
+    "option.practice.hints": "A Hint button on your sheet: what Hard would do",
+    "practice.header": "🎯 **Practice · {title}** against {computers} — only you see this, "
+    "and it counts for no leaderboard.",
+    "practice.header_solo": "🎯 **Practice · {title}**, alone — only you see this; your best "
+    "score is kept.",
+    "practice.title": "🎯 **Practice · {title}**",
+    "practice.left_out": "… {turns} before these left out: the message is full.",
+    "unit.turn.one": "{count} turn",
+    "unit.turn.other": "{count} turns",
+    "practice.resumed": "Your game goes on. `/qwixx practice` with an option (a variant, the "
+    "computers…) starts a new one.",
+    "error.practice_not_yours": "That is another member's practice game; `/qwixx practice` "
+    "starts your own.",
+    "error.practice_computers": "{title} takes at most {most} computers against you.",
+    "error.practice_twice": "Your practice game was begun twice at once: `/qwixx practice` "
+    "shows the one that stands.",
+    "error.needs_server": "`{command}` works on a server where the bot is. Here you can play "
+    "`/qwixx daily` and `/qwixx practice`, and see your own `/qwixx stats`.",
+    "error.stats_own_only": "Here I show only your own figures: a member's figures on a "
+    "server are that server's (`/qwixx stats` there).",
+    "stats.own_title": "📊 {name}: your own figures",
+    "stats.own_none": "Nothing yet: play `/qwixx daily` or `/qwixx practice`.",
+    "stats.own_footer": "Your games where the bot is not, and your daily challenge on every "
+    "server; a server's figures: /qwixx stats there.",
+    "stats.daily": "📅 Daily challenge",
+    "stats.daily_line": "{title}: {days} · best **{best}** · average **{average}**",
+    "stats.daily_streak": "🔥 Streak: **{days}** in a row",
     "daily.board": "📅 **Daily {title} · {day}** — this server's ranking",
     "daily.board_line": "{place} {name} — **{score}**",
     "daily.board_footer": "Same dice for everyone today: `/qwixx daily variant:{variant}` "

@@ -1,7 +1,7 @@
 """The game's use cases over one store, each a service of its own: the games as this
 process keeps them (:mod:`bot.service.keeper`, the one writer of a game), the lobby, the
-turns, the deadlines, the daily challenge, the servers' settings, the players' names,
-what a final message tells and the tournaments.
+turns, the deadlines, the daily challenge, practice against the computers, the servers'
+settings, the players' names, what a final message tells and the tournaments.
 
 This is the only layer that combines the store, the rules and concurrency. Every refusal
 is a :class:`~bot.service.errors.ServiceError` whose key names a catalogue message.
@@ -19,6 +19,7 @@ from bot.service.keeper import GameKeeper
 from bot.service.limits import Limits
 from bot.service.lobby import Lobby
 from bot.service.names import Names
+from bot.service.practice import PracticeService
 from bot.service.settings import ServerSettings
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
@@ -43,6 +44,7 @@ class GameService:
         self.turns = Turns(self.keeper, self.lobby)
         self.deadlines = Deadlines(self.keeper)
         self.daily = DailyService(self.keeper, store)
+        self.practice = PracticeService(self.keeper, self.lobby)
         self.settings = ServerSettings(store)
         self.names = Names(store)
         self.endings = Endings(store, clock)

@@ -91,7 +91,8 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
 
     again = (await ana.slash("qwixx", "daily", variant="classic")).message
     assert "already" in again.content and f"**{signed(ana_score)}**" in again.content
-    assert not choices(again)  # nothing to play: the attempt is over
+    # nothing to play: the attempt is over; only its card to share
+    assert [c.text for c in choices(again)] == ["Share card"]
 
     other, _ = await play_daily(ben, seed=2)
     ben_score = score_of(other)
