@@ -48,6 +48,7 @@ from typing import Any, TypeVar
 import bot.cogs.images
 from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
+from bot.cogs.discord_private import hasten_ready
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, choices, final_message, next_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
@@ -158,17 +159,18 @@ class Probe:
         self.statements.append(sql)
 
     async def install(self, qwixx: QwixxBot) -> None:
-        """Listen in on ``qwixx`` (logged in: its gate stands in front of the parser)."""
+        """Listen in on ``qwixx`` (logged in: an interaction arrives as its gate hands it on)."""
         assert qwixx.store is not None and isinstance(qwixx.store.engine, SqliteEngine)
         await qwixx.store.engine.watch(self.heard)
-        parsers = qwixx._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
+        gate = qwixx.gate
+        assert gate is not None
+        parse = gate._parse  # what the gate hands an interaction on to: it arrives there
 
         def arrived(data: Any) -> None:
             self.arrivals.append((time.monotonic(), self.bot_cpu()))
             parse(data)
 
-        parsers["INTERACTION_CREATE"] = arrived
+        gate._parse = arrived
 
     @contextmanager
     def drawing(self) -> Iterator[None]:
@@ -309,7 +311,7 @@ async def play(variant: str, clicks: int, seed: int = SEED) -> list[Click]:
                 tick=3_600.0,
                 budget=WriteBudget(writes=10_000, window=1.0),
             )
-            qwixx._connection.guild_ready_timeout = 0.05
+            hasten_ready(qwixx, 0.05)
             running = asyncio.create_task(qwixx.start("sandbox-token"))
             try:
                 while not qwixx.is_ready():

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.channel.budget import WriteBudget
 from bot.channel.publisher import Publisher
 from bot.channel.timers import Timers
-from bot.cogs import fallback, throttle
+from bot.cogs import discord_private, fallback, throttle
 from bot.cogs.emojis import DiceEmojis
 from bot.cogs.handlers import Handlers
 from bot.cogs.places import PlacedTree
@@ -99,6 +99,7 @@ class QwixxBot(commands.Bot):
         self.tick = tick
         self.budget = budget
         self.forget_after = forget_after
+        """Seconds a server's data is kept after the bot was removed from it."""
         self.heartbeat = heartbeat
         """The file the timers touch after each pass (``QWIXX_HEARTBEAT``), if any."""
         self.limits = limits
@@ -107,9 +108,9 @@ class QwixxBot(commands.Bot):
         """Interactions per member before they are answered as too fast (None: no
         throttle, for the stand-in's members, who click as fast as the bot answers)."""
         self.throttle: throttle.Throttle | None = None
-        """Seconds a server's data is kept after the bot was removed from it."""
         self.privacy: PrivacyService | None = None
         self.gate: fallback.Gate | None = None
+        """What every interaction comes in by, once set up (:meth:`front`)."""
         self.stop_wait = STOP_WAIT
         self.stage = "running"
         """What the bot is doing, for a stop that takes too long: ``running``, or the
@@ -145,15 +146,24 @@ class QwixxBot(commands.Bot):
         )
         await self.add_cog(QwixxCog(handlers))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.clicks is not None:  # before the gate, which then stands in front of it
-            self.throttle = throttle.install(self, self.clicks)
-        self.gate = fallback.install(self)  # answers what discord.py would leave unanswered
+        fallback.install(self)  # answers what discord.py would leave unanswered
+        discord_private.front_interactions(self, self.front)
         await self.tree.set_translator(Translator())  # commands in each member's language
         if self.sync_commands:
             await self.sync_tree()
         else:
             await self.learn_commands()
         self.timers.start()
+
+    def front(self, parse: discord_private.Parser) -> discord_private.Parser:
+        """What every interaction comes in by, in front of discord.py's parser ``parse``:
+        the gate (:class:`bot.cogs.fallback.Gate`), then the click throttle, if any; so an
+        answer of the throttle is handling the gate waits for."""
+        if self.clicks is not None:
+            self.throttle = throttle.Throttle(self, self.clicks, parse)
+            parse = self.throttle.receive
+        self.gate = fallback.Gate(self, parse)
+        return self.gate.receive
 
     async def sync_tree(self) -> None:
         """Sync to the development guild (instant) if configured, else globally."""

@@ -160,7 +160,7 @@ def slash_texts() -> list[SlashKey]:
     (msgctxt, text), in the order the commands declare them (the catalogue texts
     among them are translated by their keys)."""
     # No handlers: only the commands the cog declares are read, and they need none.
-    group = QwixxCog(None).__cog_app_commands_group__  # type: ignore[arg-type]
+    group = QwixxCog(None).app_command  # type: ignore[arg-type]
     assert group is not None
     found: list[SlashKey] = [("slash name", group.name), ("slash description", group.description)]
     for command in group.walk_commands():

@@ -1,12 +1,16 @@
 """The bot's edges with its libraries: the private parts it relies on, and the lock file.
 
 ``INTERNALS`` is the one list of every private (or undocumented) part of a library
-that the bot uses. For each, a test checks that the installed version still has it,
-in the shape the bot uses it, so that an upgrade that removes or changes it fails
-here, naming the library, the part and where the bot uses it, rather than in a game.
-A library on this list has an upper bound in pyproject.toml; once these tests pass
-on a newer version, the bound may be raised. Another test scans ``bot/`` and
-``benchmarks/`` so that a new use of a library's private part is added to the list.
+that the bot uses outside :mod:`bot.cogs.discord_private`, the one module of ``bot``
+that touches discord.py's (which names the versions they were checked on;
+``tests/cogs/test_discord_private.py`` checks each). For each part listed, a test checks
+that the installed version still has it, in the shape the bot uses it, so that an
+upgrade that removes or changes it fails here, naming the library, the part and where
+the bot uses it, rather than in a game. A library on this list has an upper bound in
+pyproject.toml; once these tests pass on a newer version, the bound may be raised.
+Scans of the code's syntax keep it so: a new use of a library's private part in
+``bot/`` or ``benchmarks/`` is added to the list, and in ``bot/`` discord.py's private
+names and undocumented modules are touched in that module alone.
 
 ``requirements.lock`` pins the runtime dependencies for deployments (the Dockerfile
 installs from it). It is written by this module, from what the virtual environment
@@ -17,6 +21,7 @@ has installed::
 
 from __future__ import annotations
 
+import ast
 import inspect
 import platform
 import random
@@ -25,6 +30,7 @@ import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -42,59 +48,28 @@ SCANNED = ("bot", "benchmarks")
 # or has another shape than the one the bot uses.
 
 
-def _client_connection() -> None:
-    import discord
-
-    client = discord.Client(intents=discord.Intents.none())
-    timeout = client._connection.guild_ready_timeout
-    assert isinstance(timeout, int | float), f"guild_ready_timeout is {timeout!r}"
-    client._connection.guild_ready_timeout = 0.05
-    parsers = client._connection.parsers
-    assert callable(parsers.get("INTERACTION_CREATE")), (
-        "ConnectionState.parsers has no INTERACTION_CREATE parser"
-    )
-
-
 def _os_exit() -> None:
     import os
 
     assert callable(os._exit), "os._exit is gone"
 
 
-def _tree_call() -> None:
-    from discord import app_commands
+def _argparse_actions() -> None:
+    import argparse
 
-    call = app_commands.CommandTree._call
-    assert inspect.iscoroutinefunction(call), "CommandTree._call is no coroutine function"
-    assert list(inspect.signature(call).parameters) == ["self", "interaction"], (
-        f"CommandTree._call takes {inspect.signature(call)}"
-    )
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--seed", required=True)
+    (action,) = parser._actions
+    assert action.option_strings == ["--seed"] and action.required, f"the action is {action!r}"
 
 
-def _compiled_template() -> None:
+def _exponential_backoff() -> None:
     import discord
+    import discord.client
 
-    class Probe(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:(?P<n>\d+)"):
-        pass
-
-    pattern = Probe.__discord_ui_compiled_template__
-    assert isinstance(pattern, re.Pattern), f"the template is {pattern!r}"
-    assert pattern.fullmatch("probe:12") and not pattern.fullmatch("probe:12x")
-
-
-def _cog_group() -> None:
-    import discord
-    from discord import app_commands
-    from discord.ext import commands
-
-    class Probe(commands.GroupCog, group_name="probe", group_description="probe"):
-        @app_commands.command(description="one")
-        async def one(self, interaction: discord.Interaction) -> None:
-            pass
-
-    group = Probe().__cog_app_commands_group__
-    assert isinstance(group, app_commands.Group), f"the group is {group!r}"
-    assert [c.name for c in group.walk_commands()] == ["one"]
+    assert vars(discord.client)["ExponentialBackoff"] is discord.backoff.ExponentialBackoff
+    assert "ExponentialBackoff()" in inspect.getsource(discord.Client.connect)
+    assert isinstance(discord.backoff.ExponentialBackoff().delay(), float)
 
 
 def _randbelow() -> None:
@@ -135,22 +110,6 @@ class Internal:
 
 INTERNALS: tuple[Internal, ...] = (
     Internal(
-        "discord.py",
-        "Client._connection: guild_ready_timeout, parsers",
-        r"\._connection\b",
-        (
-            "bot/cogs/fallback.py",
-            "bot/cogs/throttle.py",
-            "bot/sandbox/sandbox.py",
-            "benchmarks/bench_bot.py",
-        ),
-        "the stand-in sends every guild at once: no need to wait 2 s for more; a "
-        "stopping bot answers every new interaction before discord.py sees it (Gate), "
-        "and so does the click throttle for a member clicking far too fast; the "
-        "click benchmark notes when each interaction arrives",
-        _client_connection,
-    ),
-    Internal(
         "Python",
         "os._exit (documented; private only by its name)",
         r"\._exit\b",
@@ -159,28 +118,20 @@ INTERNALS: tuple[Internal, ...] = (
         _os_exit,
     ),
     Internal(
-        "discord.py",
-        "app_commands.CommandTree._call(interaction)",
-        r"\btree\._call\b",
-        ("bot/cogs/fallback.py",),
-        "errors in parsing a command's options reach on_error (guard_parsing)",
-        _tree_call,
+        "Python",
+        "argparse.ArgumentParser._actions",
+        r"\._actions\b",
+        ("bot/cli.py",),
+        "a command's option written before the command is told where it belongs",
+        _argparse_actions,
     ),
     Internal(
         "discord.py",
-        "DynamicItem.__discord_ui_compiled_template__",
-        r"__discord_ui_compiled_template__",
-        ("bot/cogs/registry.py",),
-        "a malformed custom_id is told from one a button takes (claimed)",
-        _compiled_template,
-    ),
-    Internal(
-        "discord.py",
-        "GroupCog().__cog_app_commands_group__",
-        r"__cog_app_commands_group__",
-        ("bot/catalogues.py",),
-        "the /qwixx commands' texts, for the slash-command catalogue",
-        _cog_group,
+        "discord.client.ExponentialBackoff (undocumented)",
+        r"\bExponentialBackoff\b",
+        ("benchmarks/outage.py",),
+        "the outage benchmark reconnects at once rather than after discord.py's waits",
+        _exponential_backoff,
     ),
     Internal(
         "Python",
@@ -279,30 +230,143 @@ _PYTHON_DUNDERS = {
 }
 
 
+ROOM = "bot/cogs/discord_private.py"
+"""The one module of ``bot`` that touches discord.py's private parts."""
+PUBLIC_MODULES = frozenset({"abc", "app_commands", "ext", "ui", "utils"})
+"""discord.py's documented modules (``discord.ext.commands`` and ``tasks`` under ``ext``)."""
+
+
+def _private(name: str) -> bool:
+    dunder = name.startswith("__") and name.endswith("__")
+    return name.startswith("_") and not (dunder and name in _PYTHON_DUNDERS)
+
+
+def _off_own(node: ast.expr) -> bool:
+    """Whether ``node`` is ``self``, ``cls``, ``super()`` or an attribute chain off them."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id == "super"
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _defined(tree: ast.Module, stored_on_anything: bool = False) -> Iterator[str]:
+    """The names ``tree`` defines: functions, classes, variables, ``__slots__``, and the
+    attributes it sets on ``self`` or ``cls`` (on anything, if ``stored_on_anything``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            value = node.value
+            if stored_on_anything or (isinstance(value, ast.Name) and value.id in ("self", "cls")):
+                yield node.attr
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets
+        ):
+            for item in ast.walk(node.value):
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    yield item.value
+
+
+@dataclass(frozen=True)
+class Use:
+    """An attribute the code reads or writes off an object (or imports from a module)."""
+
+    path: str
+    line: int
+    name: str
+    off_own: bool
+    """Read off ``self``, ``cls`` or ``super()`` (or a chain of attributes off them)."""
+
+
+def _uses(path: str, tree: ast.Module) -> Iterator[Use]:
+    accessors = ("getattr", "setattr", "hasattr", "delattr")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            yield Use(path, node.lineno, node.attr, _off_own(node.value))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in accessors
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            yield Use(path, node.lineno, node.args[1].value, _off_own(node.args[0]))
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and not node.level
+            and node.module.split(".")[0] not in ("bot", "benchmarks", "tests")
+        ):
+            for alias in node.names:
+                yield Use(path, node.lineno, alias.name, False)
+
+
+@cache
+def _trees() -> dict[str, ast.Module]:
+    return {path: ast.parse(text, path) for path, text in _sources()}
+
+
+@cache
+def _own() -> frozenset[str]:
+    """The names the scanned code defines itself."""
+    return frozenset(name for tree in _trees().values() for name in _defined(tree))
+
+
+@cache
+def _discord_private() -> frozenset[str]:
+    """Every private name discord.py defines (Python's own dunders aside)."""
+    import discord
+
+    names: set[str] = set()
+    for path in Path(discord.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        names.update(_defined(tree, stored_on_anything=True))
+    return frozenset(filter(_private, names))
+
+
 def _private_uses() -> dict[str, set[str]]:
-    """The private attributes the scanned code reads off objects it does not define,
-    by name, with the files: a name is the code's own if it is defined (def, class,
-    an assignment, an annotation) anywhere in the project. A heuristic: it finds
-    names, not which library an object comes from."""
-    texts = dict(_sources())
-    tests = {
-        p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
-        for p in (ROOT / "tests").rglob("*.py")
-    }
-    own: set[str] = set()
-    for text in (*texts.values(), *tests.values()):
-        own |= set(re.findall(r"\b(?:def|class)\s+(_\w+)", text))
-        own |= set(re.findall(r"\b(_\w+)\s*(?::[^=\n]*)?=(?!=)", text))
-        own |= set(re.findall(r"\b(_\w+)\s*:", text))
-        own |= set(re.findall(r"[\"'](_\w+)[\"']", text))
+    """The private names the scanned code outside :data:`ROOM` reads off objects (or
+    imports from modules) it does not define, with the files: a name is the code's own
+    if the code defines it (see :func:`_defined`). A heuristic: it finds names, not
+    which library an object comes from."""
     found: dict[str, set[str]] = {}
-    for path, text in texts.items():
-        for _, code in _code(text):
-            for name in re.findall(r"\.(_\w+)", code):
-                dunder = name.startswith("__") and name.endswith("__")
-                if (name not in _PYTHON_DUNDERS) if dunder else (name not in own):
-                    found.setdefault(name, set()).add(path)
+    for path, tree in _trees().items():
+        for use in _uses(path, tree):
+            if path != ROOM and _private(use.name) and use.name not in _own():
+                found.setdefault(use.name, set()).add(path)
     return found
+
+
+def _reaching_into_discord(path: str, tree: ast.Module) -> Iterator[str]:
+    """Where ``tree`` touches discord.py's private names or undocumented modules."""
+    import discord
+
+    def internal(module: str) -> bool:
+        parts = module.split(".")
+        return parts[0] == "discord" and len(parts) > 1 and parts[1] not in PUBLIC_MODULES
+
+    def listed(name: str) -> bool:  # another library's part of the same name
+        return any(path in i.used_in and re.search(i.pattern, "." + name) for i in INTERNALS)
+
+    for use in _uses(path, tree):
+        own = use.off_own and use.name in _own()
+        if use.name in _discord_private() and not own and not listed(use.name):
+            yield f"{path}:{use.line}: {use.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules = [node.module]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            submodule = getattr(discord, node.attr, None) if node.value.id == "discord" else None
+            modules = [f"discord.{node.attr}"] if isinstance(submodule, type(sys)) else []
+        else:
+            modules = []
+        yield from (f"{path}:{node.lineno}: {m}" for m in modules if internal(m))
 
 
 def _listed_uses() -> dict[str, set[str]]:
@@ -330,6 +394,51 @@ def test_every_private_part_the_code_uses_is_listed() -> None:
         "(tests/test_dependencies.py): add them, with a check and an upper bound "
         "in pyproject.toml:\n" + "\n".join(unlisted)
     )
+
+
+def test_discord_py_is_reached_into_from_one_module_only() -> None:
+    """In ``bot``, discord.py's private names and undocumented modules are used in
+    :data:`ROOM` alone, which names the versions they were checked on."""
+    trees = _trees()
+    outside = [
+        line
+        for path, tree in trees.items()
+        if path != ROOM and path.startswith("bot/")
+        for line in _reaching_into_discord(path, tree)
+    ]
+    assert outside == [], (
+        f"discord.py's private parts are used outside {ROOM}: move each use there, with "
+        "its test in tests/cogs/test_discord_private.py:\n" + "\n".join(outside)
+    )
+    assert list(_reaching_into_discord(ROOM, trees[ROOM]))  # the scan sees what it must
+
+
+def test_the_scans_see_a_private_part_and_let_the_code_s_own_be() -> None:
+    source = """
+import discord.http
+from discord.gateway import DiscordWebSocket
+from discord.ext import commands
+
+
+class Door:
+    __slots__ = ("_parse",)
+
+    def receive(self, bot, item):
+        getattr(bot, "_connection").parsers
+        self._parse(item.__discord_ui_compiled_template__)
+        return discord.state, discord.utils.MISSING, self._locks._locks, self._connection
+"""
+    tree = ast.parse(source)
+    found = [line.split(": ")[1] for line in _reaching_into_discord("probe.py", tree)]
+    assert found == [
+        "_connection",
+        "__discord_ui_compiled_template__",
+        "_connection",
+        "discord.http",
+        "discord.gateway",
+        "discord.state",
+    ]
+    assert "_parse" in set(_defined(tree)) and "_locks" not in set(_defined(tree))
 
 
 def test_each_listed_library_has_an_upper_bound() -> None:

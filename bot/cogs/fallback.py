@@ -16,13 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.buttons import refuse
+from bot.cogs.discord_private import Parser, interaction_of, tasks_started
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.text import shorten
@@ -99,29 +100,32 @@ def guard_parsing(tree: app_commands.CommandTree[Any]) -> None:
     """Route errors in reading a command's data to ``tree.on_error``.
 
     discord.py hands ``on_error`` only :class:`~discord.app_commands.AppCommandError`;
-    a value it cannot parse (a user option ``""``) raises a plain ``ValueError``
-    before the command runs, and the interaction would stay unanswered. Errors of the
+    a value it cannot read (a member option that is no id) raises a plain ``ValueError``
+    or ``TypeError`` as it reads the options, before the command runs, and the
+    interaction would stay unanswered. discord.py calls the tree's public check
+    (``interaction_check``) before it reads them: the check reads them first
+    (``Interaction.namespace``, the same reading) and raises what it meets as
+    :class:`MalformedCommand`, which discord.py hands ``on_error``. Errors of the
     command itself already arrive wrapped (``CommandInvokeError``).
     """
-    call = tree._call
+    check = tree.interaction_check
 
-    async def guarded(interaction: discord.Interaction) -> None:
+    async def readable(interaction: discord.Interaction) -> bool:
         try:
-            await call(interaction)
-        except app_commands.AppCommandError:
-            raise
+            interaction.namespace  # noqa: B018 (read for what reading raises)
         except (ValueError, TypeError, KeyError) as error:
             raise MalformedCommand(f"{type(error).__name__}: {error}") from error
+        return await check(interaction)
 
-    # discord.py has no hook before option parsing: the tree's dispatch is wrapped.
-    tree._call = guarded  # type: ignore[method-assign]
+    # The check is public, and meant to be replaced (as on_error is, below).
+    tree.interaction_check = readable  # type: ignore[method-assign]
 
 
-async def answer_raw(state: Any, data: dict[str, Any], key: str) -> None:
+async def answer_raw(client: discord.Client, data: dict[str, Any], key: str) -> None:
     """Answer an interaction discord.py has not seen (its gateway data), at once and
     privately, with the text of ``key`` in the member's language (an autocomplete with
     no choices); an answer that fails is logged."""
-    interaction: discord.Interaction = discord.Interaction(data=cast(Any, data), state=state)
+    interaction = interaction_of(client, data)
     with using(interaction.locale):
         text = t(key)
     try:
@@ -143,26 +147,26 @@ def describe(data: dict[str, Any]) -> str:
 class Gate:
     """The door every interaction comes in by (the gateway's ``INTERACTION_CREATE``).
 
-    While open, an interaction goes on to discord.py, and the tasks discord.py starts
-    for it (the command, the button's callback, the listeners) are its handling: the
-    gate keeps them until they end, so that a stopping bot can let them finish. Once
-    closed (the bot is stopping), an interaction is answered at once, privately, that
-    the bot is restarting, and nothing else happens. Refusals are handling too.
+    While open, an interaction goes on to ``parse`` (discord.py's parser, or the click
+    throttle in front of it), and the tasks started for it (the command, the button's
+    callback, the listeners, the throttle's answer) are its handling: the gate keeps
+    them until they end, so that a stopping bot can let them finish. Once closed (the
+    bot is stopping), an interaction is answered at once, privately, that the bot is
+    restarting, and nothing else happens. Refusals are handling too.
     """
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, client: discord.Client, parse: Parser) -> None:
         self.open = True
         self.refused = 0
         """Interactions answered with the refusal since the gate closed."""
-        self._state = state
+        self._client = client
+        self._parse = parse
         self._running: dict[asyncio.Future[Any], str] = {}
-        self._parse = state.parsers["INTERACTION_CREATE"]
-        state.parsers["INTERACTION_CREATE"] = self.receive
 
     def receive(self, data: dict[str, Any]) -> None:
-        """discord.py's parser for ``INTERACTION_CREATE``, behind the gate."""
+        """The parser of ``INTERACTION_CREATE`` in front of ``parse``."""
         if self.open:
-            started = self._parsed(data)
+            started = tasks_started(self._parse, data)
         else:
             self.refused += 1
             started = [
@@ -174,35 +178,11 @@ class Gate:
             self._running[task] = describe(data)
             task.add_done_callback(self._ended)
 
-    def _parsed(self, data: dict[str, Any]) -> list[asyncio.Future[Any]]:
-        """Hands ``data`` to discord.py, which starts its handling as tasks at once: the
-        tasks it started, caught as they are made (not by comparing every task before
-        and after, which costs as much as the tasks running)."""
-        loop = asyncio.get_running_loop()
-        factory = loop.get_task_factory()
-        started: list[asyncio.Future[Any]] = []
-
-        def catch(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
-            task = (
-                factory(loop, coro, **kwargs)
-                if factory
-                else asyncio.Task(coro, loop=loop, **kwargs)
-            )
-            started.append(task)
-            return task
-
-        loop.set_task_factory(catch)
-        try:
-            self._parse(data)
-        finally:
-            loop.set_task_factory(factory)
-        return started
-
     def _ended(self, task: asyncio.Future[Any]) -> None:
         self._running.pop(task, None)
 
     async def refuse(self, data: dict[str, Any]) -> None:
-        await answer_raw(self._state, data, "error.restarting")
+        await answer_raw(self._client, data, "error.restarting")
 
     def close(self) -> None:
         """Refuse every interaction from now on."""
@@ -228,10 +208,10 @@ class Gate:
             task.cancel()
 
 
-def install(bot: commands.Bot) -> Gate:
-    """Register the fallbacks on ``bot``; the gate its interactions now come in by."""
+def install(bot: commands.Bot) -> None:
+    """Register the fallbacks on ``bot`` (the gate is put in front by the bot itself,
+    with the click throttle: :meth:`bot.app.QwixxBot.front`)."""
     bot.add_listener(on_interaction)
     # discord.py's documented way to handle a command tree's errors is to replace it.
     bot.tree.on_error = on_tree_error  # type: ignore[method-assign]
     guard_parsing(bot.tree)
-    return Gate(bot._connection)

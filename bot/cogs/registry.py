@@ -15,6 +15,7 @@ import discord
 
 from bot.cogs.buttons import GAME_ITEMS, STATS_ITEMS, BadComponent
 from bot.cogs.choice_items import CHOICE_ITEMS
+from bot.cogs.discord_private import template_of
 from bot.cogs.privacy import PRIVACY_ITEMS
 from bot.cogs.tournaments import TOURNAMENT_ITEMS
 
@@ -31,7 +32,7 @@ class Unclaimed(BadComponent, template=r".*"):
 
 def claimed(custom_id: str) -> bool:
     """Whether an item other than the catch-all takes ``custom_id``."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS)
+    return any(template_of(item).fullmatch(custom_id) for item in ITEMS)
 
 
 DYNAMIC_ITEMS = (*ITEMS, Unclaimed)

@@ -13,9 +13,9 @@ longest is dropped first (a dropped member merely starts again with a full bucke
 as an idle one would). Autocomplete requests, sent by Discord as a member types,
 neither count nor are refused.
 
-:func:`install` puts the throttle in front of discord.py's ``INTERACTION_CREATE``
-parser; the stopping bot's gate (:class:`bot.cogs.fallback.Gate`), installed after it,
-stands in front of the throttle, so an answer it sends is handling the gate waits for.
+The throttle stands in front of discord.py's ``INTERACTION_CREATE`` parser, behind the
+stopping bot's gate (:class:`bot.cogs.fallback.Gate`), so an answer it sends is handling
+the gate waits for (both are put there by :meth:`bot.app.QwixxBot.front`).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
-from discord.ext import commands
 
+from bot.cogs.discord_private import Parser
 from bot.cogs.fallback import answer_raw
 
 log = logging.getLogger(__name__)
@@ -85,17 +85,17 @@ def member_of(data: dict[str, Any]) -> int | None:
 
 
 class Throttle:
-    """The parser of ``INTERACTION_CREATE`` in front of discord.py's: an interaction
-    goes on if its member has a token, else it is answered with :meth:`slow_down`."""
+    """A parser of ``INTERACTION_CREATE`` in front of ``parse`` (discord.py's): an
+    interaction goes on if its member has a token, else it is answered with
+    :meth:`slow_down`."""
 
-    def __init__(self, state: Any, buckets: ClickBuckets) -> None:
+    def __init__(self, client: discord.Client, buckets: ClickBuckets, parse: Parser) -> None:
         self.buckets = buckets
         self.throttled = 0
         """Interactions answered that they came too fast."""
-        self._state = state
-        self._parse: Callable[[dict[str, Any]], None] = state.parsers["INTERACTION_CREATE"]
+        self._client = client
+        self._parse = parse
         self._answers: set[asyncio.Task[None]] = set()
-        state.parsers["INTERACTION_CREATE"] = self.receive
 
     def receive(self, data: dict[str, Any]) -> None:
         member = member_of(data)
@@ -112,9 +112,4 @@ class Throttle:
 
     async def slow_down(self, data: dict[str, Any]) -> None:
         """The one answer a throttled interaction costs: private, in the member's language."""
-        await answer_raw(self._state, data, "error.too_fast")
-
-
-def install(bot: commands.Bot, buckets: ClickBuckets) -> Throttle:
-    """Throttle ``bot``'s interactions; install it before the gate (see the module)."""
-    return Throttle(bot._connection, buckets)
+        await answer_raw(self._client, data, "error.too_fast")

@@ -220,7 +220,9 @@ class Sandbox:
         if self._bot_task is not None:
             raise RuntimeError("a bot is already running; await stop_bot() first")
         if fast_ready:
-            bot._connection.guild_ready_timeout = FAST_GUILD_READY
+            from bot.cogs.discord_private import hasten_ready  # discord.py, once a bot runs
+
+            hasten_ready(bot, FAST_GUILD_READY)
         task = asyncio.create_task(bot.start(token), name="sandbox-bot")
         self.bot, self._bot_task = bot, task
         try:

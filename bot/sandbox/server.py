@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import yarl
 from aiohttp import web
 
 from .api_app import AppEndpoints
@@ -90,7 +88,7 @@ class FakeDiscord:
 
     @property
     def base_url(self) -> str:
-        """What ``discord.http.Route.BASE`` should be."""
+        """The base of every REST call of the bot (``http://127.0.0.1:<port>/api/v10``)."""
         return self.http_url + API_PREFIX
 
     @property
@@ -98,21 +96,11 @@ class FakeDiscord:
         """The websocket URL (``ws://127.0.0.1:<port>/gateway``)."""
         return f"ws://{HOST}:{self._port}/gateway"
 
-    @contextlib.contextmanager
-    def patched(self) -> Iterator[None]:
+    def patched(self) -> contextlib.AbstractContextManager[None]:
         """Point discord.py's REST base and default gateway here; restore them afterwards."""
-        import discord.gateway
-        import discord.http
+        from bot.cogs.discord_private import aimed_at  # discord.py, once a bot runs
 
-        old_base = discord.http.Route.BASE
-        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-        discord.http.Route.BASE = self.base_url
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
-        try:
-            yield
-        finally:
-            discord.http.Route.BASE = old_base
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+        return aimed_at(self.base_url, self.gateway_url)
 
     # -- what tests look at ------------------------------------------------------
 

@@ -105,6 +105,25 @@ async def test_an_option_outside_its_choices_gets_a_polite_answer(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+@pytest.mark.parametrize("value", ["", "ana", None])
+async def test_a_member_option_that_is_no_id_gets_a_polite_answer(
+    sb: Sandbox, value: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py reads a member option's id before the command runs, and raises a plain
+    ValueError or TypeError where the id is none: answered like any unreadable command."""
+    ana, ben = sb.member("Ana"), sb.member("Ben")
+
+    def garble(data: dict[str, Any]) -> None:
+        data["options"][0]["options"][0]["value"] = value
+        data.pop("resolved", None)
+
+    with caplog.at_level(logging.WARNING):
+        answer = await slash_raw(ana, garble, "qwixx", "stats", user=ben.record)
+    assert answer.failed is None
+    assert len(answer.ephemeral) == 1 and BAD_COMMAND in answer.ephemeral[0].content
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
 async def test_an_unknown_command_gets_a_polite_answer(sb: Sandbox) -> None:
     def rename(data: dict[str, Any]) -> None:
         data["options"][0]["name"] = "teleport"

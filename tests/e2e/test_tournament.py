@@ -256,6 +256,7 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
 
             # --- every table's thread tells its game truly, counted like any game ----------
             ledger = Ledger()
+            emojis = {e.id: e.name for e in sb.server.world.emojis.values()}
             games = sorted(
                 [await store.games.get(x.game_id or 0) for x in t.tables],
                 key=lambda r: (r.finished_at, r.id) if r else (0, 0),
@@ -267,7 +268,7 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
                 facts = facts_of(record, moves)
                 facts.ratings, facts.wins = ledger.add(record, facts.game, facts.covered)
                 texts = [m.content for m in sb.messages(thread(sb, record.channel_id))]
-                verdicts = check(read(texts), facts)
+                verdicts = check(read(texts, emojis), facts)  # dice shown as emojis or text
                 assert [v for v in verdicts if not v.ok] == [], f"game {record.id}"
                 told = {v.kind for v in verdicts}  # every turn once, the end once: none missing
                 assert {"told.turn", "told.game_over"} <= told and len(verdicts) > 30
