@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,8 @@ async def play(tmp_path: Path, changes: bool) -> tuple[FakeChannel, Facts]:
                 outcome = await decide(service, clock, record.id, game, rng)
         moves = await store.games.moves(record.id)
         facts = facts_of(outcome.record, moves, started=1_000_000.0)
-        facts.ratings, facts.wins = Ledger().add(outcome.record, facts.game, facts.covered)
+        ratings, wins = Ledger().add(outcome.record, facts.game, facts.covered)
+        facts = replace(facts, ratings=ratings, wins=wins)
     finally:
         await store.close()
     return channel, facts

@@ -407,6 +407,11 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
         ),
     ),
     "a plan told impossible that was possible": ("onboard", "ahead.asked_locked", still_possible),
+    "a fallback told though its move was still possible": (
+        "classic",
+        "by.fallback_locked",
+        still_possible,
+    ),
     "a fallback blamed on a lock of another row": ("classic", "by.fallback_locked", another_lock),
     "a plan's failure blamed on a lock of another row": (
         "onboard",
