@@ -133,7 +133,7 @@ def scenarios(variant: str, count: int) -> list[Scenario]:
                 abandon=kind == 8,
                 outage=kind in (2, 3, 7, 9),
                 review=index % 25 == 0,
-                standing=index % 4 in (1, 2),
+                standing=index % 4 in (1, 2) and (kind != 1 or index // 12 % 4 == 1),
                 ahead=kind in (0, 3, 4, 6, 9, 10),
                 vacation=index % 6 == 3,
                 hard_timeout=kind == 10 or (kind == 4 and index // 12 % 2 == 1),
