@@ -17,8 +17,8 @@ sustained run also tells the share of its time spent in garbage collection.
     statements, with the very parameters, that the one-game run's clicks send to the
     database (its row's compare-and-set, the move and the events: the same tables,
     rows and indexes), recorded from a run of the same game and replayed on a fresh
-    store, each click's as one transaction through the store's engine (a call to the
-    writer connection's thread for each statement, ``BEGIN`` and ``COMMIT``); no rules,
+    store, each click's as one transaction through the store's engine (``BEGIN``, the
+    statements and ``COMMIT`` in one call to the writer connection's thread); no rules,
     service or JSON work. Replayed in turns of 10 clicks with the one-game run's own, so
     both meet the machine's load of the moment;
   - one small row (shown for information): one transaction writing one small row, the
@@ -185,7 +185,7 @@ def ms(seconds: float) -> str:
 async def floor(writes: int) -> tuple[float, float]:
     """CPU and wall seconds of one transaction writing one small row, sent through the
     store's engine as a click's is: ``BEGIN IMMEDIATE``, one ``UPDATE`` and the
-    ``COMMIT`` (WAL), each a call to the writer connection's thread, nothing else."""
+    ``COMMIT`` (WAL), in one call to the writer connection's thread, nothing else."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "floor.db")
         engine = store.engine

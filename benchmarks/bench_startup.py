@@ -47,10 +47,10 @@ import time, sys
 start = time.perf_counter()
 import asyncio, discord, bot.app
 from bot.service.games import GameService
-from bot.heap import limit_arenas, tune_gc
+from bot.heap import tune_gc, tune_malloc
 from bot.store import Store
 imported = time.perf_counter()
-limit_arenas()  # as the bot's start-up (bot.__main__) does before it opens the store
+tune_malloc()  # as the bot's start-up (bot.__main__) does before it opens the store
 tune_gc()
 
 def resident_mb():

@@ -5,7 +5,8 @@ Plays a 256-player classic tournament at tables of four with repeat opponents av
 times, in CPU (median and slowest of ``--runs``):
 
 * seating its last round (:func:`bot.tournament.next_round`: the standings of nine
-  rounds, whom everyone has met, the search for a seating without repeats);
+  rounds, whom everyone has met, the search for a seating without repeats and the swaps
+  that group the players as the standings order them);
 * the standings image for a player far down the list: the standings, their lines
   (:func:`bot.render.standings_lines.standings_rows`) and the PNG.
 

@@ -249,10 +249,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.app import new_bot
     from bot.cogs.throttle import ClickBuckets
-    from bot.heap import limit_arenas, tune_gc
+    from bot.heap import tune_gc, tune_malloc
     from bot.service.limits import Limits
 
-    limit_arenas()  # before the store's and Discord's threads start (see bot.heap)
+    tune_malloc()  # before the store's and Discord's threads start (see bot.heap)
     bot = new_bot(
         settings.database,
         shards=settings.shards,

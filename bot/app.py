@@ -18,12 +18,13 @@ from bot.channel.timers import Timers
 from bot.cogs import fallback, throttle
 from bot.cogs.emojis import DiceEmojis
 from bot.cogs.handlers import Handlers
+from bot.cogs.places import PlacedTree
 from bot.cogs.qwixx import QwixxCog
 from bot.cogs.registry import DYNAMIC_ITEMS
 from bot.config import MAX_GAMES_PER_MEMBER, MAX_GAMES_PER_SERVER
 from bot.heartbeat import Heartbeat
 from bot.i18n import commands as cited
-from bot.i18n.translator import LocalisedTree, Translator
+from bot.i18n.translator import Translator
 from bot.service.games import GameService
 from bot.service.limits import Limits
 from bot.service.privacy import DEFAULT_FORGET_AFTER, PrivacyService
@@ -80,7 +81,7 @@ class QwixxBot(commands.Bot):
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             help_command=None,
             allowed_mentions=ALLOWED_MENTIONS,
-            tree_cls=LocalisedTree,
+            tree_cls=PlacedTree,
             **sharding,
         )
         self.shard_plan = shards
@@ -195,6 +196,11 @@ class QwixxBot(commands.Bot):
         after :attr:`forget_after` seconds, unless the bot is invited back."""
         if self.privacy is not None and self.owns(guild.id):
             await self.privacy.guild_left(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server's channels arrived (at the start, or after an outage)."""
+        if self.owns(guild.id):
+            await self.handlers.tournaments.guild_arrived(guild.id)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Invited (back) to a server: whatever it kept stays."""

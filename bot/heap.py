@@ -9,10 +9,16 @@ long pauses. :func:`tune_gc` freezes what exists at start-up (modules and classe
 never garbage) and lets the young generation grow (:data:`THRESHOLDS`): most of a
 click's objects are freed by reference counting long before that.
 
-:func:`limit_arenas` keeps glibc's ``malloc`` to :data:`ARENAS` arenas: by default each
+:func:`tune_malloc` keeps glibc's ``malloc`` to :data:`ARENAS` arenas: by default each
 thread that allocates (the store's, Discord's, the image workers') gets an arena of its
 own with its own free memory. A ``MALLOC_ARENA_MAX`` set in the environment is left as
-it is. What each saves, measured, is in docs/performance.md ("The heap").
+it is. It also gives every block of :data:`MMAP_FROM` bytes or more pages of its own
+(``mmap``), handed back whole when freed: glibc's default moves that threshold up to the
+largest block freed so far, and then a supersampled image (a sheet's is 7.8 MB) comes
+from the heap, where what it leaves behind stays resident; a block of pages of its own
+also holds only the pages that are written (an image left unset, drawn in part, see
+:meth:`bot.render.canvas.Card.region`). What each saves, measured, is in
+docs/performance.md ("The heap").
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ ARENAS: Final = 2
 thread shares."""
 M_ARENA_MAX: Final = -8
 """glibc's ``mallopt`` parameter for the most arenas (malloc.h)."""
+MMAP_FROM: Final = 1 << 20
+"""Blocks from this size on get pages of their own (see the module)."""
+M_MMAP_THRESHOLD: Final = -3
+"""glibc's ``mallopt`` parameter for that size (malloc.h); setting it stops its moving."""
 
 THRESHOLDS: Final = (50_000, 10, 10)
 """Young generation size, then how many collections of one generation trigger one of
@@ -42,10 +52,11 @@ def tune_gc() -> None:
     gc.set_threshold(*THRESHOLDS)
 
 
-def limit_arenas(arenas: int = ARENAS) -> bool:
-    """Keep glibc's ``malloc`` to ``arenas`` arenas (see the module's docstring); call it
-    before the threads start. False where it does not apply: not Linux, a C library
-    without ``mallopt``, or ``MALLOC_ARENA_MAX`` set by whoever runs the bot."""
+def tune_malloc(arenas: int = ARENAS) -> bool:
+    """Keep glibc's ``malloc`` to ``arenas`` arenas and give large blocks pages of their
+    own (see the module's docstring); call it before the threads start. False where it
+    does not apply: not Linux, a C library without ``mallopt``, or ``MALLOC_ARENA_MAX``
+    set by whoever runs the bot (then nothing is set)."""
     if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
         return False
     try:
@@ -54,4 +65,4 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
         return False
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
-    return bool(mallopt(M_ARENA_MAX, arenas))
+    return bool(mallopt(M_ARENA_MAX, arenas)) and bool(mallopt(M_MMAP_THRESHOLD, MMAP_FROM))

@@ -25,6 +25,9 @@ ABANDONED: Final = "abandoned"
 STATUSES: Final[tuple[str, ...]] = (LOBBY, RUNNING, FINISHED, ABANDONED)
 ACTIVE_STATUSES: Final[tuple[str, ...]] = (LOBBY, RUNNING)
 ENDED_STATUSES: Final[tuple[str, ...]] = (FINISHED, ABANDONED)
+NO_SERVER: Final = 0
+"""The guild id of what belongs to no server the bot is in: a daily attempt or a practice
+game begun in a direct message, a group chat or a server that never added the bot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +390,16 @@ class DailySettings:
     channel_id: int | None = None
     hour: int = 0
     timezone: str = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
+class DailyBest:
+    """A member's finished attempts at one variant, every day and place together."""
+
+    variant: str
+    days: int
+    best: int
+    average: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,7 @@ def test_the_running_bot_gets_the_limits_and_the_click_throttle(
     monkeypatch.setattr(bot.app, "new_bot", new_bot)
     monkeypatch.setattr(entry, "serve", serve)
     monkeypatch.setattr(bot.heap, "tune_gc", lambda: None)
-    monkeypatch.setattr(bot.heap, "limit_arenas", lambda: False)
+    monkeypatch.setattr(bot.heap, "tune_malloc", lambda: False)
     assert entry.main([]) in (0, None)
     assert made["limits"] == Limits(per_member=3, per_server=40)
     assert isinstance(made["clicks"], ClickBuckets)

@@ -23,7 +23,7 @@ from bot.i18n.words import t, whole
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Game
-from bot.service.play import Options
+from bot.service.play import Options, Seats
 
 Events = Mapping[int, Sequence[StoredEvent]]
 """A game's stored events by turn."""
@@ -58,6 +58,9 @@ class Shown:
     end: dict[str, Any] | None = None
     """While the review is due: what the final message was made of (``preface``,
     ``wins``, ``best``, ``ratings``), so that its edit says the same and more."""
+    direct: dict[str, list[Any]] = field(default_factory=dict)
+    """The game's direct messages: each person's newest, as
+    :class:`bot.channel.direct.Sent` stores it."""
 
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
@@ -74,6 +77,7 @@ class Shown:
             [list(note) for note in data.get("notes", [])],
             data.get("review"),
             data.get("end"),
+            {str(p): list(sent) for p, sent in data.get("direct", {}).items()},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -89,6 +93,8 @@ class Shown:
             data["review"] = self.review
         if self.end is not None:
             data["end"] = self.end
+        if self.direct:
+            data["direct"] = self.direct
         return data
 
 
@@ -156,6 +162,22 @@ class Channel:
     """The people's accuracies once the game's review is stored (None: not yet)."""
     faces: Faces = field(default_factory=lambda: TEXT)
     """The dice's emojis the bot has (:mod:`bot.channel.dice`; none: dice as text)."""
+    now: float = 0.0
+    """The time of the plan: nobody is mentioned in their quiet hours."""
+    direct: bool = False
+    """Whether the bot sends direct messages: those who chose them are not mentioned."""
+
+
+def unmentioned(channel: Channel, calls: bool = True) -> set[int]:
+    """The people the channel names without mentioning now: those in their quiet hours
+    (called when these end), and (``calls``: of a decision) those whom a direct message
+    reaches instead."""
+    seats = Seats.of(channel.record)
+    return {
+        p
+        for p, prefs in seats.prefs.items()
+        if prefs.quiet_now(channel.now) or (calls and channel.direct and prefs.by_dm)
+    }
 
 
 def humans(players: Sequence[int]) -> list[int]:
@@ -246,6 +268,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         channel.shown,
         pinged=list(channel.shown.pinged),
         notes=[list(n) for n in channel.shown.notes],
+        direct={p: list(sent) for p, sent in channel.shown.direct.items()},
     )
     ended = record.status != "running"
     steps: list[Step] = []
@@ -271,6 +294,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         preface = story.played_out_lines(game, events, range(since, last))
         steps += apart
         if finished:
+            quiet = unmentioned(channel, calls=False)
             steps.append(
                 Post(
                     end_content(
@@ -285,7 +309,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
                     f"qx{record.id}end",
                     ("scoreboard",),
                     "end",
-                    tuple(humans(game.players)),
+                    tuple(p for p in humans(game.players) if p not in quiet),
                     live=True,
                 )
             )
@@ -307,7 +331,12 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         return steps, shown
     if shown.turn != game.turn:
         since, apart = tell_apart(record, game, events, range(first_unseen, game.turn))
-        ping = tuple(humans(list(dict.fromkeys([*story.deciders(game), game.active]))))
+        silent = unmentioned(channel)
+        ping = tuple(
+            p
+            for p in humans(list(dict.fromkeys([*story.deciders(game), game.active])))
+            if p not in silent
+        )
         images, signature = live_images(game, events)
         content = story.turn_message(
             game, events, since, game.turn, record.deadline, away, opened=record.stage_started
@@ -339,7 +368,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         )
     )
     shown.files = signature
-    steps += call_newcomers(record, game, shown)
+    steps += call_newcomers(record, game, shown, unmentioned(channel))
     return steps, shown
 
 
@@ -409,9 +438,12 @@ def clear_notes(game: Game, shown: Shown, ended: bool) -> list[Step]:
     return steps
 
 
-def call_newcomers(record: GameRecord, game: Game, shown: Shown) -> list[Step]:
-    """Mention, once a turn, a player whose decision opened after the turn's post."""
-    new = [p for p in humans(story.deciders(game)) if p not in shown.pinged]
+def call_newcomers(
+    record: GameRecord, game: Game, shown: Shown, silent: Collection[int] = ()
+) -> list[Step]:
+    """Mention, once a turn, a player whose decision opened after the turn's post, or
+    whose quiet hours held the mention back (``silent``: who is not mentioned now)."""
+    new = [p for p in humans(story.deciders(game)) if p not in shown.pinged and p not in silent]
     if not new:
         return []
     shown.pinged += new

@@ -36,17 +36,18 @@ from typing import Any
 from bot.channel import story
 from bot.channel.budget import unreachable
 from bot.channel.dice import TEXT, Faces
-from bot.channel.plan import Channel, Edit, Post, Shown, ending, plan, review_due
+from bot.channel.direct import Closing, Mailbox, Sent, letters, storable, stored
+from bot.channel.plan import Channel, Edit, Events, Post, Shown, ending, plan, review_due
 from bot.channel.texts import lobby_closed_content, message_link
-from bot.channel.writer import Refused, Writer
+from bot.channel.writer import DirectWriter, Refused, Unreachable, Writer
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.records import GameRecord, LockLost, StoredEvent
 from bot.rules import Game
-from bot.service.daily import is_daily
 from bot.service.endings import Ending
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome
 from bot.service.play import Seats
 from bot.shards import ShardPlan
@@ -58,12 +59,9 @@ CATCH_UP_BATCH = 1000
 KEPT = 1024
 """Games whose live message's events are kept; when full, they are read again."""
 
-Events = defaultdict[int, list[StoredEvent]]
-"""A game's stored events by turn."""
 
-
-def by_turn(events: Sequence[StoredEvent]) -> Events:
-    grouped: Events = defaultdict(list)
+def by_turn(events: Sequence[StoredEvent]) -> defaultdict[int, list[StoredEvent]]:
+    grouped: defaultdict[int, list[StoredEvent]] = defaultdict(list)
     for event in events:
         grouped[event.turn].append(event)
     return grouped
@@ -79,9 +77,18 @@ class Publisher:
         *,
         settle: float = 30.0,
         faces: Callable[[], Faces] = lambda: TEXT,
+        direct: DirectWriter | None = None,
     ) -> None:
         self.service = service
         self.writer = writer
+        self.direct = direct
+        """Writes the games' direct messages (None: the bot sends none, and mentions
+        everyone)."""
+        self.unreached: set[int] = set()
+        """Members whose direct messages Discord refuses, not told so yet (the adapter
+        tells them once, at their next interaction: :meth:`told_unreached`)."""
+        self._refused: set[int] = set()
+        """Members whose direct message Discord just refused, to be stored as such."""
         self.faces = faces
         """The dice's emojis the bot has now (:mod:`bot.channel.dice`)."""
         self._reviewing: dict[int, asyncio.Task[None]] = {}
@@ -256,6 +263,8 @@ class Publisher:
             self.forget(game_id)
             await self.behind(game_id, error)
             raise
+        finally:
+            await self.store_refusals()
 
     async def _sync(self, game_id: int, outcome: Outcome | None) -> None:
         async with self.service.keeper.channel_lock(game_id):
@@ -264,7 +273,7 @@ class Publisher:
             record, game = current.record, current.game
             if record.status == "lobby" or record.shown_version >= record.version:
                 return
-            if is_daily(record):  # played in no channel: nothing to show, only to mark
+            if in_no_channel(record):  # a daily attempt, a practice game: only to mark
                 await self.show(record, None, Shown.of(record), later=fresh is not None)
                 return
             with using(await self.language(record.guild_id)):
@@ -342,8 +351,9 @@ class Publisher:
     async def project(
         self, record: GameRecord, game: Game, shown: Shown, fresh: Outcome | None = None
     ) -> tuple[int | None, Shown, bool]:
-        """Carry out the plan for the stored ``game``; the live message's id, what the
-        channel then shows, and whether the plan only edited."""
+        """Carry out the plan for the stored ``game``, then its direct messages'; the
+        live message's id, what the channel then shows, and whether the plan only
+        edited (nothing new was posted anywhere)."""
         told = await self.events(record, shown.since or shown.turn or 0, fresh)
         events = by_turn(told)
         final, review = ending(record, shown), review_due(record, shown)
@@ -352,6 +362,7 @@ class Publisher:
             facts = await self.service.endings.facts(record, game, final=final, review=review)
         if review and facts.accuracies is None:
             self.review_later(record)
+        now = self.service.clock()
         steps, after = plan(
             Channel(
                 record,
@@ -364,6 +375,8 @@ class Publisher:
                 facts.ratings,
                 facts.accuracies,
                 self.faces(),
+                now,
+                self.direct is not None,
             )
         )
         self.keep_events(record, after.since or after.turn or 0, told)
@@ -382,7 +395,70 @@ class Publisher:
                 after.notes.append(list(step.note))
                 continue
             self.reached()
-        return message_id, after, all(isinstance(step, Edit) for step in steps)
+        edits = all(isinstance(step, Edit) for step in steps)
+        if self.direct is not None:
+            live = replace(record, message_id=message_id)
+            edits = await self.write_letters(live, game, after, events, now) and edits
+        return message_id, after, edits
+
+    # --- direct messages --------------------------------------------------------
+    async def write_letters(
+        self, record: GameRecord, game: Game, shown: Shown, events: Events, now: float
+    ) -> bool:
+        """Bring the game's direct messages up to it (:func:`bot.channel.direct.letters`),
+        noting them in ``shown``; whether they only edited. A member whose direct
+        messages Discord refuses is sent none any more: their games mention them."""
+        assert self.direct is not None
+        for person, prefs in Seats.of(record).prefs.items():
+            if prefs.dm_blocked and not prefs.dm_blocked_told:
+                self.unreached.add(person)
+        box = Mailbox(
+            record, game, stored(shown.direct), events, now, self.direct.place(record), self.faces()
+        )
+        mail, sent = letters(box)
+        posted = False
+        for item in mail:
+            if isinstance(item, Closing):
+                await self.direct.close(record, item)
+            else:
+                try:
+                    channel_id, message_id = await self.direct.send(record, game, item)
+                except Unreachable as refused:
+                    log.info("no direct message to %s: %s", item.person, refused)
+                    self._refused.add(item.person)
+                    continue
+                sent[item.person] = Sent(channel_id, message_id, item.turn, item.phase)
+                posted = True
+            self.reached()
+        shown.direct = storable(sent)
+        return not posted
+
+    async def store_refusals(self) -> None:
+        """Store the members whose direct messages Discord just refused: their games
+        change (mention them from now on), and are shown again."""
+        while self._refused:
+            person = self._refused.pop()
+            self.unreached.add(person)
+            try:
+                changed = await self.service.members.dms_closed(person)
+            except Exception as error:  # tried again at their next refused message
+                log.warning("member %s: closed direct messages not stored (%s)", person, error)
+                continue
+            for outcome in changed:
+                self.told(outcome)
+                self.later(outcome.record.id, 0.0)
+
+    async def told_unreached(self, person: int) -> bool:
+        """Whether ``person`` is to be told now that Discord refuses their direct
+        messages (once: stored as told)."""
+        if person not in self.unreached:
+            return False
+        self.unreached.discard(person)
+        changed = await self.service.members.told_dms_closed(person)
+        for outcome in changed or ():
+            self.told(outcome)
+            self.later(outcome.record.id, self.settle)
+        return changed is not None
 
     async def edit(self, record: GameRecord, game: Game | None, step: Edit) -> None:
         """Write ``step`` unless its message already shows exactly this."""
@@ -434,7 +510,13 @@ class Publisher:
         """Mention who still has to decide, with the deadline and a link to the turn."""
         record = outcome.record
         data: dict[str, Any] = outcome.events[0].data
-        if not data["players"]:
+        prefs = Seats.of(record).prefs
+        pinged = tuple(
+            p
+            for p in data["players"]
+            if not (self.direct is not None and p in prefs and prefs[p].by_dm)
+        )
+        if not pinged:  # nobody to remind, or only people their direct message reaches
             return
         link = message_link(record) if record.message_id else ""
         with using(await self.language(record.guild_id)):
@@ -445,9 +527,7 @@ class Publisher:
                 link=link,
             )
         async with self.service.keeper.channel_lock(record.id):  # one writer of ``shown``
-            sent = await self.writer.post(
-                record, outcome.game, Post(text, None, pinged=tuple(data["players"]))
-            )
+            sent = await self.writer.post(record, outcome.game, Post(text, None, pinged=pinged))
             self.reached()
             record = (await self.service.keeper.read(record.id)).record
             version, message_id, showing = record.shown_version, record.message_id, record.shown
@@ -455,6 +535,8 @@ class Publisher:
             if mine is not None and mine[0] > version:  # to be stored with the next change
                 version, message_id, showing = mine
             shown = Shown.from_json(showing)
+            if outcome.game is not None and shown.turn == outcome.game.turn:
+                shown.pinged += [p for p in pinged if p not in shown.pinged]  # called now
             shown.notes.append(
                 [
                     sent,

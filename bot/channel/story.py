@@ -19,6 +19,7 @@ from bot.players import is_computer
 from bot.records import StoredEvent
 from bot.rules import PASS, Game
 from bot.rules.qwinto import ROW_COLUMNS
+from bot.service.timing import format_duration
 
 # --- the story of a turn -------------------------------------------------
 # Decisions made together are told on one line per action, in seat order.
@@ -163,6 +164,8 @@ def plain_lines(
         return [t(f"event.expired.{family}", names=mentions(late))] if late else []
     if kind == "away":
         return [t(f"event.away.{data['reason']}", name=who)]
+    if kind in ("pace", "pace_asked"):
+        return [pace_line(event)]
     if kind == "finish_reached":
         return [t("event.finish_reached", name=who)]
     if kind == "rolled":
@@ -462,3 +465,13 @@ def deciders(game: Game) -> list[int]:
         for p in game.players
         if p in game.decision().waiting and game.legal_moves(p) not in ([PASS], [])
     ]
+
+
+def pace_line(event: StoredEvent) -> str:
+    """The game asked to be played live, or turned live or slow (see
+    :mod:`bot.service.pace`)."""
+    data = event.data
+    turn_time = format_duration(int(data["turn_time"]))
+    if event.kind == "pace_asked":
+        return t("event.pace_asked", names=mentions(data["asked"]), turn_time=turn_time)
+    return t(f"event.pace.{data['to']}", name=mention(event.player or 0), turn_time=turn_time)

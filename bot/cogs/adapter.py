@@ -10,14 +10,17 @@ from bot.channel.publisher import Publisher
 from bot.cogs.answers import PrivateAnswers
 from bot.cogs.sheets import Sheets
 from bot.cogs.writer import DiscordWriter
+from bot.i18n.words import t
 from bot.service.games import GameService
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.where import Where
 
 
 def where(interaction: discord.Interaction) -> Where:
-    """Where ``interaction`` came from: a game's buttons work only where it is played."""
-    return Where(interaction.guild_id, interaction.channel_id)
+    """Where ``interaction`` came from: a game's buttons work only where it is played,
+    and in its direct messages (the bot's with its player)."""
+    direct = interaction.guild_id is None and interaction.context.dm_channel
+    return Where(interaction.guild_id, interaction.channel_id, direct)
 
 
 class Adapter:
@@ -75,3 +78,8 @@ class GameHandlers(PrivateAnswers):
 
     async def language(self, guild_id: int) -> str:
         return await self.adapter.language(guild_id)
+
+    async def afterwards(self, interaction: discord.Interaction) -> None:
+        """A member whose direct messages Discord refuses is told so, once, privately."""
+        if await self.adapter.publisher.told_unreached(interaction.user.id):
+            await self.tell(interaction, t("dm.closed"))

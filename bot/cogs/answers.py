@@ -33,6 +33,7 @@ class Answers(Protocol):
 
     async def language(self, guild_id: int) -> str: ...
     async def tell(self, interaction: discord.Interaction, text: str) -> None: ...
+    async def afterwards(self, interaction: discord.Interaction) -> None: ...
 
 
 A = TypeVar("A", bound=Answers)
@@ -67,6 +68,10 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
             except Exception:
                 log.exception("handling interaction %s failed", interaction.id)
                 await self.tell(interaction, t("error.internal"))
+            try:
+                await self.afterwards(interaction)
+            except Exception as error:  # a notice that can wait for the next interaction
+                log.warning("interaction %s: its notice failed (%s)", interaction.id, error)
 
     functools.update_wrapper(wrapper, handler)
     return wrapper
@@ -80,6 +85,9 @@ class PrivateAnswers:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+    async def afterwards(self, interaction: discord.Interaction) -> None:
+        """What the member is to be told once the interaction is answered (nothing)."""
 
 
 async def answer(interaction: discord.Interaction, editor: Editor | None, **fields: Any) -> Editor:

@@ -9,6 +9,7 @@ Templates (all start with ``qx:``):
   have no button (Qwinto; ``pick-<row>`` on sheets sent before)
 * ``qx:<game>:lobby:level`` — the lobby's select of computer levels (``<seat>.<level>``)
 * ``qx:<game>:rematch``, ``qx:<game>:review`` — under a game's final message
+* ``qx:<game>:card`` — **Share** under a finished daily attempt: its card, posted
 * ``qx:<game>:final``, ``qx:share:<what>:<args>`` — the statistics' **Final sheets** and
   **Share**
 * ``qx:ask:<leave|abandon>:<yes|back>`` — the question of ``/qwixx leave`` or ``abandon``
@@ -318,6 +319,27 @@ class ReviewButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):r
         await clicks(interaction).review.on_review_button(interaction, self.game)
 
 
+class CardButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):card"):
+    """Under a finished daily attempt: its share card, posted in the chat clicked in."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("button.share_card"),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"qx:{game}:card",
+            )
+        )
+        self.game = game
+
+    @classmethod
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await clicks(interaction).daily.on_share_card(interaction, self.game)
+
+
 class FieldSelect(
     Parsed[discord.ui.Select[Any]],
     template=r"qx:(?P<game>\d+):(?P<turn>\d+):(?P<phase>[a-z0-9]+):pick-(?P<row>[a-z]+)",
@@ -531,5 +553,6 @@ GAME_ITEMS = (
     RematchButton,
     LevelSelect,
     ReviewButton,
+    CardButton,
 )
 STATS_ITEMS = (FinalButton, ShareButton)

@@ -87,6 +87,14 @@ class StatsClicks(Protocol):
     ) -> Awaitable[None]: ...
 
 
+class DailyClicks(Protocol):
+    """:class:`bot.cogs.daily.DailyHandlers`, as **Share** under an attempt sees it."""
+
+    def on_share_card(
+        self, interaction: discord.Interaction, /, game_id: int
+    ) -> Awaitable[None]: ...
+
+
 class PrivacyClicks(Protocol):
     """:class:`bot.cogs.privacy.PrivacyHandlers`, as [Yes] and [Back] see it."""
 
@@ -111,6 +119,8 @@ class Clicks(Protocol):
     def review(self) -> ReviewClicks: ...
     @property
     def stats(self) -> StatsClicks: ...
+    @property
+    def daily(self) -> DailyClicks: ...
     @property
     def privacy(self) -> PrivacyClicks: ...
 

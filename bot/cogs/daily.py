@@ -1,11 +1,18 @@
 """``/qwixx daily``: a member's attempt at the day's dice, played privately on an
-ephemeral sheet, and each server's live ranking of the day.
+ephemeral sheet wherever they are, each server's live ranking of the day, and the share
+card a member posts into the chat they are in.
 
 The attempt's sheet is the usual one, with the usual restart-proof buttons: the
 :class:`~bot.cogs.turns.TurnHandlers` hand a daily game's moves here
 (:meth:`DailyHandlers.moved`) instead of to a channel. The ranking is one message per
 server, day and variant, edited as members finish by the timer loop, through the
-channel's write budget (:class:`DailyBoard`).
+channel's write budget (:class:`DailyBoard`); an attempt begun where the bot is not (a
+direct message, a group chat, a server without it) counts for no server's ranking, only
+in the day's standing of everyone.
+
+Once finished, the result carries **Share card**: the day's card (the crosses, never the
+numbers) and the text to share, posted as that click's public answer in the chat the
+member is in (:meth:`DailyHandlers.on_share_card`).
 """
 
 from __future__ import annotations
@@ -19,12 +26,15 @@ import discord
 from bot.channel.budget import WriteBudget
 from bot.channel.story import mention
 from bot.cogs.answers import Editor, PrivateAnswers, answers_errors
-from bot.cogs.images import sheet_file
+from bot.cogs.buttons import CardButton
+from bot.cogs.images import card_file, sheet_file
+from bot.cogs.places import private, server_of, with_bot
 from bot.cogs.sheets import Sheets
 from bot.i18n import using
 from bot.i18n.words import calendar_day, emoji, ordinal, percent, plural, signed, t
 from bot.records import Attempt
 from bot.render.describe import sheet_text
+from bot.render.tally import tally
 from bot.rules import VARIANTS, Game
 from bot.service.daily import DailyService, Result, better_than, turns_at
 from bot.service.errors import ServiceError
@@ -51,16 +61,9 @@ def title(variant: str) -> str:
 def share_grid(game: Game, player: int) -> list[str]:
     """The sheet's shape without a number: per row a square per cross (or written field)
     in the row's colour and 🔒 for a lock; then ❌ per penalty or failed throw."""
-    sheet = game.sheets[player]
-    if game.variant == "qwinto":
-        lines = [emoji(row) * len(fields) or "⬜" for row, fields in sheet.fields.items()]
-    else:
-        lines = [
-            (emoji(row) * len(numbers) or "⬜") + (" 🔒" if row in sheet.locks else "")
-            for row, numbers in sheet.crossed.items()
-        ]
-    penalties = game.scores()[player].penalties
-    return lines + (["❌" * penalties] if penalties else [])
+    marks = tally(game, player)
+    lines = [(emoji(r.row) * r.crosses or "⬜") + (" 🔒" if r.locked else "") for r in marks.rows]
+    return lines + (["❌" * marks.penalties] if marks.penalties else [])
 
 
 def standing_line(result: Result) -> str:
@@ -97,16 +100,29 @@ def result_content(result: Result, again: bool = False) -> str:
     )
     lines.append(t("daily.par", par=signed(result.par), verdict=verdict))
     lines.append(standing_line(result))
-    lines.append(
-        t(
-            "daily.place",
-            place=ordinal(result.place),
-            players=plural("unit.player", len(result.ranking)),
+    if result.ranking:  # played on a server with the bot: its ranking too
+        lines.append(
+            t(
+                "daily.place",
+                place=ordinal(result.place),
+                players=plural("unit.player", len(result.ranking)),
+            )
         )
-    )
     lines.append(t("daily.streak", days=plural("unit.day", result.streak)))
-    lines += ["", t("daily.share_next"), ""]
+    lines += ["", t("daily.share_card"), t("daily.share_next"), ""]
     return "\n".join(lines)
+
+
+def card_view(game_id: int) -> discord.ui.View:
+    """Under a finished attempt: **Share card**, the card posted in the chat."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CardButton(game_id))
+    return view
+
+
+def shared_content(user: int, result: Result, game: Game) -> str:
+    """The share's public message: who shares, then the text to share."""
+    return f"{t('share.by', name=mention(user))}\n{share_content(result, game)}"
 
 
 def share_content(result: Result, game: Game) -> str:
@@ -235,12 +251,11 @@ class DailyHandlers(PrivateAnswers):
 
     @answers_errors
     async def on_daily(self, interaction: discord.Interaction, variant: str) -> None:
-        """Today's attempt: begun, resumed where it was left, or (played) its result."""
-        if interaction.guild_id is None:
-            raise ServiceError("error.guild_only")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """Today's attempt: begun, resumed where it was left, or (played) its result;
+        anywhere (it counts for the server only where the bot is)."""
+        await interaction.response.defer(ephemeral=private(interaction), thinking=True)
         attempt, outcome = await self.service.begin(
-            interaction.guild_id, interaction.channel_id or 0, interaction.user.id, variant
+            server_of(interaction), interaction.channel_id or 0, interaction.user.id, variant
         )
         edit = interaction.edit_original_response
         if outcome.record.status == "running":
@@ -315,6 +330,32 @@ class DailyHandlers(PrivateAnswers):
         text = sheet_text(game, attempt.user_id, name)
         fits = len(content) + len(text) + 1 <= 2000
         await edit(
-            content=f"{content}\n{text}" if fits else content, attachments=[sheet], view=None
+            content=f"{content}\n{text}" if fits else content,
+            attachments=[sheet],
+            view=card_view(attempt.game_id),
         )
         await interaction.followup.send(share_content(result, game), ephemeral=True)
+
+    @answers_errors
+    async def on_share_card(self, interaction: discord.Interaction, game_id: int) -> None:
+        """**Share card** under a finished attempt: its card and its text, posted for the
+        chat the member is in, as this click's public answer (in the server's language
+        where the bot is, else in the member's)."""
+        attempt = await self.service.attempt_of(game_id)
+        if attempt is None:
+            raise ServiceError("error.game_gone")
+        if attempt.user_id != interaction.user.id:
+            raise ServiceError("error.daily_not_yours")
+        game = (await self.service.keeper.read(game_id)).game
+        if attempt.score is None or game is None or not game.finished:
+            raise ServiceError("error.card_unfinished")
+        await interaction.response.defer(thinking=True)  # public: the share itself
+        result = await self.service.finish(attempt, game)
+        guild = interaction.guild_id
+        language = await self.language(guild) if guild and with_bot(interaction) else None
+        with using(language or interaction.locale):
+            content = shared_content(attempt.user_id, result, game)
+            card = await card_file(game, attempt.user_id)
+        await interaction.edit_original_response(
+            content=content, attachments=[card], allowed_mentions=NO_PINGS
+        )

@@ -15,9 +15,12 @@ from bot.channel.publisher import Publisher
 from bot.cogs.adapter import Adapter
 from bot.cogs.clicks import Clicks
 from bot.cogs.daily import DailyHandlers
+from bot.cogs.direct import DiscordDirect
+from bot.cogs.hidden import HiddenGames
 from bot.cogs.leaving import LeaveHandlers
 from bot.cogs.lobby import LobbyHandlers
 from bot.cogs.overview import OverviewHandlers
+from bot.cogs.practice import PracticeHandlers
 from bot.cogs.privacy import PrivacyHandlers
 from bot.cogs.review import ReviewHandlers
 from bot.cogs.settings import SettingsHandlers
@@ -45,6 +48,7 @@ class Handlers:
     leaving: LeaveHandlers
     settings: SettingsHandlers
     daily: DailyHandlers
+    practice: PracticeHandlers
     stats: StatsHandlers
     review: ReviewHandlers
     privacy: PrivacyHandlers
@@ -71,18 +75,21 @@ class Handlers:
             return await service.names.of(record.guild_id, record.players)
 
         writer = DiscordWriter(client, names, budget)
-        publisher = Publisher(service, writer, settle=settle, faces=faces)
         sheets = Sheets(names)
+        direct = DiscordDirect(client, sheets, names)
+        publisher = Publisher(service, writer, settle=settle, faces=faces, direct=direct)
         adapter = Adapter(service, publisher, writer, sheets)
         daily = DailyHandlers(client, service.daily, sheets, publisher.language, budget)
+        practice = PracticeHandlers(service, sheets, faces)
         return cls(
             adapter=adapter,
             lobby=LobbyHandlers(adapter),
-            turns=TurnHandlers(adapter, daily),
+            turns=TurnHandlers(adapter, HiddenGames(daily, practice)),
             overview=OverviewHandlers(adapter),
             leaving=LeaveHandlers(adapter),
             settings=SettingsHandlers(adapter, daily),
             daily=daily,
+            practice=practice,
             stats=StatsHandlers(stats, service.endings.ratings, service, publisher.language),
             review=ReviewHandlers(
                 ReviewService(service.keeper, stats), service, publisher.language

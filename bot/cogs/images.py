@@ -10,8 +10,25 @@ from typing import Any
 
 import discord
 
-from bot.render import render_board, render_dice, render_scoreboard, render_sheet, render_table
-from bot.render.describe import board_alt, dice_alt, fit, scoreboard_alt, sheet_alt, table_alt
+from bot.i18n.words import t
+from bot.render import (
+    render_board,
+    render_card,
+    render_dice,
+    render_scoreboard,
+    render_sheet,
+    render_table,
+)
+from bot.render.describe import (
+    board_alt,
+    card_alt,
+    dice_alt,
+    fit,
+    scoreboard_alt,
+    sheet_alt,
+    table_alt,
+)
+from bot.render.tally import tally
 from bot.rules import Game, Move
 
 
@@ -83,4 +100,12 @@ async def table_file(
     """Everyone's sheet at a glance (``latest``: the cells just filled, ringed)."""
     return await png_file(
         render_table, game, names, latest, name="table.png", description=table_alt(game, names)
+    )
+
+
+async def card_file(game: Game, player: int) -> discord.File:
+    """``player``'s daily share card: their crosses, without the numbers."""
+    marks, title = tally(game, player), t("image.daily_card", title=game.title)
+    return await png_file(
+        render_card, marks, title, name="daily-card.png", description=card_alt(marks, title)
     )

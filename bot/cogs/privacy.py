@@ -12,7 +12,7 @@ from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.clicks import clicks
 from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
-from bot.records import ServerData
+from bot.records import NO_SERVER, ServerData
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
 from bot.service.privacy import PrivacyService
@@ -81,12 +81,23 @@ def server_lines(server: ServerData, name: str) -> list[str]:
     if server.accuracies:
         lines.append(t("privacy.accuracies", games=server.accuracies))
     if server.daily:
-        lines.append(t("privacy.daily", daily=server.daily))
+        key = "privacy.daily_elsewhere" if server.guild_id == NO_SERVER else "privacy.daily"
+        lines.append(t(key, daily=server.daily))
     if server.tournaments:
         lines.append(t("privacy.tournaments", count=server.tournaments))
     if server.organised:
         lines.append(t("privacy.organised", count=server.organised))
+    if server.guild_id == NO_SERVER:  # no server's removal ever deletes it
+        lines.append(t("privacy.no_server_kept"))
     return lines
+
+
+def server_name(guild_id: int, names: dict[int, str]) -> str:
+    """A server as the answer names it: by its name, as gone, or (a daily attempt or a
+    practice game where the bot is not) as no server."""
+    if guild_id == NO_SERVER:
+        return t("privacy.no_server")
+    return names.get(guild_id) or t("privacy.server_gone", id=guild_id)
 
 
 def report_text(servers: list[ServerData], names: dict[int, str], grace: int) -> str:
@@ -96,11 +107,7 @@ def report_text(servers: list[ServerData], names: dict[int, str], grace: int) ->
     parts: list[str] = [t("privacy.title")]
     shown = 0
     for server in servers:
-        block = "\n".join(
-            server_lines(
-                server, names.get(server.guild_id) or t("privacy.server_gone", id=server.guild_id)
-            )
-        )
+        block = "\n".join(server_lines(server, server_name(server.guild_id, names)))
         if sum(len(p) for p in parts) + len(block) > LONGEST - 700:
             break
         parts.append(block)

@@ -1,4 +1,7 @@
-"""The ``/qwixx`` slash commands: each hands its options to a feature's handlers."""
+"""The ``/qwixx`` slash commands: each hands its options to a feature's handlers.
+
+``/qwixx`` is offered everywhere, through the server's install and a member's own; the
+subcommands that need a server with the bot say so (:mod:`bot.cogs.places`)."""
 
 from __future__ import annotations
 
@@ -7,10 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.handlers import Handlers
+from bot.cogs.places import SERVER, needs_server
 from bot.cogs.settings import LANGUAGE_CHOICES, Settings
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
 from bot.cogs.tournaments import CreateOptions
 from bot.i18n.words import t
+from bot.players import LEVELS
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
 from bot.service.play import Options
@@ -18,14 +23,23 @@ from bot.tournament.settings import MAX_NAME, MAX_ROUNDS, TABLE_SIZES
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]
 BOARD_CHOICES = [app_commands.Choice(name=f"Board {name}", value=name) for name in BOARDS]
+PACE_CHOICES = [
+    app_commands.Choice(name="Live (a few minutes a decision)", value="live"),
+    app_commands.Choice(name="Slow (the server's turn time)", value="slow"),
+]
+LEVEL_CHOICES = [app_commands.Choice(name=t(f"level.{level}"), value=level) for level in LEVELS]
+MOST_COMPUTERS = max(cls.max_players for cls in VARIANTS.values()) - 1
 
 
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=True)
 class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qwixx games"):
     def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         super().__init__()
 
     @app_commands.command(description="Open a lobby for a new game in this channel")
+    @needs_server
     @app_commands.describe(
         variant="Which game to play",
         board="Qwixx On Board only: which side of the board (default A)",
@@ -57,20 +71,24 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         )
 
     @app_commands.command(description="Leave this channel's lobby, or give up your seat")
+    @needs_server
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.handlers.leaving.on_leave(interaction)
 
     @app_commands.command(description="The games on this server waiting for you")
+    @needs_server
     async def mygames(self, interaction: discord.Interaction) -> None:
         await self.handlers.turns.on_my_games(interaction)
 
     @app_commands.command(description="Server settings (changing them needs Manage Server)")
+    @needs_server
     @app_commands.describe(
         turn_time="Default time for each decision in new games, 5m to 7d",
         language="The language of this server's public game messages and images",
         daily_channel="Where the daily challenge's ranking is posted each day",
         daily_hour="The local hour (0-23) at which the daily challenge's day turns",
         timezone="The server's time zone for the daily challenge, e.g. Europe/Berlin",
+        live_time="Time for each decision in a game played live (/qwixx pace), 5m to 7d",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -81,6 +99,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         daily_channel: discord.TextChannel | None = None,
         daily_hour: app_commands.Range[int, 0, 23] | None = None,
         timezone: str | None = None,
+        live_time: str | None = None,
     ) -> None:
         """Without options: every setting as it stands; else the ones given change."""
         await self.handlers.settings.on_settings(
@@ -91,8 +110,15 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
                 daily_channel.id if daily_channel else None,
                 daily_hour,
                 timezone,
+                live_time,
             ),
         )
+
+    @app_commands.command(description="Play this channel's game live or slow")
+    @app_commands.describe(mode="Live: everyone at the table asks; slow: anyone, at once")
+    @app_commands.choices(mode=PACE_CHOICES)
+    async def pace(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        await self.handlers.settings.on_pace(interaction, mode.value)
 
     @app_commands.command(description=t("command.daily"))
     @app_commands.describe(variant=t("option.daily.variant"))
@@ -102,17 +128,44 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     ) -> None:
         await self.handlers.daily.on_daily(interaction, variant.value if variant else "classic")
 
+    @app_commands.command(description=t("command.practice"))
+    @app_commands.describe(
+        variant=t("option.practice.variant"),
+        computers=t("option.practice.computers"),
+        level=t("option.practice.level"),
+        hints=t("option.practice.hints"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, level=LEVEL_CHOICES)
+    async def practice(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        computers: app_commands.Range[int, 0, MOST_COMPUTERS] | None = None,
+        level: app_commands.Choice[str] | None = None,
+        hints: bool | None = None,
+    ) -> None:
+        await self.handlers.practice.on_practice(
+            interaction,
+            variant.value if variant else None,
+            computers,
+            level.value if level else None,
+            hints,
+        )
+
     @app_commands.command(description="Show your sheet and your options (only you see it)")
+    @needs_server
     async def sheet(self, interaction: discord.Interaction) -> None:
         await self.handlers.turns.on_sheet_command(interaction)
 
     @app_commands.command(description="Whose decision it is, the dice and the scores so far")
+    @needs_server
     async def status(self, interaction: discord.Interaction) -> None:
         await self.handlers.overview.on_status(interaction)
 
     @app_commands.command(
         name="table", description="Everyone's sheet at a glance (only you see it)"
     )
+    @needs_server
     async def table_command(self, interaction: discord.Interaction) -> None:
         await self.handlers.overview.on_table_command(interaction)
 
@@ -128,11 +181,13 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         )
 
     @app_commands.command(description="End this channel's game (host or Manage Channels)")
+    @needs_server
     async def abandon(self, interaction: discord.Interaction) -> None:
         await self.handlers.leaving.on_abandon(interaction)
 
     # --- statistics (bot/cogs/stats.py, review.py) -------------------------
     @app_commands.command(description=t("command.leaderboard"))
+    @needs_server
     @app_commands.describe(
         variant=t("option.leaderboard.variant"),
         period=t("option.leaderboard.period"),
@@ -156,11 +211,12 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     @app_commands.command(description=t("command.stats"))
     @app_commands.describe(user=t("option.stats.user"))
     async def stats(
-        self, interaction: discord.Interaction, user: discord.Member | None = None
+        self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         await self.handlers.stats.on_stats(interaction, user)
 
     @app_commands.command(description=t("command.history"))
+    @needs_server
     @app_commands.describe(user=t("option.history.user"))
     async def history(
         self, interaction: discord.Interaction, user: discord.Member | None = None
@@ -168,6 +224,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         await self.handlers.stats.on_history(interaction, user)
 
     @app_commands.command(description=t("command.review"))
+    @needs_server
     @app_commands.describe(game=t("option.review.game"))
     async def review(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 1000] | None = None
@@ -189,7 +246,9 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         await self.handlers.privacy.on_forget(interaction)
 
     # --- tournaments (bot/cogs/tournaments.py) ------------------------------
-    tournament = app_commands.Group(name="tournament", description=t("command.tournament"))
+    tournament = app_commands.Group(
+        name="tournament", description=t("command.tournament"), allowed_contexts=SERVER
+    )
 
     @tournament.command(name="list", description=t("command.tournament.list"))
     async def tournament_list(self, interaction: discord.Interaction) -> None:

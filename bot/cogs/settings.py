@@ -1,4 +1,5 @@
-"""``/qwixx settings``: a server's turn time, language and daily challenge.
+"""``/qwixx settings``: a server's turn times (slow and live), language and daily
+challenge; ``/qwixx pace``: a game played live or slow.
 
 Private answers follow each member's Discord language; what the channel shows (turn
 messages, lobbies, images, reminders) is in the server's language: the one chosen
@@ -17,6 +18,7 @@ from bot.cogs.answers import answers_errors
 from bot.cogs.daily import DailyHandlers
 from bot.i18n import LOCALES, NAMES, language_name
 from bot.i18n.words import t
+from bot.rules import Event
 from bot.service.errors import ServiceError
 from bot.service.timing import format_duration
 
@@ -32,6 +34,7 @@ class Settings:
     daily_channel: int | None = None
     daily_hour: int | None = None
     timezone: str | None = None
+    live_time: str | None = None
 
     @property
     def any(self) -> bool:
@@ -39,7 +42,7 @@ class Settings:
 
 
 class SettingsHandlers(GameHandlers):
-    """The handler of ``/qwixx settings``."""
+    """The handlers of ``/qwixx settings`` and ``/qwixx pace``."""
 
     def __init__(self, adapter: Adapter, daily: DailyHandlers) -> None:
         super().__init__(adapter)
@@ -62,6 +65,12 @@ class SettingsHandlers(GameHandlers):
         elif not given.any:
             current = await self.service.settings.turn_time(guild_id, None)
             lines.append(t("settings.current", turn_time=format_duration(current)))
+        if given.live_time is not None:
+            seconds = await self.service.settings.set_live_time(guild_id, given.live_time)
+            lines.append(t("settings.live_saved", turn_time=format_duration(seconds)))
+        elif not given.any:
+            current = await self.service.settings.live_time(guild_id)
+            lines.append(t("settings.live_current", turn_time=format_duration(current)))
         if given.language is not None or not given.any:
             lines.append(await self.language_line(interaction, guild_id, given.language))
         daily = (given.daily_channel, given.daily_hour, given.timezone)
@@ -79,3 +88,21 @@ class SettingsHandlers(GameHandlers):
             return t("settings.language_current", language=language_name(current))
         chosen = await self.service.settings.set_language(guild_id, language)
         return t("settings.language_saved", language=language_name(chosen))
+
+    @answers_errors
+    async def on_pace(self, interaction: discord.Interaction, speed: str) -> None:
+        """``/qwixx pace``: this channel's game played live or slow (see
+        :mod:`bot.service.pace`); the channel tells the asking and the switch."""
+        found = await self.service.keeper.in_channel(interaction.channel_id or 0)
+        outcome = await self.service.pace.ask(found.record.id, interaction.user.id, speed)
+        told = outcome.events[0] if outcome.events else None
+        if told is not None and told.kind == "pace_asked":
+            await self.tell(interaction, t("pace.asked_you", turn_time=duration(told)))
+        else:
+            await self.tell(interaction, t(f"pace.now_{speed}", turn_time=duration(told)))
+        await self.adapter.changed(outcome)
+
+
+def duration(event: Event | None) -> str:
+    """The turn time an event of the pace tells, in words."""
+    return format_duration(int(event.data["turn_time"])) if event is not None else ""

@@ -4,9 +4,11 @@ still edit it (its interaction token lasts 15 minutes)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import discord
@@ -20,8 +22,8 @@ from bot.i18n import using
 from bot.i18n.words import t
 from bot.records import GameRecord
 from bot.render.describe import sheet_text
-from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome, Snapshot
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,8 @@ class Sheets:
     def __init__(self, names: Names) -> None:
         self.names = names
         self._open: dict[tuple[int, int], OpenSheet] = {}
+        self._answering: dict[int, asyncio.Event] = {}
+        """The direct messages whose click is being answered, by id."""
 
     async def show(
         self,
@@ -52,9 +56,12 @@ class Sheets:
         outcome: Snapshot,
         header: str = "",
         editor: Editor | None = None,
+        moved: bool = False,
     ) -> None:
         """The player's sheet with their options, as a new private message (``editor``
-        None) or in place, with ``header`` on top."""
+        None) or in place, with ``header`` on top. ``moved``: the answer to a move,
+        which in a game's direct message shows no options: that message's decision is
+        made, and the next one comes in a message of its own."""
         record, game, player = outcome.record, outcome.game, interaction.user.id
         if game is None:
             raise ServiceError("error.not_started")
@@ -66,15 +73,38 @@ class Sheets:
         files = [await sheet_file(game, player, name, moves, text=text)]
         if any(m.kind == "pawn" for m in moves):
             files.append(await board_file(game, await self.names(record), moves))
-        editor = await answer(
-            interaction,
-            editor,
-            content=with_text(views.sheet_content(game, player, header), text),
-            attachments=files,
-            view=views.sheet_view(record, game, player),
-        )
-        if record.status == "running" and not is_daily(record):
+        letter = interaction.guild_id is None and not in_no_channel(record)  # a direct message
+        content = header if moved and letter else views.sheet_content(game, player, header)
+        async with self.answering(interaction.message if letter else None):
+            editor = await answer(
+                interaction,
+                editor,
+                content=with_text(content, text),
+                attachments=files,
+                view=None if moved and letter else views.sheet_view(record, game, player),
+            )
+        if record.status == "running" and not letter and not in_no_channel(record):
             self.opened(interaction, editor, outcome)
+
+    @asynccontextmanager
+    async def answering(self, message: discord.Message | None) -> AsyncIterator[None]:
+        """While a click on the direct message ``message`` is answered: its closing
+        (:meth:`answered`) waits, so that it comes after the answer, not under it."""
+        if message is None:
+            yield
+            return
+        done = self._answering[message.id] = asyncio.Event()
+        try:
+            yield
+        finally:
+            done.set()
+            if self._answering.get(message.id) is done:
+                del self._answering[message.id]
+
+    async def answered(self, message_id: int) -> None:
+        """Wait until no click on the direct message ``message_id`` is being answered."""
+        while (answering := self._answering.get(message_id)) is not None:
+            await answering.wait()
 
     def opened(self, interaction: discord.Interaction, edit: Editor, outcome: Snapshot) -> None:
         """Remember a player's open sheet, so it can offer their next decision itself."""

@@ -3,8 +3,10 @@
 
 Every answer is private: the handler defers ephemerally at once, reads, then edits
 the deferred reply; its **Share** button posts the same view publicly (the view's
-parameters ride in the button's id). Figures always come from the server the command
-is used in.
+parameters ride in the button's id). Figures come from the server the command is used
+in; ``/qwixx stats`` where the bot is not (a direct message, a group chat, a server
+without it) shows the member's own: their games of no server (practice) and their daily
+challenge, every day and server together.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from discord import app_commands
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.buttons import BOARD_SORTS, FinalButton, share_view
 from bot.cogs.images import png_file, scoreboard_file
+from bot.cogs.places import with_bot
 from bot.cogs.stats_words import (
     alt_text,
     board_table,
+    daily_field,
     date,
     history_line,
     practice_line,
@@ -33,12 +37,13 @@ from bot.cogs.stats_words import (
     title_of,
 )
 from bot.i18n.words import inline, t
+from bot.records import NO_SERVER
 from bot.render import render_leaderboard
 from bot.service.daily import hidden_until
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.rated import RatingService
-from bot.service.stats import PERIODS, StatsService
+from bot.service.stats import PERIODS, PlayerStats, StatsService
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +67,30 @@ class Person(Protocol):
 class Named:
     id: int
     display_name: str
+
+
+def stats_embed(title: str, stats: PlayerStats) -> discord.Embed:
+    """A member's figures: every variant's counted games, their solo practice and their
+    other uncounted games (the caller adds the footer)."""
+    embed = discord.Embed(title=title, colour=discord.Colour.blurple())
+    for part in (stats.overall, *stats.variants) if stats.overall else ():
+        name, value = stats_field(
+            part, stats.accuracy(part.variant), stats.ratings.get(part.variant or "")
+        )
+        embed.add_field(name=name, value=value, inline=False)
+    if stats.practice:
+        embed.add_field(
+            name=t("stats.practice"),
+            value="\n".join(practice_line(p, stats) for p in stats.practice),
+            inline=False,
+        )
+    if stats.uncounted:
+        embed.add_field(
+            name=t("stats.uncounted"),
+            value="\n".join(practice_line(p, stats, "uncounted") for p in stats.uncounted),
+            inline=False,
+        )
+    return embed
 
 
 class StatsHandlers(PrivateAnswers):
@@ -221,42 +250,46 @@ class StatsHandlers(PrivateAnswers):
     async def on_stats(
         self, interaction: discord.Interaction, member: Person | None, public: bool = False
     ) -> None:
-        guild = await self.begin(interaction, member, public=public)
-        who = member or interaction.user
-        stats = await self.stats.player(guild, who.id)
-        if stats.empty:
-            await interaction.edit_original_response(
-                content=t("stats.none", name=f"<@{who.id}>"),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            return
-        embed = discord.Embed(
-            title=t("stats.title", name=who.display_name), colour=discord.Colour.blurple()
-        )
-        for part in (stats.overall, *stats.variants) if stats.overall else ():
-            name, value = stats_field(
-                part, stats.accuracy(part.variant), stats.ratings.get(part.variant or "")
-            )
-            embed.add_field(name=name, value=value, inline=False)
-        if stats.practice:
-            embed.add_field(
-                name=t("stats.practice"),
-                value="\n".join(practice_line(p, stats) for p in stats.practice),
-                inline=False,
-            )
-        if stats.uncounted:
-            embed.add_field(
-                name=t("stats.uncounted"),
-                value="\n".join(practice_line(p, stats, "uncounted") for p in stats.uncounted),
-                inline=False,
-            )
-        embed.set_footer(text=stats_footer(stats))
+        if with_bot(interaction):
+            guild = await self.begin(interaction, member, public=public)
+            who = member or interaction.user
+            stats = await self.stats.player(guild, who.id)
+            if stats.empty:
+                await interaction.edit_original_response(
+                    content=t("stats.none", name=f"<@{who.id}>"),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                return
+            embed = stats_embed(t("stats.title", name=who.display_name), stats)
+            embed.set_footer(text=stats_footer(stats))
+        else:
+            who, embed = interaction.user, await self.own_stats(interaction, member, public)
         await interaction.edit_original_response(
             content=self.shared(interaction, public),
             embed=embed,
             view=None if public else share_view("stats", str(who.id)),
             allowed_mentions=QUIET,
         )
+
+    async def own_stats(
+        self, interaction: discord.Interaction, member: Person | None, public: bool
+    ) -> discord.Embed:
+        """``/qwixx stats`` where the bot is not: the member's own figures, never another
+        member's (a server's figures belong to that server)."""
+        who = interaction.user
+        if member is not None and member.id != who.id:
+            raise ServiceError("error.stats_own_only")
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        stats = await self.stats.player(NO_SERVER, who.id)
+        embed = stats_embed(t("stats.own_title", name=who.display_name), stats)
+        daily = await self.games.daily.record(who.id)
+        if daily.bests:
+            name, value = daily_field(daily)
+            embed.add_field(name=name, value=value, inline=False)
+        if not embed.fields:
+            embed.description = t("stats.own_none")
+        embed.set_footer(text=stats_footer(stats, "stats.own_footer"))
+        return embed
 
     @answers_errors
     async def on_history(

@@ -4,9 +4,10 @@ stats fields, and the history's lines. Pure text from the service's figures."""
 from __future__ import annotations
 
 from bot.i18n.words import decimal, inline, percent, plural, signed, t
-from bot.records import Accuracy, HistoryGame, PracticeBest
+from bot.records import Accuracy, DailyBest, HistoryGame, PracticeBest
 from bot.render.lines import BoardRow, BoardTable
 from bot.rules import VARIANTS
+from bot.service.daily import DailyRecord
 from bot.service.rated import RatingBoard, RatingLine
 from bot.service.ratings import PROVISIONAL, START, Rating, read
 from bot.service.stats import BoardLine, Leaderboard, PlayerStats, Rates, VariantStats
@@ -286,9 +287,10 @@ def accuracy_shown(stats: PlayerStats) -> dict[str, str]:
     return shown
 
 
-def stats_footer(stats: PlayerStats) -> str:
-    """What the figures count, and how accuracy and rating are read when shown."""
-    parts = [t("stats.footer")]
+def stats_footer(stats: PlayerStats, first: str = "stats.footer") -> str:
+    """What the figures count (``first``: where they come from), and how accuracy and
+    rating are read when shown."""
+    parts = [t(first)]
     if stats.practice:
         parts.append(t("stats.practice_footer"))
     if stats.uncounted:
@@ -336,3 +338,21 @@ def history_line(number: int, game: HistoryGame) -> str:
     if not game.counted and not marks:
         marks.append(t("history.not_counted"))
     return " ".join([text, *marks])
+
+
+def daily_field(record: DailyRecord) -> tuple[str, str]:
+    """A member's daily challenge, every day and server together: per variant the days
+    finished, the best and the average score; the streak."""
+    lines = [daily_line(best) for best in record.bests]
+    lines.append(t("stats.daily_streak", days=plural("unit.day", record.streak)))
+    return t("stats.daily"), "\n".join(lines)
+
+
+def daily_line(best: DailyBest) -> str:
+    return t(
+        "stats.daily_line",
+        title=title_of(best.variant),
+        days=plural("unit.day", best.days),
+        best=signed(best.best),
+        average=decimal(best.average, 1).replace("-", "−"),  # a true minus, as the best's
+    )

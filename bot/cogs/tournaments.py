@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Protocol, Self, cast
 
@@ -155,6 +156,8 @@ class TournamentHandlers(GameHandlers):
         self.tournaments = adapter.service.tournaments
         self.budget = budget
         self._settling = asyncio.Lock()  # one tournament's channel at a time
+        self._awaiting: dict[int, set[int]] = {}
+        """Server -> its tournaments whose channel waits for the server to arrive."""
 
     def now(self) -> float:
         return self.tournaments.clock()
@@ -357,8 +360,12 @@ class TournamentHandlers(GameHandlers):
     # --- the desk ----------------------------------------------------------------------
     async def catch_up(self, shards: ShardPlan | None = None) -> int:
         """Settle every tournament with something owed now; how many."""
+        return await self.settle_each(await self.tournaments.due(shards))
+
+    async def settle_each(self, tournament_ids: Iterable[int]) -> int:
+        """Settle each tournament, one failing leaving the others be; how many settled."""
         settled = 0
-        for tournament_id in await self.tournaments.due(shards):
+        for tournament_id in tournament_ids:
             try:
                 await self.settle(tournament_id)
                 settled += 1
@@ -375,11 +382,7 @@ class TournamentHandlers(GameHandlers):
             tournament = await self.tournaments.settle(tournament_id)
             channel = self.channel_of(tournament)
             if channel is None:
-                log.warning(
-                    "tournament %s: its channel %s is out of reach",
-                    tournament_id,
-                    tournament.record.channel_id,
-                )
+                self.out_of_reach(tournament)
                 return
             with using(await self.language(tournament.record.guild_id)):
                 if tournament.record.status == "running":
@@ -387,6 +390,32 @@ class TournamentHandlers(GameHandlers):
                     tournament = await self.tournaments.read(tournament_id)
                 await self.show(tournament, channel)
             await self.tournaments.settled(tournament)
+
+    def out_of_reach(self, tournament: Tournament) -> None:
+        """No channel for ``tournament``: if its server has not arrived yet (the first
+        timer pass of a start runs before the gateway sends the servers, or the server is
+        away in an outage), the tournament waits for it (:meth:`guild_arrived`);
+        otherwise the channel is gone or hidden, which is worth a warning."""
+        record = tournament.record
+        if self.arriving(record.guild_id):
+            waiting = self._awaiting.setdefault(record.guild_id, set())
+            if record.id not in waiting:
+                log.info("tournament %s: waiting for its server to arrive", record.id)
+            waiting.add(record.id)
+            return
+        log.warning("tournament %s: its channel %s is out of reach", record.id, record.channel_id)
+
+    def arriving(self, guild_id: int) -> bool:
+        """Whether the server's channels are still to come: it is unavailable, or the
+        bot is not ready yet and has not heard of it."""
+        guild = self.client.get_guild(guild_id)
+        return not self.client.is_ready() if guild is None else guild.unavailable
+
+    async def guild_arrived(self, guild_id: int) -> None:
+        """The server's channels are here (its GUILD_CREATE, once the bot is ready or
+        after an outage): the tournaments that waited for them are settled now rather
+        than a timer pass later."""
+        await self.settle_each(sorted(self._awaiting.pop(guild_id, ())))
 
     def channel_of(self, tournament: Tournament) -> discord.TextChannel | None:
         channel = self.client.get_channel(tournament.record.channel_id)

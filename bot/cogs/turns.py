@@ -13,21 +13,23 @@ from bot.channel.texts import message_link
 from bot.cogs import views
 from bot.cogs.adapter import Adapter, GameHandlers, where
 from bot.cogs.answers import Reply, answer, answers_errors
-from bot.cogs.daily import DailyHandlers
+from bot.cogs.hidden import HiddenGames
 from bot.i18n.words import calendar_day, t
 from bot.rules import Move
 from bot.service.daily import is_daily
 from bot.service.errors import ServiceError
+from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome, Snapshot
 
 
 class TurnHandlers(GameHandlers):
     """The handlers of a player's turn."""
 
-    def __init__(self, adapter: Adapter, daily: DailyHandlers) -> None:
+    def __init__(self, adapter: Adapter, hidden: HiddenGames) -> None:
         super().__init__(adapter)
-        self.daily = daily
-        """A daily challenge's moves are answered there, not in a channel."""
+        self.hidden = hidden
+        """A daily attempt's and a practice game's moves are answered there, not in a
+        channel."""
 
     @answers_errors
     async def on_open_sheet(
@@ -107,13 +109,15 @@ class TurnHandlers(GameHandlers):
                     view=views.confirm_view(outcome.record, outcome.game, move),
                 )
                 return
-            if is_daily(outcome.record):
+            if in_no_channel(outcome.record):
                 said = self.after_move_text(outcome, user, move)
-                await self.daily.moved(interaction, outcome, said, reply.edit)
+                await self.hidden.moved(interaction, outcome, said, reply.edit)
                 return
             try:
                 said = self.after_move_text(outcome, user, move)
-                await self.adapter.sheets.show(interaction, outcome, said, editor=reply.edit)
+                await self.adapter.sheets.show(
+                    interaction, outcome, said, editor=reply.edit, moved=True
+                )
             finally:  # the move is stored: the channel must hear of it, whatever happens here
                 await self.adapter.changed(outcome)
 

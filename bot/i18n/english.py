@@ -48,6 +48,10 @@ EN: dict[str, str] = {
     "privacy.nothing": "🔒 This bot keeps nothing about you: you have no game on any server it "
     "is on.",
     "privacy.server_gone": "A server the bot is no longer on ({id})",
+    "privacy.no_server": "Outside servers (direct messages, group chats, servers without the bot)",
+    "privacy.daily_elsewhere": "• Daily challenges you played where the bot is not: {daily} — "
+    "the day, the game and your score",
+    "privacy.no_server_kept": "• Kept until `/qwixx forget-me`: no server's removal deletes it.",
     "privacy.name": "• Your display name, written on the game images: {name}",
     "privacy.games": "• Games you sat in: {games} — your seat, your moves and what happened, so "
     "that each game can be replayed and shown",
@@ -334,9 +338,36 @@ EN: dict[str, str] = {
     "mygames.title": "**Games waiting for you:**",
     "mygames.line": "• {title} in {channel} — turn {turn}, decide <t:{deadline}:R>: {link}",
     "mygames.none": "No game on this server is waiting for you.",
+    # direct messages: one per decision a game waits for
+    "dm.header": "🎲 **{title}**, turn {turn}",
+    "dm.header_at": "🎲 **{title}** on **{guild}**, #{channel} — turn {turn}",
+    "dm.asks": "Your decision: {phase}.",
+    "dm.link": "🔗 The game: {link}",
+    "dm.over": "This decision is over.",
+    "dm.chosen": "✅ You have chosen: your choice is told here once everyone has decided.",
+    "dm.closed": "📭 I could not send you a direct message: Discord refuses them (your direct "
+    "messages from this server's members are closed). Your games mention you in their "
+    "channel instead. To get direct messages, allow them for this server, then turn them on "
+    "again in your preferences.",
     "settings.current": "New games on this server give each decision **{turn_time}** "
     "(`/qwixx settings turn_time:` changes it; Manage Server needed).",
     "settings.saved": "New games on this server now give each decision **{turn_time}**.",
+    "settings.live_current": "A game played live gives each decision **{turn_time}** "
+    "(`/qwixx settings live_time:` changes it; `/qwixx pace` plays a game live).",
+    "settings.live_saved": "A game played live now gives each decision **{turn_time}**.",
+    # /qwixx pace
+    "pace.asked_you": "You asked to play live ({turn_time} a decision): the game turns "
+    "live once everyone at the table asks with `/qwixx pace mode:live`.",
+    "pace.now_live": "The game is live now: {turn_time} a decision.",
+    "pace.now_slow": "The game is slow again: {turn_time} a decision.",
+    "event.pace_asked": "⚡ {names} asked to play live ({turn_time} a decision); the game "
+    "turns live once everyone at the table asks with `/qwixx pace mode:live`.",
+    "event.pace.live": "⚡ Everyone asked: the game is live, {turn_time} a decision from now.",
+    "event.pace.slow": "🐢 {name} slowed the game down: {turn_time} a decision from now.",
+    "error.pace_unknown": "A game is played `live` or `slow`, not {pace}.",
+    "error.pace_already_live": "This game is live already (`/qwixx pace mode:slow` slows it down).",
+    "error.pace_already_slow": "This game is slow already (`/qwixx pace mode:live` asks to "
+    "play it live).",
     # /qwixx rules
     "rules.classic": (
         "**Qwixx** (2-5 players)\n"
@@ -419,7 +450,7 @@ EN: dict[str, str] = {
     "abandon.done": "🛑 {name} abandoned the {title} game.",
     # /qwixx leaderboard, stats, history
     "command.leaderboard": "This server's best players",
-    "command.stats": "A member's games, wins and scores on this server",
+    "command.stats": "A member's games, wins and scores on this server (elsewhere: your own)",
     "command.history": "The last finished games on this server",
     "option.leaderboard.variant": "Only this game (default: all games)",
     "option.leaderboard.period": "Which games count (default: all time)",
@@ -544,6 +575,7 @@ EN: dict[str, str] = {
     "image.final_scores": "{title} — final scores",
     "image.table_turn": "{title} · turn {turn}",
     "image.table_over": "{title} · game over",
+    "image.daily_card": "Daily {title}",
     "letter.red": "R",
     "letter.yellow": "Y",
     "letter.green": "G",
@@ -570,6 +602,10 @@ EN: dict[str, str] = {
     "describe.active_mark": "▶ ",
     "describe.locks_none": "none",
     "describe.row_count": "{row} {count}",
+    "describe.card": "{title}, the crosses without their numbers: {rows}",
+    "describe.card_row": "{row} {crosses} of {cells}",
+    "describe.card_penalties": "penalties {count} of {limit}",
+    "describe.card_failed": "failed throws {count} of {limit}",
     "describe.table_qwixx": "{mark}{name}: {total} points · penalties {penalties} · "
     "locks {locks} · crosses {rows}",
     "describe.table_qwinto": "{mark}{name}: {total} points · failed throws {failed} · "
@@ -694,6 +730,41 @@ EN: dict[str, str] = {
     "daily.share_next": "📋 Your text to share is the next message: each row's crosses, "
     "not its numbers, so it gives no dice away.",
     "daily.share_title": "{title} daily {day}: {score} 🔥{streak}",
+    "daily.share_card": "🖼️ **Share card** posts your card in this chat: your crosses, not "
+    "the numbers.",
+    "button.share_card": "Share card",
+    "error.card_unfinished": "That attempt is not finished yet: its card comes with its result.",
+    "command.practice": "Play against the computers, anywhere (only you see it; it never counts)",
+    "option.practice.variant": "Which game (default Qwixx); any option starts a new game",
+    "option.practice.computers": "How many computers (default 2; 0: you alone)",
+    "option.practice.level": "How well the computers play (default Easy)",
+    "option.practice.hints": "A Hint button on your sheet: what Hard would do",
+    "practice.header": "🎯 **Practice · {title}** against {computers} — only you see this, "
+    "and it counts for no leaderboard.",
+    "practice.header_solo": "🎯 **Practice · {title}**, alone — only you see this; your best "
+    "score is kept.",
+    "practice.title": "🎯 **Practice · {title}**",
+    "practice.left_out": "… {turns} before these left out: the message is full.",
+    "unit.turn.one": "{count} turn",
+    "unit.turn.other": "{count} turns",
+    "practice.resumed": "Your game goes on. `/qwixx practice` with an option (a variant, the "
+    "computers…) starts a new one.",
+    "error.practice_not_yours": "That is another member's practice game; `/qwixx practice` "
+    "starts your own.",
+    "error.practice_computers": "{title} takes at most {most} computers against you.",
+    "error.practice_twice": "Your practice game was begun twice at once: `/qwixx practice` "
+    "shows the one that stands.",
+    "error.needs_server": "`{command}` works on a server where the bot is. Here you can play "
+    "`/qwixx daily` and `/qwixx practice`, and see your own `/qwixx stats`.",
+    "error.stats_own_only": "Here I show only your own figures: a member's figures on a "
+    "server are that server's (`/qwixx stats` there).",
+    "stats.own_title": "📊 {name}: your own figures",
+    "stats.own_none": "Nothing yet: play `/qwixx daily` or `/qwixx practice`.",
+    "stats.own_footer": "Your games where the bot is not, and your daily challenge on every "
+    "server; a server's figures: /qwixx stats there.",
+    "stats.daily": "📅 Daily challenge",
+    "stats.daily_line": "{title}: {days} · best **{best}** · average **{average}**",
+    "stats.daily_streak": "🔥 Streak: **{days}** in a row",
     "daily.board": "📅 **Daily {title} · {day}** — this server's ranking",
     "daily.board_line": "{place} {name} — **{score}**",
     "daily.board_footer": "Same dice for everyone today: `/qwixx daily variant:{variant}` "

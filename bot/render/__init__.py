@@ -14,14 +14,16 @@ The modules import only those below them (tests/test_import_graph.py checks that
 is no circle), from the bottom up:
 
 - :mod:`.fonts`, :mod:`.pool`, :mod:`.describe` (words only), :mod:`.lines` (the
-  leaderboard's lines): Pillow and the rules;
+  leaderboard's lines), :mod:`.tally` (a sheet counted, without its numbers): Pillow and
+  the rules;
 - :mod:`.theme` (colours, fonts, geometry, :func:`.theme.blend`) and :mod:`.png`;
 - :mod:`.palette`: the fixed palettes, the leaderboard's colours among them;
 - :mod:`.canvas`: the drawing surface and its caches;
 - :mod:`.icons`, then :mod:`.parts`: shapes and the pieces every sheet shares;
 - :mod:`.compact` (the small sheets, :class:`.compact.Surface`), :mod:`.dice`,
   :mod:`.qwinto_sheet`, :mod:`.board`;
-- :mod:`.sheet`, :mod:`.table`, :mod:`.leaderboard`, then :mod:`.scoreboard`;
+- :mod:`.sheet`, :mod:`.table`, :mod:`.leaderboard`, :mod:`.card` (a daily's share
+  card), then :mod:`.scoreboard`;
 - :mod:`.example` (positions for tests and screenshots) at the top.
 """
 
@@ -36,11 +38,13 @@ if TYPE_CHECKING:
 
     from .compact import Cell
     from .lines import BoardTable
+    from .tally import Tally
 
 __all__ = [
     "latest_between",
     "latest_from_moves",
     "render_board",
+    "render_card",
     "render_dice",
     "render_leaderboard",
     "render_scoreboard",
@@ -57,6 +61,13 @@ def render_board(
     from .board import render_board as draw
 
     return draw(game, names, highlight)
+
+
+def render_card(marks: Tally, title: str) -> bytes:
+    """:func:`.card.render_card`."""
+    from .card import render_card as draw
+
+    return draw(marks, title)
 
 
 def render_dice(dice: dict[str, int], show_sum: bool | None = None) -> bytes:

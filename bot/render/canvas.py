@@ -3,8 +3,9 @@
 A sheet is a printed card (:meth:`Canvas.static`) with what the player wrote over it,
 each piece pasted from a cache of its output pixels (:meth:`Canvas.sprite`): most
 renders then never draw, and spend most of their time deflating the PNG (:mod:`.png`).
-The card itself, supersampled, is needed only to draw a piece not cached yet: a few are
-kept (:data:`CARDS`), and one no longer kept is drawn again (6-10 ms).
+No supersampled card is kept whole (7.8 MB each): its pixels are kept deflated in
+tiles (:class:`Tiles`, some 140 KB a card), and a piece not cached yet is drawn over
+those of its own box alone.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
+import deflate
 from PIL import Image, ImageDraw
 
 from bot.i18n import current
 
 from . import fonts, palette, png, theme
-from .pool import ImagePool
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -75,15 +76,17 @@ class Canvas:
         """A canvas whose (0, 0) is this canvas's (x, y), drawing ``scale`` times as large."""
         return Canvas(None, self.point((x, y)), self.scale * scale, self.marks)
 
-    def _mark(self, b: Box, spread: float = 0) -> None:
+    def _mark(self, b: Box, spread: float = 0) -> bool:
         """Note that image pixels in ``b`` (grown by ``spread``) may change: sprites kept
-        aside there are drawn first (see :meth:`sprite`)."""
+        aside there are drawn first (see :meth:`sprite`). False if only marks are taken
+        (see :class:`Marks`): then nothing is to be drawn."""
         grown = (b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread)
+        self.marks.dirty.append(grown)
+        if self.marks.measuring:
+            return False
         if self.marks.pending:
             self.marks.draw_pending(grown)
-        self.marks.dirty.append(grown)
-        if self.marks.undo is not None:
-            self.marks.keep_under(grown)
+        return True
 
     def sprite(self, key: Hashable, draw: Callable[[Canvas], None]) -> None:
         """Draw what ``draw`` draws, over the cached card (see :meth:`static`) where
@@ -146,31 +149,37 @@ class Canvas:
 
     def _draw_sprite(self, parts: list[Part]) -> Sprite | None:
         """The image box that ``parts`` draw in on the card, on whole output pixels, and
-        its output pixels in the palette (None if they draw nothing). They are drawn on
-        the card itself, taken from :data:`CARDS` meanwhile, and what they drew over is
-        put back."""
+        its output pixels in the palette (None if they draw nothing). The box is found
+        by drawing them nowhere (their marks alone); then they are drawn over the card's
+        pixels in that box (:class:`Tiles`), on an image of the card's size left unset
+        elsewhere (``scratch``, one a render), where the whole card has them: the same
+        pixels as on the whole card. Only the pages of the boxes are ever written."""
         card = self.marks.card
         assert card is not None
-        image = card.take()
-        scratch = Canvas(None, marks=Marks(image.size, undo=[]))
-        scratch.marks.open(image)
-        try:
-            for part in parts:
-                part.draw(Canvas(None, part.origin, part.scale, scratch.marks))
-            boxes = scratch.marks.dirty
-            if not boxes:
-                return None
-            s = theme.SUPERSAMPLE
-            box = (
-                max(0, int(min(b[0] for b in boxes)) // s * s),
-                max(0, int(min(b[1] for b in boxes)) // s * s),
-                min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
-                min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s),
-            )
-            return box, palette.to_palette(image.crop(box).reduce(s))
-        finally:
-            scratch.marks.put_back()
-            card.give(image)
+        sizing = Marks(card.size, measuring=True)
+        for part in parts:
+            part.draw(Canvas(None, part.origin, part.scale, sizing))
+        boxes = sizing.dirty
+        if not boxes:
+            return None
+        s = theme.SUPERSAMPLE
+        box = (
+            max(0, int(min(b[0] for b in boxes)) // s * s),
+            max(0, int(min(b[1] for b in boxes)) // s * s),
+            min(card.size[0], (int(max(b[2] for b in boxes)) // s + 1) * s),
+            min(card.size[1], (int(max(b[3] for b in boxes)) // s + 1) * s),
+        )
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return None
+        if self.marks.scratch is None:  # one a render: its pages are written once
+            self.marks.scratch = Image.new("RGB", card.size, None)  # left unset
+        image = self.marks.scratch
+        card.tiles().paste(image, box)
+        marks = Marks()
+        marks.open(image)
+        for part in parts:
+            part.draw(Canvas(None, part.origin, part.scale, marks))
+        return box, palette.to_palette(image.crop(box).reduce(s))
 
     def static(
         self, key: Hashable, width: float, height: float, draw: Callable[[Canvas], None]
@@ -191,12 +200,13 @@ class Canvas:
         full = interned((key, self.scale, size, current()))  # words are in the language
         scale = self.scale
         if (x, y) == (0, 0) and size == self.marks.size and self.marks.image is None:
-            card = Card(full, size, lambda: draw_static(size, scale, draw))
-            self.marks.make = card.copy  # the card under it all, copied if drawn on
+            card = Card(full, size, scale, draw)
+            self.marks.make = card.image  # the card under it all, drawn if drawn on
             self.marks.card = card
             return
+        if not self._mark((x, y, x + size[0], y + size[1])):
+            return
         image = STATIC_IMAGES.get(full, lambda: draw_static(size, scale, draw))
-        self._mark((x, y, x + size[0], y + size[1]))
         self.image.paste(image, (int(x), int(y)))
 
     def redraw(self, key: Hashable, b: Box, draw: Callable[[Canvas], None]) -> None:
@@ -219,8 +229,9 @@ class Canvas:
             draw(scratch)
             return scratch.image.crop(box)
 
+        if not self._mark(box):
+            return
         image = REDRAWN.get((key, self.origin, self.scale, box, current()), part)
-        self._mark(box)
         self.image.paste(image, box[:2])
 
     # --- coordinates -----------------------------------------------------
@@ -251,7 +262,8 @@ class Canvas:
     ) -> None:
         w = self.px(width) if outline else 0
         box = self.box(b)
-        self._mark(box, 1)
+        if not self._mark(box, 1):
+            return
         self.draw.rounded_rectangle(
             box, radius=self.px(radius) if radius else 0, fill=fill, outline=outline, width=w
         )
@@ -260,12 +272,14 @@ class Canvas:
         self, b: Box, fill: Colour | None = None, outline: Colour | None = None, width: float = 1
     ) -> None:
         box = self.box(b)
-        self._mark(box, 1)
+        if not self._mark(box, 1):
+            return
         self.draw.ellipse(box, fill=fill, outline=outline, width=self.px(width) if outline else 0)
 
     def arc(self, b: Box, start: float, end: float, fill: Colour, width: float) -> None:
         box = self.box(b)
-        self._mark(box, self.px(width))
+        if not self._mark(box, self.px(width)):
+            return
         self.draw.arc(box, start, end, fill=fill, width=self.px(width))
 
     def line(
@@ -274,7 +288,8 @@ class Canvas:
         pts = [self.point(p) for p in points]
         w = self.px(width)
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        self._mark((min(xs), min(ys), max(xs), max(ys)), w)
+        if not self._mark((min(xs), min(ys), max(xs), max(ys)), w):
+            return
         self.draw.line(pts, fill=fill, width=w, joint="curve")
         if round_ends:
             r = w / 2
@@ -290,7 +305,8 @@ class Canvas:
     ) -> None:
         pts = [self.point(p) for p in points]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        self._mark((min(xs), min(ys), max(xs), max(ys)), self.px(width) + 1)
+        if not self._mark((min(xs), min(ys), max(xs), max(ys)), self.px(width) + 1):
+            return
         self.draw.polygon(pts, fill=fill, outline=outline, width=self.px(width) if outline else 0)
 
     def text(
@@ -315,23 +331,24 @@ class Canvas:
             px = self.px(size)
             drawn = fonts.render(text, px, path, theme.font(px, bold, condensed), bold, anchor)
             x, y = round(at[0]) + drawn.offset[0], round(at[1]) + drawn.offset[1]
-            self._mark((x, y, x + drawn.mask.width, y + drawn.mask.height))
+            if not self._mark((x, y, x + drawn.mask.width, y + drawn.mask.height)):
+                return
             self.draw.bitmap((x, y), drawn.mask, fill=fill)
             if drawn.colour is not None:
                 self.image.paste(drawn.colour, (x, y), drawn.colour)
             return
         if at[0] < 0 or at[1] < 0:  # off the image's left or top: not worth a mask
             face = theme.font(self.px(size), bold, condensed)
-            self._mark(shifted(face.getbbox(text, anchor=anchor), at), 2)
-            self.draw.text(at, text, fill=fill, font=face, anchor=anchor)
+            if self._mark(shifted(face.getbbox(text, anchor=anchor), at), 2):
+                self.draw.text(at, text, fill=fill, font=face, anchor=anchor)
             return
         # What ImageDraw.text does for one line, with the glyphs' mask cached.
         mask, offset = text_mask(
             text, self.px(size), bold, condensed, anchor, (math.modf(at[0])[0], math.modf(at[1])[0])
         )
         x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
-        self._mark((x, y, x + mask.width, y + mask.height))
-        self.draw.bitmap((x, y), mask, fill=fill)
+        if self._mark((x, y, x + mask.width, y + mask.height)):
+            self.draw.bitmap((x, y), mask, fill=fill)
 
     def ring(
         self,
@@ -349,16 +366,22 @@ class Canvas:
         stroke = self.px(width)
         if at[0] < 0 or at[1] < 0:  # off the image's left or top: not worth a mask
             face = theme.font(self.px(size), bold, condensed)
-            self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2)
-            self.draw.text(
-                at, text, fill=fill, font=face, anchor=anchor, stroke_width=stroke, stroke_fill=fill
-            )
+            if self._mark(shifted(face.getbbox(text, anchor=anchor, stroke_width=stroke), at), 2):
+                self.draw.text(
+                    at,
+                    text,
+                    fill=fill,
+                    font=face,
+                    anchor=anchor,
+                    stroke_width=stroke,
+                    stroke_fill=fill,
+                )
             return
         start = (math.modf(at[0])[0], math.modf(at[1])[0])
         mask, offset = text_mask(text, self.px(size), bold, condensed, anchor, start, stroke)
         x, y = int(at[0]) + offset[0], int(at[1]) + offset[1]
-        self._mark((x, y, x + mask.width, y + mask.height))
-        self.draw.bitmap((x, y), mask, fill=fill)
+        if self._mark((x, y, x + mask.width, y + mask.height)):
+            self.draw.bitmap((x, y), mask, fill=fill)
 
     def text_width(
         self, text: str, size: float, bold: bool = False, condensed: bool = False
@@ -438,36 +461,68 @@ def draw_static(size: tuple[int, int], scale: float, draw: Callable[[Canvas], No
 @dataclass(frozen=True)
 class Card:
     """The printed card under a whole image (see :meth:`Canvas.static`): its cache key,
-    its size in image pixels and how to draw it. The supersampled image is needed only
-    to draw what is not cached yet: it is taken from :data:`CARDS`, or drawn anew."""
+    its size in image pixels, the scale it is drawn at and how. None is kept whole: it
+    is drawn for its output pixels and tiles (both cached, see :meth:`output`), or under
+    an image drawn on directly."""
 
     key: Hashable
     size: tuple[int, int]
-    draw: Callable[[], Image.Image]
+    scale: float
+    paint: Callable[[Canvas], None]
 
-    def take(self) -> Image.Image:
-        """The card's image, this thread's until given back (see :class:`ImagePool`)."""
-        return CARDS.take(self.key, self.draw)
+    def image(self) -> Image.Image:
+        """The whole card, drawn anew (the caller's to draw on)."""
+        return draw_static(self.size, self.scale, self.paint)
 
-    def give(self, image: Image.Image) -> None:
-        """Give the image back, as it was taken."""
-        CARDS.give(self.key, image)
-
-    def copy(self) -> Image.Image:
-        """A copy of the card to draw on."""
-        image = self.take()
-        try:
-            return image.copy()
-        finally:
-            self.give(image)
+    def tiles(self) -> Tiles:
+        """The card's pixels, deflated in tiles (drawn whole again if no longer kept)."""
+        return CARD_TILES.get(self.key, lambda: Tiles(self.image()))
 
     def output(self) -> Image.Image:
-        """The card at output size in the fixed palette (see :meth:`Canvas.card_png`)."""
-        image = self.take()
-        try:
-            return palette.to_palette(image.reduce(theme.SUPERSAMPLE))
-        finally:
-            self.give(image)
+        """The card at output size in the fixed palette (see :meth:`Canvas.card_png`);
+        its tiles kept too, while the whole card is at hand."""
+        image = self.image()
+        CARD_TILES.get(self.key, lambda: Tiles(image))
+        return palette.to_palette(image.reduce(theme.SUPERSAMPLE))
+
+
+TILE = 128
+"""The side of a card's tiles, in image pixels (see :class:`Tiles`): a sprite's box
+(a cell, a sum: 100-150 pixels a side) takes a few; smaller tiles cost more calls, larger
+ones more pixels inflated and pasted."""
+
+
+class Tiles:
+    """A card's supersampled pixels kept small: each square of :data:`TILE` pixels
+    deflated (libdeflate, level 1: fast both ways), equal ones kept once. A sheet's card
+    is some 140 KB so, instead of 7.8 MB; a sprite's box takes a few tiles to inflate."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.size = image.size
+        found: dict[bytes, bytes] = {}
+        self.tiles: dict[tuple[int, int], bytes] = {}
+        for y in range(0, self.size[1], TILE):
+            for x in range(0, self.size[0], TILE):
+                packed = bytes(deflate.deflate_compress(image.crop(self._box(x, y)).tobytes(), 1))
+                self.tiles[x, y] = found.setdefault(packed, packed)
+        self.bytes = sum(map(len, found))
+
+    def _box(self, x: int, y: int) -> IntBox:
+        return (x, y, min(x + TILE, self.size[0]), min(y + TILE, self.size[1]))
+
+    def paste(self, image: Image.Image, box: IntBox) -> None:
+        """The card's pixels in ``box`` onto ``image``, where the card has them (only
+        there: each page written is a page the process then holds)."""
+        for y in range(box[1] // TILE * TILE, box[3], TILE):
+            for x in range(box[0] // TILE * TILE, box[2], TILE):
+                x0, y0, x1, y1 = self._box(x, y)
+                size = (x1 - x0, y1 - y0)
+                pixels = deflate.deflate_decompress(self.tiles[x, y], 3 * size[0] * size[1])
+                tile = Image.frombytes("RGB", size, pixels)
+                part = (max(x0, box[0]), max(y0, box[1]), min(x1, box[2]), min(y1, box[3]))
+                if part != (x0, y0, x1, y1):
+                    tile = tile.crop((part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0))
+                image.paste(tile, part[:2])
 
 
 @lru_cache(maxsize=4096)
@@ -559,16 +614,18 @@ class Pending:
 class Marks:
     """What a canvas and its views share: the image (made by ``make`` when first drawn
     on) and what was drawn on it: the cached card under it all (its cache key), the image
-    boxes drawn since, and the sprites kept aside."""
+    boxes drawn since, and the sprites kept aside. ``measuring``: nothing is drawn, only
+    the boxes that would be are marked (to find where a sprite draws)."""
 
     size: tuple[int, int] = (0, 0)
+    measuring: bool = False
+    scratch: Image.Image | None = None  # where sprites not cached yet are drawn
     make: Callable[[], Image.Image] | None = None
     image: Image.Image | None = None
     draw: ImageDraw.ImageDraw | None = None
     card: Card | None = None
     dirty: list[Box] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
-    undo: list[tuple[tuple[int, int], Image.Image]] | None = None  # see keep_under
 
     def open(self, image: Image.Image | None = None) -> Image.Image:
         """Use ``image``, or make the image, to draw on."""
@@ -577,27 +634,6 @@ class Marks:
             image = self.make()
         self.image, self.draw, self.size = image, ImageDraw.Draw(image), image.size
         return image
-
-    def keep_under(self, b: Box) -> None:
-        """Keep what the image has in ``b`` (and a pixel around it), about to be drawn
-        over, to put it back (:meth:`put_back`): sprites are drawn on the card itself. A
-        box inside one kept before needs nothing more: that one is put back last."""
-        assert self.image is not None and self.undo is not None
-        x0, y0 = max(0, math.floor(b[0]) - 1), max(0, math.floor(b[1]) - 1)
-        x1, y1 = min(self.size[0], math.ceil(b[2]) + 2), min(self.size[1], math.ceil(b[3]) + 2)
-        if x1 <= x0 or y1 <= y0:
-            return
-        for (left, top), kept in self.undo:  # most of a sprite is drawn inside its first box
-            if left <= x0 and top <= y0 and x1 <= left + kept.width and y1 <= top + kept.height:
-                return
-        self.undo.append(((x0, y0), self.image.crop((x0, y0, x1, y1))))
-
-    def put_back(self) -> None:
-        """Put back what was drawn over, last drawn first: the image as it was."""
-        assert self.image is not None and self.undo is not None
-        while self.undo:
-            corner, kept = self.undo.pop()
-            self.image.paste(kept, corner)
 
     def under(self, box: IntBox) -> list[Pending]:
         """The sprites kept aside that ``box`` reaches, and those that the box around
@@ -719,7 +755,7 @@ class ImageCache(Generic[T]):
     def __init__(
         self,
         maxsize: int,
-        dependents: Sequence[ImageCache[Any] | ImagePool] = (),
+        dependents: Sequence[ImageCache[Any]] = (),
         max_bytes: int | None = None,
     ) -> None:
         self.maxsize = maxsize
@@ -761,8 +797,11 @@ class ImageCache(Generic[T]):
 
 
 def held(value: object) -> int:
-    """The bytes of pixels an image holds (or a sprite, its box and image): Pillow keeps
-    one a pixel in modes "P" and "L", four in "RGB" and "RGBA"; None holds none."""
+    """The bytes of pixels an image holds (or a sprite, its box and image; or a card's
+    tiles, deflated): Pillow keeps one a pixel in modes "P" and "L", four in "RGB" and
+    "RGBA"; None holds none."""
+    if isinstance(value, Tiles):
+        return value.bytes
     if isinstance(value, tuple):
         value = value[-1]
     if not isinstance(value, Image.Image):
@@ -772,15 +811,15 @@ def held(value: object) -> int:
 
 # What is written on the cards, at output size in the palette (see Canvas.sprite): a
 # crossed cell is 64 x 64 px, 4 KB, a closed row 78 KB; a Qwixx card has 44 cells in two
-# looks each. 16 MB holds 2,600 or so. A piece drawn anew may need its card drawn again
-# (see CARDS): 16 games of every variant in two languages, played in turn, took 2.9 ms a
-# sheet (p90 3.6 ms) when played again with 16 MB, 4.3 ms (p90 7.8 ms) with 8 MB.
+# looks each. 16 MB holds 2,600 or so. A piece drawn anew is drawn over the card's
+# pixels in its box (CARD_TILES): 16 games of every variant in two languages, played in
+# turn, took 2.9 ms a sheet (p90 3.6 ms) when played again with 16 MB, 4.3 ms (p90
+# 7.8 ms) with 8 MB (measured when two whole cards were kept to draw them on).
 CARD_SPRITES: ImageCache[Sprite | None] = ImageCache(maxsize=8192, max_bytes=16 * 2**20)
-# The printed cards under whole images, supersampled (see Card): a sheet's is 1728 x 1124
-# RGB, 7.8 MB (Pillow keeps 4 bytes a pixel), the board's 8.5 MB. Needed only to draw a
-# sprite not cached yet (on the card itself, what it drew over put back) or a card's
-# output pixels: two are kept, another is drawn again (6-10 ms).
-CARDS = ImagePool(keep=2)
+# The printed cards' supersampled pixels, deflated in tiles (see Tiles): what a sprite not
+# cached yet is drawn over. Some 140 KB a sheet's card; one no longer kept is drawn again
+# (6-10 ms) and deflated (as long again).
+CARD_TILES: ImageCache[Tiles] = ImageCache(maxsize=8, max_bytes=2 * 2**20)
 # Parts of cards drawn in another look (Canvas.redraw): a Qwinto column is 140 x 540 RGB.
 REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
 # Printed parts pasted into a larger image: the On Board track over its legend (1780 x
@@ -788,7 +827,7 @@ REDRAWN: ImageCache[Image.Image] = ImageCache(maxsize=16)
 # kept is drawn again (about 9 ms). Emptied, they empty the caches of what is drawn over
 # printed parts too.
 STATIC_IMAGES: ImageCache[Image.Image] = ImageCache(
-    maxsize=2, dependents=[CARD_SPRITES, CARDS, REDRAWN]
+    maxsize=2, dependents=[CARD_SPRITES, CARD_TILES, REDRAWN]
 )
 # The cards at output size in the fixed palette, what every sheet and board is composed on:
 # 0.5 MB a sheet (one byte a pixel), one per layout and language.

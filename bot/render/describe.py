@@ -18,6 +18,8 @@ from bot.rules import Game, Score
 from bot.rules.qwinto import FAILED_LIMIT, GEOMETRY
 from bot.rules.qwixx import QwixxGame
 
+from .tally import Tally
+
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
 QWINTO = "qwinto"
 QWIXX_ROWS = ("red", "yellow", "green", "blue")
@@ -200,6 +202,19 @@ def player_summary(game: Game, player: int, name: str, score: Score, active: boo
 def sheet_alt(game: Game, player: int, name: str) -> str:
     """The description of :func:`bot.render.render_sheet`'s image."""
     return fit(sheet_text(game, player, name))
+
+
+def card_alt(marks: Tally, title: str) -> str:
+    """The description of :func:`bot.render.render_card`'s image: each row's crosses of
+    how many, and the penalties (failed throws) of how many."""
+    rows = [
+        t("describe.card_row", row=row_word(r.row), crosses=r.crosses, cells=r.cells)
+        + (f" ({t('describe.lock_crossed')})" if r.locked else "")
+        for r in marks.rows
+    ]
+    key = "describe.card_failed" if marks.qwinto else "describe.card_penalties"
+    rows.append(t(key, count=marks.penalties, limit=marks.limit))
+    return fit(t("describe.card", title=title, rows=" · ".join(rows)))
 
 
 def table_alt(game: Game, names: Mapping[int, str]) -> str:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 import struct
 import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,8 +48,30 @@ KEYCAP = 0x20E3
 # --- character maps -------------------------------------------------------------------
 
 
+class CodePoints:
+    """A set of code points kept as its runs: a font's few thousand lie in a few hundred
+    (three DejaVu faces' held 1.3 MB as sets of ints, a few KB so)."""
+
+    __slots__ = ("_ends", "_starts")
+
+    def __init__(self, codes: Iterable[int]) -> None:
+        starts: list[int] = []
+        ends: list[int] = []
+        for code in sorted(codes):
+            if ends and code == ends[-1] + 1:
+                ends[-1] = code
+            else:
+                starts.append(code)
+                ends.append(code)
+        self._starts, self._ends = tuple(starts), tuple(ends)
+
+    def __contains__(self, code: int) -> bool:
+        run = bisect_right(self._starts, code) - 1
+        return run >= 0 and code <= self._ends[run]
+
+
 @lru_cache(maxsize=16)
-def coverage(path: Path) -> frozenset[int]:
+def coverage(path: Path) -> CodePoints:
     """The code points that the font at ``path`` maps to a glyph (its 'cmap' table,
     Unicode subtables of formats 4 and 12)."""
     data = path.read_bytes()
@@ -86,7 +110,7 @@ def coverage(path: Path) -> frozenset[int]:
             for g in range(struct.unpack_from(">I", data, at + 12)[0]):
                 start, end, glyph = struct.unpack_from(">III", data, at + 16 + 12 * g)
                 found.update(range(start + (glyph == 0), end + 1))
-    return frozenset(found)
+    return CodePoints(found)
 
 
 # --- clusters ---------------------------------------------------------------------------

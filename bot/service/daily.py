@@ -20,7 +20,10 @@ then an attempt may be played on; from then on it is closed and may be reviewed.
 **An attempt** is a solo game of the games table that lives in no channel: its
 ``channel_id`` is a negative number of its own (:func:`hidden_channel`), so no
 channel's game, limit or message ever meets it. One per member, day and variant, across
-servers (the attempts' primary key); it counts for the server where it was begun.
+servers (the attempts' primary key); it counts for the server where it was begun, and
+for no server's ranking (:data:`~bot.records.NO_SERVER`) when begun where the bot is not:
+in a direct message, a group chat, a server that never added it. Wherever it was begun,
+it counts in the day's standing of everyone who played these dice.
 """
 
 from __future__ import annotations
@@ -34,10 +37,20 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.players import choose
-from bot.records import Attempt, ChannelBusy, DailySettings, GameRecord, Post, Standing
+from bot.records import (
+    NO_SERVER,
+    Attempt,
+    ChannelBusy,
+    DailyBest,
+    DailySettings,
+    GameRecord,
+    Post,
+    Standing,
+)
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.errors import ServiceError
+from bot.service.hidden import no_channel
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Snapshot
 from bot.service.timing import LONGEST
@@ -63,9 +76,8 @@ def daily_seed(secret: str, day: str, variant: str) -> int:
 
 
 def hidden_channel(day: str, variant: str, user: int) -> int:
-    """The attempt's channel id: negative (no channel's), one per member, day and variant."""
-    digest = hashlib.sha256(f"{day}:{variant}:{user}".encode()).digest()
-    return -1 - (int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS))
+    """The attempt's channel id: one per member, day and variant."""
+    return no_channel(f"{day}:{variant}:{user}")
 
 
 def is_daily(record: GameRecord) -> bool:
@@ -166,6 +178,15 @@ def par_score(variant: str, seed: int, day: str) -> int:
 
 
 @dataclass(frozen=True)
+class DailyRecord:
+    """A member's daily challenge, every day and server together: per variant their
+    finished attempts, and the streak of days up to today."""
+
+    bests: list[DailyBest]
+    streak: int
+
+
+@dataclass(frozen=True)
 class Result:
     """A finished attempt as its player sees it: the score against everyone's of the same
     dice and the server's, par, and the streak."""
@@ -174,6 +195,7 @@ class Result:
     score: int
     standing: Standing
     ranking: list[tuple[int, int]]
+    """The server's ranking of the day (empty for an attempt of no server)."""
     par: int
     streak: int
     next: float
@@ -302,15 +324,24 @@ class DailyService:
         stored = await self.store.daily.finish_attempt(attempt.game_id, score, self.now)
         attempt = stored or attempt
         score = attempt.score if attempt.score is not None else score
-        day, variant = attempt.day, attempt.variant
+        day, variant, guild = attempt.day, attempt.variant, attempt.guild_id
         return Result(
             attempt,
             score,
             await self.store.daily.standing(day, variant, score),
-            await self.store.daily.ranking(attempt.guild_id, day, variant),
+            [] if guild == NO_SERVER else await self.store.daily.ranking(guild, day, variant),
             await self.par(day, variant),
             streak(await self.store.daily.finished_days(attempt.user_id, day), day),
             turns_at(day, await self.settings(attempt.guild_id)),
+        )
+
+    async def record(self, user: int) -> DailyRecord:
+        """``user``'s daily challenge so far (their streak counted up to today in UTC,
+        the day of no server)."""
+        today = day_of(self.now, DailySettings())
+        return DailyRecord(
+            await self.store.daily.bests(user),
+            streak(await self.store.daily.finished_days(user, today), today),
         )
 
     async def par(self, day: str, variant: str) -> int:

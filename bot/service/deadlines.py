@@ -41,7 +41,7 @@ class Deadlines:
                 return Tell()
             if waits_unattended(record, game, self.keeper.clock()):  # never stored
                 return Played(Play(game), Seats.of(record))
-            clock = Clock.of(record)
+            clock = Clock.of(record, Seats.of(record).quiet)
             if clock is None:
                 return Tell()
             due = clock.due(self.keeper.clock())
@@ -63,9 +63,15 @@ class Deadlines:
 
 
 def remind(record: GameRecord, game: Game, clock: Clock) -> Retime:
-    """The players the game waits for are reminded of their decision."""
-    waiting = sorted(game.decision().waiting - Seats.of(record).away)
-    event = Event("reminder", None, {"players": waiting, "deadline": clock.deadline})
+    """The clock's next moment: the players the game waits for are reminded of their
+    decision — in a round, all but those in their quiet hours; when quiet hours end,
+    those a round skipped. Either way the game changes, so that its channel is shown
+    again then: a person whose quiet hours held their call back is called now."""
+    moment = clock.moment()
+    assert moment is not None, "due only while a moment is left"
+    waiting = game.decision().waiting - Seats.of(record).away
+    reminded = waiting - moment.held if moment.kind == "round" else waiting & moment.owed
+    event = Event("reminder", None, {"players": sorted(reminded), "deadline": clock.deadline})
     return Retime(clock.reminded().timing(), [event])
 
 

@@ -1,7 +1,8 @@
 """The game's use cases over one store, each a service of its own: the games as this
 process keeps them (:mod:`bot.service.keeper`, the one writer of a game), the lobby, the
-turns, the deadlines, the members' preferences, the daily challenge, the servers'
-settings, the players' names, what a final message tells and the tournaments.
+turns, the deadlines, the members' preferences, the games' pace, the daily challenge,
+practice against the computers, the servers' settings, the players' names, what a final
+message tells and the tournaments.
 
 This is the only layer that combines the store, the rules and concurrency. Every refusal
 is a :class:`~bot.service.errors.ServiceError` whose key names a catalogue message.
@@ -20,6 +21,8 @@ from bot.service.limits import Limits
 from bot.service.lobby import Lobby
 from bot.service.members import Members
 from bot.service.names import Names
+from bot.service.pace import Pace
+from bot.service.practice import PracticeService
 from bot.service.settings import ServerSettings
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
@@ -45,7 +48,9 @@ class GameService:
         self.turns = Turns(self.keeper, self.lobby)
         self.deadlines = Deadlines(self.keeper)
         self.daily = DailyService(self.keeper, store)
+        self.practice = PracticeService(self.keeper, self.lobby)
         self.settings = ServerSettings(store)
+        self.pace = Pace(self.keeper, self.settings)
         self.names = Names(store)
         self.endings = Endings(store, clock)
         self.tournaments = Tournaments(store, self.keeper, self.lobby, self.turns, clock)

@@ -56,6 +56,7 @@ from bot.service.writes import (
     Answer,
     Decide,
     Played,
+    Repace,
     Retime,
     Seat,
     Start,
@@ -275,7 +276,8 @@ class GameKeeper:
                 self._memo.keep(seated, None)
                 return Outcome(seated, None)
             case Start(new, seats):
-                clock = Clock.start(self.clock(), record.turn_time)
+                quiet = () if seats is None else seats.quiet
+                clock = Clock.start(self.clock(), record.turn_time, quiet)
                 events = event_rows(1, opening(new))
                 started = await self._games.start(
                     record.id,
@@ -293,6 +295,20 @@ class GameKeeper:
                 retimed = await self._games.set_timing(record.id, record.version, timing)
                 self._memo.keep(retimed, game)
                 return Outcome(retimed, game, list(told), game.decision())
+            case Repace(turn_time, options, seats, told):
+                assert game is not None
+                clock = Clock.start(self.clock(), turn_time, seats.quiet)
+                repaced = await self._games.set_pace(
+                    record.id,
+                    record.version,
+                    turn_time,
+                    options,
+                    seats.to_json(),
+                    clock.timing(),
+                    event_rows(game.turn, list(told)),
+                )
+                self._memo.keep(repaced, game)
+                return Outcome(repaced, game, list(told), game.decision())
             case Abandon(events, told):
                 ended = await self._games.abandon(record.id, record.version, events)
                 self._memo.keep(ended, None)
@@ -317,7 +333,7 @@ class GameKeeper:
 
     async def _answer(self, moved: Outcome) -> Outcome:
         """The seats nobody clicks for that the game now waits for decide (see
-        :meth:`Play.for_the_absent`), on a thread; decided again on the game as it is
+        :meth:`Play.answer`), on a thread; decided again on the game as it is
         should another writer have moved it meanwhile. The change before is stored
         already: nothing here refuses it. A step that cannot be stored is left to the
         game's timer (the game is due at once while such seats are waited for).

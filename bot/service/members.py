@@ -59,9 +59,32 @@ class Members:
             new = replace(await self.prefs(user), **checked(changes))
         except PrefsError as refused:
             raise ServiceError(refused.key, **refused.values) from None
-        await self._members.set_prefs(user, new.to_json(), self.clock())
-        await self.spread(user, new)
+        if changes.get("dm"):  # turned on again: their DMs may be open now
+            new = replace(new, dm_blocked=False, dm_blocked_told=False)
+        await self._store(user, new)
         return new
+
+    async def dms_closed(self, user: int) -> list[Outcome]:
+        """Discord refused a direct message to ``user`` (their DMs are closed): their
+        games mention them instead, until they turn DMs on again; the games that
+        changed. Nothing changes for a member already known so."""
+        prefs = await self.prefs(user)
+        if prefs.dm_blocked:
+            return []
+        return await self._store(user, replace(prefs, dm_blocked=True, dm_blocked_told=False))
+
+    async def told_dms_closed(self, user: int) -> list[Outcome] | None:
+        """``user`` is told now that their DMs are closed (once); the games that changed,
+        or None when there is nothing to tell (told already, or DMs turned on again)."""
+        prefs = await self.prefs(user)
+        if not prefs.dm_blocked or prefs.dm_blocked_told:
+            return None
+        return await self._store(user, replace(prefs, dm_blocked_told=True))
+
+    async def _store(self, user: int, prefs: Prefs) -> list[Outcome]:
+        """``prefs`` are the member's defaults now, in each of their running games too."""
+        await self._members.set_prefs(user, prefs.to_json(), self.clock())
+        return await self.spread(user, prefs)
 
     async def spread(self, user: int, defaults: Prefs) -> list[Outcome]:
         """Carry ``defaults`` into each running game ``user`` sits in (their choices for

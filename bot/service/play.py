@@ -124,14 +124,6 @@ class Play:
             else:
                 self.apply(player, self.game.fallback_move(player), source)
 
-    def for_the_absent(
-        self, away: Collection[int], options: Options | None = None, fill: bool = False
-    ) -> None:
-        """Computer seats choose at their level; away seats make the fallback move or,
-        if ``fill``, are played by a computer; until the game waits for a present
-        human (or ends)."""
-        self.answer(Seats(frozenset(away)), options or Options(), 0.0, fill)
-
     def answer(self, seats: Seats, options: Options, now: float, fill: bool = False) -> Seats:
         """Every seat the game waits for whose decision is known decides, until the game
         waits only for people it is to ask (or ends): computer seats at their level;
@@ -158,35 +150,35 @@ class Play:
     ) -> bool:
         """The first of ``waiting`` whose decision is known makes it; whether one did."""
         for player in sorted(waiting):
-            answer = known(self.game, player, seats.prefs_of(player), plans.get(player), now)
-            if answer is None:
+            ruling = known(self.game, player, seats.prefs_of(player), plans.get(player), now)
+            if ruling is None:
                 continue
-            if answer.rule in ("ahead", "fallback"):
-                self._tell_plan(player, answer, plans)
-                if answer.move is None:  # to be asked: the plan is over
+            if ruling.rule in ("ahead", "fallback"):
+                self._tell_plan(player, ruling, plans)
+                if ruling.move is None:  # to be asked: the plan is over
                     continue
             else:
                 phase = self.game.decision().phase
-                told = {"rule": answer.rule, "phase": phase}
-                if answer.choice is not None:
-                    told["choice"] = answer.choice
+                told = {"rule": ruling.rule, "phase": phase}
+                if ruling.choice is not None:
+                    told["choice"] = ruling.choice
                 self.events.append(Event("auto", player, told))
-            assert answer.move is not None
-            self.apply(player, answer.move, SOURCES[answer.rule])
+            assert ruling.move is not None
+            self.apply(player, ruling.move, SOURCES[ruling.rule])
             return True
         return False
 
-    def _tell_plan(self, player: int, answer: Ruling, plans: dict[int, Plan]) -> None:
+    def _tell_plan(self, player: int, ruling: Ruling, plans: dict[int, Plan]) -> None:
         """A plan's step met its moment: made, or not (then the rest of the plan is over
         with it, and the game asks or passes as the member chose)."""
         decision = self.game.decision()
         plan = plans[player]
         step = plan.step(decision.turn, decision.phase)
         rest = tuple(s for s in plan.steps if s.phase != decision.phase)
-        if answer.move is None or (answer.rule == "fallback"):
+        if ruling.move is None or ruling.rule == "fallback":
             rest = ()
         plans[player] = replace(plan, steps=rest)
-        planned = answer.planned
+        planned = ruling.planned
         self.events.append(
             Event(
                 "ahead",
@@ -195,8 +187,8 @@ class Play:
                     "phase": decision.phase,
                     **({"move": planned.to_json()} if planned is not None else {}),
                     **({"rule": step.rule} if step is not None and step.rule else {}),
-                    "applied": answer.rule == "ahead",
-                    "then": "ask" if answer.move is None else "pass",
+                    "applied": ruling.rule == "ahead",
+                    "then": "ask" if ruling.move is None else "pass",
                 },
             )
         )
@@ -340,6 +332,8 @@ class Seats:
     covered: frozenset[int] = frozenset()
     prefs: Mapping[int, Prefs] = field(default_factory=dict)
     plans: Mapping[int, Plan] = field(default_factory=dict)
+    live: frozenset[int] = frozenset()
+    """The people who asked to play the game live (it turns live once all present do)."""
 
     AWAY_AFTER = 3
 
@@ -356,6 +350,7 @@ class Seats:
             frozenset(data.get("covered", [])),
             {int(p): Prefs.from_json(v) for p, v in data.get("prefs", {}).items()},
             {int(p): Plan.from_json(v) for p, v in data.get("plans", {}).items()},
+            frozenset(data.get("live", [])),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -365,15 +360,29 @@ class Seats:
         }
         if self.covered:
             data["covered"] = sorted(self.covered)
-        prefs = {str(p): v.to_json() for p, v in sorted(self.prefs.items()) if v != DEFAULT}
+        prefs = {
+            str(p): v.to_json() for p, v in sorted(self.prefs.items()) if v != DEFAULT or v.own
+        }
         if prefs:
             data["prefs"] = prefs
         if self.plans:
             data["plans"] = {str(p): v.to_json() for p, v in sorted(self.plans.items())}
+        if self.live:
+            data["live"] = sorted(self.live)
         return data
 
     def prefs_of(self, player: int) -> Prefs:
         return self.prefs.get(player, DEFAULT)
+
+    @property
+    def quiet(self) -> tuple[tuple[int, Prefs], ...]:
+        """The people with quiet hours, and their preferences (for the decision's clock:
+        :class:`~bot.service.timing.Clock`)."""
+        return tuple(
+            (p, prefs)
+            for p, prefs in sorted(self.prefs.items())
+            if prefs.quiet is not None and prefs.quiet[0] != prefs.quiet[1]
+        )
 
     def with_prefs(self, player: int, prefs: Prefs) -> Seats:
         """``player``'s preferences in this game are ``prefs`` now."""

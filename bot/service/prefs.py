@@ -29,6 +29,18 @@ FALLBACKS: tuple[Fallback, ...] = ("ask", "pass")
 DAY_MINUTES = 24 * 60
 CLOCK = re.compile(r"^([01]?[0-9]|2[0-3])(?::([0-5][0-9]))?$")
 GAME_ONLY = ("others", "timeout", "fallback")
+CHOSEN = (
+    "others",
+    "timeout",
+    "fallback",
+    "dm",
+    "zone",
+    "away_until",
+    "dm_blocked",
+    "dm_blocked_told",
+)
+"""The preferences stored by name when they differ from the defaults (``quiet`` and
+``own`` are stored as lists)."""
 """The choices a member may make for one game apart from their defaults."""
 
 
@@ -54,7 +66,9 @@ class Prefs:
     ``dm``: a direct message when a game waits for me; ``quiet``: hours without mentions
     or direct messages, ``(from, to)`` in minutes after local midnight in ``zone``;
     ``away_until``: until then no game waits for me (my standing choice, else the Hard
-    computer, decides)."""
+    computer, decides). ``dm_blocked``: Discord refused the bot's direct message (the
+    member's DMs are closed): mentions instead, until they turn ``dm`` on again;
+    ``dm_blocked_told``: they were told so, once."""
 
     others: Others = "ask"
     timeout: Timeout = "pass"
@@ -63,6 +77,8 @@ class Prefs:
     quiet: tuple[int, int] | None = None
     zone: str = "UTC"
     away_until: float | None = None
+    dm_blocked: bool = False
+    dm_blocked_told: bool = False
     own: frozenset[str] = field(default=frozenset(), compare=False)
     """In a game: the choices made for this game only (the defaults leave them alone)."""
 
@@ -71,7 +87,7 @@ class Prefs:
         """Only what differs from the defaults (most people's is ``{}``)."""
         default = DEFAULT
         data: dict[str, Any] = {}
-        for name in ("others", "timeout", "fallback", "dm", "zone", "away_until"):
+        for name in CHOSEN:
             value = getattr(self, name)
             if value != getattr(default, name):
                 data[name] = value
@@ -94,6 +110,8 @@ class Prefs:
             (int(quiet[0]) % DAY_MINUTES, int(quiet[1]) % DAY_MINUTES) if quiet else None,
             str(data.get("zone", "UTC")),
             float(data["away_until"]) if data.get("away_until") is not None else None,
+            bool(data.get("dm_blocked", False)),
+            bool(data.get("dm_blocked_told", False)),
             frozenset(n for n in data.get("own", ()) if n in GAME_ONLY),
         )
 
@@ -115,6 +133,11 @@ class Prefs:
         """The standing choice that decides for this member on someone else's turn in a
         game of ``variant`` (``safe`` means nothing in Qwinto, which skips nothing)."""
         return "ask" if self.others == "safe" and variant == "qwinto" else self.others
+
+    @property
+    def by_dm(self) -> bool:
+        """Whether a game reaches this member by direct message rather than a mention."""
+        return self.dm and not self.dm_blocked
 
     # --- in time ------------------------------------------------------------
     def away(self, now: float) -> bool:

@@ -144,9 +144,9 @@ class RatingService:
                 if attempt == ATTEMPTS - 1:
                     raise
                 continue  # another process rated one of these people meanwhile: again
-            if record.id in done:
+            if done.get(record.id):
                 return [change_of(line) for line in done[record.id]]
-            break
+            break  # none written: rated already (maybe by a later game's settle meanwhile)
         return [change_of(line) for line in await self.store.ratings.changes(record.id)]
 
     async def changes(self, game_id: int) -> list[Change]:

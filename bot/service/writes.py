@@ -59,6 +59,18 @@ class Retime:
 
 
 @dataclass(frozen=True, slots=True)
+class Repace:
+    """The running game is played at another pace: ``turn_time`` a decision from now
+    on (the pending one's clock starts again), its ``options`` and ``seats`` as they
+    then are, storing ``events`` (of the turn under way)."""
+
+    turn_time: int
+    options: dict[str, Any]
+    seats: Seats
+    events: Sequence[Event] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Abandon:
     """The lobby or running game ends without a ranking, storing ``events``; ``told``:
     what the outcome tells of it."""
@@ -86,7 +98,7 @@ class Answer:
     before: Decision
 
 
-Write = Seat | Start | Played | Retime | Abandon | Tell | Answer
+Write = Seat | Start | Played | Retime | Repace | Abandon | Tell | Answer
 Decide = Callable[[Snapshot], Awaitable[Write]]
 """A change: decided on the game as kept (else as read), what to store."""
 
@@ -151,7 +163,7 @@ def change_of(
     if status == "running":
         decision = game.decision()
         play.unattended = seats.answered(game, now)
-        timing = timing_of(record, play, decision, clock, answered)
+        timing = timing_of(record, play, decision, clock, answered, seats)
     else:
         play.unattended, timing = False, NO_TIMING
     presence = None if seats is Seats.of(record) else seats.to_json()  # None: unchanged
@@ -166,17 +178,19 @@ def timing_of(
     now: Decision,
     clock: Callable[[], float],
     answered: bool,
+    seats: Seats | None = None,
 ) -> Timing | None:
     """The clock of the running game's pending decision ``now`` (None: the clock runs
-    on): fresh when a new decision began. A person's move that leaves the game
-    waiting for seats nobody clicks for makes it due at once (the timer has them
-    answer, should nothing else); their answer makes it due again when its clock
-    says."""
+    on): fresh when a new decision began, with the quiet hours of ``seats``' people. A
+    person's move that leaves the game waiting for seats nobody clicks for makes it
+    due at once (the timer has them answer, should nothing else); their answer makes
+    it due again when its clock says."""
     before = play.before
+    quiet = () if seats is None else seats.quiet
     fresh = now.turn != before.turn or now.phase != before.phase
-    timing = Clock.start(clock(), record.turn_time).timing() if fresh else None
+    timing = Clock.start(clock(), record.turn_time, quiet).timing() if fresh else None
     if answered:
-        kept = Clock.of(record) if timing is None else None
+        kept = Clock.of(record, quiet) if timing is None else None
         return timing if kept is None else kept.timing()
     if not play.unattended:
         return timing

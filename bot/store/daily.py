@@ -23,7 +23,7 @@ from __future__ import annotations
 import secrets
 from typing import Final
 
-from bot.records import Attempt, DailySettings, Post, Standing
+from bot.records import NO_SERVER, Attempt, DailyBest, DailySettings, Post, Standing
 
 from .engine import Engine, Row, Tx, first
 
@@ -161,7 +161,8 @@ class DailyRepository:
         """Give the attempt of ``game_id`` its score, once (a second call changes nothing),
         and mark its server's ranking of the day as owing it, in the same transaction
         (a new ranking is placed where the server's first attempt of the day was begun:
-        the lowest game id)."""
+        the lowest game id). An attempt of no server (:data:`~bot.records.NO_SERVER`)
+        has no ranking to owe."""
 
         async def work(tx: Tx) -> Attempt | None:
             scored = await tx.execute(
@@ -173,7 +174,7 @@ class DailyRepository:
             if row is None:
                 return None
             a = _attempt(row)
-            if scored:
+            if scored and a.guild_id != NO_SERVER:
                 await tx.execute(
                     "INSERT INTO daily_posts (guild_id, day, variant, channel_id, owed) "
                     "SELECT guild_id, day, variant, channel_id, 1 FROM daily_attempts "
@@ -216,6 +217,17 @@ class DailyRepository:
             (user_id, before, limit),
         )
         return [str(day) for (day,) in rows]
+
+    async def bests(self, user_id: int) -> list[DailyBest]:
+        """Per variant, ``user_id``'s finished attempts of every day and server: how many,
+        the best score and the average, most played first."""
+        rows = await self._engine.fetch(
+            "SELECT variant, COUNT(*), MAX(score), AVG(score) FROM daily_attempts "
+            "WHERE user_id = ? AND score IS NOT NULL GROUP BY variant "
+            "ORDER BY COUNT(*) DESC, variant",
+            (user_id,),
+        )
+        return [DailyBest(str(v), int(n), int(best), float(mean)) for v, n, best, mean in rows]
 
     async def par(self, day: str, variant: str) -> int | None:
         rows = await self._engine.fetch(

@@ -4,9 +4,9 @@ An engine owns the connections and knows how a transaction is committed; it know
 nothing of games. A repository writes each transaction once, as an async function of
 a :class:`Tx` (a :data:`Work`), in SQLite's spelling, and hands it to its engine:
 
-* :class:`bot.store.sqlite.SqliteEngine`: aiosqlite connections, one writer (whose
-  transactions sent while it is busy are committed together), a reader and a
-  checkpointer beside it;
+* :class:`bot.store.sqlite.SqliteEngine`: aiosqlite connections, one writer (each
+  transaction one call to its thread; those sent while it is busy committed together),
+  a reader and a checkpointer beside it;
 * :class:`bot.store.postgres.PostgresEngine`: psycopg's async connections, a few
   writers and a reader, and session advisory locks for :meth:`Engine.game_lock`, whose
   holder's writes go through the connection that holds the lock
@@ -41,7 +41,8 @@ class Tx(Protocol):
 
 
 Work = Callable[[Tx], Awaitable[T]]
-"""A whole transaction's statements."""
+"""A whole transaction's statements. It awaits nothing but its :class:`Tx`'s calls:
+SQLite runs it to its end in one call to its writer connection's thread."""
 
 
 def first(rows: Sequence[Row]) -> Row | None:

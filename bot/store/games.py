@@ -331,6 +331,26 @@ class GameRepository:
         """Replace the decision clock alone (a reminder went out), compare-and-set."""
         return await self._set(game_id, expected_version, (RUNNING,), timing_columns(timing))
 
+    async def set_pace(
+        self,
+        game_id: int,
+        expected_version: int,
+        turn_time: int,
+        options: dict[str, Any],
+        presence: dict[str, Any],
+        timing: Timing,
+        events: Sequence[EventRow] = (),
+    ) -> GameRecord:
+        """The running game's turn time and options (played live or slow), its seats'
+        presence and the pending decision's clock, compare-and-set."""
+        changes = {
+            "turn_time": turn_time,
+            "options": dump_json(options),
+            "presence": dump_json(presence),
+            **timing_columns(timing),
+        }
+        return await self._set(game_id, expected_version, (RUNNING,), changes, events)
+
     async def abandon(
         self, game_id: int, expected_version: int, events: Sequence[EventRow] = ()
     ) -> GameRecord:

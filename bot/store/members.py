@@ -30,6 +30,8 @@ MEMBER_TABLES: Final = (
         PRIMARY KEY (user_id, game_id)
     )
     """,
+    # A server's turn time for games played live (the slow one is ``turn_time``).
+    "ALTER TABLE guild_settings ADD COLUMN live_time INTEGER",
     # The people of the games running or in a lobby when the table was made.
     """
     INSERT INTO game_seats (game_id, user_id)

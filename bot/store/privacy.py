@@ -129,9 +129,13 @@ async def games_of(tx: Tx, user_id: int) -> list[Row]:
 
 def still_playing(games: Iterable[Row], user_id: int) -> list[tuple[int, int, int]]:
     """Of ``games``, the lobbies and the running games in which ``user_id`` still plays
-    (is not away): ``(guild_id, channel_id, game_id)``."""
+    (is not away): ``(guild_id, channel_id, game_id)``. A game in no channel (a negative
+    id: a daily attempt, a practice game) is the member's alone and left nowhere: it is
+    forgotten with them, its seat anonymous like every other."""
     found = []
     for game_id, guild_id, channel_id, status, presence in games:
+        if int(channel_id) < 0:
+            continue
         away = load_json(presence or "{}").get("away", [])
         if status == "lobby" or (status == "running" and user_id not in away):
             found.append((int(guild_id), int(channel_id), int(game_id)))

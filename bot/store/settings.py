@@ -1,4 +1,5 @@
-"""A server's settings: its default turn time and the language of its public messages.
+"""A server's settings: its default turn time (and the one for games played live) and the
+language of its public messages.
 
 Read once per server and kept in memory (every click asks for the language), the kept
 values replaced by the store's own writes: a server's settings are changed through the
@@ -14,6 +15,9 @@ from .engine import Engine, first
 
 KEPT: Final = 10_000
 """Servers whose settings are kept; when full, the memory starts again empty."""
+COLUMNS: Final = "turn_time, language, live_time"
+Kept = tuple[int | None, str | None, int | None]
+"""A server's turn time, language and live turn time, as stored (None: not chosen)."""
 
 
 class SettingsRepository:
@@ -21,22 +25,21 @@ class SettingsRepository:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        self._kept: dict[int, tuple[int | None, str | None]] = {}
+        self._kept: dict[int, Kept] = {}
 
-    async def _settings(self, guild_id: int) -> tuple[int | None, str | None]:
+    async def _settings(self, guild_id: int) -> Kept:
         kept = self._kept.get(guild_id)
         if kept is None:
             row = first(
                 await self._engine.fetch(
-                    "SELECT turn_time, language FROM guild_settings WHERE guild_id = ?",
-                    (guild_id,),
+                    f"SELECT {COLUMNS} FROM guild_settings WHERE guild_id = ?", (guild_id,)
                 )
             )
-            kept = (None, None) if row is None else (row[0], row[1])
+            kept = (None, None, None) if row is None else (row[0], row[1], row[2])
             self._keep(guild_id, kept)
         return kept
 
-    def _keep(self, guild_id: int, settings: tuple[int | None, str | None]) -> None:
+    def _keep(self, guild_id: int, settings: Kept) -> None:
         if len(self._kept) >= KEPT and guild_id not in self._kept:
             self._kept.clear()
         self._kept[guild_id] = settings
@@ -49,6 +52,15 @@ class SettingsRepository:
     async def language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages, if it chose one."""
         return (await self._settings(guild_id))[1]
+
+    async def live_time(self, guild_id: int) -> int | None:
+        """The server's turn time in seconds for games played live, if one was set."""
+        seconds = (await self._settings(guild_id))[2]
+        return None if seconds is None else int(seconds)
+
+    async def set_live_time(self, guild_id: int, seconds: int) -> None:
+        check_int("guild_id", guild_id)
+        await self._set(guild_id, "live_time", seconds)
 
     async def set_turn_time(self, guild_id: int, seconds: int) -> None:
         check_int("guild_id", guild_id)
@@ -63,11 +75,11 @@ class SettingsRepository:
             lambda tx: tx.fetch(
                 f"INSERT INTO guild_settings (guild_id, {column}) VALUES (?, ?) "
                 f"ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column} "
-                "RETURNING turn_time, language",
+                f"RETURNING {COLUMNS}",
                 (guild_id, value),
             )
         )
-        self._keep(guild_id, (rows[0][0], rows[0][1]))
+        self._keep(guild_id, (rows[0][0], rows[0][1], rows[0][2]))
 
     def forget(self, guild_id: int) -> None:
         """Let go of what is kept of ``guild_id`` (its rows were deleted)."""

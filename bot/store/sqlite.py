@@ -1,16 +1,25 @@
-"""The SQLite engine: aiosqlite connections, group commit, checkpoints apart.
+"""The SQLite engine: aiosqlite connections, a transaction in one call, group commit,
+checkpoints apart.
 
 Each connection is an :mod:`aiosqlite` one (a ``sqlite3`` connection on a thread of
-its own, each statement one call to it), used only through aiosqlite's public calls.
+its own), reached only through aiosqlite's public calls. Each call is a round trip to
+that thread (a future, its queue, the thread's wake-up and the event loop's: 30-35 µs
+of CPU here), and aiosqlite has no public call that runs a function of ours there.
 
 * Writes: one connection. A transaction is ``BEGIN IMMEDIATE``, its work's statements
-  and ``COMMIT``; those sent while the writer is busy queue up and then go together,
-  in one transaction, each still undone alone if it fails (group commit, see
-  :meth:`SqliteEngine._each_in_one`): under load one commit serves many clicks, and
-  two statements fewer each. Each caller still hears back only after the commit. A
-  write of one statement (what a channel shows) runs outside any ``BEGIN`` when the
-  writer is free: SQLite commits it by itself. Across processes SQLite's write lock
-  (with a busy timeout) serialises writers.
+  and ``COMMIT``, all run in *one* call to the connection's thread: aiosqlite runs a SQL
+  function made with its ``create_function`` on that thread, and the engine's
+  (:data:`RUN_SQL`) runs the whole transaction there, on the ``sqlite3`` connection that
+  aiosqlite's cursors name (``Cursor.connection``), used on that thread alone. Its work,
+  an async function of a :class:`~bot.store.engine.Tx` whose calls answer at once there,
+  runs to its end in one step (:func:`whole`). Those sent while the writer is busy queue
+  up and then go together, in one transaction and one call, each still undone alone if
+  it fails (group commit, see :func:`each_in_one`): under load one commit serves many
+  clicks. Each caller still hears back only after the commit; one who stopped waiting
+  before its transaction committed leaves nothing stored. A write of one statement (what
+  a channel shows) runs outside any ``BEGIN`` when the writer is free: SQLite commits it
+  by itself. Across processes SQLite's write lock (with a busy timeout) serialises
+  writers.
 * Reads: a second connection (in WAL mode they never wait behind a write).
 * Checkpoints: a third connection copies the WAL back every :data:`CHECKPOINT_EVERY`
   writes, so no commit waits while pages are flushed to the database file.
@@ -22,12 +31,13 @@ database has one connection for all three (a second would open another, empty on
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, suppress
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import aiosqlite
 
@@ -45,30 +55,83 @@ BATCH = 128
 sooner, and the write lock is never held long for other processes."""
 WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only if those fall behind
 READER_CACHE_KIB: Final = 256  # the reader connection's page cache
+RUN_FUNCTION: Final = "engine_run"
+RUN_SQL: Final = f"SELECT {RUN_FUNCTION}(?)"
+"""Runs the engine's function sent under that key on the writer connection's thread."""
 
 Heard = Callable[[str], object]
 """Called with each statement SQLite runs, its parameters written in (see
 :meth:`SqliteEngine.watch`)."""
 Queued = tuple[Work[Any], "asyncio.Future[Any]"]
+Outcome = tuple[bool, Any]
+"""``(True, result)`` or ``(False, error)``."""
 
 
 class SqliteTx:
-    """A :class:`~bot.store.engine.Tx` on an aiosqlite connection."""
+    """A :class:`~bot.store.engine.Tx` on a ``sqlite3`` connection, used on its own
+    thread: each call answers at once (its coroutine never waits)."""
 
-    __slots__ = ("_db",)
+    __slots__ = ("_conn",)
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        return (await self._db.execute(sql, params)).rowcount
+        return self._conn.execute(sql, params).rowcount
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        rows = await self._db.execute_fetchall(sql, params)
-        return rows if isinstance(rows, list) else list(rows)
+        return self._conn.execute(sql, params).fetchall()
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, rows)
+        self._conn.executemany(sql, rows)
+
+
+class AwaitsOutside(RuntimeError):
+    """A SQLite transaction's work awaited something other than its :class:`SqliteTx`."""
+
+
+def whole(work: Work[T], tx: SqliteTx) -> T:
+    """``work(tx)`` run to its end in one step: it awaits only ``tx``, whose calls
+    answer at once (else :class:`AwaitsOutside`, and the work is stopped there)."""
+    steps = work(tx).__await__()
+    try:
+        steps.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    steps.close()
+    raise AwaitsOutside("a SQLite transaction's work may await only its Tx")
+
+
+def _undo(conn: sqlite3.Connection) -> None:
+    """Roll back whatever transaction is open (none: SQLite undid it, or it never began)."""
+    with suppress(sqlite3.OperationalError):
+        conn.execute("ROLLBACK")
+
+
+class CallerGone(Exception):
+    """Whoever sent the transaction stopped waiting before its ``COMMIT``: undone."""
+
+
+@contextmanager
+def committed(conn: sqlite3.Connection, gone: Callable[[], bool]) -> Iterator[None]:
+    """One write transaction around the block: ``BEGIN IMMEDIATE``, then ``COMMIT``;
+    rolled back if the block raises, or if its caller is ``gone`` by the time it would
+    commit."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        if gone():
+            raise CallerGone
+        conn.execute("COMMIT")
+    except BaseException:
+        _undo(conn)
+        raise
+
+
+def alone(conn: sqlite3.Connection, work: Work[T], gone: Callable[[], bool]) -> T:
+    """``work`` in one transaction (see :func:`committed`)."""
+    with committed(conn, gone):
+        return whole(work, SqliteTx(conn))
 
 
 class _WroteThenFailed(Exception):
@@ -76,15 +139,97 @@ class _WroteThenFailed(Exception):
     a savepoint of its own."""
 
 
+def together(
+    conn: sqlite3.Connection, batch: Sequence[Queued], gone: Callable[[], bool]
+) -> list[Outcome]:
+    """Run the works of ``batch`` in order in one write transaction, each as if alone:
+    what one raises undoes that one alone and is its outcome ``(False, error)``; the
+    others' are ``(True, result)``; one whose caller stopped waiting meanwhile is left
+    out. One commit for all: should it fail (or an error undo the whole transaction,
+    or the batch's sender be ``gone`` before it), every work fails with that error.
+
+    A work that fails has mostly written nothing (a refused click, a lost
+    compare-and-set): then there is nothing to undo. So the batch first runs without
+    savepoints (two statements a work fewer); only if a work fails after writing is
+    everything rolled back and run again, each work under a savepoint."""
+    try:
+        return each_in_one(conn, batch, gone, saved=False)
+    except _WroteThenFailed:
+        return each_in_one(conn, batch, gone, saved=True)
+
+
+def each_in_one(
+    conn: sqlite3.Connection, batch: Sequence[Queued], gone: Callable[[], bool], saved: bool
+) -> list[Outcome]:
+    tx = SqliteTx(conn)
+    outcomes: list[Outcome] = []
+    with committed(conn, gone):
+        for work, future in batch:
+            if future.done():  # its caller stopped waiting (read across threads: a flag)
+                outcomes.append((False, CallerGone()))
+                continue
+            if saved:
+                conn.execute("SAVEPOINT work")
+            written = conn.total_changes
+            try:
+                outcomes.append((True, whole(work, tx)))
+            except Exception as exc:
+                if not conn.in_transaction:  # SQLite rolled everything back (I/O, full)
+                    raise
+                if saved:
+                    conn.execute("ROLLBACK TO work")
+                elif conn.total_changes != written:
+                    raise _WroteThenFailed from exc
+                outcomes.append((False, exc))
+            if saved:
+                conn.execute("RELEASE work")
+    return outcomes
+
+
+class _Sent:
+    """A function of the writer's ``sqlite3`` connection, sent to run on its thread;
+    ``gone`` once its sender stopped waiting."""
+
+    __slots__ = ("gone", "outcome", "run")
+
+    def __init__(self, run: Callable[[sqlite3.Connection, Callable[[], bool]], Any]) -> None:
+        self.run = run
+        self.outcome: Outcome | None = None
+        self.gone = False
+
+    def run_on(self, conn: sqlite3.Connection) -> None:
+        try:
+            self.outcome = (True, self.run(conn, self.is_gone))
+        except BaseException as exc:  # handed to the sender, whatever it is
+            self.outcome = (False, exc)
+
+    def is_gone(self) -> bool:
+        return self.gone
+
+
 def is_memory(path: str | Path) -> bool:
     """An in-memory database: a second connection would open another, empty one."""
     return str(path) in ("", ":memory:")
 
 
-async def _undo(db: aiosqlite.Connection) -> None:
-    """Roll back whatever transaction is open (none: SQLite undid it, or it never began)."""
-    with suppress(sqlite3.OperationalError):
-        await db.execute("ROLLBACK")
+NESTED: Final = "-- "
+"""How SQLite's trace marks a statement run from inside another (here: :data:`RUN_SQL`)."""
+
+
+def unseen(heard: Heard | None) -> Heard | None:
+    """``heard``, told of the statements :data:`RUN_SQL` runs as of any other, and not
+    of :data:`RUN_SQL` itself."""
+    if heard is None:
+        return None
+    carrier = RUN_SQL.split("?")[0]
+
+    def told(sql: str) -> None:
+        if sql.startswith(NESTED):
+            heard(sql[len(NESTED) :])
+        elif not sql.startswith(carrier):
+            heard(sql)
+
+    return told
 
 
 class SqliteEngine:
@@ -108,6 +253,9 @@ class SqliteEngine:
         self._idle.set()
         self._game_locks = KeyedLocks()
         self._heard: Heard | None = None
+        self._sent: dict[int, _Sent] = {}  # by key, until the writer's thread takes each
+        self._keys = itertools.count()
+        self._conn: sqlite3.Connection | None = None  # the writer's, used on its thread only
 
     @property
     def is_open(self) -> bool:
@@ -155,6 +303,9 @@ class SqliteEngine:
                 await db.execute("PRAGMA synchronous = NORMAL")
                 await db.execute(f"PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES:d}")
                 await db.execute("PRAGMA foreign_keys = ON")
+                await db.create_function(RUN_FUNCTION, 1, self._run_sent)
+                async with db.cursor() as cursor:
+                    self._conn = cursor.connection
         except BaseException:
             await db.close()
             raise
@@ -163,19 +314,20 @@ class SqliteEngine:
     async def watch(self, heard: Heard | None) -> None:
         """Have ``heard`` called with every statement run on any of the engine's
         connections from now on (reads, transactions' ``BEGIN`` and ``COMMIT``, each row
-        of an ``executemany``), on that connection's thread; None: no longer. For
+        of an ``executemany``; not :data:`RUN_SQL`, which carries a transaction), on
+        that connection's thread; None: no longer. For
         benchmarks that count a click's statements: it costs each statement a call."""
-        self._heard = heard
+        self._heard = unseen(heard)
         sides = (self.writer, self.reader, self.checkpointer)
         for db in {side for side in sides if side is not None}:
-            await db.set_trace_callback(heard)  # type: ignore[arg-type]  # None: no callback
+            await db.set_trace_callback(self._heard)  # type: ignore[arg-type]  # None: none
 
     async def migrate(self, work: Work[int]) -> int:
         """``work`` in one transaction that takes the write lock first (``BEGIN
         IMMEDIATE``), so the version it reads is the one it updates; run as the store
         opens, before anything else is sent."""
         try:
-            return await self._alone(self._writer(), work)
+            return await self._on_writer(self._writer(), lambda conn, gone: alone(conn, work, gone))
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
 
@@ -193,6 +345,7 @@ class SqliteEngine:
                 if side is not None and side is not writer:
                     await side.close()
             await writer.close()
+            self._conn = None
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """An :class:`asyncio.Lock` per game (one process per database file)."""
@@ -201,8 +354,7 @@ class SqliteEngine:
     async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> list[Row]:
         """The one statement, committed by itself (an :class:`asyncio.Lock` cannot be
         lost): when the writer is free, run outside any ``BEGIN``, which SQLite commits
-        on its own, so one call to the writer's thread instead of three; else with the
-        transactions queued."""
+        on its own; else with the transactions queued."""
         db = self._writer()
         if self._writing:
             return await self.transact(lambda tx: tx.fetch(sql, params))
@@ -247,7 +399,7 @@ class SqliteEngine:
                 self._writing = True
                 self._idle.clear()
                 try:
-                    result = await self._alone(db, work)
+                    result = await self._on_writer(db, lambda conn, gone: alone(conn, work, gone))
                 finally:
                     self._send_queued(db)
         except sqlite3.Error as exc:
@@ -255,18 +407,32 @@ class SqliteEngine:
         self._wrote()
         return result
 
-    @staticmethod
-    async def _alone(db: aiosqlite.Connection, work: Work[T]) -> T:
-        """``work`` in one transaction: committed on success, rolled back on any error
-        (or if its caller is cancelled meanwhile, before the ``COMMIT`` was sent)."""
+    async def _on_writer(
+        self, db: aiosqlite.Connection, run: Callable[[sqlite3.Connection, Callable[[], bool]], T]
+    ) -> T:
+        """``run(connection, gone)`` on the thread of ``db`` (the writer), in one call to
+        it: :data:`RUN_SQL` under a key of its own. Should the caller stop waiting,
+        ``run`` is not begun if it was not yet, and ``gone()`` says so if it was."""
+        sent, key = _Sent(run), next(self._keys)
+        self._sent[key] = sent
         try:
-            await db.execute("BEGIN IMMEDIATE")
-            result = await work(SqliteTx(db))
-            await db.execute("COMMIT")
+            await db.execute_fetchall(RUN_SQL, (key,))
         except BaseException:
-            await _undo(db)
+            self._sent.pop(key, None)
+            sent.gone = True
             raise
-        return result
+        assert sent.outcome is not None, "the writer's thread ran what was sent"
+        done, value = sent.outcome
+        if not done:
+            raise value
+        return cast(T, value)
+
+    def _run_sent(self, key: int) -> None:
+        """On the writer's thread (the SQL function of :data:`RUN_SQL`): run what was
+        sent under ``key``, unless its sender stopped waiting meanwhile."""
+        sent = self._sent.pop(key, None)
+        if sent is not None and self._conn is not None:
+            sent.run_on(self._conn)
 
     def _send_queued(self, db: aiosqlite.Connection) -> None:
         """Let the writer go on with the transactions queued meanwhile, if any."""
@@ -286,7 +452,10 @@ class SqliteEngine:
                 if not batch:
                     continue
                 try:
-                    outcomes = await self._together(db, [work for work, _ in batch])
+                    outcomes = await self._on_writer(
+                        db,
+                        lambda conn, gone: together(conn, batch, gone),  # noqa: B023
+                    )
                 except asyncio.CancelledError:
                     for _, future in batch:
                         future.cancel()
@@ -306,53 +475,6 @@ class SqliteEngine:
             left, self._queued = self._queued, []
             for _, future in left:
                 future.cancel()
-
-    async def _together(
-        self, db: aiosqlite.Connection, works: Sequence[Work[Any]]
-    ) -> list[tuple[bool, Any]]:
-        """Run ``works`` in order in one write transaction, each as if alone: what one
-        raises undoes that one alone and is its outcome ``(False, error)``; the others'
-        are ``(True, result)``. One commit for all: should it fail (or an error undo the
-        whole transaction), every work fails with that error.
-
-        A work that fails has mostly written nothing (a refused click, a lost
-        compare-and-set): then there is nothing to undo. So the batch first runs without
-        savepoints (two statements a work fewer); only if a work fails after writing is
-        everything rolled back and run again, each work under a savepoint."""
-        try:
-            return await self._each_in_one(db, works, saved=False)
-        except _WroteThenFailed:
-            return await self._each_in_one(db, works, saved=True)
-
-    @staticmethod
-    async def _each_in_one(
-        db: aiosqlite.Connection, works: Sequence[Work[Any]], saved: bool
-    ) -> list[tuple[bool, Any]]:
-        tx = SqliteTx(db)
-        outcomes: list[tuple[bool, Any]] = []
-        try:
-            await db.execute("BEGIN IMMEDIATE")
-            for work in works:
-                if saved:
-                    await db.execute("SAVEPOINT work")
-                written = db.total_changes
-                try:
-                    outcomes.append((True, await work(tx)))
-                except Exception as exc:
-                    if not db.in_transaction:  # SQLite rolled everything back (I/O, full)
-                        raise
-                    if saved:
-                        await db.execute("ROLLBACK TO work")
-                    elif db.total_changes != written:
-                        raise _WroteThenFailed from exc
-                    outcomes.append((False, exc))
-                if saved:
-                    await db.execute("RELEASE work")
-            await db.execute("COMMIT")
-        except BaseException:
-            await _undo(db)
-            raise
-        return outcomes
 
     def _wrote(self) -> None:
         """Count a committed write; every so many, checkpoint the WAL in the background."""

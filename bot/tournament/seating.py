@@ -20,24 +20,37 @@ smallest table all sit out. Byes go to the players with the fewest byes so far, 
 lowest placed of them first.
 
 **Who sits where** (:func:`seat`). Players come in order, best first (round one by
-rating, later rounds by the standings): the leading players are grouped at table 1,
-the next at table 2, and so on. When repeat opponents are avoided, each player in turn
-takes the first table with a free seat where nobody has met them in an earlier round,
-and a search goes back when a later player would find no such table, so the seating
-found is the most grouped one without a repeat: a leader moves down only as far as
-needed, and only when needed. When there is none, each player takes the first table
-with room where they have met the fewest people, then a player who meets someone again
-swaps with the nearest player for whom that lowers the repeats, while one does; and the
-search looks again for a seating with one repeat, two, ... fewer than that: when it
-finishes, the seating has the fewest repeats possible and is the most grouped of those.
-Each of the three steps (the first search, the swaps, the searches with repeats) looks
-at :data:`SEARCH_WORK` tables and players at most, a count rather than a clock, so a
-round is seated in milliseconds whatever the history (a late round of 256: the first
-search gives up, the swaps find a seating without repeats, ~17 ms); past that the best
-seating found stands: few repeats, not always the fewest (that is a hard problem), and
-for a large tournament grouped nearly rather than most (in that round of 256, 80% of
-the players sit at their table in the standings' order or the next). All of it is
-deterministic: the same order and history seat the same round.
+rating, later rounds by the standings), and sit as *grouped* as they can: of two
+seatings, the more grouped one seats the leader at a lower-numbered table, or, if at
+the same, the second, and so on (the seatings compared as the list of each player's
+table number in the players' order, lexicographically). The most grouped seating of all
+cuts the order into tables: the leaders together at table 1, the next at table 2, ...;
+each table lists its players best first.
+
+When repeat opponents are avoided, the seating is the most grouped of those with the
+fewest repeats (pairs at a table who met in an earlier round). A depth-first search in
+the players' order finds the most grouped seating within an allowance of repeats: each
+player takes the first table with room where the repeats stay within it, and the search
+goes back when a later player would find no such table, so a leader moves down only as
+far as needed, and only when needed. It looks first for a seating without a repeat.
+When there is none, each player takes the first table with room where they have met the
+fewest people, then a player who meets someone again swaps with the nearest player for
+whom that lowers the repeats, while one does; the search looks for a seating with one
+repeat, two, ... fewer than that, and then, at the fewest, for the most grouped seating
+with that many: it has the fewest repeats possible and is the most grouped of those.
+
+Each step (the search without repeats, the swaps, the searches with fewer repeats, the
+search at the fewest, the grouping below) looks at :data:`SEARCH_WORK` tables and
+players at most, a count rather than a clock, so a round is seated in some 40 ms of CPU
+at most whatever the history (a late round of 256: the first search gives up, the swaps
+find a seating without repeats and the grouping swaps group it, ~27 ms in all;
+``python -m benchmarks --only tournament`` times it). Past that the best seating found
+stands (few repeats, not always the fewest: that is a hard problem), grouped by swaps: in
+the players' order, each moves to the lowest table where a player placed below them can
+take their seat without more repeats, until no swap of two players would group it better
+or the work runs out (in that round of 256, 89% of the players sit within one table of
+where the standings' order would put them). All of it is deterministic: the same order
+and history seat the same round.
 """
 
 from __future__ import annotations
@@ -49,7 +62,7 @@ from dataclasses import dataclass
 
 from .settings import Settings
 
-SEARCH_WORK = 60_000  # tables and players each of three steps looks at: some 8 ms of CPU
+SEARCH_WORK = 60_000  # tables and players each of five steps looks at: some 8 ms of CPU
 Met = Mapping[int, Collection[int]]
 
 
@@ -171,7 +184,7 @@ def seat(
     met = met or {}
     groups = group(playing, plan.people, met if settings.avoid_repeats else {})
     tables = tuple(
-        Table(k + 1, tuple(people), computers)
+        Table(k + 1, tuple(sorted(people, key=place.__getitem__)), computers)
         for k, (people, computers) in enumerate(zip(groups, plan.computers, strict=True))
     )
     return Round(number, tables, tuple(byes), repeats(groups, met))
@@ -179,8 +192,8 @@ def seat(
 
 def group(players: Sequence[int], sizes: Sequence[int], met: Met) -> list[list[int]]:
     """``players`` (best first) at tables of ``sizes``: in order when nobody has met,
-    else the most grouped seating with the fewest repeats found (see the module's
-    docstring)."""
+    else the most grouped seating with the fewest repeats, as far as the work allows
+    (see the module's docstring)."""
     if not any(met.get(p) for p in players):
         cuts = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
         return [list(players[a:b]) for a, b in itertools.pairwise(cuts)]
@@ -188,12 +201,17 @@ def group(players: Sequence[int], sizes: Sequence[int], met: Met) -> list[list[i
     if found is not None:
         return found
     swapped = fewer_repeats(fewest_repeats(players, sizes, met), met, Work(SEARCH_WORK))
+    fewest = repeats(swapped, met)
     work = Work(SEARCH_WORK)
-    for allowed in range(1, repeats(swapped, met)):
+    for allowed in range(1, fewest):
         found = Search(players, sizes, met, allowed, work).run()
         if found is not None:
             return found
-    return swapped
+    if fewest:
+        found = Search(players, sizes, met, fewest, Work(SEARCH_WORK)).run()
+        if found is not None:
+            return found
+    return more_grouped(swapped, players, met, Work(SEARCH_WORK))
 
 
 @dataclass
@@ -337,3 +355,39 @@ def best_swap(
         if gain > 0:
             return i, a, j, b
     return None
+
+
+def more_grouped(
+    tables: list[list[int]], players: Sequence[int], met: Met, work: Work
+) -> list[list[int]]:
+    """``tables`` after swaps that group ``players`` (best first) better without adding
+    a repeat, until none does or the work runs out: in the players' order, each moves to
+    the lowest table where a player placed below them can take their seat instead (the
+    lowest placed such player) without more repeats; again while a pass moved someone."""
+    place = {player: k for k, player in enumerate(players)}
+    table_of = {p: k for k, table in enumerate(tables) for p in table}
+    moved = True
+    while moved:
+        moved = False
+        for a in players:
+            for j in range(table_of[a]):
+                i = table_of[a]
+                if not work.spend(len(tables[i]) + len(tables[j])):
+                    return tables
+                b = next(
+                    (
+                        b
+                        for b in sorted(tables[j], key=place.__getitem__, reverse=True)
+                        if place[b] > place[a]
+                        and again(a, tables[j], met, b) + again(b, tables[i], met, a)
+                        <= again(a, tables[i], met) + again(b, tables[j], met)
+                    ),
+                    None,
+                )
+                if b is not None:
+                    tables[i][tables[i].index(a)] = b
+                    tables[j][tables[j].index(b)] = a
+                    table_of[a], table_of[b] = j, i
+                    moved = True
+                    break
+    return tables

@@ -8,6 +8,7 @@ import pytest
 from bot.cogs.privacy import report_text
 from bot.i18n import LOCALES, using
 from bot.i18n.words import plural, t
+from bot.records import NO_SERVER
 from bot.service.privacy import ServerData
 
 FULL = ServerData(
@@ -78,3 +79,15 @@ def test_nothing_kept_says_so(locale: str) -> None:
     with using(locale):
         text = report_text([], {}, 30 * 86400)
     assert "forget-me" in text and len(text) < 1000
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_what_is_kept_outside_servers_is_named_so_and_kept_until_forget_me(locale: str) -> None:
+    elsewhere = ServerData(NO_SERVER, games=2, daily=1)
+    with using(locale):
+        text = report_text([elsewhere, ServerData(7, daily=1)], {}, 30 * 86400)
+        outside, kept = t("privacy.no_server"), t("privacy.no_server_kept")
+        daily, here = t("privacy.daily_elsewhere", daily=1), t("privacy.daily", daily=1)
+    block, other = text.split("\n\n")[1:3]
+    assert block.startswith(f"**{outside}**") and daily in block and kept in block
+    assert here not in block and here in other and kept not in other

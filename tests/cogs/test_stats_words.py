@@ -10,6 +10,7 @@ from PIL import Image
 from bot.cogs.stats_words import (
     alt_text,
     board_table,
+    daily_field,
     last_scores,
     practice_line,
     rating_alt_text,
@@ -18,7 +19,9 @@ from bot.cogs.stats_words import (
     stats_footer,
 )
 from bot.i18n import LOCALES, using
+from bot.records import DailyBest
 from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
+from bot.service.daily import DailyRecord
 from bot.service.rated import RatingBoard, RatingLine
 from bot.service.ratings import Rating, read, standings
 from bot.service.stats import Accuracy, BoardLine, Leaderboard, PlayerStats, VariantStats
@@ -231,3 +234,14 @@ def test_the_rating_leaderboard_reads_each_rating_as_the_final_message_does() ->
         "3. Cem: rating 1412, games 6",
     ]
     assert "starts at 1500" in table.footer and "? provisional: fewer than 5 games" in words
+
+
+def test_ones_daily_challenge_in_words_with_true_minus_signs() -> None:
+    record = DailyRecord([DailyBest("classic", 3, 41, 27.25), DailyBest("longo", 1, -6, -6.0)], 2)
+    name, value = daily_field(record)
+    assert name == "📅 Daily challenge"
+    assert value.splitlines() == [
+        "Qwixx: 3 days · best **41** · average **27.2**",
+        "Qwixx Longo: 1 day · best **−6** · average **−6.0**",
+        "🔥 Streak: **2 days** in a row",
+    ]

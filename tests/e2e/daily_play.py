@@ -15,7 +15,7 @@ from bot.cogs.buttons import Malformed, decode_move
 from bot.rules import Game, Move
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, choices, seeded_policy
-from bot.sandbox.records import StoredMessage
+from bot.sandbox.records import ChannelRecord, StoredMessage
 from tests.fakes import FakeClock
 
 from .conftest import UNLIMITED, fast_budget
@@ -66,16 +66,20 @@ async def confirmed(member: SimMember, message: StoredMessage) -> StoredMessage:
 
 
 async def play_daily(
-    member: SimMember, variant: str = "classic", seed: int = 1
+    member: SimMember,
+    variant: str = "classic",
+    seed: int = 1,
+    in_channel: ChannelRecord | None = None,
 ) -> tuple[StoredMessage, list[str]]:
-    """Begin the day's attempt and play it to its end with the buttons, chosen at random;
-    the final message and every message content seen before it."""
+    """Begin the day's attempt (``in_channel``: elsewhere than the member's channel, a DM
+    or a group chat) and play it to its end with the buttons, chosen at random; the
+    final message and every message content seen before it."""
     policy = seeded_policy(seed)
-    message = (await member.slash("qwixx", "daily", variant=variant)).message
+    message = (await member.slash("qwixx", "daily", variant=variant, in_channel=in_channel)).message
     seen = []
     for _ in range(500):
-        offered = choices(message)
-        if not offered:  # the result: nothing left to play
+        offered = moves_offered(message)
+        if not offered:  # the result: nothing left to play (its Share card aside)
             return message, seen
         seen.append(message.content)
         message = await confirmed(
@@ -102,6 +106,11 @@ def move_of(choice: Choice) -> Move | None:
         return None
 
 
+def moves_offered(message: StoredMessage) -> list[Choice]:
+    """The buttons and options of ``message`` that play a move (not **Share card**)."""
+    return [c for c in choices(message) if move_of(c) is not None]
+
+
 async def play_moves(
     member: SimMember, variant: str, game: Game, choose: Callable[[Game], Move]
 ) -> StoredMessage:
@@ -115,5 +124,5 @@ async def play_moves(
         assert move in offered, (move, list(offered), message.content)
         message = await confirmed(member, await offered[move].take(member, message))
         game, _ = game.apply(member.id, move)
-    assert not choices(message), message.content  # the bot's game is over too
+    assert not moves_offered(message), message.content  # the bot's game is over too
     return message

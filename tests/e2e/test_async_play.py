@@ -161,6 +161,9 @@ async def test_settings_need_manage_server(sb: Sandbox, clock: FakeClock) -> Non
     assert "does not work" in bad.message.content
     saved = await admin.slash("qwixx", "settings", turn_time="3h")
     assert saved.message.ephemeral and "**3h**" in saved.message.content
+    live = await admin.slash("qwixx", "settings", live_time="15m")
+    assert live.message.content == "A game played live now gives each decision **15m**."
+    assert "**15m**" in (await ana.slash("qwixx", "settings")).message.content
     turn = await start(sb, [ana, sb.member("Ben")])
     assert f"<t:{int(clock.now + 3 * HOUR)}:R>" in turn.content
 

@@ -91,7 +91,8 @@ async def test_two_servers_play_the_same_dice_once_each_and_are_ranked(
 
     again = (await ana.slash("qwixx", "daily", variant="classic")).message
     assert "already" in again.content and f"**{signed(ana_score)}**" in again.content
-    assert not choices(again)  # nothing to play: the attempt is over
+    # nothing to play: the attempt is over; only its card to share
+    assert [c.text for c in choices(again)] == ["Share card"]
 
     other, _ = await play_daily(ben, seed=2)
     ben_score = score_of(other)
@@ -164,8 +165,9 @@ async def test_the_server_chooses_the_ranking_channel_and_when_its_day_turns(
     ana = sb.member("Ana")
     shown = await ana.slash("qwixx", "settings")
     lines = shown.message.content.splitlines()
-    assert "**24h**" in lines[0] and "English" in lines[1]
-    assert "**00:00** (UTC)" in lines[2] and "where it is first played" in lines[2]
+    assert "**24h**" in lines[0] and "played live" in lines[1] and "**10m**" in lines[1]
+    assert "English" in lines[2]
+    assert "**00:00** (UTC)" in lines[3] and "where it is first played" in lines[3]
     denied = await ana.slash("qwixx", "settings", timezone="Europe/Berlin")
     assert "Manage Server" in denied.message.content
     wrong = await admin.slash("qwixx", "settings", turn_time="3h", timezone="Europe/Berln")

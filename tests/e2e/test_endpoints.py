@@ -3,6 +3,7 @@ description where it is found (``tests/openapi_gate.py``)."""
 
 from __future__ import annotations
 
+from bot.app import QwixxBot
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import OPEN_SHEET, play_to_end, seeded_policy, wait_for_turn
 
@@ -18,6 +19,7 @@ ENDPOINTS = {
     "POST /channels/{channel_id}/messages",
     "PATCH /channels/{channel_id}/messages/{message_id}",
     "POST /channels/{channel_id}/threads",
+    "POST /users/@me/channels",  # the bot's direct messages with a member, opened once
     # the dice's emojis, at start (DELETE too when their art changes: test_dice_emojis.py)
     "GET /applications/{application_id}/emojis",
     "POST /applications/{application_id}/emojis",
@@ -26,6 +28,8 @@ ENDPOINTS = {
 
 async def test_the_bot_calls_only_known_endpoints_with_valid_bodies(sb: Sandbox) -> None:
     ana, ben, dan = sb.member("Ana"), sb.member("Ben"), sb.member("Dan")
+    assert isinstance(sb.bot, QwixxBot)
+    await sb.bot.service.members.change(ana.id, dm=True)  # her decisions come as letters
     lobby = (await ana.slash("qwixx", "start", variant="classic")).message
     await ben.click(lobby, label="Join")
     await ben.click(lobby, label="Join")  # a refusal: a follow-up after a deferred update

@@ -15,17 +15,18 @@ written to ``tmp_path/transcript.txt``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from benchmarks.bench_tournament import NAMES as WORLD_NAMES
 from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.autoplay import Choice, play_round, play_to_end
-from bot.sandbox.driver import SimMember
+from bot.sandbox.driver import Outcome, SimMember
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from bot.store import Store
 from bot.tournament import met_before, next_round, points_text, standings
@@ -70,6 +71,7 @@ async def spawn(sb: Sandbox, database: Path, log: Path, *extra: str) -> asyncio.
         str(sb.guild.id),
         *extra,
         cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
         stdout=log.open("a"),
         stderr=log.open("a"),
     )
@@ -81,6 +83,20 @@ async def spawn(sb: Sandbox, database: Path, log: Path, *extra: str) -> asyncio.
         timeout=60,
     )
     return process
+
+
+@contextlib.asynccontextmanager
+async def spawned(
+    sb: Sandbox, database: Path, log: Path, *extra: str
+) -> AsyncIterator[asyncio.subprocess.Process]:
+    """:func:`spawn`, and the process killed should the test stop before it ends."""
+    process = await spawn(sb, database, log, *extra)
+    try:
+        yield process
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
 
 
 async def stored(database: Path) -> Tournament:
@@ -110,6 +126,19 @@ async def play_tables(
     )
 
 
+async def answered(sb: Sandbox, member: SimMember, click: Outcome) -> StoredMessage:
+    """The private follow-up a click's deferred update promised: it comes after the
+    sign-up message's edit, so it may still be on its way when the click settles."""
+
+    def said() -> StoredMessage | None:
+        return next(
+            (m for m in member.ephemeral_messages() if m.interaction_id == click.interaction.id),
+            None,
+        )
+
+    return await sb.wait_for(said, timeout=PATIENCE)
+
+
 async def round_message(sb: Sandbox, cup: ChannelRecord, number: int) -> StoredMessage:
     return await sb.wait_for_message(
         lambda m: f"**round {number}** of 3" in m.content, channel=cup, timeout=PATIENCE
@@ -129,25 +158,29 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
         members = {m.id: m for m in people}
 
         # --- round 1, in a process killed before it seats round 2 -------------------
-        first = await spawn(sb, database, log, "--die-before-seating", "2")
-        created = await org.slash(
-            "qwixx", "tournament", "create", name=CUP, rounds=3, table_size=4, turn_time="1h"
-        )
-        signup = created.message
-        assert not signup.ephemeral and "Nobody has signed up yet" in signup.content
-        for member in people:
-            joined = await member.click(signup, label="Join")
-            assert joined.failed is None and CUP in joined.ephemeral[0].content
-        await org.click(signup, label="Start")
-        await round_message(sb, cup, 1)
-        t = await stored(database)
-        assert [len(x.players) for x in t.tables_of(1)] == [4, 3, 3, 3]
-        withdrawer = t.tables_of(1)[0].players[-1]
-        await play_tables(sb, t, members, [1, 2, 3])
-        withdrew = await members[withdrawer].slash("qwixx", "tournament", "withdraw")
-        assert "withdrawn from" in withdrew.message.content
-        await play_tables(sb, t, members, [4])
-        assert await asyncio.wait_for(first.wait(), PATIENCE) == -9  # killed before seating
+        async with spawned(sb, database, log, "--die-before-seating", "2") as first:
+            created = await org.slash(
+                "qwixx", "tournament", "create", name=CUP, rounds=3, table_size=4, turn_time="1h"
+            )
+            signup = created.message
+            assert not signup.ephemeral and "Nobody has signed up yet" in signup.content
+            for member in people:
+                joined = await member.click(signup, label="Join")
+                assert joined.failed is None
+                assert CUP in (await answered(sb, member, joined)).content
+            await org.click(signup, label="Start")
+            await round_message(sb, cup, 1)
+            t = await stored(database)
+            assert [len(x.players) for x in t.tables_of(1)] == [4, 3, 3, 3]
+            withdrawer = t.tables_of(1)[0].players[-1]
+            await play_tables(sb, t, members, [1, 2, 3])
+            withdrew = await members[withdrawer].slash("qwixx", "tournament", "withdraw")
+            assert "withdrawn from" in withdrew.message.content
+            await play_tables(sb, t, members, [4])
+            assert first.stdin is not None
+            first.stdin.write(b"die\n")  # once it is about to seat round 2
+            await first.stdin.drain()
+            assert await asyncio.wait_for(first.wait(), PATIENCE) == -9  # killed before seating
         t = await stored(database)
         assert t.record.rounds == 1 and len(t.results) == 4
         assert t.entrant(withdrawer) is not None and t.entrant(withdrawer).withdrawn_after == 1  # type: ignore[union-attr]

@@ -1,11 +1,13 @@
 """``/qwixx tournament`` through the stand-in, one bot on a fake clock: who may open a
 tournament and the polite refusals (in the member's language), a sign-up deadline with
 a check-in window that drops who did not check in and tells them, the list, a member's
-own standings with the image, calling a tournament off, and a forged button refused."""
+own standings with the image, calling a tournament off, a forged button refused, and a
+restart whose first timer pass comes before the server's channels."""
 
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -166,3 +168,42 @@ async def test_forged_sign_up_buttons_are_refused(cup: Cup) -> None:
     gone = await cup.people[0].click(forged(signup, "Join", "qx:tour:77:join"), label="Join")
     assert "That tournament no longer exists" in gone.ephemeral[0].content
     assert "Nobody has signed up yet" in cup.sb.server.world.messages[signup.id].content
+
+
+class PassFirst(QwixxBot):
+    """The bot whose timers run one pass, before it connects to the gateway, so before
+    the servers and their channels arrive (as a start's first pass may), and no other."""
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        await self.timers.stop()
+        await self.timers.tick()
+        await super().connect(reconnect=reconnect)
+
+
+async def test_a_restart_opens_the_round_once_the_server_arrives(
+    cup: Cup, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The sign-up deadline passes while the bot is down; the new process's first timer
+    pass seats round 1 before the server's channels have arrived. The round opens as soon
+    as they arrive (its message posted, its table's thread made), not a timer pass later
+    (here none comes), and no channel is called out of reach."""
+    await create(cup.org, name="Dawn Cup", table_size=3, sign_up_hours=1)
+    signup = cup.sb.messages(cup.channel)[-1]
+    for member in cup.people[:3]:
+        await member.click(signup, label="Join")
+    await cup.sb.stop_bot()
+    cup.clock.now += 2 * HOUR
+    cup.bot = PassFirst(
+        tmp_path / "qwixx.db", dev_guild=cup.sb.guild.id, clock=cup.clock, coalesce=0.05,
+        tick=3600, budget=fast_budget(),
+    )  # fmt: skip
+    with caplog.at_level(logging.INFO, logger="bot.cogs.tournaments"):
+        await cup.sb.run_bot(cup.bot)
+        round_1 = await cup.sb.wait_for_message(
+            lambda m: "**round 1** of 3" in m.content, channel=cup.channel
+        )
+    assert "waiting for its server to arrive" in caplog.text  # the pass came first
+    assert "out of reach" not in caplog.text
+    assert round_1.content.count("**Table") == 1
+    threads = [c for c in cup.sb.server.world.channels.values() if c.parent_id == cup.channel.id]
+    assert [c.name for c in threads] == ["Dawn Cup · round 1 · table 1"]

@@ -1,10 +1,13 @@
 """The bot of :mod:`tests.e2e.bot_process`, killed right before it would store a
 tournament's seating: ``python -m tests.e2e.tournament_process BOT_PROCESS_ARGS...
 --die-before-seating N`` SIGKILLs the process when it is about to store round N (a
-table's end is stored by then; the round is not)."""
+table's end is stored by then; the round is not), once a line on its standard input
+says so: the test first sees the last table's end told in its thread, which the bot
+posts while the seating waits, so that no click of the test's meets a dead process."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import Any
 
@@ -19,6 +22,7 @@ def die_before_seating(number: int) -> None:
 
     async def seat_or_die(self: TournamentRepository, record: Any, round_: Any, now: float) -> None:
         if round_.number == number:
+            await asyncio.to_thread(sys.stdin.readline)  # the test's word to die
             bot_process.die()
         await seat(self, record, round_, now)
 

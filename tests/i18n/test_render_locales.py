@@ -19,6 +19,7 @@ from bot.render import canvas as canvas_module
 from bot.render import (
     compact,
     render_board,
+    render_card,
     render_dice,
     render_scoreboard,
     render_sheet,
@@ -37,6 +38,7 @@ from bot.render.example import (
     table_example,
 )
 from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
+from bot.render.tally import tally
 from bot.rules import Game
 from bot.rules.onboard import OnBoardGame
 from bot.rules.positions import reposition
@@ -154,6 +156,9 @@ def render_everything() -> None:
     table, latest = table_example(SEED)
     render_table(table, TABLE_NAMES, latest)
     render_leaderboard(leaderboard())
+    for key in ("classic", "longo", "qwinto-over"):  # the daily share cards
+        game = GAMES[key]
+        render_card(tally(game, 1), t("image.daily_card", title=game.title))
     assert isinstance(GAMES["classic"], QwixxGame)
     render_dice(GAMES["classic"].dice)
 
@@ -197,6 +202,7 @@ def test_the_images_words_are_the_languages(locale: str, drawn: list[Drawn]) -> 
         wanted |= {
             t("image.final_round", turn=GAMES["onboard"].turn + 1),
             t("image.final_scores", title="Qwixx"),
+            t("image.daily_card", title="Qwixx Longo"),
             t("letter.red"),
             t("letter.purple"),
             *(inline(t(f"row.{colour_of(die)}")) for die in GAMES["classic"].dice),  # dice

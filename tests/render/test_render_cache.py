@@ -13,11 +13,12 @@ from PIL import Image, ImageDraw
 from bot.render import render_board, render_scoreboard, render_sheet, theme
 from bot.render.canvas import (
     CARD_SPRITES,
-    CARDS,
     STATIC_IMAGES,
+    TILE,
     Canvas,
     Card,
     ImageCache,
+    Tiles,
     merged,
 )
 from bot.render.example import (
@@ -116,26 +117,28 @@ def test_sprites_give_the_same_pixels_as_drawing_them(
 
 
 @pytest.mark.parametrize("name", list(renders()))
-def test_sprites_drawn_on_a_card_leave_it_as_it_was(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Sprites are drawn on the cached card itself, and what they drew over put back: the
-    card given back after drawing every sprite of a render is the card drawn afresh."""
-    given: dict[object, tuple[Card, Image.Image]] = {}
-    original = Card.give
+def test_a_cards_tiles_give_its_pixels(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sprite not cached yet is drawn over the card's pixels in its box, from the
+    card's tiles: the whole card's pixels, wherever a box lies."""
+    used: dict[object, Card] = {}
+    original = Card.tiles
 
-    def give(card: Card, image: Image.Image) -> None:
-        given[card.key] = (card, image)
-        original(card, image)
+    def tiles(card: Card) -> Tiles:
+        used[card.key] = card
+        return original(card)
 
-    monkeypatch.setattr(Card, "give", give)
+    monkeypatch.setattr(Card, "tiles", tiles)
     CARD_SPRITES.clear()
-    CARDS.clear()
     renders()[name]()
     if not name.startswith(("board", "scoreboard")):  # a pasted track; compact blocks
-        assert given
-    for card, image in given.values():
-        assert image.tobytes() == card.draw().tobytes()
+        assert used
+    for card in used.values():
+        whole = card.image()
+        width, height = whole.size
+        for box in ((0, 0, width, height), (TILE - 2, 2, TILE + 2, 2 * TILE + 1)):
+            pasted = Image.new("RGB", whole.size)
+            card.tiles().paste(pasted, box)
+            assert pasted.crop(box).tobytes() == whole.crop(box).tobytes(), (card.key, box)
 
 
 def test_renders_from_many_threads_match_one_thread() -> None:

@@ -142,3 +142,12 @@ def test_text_from_a_cached_mask_has_the_pixels_of_imagedraw_text(
                 anchor=anchor,
             )
             assert ours.tobytes() == theirs.tobytes(), (text, size, x, y)
+
+
+def test_a_fonts_code_points_are_its_character_maps_runs() -> None:
+    codes = fonts.CodePoints([70, 65, 66, 67, 0x1F600, 69])
+    assert [c for c in range(60, 75) if c in codes] == [65, 66, 67, 69, 70]
+    assert 0x1F600 in codes and 0x1F5FF not in codes and 0x1F601 not in codes
+    assert 0 not in fonts.CodePoints([])
+    dejavu = fonts.coverage(theme.FONT_REGULAR)
+    assert ord("ł") in dejavu and ord("王") not in dejavu and 0x10FFFF not in dejavu

@@ -163,6 +163,9 @@ def test_seats_as_stored():
     again = Seats.read(data)
     assert again.prefs_of(5) == Prefs(others="safe") and again.plans == seats.plans
     assert Seats.read(Seats().to_json()) == Seats()
+    asked = Seats(prefs={7: Prefs().for_this_game(others="ask")})
+    kept = Seats.read(asked.to_json()).prefs_of(7)
+    assert kept.own == {"others"}, "a choice for this game that is the default stays chosen"
 
 
 def test_away_tells_which_answered():

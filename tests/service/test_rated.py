@@ -4,10 +4,11 @@ games finished; a backfill rebuilds exactly what game-by-game updates keep."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from bot.records import GameChange, GameResults, PlayerResult
+from bot.records import GameChange, GameResults, GameToRate, PlayerResult
 from bot.service.games import GameService
 from bot.service.rated import RatingService, computers_of
 from bot.service.ratings import NEW, Rating, match_of, rate, replay
@@ -192,3 +193,30 @@ async def test_a_rating_changed_meanwhile_is_not_overwritten(store: Store) -> No
     assert not await store.ratings.is_rated(game.game_id)
     assert await ratings.backfill() == 1
     assert (await store.ratings.of_variant(LIVE, "classic"))[11].games == 2
+
+
+async def test_a_game_rated_by_a_later_games_settle_meanwhile_still_shows_its_changes(
+    store: Store,
+) -> None:
+    """Two games end at once: the first's settle reads it unrated, then the second's
+    settle rates both (it takes the earlier one along) before the first's rating
+    transaction runs. The first's final message still gets its people's changes, as
+    stored, rather than none."""
+    ratings = RatingService(store)
+    earlier = await store.games.get(await finish(store, LIVE, {11: 50, 22: 30}))
+    later = await store.games.get(await finish(store, LIVE, {33: 50, 44: 30}))
+    assert earlier is not None and later is not None
+    read = store.ratings.unrated_up_to
+
+    async def read_then_the_later_settles(*args: Any) -> list[GameToRate]:
+        found = await read(*args)
+        if args[2] == earlier.id:
+            assert [g.game_id for g in found] == [earlier.id]
+            await ratings.settle(later)
+            assert await store.ratings.is_rated(earlier.id)  # taken along
+        return found
+
+    store.ratings.unrated_up_to = read_then_the_later_settles  # type: ignore[method-assign]
+    changes = await ratings.settle(earlier)
+    assert sorted(c.player for c in changes) == [11, 22]
+    assert changes == await ratings.changes(earlier.id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
@@ -115,3 +117,36 @@ async def apply_migrations(
         return await _migrations.apply_migrations(engine, now, migrations)
     finally:
         await engine.close()
+
+
+class Held:
+    """Keeps a transaction open until released, wherever its work runs: on SQLite the
+    whole work runs on the writer connection's thread (so it waits there, blocking that
+    thread alone), on PostgreSQL on the event loop. ``patience``: seconds before a hang
+    fails the test (never a speed check)."""
+
+    def __init__(self, store: Store, patience: float) -> None:
+        self._on_thread = store.backend == "sqlite"
+        self._patience = patience
+        self._inside, self._release = threading.Event(), threading.Event()
+        self._inside_here, self._release_here = asyncio.Event(), asyncio.Event()
+
+    async def hold(self) -> None:
+        """Inside the work: say so, and wait until released."""
+        if self._on_thread:
+            self._inside.set()
+            assert self._release.wait(self._patience), "never released"
+        else:
+            self._inside_here.set()
+            await asyncio.wait_for(self._release_here.wait(), self._patience)
+
+    async def inside(self) -> None:
+        """Until the work holds."""
+        if self._on_thread:
+            assert await asyncio.to_thread(self._inside.wait, self._patience), "never held"
+        else:
+            await asyncio.wait_for(self._inside_here.wait(), self._patience)
+
+    def release(self) -> None:
+        self._release.set()
+        self._release_here.set()

@@ -14,10 +14,11 @@ from bot.records import GameChange, GameRecord, VersionConflict
 from bot.store import Store
 from bot.store.engine import Tx
 
-from .helpers import HOST, make_running, query, sqlite_only
+from .helpers import HOST, Held, make_running, query, sqlite_only
 
 pytestmark = sqlite_only
 MOVE = (HOST, {"kind": "pass"}, "player")
+PATIENCE = 30.0  # seconds before a hang counts as a failure (never a speed check)
 
 
 async def games(store: Store, count: int) -> list[GameRecord]:
@@ -96,21 +97,82 @@ async def test_a_caller_cancelled_mid_transaction_leaves_nothing_and_the_writer_
     store: Store, database: Path
 ) -> None:
     game = await make_running(store)
-    inside = asyncio.Event()
+    held = Held(store, PATIENCE)
 
     async def slow(tx: Tx) -> None:
         await tx.execute("UPDATE games SET message_id = 7 WHERE id = ?", (game.id,))
-        inside.set()
-        await asyncio.Event().wait()  # until cancelled
+        await held.hold()
 
     stuck = asyncio.ensure_future(store.engine.transact(slow))
-    await inside.wait()
+    await held.inside()
     stuck.cancel()
     with pytest.raises(asyncio.CancelledError):
         await stuck
+    held.release()  # the work ends, and its caller is gone: undone, not committed
     after = await store.games.change(game, GameChange([MOVE], {"turn": 1}))
     assert after.record.version == game.version + 1
     assert query(database, "SELECT message_id FROM games")[0][0] is None
+
+
+async def test_a_caller_gone_while_its_batch_runs_is_left_out_of_it(
+    store: Store, database: Path
+) -> None:
+    opened = await games(store, 4)
+    held = Held(store, PATIENCE)
+
+    async def first(tx: Tx) -> None:
+        await held.hold()
+
+    holding = asyncio.ensure_future(store.engine.transact(first))
+    await held.inside()
+    sent = [
+        asyncio.ensure_future(store.games.change(game, GameChange([MOVE], {"turn": 1})))
+        for game in opened
+    ]
+    await asyncio.sleep(0)  # all four queued behind the first
+    sent[1].cancel()
+    held.release()
+    await holding
+    await asyncio.gather(*sent, return_exceptions=True)
+    versions = dict(query(database, "SELECT id, version FROM games"))
+    assert [versions[game.id] - game.version for game in opened] == [1, 0, 1, 1]
+
+
+async def test_a_transaction_is_one_call_to_the_writers_thread(store: Store) -> None:
+    """BEGIN, the statements and COMMIT run inside one call (SQLite's trace marks the
+    statements run inside another with ``--``); transactions sent together, one call
+    a batch."""
+    opened = await games(store, 30)
+    statements: list[str] = []
+    writer = store.engine.writer  # type: ignore[attr-defined]
+    await writer.set_trace_callback(statements.append)
+    await store.games.change(opened[0], GameChange([MOVE], {"turn": 1}))
+    call, *inside = statements
+    assert call.startswith(f"SELECT {engine_module.RUN_FUNCTION}(")
+    assert all(s.startswith("-- ") for s in inside)
+    assert (inside[0], inside[-1]) == ("-- BEGIN IMMEDIATE", "-- COMMIT")
+    statements.clear()
+    await asyncio.gather(
+        *(store.games.change(game, GameChange([MOVE], {"turn": 2})) for game in opened[1:])
+    )
+    calls = [s for s in statements if not s.startswith("-- ")]
+    assert len(calls) == commits([s.removeprefix("-- ") for s in statements]) == 2
+
+
+async def test_a_work_that_awaits_anything_but_its_tx_is_refused_and_undone(
+    store: Store, database: Path
+) -> None:
+    game = await make_running(store)
+
+    async def waits(tx: Tx) -> None:
+        await tx.execute("UPDATE games SET message_id = 8 WHERE id = ?", (game.id,))
+        await asyncio.sleep(0)
+
+    with pytest.raises(engine_module.AwaitsOutside):
+        await store.engine.transact(waits)
+    assert query(database, "SELECT message_id FROM games")[0][0] is None
+    after = await store.games.change(game, GameChange([MOVE], {"turn": 1}))
+    assert after.record.version == game.version + 1
 
 
 @pytest.mark.parametrize("count", [1, 5])

@@ -33,6 +33,7 @@ from .helpers import (
     GUILD,
     HOST,
     PLAYER2,
+    Held,
     counting_trips,
     make_lobby,
     make_running,
@@ -168,21 +169,20 @@ async def test_reads_do_not_wait_behind_a_write(store: Store) -> None:
     """While a transaction is open on the writer, reads still answer and see the last
     committed state."""
     game = await make_running(store)
-    inside, release = asyncio.Event(), asyncio.Event()
+    held = Held(store, PATIENCE)
 
-    async def held(tx: Tx) -> None:
+    async def work(tx: Tx) -> None:
         await tx.execute("UPDATE games SET state = '{}' WHERE id = ?", (game.id,))
-        inside.set()
-        await release.wait()
+        await held.hold()
 
-    writing = asyncio.ensure_future(store.engine.transact(held))
+    writing = asyncio.ensure_future(store.engine.transact(work))
     try:
-        await asyncio.wait_for(inside.wait(), PATIENCE)
+        await held.inside()
         found = await asyncio.wait_for(store.games.get(game.id), PATIENCE)
         assert found == game
         assert await asyncio.wait_for(store.stats.leaderboard(GUILD), PATIENCE) == []
     finally:
-        release.set()
+        held.release()
         await writing
     assert (await store.games.get(game.id) or game).state == {}
 

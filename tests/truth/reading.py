@@ -97,6 +97,10 @@ def placeholders() -> dict[str, str]:
         "position": r"\d+",
         "move": r".+?",
         "rule": words(*(k for k in EN if k.startswith("story.rule."))),
+        "phase": r".+",
+        "link": r"https://discord\.com/channels/\d+/\d+/\d+",
+        "guild": r".+?",
+        "channel": r".+?",
     }
 
 
