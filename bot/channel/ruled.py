@@ -76,11 +76,15 @@ def rule_mark(data: Mapping[str, object]) -> str | None:
 
 
 def ahead_mark(data: Mapping[str, object], locked: Collection[str]) -> str:
-    """``(chosen ahead)``, or what was chosen ahead and that a pass followed as chosen,
-    since it could no longer be made (a row locked this turn, when that is why)."""
-    if data["applied"]:
-        rule = data.get("rule")
-        return t("story.by.rethrow", rule=t(f"story.rule.{rule}")) if rule else t("story.by.ahead")
+    """``(chosen ahead)`` (Qwinto's re-throw "again if I cannot write it" named, as it
+    says why the throw was kept or thrown again), or what was chosen ahead and that a
+    pass followed as chosen, since it could no longer be made (a row locked this turn,
+    when that is why)."""
+    if data["applied"]:  # a rule that is its move (keep, throw again) says no more
+        rule, move = data.get("rule"), data.get("move")
+        if rule is None or (isinstance(move, dict) and move.get("kind") == rule):
+            return t("story.by.ahead")
+        return t("story.by.rethrow", rule=t(f"story.rule.{rule}"))
     row = locked_row(data, locked)
     key = "story.by.fallback" if row is None else "story.by.fallback_locked"
     return t(key, move=planned_text(data), row=row)

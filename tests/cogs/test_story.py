@@ -551,6 +551,11 @@ def test_qwinto_throws_and_rethrows_by_a_rule_are_marked_and_a_kept_throw_told()
         f"🎲 <@{ANA}> re-rolled 🟧3 🟨4 = 7 (chosen ahead: throw again if they could not write it)",
     ]
     assert lines[2].endswith("(standing choice: the Hard computer)")
+    plain = stored(
+        ("rolled", ANA, {**rolled, "attempt": 0}),
+        ahead(ANA, "reroll", {"kind": "keep"}, rule="keep"),
+    )
+    assert story.story(plain, "qwinto")[1] == f"🎲 <@{ANA}> kept the throw (chosen ahead)"
     kept = stored(
         ("rolled", ANA, {**rolled, "attempt": 0}),
         auto(ANA, "timeout", "reroll"),

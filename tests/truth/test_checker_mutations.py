@@ -180,6 +180,16 @@ def another_lock(claim: Claim, seen: Seen) -> str | None:
     )
 
 
+def other_rethrow(claim: Claim, seen: Seen) -> str | None:
+    """Qwinto's re-throw "again if I cannot write it" named as the rule that would have
+    made the other move: keep when it threw again, throw again when it kept."""
+    made = seen.facts.turns[claim.turn or 0].made.get(("reroll", claim.values["player"]))
+    if made is None:
+        return None
+    other = "story.rule.reroll" if made.move.kind == "keep" else "story.rule.keep"
+    return claim.line.replace(t_en(f"story.rule.{claim.values['rule']}"), t_en(other), 1)
+
+
 MUTATIONS: dict[str, tuple[str, str, Change]] = {
     # the state one turn late
     "scores of the turn after": (
@@ -397,15 +407,7 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
             else None
         ),
     ),
-    "a re-throw rule named wrong": (
-        "qwinto",
-        "by.rethrow",
-        lambda c, s: c.line.replace(
-            t_en(f"story.rule.{c.values['rule']}"),
-            t_en("story.rule.reroll" if c.values["rule"] == "keep" else "story.rule.keep"),
-            1,
-        ),
-    ),
+    "a re-throw rule named wrong": ("qwinto", "by.rethrow", other_rethrow),
     "a plan told impossible that was possible": ("onboard", "ahead.asked_locked", still_possible),
     "a fallback told though its move was still possible": (
         "classic",
