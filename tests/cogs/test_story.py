@@ -432,13 +432,25 @@ def test_nowhere_to_write_is_told_apart_from_writing_nothing() -> None:
 
 
 # --- decisions made without asking ------------------------------------------------
-def auto(player: int, rule: str, phase: str = "action1", **more: Any) -> tuple[str, int, dict]:
+Told = tuple[str, int | None, dict[str, Any]]
+"""An event as :func:`stored` takes it."""
+
+
+def auto(player: int, rule: str, phase: str = "action1", **more: Any) -> Told:
+    """A decision ``rule`` made for ``player``."""
     return ("auto", player, {"rule": rule, "phase": phase, **more})
 
 
-def ahead(player: int, phase: str, move: dict[str, Any] | None, **more: Any) -> tuple:
+def ahead(player: int, phase: str, move: dict[str, Any] | None, **more: Any) -> Told:
+    """``player``'s step chosen ahead meeting its moment (made, unless ``more`` says)."""
     data = {"phase": phase, "applied": True, "then": "pass", **more}
     return ("ahead", player, {**data, **({"move": move} if move else {})})
+
+
+def unmet_pawn(player: int, row: str, steps: int) -> Told:
+    """On Board's pawn chosen ahead (``steps`` onto a ``row`` field), its moment never come."""
+    move = {"kind": "pawn", "row": row, "number": steps}
+    return ahead(player, "action3", move, applied=False, then="none", turn=1)
 
 
 RED_9 = {"kind": "cross", "row": "red", "number": 9}
@@ -505,14 +517,7 @@ def test_a_choice_ahead_asked_again_or_never_made_has_a_line_of_its_own() -> Non
         ("locked", BEN, {"row": "red"}),
         ahead(ANA, "action2", RED_9, applied=False, then="ask"),
         ("crossed", ANA, {"row": "blue", "number": 10, "phase": "action2", "via": "cross"}),
-        ahead(
-            ANA,
-            "action3",
-            {"kind": "pawn", "row": "green", "number": 3},
-            applied=False,
-            then="none",
-            turn=1,
-        ),
+        unmet_pawn(ANA, "green", 3),
         ahead(BEN, "action2", {"kind": "pass"}, applied=False, then="none", turn=1, away=True),
         ahead(
             CEM,
@@ -657,14 +662,7 @@ def test_five_people_decided_by_rules_fit_beside_the_preface_in_every_language()
         ahead(active, "action2", RED_9, applied=False),
         ("passed", active, {"phase": "action2", "had_move": True}),
         ("penalty", active, {"count": 3, "limit": 4}),
-        ahead(
-            active,
-            "action3",
-            {"kind": "pawn", "row": "yellow", "number": 4},
-            applied=False,
-            then="none",
-            turn=1,
-        ),
+        unmet_pawn(active, "yellow", 4),
         ("scores", None, {"totals": {str(p): -100 for p in people}}),
     )
     for locale in LOCALES:

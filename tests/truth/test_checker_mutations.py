@@ -180,6 +180,12 @@ def another_lock(claim: Claim, seen: Seen) -> str | None:
     )
 
 
+def swapped(mark: str, other: str) -> tuple[str, str, Change]:
+    """A classic game's decision made by the rule ``mark`` told as made by ``other``."""
+    told, instead = t_en(f"story.by.{mark}"), t_en(f"story.by.{other}")
+    return "classic", f"by.{mark}", lambda c, s: c.line.replace(told, instead, 1)
+
+
 def other_rethrow(claim: Claim, seen: Seen) -> str | None:
     """Qwinto's re-throw "again if I cannot write it" named as the rule that would have
     made the other move: keep when it threw again, throw again when it kept."""
@@ -364,26 +370,10 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
         lambda c, s: re.sub(r"<@\d+>", "🤖 Computer 1", c.line, count=1),
     ),
     # decisions made without asking
-    "a standing choice named as another": (
-        "classic",
-        "by.safe",
-        lambda c, s: c.line.replace(t_en("story.by.safe"), t_en("story.by.computer"), 1),
-    ),
-    "the Hard computer's choice told as skipping nothing": (
-        "classic",
-        "by.computer",
-        lambda c, s: c.line.replace(t_en("story.by.computer"), t_en("story.by.safe"), 1),
-    ),
-    "time run out told as a standing choice": (
-        "classic",
-        "by.timeout",
-        lambda c, s: c.line.replace(t_en("story.by.timeout"), t_en("story.by.computer"), 1),
-    ),
-    "away told as chosen ahead": (
-        "classic",
-        "by.away",
-        lambda c, s: c.line.replace(t_en("story.by.away"), t_en("story.by.ahead"), 1),
-    ),
+    "a standing choice named as another": swapped("safe", "computer"),
+    "the Hard computer's choice told as skipping nothing": swapped("computer", "safe"),
+    "time run out told as a standing choice": swapped("timeout", "computer"),
+    "away told as chosen ahead": swapped("away", "ahead"),
     "a decision by hand told as a standing choice's": (
         "classic",
         "crossed",
