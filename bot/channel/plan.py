@@ -384,7 +384,8 @@ def tell_apart(
     being asked, they open it, a line each; the oldest of them, when they would crowd
     it, are posted first in messages of their own (so no line is ever cut). Missed in
     an outage, people may have played them: each is posted whole, as a finished turn
-    reads. More than :data:`SUMMED_UP_AFTER` of them are summed up instead, in as few
+    reads; so is each, when a person decided in one of them before the channel showed
+    it. More than :data:`SUMMED_UP_AFTER` of them are summed up instead, in as few
     messages as fit. The first turn the next message tells, and those posts."""
     begun = [turn for turn in turns if events.get(turn)]
     missed = outage(record, events, begun)
@@ -394,7 +395,7 @@ def tell_apart(
             Post(text, f"qx{record.id}s{begun[0]}.{index}")
             for index, text in enumerate(story.chunks(lines))
         ]
-    if missed:
+    if missed or any(story.decided_by_hand(events[turn]) for turn in begun):
         told = [story.finished_turn(game, turn, events[turn]) for turn in begun]
         return turns.stop, [
             Post(text, f"qx{record.id}e{begun[0]}.{index}")

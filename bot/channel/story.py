@@ -341,6 +341,19 @@ def why_unasked(events: Sequence[StoredEvent]) -> str:
     return t("turn.unasked.nobody")
 
 
+def decided_by_hand(events: Sequence[StoredEvent]) -> bool:
+    """Whether a person made a decision of these events themselves (no rule made it):
+    then somebody was asked, though the channel may not have shown it in time."""
+    ruled_by = {(str(e.data.get("phase")), e.player) for e in events if e.kind in ("auto", "ahead")}
+    return any(
+        e.player is not None
+        and not is_computer(e.player)
+        and (e.kind in DECISIONS or e.data.get("had_move"))
+        and (decided_in(e), e.player) not in ruled_by
+        for e in events
+    )
+
+
 def active_in(game: Game, turn: int) -> int:
     """Who was (or is) the active player of ``turn``."""
     return game.players[(turn - 1) % len(game.players)]

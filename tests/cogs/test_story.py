@@ -669,3 +669,17 @@ def test_five_people_decided_by_rules_fit_beside_the_preface_in_every_language()
         with using(locale):
             body = story.finished_turn(game, 1, told)
             assert len(body) + 1 <= story.LIMIT - story.PREFACE_ROOM, (locale, len(body))
+
+
+def test_a_turn_is_decided_by_hand_unless_a_rule_made_each_decision_of_a_person() -> None:
+    """Qwinto: a throw tapped by hand, then kept by the re-throw rule chosen with it —
+    somebody was asked, so the turn is never told as one nobody was asked in."""
+    kept = ("ahead", BEN, {"phase": "reroll", "applied": True, "then": "keep", "rule": "keep"})
+    rolled = ("rolled", BEN, {"attempt": 0, "dice": {"yellow": 5}})
+    by_rule = ("ahead", BEN, {"phase": "roll", "applied": True, "then": "keep"})
+    assert story.decided_by_hand(stored(rolled, kept))
+    assert not story.decided_by_hand(stored(by_rule, rolled, kept))
+    computer = ("rolled", -1, {"attempt": 0, "dice": {"yellow": 5}})
+    assert not story.decided_by_hand(stored(computer))
+    assert story.decided_by_hand(stored(("passed", ANA, {"phase": "action1", "had_move": True})))
+    assert not story.decided_by_hand(stored(("passed", ANA, {"phase": "action1"})))
