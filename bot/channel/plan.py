@@ -338,7 +338,9 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
             if p not in silent
         )
         images, signature = live_images(game, events)
-        content = story.turn_message(game, events, since, game.turn, record.deadline, away)
+        content = story.turn_message(
+            game, events, since, game.turn, record.deadline, away, opened=record.stage_started
+        )
         steps += [
             *apart,
             Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, live=True),
@@ -348,7 +350,13 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
     assert record.message_id is not None
     images, signature = live_images(game, events)
     content = story.turn_message(
-        game, events, shown.since or game.turn, game.turn, record.deadline, away
+        game,
+        events,
+        shown.since or game.turn,
+        game.turn,
+        record.deadline,
+        away,
+        opened=record.stage_started,
     )
     steps.append(
         Edit(

@@ -10,27 +10,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from bot.channel.dice import dice_text
-from bot.i18n.words import emoji, inline, plural, row_name, signed, t
-from bot.players import computer_name, is_computer
+from bot.channel.names import mention as mention  # told from here too, as before
+from bot.channel.names import mentions as mentions
+from bot.channel.names import row_text as row_text
+from bot.channel.ruled import NO_MARKS, Marks, chosen_beforehand, marked, ruled
+from bot.i18n.words import inline, plural, row_name, signed, t
+from bot.players import is_computer
 from bot.records import StoredEvent
 from bot.rules import PASS, Game
 from bot.rules.qwinto import ROW_COLUMNS
 from bot.service.timing import format_duration
-
-
-def mention(user: int) -> str:
-    """A Discord mention, or a computer seat's name."""
-    return f"🤖 {computer_name(user)}" if is_computer(user) else f"<@{user}>"
-
-
-def mentions(users: Iterable[int]) -> str:
-    return ", ".join(mention(u) for u in users)
-
-
-def row_text(row: str) -> str:
-    """``🟥 Red``: colour and word, so no one needs to tell the colours apart."""
-    return f"{emoji(row)} {row_name(row)}"
-
 
 # --- the story of a turn -------------------------------------------------
 # Decisions made together are told on one line per action, in seat order.
@@ -40,24 +29,28 @@ NOBODY_LINES = {"action1": "story.nobody_crossed", "place": "story.nobody_wrote"
 
 
 def story(events: Sequence[StoredEvent], variant: str = "classic") -> list[str]:
-    """What happened in one turn, in order: the roll, each action's results, the rest."""
+    """What happened in one turn, in order: the roll, each action's results, the rest;
+    each decision a rule made marked with the rule (:func:`ruled`)."""
     lines: list[str] = []
     actions: dict[str, list[StoredEvent]] = {}
     totals: dict[str, int] = {}  # each action's sum: the white dice's, or Qwinto's throw
     total = 0
     locks: dict[str, int] = {}
-    for event in events:
+    marks, own = ruled(events)
+    for index, event in enumerate(events):
         phase = event.data.get("phase", "place" if event.kind == "placed" else "")
         if event.kind in ("crossed", "passed", "placed") and phase in ACTION_LINES:
             if phase not in actions:
                 actions[phase], totals[phase] = [], total
                 lines.append(phase)  # a placeholder, filled below
             actions[phase].append(event)
+        elif index in own:
+            lines.append(own[index])
         else:
             total = thrown(event, total)
-            lines += event_lines(event, lines, variant, locks)
+            lines += event_lines(event, lines, variant, locks, marks)
     return [
-        action_line(line, actions[line], totals[line]) if line in actions else line
+        action_line(line, actions[line], totals[line], marks) if line in actions else line
         for line in lines
     ]
 
@@ -70,11 +63,15 @@ def thrown(event: StoredEvent, total: int) -> int:
     return int(event.data["total"]) if event.kind == "rolled" else total
 
 
-def action_line(phase: str, events: Sequence[StoredEvent], total: int) -> str:
-    """An action's decisions in seat order; said once when everyone had nothing to do."""
+def action_line(
+    phase: str, events: Sequence[StoredEvent], total: int, marks: Marks = NO_MARKS
+) -> str:
+    """An action's decisions in seat order, each made by a rule marked so; said once when
+    everyone had nothing to do."""
     if phase in NOBODY_LINES and len(events) > 1 and all(map(passed_for, events)):
         return t(NOBODY_LINES[phase], total=total)
-    return t(ACTION_LINES[phase], what=" · ".join(decision_text(e) for e in events))
+    told = (marked(decision_text(e), marks.get((phase, e.player or 0))) for e in events)
+    return t(ACTION_LINES[phase], what=" · ".join(told))
 
 
 def decision_text(event: StoredEvent) -> str:
@@ -110,12 +107,31 @@ def event_lines(
     before: list[str],
     variant: str = "classic",
     locks: dict[str, int] | None = None,
+    marks: Marks = NO_MARKS,
 ) -> list[str]:
-    """Lines for one event that is not a decision. A row's die leaving the game joins the
-    line of the lock that closed the row: ``locks`` keeps, row by row, the place in
-    ``before`` of its last lock line (the caller's, for one list of lines)."""
-    data, who = event.data, mention(event.player or 0)
-    kind, locks = event.kind, {} if locks is None else locks
+    """Lines for one event that is not a decision of an action everyone decides in (a
+    throw, a pawn's move made by a rule carries the rule's mark from ``marks``). A
+    row's die leaving the game joins the line of the lock that closed the row:
+    ``locks`` keeps, row by row, the place in ``before`` of its last lock line (the
+    caller's, for one list of lines)."""
+    mark = marks.get((decided_in(event), event.player or 0))
+    lines = plain_lines(event, before, variant, {} if locks is None else locks)
+    return [marked(line, mark) for line in lines]
+
+
+def decided_in(event: StoredEvent) -> str:
+    """The phase of the decision an event tells (a throw's, a pawn's move's: the events
+    that do not name it)."""
+    if event.kind == "rolled":
+        return "reroll" if event.data["attempt"] else "roll"
+    return "action3" if event.kind == "pawn_moved" else str(event.data.get("phase", ""))
+
+
+def plain_lines(
+    event: StoredEvent, before: list[str], variant: str, locks: dict[str, int]
+) -> list[str]:
+    """:func:`event_lines` without the marks."""
+    data, who, kind = event.data, mention(event.player or 0), event.kind
     if kind == "die_removed" and before:
         at = locks.get(data["row"], len(before) - 1)
         before[at] = f"{before[at]} — {t('event.die_removed', row=inline(row_name(data['row'])))}"
@@ -142,9 +158,10 @@ def event_lines(
         ]
     if kind == "passed" and data.get("phase") == "action3":
         return [t("event.stayed", name=who)]
-    if kind == "expired":
+    if kind == "expired":  # those the Hard computer decided for are told by its marks
         family = "qwinto" if variant == "qwinto" else "qwixx"
-        return [t(f"event.expired.{family}", names=mentions(data["players"]))]
+        late = [p for p in data["players"] if p not in data.get("hard", ())]
+        return [t(f"event.expired.{family}", names=mentions(late))] if late else []
     if kind == "away":
         return [t(f"event.away.{data['reason']}", name=who)]
     if kind in ("pace", "pace_asked"):
@@ -193,15 +210,16 @@ def turn_message(
     deadline: float | None = None,
     away: Collection[int] = (),
     over: bool = False,
+    opened: float | None = None,
 ) -> str:
     """The one text of the message of ``turn``, whether it is posted, edited or finished:
     the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
-    turn itself, open (what it asks of whom, by when) while it is the game's open turn
-    (``over``: the game ended without finishing it, abandoned)."""
+    turn itself, open (what it asks of whom since ``opened``, by when) while it is the
+    game's open turn (``over``: the game ended without finishing it, abandoned)."""
     preface = played_out_lines(game, events, range(since, turn))
     told = events.get(turn, [])
     if turn == game.turn and not game.finished and not over:
-        return fit(preface, live_turn(game, told, deadline, away))
+        return fit(preface, live_turn(game, told, deadline, away, opened))
     return fit(preface, finished_turn(game, turn, told))
 
 
@@ -301,17 +319,23 @@ DECISIONS = ("crossed", "placed", "rolled", "pawn_moved")
 
 def why_unasked(events: Sequence[StoredEvent]) -> str:
     """Why turns needed nobody, from what was done in them: people who had a move were
-    away (a computer played their seats, or the game passed for them), or only the
-    computers had a move (crossed, or passed when they could have crossed), or nobody
+    away (a computer played their seats, the game passed for them or its Hard computer
+    decided as they chose for a time run out, or they are away until a day); or what
+    they chose beforehand decided (a standing choice, a choice made ahead); or only the
+    computers had a move (crossed, or passed when they could have crossed); or nobody
     had one."""
     moving = {
         e.player
         for e in events
         if e.player is not None and (e.kind in DECISIONS or e.data.get("had_move"))
     }
-    gone = sorted(p for p in moving if not is_computer(p))
+    chose = chosen_beforehand(events)
+    people = {p for p in moving if not is_computer(p)}
+    gone = sorted(people - chose)
     if gone:
         return t("turn.unasked.away", names=mentions(gone))
+    if people:
+        return t("turn.unasked.chosen")
     if moving:
         return t("turn.unasked.computers")
     return t("turn.unasked.nobody")
@@ -359,9 +383,14 @@ def chunks(lines: Sequence[str], limit: int = LIMIT, between: str = "\n") -> lis
 
 
 def live_turn(
-    game: Game, events: Sequence[StoredEvent], deadline: float | None, away: Collection[int] = ()
+    game: Game,
+    events: Sequence[StoredEvent],
+    deadline: float | None,
+    away: Collection[int] = (),
+    opened: float | None = None,
 ) -> str:
-    """The open turn: its story so far, what it asks of whom, scores, and the deadline."""
+    """The open turn: its story so far, what it asks of whom, scores, and whom it waits
+    for since ``opened`` (when the decision opened), by ``deadline``."""
     active = mention(game.active)
     lines = [t("story.header", turn=game.turn, active=active), *story(events, game.variant)]
     lines += call_lines(game)
@@ -369,13 +398,24 @@ def live_turn(
     if final_turn is not None:
         still = [active_in(game, turn) for turn in range(game.turn, final_turn + 1)]
         lines.append(t("turn.final_round", names=mentions(still)))
-    lines.append(status_line(game, away))
+    waiting = deciders(game) if opened is not None else []
+    status = status_line(game, away, named=waiting)
+    lines += [status] if status else []
     lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
-    return "\n".join(lines + deadline_lines(deadline))
+    return "\n".join(lines + deadline_lines(deadline, waiting, opened))
 
 
-def deadline_lines(deadline: float | None) -> list[str]:
-    """``⏳ Decide <t:…:R>``: Discord shows it in each reader's time, counting down."""
+def deadline_lines(
+    deadline: float | None, waiting: Sequence[int] = (), opened: float | None = None
+) -> list[str]:
+    """``⏳ Waiting for @Ben — asked <t:…:R>, decide <t:…:R>``: whom the game waits for
+    (``waiting``, those with a real choice) since the decision ``opened``, and by when;
+    Discord shows the times in each reader's time, counting."""
+    if waiting and opened is not None:
+        names = mentions(waiting)
+        if deadline is None:
+            return [t("turn.waiting_open", names=names, since=int(opened))]
+        return [t("turn.waiting", names=names, since=int(opened), deadline=int(deadline))]
     return [] if deadline is None else [t("turn.deadline", deadline=int(deadline))]
 
 
@@ -401,12 +441,13 @@ def call_lines(game: Game) -> list[str]:
     ]
 
 
-def status_line(game: Game, away: Collection[int] = ()) -> str:
+def status_line(game: Game, away: Collection[int] = (), named: Collection[int] = ()) -> str:
     """Who is still deciding, who has decided, and who has nothing to decide; players
-    who are away (or left) are none of these."""
+    who are away (or left) are none of these; those ``named`` by the line that says
+    whom the game waits for are not named again."""
     decision = game.decision()
     everyone = decision.phase in game.simultaneous_phases
-    waiting = [p for p in game.players if p in decision.waiting]
+    waiting = [p for p in game.players if p in decision.waiting and p not in named]
     done = [p for p in game.players if everyone and p not in decision.waiting and p not in away]
     idle = [p for p in done if game.legal_moves(p) in ([PASS], [])]
     parts = [t("status.deciding", names=mentions(waiting))] if waiting else []

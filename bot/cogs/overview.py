@@ -31,7 +31,7 @@ class OverviewHandlers(GameHandlers):
             return
         told = await self.service.keeper.events(record.id, game.turn)
         with showing(self.adapter.publisher.faces()):
-            content = story.live_turn(game, told, record.deadline)
+            content = story.live_turn(game, told, record.deadline, opened=record.stage_started)
         files = await dice_files(game)
         await interaction.edit_original_response(content=content, attachments=files)
 

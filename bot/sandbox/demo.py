@@ -49,8 +49,11 @@ CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
 
 
 def relative(seconds: float) -> str:
-    """``in 23 hours``, ``5 minutes ago``: roughly what Discord shows for ``<t:…:R>``."""
+    """``in 23 hours``, ``5 minutes ago``: roughly what Discord shows for ``<t:…:R>``
+    (``a few seconds ago`` under 45 seconds, as Discord says it)."""
     size = abs(seconds)
+    if size < 45:
+        return "in a few seconds" if seconds > 0 else "a few seconds ago"
     unit, length = next(
         (
             (name, length)

@@ -95,6 +95,9 @@ class Ruling:
     rule: Rule
     planned: Move | None = None
     """For ``ahead`` and ``fallback``: the move chosen ahead (for a rule, the move it gave)."""
+    choice: str | None = None
+    """For ``away``: which answered — ``safe`` (their standing choice "only what skips
+    nothing") or ``computer`` (the Hard computer), as the channel tells it."""
 
 
 Asked = None
@@ -153,8 +156,9 @@ def while_away(game: Game, player: int, prefs: Prefs, now: float) -> Ruling | No
     if not prefs.away(now) or player not in game.decision().waiting:
         return Asked
     answer = standing(game, player, prefs)
-    move = answer.move if answer is not None else hard_move(game, player)
-    return Ruling(move, "away")
+    if answer is not None:
+        return Ruling(answer.move, "away", choice=answer.rule)
+    return Ruling(hard_move(game, player), "away", choice="computer")
 
 
 def hard_move(game: Game, player: int) -> Move:

@@ -82,12 +82,17 @@ def remind(record: GameRecord, game: Game, clock: Clock) -> Retime:
 
 def expire(record: GameRecord, game: Game) -> Played:
     """Time is up: whoever has not decided does nothing this turn, or has the Hard
-    computer decide if they chose so (a seat that goes away with it is told in this
-    turn, before the passes may end it)."""
+    computer decide if they chose so (``hard`` names them: the channel tells their
+    moves as the computer's, not as nothing; a seat that goes away with it is told in
+    this turn, before the passes may end it)."""
     late = game.decision().waiting
     play = Play(game)
-    play.events.append(Event("expired", None, {"players": sorted(late)}))
     seats = Seats.of(record)
+    hard = sorted(p for p in late if seats.prefs_of(p).timeout == "computer")
+    told: dict[str, list[int]] = {"players": sorted(late)}
+    if hard:
+        told["hard"] = hard
+    play.events.append(Event("expired", None, told))
     filled = Options.of(record.options).fill_away and seats.expired(late, []).people_present(
         record.players
     )

@@ -11,7 +11,7 @@ from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
 from bot.records import GameRecord
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.rules.base import dice_rng, score_of
-from bot.service.ahead import Plan, Ruling, hard_move, known
+from bot.service.ahead import Plan, Ruling, Step, hard_move, known
 from bot.service.memo import IdentityMemo
 from bot.service.prefs import DEFAULT, Prefs
 
@@ -80,12 +80,16 @@ class Play:
         self.moves: list[tuple[int, dict[str, Any], str]] = []
         self.events: list[Event] = []
         self.covered: set[int] = set()  # people whose seat a computer played here
+        self.decided: set[tuple[int, int, str]] = set()
+        """(player, turn, phase) of each decision made here (a plan's step whose phase
+        someone else decided for its player is told as not used, not as unmet)."""
         self.unattended = True
         """Whether the game may wait for seats nobody clicks for once stored (found out
         when the change is made, :func:`bot.service.writes.change_of`)."""
 
     def apply(self, player: int, move: Move, source: str) -> None:
         before = self.game
+        self.decided.add((player, before.turn, before.decision().phase))
         self.game, events = before.apply(player, move)
         self.moves.append((player, move.to_json(), source))
         self.events += with_scores(self.game, told_choices(before, events))
@@ -155,7 +159,10 @@ class Play:
                     continue
             else:
                 phase = self.game.decision().phase
-                self.events.append(Event("auto", player, {"rule": ruling.rule, "phase": phase}))
+                told = {"rule": ruling.rule, "phase": phase}
+                if ruling.choice is not None:
+                    told["choice"] = ruling.choice
+                self.events.append(Event("auto", player, told))
             assert ruling.move is not None
             self.apply(player, ruling.move, SOURCES[ruling.rule])
             return True
@@ -204,22 +211,27 @@ class Play:
                 )
             ]
             for step in passed:
-                self._tell_unmet(player, plan.turn, step.phase, step.move)
+                self._tell_unmet(player, plan.turn, step)
             rest = tuple(s for s in plan.steps if s not in passed)
             if rest:
                 kept[player] = replace(plan, steps=rest)
         return kept
 
-    def _tell_unmet(self, player: int, turn: int, phase: str, move: Move | None) -> None:
-        """A step of a plan for ``turn`` whose moment never came, told in that turn."""
+    def _tell_unmet(self, player: int, turn: int, step: Step) -> None:
+        """A step of a plan for ``turn`` not made, told in that turn: its moment never
+        came, or (``away``) its player was away then and the game decided for them."""
+        away = (player, turn, step.phase) in self.decided
         event = Event(
             "ahead",
             player,
             {
-                "phase": phase,
-                **({"move": move.to_json()} if move is not None else {}),
+                "phase": step.phase,
+                **({"move": step.move.to_json()} if step.move is not None else {}),
+                **({"rule": step.rule} if step.rule else {}),
                 "applied": False,
                 "then": "none",
+                "turn": turn,
+                **({"away": True} if away else {}),
             },
         )
         later = next(

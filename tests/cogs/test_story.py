@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.channel import story
 from bot.cogs.views import field_button_label
+from bot.i18n import LOCALES, using
 from bot.records import StoredEvent
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
@@ -428,3 +429,243 @@ def test_nowhere_to_write_is_told_apart_from_writing_nothing() -> None:
         ("passed", BEN, {"phase": "place", "total": 6}),
     )
     assert story.story(nobody, "qwinto")[1] == "Nobody could write 6"
+
+
+# --- decisions made without asking ------------------------------------------------
+Told = tuple[str, int | None, dict[str, Any]]
+"""An event as :func:`stored` takes it."""
+
+
+def auto(player: int, rule: str, phase: str = "action1", **more: Any) -> Told:
+    """A decision ``rule`` made for ``player``."""
+    return ("auto", player, {"rule": rule, "phase": phase, **more})
+
+
+def ahead(player: int, phase: str, move: dict[str, Any] | None, **more: Any) -> Told:
+    """``player``'s step chosen ahead meeting its moment (made, unless ``more`` says)."""
+    data = {"phase": phase, "applied": True, "then": "pass", **more}
+    return ("ahead", player, {**data, **({"move": move} if move else {})})
+
+
+def unmet_pawn(player: int, row: str, steps: int) -> Told:
+    """On Board's pawn chosen ahead (``steps`` onto a ``row`` field), its moment never come."""
+    move = {"kind": "pawn", "row": row, "number": steps}
+    return ahead(player, "action3", move, applied=False, then="none", turn=1)
+
+
+RED_9 = {"kind": "cross", "row": "red", "number": 9}
+DAN = 44
+
+
+def test_each_decision_a_rule_made_carries_its_rule_on_its_own_item() -> None:
+    """Action 1's choices are secret until everyone chose: the rule's event comes first,
+    the cross or pass when the action is played out, and the item carries the mark."""
+    told = stored(
+        auto(BEN, "safe"),
+        auto(CEM, "computer"),
+        auto(DAN, "away", choice="safe"),
+        ("crossed", ANA, {"row": "red", "number": 8, "phase": "action1", "via": "cross"}),
+        ("crossed", BEN, {"row": "red", "number": 8, "phase": "action1", "via": "cross"}),
+        ("passed", CEM, {"phase": "action1", "had_move": True}),
+        ("crossed", DAN, {"row": "yellow", "number": 8, "phase": "action1", "via": "cross"}),
+        auto(ANA, "timeout", "action2"),
+        ("passed", ANA, {"phase": "action2", "had_move": True}),
+    )
+    assert story.story(told) == [
+        f"Action 1: <@{ANA}> crossed 🟥 Red 8"
+        f" · <@{BEN}> crossed 🟥 Red 8 (standing choice: only what skips nothing)"
+        f" · <@{CEM}> passed (standing choice: the Hard computer)"
+        f" · <@{DAN}> crossed 🟨 Yellow 8 (away: only what skips nothing)",
+        f"Action 2: <@{ANA}> passed (time ran out: the Hard computer)",
+    ]
+    away = stored(
+        auto(BEN, "away", "action2", choice="computer"),
+        ("passed", BEN, {"phase": "action2", "had_move": True}),
+    )
+    assert story.story(away) == [f"Action 2: <@{BEN}> passed (away: the Hard computer)"]
+
+
+def test_a_choice_made_ahead_is_marked_and_one_that_could_not_be_made_says_why() -> None:
+    made = stored(
+        ahead(ANA, "action2", RED_9),
+        ("crossed", ANA, {"row": "red", "number": 9, "phase": "action2", "via": "cross"}),
+    )
+    assert story.story(made) == [f"Action 2: <@{ANA}> crossed 🟥 Red 9 (chosen ahead)"]
+    locked = stored(
+        ("crossed", BEN, {"row": "red", "number": 12, "phase": "action1", "via": "cross"}),
+        ("locked", BEN, {"row": "red"}),
+        ahead(ANA, "action2", RED_9, applied=False),
+        ("passed", ANA, {"phase": "action2", "had_move": True}),
+    )
+    assert story.story(locked)[-1] == (
+        f"Action 2: <@{ANA}> passed (chosen ahead: 🟥 Red 9 — impossible once 🟥 Red was"
+        " locked, so a pass, as they chose)"
+    )
+    unexplained = stored(
+        ahead(ANA, "action2", RED_9, applied=False),
+        ("passed", ANA, {"phase": "action2", "had_move": True}),
+    )
+    assert story.story(unexplained) == [
+        f"Action 2: <@{ANA}> passed (chosen ahead: 🟥 Red 9 — no longer possible, so a pass,"
+        " as they chose)"
+    ]
+
+
+def test_a_choice_ahead_asked_again_or_never_made_has_a_line_of_its_own() -> None:
+    told = stored(
+        ("crossed", BEN, {"row": "red", "number": 12, "phase": "action1", "via": "cross"}),
+        ("locked", BEN, {"row": "red"}),
+        ahead(ANA, "action2", RED_9, applied=False, then="ask"),
+        ("crossed", ANA, {"row": "blue", "number": 10, "phase": "action2", "via": "cross"}),
+        unmet_pawn(ANA, "green", 3),
+        ahead(BEN, "action2", {"kind": "pass"}, applied=False, then="none", turn=1, away=True),
+        ahead(
+            CEM,
+            "roll",
+            {"kind": "roll", "dice": ["orange", "purple"]},
+            applied=False,
+            then="none",
+            turn=4,
+        ),
+        ahead(CEM, "reroll", None, rule="unless_writable", applied=False, then="none", turn=4),
+    )
+    assert story.story(told)[2:] == [
+        f"↩️ <@{ANA}> chose ahead: 🟥 Red 9 — impossible once 🟥 Red was locked, so they were asked",
+        f"Action 2: <@{ANA}> crossed 🟦 Blue 10",
+        f"⏭️ <@{ANA}> chose ahead: ♟ 3 fields onto 🟩 Green — its moment never came",
+        f"⏭️ <@{BEN}> chose ahead: a pass — not used, as they were away",
+        f"⏭️ <@{CEM}> chose ahead for turn 4: a throw of 🟧 🟪 — the game ended before it",
+        f"⏭️ <@{CEM}> chose ahead for turn 4: throw again if they could not write it — the"
+        " game ended before it",
+    ]
+
+
+def test_qwinto_throws_and_rethrows_by_a_rule_are_marked_and_a_kept_throw_told() -> None:
+    rolled = {"dice": {"orange": 3, "yellow": 4}, "total": 7}
+    told = stored(
+        ahead(ANA, "roll", {"kind": "roll", "dice": ["orange", "yellow"]}),
+        ("rolled", ANA, {**rolled, "attempt": 0}),
+        ahead(ANA, "reroll", {"kind": "reroll"}, rule="unless_writable"),
+        ("rolled", ANA, {**rolled, "attempt": 1}),
+        auto(BEN, "computer", "place"),
+        ("placed", BEN, {"row": "orange", "column": 4, "number": 7}),
+    )
+    lines = story.story(told, "qwinto")
+    assert lines[:2] == [
+        f"🎲 <@{ANA}> rolled 🟧3 🟨4 = 7 (chosen ahead)",
+        f"🎲 <@{ANA}> re-rolled 🟧3 🟨4 = 7 (chosen ahead: throw again if they could not write it)",
+    ]
+    assert lines[2].endswith("(standing choice: the Hard computer)")
+    plain = stored(
+        ("rolled", ANA, {**rolled, "attempt": 0}),
+        ahead(ANA, "reroll", {"kind": "keep"}, rule="keep"),
+    )
+    assert story.story(plain, "qwinto")[1] == f"🎲 <@{ANA}> kept the throw (chosen ahead)"
+    kept = stored(
+        ("rolled", ANA, {**rolled, "attempt": 0}),
+        auto(ANA, "timeout", "reroll"),
+    )
+    assert story.story(kept, "qwinto")[1] == (
+        f"🎲 <@{ANA}> kept the throw (time ran out: the Hard computer)"
+    )
+
+
+def test_the_pawn_moved_or_kept_by_a_rule_is_marked() -> None:
+    moved = [
+        *stored(ahead(ANA, "action3", {"kind": "pawn", "row": "red", "number": 3})),
+        *pawn(3, 7, True),
+    ]
+    assert story.story(moved, "onboard")[-1].endswith("(new cross, bonus 9) (chosen ahead)")
+    stayed = stored(
+        auto(ANA, "away", "action3", choice="computer"), ("passed", ANA, {"phase": "action3"})
+    )
+    assert story.story(stayed, "onboard") == [
+        f"♟ <@{ANA}> stayed: their pawn did not move (away: the Hard computer)"
+    ]
+
+
+def test_time_run_out_with_the_hard_computers_move_is_not_told_as_nothing() -> None:
+    some = stored(("expired", None, {"players": [ANA, BEN], "hard": [BEN]}))
+    assert story.story(some) == [f"⏰ Time ran out for <@{ANA}>: nothing crossed this time."]
+    every = stored(("expired", None, {"players": [BEN], "hard": [BEN]}))
+    assert story.story(every) == []
+
+
+def test_a_turn_decided_by_choices_made_beforehand_says_so() -> None:
+    game = new_game("classic", [ANA, BEN, -1], seed=1)  # BEN is active in turn 2
+    chosen = stored(
+        ("turn", BEN, {"turn": 2}),
+        auto(ANA, "safe"),
+        ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1", "via": "cross"}),
+        ahead(BEN, "action2", RED_9),
+        ("crossed", BEN, {"row": "red", "number": 9, "phase": "action2", "via": "cross"}),
+        turn=2,
+    )
+    assert "— nobody was asked (choices made beforehand decided): " in story.played_out(
+        game, 2, chosen
+    )
+    timed_out = stored(
+        ("turn", BEN, {"turn": 2}),
+        auto(ANA, "timeout"),
+        ("crossed", ANA, {"row": "red", "number": 6, "phase": "action1", "via": "cross"}),
+        turn=2,
+    )
+    assert f"nobody was asked (<@{ANA}> away)" in story.played_out(game, 2, timed_out)
+
+
+def test_the_live_turn_says_whom_it_waits_for_and_since_when() -> None:
+    game = position("classic", [ANA, BEN, CEM], seed=1, chosen={CEM: PASS})
+    text = story.live_turn(game, [], 1_700_086_400.5, (), 1_700_000_000.5)
+    waiting = [p for p in (ANA, BEN, CEM) if p in story.deciders(game)]
+    names = ", ".join(f"<@{p}>" for p in waiting)
+    assert text.splitlines()[-1] == (
+        f"⏳ Waiting for {names} — asked <t:1700000000:R>, decide <t:1700086400:R>."
+    )
+    assert text.count("⏳") == 1 and "Deciding" not in text, "named once, on the ⏳ line"
+    assert "✅ Decided" in text or game.legal_moves(CEM) == [PASS]
+    open_ended = story.live_turn(game, [], None, (), 1_700_000_000)
+    assert open_ended.splitlines()[-1] == f"⏳ Waiting for {names} — asked <t:1700000000:R>."
+
+
+def test_a_live_turn_and_its_finished_message_tell_the_same_marks() -> None:
+    game = new_game("classic", [ANA, BEN], seed=1)
+    told = stored(
+        ("turn", ANA, {"turn": 1, "dice": game.dice_on_table()}),
+        auto(BEN, "safe"),
+        ("passed", ANA, {"phase": "action1", "had_move": True}),
+        ("passed", BEN, {"phase": "action1", "had_move": True}),
+    )
+    live = story.turn_message(game, {1: told}, 1, 1, 1_700_086_400, opened=1_700_000_000)
+    finished = story.finished_turn(game, 1, told)
+    mark = f"<@{BEN}> passed (standing choice: only what skips nothing)"
+    assert mark in live and mark in finished
+
+
+def test_five_people_decided_by_rules_fit_beside_the_preface_in_every_language() -> None:
+    """The longest turn of decisions made without asking (five people, every decision
+    marked, a plan that met a lock, one whose moment never came) leaves its message room
+    for the turns told before it, in every language."""
+    people = [1234567890123456780 + n for n in range(1, 6)]
+    active = people[0]
+    game = new_game("classic", people, seed=1)
+    marks = [("safe", {}), ("computer", {}), ("away", {"choice": "safe"}), ("timeout", {})]
+    told = stored(
+        ("turn", active, {"turn": 1, "dice": game.dice_on_table()}),
+        *[auto(p, rule, **more) for p, (rule, more) in zip(people[1:], marks, strict=True)],
+        ("crossed", active, {"row": "green", "number": 12, "phase": "action1", "via": "cross"}),
+        *[
+            ("crossed", p, {"row": "red", "number": 12, "phase": "action1", "via": "cross"})
+            for p in people[1:]
+        ],
+        ("locked", people[1], {"row": "red"}),
+        ("die_removed", None, {"row": "red"}),
+        ahead(active, "action2", RED_9, applied=False),
+        ("passed", active, {"phase": "action2", "had_move": True}),
+        ("penalty", active, {"count": 3, "limit": 4}),
+        unmet_pawn(active, "yellow", 4),
+        ("scores", None, {"totals": {str(p): -100 for p in people}}),
+    )
+    for locale in LOCALES:
+        with using(locale):
+            body = story.finished_turn(game, 1, told)
+            assert len(body) + 1 <= story.LIMIT - story.PREFACE_ROOM, (locale, len(body))

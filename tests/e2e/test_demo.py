@@ -45,7 +45,8 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert "problems" not in text
     # Checked against Discord's description where it is found, else it says so.
     assert ("not checked against Discord's API description" in text) == (unavailable() is not None)
-    assert "<t:" not in text and "⏳ Decide in 24 hours." in text  # times read as times
+    assert "<t:" not in text  # times read as times:
+    assert "⏳ Waiting for @Ana, @Ben — asked a few seconds ago, decide in 24 hours." in text
     unchecked = "(Request bodies were not checked against Discord's API description: "
     for line in lines:  # a message's lines are marked, so a blank line inside one shows
         assert (

@@ -17,8 +17,10 @@ from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.play import Seats
 from bot.service.prefs import Prefs
+from bot.service.review import review_game
 from bot.store import Store
 from tests.fakes import FakeClock
+from tests.service.helpers import play_randomly
 
 GUILD, OTHER_GUILD, CHANNEL, ANA, BEN, CEM = 1, 2, 100, 11, 22, 33
 HOUR = 3600.0
@@ -224,7 +226,34 @@ async def test_time_run_out_with_the_hard_computers_choice(
     assert fired is not None
     sources = dict(await moves(service, game_id))
     assert sources[BEN] == "timeout_hard" and sources[CEM] == "expired"
+    expired = [e.data for e in await service.keeper.events(game_id) if e.kind == "expired"]
+    assert expired == [{"players": [ANA, BEN, CEM], "hard": [BEN]}], (
+        "the channel tells Ben's move as the computer's, not as nothing"
+    )
     await replays_to_the_stored_game(service, game_id)
+
+
+async def test_decisions_made_without_asking_are_left_out_of_reviews_and_the_game_counts(
+    service: GameService,
+) -> None:
+    """Ben lets the Hard computer answer on Ana's turns and Ana crosses only what skips
+    nothing on his: each one's review rates their own decisions alone (accuracy and
+    the costliest moves), and the game counts for both, won and lost."""
+    await service.members.change(ANA, others="safe")
+    await service.members.change(BEN, others="computer")
+    game_id = await started(service, ANA, BEN)
+    await play_randomly(service, game_id, random.Random(5))
+    log = await service.store.games.moves(game_id)
+    ruled = {m.seq for m in log if m.source in ("standing_safe", "standing_hard")}
+    by_hand = {m.seq for m in log if m.source == "player"}
+    assert ruled and by_hand
+    record = (await service.keeper.read(game_id)).record
+    review = review_game(record, log)
+    assert {r.seq for r in review.rated} <= by_hand
+    assert review.decisions(ANA) and review.decisions(BEN)
+    history = await service.store.stats.history(GUILD)
+    assert [(g.game_id, g.counted) for g in history] == [(game_id, True)]
+    assert not any(line.stand_in for line in history[0].lines)
 
 
 async def test_members_preferences_refused_by_name(service: GameService) -> None:

@@ -166,3 +166,48 @@ def test_seats_as_stored():
     asked = Seats(prefs={7: Prefs().for_this_game(others="ask")})
     kept = Seats.read(asked.to_json()).prefs_of(7)
     assert kept.own == {"others"}, "a choice for this game that is the default stays chosen"
+
+
+def test_away_tells_which_answered():
+    """On someone else's turn a member away answers by their standing choice (only what
+    skips nothing, here); on their own turn the Hard computer decides: the event says
+    which, so the channel can tell it."""
+    game = turn_one()
+    away = Prefs(away_until=100.0, others="safe")
+    play = Play(game)
+    play.answer(Seats(prefs={1: away, 2: away, 3: away}), Options(), 50.0)
+    choices = {
+        (player, data["phase"]): data["choice"]
+        for turn, kind, player, data in play.event_rows()
+        if kind == "auto" and turn == 1
+    }
+    assert choices[2, "action1"] == choices[3, "action1"] == "safe"
+    assert choices[1, "action1"] == "computer", "the active player's own turn"
+
+
+def test_a_plan_its_player_was_away_for_is_told_as_not_used():
+    """Player 1 passed the white sum and planned blue 6, then went away until later: the
+    away rule decides action 2 (the Hard computer), and the plan is told as not used,
+    for its turn — not as a moment that never came."""
+    game = turn_one(p1="blue: 12 11 10 9 8 7")
+    blue_6 = Move("cross", "blue", 6)
+    play = Play(game)
+    play.apply(1, PASS, "player")
+    seats = Seats(
+        prefs={1: Prefs(away_until=100.0), 2: SAFE, 3: SAFE},
+        plans={1: Plan(1, (Step("action2", blue_6),))},
+    )
+    after = play.answer(seats, Options(), 50.0)
+    assert (1, "away_until") in {(p, s) for p, _, s in play.moves}
+    told = [e.data for e in play.events if e.kind == "ahead"]
+    assert told == [
+        {
+            "phase": "action2",
+            "move": blue_6.to_json(),
+            "applied": False,
+            "then": "none",
+            "turn": 1,
+            "away": True,
+        }
+    ]
+    assert after.plans == {}

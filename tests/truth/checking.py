@@ -11,11 +11,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.players import is_computer
+from bot.players import choose, is_computer
 from bot.rules import PASS, VARIANTS, Move
+from bot.rules.dice import dice_rng
 from bot.rules.qwinto import GEOMETRY
 from bot.service.play import Options
-from tests.truth.facts import Facts, Turn
+from tests.truth.facts import RULED, Facts, Made, Turn
 from tests.truth.reading import Claim, Reading
 
 WHITE = ("white1", "white2")
@@ -223,6 +224,196 @@ def pawn(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     return f"the pawns moved {[(name(e.player or 0), e.data) for e in turn.of('pawn_moved')]}"
 
 
+# --- decisions made without asking ---------------------------------------------------
+SOURCES = {
+    "by.safe": "standing_safe",
+    "by.computer": "standing_hard",
+    "by.away": "away_until",
+    "by.away_safe": "away_until",
+    "by.timeout": "timeout_hard",
+    "by.ahead": "ahead",
+    "by.rethrow": "ahead",
+    "by.fallback": "ahead_fallback",
+    "by.fallback_locked": "ahead_fallback",
+}
+"""The move log's source of a decision each mark names."""
+CHOSEN_BEFORE = ("standing_safe", "standing_hard", "ahead", "ahead_fallback")
+"""What a person chose beforehand: a standing choice, a choice made ahead."""
+
+
+@turn_checks(*SOURCES)
+def by_rule(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """A decision told as made by a rule: the move log names that rule as who made the
+    player's move in that phase of that turn, and the move is what the rule gives."""
+    who, phase = claim.values["player"], claim.values["phase"]
+    made = turn.made.get((phase, who))
+    if made is None:
+        return f"{name(who)} made no move in {phase} of turn {turn.number}"
+    if made.source != SOURCES[claim.kind]:
+        return f"{name(who)}'s move in {phase} was made by {made.source!r}"
+    assert made.before is not None
+    rule = claim.kind.removeprefix("by.")
+    if rule in ("safe", "away_safe"):
+        return skips_nothing(who, made)
+    if rule in ("computer", "away", "timeout"):
+        return hard_choice(who, phase, made)
+    if rule == "rethrow":
+        return rethrown(claim.values["rule"], who, made)
+    if rule.startswith("fallback"):
+        if made.move != PASS:
+            return f"{name(who)} made {made.move}, not a pass"
+        return impossible(claim, turn, made.legal, made.closed)
+    return None
+
+
+def skips_nothing(who: int, made: Made) -> str | None:
+    """ "Only what skips nothing": a cross that leaves no number behind, or a pass when
+    no such cross was open."""
+    before = made.before
+    assert before is not None
+    if made.move == PASS:
+        whole = [m for m in made.legal if m != PASS and not before.skipped_by(who, m)]
+        return f"{name(who)} could cross {whole[0]}, skipping nothing" if whole else None
+    skipped = before.skipped_by(who, made.move)
+    return f"{made.move} skips {skipped}" if skipped else None
+
+
+def hard_choice(who: int, phase: str, made: Made) -> str | None:
+    """The Hard computer's choice, seeded as every computer decision is: by the game,
+    the turn, the phase and the seat."""
+    before = made.before
+    assert before is not None
+    rng = dice_rng(before.seed, "computer", before.turn, phase, who)
+    hard = choose(before, who, rng, "hard")
+    return None if hard == made.move else f"the Hard computer chooses {hard}, not {made.move}"
+
+
+def rethrown(rule: str, who: int, made: Made) -> str | None:
+    """Qwinto's re-throw rule: keep, throw again, or throw again if the player could not
+    write the sum thrown."""
+    before = made.before
+    assert before is not None
+    if rule == "unless_writable":
+        rule = "keep" if before.could_write(who) else "reroll"
+    return None if made.move.kind == rule else f"the rule {rule!r} made {made.move}"
+
+
+def impossible(
+    claim: Claim, turn: Turn, legal: list[Move] | None, closed: tuple[str, ...]
+) -> str | None:
+    """A choice made ahead that could no longer be made at its moment (``legal``: what
+    the player could do then): not among those moves; and, said to be the reason, its
+    row was locked in this turn, before."""
+    values = claim.values
+    chosen, phase = values["planned"], values.get("planned_phase", values["phase"])
+    if phase != values["phase"]:
+        return f"{chosen} is no choice for {values['phase']}"
+    if chosen is None or legal is None:
+        return "its moment never came" if legal is None else "a rule is always possible"
+    if chosen in legal:
+        return f"{chosen} was still possible"
+    row = values.get("row")
+    if row is not None:
+        locks = [e.data["row"] for e in turn.of("locked")]
+        if row != chosen.row or row not in closed or row not in locks:
+            return f"{row} was not locked in this turn before it (locks: {locks})"
+    return None
+
+
+@turn_checks("ahead.asked", "ahead.asked_locked")
+def asked_instead(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """The active player's choice ahead could no longer be made, and the game asked them:
+    their decision in that phase, if they made it, was no rule's."""
+    who, phase = claim.values["player"], claim.values["phase"]
+    if who != turn.active:
+        return f"{name(who)} was not active in turn {turn.number}"
+    made = turn.made.get((phase, who))
+    if made is not None and made.source in ("ahead", "ahead_fallback"):
+        return f"{name(who)}'s move in {phase} was made by {made.source!r}"
+    if made is not None:
+        return impossible(claim, turn, made.legal, made.closed)
+    options = turn.options.get(phase, {}).get(who)
+    legal = None if options is None else [*options, PASS]
+    return impossible(claim, turn, legal, tuple(e.data["row"] for e in turn.of("locked")))
+
+
+@turn_checks("ahead.unmet")
+def unmet(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """A choice made ahead whose moment never came: its player made no decision in that
+    phase of their turn (it passed by itself, or the game ended first)."""
+    who, phase = claim.values["player"], claim.values["phase"]
+    if who != turn.active:
+        return f"{name(who)} was not active in turn {turn.number}"
+    made = turn.made.get((phase, who))
+    return None if made is None else f"{name(who)} made {made.move} in {phase}"
+
+
+@turn_checks("ahead.unmet_later")
+def unmet_later(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """A choice made ahead for a later turn of its player's, which the game never reached:
+    it ended in this turn."""
+    who, later = claim.values["player"], claim.values["for_turn"]
+    players = facts.players
+    if players[(later - 1) % len(players)] != who:
+        return f"{name(who)} is not active in turn {later}"
+    ended = facts.record.status != "running" and facts.game.turn == turn.number
+    return None if ended and later > turn.number else f"the game went on to turn {later}"
+
+
+@turn_checks("ahead.away")
+def not_used(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """A choice made ahead not used: its player was away when its moment came, and the
+    game decided for them (a computer in their seat, their away rules)."""
+    who, phase = claim.values["player"], claim.values["phase"]
+    made = turn.made.get((phase, who))
+    if who != turn.active or made is None:
+        return f"{name(who)} made no decision in {phase} of turn {turn.number}"
+    if made.source not in ("away", "stand_in", "away_until") or who not in turn.away:
+        return f"{name(who)}'s move in {phase} was made by {made.source!r}"
+    return None
+
+
+@turn_checks("kept")
+def kept(claim: Claim, facts: Facts, turn: Turn) -> str | None:
+    """The active player kept their throw (and did not throw again)."""
+    made = turn.made.get(("reroll", claim.values["player"]))
+    return None if made is not None and made.move.kind == "keep" else f"the re-throw: {made}"
+
+
+@checks("waiting")
+def waiting(claim: Claim, facts: Facts) -> str | None:
+    """Whom an open turn waits for, since when: at the end of the move log."""
+    return waiting_at(claim, facts, len(facts.moves))
+
+
+def waiting_at(claim: Claim, facts: Facts, moves: int) -> str | None:
+    """The game after ``moves`` of its moves waits for exactly the people named (those
+    with a real choice open), since the decision opened."""
+    moment = facts.moments[moves]
+    named = claim.values["players"]
+    if not moment.running:
+        return "the game was over"
+    if len(set(named)) != len(named) or set(named) != moment.waiting:
+        return f"it waited for {', '.join(map(name, sorted(moment.waiting))) or 'nobody'}"
+    if claim.values["since"] != int(moment.opened):
+        return f"that decision opened at {int(moment.opened)}"
+    return None
+
+
+def check_moment(reading: Reading, facts: Facts, moves: int) -> list[Verdict]:
+    """What a live turn message said when the store held ``moves`` moves: whom it
+    waited for, since when; and that it said nothing the reader does not know."""
+    verdicts = []
+    for claim in reading.claims:
+        if claim.kind == "waiting":
+            why = waiting_at(claim, facts, moves)
+            verdicts.append(Verdict("waiting", claim.line, claim.turn, why is None, why or ""))
+    verdicts += [
+        Verdict("unread", line, None, False, "no known sentence") for line in reading.unread
+    ]
+    return verdicts
+
+
 @turn_checks("stayed")
 def stayed(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     """The active player chose not to move their pawn."""
@@ -280,7 +471,7 @@ def scores_at(
     return None
 
 
-@turn_checks("unasked.nobody", "unasked.computers", "unasked.away")
+@turn_checks("unasked.nobody", "unasked.computers", "unasked.away", "unasked.chosen")
 def unasked(claim: Claim, facts: Facts, turn: Turn) -> str | None:
     """Why nobody was asked in a turn."""
     return unasked_in(claim.kind.removeprefix("unasked."), claim.values["players"], [turn])
@@ -297,6 +488,23 @@ def unasked_in(why: str, named: list[int], turns: list[Turn]) -> str | None:
         if people:
             return f"{', '.join(map(name, sorted(people)))} had a move"
         return None if movers else "nobody had a move"
+    if why == "chosen":
+        asked = set().union(*(turn.asked() for turn in turns))
+        if asked:
+            return f"{', '.join(map(name, sorted(asked)))} was asked"
+        if not people:
+            return "no person had a move"
+        by_other = sorted(
+            {
+                p
+                for turn in turns
+                for p, sources in turn.sources.items()
+                if p in people and not sources <= set(CHOSEN_BEFORE)
+            }
+        )
+        if by_other:
+            return f"{', '.join(map(name, by_other))} did not decide by a choice made before"
+        return None
     if why == "away":
         present = set().union(*(turn.asked() - turn.away for turn in turns))
         if present:
@@ -307,7 +515,7 @@ def unasked_in(why: str, named: list[int], turns: list[Turn]) -> str | None:
     return f"the checker does not know why {why!r}"
 
 
-@checks("run.unasked.nobody", "run.unasked.computers", "run.unasked.away")
+@checks("run.unasked.nobody", "run.unasked.computers", "run.unasked.away", "run.unasked.chosen")
 def run(claim: Claim, facts: Facts) -> str | None:
     """Turns played out in one go (no outage among them), and why nobody was asked."""
     numbers = range(claim.values["first"], claim.values["last"] + 1)
@@ -497,10 +705,20 @@ def level(claim: Claim, facts: Facts) -> str | None:
 LASTING = ("penalty", "locked", "failed_throw", "finish_reached")
 
 
+def revealed(turn: Turn, player: int, phase: str) -> bool:
+    """Whether ``player``'s choice in ``phase``, an action everyone decides in at once
+    (secret until all chose), was revealed: that action was played out."""
+    return any(
+        e.player == player and e.data.get("phase", "place") == phase
+        for e in turn.of("crossed", "passed", "placed")
+    )
+
+
 def told(reading: Reading, facts: Facts) -> list[Verdict]:
     """Each turn the game began is told (a message, a line, or a summary's span), and
     each penalty, lock, die leaving, failed throw, finish and end of the game exactly
-    once."""
+    once; and each decision a rule made for a person with a choice to make, marked with
+    its rule, once (a summary of turns tells no decisions)."""
     spans = [
         range(c.values["first"], c.values["last"] + 1)
         for c in reading.claims
@@ -538,6 +756,29 @@ def told(reading: Reading, facts: Facts) -> list[Verdict]:
                         f"told {times} times",
                     )
                 )
+        for (phase, player), made in sorted(turn.made.items()):
+            if made.source not in RULED or made.legal in ([PASS], []):
+                continue  # by hand, or no choice to make
+            if phase in ("action1", "place") and not revealed(turn, player, phase):
+                continue  # a secret choice the game's end left unrevealed
+            times = sum(
+                1
+                for c in reading.claims
+                if c.kind.startswith("by.")
+                and c.turn == number
+                and c.values["player"] == player
+                and c.values["phase"] == phase
+            )
+            expected = 0 if any(number in span for span in spans) else 1
+            verdicts.append(
+                Verdict(
+                    "told.by",
+                    f"turn {number}: {name(player)} in {phase} by {made.source}",
+                    number,
+                    times == expected,
+                    f"told {times} times",
+                )
+            )
         for event in turn.of("die_removed"):
             times = sum(
                 c.values["rows"].count(event.data["row"])

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.players import is_computer
 from bot.records import GameRecord, MoveRecord
-from bot.rules import PASS, VARIANTS, Event, Game, Move, dice_version_of
+from bot.rules import PASS, VARIANTS, Event, Game, Move, dice_version_of, game_from_json
 from bot.service.play import Options
 from bot.service.ratings import Rating, match_of, rate
 
@@ -25,6 +25,44 @@ Snapshot = Callable[[str, Game, Any], None]
 """Told by a watched game: what (``end``: a turn ended, the detail its number; ``dice``:
 a turn's dice are thrown; ``options``: everyone's decision opens, the detail its phase;
 ``active``: the active player's does, the detail their options), and the game then."""
+
+
+RULED = (
+    "standing_safe",
+    "standing_hard",
+    "away_until",
+    "timeout_hard",
+    "ahead",
+    "ahead_fallback",
+)
+"""The move log's sources of decisions a rule made for a person: their standing choice,
+their absence until a day, their choice for a time run out, their choice made ahead
+(made, or a pass in its place)."""
+
+
+@dataclass(frozen=True)
+class Made:
+    """A stored move as the game stood when it was made."""
+
+    source: str
+    move: Move
+    legal: list[Move]
+    """Everything the player could do then (a pass included)."""
+    closed: tuple[str, ...]
+    """The rows closed then."""
+    before: Game | None
+    """The game just before it, for a decision a rule made (:data:`RULED`): a copy the
+    replay does not watch (what a computer tries out on it tells the facts nothing)."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The game after some of its moves: whose decision with a real choice is open, and
+    since when (the move that opened the decision, or the game's start)."""
+
+    waiting: frozenset[int]
+    opened: float
+    running: bool
 
 
 @dataclass
@@ -52,6 +90,10 @@ class Turn:
     left: set[int] = field(default_factory=set)
     back: set[int] = field(default_factory=set)
     """The people who came back this turn (from away, or after leaving)."""
+    timed_out: set[int] = field(default_factory=set)
+    """The people whose decision ran out this turn and the Hard computer made it."""
+    made: dict[tuple[str, int], Made] = field(default_factory=dict)
+    """(phase, player) -> the move they made in that phase of the turn."""
 
     def of(self, *kinds: str) -> list[Event]:
         return [e for e in self.events if e.kind in kinds]
@@ -65,7 +107,7 @@ class Turn:
         return {
             p
             for p, sources in self.sources.items()
-            if not is_computer(p) and sources & {"player", "expired"}
+            if not is_computer(p) and sources & {"player", "expired", "timeout_hard"}
         }
 
 
@@ -94,6 +136,10 @@ class Facts:
     """Person -> counted wins on the server, this game included."""
     covered: set[int] = field(default_factory=set)
     """People whose seat a computer played at some moment (stand-in)."""
+    started: float = 0.0
+    """When the game started (what the table did)."""
+    moments: list[Moment] = field(default_factory=list)
+    """The game after none, one, two... of its stored moves."""
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -147,11 +193,13 @@ def watched(cls: type[Game], watcher: Snapshot) -> type[Game]:
 class Replay:
     """The rules replaying a stored game, move by move, into :class:`Turn` facts."""
 
-    def __init__(self, record: GameRecord) -> None:
+    def __init__(self, record: GameRecord, started: float = 0.0) -> None:
         self.record = record
+        self.started = started
         self.turns: dict[int, Turn] = {}
         self.move_turn: dict[int, int] = {}
         """Each stored move's ``seq`` -> the turn it was made in."""
+        self.moments: list[Moment] = []
 
     def turn(self, number: int, game: Game) -> Turn:
         if number not in self.turns:
@@ -181,30 +229,54 @@ class Replay:
             dice_version_of(record.state or {}),
         )
         self.turn(1, game)
+        self.moments.append(moment(game, self.started))
         for stored in moves:
             number, phase = game.turn, game.decision().phase
+            player, move = stored.player_id, Move.from_json(stored.move)
             self.move_turn[stored.seq] = number
+            legal = game.legal_moves(player)
             by_player = self.turn(number, game).options.setdefault(phase, {})
-            by_player.setdefault(
-                stored.player_id, [m for m in game.legal_moves(stored.player_id) if m != PASS]
+            by_player.setdefault(player, [m for m in legal if m != PASS])
+            self.turn(number, game).sources.setdefault(player, set()).add(stored.source)
+            self.turn(number, game).made[phase, player] = Made(
+                stored.source,
+                move,
+                legal,
+                game.closed_rows(),
+                game_from_json(game.to_json()) if stored.source in RULED else None,
             )
-            self.turn(number, game).sources.setdefault(stored.player_id, set()).add(stored.source)
-            game, events = game.apply(stored.player_id, Move.from_json(stored.move))
+            before = game
+            game, events = game.apply(player, move)
             for event in events:  # a "turn" event opens the next turn
                 if event.kind == "turn":
                     number = int(event.data["turn"])
                 self.turn(number, game).events.append(event)
+            decision, then = game.decision(), before.decision()
+            opened = (decision.turn, decision.phase) != (then.turn, then.phase)
+            self.moments.append(
+                moment(game, stored.created_at if opened else self.moments[-1].opened)
+            )
         if game.finished:
             self.turn(game.turn, game).scores = {p: s.total for p, s in game.scores().items()}
         return game
 
 
+def moment(game: Game, opened: float) -> Moment:
+    """``game`` as a moment: the people with a real choice it waits for (a move besides
+    passing), since ``opened``."""
+    waiting = frozenset(
+        p for p in game.decision().waiting if game.legal_moves(p) not in ([PASS], [])
+    )
+    return Moment(waiting, opened, not game.finished)
+
+
 def facts_of(record: GameRecord, moves: Sequence[MoveRecord], **known: Any) -> Facts:
     """The facts of the stored game ``record`` with its move log ``moves``; ``known``:
     what the table did and the ledger's figures (see :class:`Facts`)."""
-    replay = Replay(record)
+    replay = Replay(record, known.get("started", record.created_at))
     game = replay.play(moves)
     facts = Facts(record, game, replay.turns, list(moves), replay.move_turn, **known)
+    facts.moments = replay.moments
     facts.covered = {m.player_id for m in moves if m.source == "stand_in"}
     mark_away(facts)
     return facts
@@ -228,15 +300,17 @@ def mark_away(facts: Facts) -> None:
         turn.away |= turn.left
         for stored in by_turn.get(number, []):
             player = stored.player_id
-            if stored.source in ("away", "stand_in"):
+            if stored.source in ("away", "stand_in", "away_until"):
                 turn.away.add(player)
             elif stored.source == "player":
                 streak[player] = 0
                 away.discard(player)
                 if player in turn.away:
                     turn.back.add(player)
-        for player in {m.player_id for m in by_turn.get(number, []) if m.source == "expired"}:
-            turn.expired.add(player)
+        moved = by_turn.get(number, [])
+        turn.expired = {m.player_id for m in moved if m.source == "expired"}
+        turn.timed_out = {m.player_id for m in moved if m.source == "timeout_hard"}
+        for player in turn.expired | turn.timed_out:  # their time ran out, either way
             streak[player] = streak.get(player, 0) + 1
             if streak[player] == 3:
                 turn.went_away.add(player)

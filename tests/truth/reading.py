@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.i18n.english import EN
 from bot.i18n.words import ROW_EMOJI
+from bot.rules import Move
 
 ROWS = ("red", "yellow", "green", "blue", "orange", "purple", "white")
 DIE_EMOJI = re.compile(r"<:(qx_([a-z]+)([0-9]+)_[0-9a-f]{4}):([0-9]+)>")
@@ -92,7 +93,10 @@ def placeholders() -> dict[str, str]:
         "level": level,
         "rows": r".+",
         "deadline": r"\d+",
+        "since": r"\d+",
         "position": r"\d+",
+        "move": r".+?",
+        "rule": words(*(k for k in EN if k.startswith("story.rule."))),
         "phase": r".+",
         "link": r"https://discord\.com/channels/\d+/\d+/\d+",
         "guild": r".+?",
@@ -234,6 +238,133 @@ NOTHING = ("story.nothing_happened",)
 is told: a turn in which nothing changed has no event to miss)."""
 
 
+# --- decisions made without asking ---------------------------------------------------
+MARKED = {
+    "event.rolled": "roll",
+    "event.rerolled": "reroll",
+    "event.pawn_moved": "action3",
+    "event.pawn_moved_crossed": "action3",
+    "event.stayed": "action3",
+    "story.kept": "reroll",
+}
+"""The event lines that may carry a rule's mark, and the phase of the decision they tell."""
+AHEAD = (
+    "story.ahead.asked",
+    "story.ahead.asked_locked",
+    "story.ahead.unmet",
+    "story.ahead.unmet_later",
+    "story.ahead.away",
+)
+"""Lines of their own about a choice made ahead that was not made."""
+
+
+@cache
+def mark_shapes() -> list[tuple[str, re.Pattern[str]]]:
+    """Each rule's mark (``story.by.*``) as it ends a line or an item."""
+    keys = [k for k in EN if k.startswith("story.by.")]
+    return [(k, re.compile(f" {shape(k, anchored=False).pattern}$")) for k in keys]
+
+
+def unmarked(text: str) -> tuple[str, tuple[str, dict[str, str]] | None]:
+    """``text`` without the rule's mark it ends with, and the mark (its key, values)."""
+    for key, pattern in mark_shapes():
+        found = pattern.search(text)
+        if found is not None:
+            return text[: found.start()], (key, found.groupdict())
+    return text, None
+
+
+def planned(text: str) -> dict[str, Any] | None:
+    """A choice made ahead as a line names it (``story.move.*``, ``story.rule.*``): the
+    move (None for a re-throw rule), the rule, and the phase it was for."""
+    for key in (k for k in EN if k.startswith("story.rule.")):
+        if shape(key).match(text):
+            return {"move": None, "rule": key.removeprefix("story.rule."), "phase": "reroll"}
+    simple = {
+        "story.move.pass": (Move("pass"), "action2"),
+        "story.move.stay": (Move("pass"), "action3"),
+    }
+    for key, (move, phase) in simple.items():
+        if shape(key).match(text):
+            return {"move": move, "rule": None, "phase": phase}
+    if (m := shape("story.move.cross").match(text)) is not None:
+        move = Move("cross", row_of(m["row"]), int(m["number"]))
+        return {"move": move, "rule": None, "phase": "action2"}
+    if (m := shape("story.move.lucky").match(text)) is not None:
+        move = Move("lucky", row_of(m["row"]), int(m["number"]))
+        return {"move": move, "rule": None, "phase": "action2"}
+    if (m := shape("story.move.pawn").match(text)) is not None:
+        steps = number(re.findall(r"\d+", m["steps"])[0])
+        return {"move": Move("pawn", row_of(m["row"]), steps), "rule": None, "phase": "action3"}
+    if (m := shape("story.move.roll").match(text)) is not None:
+        by_emoji = {e: r for r, e in ROW_EMOJI.items()}
+        dice = tuple(by_emoji.get(e, e) for e in m["rows"].split(" "))
+        return {"move": Move("roll", dice=dice), "rule": None, "phase": "roll"}
+    return None
+
+
+def add_mark(
+    reading: Reading,
+    turn: int,
+    line: str,
+    player: int,
+    phase: str,
+    mark: tuple[str, dict[str, str]],
+) -> bool:
+    """The claim of a rule's mark on ``player``'s decision in ``phase``; whether it reads."""
+    key, values = mark
+    told: dict[str, Any] = {"player": player, "phase": phase}
+    if "rule" in values:
+        told["rule"] = next(
+            k.removeprefix("story.rule.")
+            for k in EN
+            if k.startswith("story.rule.") and EN[k] == values["rule"]
+        )
+    if "move" in values:
+        chosen = planned(values["move"])
+        if chosen is None:
+            return False
+        told["planned"], told["planned_phase"] = chosen["move"], chosen["phase"]
+    if "row" in values:
+        told["row"] = row_of(values["row"])
+    reading.add(key.removeprefix("story."), turn, line, **told)
+    return True
+
+
+def ahead_line(text: str, turn: int, reading: Reading, line: str) -> bool | None:
+    """A line of its own about a choice made ahead (``ahead.asked``...), or a throw kept
+    by a rule; None if ``text`` is neither, else whether it reads."""
+    text, mark = unmarked(text)
+    if (m := shape("story.kept").match(text)) is not None:
+        if mark is None:
+            return False
+        who = player(m["name"])
+        reading.add("kept", turn, line, player=who)
+        return add_mark(reading, turn, line, who, "reroll", mark)
+    found = next(((k, m) for k in AHEAD if (m := shape(k).match(text))), None)
+    if found is None:
+        return None
+    key, m = found
+    chosen = planned(m["move"])
+    if mark is not None or chosen is None:
+        return False
+    values = m.groupdict()
+    row = {"row": row_of(values["row"])} if values.get("row") else {}
+    if values.get("turn"):
+        row["for_turn"] = int(values["turn"])
+    reading.add(
+        key.removeprefix("story."),
+        turn,
+        line,
+        player=player(values["name"]),
+        planned=chosen["move"],
+        rule=chosen["rule"],
+        phase=chosen["phase"],
+        **row,
+    )
+    return True
+
+
 def parts(text: str, *keys: str) -> list[tuple[str, dict[str, str]]] | None:
     """A `` · ``-separated list of sentences of ``keys``: each one's key and values;
     None if one is of none of them."""
@@ -259,6 +390,8 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
     while (suffix := die_suffix().search(text)) is not None:
         dice.insert(0, row_of(suffix["row"]))
         text = text[: suffix.start()]
+    if (own := ahead_line(text, turn, reading, line)) is not None:
+        return own
     if (m := shape("story.roll").match(text)) is not None:
         reading.add(
             "dice", turn, line, dice=dice_of(m["dice"], reading.emojis), total=number(m["total"])
@@ -282,7 +415,7 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
         reading.add("nobody", turn, line, phase=NOBODY[key], total=number(m["total"]))
     elif (action := action_of(text)) is not None:
         phase, found = action
-        for key, values in found:
+        for key, values, marked in found:
             reading.add(
                 key.removeprefix("story."),
                 turn,
@@ -291,9 +424,14 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
                 player=player(values["name"]),
                 **converted(values, reading.emojis, "name"),
             )
+            if marked is not None and not add_mark(
+                reading, turn, line, player(values["name"]), phase, marked
+            ):
+                return False
     else:
+        text, mark = unmarked(text)
         key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))), (None, None))
-        if key is None or m is None:
+        if key is None or m is None or (mark is not None and key not in MARKED):
             return False
         values = m.groupdict()
         who = {"player": player(values["name"])} if "name" in values else {}
@@ -306,6 +444,8 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
             **who,
             **converted(values, reading.emojis, "name", "names"),
         )
+        if mark is not None and not add_mark(reading, turn, line, who["player"], MARKED[key], mark):
+            return False
     if dice:
         last = reading.claims[-1] if reading.claims else None
         lock = last.values.get("row") if last is not None and last.kind == "locked" else None
@@ -313,12 +453,22 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
     return True
 
 
-def action_of(text: str) -> tuple[str, list[tuple[str, dict[str, str]]]] | None:
+Item = tuple[str, dict[str, str], tuple[str, dict[str, str]] | None]
+"""An action's item: its sentence's key and values, and the rule's mark it carries."""
+
+
+def action_of(text: str) -> tuple[str, list[Item]] | None:
     for key, phase in ACTIONS.items():
         m = shape(key).match(text)
         if m is not None:
-            found = parts(m["what"], *ITEMS)
-            if found is not None:
+            found: list[Item] = []
+            for part in m["what"].split(" · "):
+                item, mark = unmarked(part)
+                read = parts(item, *ITEMS)
+                if read is None or len(read) != 1:
+                    break
+                found.append((*read[0], mark))
+            else:
                 return phase, found
     return None
 
@@ -470,6 +620,8 @@ def read_line(line: str, context: tuple[Any, ...], reading: Reading) -> tuple[An
         if context[2:] and reading.claims[-1].kind == "scores":
             reading.claims[-1].kind = "live"  # the scores now, of a turn still open
         return context
+    if context[2:] == ("live",) and waiting(line, context[1], reading):
+        return context
     if context[2:] == ("live",) and live(line):
         reading.add("live", context[1], line)
         return context
@@ -498,6 +650,23 @@ def live(line: str) -> bool:
     if any(shape(key).match(line) for key in LIVE):
         return True
     return all(any(shape(key).match(part) for key in STATUS) for part in line.split(" · "))
+
+
+def waiting(line: str, turn: int, reading: Reading) -> bool:
+    """``⏳ Waiting for … — asked <t:…:R>…``: whom an open turn waits for, since when."""
+    for key in ("turn.waiting", "turn.waiting_open"):
+        if (m := shape(key).match(line)) is not None:
+            deadline = {"deadline": int(m["deadline"])} if "deadline" in m.groupdict() else {}
+            reading.add(
+                "waiting",
+                turn,
+                line,
+                players=players(m["names"]),
+                since=int(m["since"]),
+                **deadline,
+            )
+            return True
+    return False
 
 
 def why(text: str) -> tuple[str, list[int]] | None:

@@ -1,8 +1,11 @@
 """Every sentence the channel keeps after a game is true of the game: over a hundred seeded
 games of each variant — people only, people with computers of every level, someone away,
 a decision that runs out, a leave, an abandon, a channel that cannot be written for a
-while — played through the service and the channel's plan, each channel's final state
-read line by line and held to the game replayed from its seed and move log.
+while, standing choices, plans made ahead (some meeting a lock), someone away until a
+day, time run out with the Hard computer's move — played through the service and the
+channel's plan, each channel's final state read line by line and held to the game
+replayed from its seed and move log, and each live turn message, as it was shown, held
+to the game at that moment (whom it waits for, since when).
 
 ``python -m pytest tests/truth -s`` prints the figures: games and claims checked per
 variant, and the false ones by kind.
@@ -44,10 +47,23 @@ EVERY = (
     "game_over.no_seats",
     "missed",
     "summary_scores",
+    "waiting",
+    "by.ahead",
+    "by.computer",
+    "by.away",
+    "by.timeout",
+    "unasked.chosen",
+    "ahead.away",
 )
+QWIXX_FAMILY = ("by.safe", "by.fallback_locked", "ahead.asked_locked", "ahead.unmet")
+"""What the Qwixx family's games tell of decisions made without asking besides: a
+standing choice to cross only what skips nothing (Qwinto skips nothing), a choice ahead
+that a lock made impossible, and one whose moment never came."""
 TOLD = {
     "classic": (
         *EVERY,
+        *QWIXX_FAMILY,
+        "by.away_safe",
         "dice",
         "crossed",
         "passed",
@@ -60,6 +76,8 @@ TOLD = {
     ),
     "longo": (
         *EVERY,
+        *QWIXX_FAMILY,
+        "by.away_safe",
         "dice",
         "lucky",
         "penalty",
@@ -70,6 +88,7 @@ TOLD = {
     ),
     "onboard": (
         *EVERY,
+        *QWIXX_FAMILY,
         "pawn_moved",
         "pawn_moved_crossed",
         "stayed",
@@ -83,6 +102,9 @@ TOLD = {
     ),
     "qwinto": (
         *EVERY,
+        "by.rethrow",
+        "kept",
+        "ahead.unmet_later",
         "rolled",
         "rerolled",
         "wrote",

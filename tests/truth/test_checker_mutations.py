@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import using
-from bot.i18n.words import t
+from bot.i18n.words import ROW_EMOJI, t
 from bot.players import is_computer
 from tests.truth.emojis import application_emojis
 from tests.truth.reading import Claim, read
@@ -125,6 +125,75 @@ def nobody_could(claim: Claim, seen: Seen) -> str | None:
     dice = seen.facts.turns[claim.turn or 0].dice
     total = sum(face for die, face in dice.items() if die.startswith("white"))
     return t_en("story.nobody_crossed", total=total)
+
+
+def marked_by_hand(mark: str) -> Change:
+    """A decision a person made by hand (a cross) told as made by the rule ``mark``."""
+
+    def change(claim: Claim, seen: Seen) -> str | None:
+        values = claim.values
+        made = seen.facts.turns[claim.turn or 0].made.get((values["phase"], values["player"]))
+        if made is None or made.source != "player":
+            return None
+        item = t_en(
+            "story.crossed",
+            name=f"<@{values['player']}>",
+            row=row_words(values["row"]),
+            number=values["number"],
+        )
+        at = claim.line.find(item)
+        if at < 0 or claim.line[at + len(item) :].startswith(" ("):
+            return None
+        return claim.line.replace(item, f"{item} {t_en(mark)}", 1)
+
+    return change
+
+
+def still_possible(claim: Claim, seen: Seen) -> str | None:
+    """A choice ahead told as no longer possible, named as a move that was possible."""
+    values = claim.values
+    turn = seen.facts.turns[claim.turn or 0]
+    made = turn.made.get((values["phase"], values["player"]))
+    legal = [m for m in (made.legal if made else []) if m.kind == "cross"]
+    if not legal or values["planned"] is None:
+        return None
+    told = t_en(
+        "story.move.cross", row=row_words(values["planned"].row), number=values["planned"].number
+    )
+    other = t_en("story.move.cross", row=row_words(legal[0].row), number=legal[0].number)
+    return claim.line.replace(told, other, 1)
+
+
+def row_words(row: str | None) -> str:
+    return f"{ROW_EMOJI[row or '']} {t_en(f'row.{row}')}"
+
+
+def another_lock(claim: Claim, seen: Seen) -> str | None:
+    """A choice ahead told impossible once another row (not locked) was locked."""
+    row = claim.values["row"]
+    other = "yellow" if row != "yellow" else "blue"
+    locked = [e.data["row"] for e in seen.facts.turns[claim.turn or 0].of("locked")]
+    if other in locked:
+        return None
+    return claim.line.replace(
+        f"once {row_words(row)} was locked", f"once {row_words(other)} was locked"
+    )
+
+
+def swapped(mark: str, other: str) -> tuple[str, str, Change]:
+    """A classic game's decision made by the rule ``mark`` told as made by ``other``."""
+    told, instead = t_en(f"story.by.{mark}"), t_en(f"story.by.{other}")
+    return "classic", f"by.{mark}", lambda c, s: c.line.replace(told, instead, 1)
+
+
+def other_rethrow(claim: Claim, seen: Seen) -> str | None:
+    """Qwinto's re-throw "again if I cannot write it" named as the rule that would have
+    made the other move: keep when it threw again, throw again when it kept."""
+    made = seen.facts.turns[claim.turn or 0].made.get(("reroll", claim.values["player"]))
+    if made is None:
+        return None
+    other = "story.rule.reroll" if made.move.kind == "keep" else "story.rule.keep"
+    return claim.line.replace(t_en(f"story.rule.{claim.values['rule']}"), t_en(other), 1)
 
 
 MUTATIONS: dict[str, tuple[str, str, Change]] = {
@@ -300,10 +369,64 @@ MUTATIONS: dict[str, tuple[str, str, Change]] = {
         "expired.qwixx",
         lambda c, s: re.sub(r"<@\d+>", "🤖 Computer 1", c.line, count=1),
     ),
+    # decisions made without asking
+    "a standing choice named as another": swapped("safe", "computer"),
+    "the Hard computer's choice told as skipping nothing": swapped("computer", "safe"),
+    "time run out told as a standing choice": swapped("timeout", "computer"),
+    "away told as chosen ahead": swapped("away", "ahead"),
+    "a decision by hand told as a standing choice's": (
+        "classic",
+        "crossed",
+        marked_by_hand("story.by.safe"),
+    ),
+    "a decision by hand told as chosen ahead": (
+        "classic",
+        "crossed",
+        marked_by_hand("story.by.ahead"),
+    ),
+    "a choice ahead made told as impossible": (
+        "classic",
+        "by.ahead",
+        lambda c, s: (
+            c.line
+            + "\n"
+            + t_en(
+                "story.ahead.unmet", name=f"<@{c.values['player']}>", move=t_en("story.move.pass")
+            )
+            if c.values["phase"] == "action2"
+            else None
+        ),
+    ),
+    "a re-throw rule named wrong": ("qwinto", "by.rethrow", other_rethrow),
+    "a plan told impossible that was possible": ("onboard", "ahead.asked_locked", still_possible),
+    "a fallback told though its move was still possible": (
+        "classic",
+        "by.fallback_locked",
+        still_possible,
+    ),
+    "a fallback blamed on a lock of another row": ("classic", "by.fallback_locked", another_lock),
+    "a plan's failure blamed on a lock of another row": (
+        "onboard",
+        "ahead.asked_locked",
+        another_lock,
+    ),
+    "nobody asked after a person's pass by hand": (
+        "classic",
+        "header",
+        lambda c, s: unasked(c, s, "chosen", lambda p: p > 0),
+    ),
 }
 """What a broken story would say: the variant whose games it is tried on, the kind of
 claim it changes, and how."""
 REPORTED = {
+    "a standing choice named as another": "by.computer",
+    "the Hard computer's choice told as skipping nothing": "by.safe",
+    "time run out told as a standing choice": "by.computer",
+    "away told as chosen ahead": "by.ahead",
+    "a decision by hand told as a standing choice's": "by.safe",
+    "a decision by hand told as chosen ahead": "by.ahead",
+    "a choice ahead made told as impossible": "ahead.unmet",
+    "nobody asked after a person's pass by hand": "unasked.chosen",
     "a new cross told as one crossed before": "pawn_moved_crossed",
     "a pawn that moved told as staying": "stayed",
     "a run of turns played in an outage": "run.unasked.computers",
@@ -358,6 +481,54 @@ def test_a_turn_told_twice_is_reported(games: dict[str, list[Seen]]) -> None:
     texts = [seen.texts[1], *seen.texts]  # the first turn's message (after the start's)
     assert "**Turn 1**" in seen.texts[1]
     assert "told.turn" in {v.kind for v in seen.verdicts(texts) if not v.ok}
+
+
+def test_a_decision_of_a_rule_left_unmarked_is_reported(games: dict[str, list[Seen]]) -> None:
+    """A decision a standing choice made, told without its mark: told as by hand."""
+    mark = " " + t_en("story.by.safe")
+    seen = next(s for s in games["classic"] if mark in "".join(s.texts))
+    index = next(i for i, text in enumerate(seen.texts) if mark in text)
+    texts = list(seen.texts)
+    texts[index] = texts[index].replace(mark, "", 1)
+    false = [v for v in seen.verdicts(texts) if not v.ok]
+    assert [v.kind for v in false] == ["told.by"], false
+
+
+def moment(games: list[Seen]) -> tuple[Seen, int, Claim]:
+    """A game, one of its live turn messages as shown, and the claim of whom it waits
+    for, found true: the first that waits for two people or more, not everyone."""
+    for seen in games:
+        for index, (text, _) in enumerate(seen.live):
+            for claim in read([text]).claims:
+                named = claim.values.get("players", [])
+                if claim.kind == "waiting" and 2 <= len(named) < len(seen.facts.players):
+                    assert all(v.ok for v in seen.verdicts(live=[seen.live[index]]))
+                    return seen, index, claim
+    raise AssertionError("no live turn message waits for two people")
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    ["one waited for left out", "someone else waited for", "a later start", "an earlier start"],
+)
+def test_the_check_reports_a_false_waiting_line(
+    games: dict[str, list[Seen]], mutation: str
+) -> None:
+    """Whom a live turn message waits for, and since when, held to the game as it was
+    when the message was shown."""
+    seen, index, claim = moment(games["classic"])
+    text, moves = seen.live[index]
+    line, named = claim.line, claim.values["players"]
+    if mutation == "one waited for left out":
+        new = line.replace(f", <@{named[-1]}>", "", 1)
+    elif mutation == "someone else waited for":
+        other = next(p for p in seen.facts.players if p not in named)
+        new = line.replace(f"<@{named[0]}>", f"<@{other}>" if other > 0 else "🤖 Computer 1", 1)
+    else:
+        since = claim.values["since"]
+        new = line.replace(f"<t:{since}:", f"<t:{since + (60 if 'later' in mutation else -60)}:")
+    false = [v for v in seen.verdicts(live=[(text.replace(line, new), moves)]) if not v.ok]
+    assert any(v.kind == "waiting" and v.line == new for v in false), (new, false)
 
 
 # --- the dice as emojis ----------------------------------------------------------

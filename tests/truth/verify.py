@@ -9,7 +9,8 @@ from pathlib import Path
 
 from bot.channel.dice import TEXT, Faces
 from bot.store import Store
-from tests.truth.checking import Verdict, check
+from tests.fakes import FakeClock
+from tests.truth.checking import Verdict, check, check_moment
 from tests.truth.facts import Facts, Ledger, facts_of
 from tests.truth.reading import Emojis, read
 from tests.truth.table import Played, Scenario, Table
@@ -70,10 +71,19 @@ class Seen:
     facts: Facts
     emojis: Emojis = field(default_factory=dict)
     """The application's emojis (id -> name) the channel's dice may show."""
+    live: list[tuple[str, int]] = field(default_factory=list)
+    """The live turn message as the channel showed it while the game ran, each with the
+    moves stored then (:attr:`Played.live`)."""
 
-    def verdicts(self, texts: list[str] | None = None) -> list[Verdict]:
-        """The channel's claims (or those of ``texts`` instead) held to the facts."""
-        return check(read(self.texts if texts is None else texts, self.emojis), self.facts)
+    def verdicts(
+        self, texts: list[str] | None = None, live: list[tuple[str, int]] | None = None
+    ) -> list[Verdict]:
+        """The channel's claims (or those of ``texts`` instead) held to the facts, and
+        what each live turn message said of the moment it was shown (or ``live``'s)."""
+        verdicts = check(read(self.texts if texts is None else texts, self.emojis), self.facts)
+        for text, moves in self.live if live is None else live:
+            verdicts += check_moment(read([text], self.emojis), self.facts, moves)
+        return verdicts
 
 
 async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
@@ -87,6 +97,7 @@ async def facts_after(table: Table, ledger: Ledger, played: Played) -> Facts:
         back=played.back,
         abandoned=played.abandoned,
         down=played.down,
+        started=played.started,
     )
     facts.ratings, facts.wins = ledger.add(record, facts.game, facts.covered)
     return facts
@@ -98,13 +109,14 @@ async def play(
     """Play ``scenarios`` one after another at one table (a store at ``path``), the
     dice shown with ``faces`` (the application's ``emojis``; none: as text)."""
     seen = []
-    store = await Store.open(path)
+    clock = FakeClock(1_000_000.0)  # the store stamps the moves by the service's clock
+    store = await Store.open(path, clock=clock)
     try:
-        table, ledger = Table(store, faces), Ledger()
+        table, ledger = Table(store, faces, clock), Ledger()
         for scenario in scenarios:
             played = await table.play(scenario)
             facts = await facts_after(table, ledger, played)
-            seen.append(Seen(scenario, played.texts(), facts, dict(emojis or {})))
+            seen.append(Seen(scenario, played.texts(), facts, dict(emojis or {}), played.live))
     finally:
         await store.close()
     return seen
