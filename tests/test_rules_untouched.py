@@ -1,9 +1,9 @@
-"""Tests never write into rules objects: they build positions with bot.rules.positions.
+"""Tests never write into rules objects: they build positions with tests.positions.
 
 A game is immutable outside the rules (:mod:`bot.rules.base`): games share containers
 and sheets, so a test that writes into one changes positions it did not mean to, and
 tests a position the rules may never reach. Tests build the position they need with
-:func:`bot.rules.positions.position` / :func:`~bot.rules.positions.reposition` (or
+:func:`tests.positions.position` / :func:`~tests.positions.reposition` (or
 ``new_game`` + ``apply`` / ``replay``) instead.
 
 This is a static check over the test files (``ast``). It flags, outside ``bot/``:
@@ -58,7 +58,7 @@ CHECKED: tuple[str, ...] = (
     "tests/i18n",
 )
 # Folders whose tests still write into games or sheets; they are converted to
-# bot.rules.positions next, and this tuple is emptied as they are.
+# tests.positions next, and this tuple is emptied as they are.
 STILL_TO_CONVERT: tuple[str, ...] = ()
 
 # (file, test function): why the test may write. Only where the write is the subject.
@@ -427,7 +427,7 @@ def test_no_test_writes_into_a_rules_object() -> None:
             for line, code in writes_in(path.read_text(encoding="utf-8"), name)
         ]
     assert not offences, (
-        "tests write into rules objects; build the position with bot.rules.positions "
+        "tests write into rules objects; build the position with tests.positions "
         "(position/reposition) instead:\n" + "\n".join(offences)
     )
 

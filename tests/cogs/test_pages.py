@@ -29,13 +29,13 @@ from bot.cogs.sheets import ahead_told, moved_on
 from bot.i18n import using
 from bot.records import GameRecord
 from bot.rules import PASS, Event, Game, Move
-from bot.rules.positions import position
 from bot.rules.qwinto import ROLL_MOVES
 from bot.service.ahead import Plan, Step, next_turn_of
 from bot.service.outcome import Outcome
 from bot.service.play import Seats
 from bot.service.prefs import Prefs
 from tests.cogs.records import game_record
+from tests.positions import position
 
 ANA, BEN, CEM = 11, 22, 33
 BUTTON, SELECT = 2, 3

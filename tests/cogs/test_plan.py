@@ -21,13 +21,13 @@ from bot.i18n import using
 from bot.players import is_computer
 from bot.records import REVIEW_DUE, GameRecord, StoredEvent
 from bot.rules import Event, Game, new_game
-from bot.rules.positions import position
 from bot.service.games import GameService
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome
 from bot.service.review import ReviewKeeper
 from bot.store import Store
 from tests.cogs.records import game_record
+from tests.positions import position
 
 GOLDEN = Path(__file__).parent / "golden"
 HOST = 111

@@ -12,8 +12,8 @@ from bot.cogs.stats_words import history_line
 from bot.players import Hint, Option, hint
 from bot.records import GameRecord, HistoryGame, HistoryLine
 from bot.rules import PASS, Move, new_game
-from bot.rules.positions import position
 from tests.cogs.records import game_record
+from tests.positions import position
 
 ANA, BEN = 11, 22
 

@@ -11,7 +11,7 @@ from bot.i18n import LOCALES, using
 from bot.records import StoredEvent
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
-from bot.rules.positions import position
+from tests.positions import position
 
 ANA, BEN, CEM = 11, 22, 33
 

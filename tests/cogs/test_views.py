@@ -6,7 +6,7 @@ from bot.channel import texts
 from bot.cogs import views
 from bot.i18n import using
 from bot.rules import PASS, Move, new_game
-from bot.rules.positions import position, reposition
+from tests.positions import position, reposition
 
 ANA, BEN, CEM = 11, 22, 33
 

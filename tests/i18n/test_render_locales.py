@@ -41,8 +41,8 @@ from bot.render.leaderboard import BoardRow, BoardTable, render_leaderboard
 from bot.render.tally import tally
 from bot.rules import Game
 from bot.rules.onboard import OnBoardGame
-from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
+from tests.positions import reposition
 
 SEED = 22
 LONG_NAMES = {**NAMES, 1: "Anastasia Konstantynopolitańczykiewicz"}

@@ -151,7 +151,7 @@ def test_normal_plays_for_points_with_the_score_tables_in_games_of_two(variant: 
 
 
 def test_easy_crosses_in_qwixx_only_what_leaves_nothing_behind_unless_a_penalty_looms() -> None:
-    from bot.rules.positions import position
+    from tests.positions import position
 
     # White 3 + 3: red 6 leaves nothing behind (red 2-5 crossed), yellow 6 leaves 5.
     dice = {"white1": 3, "white2": 3, "red": 1, "yellow": 1, "green": 1, "blue": 1}
@@ -167,7 +167,7 @@ def test_easy_crosses_in_qwixx_only_what_leaves_nothing_behind_unless_a_penalty_
 
 def test_normal_gives_qwinto_columns_no_weight_until_complete() -> None:
     from bot.players.qwinto_player import NORMAL, PARAMS, column_value, params_for
-    from bot.rules.positions import position
+    from tests.positions import position
 
     # Column 3: two of three fields written.
     sheet = position("qwinto", [-1, -2], sheets={-1: "orange: 3=4 | yellow: 3=5"}).sheets[-1]
@@ -178,7 +178,7 @@ def test_normal_gives_qwinto_columns_no_weight_until_complete() -> None:
 
 def test_a_one_seat_on_board_pawn_in_the_finish_area_scores_the_sheet_as_it_is() -> None:
     from bot.players.qwixx_player import Turn, evaluator, sheet_of
-    from bot.rules.positions import position
+    from tests.positions import position
 
     # -1's pawn stands just before the finish area (-2's on the start field).
     ahead = {-1: new_game("onboard", [-1, -2], 2).board.finish_from - 1}  # type: ignore[attr-defined]

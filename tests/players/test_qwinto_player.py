@@ -24,13 +24,13 @@ from bot.players.qwinto_player import (
     row_value,
     slots,
 )
-from bot.rules.positions import position, reposition
 from bot.rules.qwinto import ROW_COLUMNS, QwintoGame
+from tests.positions import position, reposition
 
 
 def two_player_game(**state: Any) -> QwintoGame:
     """A game of seats -1 and -2 in the position ``state`` describes (the keywords of
-    :func:`bot.rules.positions.reposition`)."""
+    :func:`tests.positions.reposition`)."""
     game = position("qwinto", [-1, -2], seed=7, **state)
     assert isinstance(game, QwintoGame)
     return game

@@ -115,8 +115,8 @@ def test_hard_keeps_numbers_for_the_next_roll_where_the_tables_alone_would_skip(
     skipping 9 and 8 a little higher; a roll deeper, keeping them is clearly better."""
     from bot.players.qwixx_player import Turn, rate_moves, sheet_of
     from bot.rules import Move
-    from bot.rules.positions import position
     from bot.rules.qwixx import QwixxGame
+    from tests.positions import position
 
     game = position(
         "classic",

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.players.standing import skips_nothing
 from bot.rules import PASS, Move, new_game
-from bot.rules.positions import position
+from tests.positions import position
 
 
 def test_crosses_the_next_number_of_the_row_nearest_its_lock():

@@ -1,4 +1,4 @@
-"""Game states for render tests, built with bot.rules.positions."""
+"""Game states for render tests, built with tests.positions."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 from PIL import Image, ImageChops
 
 from bot.rules import new_game
-from bot.rules.positions import reposition
 from bot.rules.qwinto import QwintoGame
 from bot.rules.qwixx import QwixxGame, QwixxRules
+from tests.positions import reposition
 
 Box = tuple[int, int, int, int]
 
@@ -40,7 +40,7 @@ def with_state(
 ) -> QwixxGame:
     """``game`` with ``player``'s crossed rows and penalties and the closed rows as given
     (a row holding its lock number is locked; ``state``: more of
-    :func:`~bot.rules.positions.reposition`'s keywords)."""
+    :func:`~tests.positions.reposition`'s keywords)."""
     sheet: dict[str, Any] = {row: list(numbers) for row, numbers in (crossed or {}).items()}
     sheet["penalties"] = penalties
     return reposition(game, sheets={player: sheet}, closed=list(closed), **state)
@@ -99,7 +99,7 @@ def with_fields(
 ) -> QwintoGame:
     """``game`` with ``player``'s written numbers and failed throws as given, and, where
     given, the dice thrown (the active player is then placing them; ``state``: more of
-    :func:`~bot.rules.positions.reposition`'s keywords)."""
+    :func:`~tests.positions.reposition`'s keywords)."""
     sheet: dict[str, Any] = {row: dict(written) for row, written in (fields or {}).items()}
     sheet["failed"] = failed
     if dice is not None:

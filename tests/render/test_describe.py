@@ -21,7 +21,7 @@ from bot.render.describe import (
 )
 from bot.render.leaderboard import BoardRow, BoardTable
 from bot.rules import new_game
-from bot.rules.positions import reposition
+from tests.positions import reposition
 
 from .helpers import classic, longo, qwinto, with_fields, with_state
 

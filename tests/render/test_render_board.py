@@ -14,7 +14,7 @@ from bot.render.scoreboard import BoardLayout as ScoreboardLayout
 from bot.render.sheet import SheetLayout, pawn_cells
 from bot.rules import PASS, Move
 from bot.rules.onboard import OnBoardGame
-from bot.rules.positions import position, reposition
+from tests.positions import position, reposition
 
 from .helpers import changed, classic, crop, dark, grown, image
 

@@ -15,7 +15,7 @@ from bot.render.card import WIDTH, boxes, row_top
 from bot.render.describe import card_alt
 from bot.render.tally import RowTally, Tally, tally
 from bot.rules import Game, new_game
-from bot.rules.positions import reposition
+from tests.positions import reposition
 
 from .test_render_phone import diagonal_ink
 

@@ -8,7 +8,7 @@ from bot.render import latest_between, latest_from_moves, render_table
 from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout
 from bot.render.table import blocks_top, table_size
 from bot.rules import PASS, Game, Move, new_game
-from bot.rules.positions import reposition
+from tests.positions import reposition
 
 from .helpers import changed, crop, image, with_state
 

@@ -1,4 +1,4 @@
-"""Helpers to build exact Qwixx situations, through :mod:`bot.rules.positions` (a game
+"""Helpers to build exact Qwixx situations, through :mod:`tests.positions` (a game
 is never written to: each helper returns a new one)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 
 from bot.rules import PASS, Event, Move, new_game
 from bot.rules.base import dice_rng
-from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
+from tests.positions import reposition
 
 ALL_DICE = ("white1", "white2", "red", "yellow", "green", "blue")
 ROWS = ("red", "yellow", "green", "blue")

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from bot.rules import PASS, Event, Move, game_from_json, new_game, replay
-from bot.rules.positions import position
 from bot.rules.qwixx import QwixxGame
+from tests.positions import position
 
 from .helpers import ROWS, TRIANGLE, numbers, roll
 

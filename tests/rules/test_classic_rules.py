@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.rules import PASS, Move, RuleError
-from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
+from tests.positions import reposition
 
 from .helpers import (
     TRIANGLE,

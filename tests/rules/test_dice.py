@@ -27,7 +27,7 @@ from bot.rules import (
     replay,
 )
 from bot.rules.dice import DICE_V1, DICE_V2, DICE_V3, DICE_V4, deal, hashed_faces, throw
-from bot.rules.positions import reposition
+from tests.positions import reposition
 
 from .helpers import ALL_DICE, derived, lucky_pairs
 

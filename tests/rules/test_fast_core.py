@@ -20,10 +20,10 @@ from bot.rules.base import dice_rng, roll
 from bot.rules.dice import throw
 from bot.rules.longo import LongoGame
 from bot.rules.onboard import MAX_STEPS, OnBoardGame
-from bot.rules.positions import reposition
 from bot.rules.qwinto import COLUMNS, ROW_COLUMNS, ROWS, QwintoSheet
 from bot.rules.qwixx import ROWS as QWIXX_ROWS
 from bot.rules.qwixx import QwixxGame
+from tests.positions import reposition
 
 PLAYERS = {"classic": (1, 2, 3), "longo": (1, 2), "onboard": (1, 2, 3), "qwinto": (1, 2, 3)}
 

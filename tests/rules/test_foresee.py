@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules import VARIANTS as VARIANTS_CLASSES
-from bot.rules.positions import position
+from tests.positions import position
 
 VARIANTS = ("classic", "longo", "onboard")
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.rules import PASS, Move, RuleError, game_from_json, new_game, replay
 from bot.rules.longo import LUCKY_RANGE, LongoGame, deal_lucky_numbers
-from bot.rules.positions import position, reposition
+from tests.positions import position, reposition
 
 ANA, BEN = 1, 2
 
@@ -19,7 +19,7 @@ def longo(
     *, lucky: tuple[int, int] | None = None, sheet: dict[str, Any] | None = None, **dice: int
 ) -> LongoGame:
     """Action 1 of turn 1 with these dice (white 3 + 3, colours 1 unless given), ANA's
-    lucky numbers and ``sheet`` (see :mod:`bot.rules.positions`) where given."""
+    lucky numbers and ``sheet`` (see :mod:`tests.positions`) where given."""
     game = position(
         "longo",
         [ANA, BEN],

@@ -11,8 +11,8 @@ import pytest
 from bot.rules import PASS, VARIANTS, Event, Move, RuleError, game_from_json, new_game
 from bot.rules.boards import Board, parse_board
 from bot.rules.onboard import OnBoardGame
-from bot.rules.positions import position as build_position
-from bot.rules.positions import reposition
+from tests.positions import position as build_position
+from tests.positions import reposition
 
 from .helpers import cross, first, kinds, play, set_row, with_dice
 

@@ -1,4 +1,4 @@
-"""bot.rules.positions: positions built through the public API, and refused when the rules
+"""tests.positions: positions built through the public API, and refused when the rules
 could never reach them; and the questions every Game answers."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from bot.rules import PASS, Move, RuleError, game_from_json, new_game
 from bot.rules.longo import LongoGame
 from bot.rules.onboard import OnBoardGame
-from bot.rules.positions import position, reposition
 from bot.rules.qwinto import QwintoGame
 from bot.rules.qwixx import QwixxGame
+from tests.positions import position, reposition
 
 CLASSIC_DICE = {"white1": 3, "white2": 4, "red": 2, "yellow": 1, "green": 5, "blue": 6}
 
@@ -197,10 +197,10 @@ def test_a_pass_costs_a_penalty_only_at_the_active_player_s_last_chance() -> Non
 
 
 def test_the_module_s_examples_run() -> None:
-    """The examples in bot.rules.positions' docstring build what they say."""
+    """The examples in tests.positions' docstring build what they say."""
     import textwrap
 
-    from bot.rules import positions
+    from tests import positions
 
     doc = positions.__doc__ or ""
     code = textwrap.dedent(doc.split("Examples::", 1)[1].split("\nThe state,", 1)[0])

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from bot.rules import PASS, VARIANTS, Event, Move, RuleError, game_from_json, new_game, replay
-from bot.rules.positions import reposition
 from bot.rules.qwinto import (
     BLANK,
     COLUMNS,
@@ -25,6 +24,7 @@ from bot.rules.qwinto import (
     pentagon_row,
     roll_choices,
 )
+from tests.positions import reposition
 
 from .helpers import derived
 
@@ -70,7 +70,7 @@ def fill(
     game: QwintoGame, player: int, row: str, numbers: dict[int, int], **state: Any
 ) -> QwintoGame:
     """``game`` with ``player``'s ``row`` written exactly so, and ``state`` as
-    :func:`~bot.rules.positions.reposition` takes it (a new game)."""
+    :func:`~tests.positions.reposition` takes it (a new game)."""
     built = reposition(game, sheets={player: {row: dict(numbers)}}, **state)
     assert isinstance(built, QwintoGame)
     assert_valid(built.sheets[player])

@@ -21,8 +21,8 @@ from bot.rules import (
     new_game,
     replay,
 )
-from bot.rules.positions import reposition
 from bot.rules.qwixx import QwixxGame
+from tests.positions import reposition
 
 from .helpers import ALL_DICE, cross, first, make_game, play, roll, set_row, with_dice
 

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from bot.players.standing import skips_nothing
 from bot.rules import PASS, VARIANTS, Move, new_game
-from bot.rules.positions import position
 from bot.service.ahead import (
     UNLESS_WRITABLE,
     Plan,
@@ -21,6 +20,7 @@ from bot.service.ahead import (
     while_away,
 )
 from bot.service.prefs import DEFAULT, Prefs
+from tests.positions import position
 
 RED_7 = Move("cross", "red", 7)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from bot.players.standing import skips_nothing
 from bot.rules import PASS, Move
-from bot.rules.positions import position
 from bot.service.ahead import Plan, Step, hard_move
 from bot.service.play import Options, Play, Seats
 from bot.service.prefs import Prefs
+from tests.positions import position
 
 SAFE = Prefs(others="safe")
 BLUE_10 = Move("cross", "blue", 10)

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from bot.rules import PASS, Game, Move, new_game
-from bot.rules.positions import position
 from bot.service.games import GameService
 from bot.service.play import Play
 from tests.fakes import FakeClock
+from tests.positions import position
 
 ANA, BEN, CEM = 11, 22, 33
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rules.positions import position
 from bot.tournament import SeatResult, TableResult, points_text, skipped_points, table_points
 from bot.tournament.points import shares
+from tests.positions import position
 
 FOUR = (6, 4, 2, 0)
 

@@ -12,7 +12,7 @@ game that exists: the parts named change, everything else stays as it was.
 
 Examples::
 
-    from bot.rules.positions import position, reposition
+    from tests.positions import position, reposition
 
     # Classic, player 1 to decide action 1 with white 3 + 4 on the table:
     game = position("classic", [1, 2], dice=dict(white1=3, white2=4, red=2, yellow=1,
@@ -93,9 +93,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import game_from_json, new_game, qwinto
-from .base import DICE_VERSION, Game, Move, RuleError
-from .longo import LUCKY_RANGE
+from bot.rules import game_from_json, new_game, qwinto
+from bot.rules.base import DICE_VERSION, Game, Move, RuleError
+from bot.rules.longo import LUCKY_RANGE
 
 # A sheet as a test writes it: a description or a dict (see the module's docstring).
 SheetSpec = str | Mapping[str, Any]
