@@ -64,9 +64,12 @@ spent on: waits by phase and by who (the active player, others, or everyone), th
 hours during which everyone waited on slept, and the hours of waits only a deadline
 ended.
 
-The new behaviour (:class:`benchmarks.pace.behaviours.Planned`) is an interim state: it
-plays as today's until the service offers what it needs (one visit for both actions,
-standing choices, direct messages, quiet hours, "away until").
+The new behaviour (:class:`benchmarks.pace.behaviours.Planned`) is the bot as members
+use what it offers: one visit for both actions, the Hard computer on other people's
+turns and for a time run out, direct messages with their night as quiet hours, and
+reminders soon and again. ``--behaviours today,new,asking`` adds
+:class:`benchmarks.pace.behaviours.Asking`: the same, but the members keep deciding
+every white sum on other people's turns themselves.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ from pathlib import Path
 
 from bot.rules import VARIANTS
 
-from .pace.behaviours import Behaviour, Planned, Today
+from .pace.behaviours import Asking, Behaviour, Planned, Today
 from .pace.figures import (
     LEGEND,
     TAPS_BUDGET,
@@ -101,7 +104,7 @@ Row = tuple[str, str, str, float]  # what, budget, figure, ratio (0: no budget)
 
 ORDER = ("classic", "longo", "onboard", "qwinto")
 SIZES = (2, 3, 4, 5)
-BEHAVIOURS: dict[str, type[Today]] = {"today": Today, "new": Planned}
+BEHAVIOURS: dict[str, type[Today]] = {"today": Today, "new": Planned, "asking": Asking}
 GAMES = {3: 40}
 """Games per row, by number of people (others: :data:`OTHER_GAMES`)."""
 OTHER_GAMES = 15

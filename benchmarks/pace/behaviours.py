@@ -254,12 +254,14 @@ class Planned(Today):
     """
 
     name = "new"
+    others = "computer"
+    """What the members chose for other people's turns."""
 
     async def prepare(self, members: Sequence[Member]) -> None:
         for member in members:
             await member.service.members.change(
                 member.id,
-                others="computer",
+                others=self.others,
                 timeout="computer",
                 dm=True,
                 quiet=member.person.night(),
@@ -305,3 +307,12 @@ class Planned(Today):
             choice = choose(foreseen, member.id, rng, "hard")
             steps = (*steps, Step(foreseen.decision().phase, choice))
             await member.plan(game, steps)
+
+
+class Asking(Planned):
+    """As :class:`Planned`, but the members keep deciding on other people's turns
+    themselves (``others`` left at "ask me"): what the new behaviour gives a group that
+    delegates none of its white sums."""
+
+    name = "asking"
+    others = "ask"

@@ -1,4 +1,4 @@
-"""Issue 12 through the stand-in: the table view for anyone, alt text on every upload,
+"""Through the stand-in: the table view for anyone, alt text on every upload,
 confirmations before costly moves, rematch and share."""
 
 from __future__ import annotations
