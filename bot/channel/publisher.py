@@ -95,6 +95,8 @@ class Publisher:
         """Reviews of games that just ended, worked out while the channel goes on."""
         self.settle = settle
         self._pending: dict[int, asyncio.Task[None]] = {}
+        self._syncing: set[asyncio.Task[None]] = set()
+        """Syncs that woke up and are showing their game now."""
         self._last_edit: dict[int, tuple[str, str, bool]] = {}
         self._latest: dict[int, Outcome] = {}
         """The newest change each game was published with, for its pending sync."""
@@ -181,10 +183,15 @@ class Publisher:
     async def _sync_later(self, game_id: int, delay: float) -> None:
         await asyncio.sleep(delay)
         self._pending.pop(game_id, None)
+        task = asyncio.current_task()
+        if task is not None:
+            self._syncing.add(task)
         try:
             await self.sync(game_id, self._latest.pop(game_id, None))
         except Exception:
             log.exception("publishing game %s failed; it is caught up later", game_id)
+        finally:
+            self._syncing.discard(task)  # type: ignore[arg-type]
 
     async def catch_up(self, shards: ShardPlan | None = None) -> int:
         """Sync every game whose channel lags the store (with ``shards``: of the guilds
@@ -556,7 +563,11 @@ class Publisher:
             await asyncio.gather(*self._reviewing.values(), return_exceptions=True)
 
     async def drain(self) -> None:
-        """Run the syncs still waiting, now (on shutdown and in tests)."""
+        """Run the syncs still waiting, now, and wait for those already showing their
+        game (on shutdown and in tests: once it returns, every channel shows what was
+        told before it)."""
+        while self._syncing:
+            await asyncio.gather(*self._syncing, return_exceptions=True)
         while self._pending:
             game_id, task = next(iter(self._pending.items()))
             task.cancel()  # still asleep: it leaves the queue before it syncs
