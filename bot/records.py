@@ -373,7 +373,7 @@ class Attempt:
 
 
 @dataclass(frozen=True, slots=True)
-class Post:
+class RankingPost:
     """A server's ranking message of a day and variant: where it is (``message_id``
     None: not posted yet) and how many finishes it has not shown yet."""
 
@@ -403,7 +403,7 @@ class DailyBest:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class DailyStanding:
     """Where a score stands among everyone's of the same dice: ``above`` scored more,
     ``below`` less, ``players`` finished in all."""
 

@@ -43,9 +43,9 @@ from bot.records import (
     ChannelBusy,
     DailyBest,
     DailySettings,
+    DailyStanding,
     GameRecord,
-    Post,
-    Standing,
+    RankingPost,
 )
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
@@ -151,7 +151,7 @@ def streak(days: list[str], today: str) -> int:
     return count
 
 
-def better_than(standing: Standing) -> int:
+def better_than(standing: DailyStanding) -> int:
     """The share of everyone who finished the day's dice that scored less, in whole
     percent rounded down (never more than is true)."""
     return 100 * standing.below // max(standing.players, 1)
@@ -193,7 +193,7 @@ class Result:
 
     attempt: Attempt
     score: int
-    standing: Standing
+    standing: DailyStanding
     ranking: list[tuple[int, int]]
     """The server's ranking of the day (empty for an attempt of no server)."""
     par: int
@@ -360,7 +360,7 @@ class DailyService:
     async def attempt_of(self, game_id: int) -> Attempt | None:
         return await self.store.daily.attempt_of_game(game_id)
 
-    async def post(self, guild_id: int, day: str, variant: str) -> Post | None:
+    async def post(self, guild_id: int, day: str, variant: str) -> RankingPost | None:
         """The server's ranking message of the day, once a finish asked for one."""
         return await self.store.daily.post(guild_id, day, variant)
 

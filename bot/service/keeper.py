@@ -50,7 +50,7 @@ from bot.service.errors import ServiceError
 from bot.service.memo import GameMemo, load_game
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.play import Options, Play, Seats, event_rows
-from bot.service.timing import Clock
+from bot.service.timing import DecisionClock
 from bot.service.writes import (
     Abandon,
     Answer,
@@ -277,7 +277,7 @@ class GameKeeper:
                 return Outcome(seated, None)
             case Start(new, seats):
                 people = () if seats is None else seats.timed
-                clock = Clock.start(self.clock(), record.turn_time, people)
+                clock = DecisionClock.start(self.clock(), record.turn_time, people)
                 events = event_rows(1, opening(new))
                 started = await self._games.start(
                     record.id,
@@ -297,7 +297,7 @@ class GameKeeper:
                 return Outcome(retimed, game, list(told), game.decision())
             case Repace(turn_time, options, seats, told):
                 assert game is not None
-                clock = Clock.start(self.clock(), turn_time, seats.timed)
+                clock = DecisionClock.start(self.clock(), turn_time, seats.timed)
                 repaced = await self._games.set_pace(
                     record.id,
                     record.version,

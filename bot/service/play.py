@@ -378,7 +378,7 @@ class Seats:
     def timed(self) -> tuple[tuple[int, Prefs], ...]:
         """The people whose preferences shape a decision's clock — quiet hours, or
         reminders soon and again — with their preferences
-        (:class:`~bot.service.timing.Clock`)."""
+        (:class:`~bot.service.timing.DecisionClock`)."""
         return tuple(
             (p, prefs)
             for p, prefs in sorted(self.prefs.items())

@@ -25,7 +25,7 @@ from bot.records import GameRecord, GameToRate, RatedLine, RatingConflict, Store
 from bot.rules import game_from_json
 from bot.service.keeper import stored_record
 from bot.service.play import Options
-from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
+from bot.service.ratings import Change, RankedSeat, Rating, match_of, rate, standings
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def change_of(line: RatedLine) -> Change:
 def rate_stored(match: Any, current: dict[int, StoredRating]) -> list[RatedLine]:
     """:func:`bot.service.ratings.rate` on the store's values (what the store's
     transaction calls)."""
-    seats: Sequence[Seat] = match
+    seats: Sequence[RankedSeat] = match
     changes = rate(seats, {p: _rating(r) for p, r in current.items()})
     return [RatedLine(c.player, _stored(c.before), _stored(c.after)) for c in changes]
 
