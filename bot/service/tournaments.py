@@ -39,6 +39,7 @@ from bot.service.keeper import GameKeeper, shard_ids
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome
 from bot.service.play import Seats
+from bot.service.retry import retry
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
 from bot.store import GameRecord, Store
@@ -72,7 +73,6 @@ MOST_ENTERED: Final = 3
 COMPUTER_LEVEL: Final = "hard"
 MADE_FOR: Final = ("away", "stand_in")
 """Who made a move for a person: the game (an away seat's fallback) or a computer."""
-ATTEMPTS: Final = 5  # compare-and-set retries before a click is refused as busy
 
 
 def refused(refusal: SettingsRefusal) -> ServiceError:
@@ -273,15 +273,13 @@ class Tournaments:
     ) -> Tournament:
         """``step`` on the tournament as stored, again on a fresh read should another
         change come first (:class:`TournamentChanged`); the tournament after it."""
+
+        async def attempt() -> Tournament:
+            await step(await self.read(tournament_id))
+            return await self.read(tournament_id)
+
         async with self._locks.hold(tournament_id):
-            for _ in range(ATTEMPTS):
-                try:
-                    await step(await self.read(tournament_id))
-                except TournamentChanged:
-                    log.info("tournament %d changed concurrently; retrying", tournament_id)
-                    continue
-                return await self.read(tournament_id)
-        raise ServiceError("error.busy")
+            return await retry(attempt, TournamentChanged, f"tournament {tournament_id}")
 
     # --- the timer's part ----------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
