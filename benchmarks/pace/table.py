@@ -20,7 +20,7 @@ from bot.channel.publisher import Publisher
 from bot.channel.story import deciders
 from bot.channel.timers import Timers
 from bot.players import is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome

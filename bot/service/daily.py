@@ -21,7 +21,7 @@ then an attempt may be played on; from then on it is closed and may be reviewed.
 ``channel_id`` is a negative number of its own (:func:`hidden_channel`), so no
 channel's game, limit or message ever meets it. One per member, day and variant, across
 servers (the attempts' primary key); it counts for the server where it was begun, and
-for no server's ranking (:data:`~bot.records.NO_SERVER`) when begun where the bot is not:
+for no server's ranking (:data:`~bot.records.games.NO_SERVER`) when begun where the bot is not:
 in a direct message, a group chat, a server that never added it. Wherever it was begun,
 it counts in the day's standing of everyone who played these dice.
 """
@@ -37,16 +37,9 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.players import choose
-from bot.records import (
-    NO_SERVER,
-    Attempt,
-    ChannelBusy,
-    DailyBest,
-    DailySettings,
-    DailyStanding,
-    GameRecord,
-    RankingPost,
-)
+from bot.records.daily import Attempt, DailyBest, DailySettings, DailyStanding, RankingPost
+from bot.records.errors import ChannelBusy
+from bot.records.games import NO_SERVER, GameRecord
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.errors import ServiceError

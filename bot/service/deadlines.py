@@ -7,7 +7,7 @@ process, a no-op: what fired once is not due any more.
 
 from __future__ import annotations
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Event, Game
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome, Snapshot

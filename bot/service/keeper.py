@@ -35,16 +35,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot.records import (
-    GameChange,
-    GameRecord,
-    InPlay,
-    MoveRecord,
-    Showing,
-    StoredEvent,
-    VersionConflict,
-    WrongStatus,
-)
+from bot.records.errors import VersionConflict, WrongStatus
+from bot.records.games import GameChange, GameRecord, InPlay, MoveRecord, Showing, StoredEvent
 from bot.rules import Game, Move, dice_version_of
 from bot.rules import replay as replay_game
 from bot.service.errors import ServiceError
@@ -199,7 +191,7 @@ class GameKeeper:
         players: Sequence[int] | None = None,
     ) -> GameRecord:
         """A lobby, its host seated (``players``: these seats taken at once); raises
-        :class:`~bot.records.ChannelBusy` if the channel has a lobby or running game."""
+        :class:`~bot.records.errors.ChannelBusy` if the channel has a lobby or running game."""
         record = await self._games.create(
             guild_id, channel_id, host_id, variant, options, seed, turn_time, expires
         )
@@ -387,7 +379,7 @@ class GameKeeper:
 
     async def mark_behind(self, game_id: int) -> None:
         """The channel of ``game_id`` could not be updated now (see
-        :attr:`~bot.records.GameRecord.behind_since`)."""
+        :attr:`~bot.records.games.GameRecord.behind_since`)."""
         await self._games.mark_behind(game_id, self.clock())
 
     async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:

@@ -21,7 +21,9 @@ from typing import Any, Final
 
 from bot.players import is_computer
 from bot.progress import stage, watched
-from bot.records import GameRecord, GameToRate, RatedLine, RatingConflict, StoredRating
+from bot.records.errors import RatingConflict
+from bot.records.games import GameRecord
+from bot.records.ratings import GameToRate, RatedLine, StoredRating
 from bot.rules import game_from_json
 from bot.service.keeper import stored_record
 from bot.service.play import Options

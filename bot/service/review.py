@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
-from bot.records import REVIEW_DUE, GameRecord, MoveRecord
+from bot.records.games import GameRecord, MoveRecord
+from bot.records.stats import REVIEW_DUE
 from bot.rules import Game, Move, dice_version_of, new_game
 from bot.service.daily import hidden_until, is_daily
 from bot.service.errors import ServiceError

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Literal
 
 from bot.i18n.words import t
-from bot.records import GameRecord, Timing
+from bot.records.games import GameRecord, Timing
 from bot.service.prefs import Prefs
 from bot.text import quote
 

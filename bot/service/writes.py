@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.records import NO_TIMING, EventRow, GameChange, GameRecord, Timing
+from bot.records.games import NO_TIMING, EventRow, GameChange, GameRecord, Timing
 from bot.rules import VARIANTS, Decision, Event, Game
 from bot.service.outcome import Kind, Snapshot
 from bot.service.play import Options, Play, Seats

@@ -23,7 +23,8 @@ from __future__ import annotations
 import secrets
 from typing import Final
 
-from bot.records import NO_SERVER, Attempt, DailyBest, DailySettings, DailyStanding, RankingPost
+from bot.records.daily import Attempt, DailyBest, DailySettings, DailyStanding, RankingPost
+from bot.records.games import NO_SERVER
 
 from .engine import Engine, Row, Tx, first
 
@@ -161,7 +162,7 @@ class DailyRepository:
         """Give the attempt of ``game_id`` its score, once (a second call changes nothing),
         and mark its server's ranking of the day as owing it, in the same transaction
         (a new ranking is placed where the server's first attempt of the day was begun:
-        the lowest game id). An attempt of no server (:data:`~bot.records.NO_SERVER`)
+        the lowest game id). An attempt of no server (:data:`~bot.records.games.NO_SERVER`)
         has no ranking to owe."""
 
         async def work(tx: Tx) -> Attempt | None:

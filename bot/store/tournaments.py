@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from bot.records import StoreError
+from bot.records.errors import StoreError
 from bot.tournament import Round, TableResult, TournamentSettings
 from bot.tournament.records import (
     EntrantRecord,

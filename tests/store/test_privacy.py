@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.records import Attempt, StillPlaying
+from bot.records.daily import Attempt
+from bot.records.errors import StillPlaying
 from bot.store import Store
 from bot.store.engine import Tx
 from bot.store.privacy import ANONYMOUS_CEILING, ANONYMOUS_FLOOR, is_anonymous, replaced
