@@ -70,7 +70,7 @@ from typing import Any
 
 import bot.store.sqlite as engine_module
 from bot.heap import tune_gc
-from bot.records import GameChange
+from bot.records.games import GameChange
 from bot.rules import Game
 from bot.service.games import GameService
 from bot.store import Store

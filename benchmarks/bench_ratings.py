@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.players import choose
-from bot.records import GameChange
+from bot.records.games import GameChange
 from bot.rules import new_game
 from bot.service.rated import RatingService
 from bot.service.results import game_results

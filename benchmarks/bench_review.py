@@ -26,7 +26,7 @@ import statistics
 import time
 
 from bot.players import choose
-from bot.records import GameRecord, MoveRecord
+from bot.records.games import GameRecord, MoveRecord
 from bot.rules import new_game
 from bot.service.review import _WORKER, Review, review_game
 

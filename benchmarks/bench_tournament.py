@@ -25,7 +25,7 @@ from collections.abc import Callable
 from bot.render import render_standings
 from bot.render.lines import BoardTable
 from bot.render.standings_lines import standings_rows
-from bot.tournament import Settings, next_round, standings
+from bot.tournament import TournamentSettings, next_round, standings
 from bot.tournament.settings import MAX_ROUNDS
 from tests.tournament.helpers import run
 
@@ -59,10 +59,10 @@ def rows(quick: bool = False, runs: int | None = None) -> list[Row]:
     """(what, budget, figure, ratio) lines; a ratio above 1 misses the budget. ``runs``:
     15, or 5 if ``quick``."""
     runs = runs or (5 if quick else 15)
-    played = Settings("Bench Cup", rounds=MAX_ROUNDS - 1)
+    played = TournamentSettings("Bench Cup", rounds=MAX_ROUNDS - 1)
     leaving = {p: 1 + p % (MAX_ROUNDS - 1) for p in range(10, PLAYERS + 1, 10)}
     entrants, rounds, results = run(played, PLAYERS, SEED, leaving, scores=(-10, 140))
-    settings = Settings("Bench Cup", rounds=MAX_ROUNDS)
+    settings = TournamentSettings("Bench Cup", rounds=MAX_ROUNDS)
     seated = next_round(settings, entrants, rounds, results, SEED)
     lines = standings(settings, entrants, rounds, results)
     viewer = lines[len(lines) // 2].player

@@ -30,7 +30,7 @@ from bot.cogs.views import you_did
 from bot.rules import Move, new_game
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import OPEN_SHEET, Choice, choices, turn_message
-from bot.sandbox.driver import Outcome
+from bot.sandbox.driver import ActionOutcome
 from tests.fuzz.fuzzer import audit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -249,7 +249,7 @@ class Torture:
             )
 
     @staticmethod
-    async def take(member: SimMember, message: Any, choice: Choice) -> Outcome:
+    async def take(member: SimMember, message: Any, choice: Choice) -> ActionOutcome:
         if choice.value is None:
             return await member.click(message, custom_id=choice.custom_id)
         return await member.select(message, [choice.value], custom_id=choice.custom_id)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from bot import upkeep
 from bot.cli import PROG, demo_folder, parse_args
 from bot.config import ConfigError, load_settings
-from bot.records import StoreError
+from bot.records.errors import StoreError
 from bot.store.maintenance import DatabaseFileError
 
 if TYPE_CHECKING:

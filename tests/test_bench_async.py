@@ -18,7 +18,7 @@ from benchmarks.pace.people import DAY, HOUR, MINUTE, Model, Person, asleep_toge
 from benchmarks.pace.session import Session
 from benchmarks.pace.table import RAN_OUT, GameLog
 from bot.channel.story import mention
-from bot.records import MoveRecord
+from bot.records.games import MoveRecord
 
 SEED = 7
 GAMES = 2

@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.cogs.privacy import server_lines
 from bot.cogs.qwixx import QwixxCog
 from bot.i18n import using
-from bot.records import ServerData
+from bot.records.members import ServerData
 from bot.store import Store
 from bot.store.privacy import _KEPT_APART, _PEOPLE, schema
 

@@ -48,8 +48,8 @@ def test_each_is_loaded_at_its_first_use() -> None:
         "babel.messages"
     }
     rated = (
-        "import bot.app\nfrom bot.service.ratings import Seat, rate\n"
-        "rate([Seat(1, 1), Seat(2, 2)], {})"
+        "import bot.app\nfrom bot.service.ratings import RankedSeat, rate\n"
+        "rate([RankedSeat(1, 1), RankedSeat(2, 2)], {})"
     )
     assert loaded(rated) == {"openskill"}
     moved = (

@@ -21,7 +21,8 @@ import pytest
 
 from bot import __main__ as cli
 from bot.app import QwixxBot
-from bot.records import Attempt, DailySettings, GameChange, GameResults, PlayerResult
+from bot.records.daily import Attempt, DailySettings
+from bot.records.games import GameChange, GameResults, PlayerResult
 from bot.sandbox import Sandbox
 from bot.service.rated import RatingService
 from bot.store import LATEST_VERSION, Store

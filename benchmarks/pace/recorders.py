@@ -18,7 +18,7 @@ from typing import Literal
 from bot.channel.direct import Closing, Letter, Place
 from bot.channel.plan import Delete, Edit, Post
 from bot.channel.story import mention
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 
 Kind = Literal["post", "edit", "delete", "direct"]

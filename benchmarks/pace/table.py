@@ -20,12 +20,12 @@ from bot.channel.publisher import Publisher
 from bot.channel.story import deciders
 from bot.channel.timers import Timers
 from bot.players import is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
 from bot.service.play import Seats
-from bot.service.timing import Clock
+from bot.service.timing import DecisionClock
 from bot.service.where import Where
 from bot.service.writes import waits_unattended
 from tests.fakes import FakeClock
@@ -232,7 +232,7 @@ class Table:
             return None
         if waits_unattended(record, game, self.clock.now):
             return self.clock.now
-        clock = Clock.of(record, Seats.of(record).timed)  # quiet hours and nudges too
+        clock = DecisionClock.of(record, Seats.of(record).timed)  # quiet hours and nudges too
         return None if clock is None else clock.next_due()
 
     async def track(self, ended_by: str, at: float) -> None:

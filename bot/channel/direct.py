@@ -26,7 +26,7 @@ from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.plan import Events
 from bot.channel.texts import message_link
 from bot.i18n.words import t
-from bot.records import GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
 from bot.rules import Game
 from bot.service.play import Seats
 

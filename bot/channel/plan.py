@@ -21,7 +21,8 @@ from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.texts import end_content, message_link
 from bot.i18n.words import t, whole
 from bot.players import is_computer
-from bot.records import REVIEW_DUE, GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
+from bot.records.stats import REVIEW_DUE
 from bot.rules import Game
 from bot.service.play import Options, Seats
 

@@ -42,7 +42,8 @@ from bot.channel.texts import lobby_closed_content, message_link
 from bot.channel.writer import DirectWriter, Refused, Unreachable, Writer
 from bot.i18n import using
 from bot.i18n.words import t
-from bot.records import GameRecord, LockLost, StoredEvent
+from bot.records.errors import LockLost
+from bot.records.games import GameRecord, StoredEvent
 from bot.rules import Game
 from bot.service.endings import Ending
 from bot.service.errors import ServiceError

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from bot.channel.names import mention, row_text
 from bot.i18n.words import emoji, plural, t
-from bot.records import StoredEvent
+from bot.records.games import StoredEvent
 from bot.rules import Move
 
 Marks = Mapping[tuple[str, int], str]

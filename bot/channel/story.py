@@ -16,7 +16,7 @@ from bot.channel.names import row_text as row_text
 from bot.channel.ruled import NO_MARKS, Marks, chosen_beforehand, marked, ruled
 from bot.i18n.words import inline, plural, row_name, signed, t
 from bot.players import is_computer
-from bot.records import StoredEvent
+from bot.records.games import StoredEvent
 from bot.rules import PASS, Game
 from bot.rules.qwinto import ROW_COLUMNS
 from bot.service.timing import format_duration

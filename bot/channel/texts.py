@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from bot.channel.story import fit, mention, mentions
 from bot.i18n.words import change, ordinal, percent, plural, signed, t
 from bot.players import is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import VARIANTS, Game
 from bot.service.play import Options
 

@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.channel.publisher import Publisher
 from bot.heartbeat import Heartbeat
-from bot.records import StoreError
+from bot.records.errors import StoreError
 from bot.service.games import GameService
 from bot.service.keeper import shard_ids
 from bot.service.outcome import Outcome

@@ -19,7 +19,8 @@ from bot.render.standings_lines import standings_rows
 from bot.rules import VARIANTS
 from bot.service.timing import format_duration
 from bot.service.tournaments import MOST_PLAYERS
-from bot.tournament import Standing, points_text, skipped_points
+from bot.tournament import TournamentStanding as Standing
+from bot.tournament import points_text, skipped_points
 from bot.tournament.records import Tournament, TournamentRecord
 
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from bot.channel.direct import Closing, Letter, Place
 from bot.channel.plan import Delete, Edit, Post
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 
 

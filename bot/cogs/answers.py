@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import using
 from bot.i18n.words import t
-from bot.records import CommitUnknown, ReadFailed, StoreError
+from bot.records.errors import CommitUnknown, ReadFailed, StoreError
 from bot.service.errors import ServiceError
 
 log = logging.getLogger(__name__)

@@ -32,7 +32,7 @@ from bot.cogs.places import private, server_of, with_bot
 from bot.cogs.sheets import Sheets
 from bot.i18n import using
 from bot.i18n.words import calendar_day, emoji, ordinal, percent, plural, signed, t
-from bot.records import Attempt
+from bot.records.daily import Attempt
 from bot.render.describe import sheet_text
 from bot.render.tally import tally
 from bot.rules import VARIANTS, Game

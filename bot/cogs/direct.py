@@ -21,7 +21,7 @@ from bot.channel.writer import Unreachable
 from bot.cogs.images import board_file, sheet_file
 from bot.cogs.pages import page
 from bot.cogs.sheets import Names, Sheets
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 
 log = logging.getLogger(__name__)

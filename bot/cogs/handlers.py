@@ -31,7 +31,7 @@ from bot.cogs.stats import StatsHandlers
 from bot.cogs.tournaments import TournamentHandlers
 from bot.cogs.turns import TurnHandlers
 from bot.cogs.writer import DiscordWriter
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.service.games import GameService
 from bot.service.privacy import PrivacyService
 from bot.service.review import ReviewService

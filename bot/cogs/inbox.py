@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.cogs.answers import MESSAGE_LIMIT
 from bot.i18n.words import calendar_day, t
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.service.daily import is_daily
 from bot.service.outcome import Snapshot
 

@@ -33,7 +33,7 @@ from bot.cogs.choice_items import (
     ThrowButton,
 )
 from bot.i18n.words import emoji, row_name, t
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import PASS, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
 from bot.service.ahead import Plan, Step, next_turn_of

@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.i18n.translator import LocalisedTree
 from bot.i18n.words import t
-from bot.records import NO_SERVER
+from bot.records.games import NO_SERVER
 
 T = TypeVar("T")
 SERVER = app_commands.AppCommandContext(guild=True)

@@ -30,7 +30,7 @@ from bot.cogs.sheets import Sheets
 from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
 from bot.players import DEFAULT_LEVEL, computer_name, is_computer
-from bot.records import GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
 from bot.rules import Game
 from bot.service.errors import ServiceError
 from bot.service.games import GameService

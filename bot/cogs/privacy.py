@@ -12,7 +12,8 @@ from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.clicks import clicks
 from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
-from bot.records import NO_SERVER, ServerData
+from bot.records.games import NO_SERVER
+from bot.records.members import ServerData
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
 from bot.service.privacy import PrivacyService

@@ -18,7 +18,7 @@ from bot.cogs.prefs import (
     Given,
     zone_choices,
 )
-from bot.cogs.settings import LANGUAGE_CHOICES, Settings
+from bot.cogs.settings import LANGUAGE_CHOICES, SettingsOptions
 from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
 from bot.cogs.tournaments import CreateOptions
 from bot.i18n.words import t
@@ -164,7 +164,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         """Without options: every setting as it stands; else the ones given change."""
         await self.handlers.settings.on_settings(
             interaction,
-            Settings(
+            SettingsOptions(
                 turn_time,
                 language.value if language else None,
                 daily_channel.id if daily_channel else None,

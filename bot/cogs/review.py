@@ -20,12 +20,14 @@ from bot.i18n.words import decimal, percent, plural, t
 from bot.render import render_sheet
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.review import Rated, Review, ReviewService
+from bot.service.review import Review, ReviewedDecision, ReviewService
 
 QUIET = discord.AllowedMentions.none()
 
 
-def review_content(review: Review, asker: int, names: dict[int, str]) -> tuple[str, list[Rated]]:
+def review_content(
+    review: Review, asker: int, names: dict[int, str]
+) -> tuple[str, list[ReviewedDecision]]:
     """The review's text and the decisions it shows: the asker's costliest if they
     played, else each person's costliest one; the accuracy of every person first, its
     definition last."""
@@ -61,7 +63,7 @@ def review_content(review: Review, asker: int, names: dict[int, str]) -> tuple[s
     return f"{body}\n\n{footer}", shown
 
 
-def decision_line(number: int, rated: Rated) -> str:
+def decision_line(number: int, rated: ReviewedDecision) -> str:
     game, player = rated.before, rated.player
     return t(
         "review.decision",

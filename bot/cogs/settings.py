@@ -26,7 +26,7 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code i
 
 
 @dataclass(frozen=True)
-class Settings:
+class SettingsOptions:
     """``/qwixx settings``' options as given (None: not given)."""
 
     turn_time: str | None = None
@@ -49,7 +49,7 @@ class SettingsHandlers(GameHandlers):
         self.daily = daily
 
     @answers_errors
-    async def on_settings(self, interaction: discord.Interaction, given: Settings) -> None:
+    async def on_settings(self, interaction: discord.Interaction, given: SettingsOptions) -> None:
         """Every setting as it stands, or (Manage Server) those given, changed: one
         answer. Each given value is checked before any is saved."""
         guild_id = interaction.guild_id

@@ -21,7 +21,7 @@ from bot.cogs.pages import page, short_label
 from bot.cogs.writer import TOKEN_LIFETIME
 from bot.i18n import using
 from bot.i18n.words import t
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.render.describe import sheet_text
 from bot.rules import Move
 from bot.service.errors import ServiceError

@@ -37,7 +37,7 @@ from bot.cogs.stats_words import (
     title_of,
 )
 from bot.i18n.words import inline, t
-from bot.records import NO_SERVER
+from bot.records.games import NO_SERVER
 from bot.render import render_leaderboard
 from bot.service.daily import hidden_until
 from bot.service.errors import ServiceError

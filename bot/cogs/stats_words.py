@@ -4,7 +4,8 @@ stats fields, and the history's lines. Pure text from the service's figures."""
 from __future__ import annotations
 
 from bot.i18n.words import decimal, inline, percent, plural, signed, t
-from bot.records import Accuracy, DailyBest, HistoryGame, PracticeBest
+from bot.records.daily import DailyBest
+from bot.records.stats import Accuracy, HistoryGame, PracticeBest
 from bot.render.lines import BoardRow, BoardTable
 from bot.rules import VARIANTS
 from bot.service.daily import DailyRecord

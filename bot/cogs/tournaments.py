@@ -45,7 +45,7 @@ from bot.render.standings_lines import standings_alt
 from bot.service.errors import ServiceError
 from bot.service.timing import DurationError, parse_duration
 from bot.shards import ShardPlan
-from bot.tournament import Refusal, Settings, Standing, parse_points
+from bot.tournament import SettingsRefusal, TournamentSettings, TournamentStanding, parse_points
 from bot.tournament.records import TableRecord, Tournament
 
 log = logging.getLogger(__name__)
@@ -210,18 +210,18 @@ class TournamentHandlers(GameHandlers):
                 tournament, {"signup": "signup"}, message_id=response.resource.id
             )
 
-    async def settings(self, guild_id: int, options: CreateOptions) -> Settings:
+    async def settings(self, guild_id: int, options: CreateOptions) -> TournamentSettings:
         """The settings as typed, read: durations and points (refused politely)."""
         turn_time = await self.service.settings.turn_time(guild_id, options.turn_time)
         try:
             points = parse_points(options.points, options.table_size) if options.points else ()
             check_in = parse_duration(options.check_in) if options.check_in else None
-        except Refusal as refusal:
+        except SettingsRefusal as refusal:
             raise ServiceError(refusal.key, **refusal.values) from None
         except DurationError as error:
             raise ServiceError("error.duration", problem=str(error)) from None
         hours = options.sign_up_hours
-        return Settings(
+        return TournamentSettings(
             options.name.strip(),
             options.variant,
             options.rounds,
@@ -531,7 +531,7 @@ class TournamentHandlers(GameHandlers):
             )
 
     async def standings_file(
-        self, tournament: Tournament, lines: list[Standing], viewer: int | None = None
+        self, tournament: Tournament, lines: list[TournamentStanding], viewer: int | None = None
     ) -> discord.File:
         players = [line.player for line in lines]
         names = await self.service.names.of(tournament.record.guild_id, players)

@@ -25,7 +25,7 @@ from bot.cogs.buttons import (
 )
 from bot.i18n.words import decimal, emoji, percent, plural, row_name, t
 from bot.players import LEVELS, Hint, is_computer
-from bot.records import GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.rules.qwinto import FACES, PENTAGONS, ROW_COLUMNS, ROWS
 from bot.service.play import Options

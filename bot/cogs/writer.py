@@ -27,7 +27,7 @@ from bot.channel.writer import Refused
 from bot.cogs import views
 from bot.cogs.images import board_file, dice_files, scoreboard_file
 from bot.players import is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 
 log = logging.getLogger(__name__)

@@ -272,7 +272,7 @@ def closed_rows(rows: Sequence[Row]) -> frozenset[int]:
 Cells = list[list[float]]  # a value table's cells for one pace and closed count
 
 
-class Rating:
+class SheetRating:
     """A rating of a sheet whose open rows each add one cell of a value table, so a
     cross that does not lock changes one cell (:meth:`gains`)."""
 
@@ -311,8 +311,8 @@ class Rating:
         return found
 
 
-class Alone(Rating):
-    """The solo table as a :class:`Rating`, for :class:`Lookahead`."""
+class Alone(SheetRating):
+    """The solo table as a :class:`SheetRating`, for :class:`Lookahead`."""
 
     def __init__(self, table: ValueTable) -> None:
         self.table, self.rules = table, table.rules
@@ -330,7 +330,7 @@ class Alone(Rating):
 
 
 @dataclass
-class Versus(Rating):
+class Versus(SheetRating):
     """The expected final margin of one sheet over the best of the others (held fixed):
     a row locked on the sheet closes it for everyone, and the exact margin once the
     game is over. The tables are indexed by the game's pace (the most penalties on any
@@ -391,7 +391,7 @@ class Lookahead:
     this sees which numbers the next roll can really bring, and a lock or penalty that
     ends the game then."""
 
-    after: Rating
+    after: SheetRating
     own_roll: bool  # the next roll is this player's
     # Rate a sheet a roll deeper only if ``after`` rates it within this of the best
     # sheet it rated so far; else by ``after`` alone (None: every sheet a roll deeper).

@@ -92,7 +92,7 @@ def sheet_of(game: QwixxGame, rules: RowRules, player: int) -> tuple[tuple[Row, 
 
 
 @dataclass(frozen=True)
-class Rated:
+class RatedMove:
     """A legal move and what it leads to by the end of the turn."""
 
     move: Move
@@ -116,22 +116,22 @@ class Turn:
         rows, penalties = sheet_of(game, judge.rules, player)
         return cls(game, player, judge, rows, penalties, player == game.active)
 
-    def rate_all(self) -> list[Rated]:
+    def rate_all(self) -> list[RatedMove]:
         """Every legal move, rated; the best first (ties keep the rules' order)."""
         phase = self.game.phase
         rated = [self.rate(move, phase) for move in self.game.legal_moves(self.player)]
         return sorted(rated, key=lambda r: -r.value)
 
-    def rate(self, move: Move, phase: str) -> Rated:
+    def rate(self, move: Move, phase: str) -> RatedMove:
         rows, crossed = self.after(self.rows, move)
         if phase == "action1" and not self.active:
-            return Rated(move, self.judge.value(rows, self.penalties), False)
+            return RatedMove(move, self.judge.value(rows, self.penalties), False)
         crossed = crossed or self.game.active_crossed
         if phase == "action1":
-            return Rated(move, *self.best_colour(rows, crossed))
+            return RatedMove(move, *self.best_colour(rows, crossed))
         if phase == "action2":
-            return Rated(move, *self.best_pawn(rows, crossed))
-        return Rated(move, *self.end_of_turn(rows, crossed, move))
+            return RatedMove(move, *self.best_pawn(rows, crossed))
+        return RatedMove(move, *self.end_of_turn(rows, crossed, move))
 
     def after(self, rows: tuple[Row, ...], move: Move) -> tuple[tuple[Row, ...], bool]:
         """The rows after ``move`` and whether it crossed a number."""
@@ -239,7 +239,7 @@ def row_of(game: QwixxGame, rules: RowRules, crossed: list[int], crosses: int, c
     return start, crosses, colour in game.closed_rows()
 
 
-def rate_moves(game: Game, player: int, level: str, settled: bool = True) -> list[Rated]:
+def rate_moves(game: Game, player: int, level: str, settled: bool = True) -> list[RatedMove]:
     """Every legal move of ``player`` rated at ``level`` ("normal" or "hard"), best first."""
     assert isinstance(game, QwixxGame)
     return Turn.of(game, player, evaluator(game, player, level, settled)).rate_all()

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from .compact import Cell
     from .lines import BoardTable
-    from .tally import Tally
+    from .tally import SheetTally
 
 __all__ = [
     "latest_between",
@@ -63,7 +63,7 @@ def render_board(
     return draw(game, names, highlight)
 
 
-def render_card(marks: Tally, title: str) -> bytes:
+def render_card(marks: SheetTally, title: str) -> bytes:
     """:func:`.card.render_card`."""
     from .card import render_card as draw
 

@@ -13,7 +13,7 @@ from bot.i18n.words import t
 
 from . import icons, parts, theme
 from .canvas import Box, Canvas
-from .tally import RowTally, Tally
+from .tally import RowTally, SheetTally
 
 WIDTH = 760
 MARGIN = 24
@@ -36,7 +36,7 @@ def height(count: int) -> int:
     return round(row_top(count)) + PENALTY_ROW + MARGIN
 
 
-def render_card(marks: Tally, title: str) -> bytes:
+def render_card(marks: SheetTally, title: str) -> bytes:
     """The card of ``marks`` under ``title`` (words of the catalogue), as a PNG."""
     canvas = Canvas.new(WIDTH, height(len(marks.rows)))
     parts.draw_card(canvas, WIDTH, height(len(marks.rows)))
@@ -92,7 +92,7 @@ def draw_row(canvas: Canvas, row: RowTally, top: float, lock: bool) -> None:
         parts.draw_lock(canvas, spot, colours, closed=row.locked, crossed=row.locked)
 
 
-def draw_penalties(canvas: Canvas, marks: Tally, top: float) -> None:
+def draw_penalties(canvas: Canvas, marks: SheetTally, top: float) -> None:
     """The penalties' caption and boxes, the first ``marks.penalties`` crossed."""
     middle = top + PENALTY_ROW / 2
     boxes = [

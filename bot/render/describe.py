@@ -18,7 +18,7 @@ from bot.rules import Game, Score
 from bot.rules.qwinto import FAILED_LIMIT, GEOMETRY
 from bot.rules.qwixx import QwixxGame
 
-from .tally import Tally
+from .tally import SheetTally
 
 ALT_TEXT = 1024  # Discord's limit for an attachment's description
 QWINTO = "qwinto"
@@ -204,7 +204,7 @@ def sheet_alt(game: Game, player: int, name: str) -> str:
     return fit(sheet_text(game, player, name))
 
 
-def card_alt(marks: Tally, title: str) -> str:
+def card_alt(marks: SheetTally, title: str) -> str:
     """The description of :func:`bot.render.render_card`'s image: each row's crosses of
     how many, and the penalties (failed throws) of how many."""
     rows = [

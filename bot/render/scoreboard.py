@@ -52,7 +52,7 @@ def score_rows(game: Game) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class BoardLayout:
+class ScoreboardLayout:
     """Scoreboard geometry in output pixels."""
 
     rows: tuple[str, ...]
@@ -62,7 +62,7 @@ class BoardLayout:
     penalty_label: str = "penalties"
 
     @classmethod
-    def of(cls, game: Game) -> BoardLayout:
+    def of(cls, game: Game) -> ScoreboardLayout:
         qwinto = game.variant == qwinto_rules.QwintoGame.variant
         # Qwinto always scores its bonus (pentagons), On Board its pawns' fields; other
         # games show one only if someone has it.
@@ -199,7 +199,7 @@ class BoardLayout:
 
 def render_scoreboard(game: Game, names: dict[int, str]) -> bytes:
     """Ranking (winner first, ties share a rank) with every player's sheet, as a PNG."""
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     surface = Surface(layout.width, layout.height)
     surface.label(
         (EDGE, (EDGE + layout.table_top) / 2 - 4),
@@ -231,8 +231,8 @@ def player_name(names: dict[int, str], player: int) -> str:
     return names.get(player) or t("describe.player", number=player)
 
 
-def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
-    """The captions, all of one size (:attr:`BoardLayout.caption_size`: each fits its
+def draw_table_header(surface: Surface, layout: ScoreboardLayout) -> None:
+    """The captions, all of one size (:attr:`ScoreboardLayout.caption_size`: each fits its
     column at it), and the rows' chips."""
     size = layout.caption_size
     rank = layout.table_cell(0, 0)
@@ -273,7 +273,12 @@ def draw_table_header(surface: Surface, layout: BoardLayout) -> None:
 
 
 def draw_standing(
-    surface: Surface, layout: BoardLayout, line: int, standing: Standing, score: Score, name: str
+    surface: Surface,
+    layout: ScoreboardLayout,
+    line: int,
+    standing: Standing,
+    score: Score,
+    name: str,
 ) -> None:
     """A standing in two lines beside its rank: the name, whole, over the scores."""
     first = layout.table_cell(line, 0)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.i18n.words import whole
-from bot.tournament import Standing, points_text
+from bot.tournament import TournamentStanding, points_text
 
 from .describe import leaderboard_alt
 from .lines import BoardRow, BoardTable
@@ -49,7 +49,7 @@ def excerpt(count: int, viewer: int | None = None) -> list[tuple[int, bool]]:
 
 
 def standings_rows(
-    standings: Sequence[Standing],
+    standings: Sequence[TournamentStanding],
     names: Mapping[int, str],
     viewer: int | None = None,
     notes: Mapping[int, str] | None = None,

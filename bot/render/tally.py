@@ -23,7 +23,7 @@ class RowTally:
 
 
 @dataclass(frozen=True)
-class Tally:
+class SheetTally:
     """A sheet's rows (top to bottom) and its penalties of ``limit``."""
 
     rows: tuple[RowTally, ...]
@@ -33,16 +33,16 @@ class Tally:
     """Qwinto writes numbers in fields and counts failed throws, not penalties."""
 
 
-def tally(game: Game, player: int) -> Tally:
+def tally(game: Game, player: int) -> SheetTally:
     """``player``'s sheet in ``game``, counted."""
     if isinstance(game, QwintoGame):
         q = game.sheets[player]
         rows = tuple(RowTally(row, len(fields), ROW_LENGTH) for row, fields in q.fields.items())
-        return Tally(rows, q.failed, FAILED_LIMIT, qwinto=True)
+        return SheetTally(rows, q.failed, FAILED_LIMIT, qwinto=True)
     assert isinstance(game, QwixxGame)
     sheet, rules = game.sheets[player], game.rules
     rows = tuple(
         RowTally(row, len(numbers), rules.row_length, row in sheet.locks)
         for row, numbers in sheet.crossed.items()
     )
-    return Tally(rows, sheet.penalties, rules.penalty_limit)
+    return SheetTally(rows, sheet.penalties, rules.penalty_limit)

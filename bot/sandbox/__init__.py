@@ -7,23 +7,23 @@ Typical use in a test::
         outcome = await sb.member("Ana").slash("qwixx", "start", variant="classic")
 """
 
-from .clock import Clock
-from .driver import Outcome, SimMember
+from .clock import SandboxClock
+from .driver import ActionOutcome, SimMember
 from .permissions import Perm
 from .records import Call, ChannelRecord, Failure, StoredAttachment, StoredMessage
 from .sandbox import GuildSpec, Sandbox
 from .server import FakeDiscord
 
 __all__ = [
+    "ActionOutcome",
     "Call",
     "ChannelRecord",
-    "Clock",
     "Failure",
     "FakeDiscord",
     "GuildSpec",
-    "Outcome",
     "Perm",
     "Sandbox",
+    "SandboxClock",
     "SimMember",
     "StoredAttachment",
     "StoredMessage",

@@ -4,7 +4,7 @@ import time
 from collections.abc import Callable
 
 
-class Clock:
+class SandboxClock:
     """Monotonic seconds plus an offset that tests may advance."""
 
     def __init__(self, source: Callable[[], float] = time.monotonic) -> None:

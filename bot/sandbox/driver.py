@@ -19,7 +19,7 @@ DEFERRED_UPDATE = 6
 
 
 @dataclass
-class Outcome:
+class ActionOutcome:
     """What one action led to, as the acting member sees it."""
 
     interaction: InteractionRecord
@@ -162,7 +162,7 @@ class SimMember:
 
     async def slash(
         self, *path: str, in_channel: ChannelRecord | None = None, **options: Any
-    ) -> Outcome:
+    ) -> ActionOutcome:
         """Run a slash command (``path`` = command, [group,] subcommand) with options, in
         ``in_channel`` (a DM or another guild's channel too); :class:`NotOffered` where
         Discord's client would not offer it."""
@@ -173,7 +173,7 @@ class SimMember:
 
     async def click(
         self, message: StoredMessage, *, label: str | None = None, custom_id: str | None = None
-    ) -> Outcome:
+    ) -> ActionOutcome:
         """Click a button of ``message`` found by label and/or custom_id."""
         button = self._component(message, label=label, custom_id=custom_id)
         if button.get("type") != BUTTON or "custom_id" not in button:
@@ -188,7 +188,7 @@ class SimMember:
         *,
         custom_id: str | None = None,
         placeholder: str | None = None,
-    ) -> Outcome:
+    ) -> ActionOutcome:
         """Pick ``values`` in a string select of ``message``."""
         menu = self._component(message, custom_id=custom_id, placeholder=placeholder)
         if menu.get("type") != STRING_SELECT:
@@ -238,14 +238,14 @@ class SimMember:
 
     async def _act(
         self, kind: int, channel: ChannelRecord, data: dict[str, Any], message: StoredMessage | None
-    ) -> Outcome:
+    ) -> ActionOutcome:
         record = await self.server.interactions.open(kind, self.record, channel, data, message)
         world = self.server.world
         limit = max(self.timeout, self.server.interactions.ack_window + 1.0)
         await world.wait_until(lambda: record.acknowledged or record.failed, limit)
         if not record.failed:
             await self._settle(record)
-        return Outcome(record, world.touched_since(record.log_start, self.id))
+        return ActionOutcome(record, world.touched_since(record.log_start, self.id))
 
     async def _settle(self, record: InteractionRecord) -> None:
         """Wait until requests stop and a deferred reply has been filled in.

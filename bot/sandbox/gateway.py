@@ -41,7 +41,7 @@ DM_EVENT_INTENTS = {
 
 
 @dataclass
-class Session:
+class GatewaySession:
     """A gateway session; it outlives its socket so that RESUME can replay missed events."""
 
     id: str
@@ -101,7 +101,7 @@ class Gateway:
         self.world = world
         self._url = url
         self.heartbeat_ms = heartbeat_ms
-        self.sessions: dict[str, Session] = {}
+        self.sessions: dict[str, GatewaySession] = {}
         self.identifies = 0
         self.resumes = 0
         self.replayed = 0
@@ -115,7 +115,7 @@ class Gateway:
         """Discord is away (:meth:`FakeDiscord.outage`): connections are refused with 503."""
 
     @property
-    def live(self) -> list[Session]:
+    def live(self) -> list[GatewaySession]:
         """Sessions that have not ended (connected or waiting for RESUME)."""
         return [s for s in self.sessions.values() if not s.ended]
 
@@ -131,7 +131,7 @@ class Gateway:
         socket = web.WebSocketResponse(autoping=True)
         await socket.prepare(request)
         self._sockets.add(socket)
-        session: Session | None = None
+        session: GatewaySession | None = None
         try:
             hello = {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_ms}}
             await socket.send_str(json.dumps(hello))
@@ -144,7 +144,7 @@ class Gateway:
             self._detach(socket, session)
         return socket
 
-    def _detach(self, socket: web.WebSocketResponse, session: Session | None) -> None:
+    def _detach(self, socket: web.WebSocketResponse, session: GatewaySession | None) -> None:
         if session is None or session.socket is not socket:
             return
         session.socket = None
@@ -155,8 +155,8 @@ class Gateway:
         self.world.notify()
 
     async def _on_frame(
-        self, socket: web.WebSocketResponse, frame: dict[str, Any], session: Session | None
-    ) -> Session | None:
+        self, socket: web.WebSocketResponse, frame: dict[str, Any], session: GatewaySession | None
+    ) -> GatewaySession | None:
         op, data = frame.get("op"), frame.get("d") or {}
         if op == HEARTBEAT:
             await socket.send_str(json.dumps({"op": HEARTBEAT_ACK}))
@@ -170,9 +170,11 @@ class Gateway:
 
     async def _identify(
         self, socket: web.WebSocketResponse, data: dict[str, Any]
-    ) -> Session | None:
+    ) -> GatewaySession | None:
         self.identifies += 1
-        session = Session(secrets.token_hex(16), data.get("token", ""), int(data.get("intents", 0)))
+        session = GatewaySession(
+            secrets.token_hex(16), data.get("token", ""), int(data.get("intents", 0))
+        )
         try:
             session.shard = None if data.get("shard") is None else read_shard(data["shard"])
             self._check_size(session)
@@ -192,10 +194,10 @@ class Gateway:
         self.world.notify()
         return session
 
-    def _guilds_of(self, session: Session) -> list[GuildRecord]:
+    def _guilds_of(self, session: GatewaySession) -> list[GuildRecord]:
         return [g for g in self.world.bot_guilds() if session.serves(g.id)]
 
-    def _check_size(self, session: Session) -> None:
+    def _check_size(self, session: GatewaySession) -> None:
         held = len(self._guilds_of(session))
         if held > self.max_guilds_per_shard:
             raise ShardRefused(
@@ -208,7 +210,7 @@ class Gateway:
         """What ``GET /gateway/bot`` advises: one shard per 1,000 guilds, as Discord does."""
         return max(1, -(-len(self.world.bot_guilds()) // 1000))
 
-    def _ready(self, session: Session) -> dict[str, Any]:
+    def _ready(self, session: GatewaySession) -> dict[str, Any]:
         ready = {
             "v": 10,
             "user": {**payloads.user(self.world.bot), "verified": True, "mfa_enabled": False},
@@ -223,7 +225,9 @@ class Gateway:
             ready["shard"] = list(session.shard)
         return ready
 
-    async def _resume(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
+    async def _resume(
+        self, socket: web.WebSocketResponse, data: dict[str, Any]
+    ) -> GatewaySession | None:
         await self._resume_gate.wait()
         session = self.sessions.get(data.get("session_id", ""))
         if session is None or session.ended:
@@ -240,7 +244,7 @@ class Gateway:
         self.world.notify()
         return session
 
-    async def _members_chunk(self, session: Session, data: dict[str, Any]) -> None:
+    async def _members_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:
         guild_id = int(data["guild_id"])
         chunk = {
             "guild_id": str(guild_id),
@@ -253,7 +257,7 @@ class Gateway:
             chunk["nonce"] = data["nonce"]
         await self._emit(session, "GUILD_MEMBERS_CHUNK", chunk)
 
-    async def _emit(self, session: Session, event: str, data: dict[str, Any]) -> None:
+    async def _emit(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.events.append(payload)

@@ -14,7 +14,7 @@ from .api_channels import ChannelEndpoints
 from .api_emojis import EmojiEndpoints
 from .api_interactions import InteractionEndpoints
 from .api_users import UserEndpoints
-from .clock import Clock
+from .clock import SandboxClock
 from .faults import Fault
 from .gateway import Gateway
 from .interactions import Interactions
@@ -35,12 +35,12 @@ class FakeDiscord:
         self,
         *,
         openapi: Path | None = None,
-        clock: Clock | None = None,
+        clock: SandboxClock | None = None,
         bot_name: str = "Sandbox Bot",
         strict_schema: bool = True,
         heartbeat_ms: int = 41_250,
     ) -> None:
-        self.clock = clock or Clock()
+        self.clock = clock or SandboxClock()
         self.world = World(self.clock, bot_name)
         self.validator = OpenApiValidator.load(openapi)
         self.rest = Rest(self.world, self.validator, strict_schema=strict_schema)

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .clock import Clock
+from .clock import SandboxClock
 from .ids import Snowflakes, iso_now
 from .permissions import BOT_DEFAULT, MEMBER_DEFAULT
 from .records import (
@@ -36,7 +36,7 @@ POLL_INTERVAL = 0.05
 class World:
     """Users, guilds, channels, messages, commands and interactions of one stand-in."""
 
-    def __init__(self, clock: Clock, bot_name: str = "Sandbox Bot") -> None:
+    def __init__(self, clock: SandboxClock, bot_name: str = "Sandbox Bot") -> None:
         self.clock = clock
         self.ids = Snowflakes()
         self.bot = UserRecord(self.ids.next(), bot_name, bot=True)

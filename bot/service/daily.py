@@ -21,7 +21,7 @@ then an attempt may be played on; from then on it is closed and may be reviewed.
 ``channel_id`` is a negative number of its own (:func:`hidden_channel`), so no
 channel's game, limit or message ever meets it. One per member, day and variant, across
 servers (the attempts' primary key); it counts for the server where it was begun, and
-for no server's ranking (:data:`~bot.records.NO_SERVER`) when begun where the bot is not:
+for no server's ranking (:data:`~bot.records.games.NO_SERVER`) when begun where the bot is not:
 in a direct message, a group chat, a server that never added it. Wherever it was begun,
 it counts in the day's standing of everyone who played these dice.
 """
@@ -37,16 +37,9 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.players import choose
-from bot.records import (
-    NO_SERVER,
-    Attempt,
-    ChannelBusy,
-    DailyBest,
-    DailySettings,
-    GameRecord,
-    Post,
-    Standing,
-)
+from bot.records.daily import Attempt, DailyBest, DailySettings, DailyStanding, RankingPost
+from bot.records.errors import ChannelBusy
+from bot.records.games import NO_SERVER, GameRecord
 from bot.rules import VARIANTS, Game, new_game
 from bot.rules.dice import DICE_V2, DICE_V4
 from bot.service.errors import ServiceError
@@ -151,7 +144,7 @@ def streak(days: list[str], today: str) -> int:
     return count
 
 
-def better_than(standing: Standing) -> int:
+def better_than(standing: DailyStanding) -> int:
     """The share of everyone who finished the day's dice that scored less, in whole
     percent rounded down (never more than is true)."""
     return 100 * standing.below // max(standing.players, 1)
@@ -193,7 +186,7 @@ class Result:
 
     attempt: Attempt
     score: int
-    standing: Standing
+    standing: DailyStanding
     ranking: list[tuple[int, int]]
     """The server's ranking of the day (empty for an attempt of no server)."""
     par: int
@@ -360,7 +353,7 @@ class DailyService:
     async def attempt_of(self, game_id: int) -> Attempt | None:
         return await self.store.daily.attempt_of_game(game_id)
 
-    async def post(self, guild_id: int, day: str, variant: str) -> Post | None:
+    async def post(self, guild_id: int, day: str, variant: str) -> RankingPost | None:
         """The server's ranking message of the day, once a finish asked for one."""
         return await self.store.daily.post(guild_id, day, variant)
 

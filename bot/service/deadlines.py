@@ -7,12 +7,12 @@ process, a no-op: what fired once is not due any more.
 
 from __future__ import annotations
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Event, Game
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.play import Options, Play, Seats
-from bot.service.timing import Clock
+from bot.service.timing import DecisionClock
 from bot.service.writes import Abandon, Played, Retime, Tell, Write, waits_unattended
 from bot.shards import ShardPlan
 
@@ -41,7 +41,7 @@ class Deadlines:
                 return Tell()
             if waits_unattended(record, game, self.keeper.clock()):  # never stored
                 return Played(Play(game), Seats.of(record))
-            clock = Clock.of(record, Seats.of(record).timed)
+            clock = DecisionClock.of(record, Seats.of(record).timed)
             if clock is None:
                 return Tell()
             now = self.keeper.clock()
@@ -64,7 +64,7 @@ class Deadlines:
         return Abandon([(0, closed.kind, None, closed.data)], [closed])
 
 
-def remind(record: GameRecord, game: Game, clock: Clock) -> Retime:
+def remind(record: GameRecord, game: Game, clock: DecisionClock) -> Retime:
     """The clock's next moment: the players the game waits for are reminded of their
     decision — in a round, all but those in their quiet hours; when quiet hours end,
     those a round skipped. Either way the game changes, so that its channel is shown

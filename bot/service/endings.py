@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game
 from bot.service.play import Options
 from bot.service.rated import RatingService

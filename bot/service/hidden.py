@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 
 ID_BITS = 62
 PRACTICE = "practice"

@@ -13,10 +13,11 @@ tournaments — as a function of the game as kept (a
 of :mod:`bot.service.writes`; :meth:`GameKeeper.change` runs it, on the event loop, and
 stores its answer by a compare-and-set that reads nothing: the record's version checks
 that nobody changed the game meanwhile. Should somebody have, the game is read afresh
-and the change decided again (the one retry policy). What a change decided on the memo
-refuses, or leaves unstored, is decided again on a fresh read when the game turns out
-to have moved on: a stale memo never refuses anyone. Where a click came from (its
-:class:`~bot.service.where.Where`) is checked on the record each decision is made on.
+and the change decided again (:mod:`bot.service.retry`, the one retry policy). What a
+change decided on the memo refuses, or leaves unstored, is decided again on a fresh
+read when the game turns out to have moved on: a stale memo never refuses anyone.
+Where a click came from (its :class:`~bot.service.where.Where`) is checked on the
+record each decision is made on.
 
 **A new kind of change** is a new decide-function in its service returning one of the
 writes there are (a person's standing choice is a :class:`~bot.service.writes.Played`
@@ -34,23 +35,16 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot.records import (
-    GameChange,
-    GameRecord,
-    InPlay,
-    MoveRecord,
-    Showing,
-    StoredEvent,
-    VersionConflict,
-    WrongStatus,
-)
+from bot.records.errors import VersionConflict, WrongStatus
+from bot.records.games import GameChange, GameRecord, InPlay, MoveRecord, Showing, StoredEvent
 from bot.rules import Game, Move, dice_version_of
 from bot.rules import replay as replay_game
 from bot.service.errors import ServiceError
 from bot.service.memo import GameMemo, load_game
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.play import Options, Play, Seats, event_rows
-from bot.service.timing import Clock
+from bot.service.retry import retry
+from bot.service.timing import DecisionClock
 from bot.service.writes import (
     Abandon,
     Answer,
@@ -72,7 +66,10 @@ from bot.store.locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 5  # compare-and-set retries before a click is refused as busy
+
+class Stale(Exception):
+    """A decision made on the game as kept refused or stored nothing, and the game
+    had moved on meanwhile: it is decided again on the game as stored."""
 
 
 class Origin(Protocol):
@@ -194,7 +191,7 @@ class GameKeeper:
         players: Sequence[int] | None = None,
     ) -> GameRecord:
         """A lobby, its host seated (``players``: these seats taken at once); raises
-        :class:`~bot.records.ChannelBusy` if the channel has a lobby or running game."""
+        :class:`~bot.records.errors.ChannelBusy` if the channel has a lobby or running game."""
         record = await self._games.create(
             guild_id, channel_id, host_id, variant, options, seed, turn_time, expires
         )
@@ -209,7 +206,7 @@ class GameKeeper:
     ) -> Outcome:
         """Store what ``decide`` answers on the game as kept (else as read), under the
         game's lock in this process; decided again on the game read afresh when another
-        writer won the race (refused as busy after :data:`ATTEMPTS`), and when a
+        writer won the race (refused as busy after :data:`~bot.service.retry.ATTEMPTS`), and when a
         decision on the kept game refused or stored nothing while the game had moved
         on. With ``where``, each decision is made only on a game played where
         ``user``'s click came from."""
@@ -225,27 +222,28 @@ class GameKeeper:
         user: int = 0,
     ) -> Outcome:
         """:meth:`change`'s policy, for a caller holding the game's lock."""
-        current = kept or await self.read(game_id)
-        for _ in range(ATTEMPTS):
-            fresh: Snapshot | None = None
+        fresh = kept  # the game to decide on next (None: read it)
+
+        async def attempt() -> Outcome:
+            nonlocal fresh
+            current, fresh = fresh or await self.read(game_id), None
             try:
                 if where is not None:
                     where.check(current.record, user, self.clock())
                 done = await self._stored(current, await decide(current))
             except ServiceError:
-                if current is not kept or (fresh := await self._fresher(current)) is None:
+                if current is kept:
+                    fresh = await self._fresher(current)
+                if fresh is None:
                     raise
-            except (VersionConflict, WrongStatus):
-                log.info("game %s changed concurrently; retrying", game_id)
-            else:
-                if (
-                    current is not kept
-                    or done.changed
-                    or (fresh := await self._fresher(current)) is None
-                ):
-                    return done
-            current = fresh or await self.read(game_id)
-        raise ServiceError("error.busy")
+                raise Stale(game_id) from None
+            if current is kept and not done.changed:
+                fresh = await self._fresher(current)
+            if fresh is not None:
+                raise Stale(game_id)
+            return done
+
+        return await retry(attempt, (VersionConflict, WrongStatus, Stale), f"game {game_id}")
 
     async def _fresher(self, kept: Snapshot) -> Snapshot | None:
         """The game as stored, if in another version than ``kept`` (one read)."""
@@ -277,7 +275,7 @@ class GameKeeper:
                 return Outcome(seated, None)
             case Start(new, seats):
                 people = () if seats is None else seats.timed
-                clock = Clock.start(self.clock(), record.turn_time, people)
+                clock = DecisionClock.start(self.clock(), record.turn_time, people)
                 events = event_rows(1, opening(new))
                 started = await self._games.start(
                     record.id,
@@ -297,7 +295,7 @@ class GameKeeper:
                 return Outcome(retimed, game, list(told), game.decision())
             case Repace(turn_time, options, seats, told):
                 assert game is not None
-                clock = Clock.start(self.clock(), turn_time, seats.timed)
+                clock = DecisionClock.start(self.clock(), turn_time, seats.timed)
                 repaced = await self._games.set_pace(
                     record.id,
                     record.version,
@@ -381,7 +379,7 @@ class GameKeeper:
 
     async def mark_behind(self, game_id: int) -> None:
         """The channel of ``game_id`` could not be updated now (see
-        :attr:`~bot.records.GameRecord.behind_since`)."""
+        :attr:`~bot.records.games.GameRecord.behind_since`)."""
         await self._games.mark_behind(game_id, self.clock())
 
     async def mark_left_behind(self, started: float, shards: ShardPlan | None = None) -> int:

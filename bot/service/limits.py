@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from bot.i18n.words import plural
 from bot.players import is_computer
-from bot.records import InPlay
+from bot.records.games import InPlay
 
 
 @dataclass(frozen=True)

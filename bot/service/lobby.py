@@ -7,7 +7,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat, is_computer
-from bot.records import ChannelBusy, GameRecord, InPlay
+from bot.records.errors import ChannelBusy
+from bot.records.games import GameRecord, InPlay
 from bot.rules import VARIANTS, Event, new_game
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Final, Generic, TypeVar
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Game, game_from_json
 
 KEPT: Final = 4_096

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.records import GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
 from bot.rules import Decision, Event, Game
 
 Kind = Literal["changed", "same", "asked", "chosen"]

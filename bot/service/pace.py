@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Literal
 
 from bot.players import is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Event
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper

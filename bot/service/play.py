@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, choose, is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import PASS, Decision, Event, Game, Move
 from bot.rules.base import dice_rng, score_of
 from bot.service.ahead import Plan, Ruling, Step, hard_move, known
@@ -378,7 +378,7 @@ class Seats:
     def timed(self) -> tuple[tuple[int, Prefs], ...]:
         """The people whose preferences shape a decision's clock — quiet hours, or
         reminders soon and again — with their preferences
-        (:class:`~bot.service.timing.Clock`)."""
+        (:class:`~bot.service.timing.DecisionClock`)."""
         return tuple(
             (p, prefs)
             for p, prefs in sorted(self.prefs.items())

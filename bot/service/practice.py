@@ -5,7 +5,7 @@ group chat, a server that never added the bot).
 **A practice game** is an ordinary game of the games table that lives in no channel, as
 a daily attempt does: its ``channel_id`` is a negative number of the member's own
 (:func:`practice_channel`), so no channel's game, limit or message ever meets it, and a
-member has one at a time. It belongs to no server (:data:`~bot.records.NO_SERVER`),
+member has one at a time. It belongs to no server (:data:`~bot.records.games.NO_SERVER`),
 so it may be resumed from anywhere. Its seats are the member's and those of the
 computers, which decide right after each of the member's moves: the member's clicks
 drive the whole game. With no computer it is the one-person form (solo practice). It
@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat
-from bot.records import NO_SERVER
+from bot.records.games import NO_SERVER
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
 from bot.service.hidden import PRACTICE, practice_channel

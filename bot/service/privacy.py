@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from bot.records import Forgotten, ServerData, StillPlaying
+from bot.records.errors import StillPlaying
+from bot.records.members import Forgotten, ServerData
 from bot.service.errors import ServiceError
 from bot.store import Store
 from bot.store.privacy import is_anonymous

@@ -21,18 +21,20 @@ from typing import Any, Final
 
 from bot.players import is_computer
 from bot.progress import stage, watched
-from bot.records import GameRecord, GameToRate, RatedLine, RatingConflict, StoredRating
+from bot.records.errors import RatingConflict
+from bot.records.games import GameRecord
+from bot.records.ratings import GameToRate, RatedLine, StoredRating
 from bot.rules import game_from_json
 from bot.service.keeper import stored_record
 from bot.service.play import Options
-from bot.service.ratings import Change, Rating, Seat, match_of, rate, standings
+from bot.service.ratings import Change, RankedSeat, Rating, match_of, rate, standings
+from bot.service.retry import retry
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 TOP: Final = 10
 BATCH: Final = 500  # games rated per transaction by the backfill
-ATTEMPTS: Final = 5  # rating transactions tried before a conflict is given up on
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,7 @@ def change_of(line: RatedLine) -> Change:
 def rate_stored(match: Any, current: dict[int, StoredRating]) -> list[RatedLine]:
     """:func:`bot.service.ratings.rate` on the store's values (what the store's
     transaction calls)."""
-    seats: Sequence[Seat] = match
+    seats: Sequence[RankedSeat] = match
     changes = rate(seats, {p: _rating(r) for p, r in current.items()})
     return [RatedLine(c.player, _stored(c.before), _stored(c.after)) for c in changes]
 
@@ -130,24 +132,22 @@ class RatingService:
         (empty: nobody's rating moved, or the game does not count)."""
         if record.status != "finished" or record.finished_at is None:
             return []
-        for attempt in range(ATTEMPTS):
+        finished_at = record.finished_at
+
+        async def attempt() -> list[Change]:
             games = await self.store.ratings.unrated_up_to(
-                record.guild_id, record.variant, record.id, record.finished_at
+                record.guild_id, record.variant, record.id, finished_at
             )
-            if not games:
-                break
-            try:
+            if games:  # RatingConflict: another process rated one of these people meanwhile
                 done = await self.store.ratings.rate(
                     await self._matches(games, record), rate_stored
                 )
-            except RatingConflict:
-                if attempt == ATTEMPTS - 1:
-                    raise
-                continue  # another process rated one of these people meanwhile: again
-            if done.get(record.id):
-                return [change_of(line) for line in done[record.id]]
-            break  # none written: rated already (maybe by a later game's settle meanwhile)
-        return [change_of(line) for line in await self.store.ratings.changes(record.id)]
+                if done.get(record.id):
+                    return [change_of(line) for line in done[record.id]]
+            # none written: rated already (maybe by a later game's settle meanwhile)
+            return [change_of(line) for line in await self.store.ratings.changes(record.id)]
+
+        return await retry(attempt, RatingConflict, f"the ratings of game {record.id}")
 
     async def changes(self, game_id: int) -> list[Change]:
         """The people's changes of a rated game."""
@@ -156,21 +156,24 @@ class RatingService:
     async def backfill(self) -> int:
         """Rate every counted game not rated yet, oldest first; how many. More than a
         batch of them (a first start with ratings) shows its progress on a terminal."""
-        done, conflicts = 0, 0
+        done = 0
         games = await self.store.ratings.unrated(BATCH)
         total = await self.store.ratings.count_unrated() if len(games) == BATCH and watched() else 0
+        first: list[GameToRate] | None = games  # the batch read, then each read afresh
+
+        async def attempt() -> int:
+            """A batch rated (another process rating too: what is left read again)."""
+            nonlocal first
+            batch = first if first is not None else await self.store.ratings.unrated(BATCH)
+            first = None
+            if batch:
+                await self.store.ratings.rate(await self._matches(batch), rate_stored)
+            return len(batch)
+
         with stage("rating the games played so far", total, "games") as advance:
-            while games:
-                try:
-                    await self.store.ratings.rate(await self._matches(games), rate_stored)
-                except RatingConflict:
-                    conflicts += 1  # another process rates too: read what is left again
-                    if conflicts == ATTEMPTS:
-                        raise
-                else:
-                    done += len(games)
-                    advance(len(games))
-                games = await self.store.ratings.unrated(BATCH)
+            while rated := await retry(attempt, RatingConflict, "the ratings"):
+                done += rated
+                advance(rated)
         if done:
             log.info("rated %d counted games", done)
         return done

@@ -95,7 +95,7 @@ def read(rating: Rating) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class RankedSeat:
     """One seat taking part in a game's update: a person (``player`` > 0, rated) or a
     computer (``level``, fixed), and its rank (1 best; equal ranks are a tie)."""
 
@@ -126,13 +126,15 @@ def told(changes: Iterable[Change]) -> dict[int, tuple[str, int]]:
 
 def match_of(
     people: Iterable[tuple[int, int, bool]], computers: Iterable[tuple[str, int]]
-) -> tuple[Seat, ...]:
+) -> tuple[RankedSeat, ...]:
     """The seats of a game's update: ``people`` as ``(player, rank, counts)`` (a seat
     that does not count, a stand-in's, is left out), ``computers`` as ``(level, rank)``
     (an unknown level plays as ``easy``, the default one). Ordered by rank, people
     before computers, then by id, so the same game always makes the same match."""
-    seats = [Seat(rank, player=player) for player, rank, counts in people if counts]
-    seats += [Seat(rank, level=level if level in COMPUTER else "easy") for level, rank in computers]
+    seats = [RankedSeat(rank, player=player) for player, rank, counts in people if counts]
+    seats += [
+        RankedSeat(rank, level=level if level in COMPUTER else "easy") for level, rank in computers
+    ]
     return tuple(
         sorted(seats, key=lambda s: (s.rank, s.player is None, s.player or 0, s.level or ""))
     )
@@ -146,7 +148,7 @@ def _model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
-def rate(match: Sequence[Seat], ratings: Mapping[int, Rating]) -> list[Change]:
+def rate(match: Sequence[RankedSeat], ratings: Mapping[int, Rating]) -> list[Change]:
     """The people's new ratings after ``match`` (``ratings``: their current ones;
     someone missing is new). No change when fewer than two seats take part."""
     people = [s.player for s in match if s.player is not None]
@@ -174,7 +176,7 @@ def rate(match: Sequence[Seat], ratings: Mapping[int, Rating]) -> list[Change]:
 
 
 def replay(
-    matches: Iterable[Sequence[Seat]], ratings: Mapping[int, Rating] | None = None
+    matches: Iterable[Sequence[RankedSeat]], ratings: Mapping[int, Rating] | None = None
 ) -> dict[int, Rating]:
     """Ratings after ``matches`` in order, from ``ratings`` (default: everyone new)."""
     found = dict(ratings or {})

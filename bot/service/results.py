@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from bot.players import is_computer
-from bot.records import GameResults, PlayerResult
+from bot.records.games import GameResults, PlayerResult
 from bot.rules import Game
 
 

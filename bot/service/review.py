@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
-from bot.records import REVIEW_DUE, GameRecord, MoveRecord
+from bot.records.games import GameRecord, MoveRecord
+from bot.records.stats import REVIEW_DUE
 from bot.rules import Game, Move, dice_version_of, new_game
 from bot.service.daily import hidden_until, is_daily
 from bot.service.errors import ServiceError
@@ -58,7 +59,7 @@ BACKFILL_BATCH: Final = 20  # finished games read at a time by the backfill
 
 
 @dataclass(frozen=True)
-class Rated:
+class ReviewedDecision:
     """One decision of a person, with ``hard``'s view of the position before it."""
 
     seq: int  # the move's place in the game's move log
@@ -92,14 +93,14 @@ class Review:
 
     record: GameRecord
     game: Game  # as it ended
-    rated: tuple[Rated, ...]
+    rated: tuple[ReviewedDecision, ...]
 
     @property
     def people(self) -> list[int]:
         """The game's people in seat order (computer seats are not reviewed)."""
         return [p for p in self.record.players if not is_computer(p)]
 
-    def decisions(self, player: int) -> list[Rated]:
+    def decisions(self, player: int) -> list[ReviewedDecision]:
         return [r for r in self.rated if r.player == player]
 
     def accuracy(self, player: int) -> float | None:
@@ -110,7 +111,7 @@ class Review:
             return None if not mine else 1.0
         return max(0.0, 1.0 - sum(r.loss for r in mine) / spread)
 
-    def costliest(self, player: int, count: int = COSTLIEST) -> list[Rated]:
+    def costliest(self, player: int, count: int = COSTLIEST) -> list[ReviewedDecision]:
         """``player``'s decisions that cost the most expected points, costliest first
         (earlier first among equals); only those that cost something."""
         costly = [r for r in self.decisions(player) if r.loss >= SHOWN_LOSS]
@@ -134,7 +135,7 @@ def review_game(record: GameRecord, moves: Sequence[MoveRecord], yielding: bool 
     for stored in moves:
         player, move = stored.player_id, Move.from_json(stored.move)
         if decided_by_person(stored) and player in game.decision().waiting:
-            rated.append(Rated(stored.seq, player, move, hint(game, player), game))
+            rated.append(ReviewedDecision(stored.seq, player, move, hint(game, player), game))
             if yielding:
                 time.sleep(0)
         game, _ = game.apply(player, move)

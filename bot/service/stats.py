@@ -16,15 +16,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from bot.records import (
-    Accuracy,
-    GameRecord,
-    GameResults,
-    HistoryGame,
-    PracticeBest,
-    RecentScore,
-    Totals,
-)
+from bot.records.games import GameRecord, GameResults
+from bot.records.stats import Accuracy, HistoryGame, PracticeBest, RecentScore, Totals
 from bot.rules import Game, game_from_json
 from bot.service.keeper import stored_record
 from bot.service.rated import RatingService

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Literal
 
 from bot.i18n.words import t
-from bot.records import GameRecord, Timing
+from bot.records.games import GameRecord, Timing
 from bot.service.prefs import Prefs
 from bot.text import quote
 
@@ -21,7 +21,7 @@ MINUTE, HOUR, DAY = 60, 3600, 86400
 SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
 NUDGES = (HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR)
 """A long decision's reminders for those who asked to be reminded soon and again, after
-it opened (see :attr:`Clock.rounds`)."""
+it opened (see :attr:`DecisionClock.rounds`)."""
 NUDGED_FROM = 12 * HOUR
 DEFAULT_LIVE_TIME = 10 * MINUTE
 """A decision's time in a game played live, unless the server chose another."""
@@ -101,7 +101,7 @@ and again), with their preferences."""
 
 
 @dataclass(frozen=True)
-class Clock:
+class DecisionClock:
     """When the current decision began and ends, and how many of its moments went by
     (:meth:`moments`: the reminders, and the ends of the people's quiet hours)."""
 
@@ -113,7 +113,7 @@ class Clock:
     to be reminded soon and again."""
 
     @classmethod
-    def start(cls, now: float, turn_time: int, people: Timed = ()) -> Clock:
+    def start(cls, now: float, turn_time: int, people: Timed = ()) -> DecisionClock:
         return cls(now, now + turn_time, 0, people)
 
     @property
@@ -178,17 +178,17 @@ class Clock:
         return moments[self.reminders] if self.reminders < len(moments) else None
 
     @classmethod
-    def of(cls, record: GameRecord, people: Timed = ()) -> Clock | None:
+    def of(cls, record: GameRecord, people: Timed = ()) -> DecisionClock | None:
         """The clock of a stored game's pending decision, if it has one."""
         if record.stage_started is None or record.deadline is None:
             return None
         return cls(record.stage_started, record.deadline, record.reminders, people)
 
-    def reminded(self) -> Clock:
+    def reminded(self) -> DecisionClock:
         """The clock once its next moment went by."""
         return replace(self, reminders=self.reminders + 1)
 
-    def caught_up(self, now: float) -> Clock:
+    def caught_up(self, now: float) -> DecisionClock:
         """The clock with the rounds of reminders that a later one due at ``now`` makes
         stale let go (after downtime, or a long gap between passes, one reminder says
         what several would have)."""

@@ -39,6 +39,7 @@ from bot.service.keeper import GameKeeper, shard_ids
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome
 from bot.service.play import Seats
+from bot.service.retry import retry
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
 from bot.store import GameRecord, Store
@@ -47,11 +48,11 @@ from bot.store.privacy import is_anonymous
 from bot.store.tournaments import TournamentBusy, TournamentChanged, TournamentRepository
 from bot.text import quote
 from bot.tournament import (
-    Refusal,
     SeatResult,
-    Settings,
-    Standing,
+    SettingsRefusal,
     TableResult,
+    TournamentSettings,
+    TournamentStanding,
     complete,
     next_round,
     standings,
@@ -72,10 +73,9 @@ MOST_ENTERED: Final = 3
 COMPUTER_LEVEL: Final = "hard"
 MADE_FOR: Final = ("away", "stand_in")
 """Who made a move for a person: the game (an away seat's fallback) or a computer."""
-ATTEMPTS: Final = 5  # compare-and-set retries before a click is refused as busy
 
 
-def refused(refusal: Refusal) -> ServiceError:
+def refused(refusal: SettingsRefusal) -> ServiceError:
     """The core's refusal of settings, as the service's."""
     return ServiceError(refusal.key, **refusal.values)
 
@@ -138,7 +138,7 @@ class Tournaments:
     async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
         await self.repository.set_role(guild_id, role_id)
 
-    def standings(self, tournament: Tournament) -> list[Standing]:
+    def standings(self, tournament: Tournament) -> list[TournamentStanding]:
         """Everyone's place so far (:func:`bot.tournament.standings`)."""
         return standings(
             tournament.settings, tournament.players, tournament.seated, tournament.results
@@ -146,14 +146,14 @@ class Tournaments:
 
     # --- sign-up -------------------------------------------------------------------
     async def create(
-        self, guild_id: int, channel_id: int, host_id: int, settings: Settings
+        self, guild_id: int, channel_id: int, host_id: int, settings: TournamentSettings
     ) -> TournamentRecord:
         """A tournament open for sign-up in ``channel_id``, organised by ``host_id``
         (whose right to is the caller's to check)."""
         now = self.clock()
         try:
             validate(settings, int(now))
-        except Refusal as refusal:
+        except SettingsRefusal as refusal:
             raise refused(refusal) from None
         if await self.repository.open_count(guild_id) >= MOST_OPEN:
             raise ServiceError("tournament.error.limit_server", most=MOST_OPEN)
@@ -210,7 +210,7 @@ class Tournaments:
             organiser(t.record, user, can_manage)
             try:
                 check_sign_ups(t.settings, len(t.entrants), MOST_PLAYERS)
-            except Refusal as refusal:
+            except SettingsRefusal as refusal:
                 raise refused(refusal) from None
             await self.repository.start(t.record, [], self.clock())
 
@@ -273,15 +273,13 @@ class Tournaments:
     ) -> Tournament:
         """``step`` on the tournament as stored, again on a fresh read should another
         change come first (:class:`TournamentChanged`); the tournament after it."""
+
+        async def attempt() -> Tournament:
+            await step(await self.read(tournament_id))
+            return await self.read(tournament_id)
+
         async with self._locks.hold(tournament_id):
-            for _ in range(ATTEMPTS):
-                try:
-                    await step(await self.read(tournament_id))
-                except TournamentChanged:
-                    log.info("tournament %d changed concurrently; retrying", tournament_id)
-                    continue
-                return await self.read(tournament_id)
-        raise ServiceError("error.busy")
+            return await retry(attempt, TournamentChanged, f"tournament {tournament_id}")
 
     # --- the timer's part ----------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
@@ -316,7 +314,7 @@ class Tournaments:
         dropped = [e.player for e in t.entrants if checking and not e.checked_in]
         try:
             check_sign_ups(t.settings, len(t.entrants) - len(dropped), MOST_PLAYERS)
-        except Refusal:
+        except SettingsRefusal:
             await self._stored(self.repository.end(t.record, "cancelled", self.clock()))
             return
         await self._stored(self.repository.start(t.record, dropped, self.clock()))

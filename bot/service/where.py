@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.service.daily import check_open, is_daily
 from bot.service.errors import ServiceError
 from bot.service.hidden import in_no_channel

@@ -11,12 +11,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.records import NO_TIMING, EventRow, GameChange, GameRecord, Timing
+from bot.records.games import NO_TIMING, EventRow, GameChange, GameRecord, Timing
 from bot.rules import VARIANTS, Decision, Event, Game
 from bot.service.outcome import Kind, Snapshot
 from bot.service.play import Options, Play, Seats
 from bot.service.results import game_results
-from bot.service.timing import Clock
+from bot.service.timing import DecisionClock
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +189,9 @@ def timing_of(
     before = play.before
     people = () if seats is None else seats.timed
     fresh = now.turn != before.turn or now.phase != before.phase
-    timing = Clock.start(clock(), record.turn_time, people).timing() if fresh else None
+    timing = DecisionClock.start(clock(), record.turn_time, people).timing() if fresh else None
     if answered:
-        kept = Clock.of(record, people) if timing is None else None
+        kept = DecisionClock.of(record, people) if timing is None else None
         return timing if kept is None else kept.timing()
     if not play.unattended:
         return timing

@@ -8,26 +8,28 @@ Usage::
     game = await store.games.create(guild_id, channel_id, host_id, "qwixx", {}, seed)
 """
 
-from bot.records import (
+from bot.records.errors import (
+    ChannelBusy,
+    CommitUnknown,
+    GameNotFound,
+    LockLost,
+    StoreError,
+    VersionConflict,
+    WrongStatus,
+)
+from bot.records.games import (
     ABANDONED,
     FINISHED,
     LOBBY,
     NO_TIMING,
     RUNNING,
     Changed,
-    ChannelBusy,
-    CommitUnknown,
     GameChange,
-    GameNotFound,
     GameRecord,
     GameStatus,
-    LockLost,
     MoveRecord,
     StoredEvent,
-    StoreError,
     Timing,
-    VersionConflict,
-    WrongStatus,
 )
 
 from .migrations import LATEST_VERSION

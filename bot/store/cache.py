@@ -30,7 +30,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Final
 
-from bot.records import ACTIVE_STATUSES, GameRecord, stored_state
+from bot.records.games import ACTIVE_STATUSES, GameRecord, stored_state
 
 from .engine import Row
 from .records import GAME_COLUMNS, changed, game_from_row, load_json

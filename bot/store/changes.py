@@ -17,19 +17,17 @@ from typing import Any, Final
 
 import orjson
 
-from bot.records import (
+from bot.records.errors import GameNotFound, VersionConflict, WrongStatus
+from bot.records.games import (
     ABANDONED,
     FINISHED,
     RUNNING,
     Changed,
     EventRow,
     GameChange,
-    GameNotFound,
     GameRecord,
     Showing,
     StoredEvent,
-    VersionConflict,
-    WrongStatus,
 )
 
 from .cache import RecordCache
@@ -80,7 +78,7 @@ SHOWING_SQL: Final = (
     "behind_since = CASE WHEN shown_version < ? AND ? >= version THEN NULL "
     "ELSE behind_since END, "
 )
-"""What a :class:`~bot.records.Showing` sets, only if no newer or equal version is shown
+"""What a :class:`~bot.records.games.Showing` sets, only if no newer or equal version is shown
 already (another sync's, or another process's after a lost game lock): the
 expressions read the row as it was before the ``UPDATE``."""
 

@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 
 from bot.progress import Advance, stage
-from bot.records import StoreError
+from bot.records.errors import StoreError
 
 from .engine import is_postgres_url
 from .maintenance import backup

@@ -23,7 +23,8 @@ from __future__ import annotations
 import secrets
 from typing import Final
 
-from bot.records import NO_SERVER, Attempt, DailyBest, DailySettings, Post, Standing
+from bot.records.daily import Attempt, DailyBest, DailySettings, DailyStanding, RankingPost
+from bot.records.games import NO_SERVER
 
 from .engine import Engine, Row, Tx, first
 
@@ -161,7 +162,7 @@ class DailyRepository:
         """Give the attempt of ``game_id`` its score, once (a second call changes nothing),
         and mark its server's ranking of the day as owing it, in the same transaction
         (a new ranking is placed where the server's first attempt of the day was begun:
-        the lowest game id). An attempt of no server (:data:`~bot.records.NO_SERVER`)
+        the lowest game id). An attempt of no server (:data:`~bot.records.games.NO_SERVER`)
         has no ranking to owe."""
 
         async def work(tx: Tx) -> Attempt | None:
@@ -196,7 +197,7 @@ class DailyRepository:
         )
         return [(int(user), int(score)) for user, score in rows]
 
-    async def standing(self, day: str, variant: str, score: int) -> Standing:
+    async def standing(self, day: str, variant: str, score: int) -> DailyStanding:
         """How ``score`` stands among every finished attempt of the day's dice."""
         rows = await self._engine.fetch(  # three ranges of the index on (day, variant, score)
             "SELECT (SELECT COUNT(*) FROM daily_attempts WHERE day = ? AND variant = ? "
@@ -206,7 +207,7 @@ class DailyRepository:
             (day, variant, day, variant, score, day, variant, score),
         )
         players, above, below = rows[0]
-        return Standing(int(above), int(below), int(players))
+        return DailyStanding(int(above), int(below), int(players))
 
     async def finished_days(self, user_id: int, before: str, limit: int = 1000) -> list[str]:
         """The days up to ``before`` on which ``user_id`` finished an attempt, newest
@@ -265,7 +266,7 @@ class DailyRepository:
             )
         )
 
-    async def post(self, guild_id: int, day: str, variant: str) -> Post | None:
+    async def post(self, guild_id: int, day: str, variant: str) -> RankingPost | None:
         """A server's ranking of the day, if a finish asked for one."""
         rows = await self._engine.fetch(
             "SELECT channel_id, message_id, owed FROM daily_posts WHERE guild_id = ? "
@@ -275,7 +276,7 @@ class DailyRepository:
         if not rows:
             return None
         channel, message, owed = rows[0]
-        return Post(int(channel), None if message is None else int(message), int(owed))
+        return RankingPost(int(channel), None if message is None else int(message), int(owed))
 
     async def set_post(
         self,

@@ -69,7 +69,7 @@ class Engine(Protocol):
     def is_open(self) -> bool: ...
 
     async def open(self) -> None:
-        """Open the connections (raises :class:`~bot.records.StoreError`)."""
+        """Open the connections (raises :class:`~bot.records.errors.StoreError`)."""
 
     async def migrate(self, work: Work[int]) -> int:
         """Run ``work`` (the migrations) in one write transaction that excludes every
@@ -84,7 +84,7 @@ class Engine(Protocol):
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """The rows of one read, outside any write transaction (what fails is
-        :class:`~bot.records.ReadFailed`)."""
+        :class:`~bot.records.errors.ReadFailed`)."""
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Excludes every other holder of the same game's lock until the block ends."""
@@ -92,4 +92,4 @@ class Engine(Protocol):
     async def write_holding(self, game_id: int, sql: str, params: Sequence[Any]) -> list[Row]:
         """One statement as a write transaction of its own (its rows: ``RETURNING``),
         committed only while the lock of ``game_id`` is still held if this process
-        holds it (else :class:`~bot.records.LockLost`)."""
+        holds it (else :class:`~bot.records.errors.LockLost`)."""

@@ -13,16 +13,15 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from bot.records import (
+from bot.records.errors import ChannelBusy, GameNotFound
+from bot.records.games import (
     ABANDONED,
     ACTIVE_STATUSES,
     LOBBY,
     RUNNING,
     Changed,
-    ChannelBusy,
     EventRow,
     GameChange,
-    GameNotFound,
     GameRecord,
     InPlay,
     MoveRecord,
@@ -316,8 +315,8 @@ class GameRepository:
         channel shows, stored in the same statement unless a version as new is shown
         already (then it is left out; no game lock is needed for it).
 
-        Raises :class:`~bot.records.VersionConflict` if the game changed since
-        ``before``, :class:`~bot.records.WrongStatus` if it is not running; then nothing
+        Raises :class:`~bot.records.errors.VersionConflict` if the game changed since
+        ``before``, :class:`~bot.records.errors.WrongStatus` if it is not running; then nothing
         is written.
         """
         check_change(change)
@@ -413,7 +412,7 @@ class GameRepository:
         backwards), in ``message_id`` with ``shown``; shown up to the stored version, it
         is no longer behind (``behind_since``). Under the game's lock
         (:meth:`bot.store.Store.game_lock`), stored only while the lock is still held
-        (else :class:`~bot.records.LockLost`). ``record`` as it now is.
+        (else :class:`~bot.records.errors.LockLost`). ``record`` as it now is.
 
         Presentation metadata: does not bump ``version``, so it never races a move.
         """

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Final
 
 from bot.progress import stage, watched
-from bot.records import ENDED_STATUSES
+from bot.records.games import ENDED_STATUSES
 
 from .engine import Engine, Tx
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.progress import stage
-from bot.records import StoreError
+from bot.records.errors import StoreError
 
 from .daily import DAILY_OWED, DAILY_TABLES
 from .engine import Tx, Work

@@ -58,7 +58,7 @@ from typing import Any
 import psycopg
 from psycopg import errors
 
-from bot.records import CommitUnknown, LockLost, ReadFailed, StoreError
+from bot.records.errors import CommitUnknown, LockLost, ReadFailed, StoreError
 
 from .dialect import to_postgres
 from .engine import Row, T, Tx, Work
@@ -469,7 +469,7 @@ class PostgresEngine:
             idle.put_nowait(writer)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """On the reader's connection; what fails is :class:`~bot.records.ReadFailed`."""
+        """On the reader's connection; what fails is :class:`~bot.records.errors.ReadFailed`."""
         query, values = to_postgres(sql), tuple(params)
 
         async def read(raw: Raw) -> list[Row]:

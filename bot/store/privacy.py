@@ -34,7 +34,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from bot.records import Forgotten, ServerData, StillPlaying
+from bot.records.errors import StillPlaying
+from bot.records.members import Forgotten, ServerData
 
 from .engine import Engine, Row, Tx
 from .names import NameRepository

@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from bot.records import GameToRate, RatedLine, RatingConflict, StoredRating
+from bot.records.errors import RatingConflict
+from bot.records.ratings import GameToRate, RatedLine, StoredRating
 
 from .dialect import LOCK_ROW
 from .engine import Engine, Row, Tx

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import orjson
 
-from bot.records import STATE_SLOT, GameRecord, MoveRecord, Timing, stored_state
+from bot.records.games import STATE_SLOT, GameRecord, MoveRecord, Timing, stored_state
 
 
 def timing_columns(timing: Timing | None) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.records import REVIEW_DUE, Accuracy, GameRecord
+from bot.records.games import GameRecord
+from bot.records.stats import REVIEW_DUE, Accuracy
 
 from .engine import Engine, Tx, first
 from .records import GAME_COLUMNS, game_from_row, load_json

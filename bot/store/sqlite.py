@@ -41,7 +41,7 @@ from typing import Any, Final, cast
 
 import aiosqlite
 
-from bot.records import ReadFailed, StoreError
+from bot.records.errors import ReadFailed, StoreError
 
 from .engine import Row, T, Work
 from .locks import KeyedLocks
@@ -378,7 +378,7 @@ class SqliteEngine:
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """On the reader's own connection, or (in memory) the writer's; what fails is
-        :class:`~bot.records.ReadFailed`."""
+        :class:`~bot.records.errors.ReadFailed`."""
         reader = self.reader or self._writer()
         try:
             rows = await reader.execute_fetchall(sql, params)

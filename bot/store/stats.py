@@ -31,16 +31,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.records import (
-    FINISHED,
-    GameRecord,
-    GameResults,
-    HistoryGame,
-    HistoryLine,
-    PracticeBest,
-    RecentScore,
-    Totals,
-)
+from bot.records.games import FINISHED, GameRecord, GameResults
+from bot.records.stats import HistoryGame, HistoryLine, PracticeBest, RecentScore, Totals
 
 from .dialect import PERIOD_START_SQL
 from .engine import Engine, Row, Tx

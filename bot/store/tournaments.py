@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from bot.records import StoreError
-from bot.tournament import Round, Settings, TableResult
+from bot.records.errors import StoreError
+from bot.tournament import Round, TableResult, TournamentSettings
 from bot.tournament.records import (
     EntrantRecord,
     Status,
@@ -293,7 +293,7 @@ class TournamentRepository:
         guild_id: int,
         channel_id: int,
         host_id: int,
-        settings: Settings,
+        settings: TournamentSettings,
         seed: int,
         now: float,
         next_due: float | None,

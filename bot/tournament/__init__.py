@@ -4,8 +4,8 @@ Like :mod:`bot.rules` for a game, this package is the one place that says what a
 tournament's settings allow, how a round is seated and what the standings are; the
 store keeps its values, the service runs it and the Discord layer words it.
 
-- :mod:`.settings`: :class:`Settings`, :func:`validate`, :class:`Refusal` (catalogue
-  keys), the default points per place;
+- :mod:`.settings`: :class:`TournamentSettings`, :func:`validate`,
+  :class:`SettingsRefusal` (catalogue keys), the default points per place;
 - :mod:`.points`: a table's result and the points by place (ties shared, short tables,
   skipped games);
 - :mod:`.seating`: table sizes, byes, and who sits where (leaders grouped, repeat
@@ -21,19 +21,19 @@ from __future__ import annotations
 from .points import SeatResult, TableResult, points_text, skipped_points, table_points
 from .rounds import complete, next_round
 from .seating import Round, Split, Table, first_order, met_before, seat, split
-from .settings import Refusal, Settings, default_points, parse_points, validate
-from .standings import Entrant, Standing, standings
+from .settings import SettingsRefusal, TournamentSettings, default_points, parse_points, validate
+from .standings import Entrant, TournamentStanding, standings
 
 __all__ = [
     "Entrant",
-    "Refusal",
     "Round",
     "SeatResult",
-    "Settings",
+    "SettingsRefusal",
     "Split",
-    "Standing",
     "Table",
     "TableResult",
+    "TournamentSettings",
+    "TournamentStanding",
     "complete",
     "default_points",
     "first_order",

@@ -7,7 +7,7 @@ played for an absent person (away, or after they withdrew: the seat plays on and
 place counts like any other), and how many of its decisions ran out (counted as the
 game's rules say: a fallback move, nothing more, but told in the standings).
 
-Points by place (:attr:`.settings.Settings.place_points`):
+Points by place (:attr:`.settings.TournamentSettings.place_points`):
 
 * **Ties share**: players tied over places p to q get the mean of those places'
   points. With the default points (two a player beaten) that is one point a player tied

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from .points import SeatResult, TableResult
 from .seating import Round, Table
-from .settings import Settings
+from .settings import TournamentSettings
 from .standings import Entrant
 
 Status = Literal["signup", "running", "finished", "cancelled"]
@@ -33,7 +33,7 @@ class TournamentRecord:
     guild_id: int
     channel_id: int
     host_id: int
-    settings: Settings
+    settings: TournamentSettings
     seed: int
     status: Status
     rounds: int
@@ -95,7 +95,7 @@ class Tournament:
     tables: tuple[TableRecord, ...] = ()
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> TournamentSettings:
         return self.record.settings
 
     @property
@@ -114,7 +114,7 @@ class Tournament:
 
 
 # --- JSON shapes ----------------------------------------------------------------------
-def settings_data(settings: Settings) -> dict[str, Any]:
+def settings_data(settings: TournamentSettings) -> dict[str, Any]:
     return {
         "name": settings.name,
         "variant": settings.variant,
@@ -130,8 +130,8 @@ def settings_data(settings: Settings) -> dict[str, Any]:
     }
 
 
-def settings_of(data: dict[str, Any]) -> Settings:
-    return Settings(
+def settings_of(data: dict[str, Any]) -> TournamentSettings:
+    return TournamentSettings(
         str(data["name"]),
         str(data["variant"]),
         int(data["rounds"]),

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .points import TableResult
 from .seating import Round, first_order, met_before, seat, seeded
-from .settings import Settings
+from .settings import TournamentSettings
 from .standings import Entrant, standings
 
 
 def next_round(
-    settings: Settings,
+    settings: TournamentSettings,
     entrants: Sequence[Entrant],
     rounds: Sequence[Round],
     results: Iterable[TableResult],

@@ -60,7 +60,7 @@ import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .settings import Settings
+from .settings import TournamentSettings
 
 SEARCH_WORK = 60_000  # tables and players each of five steps looks at: some 8 ms of CPU
 Met = Mapping[int, Collection[int]]
@@ -113,7 +113,7 @@ def even(count: int, tables: int) -> tuple[int, ...]:
     return tuple(size + 1 if k < larger else size for k in range(tables))
 
 
-def split(count: int, settings: Settings) -> Split:
+def split(count: int, settings: TournamentSettings) -> Split:
     """How ``count`` players sit (see the module's docstring)."""
     size = settings.table_size
     if settings.computers:
@@ -167,7 +167,7 @@ def repeats(groups: Iterable[Sequence[int]], met: Met) -> int:
 
 def seat(
     order: Sequence[int],
-    settings: Settings,
+    settings: TournamentSettings,
     number: int,
     met: Met | None = None,
     byes_had: Mapping[int, int] | None = None,

@@ -5,7 +5,7 @@ and the smallest table allowed, the turn time, the points per place, whether rep
 opponents are avoided and short tables filled with Hard computers, and how it starts (a
 sign-up deadline, with an optional check-in window before it, or by hand).
 
-Refusals carry a catalogue key and its values (:class:`Refusal`); the Discord layer
+Refusals carry a catalogue key and its values (:class:`SettingsRefusal`); the Discord layer
 words them in the member's language. The turn time arrives parsed and bounded by the
 service's duration reader, so here it only has to be a positive number of seconds.
 """
@@ -29,7 +29,7 @@ POINTS_TEXT = 60  # characters of a custom points list, at most
 SEPARATORS = re.compile(r"[\s,;/]+")
 
 
-class Refusal(ValueError):
+class SettingsRefusal(ValueError):
     """Settings that cannot be: ``key`` and ``values`` fill a catalogue message."""
 
     def __init__(self, key: str, **values: object) -> None:
@@ -38,13 +38,16 @@ class Refusal(ValueError):
         self.values = values
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Refusal) and (self.key, self.values) == (other.key, other.values)
+        return isinstance(other, SettingsRefusal) and (self.key, self.values) == (
+            other.key,
+            other.values,
+        )
 
     def __hash__(self) -> int:
         return hash(self.key)
 
     def __repr__(self) -> str:
-        return f"Refusal({self.key!r}, {self.values!r})"
+        return f"SettingsRefusal({self.key!r}, {self.values!r})"
 
 
 def default_points(size: int) -> tuple[int, ...]:
@@ -59,7 +62,7 @@ def default_points(size: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Settings:
+class TournamentSettings:
     """What an organiser chose. ``smallest_table`` None: one fewer than ``table_size``
     (two at least); ``points`` empty: :func:`default_points`; ``deadline`` (unix
     seconds) None: the organiser starts the tournament; ``check_in`` (seconds): the
@@ -111,32 +114,32 @@ def table_sizes(variant: str) -> range:
     )
 
 
-def validate(settings: Settings, now: int) -> None:
-    """Raise a :class:`Refusal` naming the first setting that cannot be (``now``: unix
+def validate(settings: TournamentSettings, now: int) -> None:
+    """Raise a :class:`SettingsRefusal` naming the first setting that cannot be (``now``: unix
     seconds, for the deadline)."""
     name = settings.name.strip()
     if not name or len(name) > MAX_NAME or "\n" in name:
-        raise Refusal("tournament.error.name", most=MAX_NAME)
+        raise SettingsRefusal("tournament.error.name", most=MAX_NAME)
     if settings.variant not in VARIANTS:
-        raise Refusal(
+        raise SettingsRefusal(
             "tournament.error.variant", variant=settings.variant, known=", ".join(VARIANTS)
         )
     if not 1 <= settings.rounds <= MAX_ROUNDS:
-        raise Refusal("tournament.error.rounds", most=MAX_ROUNDS)
+        raise SettingsRefusal("tournament.error.rounds", most=MAX_ROUNDS)
     sizes = table_sizes(settings.variant)
     if settings.table_size not in sizes:
-        raise Refusal(
+        raise SettingsRefusal(
             "tournament.error.table_size",
             variant=settings.variant,
             least=sizes.start,
             most=sizes.stop - 1,
         )
     if not 2 <= settings.smallest <= settings.table_size:
-        raise Refusal("tournament.error.smallest_table", most=settings.table_size)
+        raise SettingsRefusal("tournament.error.smallest_table", most=settings.table_size)
     if settings.points:
         check_points(settings.points, settings.table_size)
     if settings.turn_time <= 0:
-        raise Refusal("tournament.error.turn_time")
+        raise SettingsRefusal("tournament.error.turn_time")
     check_start(settings, now)
 
 
@@ -144,28 +147,28 @@ def check_points(points: tuple[int, ...], size: int) -> None:
     """A custom points list: one whole number per place, 0 to :data:`MAX_PLACE_POINTS`,
     never rising from one place to the next, first above last."""
     if len(points) != size:
-        raise Refusal("tournament.error.points_count", size=size)
+        raise SettingsRefusal("tournament.error.points_count", size=size)
     if any(not 0 <= p <= MAX_PLACE_POINTS for p in points):
-        raise Refusal("tournament.error.points_range", most=MAX_PLACE_POINTS)
+        raise SettingsRefusal("tournament.error.points_range", most=MAX_PLACE_POINTS)
     if any(a < b for a, b in itertools.pairwise(points)):
-        raise Refusal("tournament.error.points_order")
+        raise SettingsRefusal("tournament.error.points_order")
     if points[0] == points[-1]:
-        raise Refusal("tournament.error.points_flat")
+        raise SettingsRefusal("tournament.error.points_flat")
 
 
-def check_start(settings: Settings, now: int) -> None:
+def check_start(settings: TournamentSettings, now: int) -> None:
     """The deadline ahead, within :data:`MAX_SIGN_UP`; a check-in window only with a
     deadline, and as long as :data:`CHECK_IN` allows."""
     if settings.deadline is not None:
         if settings.deadline <= now:
-            raise Refusal("tournament.error.deadline_past")
+            raise SettingsRefusal("tournament.error.deadline_past")
         if settings.deadline - now > MAX_SIGN_UP:
-            raise Refusal("tournament.error.deadline_far", days=MAX_SIGN_UP // DAY)
+            raise SettingsRefusal("tournament.error.deadline_far", days=MAX_SIGN_UP // DAY)
     if settings.check_in is not None:
         if settings.deadline is None:
-            raise Refusal("tournament.error.check_in_manual")
+            raise SettingsRefusal("tournament.error.check_in_manual")
         if not CHECK_IN[0] <= settings.check_in <= CHECK_IN[1]:
-            raise Refusal(
+            raise SettingsRefusal(
                 "tournament.error.check_in_range",
                 least=CHECK_IN[0] // MINUTE,
                 most=CHECK_IN[1] // HOUR,
@@ -183,16 +186,18 @@ def parse_points(text: str, size: int) -> tuple[int, ...]:
         or not parts
         or not all(p.removeprefix("+").isascii() and p.removeprefix("+").isdigit() for p in parts)
     ):
-        raise Refusal("tournament.error.points_read", size=size)
+        raise SettingsRefusal("tournament.error.points_read", size=size)
     points = tuple(int(p.removeprefix("+")) for p in parts)
     check_points(points, size)
     return points
 
 
-def check_sign_ups(settings: Settings, count: int, most: int) -> None:
+def check_sign_ups(settings: TournamentSettings, count: int, most: int) -> None:
     """Refused if ``count`` sign-ups cannot make a first round, or exceed ``most`` (the
     service's limit of players per tournament)."""
     if count < settings.fewest_players:
-        raise Refusal("tournament.error.too_few", count=count, least=settings.fewest_players)
+        raise SettingsRefusal(
+            "tournament.error.too_few", count=count, least=settings.fewest_players
+        )
     if count > most:
-        raise Refusal("tournament.error.too_many", most=most)
+        raise SettingsRefusal("tournament.error.too_many", most=most)

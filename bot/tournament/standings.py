@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from .points import TableResult, as_points, sixtieths, table_parts
 from .seating import Round
-from .settings import Settings
+from .settings import TournamentSettings
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class Standing:
+class TournamentStanding:
     """One line of the standings. ``rounds``: the points of each round seated so far,
     None while the player's table plays and for rounds after they withdrew."""
 
@@ -72,8 +72,8 @@ class Tally:
         """What the standings are sorted by, best first."""
         return (-self.points, -self.opponents, -self.score)
 
-    def standing(self, player: int, place: int, withdrawn_after: int | None) -> Standing:
-        return Standing(
+    def standing(self, player: int, place: int, withdrawn_after: int | None) -> TournamentStanding:
+        return TournamentStanding(
             player,
             place,
             as_points(self.points),
@@ -89,17 +89,17 @@ class Tally:
 
 
 def standings(
-    settings: Settings,
+    settings: TournamentSettings,
     entrants: Sequence[Entrant],
     rounds: Sequence[Round],
     results: Iterable[TableResult],
-) -> list[Standing]:
+) -> list[TournamentStanding]:
     """Every entrant, best first (see the module's docstring). ``rounds``: the rounds
     seated, round 1 first; ``results``: the finished tables."""
     tallies = tally(settings, entrants, rounds, checked(results, rounds))
     order = sorted(tallies, key=lambda p: (tallies[p].key, p))
     withdrawn = {e.player: e.withdrawn_after for e in entrants}
-    lines: list[Standing] = []
+    lines: list[TournamentStanding] = []
     for index, player in enumerate(order):
         tied = index and tallies[order[index - 1]].key == tallies[player].key
         place = lines[-1].place if tied else index + 1
@@ -108,7 +108,7 @@ def standings(
 
 
 def tally(
-    settings: Settings,
+    settings: TournamentSettings,
     entrants: Sequence[Entrant],
     rounds: Sequence[Round],
     finished: Sequence[TableResult],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 
 
 def game_record(

@@ -13,14 +13,14 @@ from bot.i18n import LOCALES, using
 from bot.i18n.words import ordinal, percent, plural
 from bot.rules import new_game
 from bot.service.daily import Result
-from bot.store.daily import Attempt, Standing
+from bot.store.daily import Attempt, DailyStanding
 
 DAY = "2026-12-03"
 
 
 def result(above: int, below: int, players: int, score: int = 31) -> Result:
     attempt = Attempt(DAY, "classic", 101, 11, 1, 5, score, 0.0)
-    return Result(attempt, score, Standing(above, below, players), [(101, score)], 40, 2, 0.0)
+    return Result(attempt, score, DailyStanding(above, below, players), [(101, score)], 40, 2, 0.0)
 
 
 @pytest.mark.parametrize(

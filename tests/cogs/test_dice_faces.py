@@ -9,7 +9,7 @@ from bot.channel import story
 from bot.channel.dice import TEXT, dice_text, die_text, face_key, showing
 from bot.channel.plan import Channel, Post, Shown, plan
 from bot.i18n import using
-from bot.records import StoredEvent
+from bot.records.games import StoredEvent
 from bot.rules import new_game
 from tests.cogs.records import game_record
 

@@ -16,7 +16,7 @@ import pytest
 from bot.channel.direct import Closing, Letter, Mailbox, Sent, letters, storable, stored
 from bot.channel.plan import Channel, Post, Shown, plan
 from bot.i18n import using
-from bot.records import StoredEvent
+from bot.records.games import StoredEvent
 from bot.rules import PASS, Move
 from bot.service.games import GameService
 from bot.service.outcome import Snapshot

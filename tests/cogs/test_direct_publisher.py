@@ -17,7 +17,7 @@ from bot.channel.plan import Post
 from bot.channel.publisher import Publisher
 from bot.channel.writer import Unreachable
 from bot.i18n import using
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import Event, Game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome

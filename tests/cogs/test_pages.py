@@ -27,7 +27,7 @@ from bot.cogs.pages import Page, add_row, page, short_label
 from bot.cogs.registry import claimed
 from bot.cogs.sheets import ahead_told, moved_on
 from bot.i18n import using
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import PASS, Event, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
 from bot.service.ahead import Plan, Step, next_turn_of

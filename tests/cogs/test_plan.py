@@ -19,7 +19,8 @@ from bot.channel.plan import DUE, Channel, Delete, Edit, Post, Shown, plan
 from bot.channel.publisher import Publisher
 from bot.i18n import using
 from bot.players import is_computer
-from bot.records import REVIEW_DUE, GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
+from bot.records.stats import REVIEW_DUE
 from bot.rules import Event, Game, new_game
 from bot.service.games import GameService
 from bot.service.keeper import GameKeeper

@@ -10,7 +10,8 @@ from bot.cogs import views
 from bot.cogs.buttons import LevelSelect, LobbyButton, TurnButton
 from bot.cogs.stats_words import history_line
 from bot.players import Hint, Option, hint
-from bot.records import GameRecord, HistoryGame, HistoryLine
+from bot.records.games import GameRecord
+from bot.records.stats import HistoryGame, HistoryLine
 from bot.rules import PASS, Move, new_game
 from tests.cogs.records import game_record
 from tests.positions import position

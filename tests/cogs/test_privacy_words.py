@@ -8,7 +8,7 @@ import pytest
 from bot.cogs.privacy import report_text
 from bot.i18n import LOCALES, using
 from bot.i18n.words import plural, t
-from bot.records import NO_SERVER
+from bot.records.games import NO_SERVER
 from bot.service.privacy import ServerData
 
 FULL = ServerData(

@@ -17,7 +17,7 @@ import pytest
 from bot.cogs import views
 from bot.cogs.buttons import MoveButton, decode_move
 from bot.cogs.registry import DYNAMIC_ITEMS, claimed
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import PASS, Game, Move, new_game
 from bot.rules.qwinto import ROW_COLUMNS, ROWS
 from tests.cogs.records import game_record

@@ -19,7 +19,7 @@ from bot.cogs.stats_words import (
     stats_footer,
 )
 from bot.i18n import LOCALES, using
-from bot.records import DailyBest
+from bot.records.daily import DailyBest
 from bot.render.leaderboard import MEDALS, Layout, render_leaderboard, width_for
 from bot.service.daily import DailyRecord
 from bot.service.rated import RatingBoard, RatingLine

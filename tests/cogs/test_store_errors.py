@@ -9,7 +9,7 @@ import pytest
 from bot.cogs.answers import answers_errors
 from bot.i18n import LOCALES, using
 from bot.i18n.words import t
-from bot.records import CommitUnknown, StoreError
+from bot.records.errors import CommitUnknown, StoreError
 
 
 class Answering:

@@ -8,7 +8,7 @@ from typing import Any
 from bot.channel import story
 from bot.cogs.views import field_button_label
 from bot.i18n import LOCALES, using
-from bot.records import StoredEvent
+from bot.records.games import StoredEvent
 from bot.rules import PASS, Move, new_game
 from bot.rules.onboard import OnBoardGame
 from tests.positions import position

@@ -13,7 +13,7 @@ from bot.i18n import LOCALES, using
 from bot.i18n import commands as cited
 from bot.i18n.words import signed, t
 from bot.players import Hint, Option
-from bot.records import GameRecord, StoredEvent
+from bot.records.games import GameRecord, StoredEvent
 from bot.rules import PASS, new_game
 from bot.service.play import Options
 from bot.service.results import game_results

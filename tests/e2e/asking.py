@@ -13,7 +13,7 @@ from bot.cogs.choice_items import encode_steps
 from bot.rules import Game, Move
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, turn_message
-from bot.sandbox.driver import Outcome
+from bot.sandbox.driver import ActionOutcome
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from bot.service.ahead import Step
 from bot.service.outcome import Snapshot
@@ -41,7 +41,7 @@ class Table:
         assert game is not None
         return game
 
-    async def tap(self, member: SimMember, message: StoredMessage, **found: Any) -> Outcome:
+    async def tap(self, member: SimMember, message: StoredMessage, **found: Any) -> ActionOutcome:
         """One tap of ``member`` on ``message`` (a "Sure?" asked after it: one more)."""
         self.taps[member.name] += 1
         done = await member.click(message, **found)
@@ -54,7 +54,7 @@ class Table:
 
     async def pick(
         self, member: SimMember, message: StoredMessage, values: list[str], custom_id: str
-    ) -> Outcome:
+    ) -> ActionOutcome:
         self.taps[member.name] += 1
         done = await member.select(message, values, custom_id=custom_id)
         assert done.failed is None
@@ -77,7 +77,7 @@ class Table:
         turn = await self.turn_message(game.turn)
         return (await self.tap(member, turn, label=OPEN_SHEET)).message
 
-    async def move(self, member: SimMember, message: StoredMessage, move: Move) -> Outcome:
+    async def move(self, member: SimMember, message: StoredMessage, move: Move) -> ActionOutcome:
         """Tap the button of ``move`` (now) on ``message``."""
         game = await self.game()
         custom_id = f"qx:{self.game_id}:{game.turn}:{game.decision().phase}:{encode_move(move)}"
@@ -85,7 +85,7 @@ class Table:
 
     async def ahead(
         self, member: SimMember, message: StoredMessage, turn: int, steps: tuple[Step, ...]
-    ) -> Outcome:
+    ) -> ActionOutcome:
         """Tap the button that decides ``steps`` ahead for ``turn``."""
         custom_id = f"qx:{self.game_id}:{turn}:ahead:{encode_steps(steps)}"
         return await self.tap(member, message, custom_id=custom_id)

@@ -17,7 +17,7 @@ import pytest
 
 from bot.app import QwixxBot
 from bot.i18n.words import signed
-from bot.records import NO_SERVER
+from bot.records.games import NO_SERVER
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices, seeded_policy
 from bot.sandbox.records import ChannelRecord, StoredMessage

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.channel.publisher import Publisher
-from bot.records import LockLost
+from bot.records.errors import LockLost
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import final_message, play_round, play_to_end
 from bot.store import GameRecord, Store

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import psycopg
 import pytest
 
-from bot.sandbox import Outcome, Sandbox, SimMember
+from bot.sandbox import ActionOutcome, Sandbox, SimMember
 from bot.sandbox.autoplay import (
     Policy,
     play_round,
@@ -89,7 +89,7 @@ class Table:
     async def refused_then_played_on(
         self,
         clicker: SimMember,
-        refused: Outcome,
+        refused: ActionOutcome,
         before: GameRecord | None,
         moves: list[MoveRecord],
     ) -> None:

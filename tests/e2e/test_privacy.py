@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QwixxBot
-from bot.sandbox import GuildSpec, Outcome, Sandbox, SimMember, payloads
+from bot.sandbox import ActionOutcome, GuildSpec, Sandbox, SimMember, payloads
 from bot.sandbox.autoplay import Choice, play_to_end, wait_for_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from tests.fakes import FakeClock
@@ -125,7 +125,7 @@ async def same(value: Awaitable[tuple[int, int]], expected: tuple[int, int]) -> 
     return await value == expected
 
 
-def said(outcome: Outcome) -> str:
+def said(outcome: ActionOutcome) -> str:
     """Everything the member was answered, privately."""
     assert all(m.ephemeral for m in outcome.messages), "answers only the member"
     return "\n".join(m.content for m in outcome.messages)

@@ -22,7 +22,7 @@ from bot.sandbox.autoplay import (
     wait_for_turn,
 )
 from bot.sandbox.commands import command_data
-from bot.sandbox.driver import COMMAND, COMPONENT, Outcome, SimMember
+from bot.sandbox.driver import COMMAND, COMPONENT, ActionOutcome, SimMember
 from bot.sandbox.faults import Fault
 from bot.sandbox.records import StoredMessage
 from bot.store import Store
@@ -48,7 +48,7 @@ def store_of(sb: Sandbox) -> Store:
     return sb.bot.store  # type: ignore[union-attr]
 
 
-async def click_raw(member: SimMember, message: StoredMessage, custom_id: str) -> Outcome:
+async def click_raw(member: SimMember, message: StoredMessage, custom_id: str) -> ActionOutcome:
     """A click on ``message`` with a button it does not carry (a tampered client)."""
     data = {"custom_id": custom_id, "component_type": 2}
     return await member._act(
@@ -58,7 +58,7 @@ async def click_raw(member: SimMember, message: StoredMessage, custom_id: str) -
 
 async def slash_raw(
     member: SimMember, change: Callable[[dict[str, Any]], None], *path: str, **options: Any
-) -> Outcome:
+) -> ActionOutcome:
     """``/path options`` as a tampered client could send it: ``change`` edits the data."""
     data = command_data(member.server.world, member.record, path, options)
     change(data)

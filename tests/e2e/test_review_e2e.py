@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import cast
 
 from bot.app import QwixxBot
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import play_to_end, seeded_policy, wait_for_turn
 from bot.service.review import ReviewKeeper

@@ -39,7 +39,7 @@ from bot.sandbox.autoplay import (
     play_to_end,
     wait_for_turn,
 )
-from bot.sandbox.driver import Outcome
+from bot.sandbox.driver import ActionOutcome
 from bot.sandbox.records import StoredMessage
 from bot.store import Store
 
@@ -135,7 +135,7 @@ class BotProcess:
 class Click:
     sb: Sandbox
     member: SimMember
-    outcome: Outcome
+    outcome: ActionOutcome
 
     @property
     def said(self) -> str:

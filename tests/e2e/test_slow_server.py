@@ -24,7 +24,7 @@ import pytest
 from bot.app import QwixxBot
 from bot.cogs.buttons import encode_move
 from bot.players import hint
-from bot.records import GameRecord, MoveRecord
+from bot.records.games import GameRecord, MoveRecord
 from bot.rules import Move, dice_version_of, new_game
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import final_message, moves

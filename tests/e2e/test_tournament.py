@@ -26,7 +26,7 @@ from benchmarks.bench_tournament import NAMES as WORLD_NAMES
 from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.autoplay import Choice, play_round, play_to_end
-from bot.sandbox.driver import Outcome, SimMember
+from bot.sandbox.driver import ActionOutcome, SimMember
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from bot.store import Store
 from bot.tournament import met_before, next_round, points_text, standings
@@ -126,7 +126,7 @@ async def play_tables(
     )
 
 
-async def answered(sb: Sandbox, member: SimMember, click: Outcome) -> StoredMessage:
+async def answered(sb: Sandbox, member: SimMember, click: ActionOutcome) -> StoredMessage:
     """The private follow-up a click's deferred update promised: it comes after the
     sign-up message's edit, so it may still be on its way when the click settles."""
 

@@ -40,7 +40,7 @@ from bot.sandbox.commands import (
     command_data,
     registered,
 )
-from bot.sandbox.driver import BUTTON, COMMAND, COMPONENT, STRING_SELECT, Outcome
+from bot.sandbox.driver import BUTTON, COMMAND, COMPONENT, STRING_SELECT, ActionOutcome
 from bot.sandbox.records import InteractionRecord, StoredMessage
 from tests.fakes import FakeClock
 
@@ -179,7 +179,7 @@ class Fuzzer:
             self.figures.max_ack = max(self.figures.max_ack, record_ack(record))
         await self.check(kind)
 
-    async def do_click(self) -> list[Outcome]:
+    async def do_click(self) -> list[ActionOutcome]:
         member = self.member()
         options = self.usable(member)
         if not options:
@@ -189,18 +189,18 @@ class Fuzzer:
 
     async def use(
         self, member: SimMember, message: StoredMessage, component: dict[str, Any]
-    ) -> Outcome:
+    ) -> ActionOutcome:
         if component["type"] == BUTTON:
             return await member.click(message, custom_id=component["custom_id"])
         value = self.pick([o["value"] for o in component.get("options") or []])
         return await member.select(message, [value], custom_id=component["custom_id"])
 
-    async def do_start(self) -> list[Outcome]:
+    async def do_start(self) -> list[ActionOutcome]:
         host = self.pick(self.members[:3])
         variant = self.pick(VARIANTS)
         return [await host.slash("qwixx", "start", variant=variant, turn_time="1h")]
 
-    async def do_slash(self) -> list[Outcome]:
+    async def do_slash(self) -> list[ActionOutcome]:
         member = self.member()
         path, options = self.command(member)
         data = command_data(self.sb.server.world, member.record, path, options)
@@ -252,7 +252,7 @@ class Fuzzer:
         if options:
             self.pick(options)["value"] = self.choose.text()
 
-    async def do_forge(self) -> list[Outcome]:
+    async def do_forge(self) -> list[ActionOutcome]:
         """A real custom_id altered, on a copy of the message that carries it."""
         member = self.member()
         options = self.usable(member)
@@ -271,7 +271,7 @@ class Fuzzer:
             data["values"] = [self.pick(component["options"])["value"]]
         return [await member._act(COMPONENT, member._channel_of(message), data, forged)]
 
-    async def do_stray(self) -> list[Outcome]:
+    async def do_stray(self) -> list[ActionOutcome]:
         """A ``qx:`` id that is not on the clicked message (one of another message)."""
         member = self.member()
         seen = member.messages()
@@ -289,7 +289,7 @@ class Fuzzer:
         }
         return [await member._act(COMPONENT, member._channel_of(message), data, message)]
 
-    async def do_bad_value(self) -> list[Outcome]:
+    async def do_bad_value(self) -> list[ActionOutcome]:
         member = self.member()
         menus = [(m, c) for m, c in self.usable(member) if c["type"] == STRING_SELECT]
         if not menus:
@@ -302,7 +302,7 @@ class Fuzzer:
         }
         return [await member._act(COMPONENT, member._channel_of(message), data, message)]
 
-    async def do_twice(self) -> list[Outcome]:
+    async def do_twice(self) -> list[ActionOutcome]:
         """The same click twice at once (a double tap)."""
         member = self.member()
         options = self.usable(member)
@@ -338,7 +338,7 @@ class Fuzzer:
         logs = [await store.games.moves(g.id) for g in games]
         return sum(1 for log in logs for m in log if m.player_id == user and m.source == "player")
 
-    async def do_time(self) -> list[Outcome]:
+    async def do_time(self) -> list[ActionOutcome]:
         self.clock.now += self.pick([60, 1800, 3000, 3700, 7300])
         await self.bot.timers.tick()
         return []

@@ -17,7 +17,7 @@ from bot.render import render_scoreboard, render_sheet, render_table, theme
 from bot.render.compact import BLOCK_GAP, EDGE, LABEL_GAP, PAD, CompactLayout
 from bot.render.parts import row_colours
 from bot.render.qwinto_sheet import field_box
-from bot.render.scoreboard import BoardLayout
+from bot.render.scoreboard import ScoreboardLayout
 from bot.render.sheet import SheetLayout, number_box
 from bot.render.table import blocks_top
 from bot.rules import Game, new_game
@@ -268,7 +268,7 @@ def test_scoreboard_table_and_sheets_are_readable_at_350_px(make: object) -> Non
         game = with_state(game, crossed={"red": [2, 3, 4, 5, 6]})  # 15 points
         row, j, ink = 0, 10, row_colours("red").ink
     img = rgb(render_scoreboard(game, NAMES))
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     top = layout.sheets_top
     cell = tuple(round(v) for v in layout.table_cell(1, len(layout.score_columns) + 1))
     assert readable(digit_height(img, cell, theme.INK), img.width)  # the total
@@ -287,7 +287,7 @@ def test_row_letters_are_as_readable_as_the_digits_at_350_px(variant: str, kind:
     if kind == "table":
         img, top = rgb(render_table(game, NAMES)), blocks_top(game)
     else:
-        img, top = rgb(render_scoreboard(game, NAMES)), BoardLayout.of(game).sheets_top
+        img, top = rgb(render_scoreboard(game, NAMES)), ScoreboardLayout.of(game).sheets_top
     layout = CompactLayout.of(game)
     for i, row in enumerate(layout.rows):
         x, y = EDGE + PAD, round(top + layout.row_top(i))

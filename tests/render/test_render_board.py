@@ -10,7 +10,7 @@ from PIL import Image
 from bot.render import render_board, render_scoreboard, render_sheet, theme
 from bot.render.board import board_size, bonus_box, field_box, legend_box, pawn_box
 from bot.render.example import onboard_example, write_board_examples
-from bot.render.scoreboard import BoardLayout as ScoreboardLayout
+from bot.render.scoreboard import ScoreboardLayout as ScoreboardLayout
 from bot.render.sheet import SheetLayout, pawn_cells
 from bot.rules import PASS, Move
 from bot.rules.onboard import OnBoardGame

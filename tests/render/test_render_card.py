@@ -13,7 +13,7 @@ from bot.render import canvas as canvas_module
 from bot.render import render_card
 from bot.render.card import WIDTH, boxes, row_top
 from bot.render.describe import card_alt
-from bot.render.tally import RowTally, Tally, tally
+from bot.render.tally import RowTally, SheetTally, tally
 from bot.rules import Game, new_game
 from tests.positions import reposition
 
@@ -36,7 +36,7 @@ def qwinto_sheet() -> Game:
 
 
 def test_the_tally_counts_each_row_its_lock_and_the_penalties() -> None:
-    assert tally(classic_sheet(), 1) == Tally(
+    assert tally(classic_sheet(), 1) == SheetTally(
         (
             RowTally("red", 6, 11, locked=True),
             RowTally("yellow", 1, 11),
@@ -46,7 +46,7 @@ def test_the_tally_counts_each_row_its_lock_and_the_penalties() -> None:
         penalties=2,
         limit=4,
     )
-    assert tally(qwinto_sheet(), 1) == Tally(
+    assert tally(qwinto_sheet(), 1) == SheetTally(
         (RowTally("orange", 3, 9), RowTally("yellow", 0, 9), RowTally("purple", 1, 9)),
         penalties=1,
         limit=4,
@@ -89,7 +89,7 @@ def test_each_cross_reads_as_a_cross_on_a_phone_and_empty_boxes_stay_empty() -> 
     for game in (classic_sheet(), new_game("longo", [1], 5, solo=True)):
         first, second = tally(game, 1).rows[:2]
         full = RowTally(first.row, first.cells, first.cells)  # every box crossed
-        data = render_card(Tally((full, second), 0, 4), "Daily")
+        data = render_card(SheetTally((full, second), 0, 4), "Daily")
         crossed = boxes(full.cells, row_top(0), lock=True)
         left = boxes(second.cells, row_top(1), lock=True)[second.crosses :]
         assert min(diagonal_ink(data, box, 0.25, 0.75) for box in crossed) >= 0.75

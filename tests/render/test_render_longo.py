@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from bot.render import render_scoreboard, render_sheet
-from bot.render.scoreboard import BoardLayout
+from bot.render.scoreboard import ScoreboardLayout
 from bot.render.sheet import (
     SheetLayout,
     cell_box,
@@ -140,7 +140,7 @@ def test_longo_scoreboard(players: int) -> None:
         )
     data = render_scoreboard(game, NAMES)
     img = image(data)
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     assert img.size == (layout.width, layout.height)
     assert img.width <= 1000
     assert len(data) < 150_000

@@ -16,7 +16,7 @@ from bot.render import render_board, render_scoreboard, render_sheet, render_tab
 from bot.render.board import legend_box
 from bot.render.compact import BLOCK_GAP, CompactLayout
 from bot.render.leaderboard import BoardRow, BoardTable, Layout, render_leaderboard, width_for
-from bot.render.scoreboard import BoardLayout
+from bot.render.scoreboard import ScoreboardLayout
 from bot.render.table import blocks_top
 from bot.rules import Game, new_game
 from bot.rules.onboard import OnBoardGame
@@ -98,7 +98,7 @@ def test_the_scoreboard_shows_every_name_whole_in_the_ranking_and_the_sheets(
     variant: str, length: int
 ) -> None:
     game = game_of(variant)
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     a, b = pair(length)
     order = [s.player for s in game.ranking()]
     for line, player in enumerate(order, start=1):

@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.render import render_scoreboard, render_sheet, render_table, theme
 from bot.render.compact import BLOCK_GAP, EDGE, CompactLayout, Surface
-from bot.render.scoreboard import BoardLayout
+from bot.render.scoreboard import ScoreboardLayout
 from bot.render.sheet import number_box
 from bot.render.table import blocks_top
 from bot.rules import new_game
@@ -111,7 +111,7 @@ def test_a_cross_reads_as_a_cross_on_the_scoreboard(make: Make, row: str, number
     """The small sheets under the final ranking (Longo's are the smallest on a phone)."""
     game = with_state(make(3), player=1, crossed={"red": [2, 3, 4]})  # 1 ranks first
     crossed = with_state(game, player=2, crossed={row: [number]})
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     assert [s.player for s in game.ranking()][:2] == [1, 2]
     assert [s.player for s in crossed.ranking()][:2] == [1, 2]
     second = layout.sheets_top + layout.sheets.block_height + BLOCK_GAP

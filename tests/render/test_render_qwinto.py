@@ -20,7 +20,7 @@ from bot.render.qwinto_sheet import (
     legal_fields,
     throw_box,
 )
-from bot.render.scoreboard import BoardLayout
+from bot.render.scoreboard import ScoreboardLayout
 from bot.render.sheet import sheet_size
 from bot.render.table import blocks_top
 from bot.rules import PASS, Move
@@ -249,7 +249,7 @@ def test_qwinto_scoreboard(players: int) -> None:
         game = with_fields(game, p, fields={"orange": {2: p, 3: p + 1}}, failed=p % 3)
     data = render_scoreboard(game, NAMES)
     img = image(data)
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     assert img.size == (layout.width, layout.height)
     assert layout.score_columns == ["orange", "yellow", "purple", "bonus", "failed", "total"]
     assert 400 <= img.width <= 600
@@ -287,7 +287,7 @@ def test_pentagons_are_drawn_alike_on_the_sheet_the_table_and_the_scoreboard() -
     layout = CompactLayout.of(game)
     tops = [
         (table, blocks_top(game)),
-        (board, BoardLayout.of(game).sheets_top + layout.block_height + BLOCK_GAP),
+        (board, ScoreboardLayout.of(game).sheets_top + layout.block_height + BLOCK_GAP),
     ]
     assert [s.player for s in game.ranking()] == [2, 1]
     for i, row in enumerate(ROWS):

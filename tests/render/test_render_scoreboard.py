@@ -11,7 +11,7 @@ from bot.i18n.words import t
 from bot.render import render_scoreboard, theme
 from bot.render.compact import CompactLayout, Surface
 from bot.render.parts import measure
-from bot.render.scoreboard import HEADER_SIZE, BoardLayout
+from bot.render.scoreboard import HEADER_SIZE, ScoreboardLayout
 from bot.rules import new_game
 from bot.rules.qwixx import QwixxGame
 
@@ -27,7 +27,7 @@ def finished(players: int) -> QwixxGame:
     return game
 
 
-def winner_fill(data: bytes, layout: BoardLayout, line: int) -> bool:
+def winner_fill(data: bytes, layout: ScoreboardLayout, line: int) -> bool:
     """Whether table line ``line`` has the winner's background just left of the name."""
     x0, y0, _, y1 = layout.table_cell(line, 1)
     box = (round(x0) + 4, round((y0 + y1) / 2) - 2, round(x0) + 8, round((y0 + y1) / 2) + 2)
@@ -42,7 +42,7 @@ def test_scoreboard_renders_every_player(players: int) -> None:
     game = finished(players)
     data = render_scoreboard(game, NAMES)
     img = image(data)
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     assert img.size == (layout.width, layout.height)
     assert img.width == CompactLayout.of(game).width  # as wide as the compact sheets
     assert len(data) < 150_000
@@ -59,7 +59,7 @@ def test_ties_share_the_first_rank() -> None:
     game = with_state(game, 2, crossed={"blue": [12, 11]})
     assert [s.rank for s in game.ranking()] == [1, 1, 3]
     data = render_scoreboard(game, NAMES)
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     assert winner_fill(data, layout, 1)
     assert winner_fill(data, layout, 2)
     assert not winner_fill(data, layout, 3)
@@ -68,7 +68,7 @@ def test_ties_share_the_first_rank() -> None:
 def test_only_the_winner_is_marked_without_a_tie() -> None:
     game = with_state(classic(2), 2, crossed={"red": [2, 3]})
     data = render_scoreboard(game, NAMES)
-    layout = BoardLayout.of(game)
+    layout = ScoreboardLayout.of(game)
     assert winner_fill(data, layout, 1)
     assert not winner_fill(data, layout, 2)
 
@@ -97,7 +97,7 @@ def test_the_header_words_are_of_one_size_and_fit_their_columns(
     game = new_game(variant, [1, 2, 3], 1, {"board": "A"} if variant == "onboard" else {})
     with using(language):
         render_scoreboard(game, NAMES)
-        layout = BoardLayout.of(game)
+        layout = ScoreboardLayout.of(game)
         columns = [c for c in layout.score_columns if c not in layout.rows]
         words = {t(f"image.{c}"): c for c in ["rank", "player", *columns]}
         header = {w: size for p, w, size in drawn if p[1] < layout.line_top(1)}

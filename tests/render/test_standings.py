@@ -25,7 +25,7 @@ from bot.render.standings import (
     width_for,
 )
 from bot.render.standings_lines import TOP, StandingsRow, standings_rows
-from bot.tournament import Standing
+from bot.tournament import TournamentStanding
 
 from .helpers import image
 from .test_render_access import digit_height, readable
@@ -45,10 +45,10 @@ NAMES = [
 Box = tuple[int, int, int, int]
 
 
-def lines(count: int, score: int = 700) -> list[Standing]:
+def lines(count: int, score: int = 700) -> list[TournamentStanding]:
     """``count`` standings, best first, some points with a half."""
     return [
-        Standing(
+        TournamentStanding(
             k + 1,
             k + 1,
             Fraction(3 * (count - k), 2),

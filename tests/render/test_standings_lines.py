@@ -16,7 +16,7 @@ from bot.render.standings_lines import (
     standings_alt,
     standings_rows,
 )
-from bot.tournament import Standing
+from bot.tournament import TournamentStanding
 from tests.test_lazy_imports import loaded
 
 
@@ -26,8 +26,8 @@ def line(
     points: Fraction | int = 0,
     games: int = 1,
     withdrawn_after: int | None = None,
-) -> Standing:
-    return Standing(
+) -> TournamentStanding:
+    return TournamentStanding(
         player,
         place,
         Fraction(points),
@@ -127,8 +127,8 @@ def test_the_alt_text_reads_every_line_with_its_note() -> None:
 def test_the_lines_are_built_without_the_drawing_code() -> None:
     found = loaded(
         "from bot.render.standings_lines import standings_rows\n"
-        "from bot.tournament import Standing\n"
-        "standings_rows([Standing(1, 1, 3, 0, 10, (3,), 1)], {1: 'Ana'})"
+        "from bot.tournament import TournamentStanding\n"
+        "standings_rows([TournamentStanding(1, 1, 3, 0, 10, (3,), 1)], {1: 'Ana'})"
     )
     assert "babel.numbers" in found  # it did write numbers
     assert not found & {"PIL", "bot.render.canvas", "bot.render.fonts"}

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from bot.sandbox import Perm, contexts
-from bot.sandbox.clock import Clock
+from bot.sandbox.clock import SandboxClock
 from bot.sandbox.permissions import MEMBER_DEFAULT
 from bot.sandbox.records import BOT_DM, GUILD, PRIVATE_CHANNEL, ChannelRecord
 from bot.sandbox.world import World
@@ -15,7 +15,7 @@ class Place:
     """A guild with the bot, one without, Ana in both, Dan only in the second."""
 
     def __init__(self) -> None:
-        self.world = World(Clock())
+        self.world = World(SandboxClock())
         self.home = self.world.add_guild("Home", ["general"])
         self.away = self.world.add_guild("Away", ["general"], with_bot=False)
         self.ana = self.world.add_member(self.home.id, "Ana")

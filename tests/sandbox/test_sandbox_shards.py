@@ -12,7 +12,13 @@ import pytest
 from discord.ext import commands
 
 from bot.sandbox import GuildSpec, Sandbox
-from bot.sandbox.gateway import INVALID_SHARD, SHARDING_REQUIRED, Session, ShardRefused, read_shard
+from bot.sandbox.gateway import (
+    INVALID_SHARD,
+    SHARDING_REQUIRED,
+    GatewaySession,
+    ShardRefused,
+    read_shard,
+)
 from bot.sandbox.ids import Snowflakes
 
 from .demo_bot import demo_group
@@ -135,8 +141,8 @@ def test_sessions_route_guilds_by_discords_formula_and_direct_messages_to_shard_
     ids = Snowflakes()
     guilds = [ids.next_on_shard(shard, 3) for shard in (2, 0, 1, 2)]
     assert [(g >> 22) % 3 for g in guilds] == [2, 0, 1, 2] and guilds == sorted(guilds)
-    sessions = [Session(str(n), "t", 0, shard=(n, 3)) for n in range(3)]
+    sessions = [GatewaySession(str(n), "t", 0, shard=(n, 3)) for n in range(3)]
     for guild in guilds:
         assert [s.serves(guild) for s in sessions].count(True) == 1
     assert [s.serves(None) for s in sessions] == [True, False, False]
-    assert Session("all", "t", 0).serves(guilds[0])
+    assert GatewaySession("all", "t", 0).serves(guilds[0])

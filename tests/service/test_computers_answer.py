@@ -18,7 +18,7 @@ from bot.players import is_computer
 from bot.rules import Game, Move
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.timing import Clock
+from bot.service.timing import DecisionClock
 from bot.store import StoreError
 
 GUILD, CHANNEL, ANA, BEN, CEM = 1, 100, 11, 22, 33
@@ -149,7 +149,7 @@ async def test_the_computer_decides_again_when_the_game_moved_on_meanwhile(
         assert await asyncio.to_thread(computer.thinking.wait, PATIENCE)
         current = await service.store.games.get(game_id)  # another writer comes between
         assert current is not None
-        clock = Clock.of(current)
+        clock = DecisionClock.of(current)
         assert clock is not None
         await service.store.games.set_timing(game_id, current.version, clock.reminded().timing())
     finally:

@@ -28,7 +28,7 @@ from bot.service.daily import (
 )
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.store.daily import Attempt, DailySettings, Standing
+from bot.store.daily import Attempt, DailySettings, DailyStanding
 from tests.fakes import FakeClock
 
 NOON = datetime(2026, 11, 27, 12, tzinfo=UTC).timestamp()
@@ -104,16 +104,16 @@ def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
 
 def test_a_standing_gives_the_place_and_the_share_beaten_never_more() -> None:
     assert (
-        Standing(above=0, below=0, players=1).place,
-        better_than(Standing(above=0, below=0, players=1)),
+        DailyStanding(above=0, below=0, players=1).place,
+        better_than(DailyStanding(above=0, below=0, players=1)),
     ) == (1, 0)
-    assert better_than(Standing(above=0, below=1, players=2)) == 50
-    assert Standing(above=1, below=0, players=2).place == 2
-    assert better_than(Standing(above=1, below=0, players=2)) == 0
-    assert better_than(Standing(above=0, below=2, players=3)) == 66  # 66.7%: rounded down
-    assert better_than(Standing(above=1, below=0, players=3)) == 0  # two share the top
-    assert better_than(Standing(above=9, below=990, players=1000)) == 99
-    assert better_than(Standing(above=998, below=1, players=1000)) == 0  # 0.1%
+    assert better_than(DailyStanding(above=0, below=1, players=2)) == 50
+    assert DailyStanding(above=1, below=0, players=2).place == 2
+    assert better_than(DailyStanding(above=1, below=0, players=2)) == 0
+    assert better_than(DailyStanding(above=0, below=2, players=3)) == 66  # 66.7%: rounded down
+    assert better_than(DailyStanding(above=1, below=0, players=3)) == 0  # two share the top
+    assert better_than(DailyStanding(above=9, below=990, players=1000)) == 99
+    assert better_than(DailyStanding(above=998, below=1, players=1000)) == 0  # 0.1%
 
 
 @pytest.mark.parametrize(("day", "version"), [("2026-11-30", DICE_V2), ("2026-12-01", DICE_V4)])
@@ -356,7 +356,7 @@ async def test_a_standing_counts_who_scored_more_and_less_ties_apart(
         attempt, _ = await daily.begin(ALPHA, 1, user, "classic")
         await daily.store.daily.finish_attempt(attempt.game_id, score, NOON)
     standing = await daily.store.daily.standing("2026-11-27", "classic", 30)
-    assert standing == Standing(above=1, below=1, players=4) and standing.place == 2
+    assert standing == DailyStanding(above=1, below=1, players=4) and standing.place == 2
 
 
 async def test_a_new_ranking_goes_where_the_servers_first_attempt_of_the_day_began(

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.players import choose, is_computer
-from bot.records import NO_SERVER
+from bot.records.games import NO_SERVER
 from bot.rules import Game, Move
 from bot.service.errors import ServiceError
 from bot.service.games import GameService

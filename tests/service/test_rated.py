@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.records import GameChange, GameResults, GameToRate, PlayerResult
+from bot.records.games import GameChange, GameResults, PlayerResult
+from bot.records.ratings import GameToRate
 from bot.service.games import GameService
 from bot.service.rated import RatingService, computers_of
 from bot.service.ratings import NEW, Rating, match_of, rate, replay

@@ -13,8 +13,8 @@ from bot.service.ratings import (
     PROVISIONAL,
     SIGMA,
     START,
+    RankedSeat,
     Rating,
-    Seat,
     match_of,
     rate,
     read,
@@ -26,7 +26,7 @@ from bot.service.ratings import (
 ANA, BEN, CAI = 1, 2, 3
 
 
-def duel(winner: int, loser: int) -> tuple[Seat, ...]:
+def duel(winner: int, loser: int) -> tuple[RankedSeat, ...]:
     return match_of([(winner, 1, True), (loser, 2, True)], [])
 
 

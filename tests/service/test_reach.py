@@ -13,7 +13,7 @@ from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.play import Seats
 from bot.service.prefs import Prefs
-from bot.service.timing import Clock
+from bot.service.timing import DecisionClock
 from bot.service.where import Where
 from tests.fakes import FakeClock
 
@@ -38,7 +38,7 @@ async def started(service: GameService, *players: int, turn_time: int = 86400) -
 
 # --- the clock's moments ---------------------------------------------------------
 def test_without_quiet_hours_the_clock_has_its_two_rounds() -> None:
-    clock = Clock.start(0.0, 1000)
+    clock = DecisionClock.start(0.0, 1000)
     assert [(m.at, m.kind) for m in clock.moments] == [(500, "round"), (900, "round")]
     assert clock.next_due() == 500
 
@@ -48,7 +48,7 @@ def test_a_round_skips_the_quiet_and_their_quiet_hours_end_owes_them_the_reminde
     skips her; at 07:00 she is called (the decision began in her quiet hours) and
     reminded; the last round (11:00) reaches everyone."""
     quiet = ((ANA, Prefs(quiet=NIGHT)), (BEN, Prefs()))
-    clock = Clock.start(at(7, 0), 12 * 3600, quiet)
+    clock = DecisionClock.start(at(7, 0), 12 * 3600, quiet)
     moments = clock.moments
     assert [(m.at, m.kind) for m in moments] == [
         (at(7, 6), "round"),
@@ -69,16 +69,16 @@ def test_a_round_skips_the_quiet_and_their_quiet_hours_end_owes_them_the_reminde
 def test_quiet_hours_that_outlast_the_decision_owe_nothing() -> None:
     """A 4-hour decision from 01:00 ends (05:00) before Ana's quiet hours do (07:00):
     her rounds are skipped and nothing wakes her before the deadline."""
-    clock = Clock.start(at(7, 1), 4 * 3600, ((ANA, Prefs(quiet=NIGHT)),))
+    clock = DecisionClock.start(at(7, 1), 4 * 3600, ((ANA, Prefs(quiet=NIGHT)),))
     assert [m.kind for m in clock.moments] == ["round", "round"]
     assert all(m.held == {ANA} for m in clock.moments)
 
 
 def test_a_person_without_quiet_hours_changes_nothing() -> None:
-    plain = Clock.start(at(7, 0), 12 * 3600)
+    plain = DecisionClock.start(at(7, 0), 12 * 3600)
     seats = Seats(prefs={ANA: Prefs(), BEN: Prefs(quiet=(600, 600))})  # an empty span
     assert seats.timed == ()
-    assert Clock.start(at(7, 0), 12 * 3600, seats.timed).moments == plain.moments
+    assert DecisionClock.start(at(7, 0), 12 * 3600, seats.timed).moments == plain.moments
 
 
 # --- the game due when quiet hours end ---------------------------------------------

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.records import GameChange, GameResults, PlayerResult, Totals
+from bot.records.games import GameChange, GameResults, PlayerResult
+from bot.records.stats import Totals
 from bot.rules import PASS, Standing
 from bot.service.games import GameService
 from bot.service.results import game_results

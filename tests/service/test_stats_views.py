@@ -15,7 +15,7 @@ from bot.cogs.stats_words import (
     history_line,
     stats_field,
 )
-from bot.records import HistoryGame, HistoryLine
+from bot.records.stats import HistoryGame, HistoryLine
 from bot.render.leaderboard import Layout, render_leaderboard
 from bot.service.stats import BoardLine, Leaderboard, VariantStats
 

@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.records import GameChange, GameRecord, GameResults
+from bot.records.games import GameChange, GameRecord, GameResults
 from bot.store import Store
 from bot.store import migrations as _migrations
 from bot.store.dialect import to_postgres

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import bot.store.sqlite as engine_module
-from bot.records import GameChange, GameRecord, VersionConflict
+from bot.records.errors import VersionConflict
+from bot.records.games import GameChange, GameRecord
 from bot.store import Store
 from bot.store.engine import Tx
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.records import GameChange, InPlay
+from bot.records.games import GameChange, InPlay
 from bot.store import Store
 from bot.store.games import IN_PLAY_SQL
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.records import GameChange
+from bot.records.games import GameChange
 from bot.store import Store
 from bot.store.maintenance import DatabaseFileError, backup, check_database, quick_check
 

@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.records import GameResults, PlayerResult
+from bot.records.games import GameResults, PlayerResult
 from bot.store import LATEST_VERSION, ChannelBusy, Store, StoreError, open_store
 from bot.store.dialect import to_postgres
 from bot.store.engine import Tx

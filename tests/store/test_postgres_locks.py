@@ -11,7 +11,8 @@ from contextlib import AsyncExitStack
 
 import pytest
 
-from bot.records import GameRecord, LockLost
+from bot.records.errors import LockLost
+from bot.records.games import GameRecord
 from bot.store import Store
 
 from .helpers import CHANNEL, make_running, query

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
-from bot.records import Attempt, StillPlaying
+from bot.records.daily import Attempt
+from bot.records.errors import StillPlaying
 from bot.store import Store
 from bot.store.engine import Tx
 from bot.store.privacy import ANONYMOUS_CEILING, ANONYMOUS_FLOOR, is_anonymous, replaced
 from bot.store.records import dump_json
-from bot.tournament import Settings
+from bot.tournament import TournamentSettings
 from tests.fakes import FakeClock
 
 from .helpers import every_row
@@ -238,7 +239,7 @@ async def test_personal_data_counts_accuracies_and_daily_challenges(store: Store
 async def test_personal_data_names_a_tournament_signed_up_for_or_organised(store: Store) -> None:
     """A member who has only signed up for a tournament (no game yet) is not told that
     nothing is kept; the organiser's tournament is named too."""
-    record = await store.tournaments.create(GUILD, 77, BEN, Settings("Cup"), 1, 1.0, None)
+    record = await store.tournaments.create(GUILD, 77, BEN, TournamentSettings("Cup"), 1, 1.0, None)
     await store.tournaments.join(record, ANA, 2.0)
     [ana] = await store.privacy.personal_data(ANA)
     assert (ana.guild_id, ana.tournaments, ana.organised, ana.games) == (GUILD, 1, 0, 0)

@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.records import GameChange, GameRecord
+from bot.records.games import GameChange, GameRecord
 from bot.store import Store
 from bot.store.cache import RecordCache
 from bot.store.changes import store_change

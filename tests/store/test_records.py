@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.records import state_text
+from bot.records.games import state_text
 from bot.store.records import changed, dump_json, game_from_row, load_json
 
 ROW = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.records import GameChange
+from bot.records.games import GameChange
 from bot.store import Store
 from bot.store.sqlite import SqliteEngine
 

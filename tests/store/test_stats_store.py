@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.records import GameRecord, GameResults, PlayerResult, StoreError, Totals, VersionConflict
+from bot.records.errors import StoreError, VersionConflict
+from bot.records.games import GameRecord, GameResults, PlayerResult
+from bot.records.stats import Totals
 from bot.store import Store
 from bot.store.engine import Tx
 from tests.fakes import FakeClock

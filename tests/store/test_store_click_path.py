@@ -10,19 +10,15 @@ from typing import Any
 
 import pytest
 
-from bot.records import (
+from bot.records.errors import GameNotFound, ReadFailed, StoreError, VersionConflict, WrongStatus
+from bot.records.games import (
     GameChange,
-    GameNotFound,
     GameRecord,
     GameResults,
     PlayerResult,
-    ReadFailed,
     Showing,
     StoredEvent,
-    StoreError,
     Timing,
-    VersionConflict,
-    WrongStatus,
 )
 from bot.store import Store
 from bot.store.engine import Tx

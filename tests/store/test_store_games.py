@@ -7,15 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.records import (
-    ChannelBusy,
-    GameNotFound,
-    GameRecord,
-    StoreError,
-    Timing,
-    VersionConflict,
-    WrongStatus,
-)
+from bot.records.errors import ChannelBusy, GameNotFound, StoreError, VersionConflict, WrongStatus
+from bot.records.games import GameRecord, Timing
 from bot.store import LATEST_VERSION, Store
 from bot.store.migrations import BEHIND_SINCE, MIGRATIONS
 from bot.store.migrations import apply_migrations as apply

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.records import ChannelBusy, GameChange, MoveRecord, StoreError, VersionConflict
+from bot.records.errors import ChannelBusy, StoreError, VersionConflict
+from bot.records.games import GameChange, MoveRecord
 from bot.store import Store
 from tests.fakes import FakeClock
 

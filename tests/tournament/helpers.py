@@ -7,7 +7,7 @@ import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
 
-from bot.tournament import Entrant, Round, SeatResult, Settings, TableResult, next_round
+from bot.tournament import Entrant, Round, SeatResult, TableResult, TournamentSettings, next_round
 
 
 def seatings(count: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
@@ -64,7 +64,7 @@ def play(round_: Round, rng: random.Random, low: int = 0, high: int = 12) -> lis
 
 
 def run(
-    settings_: Settings,
+    settings_: TournamentSettings,
     count: int,
     seed: int,
     leaving: dict[int, int] | None = None,

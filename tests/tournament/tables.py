@@ -12,7 +12,7 @@ from bot.rules import replay as replay_game
 from bot.service.games import GameService
 from bot.service.play import Options
 from bot.store import Store
-from bot.tournament import Entrant, SeatResult, Standing, TableResult, standings
+from bot.tournament import Entrant, SeatResult, TableResult, TournamentStanding, standings
 from bot.tournament.records import Tournament
 from tests.fakes import FakeClock
 
@@ -63,7 +63,7 @@ async def pass_to_end(
     raise AssertionError(f"game {game_id} did not end")
 
 
-async def recount(store: Store, t: Tournament) -> list[Standing]:
+async def recount(store: Store, t: Tournament) -> list[TournamentStanding]:
     """The standings recounted from the stored games: each table's game replayed from its
     seed and move log, ranked by the rules, its seats' away and run-out decisions read
     from who made each move; then the core's pure standings."""

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournament import Round, Settings, first_order, met_before, seat, split
+from bot.tournament import Round, TournamentSettings, first_order, met_before, seat, split
 from bot.tournament.seating import Table, seeded
 
 from .helpers import fewest_repeats, repeats, seatings
@@ -52,7 +52,7 @@ def test_seven_eleven_and_thirteen_at_tables_of_four(
     byes: int,
 ) -> None:
     """The table of bot/tournament/seating.py's docstring."""
-    found = split(count, Settings("x", smallest_table=smallest, computers=computers))
+    found = split(count, TournamentSettings("x", smallest_table=smallest, computers=computers))
     assert (found.people, found.computers, found.byes) == (people, filled, byes)
 
 
@@ -69,7 +69,8 @@ def test_tables_are_as_even_as_the_numbers_allow(
     smallest = data.draw(st.integers(2, size))
     computers = data.draw(st.booleans())
     found = split(
-        count, Settings("x", table_size=size, smallest_table=smallest, computers=computers)
+        count,
+        TournamentSettings("x", table_size=size, smallest_table=smallest, computers=computers),
     )
     people = found.people
     assert sum(people) + found.byes == count
@@ -91,7 +92,7 @@ def test_tables_are_as_even_as_the_numbers_allow(
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]]:
+def histories(draw: st.DrawFn) -> tuple[list[int], TournamentSettings, dict[int, set[int]]]:
     """A small round: players best first, the settings, and who has met whom."""
     size = draw(st.integers(2, 4))
     smallest = draw(st.integers(2, size))
@@ -104,7 +105,7 @@ def histories(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]
     for a, b in pairs:
         met.setdefault(a, set()).add(b)
         met.setdefault(b, set()).add(a)
-    return players, Settings("x", table_size=size, smallest_table=smallest), met
+    return players, TournamentSettings("x", table_size=size, smallest_table=smallest), met
 
 
 def grouping(tables: Sequence[Sequence[int]], order: Sequence[int]) -> list[int]:
@@ -124,13 +125,13 @@ def how_many_seatings(sizes: Sequence[int]) -> int:
 
 
 @st.composite
-def small_rounds(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]]:
+def small_rounds(draw: st.DrawFn) -> tuple[list[int], TournamentSettings, dict[int, set[int]]]:
     """A round small enough to try every seating of (a few thousand at most): players
     best first, the settings (2 to 5 a table), and whom each has met: at random, or at
     earlier rounds' tables, often so many that a repeat is forced."""
     size = draw(st.integers(2, 5))
     smallest = draw(st.integers(2, size))
-    settings_ = Settings("x", table_size=size, smallest_table=smallest)
+    settings_ = TournamentSettings("x", table_size=size, smallest_table=smallest)
     count = draw(
         st.integers(size, 13).filter(
             lambda n: how_many_seatings(split(n, settings_).people) <= 3_000
@@ -156,7 +157,7 @@ def small_rounds(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[in
 @settings(max_examples=200, deadline=None)
 @given(small_rounds())
 def test_the_fewest_repeats_and_of_those_the_most_grouped_seating(
-    case: tuple[list[int], Settings, dict[int, set[int]]],
+    case: tuple[list[int], TournamentSettings, dict[int, set[int]]],
 ) -> None:
     """Against every seating: the round has the fewest repeats any seating has (none
     when one avoids every repeat), and no seating with that many is more grouped (the
@@ -176,11 +177,11 @@ def test_the_fewest_repeats_and_of_those_the_most_grouped_seating(
 
 
 @st.composite
-def large_rounds(draw: st.DrawFn) -> tuple[list[int], Settings, dict[int, set[int]]]:
+def large_rounds(draw: st.DrawFn) -> tuple[list[int], TournamentSettings, dict[int, set[int]]]:
     """A round of up to 64 players after up to nine rounds seated as the tournament seats
     them (each in an order drawn at random), 2 to 5 a table."""
     size = draw(st.integers(2, 5))
-    settings_ = Settings("x", table_size=size, smallest_table=draw(st.integers(2, size)))
+    settings_ = TournamentSettings("x", table_size=size, smallest_table=draw(st.integers(2, size)))
     count = draw(st.integers(size + 1, 64))
     players = list(range(1, count + 1))
     rounds: list[Round] = []
@@ -207,7 +208,7 @@ def grouping_swap(
 @settings(max_examples=40, deadline=None)
 @given(large_rounds())
 def test_no_swap_of_two_players_groups_a_large_round_better(
-    case: tuple[list[int], Settings, dict[int, set[int]]],
+    case: tuple[list[int], TournamentSettings, dict[int, set[int]]],
 ) -> None:
     """Too many seatings to try them all: no swap of two players seats them more grouped
     without more repeats (what the searches and the grouping swaps each leave true)."""
@@ -230,7 +231,7 @@ def test_when_a_repeat_is_forced_the_leaders_still_sit_at_table_1() -> None:
     )))  # fmt: skip
     met = met_before([first, second])
     order = list(range(1, 13))
-    round_ = seat(order, Settings("x"), 3, met)
+    round_ = seat(order, TournamentSettings("x"), 3, met)
     assert tables_of(round_) == [[1, 3, 5, 12], [2, 4, 6, 9], [7, 8, 10, 11]]
     assert round_.repeats == 3 == fewest_repeats(order, [4, 4, 4], met)
 
@@ -238,10 +239,12 @@ def test_when_a_repeat_is_forced_the_leaders_still_sit_at_table_1() -> None:
 @settings(max_examples=200, deadline=None)
 @given(histories(), st.booleans(), st.data())
 def test_everyone_is_seated_once_and_byes_go_to_the_lowest_with_fewest(
-    case: tuple[list[int], Settings, dict[int, set[int]]], computers: bool, data: st.DataObject
+    case: tuple[list[int], TournamentSettings, dict[int, set[int]]],
+    computers: bool,
+    data: st.DataObject,
 ) -> None:
     order, settings_, met = case
-    settings_ = Settings(
+    settings_ = TournamentSettings(
         "x",
         table_size=settings_.table_size,
         smallest_table=settings_.smallest_table,
@@ -265,31 +268,31 @@ def test_without_history_or_when_repeats_are_allowed_the_order_is_cut_into_table
     order = [9, 3, 7, 1, 5, 2, 8, 4, 6, 10, 11]
     met = {9: {3}, 3: {9}}
     for round_ in (
-        seat(order, Settings("x"), 1),
-        seat(order, Settings("x", avoid_repeats=False), 2, met),
+        seat(order, TournamentSettings("x"), 1),
+        seat(order, TournamentSettings("x", avoid_repeats=False), 2, met),
     ):
         assert tables_of(round_) == [[9, 3, 7, 1], [5, 2, 8, 4], [6, 10, 11]]
-    assert seat(order, Settings("x", avoid_repeats=False), 2, met).repeats == 1
+    assert seat(order, TournamentSettings("x", avoid_repeats=False), 2, met).repeats == 1
 
 
 def test_a_leader_moves_down_only_as_far_as_a_repeat_demands() -> None:
     order = [1, 2, 3, 4, 5, 6, 7, 8]
     met = {1: {2}, 2: {1}}
-    assert tables_of(seat(order, Settings("x"), 2, met)) == [[1, 3, 4, 5], [2, 6, 7, 8]]
+    assert tables_of(seat(order, TournamentSettings("x"), 2, met)) == [[1, 3, 4, 5], [2, 6, 7, 8]]
 
 
 def test_when_every_seating_repeats_few_are_kept() -> None:
     """Four players who all met last round, at one table: nothing else is possible."""
     order = [1, 2, 3, 4]
     met = met_before([Round(1, (Table(1, (1, 2, 3, 4)),))])
-    round_ = seat(order, Settings("x"), 2, met)
+    round_ = seat(order, TournamentSettings("x"), 2, met)
     assert (tables_of(round_), round_.repeats) == ([[1, 2, 3, 4]], 6)
 
 
 def test_seating_is_deterministic() -> None:
     order = list(range(1, 40))
     met = {p: {q for q in order if (p * q) % 7 == 1} for p in order}
-    settings_ = Settings("x", table_size=5, smallest_table=3)
+    settings_ = TournamentSettings("x", table_size=5, smallest_table=3)
     assert seat(order, settings_, 4, met) == seat(list(order), settings_, 4, dict(met))
 
 

@@ -7,7 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot.tournament import Refusal, Settings, default_points, parse_points, validate
+from bot.tournament import (
+    SettingsRefusal,
+    TournamentSettings,
+    default_points,
+    parse_points,
+    validate,
+)
 from bot.tournament.settings import (
     CHECK_IN,
     DAY,
@@ -20,22 +26,22 @@ from bot.tournament.settings import (
 )
 
 NOW = 1_750_000_000
-GOOD = Settings("Spring Cup", deadline=NOW + DAY, check_in=HOUR)
+GOOD = TournamentSettings("Spring Cup", deadline=NOW + DAY, check_in=HOUR)
 
 
-def refusal(settings: Settings) -> Refusal:
-    with pytest.raises(Refusal) as caught:
+def refusal(settings: TournamentSettings) -> SettingsRefusal:
+    with pytest.raises(SettingsRefusal) as caught:
         validate(settings, NOW)
     return caught.value
 
 
 def test_the_defaults_are_a_valid_tournament() -> None:
     validate(GOOD, NOW)
-    validate(Settings("Manual start"), NOW)
+    validate(TournamentSettings("Manual start"), NOW)
     assert GOOD.place_points == (6, 4, 2, 0)
     assert GOOD.smallest == 3
     assert GOOD.check_in_opens == NOW + DAY - HOUR
-    assert Settings("x").check_in_opens is None
+    assert TournamentSettings("x").check_in_opens is None
 
 
 def test_default_points_are_two_a_player_beaten() -> None:
@@ -48,8 +54,8 @@ def test_default_points_are_two_a_player_beaten() -> None:
 
 
 def test_the_smallest_table_defaults_to_one_fewer_but_two() -> None:
-    assert [Settings("x", table_size=n).smallest for n in range(2, 6)] == [2, 2, 3, 4]
-    assert Settings("x", table_size=5, smallest_table=2).smallest == 2
+    assert [TournamentSettings("x", table_size=n).smallest for n in range(2, 6)] == [2, 2, 3, 4]
+    assert TournamentSettings("x", table_size=5, smallest_table=2).smallest == 2
 
 
 def test_table_sizes_follow_the_game() -> None:
@@ -156,17 +162,17 @@ def test_points_are_read_as_organisers_write_them(text: str, points: tuple[int, 
     ],
 )
 def test_points_that_cannot_be_read_are_refused(text: str, key: str) -> None:
-    with pytest.raises(Refusal) as caught:
+    with pytest.raises(SettingsRefusal) as caught:
         parse_points(text, 4)
     assert caught.value.key == f"tournament.error.{key}"
 
 
 def test_sign_ups_must_make_a_first_round_and_stay_within_the_limit() -> None:
     check_sign_ups(GOOD, 3, 256)  # one table of three
-    with pytest.raises(Refusal) as caught:
+    with pytest.raises(SettingsRefusal) as caught:
         check_sign_ups(GOOD, 2, 256)
-    assert caught.value == Refusal("tournament.error.too_few", count=2, least=3)
+    assert caught.value == SettingsRefusal("tournament.error.too_few", count=2, least=3)
     check_sign_ups(replace(GOOD, computers=True), 2, 256)  # two people and two computers
-    with pytest.raises(Refusal) as caught:
+    with pytest.raises(SettingsRefusal) as caught:
         check_sign_ups(GOOD, 257, 256)
-    assert caught.value == Refusal("tournament.error.too_many", most=256)
+    assert caught.value == SettingsRefusal("tournament.error.too_many", most=256)

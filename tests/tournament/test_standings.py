@@ -15,9 +15,9 @@ from bot.tournament import (
     Entrant,
     Round,
     SeatResult,
-    Settings,
     Table,
     TableResult,
+    TournamentSettings,
     complete,
     met_before,
     next_round,
@@ -26,7 +26,7 @@ from bot.tournament import (
 
 from .helpers import fewest_repeats, repeats, run
 
-THREE = Settings("x", table_size=3, smallest_table=3)  # (4, 2, 0) a place, a bye 2
+THREE = TournamentSettings("x", table_size=3, smallest_table=3)  # (4, 2, 0) a place, a bye 2
 
 
 def result(round_: int, table: int, *seats: tuple[int, int, int] | SeatResult) -> TableResult:
@@ -83,7 +83,7 @@ def test_rounds_still_playing_count_nothing_yet() -> None:
 
 
 def test_equal_on_everything_shares_a_place() -> None:
-    two = Settings("x", table_size=2, smallest_table=2)
+    two = TournamentSettings("x", table_size=2, smallest_table=2)
     rounds = [Round(1, (Table(1, (1, 2)), Table(2, (3, 4))))]
     results = [result(1, 1, (1, 10, 1), (2, 5, 2)), result(1, 2, (3, 10, 1), (4, 5, 2))]
     lines = standings(two, [Entrant(p) for p in (4, 3, 2, 1)], rounds, results)
@@ -122,7 +122,7 @@ def test_thirteen_at_tables_of_four_one_withdrawing_after_round_one() -> None:
     takes one player of each of round 1's four tables, so not when the one who left sat
     at a table of three (then the table of four has one player too many). The rounds
     after the first have the fewest repeats of any seating."""
-    settings_ = Settings("Cup", rounds=3)
+    settings_ = TournamentSettings("Cup", rounds=3)
     for seed in (1, 5):
         entrants, rounds, results = run(settings_, 13, seed=seed, leaving={9: 1})
         assert [[len(t.players) for t in r.tables] for r in rounds] == [
@@ -144,7 +144,7 @@ def test_thirteen_at_tables_of_four_one_withdrawing_after_round_one() -> None:
 def test_the_next_round_groups_the_standings_leaders() -> None:
     """Round 2 with nobody met in round 1 at the same table twice possible: the first
     table takes the first four of the standings that have not met."""
-    settings_ = Settings("Cup", rounds=2, avoid_repeats=False)
+    settings_ = TournamentSettings("Cup", rounds=2, avoid_repeats=False)
     entrants, rounds, results = run(settings_, 12, seed=3)
     lines = standings(settings_, entrants, rounds[:1], [r for r in results if r.round == 1])
     order = [s.player for s in lines]
@@ -154,14 +154,14 @@ def test_the_next_round_groups_the_standings_leaders() -> None:
 
 
 def test_there_is_no_round_after_the_last() -> None:
-    settings_ = Settings("Cup", rounds=2)
+    settings_ = TournamentSettings("Cup", rounds=2)
     entrants, rounds, results = run(settings_, 8, seed=1)
     with pytest.raises(ValueError, match="round 3 of a tournament of 2"):
         next_round(settings_, entrants, rounds, results, seed=1)
 
 
 def test_a_tournament_is_seated_the_same_from_the_same_history() -> None:
-    settings_ = Settings("Cup", rounds=4, table_size=5)
+    settings_ = TournamentSettings("Cup", rounds=4, table_size=5)
     first = run(settings_, 23, seed=11, leaving={4: 2})
     assert run(settings_, 23, seed=11, leaving={4: 2}) == first
     assert run(settings_, 23, seed=12, leaving={4: 2})[1] != first[1]
@@ -187,7 +187,7 @@ def test_standings_add_up_and_follow_the_tie_breaks(
     data: st.DataObject,
 ) -> None:
     smallest = data.draw(st.integers(2, size))
-    settings_ = Settings(
+    settings_ = TournamentSettings(
         "x",
         rounds=rounds_,
         table_size=size,
@@ -235,7 +235,7 @@ def test_standings_add_up_and_follow_the_tie_breaks(
 def test_the_last_of_ten_rounds_of_256_meets_nobody_again() -> None:
     """Late rounds of a large tournament: the search for the most grouped seating gives
     up within its work, and the swaps still find one without a repeat."""
-    settings_ = Settings("Cup", rounds=10)
+    settings_ = TournamentSettings("Cup", rounds=10)
     _, rounds, _ = run(
         settings_,
         256,

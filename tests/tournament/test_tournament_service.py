@@ -16,7 +16,7 @@ from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.tournaments import MOST_ENTERED, MOST_OPEN, MOST_PLAYERS, table_result
 from bot.store import Store
-from bot.tournament import Settings, next_round
+from bot.tournament import TournamentSettings, next_round
 from bot.tournament.records import TableRecord, Tournament
 from bot.tournament.settings import DAY, HOUR
 from tests.fakes import FakeClock
@@ -31,7 +31,7 @@ HOST = 1
 async def created(service: GameService, players: int, **settings: object) -> Tournament:
     """A tournament with ``players`` people (101, 102, ...) signed up."""
     tournaments = service.tournaments
-    record = await tournaments.create(GUILD, CHANNEL, HOST, Settings("Cup", **settings))  # type: ignore[arg-type]
+    record = await tournaments.create(GUILD, CHANNEL, HOST, TournamentSettings("Cup", **settings))  # type: ignore[arg-type]
     for player in range(101, 101 + players):
         await tournaments.join(record.id, player)
     return await tournaments.read(record.id)
@@ -44,16 +44,16 @@ def refusal(error: pytest.ExceptionInfo[ServiceError]) -> str:
 @pytest.mark.parametrize(
     ("settings", "key"),
     [
-        (Settings(""), "tournament.error.name"),
-        (Settings("x", variant="chess"), "tournament.error.variant"),
-        (Settings("x", rounds=11), "tournament.error.rounds"),
-        (Settings("x", table_size=6), "tournament.error.table_size"),
-        (Settings("x", points=(1, 2, 3, 4)), "tournament.error.points_order"),
-        (Settings("x", check_in=HOUR), "tournament.error.check_in_manual"),
+        (TournamentSettings(""), "tournament.error.name"),
+        (TournamentSettings("x", variant="chess"), "tournament.error.variant"),
+        (TournamentSettings("x", rounds=11), "tournament.error.rounds"),
+        (TournamentSettings("x", table_size=6), "tournament.error.table_size"),
+        (TournamentSettings("x", points=(1, 2, 3, 4)), "tournament.error.points_order"),
+        (TournamentSettings("x", check_in=HOUR), "tournament.error.check_in_manual"),
     ],
 )
 async def test_settings_that_cannot_be_are_refused_with_the_cores_reason(
-    service: GameService, settings: Settings, key: str
+    service: GameService, settings: TournamentSettings, key: str
 ) -> None:
     with pytest.raises(ServiceError) as refused:
         await service.tournaments.create(GUILD, CHANNEL, HOST, settings)
@@ -64,24 +64,24 @@ async def test_settings_that_cannot_be_are_refused_with_the_cores_reason(
 async def test_a_server_holds_a_few_open_tournaments_one_a_channel(service: GameService) -> None:
     tournaments = service.tournaments
     for k in range(MOST_OPEN):
-        await tournaments.create(GUILD, CHANNEL + k, HOST, Settings(f"Cup {k}"))
+        await tournaments.create(GUILD, CHANNEL + k, HOST, TournamentSettings(f"Cup {k}"))
     with pytest.raises(ServiceError) as busy:
-        await tournaments.create(GUILD + 1, CHANNEL, HOST, Settings("Again"))
+        await tournaments.create(GUILD + 1, CHANNEL, HOST, TournamentSettings("Again"))
     assert refusal(busy) == "tournament.error.channel_busy"
     with pytest.raises(ServiceError) as limit:
-        await tournaments.create(GUILD, CHANNEL + 99, HOST, Settings("One more"))
+        await tournaments.create(GUILD, CHANNEL + 99, HOST, TournamentSettings("One more"))
     assert refusal(limit) == "tournament.error.limit_server" and limit.value.values["most"] == 3
-    other = await tournaments.create(GUILD + 1, CHANNEL + 99, HOST, Settings("Elsewhere"))
+    other = await tournaments.create(GUILD + 1, CHANNEL + 99, HOST, TournamentSettings("Elsewhere"))
     assert other.status == "signup"
 
 
 async def test_a_member_signs_up_for_a_few_tournaments_at_once(service: GameService) -> None:
     tournaments = service.tournaments
     records = [
-        await tournaments.create(GUILD, CHANNEL + k, HOST, Settings(f"Cup {k}"))
+        await tournaments.create(GUILD, CHANNEL + k, HOST, TournamentSettings(f"Cup {k}"))
         for k in range(MOST_OPEN)
     ]
-    other = await tournaments.create(GUILD + 1, CHANNEL + 9, HOST, Settings("Elsewhere"))
+    other = await tournaments.create(GUILD + 1, CHANNEL + 9, HOST, TournamentSettings("Elsewhere"))
     for record in records[:MOST_ENTERED]:
         await tournaments.join(record.id, 7)
     await tournaments.join(other.id, 7)  # another server counts apart

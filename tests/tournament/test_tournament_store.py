@@ -13,7 +13,7 @@ import pytest
 
 from bot.store import Store
 from bot.store.tournaments import TournamentBusy, TournamentChanged
-from bot.tournament import SeatResult, Settings, TableResult, next_round
+from bot.tournament import SeatResult, TableResult, TournamentSettings, next_round
 from bot.tournament.records import Tournament
 
 GUILD = 5 << 22  # a snowflake of shard 0 of 1, 1 of 2
@@ -24,7 +24,7 @@ HOST = 9
 async def opened(store: Store, players: int = 5) -> Tournament:
     """A tournament of ``players`` people (11, 12, ...) signed up."""
     repo = store.tournaments
-    record = await repo.create(GUILD, CHANNEL, HOST, Settings("Cup"), 42, 1.0, None)
+    record = await repo.create(GUILD, CHANNEL, HOST, TournamentSettings("Cup"), 42, 1.0, None)
     for player in range(11, 11 + players):
         current = await repo.get(record.id)
         assert current is not None
@@ -57,10 +57,14 @@ async def test_sign_up_is_a_compare_and_set_on_the_tournament(store: Store) -> N
 async def test_one_open_tournament_per_channel(store: Store) -> None:
     t = await opened(store, 0)
     with pytest.raises(TournamentBusy) as busy:
-        await store.tournaments.create(GUILD, CHANNEL, HOST, Settings("Other"), 1, 1.0, None)
+        await store.tournaments.create(
+            GUILD, CHANNEL, HOST, TournamentSettings("Other"), 1, 1.0, None
+        )
     assert busy.value.name == "Cup"
     await store.tournaments.end(t.record, "cancelled", 5.0)
-    again = await store.tournaments.create(GUILD, CHANNEL, HOST, Settings("Next"), 1, 6.0, None)
+    again = await store.tournaments.create(
+        GUILD, CHANNEL, HOST, TournamentSettings("Next"), 1, 6.0, None
+    )
     assert again.status == "signup"
     assert await store.tournaments.open_count(GUILD) == 1
     assert [r.name for r in await store.tournaments.of_guild(GUILD)] == ["Next", "Cup"]
@@ -124,7 +128,7 @@ async def test_a_tables_thread_game_and_result_are_each_kept_once(store: Store) 
 
 async def test_what_is_owed_and_when(store: Store) -> None:
     repo = store.tournaments
-    due_later = await repo.create(GUILD, CHANNEL, HOST, Settings("Later"), 1, 1.0, 100.0)
+    due_later = await repo.create(GUILD, CHANNEL, HOST, TournamentSettings("Later"), 1, 1.0, 100.0)
     assert await repo.due(99.0) == []
     assert await repo.due(100.0) == [due_later.id]
     assert await repo.due(100.0, ((1,), 2)) == [due_later.id]  # GUILD is on shard 1 of 2

@@ -23,7 +23,7 @@ from bot.channel.tournament_texts import (
     standings_table,
 )
 from bot.i18n import using
-from bot.tournament import Entrant, Settings, Standing, next_round, standings
+from bot.tournament import Entrant, TournamentSettings, TournamentStanding, next_round, standings
 from bot.tournament.records import EntrantRecord, TableRecord, Tournament, TournamentRecord
 
 from .helpers import play
@@ -36,7 +36,7 @@ LINE = re.compile(
 def tournament(count: int, rounds_played: int, seed: int = 3, **settings: object) -> Tournament:
     """``count`` players, ``rounds_played`` rounds seated and played (the last one's first
     table still playing); player 1 withdrew after round 1."""
-    chosen = Settings("Cup", **settings)  # type: ignore[arg-type]
+    chosen = TournamentSettings("Cup", **settings)  # type: ignore[arg-type]
     rng = random.Random(seed)
     entrants = [
         Entrant(p, 1 if p == 1 and rounds_played > 1 else None) for p in range(1, count + 1)
@@ -125,7 +125,7 @@ def test_a_round_lists_each_table_as_seated_and_fits() -> None:
 def test_the_podium_holds_every_player_of_places_one_to_three() -> None:
     t = tournament(9, 1)
     found = [
-        Standing(p, place, Fraction(10 - place), Fraction(0), 0, (), games=1)
+        TournamentStanding(p, place, Fraction(10 - place), Fraction(0), 0, (), games=1)
         for p, place in ((5, 1), (6, 1), (7, 3), (8, 4))
     ]
     with using("en-US"):

@@ -15,7 +15,7 @@ from bot.channel.publisher import by_turn
 from bot.channel.texts import lobby_closed_content
 from bot.i18n import using
 from bot.players import choose, is_computer
-from bot.records import GameRecord
+from bot.records.games import GameRecord
 from bot.rules import PASS, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
 from bot.service.ahead import RETHROW_RULES, Step, next_turn_of
