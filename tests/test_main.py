@@ -314,6 +314,14 @@ async def a_tournament(store: Store, game_id: int) -> None:
             (GUILD, f"[{HOST}, {PLAYER2}]", game_id),
         )
         await tx.execute("INSERT INTO tournament_roles (guild_id, role_id) VALUES (?, 9)", (GUILD,))
+        await tx.execute(
+            "INSERT INTO member_prefs (user_id, prefs, updated_at) VALUES (?, ?, 1)",
+            (HOST, '{"others": "safe", "dm": true}'),
+        )
+        await tx.execute(
+            "INSERT INTO game_seats (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (game_id, PLAYER2),
+        )
 
     await store.engine.transact(work)
 
@@ -336,6 +344,8 @@ async def what_it_shows(target: str | Path) -> tuple[Any, ...]:
             await store.daily.attempt("2026-11-27", "classic", HOST),
             await store.daily.settings(GUILD),
             await store.daily.secret(),
+            await store.members.prefs(HOST),
+            await store.games.seated(PLAYER2),
         )
 
 

@@ -291,7 +291,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         shown.ended = True
         finished = record.status == "finished"
         last = game.turn + 1 if finished else game.turn  # an abandoned turn was not played out
-        since, apart = tell_apart(record, game, events, range(first_unseen, last))
+        since, apart = tell_apart(record, game, events, range(first_unseen, last), away)
         preface = story.played_out_lines(game, events, range(since, last))
         steps += apart
         if finished:
@@ -331,7 +331,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
             steps.append(Post(story.fit(told[:-1], told[-1]), f"qx{record.id}over"))
         return steps, shown
     if shown.turn != game.turn:
-        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn))
+        since, apart = tell_apart(record, game, events, range(first_unseen, game.turn), away)
         silent = unmentioned(channel)
         ping = tuple(
             p
@@ -379,14 +379,15 @@ computers played many turns in one go) are told in one summary rather than a lin
 
 
 def tell_apart(
-    record: GameRecord, game: Game, events: Events, turns: range
+    record: GameRecord, game: Game, events: Events, turns: range, away: Collection[int] = ()
 ) -> tuple[int, list[Step]]:
     """Turns the channel never showed, before the next message. Played without anyone
     being asked, they open it, a line each; the oldest of them, when they would crowd
     it, are posted first in messages of their own (so no line is ever cut). Missed in
     an outage, people may have played them: each is posted whole, as a finished turn
     reads; so is each, when a person decided in one of them before the channel showed
-    it. More than :data:`SUMMED_UP_AFTER` of them are summed up instead, in as few
+    it (a person ``away`` now is taken as away then: a rule decided for their seat).
+    More than :data:`SUMMED_UP_AFTER` of them are summed up instead, in as few
     messages as fit. The first turn the next message tells, and those posts."""
     begun = [turn for turn in turns if events.get(turn)]
     missed = outage(record, events, begun)
@@ -396,7 +397,7 @@ def tell_apart(
             Post(text, f"qx{record.id}s{begun[0]}.{index}")
             for index, text in enumerate(story.chunks(lines))
         ]
-    if missed or any(story.decided_by_hand(events[turn]) for turn in begun):
+    if missed or any(story.decided_by_hand(events[turn], away) for turn in begun):
         told = [story.finished_turn(game, turn, events[turn]) for turn in begun]
         return turns.stop, [
             Post(text, f"qx{record.id}e{begun[0]}.{index}")

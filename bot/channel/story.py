@@ -341,13 +341,15 @@ def why_unasked(events: Sequence[StoredEvent]) -> str:
     return t("turn.unasked.nobody")
 
 
-def decided_by_hand(events: Sequence[StoredEvent]) -> bool:
-    """Whether a person made a decision of these events themselves (no rule made it):
-    then somebody was asked, though the channel may not have shown it in time."""
+def decided_by_hand(events: Sequence[StoredEvent], away: Collection[int] = ()) -> bool:
+    """Whether a person made a decision of these events themselves (no rule made it,
+    and they were not ``away``): then somebody was asked, though the channel may not
+    have shown it in time."""
     ruled_by = {(str(e.data.get("phase")), e.player) for e in events if e.kind in ("auto", "ahead")}
     return any(
         e.player is not None
         and not is_computer(e.player)
+        and e.player not in away
         and (e.kind in DECISIONS or e.data.get("had_move"))
         and (decided_in(e), e.player) not in ruled_by
         for e in events

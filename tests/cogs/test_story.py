@@ -683,3 +683,10 @@ def test_a_turn_is_decided_by_hand_unless_a_rule_made_each_decision_of_a_person(
     assert not story.decided_by_hand(stored(computer))
     assert story.decided_by_hand(stored(("passed", ANA, {"phase": "action1", "had_move": True})))
     assert not story.decided_by_hand(stored(("passed", ANA, {"phase": "action1"})))
+
+
+def test_the_decisions_of_a_seat_away_are_not_by_hand() -> None:
+    passed = ("passed", ANA, {"phase": "action1", "had_move": True})
+    assert story.decided_by_hand(stored(passed)) and not story.decided_by_hand(
+        stored(passed), {ANA}
+    )

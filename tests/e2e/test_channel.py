@@ -275,8 +275,13 @@ async def to_action_2(
     assert opened.ephemeral and "action 1" in opened.content
     sheet = (await ana.click(opened, label="Pass")).message  # tap 2: action 1
     await ben.click(turn, label="Pass")  # action 1 resolves on Ben's click
-    moved = await sb.wait_for(
-        lambda: (m := sb.server.world.messages[sheet.id]) and "action 2" in m.content and m
+    moved = await sb.wait_for(  # past the page of her coloured die ahead, to action 2 itself
+        lambda: (
+            (m := sb.server.world.messages[sheet.id])
+            and "action 2" in m.content
+            and "action 2 ahead" not in m.content
+            and m
+        )
     )
     return turn, moved
 
