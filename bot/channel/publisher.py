@@ -192,7 +192,7 @@ class Publisher:
         except Exception:
             log.exception("publishing game %s failed; it is caught up later", game_id)
         finally:
-            self._syncing.discard(task)  # type: ignore[arg-type]
+            self._syncing.discard(task)
 
     async def catch_up(self, shards: ShardPlan | None = None) -> int:
         """Sync every game whose channel lags the store (with ``shards``: of the guilds
