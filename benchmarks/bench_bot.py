@@ -17,14 +17,15 @@ players share that edit) and a finished game's review done. For each click:
   (:meth:`bot.store.sqlite.SqliteEngine.watch`): budget, at most 3 a click not counting
   ``BEGIN`` and ``COMMIT``; ``--statements`` lists them by kind;
 * HTTP requests the stand-in receives, and the wall time from the interaction to the
-  last of them (the stand-in shares the interpreter, so this is only a figure).
+  last of them (the stand-in shares the interpreter, so this is only a figure);
+  ``--requests`` lists them by endpoint.
 
 A game's last click (its scores, ratings and review) is counted apart, and the first
 clicks of the run (fonts and caches loading) are not timed. Resident memory with 1,000
 games open and a sheet of each variant drawn is the startup section's
 (:mod:`benchmarks.bench_startup`).
 
-    python -m benchmarks.bench_bot [--quick] [--statements]
+    python -m benchmarks.bench_bot [--quick] [--statements] [--requests]
 """
 
 from __future__ import annotations
@@ -415,6 +416,12 @@ def statement_lines(clicks: list[Click]) -> list[str]:
     return [f"{count / len(clicks):5.2f}  {kind}" for kind, count in kinds.most_common()]
 
 
+def request_lines(clicks: list[Click]) -> list[str]:
+    """Each endpoint with how many requests a click sends it, most first."""
+    endpoints: Counter[str] = Counter(e for c in clicks for e in c.requests)
+    return [f"{count / len(clicks):5.2f}  {what}" for what, count in endpoints.most_common()]
+
+
 def clicks_of(quick: bool) -> list[Click]:
     return asyncio.run(play("classic", 60 if quick else 240))
 
@@ -456,16 +463,22 @@ def main() -> None:
     parser.add_argument(
         "--statements", action="store_true", help="list each kind of click's statements"
     )
+    parser.add_argument(
+        "--requests", action="store_true", help="list each kind of click's requests by endpoint"
+    )
     args = parser.parse_args()
     clicks = clicks_of(args.quick)
     for what, budget, figure, ratio in rows_of(clicks):
         print(f"{what:<64} {budget:>22} {figure:>28} " + (f"{ratio:6.2f}" if ratio else ""))
-    if args.statements:
-        for kind in ("move", "open", "asked"):
+    for wanted, lines, said in (
+        (args.statements, statement_lines, "statements"),
+        (args.requests, request_lines, "requests"),
+    ):
+        for kind in ("move", "open", "asked") if wanted else ():
             chosen = [c for c in clicks if c.kind == kind and not c.last]
             if chosen:
-                print(f"--- {kind} ({len(chosen)} clicks): statements a click")
-                print("\n".join(statement_lines(chosen)))
+                print(f"--- {kind} ({len(chosen)} clicks): {said} a click")
+                print("\n".join(lines(chosen)))
 
 
 if __name__ == "__main__":
