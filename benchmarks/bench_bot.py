@@ -3,11 +3,13 @@
 The real bot (:class:`bot.app.QwixxBot` over a SQLite file) plays two-player games
 through the local Discord stand-in (:mod:`bot.sandbox`), its members clicking as people
 do: **Open my sheet** on the turn message, then a move on the sheet (and **Yes** when
-the bot asks about a costly one). Every click is followed from the moment the bot's
-gateway hands it over (``INTERACTION_CREATE``) until the bot is idle again: the click's
-handling has ended, the channel's deferred edit made (the publisher's pending syncs
-are run at once, as when the players take longer than its pause between clicks; quicker
-players share that edit) and a finished game's review done. For each click:
+the bot asks about a costly one); the sheet's other buttons (its pages, Hint) are left
+aside, so that each click counted as a move is one. Every click is followed from the
+moment the bot's gateway hands it over (``INTERACTION_CREATE``) until the bot is idle
+again: the click's handling has ended, the channel's deferred edit made (the
+publisher's pending syncs are run at once, as when the players take longer than its
+pause between clicks; quicker players share that edit) and a finished game's review
+done. For each click:
 
 * CPU of the bot's every thread (event loop, database threads, image threads): the
   stand-in runs on a thread of its own, whose CPU is left out;
@@ -51,7 +53,7 @@ from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
 from bot.cogs.discord_private import hasten_ready
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, choices, final_message, next_turn
+from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, final_message, moves, next_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from bot.store.sqlite import SqliteEngine
 
@@ -286,7 +288,7 @@ class Players:
             if turn is None:
                 return False
             sheet = await self.click("open", member, turn, label=OPEN_SHEET)
-            offered = choices(sheet)
+            offered = [move for move in moves(sheet) if move.value is None]  # its buttons
             if not offered or "change your choice" in sheet.content:
                 continue
             after = await self.click(
