@@ -3,11 +3,13 @@
 The real bot (:class:`bot.app.QwixxBot` over a SQLite file) plays two-player games
 through the local Discord stand-in (:mod:`bot.sandbox`), its members clicking as people
 do: **Open my sheet** on the turn message, then a move on the sheet (and **Yes** when
-the bot asks about a costly one). Every click is followed from the moment the bot's
-gateway hands it over (``INTERACTION_CREATE``) until the bot is idle again: the click's
-handling has ended, the channel's deferred edit made (the publisher's pending syncs
-are run at once, as when the players take longer than its pause between clicks; quicker
-players share that edit) and a finished game's review done. For each click:
+the bot asks about a costly one); the sheet's other buttons (its pages, Hint) are left
+aside, so that each click counted as a move is one. Every click is followed from the
+moment the bot's gateway hands it over (``INTERACTION_CREATE``) until the bot is idle
+again: the click's handling has ended, the channel's deferred edit made (the
+publisher's pending syncs are run at once, as when the players take longer than its
+pause between clicks; quicker players share that edit) and a finished game's review
+done. For each click:
 
 * CPU of the bot's every thread (event loop, database threads, image threads): the
   stand-in runs on a thread of its own, whose CPU is left out;
@@ -17,14 +19,15 @@ players share that edit) and a finished game's review done. For each click:
   (:meth:`bot.store.sqlite.SqliteEngine.watch`): budget, at most 3 a click not counting
   ``BEGIN`` and ``COMMIT``; ``--statements`` lists them by kind;
 * HTTP requests the stand-in receives, and the wall time from the interaction to the
-  last of them (the stand-in shares the interpreter, so this is only a figure).
+  last of them (the stand-in shares the interpreter, so this is only a figure);
+  ``--requests`` lists them by endpoint.
 
 A game's last click (its scores, ratings and review) is counted apart, and the first
 clicks of the run (fonts and caches loading) are not timed. Resident memory with 1,000
 games open and a sheet of each variant drawn is the startup section's
 (:mod:`benchmarks.bench_startup`).
 
-    python -m benchmarks.bench_bot [--quick] [--statements]
+    python -m benchmarks.bench_bot [--quick] [--statements] [--requests]
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
 from bot.cogs.discord_private import hasten_ready
 from bot.sandbox import GuildSpec, Sandbox, SimMember
-from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, choices, final_message, next_turn
+from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, final_message, moves, next_turn
 from bot.sandbox.records import ChannelRecord, StoredMessage
 from bot.store.sqlite import SqliteEngine
 
@@ -285,7 +288,7 @@ class Players:
             if turn is None:
                 return False
             sheet = await self.click("open", member, turn, label=OPEN_SHEET)
-            offered = choices(sheet)
+            offered = [move for move in moves(sheet) if move.value is None]  # its buttons
             if not offered or "change your choice" in sheet.content:
                 continue
             after = await self.click(
@@ -415,6 +418,12 @@ def statement_lines(clicks: list[Click]) -> list[str]:
     return [f"{count / len(clicks):5.2f}  {kind}" for kind, count in kinds.most_common()]
 
 
+def request_lines(clicks: list[Click]) -> list[str]:
+    """Each endpoint with how many requests a click sends it, most first."""
+    endpoints: Counter[str] = Counter(e for c in clicks for e in c.requests)
+    return [f"{count / len(clicks):5.2f}  {what}" for what, count in endpoints.most_common()]
+
+
 def clicks_of(quick: bool) -> list[Click]:
     return asyncio.run(play("classic", 60 if quick else 240))
 
@@ -456,16 +465,22 @@ def main() -> None:
     parser.add_argument(
         "--statements", action="store_true", help="list each kind of click's statements"
     )
+    parser.add_argument(
+        "--requests", action="store_true", help="list each kind of click's requests by endpoint"
+    )
     args = parser.parse_args()
     clicks = clicks_of(args.quick)
     for what, budget, figure, ratio in rows_of(clicks):
         print(f"{what:<64} {budget:>22} {figure:>28} " + (f"{ratio:6.2f}" if ratio else ""))
-    if args.statements:
-        for kind in ("move", "open", "asked"):
+    for wanted, lines, said in (
+        (args.statements, statement_lines, "statements"),
+        (args.requests, request_lines, "requests"),
+    ):
+        for kind in ("move", "open", "asked") if wanted else ():
             chosen = [c for c in clicks if c.kind == kind and not c.last]
             if chosen:
-                print(f"--- {kind} ({len(chosen)} clicks): statements a click")
-                print("\n".join(statement_lines(chosen)))
+                print(f"--- {kind} ({len(chosen)} clicks): {said} a click")
+                print("\n".join(lines(chosen)))
 
 
 if __name__ == "__main__":

@@ -131,17 +131,22 @@ class InteractionEndpoints:
     def _callback_reply(
         self, record: InteractionRecord, kind: Any, message: StoredMessage | None
     ) -> dict[str, Any]:
+        """The answer to ``?with_response``: the interaction, and the message a reply
+        (type 4) made or an update (type 7) wrote as ``resource``. A deferred reply
+        names its "thinking" message only; a deferral or any other type has no resource
+        (Discord's ``InteractionCallbackResponse``)."""
         interaction: dict[str, Any] = {
             "id": str(record.id),
             "type": record.type,
             "response_message_loading": kind == DEFERRED_MESSAGE,
             "response_message_ephemeral": bool(message and message.ephemeral),
         }
-        resource: dict[str, Any] = {"type": kind}
-        if message is not None and kind != DEFERRED_UPDATE:
+        if message is not None and kind in (MESSAGE, DEFERRED_MESSAGE, UPDATE):
             interaction["response_message_id"] = str(message.id)
-            resource["message"] = self.messages.payload(message)
-        return {"interaction": interaction, "resource": resource}
+        answer: dict[str, Any] = {"interaction": interaction}
+        if message is not None and kind in (MESSAGE, UPDATE):
+            answer["resource"] = {"type": kind, "message": self.messages.payload(message)}
+        return answer
 
     # -- follow-up webhook -------------------------------------------------------
 

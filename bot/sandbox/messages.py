@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
 import mimetypes
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from . import limits, payloads
@@ -78,7 +80,7 @@ class Messages:
         )
         message.content = str(body.get("content") or "")
         message.embeds = list(body.get("embeds") or [])
-        message.components = list(body.get("components") or [])
+        message.components = numbered(body.get("components") or [])
         message.flags |= int(body.get("flags") or 0)
         message.attachments = self._attachments(message, body, files)
         _require_something(message)
@@ -97,7 +99,7 @@ class Messages:
         if "embeds" in body:
             message.embeds = list(body["embeds"] or [])
         if "components" in body:
-            message.components = list(body["components"] or [])
+            message.components = numbered(body["components"] or [])
         if body.get("flags") is not None:
             wanted = int(body["flags"])
             message.flags = (message.flags & ~EDITABLE_FLAGS) | (wanted & EDITABLE_FLAGS)
@@ -186,3 +188,24 @@ def _require_something(message: StoredMessage) -> None:
             kind="empty_message",
             detail="no content, embeds, components or files",
         )
+
+
+def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``components`` as Discord stores them: each one the body gives no ``id`` takes
+    the next number unused in the message, in reading order (a row, then its items)."""
+    taken = {c["id"] for c in _every(components) if c.get("id")}
+    fresh = (n for n in itertools.count(1) if n not in taken)
+    copied = copy.deepcopy(components)
+    for component in _every(copied):
+        if not component.get("id"):
+            component["id"] = next(fresh)
+    return copied
+
+
+def _every(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Each component and, after it, those inside it (its items, its accessory)."""
+    for component in components:
+        yield component
+        yield from _every(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            yield from _every([component["accessory"]])

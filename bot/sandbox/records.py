@@ -263,6 +263,8 @@ class Call:
     status: int | None = None
     files: list[str] = field(default_factory=list)
     """Filenames of the uploaded ``files[n]`` parts."""
+    answer: Any = None
+    """The JSON body answered (None: none, as with a 204)."""
     at: float = field(default_factory=time.monotonic)
     """When the request arrived (``time.monotonic``)."""
 

@@ -164,10 +164,12 @@ class Rest:
             api_request = ApiRequest(
                 call.method, call.route, call.path, params, call.query, body, files
             )
-            return json_reply(200, await route.handler(api_request))
+            call.answer = await route.handler(api_request)
+            return json_reply(200, call.answer)
         except ApiError as error:
             if error.kind is not None:
                 self.world.fail(error.kind, endpoint, error.detail)
+            call.answer = error.body
             return json_reply(error.status, error.body)
         except Exception as error:  # a stand-in bug: answer 400 so discord.py does not retry
             _log.exception("sandbox handler crashed on %s", endpoint)

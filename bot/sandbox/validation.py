@@ -71,7 +71,8 @@ def _pointer(*parts: str) -> str:
 
 
 class OpenApiValidator:
-    """Validates JSON bodies against the requestBody schema of an operation."""
+    """Validates JSON bodies against an operation's requestBody schema, and the
+    stand-in's answers against the schema of the response they are given as."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
         from referencing import Registry
@@ -79,7 +80,7 @@ class OpenApiValidator:
 
         self.spec = spec
         self.registry = Registry().with_resource(SPEC_URI, DRAFT202012.create_resource(spec))
-        self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
+        self._validators: dict[tuple[str, ...], Draft202012Validator | None] = {}
 
     @classmethod
     def load(cls, path: Path | None = None) -> OpenApiValidator | None:
@@ -98,33 +99,61 @@ class OpenApiValidator:
 
     def validate(self, method: str, template: str, body: Any) -> SchemaProblem | None:
         """None if ``body`` is valid for the operation, else where and why it is not."""
-        from jsonschema.exceptions import best_match
+        validator = self._validator(method.lower(), template, "requestBody")
+        return None if validator is None else _problem(validator, normalise(body, template))
 
-        validator = self._validator(method.lower(), template)
-        if validator is None:
-            return None
-        error = best_match(validator.iter_errors(normalise(body, template)))
-        if error is None:
-            return None
-        error = _deepest(error)
-        return SchemaProblem(tuple(error.absolute_path), error.message[:300])
+    def validate_answer(
+        self, method: str, template: str, status: int, body: Any
+    ) -> SchemaProblem | None:
+        """None if ``body`` is what the operation answers with ``status`` (or the
+        description gives that answer no JSON body to check), else where and why not."""
+        answers = self.spec["paths"].get(template, {}).get(method.lower(), {}).get("responses", {})
+        given = str(status) if str(status) in answers else f"{status // 100}XX"
+        validator = self._validator(method.lower(), template, "responses", given)
+        return None if validator is None else _problem(validator, body)
 
-    def _validator(self, method: str, template: str) -> Draft202012Validator | None:
-        key = (method, template)
+    def _validator(self, method: str, template: str, *where: str) -> Draft202012Validator | None:
+        key = (method, template, *where)
         if key not in self._validators:
-            self._validators[key] = self._build(method, template)
+            self._validators[key] = self._build(method, template, where)
         return self._validators[key]
 
-    def _build(self, method: str, template: str) -> Draft202012Validator | None:
-        operation = self.spec["paths"].get(template, {}).get(method, {})
-        content = operation.get("requestBody", {}).get("content", {})
-        if "application/json" not in content:
+    def _build(
+        self, method: str, template: str, where: tuple[str, ...]
+    ) -> Draft202012Validator | None:
+        """The JSON schema of the operation's ``where`` (``requestBody``, or
+        ``responses`` and a status); None where the description gives none."""
+        node: Any = self.spec["paths"].get(template, {}).get(method, {})
+        for part in where:
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        pointer = _pointer("paths", template, method, *where)
+        shared = node.get("$ref", "") if isinstance(node, dict) else ""
+        if shared.startswith("#/"):  # an answer several operations share (a rate limit's)
+            pointer = shared[2:]
+            node = self._at(pointer)
+        if "application/json" not in node.get("content", {}):
             return None
         from jsonschema import Draft202012Validator
 
-        ref = _pointer("paths", template, method, "requestBody", "content", "application/json")
-        schema = {"$ref": f"{SPEC_URI}#/{ref}/schema"}
+        schema = {"$ref": f"{SPEC_URI}#/{pointer}/{_pointer('content', 'application/json')}/schema"}
         return Draft202012Validator(schema, registry=self.registry)
+
+    def _at(self, pointer: str) -> Any:
+        """The part of the description at the JSON pointer ``pointer``."""
+        node: Any = self.spec
+        for part in pointer.split("/"):
+            node = node.get(part.replace("~1", "/").replace("~0", "~"), {})
+        return node
+
+
+def _problem(validator: Draft202012Validator, body: Any) -> SchemaProblem | None:
+    from jsonschema.exceptions import best_match
+
+    error = best_match(validator.iter_errors(body))
+    if error is None:
+        return None
+    error = _deepest(error)
+    return SchemaProblem(tuple(error.absolute_path), error.message[:300])
 
 
 def _deepest(error: ValidationError) -> ValidationError:
