@@ -168,6 +168,11 @@ class Channel:
     """Whether the bot sends direct messages: those who chose them are not mentioned."""
 
 
+def away(record: GameRecord) -> Collection[int]:
+    """The players of ``record`` who are away (their seats decide for them)."""
+    return Seats.of(record).away
+
+
 def unmentioned(channel: Channel, calls: bool = True) -> set[int]:
     """The people the channel names without mentioning now: those in their quiet hours
     (called when these end), and (``calls``: of a decision) those whom a direct message
