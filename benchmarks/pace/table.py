@@ -122,7 +122,7 @@ class Table:
         self.inbox = Inbox(clock, [p.member for p in people], self.heard)
         self.direct = DirectRecorder(self.inbox)
         self.publisher = Publisher(
-            service, ChannelRecorder(self.inbox), settle=0.0, direct=self.direct
+            service.channel, ChannelRecorder(self.inbox), settle=0.0, direct=self.direct
         )
         self.timers = Timers(service, self.publisher, publish=self.changed)
         self.members: dict[int, Member] = {}
