@@ -30,7 +30,6 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.channel import story
 from bot.channel.budget import unreachable
@@ -39,12 +38,23 @@ from bot.channel.dice import TEXT, Faces
 from bot.channel.direct import Closing, Mailbox, Sent, letters, storable, stored, unreached
 from bot.channel.memory import Memory
 from bot.channel.outage import Outage
-from bot.channel.plan import Channel, Edit, Events, Post, Shown, away, ending, plan, review_due
+from bot.channel.plan import (
+    Channel,
+    Edit,
+    Events,
+    Post,
+    Shown,
+    away,
+    ending,
+    plan,
+    reminded,
+    reminder,
+    review_due,
+)
 from bot.channel.source import Change, Facts, Source
-from bot.channel.texts import lobby_closed_content, message_link
+from bot.channel.texts import lobby_closed_content
 from bot.channel.writer import DirectWriter, Refused, Unreachable, Writer
 from bot.i18n import using
-from bot.i18n.words import t
 from bot.records import GameRecord, LockLost, StoredEvent, in_no_channel
 from bot.rules import Game
 from bot.shards import ShardPlan
@@ -394,41 +404,23 @@ class Publisher:
             await self.edit(record, None, Edit(record.message_id, content))
             self.outage.reached()
 
-    async def remind(self, outcome: Change) -> None:
-        """Mention who still has to decide, with the deadline and a link to the turn (a
-        reminder is a call of its own: it reaches those whose direct message told them
-        of the decision too, as their direct message is not written again)."""
-        record = outcome.record
-        data: dict[str, Any] = outcome.events[0].data
-        pinged = tuple(data["players"])
-        if not pinged:  # nobody to remind
-            return
-        link = message_link(record) if record.message_id else ""
+    async def remind(self, change: Change) -> None:
+        """Post the reminder ``change`` made (its one event), noted in what the channel
+        shows (:func:`bot.channel.plan.reminder`)."""
+        record = change.record
         with using(await self.language(record.guild_id)):
-            text = t(
-                "turn.reminder",
-                names=story.mentions(data["players"]),
-                deadline=int(data["deadline"]),
-                link=link,
-            )
+            post = reminder(record, change.events[0].data)
+        if post is None:
+            return
         async with self.source.channel_lock(record.id):  # one writer of ``shown``
-            sent = await self.writer.post(record, outcome.game, Post(text, None, pinged=pinged))
+            sent = await self.writer.post(record, change.game, post)
             self.outage.reached()
             record = (await self.source.read(record.id)).record
             version, message_id, showing = record.shown_version, record.message_id, record.shown
             mine = self.memory.last(record.id)
             if mine is not None and mine[0] > version:  # to be stored with the next change
                 version, message_id, showing = mine
-            shown = Shown.from_json(showing)
-            if outcome.game is not None and shown.turn == outcome.game.turn:
-                shown.pinged += [p for p in pinged if p not in shown.pinged]  # called now
-            shown.notes.append(
-                [
-                    sent,
-                    list(data["players"]),
-                    outcome.game.decision().phase if outcome.game is not None else "",
-                ]
-            )
+            shown = reminded(Shown.from_json(showing), change.game, sent, post)
             # the version shown stays: only the reminder is added to what it shows
             await self.show(replace(record, version=version), message_id, shown)
 
