@@ -5,7 +5,7 @@ and, once the game is reviewed, their accuracies (see :mod:`bot.service.review`)
 A game that ends is reviewed in the background, once in this process, while its final
 message is posted without the accuracies; the channel is told once they are stored. A
 stop or a failure before then leaves the review to the next pass over the unreviewed
-games, at start-up and hourly (:meth:`bot.channel.timers.Timers.start`)."""
+games, at start-up and hourly (:meth:`bot.timers.Timers.start`)."""
 
 from __future__ import annotations
 
