@@ -7,7 +7,7 @@ and with the new behaviour, side by side.
 Simulated people play whole games of every variant with 2-5 people (On Board 2-4)
 through the real service (:class:`~bot.service.games.GameService` on a SQLite file in a
 temporary folder, on a fake clock), its timers (the timer loop's pass,
-:meth:`bot.channel.timers.Timers.tick`, run at the moment a reminder or a deadline is
+:meth:`bot.timers.Timers.tick`, run at the moment a reminder or a deadline is
 due: the clock jumps from one event to the next) and the channel's real publisher
 (:class:`~bot.channel.publisher.Publisher`), whose writes are recorded
 (:mod:`benchmarks.pace.recorders`): only the mentions the bot really sends have an

@@ -227,7 +227,7 @@ class Players:
             await gate.settle(30.0)
             await publisher.drain()
             await publisher.reviewed()
-            if not gate.in_flight and not publisher._pending:
+            if not gate.in_flight and publisher.debounce.idle:
                 return
 
     async def click(

@@ -14,7 +14,6 @@ from discord.ext import commands
 
 from bot.channel.budget import WriteBudget
 from bot.channel.publisher import Publisher
-from bot.channel.timers import Timers
 from bot.cogs import discord_private, fallback, throttle
 from bot.cogs.emojis import DiceEmojis
 from bot.cogs.handlers import Handlers
@@ -31,6 +30,7 @@ from bot.service.privacy import DEFAULT_FORGET_AFTER, PrivacyService
 from bot.service.stats import StatsService
 from bot.shards import ShardPlan
 from bot.store import Store
+from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 # Never @everyone or a role, whatever a message says; each post narrows it further

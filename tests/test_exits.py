@@ -85,7 +85,7 @@ discord.Client.connect = fail
 )
 """The bot sets itself up (its store open) without Discord, then connecting fails."""
 STOP_FAILS = {
-    "at the timers": "from bot.channel.timers import Timers\nTimers.stop = fail\n",
+    "at the timers": "from bot.timers import Timers\nTimers.stop = fail\n",
     "closing the gateway": "discord.Client.close = fail\n",
 }
 """A step of the bot's stop that fails, before the store would close."""
@@ -130,7 +130,7 @@ CASES = [
     ("demo: its own code", DEMO_FAILS, ["bot", "demo", "--players", "2"]),
     (
         "demo: the bot's stop",
-        FAIL + "from bot.channel.timers import Timers\nTimers.stop = fail\n",
+        FAIL + "from bot.timers import Timers\nTimers.stop = fail\n",
         ["bot", "demo", "--players", "2"],
     ),
     (

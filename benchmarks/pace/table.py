@@ -3,7 +3,7 @@ on a fake clock that jumps from one event to the next.
 
 The events are the people's looks (by themselves, or brought by a notification) and the
 game's timer (a reminder or a deadline due: the timer loop's own pass,
-:meth:`bot.channel.timers.Timers.tick`, runs at that moment). After each, every member
+:meth:`bot.timers.Timers.tick`, runs at that moment). After each, every member
 who is looking and waited on answers (:meth:`Behaviour.answer`), until the game waits
 only on people who are not looking: a wait, which lasts until one of them looks or the
 game's timer moves it on.
@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 from bot.channel.publisher import Publisher
 from bot.channel.story import deciders
-from bot.channel.timers import Timers
 from bot.players import is_computer
 from bot.records.games import GameRecord
 from bot.rules import Game
@@ -28,6 +27,7 @@ from bot.service.play import Seats
 from bot.service.timing import DecisionClock
 from bot.service.where import Where
 from bot.service.writes import waits_unattended
+from bot.timers import Timers
 from tests.fakes import FakeClock
 
 from .behaviours import Behaviour, Decided, Member, current
@@ -122,7 +122,7 @@ class Table:
         self.inbox = Inbox(clock, [p.member for p in people], self.heard)
         self.direct = DirectRecorder(self.inbox)
         self.publisher = Publisher(
-            service, ChannelRecorder(self.inbox), settle=0.0, direct=self.direct
+            service.channel, ChannelRecorder(self.inbox), settle=0.0, direct=self.direct
         )
         self.timers = Timers(service, self.publisher, publish=self.changed)
         self.members: dict[int, Member] = {}

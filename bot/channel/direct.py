@@ -116,6 +116,12 @@ def storable(sent: Mapping[int, Sent]) -> dict[str, list[Any]]:
     return {str(person): s.to_json() for person, s in sorted(sent.items())}
 
 
+def unreached(record: GameRecord) -> set[int]:
+    """The people of ``record`` whose direct messages Discord refuses, not told so yet."""
+    prefs = Seats.of(record).prefs
+    return {p for p, mine in prefs.items() if mine.dm_blocked and not mine.dm_blocked_told}
+
+
 def waits(record: GameRecord, game: Game) -> dict[int, tuple[int, str]]:
     """Who the running game waits for with a real choice: their wait's turn and phase."""
     if record.status != "running" or game.finished:

@@ -169,6 +169,33 @@ class Channel:
     """Whether the bot sends direct messages: those who chose them are not mentioned."""
 
 
+def reminder(record: GameRecord, data: Mapping[str, Any]) -> Post | None:
+    """The post of a reminder whose event carries ``data`` (who still has to decide,
+    the deadline), with a link to the turn: a call of its own, which reaches those whose
+    direct message told them of the decision too (None: nobody to remind)."""
+    pinged = tuple(data["players"])
+    if not pinged:
+        return None
+    link = message_link(record) if record.message_id else ""
+    names = story.mentions(data["players"])
+    text = t("turn.reminder", names=names, deadline=int(data["deadline"]), link=link)
+    return Post(text, None, pinged=pinged)
+
+
+def reminded(shown: Shown, game: Game | None, sent: int, post: Post) -> Shown:
+    """What the channel shows once reminder ``post`` is ``sent``: those it called are
+    called in this turn, and the note deletes it once they decided."""
+    if game is not None and shown.turn == game.turn:
+        shown.pinged += [p for p in post.pinged if p not in shown.pinged]
+    shown.notes.append([sent, list(post.pinged), game.decision().phase if game else ""])
+    return shown
+
+
+def away(record: GameRecord) -> Collection[int]:
+    """The players of ``record`` who are away (their seats decide for them)."""
+    return Seats.of(record).away
+
+
 def unmentioned(channel: Channel, calls: bool = True) -> set[int]:
     """The people the channel names without mentioning now: those in their quiet hours
     (called when these end), and (``calls``: of a decision) those whom a direct message

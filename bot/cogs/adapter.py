@@ -7,10 +7,12 @@ from __future__ import annotations
 import discord
 
 from bot.channel.publisher import Publisher
+from bot.channel.writer import Refused
 from bot.cogs.answers import PrivateAnswers
 from bot.cogs.sheets import Sheets
 from bot.cogs.writer import DiscordWriter
 from bot.i18n.words import t
+from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.where import Where
@@ -67,7 +69,10 @@ class Adapter:
         on, then the channel hears of it (at once, or with the next clicks), then the
         open sheets of players whose choices made ahead met their moment say so."""
         seen = await self.sheets.move_on(outcome) if self.publisher.opened(outcome) else set()
-        await self.publisher.publish(outcome, seen)
+        try:
+            await self.publisher.publish(outcome, seen)
+        except Refused as error:  # the change is stored; the channel lacks a permission
+            raise ServiceError("error.cannot_post_now") from error
         await self.sheets.told_ahead(outcome, seen)
 
 

@@ -81,7 +81,7 @@ class Handlers:
         writer = DiscordWriter(client, names, budget)
         sheets = Sheets(names)
         direct = DiscordDirect(client, sheets, names)
-        publisher = Publisher(service, writer, settle=settle, faces=faces, direct=direct)
+        publisher = Publisher(service.channel, writer, settle=settle, faces=faces, direct=direct)
         adapter = Adapter(service, publisher, writer, sheets)
         daily = DailyHandlers(client, service.daily, sheets, publisher.language, budget)
         practice = PracticeHandlers(service, sheets, faces)

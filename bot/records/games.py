@@ -73,6 +73,12 @@ class GameRecord:
         return self.status in ACTIVE_STATUSES
 
 
+def in_no_channel(record: GameRecord) -> bool:
+    """Whether ``record``'s game is played in no channel (a daily attempt, a practice
+    game: its ``channel_id`` is a negative number of its own, see :mod:`bot.service.hidden`)."""
+    return record.channel_id < 0
+
+
 class _StateText:
     """A game's state as the JSON text it was stored as (see :func:`stored_state`)."""
 

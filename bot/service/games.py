@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bot.service.channel_source import ChannelSource
 from bot.service.daily import DailyService
 from bot.service.deadlines import Deadlines
 from bot.service.endings import Endings
@@ -52,5 +53,7 @@ class GameService:
         self.settings = ServerSettings(store)
         self.pace = Pace(self.keeper, self.settings)
         self.names = Names(store)
-        self.endings = Endings(store, clock)
+        self.endings = Endings(store, self.keeper.channel_lock, clock)
+        self.channel = ChannelSource(self.keeper, self.settings, self.endings, self.members)
+        """What the channels read of the games (:class:`bot.channel.source.Source`)."""
         self.tournaments = Tournaments(store, self.keeper, self.lobby, self.turns, clock)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.records.games import GameRecord
+from bot.records.games import GameRecord  # in_no_channel: where the games in no channel are told
+from bot.records.games import in_no_channel as in_no_channel
 
 ID_BITS = 62
 PRACTICE = "practice"
@@ -20,11 +21,6 @@ def no_channel(key: str) -> int:
     """A channel id of no channel's, one per ``key``."""
     digest = hashlib.sha256(key.encode()).digest()
     return -1 - (int.from_bytes(digest[:8], "big") >> (64 - ID_BITS))
-
-
-def in_no_channel(record: GameRecord) -> bool:
-    """Whether ``record``'s game is played in no channel."""
-    return record.channel_id < 0
 
 
 def practice_channel(user: int) -> int:

@@ -27,7 +27,7 @@ from bot.records.ratings import GameToRate, RatedLine, StoredRating
 from bot.rules import game_from_json
 from bot.service.keeper import stored_record
 from bot.service.play import Options
-from bot.service.ratings import Change, RankedSeat, Rating, match_of, rate, standings
+from bot.service.ratings import RankedSeat, Rating, RatingChange, match_of, rate, standings
 from bot.service.retry import retry
 from bot.store import Store
 
@@ -70,8 +70,8 @@ def _stored(rating: Rating) -> StoredRating:
     return StoredRating(rating.mu, rating.sigma, rating.games)
 
 
-def change_of(line: RatedLine) -> Change:
-    return Change(line.player_id, _rating(line.before), _rating(line.after))
+def change_of(line: RatedLine) -> RatingChange:
+    return RatingChange(line.player_id, _rating(line.before), _rating(line.after))
 
 
 def rate_stored(match: Any, current: dict[int, StoredRating]) -> list[RatedLine]:
@@ -126,7 +126,7 @@ class RatingService:
             found.append((game, match_of(game.people, computers)))
         return found
 
-    async def settle(self, record: GameRecord) -> list[Change]:
+    async def settle(self, record: GameRecord) -> list[RatingChange]:
         """Rate ``record``'s game if it is counted and not rated yet (and, first, any
         earlier one of its server and variant left unrated); each person's change
         (empty: nobody's rating moved, or the game does not count)."""
@@ -134,7 +134,7 @@ class RatingService:
             return []
         finished_at = record.finished_at
 
-        async def attempt() -> list[Change]:
+        async def attempt() -> list[RatingChange]:
             games = await self.store.ratings.unrated_up_to(
                 record.guild_id, record.variant, record.id, finished_at
             )
@@ -149,7 +149,7 @@ class RatingService:
 
         return await retry(attempt, RatingConflict, f"the ratings of game {record.id}")
 
-    async def changes(self, game_id: int) -> list[Change]:
+    async def changes(self, game_id: int) -> list[RatingChange]:
         """The people's changes of a rated game."""
         return [change_of(line) for line in await self.store.ratings.changes(game_id)]
 

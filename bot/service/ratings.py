@@ -105,7 +105,7 @@ class RankedSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class RatingChange:
     """A person's rating before and after one game."""
 
     player: int
@@ -118,7 +118,7 @@ class Change:
         return self.after.points - self.before.points
 
 
-def told(changes: Iterable[Change]) -> dict[int, tuple[str, int]]:
+def told(changes: Iterable[RatingChange]) -> dict[int, tuple[str, int]]:
     """What a final message tells of each person's rating: as read after the game, and
     its change."""
     return {c.player: (read(c.after), c.delta) for c in changes}
@@ -148,7 +148,7 @@ def _model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
-def rate(match: Sequence[RankedSeat], ratings: Mapping[int, Rating]) -> list[Change]:
+def rate(match: Sequence[RankedSeat], ratings: Mapping[int, Rating]) -> list[RatingChange]:
     """The people's new ratings after ``match`` (``ratings``: their current ones;
     someone missing is new). No change when fewer than two seats take part."""
     people = [s.player for s in match if s.player is not None]
@@ -170,7 +170,9 @@ def rate(match: Sequence[RankedSeat], ratings: Mapping[int, Rating]) -> list[Cha
         if seat.player is not None:
             old = before[seat.player]
             changes.append(
-                Change(seat.player, old, Rating(float(new.mu), float(new.sigma), old.games + 1))
+                RatingChange(
+                    seat.player, old, Rating(float(new.mu), float(new.sigma), old.games + 1)
+                )
             )
     return changes
 

@@ -112,7 +112,7 @@ class Showing:
     or (``changes``) from each change as the service made it."""
 
     def __init__(self, service: GameService, channel: FakeChannel, changes: bool) -> None:
-        publisher: Publisher = Publisher(service, channel, settle=0.0)
+        publisher: Publisher = Publisher(service.channel, channel, settle=0.0)
         if changes:
             publisher.started = None  # its first catch-up done: it may trust a change
         self.publisher = publisher
@@ -299,7 +299,7 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
                     rng.choice(game.legal_moves(waiting[0])),
                 )
             assert await ReviewKeeper(store).keep(outcome.record)
-            publisher = Publisher(service, channel, settle=0.0)
+            publisher = Publisher(service.channel, channel, settle=0.0)
             before = channel.writes
             await publisher.sync(record.id)
             end = list(channel.messages.values())[-1]
@@ -309,7 +309,7 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
             posted = channel.writes - before
             await publisher.sync(record.id)  # nothing more to show
             assert channel.writes - before == posted
-            assert publisher._reviewing == {}  # nothing left to review
+            assert service.endings._reviewing == {}  # nothing left to review
     finally:
         await store.close()
 

@@ -190,7 +190,7 @@ class Channels:
 async def test_the_timer_loop_deletes_a_departed_server_when_due(
     store: Store, service: GameService, privacy: PrivacyService, clock: FakeClock
 ) -> None:
-    from bot.channel.timers import Timers
+    from bot.timers import Timers
 
     await finished(service, GUILD, 10, ANA, BEN)
     timers = Timers(service, cast(Any, Channels()), privacy=privacy)

@@ -129,7 +129,7 @@ async def test_a_whole_game_gives_one_letter_a_wait_all_closed_and_no_ping(
     service: GameService,
 ) -> None:
     channel, letters = Pinging(), Letters()
-    publisher = Publisher(service, channel, settle=0.0, direct=letters)
+    publisher = Publisher(service.channel, channel, settle=0.0, direct=letters)
     end = await play_on(service, publisher, await started(service, dm=True))
     assert end.game is not None and end.game.finished
     moves = await service.keeper.moves(end.record.id)
@@ -143,7 +143,7 @@ async def test_a_whole_game_gives_one_letter_a_wait_all_closed_and_no_ping(
     assert set(final) == {ANA, BEN}, "the final scores call everyone"
     assert len(anas) <= letters.edits <= 2 * len(anas), "closed once, or chosen then told"
     edits = letters.edits
-    again = Publisher(service, channel, settle=0.0, direct=letters)  # a restart
+    again = Publisher(service.channel, channel, settle=0.0, direct=letters)  # a restart
     await again.sync(end.record.id)
     assert (len(letters.waits), letters.edits) == (len(anas), edits), "nothing again"
 
@@ -155,13 +155,13 @@ async def test_a_restart_mid_game_neither_repeats_nor_forgets_a_letter(
     outcome = await started(service, dm=True)
     outcome = await play_on(
         service,
-        Publisher(service, channel, settle=0.0, direct=letters),
+        Publisher(service.channel, channel, settle=0.0, direct=letters),
         outcome,
         until=lambda: len(letters.waits) > 2 and any(letters.buttons.values()),
     )
     sent = list(letters.waits)
     assert any(letters.buttons.values()), "Ana has a letter waiting"
-    restarted = Publisher(service, channel, settle=0.0, direct=letters)
+    restarted = Publisher(service.channel, channel, settle=0.0, direct=letters)
     await restarted.sync(outcome.record.id)
     assert letters.waits == sent
     await play_on(service, restarted, outcome)
@@ -172,7 +172,7 @@ async def test_refused_letters_fall_back_to_mentions_and_are_told_once(
     service: GameService,
 ) -> None:
     channel, letters = Pinging(), Letters(refused={ANA})
-    publisher = Publisher(service, channel, settle=0.0, direct=letters)
+    publisher = Publisher(service.channel, channel, settle=0.0, direct=letters)
     outcome = await started(service, dm=True)
     with using("en-US"):
         await publisher.sync(outcome.record.id)
@@ -184,7 +184,7 @@ async def test_refused_letters_fall_back_to_mentions_and_are_told_once(
     assert publisher.unreached == {ANA}
     assert await publisher.told_unreached(ANA)
     assert not await publisher.told_unreached(ANA), "once"
-    assert not await Publisher(service, channel, direct=letters).told_unreached(ANA)
+    assert not await Publisher(service.channel, channel, direct=letters).told_unreached(ANA)
     await play_on(service, publisher, outcome, moves=6)
     assert letters.waits == [], "no letter tried again"
 
@@ -192,7 +192,7 @@ async def test_refused_letters_fall_back_to_mentions_and_are_told_once(
 async def test_an_untold_refusal_is_told_after_a_restart(service: GameService) -> None:
     outcome = await started(service, dm=True)
     await service.members.dms_closed(ANA)
-    publisher = Publisher(service, Pinging(), settle=0.0, direct=Letters())
+    publisher = Publisher(service.channel, Pinging(), settle=0.0, direct=Letters())
     assert not await publisher.told_unreached(ANA), "not known before a sync"
     with using("en-US"):
         await publisher.sync(outcome.record.id)
@@ -205,7 +205,7 @@ async def test_a_reminder_pings_whoever_it_reminds_a_letters_reader_too(
     """A reminder is a call of its own: it reaches Ana, whose direct message told her of
     the decision (the message is not written again), as it reaches Ben."""
     channel = Pinging()
-    publisher = Publisher(service, channel, settle=0.0, direct=Letters())
+    publisher = Publisher(service.channel, channel, settle=0.0, direct=Letters())
     outcome = await started(service, dm=True)
     with using("en-US"):
         await publisher.sync(outcome.record.id)

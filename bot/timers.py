@@ -80,7 +80,7 @@ class Timers:
                     continue
                 fired += 1
                 reminder = bool(outcome.events) and outcome.events[0].kind == "reminder"
-                if self.publisher.unreachable_since is not None:
+                if self.publisher.outage.since is not None:
                     if not reminder:  # the catch-up shows it once Discord is back
                         await self.publisher.lags(game_id)
                     continue
@@ -89,7 +89,7 @@ class Timers:
                 else:
                     await self.publish(outcome)
             except Exception as error:
-                self.publisher.failed(error)
+                self.publisher.outage.failed(error)
                 log.exception("timer of game %s failed; it is tried again next tick", game_id)
         await self.publisher.catch_up(self.shards)
         for catch_up in self.catch_ups:
@@ -123,7 +123,7 @@ class Timers:
     async def _show_review(self, game_id: int) -> None:
         """A final message may now show the accuracies, unless Discord is away or the
         channel is behind since an outage: the catch-up shows them then, in its order."""
-        if self.publisher.unreachable_since is None:
+        if self.publisher.outage.since is None:
             try:
                 if (await self.service.keeper.read(game_id)).record.behind_since is None:
                     await self.publisher.sync(game_id)
@@ -131,7 +131,7 @@ class Timers:
                 log.warning("game %s: its accuracies are shown later (%s)", game_id, error)
 
     async def stop(self) -> None:
-        self.publisher.stop_reviews()
+        self.service.endings.stop_reviews()
         if self._reviews is not None:
             self._reviews.cancel()
             with contextlib.suppress(asyncio.CancelledError):
