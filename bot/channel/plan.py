@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.channel import story
+from bot.channel.cards import FORM, Card, card
 from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.texts import end_content, message_link
 from bot.i18n.words import t, whole
@@ -61,6 +62,9 @@ class Shown:
     direct: dict[str, list[Any]] = field(default_factory=dict)
     """The game's direct messages: each person's newest, as
     :class:`bot.channel.direct.Sent` stores it."""
+    form: str = ""
+    """How the live message was posted: :data:`~bot.channel.cards.FORM` as a card, ""
+    as text (before cards: it is edited as text until the game's next message)."""
 
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
@@ -78,6 +82,7 @@ class Shown:
             data.get("review"),
             data.get("end"),
             {str(p): list(sent) for p, sent in data.get("direct", {}).items()},
+            data.get("form", ""),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -95,6 +100,8 @@ class Shown:
             data["end"] = self.end
         if self.direct:
             data["direct"] = self.direct
+        if self.form:
+            data["form"] = self.form
         return data
 
 
@@ -114,6 +121,8 @@ class Post:
     call: str | None = None
     """A call to players whose decision opened (the phase): it may go as a public
     follow-up of a click, and is deleted once they decided."""
+    card: Card | None = None
+    """The message laid out as a card (None: as text)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,8 @@ class Edit:
     """Which images the message then shows."""
     final: bool = False
     """A finished turn: it is not edited again."""
+    card: Card | None = None
+    """The message laid out as a card, as it was posted (None: as text)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +219,23 @@ def live_images(game: Game, events: Events) -> tuple[tuple[Image, ...], str]:
     return images, dice_signature(game)
 
 
+def turn_card(
+    game: Game, turn: int, content: str, deadline: float | None, over: bool = False
+) -> Card:
+    """The message of ``turn`` as a card: in its active player's colour, an open turn's
+    images under what it asks (above who decides, the scores and the deadline), a
+    finished one compact."""
+    seat = game.players.index(story.active_in(game, turn))
+    open_turn = story.is_open(game, turn, over)
+    return card(content, seat, story.live_tail(game, deadline) if open_turn else 0)
+
+
+def as_shown(shown: Shown, laid_out: Card) -> Card | None:
+    """``laid_out`` for an edit of the live message if it was posted as a card; None
+    (text) for one posted before cards, which keeps its form."""
+    return laid_out if shown.form == FORM else None
+
+
 def ending(record: GameRecord, shown: Shown) -> bool:
     """Whether the next plan posts the final scoreboard (it needs ``wins`` and ``best``)."""
     return record.status == "finished" and not shown.ended
@@ -281,7 +309,8 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         content = story.turn_message(
             game, events, shown.since or shown.turn, shown.turn, None, away, over=ended
         )
-        steps.append(Edit(record.message_id, content, (), None, "", final=True))
+        compact = as_shown(shown, turn_card(game, shown.turn, content, None, over=True))
+        steps.append(Edit(record.message_id, content, (), None, "", final=True, card=compact))
     steps += clear_notes(game, shown, ended)
     first_unseen = 1 if shown.turn is None else shown.turn + 1
     if ended:
@@ -313,6 +342,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
                     live=True,
                 )
             )
+            shown.form = ""
             if channel.accuracies is None:  # the review is worked out meanwhile
                 shown.review, shown.end = DUE, end_facts(channel, preface)
             else:
@@ -338,25 +368,37 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
             if p not in silent
         )
         images, signature = live_images(game, events)
-        content = story.turn_message(game, events, since, game.turn, record.deadline, away)
+        content = story.turn_message(
+            game, events, since, game.turn, record.deadline, away, asked=record.stage_started
+        )
+        laid_out = turn_card(game, game.turn, content, record.deadline)
         steps += [
             *apart,
-            Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, live=True),
+            Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, True, card=laid_out),
         ]
         shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, list(ping), signature
+        shown.form = FORM
         return steps, shown
     assert record.message_id is not None
     images, signature = live_images(game, events)
     content = story.turn_message(
-        game, events, shown.since or game.turn, game.turn, record.deadline, away
+        game,
+        events,
+        shown.since or game.turn,
+        game.turn,
+        record.deadline,
+        away,
+        asked=record.stage_started,
     )
+    edited = as_shown(shown, turn_card(game, game.turn, content, record.deadline))
     steps.append(
         Edit(
             record.message_id,
             content,
-            images if signature != shown.files else None,
+            images if signature != shown.files or edited else None,
             "turn",
             signature,
+            card=edited,
         )
     )
     shown.files = signature

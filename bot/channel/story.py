@@ -193,16 +193,28 @@ def turn_message(
     deadline: float | None = None,
     away: Collection[int] = (),
     over: bool = False,
+    asked: float | None = None,
 ) -> str:
     """The one text of the message of ``turn``, whether it is posted, edited or finished:
     the turns ``since`` … ``turn - 1`` that nobody was asked in (a line each), then the
-    turn itself, open (what it asks of whom, by when) while it is the game's open turn
-    (``over``: the game ended without finishing it, abandoned)."""
+    turn itself, open (what it asks of whom since ``asked``, by when) while it is the
+    game's open turn (``over``: the game ended without finishing it, abandoned)."""
     preface = played_out_lines(game, events, range(since, turn))
     told = events.get(turn, [])
-    if turn == game.turn and not game.finished and not over:
-        return fit(preface, live_turn(game, told, deadline, away))
+    if is_open(game, turn, over):
+        return fit(preface, live_turn(game, told, deadline, away, asked))
     return fit(preface, finished_turn(game, turn, told))
+
+
+def is_open(game: Game, turn: int, over: bool = False) -> bool:
+    """Whether the message of ``turn`` tells an open turn (it asks, and counts down)."""
+    return turn == game.turn and not game.finished and not over
+
+
+def live_tail(game: Game, deadline: float | None) -> int:
+    """How many of an open turn's last lines come after what it asks (the final round,
+    who decides, the scores, the deadline): a card shows the dice above them."""
+    return (game.last_turn() is not None) + 2 + (deadline is not None)
 
 
 def played_out_lines(
@@ -359,9 +371,14 @@ def chunks(lines: Sequence[str], limit: int = LIMIT, between: str = "\n") -> lis
 
 
 def live_turn(
-    game: Game, events: Sequence[StoredEvent], deadline: float | None, away: Collection[int] = ()
+    game: Game,
+    events: Sequence[StoredEvent],
+    deadline: float | None,
+    away: Collection[int] = (),
+    asked: float | None = None,
 ) -> str:
-    """The open turn: its story so far, what it asks of whom, scores, and the deadline."""
+    """The open turn: its story so far, what it asks of whom (since ``asked``), scores,
+    and the deadline."""
     active = mention(game.active)
     lines = [t("story.header", turn=game.turn, active=active), *story(events, game.variant)]
     lines += call_lines(game)
@@ -369,7 +386,7 @@ def live_turn(
     if final_turn is not None:
         still = [active_in(game, turn) for turn in range(game.turn, final_turn + 1)]
         lines.append(t("turn.final_round", names=mentions(still)))
-    lines.append(status_line(game, away))
+    lines.append(status_line(game, away, asked))
     lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
     return "\n".join(lines + deadline_lines(deadline))
 
@@ -401,15 +418,18 @@ def call_lines(game: Game) -> list[str]:
     ]
 
 
-def status_line(game: Game, away: Collection[int] = ()) -> str:
-    """Who is still deciding, who has decided, and who has nothing to decide; players
-    who are away (or left) are none of these."""
+def status_line(game: Game, away: Collection[int] = (), asked: float | None = None) -> str:
+    """Who is still deciding (asked when: ``asked``, if known), who has decided, and who
+    has nothing to decide; players who are away (or left) are none of these."""
     decision = game.decision()
     everyone = decision.phase in game.simultaneous_phases
     waiting = [p for p in game.players if p in decision.waiting]
     done = [p for p in game.players if everyone and p not in decision.waiting and p not in away]
     idle = [p for p in done if game.legal_moves(p) in ([PASS], [])]
-    parts = [t("status.deciding", names=mentions(waiting))] if waiting else []
+    deciding = t("status.deciding", names=mentions(waiting))
+    if asked is not None:
+        deciding = t("status.deciding_since", names=mentions(waiting), since=int(asked))
+    parts = [deciding] if waiting else []
     if [p for p in done if p not in idle]:
         parts.append(t("status.decided", names=mentions(p for p in done if p not in idle)))
     if idle:

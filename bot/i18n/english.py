@@ -137,6 +137,7 @@ EN: dict[str, str] = {
     "story.score": "{name}: {total}",
     "story.nothing_happened": "nothing changed",
     "status.deciding": "🤔 Deciding: {names}",
+    "status.deciding_since": "🤔 Deciding: {names} (asked <t:{since}:R>)",
     "status.decided": "✅ Decided: {names}",
     "status.nothing": "Nothing to decide: {names}",
     "list.or": "{first} or {last}",

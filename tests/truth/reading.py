@@ -92,6 +92,7 @@ def placeholders() -> dict[str, str]:
         "level": level,
         "rows": r".+",
         "deadline": r"\d+",
+        "since": r"\d+",
         "position": r"\d+",
         "phase": r".+",
         "link": r"https://discord\.com/channels/\d+/\d+/\d+",
@@ -490,7 +491,7 @@ LIVE = (
     "turn.deadline",
 )
 """What an open turn asks of whom, and by when (besides its status line)."""
-STATUS = ("status.deciding", "status.decided", "status.nothing")
+STATUS = ("status.deciding", "status.deciding_since", "status.decided", "status.nothing")
 
 
 def live(line: str) -> bool:
