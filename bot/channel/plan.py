@@ -230,6 +230,16 @@ def turn_card(
     return card(content, seat, story.live_tail(game, deadline) if open_turn else 0)
 
 
+def end_card(game: Game, content: str) -> Card:
+    """The final message as a card in the winner's colour: the scoreboard right under
+    its title, then the ranking (with the ratings), the winner, the wins and the
+    accuracies."""
+    lines = content.splitlines()
+    title = t("end.title", title=game.title)
+    after = next((len(lines) - i - 1 for i in reversed(range(len(lines))) if lines[i] == title), 0)
+    return card(content, game.players.index(game.ranking()[0].player), after)
+
+
 def as_shown(shown: Shown, laid_out: Card) -> Card | None:
     """``laid_out`` for an edit of the live message if it was posted as a card; None
     (text) for one posted before cards, which keeps its form."""
@@ -270,6 +280,7 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
     facts, shown.review, shown.end = shown.end or {}, "shown", None
     if not channel.accuracies or not channel.record.message_id:
         return []
+    game = channel.game
     content = end_content(
         channel.game,
         facts.get("preface", ()),
@@ -279,7 +290,9 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
         channel.accuracies,
         Options.of(channel.record.options),
     )
-    return [Edit(channel.record.message_id, content, None, "end", shown.files)]
+    laid_out = as_shown(shown, end_card(game, content))
+    images: tuple[Image, ...] | None = ("scoreboard",) if laid_out else None
+    return [Edit(channel.record.message_id, content, images, "end", shown.files, card=laid_out)]
 
 
 def plan(channel: Channel) -> tuple[list[Step], Shown]:
@@ -324,25 +337,27 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         steps += apart
         if finished:
             quiet = unmentioned(channel, calls=False)
+            content = end_content(
+                game,
+                preface,
+                channel.wins,
+                channel.best,
+                channel.ratings,
+                channel.accuracies,
+                Options.of(record.options),
+            )
             steps.append(
                 Post(
-                    end_content(
-                        game,
-                        preface,
-                        channel.wins,
-                        channel.best,
-                        channel.ratings,
-                        channel.accuracies,
-                        Options.of(record.options),
-                    ),
+                    content,
                     f"qx{record.id}end",
                     ("scoreboard",),
                     "end",
                     tuple(p for p in humans(game.players) if p not in quiet),
                     live=True,
+                    card=end_card(game, content),
                 )
             )
-            shown.form = ""
+            shown.form = FORM
             if channel.accuracies is None:  # the review is worked out meanwhile
                 shown.review, shown.end = DUE, end_facts(channel, preface)
             else:

@@ -189,7 +189,9 @@ class Transcript:
                         where = self.images.where(files[url].id) if url in files else url
                         alt = entry.get("description") or "no alt text"
                         lines.append(f"{edge}🖼 {url.removeprefix('attachment://')} ({where})")
-                        lines.append(f"{edge}   alt: {self.readable(alt)}")
+                        first, *rest = self.readable(alt).splitlines() or [""]
+                        lines.append(f"{edge}   alt: {first}")
+                        lines.extend(f"{edge}        {line}" for line in rest)
 
         lay(message.components, "")
         return lines

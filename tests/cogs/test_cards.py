@@ -15,13 +15,13 @@ import discord
 import pytest
 
 from bot.channel.cards import FORM, Card, card
-from bot.channel.plan import Channel, Edit, Post, Shown, plan
+from bot.channel.plan import DUE, Channel, Edit, Post, Shown, plan
 from bot.channel.publisher import Publisher
 from bot.cogs import cards, views
 from bot.i18n import LOCALES, using
 from bot.players import is_computer
 from bot.records import GameRecord
-from bot.render.describe import board_alt, dice_alt
+from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game, new_game
 from bot.sandbox import limits
 from bot.sandbox.records import COMPONENTS_V2, layout_text
@@ -112,6 +112,47 @@ def test_a_card_is_edited_whole_and_finished_compact_without_its_image() -> None
     assert finished.card.accent == 0 and finished.card.text.splitlines() == lines(finished.content)
 
 
+def finished(variant: str = "classic") -> Game:
+    game, rng = new_game(variant, [ANA, BEN, CEM], seed=4, options={}), random.Random(4)
+    while not game.finished:
+        player = min(game.decision().waiting)
+        game, _ = game.apply(player, rng.choice(game.legal_moves(player)))
+    return game
+
+
+def test_the_final_message_is_a_card_with_the_scoreboard_first() -> None:
+    game = finished()
+    shown = Shown(turn=game.turn, since=game.turn, form=FORM)
+    with using("en-US"):
+        steps, after = plan(
+            Channel(running(game, status="finished"), game, shown, {}, wins={}, accuracies={})
+        )
+    post = steps[-1]
+    assert isinstance(post, Post) and post.card is not None and post.images == ("scoreboard",)
+    blocks, at = post.card.blocks, post.card.images_after
+    assert blocks[at].splitlines()[-1] == "🏁 **Qwixx** — final scores"
+    assert blocks[at + 1].startswith("1. ") and post.card.text.splitlines() == lines(post.content)
+    assert post.card.accent == game.players.index(game.ranking()[0].player)
+    assert after.form == FORM
+
+
+@pytest.mark.parametrize("form", [FORM, ""])
+def test_the_final_messages_accuracies_are_shown_in_its_own_form(form: str) -> None:
+    game = finished()
+    shown = Shown(game.turn, [], "", True, game.turn, review=DUE, end={}, form=form)
+    with using("en-US"):
+        steps, _ = plan(
+            Channel(running(game, status="finished"), game, shown, {}, accuracies={ANA: 0.5})
+        )
+    [edit] = steps
+    assert isinstance(edit, Edit) and "🎯" in edit.content
+    if form:
+        assert edit.card is not None and edit.images == ("scoreboard",)
+        assert edit.card.text.splitlines() == lines(edit.content)
+    else:
+        assert edit.card is None and edit.images is None, "posted before cards: as text"
+
+
 # --- the adapter --------------------------------------------------------------------
 def image(name: str, alt: str) -> discord.File:
     return discord.File(io.BytesIO(b"png"), filename=name, description=alt)
@@ -159,7 +200,8 @@ class Cards:
     names: dict[int, str]
     language: str
     """The server's language (as its Discord settings prefer it)."""
-    drawn: list[discord.ui.LayoutView] = field(default_factory=list)
+    drawn: dict[str, list[discord.ui.LayoutView]] = field(default_factory=dict)
+    """The cards drawn, by kind: a turn's, or the final message ("end")."""
     next_id: int = 1000
 
     def draw(self, record: GameRecord, game: Game | None, step: Post | Edit) -> None:
@@ -171,8 +213,12 @@ class Cards:
                 files.append(image("dice.png", dice_alt(game.dice_on_table())))
             elif name == "board":
                 files.append(image("board.png", board_alt(game, self.names)))
-        buttons = views.turn_view(record, game) if step.buttons == "turn" else None
-        self.drawn.append(cards.layout(step.card, files, buttons))
+            elif name == "scoreboard":
+                files.append(image("scoreboard.png", scoreboard_alt(game, self.names)))
+        buttons = {"turn": views.turn_view, "end": lambda r, _: views.end_view(r)}
+        drawn = buttons[step.buttons](record, game) if step.buttons else None
+        kind = "end" if step.buttons == "end" else "turn"
+        self.drawn.setdefault(kind, []).append(cards.layout(step.card, files, drawn))
 
     async def post(self, record: GameRecord, game: Game | None, step: Post) -> int:
         self.draw(record, game, step)
@@ -236,16 +282,22 @@ def count(view: discord.ui.LayoutView) -> int:
 @pytest.mark.openapi
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
-async def test_the_largest_turn_cards_are_within_discords_limits(
+async def test_the_largest_cards_of_each_kind_are_within_discords_limits(
     tmp_path: Path, variant: str, locale: str
 ) -> None:
+    """Every seat taken, names long and in several scripts (the images' alt texts name
+    them), the server in each language: the largest card of each kind, by text and by
+    components, is a body Discord takes."""
     drawn = (await cards_of_a_game(tmp_path, variant, locale)).drawn
-    assert len(drawn) > 20
+    assert len(drawn["turn"]) > 20 and len(drawn["end"]) == 2, "posted, then its accuracies"
     validator = OpenApiValidator.load()
     assert validator is not None
-    for largest in {id(v): v for v in (max(drawn, key=text_size), max(drawn, key=count))}.values():
-        assert limits.check_message(body(largest)) == []
-        assert validator.validate("POST", MESSAGES, body(largest)) is None
-        assert validator.validate("PATCH", MESSAGES + "/{message_id}", body(largest)) is None
-    assert text_size(max(drawn, key=text_size)) <= limits.MAX_LAYOUT_TEXT
-    assert count(max(drawn, key=count)) <= limits.MAX_LAYOUT_COMPONENTS
+    for kind in drawn.values():
+        for largest in {
+            id(v): v for v in (max(kind, key=text_size), max(kind, key=count))
+        }.values():
+            assert limits.check_message(body(largest)) == []
+            assert validator.validate("POST", MESSAGES, body(largest)) is None
+            assert validator.validate("PATCH", MESSAGES + "/{message_id}", body(largest)) is None
+        assert text_size(max(kind, key=text_size)) <= limits.MAX_LAYOUT_TEXT
+        assert count(max(kind, key=count)) <= limits.MAX_LAYOUT_COMPONENTS
