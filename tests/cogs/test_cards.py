@@ -19,7 +19,6 @@ from bot.channel.plan import DUE, Channel, Edit, Post, Shown, plan
 from bot.channel.publisher import Publisher
 from bot.cogs import cards, views
 from bot.i18n import LOCALES, using
-from bot.players import is_computer
 from bot.records import GameRecord
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game, new_game
@@ -28,6 +27,7 @@ from bot.sandbox.records import COMPONENTS_V2, layout_text
 from bot.sandbox.validation import OpenApiValidator
 from bot.service.games import GameService
 from bot.store import Store
+from tests.cogs.moving import random_move
 from tests.cogs.records import game_record
 
 ANA, BEN, CEM = 101, 102, 103
@@ -258,14 +258,7 @@ async def cards_of_a_game(tmp_path: Path, variant: str, locale: str) -> Cards:
             if game.finished:
                 await publisher.reviewed()
                 break
-            waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-            outcome = await service.turns.move(
-                record.id,
-                waiting[0],
-                game.turn,
-                game.decision().phase,
-                rng.choice(game.legal_moves(waiting[0])),
-            )
+            outcome = await random_move(service, outcome, rng)
     finally:
         await store.close()
     return writer
