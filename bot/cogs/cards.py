@@ -1,7 +1,7 @@
 """A planned card (:class:`bot.channel.cards.Card`) as Discord's layout components: one
-container in the accent of its seat, its text in text displays, its images in a media
-gallery after the block they belong to (each with its alt text), and its buttons in an
-action row under the container.
+container in the accent of its seat, its text in text displays, its images after the
+block they belong to, each in a gallery of its own at the card's width (with its alt
+text), and its buttons in an action row under the container.
 
 A message with layout components has no ``content``: its text is the text displays'.
 """
@@ -36,8 +36,9 @@ def layout(
         if index and not (files and index - 1 == card.images_after):
             box.add_item(discord.ui.Separator())
         box.add_item(discord.ui.TextDisplay(block))
-        if files and index == card.images_after:
-            box.add_item(discord.ui.MediaGallery(*(gallery_item(file) for file in files)))
+        if index == card.images_after:
+            for file in files:  # a gallery each: side by side, a phone shows them too small
+                box.add_item(discord.ui.MediaGallery(gallery_item(file)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(box)
     if buttons is not None and buttons.children:

@@ -169,6 +169,22 @@ def every(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+def test_each_image_of_a_card_stands_at_the_cards_width() -> None:
+    """On Board's dice and board, one under the other (side by side, a phone would show
+    each at half its width)."""
+    game = new_game("onboard", [ANA, BEN, CEM], seed=4, options={})
+    names = dict.fromkeys(game.players, "Ana")
+    files = [image("dice.png", "the dice"), image("board.png", board_alt(game, names))]
+    [container] = cards.layout(card("header\nask\nstatus", 0, 1), files, None).to_components()
+    kinds = [c["type"] for c in container["components"]]
+    assert kinds == [10, 12, 12, 10]
+    shown = [c["items"] for c in container["components"] if c["type"] == 12]
+    assert [[i["media"]["url"] for i in items] for items in shown] == [
+        ["attachment://dice.png"],
+        ["attachment://board.png"],
+    ]
+
+
 def test_the_adapter_draws_a_card_as_layout_components() -> None:
     game = new_game("classic", [ANA, BEN, CEM], seed=4, options={})
     laid_out = card("earlier\n\nheader\nask\nstatus", accent=1, tail=1)
