@@ -17,7 +17,7 @@ it is. It also gives every block of :data:`MMAP_FROM` bytes or more pages of its
 largest block freed so far, and then a supersampled image (a sheet's is 7.8 MB) comes
 from the heap, where what it leaves behind stays resident; a block of pages of its own
 also holds only the pages that are written (an image left unset, drawn in part, see
-:meth:`bot.render.canvas.Card.region`). What each saves, measured, is in
+:meth:`bot.render.canvas.PrintedCard.region`). What each saves, measured, is in
 docs/performance.md ("The heap").
 """
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.channel import story
+from bot.channel.cards import FORM, Card, card
 from bot.channel.dice import TEXT, Faces, showing
 from bot.channel.texts import end_content, message_link
 from bot.i18n.words import t, whole
@@ -62,6 +63,9 @@ class Shown:
     direct: dict[str, list[Any]] = field(default_factory=dict)
     """The game's direct messages: each person's newest, as
     :class:`bot.channel.direct.Sent` stores it."""
+    form: str = ""
+    """How the live message was posted: :data:`~bot.channel.cards.FORM` as a card, ""
+    as text (before cards: it is edited as text until the game's next message)."""
 
     @classmethod
     def of(cls, record: GameRecord) -> Shown:
@@ -79,6 +83,7 @@ class Shown:
             data.get("review"),
             data.get("end"),
             {str(p): list(sent) for p, sent in data.get("direct", {}).items()},
+            data.get("form", ""),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -96,6 +101,8 @@ class Shown:
             data["end"] = self.end
         if self.direct:
             data["direct"] = self.direct
+        if self.form:
+            data["form"] = self.form
         return data
 
 
@@ -115,6 +122,8 @@ class Post:
     call: str | None = None
     """A call to players whose decision opened (the phase): it may go as a public
     follow-up of a click, and is deleted once they decided."""
+    card: Card | None = None
+    """The message laid out as a card (None: as text)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,8 @@ class Edit:
     """Which images the message then shows."""
     final: bool = False
     """A finished turn: it is not edited again."""
+    card: Card | None = None
+    """The message laid out as a card, as it was posted (None: as text)."""
 
 
 @dataclass(frozen=True)
@@ -236,6 +247,40 @@ def live_images(game: Game, events: Events) -> tuple[tuple[Image, ...], str]:
     return images, dice_signature(game)
 
 
+def turn_card(
+    game: Game,
+    turn: int,
+    content: str,
+    deadline: float | None,
+    over: bool = False,
+    away: Collection[int] = (),
+    opened: float | None = None,
+) -> Card:
+    """The message of ``turn`` as a card: in its active player's colour, an open turn's
+    images under what it asks (above who decides, the scores and the deadline), a
+    finished one compact."""
+    seat = game.players.index(story.active_in(game, turn))
+    open_turn = story.is_open(game, turn, over)
+    tail = story.live_tail(game, deadline, away, opened) if open_turn else 0
+    return card(content, seat, tail)
+
+
+def end_card(game: Game, content: str) -> Card:
+    """The final message as a card in the winner's colour: the scoreboard right under
+    its title, then the ranking (with the ratings), the winner, the wins and the
+    accuracies."""
+    lines = content.splitlines()
+    title = t("end.title", title=game.title)
+    after = next((len(lines) - i - 1 for i in reversed(range(len(lines))) if lines[i] == title), 0)
+    return card(content, game.players.index(game.ranking()[0].player), after)
+
+
+def as_shown(shown: Shown, laid_out: Card) -> Card | None:
+    """``laid_out`` for an edit of the live message if it was posted as a card; None
+    (text) for one posted before cards, which keeps its form."""
+    return laid_out if shown.form == FORM else None
+
+
 def ending(record: GameRecord, shown: Shown) -> bool:
     """Whether the next plan posts the final scoreboard (it needs ``wins`` and ``best``)."""
     return record.status == "finished" and not shown.ended
@@ -270,6 +315,7 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
     facts, shown.review, shown.end = shown.end or {}, "shown", None
     if not channel.accuracies or not channel.record.message_id:
         return []
+    game = channel.game
     content = end_content(
         channel.game,
         facts.get("preface", ()),
@@ -279,7 +325,9 @@ def accuracies_shown(channel: Channel, shown: Shown) -> list[Step]:
         channel.accuracies,
         Options.of(channel.record.options),
     )
-    return [Edit(channel.record.message_id, content, None, "end", shown.files)]
+    laid_out = as_shown(shown, end_card(game, content))
+    images: tuple[Image, ...] | None = ("scoreboard",) if laid_out else None
+    return [Edit(channel.record.message_id, content, images, "end", shown.files, card=laid_out)]
 
 
 def plan(channel: Channel) -> tuple[list[Step], Shown]:
@@ -309,7 +357,8 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         content = story.turn_message(
             game, events, shown.since or shown.turn, shown.turn, None, away, over=ended
         )
-        steps.append(Edit(record.message_id, content, (), None, "", final=True))
+        compact = as_shown(shown, turn_card(game, shown.turn, content, None, over=True))
+        steps.append(Edit(record.message_id, content, (), None, "", final=True, card=compact))
     steps += clear_notes(game, shown, ended)
     first_unseen = 1 if shown.turn is None else shown.turn + 1
     if ended:
@@ -323,24 +372,27 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         steps += apart
         if finished:
             quiet = unmentioned(channel, calls=False)
+            content = end_content(
+                game,
+                preface,
+                channel.wins,
+                channel.best,
+                channel.ratings,
+                channel.accuracies,
+                Options.of(record.options),
+            )
             steps.append(
                 Post(
-                    end_content(
-                        game,
-                        preface,
-                        channel.wins,
-                        channel.best,
-                        channel.ratings,
-                        channel.accuracies,
-                        Options.of(record.options),
-                    ),
+                    content,
                     f"qx{record.id}end",
                     ("scoreboard",),
                     "end",
                     tuple(p for p in humans(game.players) if p not in quiet),
                     live=True,
+                    card=end_card(game, content),
                 )
             )
+            shown.form = FORM
             if channel.accuracies is None:  # the review is worked out meanwhile
                 shown.review, shown.end = DUE, end_facts(channel, preface)
             else:
@@ -369,11 +421,15 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         content = story.turn_message(
             game, events, since, game.turn, record.deadline, away, opened=record.stage_started
         )
+        laid_out = turn_card(
+            game, game.turn, content, record.deadline, away=away, opened=record.stage_started
+        )
         steps += [
             *apart,
-            Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, live=True),
+            Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, True, card=laid_out),
         ]
         shown.turn, shown.since, shown.pinged, shown.files = game.turn, since, list(ping), signature
+        shown.form = FORM
         return steps, shown
     assert record.message_id is not None
     images, signature = live_images(game, events)
@@ -386,13 +442,18 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         away,
         opened=record.stage_started,
     )
+    laid_out = turn_card(
+        game, game.turn, content, record.deadline, away=away, opened=record.stage_started
+    )
+    edited = as_shown(shown, laid_out)
     steps.append(
         Edit(
             record.message_id,
             content,
-            images if signature != shown.files else None,
+            images if signature != shown.files or edited else None,
             "turn",
             signature,
+            card=edited,
         )
     )
     shown.files = signature

@@ -218,9 +218,22 @@ def turn_message(
     game's open turn (``over``: the game ended without finishing it, abandoned)."""
     preface = played_out_lines(game, events, range(since, turn))
     told = events.get(turn, [])
-    if turn == game.turn and not game.finished and not over:
+    if is_open(game, turn, over):
         return fit(preface, live_turn(game, told, deadline, away, opened))
     return fit(preface, finished_turn(game, turn, told))
+
+
+def is_open(game: Game, turn: int, over: bool = False) -> bool:
+    """Whether the message of ``turn`` tells an open turn (it asks, and counts down)."""
+    return turn == game.turn and not game.finished and not over
+
+
+def live_tail(
+    game: Game, deadline: float | None, away: Collection[int] = (), opened: float | None = None
+) -> int:
+    """How many of an open turn's last lines come after what it asks
+    (:func:`tail_lines`): a card shows the dice above them."""
+    return len(tail_lines(game, deadline, away, opened))
 
 
 def played_out_lines(
@@ -409,6 +422,15 @@ def live_turn(
     active = mention(game.active)
     lines = [t("story.header", turn=game.turn, active=active), *story(events, game.variant)]
     lines += call_lines(game)
+    return "\n".join(lines + tail_lines(game, deadline, away, opened))
+
+
+def tail_lines(
+    game: Game, deadline: float | None, away: Collection[int] = (), opened: float | None = None
+) -> list[str]:
+    """An open turn's lines after what it asks: the final round, who decides, the
+    scores, whom it waits for since when and by when."""
+    lines = []
     final_turn = game.last_turn()
     if final_turn is not None:
         still = [active_in(game, turn) for turn in range(game.turn, final_turn + 1)]
@@ -417,7 +439,7 @@ def live_turn(
     status = status_line(game, away, named=waiting)
     lines += [status] if status else []
     lines.append(scores_line({p: s.total for p, s in game.scores().items()}))
-    return "\n".join(lines + deadline_lines(deadline, waiting, opened))
+    return lines + deadline_lines(deadline, waiting, opened)
 
 
 def deadline_lines(

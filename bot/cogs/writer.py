@@ -24,7 +24,7 @@ import discord
 from bot.channel.budget import WriteBudget
 from bot.channel.plan import Buttons, Delete, Edit, Image, Post
 from bot.channel.writer import Refused
-from bot.cogs import views
+from bot.cogs import cards, views
 from bot.cogs.images import board_file, dice_files, scoreboard_file
 from bot.players import is_computer
 from bot.records.games import GameRecord
@@ -101,20 +101,25 @@ class DiscordWriter:
         if step.nonce is not None:
             extra["nonce"] = step.nonce
         files = await self.files(step.images, record, game) or []
+        content: str | None = step.content
+        if step.card is not None:
+            content, extra["view"] = None, cards.layout(step.card, files, extra.get("view"))
         async with refusals(), self.budget.slot(record.channel_id):
             message = await self.channel(record).send(
-                step.content, files=files, allowed_mentions=ping(step.pinged), **extra
+                content, files=files, allowed_mentions=ping(step.pinged), **extra
             )
         return message.id
 
     async def edit(self, record: GameRecord, game: Game | None, step: Edit) -> None:
-        await self.write_over(
-            record,
-            step.message_id,
-            step.content,
-            self.view(step.buttons, record, game),
-            await self.files(step.images, record, game),
-        )
+        """A card is written whole, its images with it (its gallery names them)."""
+        view = self.view(step.buttons, record, game)
+        files = await self.files(step.images, record, game)
+        if step.card is None:
+            await self.write_over(record, step.message_id, step.content, view, files)
+            return
+        files = files or []
+        layout = cards.layout(step.card, files, view)
+        await self.write_over(record, step.message_id, None, layout, files)
 
     async def delete(self, record: GameRecord, step: Delete) -> bool:
         """A follow-up goes through its token while that lasts (no channel write)."""
@@ -138,17 +143,18 @@ class DiscordWriter:
         self,
         record: GameRecord,
         message_id: int,
-        content: str,
-        view: discord.ui.View | None,
+        content: str | None,
+        view: discord.ui.View | discord.ui.LayoutView | None,
         files: list[discord.File] | None = None,
     ) -> None:
-        """Edit one of the game's messages (``files`` None: its images stay); a deleted
-        one is let go."""
+        """Edit one of the game's messages (``files`` None: its images stay; ``content``
+        None: a card, whose text is its view's); a deleted one is let go."""
         fields: dict[str, Any] = {
-            "content": content,
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
+        if content is not None:
+            fields["content"] = content
         if files is not None:
             fields["attachments"] = files
         try:

@@ -200,7 +200,7 @@ class Canvas:
         full = interned((key, self.scale, size, current()))  # words are in the language
         scale = self.scale
         if (x, y) == (0, 0) and size == self.marks.size and self.marks.image is None:
-            card = Card(full, size, scale, draw)
+            card = PrintedCard(full, size, scale, draw)
             self.marks.make = card.image  # the card under it all, drawn if drawn on
             self.marks.card = card
             return
@@ -459,7 +459,7 @@ def draw_static(size: tuple[int, int], scale: float, draw: Callable[[Canvas], No
 
 
 @dataclass(frozen=True)
-class Card:
+class PrintedCard:
     """The printed card under a whole image (see :meth:`Canvas.static`): its cache key,
     its size in image pixels, the scale it is drawn at and how. None is kept whole: it
     is drawn for its output pixels and tiles (both cached, see :meth:`output`), or under
@@ -623,7 +623,7 @@ class Marks:
     make: Callable[[], Image.Image] | None = None
     image: Image.Image | None = None
     draw: ImageDraw.ImageDraw | None = None
-    card: Card | None = None
+    card: PrintedCard | None = None
     dirty: list[Box] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
 

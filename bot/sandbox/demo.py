@@ -28,6 +28,8 @@ from .records import GROUP_DM, StoredMessage
 from .sandbox import Sandbox
 from .validation import unavailable
 
+CONTAINER, TEXT_DISPLAY, SEPARATOR, GALLERY = 17, 10, 14, 12
+"""Layout components' types."""
 NAMES = ("Ana", "Ben", "Cem", "Dana", "Emel", "Finn")
 ADD_COMPUTER = "Add computer player"
 LEVEL_MENU = "Change a computer player's level"
@@ -142,7 +144,9 @@ class Transcript:
     def show(self, message: StoredMessage) -> None:
         """The message as it stands, framed: its text, embeds, files and controls."""
         lines: list[str] = []
-        if message.content:
+        if message.layout:
+            lines += self.card(message)
+        elif message.content:
             lines += self.readable(message.content).splitlines()
         for embed in message.embeds:
             parts = [
@@ -151,7 +155,8 @@ class Transcript:
                 *(f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []),
             ]
             lines += self.readable("\n".join(str(p) for p in parts if p)).splitlines()
-        lines += [f"🖼 {a.filename} ({self.images.where(a.id)})" for a in message.attachments]
+        if not message.layout:
+            lines += [f"🖼 {a.filename} ({self.images.where(a.id)})" for a in message.attachments]
         controls = [control(item) for item in message.interactive()]
         if any(controls):
             lines.append("  ".join(c for c in controls if c))
@@ -159,6 +164,40 @@ class Transcript:
         self.out(f"┌ {self.header(message)}")
         for line in lines:
             self.out(f"│ {line}".rstrip())
+
+    def card(self, message: StoredMessage) -> list[str]:
+        """A message of layout components as Discord lays it out: each container a
+        card, edged in its accent (named), its text, rules between its parts, and its
+        images where they stand, each with its alt text (the buttons follow, below)."""
+        files = {f"attachment://{a.filename}": a for a in message.attachments}
+        lines: list[str] = []
+
+        def lay(items: list[dict[str, Any]], edge: str) -> None:
+            for item in items:
+                kind = item.get("type")
+                if kind == CONTAINER:
+                    colour = item.get("accent_color")
+                    accent = "no accent" if colour is None else f"accent #{colour:06x}"
+                    lines.append(f"╭─ card · {accent}")
+                    lay(item.get("components") or [], "┃ ")
+                    lines.append("╰─")
+                elif kind == TEXT_DISPLAY:
+                    text = self.readable(str(item.get("content") or ""))
+                    lines.extend(f"{edge}{line}" for line in text.splitlines())
+                elif kind == SEPARATOR:
+                    lines.append(f"{edge}{'─' * 20}")
+                elif kind == GALLERY:
+                    for entry in item.get("items") or []:
+                        url = entry.get("media", {}).get("url", "")
+                        where = self.images.where(files[url].id) if url in files else url
+                        alt = entry.get("description") or "no alt text"
+                        lines.append(f"{edge}🖼 {url.removeprefix('attachment://')} ({where})")
+                        first, *rest = self.readable(alt).splitlines() or [""]
+                        lines.append(f"{edge}   alt: {first}")
+                        lines.extend(f"{edge}        {line}" for line in rest)
+
+        lay(message.components, "")
+        return lines
 
     def catch_up(self) -> None:
         """Every public message and direct message not printed yet, as it was when it

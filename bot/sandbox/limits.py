@@ -14,6 +14,12 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 MAX_SELECT_OPTIONS = 25
 MAX_EMBEDS = 10
+MAX_LAYOUT_COMPONENTS = 40
+"""A message with layout components (``IS_COMPONENTS_V2``) holds at most 40 components,
+counted at every depth."""
+MAX_LAYOUT_TEXT = 4000
+"""... and at most 4000 characters in its text displays together."""
+TEXT_DISPLAY = 10
 
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str, str]
@@ -30,10 +36,35 @@ def check_message(body: dict[str, Any]) -> list[Problem]:
     if isinstance(embeds, list) and len(embeds) > MAX_EMBEDS:
         problems.append(_too_long(("embeds",), MAX_EMBEDS))
     components = body.get("components")
+    v2 = bool((body.get("flags") or 0) & COMPONENTS_V2)
     if isinstance(components, list):
-        v2 = bool((body.get("flags") or 0) & COMPONENTS_V2)
         problems.extend(_check_components(components, v2))
+        if v2:
+            problems.extend(_check_layout(components))
+    if v2:
+        problems.extend(
+            ((legacy,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", LEGACY)
+            for legacy in ("content", "embeds")
+            if body.get(legacy)
+        )
     return problems
+
+
+LEGACY = "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2"
+
+
+def _check_layout(components: list[Any]) -> Iterator[Problem]:
+    """A message of layout components within its totals: components and text."""
+    items = [item for _, item in _items(components, ())]
+    if len(items) > MAX_LAYOUT_COMPONENTS:
+        yield _too_long(("components",), MAX_LAYOUT_COMPONENTS)
+    text = sum(len(str(i.get("content") or "")) for i in items if i.get("type") == TEXT_DISPLAY)
+    if text > MAX_LAYOUT_TEXT:
+        yield (
+            ("components",),
+            "MAX_TEXT_DISPLAY_CONTENT_LENGTH_EXCEEDED",
+            f"Text display content must be {MAX_LAYOUT_TEXT} or fewer in length in total.",
+        )
 
 
 def _too_long(where: Path, limit: int) -> Problem:

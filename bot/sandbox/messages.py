@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import mimetypes
 from collections.abc import Awaitable, Callable, Iterator
@@ -17,6 +18,8 @@ from .records import (
     StoredAttachment,
     StoredMessage,
     UserRecord,
+    layout_text,
+    media_urls,
 )
 from .rest import ApiError, UploadedFile
 from .world import World
@@ -83,6 +86,7 @@ class Messages:
         message.components = numbered(body.get("components") or [])
         message.flags |= int(body.get("flags") or 0)
         message.attachments = self._attachments(message, body, files)
+        _read_layout(message)
         _require_something(message)
         self.world.messages[message.id] = message
         self.world.record("create", message)
@@ -92,8 +96,23 @@ class Messages:
     async def edit(
         self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]
     ) -> StoredMessage:
-        """Apply a PATCH body: only the fields present change."""
+        """Apply a PATCH body: only the fields present change (none if it is refused)."""
         self.check(body, files)
+        before = dataclasses.replace(message)
+        try:
+            self._apply(message, body, files)
+        except ApiError:
+            vars(message).update(vars(before))
+            raise
+        message.flags &= ~LOADING
+        message.edited_timestamp = iso_now()
+        self.world.record("edit", message)
+        await self._announce("MESSAGE_UPDATE", message)
+        return message
+
+    def _apply(
+        self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]
+    ) -> None:
         if "content" in body:
             message.content = str(body["content"] or "")
         if "embeds" in body:
@@ -102,14 +121,18 @@ class Messages:
             message.components = numbered(body["components"] or [])
         if body.get("flags") is not None:
             wanted = int(body["flags"])
+            if message.layout and not wanted & COMPONENTS_V2:
+                raise ApiError(
+                    400,
+                    "Invalid Form Body",
+                    50035,
+                    kind="invalid",
+                    detail="a message's IS_COMPONENTS_V2 flag cannot be removed",
+                )
             message.flags = (message.flags & ~EDITABLE_FLAGS) | (wanted & EDITABLE_FLAGS)
         if "attachments" in body or files:
             message.attachments = self._attachments(message, body, files)
-        message.flags &= ~LOADING
-        message.edited_timestamp = iso_now()
-        self.world.record("edit", message)
-        await self._announce("MESSAGE_UPDATE", message)
-        return message
+        _read_layout(message)
 
     async def delete(self, message: StoredMessage) -> None:
         """Mark a message deleted."""
@@ -175,6 +198,31 @@ class Messages:
         return StoredAttachment(
             attachment_id, filename, upload.data, content_type, url, entry.get("description")
         )
+
+
+def _read_layout(message: StoredMessage) -> None:
+    """A card's text is its text displays'; every ``attachment://`` it shows names one
+    of its files (Discord refuses the body otherwise)."""
+    if not message.layout:
+        return
+    message.content = layout_text(message.components)
+    names = {a.filename for a in message.attachments}
+    missing = [
+        url
+        for url in media_urls(message.components)
+        if url.startswith(ATTACHMENT) and url.removeprefix(ATTACHMENT) not in names
+    ]
+    if missing:
+        raise ApiError(
+            400,
+            "Invalid Form Body",
+            50035,
+            kind="invalid",
+            detail=f"{', '.join(missing)} names no file of the message",
+        )
+
+
+ATTACHMENT = "attachment://"
 
 
 def _require_something(message: StoredMessage) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .ids import iso_now
@@ -17,6 +18,7 @@ from .records import (
     StoredAttachment,
     StoredMessage,
     UserRecord,
+    every_component,
 )
 from .world import World
 
@@ -191,6 +193,21 @@ def attachment(record: StoredAttachment) -> dict[str, Any]:
     return payload
 
 
+def resolved(record: StoredMessage) -> list[dict[str, Any]]:
+    """The message's components as Discord returns them: a card's ``attachment://``
+    media as the file's address."""
+    if not record.layout:
+        return record.components
+    urls = {f"attachment://{a.filename}": a.url for a in record.attachments}
+    components = copy.deepcopy(record.components)
+    for component in every_component(components):
+        for item in [component, *(component.get("items") or [])]:
+            media = item.get("media")
+            if isinstance(media, dict) and media.get("url") in urls:
+                media.update(url=urls[media["url"]], proxy_url=urls[media["url"]])
+    return components
+
+
 def message(world: World, record: StoredMessage) -> dict[str, Any]:
     """A message object as REST and the gateway return it."""
     payload: dict[str, Any] = {
@@ -198,7 +215,7 @@ def message(world: World, record: StoredMessage) -> dict[str, Any]:
         "channel_id": str(record.channel_id),
         "type": record.type,
         "author": user(record.author),
-        "content": record.content,
+        "content": "" if record.layout else record.content,
         "timestamp": record.timestamp,
         "edited_timestamp": record.edited_timestamp,
         "tts": False,
@@ -207,7 +224,7 @@ def message(world: World, record: StoredMessage) -> dict[str, Any]:
         "mention_roles": [],
         "attachments": [attachment(a) for a in record.attachments],
         "embeds": record.embeds,
-        "components": record.components,
+        "components": resolved(record),
         "pinned": False,
         "flags": record.flags,
     }

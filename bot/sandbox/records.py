@@ -139,6 +139,9 @@ class StoredMessage:
     guild_id: int | None
     author: UserRecord
     content: str = ""
+    """What the message says in text: its content, or, with layout components
+    (``IS_COMPONENTS_V2``, which have no content), its text displays in order, a line
+    apart (:func:`layout_text`). Its payload carries the content Discord keeps."""
     embeds: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
     attachments: list[StoredAttachment] = field(default_factory=list)
@@ -155,6 +158,11 @@ class StoredMessage:
     """The nonce it was sent with (Discord drops a repeat when ``enforce_nonce`` is set)."""
     audience: frozenset[int] | None = None
     """Who is in the DM or group DM it was sent in; None in a guild channel."""
+
+    @property
+    def layout(self) -> bool:
+        """True for a message of layout components (a card)."""
+        return bool(self.flags & COMPONENTS_V2)
 
     @property
     def ephemeral(self) -> bool:
@@ -199,6 +207,41 @@ class StoredMessage:
             ]
             raise LookupError(f"{len(found)} components match {wanted}; message has {have}")
         return found[0]
+
+
+def every_component(items: list[Any]) -> Iterator[dict[str, Any]]:
+    """Every component of ``items``, depth first (a section's accessory after its text)."""
+    for item in items:
+        if isinstance(item, dict):
+            yield item
+            yield from every_component(item.get("components") or [])
+            if isinstance(item.get("accessory"), dict):
+                yield item["accessory"]
+
+
+def layout_text(components: list[Any]) -> str:
+    """The text displays of a message's layout components, in order, a line apart."""
+    return "\n".join(
+        str(c.get("content") or "") for c in every_component(components) if c.get("type") == 10
+    )
+
+
+def said(body: Any) -> str:
+    """What a message's request body says: its content, or a card's text displays."""
+    if not isinstance(body, dict):
+        return ""
+    if int(body.get("flags") or 0) & COMPONENTS_V2:
+        return layout_text(body.get("components") or [])
+    return str(body.get("content") or "")
+
+
+def media_urls(components: list[Any]) -> Iterator[str]:
+    """Every media a message's layout components show (galleries' items, thumbnails)."""
+    for component in every_component(components):
+        for item in [component, *(component.get("items") or [])]:
+            media = item.get("media")
+            if isinstance(media, dict) and isinstance(media.get("url"), str):
+                yield media["url"]
 
 
 def _walk_components(items: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -18,7 +18,6 @@ import pytest
 from bot.channel.plan import DUE, Channel, Delete, Edit, Post, Shown, plan
 from bot.channel.publisher import Publisher
 from bot.i18n import using
-from bot.players import is_computer
 from bot.records.games import GameRecord, StoredEvent
 from bot.records.stats import REVIEW_DUE
 from bot.rules import Event, Game, new_game
@@ -27,6 +26,7 @@ from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome
 from bot.service.review import ReviewKeeper
 from bot.store import Store
+from tests.cogs.moving import random_move
 from tests.cogs.records import game_record
 from tests.positions import position
 
@@ -142,14 +142,7 @@ async def play(tmp_path: Path, variant: str, seed: int, changes: bool = False) -
                 if game.finished:  # reviewed after its end is shown, then shown again
                     await showing.publisher.reviewed()
                     break
-                waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-                outcome = await service.turns.move(
-                    record.id,
-                    waiting[0],
-                    game.turn,
-                    game.decision().phase,
-                    rng.choice(game.legal_moves(waiting[0])),
-                )
+                outcome = await random_move(service, outcome, rng)
     finally:
         await store.close()
     return channel
@@ -289,15 +282,7 @@ async def test_a_review_stored_before_the_end_is_shown_goes_into_the_final_post(
         outcome = await service.lobby.start(record.id, HOST)
         with using("en-US"):
             while outcome.game is not None and not outcome.game.finished:
-                game = outcome.game
-                waiting = [p for p in sorted(game.decision().waiting) if not is_computer(p)]
-                outcome = await service.turns.move(
-                    record.id,
-                    waiting[0],
-                    game.turn,
-                    game.decision().phase,
-                    rng.choice(game.legal_moves(waiting[0])),
-                )
+                outcome = await random_move(service, outcome, rng)
             assert await ReviewKeeper(store).keep(outcome.record)
             publisher = Publisher(service.channel, channel, settle=0.0)
             before = channel.writes

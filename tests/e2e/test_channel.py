@@ -16,7 +16,7 @@ from bot.channel.budget import WriteBudget
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import play_to_end, seeded_policy, turn_message, wait_for_turn
 from bot.sandbox.faults import CHANNEL_WRITES, ChannelWriteLimit
-from bot.sandbox.records import Call, StoredMessage
+from bot.sandbox.records import Call, StoredMessage, said
 from bot.store import Store
 from tests.fakes import FakeClock
 
@@ -70,7 +70,7 @@ def pings_per_turn(sb: Sandbox) -> Counter[tuple[int, int]]:
     pings: Counter[tuple[int, int]] = Counter()
     for call in sb.server.calls:
         body = call.body if isinstance(call.body, dict) else {}
-        text = str(body.get("content") or "")
+        text = said(body)
         public_follow_up = call.route == WEBHOOK and not int(body.get("flags") or 0) & 64
         if (
             call.method != "POST"
@@ -109,7 +109,7 @@ async def test_each_finished_turn_message_tells_its_whole_turn(
         assert numbers == sorted(numbers) and len(numbers) > 3  # in order, one per turn
         told = [m for m in sb.messages() if own_lines(m.content)]
         for message in told:
-            assert not message.components and "Decide <t:" not in message.content
+            assert not message.labels and "Decide <t:" not in message.content
             lines = own_lines(message.content)
             assert lines[1].startswith("🎲")  # the roll (Qwinto: the throw)
             if variant == "qwinto":  # what was written, or that nobody could write it
@@ -129,7 +129,7 @@ async def test_each_finished_turn_message_tells_its_whole_turn(
         final_post = next(
             c
             for c in sb.server.calls
-            if isinstance(c.body, dict) and "final scores" in str(c.body.get("content"))
+            if isinstance(c.body, dict) and "final scores" in said(c.body)
         )
         assert {int(u) for u in final_post.body["allowed_mentions"]["users"]} == {
             m.id for m in members
@@ -234,7 +234,7 @@ async def test_a_bot_killed_between_commit_and_post_catches_up_once(
                 await asyncio.sleep(0.1)
             assert len([m for m in sb.messages() if "**Turn 2**" in m.content]) == 1
             turn1 = next(m for m in sb.messages() if "**Turn 1**" in m.content)
-            assert "was active" in turn1.content and not turn1.components
+            assert "was active" in turn1.content and not turn1.labels
             final = await play_to_end(sb, [ana, ben], seeded_policy(4))
             assert "final scores" in final.content
         finally:
@@ -316,7 +316,7 @@ async def test_turn_edits_ride_on_clicks_and_fall_back_to_the_channel(database: 
         await ana.click(moved, label="Pass")  # action 2 ends the turn
         await sb.wait_for(lambda: any("**Turn 2**" in m.content for m in sb.messages()))
         finished = sb.server.world.messages[turn.id]
-        await sb.wait_for(lambda: not finished.components)
+        await sb.wait_for(lambda: not finished.labels)
         assert "was active" in finished.content and "Action 2:" in finished.content
         assert channel_edits()  # the expired tokens gave way to the channel
         assert {f.kind for f in sb.failures} <= {"token_expired"}, sb.describe_failures()

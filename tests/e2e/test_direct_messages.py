@@ -17,7 +17,7 @@ import pytest
 from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import CONFIRM, Choice, final_message, moves, wait_for_turn
-from bot.sandbox.records import StoredMessage
+from bot.sandbox.records import StoredMessage, said
 from bot.store import Store
 from tests.fakes import FakeClock
 from tests.truth.facts import facts_of
@@ -89,7 +89,7 @@ def channel_pings(sb: Sandbox) -> list[tuple[str, set[int]]]:
         in_channel = call.route == CHANNEL_POSTS and call.path.split("/")[2] == str(sb.channel.id)
         if call.method == "POST" and (in_channel or public) and (call.status or 0) < 400:
             users = (body.get("allowed_mentions") or {}).get("users") or []
-            found.append((str(body.get("content") or ""), {int(u) for u in users}))
+            found.append((said(body), {int(u) for u in users}))
     return found
 
 

@@ -154,7 +154,7 @@ async def test_the_timers_go_on_after_a_pass_the_database_failed(
         lobby = await service.lobby.open(sb.guild.id, sb.guild.channel_ids[0], ana, "classic")
         await service.lobby.add_computer(lobby.id, ana)
         await service.lobby.start(lobby.id, ana)  # stored, not published: the timers show it
-        await sb.wait_for_message(lambda m: bool(m.components))  # the turn's buttons
+        await sb.wait_for_message(lambda m: bool(m.labels))  # the turn's buttons
         assert sb.failures == [], sb.describe_failures()
 
 

@@ -16,8 +16,8 @@ from bot.render.canvas import (
     STATIC_IMAGES,
     TILE,
     Canvas,
-    Card,
     ImageCache,
+    PrintedCard,
     Tiles,
     merged,
 )
@@ -120,14 +120,14 @@ def test_sprites_give_the_same_pixels_as_drawing_them(
 def test_a_cards_tiles_give_its_pixels(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A sprite not cached yet is drawn over the card's pixels in its box, from the
     card's tiles: the whole card's pixels, wherever a box lies."""
-    used: dict[object, Card] = {}
-    original = Card.tiles
+    used: dict[object, PrintedCard] = {}
+    original = PrintedCard.tiles
 
-    def tiles(card: Card) -> Tiles:
+    def tiles(card: PrintedCard) -> Tiles:
         used[card.key] = card
         return original(card)
 
-    monkeypatch.setattr(Card, "tiles", tiles)
+    monkeypatch.setattr(PrintedCard, "tiles", tiles)
     CARD_SPRITES.clear()
     renders()[name]()
     if not name.startswith(("board", "scoreboard")):  # a pasted track; compact blocks
