@@ -107,8 +107,8 @@ class Outage:
     order: list[int] = field(default_factory=list)
     """Channels in the order their catch-up began."""
     oldest_first: list[int] = field(default_factory=list)
-    """Channels in the order their games moved on from what the channel showed (ties by
-    the game's id): a reminder alone changes nothing the channel shows."""
+    """Channels in the order their games moved on from what the channel showed, or a
+    write to them failed, as a reminder's post may (ties by the game's id)."""
     missed_turns: dict[int, int] = field(default_factory=dict)
     """Per channel, the turns played while Discord was away."""
     lagging_after: int = 0
@@ -199,6 +199,9 @@ async def outage(
                 assert outcome.game is not None
                 return outcome.record.status, outcome.game.turn, outcome.game.decision().phase
 
+            async def marked_behind(gid: int) -> bool:
+                return (await service.keeper.read(gid)).record.behind_since is not None
+
             before = {gid: await position(gid) for gid in games}
             first_turn = {gid: before[gid][1] for gid in games}
 
@@ -230,8 +233,11 @@ async def outage(
                 now[0] += STEP
                 result.ticks_away += 1
                 await until(fired_and_noted)
-                for gid in games:  # behind once the game moved on from what was shown
-                    if gid not in seen and await position(gid) != before[gid]:
+                for gid in games:  # behind once the game moved on from what was shown, or
+                    # a write to its channel failed (a reminder that could not be posted)
+                    if gid not in seen and (
+                        await position(gid) != before[gid] or await marked_behind(gid)
+                    ):
                         seen[gid] = result.ticks_away
             result.seconds_away = time.perf_counter() - went
             result.minutes_away = (now[0] - START) / 60

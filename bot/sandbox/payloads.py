@@ -193,19 +193,42 @@ def attachment(record: StoredAttachment) -> dict[str, Any]:
     return payload
 
 
+RESPONSE_DEFAULTS: dict[int, dict[str, Any]] = {
+    17: {"accent_color": None, "spoiler": False},  # container
+    14: {"spacing": 1, "divider": True},  # separator
+    11: {"description": None, "spoiler": False},  # thumbnail
+}
+"""The fields Discord fills in on a layout component it returns, where a request may
+leave them out."""
+
+
 def resolved(record: StoredMessage) -> list[dict[str, Any]]:
-    """The message's components as Discord returns them: a card's ``attachment://``
-    media as the file's address."""
+    """The message's components as Discord returns them: a card's fields filled in, its
+    ``attachment://`` media as the file they name (its id, address and size)."""
     if not record.layout:
         return record.components
-    urls = {f"attachment://{a.filename}": a.url for a in record.attachments}
+    files = {f"attachment://{a.filename}": attachment(a) for a in record.attachments}
     components = copy.deepcopy(record.components)
     for component in every_component(components):
-        for item in [component, *(component.get("items") or [])]:
+        for key, value in RESPONSE_DEFAULTS.get(component.get("type", 0), {}).items():
+            component.setdefault(key, value)
+        items = component.get("items") or []
+        for item in items:
+            item.setdefault("description", None)
+            item.setdefault("spoiler", False)
+        for item in [component, *items]:
             media = item.get("media")
-            if isinstance(media, dict) and media.get("url") in urls:
-                media.update(url=urls[media["url"]], proxy_url=urls[media["url"]])
+            if isinstance(media, dict) and media.get("url") in files:
+                media.update(unfurled(files[media["url"]]))
     return components
+
+
+def unfurled(file: dict[str, Any]) -> dict[str, Any]:
+    """An attached file as a card's media names it once Discord has resolved it."""
+    fields = ("url", "proxy_url", "width", "height", "content_type")
+    return {"id": file["id"], "attachment_id": file["id"]} | {
+        key: file[key] for key in fields if key in file
+    }
 
 
 def message(world: World, record: StoredMessage) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from bot.channel import story
 from bot.i18n import using
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import play_to_end, seeded_policy, wait_for_turn
-from bot.sandbox.records import EPHEMERAL, StoredMessage
+from bot.sandbox.records import EPHEMERAL, StoredMessage, said
 from bot.store import Store
 
 from .conftest import UNLIMITED, make_bot
@@ -36,8 +36,8 @@ def public_versions(sb: Sandbox) -> list[str]:
         body = call.body if isinstance(call.body, dict) else {}
         data = body.get("data") if isinstance(body.get("data"), dict) else body
         flags = int(data.get("flags") or 0)
-        if call.method in ("POST", "PATCH") and data.get("content") and not flags & EPHEMERAL:
-            texts.append(str(data["content"]))
+        if call.method in ("POST", "PATCH") and said(data) and not flags & EPHEMERAL:
+            texts.append(said(data))
     return texts
 
 

@@ -34,7 +34,7 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     count = await run_demo("classic", 2, tmp_path / "out", seed=3, print_line=lines.append)
     text = "\n".join(lines)
     assert "» Ana: /qwixx start variant:classic" in text
-    assert "│ **Turn 1** · 🎲 @Ana is active" in text
+    assert "│ ┃ **Turn 1** · 🎲 @Ana is active" in text  # a card, edged in her colour
     assert "final scores" in text and ("wins" in text or "share the win" in text)
     assert "<@" not in text  # mentions are shown as names
     assert re.search(r"🎲 :qx_white\d_[0-9a-f]{4}: :qx_white\d_[0-9a-f]{4}: :qx_red", text)
@@ -117,7 +117,7 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
     assert "│ Players (1/5): @Ana" in live  # the lobby as it was posted
     assert "final scores" in after and "🤖 Computer 1" in after
     # Each message once, in its newest version: the lobby has started, turns are over.
-    assert after.count("**Turn 1** ·") == 1 and "│ **Turn 1** · @Ana was active" in after
+    assert after.count("**Turn 1** ·") == 1 and "│ ┃ **Turn 1** · @Ana was active" in after
     assert "started with @Ana, 🤖 Computer 1 (Hard), 🤖 Computer 2 (Hard)." in after
     assert "Only one person plays, so this game does not count" in after
     assert "1. 🤖 Computer" in after and "(Hard) — " in after  # the ranking names levels
