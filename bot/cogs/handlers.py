@@ -124,9 +124,7 @@ class Handlers:
             daily=daily,
             practice=practice,
             stats=StatsHandlers(stats, service.endings.ratings, service, publisher.language),
-            review=ReviewHandlers(
-                ReviewService(service.keeper, stats), service, publisher.language
-            ),
+            review=ReviewHandlers(ReviewService(service.keeper, stats), service),
             privacy=PrivacyHandlers(client, privacy),
             tournaments=TournamentHandlers(client, adapter, budget),
         )

@@ -10,7 +10,6 @@ import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.buttons import Parsed
-from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
 from bot.records.games import NO_SERVER
 from bot.records.members import ServerData
@@ -120,11 +119,9 @@ class PrivacyHandlers(PrivateAnswers):
     """The handlers of the two commands and of the question's buttons."""
 
     def __init__(self, bot: discord.Client, service: PrivacyService) -> None:
+        super().__init__()
         self.bot = bot
         self.service = service
-
-    async def language(self, guild_id: int) -> str:
-        return ENGLISH  # nothing here is shared with a channel
 
     def server_name(self, guild_id: int) -> str | None:
         guild = self.bot.get_guild(guild_id)
