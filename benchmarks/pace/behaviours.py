@@ -172,8 +172,8 @@ class Member:
         """The public **Pass** on the turn message (no sheet is shown)."""
         self.tap("pass")
         phase = game.decision().phase
-        outcome = await self.service.turns.pass_turn(
-            self.game_id, self.id, game.turn, phase, where=self.where
+        outcome = await self.service.turns.move(
+            self.game_id, self.id, game.turn, phase, PASS, where=self.where
         )
         return await self._stored(game, phase, outcome)
 

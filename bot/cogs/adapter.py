@@ -40,10 +40,6 @@ class Adapter:
         self.writer = writer
         self.sheets = sheets
 
-    async def language(self, guild_id: int) -> str:
-        """The server's language, for what the channel shows."""
-        return await self.publisher.language(guild_id)
-
     async def here(self, interaction: discord.Interaction, game_id: int) -> Snapshot:
         """The game a button names, as stored now, if it is played where the button was
         clicked (see :class:`~bot.service.where.Where`)."""
@@ -80,11 +76,9 @@ class GameHandlers(PrivateAnswers):
     """A group of a game's handlers."""
 
     def __init__(self, adapter: Adapter) -> None:
+        super().__init__(adapter.publisher.language)
         self.adapter = adapter
         self.service = adapter.service
-
-    async def language(self, guild_id: int) -> str:
-        return await self.adapter.language(guild_id)
 
     async def afterwards(self, interaction: discord.Interaction) -> None:
         """A member whose direct messages Discord refuses is told so, once, privately."""

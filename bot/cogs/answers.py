@@ -13,7 +13,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
-from bot.i18n import using
+from bot.i18n import ENGLISH, using
 from bot.i18n.words import t
 from bot.records.errors import CommitUnknown, ReadFailed, StoreError
 from bot.service.errors import ServiceError
@@ -24,6 +24,8 @@ MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 IN_TIME = 1.5
 """Seconds a click waits for its answer before it is deferred: Discord allows 3 from the
 interaction's creation, which the gateway's delivery and the answer's request eat into."""
+Language = Callable[[int], Awaitable[str]]
+"""A server's language, for what is shared with its channel."""
 Editor = Callable[..., Awaitable[Any]]
 """Edits one message: ``content=``, ``attachments=``, ``view=``."""
 
@@ -31,7 +33,8 @@ Editor = Callable[..., Awaitable[Any]]
 class Answers(Protocol):
     """A group of handlers that answers privately."""
 
-    async def language(self, guild_id: int) -> str: ...
+    @property
+    def language(self) -> Language: ...
     async def tell(self, interaction: discord.Interaction, text: str) -> None: ...
     async def afterwards(self, interaction: discord.Interaction) -> None: ...
 
@@ -77,8 +80,17 @@ def answers_errors(handler: Handler[A, P]) -> Handler[A, P]:
     return wrapper
 
 
+async def english(guild_id: int) -> str:
+    """The language of handlers that share nothing with a channel."""
+    return ENGLISH
+
+
 class PrivateAnswers:
-    """What every group of handlers shares (:class:`Answers`): the private answer."""
+    """What every group of handlers shares (:class:`Answers`): the private answer, and
+    ``language``, the server's (or English where nothing is shared with a channel)."""
+
+    def __init__(self, language: Language = english) -> None:
+        self.language = language
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():

@@ -14,8 +14,8 @@ Templates (all start with ``qx:``):
   **Share**
 * ``qx:ask:<leave|abandon>:<yes|back>`` — the question of ``/qwixx leave`` or ``abandon``
 
-The callbacks hand a click over to the bot's handlers, one group per feature
-(:mod:`bot.cogs.clicks`).
+An item only reads its click; one table (:data:`bot.cogs.handlers.ROUTES`) names the
+handler each kind of item goes to.
 
 A custom_id is untrusted input: a forged or garbled one (``qx:1:2:action1:cross.red.x``,
 a 40-digit game id) must still be answered within Discord's 3 seconds. So no item's
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, ClassVar, Self, TypeVar, cast
+from collections.abc import Awaitable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import discord
 
-from bot.cogs.clicks import clicks
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.rules import VARIANTS, Move
@@ -65,6 +65,14 @@ def chosen_values(interaction: discord.Interaction) -> list[str]:
 
 class Malformed(ValueError):
     """A custom_id (or a select value) that is not one the bot could have sent."""
+
+
+def picked(interaction: discord.Interaction, allowed: frozenset[str]) -> str:
+    """The one value picked in a select; :class:`Malformed` unless one of ``allowed``."""
+    values = chosen_values(interaction)
+    if len(values) != 1 or values[0] not in allowed:
+        raise Malformed(str(values))
+    return values[0]
 
 
 def encode_move(move: Move) -> str:
@@ -119,6 +127,32 @@ class Parsed(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         except Malformed:
             return BadComponent(item)
 
+    def read(self, interaction: discord.Interaction) -> None:
+        """What the click carries besides its id (a select's value), checked and kept;
+        :class:`Malformed` if the bot cannot have sent it."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """The click, read, goes to its handler through the one table of routes."""
+        try:
+            self.read(interaction)
+        except Malformed:
+            await refuse(interaction)
+            return
+        await cast(Routed, interaction.client).handlers.route(interaction, self)
+
+
+class Router(Protocol):
+    """The bot's handlers, as a component sees them (:class:`bot.cogs.handlers.Handlers`)."""
+
+    def route(self, interaction: discord.Interaction, item: Parsed[Any], /) -> Awaitable[None]: ...
+
+
+class Routed(Protocol):
+    """The bot (:class:`~bot.app.QwixxBot`), as a component sees it."""
+
+    @property
+    def handlers(self) -> Router: ...
+
 
 def options_of(item: discord.ui.Item[Any]) -> list[tuple[str, str]]:
     """A clicked select's options as sent: (value, label)."""
@@ -153,9 +187,6 @@ class LobbyButton(
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).lobby.on_lobby(interaction, self.game, self.action)
-
 
 class TurnButton(
     Parsed[discord.ui.Button[Any]],
@@ -183,19 +214,6 @@ class TurnButton(
         return cls(
             identifier(match["game"]), identifier(match["turn"]), match["action"], match["phase"]
         )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        handlers, game, turn = clicks(interaction), self.game, self.turn
-        if self.action == "sheet":
-            await handlers.turns.on_open_sheet(interaction, game, turn)
-        elif self.action == "pass":
-            await handlers.turns.on_public_pass(interaction, game, turn, self.phase)
-        elif self.action == "hint":
-            await handlers.turns.on_hint(interaction, game, turn)
-        elif self.action == "board":
-            await handlers.overview.on_board(interaction, game, turn)
-        else:
-            await handlers.overview.on_table(interaction, game, turn)
 
 
 class MoveButton(
@@ -241,19 +259,9 @@ class MoveButton(
             step=match["step"] or "",
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        turns = clicks(interaction).turns
-        if self.step == "back":
-            await turns.on_back(interaction, self.game, self.turn)
-        else:
-            await turns.on_move(
-                interaction, self.game, self.turn, self.phase, self.move, self.step == "yes"
-            )
-
 
 class AskButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"qx:ask:(?P<what>leave|abandon):(?P<step>yes|back)",
+    Parsed[discord.ui.Button[Any]], template=r"qx:ask:(?P<what>leave|abandon):(?P<step>yes|back)"
 ):
     """[Yes] and [Back] under the question of ``/qwixx leave`` or ``/qwixx abandon``;
     both act on the game of the channel clicked in."""
@@ -268,13 +276,8 @@ class AskButton(
         self.what, self.step = what, step
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AskButton:
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(match["what"], match["step"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).leaving.on_answer(interaction, self.what, self.step == "yes")
 
 
 class RematchButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):rematch"):
@@ -294,9 +297,6 @@ class RematchButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).lobby.on_rematch(interaction, self.game)
-
 
 class ReviewButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):review"):
     """On the final message: the game's review, only for whoever clicks."""
@@ -314,9 +314,6 @@ class ReviewButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):r
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).review.on_review_button(interaction, self.game)
 
 
 class RowSelect(Parsed[discord.ui.Select[Any]], template=r"(?!)"):
@@ -348,9 +345,6 @@ class CardButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):car
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).daily.on_share_card(interaction, self.game)
 
 
 class FieldSelect(
@@ -385,6 +379,8 @@ class FieldSelect(
         )
         self.game, self.turn, self.phase = game, turn, phase
         self.allowed = frozenset(value for value, _ in options[:25])
+        self.move = Move("pass")
+        """The move picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
@@ -397,16 +393,8 @@ class FieldSelect(
             options=options_of(item),
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = chosen_values(interaction)
-        try:
-            if len(values) != 1 or values[0] not in self.allowed:
-                raise Malformed(str(values))
-            move = decode_move(values[0])
-        except Malformed:
-            await refuse(interaction)
-            return
-        await clicks(interaction).turns.on_move(interaction, self.game, self.turn, self.phase, move)
+    def read(self, interaction: discord.Interaction) -> None:
+        self.move = decode_move(picked(interaction, self.allowed))
 
 
 class LevelSelect(Parsed[discord.ui.Select[Any]], template=r"qx:(?P<game>\d+):lobby:level"):
@@ -430,20 +418,18 @@ class LevelSelect(Parsed[discord.ui.Select[Any]], template=r"qx:(?P<game>\d+):lo
         )
         self.game = game
         self.allowed = frozenset(value for value, _ in options[:25])
+        self.seat, self.level = -1, ""
+        """The seat and level picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]), options=options_of(item))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = chosen_values(interaction)
-        found = self.VALUE.fullmatch(values[0]) if len(values) == 1 else None
-        if found is None or values[0] not in self.allowed:
-            await refuse(interaction)
-            return
-        await clicks(interaction).lobby.on_level(
-            interaction, self.game, int(found["seat"]), found["level"]
-        )
+    def read(self, interaction: discord.Interaction) -> None:
+        found = self.VALUE.fullmatch(picked(interaction, self.allowed))
+        if found is None:
+            raise Malformed(found)
+        self.seat, self.level = int(found["seat"]), found["level"]
 
 
 # --- the statistics' components ---------------------------------------------
@@ -463,9 +449,6 @@ class FinalButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):fi
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).stats.on_final(interaction, self.game)
 
 
 class ShareButton(
@@ -493,9 +476,6 @@ class ShareButton(
         if not share_args_valid(what, args):
             raise Malformed(args)
         return cls(what, args)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).stats.on_share(interaction, self.what, self.args)
 
 
 def share_args_valid(what: str, args: str) -> bool:
@@ -546,17 +526,3 @@ async def refuse(interaction: discord.Interaction) -> None:
         with using(getattr(interaction, "locale", None)):  # the member's language
             text = t("error.bad_button")
         await interaction.response.send_message(text, ephemeral=True)
-
-
-GAME_ITEMS = (
-    LobbyButton,
-    TurnButton,
-    MoveButton,
-    FieldSelect,
-    AskButton,
-    RematchButton,
-    LevelSelect,
-    ReviewButton,
-    CardButton,
-)
-STATS_ITEMS = (FinalButton, ShareButton)

@@ -33,14 +33,12 @@ from bot.cogs.buttons import (
     Malformed,
     Parsed,
     RowSelect,
-    chosen_values,
     decode_move,
     encode_move,
     identifier,
     options_of,
-    refuse,
+    picked,
 )
-from bot.cogs.clicks import clicks
 from bot.rules import Move
 from bot.service.ahead import RETHROW_RULES, Step
 
@@ -99,12 +97,6 @@ def select(
     )
 
 
-def picked(interaction: discord.Interaction, allowed: frozenset[str]) -> str | None:
-    """The one value picked in a select, if it is one of ``allowed``."""
-    values = chosen_values(interaction)
-    return values[0] if len(values) == 1 and values[0] in allowed else None
-
-
 # --- the sheet ------------------------------------------------------------------------
 class AheadButton(
     Parsed[discord.ui.Button[Any]],
@@ -132,11 +124,6 @@ class AheadButton(
             identifier(match["turn"]),
             decode_steps(match["steps"]),
             confirmed=match["what"] == "sure",
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).ahead.on_ahead(
-            interaction, self.game, self.turn, self.steps, self.confirmed
         )
 
 
@@ -169,12 +156,6 @@ class ThrowButton(
             match["rule"],
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        ahead = (Step("reroll", rule=self.rule),)
-        await clicks(interaction).turns.on_move(
-            interaction, self.game, self.turn, "roll", self.move, False, ahead
-        )
-
 
 class SheetButton(
     Parsed[discord.ui.Button[Any]],
@@ -189,13 +170,6 @@ class SheetButton(
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]), identifier(match["turn"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        ahead = clicks(interaction).ahead
-        if self.action == "later":
-            await ahead.on_later(interaction, self.game, self.turn)
-        else:
-            await ahead.on_see(interaction, self.game, self.turn, self.action.removeprefix("see-"))
 
 
 class FallbackButton(
@@ -212,11 +186,6 @@ class FallbackButton(
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]), identifier(match["turn"]), match["value"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).ahead.on_default(
-            interaction, self.game, self.turn, "fallback", self.value
-        )
-
 
 class RethrowSelect(RowSelect, template=r"qx:(?P<game>\d+):(?P<turn>\d+):rethrow"):
     """The re-throw rule a throw carries (the member's default)."""
@@ -232,19 +201,15 @@ class RethrowSelect(RowSelect, template=r"qx:(?P<game>\d+):(?P<turn>\d+):rethrow
         super().__init__(select(f"qx:{game}:{turn}:rethrow", options, chosen))
         self.game, self.turn = game, turn
         self.allowed = frozenset(v for v, _ in options[:25]) & {"ask", *RETHROW_RULES}
+        self.value = ""
+        """The value picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["game"]), identifier(match["turn"]), options_of(item))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = picked(interaction, self.allowed)
-        if value is None:
-            await refuse(interaction)
-            return
-        await clicks(interaction).ahead.on_default(
-            interaction, self.game, self.turn, "rethrow", value
-        )
+    def read(self, interaction: discord.Interaction) -> None:
+        self.value = picked(interaction, self.allowed)
 
 
 class GameChoiceSelect(
@@ -270,6 +235,8 @@ class GameChoiceSelect(
         super().__init__(select(f"qx:{game}:{turn}:game-{name}", options, chosen))
         self.game, self.turn, self.name = game, turn, name
         self.allowed = frozenset(v for v, _ in options[:25]) & self.ALLOWED[name]
+        self.value = ""
+        """The value picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
@@ -277,14 +244,8 @@ class GameChoiceSelect(
             identifier(match["game"]), identifier(match["turn"]), match["name"], options_of(item)
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = picked(interaction, self.allowed)
-        if value is None:
-            await refuse(interaction)
-            return
-        await clicks(interaction).ahead.on_choose(
-            interaction, self.game, self.turn, self.name, value
-        )
+    def read(self, interaction: discord.Interaction) -> None:
+        self.value = picked(interaction, self.allowed)
 
 
 # --- /qwixx preferences ---------------------------------------------------------------
@@ -303,17 +264,15 @@ class PrefsSelect(RowSelect, template=rf"qx:prefs:(?P<name>{'|'.join(DEFAULT_CHO
         super().__init__(select(f"qx:prefs:{name}", options, chosen))
         self.name = name
         self.allowed = frozenset(v for v, _ in options[:25]) & self.ALLOWED[name]
+        self.value = ""
+        """The value picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(match["name"], options_of(item))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = picked(interaction, self.allowed)
-        if value is None:
-            await refuse(interaction)
-            return
-        await clicks(interaction).prefs.on_pref(interaction, self.name, value)
+    def read(self, interaction: discord.Interaction) -> None:
+        self.value = picked(interaction, self.allowed)
 
 
 class PrefsButton(
@@ -329,19 +288,3 @@ class PrefsButton(
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        name, _, value = self.action.partition("-")
-        await clicks(interaction).prefs.on_pref(interaction, name, value)
-
-
-CHOICE_ITEMS = (
-    AheadButton,
-    ThrowButton,
-    SheetButton,
-    FallbackButton,
-    RethrowSelect,
-    GameChoiceSelect,
-    PrefsSelect,
-    PrefsButton,
-)

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 
 from bot.channel.budget import WriteBudget
 from bot.channel.story import mention
-from bot.cogs.answers import Editor, PrivateAnswers, answers_errors
+from bot.cogs.answers import Editor, Language, PrivateAnswers, answers_errors
 from bot.cogs.buttons import CardButton
 from bot.cogs.images import card_file, sheet_file
 from bot.cogs.places import private, server_of, with_bot
@@ -49,7 +48,6 @@ SHARE_FROM = 10
 """A standing gives the share of players one beat once this many finished: among fewer,
 the place says it all ("1st of 3", not "better than 66% of them")."""
 NO_PINGS = discord.AllowedMentions.none()
-Language = Callable[[int], Awaitable[str]]
 Key = tuple[int, str, str]
 """A ranking: server, day, variant."""
 
@@ -241,13 +239,10 @@ class DailyHandlers(PrivateAnswers):
         language: Language,
         budget: WriteBudget,
     ) -> None:
+        super().__init__(language)
         self.service = daily
         self.sheets = sheets
-        self._language = language
         self.board = DailyBoard(client, daily, language, budget)
-
-    async def language(self, guild_id: int) -> str:
-        return await self._language(guild_id)
 
     @answers_errors
     async def on_daily(self, interaction: discord.Interaction, variant: str) -> None:

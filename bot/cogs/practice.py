@@ -27,7 +27,6 @@ from bot.cogs.answers import Editor, PrivateAnswers, answers_errors
 from bot.cogs.images import scoreboard_file
 from bot.cogs.places import private
 from bot.cogs.sheets import Sheets
-from bot.i18n import ENGLISH
 from bot.i18n.words import plural, t
 from bot.players import DEFAULT_LEVEL, computer_name, is_computer
 from bot.records.games import GameRecord, StoredEvent
@@ -119,12 +118,10 @@ class PracticeHandlers(PrivateAnswers):
     """The practice games' handlers."""
 
     def __init__(self, service: GameService, sheets: Sheets, faces: Callable[[], Faces]) -> None:
+        super().__init__()
         self.service = service
         self.sheets = sheets
         self.faces = faces
-
-    async def language(self, guild_id: int) -> str:
-        return ENGLISH  # nothing here is shared with a channel
 
     @answers_errors
     async def on_practice(

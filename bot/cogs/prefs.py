@@ -17,7 +17,6 @@ from discord import app_commands
 
 from bot.cogs.answers import PrivateAnswers, Reply, answers_errors
 from bot.cogs.choice_items import PrefsButton, PrefsSelect
-from bot.i18n import ENGLISH
 from bot.i18n.words import t
 from bot.service.errors import ServiceError
 from bot.service.members import Members
@@ -165,10 +164,8 @@ class PrefsHandlers(PrivateAnswers):
     """The handlers of ``/qwixx preferences`` and of its answer's components."""
 
     def __init__(self, members: Members) -> None:
+        super().__init__()
         self.members = members
-
-    async def language(self, guild_id: int) -> str:
-        return ENGLISH  # nothing here is shared with a channel
 
     @answers_errors
     async def on_preferences(self, interaction: discord.Interaction, given: Given) -> None:

@@ -4,13 +4,12 @@ forgetting them (after [Yes]); both answer only the member, in their language.""
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
-from bot.cogs.clicks import clicks
-from bot.i18n import ENGLISH
+from bot.cogs.buttons import Parsed
 from bot.i18n.words import plural, t
 from bot.records.games import NO_SERVER
 from bot.records.members import ServerData
@@ -23,9 +22,7 @@ LONGEST: Final = 1900
 """Characters of the report's per-server part at most (Discord allows 2000 in all)."""
 
 
-class ForgetButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qx:forget:(?P<step>yes|back)"
-):
+class ForgetButton(Parsed[discord.ui.Button[Any]], template=r"qx:forget:(?P<step>yes|back)"):
     """[Yes] and [Back] under the question of ``/qwixx forget-me``."""
 
     def __init__(self, step: str) -> None:
@@ -36,16 +33,8 @@ class ForgetButton(
         self.step = step
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ForgetButton:
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(match["step"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await clicks(interaction).privacy.on_forget_answer(interaction, self.step == "yes")
-
-
-PRIVACY_ITEMS = (ForgetButton,)
 
 
 def forget_view() -> discord.ui.View:
@@ -130,11 +119,9 @@ class PrivacyHandlers(PrivateAnswers):
     """The handlers of the two commands and of the question's buttons."""
 
     def __init__(self, bot: discord.Client, service: PrivacyService) -> None:
+        super().__init__()
         self.bot = bot
         self.service = service
-
-    async def language(self, guild_id: int) -> str:
-        return ENGLISH  # nothing here is shared with a channel
 
     def server_name(self, guild_id: int) -> str | None:
         guild = self.bot.get_guild(guild_id)

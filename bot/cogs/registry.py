@@ -1,4 +1,5 @@
-"""Every restart-proof component the bot registers, and the catch-all behind them.
+"""Every restart-proof component the bot registers (those of the table of routes,
+:data:`bot.cogs.handlers.ROUTES`), and the catch-all behind them.
 
 discord.py hands a click to each registered item whose template matches its custom_id;
 :class:`Unclaimed` matches every id and refuses politely those that no other item takes
@@ -13,13 +14,11 @@ from typing import Any
 
 import discord
 
-from bot.cogs.buttons import GAME_ITEMS, STATS_ITEMS, BadComponent
-from bot.cogs.choice_items import CHOICE_ITEMS
+from bot.cogs.buttons import BadComponent
 from bot.cogs.discord_private import template_of
-from bot.cogs.privacy import PRIVACY_ITEMS
-from bot.cogs.tournaments import TOURNAMENT_ITEMS
+from bot.cogs.handlers import ROUTES
 
-ITEMS = (*GAME_ITEMS, *CHOICE_ITEMS, *STATS_ITEMS, *PRIVACY_ITEMS, *TOURNAMENT_ITEMS)
+ITEMS = tuple(ROUTES)
 
 
 class Unclaimed(BadComponent, template=r".*"):

@@ -8,8 +8,6 @@ loop, so nothing of it runs on a click's path.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import discord
 
 from bot.channel.story import mention
@@ -83,14 +81,10 @@ class ReviewHandlers(PrivateAnswers):
         self,
         reviews: ReviewService,
         games: GameService,
-        language: Callable[[int], Awaitable[str]],
     ) -> None:
+        super().__init__()
         self.reviews = reviews
         self.games = games
-        self._language = language
-
-    async def language(self, guild_id: int) -> str:
-        return await self._language(guild_id)
 
     @answers_errors
     async def on_review(self, interaction: discord.Interaction, number: int | None) -> None:

@@ -12,14 +12,13 @@ challenge, every day and server together.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import PrivateAnswers, answers_errors
+from bot.cogs.answers import Language, PrivateAnswers, answers_errors
 from bot.cogs.buttons import BOARD_SORTS, FinalButton, share_view
 from bot.cogs.images import png_file, scoreboard_file
 from bot.cogs.places import with_bot
@@ -50,7 +49,6 @@ log = logging.getLogger(__name__)
 PERIOD_CHOICES = [app_commands.Choice(name=t(f"period.{p}"), value=p) for p in PERIODS]
 SORT_CHOICES = [app_commands.Choice(name=t(f"sort.{s}"), value=s) for s in BOARD_SORTS]
 QUIET = discord.AllowedMentions.none()
-Language = Callable[[int], Awaitable[str]]
 
 
 class Person(Protocol):
@@ -103,14 +101,10 @@ class StatsHandlers(PrivateAnswers):
         games: GameService,
         language: Language,
     ) -> None:
+        super().__init__(language)  # for a view shared with the channel
         self.stats = stats
         self.ratings = ratings
         self.games = games
-        self._language = language
-
-    async def language(self, guild_id: int) -> str:
-        """The server's language, for a view shared with the channel."""
-        return await self._language(guild_id)
 
     async def begin(
         self, interaction: discord.Interaction, *members: Person | None, public: bool = False

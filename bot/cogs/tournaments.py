@@ -18,7 +18,7 @@ import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Final, Protocol, Self, cast
+from typing import Any, ClassVar, Final, Self
 
 import discord
 
@@ -107,33 +107,6 @@ class SignUpButton(
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(identifier(match["tournament"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        handlers = cast(HasTournaments, interaction.client).handlers.tournaments
-        await handlers.on_signup(interaction, self.tournament, self.action)
-
-
-class TournamentClicks(Protocol):
-    """:class:`TournamentHandlers`, as the buttons see it."""
-
-    async def on_signup(
-        self, interaction: discord.Interaction, /, tournament_id: int, action: str
-    ) -> None: ...
-
-
-class HasTournamentClicks(Protocol):
-    @property
-    def tournaments(self) -> TournamentClicks: ...
-
-
-class HasTournaments(Protocol):
-    """The bot, as the buttons see it."""
-
-    @property
-    def handlers(self) -> HasTournamentClicks: ...
-
-
-TOURNAMENT_ITEMS = (SignUpButton,)
 
 
 def signup_view(tournament: Tournament, now: float) -> discord.ui.View | None:

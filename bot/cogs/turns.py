@@ -16,7 +16,7 @@ from bot.cogs.hidden import HiddenGames
 from bot.cogs.inbox import inbox_content
 from bot.cogs.sheets import ahead_news
 from bot.i18n.words import t
-from bot.rules import Move
+from bot.rules import PASS, Move
 from bot.service.ahead import Step
 from bot.service.daily import is_daily
 from bot.service.hidden import in_no_channel
@@ -137,11 +137,11 @@ class TurnHandlers(GameHandlers):
         self, interaction: discord.Interaction, game_id: int, turn: int, phase: str | None = None
     ) -> None:
         await interaction.response.defer()  # a deferred update: see Adapter.lend
-        outcome = await self.service.turns.pass_turn(
-            game_id, interaction.user.id, turn, phase, where=where(interaction)
+        outcome = await self.service.turns.move(
+            game_id, interaction.user.id, turn, phase, PASS, where=where(interaction)
         )
         try:
-            text = self.after_move_text(outcome, interaction.user.id, Move("pass"))
+            text = self.after_move_text(outcome, interaction.user.id, PASS)
             await answer(interaction, None, content=text)
             self.adapter.lend(interaction)
         finally:  # the move is stored: the channel must hear of it, whatever happens here

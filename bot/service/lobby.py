@@ -61,23 +61,12 @@ class Lobby:
         board: str | None = None,
         turn_time: int = DEFAULT_TURN_TIME,
         play: Options | None = None,
-    ) -> GameRecord:
-        """A lobby; ``play``'s flags (solo, hints, fill_away) hold for its game."""
-        return await self._open(guild_id, channel_id, host_id, variant, board, turn_time, play)
-
-    async def _open(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        variant: str,
-        board: str | None,
-        turn_time: int,
-        play: Options | None,
+        *,
         players: list[int] | None = None,
         levels: dict[str, str] | None = None,
     ) -> GameRecord:
-        """:meth:`open`, with ``players`` seated at once (computers at ``levels``)."""
+        """A lobby; ``play``'s flags (solo, hints, fill_away) hold for its game;
+        ``players`` seated at once (computers at ``levels``), as a rematch seats them."""
         play = play or Options()
         if variant not in VARIANTS:
             raise ServiceError("error.unknown_variant", variant=variant)
@@ -112,7 +101,7 @@ class Lobby:
             if int(seat) in old.players
         }
         try:
-            seated = await self._open(
+            seated = await self.open(
                 old.guild_id,
                 old.channel_id,
                 host,
@@ -120,8 +109,8 @@ class Lobby:
                 board,
                 old.turn_time,
                 Options.of(old.options),
-                players,
-                levels,
+                players=players,
+                levels=levels,
             )
         except ServiceError as error:  # the host is over the limit, not the one who asks
             if error.key == "error.limit_you" and host != user:

@@ -176,18 +176,6 @@ class Turns:
         ]
         return sorted(found, key=lambda s: -(s.record.stage_started or 0.0))
 
-    async def pass_turn(
-        self,
-        game_id: int,
-        user: int,
-        turn: int,
-        phase: str | None = None,
-        *,
-        where: Where | None = None,
-    ) -> Outcome:
-        """The public Pass button: pass what ``user`` has to decide in ``phase``."""
-        return await self.move(game_id, user, turn, phase, PASS, where=where)
-
     async def open_sheet(
         self, game_id: int, user: int, turn: int, *, where: Where | None = None
     ) -> Outcome:

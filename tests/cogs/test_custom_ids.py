@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -15,11 +16,13 @@ from bot.cogs.buttons import (
     LobbyButton,
     Malformed,
     MoveButton,
+    Parsed,
     TurnButton,
     decode_move,
     encode_move,
     identifier,
 )
+from bot.cogs.handlers import ROUTES, Handlers
 from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed, claimed
 from bot.i18n.words import t
 from bot.rules import Move
@@ -114,6 +117,10 @@ class FakeHandlers:
                 return handler
 
         return Group()
+
+    def route(self, interaction: object, item: Parsed[Any]) -> Awaitable[None]:
+        """The bot's table of routes, with these handlers."""
+        return Handlers.route(cast(Handlers, self), cast(discord.Interaction, interaction), item)
 
 
 class FakeInteraction:
@@ -368,3 +375,18 @@ def test_templates_still_read_what_the_bot_writes() -> None:
         ]
         assert matching == [type(item), Unclaimed]
         assert claimed(item.custom_id)
+
+
+def kinds_of(cls: type[Parsed[Any]]) -> set[type[Parsed[Any]]]:
+    """Every item class below ``cls`` with a template of its own (one that can match)."""
+    found = set()
+    for sub in cls.__subclasses__():
+        if sub.__discord_ui_compiled_template__.pattern != r"(?!)":
+            found.add(sub)
+        found |= kinds_of(sub)
+    return found
+
+
+def test_every_kind_of_component_has_its_route() -> None:
+    """A component made without an entry in the table would go unanswered at its click."""
+    assert kinds_of(Parsed) == set(ROUTES)

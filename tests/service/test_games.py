@@ -276,12 +276,12 @@ async def test_a_double_tap_on_the_public_pass_decides_one_phase_only(service: G
     record = await service.lobby.open(GUILD, CHANNEL, ANA, "onboard")
     await service.lobby.join(record.id, BEN)
     await service.lobby.start(record.id, ANA)
-    await service.turns.pass_turn(record.id, ANA, 1, "action1")
-    await service.turns.pass_turn(record.id, BEN, 1, "action1")
+    await service.turns.move(record.id, ANA, 1, "action1", PASS)
+    await service.turns.move(record.id, BEN, 1, "action1", PASS)
     game = (await service.keeper.read(record.id)).game
     assert game is not None and game.decision().phase == "action2"  # then action 3 follows
     results = await asyncio.gather(
-        *(service.turns.pass_turn(record.id, ANA, 1, "action2") for _ in range(2)),
+        *(service.turns.move(record.id, ANA, 1, "action2", PASS) for _ in range(2)),
         return_exceptions=True,
     )
     errors = [r for r in results if isinstance(r, ServiceError)]

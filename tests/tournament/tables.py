@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Collection
 
 from bot.players import is_computer
-from bot.rules import Move
+from bot.rules import PASS, Move
 from bot.rules import replay as replay_game
 from bot.service.games import GameService
 from bot.service.play import Options
@@ -55,7 +55,7 @@ async def pass_to_end(
             await service.deadlines.fire(game_id)
             continue
         try:
-            await service.turns.pass_turn(game_id, people[0], game.turn, decision.phase)
+            await service.turns.move(game_id, people[0], game.turn, decision.phase, PASS)
         except Exception as error:  # an away seat: its stand-in decides on the next fire
             if getattr(error, "key", "") != "error.not_your_decision":
                 raise
