@@ -255,11 +255,6 @@ def goes_on(box: Mailbox, person: int) -> bool:
 
 
 def phase_of(event: StoredEvent) -> str | None:
-    """The phase a decision's event belongs to (None: it is no decision)."""
-    if event.kind not in DECISIONS:
-        return None
-    if "phase" in event.data:
-        return str(event.data["phase"])
-    if event.kind == "rolled":
-        return "reroll" if event.data.get("attempt") else "roll"
-    return {"placed": "place", "pawn_moved": "action3"}.get(event.kind)
+    """The phase a decision's event, or a rule's or a choice made ahead's, is about
+    (None: it is none of these)."""
+    return (story.decided_in(event) or None) if event.kind in DECISIONS else None

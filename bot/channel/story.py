@@ -119,12 +119,17 @@ def event_lines(
     return [marked(line, mark) for line in lines]
 
 
+UNNAMED_PHASES = {"placed": "place", "pawn_moved": "action3"}
+"""The phase of the decisions whose events do not name it (a throw's depends on its
+attempt)."""
+
+
 def decided_in(event: StoredEvent) -> str:
-    """The phase of the decision an event tells (a throw's, a pawn's move's: the events
-    that do not name it)."""
+    """The phase of the decision an event tells or is about ("" for none): a move's, a
+    rule's (``auto``), a choice made ahead's."""
     if event.kind == "rolled":
-        return "reroll" if event.data["attempt"] else "roll"
-    return "action3" if event.kind == "pawn_moved" else str(event.data.get("phase", ""))
+        return "reroll" if event.data.get("attempt") else "roll"
+    return UNNAMED_PHASES.get(event.kind) or str(event.data.get("phase", ""))
 
 
 def plain_lines(

@@ -690,3 +690,16 @@ def test_the_decisions_of_a_seat_away_are_not_by_hand() -> None:
     assert story.decided_by_hand(stored(passed)) and not story.decided_by_hand(
         stored(passed), {ANA}
     )
+
+
+def test_a_placement_is_of_the_place_phase_and_a_rule_of_its_own() -> None:
+    """Qwinto's placements do not name their phase: a rule's mark on one still finds it."""
+    [placed] = stored(("placed", ANA, {"row": "red", "column": 2, "number": 5}))
+    [ruled] = stored(("auto", ANA, {"rule": "computer", "phase": "place"}))
+    assert story.decided_in(placed) == story.decided_in(ruled) == "place"
+    assert not story.decided_by_hand(
+        stored(
+            ("auto", ANA, {"rule": "computer", "phase": "place"}),
+            ("placed", ANA, {"row": "red", "column": 2, "number": 5}),
+        )
+    )
