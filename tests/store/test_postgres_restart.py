@@ -204,14 +204,20 @@ async def outage(
         cut = time.monotonic()
         await asyncio.to_thread(interrupt)
         if resume is not None:
-            await until(
-                lambda: all(t.refused_or_waiting(cut) for t in games),
-                "a click refused at every table while the server is away",
-                tasks=players,
-                state=lambda: [t.state(cut) for t in games],
-            )
-            assert any(t.refused for t in games)
-            await asyncio.to_thread(resume)
+            try:
+                await until(
+                    lambda: all(t.refused_or_waiting(cut) for t in games),
+                    "a click refused at every table while the server is away",
+                    tasks=players,
+                    state=lambda: [t.state(cut) for t in games],
+                )
+                # A table whose click was under way at the cut waits to learn its fate
+                # (on a busy machine, every table may): the others had one refused.
+                assert any(t.refused for t in games) or all(
+                    t.pending is not None or t.finished for t in games
+                )
+            finally:  # the server comes back whatever this test finds: others use it
+                await asyncio.to_thread(resume)
         back = time.monotonic()
         await until(
             lambda: all(t.answered_after(back) or t.finished for t in games),
