@@ -53,6 +53,9 @@ CHECKPOINT_EVERY = 200
 BATCH = 128
 """Transactions committed together at most: the first of a long queue hears back
 sooner, and the write lock is never held long for other processes."""
+OPEN_PATIENCE = 60.0
+"""Seconds an opening store waits for another process that holds the database (a shard
+process starting beside it, migrating a new file): longer than any one statement waits."""
 WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only if those fall behind
 READER_CACHE_KIB: Final = 256  # the reader connection's page cache
 RUN_FUNCTION: Final = "engine_run"
@@ -264,6 +267,20 @@ class SqliteEngine:
     # -- lifecycle -----------------------------------------------------------------
 
     async def open(self) -> None:
+        """Open the connections; while another process holds the database (it reports
+        itself locked), try again for up to :data:`OPEN_PATIENCE` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + OPEN_PATIENCE
+        while True:
+            try:
+                return await self._open()
+            except StoreError as error:
+                if not is_locked(error.__cause__) or loop.time() >= deadline:
+                    raise
+                log.info("store %s is held by another process; opening it again", self.path)
+                await asyncio.sleep(0.5)
+
+    async def _open(self) -> None:
         if self.writer is not None:
             return
         opened: list[aiosqlite.Connection] = []
@@ -490,3 +507,8 @@ class SqliteEngine:
             await checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:  # ValueError: closed meanwhile
             log.warning("store %s: checkpoint failed: %s", self.path, exc)
+
+
+def is_locked(error: BaseException | None) -> bool:
+    """Whether ``error`` is SQLite's "database is locked" (another connection holds it)."""
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
