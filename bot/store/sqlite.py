@@ -274,11 +274,11 @@ class SqliteEngine:
         while True:
             try:
                 return await self._open()
-            except StoreError as error:
-                if not is_locked(error.__cause__) or loop.time() >= deadline:
-                    raise
-                log.info("store %s is held by another process; opening it again", self.path)
-                await asyncio.sleep(0.5)
+            except sqlite3.Error as exc:
+                if not is_locked(exc) or loop.time() >= deadline:
+                    raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+            log.info("store %s is held by another process; opening it again", self.path)
+            await asyncio.sleep(0.5)
 
     async def _open(self) -> None:
         if self.writer is not None:
@@ -288,11 +288,9 @@ class SqliteEngine:
         try:
             for role in roles:
                 opened.append(await self._connect(role))
-        except BaseException as exc:
+        except BaseException:
             for db in opened:
                 await db.close()
-            if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"cannot open store {self.path}: {exc}") from exc
             raise
         self.writer, *sides = opened
         self.reader, self.checkpointer = sides or (self.writer, None)
@@ -509,6 +507,6 @@ class SqliteEngine:
             log.warning("store %s: checkpoint failed: %s", self.path, exc)
 
 
-def is_locked(error: BaseException | None) -> bool:
+def is_locked(error: sqlite3.Error) -> bool:
     """Whether ``error`` is SQLite's "database is locked" (another connection holds it)."""
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
