@@ -41,13 +41,28 @@ def layout(
                 box.add_item(discord.ui.MediaGallery(gallery_item(file)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(box)
-    if buttons is not None and buttons.children:
-        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
-        for item in list(buttons.children):
-            buttons.remove_item(item)
-            row.add_item(item)
+    for row in action_rows(buttons):
         view.add_item(row)
     return view
+
+
+def action_rows(
+    buttons: discord.ui.View | None,
+) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """``buttons``' items in action rows as the legacy view lays them out (its rows, in
+    order; a select fills one), moved out of it."""
+    if buttons is None or not buttons.children:
+        return []
+    items = {getattr(item, "custom_id", None): item for item in buttons.children}
+    rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = []
+    for laid_out in buttons.to_components():
+        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+        for component in laid_out["components"]:
+            item = items[component.get("custom_id")]
+            buttons.remove_item(item)
+            row.add_item(item)
+        rows.append(row)
+    return rows
 
 
 def gallery_item(file: discord.File) -> discord.MediaGalleryItem:

@@ -6,10 +6,19 @@ from __future__ import annotations
 import discord
 
 from bot.channel import story
+from bot.channel.cards import card
 from bot.channel.dice import showing
 from bot.cogs import views
 from bot.cogs.adapter import GameHandlers
-from bot.cogs.answers import MESSAGE_LIMIT, Editor, answer, answers_errors
+from bot.cogs.answers import (
+    CARD_LIMIT,
+    MESSAGE_LIMIT,
+    Editor,
+    answer,
+    answers_errors,
+    as_card,
+    writes_card,
+)
 from bot.cogs.images import board_file, dice_files, table_file
 from bot.i18n.words import t
 from bot.render.describe import table_text
@@ -60,12 +69,17 @@ class OverviewHandlers(GameHandlers):
         since = game.turn - 1 if qwinto else game.turn
         latest = views.latest_cells(await self.service.keeper.events(record.id, since))
         image = await table_file(game, names, latest)
+        summary = table_text(game, names)
         content = t(
             "table.content_qwinto" if qwinto else "table.content",
             title=game.title,
             turn=game.turn,
-            summary=table_text(game, names),
+            summary=summary,
         )
+        if writes_card(interaction, editor):  # its image under its title, then the summary
+            laid_out = card(content[:CARD_LIMIT], tail=len(summary.splitlines()))
+            await answer(interaction, editor, **as_card({"attachments": [image]}, laid_out))
+            return
         await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
 
     @answers_errors

@@ -15,7 +15,8 @@ from typing import Any
 import discord
 
 from bot.channel import story
-from bot.cogs.answers import Editor, answer, with_text
+from bot.channel.cards import Card
+from bot.cogs.answers import CARD_LIMIT, Editor, answer, as_card, fit_text, with_text, writes_card
 from bot.cogs.images import board_file, sheet_file
 from bot.cogs.pages import page, short_label
 from bot.cogs.writer import TOKEN_LIFETIME
@@ -75,7 +76,7 @@ class Sheets:
         letter = interaction.guild_id is None and not in_no_channel(record)  # a direct message
         if moved and letter and not shown.ahead:
             shown = replace(shown, content=header, view=None)
-        files, content = [], shown.content
+        files, text = [], ""
         if shown.drawn is not None:
             drawn, marked = shown.drawn, list(shown.marked)
             name = interaction.user.display_name
@@ -83,11 +84,14 @@ class Sheets:
             files.append(await sheet_file(drawn, player, name, marked, text=text))
             if any(m.kind == "pawn" for m in marked):
                 files.append(await board_file(drawn, await self.names(record), marked))
-            content = with_text(content, text)
+        fields: dict[str, Any] = {"attachments": files, "view": shown.view}
+        if writes_card(interaction, editor):
+            laid_out = sheet_card(shown.content, text, game.players.index(player))
+            fields = as_card(fields, laid_out)
+        else:
+            fields["content"] = with_text(shown.content, text) if text else shown.content
         async with self.answering(interaction.message if letter else None):
-            editor = await answer(
-                interaction, editor, content=content, attachments=files, view=shown.view
-            )
+            editor = await answer(interaction, editor, **fields)
         if record.status == "running" and not letter and not in_no_channel(record):
             self.opened(interaction, editor, outcome)
 
@@ -164,6 +168,14 @@ class Sheets:
             )
             self._open.pop((outcome.record.id, player), None)
             return False
+
+
+def sheet_card(content: str, text: str, seat: int) -> Card:
+    """A sheet's answer as a card in ``seat``'s colour: its sentences, then the sheet in
+    words (``text``), its images under them and its choices under the card; two text
+    displays at most, so that the largest choices fit Discord's 40 components."""
+    blocks = tuple(part for part in fit_text(content, text, CARD_LIMIT) if part)
+    return Card(blocks, seat, len(blocks) - 1)
 
 
 def moved_on(outcome: Outcome, player: int) -> str:
