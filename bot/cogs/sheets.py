@@ -18,7 +18,7 @@ from bot.channel import story
 from bot.channel.cards import Card
 from bot.cogs.answers import CARD_LIMIT, Editor, answer, as_card, fit_text, with_text, writes_card
 from bot.cogs.images import board_file, sheet_file
-from bot.cogs.pages import page, short_label
+from bot.cogs.pages import Page, page, short_label
 from bot.cogs.writer import TOKEN_LIFETIME
 from bot.i18n import using
 from bot.i18n.words import t
@@ -84,12 +84,8 @@ class Sheets:
             files.append(await sheet_file(drawn, player, name, marked, text=text))
             if any(m.kind == "pawn" for m in marked):
                 files.append(await board_file(drawn, await self.names(record), marked))
-        fields: dict[str, Any] = {"attachments": files, "view": shown.view}
-        if writes_card(interaction, editor):
-            laid_out = sheet_card(shown.content, text, game.players.index(player))
-            fields = as_card(fields, laid_out)
-        else:
-            fields["content"] = with_text(shown.content, text) if text else shown.content
+        seat = game.players.index(player) if writes_card(interaction, editor) else None
+        fields = sheet_answer(shown, text, files, seat)
         async with self.answering(interaction.message if letter else None):
             editor = await answer(interaction, editor, **fields)
         if record.status == "running" and not letter and not in_no_channel(record):
@@ -170,12 +166,19 @@ class Sheets:
             return False
 
 
-def sheet_card(content: str, text: str, seat: int) -> Card:
-    """A sheet's answer as a card in ``seat``'s colour: its sentences, then the sheet in
-    words (``text``), its images under them and its choices under the card; two text
-    displays at most, so that the largest choices fit Discord's 40 components."""
-    blocks = tuple(part for part in fit_text(content, text, CARD_LIMIT) if part)
-    return Card(blocks, seat, len(blocks) - 1)
+def sheet_answer(
+    shown: Page, text: str, files: list[discord.File], seat: int | None
+) -> dict[str, Any]:
+    """A sheet's answer: ``shown``'s sentences, then the sheet in words (``text``), its
+    images (``files``) and its choices; as a card in ``seat``'s colour (None: as text,
+    the form of a sheet posted before cards). The card has two text displays at most,
+    so that the most choices a message holds fit Discord's 40 components with it."""
+    if seat is None:
+        content = with_text(shown.content, text) if text else shown.content
+        return {"content": content, "attachments": files, "view": shown.view}
+    blocks = tuple(part for part in fit_text(shown.content, text, CARD_LIMIT) if part)
+    laid_out = Card(blocks, seat, len(blocks) - 1)
+    return as_card({"attachments": files, "view": shown.view}, laid_out)
 
 
 def moved_on(outcome: Outcome, player: int) -> str:
