@@ -13,7 +13,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
-from bot.channel.cards import Card, card
+from bot.channel.cards import Card
 from bot.cogs.cards import layout
 from bot.i18n import ENGLISH, using
 from bot.i18n.words import t
@@ -149,16 +149,30 @@ def is_card(message: discord.Message) -> bool:
     return bool(message.flags.components_v2)
 
 
-def as_card(fields: dict[str, Any], laid_out: Card | None = None) -> dict[str, Any]:
+def as_card(
+    fields: dict[str, Any], laid_out: Card | None = None, colour: int | None = None
+) -> dict[str, Any]:
     """An answer's fields (``content``, ``attachments``, ``view``) as a card's:
-    ``laid_out``, or its content's paragraphs, its images after them, its buttons
-    under it; fields that are a card already are left as they are."""
+    ``laid_out``, or its content in one text display (however many paragraphs it has,
+    the card stays within Discord's 40 components) in ``colour``, its images after it,
+    its buttons under it; fields that are a card already are left as they are."""
     if isinstance(fields.get("view"), discord.ui.LayoutView):
         return fields
     rest = {k: v for k, v in fields.items() if k not in ("content", "view")}
     files = list(fields.get("attachments") or [])
-    shown = laid_out or card(str(fields.get("content") or ""))
-    return {**rest, "view": layout(shown, files, fields.get("view"))}
+    view = layout(laid_out or Card((str(fields.get("content") or ""),)), files, fields.get("view"))
+    for box in view.children:
+        if isinstance(box, discord.ui.Container) and colour is not None:
+            box.accent_colour = colour
+    return {**rest, "view": view}
+
+
+def worn(message: discord.Message) -> int | None:
+    """The accent colour of a card (its first container's), so that an edit keeps it."""
+    for component in message.components:
+        if isinstance(component, discord.components.Container) and component.accent_colour:
+            return int(component.accent_colour)
+    return None
 
 
 def with_text(content: str, text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -217,7 +231,7 @@ class Reply:
         plain fields become a card on a card (:func:`as_card`)."""
         message = self.interaction.message
         if message is not None and is_card(message):
-            fields = as_card(fields)
+            fields = as_card(fields, colour=worn(message))
         await self._settled()
         if self.interaction.response.is_done():
             await self.interaction.edit_original_response(**fields)

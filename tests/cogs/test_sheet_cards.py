@@ -192,18 +192,27 @@ def test_the_most_choices_a_message_holds_fit_a_card_with_two_images() -> None:
     assert limits.check_message(body(fields)) == []
 
 
-def test_a_card_edited_by_a_click_keeps_its_form_and_a_text_message_its_own() -> None:
-    laid_out = answers.as_card({"content": "Cross Red 9 and skip 5 numbers?", "attachments": []})
+def test_plain_fields_become_a_card_of_one_text_display_however_many_paragraphs() -> None:
+    """A practice game's end, a daily result: told in many paragraphs, edited onto a
+    card, stay far within Discord's 40 components."""
+    told = "\n\n".join(f"Turn {n}: what happened." for n in range(60))
+    files = [image("scoreboard.png", "the scores")]
+    laid_out = answers.as_card({"content": told, "attachments": files, "view": None})
     [container] = laid_out["view"].to_components()
-    assert layout_text([container]) == "Cross Red 9 and skip 5 numbers?"
-    assert "content" not in laid_out
+    assert [c["type"] for c in container["components"]] == [TEXT, GALLERY]
+    assert layout_text([container]) == told and "content" not in laid_out
+    assert laid_out["attachments"] == files
     assert answers.as_card(laid_out) is laid_out, "a card already: left as it is"
 
 
 # --- Reply and follow-ups answer in the clicked message's own form ---------------------
 class Message:
+    """A clicked message: a card in Ben's colour, or text."""
+
     def __init__(self, card: bool) -> None:
         self.flags = discord.MessageFlags(components_v2=card)
+        box = {"type": CONTAINER, "accent_color": cards.SEAT_COLOURS[1], "components": []}
+        self.components = [discord.components.Container(box, None)] if card else []  # type: ignore[arg-type]
 
 
 @dataclass
@@ -239,6 +248,7 @@ async def test_a_click_edits_its_message_in_that_messages_form(card: bool) -> No
         assert "content" not in sent and isinstance(sent["view"], discord.ui.LayoutView)
         container, row = sent["view"].to_components()
         assert layout_text([container]).startswith("Cross Red 9 and skip")
+        assert container["accent_color"] == cards.SEAT_COLOURS[1], "the card keeps its colour"
         assert [b["label"] for b in row["components"]] == ["Yes", "Back"]
     else:
         assert sent["content"].startswith("Cross Red 9 and skip")
