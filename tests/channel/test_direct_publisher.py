@@ -18,10 +18,10 @@ from bot.channel.publisher import Publisher
 from bot.channel.writer import Unreachable
 from bot.i18n import using
 from bot.records.games import GameRecord
+from bot.records.seats import Seats
 from bot.rules import Event, Game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.play import Seats
 from bot.store import Store
 from tests.cogs.test_plan import FakeChannel
 from tests.fakes import FakeClock
