@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import cast
 
 import pytest
@@ -20,20 +19,10 @@ from bot.channel.source import Change, Source
 from bot.i18n import using
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.store import Store
-from tests.channel.test_direct_publisher import ANA, Letters, started
+from tests.channel.test_direct_publisher import ANA, Letters, clock, service, started
 from tests.fakes import FakeClock
 
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(1_000_000.0)
-
-
-@pytest.fixture
-async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[GameService]:
-    async with Store(tmp_path / "courier.db", clock=clock) as store:
-        yield GameService(store, seeds=lambda: 3, clock=clock)
+__all__ = ["clock", "service"]  # the fixtures of the publisher's letters, shared
 
 
 def courier(source: Source, letters: Letters, clock: FakeClock) -> Courier:
