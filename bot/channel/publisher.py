@@ -10,8 +10,8 @@ the job (posts carry a nonce, so a post repeated after a crash does not appear t
 
 It reads the games through a :class:`~bot.channel.source.Source` and keeps four small
 parts: :class:`~bot.channel.courier.Courier` (the games' direct messages, written in the
-same sync as their channel), :class:`~bot.channel.debounce.Debounce` (edits that only show decisions being made
-wait ``settle`` seconds, so a burst of clicks becomes one edit),
+same sync as their channel), :class:`~bot.channel.debounce.Debounce` (edits that only
+show decisions being made wait ``settle`` seconds, so a burst of clicks becomes one edit),
 :class:`~bot.channel.memory.Memory` (what each channel shows, so an edit that would write
 what its message already shows is left out) and :class:`~bot.channel.outage.Outage`
 (since when Discord cannot be reached; the catch-up then stops at its first failed write).

@@ -112,8 +112,8 @@ class Seats:
 
     def answered(self, game: Game, now: float) -> bool:
         """Whether ``game`` waits for a seat whose decision is known now (what
-        :meth:`bot.service.play.Play.answer` decides for): a computer's, an away player's, or one that a
-        member's absence, plan or standing choice answers."""
+        :meth:`bot.service.play.Play.answer` decides for): a computer's, an away
+        player's, or one that a member's absence, plan or standing choice answers."""
         decision = game.decision()
         if self.unattended(decision):
             return True
