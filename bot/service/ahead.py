@@ -4,9 +4,9 @@ by a member's standing choice.
 The active player may decide, in one visit, what comes after their first decision of
 the turn: the Qwixx family's coloured-die cross (and On Board's pawn) with their white
 sum, Qwinto's re-throw as a rule with the throw (and their next throw with this turn's
-number). A :class:`Plan` keeps it; when its moment comes the move is checked against
-the rules again (:func:`planned`) and made only if they allow it then — else the
-fallback the member chose applies (a pass, or they are asked).
+number). A :class:`~bot.records.plans.Plan` keeps it; when its moment comes the move is
+checked against the rules again (:func:`planned`) and made only if they allow it then —
+else the fallback the member chose applies (a pass, or they are asked).
 
 A member's standing choice answers their decisions on other people's turns
 (:func:`standing`), and their whole seat while they are away (:func:`while_away`).
