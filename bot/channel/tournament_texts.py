@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+from bot.durations import format_duration
 from bot.i18n.words import plural, t, whole
 from bot.render.lines import BoardTable
 from bot.render.standings_lines import standings_rows
 from bot.rules import VARIANTS
-from bot.service.timing import format_duration
-from bot.service.tournaments import MOST_PLAYERS
 from bot.tournament import TournamentStanding as Standing
 from bot.tournament import points_text, skipped_points
 from bot.tournament.records import Tournament, TournamentRecord
+from bot.tournament.settings import MOST_PLAYERS
 
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 MEDALS = ("🥇", "🥈", "🥉")

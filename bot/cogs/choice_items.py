@@ -40,8 +40,8 @@ from bot.cogs.buttons import (
     options_of,
     picked,
 )
+from bot.records.plans import RETHROW_RULES, Step
 from bot.rules import Move
-from bot.service.ahead import RETHROW_RULES, Step
 
 STEP_PHASES = ("action2", "action3", "roll", "reroll")
 """The phases a step taken ahead may be for (Qwinto's ``reroll`` holds a rule)."""

@@ -10,13 +10,13 @@ import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
 from bot.cogs.buttons import Parsed, answer_button
+from bot.durations import format_duration
 from bot.i18n.words import plural, t
 from bot.records.games import NO_SERVER
 from bot.records.members import ServerData
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
 from bot.service.privacy import PrivacyService
-from bot.service.timing import format_duration
 
 LONGEST: Final = 1900
 """Characters of the report's per-server part at most (Discord allows 2000 in all)."""

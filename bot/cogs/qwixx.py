@@ -25,9 +25,9 @@ from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
 from bot.cogs.tournaments import CreateOptions
 from bot.i18n.words import t
 from bot.players import LEVELS
+from bot.records.options import Options
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
-from bot.service.play import Options
 from bot.tournament.settings import MAX_NAME, MAX_ROUNDS, TABLE_SIZES
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]

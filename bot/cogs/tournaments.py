@@ -38,12 +38,12 @@ from bot.cogs.adapter import Adapter, GameHandlers
 from bot.cogs.answers import answers_errors
 from bot.cogs.buttons import Parsed, identifier
 from bot.cogs.images import png_file
+from bot.durations import DurationError, parse_duration
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.render import render_standings
 from bot.render.standings_lines import standings_alt
 from bot.service.errors import ServiceError
-from bot.service.timing import DurationError, parse_duration
 from bot.shards import ShardPlan
 from bot.tournament import SettingsRefusal, TournamentSettings, TournamentStanding, parse_points
 from bot.tournament.records import TableRecord, Tournament

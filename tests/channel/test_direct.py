@@ -16,10 +16,10 @@ from bot.channel.direct import Closing, Letter, Mailbox, Sent, letters, storable
 from bot.channel.plan import Channel, Post, Shown, plan
 from bot.i18n import using
 from bot.records.games import StoredEvent
+from bot.records.seats import Seats
 from bot.rules import PASS, Move
 from bot.service.games import GameService
 from bot.service.outcome import Snapshot
-from bot.service.play import Seats
 from bot.store import Store
 from tests.fakes import FakeClock, at
 

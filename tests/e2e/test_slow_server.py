@@ -23,11 +23,11 @@ import pytest
 from bot.cogs.buttons import encode_move
 from bot.players import hint
 from bot.records.games import GameRecord, MoveRecord
+from bot.records.plans import Step
 from bot.rules import Move, dice_version_of, new_game
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import final_message, moves
 from bot.sandbox.records import StoredMessage
-from bot.service.ahead import Step
 from tests.fakes import FakeClock, at
 from tests.truth.checking import check
 from tests.truth.facts import Ledger, facts_of

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.records.prefs import Prefs
+from bot.records.seats import Seats
 from bot.rules import PASS
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.play import Seats
-from bot.service.prefs import Prefs
 from bot.service.timing import DecisionClock
 from bot.service.where import Where
 from tests.fakes import FakeClock, at
