@@ -17,11 +17,13 @@ from bot.cogs.tournaments import signup_view
 from bot.sandbox.demo import ImageSaver, Transcript
 from bot.sandbox.records import COMPONENTS_V2, StoredMessage
 
+from . import test_tournament_commands as commands
 from .test_tournament_commands import Cup, create
-from .test_tournament_commands import cup as cup_fixture  # noqa: F401 (the fixture "cup")
 
 POST = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+cup = commands.cup
+"""The server with a #cup channel of ``/qwixx tournament``'s tests."""
 
 
 def bodies(cup: Cup, endpoint: str) -> list[dict[str, Any]]:
