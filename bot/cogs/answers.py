@@ -116,10 +116,10 @@ async def answer(interaction: discord.Interaction, editor: Editor | None, **fiel
     sent = await interaction.followup.send(
         ephemeral=True, wait=True, files=files, **{k: v for k, v in fields.items() if v is not None}
     )
-    return Sent(sent.edit, isinstance(fields.get("view"), discord.ui.LayoutView))
+    return FollowUp(sent.edit, isinstance(fields.get("view"), discord.ui.LayoutView))
 
 
-class Sent:
+class FollowUp:
     """Edits a private answer posted as a new message, in the form it was posted in:
     plain fields become a card on a card (:func:`as_card`)."""
 
@@ -170,7 +170,7 @@ def as_card(
 def worn(message: discord.Message) -> int | None:
     """The accent colour of a card (its first container's), so that an edit keeps it."""
     for component in message.components:
-        if isinstance(component, discord.components.Container) and component.accent_colour:
+        if isinstance(component, discord.Container) and component.accent_colour:
             return int(component.accent_colour)
     return None
 

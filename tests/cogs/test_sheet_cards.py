@@ -212,7 +212,7 @@ class Message:
     def __init__(self, card: bool) -> None:
         self.flags = discord.MessageFlags(components_v2=card)
         box = {"type": CONTAINER, "accent_color": cards.SEAT_COLOURS[1], "components": []}
-        self.components = [discord.components.Container(box, None)] if card else []  # type: ignore[arg-type]
+        self.components = [discord.Container(box, None)] if card else []  # type: ignore[arg-type]
 
 
 @dataclass
@@ -266,8 +266,8 @@ def test_which_answers_are_cards() -> None:
     assert answers.writes_card(clicked(None), edit), "a command's own answer becomes one"
     assert answers.writes_card(clicked(Message(True)), edit)
     assert not answers.writes_card(clicked(Message(False)), edit), "posted before cards"
-    assert not answers.writes_card(clicked(Message(True)), answers.Sent(edit, card=False))
-    assert answers.writes_card(clicked(Message(False)), answers.Sent(edit, card=True))
+    assert not answers.writes_card(clicked(Message(True)), answers.FollowUp(edit, card=False))
+    assert answers.writes_card(clicked(Message(False)), answers.FollowUp(edit, card=True))
 
 
 async def test_a_follow_up_posted_as_a_card_is_edited_as_one() -> None:
@@ -276,8 +276,8 @@ async def test_a_follow_up_posted_as_a_card_is_edited_as_one() -> None:
     async def edit(**fields: Any) -> None:
         edits.append(fields)
 
-    await answers.Sent(edit, card=True)(content="Saved.", view=None)
-    await answers.Sent(edit, card=False)(content="Saved.", view=None)
+    await answers.FollowUp(edit, card=True)(content="Saved.", view=None)
+    await answers.FollowUp(edit, card=False)(content="Saved.", view=None)
     assert layout_text(edits[0]["view"].to_components()) == "Saved." and "content" not in edits[0]
     assert edits[1] == {"content": "Saved.", "view": None}
 
