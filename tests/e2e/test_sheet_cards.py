@@ -69,6 +69,9 @@ async def test_a_players_sheet_is_a_card_from_opening_to_choosing(sb: Sandbox) -
     assert answer.id == sheet.id and is_sheet_card(answer)
     assert answer.content.splitlines()[0].startswith("Crossed ")
     assert "Waiting for <@" in answer.content.splitlines()[0]
+    by_command = (await ana.slash("qwixx", "sheet")).message  # the command's own answer
+    assert is_sheet_card(by_command) and "Ana's sheet, Qwixx:" in by_command.content
+    assert inside(by_command)[-1] == GALLERY and "Pass" in by_command.labels
 
 
 async def test_paging_through_the_choices_keeps_the_card(sb: Sandbox) -> None:
