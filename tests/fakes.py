@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 
 class FakeClock:
@@ -26,3 +26,9 @@ class FakeClock:
 
     def set(self, when: datetime) -> None:
         self.now = when.timestamp()
+
+
+def at(day: int, hour: int, minute: int = 0) -> float:
+    """December ``day`` 2026, at ``hour``:``minute`` UTC: when the tests of quiet hours
+    and time away play."""
+    return datetime(2026, 12, day, hour, minute, tzinfo=UTC).timestamp()

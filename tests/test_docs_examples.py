@@ -1,4 +1,4 @@
-"""The rules API's examples in the docs run as they read (a changed API fails here)."""
+"""The docs' examples run as they read (a changed API, or a broken boundary, fails here)."""
 
 from __future__ import annotations
 

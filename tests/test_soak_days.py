@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.soak_days import soak
-from bot.service.memo import KEPT
+from bot.records.memo import KEPT
 from bot.store.cache import KEPT as RECORDS_KEPT
 
 

@@ -19,8 +19,8 @@ from typing import Protocol
 from bot.cogs.views import costly
 from bot.cogs.writer import TOKEN_LIFETIME
 from bot.players import choose
+from bot.records.plans import UNLESS_WRITABLE, Step
 from bot.rules import PASS, Game, Move
-from bot.service.ahead import UNLESS_WRITABLE, Step
 from bot.service.games import GameService
 from bot.service.outcome import Outcome, Snapshot
 from bot.service.where import Where
@@ -38,7 +38,7 @@ DEFAULTS = {
     "away_until": None,
     "nudge": False,
 }
-"""A member's preferences as nobody chose any (:class:`bot.service.prefs.Prefs`)."""
+"""A member's preferences as nobody chose any (:class:`bot.records.prefs.Prefs`)."""
 
 
 async def current(service: GameService, game_id: int) -> Snapshot:

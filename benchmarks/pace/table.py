@@ -20,10 +20,10 @@ from bot.channel.publisher import Publisher
 from bot.channel.story import deciders
 from bot.players import is_computer
 from bot.records.games import GameRecord
+from bot.records.seats import Seats
 from bot.rules import Game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.play import Seats
 from bot.service.timing import DecisionClock
 from bot.service.where import Where
 from bot.service.writes import waits_unattended

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 FORM = "card"
 """``Shown.form`` of a live message posted as a card (a message posted before cards
 keeps its form until the game's next message)."""
+CARD_TEXT = 4000
+"""The characters a card's text displays hold together (Discord's limit)."""
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from bot.channel.plan import Events
 from bot.channel.texts import message_link
 from bot.i18n.words import t
 from bot.records.games import GameRecord, StoredEvent
+from bot.records.seats import Seats
 from bot.rules import Game
-from bot.service.play import Seats
 
 Place = tuple[str, str]
 """A game's server and channel, by name."""

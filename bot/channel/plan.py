@@ -23,9 +23,10 @@ from bot.channel.texts import end_content, message_link
 from bot.i18n.words import t, whole
 from bot.players import is_computer
 from bot.records.games import GameRecord, StoredEvent
+from bot.records.options import Options
+from bot.records.seats import Seats
 from bot.records.stats import REVIEW_DUE
 from bot.rules import Game
-from bot.service.play import Options, Seats
 
 Events = Mapping[int, Sequence[StoredEvent]]
 """A game's stored events by turn."""

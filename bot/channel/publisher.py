@@ -8,9 +8,10 @@ it, and is safe to repeat: after a crash between commit and post, a refused post
 failed edit, the next sync — the timer loop runs one for every lagging game — finishes
 the job (posts carry a nonce, so a post repeated after a crash does not appear twice).
 
-It reads the games through a :class:`~bot.channel.source.Source` and keeps three small
-parts: :class:`~bot.channel.debounce.Debounce` (edits that only show decisions being made
-wait ``settle`` seconds, so a burst of clicks becomes one edit),
+It reads the games through a :class:`~bot.channel.source.Source` and keeps four small
+parts: :class:`~bot.channel.courier.Courier` (the games' direct messages, written in the
+same sync as their channel), :class:`~bot.channel.debounce.Debounce` (edits that only
+show decisions being made wait ``settle`` seconds, so a burst of clicks becomes one edit),
 :class:`~bot.channel.memory.Memory` (what each channel shows, so an edit that would write
 what its message already shows is left out) and :class:`~bot.channel.outage.Outage`
 (since when Discord cannot be reached; the catch-up then stops at its first failed write).
@@ -33,15 +34,14 @@ from dataclasses import replace
 
 from bot.channel import story
 from bot.channel.budget import unreachable
+from bot.channel.courier import Courier
 from bot.channel.debounce import Debounce, Told
 from bot.channel.dice import TEXT, Faces
-from bot.channel.direct import Closing, Mailbox, Sent, letters, storable, stored, unreached
 from bot.channel.memory import Memory
 from bot.channel.outage import Outage
 from bot.channel.plan import (
     Channel,
     Edit,
-    Events,
     Post,
     Shown,
     as_shown,
@@ -54,7 +54,7 @@ from bot.channel.plan import (
 )
 from bot.channel.source import Change, Facts, Source
 from bot.channel.texts import lobby_closed_card, lobby_closed_content
-from bot.channel.writer import DirectWriter, Refused, Unreachable, Writer
+from bot.channel.writer import DirectWriter, Refused, Writer
 from bot.i18n import using
 from bot.records.errors import LockLost
 from bot.records.games import GameRecord, StoredEvent, in_no_channel
@@ -88,20 +88,15 @@ class Publisher:
     ) -> None:
         self.source = source
         self.writer = writer
-        self.direct = direct
-        """Writes the games' direct messages (None: the bot sends none, and mentions
-        everyone)."""
-        self.unreached: set[int] = set()
-        """Members whose direct messages Discord refuses, not told so yet (the adapter
-        tells them once, at their next interaction: :meth:`told_unreached`)."""
-        self._refused: set[int] = set()
-        """Members whose direct message Discord just refused, to be stored as such."""
         self.faces = faces
         """The dice's emojis the bot has now (:mod:`bot.channel.dice`)."""
         self.settle = settle
         self.debounce = Debounce(self.sync)
         self.memory = Memory()
         self.outage = Outage(source.clock)
+        self.courier = None if direct is None else Courier(source, direct, faces, self.outage)
+        """Writes the games' direct messages (None: the bot sends none, and mentions
+        everyone)."""
         self.started: float | None = source.clock()
         """When this process started, until its first catch-up has marked the channels
         the process before left behind (then None)."""
@@ -306,7 +301,7 @@ class Publisher:
                 facts.accuracies if facts else None,
                 self.faces(),
                 now,
-                self.direct is not None,
+                self.courier is not None,
             )
         )
         self.memory.keep_events(record, after.since or after.turn or 0, told)
@@ -326,63 +321,24 @@ class Publisher:
                 continue
             self.outage.reached()
         edits = all(isinstance(step, Edit) for step in steps)
-        if self.direct is not None:
+        if self.courier is not None:
             live = replace(record, message_id=message_id)
-            edits = await self.write_letters(live, game, after, events, now) and edits
+            edits = await self.courier.deliver(live, game, after, events, now) and edits
         return message_id, after, edits
 
     # --- direct messages --------------------------------------------------------
-    async def write_letters(
-        self, record: GameRecord, game: Game, shown: Shown, events: Events, now: float
-    ) -> bool:
-        """Bring the game's direct messages up to it (:func:`bot.channel.direct.letters`),
-        noting them in ``shown``; whether they only edited. A member whose direct
-        messages Discord refuses is sent none any more: their games mention them."""
-        assert self.direct is not None
-        self.unreached |= unreached(record)
-        box = Mailbox(
-            record, game, stored(shown.direct), events, now, self.direct.place(record), self.faces()
-        )
-        mail, sent = letters(box)
-        posted = False
-        for item in mail:
-            if isinstance(item, Closing):
-                await self.direct.close(record, item)
-            else:
-                try:
-                    channel_id, message_id = await self.direct.send(record, game, item)
-                except Unreachable as refused:
-                    log.info("no direct message to %s: %s", item.person, refused)
-                    self._refused.add(item.person)
-                    continue
-                sent[item.person] = Sent(channel_id, message_id, item.turn, item.phase)
-                posted = True
-            self.outage.reached()
-        shown.direct = storable(sent)
-        return not posted
-
     async def store_refusals(self) -> None:
-        """Store the members whose direct messages Discord just refused: their games
-        change (mention them from now on), and are shown again."""
-        while self._refused:
-            person = self._refused.pop()
-            self.unreached.add(person)
-            try:
-                changed = await self.source.dms_closed(person)
-            except Exception as error:  # tried again at their next refused message
-                log.warning("member %s: closed direct messages not stored (%s)", person, error)
-                continue
-            for change in changed:
+        """Store the members whose direct messages Discord just refused, and show again
+        the games that changed (they mention them from now on)."""
+        if self.courier is not None:
+            for change in await self.courier.store_refusals():
                 self.told(change)
                 self.debounce.later(change.record.id, 0.0)
 
     async def told_unreached(self, person: int) -> bool:
         """Whether ``person`` is to be told now that Discord refuses their direct
         messages (once: stored as told)."""
-        if person not in self.unreached:
-            return False
-        self.unreached.discard(person)
-        changed = await self.source.told_dms_closed(person)
+        changed = None if self.courier is None else await self.courier.told_unreached(person)
         for change in changed or ():
             self.told(change)
             self.debounce.later(change.record.id, self.settle)

@@ -3,7 +3,7 @@
 The publisher writes through a :class:`~bot.channel.writer.Writer` and reads through a
 :class:`Source`: a game's record and rules object, its stored events, the facts its
 final message tells, the language of its server, and where it notes what its channel
-shows. :class:`bot.service.channel.ChannelSource` is the one the bot uses; a test may
+shows. :class:`bot.service.channel_source.ChannelSource` is the one the bot uses; a test may
 hand the publisher a source of its own. Nothing here knows the service's classes: a
 change, a read game and a final message's facts are described by what the channel
 reads of them.

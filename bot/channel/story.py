@@ -14,12 +14,12 @@ from bot.channel.names import mention as mention  # told from here too, as befor
 from bot.channel.names import mentions as mentions
 from bot.channel.names import row_text as row_text
 from bot.channel.ruled import NO_MARKS, Marks, chosen_beforehand, marked, ruled
+from bot.durations import format_duration
 from bot.i18n.words import inline, plural, row_name, signed, t
 from bot.players import is_computer
 from bot.records.games import StoredEvent
 from bot.rules import PASS, Game
 from bot.rules.qwinto import ROW_COLUMNS
-from bot.service.timing import format_duration
 
 # --- the story of a turn -------------------------------------------------
 # Decisions made together are told on one line per action, in seat order.

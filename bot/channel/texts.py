@@ -12,8 +12,8 @@ from bot.channel.story import fit, mention, mentions
 from bot.i18n.words import change, ordinal, percent, plural, signed, t
 from bot.players import is_computer
 from bot.records.games import GameRecord
+from bot.records.options import Options
 from bot.rules import VARIANTS, Game
-from bot.service.play import Options
 
 
 def message_link(record: GameRecord) -> str:

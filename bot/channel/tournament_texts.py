@@ -3,8 +3,10 @@ the standings (text, and the lines of their image), the podium, the server's lis
 
 Each is a function of the stored tournament and its standings (the core's pure
 :func:`bot.tournament.standings`), written in the current language, and fits one
-Discord message: a long list is cut where it must, and says how many it leaves out
-and where to see them. People are mentions (Discord shows each reader the names);
+Discord message (2,000 characters of text; 4,000 in a card, whose blocks are
+:func:`fitted`'s): a long list is cut where it must, and says how many it leaves out
+and where to see them. The sign-up message and the standings have a text form too,
+for those posted before cards. People are mentions (Discord shows each reader the names);
 the image, which cannot show mentions, gets display names.
 """
 
@@ -13,18 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+from bot.channel.cards import CARD_TEXT, Card
+from bot.durations import format_duration
 from bot.i18n.words import plural, t, whole
 from bot.render.lines import BoardTable
 from bot.render.standings_lines import standings_rows
 from bot.rules import VARIANTS
-from bot.service.timing import format_duration
-from bot.service.tournaments import MOST_PLAYERS
-from bot.tournament import TournamentStanding as Standing
-from bot.tournament import points_text, skipped_points
+from bot.tournament import TournamentStanding, points_text, skipped_points
 from bot.tournament.records import Tournament, TournamentRecord
+from bot.tournament.settings import MOST_PLAYERS
 
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 MEDALS = ("🥇", "🥈", "🥉")
+DROPPED = CARD_TEXT // 4
+"""The characters a round's message gives those dropped at check-in."""
 
 
 def mention(player: int) -> str:
@@ -59,26 +63,37 @@ def fitted(
     tail: Sequence[str],
     more: Callable[[int], str],
     limit: int = MESSAGE_LIMIT,
-) -> str:
-    """``head``, as many of ``items`` as fit before ``tail`` in ``limit`` characters,
-    and ``more(left out)`` for the rest."""
+) -> tuple[str, ...]:
+    """``head``, as many of ``items`` as fit before ``tail`` in ``limit`` characters
+    and ``more(left out)`` for the rest: three blocks of lines (an empty one left out),
+    which a message joins line by line and a card shows apart."""
     fixed = sum(len(line) + 1 for line in (*head, *tail))
     shown: list[str] = []
     for k, item in enumerate(items):
         rest = len(items) - k - 1
         room = limit - fixed - len(item) - 1 - (len(more(rest)) + 1 if rest else 0)
         if sum(len(line) + 1 for line in shown) > room:
-            return "\n".join([*head, *shown, more(len(items) - k), *tail])
+            return blocks(head, [*shown, more(len(items) - k)], tail)
         shown.append(item)
-    return "\n".join([*head, *shown, *tail])
+    return blocks(head, shown, tail)
 
 
-def listed(names: Sequence[str], more_key: str, room: int) -> str:
-    """``names`` joined by commas within ``room`` characters, then "and N more"."""
+def blocks(*parts: Sequence[str]) -> tuple[str, ...]:
+    """Each part's lines as a block (an empty part left out)."""
+    return tuple("\n".join(part) for part in parts if part)
+
+
+def text(parts: Sequence[str]) -> str:
+    """A message's blocks as its text: their lines, in order."""
+    return "\n".join(parts)
+
+
+def listed(names: Sequence[str], more_key: str, room: int, sep: str = ", ") -> str:
+    """``names`` joined by ``sep`` within ``room`` characters, then "and N more"."""
     text = ""
     for k, name in enumerate(names):
         rest = len(names) - k - 1
-        joined = f"{text}, {name}" if text else name
+        joined = f"{text}{sep}{name}" if text else name
         tail = t(more_key, count=rest) if rest else ""
         if len(joined) + len(tail) + 2 > room:
             return f"{text} {t(more_key, count=len(names) - k)}".strip()
@@ -88,16 +103,29 @@ def listed(names: Sequence[str], more_key: str, room: int) -> str:
 
 # --- the sign-up message -------------------------------------------------------
 def signup_content(tournament: Tournament, now: float) -> str:
-    """What the sign-up message shows: the settings, how it starts, who signed up; once
-    closed, how it ended up."""
+    """The sign-up message as text (as posted before cards)."""
+    return text(signup_blocks(tournament, now, MESSAGE_LIMIT))
+
+
+def signup_card(tournament: Tournament, now: float) -> Card:
+    """The sign-up message as a card: its title, its settings, then how it starts and
+    who signed up (as many as a card holds)."""
+    return Card(signup_blocks(tournament, now, CARD_TEXT))
+
+
+def signup_blocks(tournament: Tournament, now: float, limit: int) -> tuple[str, ...]:
+    """What the sign-up message shows, in ``limit`` characters: the settings, how it
+    starts, who signed up; once closed, how it ended up."""
     record, settings = tournament.record, tournament.settings
-    lines = [
+    title = [
         t(
             "tournament.signup.title",
             name=record.name,
             title=title_of(settings.variant),
             host=mention(record.host_id),
-        ),
+        )
+    ]
+    rules = [
         t(
             "tournament.signup.format",
             rounds=plural("unit.round", settings.rounds),
@@ -117,18 +145,25 @@ def signup_content(tournament: Tournament, now: float) -> str:
             else "tournament.signup.no_computers"
         ),
     ]
+    room = limit - len(text([*title, *rules])) - 1  # the line break before the status
+    return blocks(title, rules, signup_status(tournament, now, room))
+
+
+def signup_status(tournament: Tournament, now: float, room: int) -> list[str]:
+    """How the sign-up starts and who signed up, in ``room`` characters; once closed,
+    how it ended up."""
+    record, settings = tournament.record, tournament.settings
     count = len(tournament.entrants)
     if record.status == "cancelled":
         late = settings.deadline is not None and (record.finished_at or 0) >= settings.deadline
-        lines.append(
+        return [
             t("tournament.signup.void", count=count, least=settings.fewest_players)
             if late
             else t("tournament.signup.cancelled")
-        )
-        return "\n".join(lines)
+        ]
     if record.status != "signup":
-        lines.append(t("tournament.signup.closed", count=count))
-        return "\n".join(lines)
+        return [t("tournament.signup.closed", count=count)]
+    lines = []
     if settings.deadline is not None:
         lines.append(
             t(
@@ -153,17 +188,15 @@ def signup_content(tournament: Tournament, now: float) -> str:
             checked = sum(e.checked_in for e in tournament.entrants)
             lines.append(t("tournament.signup.check_in_open", checked=checked, count=count))
     if not count:
-        lines.append(t("tournament.signup.nobody"))
-        return "\n".join(lines)
+        return [*lines, t("tournament.signup.nobody")]
     head = t("tournament.signup.players", count=count, most=MOST_PLAYERS, names="")
-    room = MESSAGE_LIMIT - sum(len(line) + 1 for line in lines) - len(head)
+    room -= sum(len(line) + 1 for line in lines) + len(head)
     marked = [
         mention(e.player) + (" ✅" if opens is not None and e.checked_in else "")
         for e in tournament.entrants
     ]
     names = listed(marked, "tournament.signup.more", room)
-    lines.append(t("tournament.signup.players", count=count, most=MOST_PLAYERS, names=names))
-    return "\n".join(lines)
+    return [*lines, t("tournament.signup.players", count=count, most=MOST_PLAYERS, names=names)]
 
 
 def signup_actions(tournament: Tournament, now: float) -> tuple[str, ...]:
@@ -181,9 +214,10 @@ def signup_actions(tournament: Tournament, now: float) -> tuple[str, ...]:
 
 
 # --- a round -------------------------------------------------------------------
-def round_content(tournament: Tournament, number: int, dropped: Sequence[int] = ()) -> str:
+def round_card(tournament: Tournament, number: int, dropped: Sequence[int] = ()) -> Card:
     """Round ``number``'s message: how it was seated, each table with its thread and
-    players, who sits out (and, in round 1, who was dropped at check-in)."""
+    players (as many tables as a card holds), who sits out (and, in round 1, who was
+    dropped at check-in)."""
     record, settings = tournament.record, tournament.settings
     round_ = tournament.seated[number - 1]
     threads = {t_.number: t_.thread_id for t_ in tournament.tables_of(number)}
@@ -229,8 +263,9 @@ def round_content(tournament: Tournament, number: int, dropped: Sequence[int] = 
                 names=" ".join(mention(p) for p in round_.byes),
             )
         )
-    if dropped:
-        tail.append(t("tournament.round.dropped", names=" ".join(mention(p) for p in dropped)))
+    if dropped:  # up to all but two who signed up: a quarter of the card at most
+        names = listed([mention(p) for p in dropped], "tournament.signup.more", DROPPED, " ")
+        tail.append(t("tournament.round.dropped", names=names))
     last = number == settings.rounds
     tail.append(
         t(
@@ -238,13 +273,19 @@ def round_content(tournament: Tournament, number: int, dropped: Sequence[int] = 
             turn_time=format_duration(settings.turn_time),
         )
     )
-    return fitted(
-        head, tables, tail, lambda n: t("tournament.round.more", tables=plural("unit.table", n))
+    return Card(
+        fitted(
+            head,
+            tables,
+            tail,
+            lambda n: t("tournament.round.more", tables=plural("unit.table", n)),
+            CARD_TEXT,
+        )
     )
 
 
 # --- the standings -------------------------------------------------------------
-def notes(line: Standing) -> list[str]:
+def notes(line: TournamentStanding) -> list[str]:
     """What a standings line says after the figures: a withdrawal, decisions that ran
     out, games played as away, rounds sat out."""
     found = []
@@ -304,7 +345,7 @@ def image_subtitle(tournament: Tournament, count: int) -> str:
     )
 
 
-def standings_line(line: Standing, played: bool) -> str:
+def standings_line(line: TournamentStanding, played: bool) -> str:
     """One place: a medal once anyone has played, the figures, then what befell them."""
     medal = MEDALS[line.place - 1] + " " if played and line.place <= len(MEDALS) else ""
     text = medal + t(
@@ -320,9 +361,22 @@ def standings_line(line: Standing, played: bool) -> str:
 
 
 def standings_content(
-    tournament: Tournament, lines: Sequence[Standing], limit: int = MESSAGE_LIMIT
+    tournament: Tournament, lines: Sequence[TournamentStanding], limit: int = MESSAGE_LIMIT
 ) -> str:
     """The standings as text: every place as far as ``limit`` characters hold them."""
+    return text(standings_blocks(tournament, lines, limit))
+
+
+def standings_card(tournament: Tournament, lines: Sequence[TournamentStanding]) -> Card:
+    """The standings as a card: the title, the image under it, every place as far as a
+    card holds them, and how points are given."""
+    return Card(standings_blocks(tournament, lines, CARD_TEXT))
+
+
+def standings_blocks(
+    tournament: Tournament, lines: Sequence[TournamentStanding], limit: int
+) -> tuple[str, ...]:
+    """The standings' title, places and footer, in ``limit`` characters."""
     played = any(s.games or s.byes for s in lines)
     footer = t(
         "tournament.standings.footer",
@@ -338,7 +392,7 @@ def standings_content(
     )
 
 
-def standings_for(tournament: Tournament, lines: Sequence[Standing], viewer: int) -> str:
+def standings_for(tournament: Tournament, lines: Sequence[TournamentStanding], viewer: int) -> str:
     """The standings as one member asks for them: with their own line at the end when
     the places shown stop before it."""
     text = standings_content(tournament, lines)
@@ -351,7 +405,7 @@ def standings_for(tournament: Tournament, lines: Sequence[Standing], viewer: int
 
 def standings_table(
     tournament: Tournament,
-    lines: Sequence[Standing],
+    lines: Sequence[TournamentStanding],
     names: Mapping[int, str],
     viewer: int | None = None,
 ) -> BoardTable:
@@ -375,7 +429,7 @@ def standings_table(
 
 
 # --- the end -------------------------------------------------------------------
-def podium_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
+def podium_card(tournament: Tournament, lines: Sequence[TournamentStanding]) -> Card:
     """The final message: the podium (every line of places 1 to 3: ties share one)."""
     settings = tournament.settings
     head = t(
@@ -394,11 +448,14 @@ def podium_content(tournament: Tournament, lines: Sequence[Standing]) -> str:
         for line in lines
         if line.place <= len(MEDALS)
     ]
-    return fitted(
-        [head],
-        places,
-        [t("tournament.podium.footer")],
-        lambda n: t("tournament.standings.more", count=n),
+    return Card(
+        fitted(
+            [head],
+            places,
+            [t("tournament.podium.footer")],
+            lambda n: t("tournament.standings.more", count=n),
+            CARD_TEXT,
+        )
     )
 
 
@@ -407,7 +464,7 @@ def thread_name(tournament: Tournament, round: int, table: int) -> str:
     return t("tournament.thread", name=tournament.record.name, round=round, table=table)[:100]
 
 
-def list_line(tournament: Tournament, lines: Sequence[Standing]) -> str:
+def list_line(tournament: Tournament, lines: Sequence[TournamentStanding]) -> str:
     """One tournament in the server's list."""
     record, settings = tournament.record, tournament.settings
     count = len(tournament.entrants)

@@ -15,10 +15,10 @@ from bot.cogs.answers import Reply, answers_errors
 from bot.cogs.choice_items import AheadButton, SheetButton
 from bot.cogs.pages import foreseen
 from bot.i18n.words import t
+from bot.records.plans import Step
+from bot.records.seats import Seats
 from bot.rules import Game, Move
-from bot.service.ahead import Step
 from bot.service.outcome import Snapshot
-from bot.service.play import Seats
 
 
 class AheadHandlers(GameHandlers):

@@ -106,6 +106,29 @@ def identifier(text: str) -> int:
     return int(text)
 
 
+def game_turn(match: re.Match[str]) -> tuple[int, int]:
+    """The game id and turn number a template's ``game`` and ``turn`` groups read."""
+    return identifier(match["game"]), identifier(match["turn"])
+
+
+def button(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+) -> discord.ui.Button[Any]:
+    """A button labelled ``label`` (its custom_id when there is none)."""
+    return discord.ui.Button(
+        label=label or custom_id, style=style, disabled=disabled, custom_id=custom_id
+    )
+
+
+def answer_button(question: str, step: str) -> discord.ui.Button[Any]:
+    """[Yes] (red) or [Back] under the question whose custom_ids begin ``question``."""
+    style = discord.ButtonStyle.danger if step == "yes" else discord.ButtonStyle.secondary
+    return button(f"{question}:{step}", t(f"button.{step}"), style)
+
+
 # --- reading a custom_id ------------------------------------------------------
 class Parsed(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """An item rebuilt from its custom_id by :meth:`parse`, or refused: what does not
@@ -173,14 +196,8 @@ class LobbyButton(
     }
 
     def __init__(self, game: int, action: str, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t(f"button.{action}"),
-                style=self.STYLES[action],
-                disabled=disabled,
-                custom_id=f"qx:{game}:lobby:{action}",
-            )
-        )
+        label, style = t(f"button.{action}"), self.STYLES[action]
+        super().__init__(button(f"qx:{game}:lobby:{action}", label, style, disabled))
         self.game, self.action = game, action
 
     @classmethod
@@ -200,20 +217,12 @@ class TurnButton(
     def __init__(self, game: int, turn: int, action: str, phase: str | None = None) -> None:
         style = discord.ButtonStyle.primary if action == "sheet" else discord.ButtonStyle.secondary
         suffix = f"-{phase}" if phase else ""
-        super().__init__(
-            discord.ui.Button(
-                label=t(f"button.{action}"),
-                style=style,
-                custom_id=f"qx:{game}:{turn}:{action}{suffix}",
-            )
-        )
+        super().__init__(button(f"qx:{game}:{turn}:{action}{suffix}", t(f"button.{action}"), style))
         self.game, self.turn, self.action, self.phase = game, turn, action, phase
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(
-            identifier(match["game"]), identifier(match["turn"]), match["action"], match["phase"]
-        )
+        return cls(*game_turn(match), match["action"], match["phase"])
 
 
 class MoveButton(
@@ -238,25 +247,15 @@ class MoveButton(
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         step: str = "",
     ) -> None:
-        suffix = f":{step}" if step else ""
-        super().__init__(
-            discord.ui.Button(
-                label=label or encode_move(move),
-                style=style,
-                custom_id=f"qx:{game}:{turn}:{phase}:{encode_move(move)}{suffix}",
-            )
-        )
+        custom_id = f"qx:{game}:{turn}:{phase}:{encode_move(move)}{':' + step if step else ''}"
+        super().__init__(button(custom_id, label or encode_move(move), style))
         self.game, self.turn, self.phase, self.move = game, turn, phase, move
         self.step = step
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(
-            identifier(match["game"]),
-            identifier(match["turn"]),
-            match["phase"],
-            decode_move(match["move"]),
-            step=match["step"] or "",
+            *game_turn(match), match["phase"], decode_move(match["move"]), step=match["step"] or ""
         )
 
 
@@ -267,12 +266,7 @@ class AskButton(
     both act on the game of the channel clicked in."""
 
     def __init__(self, what: str, step: str) -> None:
-        style = discord.ButtonStyle.danger if step == "yes" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=t(f"button.{step}"), style=style, custom_id=f"qx:ask:{what}:{step}"
-            )
-        )
+        super().__init__(answer_button(f"qx:ask:{what}", step))
         self.what, self.step = what, step
 
     @classmethod
@@ -280,40 +274,43 @@ class AskButton(
         return cls(match["what"], match["step"])
 
 
-class RematchButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):rematch"):
+class GameButton(Parsed[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that names its game and nothing else: ``qx:<game>:<kind>``. Each kind is
+    a subclass, ``class RematchButton(GameButton, kind="rematch", label=...)``. (Never
+    registered itself.)"""
+
+    KIND: ClassVar[str] = ""
+    LABEL: ClassVar[str] = ""
+    """The key of the label's words."""
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init_subclass__(
+        cls,
+        *,
+        kind: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init_subclass__(template=rf"qx:(?P<game>\d+):{kind}")
+        cls.KIND, cls.LABEL, cls.STYLE = kind, label, style
+
+    def __init__(self, game: int, label: str = "") -> None:
+        super().__init__(button(f"qx:{game}:{self.KIND}", label or t(self.LABEL), self.STYLE))
+        self.game = game
+
+    @classmethod
+    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        return cls(identifier(match["game"]))
+
+
+class RematchButton(
+    GameButton, kind="rematch", label="button.rematch", style=discord.ButtonStyle.primary
+):
     """On the final message: a new lobby with the same variant and options."""
 
-    def __init__(self, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("button.rematch"),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"qx:{game}:rematch",
-            )
-        )
-        self.game = game
 
-    @classmethod
-    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]))
-
-
-class ReviewButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):review"):
+class ReviewButton(GameButton, kind="review", label="button.review"):
     """On the final message: the game's review, only for whoever clicks."""
-
-    def __init__(self, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("button.review"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"qx:{game}:review",
-            )
-        )
-        self.game = game
-
-    @classmethod
-    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]))
 
 
 class RowSelect(Parsed[discord.ui.Select[Any]], template=r"(?!)"):
@@ -329,22 +326,10 @@ class RowSelect(Parsed[discord.ui.Select[Any]], template=r"(?!)"):
         self.item.row = value
 
 
-class CardButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):card"):
+class CardButton(
+    GameButton, kind="card", label="button.share_card", style=discord.ButtonStyle.primary
+):
     """Under a finished daily attempt: its share card, posted in the chat clicked in."""
-
-    def __init__(self, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("button.share_card"),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"qx:{game}:card",
-            )
-        )
-        self.game = game
-
-    @classmethod
-    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]))
 
 
 class FieldSelect(
@@ -385,13 +370,7 @@ class FieldSelect(
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         """With the options of the select as sent: a value must be one of them."""
-        return cls(
-            identifier(match["game"]),
-            identifier(match["turn"]),
-            match["phase"],
-            match["row"],
-            options=options_of(item),
-        )
+        return cls(*game_turn(match), match["phase"], match["row"], options=options_of(item))
 
     def read(self, interaction: discord.Interaction) -> None:
         self.move = decode_move(picked(interaction, self.allowed))
@@ -433,22 +412,8 @@ class LevelSelect(Parsed[discord.ui.Select[Any]], template=r"qx:(?P<game>\d+):lo
 
 
 # --- the statistics' components ---------------------------------------------
-class FinalButton(Parsed[discord.ui.Button[Any]], template=r"qx:(?P<game>\d+):final"):
+class FinalButton(GameButton, kind="final", label="button.final_sheets"):
     """ "Final sheets" of one finished game, from the history (restart-proof)."""
-
-    def __init__(self, game: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or t("button.final_sheets"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"qx:{game}:final",
-            )
-        )
-        self.game = game
-
-    @classmethod
-    def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]))
 
 
 class ShareButton(
@@ -461,13 +426,7 @@ class ShareButton(
     leaderboard, the member's id for stats and history (0: everyone's history)."""
 
     def __init__(self, what: str, args: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("button.share"),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"qx:share:{what}:{args}",
-            )
-        )
+        super().__init__(button(f"qx:share:{what}:{args}", t("button.share")))
         self.what, self.args = what, args
 
     @classmethod

@@ -33,14 +33,15 @@ from bot.cogs.buttons import (
     Malformed,
     Parsed,
     RowSelect,
+    button,
     decode_move,
     encode_move,
-    identifier,
+    game_turn,
     options_of,
     picked,
 )
+from bot.records.plans import RETHROW_RULES, Step
 from bot.rules import Move
-from bot.service.ahead import RETHROW_RULES, Step
 
 STEP_PHASES = ("action2", "action3", "roll", "reroll")
 """The phases a step taken ahead may be for (Qwinto's ``reroll`` holds a rule)."""
@@ -77,12 +78,6 @@ def decode_steps(text: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def button(
-    custom_id: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label or custom_id, style=style, custom_id=custom_id)
-
-
 def select(
     custom_id: str, options: Sequence[tuple[str, str]], chosen: str | None, placeholder: str = ""
 ) -> discord.ui.Select[Any]:
@@ -95,6 +90,26 @@ def select(
             for value, label in options[:25]
         ],
     )
+
+
+class ChoiceSelect(RowSelect, template=r"(?!)"):
+    """A select of one choice: the value picked must be an option it was sent with, and
+    one of those the choice allows. (Never registered itself.)"""
+
+    def __init__(
+        self,
+        custom_id: str,
+        options: Sequence[tuple[str, str]],
+        chosen: str | None,
+        allowed: frozenset[str],
+    ) -> None:
+        super().__init__(select(custom_id, options, chosen))
+        self.allowed = frozenset(v for v, _ in options[:25]) & allowed
+        self.value = ""
+        """The value picked (:meth:`read`)."""
+
+    def read(self, interaction: discord.Interaction) -> None:
+        self.value = picked(interaction, self.allowed)
 
 
 # --- the sheet ------------------------------------------------------------------------
@@ -120,10 +135,7 @@ class AheadButton(
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(
-            identifier(match["game"]),
-            identifier(match["turn"]),
-            decode_steps(match["steps"]),
-            confirmed=match["what"] == "sure",
+            *game_turn(match), decode_steps(match["steps"]), confirmed=match["what"] == "sure"
         )
 
 
@@ -149,12 +161,7 @@ class ThrowButton(
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(
-            identifier(match["game"]),
-            identifier(match["turn"]),
-            decode_move(match["move"]),
-            match["rule"],
-        )
+        return cls(*game_turn(match), decode_move(match["move"]), match["rule"])
 
 
 class SheetButton(
@@ -169,7 +176,7 @@ class SheetButton(
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]), identifier(match["turn"]), match["action"])
+        return cls(*game_turn(match), match["action"])
 
 
 class FallbackButton(
@@ -184,10 +191,10 @@ class FallbackButton(
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]), identifier(match["turn"]), match["value"])
+        return cls(*game_turn(match), match["value"])
 
 
-class RethrowSelect(RowSelect, template=r"qx:(?P<game>\d+):(?P<turn>\d+):rethrow"):
+class RethrowSelect(ChoiceSelect, template=r"qx:(?P<game>\d+):(?P<turn>\d+):rethrow"):
     """The re-throw rule a throw carries (the member's default)."""
 
     def __init__(
@@ -198,22 +205,17 @@ class RethrowSelect(RowSelect, template=r"qx:(?P<game>\d+):(?P<turn>\d+):rethrow
         chosen: str | None = None,
     ) -> None:
         options = [(r, r) for r in RETHROW_RULES] if options is None else options
-        super().__init__(select(f"qx:{game}:{turn}:rethrow", options, chosen))
+        allowed = frozenset(("ask", *RETHROW_RULES))
+        super().__init__(f"qx:{game}:{turn}:rethrow", options, chosen, allowed)
         self.game, self.turn = game, turn
-        self.allowed = frozenset(v for v, _ in options[:25]) & {"ask", *RETHROW_RULES}
-        self.value = ""
-        """The value picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(identifier(match["game"]), identifier(match["turn"]), options_of(item))
-
-    def read(self, interaction: discord.Interaction) -> None:
-        self.value = picked(interaction, self.allowed)
+        return cls(*game_turn(match), options_of(item))
 
 
 class GameChoiceSelect(
-    RowSelect,
+    ChoiceSelect,
     template=rf"qx:(?P<game>\d+):(?P<turn>\d+):game-(?P<name>{'|'.join(GAME_CHOICES)})",
 ):
     """A standing choice for this game only."""
@@ -232,24 +234,16 @@ class GameChoiceSelect(
         chosen: str | None = None,
     ) -> None:
         options = [(v, v) for v in sorted(self.ALLOWED[name])] if options is None else options
-        super().__init__(select(f"qx:{game}:{turn}:game-{name}", options, chosen))
+        super().__init__(f"qx:{game}:{turn}:game-{name}", options, chosen, self.ALLOWED[name])
         self.game, self.turn, self.name = game, turn, name
-        self.allowed = frozenset(v for v, _ in options[:25]) & self.ALLOWED[name]
-        self.value = ""
-        """The value picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
-        return cls(
-            identifier(match["game"]), identifier(match["turn"]), match["name"], options_of(item)
-        )
-
-    def read(self, interaction: discord.Interaction) -> None:
-        self.value = picked(interaction, self.allowed)
+        return cls(*game_turn(match), match["name"], options_of(item))
 
 
 # --- /qwixx preferences ---------------------------------------------------------------
-class PrefsSelect(RowSelect, template=rf"qx:prefs:(?P<name>{'|'.join(DEFAULT_CHOICES)})"):
+class PrefsSelect(ChoiceSelect, template=rf"qx:prefs:(?P<name>{'|'.join(DEFAULT_CHOICES)})"):
     """One of the member's default choices."""
 
     ALLOWED: ClassVar[dict[str, frozenset[str]]] = {
@@ -261,18 +255,12 @@ class PrefsSelect(RowSelect, template=rf"qx:prefs:(?P<name>{'|'.join(DEFAULT_CHO
         self, name: str, options: Sequence[tuple[str, str]] | None = None, chosen: str | None = None
     ) -> None:
         options = [(v, v) for v in sorted(self.ALLOWED[name])] if options is None else options
-        super().__init__(select(f"qx:prefs:{name}", options, chosen))
+        super().__init__(f"qx:prefs:{name}", options, chosen, self.ALLOWED[name])
         self.name = name
-        self.allowed = frozenset(v for v, _ in options[:25]) & self.ALLOWED[name]
-        self.value = ""
-        """The value picked (:meth:`read`)."""
 
     @classmethod
     def parse(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
         return cls(match["name"], options_of(item))
-
-    def read(self, interaction: discord.Interaction) -> None:
-        self.value = picked(interaction, self.allowed)
 
 
 class PrefsButton(

@@ -12,7 +12,9 @@ in the day's standing of everyone.
 
 Once finished, the result carries **Share card**: the day's card (the crosses, never the
 numbers) and the text to share, posted as that click's public answer in the chat the
-member is in (:meth:`DailyHandlers.on_share_card`).
+member is in (:meth:`DailyHandlers.on_share_card`). The result and the share are
+Discord cards (:mod:`bot.cogs.cards`), each with its image under its first lines; the
+text to share alone stays a plain message, so that copying it copies that text alone.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import logging
 import discord
 
 from bot.channel.budget import WriteBudget
+from bot.channel.cards import CARD_TEXT, Card, paragraphs
 from bot.channel.story import mention
+from bot.cogs import cards
 from bot.cogs.answers import Editor, Language, PrivateAnswers, answers_errors
 from bot.cogs.buttons import CardButton
 from bot.cogs.images import card_file, sheet_file
@@ -111,6 +115,14 @@ def result_content(result: Result, again: bool = False) -> str:
     return "\n".join(lines)
 
 
+def result_card(result: Result, game: Game, name: str, again: bool = False) -> Card:
+    """The result as a card: what :func:`result_content` says, the sheet's image under
+    its first lines, then the sheet in words under ``name`` (when the card holds it)."""
+    content = result_content(result, again)
+    whole = f"{content}\n{sheet_text(game, result.attempt.user_id, name)}"
+    return Card(tuple(paragraphs((whole if len(whole) <= CARD_TEXT else content).splitlines())))
+
+
 def card_view(game_id: int) -> discord.ui.View:
     """Under a finished attempt: **Share card**, the card posted in the chat."""
     view = discord.ui.View(timeout=None)
@@ -121,6 +133,11 @@ def card_view(game_id: int) -> discord.ui.View:
 def shared_content(user: int, result: Result, game: Game) -> str:
     """The share's public message: who shares, then the text to share."""
     return f"{t('share.by', name=mention(user))}\n{share_content(result, game)}"
+
+
+def shared_card(user: int, result: Result, game: Game) -> Card:
+    """The share as a card: :func:`shared_content`, the day's card under it."""
+    return Card((shared_content(user, result, game),))
 
 
 def share_content(result: Result, game: Game) -> str:
@@ -318,17 +335,15 @@ class DailyHandlers(PrivateAnswers):
         edit: Editor,
         again: bool = False,
     ) -> None:
+        """The attempt's result, as a card in place of its sheet (its text and embeds
+        emptied, as Discord asks of a message that becomes a card), then the text to
+        share in a message of its own."""
         result = await self.service.finish(attempt, game)  # its ranking now owes it
         name = interaction.user.display_name
         sheet = await sheet_file(game, attempt.user_id, name, [], "daily.png")
-        content = result_content(result, again)
-        text = sheet_text(game, attempt.user_id, name)
-        fits = len(content) + len(text) + 1 <= 2000
-        await edit(
-            content=f"{content}\n{text}" if fits else content,
-            attachments=[sheet],
-            view=card_view(attempt.game_id),
-        )
+        card = result_card(result, game, name, again)
+        view = cards.layout(card, [sheet], card_view(attempt.game_id))
+        await edit(content=None, embeds=[], attachments=[sheet], view=view)
         await interaction.followup.send(share_content(result, game), ephemeral=True)
 
     @answers_errors
@@ -349,8 +364,11 @@ class DailyHandlers(PrivateAnswers):
         guild = interaction.guild_id
         language = await self.language(guild) if guild and with_bot(interaction) else None
         with using(language or interaction.locale):
-            content = shared_content(attempt.user_id, result, game)
+            shared = shared_card(attempt.user_id, result, game)
             card = await card_file(game, attempt.user_id)
         await interaction.edit_original_response(
-            content=content, attachments=[card], allowed_mentions=NO_PINGS
+            content=None,
+            attachments=[card],
+            view=cards.layout(shared, [card], None),
+            allowed_mentions=NO_PINGS,
         )

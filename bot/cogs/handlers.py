@@ -58,7 +58,7 @@ from bot.cogs.tournaments import SignUpButton, TournamentHandlers
 from bot.cogs.turns import TurnHandlers
 from bot.cogs.writer import DiscordWriter
 from bot.records.games import GameRecord
-from bot.service.ahead import Step
+from bot.records.plans import Step
 from bot.service.games import GameService
 from bot.service.privacy import PrivacyService
 from bot.service.review import ReviewService

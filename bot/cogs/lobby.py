@@ -20,9 +20,9 @@ from bot.cogs.writer import ping
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.records.games import GameRecord
+from bot.records.options import Options
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
-from bot.service.play import Options
 
 
 def in_server_language(handler: Handler[LobbyHandlers, P]) -> Handler[LobbyHandlers, P]:

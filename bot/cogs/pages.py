@@ -34,12 +34,14 @@ from bot.cogs.choice_items import (
 )
 from bot.i18n.words import emoji, row_name, t
 from bot.records.games import GameRecord
+from bot.records.options import Options
+from bot.records.plans import Plan, Step
+from bot.records.prefs import OTHERS, TIMEOUTS, Prefs
+from bot.records.seats import Seats
 from bot.rules import PASS, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
-from bot.service.ahead import Plan, Step, next_turn_of
+from bot.service.ahead import next_turn_of
 from bot.service.hidden import in_no_channel
-from bot.service.play import Options, Seats
-from bot.service.prefs import OTHERS, TIMEOUTS, Prefs
 
 THROW_RULES = ("ask", "keep", "unless_writable")
 """The re-throw rules a throw offers (``ask``: none, the player is asked after it)."""

@@ -30,11 +30,11 @@ from bot.cogs.sheets import Sheets
 from bot.i18n.words import plural, t
 from bot.players import DEFAULT_LEVEL, computer_name, is_computer
 from bot.records.games import GameRecord, StoredEvent
+from bot.records.options import Options
 from bot.rules import Game
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Options
 from bot.service.practice import DEFAULT_COMPUTERS
 
 STORY_ROOM = 1500

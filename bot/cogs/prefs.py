@@ -18,9 +18,7 @@ from discord import app_commands
 from bot.cogs.answers import PrivateAnswers, Reply, answers_errors
 from bot.cogs.choice_items import PrefsButton, PrefsSelect
 from bot.i18n.words import t
-from bot.service.errors import ServiceError
-from bot.service.members import Members
-from bot.service.prefs import (
+from bot.records.prefs import (
     FALLBACKS,
     OTHERS,
     TIMEOUTS,
@@ -31,6 +29,8 @@ from bot.service.prefs import (
     parse_zone,
     zones_like,
 )
+from bot.service.errors import ServiceError
+from bot.service.members import Members
 
 OTHERS_CHOICES = [app_commands.Choice(name=t(f"prefs.choice.{o}"), value=o) for o in OTHERS]
 TIMEOUT_CHOICES = [app_commands.Choice(name=t(f"prefs.choice.{o}"), value=o) for o in TIMEOUTS]

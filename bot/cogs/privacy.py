@@ -9,14 +9,14 @@ from typing import Any, Final, Self
 import discord
 
 from bot.cogs.answers import PrivateAnswers, answers_errors
-from bot.cogs.buttons import Parsed
+from bot.cogs.buttons import Parsed, answer_button
+from bot.durations import format_duration
 from bot.i18n.words import plural, t
 from bot.records.games import NO_SERVER
 from bot.records.members import ServerData
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
 from bot.service.privacy import PrivacyService
-from bot.service.timing import format_duration
 
 LONGEST: Final = 1900
 """Characters of the report's per-server part at most (Discord allows 2000 in all)."""
@@ -26,10 +26,7 @@ class ForgetButton(Parsed[discord.ui.Button[Any]], template=r"qx:forget:(?P<step
     """[Yes] and [Back] under the question of ``/qwixx forget-me``."""
 
     def __init__(self, step: str) -> None:
-        style = discord.ButtonStyle.danger if step == "yes" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(label=t(f"button.{step}"), style=style, custom_id=f"qx:forget:{step}")
-        )
+        super().__init__(answer_button("qx:forget", step))
         self.step = step
 
     @classmethod

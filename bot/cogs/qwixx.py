@@ -5,6 +5,8 @@ subcommands that need a server with the bot say so (:mod:`bot.cogs.places`)."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -23,9 +25,9 @@ from bot.cogs.stats import PERIOD_CHOICES, SORT_CHOICES
 from bot.cogs.tournaments import CreateOptions
 from bot.i18n.words import t
 from bot.players import LEVELS
+from bot.records.options import Options
 from bot.rules import VARIANTS
 from bot.rules.boards import BOARDS
-from bot.service.play import Options
 from bot.tournament.settings import MAX_NAME, MAX_ROUNDS, TABLE_SIZES
 
 VARIANT_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in VARIANTS.items()]
@@ -36,6 +38,12 @@ PACE_CHOICES = [
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=t(f"level.{level}"), value=level) for level in LEVELS]
 MOST_COMPUTERS = max(cls.max_players for cls in VARIANTS.values()) - 1
+Default = TypeVar("Default", str, None)
+
+
+def value_of(choice: app_commands.Choice[str] | None, default: Default) -> str | Default:
+    """The value of the option the member chose, or ``default`` when they gave none."""
+    return choice.value if choice else default
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -70,8 +78,8 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     ) -> None:
         await self.handlers.lobby.on_start(
             interaction,
-            variant.value if variant else "classic",
-            board.value if board else None,
+            value_of(variant, "classic"),
+            value_of(board, None),
             turn_time,
             thread,
             Options(solo=solo, hints=hints, fill_away=fill_away),
@@ -120,9 +128,9 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
         await self.handlers.prefs.on_preferences(
             interaction,
             Given(
-                others.value if others else None,
-                timeout.value if timeout else None,
-                fallback.value if fallback else None,
+                value_of(others, None),
+                value_of(timeout, None),
+                value_of(fallback, None),
                 direct_messages,
                 remind_soon,
                 quiet_from,
@@ -166,7 +174,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
             interaction,
             SettingsOptions(
                 turn_time,
-                language.value if language else None,
+                value_of(language, None),
                 daily_channel.id if daily_channel else None,
                 daily_hour,
                 timezone,
@@ -187,7 +195,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def daily(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
-        await self.handlers.daily.on_daily(interaction, variant.value if variant else "classic")
+        await self.handlers.daily.on_daily(interaction, value_of(variant, "classic"))
 
     @app_commands.command(description=t("command.practice"))
     @app_commands.describe(
@@ -207,9 +215,9 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     ) -> None:
         await self.handlers.practice.on_practice(
             interaction,
-            variant.value if variant else None,
+            value_of(variant, None),
             computers,
-            level.value if level else None,
+            value_of(level, None),
             hints,
         )
 
@@ -236,7 +244,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     async def rules(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
-        key = variant.value if variant else "classic"
+        key = value_of(variant, "classic")
         await interaction.response.send_message(
             f"{t(f'rules.{key}')}\n{t('rules.common')}", ephemeral=True
         )
@@ -264,9 +272,9 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
     ) -> None:
         await self.handlers.stats.on_leaderboard(
             interaction,
-            variant.value if variant else None,
-            period.value if period else "all",
-            sort.value if sort else "wins",
+            value_of(variant, None),
+            value_of(period, "all"),
+            value_of(sort, "wins"),
         )
 
     @app_commands.command(description=t("command.stats"))
@@ -350,7 +358,7 @@ class QwixxCog(commands.GroupCog, group_name="qwixx", group_description="Play Qw
             interaction,
             CreateOptions(
                 name,
-                variant.value if variant else "classic",
+                value_of(variant, "classic"),
                 rounds,
                 table_size,
                 smallest_table,

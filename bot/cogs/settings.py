@@ -16,11 +16,11 @@ from discord import app_commands
 from bot.cogs.adapter import Adapter, GameHandlers
 from bot.cogs.answers import answers_errors
 from bot.cogs.daily import DailyHandlers
+from bot.durations import format_duration
 from bot.i18n import LOCALES, NAMES, language_name
 from bot.i18n.words import t
 from bot.rules import Event
 from bot.service.errors import ServiceError
-from bot.service.timing import format_duration
 
 LANGUAGE_CHOICES = [app_commands.Choice(name=NAMES[code], value=code) for code in LOCALES]
 

@@ -9,6 +9,10 @@ one thread and one game whatever restarts or other processes do), and brings the
 channel's messages in step: the sign-up message edited, one message per round posted,
 the standings (text and image) edited in place, the podium posted at the end. Posts
 carry nonces and edits are the same when repeated, so a crash costs nothing.
+
+Each message is a card (:mod:`bot.cogs.cards`); a sign-up message or standings posted
+before cards keep their text, as their message's flags and the tournament's record say
+(``shown["forms"]`` names the messages posted as cards).
 """
 
 from __future__ import annotations
@@ -23,27 +27,31 @@ from typing import Any, ClassVar, Final, Self
 import discord
 
 from bot.channel.budget import WriteBudget
+from bot.channel.cards import FORM, Card
 from bot.channel.tournament_texts import (
     list_line,
-    podium_content,
-    round_content,
+    podium_card,
+    round_card,
     signup_actions,
+    signup_card,
     signup_content,
+    standings_card,
     standings_content,
     standings_for,
     standings_table,
     thread_name,
 )
+from bot.cogs import cards
 from bot.cogs.adapter import Adapter, GameHandlers
 from bot.cogs.answers import answers_errors
 from bot.cogs.buttons import Parsed, identifier
 from bot.cogs.images import png_file
+from bot.durations import DurationError, parse_duration
 from bot.i18n import using
 from bot.i18n.words import t
 from bot.render import render_standings
 from bot.render.standings_lines import standings_alt
 from bot.service.errors import ServiceError
-from bot.service.timing import DurationError, parse_duration
 from bot.shards import ShardPlan
 from bot.tournament import SettingsRefusal, TournamentSettings, TournamentStanding, parse_points
 from bot.tournament.records import TableRecord, Tournament
@@ -119,6 +127,22 @@ def signup_view(tournament: Tournament, now: float) -> discord.ui.View | None:
     return view
 
 
+def signup_message(tournament: Tournament, now: float, card: bool) -> dict[str, Any]:
+    """The sign-up message's fields as the tournament stands: a card with its buttons,
+    or (``card`` False: posted before cards) its text and buttons."""
+    view = signup_view(tournament, now)
+    if card:
+        return {"view": cards.layout(signup_card(tournament, now), [], view)}
+    return {"content": signup_content(tournament, now), "view": view}
+
+
+def carded(tournament: Tournament, kind: str) -> bool:
+    """Whether the tournament's ``kind`` message (``signup``, ``standings``) was posted
+    as a card (one posted before cards has no form recorded: text)."""
+    forms = tournament.record.shown.get("forms") or {}
+    return bool(forms.get(kind) == FORM)
+
+
 # --- the handlers -----------------------------------------------------------------
 class TournamentHandlers(GameHandlers):
     """The commands, the buttons and the desk (see the module)."""
@@ -171,17 +195,13 @@ class TournamentHandlers(GameHandlers):
         tournament = await self.tournaments.read(record.id)
         await self.adapter.remember(interaction)
         with using(await self.language(guild_id)):
-            content = signup_content(tournament, self.now())
-            view = signup_view(tournament, self.now())
+            fields = signup_message(tournament, self.now(), card=True)
         response = await interaction.response.send_message(
-            content,
-            view=view or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
+            **fields, allowed_mentions=discord.AllowedMentions.none()
         )
         if isinstance(response.resource, discord.InteractionMessage):
-            await self.tournaments.show(
-                tournament, {"signup": "signup"}, message_id=response.resource.id
-            )
+            shown: dict[str, object] = {"signup": "signup", "forms": {"signup": FORM}}
+            await self.tournaments.show(tournament, shown, message_id=response.resource.id)
 
     async def settings(self, guild_id: int, options: CreateOptions) -> TournamentSettings:
         """The settings as typed, read: durations and points (refused politely)."""
@@ -307,10 +327,9 @@ class TournamentHandlers(GameHandlers):
                 tournament_id, user, interaction.permissions.manage_guild
             )
             said = ""
+        card = interaction.message is not None and interaction.message.flags.components_v2
         with using(await self.language(changed.record.guild_id)):
-            await interaction.edit_original_response(
-                content=signup_content(changed, self.now()), view=signup_view(changed, self.now())
-            )
+            await interaction.edit_original_response(**signup_message(changed, self.now(), card))
         if said:
             await interaction.followup.send(said, ephemeral=True)
         if action == "start":
@@ -323,11 +342,10 @@ class TournamentHandlers(GameHandlers):
         if message_id is None or channel is None:
             return
         with using(await self.language(tournament.record.guild_id)):
-            content = signup_content(tournament, self.now())
-            view = signup_view(tournament, self.now())
+            fields = signup_message(tournament, self.now(), carded(tournament, "signup"))
         async with self.budget.slot(channel.id):
             await channel.get_partial_message(message_id).edit(
-                content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+                **fields, allowed_mentions=discord.AllowedMentions.none()
             )
 
     # --- the desk ----------------------------------------------------------------------
@@ -451,7 +469,7 @@ class TournamentHandlers(GameHandlers):
             dropped = shown.get("dropped", []) if number == 1 else []
             message = await self.post(
                 channel,
-                round_content(tournament, number, dropped),
+                round_card(tournament, number, dropped),
                 f"qxT{record.id}r{number}",
                 pinging=True,
             )
@@ -459,24 +477,19 @@ class TournamentHandlers(GameHandlers):
         if record.rounds:
             lines = self.tournaments.standings(tournament)
             key = standings_state(tournament)
-            content = standings_content(tournament, lines)
             if record.standings_id is None:
                 image = await self.standings_file(tournament, lines)
-                message = await self.post(channel, content, f"qxT{record.id}s", files=[image])
+                card = standings_card(tournament, lines)
+                message = await self.post(channel, card, f"qxT{record.id}s", files=[image])
                 posted["standings_id"] = message.id
+                shown["forms"] = {**shown.get("forms", {}), "standings": FORM}
             elif shown.get("standings") != key:
-                image = await self.standings_file(tournament, lines)
-                async with self.budget.slot(channel.id):
-                    await channel.get_partial_message(record.standings_id).edit(
-                        content=content,
-                        attachments=[image],
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                await self.edit_standings(tournament, lines, record.standings_id, channel)
             shown["standings"] = key
             if record.status == "finished" and record.podium_id is None:
                 message = await self.post(
                     channel,
-                    podium_content(tournament, lines),
+                    podium_card(tournament, lines),
                     f"qxT{record.id}p",
                     pinging=True,
                 )
@@ -484,22 +497,43 @@ class TournamentHandlers(GameHandlers):
         if shown != record.shown or posted:
             await self.tournaments.show(tournament, shown, **posted)
 
+    async def edit_standings(
+        self,
+        tournament: Tournament,
+        lines: list[TournamentStanding],
+        message_id: int,
+        channel: discord.TextChannel,
+    ) -> None:
+        """The standings message as they stand, image and all, in the form it was posted
+        in (a card, or the text of one posted before cards)."""
+        image = await self.standings_file(tournament, lines)
+        fields: dict[str, Any] = {"attachments": [image]}
+        if carded(tournament, "standings"):
+            fields["view"] = cards.layout(standings_card(tournament, lines), [image], None)
+        else:
+            fields["content"] = standings_content(tournament, lines)
+        async with self.budget.slot(channel.id):
+            await channel.get_partial_message(message_id).edit(
+                **fields, allowed_mentions=discord.AllowedMentions.none()
+            )
+
     async def post(
         self,
         channel: discord.TextChannel,
-        content: str,
+        card: Card,
         nonce: str,
         *,
         pinging: bool = False,
         files: list[discord.File] | None = None,
     ) -> discord.Message:
-        """A tournament message (its nonce makes a repeat after a crash harmless);
-        ``pinging``: the members it mentions are notified."""
+        """A tournament message, as a card (its nonce makes a repeat after a crash
+        harmless); ``pinging``: the members it mentions are notified."""
+        files = files or []
         async with self.budget.slot(channel.id):
             return await channel.send(
-                content,
+                view=cards.layout(card, files, None),
                 nonce=nonce,
-                files=files or [],
+                files=files,
                 allowed_mentions=PINGING if pinging else discord.AllowedMentions.none(),
             )
 

@@ -16,8 +16,8 @@ from bot.cogs.hidden import HiddenGames
 from bot.cogs.inbox import inbox_content
 from bot.cogs.sheets import ahead_news
 from bot.i18n.words import t
+from bot.records.plans import Step
 from bot.rules import PASS, Move
-from bot.service.ahead import Step
 from bot.service.daily import is_daily
 from bot.service.hidden import in_no_channel
 from bot.service.outcome import Outcome, Snapshot

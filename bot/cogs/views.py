@@ -26,13 +26,13 @@ from bot.cogs.buttons import (
     TurnButton,
     encode_move,
 )
+from bot.durations import format_duration
 from bot.i18n.words import decimal, emoji, percent, plural, row_name, t
 from bot.players import LEVELS, Hint, is_computer
 from bot.records.games import GameRecord, StoredEvent
+from bot.records.options import Options
 from bot.rules import PASS, VARIANTS, Game, Move
 from bot.rules.qwinto import FACES, PENTAGONS, ROW_COLUMNS, ROWS
-from bot.service.play import Options
-from bot.service.timing import format_duration
 
 LABEL_LIMIT = 80  # Discord's limit for a button's label
 COSTLY_SKIP = 3  # a move skipping this many numbers or more asks for a confirmation

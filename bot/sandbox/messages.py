@@ -113,6 +113,7 @@ class Messages:
     def _apply(
         self, message: StoredMessage, body: dict[str, Any], files: list[UploadedFile]
     ) -> None:
+        _require_legacy_cleared(message, body)
         if "content" in body:
             message.content = str(body["content"] or "")
         if "embeds" in body:
@@ -223,6 +224,26 @@ def _read_layout(message: StoredMessage) -> None:
 
 
 ATTACHMENT = "attachment://"
+
+
+def _require_legacy_cleared(message: StoredMessage, body: dict[str, Any]) -> None:
+    """An edit that makes a message a card (sets ``IS_COMPONENTS_V2``) empties the
+    content and embeds it has (Discord refuses it otherwise)."""
+    if message.layout or not int(body.get("flags") or 0) & COMPONENTS_V2:
+        return
+    kept = [
+        field
+        for field, value in (("content", message.content), ("embeds", message.embeds))
+        if value and body.get(field, value)
+    ]
+    if kept:
+        raise ApiError(
+            400,
+            "Invalid Form Body",
+            50035,
+            kind="invalid",
+            detail=f"a message made a card keeps its {' and '.join(kept)}",
+        )
 
 
 def _require_something(message: StoredMessage) -> None:

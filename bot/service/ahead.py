@@ -4,9 +4,9 @@ by a member's standing choice.
 The active player may decide, in one visit, what comes after their first decision of
 the turn: the Qwixx family's coloured-die cross (and On Board's pawn) with their white
 sum, Qwinto's re-throw as a rule with the throw (and their next throw with this turn's
-number). A :class:`Plan` keeps it; when its moment comes the move is checked against
-the rules again (:func:`planned`) and made only if they allow it then — else the
-fallback the member chose applies (a pass, or they are asked).
+number). A :class:`~bot.records.plans.Plan` keeps it; when its moment comes the move is
+checked against the rules again (:func:`planned`) and made only if they allow it then —
+else the fallback the member chose applies (a pass, or they are asked).
 
 A member's standing choice answers their decisions on other people's turns
 (:func:`standing`), and their whole seat while they are away (:func:`while_away`).
@@ -17,17 +17,17 @@ keeps (so accuracy and reviews leave it out).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from bot.players import choose
 from bot.players.standing import skips_nothing
+from bot.records.plans import RETHROW_RULES, UNLESS_WRITABLE, Plan, Step
+from bot.records.prefs import Prefs
 from bot.rules import PASS, Game, Move
 from bot.rules.base import dice_rng
 from bot.rules.qwinto import ROLL_MOVES
 from bot.service.errors import ServiceError
-from bot.service.prefs import Prefs
 
 Rule = Literal["ahead", "fallback", "safe", "computer", "away", "timeout"]
 """Why a decision was made without its player: ``ahead``, chosen ahead by them;
@@ -37,52 +37,6 @@ they are away (their standing choice, else the Hard computer); ``timeout``, thei
 ran out and they chose the Hard computer's move for that."""
 AUTOMATIC: frozenset[str] = frozenset(("ahead", "fallback", "safe", "computer", "away", "timeout"))
 """The move log's sources of decisions made by these rules (see :data:`Rule`)."""
-UNLESS_WRITABLE = "unless_writable"
-"""Qwinto's re-throw rule: keep the throw if I can write it, else throw again."""
-RETHROW_RULES = ("keep", "reroll", UNLESS_WRITABLE)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One decision taken ahead: ``move`` in ``phase`` (or, for Qwinto's re-throw, a
-    ``rule`` of :data:`RETHROW_RULES`)."""
-
-    phase: str
-    move: Move | None = None
-    rule: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"phase": self.phase}
-        if self.move is not None:
-            data["move"] = self.move.to_json()
-        if self.rule is not None:
-            data["rule"] = self.rule
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Step:
-        move = data.get("move")
-        return cls(str(data["phase"]), Move.from_json(move) if move else None, data.get("rule"))
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What a player decided ahead for their turn ``turn``, a step per phase."""
-
-    turn: int
-    steps: tuple[Step, ...]
-
-    def step(self, turn: int, phase: str) -> Step | None:
-        if turn != self.turn:
-            return None
-        return next((s for s in self.steps if s.phase == phase), None)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "steps": [s.to_json() for s in self.steps]}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Plan:
-        return cls(int(data["turn"]), tuple(Step.from_json(s) for s in data.get("steps", ())))
 
 
 @dataclass(frozen=True)

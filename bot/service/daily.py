@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.durations import LONGEST
 from bot.players import choose
 from bot.records.daily import Attempt, DailyBest, DailySettings, DailyStanding, RankingPost
 from bot.records.errors import ChannelBusy
@@ -46,7 +47,6 @@ from bot.service.errors import ServiceError
 from bot.service.hidden import no_channel
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Snapshot
-from bot.service.timing import LONGEST
 from bot.service.writes import Abandon, Start, Tell, Write
 from bot.store import Store
 

@@ -8,10 +8,12 @@ process, a no-op: what fired once is not due any more.
 from __future__ import annotations
 
 from bot.records.games import GameRecord
+from bot.records.options import Options
+from bot.records.seats import Seats
 from bot.rules import Event, Game
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Options, Play, Seats
+from bot.service.play import Play
 from bot.service.timing import DecisionClock
 from bot.service.writes import Abandon, Played, Retime, Tell, Write, waits_unattended
 from bot.shards import ShardPlan

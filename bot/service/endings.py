@@ -17,8 +17,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 
 from bot.records.games import GameRecord
+from bot.records.options import Options
 from bot.rules import Game
-from bot.service.play import Options
 from bot.service.rated import RatingService
 from bot.service.ratings import told
 from bot.service.review import ReviewKeeper

@@ -37,12 +37,14 @@ from typing import Any, Protocol
 
 from bot.records.errors import VersionConflict, WrongStatus
 from bot.records.games import GameChange, GameRecord, InPlay, MoveRecord, Showing, StoredEvent
+from bot.records.options import Options
+from bot.records.seats import Seats
 from bot.rules import Game, Move, dice_version_of
 from bot.rules import replay as replay_game
 from bot.service.errors import ServiceError
 from bot.service.memo import GameMemo, load_game
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Options, Play, Seats, event_rows
+from bot.service.play import Play, event_rows
 from bot.service.retry import retry
 from bot.service.timing import DecisionClock
 from bot.service.writes import (

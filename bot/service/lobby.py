@@ -9,13 +9,15 @@ from typing import Any
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat, is_computer
 from bot.records.errors import ChannelBusy
 from bot.records.games import GameRecord, InPlay
+from bot.records.options import Options
+from bot.records.prefs import Prefs
+from bot.records.seats import Seats
 from bot.rules import VARIANTS, Event, new_game
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper
 from bot.service.limits import Limits, Refusal
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Options, Play, Seats
-from bot.service.prefs import Prefs
+from bot.service.play import Play
 from bot.service.timing import DEFAULT_TURN_TIME
 from bot.service.where import Where
 from bot.service.writes import Abandon, Played, Seat, Start, Tell, Write

@@ -1,7 +1,7 @@
 """Members' preferences: read, changed, and carried into the games they play.
 
 A member's defaults are kept in the store (:mod:`bot.store.members`); each running game
-keeps its own copy with its seats (:class:`~bot.service.play.Seats`), made when the game
+keeps its own copy with its seats (:class:`~bot.records.seats.Seats`), made when the game
 starts and brought up to date here whenever the member changes a default, so that every
 decision is made on the one record its change reads. A choice made for one game only
 stays with that game (:meth:`Prefs.with_defaults`).
@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from bot.records.prefs import DEFAULT, Prefs, PrefsError, checked
+from bot.records.seats import Seats
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Play, Seats
-from bot.service.prefs import DEFAULT, Prefs, PrefsError, checked
+from bot.service.play import Play
 from bot.service.writes import Played, Tell, Write
 from bot.store import Store
 

@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final
 
 from bot.records.games import GameRecord
+from bot.records.memo import KEPT
 from bot.rules import Game, game_from_json
-
-KEPT: Final = 4_096
-"""Games (or values) kept; when full, a memo starts again empty."""
-S = TypeVar("S")
-V = TypeVar("V")
 
 
 def load_game(record: GameRecord) -> Game | None:
@@ -93,26 +88,3 @@ class GameMemo:
 def same_version(one: GameRecord, other: GameRecord) -> bool:
     """Whether two records of a game hold the same state (see the module)."""
     return one.version == other.version and one.updated_at == other.updated_at
-
-
-class IdentityMemo(Generic[S, V]):
-    """``derive(source)``, derived once per source *object*: for the parts of a record
-    (its options, its presence), which a click finds as the same objects as long as
-    they are unchanged (see :mod:`bot.store.cache`). Sources are values, never
-    changed in place, and so must the derived values be. Each source is kept with its
-    value, so its identity cannot pass to another object meanwhile."""
-
-    def __init__(self, derive: Callable[[S], V], kept: int = KEPT) -> None:
-        self._derive = derive
-        self._kept = kept
-        self._values: dict[int, tuple[S, V]] = {}
-
-    def __call__(self, source: S) -> V:
-        kept = self._values.get(id(source))
-        if kept is not None and kept[0] is source:
-            return kept[1]
-        value = self._derive(source)
-        if len(self._values) >= self._kept:
-            self._values.clear()  # each step here is atomic: the memo serves two threads
-        self._values[id(source)] = (source, value)
-        return value

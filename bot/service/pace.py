@@ -14,11 +14,11 @@ from typing import Literal
 
 from bot.players import is_computer
 from bot.records.games import GameRecord
+from bot.records.seats import Seats
 from bot.rules import Event
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Seats
 from bot.service.settings import ServerSettings
 from bot.service.where import Where
 from bot.service.writes import Repace, Write

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.durations import LONGEST
 from bot.players import DEFAULT_LEVEL, LEVELS, computer_seat
 from bot.records.games import NO_SERVER
 from bot.rules import VARIANTS
@@ -28,7 +29,6 @@ from bot.service.hidden import PRACTICE, practice_channel
 from bot.service.keeper import GameKeeper
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.timing import LONGEST
 from bot.service.writes import Abandon, Tell, Write
 from bot.text import quote
 

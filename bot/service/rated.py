@@ -23,10 +23,10 @@ from bot.players import is_computer
 from bot.progress import stage, watched
 from bot.records.errors import RatingConflict
 from bot.records.games import GameRecord
+from bot.records.options import Options
 from bot.records.ratings import GameToRate, RatedLine, StoredRating
 from bot.rules import game_from_json
 from bot.service.keeper import stored_record
-from bot.service.play import Options
 from bot.service.ratings import RankedSeat, Rating, RatingChange, match_of, rate, standings
 from bot.service.retry import retry
 from bot.store import Store

@@ -42,12 +42,12 @@ from typing import Final
 
 from bot.players import Hint, Option, hint, is_computer
 from bot.records.games import GameRecord, MoveRecord
+from bot.records.options import Options
 from bot.records.stats import REVIEW_DUE
 from bot.rules import Game, Move, dice_version_of, new_game
 from bot.service.daily import hidden_until, is_daily
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper, stored_moves
-from bot.service.play import Options
 from bot.service.stats import StatsService
 from bot.store import Store
 

@@ -4,14 +4,10 @@ click's public text needs it)."""
 
 from __future__ import annotations
 
+from bot.durations import DurationError, parse_duration
 from bot.i18n import resolve, supported
 from bot.service.errors import ServiceError
-from bot.service.timing import (
-    DEFAULT_LIVE_TIME,
-    DEFAULT_TURN_TIME,
-    DurationError,
-    parse_duration,
-)
+from bot.service.timing import DEFAULT_LIVE_TIME, DEFAULT_TURN_TIME
 from bot.store import Store
 from bot.text import quote
 

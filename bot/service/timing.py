@@ -7,64 +7,21 @@ the tests agree on what is due without any sleeping task.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Literal
 
-from bot.i18n.words import t
+from bot.durations import DAY, HOUR, MINUTE
 from bot.records.games import GameRecord, Timing
-from bot.service.prefs import Prefs
-from bot.text import quote
+from bot.records.prefs import Prefs
 
-MINUTE, HOUR, DAY = 60, 3600, 86400
-SHORTEST, LONGEST, DEFAULT_TURN_TIME = 5 * MINUTE, 7 * DAY, DAY
+DEFAULT_TURN_TIME = DAY
 NUDGES = (HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR)
 """A long decision's reminders for those who asked to be reminded soon and again, after
 it opened (see :attr:`DecisionClock.rounds`)."""
 NUDGED_FROM = 12 * HOUR
 DEFAULT_LIVE_TIME = 10 * MINUTE
 """A decision's time in a game played live, unless the server chose another."""
-UNITS = {"m": MINUTE, "h": HOUR, "d": DAY}
-PART = re.compile(r"([0-9]+)([mhd])")
-LONGEST_TEXT = 20
-"""No duration needs more: ``"1d 23h 59m"`` is 10 characters."""
-
-
-class DurationError(ValueError):
-    """A turn time that cannot be read or lies outside 5m-7d; the message says which."""
-
-
-def parse_duration(text: str) -> int:
-    """``"5m"``, ``"90m"``, ``"1h30m"``, ``"24h"``, ``"7d"`` → seconds (5 minutes to 7 days).
-
-    Strict on purpose: other scripts' digits (full-width ``５m``) and repeated units
-    (``1m1m…``) are refused, not guessed at; the refusal quotes the input shortened.
-    """
-    cleaned = "".join(text.lower().split())
-    if len(cleaned) > LONGEST_TEXT:
-        raise DurationError(t("duration.too_long", text=quote(text)))
-    if not cleaned.isascii():
-        raise DurationError(t("duration.not_read", text=quote(text)))
-    parts = PART.findall(cleaned)
-    if not cleaned or PART.sub("", cleaned):
-        raise DurationError(t("duration.not_duration", text=quote(text)))
-    units = [unit for _, unit in parts]
-    if len(set(units)) < len(units):
-        raise DurationError(t("duration.repeats", text=quote(text)))
-    seconds = sum(int(n) * UNITS[unit] for n, unit in parts)
-    if not SHORTEST <= seconds <= LONGEST:
-        raise DurationError(t("duration.range", text=quote(text)))
-    return seconds
-
-
-def format_duration(seconds: int) -> str:
-    """The shortest exact text: ``86400`` → ``"24h"``, ``5400`` → ``"1h30m"``."""
-    if seconds % DAY == 0 and seconds >= 2 * DAY:
-        return f"{seconds // DAY}d"
-    hours, rest = divmod(seconds, HOUR)
-    minutes = rest // MINUTE
-    return (f"{hours}h" if hours else "") + (f"{minutes}m" if minutes or not hours else "")
 
 
 @dataclass(frozen=True)

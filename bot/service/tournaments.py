@@ -6,8 +6,9 @@ what the standings are; this service keeps a tournament in the store and moves i
 
 * **Sign-up** (:meth:`Tournaments.create`, :meth:`~Tournaments.join`, ``leave``,
   ``check_in``, ``start``, ``cancel``): each a compare-and-set on the tournament's
-  version, so the limits (:data:`MOST_PLAYERS`, :data:`MOST_OPEN`, :data:`MOST_ENTERED`)
-  hold however many members click at once.
+  version, so the limits (:data:`MOST_OPEN`, :data:`MOST_ENTERED`, and a tournament's
+  own :data:`~bot.tournament.settings.MOST_PLAYERS`) hold however many members click
+  at once.
 * **Settling** (:meth:`Tournaments.settle`, what the timer does for every tournament
   :meth:`Tournaments.due` finds): the results of tables whose game ended are kept,
   once each; a sign-up whose deadline passed starts; a round whose tables have all
@@ -33,12 +34,12 @@ from dataclasses import replace
 from typing import Final
 
 from bot.players import computer_seat, is_computer
+from bot.records.seats import Seats
 from bot.rules import Game
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper, shard_ids
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome
-from bot.service.play import Seats
 from bot.service.retry import retry
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
@@ -60,14 +61,12 @@ from bot.tournament import (
 )
 from bot.tournament.records import EntrantRecord, TableRecord, Tournament, TournamentRecord
 from bot.tournament.seating import seeded
-from bot.tournament.settings import check_sign_ups
+from bot.tournament.settings import MOST_PLAYERS, check_sign_ups
 
 log = logging.getLogger(__name__)
 
 MOST_OPEN: Final = 3
 """Open tournaments (signing up or playing) a server may have at once."""
-MOST_PLAYERS: Final = 256
-"""Players one tournament takes."""
 MOST_ENTERED: Final = 3
 """Open tournaments of one server a member may be in at once."""
 COMPUTER_LEVEL: Final = "hard"
@@ -494,4 +493,4 @@ def organiser(record: TournamentRecord, user: int, can_manage: bool) -> None:
         raise ServiceError("tournament.error.organiser_only", host=f"<@{record.host_id}>")
 
 
-__all__ = ["MOST_ENTERED", "MOST_OPEN", "MOST_PLAYERS", "Tournaments", "table_result"]
+__all__ = ["MOST_ENTERED", "MOST_OPEN", "Tournaments", "table_result"]

@@ -12,14 +12,17 @@ import asyncio
 from collections.abc import Callable
 
 from bot.players import Hint, hint
+from bot.records.options import Options
+from bot.records.plans import Plan, Step
+from bot.records.prefs import PrefsError
+from bot.records.seats import Seats
 from bot.rules import PASS, Decision, Event, Game, Move
-from bot.service.ahead import Plan, Step, checked_plan
+from bot.service.ahead import checked_plan
 from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome, Snapshot
-from bot.service.play import Options, Play, Seats
-from bot.service.prefs import PrefsError
+from bot.service.play import Play
 from bot.service.where import Where
 from bot.service.writes import Abandon, Answer, Played, Tell, Write
 
@@ -148,7 +151,7 @@ class Turns:
     async def choose_for_game(
         self, game_id: int, user: int, *, where: Where | None = None, **choices: str
     ) -> Outcome:
-        """``user``'s ``choices`` for this game only (see :data:`bot.service.prefs.GAME_ONLY`),
+        """``user``'s ``choices`` for this game only (see :data:`bot.records.prefs.GAME_ONLY`),
         in force at once: a standing choice may answer what waits for them now."""
 
         async def decide(current: Snapshot) -> Write:

@@ -12,9 +12,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.records.games import NO_TIMING, EventRow, GameChange, GameRecord, Timing
+from bot.records.options import Options
+from bot.records.seats import Seats
 from bot.rules import VARIANTS, Decision, Event, Game
 from bot.service.outcome import Kind, Snapshot
-from bot.service.play import Options, Play, Seats
+from bot.service.play import Play
 from bot.service.results import game_results
 from bot.service.timing import DecisionClock
 

@@ -1,7 +1,7 @@
 """Members across servers (schema version 17): each member's preferences, and the games
 each person sits in, whatever the server.
 
-A member's preferences are one JSON text (:class:`bot.service.prefs.Prefs` as stored,
+A member's preferences are one JSON text (:class:`bot.records.prefs.Prefs` as stored,
 the defaults left out); a running game keeps its own copy with its seats, so no click
 reads this table. ``game_seats`` is written when a game starts, one row per person
 seated (computers have none), and read to find a member's games on every server:

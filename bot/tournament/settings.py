@@ -15,10 +15,13 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from bot.rules import VARIANTS
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
+MOST_PLAYERS: Final = 256
+"""Players one tournament takes."""
 TABLE_SIZES = range(2, 6)  # players per table: a Qwixx table seats 2 to 5
 MAX_ROUNDS = 10
 MAX_NAME = 60  # characters of a tournament's name
@@ -193,8 +196,8 @@ def parse_points(text: str, size: int) -> tuple[int, ...]:
 
 
 def check_sign_ups(settings: TournamentSettings, count: int, most: int) -> None:
-    """Refused if ``count`` sign-ups cannot make a first round, or exceed ``most`` (the
-    service's limit of players per tournament)."""
+    """Refused if ``count`` sign-ups cannot make a first round, or exceed ``most``
+    (:data:`MOST_PLAYERS`)."""
     if count < settings.fewest_players:
         raise SettingsRefusal(
             "tournament.error.too_few", count=count, least=settings.fewest_players

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,22 +16,18 @@ from bot.channel.direct import Closing, Letter, Mailbox, Sent, letters, storable
 from bot.channel.plan import Channel, Post, Shown, plan
 from bot.i18n import using
 from bot.records.games import StoredEvent
+from bot.records.seats import Seats
 from bot.rules import PASS, Move
 from bot.service.games import GameService
 from bot.service.outcome import Snapshot
-from bot.service.play import Seats
 from bot.store import Store
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, at
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
 NIGHT = (23 * 60, 7 * 60)
 PLACE = ("Friday Club", "qwixx")
 YELLOW_8 = Move("cross", "yellow", 8)
 """A move Ana has in the first turn of seed 4321 (white sum 8)."""
-
-
-def at(day: int, hour: int, minute: int = 0) -> float:
-    return datetime(2026, 12, day, hour, minute, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture

@@ -18,10 +18,10 @@ from bot.channel.publisher import Publisher
 from bot.channel.writer import Unreachable
 from bot.i18n import using
 from bot.records.games import GameRecord
+from bot.records.seats import Seats
 from bot.rules import Event, Game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.play import Seats
 from bot.store import Store
 from tests.cogs.test_plan import FakeChannel
 from tests.fakes import FakeClock
@@ -181,7 +181,7 @@ async def test_refused_letters_fall_back_to_mentions_and_are_told_once(
     record = (await service.keeper.read(outcome.record.id)).record
     assert Seats.of(record).prefs_of(ANA).dm_blocked
     assert channel.pinged[-1] == (ANA,), "called in the channel instead"
-    assert publisher.unreached == {ANA}
+    assert publisher.courier is not None and publisher.courier.unreached == {ANA}
     assert await publisher.told_unreached(ANA)
     assert not await publisher.told_unreached(ANA), "once"
     assert not await Publisher(service.channel, channel, direct=letters).told_unreached(ANA)

@@ -25,8 +25,8 @@ from bot.cogs.buttons import (
 from bot.cogs.handlers import ROUTES, Handlers
 from bot.cogs.registry import DYNAMIC_ITEMS, Unclaimed, claimed
 from bot.i18n.words import t
+from bot.records.plans import Step
 from bot.rules import Move
-from bot.service.ahead import Step
 
 MOVES = [
     Move("pass"),

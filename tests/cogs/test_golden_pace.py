@@ -18,8 +18,8 @@ import pytest
 
 from bot.i18n import using
 from bot.players import is_computer
+from bot.records.plans import Step
 from bot.rules import PASS, Game
-from bot.service.ahead import Step
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
 from bot.store import Store

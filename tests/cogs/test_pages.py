@@ -28,12 +28,13 @@ from bot.cogs.registry import claimed
 from bot.cogs.sheets import ahead_told, moved_on
 from bot.i18n import using
 from bot.records.games import GameRecord
+from bot.records.plans import Plan, Step
+from bot.records.prefs import Prefs
+from bot.records.seats import Seats
 from bot.rules import PASS, Event, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
-from bot.service.ahead import Plan, Step, next_turn_of
+from bot.service.ahead import next_turn_of
 from bot.service.outcome import Outcome
-from bot.service.play import Seats
-from bot.service.prefs import Prefs
 from tests.cogs.records import game_record
 from tests.positions import position
 

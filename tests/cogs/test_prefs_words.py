@@ -14,8 +14,8 @@ from bot.cogs.inbox import inbox_content, live_link
 from bot.cogs.prefs import Given, changes_of, prefs_content, prefs_view, zone_choices
 from bot.i18n import using
 from bot.i18n.words import t
+from bot.records.prefs import Prefs, PrefsError
 from bot.service.outcome import Snapshot
-from bot.service.prefs import Prefs, PrefsError
 from tests.cogs.records import game_record
 from tests.positions import position
 

@@ -14,8 +14,8 @@ from bot.i18n import commands as cited
 from bot.i18n.words import signed, t
 from bot.players import Hint, Option
 from bot.records.games import GameRecord, StoredEvent
+from bot.records.options import Options
 from bot.rules import PASS, new_game
-from bot.service.play import Options
 from bot.service.results import game_results
 from tests.cogs.records import game_record
 

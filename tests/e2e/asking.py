@@ -10,12 +10,12 @@ from typing import Any
 
 from bot.cogs.buttons import encode_move
 from bot.cogs.choice_items import encode_steps
+from bot.records.plans import Step
 from bot.rules import Game, Move
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import CONFIRM, OPEN_SHEET, turn_message
 from bot.sandbox.driver import ActionOutcome
 from bot.sandbox.records import ChannelRecord, StoredMessage
-from bot.service.ahead import Step
 from bot.service.outcome import Snapshot
 
 AHEAD = ":ahead:"

@@ -11,6 +11,7 @@ import pytest
 from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
 from bot.sandbox import GuildSpec, Sandbox
+from tests.fakes import FakeClock
 
 SEED = 20261126
 # These tests play as fast as clicks go, far faster than Discord lets a channel be
@@ -23,17 +24,26 @@ def fast_budget() -> WriteBudget:
     return WriteBudget(writes=10_000, window=1.0)
 
 
-def make_bot(database: str | Path, sb: Sandbox, seed: int = SEED, **settings: Any) -> QwixxBot:
+def make_bot(
+    database: str | Path, sb: Sandbox, seed: int = SEED, coalesce: float = 0.05, **settings: Any
+) -> QwixxBot:
     """The bot on ``database`` for ``sb``'s server, every game on ``seed``, with the
     write budget these tests play at (``settings``: the rest of QwixxBot's, e.g. ``tick``)."""
     return QwixxBot(
         database,
         dev_guild=sb.guild.id,
         seeds=lambda: seed,
-        coalesce=0.05,
+        coalesce=coalesce,
         budget=fast_budget(),
         **settings,
     )
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The time of a bot made with ``clock=clock``: it moves only when the test moves it
+    (a module of tests on a given date has its own)."""
+    return FakeClock()
 
 
 @pytest.fixture

@@ -134,6 +134,7 @@ async def test_the_daily_anywhere_counts_for_everyone_and_its_card_is_shared_in_
     alone, _ = await play_daily(ana, "classic", seed=1, in_channel=dm)
     assert not alone.ephemeral and alone.id in [m.id for m in ana.direct_messages()]
     assert "You are the first to finish these dice." in alone.content
+    assert alone.layout and [a.filename for a in alone.attachments] == ["daily.png"]  # a card
     assert "On this server" not in alone.content  # no server: no server's ranking
     attempt = await bot.store.daily.attempt(TODAY, "classic", ana.id)
     assert attempt is not None and attempt.guild_id == NO_SERVER and attempt.score is not None
@@ -157,6 +158,7 @@ async def test_the_daily_anywhere_counts_for_everyone_and_its_card_is_shared_in_
     assert title == f"Qwinto daily {TODAY}: {signed(score_of(result))} 🔥1"
     assert grid and all(set(line) <= set("🟧🟨🟪⬜❌") for line in grid), grid
     [image] = card.attachments
+    assert card.layout and result.layout, "the result and the share are cards"
     assert image.filename == "daily-card.png" and image.image().size[0] == 760
     assert image.description and "the crosses without their numbers" in image.description
     assert [m for m in sb.messages(group)] == [m for m in ben.messages(group)] == [card]

@@ -15,12 +15,12 @@ import pytest
 
 from bot.app import QwixxBot
 from bot.cogs.choice_items import encode_steps
+from bot.records.plans import Step
+from bot.records.seats import Seats
 from bot.rules import PASS, Move
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import Choice, choices, moves, wait_for_turn
 from bot.sandbox.records import StoredMessage
-from bot.service.ahead import Step
-from bot.service.play import Seats
 from tests.truth.facts import facts_of
 from tests.truth.letters import check_letters, read_letters
 

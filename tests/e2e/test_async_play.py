@@ -8,44 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import OPEN_SHEET, edits_of, turn_message, wait_for_turn
 from bot.sandbox.permissions import Perm
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
+from .clocked import bot, clocked, timed_bot
+from .conftest import UNLIMITED
 
 HOUR = 3600.0
 MANAGE_GUILD = 1 << 5
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-def timed_bot(database: Path, sb: Sandbox, clock: FakeClock, coalesce: float = 0.05) -> QwixxBot:
-    return QwixxBot(
-        database,
-        dev_guild=sb.guild.id,
-        seeds=lambda: 99,
-        clock=clock,
-        coalesce=coalesce,
-        tick=3600,
-        budget=fast_budget(),
-    )
-
-
-@pytest.fixture
 async def sb(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec(channels=("general", "games"))
-    async with Sandbox(
-        **UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"], settle=0.02
-    ) as sandbox:
-        await sandbox.run_bot(timed_bot(database, sandbox, clock))
+    async with clocked(database, clock, guild, ["Ana", "Ben", "Cem", "Dan"]) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
 
 
 async def start(sb: Sandbox, members: list[SimMember], **options: object):
@@ -54,11 +33,6 @@ async def start(sb: Sandbox, members: list[SimMember], **options: object):
         await member.click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
     return await wait_for_turn(sb)
-
-
-def bot(sb: Sandbox) -> QwixxBot:
-    assert isinstance(sb.bot, QwixxBot)
-    return sb.bot
 
 
 async def test_the_lobby_and_the_turn_message_show_the_time(sb: Sandbox, clock: FakeClock) -> None:

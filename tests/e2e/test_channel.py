@@ -20,8 +20,8 @@ from bot.sandbox.records import Call, StoredMessage, said
 from bot.store import Store
 from tests.fakes import FakeClock
 
+from .clocked import timed_bot
 from .conftest import UNLIMITED, make_bot
-from .test_async_play import timed_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"

@@ -16,6 +16,7 @@ from bot.app import QwixxBot
 from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices
+from bot.sandbox.demo import ImageSaver, Transcript
 from bot.sandbox.permissions import Perm
 from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel, over_everywhere
@@ -259,3 +260,39 @@ async def test_a_ranking_the_channel_refuses_is_not_tried_again_and_again(
     assert await bot.handlers.daily.service.owed() == []  # given up on, not retried each tick
     assert [f.kind for f in sb.failures] == ["forbidden"]
     sb.server.world.failures.clear()
+
+
+async def test_the_result_and_its_share_are_cards_with_their_images(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    """The result replaces the sheet as a card: its lines, the sheet under them with
+    its alt text, how to share, the sheet in words, **Share card** under it; the text
+    to share stays plain text (copying it copies it alone); the share is a card with
+    the day's card under its text. The cards as the demo draws them are written to
+    ``tmp_path/transcript.txt``."""
+    ana = sb.member("Ana")
+    final, _ = await play_daily(ana, "qwinto", seed=6)
+    assert final.layout and final.labels == ["Share card"]
+    [box, row] = final.components
+    kinds = [c["type"] for c in box["components"]]
+    assert kinds == [10, 12, 10, 14, 10] and row["type"] == 1
+    first, sheet_alt = box["components"][0]["content"], box["components"][1]["items"][0]
+    assert "⛳ Par" in first and "Streak" in first.splitlines()[-1]
+    [sheet] = final.attachments
+    assert sheet.filename == "daily.png" and sheet_alt["description"] == sheet.description
+    assert "Qwinto" in (sheet.description or "")
+    share = await shared(sb, ana, final)
+    assert not share.layout and share.content.startswith("Qwinto daily")
+    tapped = (await ana.click(final, label="Share card")).message
+    assert tapped.layout and not tapped.ephemeral
+    [text, gallery] = tapped.components[0]["components"]
+    assert text["content"] == tapped.content and tapped.content.splitlines()[1:] == (
+        share.content.splitlines()
+    )
+    [card] = tapped.attachments
+    assert gallery["items"][0]["description"] == card.description and card.description
+    lines: list[str] = []
+    reader = Transcript(sb, {ana.id: "Ana"}, lines.append, ImageSaver(sb, tmp_path / "images"))
+    for message in (final, share, tapped):
+        reader.show(message)
+    (tmp_path / "transcript.txt").write_text("\n".join(lines), encoding="utf-8")

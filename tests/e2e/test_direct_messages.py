@@ -8,30 +8,24 @@ from the bot's database (:mod:`tests.truth.letters`)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import CONFIRM, Choice, final_message, moves, wait_for_turn
 from bot.sandbox.records import StoredMessage, said
 from bot.store import Store
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, at
 from tests.truth.facts import facts_of
 from tests.truth.letters import check_letters, read_letters
 
-from .conftest import UNLIMITED, fast_budget
+from .clocked import bot, clocked, timed_bot
 
 NIGHT = (23 * 60, 7 * 60)
 CHANNEL_POSTS = "/channels/{channel_id}/messages"
 FOLLOW_UP = "/webhooks/{application_id}/{interaction_token}"
-
-
-def at(day: int, hour: int, minute: int = 0) -> float:
-    return datetime(2026, 12, day, hour, minute, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture
@@ -39,32 +33,11 @@ def clock() -> FakeClock:
     return FakeClock(at(7, 12))
 
 
-def timed_bot(database: Path, sb: Sandbox, clock: FakeClock) -> QwixxBot:
-    return QwixxBot(
-        database,
-        dev_guild=sb.guild.id,
-        seeds=lambda: 99,
-        clock=clock,
-        coalesce=0.05,
-        tick=3600,
-        budget=fast_budget(),
-    )
-
-
 @pytest.fixture
 async def sb(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec("Friday Club", channels=("qwixx",))
-    async with Sandbox(
-        **UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem"], settle=0.02
-    ) as sandbox:
-        await sandbox.run_bot(timed_bot(database, sandbox, clock))
+    async with clocked(database, clock, guild, ["Ana", "Ben", "Cem"]) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
-
-
-def bot(sb: Sandbox) -> QwixxBot:
-    assert isinstance(sb.bot, QwixxBot)
-    return sb.bot
 
 
 async def start(

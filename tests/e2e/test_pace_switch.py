@@ -8,37 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.autoplay import wait_for_turn
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+from .clocked import clocked
 
 
 @pytest.fixture
 async def sb(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec(channels=("general",))
-    async with Sandbox(
-        **UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem"], settle=0.02
-    ) as sandbox:
-        bot = QwixxBot(
-            database,
-            dev_guild=sandbox.guild.id,
-            seeds=lambda: 99,
-            clock=clock,
-            coalesce=0.05,
-            tick=3600,
-            budget=fast_budget(),
-        )
-        await sandbox.run_bot(bot)
+    async with clocked(database, clock, guild, ["Ana", "Ben", "Cem"]) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
 
 
 async def test_everyone_asks_the_game_turns_live_and_anyone_slows_it(

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import (
@@ -27,7 +26,7 @@ from bot.store import Store
 from bot.store.stats import PracticeBest
 from tests.fakes import FakeClock
 
-from .conftest import UNLIMITED, fast_budget
+from .clocked import bot, clocked
 
 HOUR = 3600.0
 HINTED = re.compile(r"💡 \*\*(.+?)\*\*: about -?\d+ points (expected|ahead|behind)")
@@ -142,32 +141,10 @@ async def test_a_hard_computer_and_hints_play_to_the_end_and_do_not_count(
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 async def timed(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec(channels=("general",))
-    async with Sandbox(**UNLIMITED, guilds=[guild], members=["Ana", "Ben"], settle=0.02) as sandbox:
-        await sandbox.run_bot(
-            QwixxBot(
-                database,
-                dev_guild=sandbox.guild.id,
-                seeds=lambda: 99,
-                clock=clock,
-                coalesce=0.05,
-                tick=3600,
-                budget=fast_budget(),
-            )
-        )
+    async with clocked(database, clock, guild, ["Ana", "Ben"]) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
-
-
-def bot(sb: Sandbox) -> QwixxBot:
-    assert isinstance(sb.bot, QwixxBot)
-    return sb.bot
 
 
 async def decide(member: SimMember, turn: StoredMessage) -> bool:

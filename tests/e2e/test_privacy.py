@@ -25,11 +25,6 @@ def always_pass(member: SimMember, offered: list[Choice], sheet: StoredMessage) 
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def bot(database: Path, clock: FakeClock) -> QwixxBot:
     """Commands synced globally, so that every guild of the stand-in has them; the
     timers tick every 50 ms on ``clock``."""

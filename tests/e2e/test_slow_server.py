@@ -16,28 +16,26 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.cogs.buttons import encode_move
 from bot.players import hint
 from bot.records.games import GameRecord, MoveRecord
+from bot.records.plans import Step
 from bot.rules import Move, dice_version_of, new_game
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import final_message, moves
 from bot.sandbox.records import StoredMessage
-from bot.service.ahead import Step
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, at
 from tests.truth.checking import check
 from tests.truth.facts import Ledger, facts_of
 from tests.truth.letters import check_letters, read_letters
 from tests.truth.reading import read
 
 from .asking import Table, ahead_ids
-from .conftest import UNLIMITED, fast_budget
+from .clocked import bot, clocked
 from .slow_server import ANA, AWAY_LAST, BEN, QUIET_TURN, fewest_skips, plan_for, play, suits
 from .test_asking_less import replays, report, seated, sources
 from .test_direct_messages import channel_pings, letters_sent
@@ -64,10 +62,6 @@ def test_the_seed_is_one_on_which_a_lock_takes_a_choice_ahead_away() -> None:
     assert played.applied[:3] == [2, 5, 8] and played.taken == [(11, BEN, ANA, "red")]
 
 
-def at(day: int, hour: int, minute: int = 0) -> float:
-    return datetime(2026, 12, day, hour, minute, tzinfo=UTC).timestamp()
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(at(7, 12))
@@ -76,26 +70,8 @@ def clock() -> FakeClock:
 @pytest.fixture
 async def sb(database: Path, clock: FakeClock) -> AsyncIterator[Sandbox]:
     guild = GuildSpec("Slow Club", channels=("qwixx",))
-    async with Sandbox(
-        **UNLIMITED, guilds=[guild], members=["Ana", "Ben", "Cem"], settle=0.02
-    ) as sandbox:
-        bot = QwixxBot(
-            database,
-            dev_guild=sandbox.guild.id,
-            seeds=lambda: SEED,
-            clock=clock,
-            coalesce=0.05,
-            tick=3600,
-            budget=fast_budget(),
-        )
-        await sandbox.run_bot(bot)
+    async with clocked(database, clock, guild, ["Ana", "Ben", "Cem"], SEED) as sandbox:
         yield sandbox
-        assert sandbox.failures == [], sandbox.describe_failures()
-
-
-def bot(sb: Sandbox) -> QwixxBot:
-    assert isinstance(sb.bot, QwixxBot)
-    return sb.bot
 
 
 def letters(member: SimMember) -> list[StoredMessage]:

@@ -126,7 +126,8 @@ async def test_a_deadline_with_check_in_drops_who_did_not_check_in(cup: Cup) -> 
     assert f"Not checked in, so not playing: <@{dan.id}>" in round_1.content
     assert round_1.content.count("**Table") == 1
     closed = cup.sb.server.world.messages[signup.id]
-    assert "Sign-up closed with 3 players" in closed.content and not closed.components
+    assert "Sign-up closed with 3 players" in closed.content and closed.layout
+    assert not list(closed.interactive()), "no button left on the card"
     threads = [c for c in cup.sb.server.world.channels.values() if c.parent_id == cup.channel.id]
     assert [c.name for c in threads] == ["Night Cup · round 1 · table 1"]
     turn = await cup.sb.wait_for_message(lambda m: "Turn 1" in m.content, channel=threads[0])
@@ -153,7 +154,8 @@ async def test_list_standings_and_calling_it_off(cup: Cup) -> None:
     assert "Only the organiser" in denied.message.content
     await cup.org.slash("qwixx", "tournament", "cancel")
     called_off = cup.sb.server.world.messages[signup.id]
-    assert "Called off by its organiser" in called_off.content and not called_off.components
+    assert "Called off by its organiser" in called_off.content and called_off.layout
+    assert not list(called_off.interactive()), "no button left on the card"
     assert "called off" in (await ben.slash("qwixx", "tournament", "list")).message.content
     late = await ben.click(before, label="Join")
     assert 'Sign-up for "Sunday Cup 🎲" is closed' in late.ephemeral[0].content

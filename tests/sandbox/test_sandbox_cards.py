@@ -109,3 +109,17 @@ async def test_an_edit_keeps_a_cards_flag_and_a_refused_edit_changes_nothing(
     assert message.content == "one" and message.components == [{**text("one"), "id": 1}]
     await messages.edit(message, {"flags": V2, "components": [text("two")]}, [])
     assert message.content == "two" and message.layout
+
+
+async def test_a_message_made_a_card_by_an_edit_empties_its_content_and_embeds(
+    place: tuple[Messages, int],
+) -> None:
+    messages, channel = place
+    message = await messages.create(channel, {"content": "sheet", "embeds": [{"title": "t"}]}, [])
+    for kept in ({}, {"content": None}, {"embeds": []}):
+        with pytest.raises(ApiError):
+            await messages.edit(message, {"flags": V2, "components": [text("card")], **kept}, [])
+        assert message.content == "sheet" and not message.layout
+    cleared = {"flags": V2, "components": [text("card")], "content": None, "embeds": []}
+    await messages.edit(message, cleared, [])
+    assert message.layout and message.content == "card" and message.embeds == []

@@ -8,18 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.players.standing import skips_nothing
+from bot.records.plans import UNLESS_WRITABLE, Plan, Step
+from bot.records.prefs import DEFAULT, Prefs
 from bot.rules import PASS, VARIANTS, Move, new_game
-from bot.service.ahead import (
-    UNLESS_WRITABLE,
-    Plan,
-    Step,
-    hard_move,
-    known,
-    planned,
-    standing,
-    while_away,
-)
-from bot.service.prefs import DEFAULT, Prefs
+from bot.service.ahead import hard_move, known, planned, standing, while_away
 from tests.positions import position
 
 RED_7 = Move("cross", "red", 7)

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from bot.players import is_computer
+from bot.records.options import Options
 from bot.rules import PASS, Game, Move
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.play import Options
 from bot.service.where import Where
 from bot.store import Store
 

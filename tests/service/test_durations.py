@@ -2,9 +2,9 @@
 
 import pytest
 
+from bot.durations import DurationError, parse_duration
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.timing import DurationError, parse_duration
 from bot.text import QUOTE_LIMIT, quote, shorten
 
 DISCORD_MESSAGE_LIMIT = 2000

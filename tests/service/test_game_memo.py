@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 import bot.service.memo as memo
+from bot.records.memo import IdentityMemo
+from bot.records.options import Options
+from bot.records.seats import Seats
 from bot.rules import Game, new_game
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.play import Options, Seats
 from bot.store import Store
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
@@ -98,7 +100,7 @@ def test_an_identity_memo_derives_once_per_object() -> None:
         derived.append(source)
         return source["n"] * 2
 
-    twice = memo.IdentityMemo(derive, kept=2)
+    twice = IdentityMemo(derive, kept=2)
     first, equal, other = {"n": 1}, {"n": 1}, {"n": 5}
     assert [twice(first), twice(first), twice(equal), twice(other)] == [2, 2, 2, 10]
     assert [d is first for d in derived] == [True, False, False]  # equal, not the same

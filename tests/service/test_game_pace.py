@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.records.seats import Seats
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.play import Seats
 from bot.service.timing import DEFAULT_LIVE_TIME, DEFAULT_TURN_TIME
 from tests.fakes import FakeClock
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.records.plans import Step
+from bot.records.prefs import Prefs
+from bot.records.seats import Seats
 from bot.rules import PASS, Move
-from bot.service.ahead import Step
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.play import Seats
-from bot.service.prefs import Prefs
 from bot.service.review import review_game
 from bot.store import Store
 from tests.fakes import FakeClock

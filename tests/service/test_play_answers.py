@@ -4,10 +4,13 @@ members away, time run out — each a legal move at its moment, told as automati
 from __future__ import annotations
 
 from bot.players.standing import skips_nothing
+from bot.records.options import Options
+from bot.records.plans import Plan, Step
+from bot.records.prefs import Prefs
+from bot.records.seats import Seats
 from bot.rules import PASS, Move
-from bot.service.ahead import Plan, Step, hard_move
-from bot.service.play import Options, Play, Seats
-from bot.service.prefs import Prefs
+from bot.service.ahead import hard_move
+from bot.service.play import Play
 from tests.positions import position
 
 SAFE = Prefs(others="safe")

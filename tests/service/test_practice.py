@@ -8,11 +8,11 @@ from collections.abc import Callable
 import pytest
 
 from bot.players import choose
+from bot.records.options import Options
 from bot.rules import PASS, Move, new_game
 from bot.rules.base import dice_rng
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.play import Options
 from bot.service.stats import StatsService
 from tests.fakes import FakeClock
 from tests.service.helpers import play_randomly

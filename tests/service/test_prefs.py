@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.service.prefs import (
+from bot.records.prefs import (
     DEFAULT,
     Prefs,
     PrefsError,

@@ -4,28 +4,21 @@ whose direct messages Discord refuses is remembered (and told) once."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
+from bot.records.prefs import Prefs
+from bot.records.seats import Seats
 from bot.rules import PASS
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.play import Seats
-from bot.service.prefs import Prefs
 from bot.service.timing import DecisionClock
 from bot.service.where import Where
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, at
 
 GUILD, CHANNEL, ANA, BEN = 1, 100, 11, 22
 HOUR = 3600.0
 NIGHT = (23 * 60, 7 * 60)
 """Quiet from 23:00 to 07:00."""
-
-
-def at(day: int, hour: int, minute: int = 0) -> float:
-    """December ``day`` 2026, at ``hour``:``minute`` UTC."""
-    return datetime(2026, 12, day, hour, minute, tzinfo=UTC).timestamp()
 
 
 async def started(service: GameService, *players: int, turn_time: int = 86400) -> int:

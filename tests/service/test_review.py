@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.players import hint
+from bot.records.options import Options
 from bot.rules import PASS, Game, Move
 from bot.service.daily import over_everywhere
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.play import Options
 from bot.service.review import ReviewKeeper, ReviewService
 from bot.service.stats import StatsService
 from tests.fakes import FakeClock

@@ -2,8 +2,9 @@
 
 import pytest
 
-from bot.service.prefs import Prefs
-from bot.service.timing import DecisionClock, DurationError, format_duration, parse_duration
+from bot.durations import DurationError, format_duration, parse_duration
+from bot.records.prefs import Prefs
+from bot.service.timing import DecisionClock
 
 
 @pytest.mark.parametrize(

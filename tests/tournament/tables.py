@@ -7,10 +7,10 @@ from collections import Counter
 from collections.abc import Collection
 
 from bot.players import is_computer
+from bot.records.options import Options
 from bot.rules import PASS, Move
 from bot.rules import replay as replay_game
 from bot.service.games import GameService
-from bot.service.play import Options
 from bot.store import Store
 from bot.tournament import Entrant, SeatResult, TableResult, TournamentStanding, standings
 from bot.tournament.records import Tournament

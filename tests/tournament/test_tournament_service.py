@@ -14,11 +14,11 @@ import pytest
 from bot.players import is_computer
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
-from bot.service.tournaments import MOST_ENTERED, MOST_OPEN, MOST_PLAYERS, table_result
+from bot.service.tournaments import MOST_ENTERED, MOST_OPEN, table_result
 from bot.store import Store
 from bot.tournament import TournamentSettings, next_round
 from bot.tournament.records import TableRecord, Tournament
-from bot.tournament.settings import DAY, HOUR
+from bot.tournament.settings import DAY, HOUR, MOST_PLAYERS
 from tests.fakes import FakeClock
 
 from .tables import open_round, pass_to_end, recount

@@ -1,7 +1,7 @@
 """A tournament's messages say what the core says: each standings line's place and
 figures are the core's standings, each round's tables are its seating, the podium holds
-every player of places 1 to 3; and each message fits Discord's 2,000 characters however
-many play, saying how many it leaves out."""
+every player of places 1 to 3; and each message fits Discord's 2,000 characters (a
+card's 4,000) however many play, saying how many it leaves out."""
 
 from __future__ import annotations
 
@@ -12,12 +12,15 @@ from fractions import Fraction
 
 import pytest
 
+from bot.channel.cards import CARD_TEXT
 from bot.channel.tournament_texts import (
     MESSAGE_LIMIT,
-    podium_content,
-    round_content,
+    podium_card,
+    round_card,
     signup_actions,
+    signup_card,
     signup_content,
+    standings_card,
     standings_content,
     standings_for,
     standings_table,
@@ -33,13 +36,26 @@ LINE = re.compile(
 )
 
 
-def tournament(count: int, rounds_played: int, seed: int = 3, **settings: object) -> Tournament:
-    """``count`` players, ``rounds_played`` rounds seated and played (the last one's first
-    table still playing); player 1 withdrew after round 1."""
-    chosen = TournamentSettings("Cup", **settings)  # type: ignore[arg-type]
+SNOWFLAKE = 1_234_567_890_123_456_789
+"""A member's id as long as Discord's are (19 digits)."""
+
+
+def tournament(
+    count: int,
+    rounds_played: int,
+    seed: int = 3,
+    first: int = 1,
+    name: str = "Cup",
+    **settings: object,
+) -> Tournament:
+    """``count`` players (their ids from ``first`` on), ``rounds_played`` rounds seated
+    and played (the last one's first table still playing); the first player withdrew
+    after round 1."""
+    chosen = TournamentSettings(name, **settings)  # type: ignore[arg-type]
     rng = random.Random(seed)
     entrants = [
-        Entrant(p, 1 if p == 1 and rounds_played > 1 else None) for p in range(1, count + 1)
+        Entrant(p, 1 if p == first and rounds_played > 1 else None)
+        for p in range(first, first + count)
     ]
     seated, results = [], []
     for number in range(1, rounds_played + 1):
@@ -102,23 +118,47 @@ def test_long_standings_fit_one_message_and_count_who_is_left_out(count: int) ->
     assert [line[1] for line in shown] == [s.player for s in found[: len(shown)]]
     assert len(mine) <= MESSAGE_LIMIT  # the member who asks sees their own line last
     assert lines_of(mine)[-1][:2] == (found[-1].place, found[-1].player)
+    with using("en-US"):
+        card = standings_card(t, found)
+    carded = lines_of(card.text)  # a card holds more places, cut the same way
+    left = re.search(r"… and (\d+) more", card.text)
+    assert sum(map(len, card.blocks)) <= CARD_TEXT and len(carded) > len(shown)
+    assert left is not None and len(carded) + int(left[1]) == count
+    assert [line[1] for line in carded] == [s.player for s in found[: len(carded)]]
+
+
+def test_a_card_says_what_the_text_says_in_blocks() -> None:
+    """The sign-up message and the standings read the same in either form where both
+    hold everything: a card's blocks are the text's lines, split where it puts a rule."""
+    t = tournament(13, 2)
+    found = standings(t.settings, t.players, t.seated, t.results)
+    opening = replace(t, record=replace(t.record, status="signup", rounds=0))
+    with using("en-US"):
+        signup, standing = signup_card(opening, 0), standings_card(t, found)
+        assert signup.text == signup_content(opening, 0)
+        assert standing.text == standings_content(t, found)
+    assert [len(b.splitlines()) for b in signup.blocks] == [1, 3, 2]  # title, rules, who
+    assert [len(b.splitlines()) for b in standing.blocks] == [1, 13, 1]
+    assert standing.images_after == 0, "the image right under the title"
 
 
 def test_a_round_lists_each_table_as_seated_and_fits() -> None:
     t = tournament(13, 1)
     with using("en-US"):
-        text = round_content(t, 1)
+        card = round_card(t, 1)
+    text = card.text
+    assert card.blocks[1].splitlines() == re.findall(r"\*\*Table \d+\*\*.*", text)  # apart
     tables = re.findall(r"\*\*Table (\d+)\*\* <#(\d+)>: (.*)", text)
     assert [
         (int(n), int(thread), re.findall(r"<@(\d+)>", people)) for n, thread, people in tables
     ] == [(x.number, 900 + x.number, [str(p) for p in x.players]) for x in t.seated[0].tables]
     assert [len(x.players) for x in t.seated[0].tables] == [4, 3, 3, 3]
-    big = tournament(256, 1, table_size=5)
+    big = tournament(256, 1, first=SNOWFLAKE, table_size=5)
     with using("en-US"):
-        text = round_content(big, 1)
+        text = round_card(big, 1).text
     listed = re.findall(r"\*\*Table (\d+)\*\*", text)
     left = re.search(r"… and (\d+) tables? more", text)
-    assert len(text) <= MESSAGE_LIMIT and left is not None
+    assert len(text) <= CARD_TEXT and left is not None
     assert len(listed) + int(left[1]) == len(big.seated[0].tables) == 52
 
 
@@ -129,21 +169,36 @@ def test_the_podium_holds_every_player_of_places_one_to_three() -> None:
         for p, place in ((5, 1), (6, 1), (7, 3), (8, 4))
     ]
     with using("en-US"):
-        text = podium_content(replace(t, record=replace(t.record, status="finished")), found)
+        text = podium_card(replace(t, record=replace(t.record, status="finished")), found).text
     assert re.findall(r"(🥇|🥈|🥉) <@(\d+)>", text) == [("🥇", "5"), ("🥇", "6"), ("🥉", "7")]
     assert "<@8>" not in text
 
 
-def test_sign_up_lists_fit_and_buttons_follow_the_state() -> None:
+@pytest.mark.parametrize("form", ["text", "card"])
+def test_sign_up_lists_fit_and_buttons_follow_the_state(form: str) -> None:
     t = tournament(256, 1)
     opening = replace(t, record=replace(t.record, status="signup", rounds=0))
     with using("en-US"):
-        text = signup_content(opening, 0)
+        text = signup_content(opening, 0) if form == "text" else signup_card(opening, 0).text
     listed = text.splitlines()[-1]
     assert listed.startswith("**Signed up: 256**")
     named = len(re.findall(r"<@\d+>", listed))
     more = re.search(r"and (\d+) more", text)
-    assert len(text) <= MESSAGE_LIMIT and more is not None and named + int(more[1]) == 256
+    if form == "text":
+        assert more is not None and named + int(more[1]) == 256
+        assert MESSAGE_LIMIT - 40 < len(text) <= MESSAGE_LIMIT, "names fill it"
+    else:  # short mentions (<@1>): a card holds them all
+        assert more is None and named == 256 and len(text) <= CARD_TEXT
+        long = replace(
+            opening,
+            entrants=tuple(replace(e, player=e.player + SNOWFLAKE) for e in opening.entrants),
+        )
+        with using("en-US"):
+            text = signup_card(long, 0).text
+        more = re.search(r"and (\d+) more", text)
+        named = len(re.findall(r"<@\d+>", text.splitlines()[-1]))
+        assert more is not None and named + int(more[1]) == 256
+        assert CARD_TEXT - 40 < len(text) <= CARD_TEXT, "names fill it"
     assert signup_actions(opening, 0) == ("join", "leave", "start")
     timed = replace(
         opening,

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.players import choose, is_computer
+from bot.records.options import Options
 from bot.rules import PASS, VARIANTS, Move
 from bot.rules.dice import dice_rng
 from bot.rules.qwinto import GEOMETRY
-from bot.service.play import Options
 from tests.truth.facts import RULED, Facts, Made, Turn
 from tests.truth.reading import Claim, Reading
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from bot.players import is_computer
 from bot.records.games import GameRecord, MoveRecord
+from bot.records.options import Options
 from bot.rules import PASS, VARIANTS, Event, Game, Move, dice_version_of, game_from_json
-from bot.service.play import Options
 from bot.service.ratings import Rating, match_of, rate
 
 Snapshot = Callable[[str, Game, Any], None]

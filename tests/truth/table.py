@@ -16,13 +16,15 @@ from bot.channel.texts import lobby_closed_content
 from bot.i18n import using
 from bot.players import choose, is_computer
 from bot.records.games import GameRecord
+from bot.records.options import Options
+from bot.records.plans import RETHROW_RULES, Step
+from bot.records.seats import Seats
 from bot.rules import PASS, Game, Move
 from bot.rules.qwinto import ROLL_MOVES
-from bot.service.ahead import RETHROW_RULES, Step, next_turn_of
+from bot.service.ahead import next_turn_of
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
-from bot.service.play import Options, Seats
 from bot.service.rated import RatingService
 from bot.service.ratings import told
 from bot.service.review import ReviewKeeper

@@ -1,7 +1,7 @@
 """What a member chooses once so that games ask them less and reach them where they are.
 
 A member's preferences are their defaults everywhere; a running game keeps each person's
-preferences with its seats (:class:`~bot.service.play.Seats`), so that every decision is
+preferences with its seats (:class:`~bot.records.seats.Seats`), so that every decision is
 made on the one record a change reads, in any process. A choice made for one game only
 stays with that game; the defaults are copied into the member's running games when they
 change (:mod:`bot.service.members`).
