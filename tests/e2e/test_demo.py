@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.sandbox.demo import run_demo
+from bot.sandbox.demo import control_rows, run_demo
 from bot.sandbox.validation import unavailable
 
 FRAME = re.compile(
@@ -147,3 +147,14 @@ def test_the_command_empties_the_folder_of_an_earlier_demo(
     assert said == f"{len(files)} images written to {out}/"
     assert all(f.read_bytes() != b"old" for f in files)
     assert not (out / "137-sheet.png").exists()
+
+
+def test_each_action_row_of_controls_is_a_line_of_its_own() -> None:
+    button = {"type": 2, "style": 1, "custom_id": "b"}
+    components = [
+        {"type": 17, "components": [{"type": 10, "content": "a card"}]},
+        {"type": 1, "components": [{**button, "label": "Join"}, {**button, "label": "Leave"}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "s", "placeholder": "Level"}]},
+        {"type": 1, "components": [{**button, "label": "Start", "disabled": True}]},
+    ]
+    assert control_rows(components) == ["[Join]  [Leave]", "[Level ▾]", "~~[Start]~~"]
