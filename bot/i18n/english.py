@@ -1016,6 +1016,8 @@ EN: dict[str, str] = {
     "tournament.error.none": "This server has no tournament yet.",
     "tournament.error.none_here": "This channel holds no tournament still to start.",
     "tournament.error.gone": "That tournament no longer exists.",
+    "tournament.error.busy": "{name} changed several times at the same moment as your "
+    "request, so your request did nothing. Please try again.",
     "history.tournament": "(🏆 {name}, round {round})",
     # asking less: deciding ahead on the sheet (bot.cogs.pages)
     "ahead.action2": "**Turn {turn}, action 2 ahead (white + colour):** choose it now. It is "

@@ -272,14 +272,22 @@ class Tournaments:
         self, tournament_id: int, step: Callable[[Tournament], Awaitable[None]]
     ) -> Tournament:
         """``step`` on the tournament as stored, again on a fresh read should another
-        change come first (:class:`TournamentChanged`); the tournament after it."""
+        change come first (:class:`TournamentChanged`); the tournament after it. Beaten
+        every time (another process changing it too), the refusal names the tournament."""
+        name = ""
 
         async def attempt() -> Tournament:
-            await step(await self.read(tournament_id))
+            nonlocal name
+            current = await self.read(tournament_id)
+            name = current.record.name
+            await step(current)
             return await self.read(tournament_id)
 
+        def busy() -> ServiceError:
+            return ServiceError("tournament.error.busy", name=quote(name))
+
         async with self._locks.hold(tournament_id):
-            return await retry(attempt, TournamentChanged, f"tournament {tournament_id}")
+            return await retry(attempt, TournamentChanged, f"tournament {tournament_id}", busy)
 
     # --- the timer's part ----------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
