@@ -885,10 +885,14 @@ EN: dict[str, str] = {
     "tournament.signup.cancelled": "❌ Called off by its organiser before the start.",
     "tournament.signup.void": "❌ It could not start: {count} signed up, {least} needed.",
     "tournament.round.title": "🏆 **{name}** — **round {round}** of {rounds}: {tables}",
-    "tournament.round.first": "Seated by rating on this server (new players at random), the "
-    "leaders together at table 1.",
+    "tournament.round.first": "Seated by {title} rating on this server as the leaderboard "
+    "shows it, best first, those without one yet last: the leaders together at table 1, the "
+    "next at table 2, and so on.",
     "tournament.round.later": "Seated by the standings: the leaders together at table 1, the "
     "next at table 2, and so on.",
+    "tournament.round.later_apart": "Seated by the standings: the leaders together at table 1, "
+    "the next at table 2, and so on; a player sits at a later table only where that keeps "
+    "opponents of earlier rounds apart.",
     "tournament.round.no_repeats": "Nobody meets an opponent of an earlier round again.",
     "tournament.round.repeats": "{pairs}: no seating of these players avoids it.",
     "unit.pair_again.one": "{count} pair at a table has met before",
@@ -1012,6 +1016,8 @@ EN: dict[str, str] = {
     "tournament.error.none": "This server has no tournament yet.",
     "tournament.error.none_here": "This channel holds no tournament still to start.",
     "tournament.error.gone": "That tournament no longer exists.",
+    "tournament.error.busy": "{name} changed several times at the same moment as your "
+    "request, so your request did nothing. Please try again.",
     "history.tournament": "(🏆 {name}, round {round})",
     # asking less: deciding ahead on the sheet (bot.cogs.pages)
     "ahead.action2": "**Turn {turn}, action 2 ahead (white + colour):** choose it now. It is "
