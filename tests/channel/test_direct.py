@@ -239,21 +239,31 @@ async def played_out(service: GameService, game_id: int) -> Snapshot:
     return current
 
 
-async def test_the_last_letter_says_how_the_game_ended_speaking_to_its_reader(
+async def ended_after_a_cross(
     service: GameService,
-) -> None:
-    """Ana's letter of turn 1 was closed long before the end; when the game ends it says
-    so once more: what she did, why the game ended, the final scores with her own line
-    and win (or not) spoken to her, and a link to the final message (the live one)."""
+) -> tuple[int, dict[int, Sent], list[Closing | Letter]]:
+    """Ana, who chose letters, crosses 🟨 Yellow 8 in turn 1 (her letter closed saying
+    so), then everyone passes until the game ends, its final message 77: the game, Ana's
+    letters as noted before the end, and what her cross closed."""
     game_id = await started(service, dm=True)
     mail, sent, _ = await project(service, game_id)
     sent = delivered(mail, sent)
     await service.turns.move(game_id, ANA, 1, "action1", YELLOW_8)
     await service.turns.move(game_id, BEN, 1, "action1", PASS)
     mail, sent, _ = await project(service, game_id, sent)
-    sent = {ANA: replace(sent[ANA], turn=1, phase="action1", state="closed")}
-    final = await played_out(service, game_id)
+    await played_out(service, game_id)
     await service.keeper.set_message(game_id, 77)  # the final message, now the live one
+    return game_id, sent, mail
+
+
+async def test_the_last_letter_says_how_the_game_ended_speaking_to_its_reader(
+    service: GameService,
+) -> None:
+    """Ana's letter of turn 1 was closed long before the end; when the game ends it says
+    so once more: what she did, why the game ended, the final scores with her own line
+    and win (or not) spoken to her, and a link to the final message (the live one)."""
+    game_id, sent, _ = await ended_after_a_cross(service)
+    assert sent[ANA].state == "closed"
     mail, after, final = await project(service, game_id, sent)
     assert final.game is not None and final.record.status == "finished"
     ranking = final.game.ranking()

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from bot.i18n.english import EN
 from bot.rules import VARIANTS
-from tests.truth.checking import CHECKS, Verdict, name
+from tests.truth.checking import CHECKS, Verdict, standing
 from tests.truth.facts import Facts
 from tests.truth.reading import (
     Claim,
@@ -197,13 +197,7 @@ def final_title(claim: Claim, facts: Facts) -> str | None:
 def final_rank(claim: Claim, facts: Facts) -> str | None:
     """A line of the final ranking: the player's rank and total (no rating: a letter
     tells none)."""
-    if not facts.finished:
-        return "the game did not finish"
-    values, who = claim.values, claim.values["player"]
-    standing = next((s for s in facts.game.ranking() if s.player == who), None)
-    if standing is None or (standing.rank, standing.total) != (values["rank"], values["total"]):
-        return f"{name(who)}: {standing}"
-    return None
+    return standing(claim, facts)
 
 
 def winner(claim: Claim, facts: Facts) -> str | None:

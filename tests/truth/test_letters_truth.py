@@ -10,15 +10,12 @@ from collections.abc import Callable
 import pytest
 
 from bot.channel.direct import Closing, Sent
-from bot.rules import PASS
 from bot.service.games import GameService
 from tests.channel.test_direct import (
     ANA,
     BEN,
-    YELLOW_8,
     clock,
-    delivered,
-    played_out,
+    ended_after_a_cross,
     project,
     service,
     started,
@@ -32,15 +29,8 @@ __all__ = ["clock", "service"]  # the fixtures, taken from the letters' own test
 async def finished_letters(service: GameService) -> tuple[list[str], Facts]:
     """Ana's letters of a game played to its end (her first one closed early, her last
     one telling the end), and the game's facts."""
-    game_id = await started(service, dm=True)
-    mail, sent, _ = await project(service, game_id)
-    sent = delivered(mail, sent)
-    await service.turns.move(game_id, ANA, 1, "action1", YELLOW_8)
-    await service.turns.move(game_id, BEN, 1, "action1", PASS)
-    mail, sent, _ = await project(service, game_id, sent)
-    texts = [m.content for m in mail if isinstance(m, Closing)]
-    await played_out(service, game_id)
-    await service.keeper.set_message(game_id, 77)
+    game_id, sent, closed = await ended_after_a_cross(service)
+    texts = [m.content for m in closed if isinstance(m, Closing)]
     mail, _, final = await project(service, game_id, sent)
     texts += [m.content for m in mail if isinstance(m, Closing)]
     moves = await service.store.games.moves(game_id)
