@@ -43,6 +43,7 @@ from bot.channel.plan import (
     Edit,
     Post,
     Shown,
+    as_shown,
     away,
     by_turn,
     ending,
@@ -52,7 +53,7 @@ from bot.channel.plan import (
     review_due,
 )
 from bot.channel.source import Change, Facts, Source
-from bot.channel.texts import lobby_closed_content
+from bot.channel.texts import lobby_closed_card, lobby_closed_content
 from bot.channel.writer import DirectWriter, Refused, Writer
 from bot.i18n import using
 from bot.records.errors import LockLost
@@ -351,7 +352,8 @@ class Publisher:
         by = closing[-1].player if closing else record.host_id
         content = lobby_closed_content(record, f"lobby.{reason}", by or record.host_id)
         if record.message_id:
-            await self.edit(record, None, Edit(record.message_id, content))
+            laid_out = as_shown(Shown.of(record), lobby_closed_card(content))
+            await self.edit(record, None, Edit(record.message_id, content, card=laid_out))
             self.outage.reached()
 
     async def remind(self, change: Change) -> None:

@@ -41,13 +41,29 @@ def layout(
                 box.add_item(discord.ui.MediaGallery(gallery_item(file)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(box)
-    if buttons is not None and buttons.children:
-        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
-        for item in list(buttons.children):
-            buttons.remove_item(item)
-            row.add_item(item)
-        view.add_item(row)
+    if buttons is not None:
+        for row in action_rows(buttons):
+            view.add_item(row)
     return view
+
+
+ROW_WIDTH = 5
+"""An action row holds five buttons, or one select."""
+
+
+def action_rows(buttons: discord.ui.View) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """``buttons``' children moved into action rows, in order: a row holds five buttons
+    or one select, and a child given a ``row`` of its own starts a new one."""
+    rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = []
+    room, last = 0, None
+    for item in list(buttons.children):
+        buttons.remove_item(item)
+        if item.width > room or (item.row is not None and item.row != last):
+            rows.append(discord.ui.ActionRow())
+            room = ROW_WIDTH
+        rows[-1].add_item(item)
+        room, last = room - item.width, item.row
+    return rows
 
 
 def gallery_item(file: discord.File) -> discord.MediaGalleryItem:
