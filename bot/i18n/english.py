@@ -353,6 +353,44 @@ EN: dict[str, str] = {
     "dm.link": "🔗 The game: {link}",
     "dm.over": "This decision is over.",
     "dm.chosen": "✅ You have chosen: your choice is told here once everyone has decided.",
+    # a letter speaks to its reader: the story's sentences about them
+    "story.crossed.you": "You crossed {row} {number}",
+    "story.lucky.you": "You used a lucky number: {row} {number}",
+    "story.passed.you": "You passed",
+    "story.nothing_to_cross.you": "You had nothing to cross",
+    "story.wrote.you": "You wrote {number} in {row}, field {position} of 9",
+    "story.wrote_nothing.you": "You wrote nothing",
+    "story.nowhere_to_write.you": "You had nowhere to write {number}",
+    "event.pawn_moved.you": "♟ You moved {steps} → field {position}: {row} {number} (new cross, "
+    "bonus {bonus})",
+    "event.pawn_moved_crossed.you": "♟ You moved {steps} → field {position}: {row} {number} "
+    "(already crossed, bonus {bonus})",
+    "event.stayed.you": "♟ You stayed: your pawn did not move",
+    "event.rolled.you": "🎲 You rolled {dice} = {total}",
+    "event.rerolled.you": "🎲 You re-rolled {dice} = {total}",
+    "event.expired.qwixx.you": "⏰ Your time ran out: nothing crossed this time.",
+    "event.expired.qwinto.you": "⏰ Your time ran out: nothing written this time.",
+    "event.away.expired.you": "💤 You let three decisions in a row run out and are away; the game "
+    "no longer waits for you (any move brings you back).",
+    "event.away.left.you": "🚪 You left the game; it no longer waits for you.",
+    "event.away.stand_in.you": "💤 You let three decisions in a row run out and are away; a Normal "
+    "computer plays your seat until you open your sheet again. This game will not count for you.",
+    "event.away.back.you": "👋 You are back and play your own seat again.",
+    "story.kept.you": "🎲 You kept the throw",
+    "story.ahead.asked.you": "↩️ You chose ahead: {move} — no longer possible, so you were asked",
+    "story.ahead.asked_locked.you": "↩️ You chose ahead: {move} — impossible once {row} was "
+    "locked, so you were asked",
+    "story.ahead.unmet.you": "⏭️ You chose ahead: {move} — its moment never came",
+    "story.ahead.away.you": "⏭️ You chose ahead: {move} — not used, as you were away",
+    "story.ahead.unmet_later.you": "⏭️ You chose ahead for turn {turn}: {move} — the game ended "
+    "before it",
+    # a letter whose game ended
+    "dm.end.line": "{rank}. You — {total}",
+    "dm.end.won": "🏆 You win!",
+    "dm.end.won_with": "🏆 You and {names} share the win!",
+    "dm.end.solo": "🧘 Solo practice · your score: **{total}**",
+    "dm.end.over": "🏁 The game is over.",
+    "dm.end.link": "🔗 How the game ended: {link}",
     "dm.closed": "📭 I could not send you a direct message: Discord refuses them (your direct "
     "messages from this server's members are closed). Your games mention you in their "
     "channel instead. To get direct messages, allow them for this server, then turn them on "
