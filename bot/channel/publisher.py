@@ -28,8 +28,7 @@ it was told of, a record whose ``shown`` is not what it last wrote.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from bot.channel import story
@@ -44,7 +43,9 @@ from bot.channel.plan import (
     Edit,
     Post,
     Shown,
+    as_shown,
     away,
+    by_turn,
     ending,
     plan,
     reminded,
@@ -52,7 +53,7 @@ from bot.channel.plan import (
     review_due,
 )
 from bot.channel.source import Change, Facts, Source
-from bot.channel.texts import lobby_closed_content
+from bot.channel.texts import lobby_closed_card, lobby_closed_content
 from bot.channel.writer import DirectWriter, Refused, Writer
 from bot.i18n import using
 from bot.records.errors import LockLost
@@ -64,13 +65,6 @@ log = logging.getLogger(__name__)
 
 CATCH_UP_BATCH = 1000
 """The most lagging games one pass looks at (each is synced, or the pass stops)."""
-
-
-def by_turn(events: Sequence[StoredEvent]) -> defaultdict[int, list[StoredEvent]]:
-    grouped: defaultdict[int, list[StoredEvent]] = defaultdict(list)
-    for event in events:
-        grouped[event.turn].append(event)
-    return grouped
 
 
 class Publisher:
@@ -358,7 +352,8 @@ class Publisher:
         by = closing[-1].player if closing else record.host_id
         content = lobby_closed_content(record, f"lobby.{reason}", by or record.host_id)
         if record.message_id:
-            await self.edit(record, None, Edit(record.message_id, content))
+            laid_out = as_shown(Shown.of(record), lobby_closed_card(content))
+            await self.edit(record, None, Edit(record.message_id, content, card=laid_out))
             self.outage.reached()
 
     async def remind(self, change: Change) -> None:

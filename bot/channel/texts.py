@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from bot.channel.cards import Card, card
 from bot.channel.story import fit, mention, mentions
 from bot.i18n.words import change, ordinal, percent, plural, signed, t
 from bot.players import is_computer
@@ -44,6 +45,12 @@ def lobby_closed_content(record: GameRecord, key: str, by: int) -> str:
         t("lobby.uncounted.hints") if options.hints else "",
     ]
     return "\n".join([text, *filter(None, notes)])
+
+
+def lobby_closed_card(content: str) -> Card:
+    """A closed lobby (:func:`lobby_closed_content`) as a card: why it closed, its notes
+    (if any) below."""
+    return card(content, tail=len(content.splitlines()) - 1)
 
 
 def end_content(

@@ -41,24 +41,24 @@ def layout(
                 box.add_item(discord.ui.MediaGallery(gallery_item(file)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(box)
-    for row in action_rows(buttons):
-        view.add_item(row)
+    if buttons is not None:
+        for row in action_rows(buttons):
+            view.add_item(row)
     return view
 
 
-def action_rows(
-    buttons: discord.ui.View | None,
-) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
-    """``buttons``' items in action rows as the legacy view lays them out (its rows, in
-    order; a select fills one), moved out of it."""
-    if buttons is None or not buttons.children:
-        return []
-    items = {getattr(item, "custom_id", None): item for item in buttons.children}
+def action_rows(buttons: discord.ui.View) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """``buttons``' children moved into action rows as the legacy view lays them out,
+    so that a card shows the rows its view was built for: five buttons a row, a select
+    alone in one, a child given a ``row`` in that row (a sheet's ⚙ joins its last row
+    where there is room)."""
+    children = list(buttons.children)
     rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = []
     for laid_out in buttons.to_components():
         row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for component in laid_out["components"]:
-            item = items[component.get("custom_id")]
+            item = next(c for c in children if c.to_component_dict() == component)
+            children.remove(item)
             buttons.remove_item(item)
             row.add_item(item)
         rows.append(row)

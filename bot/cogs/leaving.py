@@ -62,11 +62,9 @@ class LeaveHandlers(GameHandlers):
             await self.settle_question(interaction, t("leave.lobby"))
             if record.message_id:
                 with using(await self.language(record.guild_id)):
+                    fields = views.lobby_fields(record, views.posted_as_card(record))
                     await self.adapter.writer.write_over(
-                        record,
-                        record.message_id,
-                        views.lobby_content(record),
-                        views.lobby_view(record),
+                        record, record.message_id, fields.get("content"), fields["view"]
                     )
             return
         await self.settle_question(interaction, t("leave.game"))

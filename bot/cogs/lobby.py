@@ -10,13 +10,16 @@ import functools
 
 import discord
 
-from bot.channel.texts import lobby_closed_content
+from bot.channel.cards import FORM
+from bot.channel.plan import Shown
+from bot.channel.texts import lobby_closed_card, lobby_closed_content
 from bot.cogs import views
 from bot.cogs.adapter import GameHandlers, where
 from bot.cogs.answers import Handler, P, Reply, answers_errors
 from bot.cogs.writer import ping
 from bot.i18n import using
 from bot.i18n.words import t
+from bot.records.games import GameRecord
 from bot.records.options import Options
 from bot.rules import VARIANTS
 from bot.service.errors import ServiceError
@@ -66,13 +69,12 @@ class LobbyHandlers(GameHandlers):
             guild_id, channel_id, interaction.user.id, variant, board, seconds, play
         )
         response = await interaction.response.send_message(
-            views.lobby_content(record),
-            view=views.lobby_view(record),
+            **views.lobby_fields(record, as_card=True),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.adapter.remember(interaction)
         if isinstance(response.resource, discord.InteractionMessage):
-            await self.service.keeper.set_message(record.id, response.resource.id)
+            await self.posted(record, response.resource.id)
 
     async def start_in_thread(
         self,
@@ -100,11 +102,10 @@ class LobbyHandlers(GameHandlers):
             interaction.guild_id or 0, thread.id, interaction.user.id, variant, board, seconds, play
         )
         message = await thread.send(
-            views.lobby_content(record),
-            view=views.lobby_view(record),
+            **views.lobby_fields(record, as_card=True),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.service.keeper.set_message(record.id, message.id)
+        await self.posted(record, message.id)
         await self.adapter.remember(interaction)
         with using(interaction.locale):  # only the starter sees this: their language
             opened = t("thread.opened", thread=thread.mention)
@@ -116,12 +117,13 @@ class LobbyHandlers(GameHandlers):
         """Join, Leave, Add computer, Start, Cancel: the lobby's message is answered with
         the lobby as it then is (see :class:`Reply`)."""
         user, here = interaction.user.id, where(interaction)
+        as_card = views.is_card(interaction.message)
         async with Reply(interaction) as reply:
             if action == "start":
                 outcome = await self.service.lobby.start(game_id, user, where=here)
                 await self.adapter.remember(interaction)
                 content = lobby_closed_content(outcome.record, "lobby.started", user)
-                await reply.edit(content=content, view=None)
+                await reply.edit(**views.lobby_message(lobby_closed_card(content), None, as_card))
                 await self.adapter.changed(outcome)
                 return
             lobby = self.service.lobby
@@ -134,10 +136,10 @@ class LobbyHandlers(GameHandlers):
             record = await change(game_id, user, where=here)
             await self.adapter.remember(interaction)
             if record.status == "lobby":
-                await reply.edit(content=views.lobby_content(record), view=views.lobby_view(record))
+                await reply.edit(**views.lobby_fields(record, as_card))
             else:
                 content = lobby_closed_content(record, "lobby.cancelled", user)
-                await reply.edit(content=content, view=None)
+                await reply.edit(**views.lobby_message(lobby_closed_card(content), None, as_card))
                 await self.service.keeper.show(record, record.message_id, {})
 
     @answers_errors
@@ -150,7 +152,7 @@ class LobbyHandlers(GameHandlers):
             record = await self.service.lobby.set_level(
                 game_id, interaction.user.id, seat, level, where=where(interaction)
             )
-            await reply.edit(content=views.lobby_content(record), view=views.lobby_view(record))
+            await reply.edit(**views.lobby_fields(record, views.is_card(interaction.message)))
 
     @answers_errors
     @in_server_language
@@ -162,9 +164,13 @@ class LobbyHandlers(GameHandlers):
         )
         await self.adapter.remember(interaction)
         message = await interaction.response.send_message(
-            views.rematch_content(record, old.players),
-            view=views.lobby_view(record),
+            **views.rematch_fields(record, old.players),
             allowed_mentions=ping(p for p in old.players if p != interaction.user.id),
         )
         if isinstance(message.resource, discord.InteractionMessage):
-            await self.service.keeper.set_message(record.id, message.resource.id)
+            await self.posted(record, message.resource.id)
+
+    async def posted(self, record: GameRecord, message_id: int) -> None:
+        """The lobby's message, posted as a card: noted, so that the edits that do not
+        answer a click on it (``/qwixx leave``, its closing) keep that form."""
+        await self.service.keeper.show(record, message_id, Shown(form=FORM).to_json())

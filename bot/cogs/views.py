@@ -11,7 +11,10 @@ from typing import Any
 
 import discord
 
+from bot.channel.cards import FORM, Card
+from bot.channel.plan import Shown
 from bot.channel.story import field_position, mention, mentions, row_text
+from bot.cogs import cards
 from bot.cogs.buttons import (
     AskButton,
     FieldSelect,
@@ -42,32 +45,35 @@ ROW_STYLE = {
 
 
 # --- lobby ---------------------------------------------------------------
-def lobby_content(record: GameRecord) -> str:
+def lobby_blocks(record: GameRecord) -> list[str]:
+    """The lobby's text in the parts a reader sees: who opened what, who sits, how it
+    is played (only when an option is on), and what starts it."""
     cls = VARIANTS[record.variant]
     options = Options.of(record.options)
     names = ", ".join(seat_name(p, options) for p in record.players)
-    return "\n".join(
-        [
-            t("lobby.title", title=cls.title, host=mention(record.host_id)),
-            t(
-                "lobby.players",
-                count=len(record.players),
-                max=1 if options.solo else cls.max_players,
-                names=names,
-            ),
-            *[
-                t(f"lobby.{flag}")
-                for flag in ("solo", "hints", "fill_away")
-                if getattr(options, flag)
-            ],
-            t(
-                "lobby.hint_solo" if options.solo else "lobby.hint",
-                variant=record.variant,
-                min=cls.min_players,
-                turn_time=format_duration(record.turn_time),
-            ),
-        ]
-    )
+    played = [
+        t(f"lobby.{flag}") for flag in ("solo", "hints", "fill_away") if getattr(options, flag)
+    ]
+    return [
+        t("lobby.title", title=cls.title, host=mention(record.host_id)),
+        t(
+            "lobby.players",
+            count=len(record.players),
+            max=1 if options.solo else cls.max_players,
+            names=names,
+        ),
+        *(["\n".join(played)] if played else []),
+        t(
+            "lobby.hint_solo" if options.solo else "lobby.hint",
+            variant=record.variant,
+            min=cls.min_players,
+            turn_time=format_duration(record.turn_time),
+        ),
+    ]
+
+
+def lobby_content(record: GameRecord) -> str:
+    return "\n".join(lobby_blocks(record))
 
 
 def seat_name(player: int, options: Options) -> str:
@@ -77,11 +83,46 @@ def seat_name(player: int, options: Options) -> str:
     return t("lobby.computer", name=mention(player), level=t(f"level.{options.level(player)}"))
 
 
-def rematch_content(record: GameRecord, previous: Iterable[int]) -> str:
+def rematch_blocks(record: GameRecord, previous: Iterable[int]) -> list[str]:
     """A lobby opened by **Rematch**: it mentions the people of the game before (the
     lobby below names the computers)."""
     people = [p for p in previous if not is_computer(p)]
-    return "\n".join([t("rematch.content", names=mentions(people)), lobby_content(record)])
+    return [t("rematch.content", names=mentions(people)), *lobby_blocks(record)]
+
+
+def rematch_content(record: GameRecord, previous: Iterable[int]) -> str:
+    return "\n".join(rematch_blocks(record, previous))
+
+
+def lobby_message(laid_out: Card, buttons: discord.ui.View | None, as_card: bool) -> dict[str, Any]:
+    """A lobby message's fields (to send or edit it): the card with ``buttons`` under
+    it, or, for a lobby posted before cards (which keeps its form), its text as
+    content."""
+    if as_card:
+        return {"view": cards.layout(laid_out, [], buttons)}
+    return {"content": laid_out.text, "view": buttons}
+
+
+def lobby_fields(record: GameRecord, as_card: bool) -> dict[str, Any]:
+    """The open lobby's message, as :func:`lobby_message`."""
+    return lobby_message(Card(tuple(lobby_blocks(record))), lobby_view(record), as_card)
+
+
+def rematch_fields(record: GameRecord, previous: Iterable[int]) -> dict[str, Any]:
+    """A lobby opened by **Rematch**, as :func:`lobby_message` (a card: it is new)."""
+    return lobby_message(Card(tuple(rematch_blocks(record, previous))), lobby_view(record), True)
+
+
+def is_card(message: discord.Message | None) -> bool:
+    """Whether ``message``, a lobby clicked, was posted as a card (else it keeps its
+    text form)."""
+    return message is not None and message.flags.components_v2
+
+
+def posted_as_card(record: GameRecord) -> bool:
+    """Whether the lobby's message was posted as a card, as noted when it was (for the
+    edits that do not answer a click on it)."""
+    return Shown.of(record).form == FORM
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View:

@@ -98,15 +98,16 @@ def footer_lines(table: BoardTable, width: int) -> list[str]:
     return wrap(Canvas.new(1, 1), table.footer, FOOTER, width - 2 * theme.MARGIN)
 
 
-LineDrawer = Callable[[Surface, "Layout", int, BoardRow, int | None, Box | None], None]
-"""Draws a table line as :func:`draw_row` does (its arguments)."""
+NameDrawer = Callable[[Surface, "Layout", int, BoardRow], None]
+"""Draws a table line's name as :func:`draw_name` does (its arguments)."""
 
 
 def draw_board(
-    table: BoardTable, layout: Layout, footer: list[str], draw_line: LineDrawer | None = None
+    table: BoardTable, layout: Layout, footer: list[str], name: NameDrawer | None = None
 ) -> bytes:
-    """``table`` on ``layout``: title, subtitle, header, each line (:func:`draw_row`
-    unless ``draw_line`` is given), the ``footer`` lines; a small palette PNG."""
+    """``table`` on ``layout``: title, subtitle, header, each line (:func:`draw_row`, its
+    name by :func:`draw_name` unless ``name`` is given), the ``footer`` lines; a small
+    palette PNG."""
     surface = Surface(layout.width, layout.height, leaderboard=True)
     room = layout.width - 2 * theme.MARGIN
     surface.label(
@@ -126,7 +127,7 @@ def draw_board(
     for line, row in enumerate(table.rows, start=1):
         if row.detached:
             draw_gap(surface, layout, line)
-        (draw_line or draw_row)(surface, layout, line, row, table.sorted_column, tint)
+        draw_row(surface, layout, line, row, table.sorted_column, tint, name or draw_name)
     for k, text in enumerate(footer):
         surface.text(
             (theme.MARGIN, layout.footer_top + k * (FOOTER + 6) + FOOTER * 0.55),
@@ -233,7 +234,10 @@ def draw_row(
     row: BoardRow,
     sorted_column: int | None,
     tint: Box | None,
+    name: NameDrawer,
 ) -> None:
+    """Table line ``line``: the leader's band, the caller's frame, the rank, the name
+    (drawn by ``name``), the values and the rule under them."""
     first = layout.cell(line, 0)
     right = layout.width - theme.MARGIN
     band = (first[0], first[1] + 3, right, first[3] - 3)
@@ -243,17 +247,7 @@ def draw_row(
     if row.you:
         draw_frame(surface, band, ground, tint)
     draw_rank(surface, centre(first), row.rank, ground, row.medal)
-    name_cell = layout.cell(line, 1)
-    bold = row.leader or row.you
-    name, size = surface.fit(row.name, TEXT, name_cell[2] - name_cell[0] - NAME_PAD, bold=bold)
-    surface.text(
-        (name_cell[0] + 10, centre(name_cell)[1]),
-        name,
-        size,
-        YOU if row.you else theme.INK,
-        bold=bold,
-        ground=ground,
-    )
+    name(surface, layout, line, row)
     for k, value in enumerate(row.values):
         b = layout.cell(line, k + 2)
         chosen = k == sorted_column
@@ -269,6 +263,22 @@ def draw_row(
     if not row.detached and line < len(layout.rows) and not layout.rows[line].detached:
         y = round(first[3])
         surface.rect((first[0], y, right, y + 1), blend(theme.RULE, theme.PAPER, 0.5))
+
+
+def draw_name(surface: Surface, layout: Layout, line: int, row: BoardRow) -> None:
+    """The name on one line, shortened and shrunk to fit its cell (see
+    :meth:`.compact.Surface.fit`); bold for the leader and the caller."""
+    cell = layout.cell(line, 1)
+    bold = row.leader or row.you
+    name, size = surface.fit(row.name, TEXT, cell[2] - cell[0] - NAME_PAD, bold=bold)
+    surface.text(
+        (cell[0] + 10, centre(cell)[1]),
+        name,
+        size,
+        YOU if row.you else theme.INK,
+        bold=bold,
+        ground=theme.WINNER if row.leader else theme.PAPER,
+    )
 
 
 def draw_frame(surface: Surface, b: Box, ground: Colour, tint: Box | None) -> None:

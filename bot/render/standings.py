@@ -31,7 +31,6 @@ from .leaderboard import (
     WIDTH_STEP,
     Layout,
     draw_board,
-    draw_row,
     footer_lines,
 )
 from .lines import BoardRow, BoardTable
@@ -150,21 +149,7 @@ def wrapped(parts: tuple[str, ...], size: float, room: float, bold: bool) -> lis
 def render_standings(table: BoardTable) -> bytes:
     """The standings as a small palette PNG (see :class:`.compact.Surface`)."""
     layout = layout_for(table)
-    return draw_board(table, layout, footer_lines(table, layout.width), standings_line)
-
-
-def standings_line(
-    surface: Surface,
-    layout: Layout,
-    line: int,
-    row: BoardRow,
-    sorted_column: int | None,
-    tint: Box | None,
-) -> None:
-    """The leaderboard's line but its name, then the name with its note."""
-    assert isinstance(layout, StandingsLayout)
-    draw_row(surface, layout, line, replace(row, name=""), sorted_column, tint)
-    draw_name(surface, layout, line, row)
+    return draw_board(table, layout, footer_lines(table, layout.width), draw_name)
 
 
 def number_widths(table: BoardTable) -> tuple[float, ...]:
@@ -191,9 +176,11 @@ def width_for(numbers: tuple[float, ...]) -> int:
     return max(WIDTH, math.ceil(needed / WIDTH_STEP) * WIDTH_STEP)
 
 
-def draw_name(surface: Surface, layout: StandingsLayout, line: int, row: BoardRow) -> None:
-    """The name (whole, see :func:`name_block`) and its note at the right of the name's
-    cell (muted, smaller, at most half the cell), on the line's ground."""
+def draw_name(surface: Surface, layout: Layout, line: int, row: BoardRow) -> None:
+    """The name (whole, see :func:`name_block`, on the lines a :class:`StandingsLayout`
+    makes room for) and its note at the right of the name's cell (muted, smaller, at most
+    half the cell), on the line's ground: the leaderboard's line draws it in place of
+    its own name (:func:`.leaderboard.draw_name`)."""
     cell = layout.cell(line, 1)
     note_size, lines, size = name_block(row, cell[2] - cell[0])
     middle = centre(cell)[1]

@@ -29,7 +29,7 @@ from .records import GROUP_DM, StoredMessage
 from .sandbox import Sandbox
 from .validation import unavailable
 
-CONTAINER, TEXT_DISPLAY, SEPARATOR, GALLERY = 17, 10, 14, 12
+ACTION_ROW, CONTAINER, TEXT_DISPLAY, SEPARATOR, GALLERY = 1, 17, 10, 14, 12
 """Layout components' types."""
 NAMES = ("Ana", "Ben", "Cem", "Dana", "Emel", "Finn")
 ADD_COMPUTER = "Add computer player"
@@ -161,9 +161,7 @@ class Transcript:
             lines += self.readable("\n".join(str(p) for p in parts if p)).splitlines()
         if not message.layout:
             lines += [f"🖼 {a.filename} ({self.images.where(a.id)})" for a in message.attachments]
-        controls = [control(item) for item in message.interactive()]
-        if any(controls):
-            lines.append("  ".join(c for c in controls if c))
+        lines += control_rows(message.components)
         self.out("")
         self.out(f"┌ {self.header(message)}")
         for line in lines:
@@ -246,6 +244,19 @@ def command_path(data: dict[str, Any]) -> list[str]:
         path.append(str(options[0]["name"]))
         options = list(options[0].get("options") or [])
     return path + [f"{o['name']}:{o.get('value')}" for o in options]
+
+
+def control_rows(components: list[dict[str, Any]]) -> list[str]:
+    """Each action row's buttons and menus as a line, as Discord stacks the rows."""
+    lines: list[str] = []
+    for item in components:
+        if item.get("type") == ACTION_ROW:
+            shown = [control(c) for c in item.get("components") or []]
+            if any(shown):
+                lines.append("  ".join(c for c in shown if c))
+        else:
+            lines += control_rows(item.get("components") or [])
+    return lines
 
 
 def control(item: dict[str, Any]) -> str:

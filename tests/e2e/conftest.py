@@ -39,6 +39,15 @@ def make_bot(
     )
 
 
+async def started(sb: Sandbox, database: Path) -> QwixxBot:
+    """The bot started on ``database``, once it has done with the dice's emojis (their
+    uploads at start-up are not a test's requests to count)."""
+    bot = make_bot(database, sb)
+    await sb.run_bot(bot)
+    await sb.wait_for(lambda: bot.dice_emojis.task is not None and bot.dice_emojis.task.done())
+    return bot
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     """The time of a bot made with ``clock=clock``: it moves only when the test moves it
@@ -58,6 +67,6 @@ async def sb(database: Path) -> AsyncIterator[Sandbox]:
     async with Sandbox(
         guilds=[guild], members=["Ana", "Ben", "Cem", "Dan"], **UNLIMITED, settle=0.02
     ) as sandbox:
-        await sandbox.run_bot(make_bot(database, sandbox))
+        await started(sandbox, database)
         yield sandbox
         assert sandbox.failures == [], sandbox.describe_failures()

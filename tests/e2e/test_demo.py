@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.sandbox.demo import run_demo
+from bot.sandbox.demo import control_rows, run_demo
 from bot.sandbox.validation import unavailable
 
 FRAME = re.compile(
@@ -65,10 +65,14 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert headers[0] == (
         "┌ Qwixx Bot · message 1 · edited · answers Ana's /qwixx start variant:classic"
     )
-    assert frames(after)[0][1] == ["🎲 **Qwixx** — started with @Ana, @Ben."]
+    assert frames(after)[0][1] == [  # a card, its buttons gone
+        "╭─ card · no accent",
+        "┃ 🎲 **Qwixx** — started with @Ana, @Ben.",
+        "╰─",
+    ]
     lobby = frames(live)[0][1]
     assert (
-        "Turn time: 24h · Rules: /qwixx rules `variant:classic` · Start needs 2 players." in lobby
+        "┃ Turn time: 24h · Rules: /qwixx rules `variant:classic` · Start needs 2 players." in lobby
         and "</" not in text
     )  # command mentions as the reader sees them
     assert "~~[Start]~~" in lobby[-1]  # greyed out until a second player joins
@@ -86,8 +90,12 @@ async def test_one_member_alone_plays_solo_practice(tmp_path: Path) -> None:
     assert "» Ana: /qwixx start variant:classic solo:True" in text
     assert "» Ana presses Join" not in text and "Ben" not in text
     live, after = text.split("===== The channel after the game =====")
-    assert "│ Players (1/1): @Ana" in live and "Solo practice" in live
-    assert frames(after)[0][1] == ["🎲 **Qwixx** — started with @Ana."]
+    assert "│ ┃ Players (1/1): @Ana" in live and "Solo practice" in live
+    assert frames(after)[0][1] == [
+        "╭─ card · no accent",
+        "┃ 🎲 **Qwixx** — started with @Ana.",
+        "╰─",
+    ]
     assert "final scores" in after and "🧘 Solo practice · @Ana: **" in after
 
 
@@ -135,7 +143,7 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
     live, after = text.split("===== The channel after the game =====")
     assert live.count("» Ana presses Add computer player") == 2
     assert "» Ana picks 🤖 Computer 2: Hard in" in live
-    assert "│ Players (1/5): @Ana" in live  # the lobby as it was posted
+    assert "│ ┃ Players (1/5): @Ana" in live  # the lobby as it was posted
     assert "final scores" in after and "🤖 Computer 1" in after
     # Each message once, in its newest version: the lobby has started, turns are over.
     assert after.count("**Turn 1** ·") == 1 and "│ ┃ **Turn 1** · @Ana was active" in after
@@ -160,3 +168,14 @@ def test_the_command_empties_the_folder_of_an_earlier_demo(
     assert said == f"{len(files)} images written to {out}/"
     assert all(f.read_bytes() != b"old" for f in files)
     assert not (out / "137-sheet.png").exists()
+
+
+def test_each_action_row_of_controls_is_a_line_of_its_own() -> None:
+    button = {"type": 2, "style": 1, "custom_id": "b"}
+    components = [
+        {"type": 17, "components": [{"type": 10, "content": "a card"}]},
+        {"type": 1, "components": [{**button, "label": "Join"}, {**button, "label": "Leave"}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "s", "placeholder": "Level"}]},
+        {"type": 1, "components": [{**button, "label": "Start", "disabled": True}]},
+    ]
+    assert control_rows(components) == ["[Join]  [Leave]", "[Level ▾]", "~~[Start]~~"]

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import QwixxBot
 from bot.cogs import emojis as dice_emojis
 from bot.render.die_emoji import every_face
 from bot.sandbox import Sandbox
 from bot.sandbox.autoplay import final_message, wait_for_turn
 from bot.sandbox.records import Call
-from tests.e2e.conftest import UNLIMITED, make_bot
+from tests.e2e.conftest import UNLIMITED, make_bot, started
 from tests.truth.test_stand_in_truth import held_to_the_game, play
 
 EMOJIS = "/applications/{application_id}/emojis"
@@ -28,14 +27,6 @@ ROLL = re.compile(r"🎲 (.*) · white sum")
 def calls(sb: Sandbox, method: str, since: int = 0) -> list[Call]:
     """The requests of ``method`` on the application's emojis, after the first ``since``."""
     return [c for c in sb.server.calls[since:] if c.method == method and c.route.startswith(EMOJIS)]
-
-
-async def started(sb: Sandbox, database: Path) -> QwixxBot:
-    """The bot started on ``database``, once it has done with the dice's emojis."""
-    bot = make_bot(database, sb)
-    await sb.run_bot(bot)
-    await sb.wait_for(lambda: bot.dice_emojis.task is not None and bot.dice_emojis.task.done())
-    return bot
 
 
 def names(sb: Sandbox) -> set[str]:

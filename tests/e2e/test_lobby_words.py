@@ -38,8 +38,18 @@ async def test_rematch_seats_the_same_people_and_computers_with_the_same_host(
         await ana.click(lobby, label="Start")
         await wait_for_turn(sb)
         final = await play_to_end(sb, [ana, ben], seeded_policy(3))
-        again = (await ben.click(final, label="Rematch")).message
+        clicked = await ben.click(final, label="Rematch")
+        again = clicked.message
         assert again.content.startswith(f"🔁 Rematch! <@{ana.id}>, <@{ben.id}>: ")
+        [posted] = [c for c in sb.server.calls if clicked.interaction.token in c.path]
+        body = posted.body["data"]
+        assert again.layout and not body.get("content"), "a card: its text in text displays"
+        [container, *_] = again.components
+        assert container["components"][0]["content"] == again.content.splitlines()[0]
+        # a text display's mentions ping as content's do, as allowed_mentions lets them:
+        # the people of the game before, but not whoever clicked
+        assert [int(u) for u in body["allowed_mentions"]["users"]] == [ana.id]
+        assert not body["allowed_mentions"].get("roles") and "everyone" not in str(body)
         assert "🤖 Computer 1 (Easy)" in again.content
         assert "🤖 Computer 2 (Hard)" in again.content
         assert f"host: <@{ana.id}>" in again.content
