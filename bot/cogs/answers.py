@@ -14,7 +14,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import discord
 
 from bot.channel.cards import Card
-from bot.cogs.cards import layout
+from bot.cogs.cards import in_rows, layout
 from bot.i18n import ENGLISH, using
 from bot.i18n.words import t
 from bot.records.errors import CommitUnknown, ReadFailed, StoreError
@@ -155,12 +155,15 @@ def as_card(
     """An answer's fields (``content``, ``attachments``, ``view``) as a card's:
     ``laid_out``, or its content in one text display (however many paragraphs it has,
     the card stays within Discord's 40 components) in ``colour``, its images after it,
-    its buttons under it; fields that are a card already are left as they are."""
+    its buttons under it in the rows their view lays them in; fields that are a card
+    already are left as they are."""
     if isinstance(fields.get("view"), discord.ui.LayoutView):
         return fields
     rest = {k: v for k, v in fields.items() if k not in ("content", "view")}
     files = list(fields.get("attachments") or [])
-    view = layout(laid_out or Card((str(fields.get("content") or ""),)), files, fields.get("view"))
+    buttons = fields.get("view")
+    shown = laid_out or Card((str(fields.get("content") or ""),))
+    view = layout(shown, files, None if buttons is None else in_rows(buttons))
     for box in view.children:
         if isinstance(box, discord.ui.Container) and colour is not None:
             box.accent_colour = colour

@@ -47,21 +47,22 @@ def layout(
     return view
 
 
+ROW_WIDTH = 5
+"""An action row holds five buttons, or one select."""
+
+
 def action_rows(buttons: discord.ui.View) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
-    """``buttons``' children moved into action rows as the legacy view lays them out,
-    so that a card shows the rows its view was built for: five buttons a row, a select
-    alone in one, a child given a ``row`` in that row (a sheet's ⚙ joins its last row
-    where there is room)."""
-    children = list(buttons.children)
+    """``buttons``' children moved into action rows, in order: a row holds five buttons
+    or one select, and a child given a ``row`` of its own starts a new one."""
     rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = []
-    for laid_out in buttons.to_components():
-        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
-        for component in laid_out["components"]:
-            item = next(c for c in children if c.to_component_dict() == component)
-            children.remove(item)
-            buttons.remove_item(item)
-            row.add_item(item)
-        rows.append(row)
+    room, last = 0, None
+    for item in list(buttons.children):
+        buttons.remove_item(item)
+        if item.width > room or (item.row is not None and item.row != last):
+            rows.append(discord.ui.ActionRow())
+            room = ROW_WIDTH
+        rows[-1].add_item(item)
+        room, last = room - item.width, item.row
     return rows
 
 
@@ -70,3 +71,20 @@ def gallery_item(file: discord.File) -> discord.MediaGalleryItem:
     return discord.MediaGalleryItem(
         f"attachment://{file.filename}", description=file.description or None
     )
+
+
+def in_rows(buttons: discord.ui.View) -> discord.ui.View:
+    """``buttons``' children moved into a view of their own, each given the row the legacy
+    view lays it out in, in that order, so that :func:`action_rows` keeps those rows: a
+    view built for a message of text (a sheet's ⚙ joining its last row where there is
+    room, buttons filling the first row with room) shows the same rows on a card."""
+    children = list(buttons.children)
+    laid_out = discord.ui.View(timeout=None)
+    for index, row in enumerate(buttons.to_components()):
+        for component in row["components"]:
+            item = next(c for c in children if c.to_component_dict() == component)
+            children.remove(item)
+            buttons.remove_item(item)
+            item.row = index
+            laid_out.add_item(item)
+    return laid_out

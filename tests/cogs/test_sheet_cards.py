@@ -18,8 +18,9 @@ from bot.channel.story import mentions
 from bot.cogs import answers, cards, views
 from bot.cogs.answers import CARD_LIMIT, MESSAGE_LIMIT, Reply, with_text
 from bot.cogs.buttons import MoveButton
+from bot.cogs.choice_items import GameChoiceSelect
 from bot.cogs.overview import table_answer
-from bot.cogs.pages import Page, page
+from bot.cogs.pages import Page, add_row, choices_button, page
 from bot.cogs.sheets import sheet_answer
 from bot.i18n import LOCALES, using
 from bot.i18n.words import t
@@ -129,6 +130,26 @@ def test_the_sheets_card_says_what_its_text_said_its_image_under_it_its_choices_
         [b["label"] for b in r["components"]] for r in legacy.to_components()
     ], "the choices in the rows the legacy view laid them out in"
     assert rows[0]["components"][0]["label"] == t("button.hint")
+
+
+def test_a_cards_choices_stand_in_the_rows_their_view_lays_them_in() -> None:
+    """⚙ joins the last row where there is room, as on the sheet in text; a button
+    added after a select fills the first row with room."""
+    game = white_sum_turn()
+    record = running(game)
+    view = discord.ui.View(timeout=None)
+    for number in (2, 3, 4):
+        move = Move("cross", "red", number)
+        view.add_item(MoveButton(record.id, 1, "action1", move, f"🟥 Red {number}"))
+    with using("en-US"):
+        add_row(view, choices_button(record, game), join=True)
+        view.add_item(GameChoiceSelect(record.id, 1, "timeout", [("pass", "Pass")], "pass"))
+        view.add_item(MoveButton(record.id, 1, "action1", Move("cross", "red", 5), "🟥 Red 5"))
+    legacy = [[c.get("label") for c in row["components"]] for row in view.to_components()]
+    fields = answers.as_card({"content": "Turn 1.", "attachments": [], "view": view})
+    _, *rows = fields["view"].to_components()
+    assert [[c.get("label") for c in row["components"]] for row in rows] == legacy
+    assert legacy == [["🟥 Red 2", "🟥 Red 3", "🟥 Red 4", "⚙ My choices", "🟥 Red 5"], [None]]
 
 
 def test_a_sheet_in_text_is_todays_message() -> None:
