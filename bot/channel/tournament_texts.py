@@ -21,7 +21,7 @@ from bot.i18n.words import plural, t, whole
 from bot.render.lines import BoardTable
 from bot.render.standings_lines import standings_rows
 from bot.rules import VARIANTS
-from bot.tournament import TournamentStanding, points_text, skipped_points
+from bot.tournament import Round, TournamentStanding, points_text, skipped_points
 from bot.tournament.records import Tournament, TournamentRecord
 from bot.tournament.settings import MOST_PLAYERS
 
@@ -216,14 +216,28 @@ def signup_actions(tournament: Tournament, now: float) -> tuple[str, ...]:
 # --- a round -------------------------------------------------------------------
 def seated_by(tournament: Tournament, number: int) -> str:
     """What round ``number``'s seating orders by (:func:`bot.tournament.next_round`):
-    round 1 by the ratings the leaderboard shows; later rounds by the standings, cut
-    into tables in order unless keeping opponents apart moves someone down."""
-    settings = tournament.settings
+    round 1 by the ratings the leaderboard shows, or at random when nobody in it has
+    one; later rounds by the standings, cut into tables in order unless keeping
+    opponents apart moves someone down (as far as the search could tell, when the
+    swaps seated it after the search ran out of work)."""
+    settings, round_ = tournament.settings, tournament.seated[number - 1]
     if number == 1:
-        return t("tournament.round.first", title=title_of(settings.variant))
-    if settings.avoid_repeats:
+        key = "tournament.round.first_random" if round_.at_random else "tournament.round.first"
+        return t(key, title=title_of(settings.variant))
+    if not settings.avoid_repeats:
+        return t("tournament.round.later")
+    if round_.grouped:
         return t("tournament.round.later_apart")
-    return t("tournament.round.later")
+    return t("tournament.round.later_apart_limited")
+
+
+def repeats_told(round_: Round) -> str:
+    """How many pairs at a table met before, and whether fewer were possible as far as
+    the search could tell."""
+    if not round_.repeats:
+        return t("tournament.round.no_repeats")
+    key = "tournament.round.repeats" if round_.exhaustive else "tournament.round.repeats_limited"
+    return t(key, pairs=plural("unit.pair_again", round_.repeats))
 
 
 def round_card(tournament: Tournament, number: int, dropped: Sequence[int] = ()) -> Card:
@@ -244,11 +258,7 @@ def round_card(tournament: Tournament, number: int, dropped: Sequence[int] = ())
         seated_by(tournament, number),
     ]
     if number > 1 and settings.avoid_repeats:
-        head.append(
-            t("tournament.round.no_repeats")
-            if not round_.repeats
-            else t("tournament.round.repeats", pairs=plural("unit.pair_again", round_.repeats))
-        )
+        head.append(repeats_told(round_))
     tables = []
     for table in round_.tables:
         thread = threads.get(table.number)

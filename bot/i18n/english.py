@@ -926,13 +926,21 @@ EN: dict[str, str] = {
     "tournament.round.first": "Seated by {title} rating on this server as the leaderboard "
     "shows it, best first, those without one yet last: the leaders together at table 1, the "
     "next at table 2, and so on.",
+    "tournament.round.first_random": "Seated at random: nobody in this round has a {title} "
+    "rating on this server yet.",
     "tournament.round.later": "Seated by the standings: the leaders together at table 1, the "
     "next at table 2, and so on.",
     "tournament.round.later_apart": "Seated by the standings: the leaders together at table 1, "
     "the next at table 2, and so on; a player sits at a later table only where that keeps "
     "opponents of earlier rounds apart.",
+    "tournament.round.later_apart_limited": "Seated by the standings: the leaders toward "
+    "table 1, with players moved to later tables to keep opponents of earlier rounds apart. "
+    "The seating search stopped at its limit, so some may sit at a later table than they "
+    "need to.",
     "tournament.round.no_repeats": "Nobody meets an opponent of an earlier round again.",
     "tournament.round.repeats": "{pairs}: no seating of these players avoids it.",
+    "tournament.round.repeats_limited": "{pairs}: the fewest the search found; a seating "
+    "with fewer may exist.",
     "unit.pair_again.one": "{count} pair at a table has met before",
     "unit.pair_again.other": "{count} pairs at a table have met before",
     "tournament.round.table": "**Table {number}** {thread}: {players}",

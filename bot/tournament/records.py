@@ -151,15 +151,28 @@ def round_data(round_: Round) -> dict[str, Any]:
         "tables": [[list(t.players), t.computers] for t in round_.tables],
         "byes": list(round_.byes),
         "repeats": round_.repeats,
+        "exhaustive": round_.exhaustive,
+        "grouped": round_.grouped,
+        "at_random": round_.at_random,
     }
 
 
 def round_of(number: int, data: dict[str, Any]) -> Round:
+    """A stored round; one stored before rounds kept how they were seated reads as
+    seated by rating (round one) and by an exhaustive search, as its message said."""
     tables = tuple(
         Table(k + 1, tuple(int(p) for p in players), int(computers))
         for k, (players, computers) in enumerate(data["tables"])
     )
-    return Round(number, tables, tuple(int(p) for p in data["byes"]), int(data["repeats"]))
+    return Round(
+        number,
+        tables,
+        tuple(int(p) for p in data["byes"]),
+        int(data["repeats"]),
+        bool(data.get("exhaustive", True)),
+        bool(data.get("grouped", True)),
+        bool(data.get("at_random", False)),
+    )
 
 
 def result_data(result: TableResult) -> list[list[int]]:

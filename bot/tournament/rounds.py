@@ -11,9 +11,10 @@ checked, from what the store holds.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from .points import TableResult
-from .seating import Round, first_order, met_before, seat, seeded
+from .seating import SEARCH_WORK, Round, first_order, met_before, seat, seeded
 from .settings import TournamentSettings
 from .standings import Entrant, standings
 
@@ -25,10 +26,12 @@ def next_round(
     results: Iterable[TableResult],
     seed: int,
     ratings: Mapping[int, float] | None = None,
+    work: int = SEARCH_WORK,
 ) -> Round:
     """Round ``len(rounds) + 1`` (ValueError past the last) for the entrants who have not
-    withdrawn. ``ratings``: the players' ratings on the server (higher is better; none: a
-    random first round)."""
+    withdrawn. ``ratings``: the players' ratings on the server (higher is better; none
+    for any of them: a random first round, marked :attr:`Round.at_random`); ``work``:
+    what each step of the seating search may look at."""
     number = len(rounds) + 1
     if number > settings.rounds:
         raise ValueError(f"round {number} of a tournament of {settings.rounds}")
@@ -42,7 +45,9 @@ def next_round(
     for round_ in rounds:
         for player in round_.byes:
             byes[player] = byes.get(player, 0) + 1
-    return seat(order, settings, number, met_before(rounds), byes)
+    seated = seat(order, settings, number, met_before(rounds), byes, work)
+    at_random = number == 1 and not any(p in (ratings or {}) for p in playing)
+    return replace(seated, at_random=at_random)
 
 
 def complete(round_: Round, results: Iterable[TableResult]) -> bool:

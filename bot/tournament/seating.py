@@ -45,7 +45,8 @@ players at most, a count rather than a clock, so a round is seated in some 40 ms
 at most whatever the history (a late round of 256: the first search gives up, the swaps
 find a seating without repeats and the grouping swaps group it, ~27 ms in all;
 ``python -m benchmarks --only tournament`` times it). Past that the best seating found
-stands (few repeats, not always the fewest: that is a hard problem), grouped by swaps: in
+stands (few repeats, not always the fewest: that is a hard problem; the round is then
+not :attr:`Round.exhaustive`, so that its message claims no more), grouped by swaps: in
 the players' order, each moves to the lowest table where a player placed below them can
 take their seat without more repeats, until no swap of two players would group it better
 or the work runs out (in that round of 256, 89% of the players sit within one table of
@@ -83,12 +84,19 @@ class Table:
 @dataclass(frozen=True)
 class Round:
     """A round as seated: its tables, who sits out, and how many pairs at a table had
-    met before (0 when repeats are avoided and could be)."""
+    met before (0 when repeats are avoided and could be). ``exhaustive``: every search
+    finished within its work, so no seating has fewer repeats (else the fewest found);
+    ``grouped``: no seating more grouped has as few repeats (a search found it, not the
+    swaps); ``at_random``: the players came in a random order (round one with nobody
+    rated)."""
 
     number: int
     tables: tuple[Table, ...]
     byes: tuple[int, ...] = ()
     repeats: int = 0
+    exhaustive: bool = True
+    grouped: bool = True
+    at_random: bool = False
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -171,10 +179,12 @@ def seat(
     number: int,
     met: Met | None = None,
     byes_had: Mapping[int, int] | None = None,
+    work: int = SEARCH_WORK,
 ) -> Round:
     """Round ``number`` for the players of ``order`` (best first): byes, then tables
     (see the module's docstring); ``met``: whom each has met (:func:`met_before`),
-    ``byes_had``: how many byes each has had."""
+    ``byes_had``: how many byes each has had; ``work``: what each step of the search
+    may look at."""
     plan = split(len(order), settings)
     byes_had = byes_had or {}
     place = {player: k for k, player in enumerate(order)}
@@ -182,36 +192,56 @@ def seat(
     byes = [p for p in order if p in out]
     playing = [p for p in order if p not in out]
     met = met or {}
-    groups = group(playing, plan.people, met if settings.avoid_repeats else {})
+    grouped = group(playing, plan.people, met if settings.avoid_repeats else {}, work)
     tables = tuple(
         Table(k + 1, tuple(sorted(people, key=place.__getitem__)), computers)
-        for k, (people, computers) in enumerate(zip(groups, plan.computers, strict=True))
+        for k, (people, computers) in enumerate(zip(grouped.tables, plan.computers, strict=True))
     )
-    return Round(number, tables, tuple(byes), repeats(groups, met))
+    count = repeats(grouped.tables, met)
+    return Round(number, tables, tuple(byes), count, grouped.exhaustive, grouped.searched)
 
 
-def group(players: Sequence[int], sizes: Sequence[int], met: Met) -> list[list[int]]:
+@dataclass(frozen=True)
+class Grouped:
+    """Players at tables; ``exhaustive``: no search ran out of work on the way, so none
+    has fewer repeats; ``searched``: a search found it, so none more grouped has as few
+    (the first seating in the players' order within its allowance)."""
+
+    tables: list[list[int]]
+    exhaustive: bool
+    searched: bool = True
+
+
+def group(
+    players: Sequence[int], sizes: Sequence[int], met: Met, work: int = SEARCH_WORK
+) -> Grouped:
     """``players`` (best first) at tables of ``sizes``: in order when nobody has met,
-    else the most grouped seating with the fewest repeats, as far as the work allows
-    (see the module's docstring)."""
+    else the most grouped seating with the fewest repeats, as far as ``work`` allows
+    each step (see the module's docstring). A search that finds nothing within its
+    allowance proves that there is no such seating unless it ran out of work; the
+    seating found is sure only if every search before it proved so."""
     if not any(met.get(p) for p in players):
         cuts = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
-        return [list(players[a:b]) for a, b in itertools.pairwise(cuts)]
-    found = Search(players, sizes, met, 0, Work(SEARCH_WORK)).run()
+        return Grouped([list(players[a:b]) for a, b in itertools.pairwise(cuts)], True)
+    search = Search(players, sizes, met, 0, Work(work))
+    found = search.run()
     if found is not None:
-        return found
-    swapped = fewer_repeats(fewest_repeats(players, sizes, met), met, Work(SEARCH_WORK))
+        return Grouped(found, True)
+    sure = not search.work.ran_out
+    swapped = fewer_repeats(fewest_repeats(players, sizes, met), met, Work(work))
     fewest = repeats(swapped, met)
-    work = Work(SEARCH_WORK)
+    shared = Work(work)
     for allowed in range(1, fewest):
-        found = Search(players, sizes, met, allowed, work).run()
+        found = Search(players, sizes, met, allowed, shared).run()
         if found is not None:
-            return found
+            return Grouped(found, sure)
+    sure = sure and not shared.ran_out
     if fewest:
-        found = Search(players, sizes, met, fewest, Work(SEARCH_WORK)).run()
+        search = Search(players, sizes, met, fewest, Work(work))
+        found = search.run()
         if found is not None:
-            return found
-    return more_grouped(swapped, players, met, Work(SEARCH_WORK))
+            return Grouped(found, sure)
+    return Grouped(more_grouped(swapped, players, met, Work(work)), False, searched=False)
 
 
 @dataclass
@@ -225,6 +255,10 @@ class Work:
         """Whether there was room for ``amount`` more."""
         self.left -= amount
         return self.left >= 0
+
+    @property
+    def ran_out(self) -> bool:
+        return self.left < 0
 
 
 class Search:

@@ -30,11 +30,12 @@ from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.autoplay import Choice, play_round, play_to_end
 from bot.sandbox.driver import ActionOutcome, SimMember
 from bot.sandbox.records import ChannelRecord, StoredMessage
+from bot.service.ratings import Rating
 from bot.store import Store
 from bot.tournament import met_before, next_round, points_text, standings
 from bot.tournament.records import Tournament
 from tests.fakes import FakeClock
-from tests.tournament.claims import check_later_round, met_at
+from tests.tournament.claims import check_later_round, check_round_one, met_at
 from tests.tournament.helpers import fewest_repeats
 from tests.tournament.tables import recount
 from tests.truth.checking import check
@@ -172,8 +173,13 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
                 assert joined.failed is None
                 assert CUP in (await answered(sb, member, joined)).content
             await org.click(signup, label="Start")
-            await round_message(sb, cup, 1)
+            first_round = await round_message(sb, cup, 1)
             t = await stored(database)
+            async with Store(database) as store:  # what the leaderboard showed then
+                rated = await store.ratings.of_variant(sb.guild.id, "classic")
+            shown = {p: Rating(r.mu, r.sigma, r.games).points for p, r in rated.items()}
+            check_round_one(first_round.content, shown)
+            assert "Seated at random" in first_round.content  # nobody here has played yet
             assert [len(x.players) for x in t.tables_of(1)] == [4, 3, 3, 3]
             withdrawer = t.tables_of(1)[0].players[-1]
             await play_tables(sb, t, members, [1, 2, 3])
@@ -226,6 +232,8 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
 
         # --- every round seated once, as the core seats it ----------------------------
         headers = [m for m in sb.messages(cup) if re.search(r"\*\*round \d\*\* of 3", m.content)]
+        fewest: dict[int, int] = {}  # each round's fewest repeats of any seating
+        stopped: dict[int, bool] = {}  # whether seating it again stops at the work limit
         assert [re.search(r"round (\d)", m.content)[1] for m in headers] == ["1", "2", "3"]  # type: ignore[index]
         for number in (2, 3):
             earlier = [r for r in t.results if r.round < number]
@@ -233,10 +241,12 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
                 t.settings, t.players, t.seated[: number - 1], earlier, t.record.seed
             )
             assert again == t.seated[number - 1]
+            stopped[number] = not again.exhaustive
             seated = t.seated[number - 1]
             sizes = [len(table.players) for table in seated.tables]
             met = met_before(t.seated[: number - 1])
-            assert seated.repeats == fewest_repeats(seated.players, sizes, met)  # as few as can be
+            fewest[number] = fewest_repeats(seated.players, sizes, met)
+            assert seated.repeats == fewest[number]  # as few as can be
 
         # --- the standings shown are the recount of the replayed games --------------------
         async with Store(database) as store:
@@ -244,7 +254,7 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
                 places = {s.player: s.place for s in await recount(store, t, number - 1)}
                 sat = [await store.games.get(x.game_id or 0) for x in t.tables if x.round < number]
                 met = met_at([[p for p in g.players if not is_computer(p)] for g in sat if g])
-                check_later_round(header.content, places, met)
+                check_later_round(header.content, places, met, fewest[number], stopped[number])
             recounted = await recount(store, t)
             shown = next(m for m in sb.messages(cup) if "final standings" in m.content)
             lines = [m.groups() for m in map(LINE.match, shown.content.splitlines()) if m]

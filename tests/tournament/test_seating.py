@@ -13,10 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournament import Round, TournamentSettings, first_order, met_before, seat, split
+from bot.tournament import (
+    Round,
+    TournamentSettings,
+    first_order,
+    met_before,
+    next_round,
+    seat,
+    split,
+)
 from bot.tournament.seating import Table, seeded
 
-from .helpers import fewest_repeats, repeats, seatings
+from .helpers import fewest_repeats, repeats, run, seatings
 
 
 def tables_of(round_: Round) -> list[list[int]]:
@@ -174,6 +182,33 @@ def test_the_fewest_repeats_and_of_those_the_most_grouped_seating(
     expected = as_tables(playing, best, len(sizes))
     assert round_.repeats == repeats(tables_of(round_), met) == repeats(expected, met)
     assert tables_of(round_) == expected
+    assert round_.exhaustive and round_.grouped
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_rounds(), st.integers(1, 400))
+def test_a_search_that_says_it_finished_within_a_small_limit_found_the_best_seating(
+    case: tuple[list[int], TournamentSettings, dict[int, set[int]]], work: int
+) -> None:
+    """Each search given ``work`` tables and players to look at, against every seating:
+    a round called exhaustive has the fewest repeats of any (and more work seats it no
+    differently); one called grouped is the first seating in the players' order with
+    no more repeats than it has."""
+    order, settings_, met = case
+    limited = seat(order, settings_, 2, met, work=work)
+    seated = [p for table in limited.tables for p in table.players]
+    sizes = [len(table.players) for table in limited.tables]
+    playing = [p for p in order if p in set(seated)]
+    if limited.exhaustive:
+        assert limited.repeats == fewest_repeats(playing, sizes, met)
+        assert limited == seat(order, settings_, 2, met)
+    if limited.grouped:
+        first = next(
+            s
+            for s in seatings(len(playing), sizes)
+            if repeats(as_tables(playing, s, len(sizes)), met) <= limited.repeats
+        )
+        assert tables_of(limited) == as_tables(playing, first, len(sizes))
 
 
 @st.composite
@@ -216,6 +251,24 @@ def test_no_swap_of_two_players_groups_a_large_round_better(
     round_ = seat(order, settings_, 10, met)
     assert round_.repeats == repeats(tables_of(round_), met)
     assert grouping_swap(tables_of(round_), order, met) is None
+
+
+@pytest.mark.parametrize(
+    ("count", "played", "exhaustive", "grouped"),
+    [
+        (256, 9, False, False),  # the benchmark's round: the first search gives up
+        (12, 2, True, True),  # the searches prove there is no seating with fewer repeats
+        (12, 3, False, True),  # proving that takes more than the work; a search found it
+    ],
+)
+def test_whether_the_search_finished_within_its_work(
+    count: int, played: int, exhaustive: bool, grouped: bool
+) -> None:
+    entrants, rounds, results = run(TournamentSettings("Cup", rounds=played), count, 5)
+    late = next_round(TournamentSettings("Cup", rounds=played + 1), entrants, rounds, results, 5)
+    assert (late.exhaustive, late.grouped) == (exhaustive, grouped)
+    assert late.repeats or count == 256
+    assert rounds[0].exhaustive and rounds[1].exhaustive
 
 
 def test_when_a_repeat_is_forced_the_leaders_still_sit_at_table_1() -> None:

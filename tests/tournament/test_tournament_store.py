@@ -102,6 +102,18 @@ async def test_a_round_is_seated_once_by_two_processes_at_once(database: str | P
             await first.tournaments.seat(t.record, round_, 6.0)
 
 
+async def test_a_round_keeps_how_it_was_seated(store: Store) -> None:
+    """Drawn at random, found by a search that ran out of work: what its message,
+    written after a restart too, says."""
+    t = await running(store, 9)
+    round_ = next_round(t.settings, t.players, t.seated, t.results, t.record.seed)
+    assert round_.at_random and round_.exhaustive  # nobody is rated here
+    await store.tournaments.seat(t.record, replace(round_, exhaustive=False), 5.0)
+    after = await store.tournaments.get(t.record.id)
+    assert after is not None
+    assert (after.seated[0].at_random, after.seated[0].exhaustive) == (True, False)
+
+
 async def test_a_round_number_out_of_turn_is_refused(store: Store) -> None:
     t = await running(store)
     round_ = next_round(t.settings, t.players, t.seated, t.results, t.record.seed)

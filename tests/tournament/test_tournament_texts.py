@@ -28,6 +28,7 @@ from bot.channel.tournament_texts import (
 from bot.i18n import using
 from bot.tournament import Entrant, TournamentSettings, TournamentStanding, next_round, standings
 from bot.tournament.records import EntrantRecord, TableRecord, Tournament, TournamentRecord
+from bot.tournament.seating import SEARCH_WORK
 
 from .helpers import play
 
@@ -46,11 +47,12 @@ def tournament(
     seed: int = 3,
     first: int = 1,
     name: str = "Cup",
+    work: int = SEARCH_WORK,
     **settings: object,
 ) -> Tournament:
     """``count`` players (their ids from ``first`` on), ``rounds_played`` rounds seated
-    and played (the last one's first table still playing); the first player withdrew
-    after round 1."""
+    and played (the last one's first table still playing), each seating search given
+    ``work``; the first player withdrew after round 1."""
     chosen = TournamentSettings(name, **settings)  # type: ignore[arg-type]
     rng = random.Random(seed)
     entrants = [
@@ -60,7 +62,7 @@ def tournament(
     seated, results = [], []
     for number in range(1, rounds_played + 1):
         playing = [replace(e, withdrawn_after=None) if number == 1 else e for e in entrants]
-        round_ = next_round(chosen, playing, seated, results, seed)
+        round_ = next_round(chosen, playing, seated, results, seed, work=work)
         seated.append(round_)
         played = play(round_, rng, -10, 120)
         results += played[1:] if number == rounds_played else played
