@@ -34,6 +34,7 @@ from bot.app import QwixxBot
 from bot.rules import VARIANTS
 from bot.sandbox import Sandbox, SimMember
 from bot.sandbox.autoplay import choices, final_message, turn_message
+from bot.sandbox.records import said
 from bot.sandbox.rest import Rest
 from bot.store import Store
 
@@ -127,7 +128,7 @@ def figures(sb: Sandbox, turns: int, players: int) -> dict[str, float]:
     pings: Counter[tuple[int, int]] = Counter()
     for call in [*calls, *(c for c in by_click if c.method == "POST")]:
         body = call.body if isinstance(call.body, dict) else {}
-        text = str(body.get("content") or "")
+        text = said(body)
         if call.method != "POST" or text.startswith("⏰"):
             continue
         found = TURN.search(text)

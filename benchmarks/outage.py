@@ -45,7 +45,7 @@ from bot.channel.budget import WriteBudget
 from bot.i18n import using
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.faults import CHANNEL_WRITES
-from bot.sandbox.records import Call
+from bot.sandbox.records import Call, said
 from bot.service.limits import Limits
 from bot.service.outcome import Snapshot
 
@@ -285,7 +285,7 @@ async def outage(
                 if call.method != "POST":
                     continue
                 result.posts[target] += 1
-                content = str((call.body or {}).get("content", ""))
+                content = said(call.body)
                 result.summaries[target] += SUMMARY in content
                 result.turn_lines += content.count(" was active — ")
             for gid, channel_id in games.items():

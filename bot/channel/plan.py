@@ -419,7 +419,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
             ),
         ]
         if told:
-            steps.append(Post(story.fit(told[:-1], told[-1]), f"qx{record.id}over"))
+            steps.append(history(story.fit(told[:-1], told[-1]), f"qx{record.id}over"))
         return steps, shown
     if shown.turn != game.turn:
         since, apart = tell_apart(record, game, events, range(first_unseen, game.turn), away)
@@ -494,22 +494,28 @@ def tell_apart(
     if len(begun) > SUMMED_UP_AFTER:
         lines = story.summary_lines(game, events, begun, missed)
         return turns.stop, [
-            Post(text, f"qx{record.id}s{begun[0]}.{index}")
+            history(text, f"qx{record.id}s{begun[0]}.{index}")
             for index, text in enumerate(story.chunks(lines))
         ]
     if missed or any(story.decided_by_hand(events[turn], away) for turn in begun):
         told = [story.finished_turn(game, turn, events[turn]) for turn in begun]
         return turns.stop, [
-            Post(text, f"qx{record.id}e{begun[0]}.{index}")
+            history(text, f"qx{record.id}e{begun[0]}.{index}")
             for index, text in enumerate(story.chunks(told, between="\n\n"))
         ]
     lines = story.played_out_lines(game, events, begun)
     apart = story.overflow(lines)
     posts: list[Step] = [
-        Post(text, f"qx{record.id}e{begun[0]}.{index}")
+        history(text, f"qx{record.id}e{begun[0]}.{index}")
         for index, text in enumerate(story.chunks(lines[:apart]))
     ]
     return (begun[apart] if apart < len(begun) else turns.stop), posts
+
+
+def history(text: str, nonce: str) -> Post:
+    """A post of turns already played (told apart, summed up, or an abandoned game's
+    last): a card of text alone, in no seat's colour, as the channel's other messages."""
+    return Post(text, nonce, card=card(text))
 
 
 def outage(record: GameRecord, events: Events, turns: Sequence[int]) -> bool:

@@ -382,3 +382,18 @@ def test_an_abandoned_games_last_turn_stops_asking() -> None:
     final = next(step for step in steps if isinstance(step, Edit))
     assert final.final and final.content.startswith(f"**Turn 10** · <@{HOST}> was active")
     assert "Deciding" not in final.content and "is active" not in final.content
+
+
+@pytest.mark.parametrize(("behind_since", "last"), [(None, 21), (1_000_000.0, 13)])
+def test_turns_told_apart_are_cards_of_their_text_in_no_seats_colour(
+    behind_since: float | None, last: int
+) -> None:
+    """Summed up, or told whole after an outage: each post of past turns is a card that
+    says exactly its text, as the channel's other messages are cards."""
+    posts = [s for s in catch_up(behind_since, last=last) if isinstance(s, Post) and not s.live]
+    assert posts
+    for post in posts:
+        assert post.card is not None and post.card.accent is None and not post.images
+        assert post.card.text.splitlines() == [
+            line for line in post.content.splitlines() if line.strip()
+        ]
