@@ -6,7 +6,8 @@ lobby's button, and looks at the table (everyone's sheet) once. The transcript
 shows each public message as it is posted, then the channel as it reads after the
 game (the newest version of every message), each message framed as Discord shows
 it; every image the bot sent is written to the output folder, and named where the
-transcript shows it.
+transcript shows it. The same transcript is drawn as a page beside the images
+(``transcript.html``, :mod:`bot.sandbox.page`): what is read once is drawn twice.
 """
 
 from __future__ import annotations

@@ -180,7 +180,8 @@ class Drawer:
             return f'<div class="text">{self.markdown(part.text)}</div>'
         if isinstance(part, Embed):
             accent = "" if part.colour is None else f' style="--accent:#{part.colour:06x}"'
-            return f'<div class="embed"{accent}><div class="text">{self.markdown(part.text)}</div></div>'
+            text = self.markdown(part.text)
+            return f'<div class="embed"{accent}><div class="text">{text}</div></div>'
         if isinstance(part, Rule):
             return "<hr>"
         return self.picture(part)
@@ -198,27 +199,22 @@ class Drawer:
 
     def markdown(self, text: str) -> str:
         """Discord's markdown as HTML: each line, quoted, small or a heading by its
-        start; bold, italic, underlined, struck and code within it; custom emojis
-        drawn."""
-        lines = []
+        start (a quote or heading is a block: no line break around it); bold, italic,
+        underlined, struck and code within it; custom emojis drawn."""
+        shown, after_line = "", False
         for line in text.split("\n"):
             block = BLOCK.fullmatch(line)
-            if block is None:
-                lines.append(self.inline(line))
-                continue
-            rest, mark = self.inline(block["rest"]), block["mark"]
+            mark = block["mark"] if block else ""
+            inner = self.inline(block["rest"] if block else line)
             if mark == "> ":
-                lines.append(f"<blockquote>{rest}</blockquote>")
-            elif mark == "-# ":
-                lines.append(f'<span class="small">{rest}</span>')
-            else:
+                shown, after_line = shown + f"<blockquote>{inner}</blockquote>", False
+                continue
+            if mark.startswith("#"):
                 level = len(mark) - 1
-                lines.append(f"<h{level}>{rest}</h{level}>")
-        shown = ""
-        for index, line in enumerate(lines):
-            block_before = index and lines[index - 1].startswith(("<blockquote", "<h"))
-            joint = "" if not index or block_before or line.startswith(("<blockquote", "<h")) else "<br>"
-            shown += joint + line
+                shown, after_line = shown + f"<h{level}>{inner}</h{level}>", False
+                continue
+            inner = f'<span class="small">{inner}</span>' if mark == "-# " else inner
+            shown, after_line = shown + ("<br>" if after_line else "") + inner, True
         return shown
 
     def inline(self, text: str) -> str:
@@ -241,7 +237,8 @@ class Drawer:
         file = self.emojis.get(name)
         if file is None:
             return escape(written)
-        return f'<img class="emoji" src="{self.src(file)}" alt="{escape(written)}" title="{escape(written)}">'
+        name = escape(written)
+        return f'<img class="emoji" src="{self.src(file)}" alt="{name}" title="{name}">'
 
 
 def control(item: Control) -> str:

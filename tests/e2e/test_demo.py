@@ -100,9 +100,7 @@ async def test_the_page_says_what_the_text_says_in_the_same_order(tmp_path: Path
     assert read.lines == lines[: end - 1] and lines[end - 1] == ""
     assert ("Start", True) in read.buttons and ("Join", False) in read.buttons
     assert sum(line.startswith("┌ ") for line in read.lines) > 20
-    assert read.sources and all(
-        s.is_file() and s.parent == tmp_path / "out" for s in read.sources
-    )
+    assert read.sources and all(s.is_file() and s.parent == tmp_path / "out" for s in read.sources)
     assert any(s.name.startswith("emoji-qx_") for s in read.sources)  # the dice, drawn
 
 

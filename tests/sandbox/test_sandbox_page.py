@@ -24,9 +24,7 @@ def button(label: str, style: discord.ButtonStyle, disabled: bool = False) -> di
 
 def card(ana: int) -> discord.ui.LayoutView:
     """A card as the bot lays one out: text, a rule, an image with alt text, buttons."""
-    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
-        accent_colour=0x00897B
-    )
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=0x00897B)
     box.add_item(discord.ui.TextDisplay(f"**Turn 1** · <@{ana}> is active\n> *quoted* `<i>`"))
     box.add_item(discord.ui.Separator())
     box.add_item(
@@ -88,7 +86,9 @@ async def test_the_page_says_what_the_text_says_escaped(
     assert '<button class="success" disabled>Start</button>' in html
     assert '<div class="select" role="listbox"' in html and ">Level<" in html
     assert '<span class="edited">(edited)</span>' in html
-    assert read.sources and all(s.is_file() and s.parent == tmp_path / "images" for s in read.sources)
+    assert read.sources and all(
+        s.is_file() and s.parent == tmp_path / "images" for s in read.sources
+    )
     assert 'src="images/001-dice.png"' in html  # relative to the page
 
 
@@ -113,9 +113,7 @@ def drawn(message: Seen, emojis: dict[str, Path] | None = None) -> str:
 
 
 def test_an_answer_only_one_sees_is_marked_with_the_command_it_answers() -> None:
-    html = drawn(
-        seen(only=NAME, command=(NAME, "qwixx sheet"), parts=(Text("Your sheet"),))
-    )
+    html = drawn(seen(only=NAME, command=(NAME, "qwixx sheet"), parts=(Text("Your sheet"),)))
     assert '<article class="message ephemeral">' in html
     assert "👁 Only you can see this · &lt;b&gt;Ana&lt;/b&gt;" in html
     assert "&lt;b&gt;Ana&lt;/b&gt; used <strong>/qwixx sheet</strong>" in html
