@@ -47,7 +47,7 @@ main { max-width: 720px; margin: 0 auto; padding: 8px 0 24px; }
 hr { border: 0; border-top: 1px solid #3f4147; margin: 8px 0; }
 .picture { display: block; margin: 8px 0 0; }
 .picture img { display: block; width: 100%; height: auto; border-radius: 8px; }
-.file { display: inline-block; margin-top: 4px; max-width: 100%; }
+.file { display: block; margin: 4px 0 0; max-width: 100%; }
 .file img { max-width: 100%; height: auto; border-radius: 8px; }
 strong { color: #f2f3f5; }
 code { background: #1e1f22; border-radius: 4px; padding: 0 3px; font-size: 85%;
