@@ -17,7 +17,6 @@ import re
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,8 +25,10 @@ from bot.channel.budget import WriteBudget
 
 from .autoplay import play_round, seeded_policy, turn_message, wait_for_turn
 from .driver import BUTTON, COMMAND, STRING_SELECT
+from .page import TranscriptPage
 from .records import GROUP_DM, StoredMessage
 from .sandbox import Sandbox
+from .seen import Container, Control, Embed, Part, Picture, Rule, Seen, Text
 from .validation import unavailable
 
 ACTION_ROW, CONTAINER, TEXT_DISPLAY, SEPARATOR, GALLERY = 1, 17, 10, 14, 12
@@ -70,77 +71,6 @@ def relative(seconds: float) -> str:
     count = round(size / length)
     words = f"{count} {unit}{'' if count == 1 else 's'}"
     return f"in {words}" if seconds >= 0 else f"{words} ago"
-
-
-@dataclass(frozen=True)
-class Text:
-    """A text display, or a legacy message's content, as read (Discord markdown kept)."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A separator between a card's parts."""
-
-
-@dataclass(frozen=True)
-class Picture:
-    """An image the bot sent: its name in the message, the file it was saved to, its alt
-    text (read) and whether it stands in a card's gallery (a legacy message's file does
-    not)."""
-
-    name: str
-    file: Path
-    alt: str | None
-    in_gallery: bool
-
-
-@dataclass(frozen=True)
-class Embed:
-    """An embed, its title, description and fields read as lines."""
-
-    colour: int | None
-    text: str
-
-
-@dataclass(frozen=True)
-class Card:
-    """A container: its accent (None: none) and its parts."""
-
-    accent: int | None
-    parts: tuple[Part, ...]
-
-
-Part = Text | Rule | Picture | Embed | Card
-
-
-@dataclass(frozen=True)
-class Control:
-    """A button (its label and style) or a select (its placeholder)."""
-
-    label: str
-    select: bool
-    style: int
-    disabled: bool
-
-
-@dataclass(frozen=True)
-class Seen:
-    """A message as a person reads it, for the transcript's two drawings (text, page)."""
-
-    author: str
-    place: str | None
-    """Where a message outside every guild went (see :meth:`Transcript.place`)."""
-    number: int | None
-    """Its number in the channel (None: a private answer, or a direct message)."""
-    edited: bool
-    command: tuple[str, str] | None
-    """Who used which command it answers: ``("Ana", "qwixx start variant:classic")``."""
-    only: str | None
-    """Who alone sees it (an ephemeral answer)."""
-    parts: tuple[Part, ...]
-    rows: tuple[tuple[Control, ...], ...]
 
 
 class Transcript:
@@ -246,7 +176,7 @@ class Transcript:
             kind = item.get("type")
             if kind == CONTAINER:
                 inside = self.layout(message, item.get("components") or [])
-                parts.append(Card(item.get("accent_color"), tuple(inside)))
+                parts.append(Container(item.get("accent_color"), tuple(inside)))
             elif kind == TEXT_DISPLAY:
                 parts.append(Text(self.readable(str(item.get("content") or ""))))
             elif kind == SEPARATOR:
@@ -352,7 +282,7 @@ def text_lines(seen: Seen) -> list[str]:
 
     def lay(parts: tuple[Part, ...], edge: str) -> None:
         for part in parts:
-            if isinstance(part, Card):
+            if isinstance(part, Container):
                 accent = "no accent" if part.accent is None else f"accent #{part.accent:06x}"
                 lines.append(f"╭─ card · {accent}")
                 lay(part.parts, "┃ ")
@@ -467,8 +397,6 @@ async def run_demo(
     or hard) is then chosen for each of them, as the host would in the lobby's menu.
     One player and no computers is solo practice (``/qwixx start solo:True``).
     """
-    from .page import Page  # it draws what this module reads
-
     names = list(NAMES[:players])
     with tempfile.TemporaryDirectory() as folder:
         # The demo plays at click speed, faster than a channel may be written:
@@ -488,7 +416,7 @@ async def run_demo(
             members = [sb.member(n) for n in names]
             host = members[0]
             images = ImageSaver(sb, out)
-            page = Page(f"{BOT_NAME} · {variant} demo", images.emojis)
+            page = TranscriptPage(f"{BOT_NAME} · {variant} demo", images.emojis)
             transcript = Transcript(sb, {m.id: m.name for m in members}, print_line, images, page)
 
             def log(line: str) -> None:

@@ -13,7 +13,7 @@ import re
 from html import escape
 from pathlib import Path
 
-from .demo import Card, Control, Embed, Part, Picture, Rule, Seen, Text
+from .seen import Container, Control, Embed, Part, Picture, Rule, Seen, Text
 
 STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "secondary"}
 """A button's style by its number (5, a link, is grey as a secondary)."""
@@ -83,7 +83,7 @@ BLOCK = re.compile(r"(?P<mark>> |-# |#{1,3} )(?P<rest>.*)")
 TAGS = {"bold": "strong", "under": "u", "struck": "s", "star": "em", "low": "em"}
 
 
-class Page:
+class TranscriptPage:
     """The transcript as a page: :class:`~bot.sandbox.demo.Transcript` tells it what it
     shows; :meth:`write` writes it, its images referred to relative to the page.
 
@@ -172,7 +172,7 @@ class Drawer:
         )
 
     def part(self, part: Part) -> str:
-        if isinstance(part, Card):
+        if isinstance(part, Container):
             accent = "" if part.accent is None else f' style="--accent:#{part.accent:06x}"'
             inside = "".join(self.part(p) for p in part.parts)
             return f'<section class="card"{accent}>{inside}</section>'

@@ -17,7 +17,7 @@ from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices
 from bot.sandbox.demo import ImageSaver, Transcript
-from bot.sandbox.page import Page
+from bot.sandbox.page import TranscriptPage
 from bot.sandbox.permissions import Perm
 from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel, over_everywhere
@@ -294,7 +294,7 @@ async def test_the_result_and_its_share_are_cards_with_their_images(
     assert gallery["items"][0]["description"] == card.description and card.description
     lines: list[str] = []
     images = ImageSaver(sb, tmp_path / "images")
-    page = Page("daily", images.emojis)
+    page = TranscriptPage("daily", images.emojis)
     reader = Transcript(sb, {ana.id: "Ana"}, lines.append, images, page)
     for message in (final, share, tapped):
         reader.show(message)

@@ -15,7 +15,7 @@ import discord
 from bot.channel.tournament_texts import signup_content, standings_content
 from bot.cogs.tournaments import signup_view
 from bot.sandbox.demo import ImageSaver, Transcript
-from bot.sandbox.page import Page
+from bot.sandbox.page import TranscriptPage
 from bot.sandbox.records import COMPONENTS_V2, StoredMessage
 
 from . import test_tournament_commands as commands
@@ -36,7 +36,7 @@ def transcript(cup: Cup, path: Path) -> str:
     names = {m.id: m.name for m in [cup.org, *cup.people]}
     lines: list[str] = []
     images = ImageSaver(cup.sb, path.parent / "images")
-    page = Page("#cup", images.emojis)
+    page = TranscriptPage("#cup", images.emojis)
     reader = Transcript(cup.sb, names, lines.append, images, page)
     for message in cup.sb.messages(cup.channel):
         reader.show(message)

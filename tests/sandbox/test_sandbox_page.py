@@ -9,8 +9,9 @@ from pathlib import Path
 import discord
 
 from bot.sandbox import Sandbox
-from bot.sandbox.demo import Card, Control, ImageSaver, Picture, Rule, Seen, Text, Transcript
-from bot.sandbox.page import Page
+from bot.sandbox.demo import ImageSaver, Transcript
+from bot.sandbox.page import TranscriptPage
+from bot.sandbox.seen import Container, Control, Picture, Rule, Seen, Text
 
 from .demo_bot import DemoBot, png_file
 from .page_text import page_text
@@ -61,7 +62,7 @@ async def test_the_page_says_what_the_text_says_escaped(
     await channel.send(f"<@{ana.id}> wrote <script>alert(1)</script>", file=png_file())
     lines: list[str] = []
     images = ImageSaver(sb, tmp_path / "images")
-    page = Page("a page", images.emojis)
+    page = TranscriptPage("a page", images.emojis)
     transcript = Transcript(sb, {ana.id: NAME}, lines.append, images, page)
     transcript.say(f"<@{ana.id}> presses Pass")
     transcript.channel_after()
@@ -107,7 +108,7 @@ def seen(**changes: object) -> Seen:
 
 
 def drawn(message: Seen, emojis: dict[str, Path] | None = None) -> str:
-    page = Page("t", emojis)
+    page = TranscriptPage("t", emojis)
     page.message(message)
     return page.html(Path("/out"))
 
@@ -141,7 +142,7 @@ def test_a_custom_emoji_is_its_image_and_an_unknown_one_its_name() -> None:
 
 def test_a_card_without_accent_and_a_picture_without_alt_text() -> None:
     picture = Picture("sheet.png", Path("/out/002-sheet.png"), None, True)
-    html = drawn(seen(parts=(Card(None, (Text("a"), Rule(), picture)),)))
+    html = drawn(seen(parts=(Container(None, (Text("a"), Rule(), picture)),)))
     assert '<section class="card"><div class="text">a</div><hr>' in html
     assert '<img src="002-sheet.png" alt="" title=""' in html
 
