@@ -10,12 +10,21 @@ shows again the games those refusals change.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.channel.dice import Faces
-from bot.channel.direct import Closing, Mailbox, Sent, letters, storable, stored, unreached
+from bot.channel.direct import (
+    Closing,
+    Mailbox,
+    Sent,
+    ended,
+    letters,
+    storable,
+    stored,
+    unreached,
+)
 from bot.channel.outage import Outage
-from bot.channel.plan import Events, Shown
+from bot.channel.plan import Events, Shown, by_turn
 from bot.channel.source import Change, Source
 from bot.channel.writer import DirectWriter, Unreachable
 from bot.records.games import GameRecord
@@ -47,6 +56,7 @@ class Courier:
         noting them in ``shown``; whether they only edited. A member whose direct
         messages Discord refuses is sent none any more: their games mention them."""
         self.unreached |= unreached(record)
+        events = await self.told_since(record, stored(shown.direct), events)
         box = Mailbox(
             record, game, stored(shown.direct), events, now, self.writer.place(record), self.faces()
         )
@@ -67,6 +77,16 @@ class Courier:
             self.outage.reached()
         shown.direct = storable(sent)
         return not posted
+
+    async def told_since(
+        self, record: GameRecord, sent: Mapping[int, Sent], events: Events
+    ) -> Events:
+        """``events``, or, once the game is over, those from its oldest letter's turn on:
+        each letter says again what happened in its wait, with the end."""
+        first = min((s.turn for s in sent.values() if s.state != "ended"), default=None)
+        if not ended(record) or first is None or first >= min(events, default=first + 1):
+            return events
+        return by_turn(await self.source.events(record.id, first))
 
     async def store_refusals(self) -> list[Change]:
         """Store the members whose direct messages Discord just refused: the games that

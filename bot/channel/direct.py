@@ -7,7 +7,10 @@ for and by when, and a link to the game's live message; the writer adds their sh
 and their choices as buttons, the sheet's own, so that one tap decides with the same
 checks. When the wait ends (they decided, the turn moved on, time ran out, the game
 ended) the message is edited to say what happened, without buttons. A new wait is a
-new message: one notification each, never a stream. A choice made in a phase everyone
+new message: one notification each, never a stream. When the game ends, each person's
+newest message says so once more: how it ended and, finished, the final scores, with a
+link to how the channel ends it. A letter speaks to its reader ("You crossed 🟥 Red 5"),
+naming the others as the channel does. A choice made in a phase everyone
 decides in at once is secret until all have: the letter says its reader chose, except
 where it goes on to what they may decide ahead (:func:`goes_on`).
 
@@ -23,10 +26,12 @@ from typing import Any, Literal
 
 from bot.channel import story
 from bot.channel.dice import TEXT, Faces, showing
+from bot.channel.names import addressing, mentions
 from bot.channel.plan import Events
-from bot.channel.texts import message_link
-from bot.i18n.words import t
-from bot.records.games import GameRecord, StoredEvent
+from bot.channel.texts import message_link, seat_name
+from bot.i18n.words import plural, signed, t
+from bot.records.games import ENDED_STATUSES, GameRecord, StoredEvent
+from bot.records.options import Options
 from bot.records.seats import Seats
 from bot.rules import Game
 
@@ -36,10 +41,12 @@ DECISIONS = ("crossed", "passed", "placed", "pawn_moved", "rolled", "auto", "ahe
 """The events that tell a person's decision in one phase (their own, or made for them)."""
 
 
-State = Literal["open", "chosen", "closed"]
+State = Literal["open", "chosen", "closed", "ended"]
 """A direct message's wait: ``open`` (its buttons up), ``chosen`` (the person chose in a
 phase everyone decides in at once, secret until all have: its buttons are gone, what
-happened is told once the phase is over), ``closed`` (it says what happened)."""
+happened is told once the phase is over), ``closed`` (it says what happened), ``ended``
+(it says what happened and how the game ended: the last edit it gets)."""
+STATES: tuple[State, ...] = ("open", "chosen", "closed", "ended")
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,7 @@ class Sent:
 
     @classmethod
     def of(cls, data: Sequence[Any]) -> Sent:
-        state: State = data[4] if data[4] in ("open", "chosen") else "closed"
+        state: State = next((s for s in STATES if s == data[4]), "closed")
         return cls(int(data[0]), int(data[1]), int(data[2]), str(data[3]), state)
 
     def to_json(self) -> list[Any]:
@@ -130,9 +137,15 @@ def waits(record: GameRecord, game: Game) -> dict[int, tuple[int, str]]:
     return dict.fromkeys(story.deciders(game), wait)
 
 
+def ended(record: GameRecord) -> bool:
+    """Whether ``record``'s game is over (finished or abandoned)."""
+    return record.status in ENDED_STATUSES
+
+
 def letters(box: Mailbox) -> tuple[list[Mail], dict[int, Sent]]:
     """The direct messages that bring ``box``'s game's up to date: the open ones whose
-    wait ended are closed, and each person it now waits for who chose direct messages
+    wait ended are closed (once the game is over, every person's newest one tells the
+    end, whatever it said before), and each person it now waits for who chose direct messages
     (Discord taking them) and is not in their quiet hours gets one for that wait, unless
     they had it; and every person's newest direct message once they are written (the
     publisher adds those of the letters, whose ids only Discord knows)."""
@@ -145,13 +158,22 @@ def lettered(box: Mailbox) -> tuple[list[Mail], dict[int, Sent]]:
     record, game, now = box.record, box.game, box.now
     seats, waiting = Seats.of(record), waits(record, game)
     sent, mail = dict(box.sent), list[Mail]()
+    over = ended(record)
     for person, was in sorted(box.sent.items()):
-        if was.state == "closed" or (
-            was.state == "open" and waiting.get(person) == (was.turn, was.phase)
+        if was.state == "ended" or (
+            not over
+            and (
+                was.state == "closed"
+                or (was.state == "open" and waiting.get(person) == (was.turn, was.phase))
+            )
         ):
             continue
-        told = happened(box, person, was)
-        if told or not secret(box, person, was):
+        with addressing(person):
+            told = happened(box, person, was)
+        if over:
+            mail.append(Closing(person, was, closed(box, was, told, person)))
+            sent[person] = replace(was, state="ended")
+        elif told or not secret(box, person, was):
             mail.append(Closing(person, was, closed(box, was, told)))
             sent[person] = replace(was, state="closed")
         elif was.state == "open" and not goes_on(box, person):
@@ -163,7 +185,8 @@ def lettered(box: Mailbox) -> tuple[list[Mail], dict[int, Sent]]:
             continue  # one message a wait
         if prefs.by_dm and not prefs.quiet_now(now) and not prefs.away(now):
             nonce = f"qx{record.id}d{turn}{phase}"[:25]
-            mail.append(Letter(person, opened(box), turn, phase, nonce))
+            with addressing(person):
+                mail.append(Letter(person, opened(box), turn, phase, nonce))
     return mail, sent
 
 
@@ -192,19 +215,52 @@ def opened(box: Mailbox) -> str:
     return "\n".join([*lines, t("dm.link", link=message_link(record))])
 
 
-def closed(box: Mailbox, sent: Sent, told: Sequence[str]) -> str:
-    """An ended wait's message: what happened (``told``; else the game's end, or that
-    the decision is over), and the link."""
-    lines = list(told)
-    if not lines:
-        ends = [e for turn in sorted(box.events) if turn >= sent.turn for e in box.events[turn]]
-        lines = [
-            line
-            for e in ends
-            if e.kind == "game_over"
-            for line in story.event_lines(e, [], box.game.variant)
-        ] or [t("dm.over")]
-    return "\n".join([header(box, sent.turn), *lines, t("dm.link", link=message_link(box.record))])
+def closed(box: Mailbox, sent: Sent, told: Sequence[str], person: int = 0) -> str:
+    """An ended wait's message: what happened (``told``), how the game ended if it did
+    (told to ``person``: :func:`end_lines`), else that the decision is over; and the
+    link (once the game is over, to how the channel ends it)."""
+    end = end_lines(box, person)
+    lines = [*told, *end] or [t("dm.over")]
+    link = t("dm.end.link" if end else "dm.link", link=message_link(box.record))
+    return "\n".join([header(box, sent.turn), *lines, link])
+
+
+def end_lines(box: Mailbox, person: int) -> list[str]:
+    """How the game ended, as a letter to ``person`` tells it (none while it runs): why,
+    from its stored end; then, finished, the final scores as the channel's final message
+    gives them, its reader's own line and win spoken to them."""
+    record, game = box.record, box.game
+    if not ended(record):
+        return []
+    why = [
+        line
+        for turn in sorted(box.events)
+        for e in box.events[turn]
+        if e.kind == "game_over"
+        for line in story.event_lines(e, [], game.variant)
+    ] or [t("dm.end.over")]
+    if record.status != "finished":
+        return why
+    ranking, options = game.ranking(), Options.of(record.options)
+    if len(game.players) == 1:
+        return [
+            *why,
+            t("end.title", title=game.title),
+            t("dm.end.solo", total=signed(ranking[0].total)),
+        ]
+    lines = [
+        t("dm.end.line", rank=s.rank, total=signed(s.total))
+        if s.player == person
+        else t("end.line", rank=s.rank, name=seat_name(s.player, options), total=signed(s.total))
+        for s in ranking
+    ]
+    winners = [s.player for s in ranking if s.rank == 1]
+    others = [p for p in winners if p != person]
+    if person not in winners:
+        won = t("end.winner", names=mentions(winners), verb=plural("end.verb", len(winners)))
+    else:
+        won = t("dm.end.won_with", names=mentions(others)) if others else t("dm.end.won")
+    return [*why, t("end.title", title=game.title), *lines, won]
 
 
 def happened(box: Mailbox, person: int, sent: Sent) -> list[str]:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextvars
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from bot.i18n.words import emoji, row_name
+from bot.i18n.words import emoji, row_name, t
 from bot.players import computer_name, is_computer
+
+_reader: contextvars.ContextVar[int | None] = contextvars.ContextVar("reader", default=None)
 
 
 def mention(user: int) -> str:
@@ -15,6 +20,30 @@ def mention(user: int) -> str:
 
 def mentions(users: Iterable[int]) -> str:
     return ", ".join(mention(u) for u in users)
+
+
+@contextmanager
+def addressing(reader: int) -> Iterator[None]:
+    """Within the block, sentences about ``reader`` speak to them (:func:`named`): what a
+    direct message tells its reader."""
+    token = _reader.set(reader)
+    try:
+        yield
+    finally:
+        _reader.reset(token)
+
+
+def reader() -> int | None:
+    """Who the sentences now speak to (None: nobody, as in the channel)."""
+    return _reader.get()
+
+
+def named(key: str, player: int, **values: Any) -> str:
+    """Sentence ``key`` about ``player``: its own form for the reader (``key.you``:
+    "You crossed"), else naming them ("@Cem crossed")."""
+    if player == _reader.get():
+        return t(f"{key}.you", **values)
+    return t(key, name=mention(player), **values)
 
 
 def row_text(row: str) -> str:

@@ -12,6 +12,7 @@ to its finish (:func:`~bot.channel.story.turn_message`), so a line once shown st
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -30,6 +31,16 @@ from bot.rules import Game
 
 Events = Mapping[int, Sequence[StoredEvent]]
 """A game's stored events by turn."""
+
+
+def by_turn(events: Sequence[StoredEvent]) -> defaultdict[int, list[StoredEvent]]:
+    """``events`` grouped by their turn."""
+    grouped: defaultdict[int, list[StoredEvent]] = defaultdict(list)
+    for event in events:
+        grouped[event.turn].append(event)
+    return grouped
+
+
 Image = Literal["dice", "board", "scoreboard"]
 DUE = REVIEW_DUE
 """``Shown.review`` while the final message waits for the game's review (the store reads

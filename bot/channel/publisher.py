@@ -28,8 +28,7 @@ it was told of, a record whose ``shown`` is not what it last wrote.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from bot.channel import story
@@ -46,6 +45,7 @@ from bot.channel.plan import (
     Shown,
     as_shown,
     away,
+    by_turn,
     ending,
     plan,
     reminded,
@@ -65,13 +65,6 @@ log = logging.getLogger(__name__)
 
 CATCH_UP_BATCH = 1000
 """The most lagging games one pass looks at (each is synced, or the pass stops)."""
-
-
-def by_turn(events: Sequence[StoredEvent]) -> defaultdict[int, list[StoredEvent]]:
-    grouped: defaultdict[int, list[StoredEvent]] = defaultdict(list)
-    for event in events:
-        grouped[event.turn].append(event)
-    return grouped
 
 
 class Publisher:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
-from bot.channel.names import mention, row_text
+from bot.channel.names import named, row_text
 from bot.i18n.words import emoji, plural, t
 from bot.records.games import StoredEvent
 from bot.rules import Move
@@ -44,23 +44,22 @@ def ruled(events: Sequence[StoredEvent]) -> tuple[Marks, dict[int, str]]:
             locked.add(data["row"])
         if player is None or event.kind not in ("auto", "ahead"):
             continue
-        who = mention(player)
         if event.kind == "ahead" and data["then"] == "none":
             key = "story.ahead.away" if data.get("away") else "story.ahead.unmet"
             if data.get("turn", event.turn) != event.turn:  # the game ended before it
                 key = "story.ahead.unmet_later"
-            own[index] = t(key, name=who, move=planned_text(data), turn=data.get("turn"))
+            own[index] = named(key, player, move=planned_text(data), turn=data.get("turn"))
             continue
         if event.kind == "ahead" and not data["applied"] and data["then"] == "ask":
             row = locked_row(data, locked)
             key = "story.ahead.asked" if row is None else "story.ahead.asked_locked"
-            own[index] = t(key, name=who, move=planned_text(data), row=row)
+            own[index] = named(key, player, move=planned_text(data), row=row)
             continue
         mark = rule_mark(data) if event.kind == "auto" else ahead_mark(data, locked)
         if mark is None:
             continue
         if data["phase"] == "reroll" and player not in rethrown:
-            own[index] = f"{t('story.kept', name=who)} {mark}"
+            own[index] = f"{named('story.kept', player)} {mark}"
         else:
             marks[data["phase"], player] = mark
     return marks, own

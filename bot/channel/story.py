@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from bot.channel.dice import dice_text
 from bot.channel.names import mention as mention  # told from here too, as before
 from bot.channel.names import mentions as mentions
+from bot.channel.names import named, reader
 from bot.channel.names import row_text as row_text
 from bot.channel.ruled import NO_MARKS, Marks, chosen_beforehand, marked, ruled
 from bot.durations import format_duration
@@ -77,24 +78,24 @@ def action_line(
 def decision_text(event: StoredEvent) -> str:
     """One player's decision: a cross or a number written, a pass where something else
     was open to them, or that nothing was."""
-    who, data = mention(event.player or 0), event.data
+    who, data = event.player or 0, event.data
     if event.kind == "passed":
         place = data.get("phase") == "place"
         if passed_for(event):
             if place:
-                return t("story.nowhere_to_write", name=who, number=data["total"])
-            return t("story.nothing_to_cross", name=who)
-        return t("story.wrote_nothing" if place else "story.passed", name=who)
+                return named("story.nowhere_to_write", who, number=data["total"])
+            return named("story.nothing_to_cross", who)
+        return named("story.wrote_nothing" if place else "story.passed", who)
     if event.kind == "placed":
-        return t(
+        return named(
             "story.wrote",
-            name=who,
+            who,
             number=data["number"],
             row=row_text(data["row"]),
             position=field_position(data["row"], data["column"]),
         )
     key = "story.lucky" if data.get("via") == "lucky" else "story.crossed"
-    return t(key, name=who, row=row_text(data["row"]), number=data["number"])
+    return named(key, who, row=row_text(data["row"]), number=data["number"])
 
 
 def field_position(row: str, column: int) -> int:
@@ -151,9 +152,9 @@ def plain_lines(
         return [t("event.penalty", name=who, **data)]
     if kind == "pawn_moved":
         return [
-            t(
+            named(
                 "event.pawn_moved" if data["crosses"] else "event.pawn_moved_crossed",
-                name=who,
+                event.player or 0,
                 steps=plural("unit.field", data["steps"]),
                 position=data["to"],
                 row=row_text(data["row"]),
@@ -162,20 +163,22 @@ def plain_lines(
             )
         ]
     if kind == "passed" and data.get("phase") == "action3":
-        return [t("event.stayed", name=who)]
+        return [named("event.stayed", event.player or 0)]
     if kind == "expired":  # those the Hard computer decided for are told by its marks
         family = "qwinto" if variant == "qwinto" else "qwixx"
         late = [p for p in data["players"] if p not in data.get("hard", ())]
+        if reader() in late:  # a letter tells its reader's own time running out
+            return [t(f"event.expired.{family}.you")]
         return [t(f"event.expired.{family}", names=mentions(late))] if late else []
     if kind == "away":
-        return [t(f"event.away.{data['reason']}", name=who)]
+        return [named(f"event.away.{data['reason']}", event.player or 0)]
     if kind in ("pace", "pace_asked"):
         return [pace_line(event)]
     if kind == "finish_reached":
         return [t("event.finish_reached", name=who)]
     if kind == "rolled":
         key = "event.rerolled" if data["attempt"] else "event.rolled"
-        return [t(key, name=who, dice=dice_text(data["dice"]), total=data["total"])]
+        return [named(key, event.player or 0, dice=dice_text(data["dice"]), total=data["total"])]
     if kind == "failed_throw":
         return [t("event.failed_throw", name=who, **data)]
     if kind == "game_over":

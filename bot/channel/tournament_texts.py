@@ -214,6 +214,18 @@ def signup_actions(tournament: Tournament, now: float) -> tuple[str, ...]:
 
 
 # --- a round -------------------------------------------------------------------
+def seated_by(tournament: Tournament, number: int) -> str:
+    """What round ``number``'s seating orders by (:func:`bot.tournament.next_round`):
+    round 1 by the ratings the leaderboard shows; later rounds by the standings, cut
+    into tables in order unless keeping opponents apart moves someone down."""
+    settings = tournament.settings
+    if number == 1:
+        return t("tournament.round.first", title=title_of(settings.variant))
+    if settings.avoid_repeats:
+        return t("tournament.round.later_apart")
+    return t("tournament.round.later")
+
+
 def round_card(tournament: Tournament, number: int, dropped: Sequence[int] = ()) -> Card:
     """Round ``number``'s message: how it was seated, each table with its thread and
     players (as many tables as a card holds), who sits out (and, in round 1, who was
@@ -229,7 +241,7 @@ def round_card(tournament: Tournament, number: int, dropped: Sequence[int] = ())
             rounds=settings.rounds,
             tables=plural("unit.table", len(round_.tables)),
         ),
-        t("tournament.round.first" if number == 1 else "tournament.round.later"),
+        seated_by(tournament, number),
     ]
     if number > 1 and settings.avoid_repeats:
         head.append(

@@ -13,6 +13,8 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
+from bot.channel.cards import Card
+from bot.cogs.cards import in_rows, layout
 from bot.i18n import ENGLISH, using
 from bot.i18n.words import t
 from bot.records.errors import CommitUnknown, ReadFailed, StoreError
@@ -21,13 +23,15 @@ from bot.service.errors import ServiceError
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
+CARD_LIMIT = 4000  # and for a card's text displays together
 IN_TIME = 1.5
 """Seconds a click waits for its answer before it is deferred: Discord allows 3 from the
 interaction's creation, which the gateway's delivery and the answer's request eat into."""
 Language = Callable[[int], Awaitable[str]]
 """A server's language, for what is shared with its channel."""
 Editor = Callable[..., Awaitable[Any]]
-"""Edits one message: ``content=``, ``attachments=``, ``view=``."""
+"""Edits one message: ``content=``, ``attachments=``, ``view=`` (a card: its
+``view`` a :class:`discord.ui.LayoutView`, no ``content``)."""
 
 
 class Answers(Protocol):
@@ -104,7 +108,7 @@ class PrivateAnswers:
 
 async def answer(interaction: discord.Interaction, editor: Editor | None, **fields: Any) -> Editor:
     """Show a private answer: in place through ``editor``, or (None) as a new ephemeral
-    follow-up; what edits that answer later."""
+    follow-up (a card when its ``view`` is a layout); what edits that answer later."""
     if editor is not None:
         await editor(**fields)
         return editor
@@ -112,15 +116,80 @@ async def answer(interaction: discord.Interaction, editor: Editor | None, **fiel
     sent = await interaction.followup.send(
         ephemeral=True, wait=True, files=files, **{k: v for k, v in fields.items() if v is not None}
     )
-    return sent.edit
+    return FollowUp(sent.edit, isinstance(fields.get("view"), discord.ui.LayoutView))
 
 
-def with_text(content: str, text: str) -> str:
+class FollowUp:
+    """Edits a private answer posted as a new message, in the form it was posted in:
+    plain fields become a card on a card (:func:`as_card`)."""
+
+    def __init__(self, edit: Editor, card: bool) -> None:
+        self.edit = edit
+        self.card = card
+
+    async def __call__(self, **fields: Any) -> Any:
+        return await self.edit(**(as_card(fields) if self.card else fields))
+
+
+def writes_card(interaction: discord.Interaction, editor: Editor | None) -> bool:
+    """Whether the answer ``editor`` writes is a card: a new answer (None) is, and so is
+    a command's own (its placeholder takes the form of its first edit); a message posted
+    before cards keeps its form: a follow-up's, or the clicked message's, that a click
+    edits."""
+    if editor is None:
+        return True
+    posted = getattr(editor, "card", None)
+    if isinstance(posted, bool):
+        return posted
+    return is_card(interaction.message) if interaction.message is not None else True
+
+
+def is_card(message: discord.Message) -> bool:
+    """Whether ``message`` was posted as a card (Discord's IS_COMPONENTS_V2)."""
+    return bool(message.flags.components_v2)
+
+
+def as_card(
+    fields: dict[str, Any], laid_out: Card | None = None, colour: int | None = None
+) -> dict[str, Any]:
+    """An answer's fields (``content``, ``attachments``, ``view``) as a card's:
+    ``laid_out``, or its content in one text display (however many paragraphs it has,
+    the card stays within Discord's 40 components) in ``colour``, its images after it,
+    its buttons under it in the rows their view lays them in; fields that are a card
+    already are left as they are."""
+    if isinstance(fields.get("view"), discord.ui.LayoutView):
+        return fields
+    rest = {k: v for k, v in fields.items() if k not in ("content", "view")}
+    files = list(fields.get("attachments") or [])
+    buttons = fields.get("view")
+    shown = laid_out or Card((str(fields.get("content") or ""),))
+    view = layout(shown, files, None if buttons is None else in_rows(buttons))
+    for box in view.children:
+        if isinstance(box, discord.ui.Container) and colour is not None:
+            box.accent_colour = colour
+    return {**rest, "view": view}
+
+
+def worn(message: discord.Message) -> int | None:
+    """The accent colour of a card (its first container's), so that an edit keeps it."""
+    for component in message.components:
+        if isinstance(component, discord.Container) and component.accent_colour:
+            return int(component.accent_colour)
+    return None
+
+
+def with_text(content: str, text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``content`` followed by a sheet's text version, cut to fit one message."""
-    room = MESSAGE_LIMIT - len(content) - 1
+    return "\n".join(part for part in fit_text(content, text, limit) if part)
+
+
+def fit_text(content: str, text: str, limit: int) -> tuple[str, str]:
+    """``content`` and a sheet's text version to follow it, cut to fit ``limit``
+    characters with the line between them (the text left out when no room is left)."""
+    room = limit - len(content) - 1
     if room < 20:
-        return content[:MESSAGE_LIMIT]
-    return f"{content}\n{text if len(text) <= room else text[: room - 1] + '…'}"
+        return content[:limit], ""
+    return content, text if len(text) <= room else text[: room - 1] + "…"
 
 
 class Reply:
@@ -161,7 +230,11 @@ class Reply:
                 await self._deferring
 
     async def edit(self, **fields: Any) -> None:
-        """The clicked message, as ``fields`` say (an :data:`Editor`)."""
+        """The clicked message, as ``fields`` say (an :data:`Editor`), in its own form:
+        plain fields become a card on a card (:func:`as_card`)."""
+        message = self.interaction.message
+        if message is not None and is_card(message):
+            fields = as_card(fields, colour=worn(message))
         await self._settled()
         if self.interaction.response.is_done():
             await self.interaction.edit_original_response(**fields)

@@ -71,3 +71,20 @@ def gallery_item(file: discord.File) -> discord.MediaGalleryItem:
     return discord.MediaGalleryItem(
         f"attachment://{file.filename}", description=file.description or None
     )
+
+
+def in_rows(buttons: discord.ui.View) -> discord.ui.View:
+    """``buttons``' children moved into a view of their own, each given the row the legacy
+    view lays it out in, in that order, so that :func:`action_rows` keeps those rows: a
+    view built for a message of text (a sheet's ⚙ joining its last row where there is
+    room, buttons filling the first row with room) shows the same rows on a card."""
+    children = list(buttons.children)
+    laid_out = discord.ui.View(timeout=None)
+    for index, row in enumerate(buttons.to_components()):
+        for component in row["components"]:
+            item = next(c for c in children if c.to_component_dict() == component)
+            children.remove(item)
+            buttons.remove_item(item)
+            item.row = index
+            laid_out.add_item(item)
+    return laid_out

@@ -3,16 +3,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import discord
 
 from bot.channel import story
+from bot.channel.cards import card
 from bot.channel.dice import showing
 from bot.cogs import views
 from bot.cogs.adapter import GameHandlers
-from bot.cogs.answers import MESSAGE_LIMIT, Editor, answer, answers_errors
+from bot.cogs.answers import (
+    CARD_LIMIT,
+    MESSAGE_LIMIT,
+    Editor,
+    answer,
+    answers_errors,
+    as_card,
+    writes_card,
+)
 from bot.cogs.images import board_file, dice_files, table_file
 from bot.i18n.words import t
 from bot.render.describe import table_text
+from bot.rules import Game
 from bot.service.errors import ServiceError
 from bot.service.outcome import Snapshot
 
@@ -60,13 +73,8 @@ class OverviewHandlers(GameHandlers):
         since = game.turn - 1 if qwinto else game.turn
         latest = views.latest_cells(await self.service.keeper.events(record.id, since))
         image = await table_file(game, names, latest)
-        content = t(
-            "table.content_qwinto" if qwinto else "table.content",
-            title=game.title,
-            turn=game.turn,
-            summary=table_text(game, names),
-        )
-        await answer(interaction, editor, content=content[:MESSAGE_LIMIT], attachments=[image])
+        fields = table_answer(game, names, image, writes_card(interaction, editor))
+        await answer(interaction, editor, **fields)
 
     @answers_errors
     async def on_board(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
@@ -81,3 +89,21 @@ class OverviewHandlers(GameHandlers):
             interaction, None, content=t("board.content", turn=game.turn), attachments=[board]
         )
         self.adapter.lend(interaction)
+
+
+def table_answer(
+    game: Game, names: Mapping[int, str], image: discord.File, carded: bool
+) -> dict[str, Any]:
+    """The table view's answer: its title, everyone's sheets (``image``) and the summary
+    in words; as a card (its image under its title), else as text."""
+    summary = table_text(game, names)
+    content = t(
+        "table.content_qwinto" if game.variant == "qwinto" else "table.content",
+        title=game.title,
+        turn=game.turn,
+        summary=summary,
+    )
+    if not carded:
+        return {"content": content[:MESSAGE_LIMIT], "attachments": [image]}
+    laid_out = card(content[:CARD_LIMIT], tail=len(summary.splitlines()))
+    return as_card({"attachments": [image]}, laid_out)

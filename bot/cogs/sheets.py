@@ -15,9 +15,10 @@ from typing import Any
 import discord
 
 from bot.channel import story
-from bot.cogs.answers import Editor, answer, with_text
+from bot.channel.cards import Card
+from bot.cogs.answers import CARD_LIMIT, Editor, answer, as_card, fit_text, with_text, writes_card
 from bot.cogs.images import board_file, sheet_file
-from bot.cogs.pages import page, short_label
+from bot.cogs.pages import Page, page, short_label
 from bot.cogs.writer import TOKEN_LIFETIME
 from bot.i18n import using
 from bot.i18n.words import t
@@ -75,7 +76,7 @@ class Sheets:
         letter = interaction.guild_id is None and not in_no_channel(record)  # a direct message
         if moved and letter and not shown.ahead:
             shown = replace(shown, content=header, view=None)
-        files, content = [], shown.content
+        files, text = [], ""
         if shown.drawn is not None:
             drawn, marked = shown.drawn, list(shown.marked)
             name = interaction.user.display_name
@@ -83,11 +84,10 @@ class Sheets:
             files.append(await sheet_file(drawn, player, name, marked, text=text))
             if any(m.kind == "pawn" for m in marked):
                 files.append(await board_file(drawn, await self.names(record), marked))
-            content = with_text(content, text)
+        seat = game.players.index(player) if writes_card(interaction, editor) else None
+        fields = sheet_answer(shown, text, files, seat)
         async with self.answering(interaction.message if letter else None):
-            editor = await answer(
-                interaction, editor, content=content, attachments=files, view=shown.view
-            )
+            editor = await answer(interaction, editor, **fields)
         if record.status == "running" and not letter and not in_no_channel(record):
             self.opened(interaction, editor, outcome)
 
@@ -164,6 +164,21 @@ class Sheets:
             )
             self._open.pop((outcome.record.id, player), None)
             return False
+
+
+def sheet_answer(
+    shown: Page, text: str, files: list[discord.File], seat: int | None
+) -> dict[str, Any]:
+    """A sheet's answer: ``shown``'s sentences, then the sheet in words (``text``), its
+    images (``files``) and its choices; as a card in ``seat``'s colour (None: as text,
+    the form of a sheet posted before cards). The card has two text displays at most,
+    so that the most choices a message holds fit Discord's 40 components with it."""
+    if seat is None:
+        content = with_text(shown.content, text) if text else shown.content
+        return {"content": content, "attachments": files, "view": shown.view}
+    blocks = tuple(part for part in fit_text(shown.content, text, CARD_LIMIT) if part)
+    laid_out = Card(blocks, seat, len(blocks) - 1)
+    return as_card({"attachments": files, "view": shown.view}, laid_out)
 
 
 def moved_on(outcome: Outcome, player: int) -> str:

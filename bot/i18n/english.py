@@ -353,6 +353,44 @@ EN: dict[str, str] = {
     "dm.link": "🔗 The game: {link}",
     "dm.over": "This decision is over.",
     "dm.chosen": "✅ You have chosen: your choice is told here once everyone has decided.",
+    # a letter speaks to its reader: the story's sentences about them
+    "story.crossed.you": "You crossed {row} {number}",
+    "story.lucky.you": "You used a lucky number: {row} {number}",
+    "story.passed.you": "You passed",
+    "story.nothing_to_cross.you": "You had nothing to cross",
+    "story.wrote.you": "You wrote {number} in {row}, field {position} of 9",
+    "story.wrote_nothing.you": "You wrote nothing",
+    "story.nowhere_to_write.you": "You had nowhere to write {number}",
+    "event.pawn_moved.you": "♟ You moved {steps} → field {position}: {row} {number} (new cross, "
+    "bonus {bonus})",
+    "event.pawn_moved_crossed.you": "♟ You moved {steps} → field {position}: {row} {number} "
+    "(already crossed, bonus {bonus})",
+    "event.stayed.you": "♟ You stayed: your pawn did not move",
+    "event.rolled.you": "🎲 You rolled {dice} = {total}",
+    "event.rerolled.you": "🎲 You re-rolled {dice} = {total}",
+    "event.expired.qwixx.you": "⏰ Your time ran out: nothing crossed this time.",
+    "event.expired.qwinto.you": "⏰ Your time ran out: nothing written this time.",
+    "event.away.expired.you": "💤 You let three decisions in a row run out and are away; the game "
+    "no longer waits for you (any move brings you back).",
+    "event.away.left.you": "🚪 You left the game; it no longer waits for you.",
+    "event.away.stand_in.you": "💤 You let three decisions in a row run out and are away; a Normal "
+    "computer plays your seat until you open your sheet again. This game will not count for you.",
+    "event.away.back.you": "👋 You are back and play your own seat again.",
+    "story.kept.you": "🎲 You kept the throw",
+    "story.ahead.asked.you": "↩️ You chose ahead: {move} — no longer possible, so you were asked",
+    "story.ahead.asked_locked.you": "↩️ You chose ahead: {move} — impossible once {row} was "
+    "locked, so you were asked",
+    "story.ahead.unmet.you": "⏭️ You chose ahead: {move} — its moment never came",
+    "story.ahead.away.you": "⏭️ You chose ahead: {move} — not used, as you were away",
+    "story.ahead.unmet_later.you": "⏭️ You chose ahead for turn {turn}: {move} — the game ended "
+    "before it",
+    # a letter whose game ended
+    "dm.end.line": "{rank}. You — {total}",
+    "dm.end.won": "🏆 You win!",
+    "dm.end.won_with": "🏆 You and {names} share the win!",
+    "dm.end.solo": "🧘 Solo practice · your score: **{total}**",
+    "dm.end.over": "🏁 The game is over.",
+    "dm.end.link": "🔗 How the game ended: {link}",
     "dm.closed": "📭 I could not send you a direct message: Discord refuses them (your direct "
     "messages from this server's members are closed). Your games mention you in their "
     "channel instead. To get direct messages, allow them for this server, then turn them on "
@@ -885,10 +923,14 @@ EN: dict[str, str] = {
     "tournament.signup.cancelled": "❌ Called off by its organiser before the start.",
     "tournament.signup.void": "❌ It could not start: {count} signed up, {least} needed.",
     "tournament.round.title": "🏆 **{name}** — **round {round}** of {rounds}: {tables}",
-    "tournament.round.first": "Seated by rating on this server (new players at random), the "
-    "leaders together at table 1.",
+    "tournament.round.first": "Seated by {title} rating on this server as the leaderboard "
+    "shows it, best first, those without one yet last: the leaders together at table 1, the "
+    "next at table 2, and so on.",
     "tournament.round.later": "Seated by the standings: the leaders together at table 1, the "
     "next at table 2, and so on.",
+    "tournament.round.later_apart": "Seated by the standings: the leaders together at table 1, "
+    "the next at table 2, and so on; a player sits at a later table only where that keeps "
+    "opponents of earlier rounds apart.",
     "tournament.round.no_repeats": "Nobody meets an opponent of an earlier round again.",
     "tournament.round.repeats": "{pairs}: no seating of these players avoids it.",
     "unit.pair_again.one": "{count} pair at a table has met before",
@@ -1012,6 +1054,8 @@ EN: dict[str, str] = {
     "tournament.error.none": "This server has no tournament yet.",
     "tournament.error.none_here": "This channel holds no tournament still to start.",
     "tournament.error.gone": "That tournament no longer exists.",
+    "tournament.error.busy": "{name} changed several times at the same moment as your "
+    "request, so your request did nothing. Please try again.",
     "history.tournament": "(🏆 {name}, round {round})",
     # asking less: deciding ahead on the sheet (bot.cogs.pages)
     "ahead.action2": "**Turn {turn}, action 2 ahead (white + colour):** choose it now. It is "

@@ -133,13 +133,17 @@ async def play_round(
     policy: Policy,
     channel: ChannelRecord | None = None,
     log: Log | None = None,
+    show: Callable[[StoredMessage], None] | None = None,
 ) -> bool:
-    """Let every member decide once on the newest turn message; False once the game is over."""
+    """Let every member decide once on the newest turn message; False once the game is
+    over. ``show``: shown each private answer the members see (their sheets)."""
     for member in members:
         turn = await next_turn(sb, channel)
         if turn is None:
             return False
         sheet = (await member.click(turn, label=OPEN_SHEET)).message
+        if show:
+            show(sheet)
         offered = moves(sheet)
         if not offered or "change your choice" in sheet.content:
             continue
@@ -148,7 +152,11 @@ async def play_round(
             log(f"  {member.name} chooses {choice.text.strip()}")
         after = await choice.take(member, sheet)
         if CONFIRM in after.labels:  # a costly move asks before it is applied
+            if show:
+                show(after)
             after = (await member.click(after, label=CONFIRM)).message
+        if show:
+            show(after)
         await caught_up(sb, after.content, channel)
     return final_message(sb, channel) is None
 

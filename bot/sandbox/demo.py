@@ -3,7 +3,8 @@
 Simulated members start a game, join, and choose among the buttons the bot
 offers them; the host may seat computer players as a host would, with the
 lobby's button, and looks at the table (everyone's sheet) once. The transcript
-shows each public message as it is posted, then the channel as it reads after the
+shows each public message as it is posted (and, in one round, the members' private
+sheets as they see them), then the channel as it reads after the
 game (the newest version of every message), each message framed as Discord shows
 it; every image the bot sent is written to the output folder, and named where the
 transcript shows it. The same transcript is drawn as a page beside the images
@@ -40,6 +41,9 @@ AFTER = "The channel after the game"
 DMS_AFTER = "Direct messages after the game"
 TABLE_ROUND = 2
 """After this round the host looks at the table (everyone's sheet), once."""
+SHEETS_ROUND = 1
+"""In this round (counted from 0) each member's private answers are shown: their sheet
+as it opens, the question before a costly cross, and the answer to their choice."""
 Print = Callable[[str], None]
 MENTION = re.compile(r"<@!?(\d+)>")
 COMMAND_MENTION = re.compile(r"</([^:>]+):\d+>")
@@ -424,6 +428,11 @@ async def run_demo(
                 transcript.catch_up()
                 transcript.say(line.strip())
 
+            def private(answer: StoredMessage) -> None:
+                images.collect()
+                transcript.catch_up()
+                transcript.show(answer)
+
             options: dict[str, Any] = {"variant": variant}
             if (players, computers) == (1, 0):
                 options["solo"] = True  # one member alone: solo practice
@@ -449,7 +458,9 @@ async def run_demo(
             await wait_for_turn(sb)
             transcript.catch_up()
             policy, rounds = seeded_policy(seed), 0
-            while await play_round(sb, members, policy, log=log):
+            while await play_round(
+                sb, members, policy, log=log, show=private if rounds == SHEETS_ROUND else None
+            ):
                 transcript.catch_up()
                 rounds += 1
                 turn = turn_message(sb)

@@ -21,11 +21,21 @@ BUSY: Final = "error.busy"
 Conflicts = type[Exception] | tuple[type[Exception], ...]
 
 
-async def retry(attempt: Callable[[], Awaitable[T]], conflicts: Conflicts, what: str) -> T:
+def busy() -> ServiceError:
+    """The refusal of :data:`BUSY`."""
+    return ServiceError(BUSY)
+
+
+async def retry(
+    attempt: Callable[[], Awaitable[T]],
+    conflicts: Conflicts,
+    what: str,
+    refusal: Callable[[], ServiceError] = busy,
+) -> T:
     """What ``attempt()`` returns, tried again each time it raises one of ``conflicts``
     (another writer came first: each try reads afresh); after :data:`ATTEMPTS` of
-    them, a :class:`ServiceError` of :data:`BUSY`, from the last conflict. ``what``
-    names the thing changed in the log."""
+    them, ``refusal()`` (:data:`BUSY` unless the thing changed says it its own way),
+    from the last conflict. ``what`` names the thing changed in the log."""
     last: Exception | None = None
     for _ in range(ATTEMPTS):
         try:
@@ -33,4 +43,4 @@ async def retry(attempt: Callable[[], Awaitable[T]], conflicts: Conflicts, what:
         except conflicts as conflict:
             log.info("%s changed concurrently; trying again", what)
             last = conflict
-    raise ServiceError(BUSY) from last
+    raise refusal() from last

@@ -40,6 +40,7 @@ from bot.service.errors import ServiceError
 from bot.service.keeper import GameKeeper, shard_ids
 from bot.service.lobby import Lobby
 from bot.service.outcome import Outcome
+from bot.service.ratings import Rating
 from bot.service.retry import retry
 from bot.service.turns import Turns
 from bot.shards import ShardPlan
@@ -271,14 +272,22 @@ class Tournaments:
         self, tournament_id: int, step: Callable[[Tournament], Awaitable[None]]
     ) -> Tournament:
         """``step`` on the tournament as stored, again on a fresh read should another
-        change come first (:class:`TournamentChanged`); the tournament after it."""
+        change come first (:class:`TournamentChanged`); the tournament after it. Beaten
+        every time (another process changing it too), the refusal names the tournament."""
+        name = ""
 
         async def attempt() -> Tournament:
-            await step(await self.read(tournament_id))
+            nonlocal name
+            current = await self.read(tournament_id)
+            name = current.record.name
+            await step(current)
             return await self.read(tournament_id)
 
+        def busy() -> ServiceError:
+            return ServiceError("tournament.error.busy", name=quote(name))
+
         async with self._locks.hold(tournament_id):
-            return await retry(attempt, TournamentChanged, f"tournament {tournament_id}")
+            return await retry(attempt, TournamentChanged, f"tournament {tournament_id}", busy)
 
     # --- the timer's part ----------------------------------------------------------
     async def due(self, shards: ShardPlan | None = None) -> list[int]:
@@ -351,11 +360,12 @@ class Tournaments:
         except TournamentChanged:
             log.info("a tournament step was made elsewhere first")
 
-    async def _ratings(self, t: Tournament) -> dict[int, float]:
-        """The entrants' skill on the server in the tournament's game (conservative:
-        a new player's uncertainty counts against them)."""
+    async def _ratings(self, t: Tournament) -> dict[int, int]:
+        """The entrants' ratings on the server in the tournament's game, as people read
+        them (:attr:`Rating.points`, the leaderboard's number), which round 1's message
+        says it seats by; someone never rated in it has none."""
         rated = await self.store.ratings.of_variant(t.record.guild_id, t.settings.variant)
-        return {p: r.mu - 3 * r.sigma for p, r in rated.items()}
+        return {p: Rating(r.mu, r.sigma, r.games).points for p, r in rated.items()}
 
     async def _keep_results(self, t: Tournament) -> None:
         """Store the result of every table whose game has ended."""

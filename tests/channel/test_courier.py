@@ -13,10 +13,13 @@ import pytest
 
 from bot.channel.courier import Courier
 from bot.channel.dice import TEXT
+from bot.channel.direct import Sent, storable, stored
 from bot.channel.outage import Outage
 from bot.channel.plan import Events, Shown
 from bot.channel.source import Change, Source
 from bot.i18n import using
+from bot.records.games import StoredEvent
+from bot.rules import PASS
 from bot.service.games import GameService
 from bot.service.outcome import Outcome
 from tests.channel.test_direct_publisher import ANA, Letters, clock, service, started
@@ -84,3 +87,52 @@ async def test_a_refusal_that_cannot_be_stored_is_logged_and_kept_unreached(
         assert await sending.store_refusals() == []
     assert "closed direct messages not stored (database is locked)" in caplog.text
     assert sending.unreached == {ANA}, "the adapter still tells them"
+
+
+async def ended_with_an_old_letter(service: GameService) -> tuple[Outcome, Shown]:
+    """Ana's game played to its end by passes, her letter of turn 1 closed long before."""
+    outcome = await started(service, dm=True)
+    while outcome.game is not None and not outcome.game.finished:
+        game = outcome.game
+        person = min(game.decision().waiting)
+        phase = game.decision().phase
+        outcome = await service.turns.move(outcome.record.id, person, game.turn, phase, PASS)
+    shown = Shown.of(outcome.record)
+    shown.direct = storable({ANA: Sent(500 + ANA, 7000, 1, "action1", "closed")})
+    return outcome, shown
+
+
+async def test_the_end_reads_what_an_old_letter_said_and_tells_it_once(
+    service: GameService, clock: FakeClock
+) -> None:
+    """The sync that ends the game holds only its last turns' events: the courier reads
+    those from the oldest letter's turn on, so that the letter still says what happened."""
+    letters = Letters()
+    outcome, shown = await ended_with_an_old_letter(service)
+    sending = courier(service.channel, letters, clock)
+    assert await deliver(sending, outcome, shown, clock()), "an edit, no post"
+    told = letters.content[7000].splitlines()
+    assert told[1] == "Action 1: You passed" and told[-1].startswith("🔗 How the game ended: ")
+    assert "🏁 A fourth penalty: game over." in told and not letters.buttons[7000]
+    assert stored(shown.direct)[ANA].state == "ended"
+    await deliver(sending, outcome, shown, clock())
+    assert letters.edits == 1, "told once"
+
+
+class Unreadable:
+    """A source that cannot read a game's events."""
+
+    async def events(self, game_id: int, first_turn: int = 0) -> list[StoredEvent]:
+        raise OSError("database is locked")
+
+
+async def test_an_end_whose_events_cannot_be_read_is_told_at_the_next_sync(
+    service: GameService, clock: FakeClock
+) -> None:
+    letters = Letters()
+    outcome, shown = await ended_with_an_old_letter(service)
+    with pytest.raises(OSError, match="locked"):
+        await deliver(courier(cast(Source, Unreadable()), letters, clock), outcome, shown, clock())
+    assert letters.edits == 0 and stored(shown.direct)[ANA].state == "closed", "not yet told"
+    await deliver(courier(service.channel, letters, clock), outcome, shown, clock())
+    assert letters.edits == 1 and stored(shown.direct)[ANA].state == "ended"

@@ -15,6 +15,7 @@ import pytest
 from bot.channel.direct import Closing, Letter, Mailbox, Sent, letters, storable, stored
 from bot.channel.plan import Channel, Post, Shown, plan
 from bot.i18n import using
+from bot.i18n.words import signed
 from bot.records.games import StoredEvent
 from bot.records.seats import Seats
 from bot.rules import PASS, Move
@@ -154,7 +155,7 @@ async def test_a_choice_closes_its_letter_and_says_what_it_was_once_told(
     assert current.game is not None and current.game.decision().phase == "action2"
     closing, letter = mail
     assert isinstance(closing, Closing) and closing.content == "\n".join(
-        [head, f"Action 1: <@{ANA}> crossed 🟨 Yellow 8", link]
+        [head, "Action 1: You crossed 🟨 Yellow 8", link]
     )
     assert isinstance(letter, Letter) and (letter.turn, letter.phase) == (1, "action2")
     assert "Your decision: action 2 (white + colour)." in letter.content
@@ -189,7 +190,7 @@ async def test_qwintos_throw_is_told_and_so_is_keeping_it(service: GameService) 
             await service.turns.move(game_id, ANA, 1, current.game.decision().phase, move)
     orange = current.game.dice_on_table()["orange"]
     assert [m.content.splitlines()[1] for m in written if isinstance(m, Closing)] == [
-        f"🎲 <@{ANA}> rolled 🟧{orange} = {orange}",
+        f"🎲 You rolled 🟧{orange} = {orange}",
         "You kept the throw.",
     ]
     assert [m.phase for m in written if isinstance(m, Letter)] == ["roll", "reroll", "place"]
@@ -207,8 +208,8 @@ async def test_time_running_out_is_what_the_letter_says_then(
     closing = mail[0]
     assert isinstance(closing, Closing)
     assert closing.content.splitlines()[1:-1] == [
-        f"⏰ Time ran out for <@{ANA}>, <@{BEN}>: nothing crossed this time.",
-        f"Action 1: <@{ANA}> passed",
+        "⏰ Your time ran out: nothing crossed this time.",
+        "Action 1: You passed",
     ]
 
 
@@ -218,8 +219,67 @@ async def test_a_game_abandoned_closes_its_letters_saying_so(service: GameServic
     sent = delivered(mail, sent)
     await service.turns.abandon(CHANNEL, ANA, can_manage=False)
     mail, after, _ = await project(service, game_id, sent)
-    assert [m.content.splitlines()[1] for m in mail] == ["🏁 The game was abandoned."]
-    assert after[ANA].state == "closed"
+    assert [m.content.splitlines()[1:] for m in mail] == [
+        [
+            "🏁 The game was abandoned.",
+            f"🔗 How the game ended: https://discord.com/channels/{GUILD}/{CHANNEL}/3",
+        ]
+    ]
+    assert after[ANA].state == "ended"
+    assert (await project(service, game_id, after))[0] == [], "told once"
+
+
+async def played_out(service: GameService, game_id: int) -> Snapshot:
+    """Everyone passes until a fourth penalty ends the game."""
+    current = await service.keeper.read(game_id)
+    while current.game is not None and not current.game.finished:
+        game = current.game
+        person = min(game.decision().waiting)
+        current = await service.turns.move(game_id, person, game.turn, game.decision().phase, PASS)
+    return current
+
+
+async def ended_after_a_cross(
+    service: GameService,
+) -> tuple[int, dict[int, Sent], list[Closing | Letter]]:
+    """Ana, who chose letters, crosses 🟨 Yellow 8 in turn 1 (her letter closed saying
+    so), then everyone passes until the game ends, its final message 77: the game, Ana's
+    letters as noted before the end, and what her cross closed."""
+    game_id = await started(service, dm=True)
+    mail, sent, _ = await project(service, game_id)
+    sent = delivered(mail, sent)
+    await service.turns.move(game_id, ANA, 1, "action1", YELLOW_8)
+    await service.turns.move(game_id, BEN, 1, "action1", PASS)
+    mail, sent, _ = await project(service, game_id, sent)
+    await played_out(service, game_id)
+    await service.keeper.set_message(game_id, 77)  # the final message, now the live one
+    return game_id, sent, mail
+
+
+async def test_the_last_letter_says_how_the_game_ended_speaking_to_its_reader(
+    service: GameService,
+) -> None:
+    """Ana's letter of turn 1 was closed long before the end; when the game ends it says
+    so once more: what she did, why the game ended, the final scores with her own line
+    and win (or not) spoken to her, and a link to the final message (the live one)."""
+    game_id, sent, _ = await ended_after_a_cross(service)
+    assert sent[ANA].state == "closed"
+    mail, after, final = await project(service, game_id, sent)
+    assert final.game is not None and final.record.status == "finished"
+    ranking = final.game.ranking()
+    lines = {s.player: f"{s.rank}. {'You' if s.player == ANA else f'<@{BEN}>'}" for s in ranking}
+    [closing] = mail
+    assert isinstance(closing, Closing) and closing.content.splitlines() == [
+        "🎲 **Qwixx** on **Friday Club**, #qwixx — turn 1",
+        "Action 1: You crossed 🟨 Yellow 8",
+        "🏁 A fourth penalty: game over.",
+        "🏁 **Qwixx** — final scores",
+        *(f"{lines[s.player]} — {signed(s.total)}" for s in ranking),
+        "🏆 You win!" if ranking[0].player == ANA else f"🏆 <@{BEN}> wins!",
+        f"🔗 How the game ended: https://discord.com/channels/{GUILD}/{CHANNEL}/77",
+    ]
+    assert after[ANA].state == "ended"
+    assert (await project(service, game_id, after))[0] == [], "told once"
 
 
 async def test_no_letter_in_quiet_hours_one_when_they_end(

@@ -43,6 +43,7 @@ class Interaction:
         self.deferred = asyncio.Event()
         self.response = Response(self.calls, self.deferred)
         self.followup = self
+        self.message: object = None  # the clicked message as discord.py has it: none known
 
     async def edit_original_response(self, **fields: Any) -> None:
         assert self.response.done, "an edit before the acknowledgement"

@@ -128,8 +128,29 @@ async def test_the_host_looks_at_the_table_once(tmp_path: Path) -> None:
     assert len(tables) == 1 and text.count("» Ana presses Table") == 1
     [(header, body)] = [f for f in frames(text) if "table.png" in "\n".join(f[1])]
     assert header == "┌ Qwixx Bot · only Ana sees it"
-    assert "everyone's sheet" in body[0]
-    assert body[-1] == f"🖼 table.png ({tmp_path / 'out' / tables[0]})"
+    assert body[0] == "╭─ card · no accent" and body[-1] == "╰─"  # a card: its title,
+    assert "everyone's sheet" in body[1]
+    assert body[2] == f"┃ 🖼 table.png ({tmp_path / 'out' / tables[0]})"  # the image,
+    assert body[3].startswith("┃    alt: Qwinto table, turn ")  # its alt text,
+    assert body[-3].startswith("┃ ▶ Ana") or body[-2].startswith("┃ ▶ Ben")  # the summary
+
+
+async def test_one_round_of_sheets_is_shown_as_the_members_see_them(tmp_path: Path) -> None:
+    lines: list[str] = []
+    await run_demo("classic", 2, tmp_path / "out", seed=3, print_line=lines.append)
+    sheets = [
+        (header, body)
+        for header, body in frames("\n".join(lines))
+        if any("sheet.png" in line for line in body)
+    ]
+    assert {header.split(" · ")[-1] for header, _ in sheets} == {
+        "only Ana sees it",
+        "only Ben sees it",
+    }
+    for _, body in sheets:  # a card: the sheet's words, its image, its choices under it
+        assert body[0].startswith("╭─ card · accent #") and body[-1].startswith("[")
+        assert any(line.startswith("┃ 🖼 sheet.png (") for line in body)
+        assert any(re.fullmatch(r"┃ (Ana|Ben)'s sheet, Qwixx:", line) for line in body)
 
 
 async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(

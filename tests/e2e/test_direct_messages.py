@@ -20,6 +20,7 @@ from bot.store import Store
 from tests.fakes import FakeClock, at
 from tests.truth.facts import facts_of
 from tests.truth.letters import check_letters, read_letters
+from tests.truth.reading import shape
 
 from .clocked import bot, clocked, timed_bot
 
@@ -120,9 +121,16 @@ async def play_from_letters(sb: Sandbox, member: SimMember) -> tuple[int, int]:
             await member.click(after, label=CONFIRM)
             taps += 1
         await closed(sb, member, letter)
-    await bot(sb).publisher.drain()
-    await sb.wait_for(lambda: not open_letters(member))
+    await sb.wait_for(lambda: tells_the_end(member))
+    assert not open_letters(member)
     return taps, decisions
+
+
+def tells_the_end(member: SimMember) -> bool:
+    """Whether ``member``'s newest letter says how the game ended (its link to the end)."""
+    letters = [m for m in member.direct_messages() if not m.ephemeral]
+    last = letters[-1].content.splitlines()[-1:] if letters else []
+    return any(shape("dm.end.link").match(line) for line in last)
 
 
 async def replayed(database: Path) -> Any:
@@ -157,6 +165,11 @@ async def test_a_member_plays_a_whole_game_from_direct_messages_alone(
     assert [v for v in check_letters(reading, facts) if not v.ok] == []
     told = {c.message for c in reading.claims if c.kind != "letter"}
     assert told == set(range(len(letters))), "each letter tells what happened"
+    spoken = [c for c in reading.claims if c.values.get("player") == ana.id]
+    assert spoken and all(f"<@{ana.id}>" not in c.line for c in spoken), "spoken to, not named"
+    ends = {c.kind for c in reading.claims if c.message == len(letters) - 1}
+    assert {"end_link", "final_title", "final_rank", "winner"} <= ends, "the last tells the end"
+    assert not any(m.components for m in letters), "no buttons left"
     *turns, final = channel_pings(sb)
     assert all(ana.id not in users for _, users in turns), "never mentioned: a letter instead"
     assert ana.id in final[1], "the final scores call her"

@@ -50,9 +50,9 @@ async def test_a_qwinto_player_writes_with_a_single_click(sb: Sandbox) -> None:
     fields = [label for label in sheet.labels if FIELD.fullmatch(label)]
     assert len(fields) == 15  # an empty sheet, three dice: five fields of each row as buttons
     assert "Pass" in sheet.labels
-    assert (
-        all(len(row["components"]) <= 5 for row in sheet.components) and len(sheet.components) <= 5
-    )
+    rows = [c for c in sheet.components if c["type"] == 1]  # the card's choices, under it
+    assert sheet.layout and [c["type"] for c in sheet.components] == [17, *[1] * len(rows)]
+    assert all(len(row["components"]) <= 5 for row in rows) and len(rows) <= 5
     chosen = fields[len(fields) // 2]
     button = sheet.find_component(label=chosen)
     done = await other.click(sheet, label=chosen)  # the one click

@@ -4,7 +4,8 @@ round 1; the bot is killed (SIGKILL, a process of its own) between the last tabl
 round 1 ending and round 2 being seated, and started again; one player lets a decision
 run out in round 2 (a fake clock); the tournament ends.
 
-Then: every round was seated once, as the core seats it from what is stored; every
+Then: every round was seated once, as the core seats it from what is stored, and as
+its message says (against the standings recounted from the games before it); every
 table's thread tells its whole game truly (the channel checker of ``tests/truth`` over
 each thread, its ratings and wins recounted game by game); the standings shown at the
 end are those recounted from the replayed games through the core's pure functions; the
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from benchmarks.bench_tournament import NAMES as WORLD_NAMES
 from bot.app import QwixxBot
+from bot.players import is_computer
 from bot.sandbox import GuildSpec, Sandbox
 from bot.sandbox.autoplay import Choice, play_round, play_to_end
 from bot.sandbox.driver import ActionOutcome, SimMember
@@ -32,6 +34,7 @@ from bot.store import Store
 from bot.tournament import met_before, next_round, points_text, standings
 from bot.tournament.records import Tournament
 from tests.fakes import FakeClock
+from tests.tournament.claims import check_later_round, met_at
 from tests.tournament.helpers import fewest_repeats
 from tests.tournament.tables import recount
 from tests.truth.checking import check
@@ -237,6 +240,11 @@ async def test_thirteen_play_a_tournament_through_a_kill_and_a_decision_run_out(
 
         # --- the standings shown are the recount of the replayed games --------------------
         async with Store(database) as store:
+            for number, header in zip((2, 3), headers[1:], strict=True):  # as each round says
+                places = {s.player: s.place for s in await recount(store, t, number - 1)}
+                sat = [await store.games.get(x.game_id or 0) for x in t.tables if x.round < number]
+                met = met_at([[p for p in g.players if not is_computer(p)] for g in sat if g])
+                check_later_round(header.content, places, met)
             recounted = await recount(store, t)
             shown = next(m for m in sb.messages(cup) if "final standings" in m.content)
             lines = [m.groups() for m in map(LINE.match, shown.content.splitlines()) if m]

@@ -79,3 +79,13 @@ async def test_a_refusal_or_failure_is_not_tried_again() -> None:
         with pytest.raises(type(failure)) as raised:
             await retry(attempt, Conflict, "game 2")
         assert raised.value is failure and attempt.tries == 1
+
+
+async def test_a_thing_changed_can_say_busy_its_own_way() -> None:
+    """A tournament names itself rather than speak of a game."""
+    with pytest.raises(ServiceError) as refused:
+        await retry(
+            Attempts(ATTEMPTS), Conflict, "tournament 3", lambda: ServiceError("x.busy", name="C")
+        )
+    assert refused.value.key == "x.busy" and refused.value.values == {"name": "C"}
+    assert isinstance(refused.value.__cause__, Conflict)

@@ -63,13 +63,17 @@ async def pass_to_end(
     raise AssertionError(f"game {game_id} did not end")
 
 
-async def recount(store: Store, t: Tournament) -> list[TournamentStanding]:
-    """The standings recounted from the stored games: each table's game replayed from its
-    seed and move log, ranked by the rules, its seats' away and run-out decisions read
-    from who made each move; then the core's pure standings."""
+async def recount(
+    store: Store, t: Tournament, through: int | None = None
+) -> list[TournamentStanding]:
+    """The standings recounted from the stored games (of rounds 1 to ``through``, else
+    all): each table's game replayed from its seed and move log, ranked by the rules,
+    its seats' away and run-out decisions read from who made each move; then the core's
+    pure standings."""
+    last = t.record.rounds if through is None else through
     results = []
     for table in t.tables:
-        if table.game_id is None:
+        if table.game_id is None or table.round > last:
             continue
         record = await store.games.get(table.game_id)
         assert record is not None
@@ -105,4 +109,4 @@ async def recount(store: Store, t: Tournament) -> list[TournamentStanding]:
         )
         results.append(TableResult(table.round, table.number, seats))
     entrants = [Entrant(e.player, e.withdrawn_after) for e in t.entrants]
-    return standings(t.settings, entrants, t.seated, results)
+    return standings(t.settings, entrants, t.seated[:last], results)

@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import ENGLISH, LOCALES, using
+from bot.i18n.words import text
 from bot.players import is_computer
 from bot.service.errors import ServiceError
 from bot.service.games import GameService
+from bot.service.retry import ATTEMPTS, BUSY
 from bot.service.tournaments import MOST_ENTERED, MOST_OPEN, table_result
 from bot.store import Store
 from bot.tournament import TournamentSettings, next_round
-from bot.tournament.records import TableRecord, Tournament
+from bot.tournament.records import TableRecord, Tournament, TournamentRecord
 from bot.tournament.settings import DAY, HOUR, MOST_PLAYERS
 from tests.fakes import FakeClock
 
@@ -300,3 +303,49 @@ async def test_a_round_seated_while_a_tournament_is_read_is_not_in_that_read(
         assert len(read.seated) == 1 and {table.round for table in read.tables} == {1}
         settled = await service.tournaments.settle(t.record.id)
         assert settled.record.rounds == 2 and len(settled.seated) == 2
+
+
+@pytest.mark.parametrize("action", ["join", "check_in"])
+async def test_a_click_beaten_by_another_process_every_time_is_told_so_by_name(
+    database: str | Path, clock: FakeClock, action: str
+) -> None:
+    """Another process signs someone up (or checks someone in) between each read and
+    write of this one's change, every try: this change does nothing, theirs all count,
+    and the refusal names the tournament and says the click did nothing."""
+    async with Store(database, clock=clock) as store, Store(database, clock=clock) as other:
+        here, elsewhere = GameService(store, clock=clock), GameService(other, clock=clock)
+        deadline = int(clock.now) + DAY
+        t = await created(here, 6, deadline=deadline, check_in=HOUR)
+        clock.now = deadline - HOUR
+        real = getattr(store.tournaments, action)
+        beaten: list[int] = []
+
+        async def overtaken(record: TournamentRecord, user: int, now: float) -> None:
+            player = 102 + len(beaten)  # meanwhile, in the other process
+            beaten.append(player)
+            if action == "join":
+                await elsewhere.tournaments.join(t.record.id, player + 100)
+            else:
+                await elsewhere.tournaments.check_in(t.record.id, player)
+            await real(record, user, now)
+
+        setattr(store.tournaments, action, overtaken)
+        with pytest.raises(ServiceError) as busy:
+            await getattr(here.tournaments, action)(t.record.id, 999 if action == "join" else 101)
+        after = await here.tournaments.read(t.record.id)
+        assert len(beaten) == ATTEMPTS and after.record.version == t.record.version + ATTEMPTS
+        if action == "join":
+            assert after.entrant(999) is None
+            assert all(after.entrant(p + 100) is not None for p in beaten)
+        else:
+            assert [e.player for e in after.entrants if e.checked_in] == beaten
+        assert refusal(busy) == "tournament.error.busy" and busy.value.values == {"name": '"Cup"'}
+        with using(ENGLISH):
+            told = busy.value.text()
+        assert told == (
+            '"Cup" changed several times at the same moment as your request, so your request '
+            "did nothing. Please try again."
+        )
+        for locale in LOCALES:
+            with using(locale):
+                assert '"Cup"' in busy.value.text() and busy.value.text() != text(BUSY, locale)

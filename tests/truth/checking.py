@@ -655,15 +655,24 @@ def title(claim: Claim, facts: Facts) -> str | None:
     return None if claim.values["title"] == true else f"the game is {true}"
 
 
-@checks("rank")
-def rank(claim: Claim, facts: Facts) -> str | None:
-    """A line of the final ranking: the player's rank and total (and rating)."""
+def standing(claim: Claim, facts: Facts) -> str | None:
+    """The game finished with the claim's player at its rank with its total."""
     if not facts.finished:
         return "the game did not finish"
     values, who = claim.values, claim.values["player"]
-    standing = next((s for s in facts.game.ranking() if s.player == who), None)
-    if standing is None or (standing.rank, standing.total) != (values["rank"], values["total"]):
-        return f"{name(who)}: {standing}"
+    true = next((s for s in facts.game.ranking() if s.player == who), None)
+    if true is None or (true.rank, true.total) != (values["rank"], values["total"]):
+        return f"{name(who)}: {true}"
+    return None
+
+
+@checks("rank")
+def rank(claim: Claim, facts: Facts) -> str | None:
+    """A line of the final ranking: the player's rank and total (and rating)."""
+    placed = standing(claim, facts)
+    if placed is not None:
+        return placed
+    values, who = claim.values, claim.values["player"]
     if "rating" in values or who in facts.ratings:
         told = (values.get("rating"), values.get("provisional"), values.get("change"))
         true = facts.ratings.get(who)

@@ -150,9 +150,26 @@ class Reading:
     """Lines that match no shape the reader knows."""
     emojis: Emojis = field(default_factory=dict)
     """The application's emojis, which the dice's emojis are read by."""
+    you: int | None = None
+    """The reader of a direct message, whom its sentences may speak to (:func:`said`);
+    None in the channel, which speaks to nobody."""
 
     def add(self, kind: str, turn: int | None, line: str, **values: Any) -> None:
         self.claims.append(Claim(kind, turn, line, values))
+
+
+def said(key: str, text: str, you: int | None = None) -> dict[str, str] | None:
+    """The values of sentence ``key`` if ``text`` is it; in a letter to ``you``, also its
+    form that speaks to its reader (``key.you``: "You crossed"), the reader filling the
+    name it leaves out."""
+    m = shape(key).match(text)
+    if m is not None:
+        return m.groupdict()
+    spoken = f"{key}.you"
+    if you is None or spoken not in EN or (m := shape(spoken).match(text)) is None:
+        return None
+    named = "names" if "{names}" in EN[key] else "name"
+    return {**m.groupdict(), named: f"<@{you}>"}
 
 
 def player(text: str) -> int:
@@ -335,20 +352,19 @@ def ahead_line(text: str, turn: int, reading: Reading, line: str) -> bool | None
     """A line of its own about a choice made ahead (``ahead.asked``...), or a throw kept
     by a rule; None if ``text`` is neither, else whether it reads."""
     text, mark = unmarked(text)
-    if (m := shape("story.kept").match(text)) is not None:
+    if (kept := said("story.kept", text, reading.you)) is not None:
         if mark is None:
             return False
-        who = player(m["name"])
+        who = player(kept["name"])
         reading.add("kept", turn, line, player=who)
         return add_mark(reading, turn, line, who, "reroll", mark)
-    found = next(((k, m) for k in AHEAD if (m := shape(k).match(text))), None)
+    found = next(((k, v) for k in AHEAD if (v := said(k, text, reading.you)) is not None), None)
     if found is None:
         return None
-    key, m = found
-    chosen = planned(m["move"])
+    key, values = found
+    chosen = planned(values["move"])
     if mark is not None or chosen is None:
         return False
-    values = m.groupdict()
     row = {"row": row_of(values["row"])} if values.get("row") else {}
     if values.get("turn"):
         row["for_turn"] = int(values["turn"])
@@ -365,22 +381,22 @@ def ahead_line(text: str, turn: int, reading: Reading, line: str) -> bool | None
     return True
 
 
-def parts(text: str, *keys: str) -> list[tuple[str, dict[str, str]]] | None:
+def parts(text: str, *keys: str, you: int | None = None) -> list[tuple[str, dict[str, str]]] | None:
     """A `` · ``-separated list of sentences of ``keys``: each one's key and values;
     None if one is of none of them."""
     found = []
     for part in text.split(" · "):
-        match = next(((key, m) for key in keys if (m := shape(key).match(part))), None)
+        match = next(((key, v) for key in keys if (v := said(key, part, you)) is not None), None)
         if match is None:
             return None
-        found.append((match[0], match[1].groupdict()))
+        found.append(match)
     return found
 
 
 def event_keys() -> Iterator[str]:
     yield from EVENTS
     for family in FAMILIES:
-        yield from (key for key in EN if key.startswith(family))
+        yield from (key for key in EN if key.startswith(family) and not key.endswith(".you"))
 
 
 def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
@@ -413,7 +429,7 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
     ) is not None:
         key, m = nobody
         reading.add("nobody", turn, line, phase=NOBODY[key], total=number(m["total"]))
-    elif (action := action_of(text)) is not None:
+    elif (action := action_of(text, reading.you)) is not None:
         phase, found = action
         for key, values, marked in found:
             reading.add(
@@ -430,10 +446,12 @@ def piece(text: str, turn: int, reading: Reading, line: str) -> bool:
                 return False
     else:
         text, mark = unmarked(text)
-        key, m = next(((k, m) for k in event_keys() if (m := shape(k).match(text))), (None, None))
-        if key is None or m is None or (mark is not None and key not in MARKED):
+        key, values = next(
+            ((k, v) for k in event_keys() if (v := said(k, text, reading.you)) is not None),
+            (None, None),
+        )
+        if key is None or values is None or (mark is not None and key not in MARKED):
             return False
-        values = m.groupdict()
         who = {"player": player(values["name"])} if "name" in values else {}
         if "names" in values:
             who = {"players": players(values["names"])}
@@ -457,14 +475,14 @@ Item = tuple[str, dict[str, str], tuple[str, dict[str, str]] | None]
 """An action's item: its sentence's key and values, and the rule's mark it carries."""
 
 
-def action_of(text: str) -> tuple[str, list[Item]] | None:
+def action_of(text: str, you: int | None = None) -> tuple[str, list[Item]] | None:
     for key, phase in ACTIONS.items():
         m = shape(key).match(text)
         if m is not None:
             found: list[Item] = []
             for part in m["what"].split(" · "):
                 item, mark = unmarked(part)
-                read = parts(item, *ITEMS)
+                read = parts(item, *ITEMS, you=you)
                 if read is None or len(read) != 1:
                     break
                 found.append((*read[0], mark))
@@ -519,22 +537,7 @@ def read(texts: list[str], emojis: Emojis | None = None) -> Reading:
         first = len(reading.claims)
         for line in text.splitlines():
             context = read_line(line, context, reading)
-            for mention in split_names(line):
-                level = next(
-                    (
-                        lv
-                        for lv in LEVELS
-                        if re.fullmatch(
-                            re.escape(EN["lobby.computer"])
-                            .replace(r"\{name\}", ".+")
-                            .replace(r"\{level\}", re.escape(EN[f"level.{lv}"])),
-                            mention,
-                        )
-                    ),
-                    None,
-                )
-                if level is not None:
-                    reading.add("level", None, line, player=player(mention), level=level)
+            levels(line, reading)
         for claim in reading.claims[first:]:
             claim.message = index
     for claim in reading.claims:  # the turns summed up before the next one told
@@ -548,6 +551,26 @@ def read(texts: list[str], emojis: Emojis | None = None) -> Reading:
                 0,
             )
     return reading
+
+
+def levels(line: str, reading: Reading) -> None:
+    """The level claimed of each computer ``line`` names with one."""
+    for mention in split_names(line):
+        level = next(
+            (
+                lv
+                for lv in LEVELS
+                if re.fullmatch(
+                    re.escape(EN["lobby.computer"])
+                    .replace(r"\{name\}", ".+")
+                    .replace(r"\{level\}", re.escape(EN[f"level.{lv}"])),
+                    mention,
+                )
+            ),
+            None,
+        )
+        if level is not None:
+            reading.add("level", None, line, player=player(mention), level=level)
 
 
 def read_line(line: str, context: tuple[Any, ...], reading: Reading) -> tuple[Any, ...]:

@@ -10,8 +10,7 @@ import random
 from dataclasses import dataclass, field
 
 from bot.channel.dice import TEXT, Faces
-from bot.channel.plan import Channel, Shown, ending, plan, review_due
-from bot.channel.publisher import by_turn
+from bot.channel.plan import Channel, Shown, by_turn, ending, plan, review_due
 from bot.channel.texts import lobby_closed_content
 from bot.i18n import using
 from bot.players import choose, is_computer
