@@ -88,7 +88,7 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         help="play a game against a local Discord stand-in (no token needed)",
         description="The real bot plays a whole game against a local stand-in for "
         "Discord, with simulated members; prints the channel and writes the "
-        "images the bot sent to --out.",
+        "images the bot sent to --out, with the channel as a page (transcript.html).",
     )
     demo.add_argument(
         "--variant", default="classic", choices=sorted(VARIANTS), help="the game (default classic)"
@@ -117,8 +117,8 @@ def parser() -> tuple[Parser, dict[str, Parser]]:
         type=Path,
         default=Path("demo"),
         metavar="FOLDER",
-        help="folder for the images the bot sent, emptied of an earlier "
-        "demo's images first (default: demo)",
+        help="folder for the images the bot sent and the transcript as a page "
+        "(transcript.html), emptied of an earlier demo's files first (default: demo)",
     )
     demo.add_argument(
         "--seed",
@@ -294,7 +294,7 @@ def make_folder(folder: Path, what: str) -> None:
 
 
 def demo_folder(out: Path) -> None:
-    """``--out`` made ready: made if missing, emptied of an earlier demo's images;
+    """``--out`` made ready: made if missing, emptied of an earlier demo's files;
     refused when it is a file or holds anything else (it is not the demo's to delete)."""
     from bot.sandbox.demo import DEMO_FILE
 

@@ -7,7 +7,8 @@ shows each public message as it is posted (and, in one round, the members' priva
 sheets as they see them), then the channel as it reads after the
 game (the newest version of every message), each message framed as Discord shows
 it; every image the bot sent is written to the output folder, and named where the
-transcript shows it.
+transcript shows it. The same transcript is drawn as a page beside the images
+(``transcript.html``, :mod:`bot.sandbox.page`): what is read once is drawn twice.
 """
 
 from __future__ import annotations
@@ -18,15 +19,17 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.app import QwixxBot
 from bot.channel.budget import WriteBudget
 
 from .autoplay import play_round, seeded_policy, turn_message, wait_for_turn
 from .driver import BUTTON, COMMAND, STRING_SELECT
+from .page import TranscriptPage
 from .records import GROUP_DM, StoredMessage
 from .sandbox import Sandbox
+from .seen import Container, Control, Embed, Part, Picture, Rule, Seen, Text
 from .validation import unavailable
 
 ACTION_ROW, CONTAINER, TEXT_DISPLAY, SEPARATOR, GALLERY = 1, 17, 10, 14, 12
@@ -47,8 +50,9 @@ COMMAND_MENTION = re.compile(r"</([^:>]+):\d+>")
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 BOT_NAME = "Qwixx Bot"
-DEMO_FILE = re.compile(r"\d{3}-[\w-]+\.png")
-"""The name of an image the demo writes (see :class:`ImageSaver`)."""
+PAGE = "transcript.html"
+DEMO_FILE = re.compile(rf"\d{{3}}-[\w-]+\.png|emoji-\w+\.png|{re.escape(PAGE)}")
+"""The name of a file the demo writes: an image (see :class:`ImageSaver`), the page."""
 TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
 """A custom emoji (the dice's): the transcript shows it by name, ``:qx_red6_1a2b:``."""
@@ -74,13 +78,21 @@ def relative(seconds: float) -> str:
 
 
 class Transcript:
-    """Prints messages as people read them in Discord: each framed, with who posted it,
-    its number in the channel (a direct message: whom it was sent to) and whether it
-    was edited; mentions as names, commands as the ``/qwixx rules`` a reader sees, times
-    as times, custom emojis (the dice) by name, images by the file they were saved to."""
+    """Reads messages as people read them in Discord and prints them: each framed, with
+    who posted it, its number in the channel (a direct message: whom it was sent to) and
+    whether it was edited; mentions as names, commands as the ``/qwixx rules`` a reader
+    sees, times as times, custom emojis (the dice) by name, images by the file they were
+    saved to. ``page``, if given, draws the same as a page (:mod:`bot.sandbox.page`)."""
 
-    def __init__(self, sb: Sandbox, names: dict[int, str], out: Print, images: ImageSaver) -> None:
-        self.sb, self.names, self.out, self.images = sb, names, out, images
+    def __init__(
+        self,
+        sb: Sandbox,
+        names: dict[int, str],
+        out: Print,
+        images: ImageSaver,
+        page: Drawing | None = None,
+    ) -> None:
+        self.sb, self.names, self.out, self.images, self.page = sb, names, out, images, page
         self.numbers: dict[int, int] = {}
         """Each message's number, in the order it was first shown."""
         self.shown: set[int] = set()
@@ -106,30 +118,83 @@ class Transcript:
 
     def say(self, line: str) -> None:
         """A member's action, outside any message."""
-        self.out(f"» {self.readable(line)}")
+        said = self.readable(line)
+        self.out(f"» {said}")
+        if self.page is not None:
+            self.page.say(said)
 
-    def header(self, message: StoredMessage) -> str:
-        """Who posted ``message``, which message of the channel it is (a private answer
-        has no place in the channel: whom it is for instead), whether it was edited."""
+    def heading(self, title: str) -> None:
+        """A part of the transcript: ``The channel after the game``."""
+        self.out("")
+        self.out(f"===== {title} =====")
+        if self.page is not None:
+            self.page.heading(title)
+
+    def read(self, message: StoredMessage) -> Seen:
+        """``message`` as it stands: who posted it and where, its parts and its controls."""
         place = self.place(message)
-        if place is not None:
-            parts = [message.author.name, place]
-        elif message.ephemeral:
-            parts = [message.author.name]
-        else:
+        number = None
+        if place is None and not message.ephemeral:
             number = self.numbers.setdefault(message.id, len(self.numbers) + 1)
-            parts = [f"{message.author.name} · message {number}"]
-        if message.edited_timestamp:
-            parts.append("edited")
         interaction = self.sb.server.world.interactions.get(message.interaction_id or 0)
+        command = None
         if interaction is not None and interaction.type == COMMAND:
-            parts.append(
-                f"answers {self.names.get(interaction.user_id, '?')}'s "
-                f"/{' '.join(command_path(interaction.data))}"
-            )
-        if message.ephemeral:
-            parts.append(f"only {self.names.get(message.visible_to or 0, '?')} sees it")
-        return " · ".join(parts)
+            who = self.names.get(interaction.user_id, "?")
+            command = (who, " ".join(command_path(interaction.data)))
+        only = self.names.get(message.visible_to or 0, "?") if message.ephemeral else None
+        parts: list[Part] = []
+        if message.layout:
+            parts += self.layout(message, message.components)
+        elif message.content:
+            parts.append(Text(self.readable(message.content)))
+        for embed in message.embeds:
+            lines = [
+                embed.get("title"),
+                embed.get("description"),
+                *(f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []),
+            ]
+            text = self.readable("\n".join(str(p) for p in lines if p))
+            parts.append(Embed(embed.get("color"), text))
+        if not message.layout:
+            parts += [
+                Picture(a.filename, self.images.where(a.id), self.alt(a.description), False)
+                for a in message.attachments
+            ]
+        return Seen(
+            author=message.author.name,
+            place=place,
+            number=number,
+            edited=bool(message.edited_timestamp),
+            command=command,
+            only=only,
+            parts=tuple(parts),
+            rows=control_rows(message.components),
+        )
+
+    def layout(self, message: StoredMessage, items: list[dict[str, Any]]) -> list[Part]:
+        """Layout components as Discord lays them out: containers as cards, text, rules
+        and each gallery's images with their alt text (action rows apart, under them)."""
+        files = {f"attachment://{a.filename}": a for a in message.attachments}
+        parts: list[Part] = []
+        for item in items:
+            kind = item.get("type")
+            if kind == CONTAINER:
+                inside = self.layout(message, item.get("components") or [])
+                parts.append(Container(item.get("accent_color"), tuple(inside)))
+            elif kind == TEXT_DISPLAY:
+                parts.append(Text(self.readable(str(item.get("content") or ""))))
+            elif kind == SEPARATOR:
+                parts.append(Rule())
+            elif kind == GALLERY:
+                for entry in item.get("items") or []:
+                    url = entry.get("media", {}).get("url", "")
+                    where = self.images.where(files[url].id) if url in files else Path(url)
+                    alt = self.alt(entry.get("description"))
+                    parts.append(Picture(url.removeprefix("attachment://"), where, alt, True))
+        return parts
+
+    def alt(self, text: str | None) -> str | None:
+        return self.readable(text) if text else None
 
     def place(self, message: StoredMessage) -> str | None:
         """Where a message outside every guild was sent: ``direct message to Ana`` (the
@@ -147,59 +212,13 @@ class Transcript:
 
     def show(self, message: StoredMessage) -> None:
         """The message as it stands, framed: its text, embeds, files and controls."""
-        lines: list[str] = []
-        if message.layout:
-            lines += self.card(message)
-        elif message.content:
-            lines += self.readable(message.content).splitlines()
-        for embed in message.embeds:
-            parts = [
-                embed.get("title"),
-                embed.get("description"),
-                *(f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []),
-            ]
-            lines += self.readable("\n".join(str(p) for p in parts if p)).splitlines()
-        if not message.layout:
-            lines += [f"🖼 {a.filename} ({self.images.where(a.id)})" for a in message.attachments]
-        lines += control_rows(message.components)
+        seen = self.read(message)
         self.out("")
-        self.out(f"┌ {self.header(message)}")
-        for line in lines:
+        self.out(f"┌ {header(seen)}")
+        for line in text_lines(seen):
             self.out(f"│ {line}".rstrip())
-
-    def card(self, message: StoredMessage) -> list[str]:
-        """A message of layout components as Discord lays it out: each container a
-        card, edged in its accent (named), its text, rules between its parts, and its
-        images where they stand, each with its alt text (the buttons follow, below)."""
-        files = {f"attachment://{a.filename}": a for a in message.attachments}
-        lines: list[str] = []
-
-        def lay(items: list[dict[str, Any]], edge: str) -> None:
-            for item in items:
-                kind = item.get("type")
-                if kind == CONTAINER:
-                    colour = item.get("accent_color")
-                    accent = "no accent" if colour is None else f"accent #{colour:06x}"
-                    lines.append(f"╭─ card · {accent}")
-                    lay(item.get("components") or [], "┃ ")
-                    lines.append("╰─")
-                elif kind == TEXT_DISPLAY:
-                    text = self.readable(str(item.get("content") or ""))
-                    lines.extend(f"{edge}{line}" for line in text.splitlines())
-                elif kind == SEPARATOR:
-                    lines.append(f"{edge}{'─' * 20}")
-                elif kind == GALLERY:
-                    for entry in item.get("items") or []:
-                        url = entry.get("media", {}).get("url", "")
-                        where = self.images.where(files[url].id) if url in files else url
-                        alt = entry.get("description") or "no alt text"
-                        lines.append(f"{edge}🖼 {url.removeprefix('attachment://')} ({where})")
-                        first, *rest = self.readable(alt).splitlines() or [""]
-                        lines.append(f"{edge}   alt: {first}")
-                        lines.extend(f"{edge}        {line}" for line in rest)
-
-        lay(message.components, "")
-        return lines
+        if self.page is not None:
+            self.page.message(seen)
 
     def catch_up(self) -> None:
         """Every public message and direct message not printed yet, as it was when it
@@ -223,18 +242,70 @@ class Transcript:
         shown = [m for m in self.private() if not m.loading]
         if not shown:
             return
-        self.out("")
-        self.out(f"===== {DMS_AFTER} =====")
+        self.heading(DMS_AFTER)
         for message in shown:
             self.show(message)
 
     def channel_after(self) -> None:
         """The channel as it reads now: each message's newest version, deleted ones gone."""
-        self.out("")
-        self.out(f"===== {AFTER} =====")
+        self.heading(AFTER)
         for message in self.sb.messages():
             if not message.loading:
                 self.show(message)
+
+
+class Drawing(Protocol):
+    """A second drawing of the transcript (the page): told what the text shows."""
+
+    def say(self, line: str) -> None: ...
+    def heading(self, title: str) -> None: ...
+    def message(self, seen: Seen) -> None: ...
+
+
+def header(seen: Seen) -> str:
+    """``Qwixx Bot · message 3 · edited · answers Ana's /qwixx start · only Ana sees it``."""
+    if seen.place is not None:
+        parts = [seen.author, seen.place]
+    elif seen.number is None:
+        parts = [seen.author]
+    else:
+        parts = [f"{seen.author} · message {seen.number}"]
+    if seen.edited:
+        parts.append("edited")
+    if seen.command is not None:
+        parts.append(f"answers {seen.command[0]}'s /{seen.command[1]}")
+    if seen.only is not None:
+        parts.append(f"only {seen.only} sees it")
+    return " · ".join(parts)
+
+
+def text_lines(seen: Seen) -> list[str]:
+    """A message's lines in the text transcript: each card edged in its accent (named),
+    its text, rules, images with their alt text; the buttons below, a row a line."""
+    lines: list[str] = []
+
+    def lay(parts: tuple[Part, ...], edge: str) -> None:
+        for part in parts:
+            if isinstance(part, Container):
+                accent = "no accent" if part.accent is None else f"accent #{part.accent:06x}"
+                lines.append(f"╭─ card · {accent}")
+                lay(part.parts, "┃ ")
+                lines.append("╰─")
+            elif isinstance(part, Text | Embed):
+                lines.extend(f"{edge}{line}" for line in part.text.splitlines())
+            elif isinstance(part, Rule):
+                lines.append(f"{edge}{'─' * 20}")
+            else:
+                lines.append(f"{edge}🖼 {part.name} ({part.file})")
+                if not part.in_gallery:
+                    continue
+                first, *rest = (part.alt or "no alt text").splitlines() or [""]
+                lines.append(f"{edge}   alt: {first}")
+                lines.extend(f"{edge}        {line}" for line in rest)
+
+    lay(seen.parts, "")
+    lines += ["  ".join(map(control_text, row)) for row in seen.rows]
+    return lines
 
 
 def command_path(data: dict[str, Any]) -> list[str]:
@@ -246,28 +317,33 @@ def command_path(data: dict[str, Any]) -> list[str]:
     return path + [f"{o['name']}:{o.get('value')}" for o in options]
 
 
-def control_rows(components: list[dict[str, Any]]) -> list[str]:
-    """Each action row's buttons and menus as a line, as Discord stacks the rows."""
-    lines: list[str] = []
+def control_rows(components: list[dict[str, Any]]) -> tuple[tuple[Control, ...], ...]:
+    """Each action row's buttons and menus, as Discord stacks the rows."""
+    rows: list[tuple[Control, ...]] = []
     for item in components:
         if item.get("type") == ACTION_ROW:
-            shown = [control(c) for c in item.get("components") or []]
-            if any(shown):
-                lines.append("  ".join(c for c in shown if c))
+            shown = tuple(c for c in map(control, item.get("components") or []) if c)
+            if shown:
+                rows.append(shown)
         else:
-            lines += control_rows(item.get("components") or [])
-    return lines
+            rows += control_rows(item.get("components") or [])
+    return tuple(rows)
 
 
-def control(item: dict[str, Any]) -> str:
-    """A button or menu as ``[Label]`` (struck through when disabled), or ``""``."""
+def control(item: dict[str, Any]) -> Control | None:
+    """A button with a label or a menu (None: anything else)."""
+    disabled = bool(item.get("disabled"))
     if item.get("type") == BUTTON and item.get("label"):
-        shown = f"[{item['label']}]"
-    elif item.get("type") == STRING_SELECT:
-        shown = f"[{item.get('placeholder') or 'menu'} ▾]"
-    else:
-        return ""
-    return f"~~{shown}~~" if item.get("disabled") else shown
+        return Control(str(item["label"]), False, int(item.get("style") or 2), disabled)
+    if item.get("type") == STRING_SELECT:
+        return Control(str(item.get("placeholder") or "menu"), True, 2, disabled)
+    return None
+
+
+def control_text(item: Control) -> str:
+    """``[Label]``, ``[Placeholder ▾]``, struck through when disabled."""
+    shown = f"[{item.label} ▾]" if item.select else f"[{item.label}]"
+    return f"~~{shown}~~" if item.disabled else shown
 
 
 async def quiet(sb: Sandbox, seconds: float = 0.3, longest: float = 10.0) -> None:
@@ -279,26 +355,34 @@ async def quiet(sb: Sandbox, seconds: float = 0.3, longest: float = 10.0) -> Non
 
 
 class ImageSaver:
-    """Writes every attachment the bot uploads, once, in the order they appear."""
+    """Writes every attachment the bot uploads, once, in the order they appear, and the
+    image of each of its custom emojis (the dice), for the page to draw them."""
 
     def __init__(self, sb: Sandbox, folder: Path) -> None:
         self.sb, self.folder = sb, folder
         self.saved: dict[int, str] = {}
+        self.emojis: dict[str, Path] = {}
+        """Each emoji's image, by the emoji's name."""
         folder.mkdir(parents=True, exist_ok=True)
 
     def collect(self) -> None:
-        for message in list(self.sb.server.world.messages.values()):
+        world = self.sb.server.world
+        for message in list(world.messages.values()):
             for attachment in message.attachments:
                 if attachment.id not in self.saved:
                     name = f"{len(self.saved) + 1:03d}-{attachment.filename}"
                     self.saved[attachment.id] = name
                     (self.folder / name).write_bytes(attachment.data)
+        for emoji in list(world.emojis.values()):
+            if emoji.name not in self.emojis:
+                self.emojis[emoji.name] = self.folder / f"emoji-{emoji.name}.png"
+                self.emojis[emoji.name].write_bytes(emoji.image)
 
-    def where(self, attachment_id: int) -> str:
+    def where(self, attachment_id: int) -> Path:
         """The file an attachment was saved to (collected first if it is new)."""
         if attachment_id not in self.saved:
             self.collect()
-        return str(self.folder / self.saved[attachment_id])
+        return self.folder / self.saved[attachment_id]
 
 
 async def run_demo(
@@ -336,7 +420,8 @@ async def run_demo(
             members = [sb.member(n) for n in names]
             host = members[0]
             images = ImageSaver(sb, out)
-            transcript = Transcript(sb, {m.id: m.name for m in members}, print_line, images)
+            page = TranscriptPage(f"{BOT_NAME} · {variant} demo", images.emojis)
+            transcript = Transcript(sb, {m.id: m.name for m in members}, print_line, images, page)
 
             def log(line: str) -> None:
                 images.collect()
@@ -387,6 +472,7 @@ async def run_demo(
             images.collect()
             transcript.dms_after()
             transcript.channel_after()
+            page.write(out / PAGE)
             problems = sb.describe_failures() if sb.failures else ""
             await sb.stop_bot()
     print_line("")
@@ -394,6 +480,7 @@ async def run_demo(
         print_line(
             f"(Request bodies were not checked against Discord's API description: {unchecked}.)"
         )
+    print_line(f"The transcript as a page: {out / PAGE}")
     print_line(f"{len(images.saved)} images written to {out}/")
     if problems:
         print_line(f"The stand-in recorded problems:\n{problems}")

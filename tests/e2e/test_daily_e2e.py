@@ -17,6 +17,7 @@ from bot.i18n.words import signed
 from bot.sandbox import GuildSpec, Sandbox, SimMember
 from bot.sandbox.autoplay import choices
 from bot.sandbox.demo import ImageSaver, Transcript
+from bot.sandbox.page import TranscriptPage
 from bot.sandbox.permissions import Perm
 from bot.sandbox.records import StoredMessage
 from bot.service.daily import hidden_channel, over_everywhere
@@ -269,7 +270,7 @@ async def test_the_result_and_its_share_are_cards_with_their_images(
     its alt text, how to share, the sheet in words, **Share card** under it; the text
     to share stays plain text (copying it copies it alone); the share is a card with
     the day's card under its text. The cards as the demo draws them are written to
-    ``tmp_path/transcript.txt``."""
+    ``tmp_path/transcript.txt``, and as a page to ``transcript.html``."""
     ana = sb.member("Ana")
     final, _ = await play_daily(ana, "qwinto", seed=6)
     assert final.layout and final.labels == ["Share card"]
@@ -292,7 +293,10 @@ async def test_the_result_and_its_share_are_cards_with_their_images(
     [card] = tapped.attachments
     assert gallery["items"][0]["description"] == card.description and card.description
     lines: list[str] = []
-    reader = Transcript(sb, {ana.id: "Ana"}, lines.append, ImageSaver(sb, tmp_path / "images"))
+    images = ImageSaver(sb, tmp_path / "images")
+    page = TranscriptPage("daily", images.emojis)
+    reader = Transcript(sb, {ana.id: "Ana"}, lines.append, images, page)
     for message in (final, share, tapped):
         reader.show(message)
     (tmp_path / "transcript.txt").write_text("\n".join(lines), encoding="utf-8")
+    page.write(tmp_path / "transcript.html")

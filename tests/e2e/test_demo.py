@@ -9,13 +9,19 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.sandbox.demo import control_rows, run_demo
+from bot.sandbox.demo import DEMO_FILE, control_rows, control_text, run_demo
 from bot.sandbox.validation import unavailable
+from tests.sandbox.page_text import page_text
 
 FRAME = re.compile(
     r"┌ Qwixx Bot(?: · message (\d+))?(?: · edited)?(?: · answers \w+'s /[^·]+)?"
     r"(?: · only (\w+) sees it)?"
 )
+
+
+def images(folder: Path) -> list[str]:
+    """The names of the images the bot sent, as the demo wrote them to ``folder``."""
+    return sorted(p.name for p in folder.iterdir() if re.fullmatch(r"\d{3}-[\w-]+\.png", p.name))
 
 
 def frames(text: str) -> list[tuple[str, list[str]]]:
@@ -39,7 +45,7 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert "<@" not in text  # mentions are shown as names
     assert re.search(r"🎲 :qx_white\d_[0-9a-f]{4}: :qx_white\d_[0-9a-f]{4}: :qx_red", text)
     assert "<:" not in text  # the dice's emojis are shown by name
-    files = sorted(p.name for p in (tmp_path / "out").iterdir())
+    files = images(tmp_path / "out")
     assert len(files) == count > 3
     assert files[0] == "001-dice.png" and files[-1].endswith("scoreboard.png")
     assert "problems" not in text
@@ -53,6 +59,7 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
             line == ""
             or line[0] in "┌│»="
             or line.startswith(unchecked)
+            or line == f"The transcript as a page: {tmp_path}/out/transcript.html"
             or line.endswith(f"written to {tmp_path}/out/")
         )
     assert lines[-1] == f"{count} images written to {tmp_path}/out/"
@@ -81,6 +88,20 @@ async def test_a_whole_game_each_message_framed_and_the_images_kept(tmp_path: Pa
     assert shown and all(
         Path(path).name.endswith(name) and Path(path).is_file() for name, path in shown
     )
+
+
+async def test_the_page_says_what_the_text_says_in_the_same_order(tmp_path: Path) -> None:
+    """The page beside the images, read back, is the text transcript line for line:
+    each message, its text, images, alt texts and buttons (disabled ones struck)."""
+    lines: list[str] = []
+    await run_demo("longo", 1, tmp_path / "out", 4, lines.append, computers=2)
+    read = page_text(tmp_path / "out" / "transcript.html")
+    end = lines.index(f"The transcript as a page: {tmp_path}/out/transcript.html")
+    assert read.lines == lines[: end - 1] and lines[end - 1] == ""
+    assert ("Start", True) in read.buttons and ("Join", False) in read.buttons
+    assert sum(line.startswith("┌ ") for line in read.lines) > 20
+    assert read.sources and all(s.is_file() and s.parent == tmp_path / "out" for s in read.sources)
+    assert any(s.name.startswith("emoji-qx_") for s in read.sources)  # the dice, drawn
 
 
 async def test_one_member_alone_plays_solo_practice(tmp_path: Path) -> None:
@@ -152,7 +173,7 @@ async def test_the_demo_seats_computers_and_shows_the_channel_after_the_game(
     assert "1. 🤖 Computer" in after and "(Hard) — " in after  # the ranking names levels
     assert "[Open my sheet]" not in after and "Decide in" not in after
     assert "[Rematch]" in after and "🖼 scoreboard.png (" in after
-    assert count == len(list((tmp_path / "out").iterdir())) > 3
+    assert count == len(images(tmp_path / "out")) > 3
 
 
 def test_the_command_empties_the_folder_of_an_earlier_demo(
@@ -160,14 +181,15 @@ def test_the_command_empties_the_folder_of_an_earlier_demo(
 ) -> None:
     out = tmp_path / "demo"
     out.mkdir()
-    for name in ("001-dice.png", "137-sheet.png", "138-scoreboard.png"):  # an earlier run's
+    earlier = ("001-dice.png", "137-sheet.png", "138-scoreboard.png", "transcript.html")
+    for name in (*earlier, "emoji-qx_red6_1a2b.png"):  # an earlier run's
         (out / name).write_bytes(b"old")
     assert main(["demo", "--out", str(out), "--players", "2", "--seed", "3"]) == 0
     said = capsys.readouterr().out.splitlines()[-1]
     files = list(out.iterdir())
-    assert said == f"{len(files)} images written to {out}/"
-    assert all(f.read_bytes() != b"old" for f in files)
-    assert not (out / "137-sheet.png").exists()
+    assert said == f"{len(images(out))} images written to {out}/"
+    assert all(DEMO_FILE.fullmatch(f.name) and f.read_bytes() != b"old" for f in files)
+    assert not (out / "137-sheet.png").exists() and not (out / "emoji-qx_red6_1a2b.png").exists()
 
 
 def test_each_action_row_of_controls_is_a_line_of_its_own() -> None:
@@ -178,4 +200,5 @@ def test_each_action_row_of_controls_is_a_line_of_its_own() -> None:
         {"type": 1, "components": [{"type": 3, "custom_id": "s", "placeholder": "Level"}]},
         {"type": 1, "components": [{**button, "label": "Start", "disabled": True}]},
     ]
-    assert control_rows(components) == ["[Join]  [Leave]", "[Level ▾]", "~~[Start]~~"]
+    rows = ["  ".join(map(control_text, row)) for row in control_rows(components)]
+    assert rows == ["[Join]  [Leave]", "[Level ▾]", "~~[Start]~~"]

@@ -2,7 +2,7 @@
 round's message and the standings (with their image and its alt text) are cards that
 say what the text said and ping as it did; a sign-up message or standings posted as
 text before cards are edited as text. The channel, as the demo's transcript draws it,
-is written to ``tmp_path/transcript.txt``."""
+is written to ``tmp_path/transcript.txt``, and as a page to ``transcript.html``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import discord
 from bot.channel.tournament_texts import signup_content, standings_content
 from bot.cogs.tournaments import signup_view
 from bot.sandbox.demo import ImageSaver, Transcript
+from bot.sandbox.page import TranscriptPage
 from bot.sandbox.records import COMPONENTS_V2, StoredMessage
 
 from . import test_tournament_commands as commands
@@ -35,10 +36,12 @@ def transcript(cup: Cup, path: Path) -> str:
     names = {m.id: m.name for m in [cup.org, *cup.people]}
     lines: list[str] = []
     images = ImageSaver(cup.sb, path.parent / "images")
-    reader = Transcript(cup.sb, names, lines.append, images)
+    page = TranscriptPage("#cup", images.emojis)
+    reader = Transcript(cup.sb, names, lines.append, images, page)
     for message in cup.sb.messages(cup.channel):
         reader.show(message)
     path.write_text("\n".join(lines), encoding="utf-8")
+    page.write(path.with_suffix(".html"))
     return "\n".join(lines)
 
 
