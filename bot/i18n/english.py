@@ -641,7 +641,7 @@ EN: dict[str, str] = {
     "describe.pawn_start": "Pawn on the start field",
     "describe.penalties": "Penalties: {count} of {limit} ({points})",
     "describe.qwinto_row": "{row}: {fields} · {count} of {size} fields · {points} points",
-    "describe.empty_field": "_",
+    "describe.empty_field": "–",
     "describe.bonus": "Bonus (pentagons): {points}",
     "describe.failed": "Failed throws: {count} of {limit} ({points})",
     "describe.total": "Total: {total}",

@@ -5,6 +5,10 @@ from __future__ import annotations
 import ast
 import inspect
 
+import discord
+import pytest
+
+from bot.i18n import LOCALES, using
 from bot.render import describe
 from bot.render.describe import (
     ALT_TEXT,
@@ -90,10 +94,26 @@ def test_an_onboard_sheet_names_the_pawn() -> None:
 def test_a_qwinto_sheet_in_words() -> None:
     game = with_fields(qwinto(), fields={"orange": {2: 3, 4: 9}}, failed=1)
     lines = sheet_text(game, 1, "Ana").splitlines()
-    assert lines[1] == "Orange: 3 _ 9 _ _ _ _ _ _ · 2 of 9 fields · 2 points"
-    assert lines[2].startswith("Yellow: _ _ _ _ _ _ _ _ _ · 0 of 9 fields")
+    assert lines[1] == "Orange: 3 – 9 – – – – – – · 2 of 9 fields · 2 points"
+    assert lines[2].startswith("Yellow: – – – – – – – – – · 0 of 9 fields")
     assert "Failed throws: 1 of 4 (−5)" in lines
     assert lines[-1] == f"Total: {game.scores()[1].total}".replace("-", "−")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("variant", ["classic", "longo", "onboard", "qwinto"])
+def test_a_sheet_in_words_reads_the_same_through_discords_markdown(
+    variant: str, locale: str
+) -> None:
+    """The sheet in words stands in a message's text, where Discord reads markdown: none
+    of its own characters may turn into formatting (``_ _`` would be empty italics)."""
+    game = new_game(variant, [1, 2], 5)
+    for _ in range(12):
+        player = sorted(game.decision().waiting)[0]
+        game, _events = game.apply(player, game.legal_moves(player)[-1])
+    with using(locale):
+        text = sheet_text(game, 1, "Ana")
+    assert discord.utils.escape_markdown(text) == text
 
 
 def test_the_table_in_words_marks_the_active_player() -> None:
