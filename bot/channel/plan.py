@@ -267,13 +267,20 @@ def turn_card(
     over: bool = False,
     away: Collection[int] = (),
     opened: float | None = None,
+    events: Sequence[StoredEvent] = (),
 ) -> Card:
     """The message of ``turn`` as a card: in its active player's colour, an open turn's
     images under what it asks (above who decides, the scores and the deadline), a
-    finished one compact."""
+    finished one compact. An open turn's dice are its image: the line of the same dice
+    (told from the turn's ``events``) is left out, so the card shows them once; a
+    finished turn, without its image, keeps the line."""
     seat = game.players.index(story.active_in(game, turn))
     open_turn = story.is_open(game, turn, over)
     tail = story.live_tail(game, deadline, away, opened) if open_turn else 0
+    shown_line = story.dice_line(events) if open_turn and game.dice_on_table() else None
+    if shown_line is not None:
+        lines = content.splitlines()
+        content = "\n".join(lines[: lines.index(shown_line)] + lines[lines.index(shown_line) + 1 :])
     return card(content, seat, tail)
 
 
@@ -434,7 +441,13 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
             game, events, since, game.turn, record.deadline, away, opened=record.stage_started
         )
         laid_out = turn_card(
-            game, game.turn, content, record.deadline, away=away, opened=record.stage_started
+            game,
+            game.turn,
+            content,
+            record.deadline,
+            away=away,
+            opened=record.stage_started,
+            events=events.get(game.turn, ()),
         )
         steps += [
             *apart,
@@ -455,7 +468,13 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         opened=record.stage_started,
     )
     laid_out = turn_card(
-        game, game.turn, content, record.deadline, away=away, opened=record.stage_started
+        game,
+        game.turn,
+        content,
+        record.deadline,
+        away=away,
+        opened=record.stage_started,
+        events=events.get(game.turn, ()),
     )
     edited = as_shown(shown, laid_out)
     steps.append(

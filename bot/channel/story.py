@@ -186,6 +186,12 @@ def plain_lines(
     return []
 
 
+def dice_line(events: Sequence[StoredEvent]) -> str | None:
+    """The line of a turn's dice (``🎲 ⚀ ⚀ … · white sum 9``), if its events tell them."""
+    rolled = next((e for e in events if e.kind == "turn" and "dice" in e.data), None)
+    return None if rolled is None else plain_lines(rolled, [], "classic", {})[0]
+
+
 def scores_line(totals: dict[int, int]) -> str:
     """``Scores: @Zofia: 41 · 🤖 Computer 1: 33``, best first (mentions do not ping in
     edits); the colon keeps a seat's number apart from its score."""

@@ -15,11 +15,11 @@ import discord
 import pytest
 
 from bot.channel.cards import FORM, Card, card
-from bot.channel.plan import DUE, Channel, Edit, Post, Shown, plan
+from bot.channel.plan import DUE, Channel, Edit, Post, Shown, plan, turn_card
 from bot.channel.publisher import Publisher
 from bot.cogs import cards, views
 from bot.i18n import LOCALES, using
-from bot.records.games import GameRecord
+from bot.records.games import GameRecord, StoredEvent
 from bot.render.describe import board_alt, dice_alt, scoreboard_alt
 from bot.rules import Game, new_game
 from bot.sandbox import limits
@@ -310,3 +310,20 @@ async def test_the_largest_cards_of_each_kind_are_within_discords_limits(
             assert validator.validate("PATCH", MESSAGES + "/{message_id}", body(largest)) is None
         assert text_size(max(kind, key=text_size)) <= limits.MAX_LAYOUT_TEXT
         assert count(max(kind, key=count)) <= limits.MAX_LAYOUT_COMPONENTS
+
+
+def test_an_open_turn_shows_its_dice_once_and_a_finished_one_keeps_their_line() -> None:
+    """The open turn's dice are its image, so its card leaves out the line of the same
+    dice; once over, compact and without the image, the card tells them in the line."""
+    game = new_game("classic", [ANA, BEN, CEM], seed=4, options={})
+    rolled = StoredEvent(1, 1, "turn", game.active, {"turn": 1, "dice": dict(game.dice)})
+    white = game.dice["white1"] + game.dice["white2"]
+    with using("en-US"):
+        steps, _ = plan(Channel(running(game, message_id=None), game, Shown(), {1: [rolled]}))
+        post = steps[-1]
+        assert isinstance(post, Post) and post.card is not None and post.images == ("dice",)
+        roll = next(line for line in post.content.splitlines() if line.startswith("🎲 "))
+        assert f"white sum **{white}**" in roll and roll not in post.card.text.splitlines()
+        assert post.card.text.splitlines() == [line for line in lines(post.content) if line != roll]
+        over = turn_card(game, 1, post.content, None, over=True, events=[rolled])
+        assert roll in over.text.splitlines()
