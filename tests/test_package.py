@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import site
 import subprocess
@@ -182,6 +183,8 @@ def test_the_demo_plays_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     assert "final scores" in text and "🤖 Computer 2" in text
     assert "problems" not in text
     assert ("not checked against Discord's API description" in text) == (unavailable() is not None)
-    images = sorted((tmp_path / "images").iterdir())
+    folder = sorted((tmp_path / "images").iterdir())
+    images = [p for p in folder if re.fullmatch(r"\d{3}-[\w-]+\.png", p.name)]
     assert len(images) > 3 and images[-1].name.endswith("scoreboard.png")
+    assert (tmp_path / "images" / "transcript.html").is_file()  # the page beside them
     assert f"{len(images)} images written to images/" in text

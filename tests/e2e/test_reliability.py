@@ -73,7 +73,8 @@ async def test_a_component_that_is_not_on_the_clicked_message_is_answered(
 ) -> None:
     lobby, turn = await started(sb)
     join = f"qx:{turn.find_component(label=OPEN_SHEET)['custom_id'].split(':')[1]}:lobby:join"
-    assert not sb.server.world.messages[lobby.id].components  # the started lobby has none
+    started_lobby = sb.server.world.messages[lobby.id]
+    assert started_lobby.layout and not list(started_lobby.interactive())  # a card, no buttons
     with caplog.at_level(logging.WARNING):
         stale = await click_raw(sb.member("Cem"), sb.server.world.messages[lobby.id], join)
         foreign = await click_raw(sb.member("Ben"), turn, "qx:1:1:action1:cross.red.5")
