@@ -284,6 +284,24 @@ def turn_card(
     return card(content, seat, tail)
 
 
+def open_turn(
+    record: GameRecord, game: Game, events: Events, since: int, away: Collection[int]
+) -> tuple[str, Card]:
+    """The open turn's message (from turn ``since`` on) and its card, posted or edited."""
+    content = story.turn_message(
+        game, events, since, game.turn, record.deadline, away, opened=record.stage_started
+    )
+    return content, turn_card(
+        game,
+        game.turn,
+        content,
+        record.deadline,
+        away=away,
+        opened=record.stage_started,
+        events=events.get(game.turn, ()),
+    )
+
+
 def end_card(game: Game, content: str) -> Card:
     """The final message as a card in the winner's colour: the scoreboard right under
     its title, then the ranking (with the ratings), the winner, the wins and the
@@ -437,18 +455,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
             if p not in silent
         )
         images, signature = live_images(game, events)
-        content = story.turn_message(
-            game, events, since, game.turn, record.deadline, away, opened=record.stage_started
-        )
-        laid_out = turn_card(
-            game,
-            game.turn,
-            content,
-            record.deadline,
-            away=away,
-            opened=record.stage_started,
-            events=events.get(game.turn, ()),
-        )
+        content, laid_out = open_turn(record, game, events, since, away)
         steps += [
             *apart,
             Post(content, f"qx{record.id}t{game.turn}", images, "turn", ping, True, card=laid_out),
@@ -458,24 +465,7 @@ def planned(channel: Channel) -> tuple[list[Step], Shown]:
         return steps, shown
     assert record.message_id is not None
     images, signature = live_images(game, events)
-    content = story.turn_message(
-        game,
-        events,
-        shown.since or game.turn,
-        game.turn,
-        record.deadline,
-        away,
-        opened=record.stage_started,
-    )
-    laid_out = turn_card(
-        game,
-        game.turn,
-        content,
-        record.deadline,
-        away=away,
-        opened=record.stage_started,
-        events=events.get(game.turn, ()),
-    )
+    content, laid_out = open_turn(record, game, events, shown.since or game.turn, away)
     edited = as_shown(shown, laid_out)
     steps.append(
         Edit(

@@ -144,9 +144,10 @@ def writes_card(interaction: discord.Interaction, editor: Editor | None) -> bool
     return is_card(interaction.message) if interaction.message is not None else True
 
 
-def is_card(message: discord.Message) -> bool:
-    """Whether ``message`` was posted as a card (Discord's IS_COMPONENTS_V2)."""
-    return bool(message.flags.components_v2)
+def is_card(message: discord.Message | None) -> bool:
+    """Whether ``message`` was posted as a card (Discord's IS_COMPONENTS_V2); a message
+    posted before cards keeps its text form."""
+    return message is not None and bool(message.flags.components_v2)
 
 
 def as_card(

@@ -15,7 +15,7 @@ from bot.channel.plan import Shown
 from bot.channel.texts import lobby_closed_card, lobby_closed_content
 from bot.cogs import views
 from bot.cogs.adapter import GameHandlers, where
-from bot.cogs.answers import Handler, P, Reply, answers_errors
+from bot.cogs.answers import Handler, P, Reply, answers_errors, is_card
 from bot.cogs.writer import ping
 from bot.i18n import using
 from bot.i18n.words import t
@@ -117,7 +117,7 @@ class LobbyHandlers(GameHandlers):
         """Join, Leave, Add computer, Start, Cancel: the lobby's message is answered with
         the lobby as it then is (see :class:`Reply`)."""
         user, here = interaction.user.id, where(interaction)
-        as_card = views.is_card(interaction.message)
+        as_card = is_card(interaction.message)
         async with Reply(interaction) as reply:
             if action == "start":
                 outcome = await self.service.lobby.start(game_id, user, where=here)
@@ -152,7 +152,7 @@ class LobbyHandlers(GameHandlers):
             record = await self.service.lobby.set_level(
                 game_id, interaction.user.id, seat, level, where=where(interaction)
             )
-            await reply.edit(**views.lobby_fields(record, views.is_card(interaction.message)))
+            await reply.edit(**views.lobby_fields(record, is_card(interaction.message)))
 
     @answers_errors
     @in_server_language

@@ -43,7 +43,7 @@ from bot.channel.tournament_texts import (
 )
 from bot.cogs import cards
 from bot.cogs.adapter import Adapter, GameHandlers
-from bot.cogs.answers import answers_errors
+from bot.cogs.answers import answers_errors, is_card
 from bot.cogs.buttons import Parsed, identifier
 from bot.cogs.images import png_file
 from bot.durations import DurationError, parse_duration
@@ -327,7 +327,7 @@ class TournamentHandlers(GameHandlers):
                 tournament_id, user, interaction.permissions.manage_guild
             )
             said = ""
-        card = interaction.message is not None and interaction.message.flags.components_v2
+        card = is_card(interaction.message)
         with using(await self.language(changed.record.guild_id)):
             await interaction.edit_original_response(**signup_message(changed, self.now(), card))
         if said:

@@ -113,12 +113,6 @@ def rematch_fields(record: GameRecord, previous: Iterable[int]) -> dict[str, Any
     return lobby_message(Card(tuple(rematch_blocks(record, previous))), lobby_view(record), True)
 
 
-def is_card(message: discord.Message | None) -> bool:
-    """Whether ``message``, a lobby clicked, was posted as a card (else it keeps its
-    text form)."""
-    return message is not None and message.flags.components_v2
-
-
 def posted_as_card(record: GameRecord) -> bool:
     """Whether the lobby's message was posted as a card, as noted when it was (for the
     edits that do not answer a click on it)."""
