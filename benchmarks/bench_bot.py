@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import random
 import re
 import statistics
@@ -310,7 +311,7 @@ async def play(variant: str, clicks: int, seed: int = SEED) -> list[Click]:
             qwixx = QwixxBot(
                 Path(folder) / "bench.db",
                 dev_guild=sb.guild.id,
-                seeds=lambda: seed,
+                seeds=itertools.count(seed).__next__,  # each game its own dice
                 tick=3_600.0,
                 budget=WriteBudget(writes=10_000, window=1.0),
             )

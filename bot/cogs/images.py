@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -40,12 +41,34 @@ async def png_file(
     return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
+DICE_KEPT = 64  # throws whose picture is kept: a game's turn card is edited at each decision
+
+
 async def dice_files(game: Game) -> list[discord.File]:
     """The dice on the table now (none between Qwinto's turns)."""
     dice = game.dice_on_table()
     if not dice:
         return []
-    return [await png_file(render_dice, dice, name="dice.png", description=dice_alt(dice))]
+    data = await dice_png(dice)
+    return [discord.File(io.BytesIO(data), filename="dice.png", description=dice_alt(dice))]
+
+
+_dice_drawn: OrderedDict[tuple[tuple[str, int], ...], bytes] = OrderedDict()
+
+
+async def dice_png(dice: dict[str, int]) -> bytes:
+    """The picture of ``dice``, drawn once while its card is edited decision by decision
+    (an edit sends a card whole, its image with it)."""
+    key = tuple(dice.items())
+    data = _dice_drawn.get(key)
+    if data is None:
+        data = await asyncio.to_thread(render_dice, dice)
+        _dice_drawn[key] = data
+        if len(_dice_drawn) > DICE_KEPT:
+            _dice_drawn.popitem(last=False)
+    else:
+        _dice_drawn.move_to_end(key)
+    return data
 
 
 async def board_file(
