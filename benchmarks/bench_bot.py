@@ -27,13 +27,18 @@ clicks of the run (fonts and caches loading) are not timed. Resident memory with
 games open and a sheet of each variant drawn is the startup section's
 (:mod:`benchmarks.bench_startup`).
 
-    python -m benchmarks.bench_bot [--quick] [--statements] [--requests]
+``--profile`` also profiles the event loop's thread (its CPU, under :mod:`cProfile`) while
+the moves are followed, and prints its share by package: what a move's CPU is spent on
+besides its images, which are drawn on other threads.
+
+    python -m benchmarks.bench_bot [--quick] [--statements] [--requests] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import itertools
 import random
 import re
@@ -43,7 +48,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Coroutine, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -203,6 +208,51 @@ class Probe:
         return drawn
 
 
+class Profiled:
+    """The event loop's thread under :mod:`cProfile` while the moves are followed."""
+
+    def __init__(self) -> None:
+        self.profile = cProfile.Profile(time.thread_time)
+
+    @contextmanager
+    def during(self, kind: str) -> Iterator[None]:
+        if kind != "move":
+            yield
+            return
+        self.profile.enable()
+        try:
+            yield
+        finally:
+            self.profile.disable()
+
+    def by_package(self, moves: int) -> list[str]:
+        """The loop's CPU a move, by where the time was spent, most first."""
+        spent: Counter[str] = Counter()
+        self.profile.create_stats()
+        stats: dict[Any, Any] = self.profile.stats
+        for (path, _, name), (_, _, own, _, _) in stats.items():
+            spent[package_of(path, name)] += own
+        total = sum(spent.values())
+        return [
+            f"{seconds / moves * 1000:6.2f} ms {seconds / total:6.1%}  {where}"
+            for where, seconds in spent.most_common()
+            if seconds / total >= 0.005
+        ] + [f"{total / moves * 1000:6.2f} ms   in all, the event loop's thread a move"]
+
+
+def package_of(path: str, name: str) -> str:
+    """Where a profiled function lives: the bot's package, a library, the standard library."""
+    if path == "~":
+        return "built-ins (sockets, JSON, SQLite and Pillow calls)"
+    if "site-packages/" in path:
+        return path.split("site-packages/")[1].split("/")[0]
+    if "/bot/" in path:
+        return "bot." + path.split("/bot/")[1].split("/")[0].removesuffix(".py")
+    if "/benchmarks/" in path:
+        return "this benchmark's probe"
+    return "the standard library" + (" (asyncio)" if "/asyncio/" in path else "")
+
+
 class Players:
     """The members at one table of the stand-in, clicking through the bot."""
 
@@ -214,8 +264,10 @@ class Players:
         probe: Probe,
         names: list[str],
         rng: random.Random,
+        profiled: Profiled | None = None,
     ) -> None:
         self.stand_in, self.sb, self.qwixx, self.probe = stand_in, sb, qwixx, probe
+        self.profiled = profiled
         self.members = [sb.member(name) for name in names]
         self.rng = rng
         self.clicks: list[Click] = []
@@ -238,8 +290,10 @@ class Players:
         probe, calls = self.probe, self.sb.server.calls
         statements, images, requests = len(probe.statements), len(probe.images), len(calls)
         arrivals = len(probe.arrivals)
-        answer = await self.stand_in.run(member.click(message, **which))
-        await self.idle()
+        profiled = self.profiled if len(self.clicks) >= WARM_UP else None
+        with profiled.during(kind) if profiled else nullcontext():
+            answer = await self.stand_in.run(member.click(message, **which))
+            await self.idle()
         cpu = probe.bot_cpu()
         assert len(probe.arrivals) == arrivals + 1, "one interaction a click"
         arrived, before = probe.arrivals[-1]
@@ -301,7 +355,9 @@ class Players:
         return await self.look(lambda sb: final_message(sb, channel)) is None
 
 
-async def play(variant: str, clicks: int, seed: int = SEED) -> list[Click]:
+async def play(
+    variant: str, clicks: int, seed: int = SEED, profiled: Profiled | None = None
+) -> list[Click]:
     """Games of ``variant`` until ``clicks`` clicks past the warm-up were followed."""
     names = ["Ana", "Ben"]
     with tempfile.TemporaryDirectory() as folder:
@@ -323,7 +379,7 @@ async def play(variant: str, clicks: int, seed: int = SEED) -> list[Click]:
                         running.result()
                     await asyncio.sleep(0.01)
                 await probe.install(qwixx)
-                table = Players(stand_in, sb, qwixx, probe, names, random.Random(seed))
+                table = Players(stand_in, sb, qwixx, probe, names, random.Random(seed), profiled)
                 with probe.drawing():
                     for k in range(TABLES):
                         if len(table.clicks) >= WARM_UP + clicks:
@@ -425,8 +481,8 @@ def request_lines(clicks: list[Click]) -> list[str]:
     return [f"{count / len(clicks):5.2f}  {what}" for what, count in endpoints.most_common()]
 
 
-def clicks_of(quick: bool) -> list[Click]:
-    return asyncio.run(play("classic", 60 if quick else 240))
+def clicks_of(quick: bool, profiled: Profiled | None = None) -> list[Click]:
+    return asyncio.run(play("classic", 60 if quick else 240, profiled=profiled))
 
 
 def rows(quick: bool = False) -> list[Row]:
@@ -469,8 +525,12 @@ def main() -> None:
     parser.add_argument(
         "--requests", action="store_true", help="list each kind of click's requests by endpoint"
     )
+    parser.add_argument(
+        "--profile", action="store_true", help="the event loop's CPU during the moves, by package"
+    )
     args = parser.parse_args()
-    clicks = clicks_of(args.quick)
+    profiled = Profiled() if args.profile else None
+    clicks = clicks_of(args.quick, profiled)
     for what, budget, figure, ratio in rows_of(clicks):
         print(f"{what:<64} {budget:>22} {figure:>28} " + (f"{ratio:6.2f}" if ratio else ""))
     for wanted, lines, said in (
@@ -482,6 +542,12 @@ def main() -> None:
             if chosen:
                 print(f"--- {kind} ({len(chosen)} clicks): {said} a click")
                 print("\n".join(lines(chosen)))
+    if profiled is not None:
+        moves = sum(c.kind == "move" and not c.last for c in clicks)
+        print(
+            "--- the event loop's thread during the moves (CPU under cProfile, which adds its own)"
+        )
+        print("\n".join(profiled.by_package(moves)))
 
 
 if __name__ == "__main__":
