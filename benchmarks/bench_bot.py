@@ -48,7 +48,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Coroutine, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -142,6 +142,7 @@ class Click:
     images: list[tuple[str, bool, float]] = field(default_factory=list)
     """(render function, whether it is the clicker's own sheet, CPU seconds)."""
     last: bool = False  # the game's last click
+    profile: cProfile.Profile | None = None  # the event loop's thread meanwhile (--profile)
 
     @property
     def own_sheet(self) -> float:
@@ -208,36 +209,33 @@ class Probe:
         return drawn
 
 
-class Profiled:
-    """The event loop's thread under :mod:`cProfile` while the moves are followed."""
+@contextmanager
+def profiling(profile: cProfile.Profile | None) -> Iterator[None]:
+    """``profile`` enabled meanwhile, on this thread (the event loop's), if there is one."""
+    if profile is not None:
+        profile.enable()
+    try:
+        yield
+    finally:
+        if profile is not None:
+            profile.disable()
 
-    def __init__(self) -> None:
-        self.profile = cProfile.Profile(time.thread_time)
 
-    @contextmanager
-    def during(self, kind: str) -> Iterator[None]:
-        if kind != "move":
-            yield
-            return
-        self.profile.enable()
-        try:
-            yield
-        finally:
-            self.profile.disable()
-
-    def by_package(self, moves: int) -> list[str]:
-        """The loop's CPU a move, by where the time was spent, most first."""
-        spent: Counter[str] = Counter()
-        self.profile.create_stats()
-        stats: dict[Any, Any] = self.profile.stats
+def by_package(clicks: list[Click]) -> list[str]:
+    """The event loop's CPU a click of ``clicks``, by where it was spent, most first."""
+    spent: Counter[str] = Counter()
+    for click in clicks:
+        assert click.profile is not None, "run with --profile"
+        click.profile.create_stats()
+        stats: dict[Any, Any] = click.profile.stats
         for (path, _, name), (_, _, own, _, _) in stats.items():
             spent[package_of(path, name)] += own
-        total = sum(spent.values())
-        return [
-            f"{seconds / moves * 1000:6.2f} ms {seconds / total:6.1%}  {where}"
-            for where, seconds in spent.most_common()
-            if seconds / total >= 0.005
-        ] + [f"{total / moves * 1000:6.2f} ms   in all, the event loop's thread a move"]
+    total, count = sum(spent.values()), max(len(clicks), 1)
+    return [
+        f"{seconds / count * 1000:6.2f} ms {seconds / total:6.1%}  {where}"
+        for where, seconds in spent.most_common()
+        if seconds / total >= 0.005
+    ] + [f"{total / count * 1000:6.2f} ms   in all, the event loop's thread a click"]
 
 
 def package_of(path: str, name: str) -> str:
@@ -264,7 +262,7 @@ class Players:
         probe: Probe,
         names: list[str],
         rng: random.Random,
-        profiled: Profiled | None = None,
+        profiled: bool = False,
     ) -> None:
         self.stand_in, self.sb, self.qwixx, self.probe = stand_in, sb, qwixx, probe
         self.profiled = profiled
@@ -290,8 +288,8 @@ class Players:
         probe, calls = self.probe, self.sb.server.calls
         statements, images, requests = len(probe.statements), len(probe.images), len(calls)
         arrivals = len(probe.arrivals)
-        profiled = self.profiled if len(self.clicks) >= WARM_UP else None
-        with profiled.during(kind) if profiled else nullcontext():
+        profile = cProfile.Profile(time.thread_time) if self.profiled else None
+        with profiling(profile):
             answer = await self.stand_in.run(member.click(message, **which))
             await self.idle()
         cpu = probe.bot_cpu()
@@ -308,6 +306,7 @@ class Players:
                 (name, player == member.id, seconds)
                 for name, player, seconds in probe.images[images:]
             ],
+            profile=profile,
         )
         self.clicks.append(click)
         return answer.message
@@ -355,9 +354,7 @@ class Players:
         return await self.look(lambda sb: final_message(sb, channel)) is None
 
 
-async def play(
-    variant: str, clicks: int, seed: int = SEED, profiled: Profiled | None = None
-) -> list[Click]:
+async def play(variant: str, clicks: int, seed: int = SEED, profiled: bool = False) -> list[Click]:
     """Games of ``variant`` until ``clicks`` clicks past the warm-up were followed."""
     names = ["Ana", "Ben"]
     with tempfile.TemporaryDirectory() as folder:
@@ -481,7 +478,7 @@ def request_lines(clicks: list[Click]) -> list[str]:
     return [f"{count / len(clicks):5.2f}  {what}" for what, count in endpoints.most_common()]
 
 
-def clicks_of(quick: bool, profiled: Profiled | None = None) -> list[Click]:
+def clicks_of(quick: bool, profiled: bool = False) -> list[Click]:
     return asyncio.run(play("classic", 60 if quick else 240, profiled=profiled))
 
 
@@ -529,8 +526,7 @@ def main() -> None:
         "--profile", action="store_true", help="the event loop's CPU during the moves, by package"
     )
     args = parser.parse_args()
-    profiled = Profiled() if args.profile else None
-    clicks = clicks_of(args.quick, profiled)
+    clicks = clicks_of(args.quick, args.profile)
     for what, budget, figure, ratio in rows_of(clicks):
         print(f"{what:<64} {budget:>22} {figure:>28} " + (f"{ratio:6.2f}" if ratio else ""))
     for wanted, lines, said in (
@@ -542,12 +538,10 @@ def main() -> None:
             if chosen:
                 print(f"--- {kind} ({len(chosen)} clicks): {said} a click")
                 print("\n".join(lines(chosen)))
-    if profiled is not None:
-        moves = sum(c.kind == "move" and not c.last for c in clicks)
-        print(
-            "--- the event loop's thread during the moves (CPU under cProfile, which adds its own)"
-        )
-        print("\n".join(profiled.by_package(moves)))
+    if args.profile:
+        moves = [c for c in clicks if c.kind == "move" and not c.last]
+        print(f"--- move ({len(moves)} clicks): the event loop's thread, CPU under cProfile")
+        print("\n".join(by_package(moves)))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import cProfile
 import json
+import time
 
-from benchmarks.bench_bot import Profiled, package_of
+from benchmarks.bench_bot import Click, by_package, package_of, profiling
 
 
 def test_each_function_is_put_under_its_package() -> None:
@@ -16,16 +18,26 @@ def test_each_function_is_put_under_its_package() -> None:
     assert package_of("~", "<method 'send' of '_socket.socket' objects>").startswith("built-ins")
 
 
-def test_only_the_moves_are_profiled_and_shares_add_up() -> None:
-    profiled = Profiled()
-    with profiled.during("open"):
-        json.dumps(list(range(10_000)))
-    assert not profiled.by_package(1)[:-1]  # nothing but the total: nothing was profiled
-    with profiled.during("move"):
-        for _ in range(200):
+def profiled_click(rounds: int) -> Click:
+    profile = cProfile.Profile(time.thread_time)
+    with profiling(profile):
+        for _ in range(rounds):
             json.loads(json.dumps(list(range(1_000))))
-    lines = profiled.by_package(2)
+    return Click("move", profile=profile)
+
+
+def test_the_clicks_profiles_are_summed_and_their_shares_add_up() -> None:
+    one, two = profiled_click(100), profiled_click(900)
+    alone = float(by_package([profiled_click(100)])[-1].split()[0])
+    lines = by_package([one, two])
     shares = [float(line.split()[2].rstrip("%")) for line in lines[:-1]]
     assert 90.0 <= sum(shares) <= 100.0
     assert any("json" in line or "built-ins" in line for line in lines)
-    assert lines[-1].endswith("in all, the event loop's thread a move")
+    assert lines[-1].endswith("in all, the event loop's thread a click")
+    assert float(lines[-1].split()[0]) > alone  # a mean of 100 and 900 rounds: five times 100
+
+
+def test_without_a_profile_nothing_is_profiled() -> None:
+    with profiling(None):
+        json.dumps([1, 2, 3])
+    assert by_package([]) == ["  0.00 ms   in all, the event loop's thread a click"]
