@@ -171,6 +171,9 @@ class Rest:
                 self.world.fail(error.kind, endpoint, error.detail)
             call.answer = error.body
             return json_reply(error.status, error.body)
+        except SenderLeft:
+            _log.info("%s: its sender left before its body arrived; not served", endpoint)
+            return web.Response(status=SENDER_LEFT)
         except Exception as error:  # a stand-in bug: answer 400 so discord.py does not retry
             _log.exception("sandbox handler crashed on %s", endpoint)
             self.world.fail("sandbox_error", endpoint, repr(error))
@@ -217,10 +220,21 @@ class Rest:
         raise ApiError(400, "Invalid Form Body", kind="schema", detail=str(problem), body=body)
 
 
+class SenderLeft(Exception):
+    """The request's sender went away before its body had arrived (a bot's process killed
+    in the middle of a request): nothing was asked, and nothing is the stand-in's fault."""
+
+
+SENDER_LEFT = 499  # the status recorded for such a request (no one is there to read it)
+
+
 async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
-    if request.content_type.startswith("multipart/"):
-        return await _read_multipart(request)
-    raw = await request.read()
+    try:
+        if request.content_type.startswith("multipart/"):
+            return await _read_multipart(request)
+        raw = await request.read()
+    except ConnectionResetError as error:
+        raise SenderLeft(str(error)) from error
     if not raw:
         return None, []
     try:
