@@ -37,6 +37,10 @@ ROOT = Path(__file__).resolve().parents[2]
 TIME_FACTOR = 30.0  # the bots' clock: a 5-minute turn lasts 10 s
 START = 60.0  # seconds a bot process may take to connect, however busy the machine
 LONG = 120.0  # seconds for a deadline to fall due and be shown
+ANSWER = 30.0
+"""Seconds a click may wait for its answer: the bots are processes of their own, one just
+restarted among them, on a machine that may run another suite beside (the stand-in's
+5 s were once too few for a deferred sheet's follow-up). Clicks end as soon as answered."""
 TURN = re.compile(r"\*\*Turn (\d+)\*\*")
 RANKED = re.compile(r"^(\d+)\. <@(\d+)> — ([−-]?\d+)", re.MULTILINE)  # a minus sign
 BOARD_LINE = re.compile(r"^\S+\. (\w+): games (\d+), wins (\d+) .*best (-?\d+)$")
@@ -227,7 +231,7 @@ async def test_two_shard_processes_share_one_database_and_survive_a_kill(
         GuildSpec("Even", channels=("one", "two"), shard=(0, 2)),
         GuildSpec("Odd", channels=("one", "two"), shard=(1, 2)),
     ]
-    async with Sandbox(**UNLIMITED, guilds=guilds, settle=0.02) as sb:
+    async with Sandbox(**UNLIMITED, guilds=guilds, settle=0.02, timeout=ANSWER) as sb:
         base = time.time()
         first, second = (
             BotProcess(sb, shared_database, ShardPlan((n,), 2), base, tmp_path / f"shard{n}.log")
