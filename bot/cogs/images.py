@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -49,26 +49,15 @@ async def dice_files(game: Game) -> list[discord.File]:
     dice = game.dice_on_table()
     if not dice:
         return []
-    data = await dice_png(dice)
+    data = await asyncio.to_thread(dice_picture, tuple(dice.items()))
     return [discord.File(io.BytesIO(data), filename="dice.png", description=dice_alt(dice))]
 
 
-_dice_drawn: OrderedDict[tuple[tuple[str, int], ...], bytes] = OrderedDict()
-
-
-async def dice_png(dice: dict[str, int]) -> bytes:
-    """The picture of ``dice``, drawn once while its card is edited decision by decision
+@lru_cache(maxsize=DICE_KEPT)
+def dice_picture(throw: tuple[tuple[str, int], ...]) -> bytes:
+    """The picture of a throw, drawn once while its card is edited decision by decision
     (an edit sends a card whole, its image with it)."""
-    key = tuple(dice.items())
-    data = _dice_drawn.get(key)
-    if data is None:
-        data = await asyncio.to_thread(render_dice, dice)
-        _dice_drawn[key] = data
-        if len(_dice_drawn) > DICE_KEPT:
-            _dice_drawn.popitem(last=False)
-    else:
-        _dice_drawn.move_to_end(key)
-    return data
+    return render_dice(dict(throw))
 
 
 async def board_file(

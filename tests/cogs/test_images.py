@@ -4,6 +4,7 @@ decision (an edit sends the card whole, its image with it)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from bot.rules import new_game
 
 
 @pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, int]]]:
     """Every throw drawn, in order, with the kept pictures emptied first."""
     seen: list[dict[str, int]] = []
 
@@ -23,8 +24,13 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, int]]:
         return render_dice(dice, *rest)
 
     monkeypatch.setattr(images, "render_dice", draw)
-    monkeypatch.setattr(images, "_dice_drawn", type(images._dice_drawn)())
-    return seen
+    images.dice_picture.cache_clear()
+    yield seen
+    images.dice_picture.cache_clear()
+
+
+def tuple_of(dice: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(dice.items())
 
 
 def test_a_throw_is_drawn_once_for_every_edit_of_its_card(drawn: list[dict[str, int]]) -> None:
@@ -38,7 +44,7 @@ def test_a_throw_is_drawn_once_for_every_edit_of_its_card(drawn: list[dict[str, 
 
 def test_another_throw_gets_its_own_picture(drawn: list[dict[str, int]]) -> None:
     one, other = {"white1": 1, "white2": 2}, {"white1": 2, "white2": 1}
-    assert asyncio.run(images.dice_png(one)) != asyncio.run(images.dice_png(other))
+    assert images.dice_picture(tuple_of(one)) != images.dice_picture(tuple_of(other))
     assert drawn == [one, other]
 
 
@@ -49,8 +55,8 @@ def test_only_the_latest_throws_are_kept(drawn: list[dict[str, int]]) -> None:
     ]
     assert len(throws) > images.DICE_KEPT
     for dice in throws:
-        asyncio.run(images.dice_png(dice))
-    asyncio.run(images.dice_png(throws[-1]))  # kept: not drawn again
-    asyncio.run(images.dice_png(throws[0]))  # let go: drawn again
-    assert len(images._dice_drawn) == images.DICE_KEPT
+        images.dice_picture(tuple_of(dice))
+    images.dice_picture(tuple_of(throws[-1]))  # kept: not drawn again
+    images.dice_picture(tuple_of(throws[0]))  # let go: drawn again
+    assert images.dice_picture.cache_info().currsize == images.DICE_KEPT
     assert drawn == [*throws, throws[0]]
